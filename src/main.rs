@@ -1,0 +1,3 @@
+fn main() {
+    println!("fleetdeck {}", env!("CARGO_PKG_VERSION"));
+}
