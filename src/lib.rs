@@ -1,2 +1,8 @@
 //! fleetdeck: a keyboard-driven terminal console for operating tens to hundreds of
 //! Kubernetes clusters. The library holds every layer; `main.rs` is only the CLI edge.
+
+pub mod config;
+pub mod kubeconfig;
+pub mod ledger_file;
+pub mod model;
+pub mod yaml;

@@ -1,3 +1,18 @@
-fn main() {
-    println!("fleetdeck {}", env!("CARGO_PKG_VERSION"));
+//! The `fleetdeck` binary: the only place that uses `anyhow`.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    match cli::run(cli) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("fleetdeck: {error:#}");
+            ExitCode::from(2)
+        }
+    }
 }

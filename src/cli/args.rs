@@ -1,0 +1,97 @@
+//! The command line: every subcommand and flag, as clap derives them.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+use fleetdeck::config::OutputFormat;
+
+/// Operate tens to hundreds of Kubernetes clusters from one terminal: the cluster ledger,
+/// rollout batches, node maintenance and GPU-aware capacity.
+#[derive(Debug, Parser)]
+#[command(name = "fleetdeck", version, propagate_version = true)]
+pub struct Cli {
+    /// Flags every command understands.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    /// What to do; without one, the console opens.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Flags every command understands.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Ledger file (default: `ledger` in config.toml)
+    #[arg(long, global = true, value_name = "FILE", env = "FLEETDECK_LEDGER")]
+    pub ledger: Option<PathBuf>,
+    /// Kubeconfig file (default: $KUBECONFIG, merged like kubectl, else ~/.kube/config)
+    #[arg(long, global = true, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+    /// Journal database (default: journal.sqlite in the data directory)
+    #[arg(long, global = true, value_name = "PATH", env = "FLEETDECK_JOURNAL")]
+    pub journal: Option<PathBuf>,
+    /// Who you are, as recorded in the journal (default: user@host)
+    #[arg(long = "as", global = true, value_name = "NAME")]
+    pub actor: Option<String>,
+    /// Refuse every action that would change a cluster or the journal
+    #[arg(long, global = true)]
+    pub readonly: bool,
+    /// Output format
+    #[arg(short, long, global = true, value_enum)]
+    pub output: Option<OutputFormat>,
+    /// Configuration file (default: config.toml in the XDG config directory)
+    #[arg(long, global = true, value_name = "FILE", env = "FLEETDECK_CONFIG")]
+    pub config: Option<PathBuf>,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Read, check and query the cluster ledger
+    Ledger {
+        /// Ledger subcommand.
+        #[command(subcommand)]
+        command: LedgerCommand,
+    },
+    /// Show fleetdeck's own configuration
+    Config {
+        /// Config subcommand.
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+    /// Print a shell completion script (e.g. `fleetdeck completions bash > /etc/bash_completion.d/fleetdeck`)
+    Completions {
+        /// The shell to generate completions for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// `fleetdeck ledger …`
+#[derive(Debug, Subcommand)]
+pub enum LedgerCommand {
+    /// Check a ledger and report every problem as FILE:LINE:COL (exit 1 on errors)
+    Validate {
+        /// Ledger file (default: --ledger)
+        file: Option<PathBuf>,
+        /// Judge exception expiry as of this date (YYYY-MM-DD; default: today)
+        #[arg(long, value_name = "DATE")]
+        now: Option<jiff::civil::Date>,
+    },
+    /// List clusters, optionally selected (e.g. `--selector env=production,tier=critical`)
+    Show {
+        /// Label-selector grammar over fields (id, env, region, failureDomain, tier, owner,
+        /// lifecycle, context) and labels: `k=v`, `k!=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`
+        #[arg(short = 'l', long, value_name = "SELECTOR")]
+        selector: Option<String>,
+    },
+    /// Map ledger clusters to kubeconfig contexts; list contexts not in the ledger
+    Contexts,
+}
+
+/// `fleetdeck config …`
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Where the config, data, journal and log files live, and the settings in effect
+    Paths,
+}

@@ -1,0 +1,151 @@
+//! `fleetdeck ledger validate | show | contexts`.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use fleetdeck::config::OutputFormat;
+use fleetdeck::kubeconfig::{load as load_kubeconfig, map_contexts};
+use fleetdeck::ledger_file;
+use fleetdeck::model::ledger::{Cluster, Selector};
+use fleetdeck::yaml::Severity;
+use serde::Serialize;
+
+use super::output::{Table, emit};
+use super::settings::Settings;
+
+/// `ledger validate`: every problem at once, sorted by position; exit 1 on errors.
+pub fn validate(
+    settings: &Settings,
+    file: Option<&Path>,
+    now: Option<jiff::civil::Date>,
+) -> anyhow::Result<ExitCode> {
+    let path = match file {
+        Some(path) => path.to_path_buf(),
+        None => settings.ledger_path()?,
+    };
+    let report = ledger_file::check_file(&path, now.unwrap_or_else(ledger_file::today))?;
+    let name = path.display().to_string();
+    let errors = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    let warnings = report.diagnostics.len() - errors;
+    #[derive(Serialize)]
+    struct Summary<'a> {
+        file: &'a str,
+        valid: bool,
+        clusters: Option<usize>,
+        errors: usize,
+        warnings: usize,
+        diagnostics: &'a [fleetdeck::yaml::Diagnostic],
+    }
+    let summary = Summary {
+        file: &name,
+        valid: errors == 0,
+        clusters: report.ledger.as_ref().map(|l| l.clusters.len()),
+        errors,
+        warnings,
+        diagnostics: &report.diagnostics,
+    };
+    emit(settings.output, &summary, || {
+        let mut out = String::new();
+        for d in &report.diagnostics {
+            out.push_str(&d.render(&name));
+            out.push('\n');
+        }
+        match &report.ledger {
+            Some(ledger) => out.push_str(&format!(
+                "{name}: valid, {} clusters, {warnings} warning(s)\n",
+                ledger.clusters.len()
+            )),
+            None => out.push_str(&format!(
+                "{name}: {errors} error(s), {warnings} warning(s)\n"
+            )),
+        }
+        out
+    })?;
+    Ok(if errors == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// `ledger show`: the clusters, all fields in JSON/YAML, the main ones in a table.
+pub fn show(settings: &Settings, selector: Option<&str>) -> anyhow::Result<ExitCode> {
+    let ledger = ledger_file::load(&settings.ledger_path()?)?;
+    let selector = Selector::parse(selector.unwrap_or(""))?;
+    let clusters: Vec<&Cluster> = ledger
+        .clusters
+        .iter()
+        .filter(|c| selector.matches(c))
+        .collect();
+    emit(settings.output, &clusters, || {
+        let mut table = Table::new(vec![
+            "ID",
+            "ENV",
+            "REGION",
+            "FAILURE-DOMAIN",
+            "TIER",
+            "LIFECYCLE",
+            "KUBERNETES",
+            "OWNER",
+            "CONTEXT",
+        ]);
+        for c in &clusters {
+            table.row(vec![
+                c.id.0.clone(),
+                c.env.clone(),
+                c.region.clone(),
+                c.failure_domain.clone(),
+                c.tier.clone(),
+                c.lifecycle.as_str().to_string(),
+                c.versions
+                    .get("kubernetes")
+                    .cloned()
+                    .unwrap_or_else(|| "-".into()),
+                c.owner.clone().unwrap_or_else(|| "-".into()),
+                c.context.clone(),
+            ]);
+        }
+        table.render()
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `ledger contexts`: which context each cluster uses, and what the kubeconfig has besides.
+pub fn contexts(settings: &Settings) -> anyhow::Result<ExitCode> {
+    let ledger = ledger_file::load(&settings.ledger_path()?)?;
+    let kubeconfig = load_kubeconfig(&settings.kubeconfig)?;
+    let report = map_contexts(&ledger, &kubeconfig);
+    emit(settings.output, &report, || {
+        let mut table = Table::new(vec!["CLUSTER", "CONTEXT", "STATUS", "SERVER"]);
+        for m in &report.clusters {
+            let status = if !m.found {
+                "missing context"
+            } else if m.server_differs {
+                "server differs from pinned identity"
+            } else {
+                "ok"
+            };
+            table.row(vec![
+                m.cluster.clone(),
+                m.context.clone(),
+                status.to_string(),
+                m.server.clone().unwrap_or_else(|| "-".into()),
+            ]);
+        }
+        for name in &report.unregistered_contexts {
+            table.row(vec![
+                "-".into(),
+                name.clone(),
+                "not in ledger".into(),
+                "-".into(),
+            ]);
+        }
+        table.render()
+    })?;
+    let _ = OutputFormat::Table;
+    Ok(ExitCode::SUCCESS)
+}

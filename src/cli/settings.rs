@@ -1,0 +1,85 @@
+//! The settings in effect: command-line flags over config.toml over built-in defaults.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use fleetdeck::config::{Config, OutputFormat, Paths};
+use fleetdeck::kubeconfig::{KubeconfigSource, resolve_source};
+
+use super::args::GlobalArgs;
+
+/// Everything a command needs to know about its environment.
+#[derive(Debug)]
+pub struct Settings {
+    /// Where fleetdeck's files live.
+    pub paths: Paths,
+    /// The ledger file, if one is configured.
+    pub ledger: Option<PathBuf>,
+    /// Where kubeconfig files come from.
+    pub kubeconfig: KubeconfigSource,
+    /// The journal database.
+    pub journal: PathBuf,
+    /// Who is acting.
+    pub actor: String,
+    /// Read-only mode.
+    pub readonly: bool,
+    /// Output format.
+    pub output: OutputFormat,
+}
+
+impl Settings {
+    /// Resolves flags, config file and defaults.
+    pub fn resolve(global: &GlobalArgs) -> anyhow::Result<Settings> {
+        let mut paths = Paths::discover();
+        if let Some(config) = &global.config {
+            paths.config_file = config.clone();
+        }
+        let config = Config::load(&paths.config_file)?;
+        let kubeconfig_flag = global.kubeconfig.clone().or(config.kubeconfig.clone());
+        Ok(Settings {
+            ledger: global.ledger.clone().or(config.ledger.clone()),
+            kubeconfig: resolve_source(
+                kubeconfig_flag.as_deref(),
+                std::env::var_os("KUBECONFIG"),
+                std::env::var_os("HOME").map(PathBuf::from),
+            ),
+            journal: global
+                .journal
+                .clone()
+                .or(config.journal.clone())
+                .unwrap_or_else(|| paths.journal.clone()),
+            actor: global
+                .actor
+                .clone()
+                .or(config.actor.clone())
+                .unwrap_or_else(default_actor),
+            readonly: global.readonly || config.readonly.unwrap_or(false),
+            output: global.output.or(config.output).unwrap_or_default(),
+            paths,
+        })
+    }
+
+    /// The ledger file, or an error that says how to name one.
+    pub fn ledger_path(&self) -> anyhow::Result<PathBuf> {
+        self.ledger.clone().with_context(|| {
+            format!(
+                "no ledger given: pass --ledger FILE, set FLEETDECK_LEDGER, or set `ledger` in {}",
+                self.paths.config_file.display()
+            )
+        })
+    }
+}
+
+/// `user@host`, from the environment.
+fn default_actor() -> String {
+    let user = std::env::var("USER")
+        .or_else(|_| std::env::var("LOGNAME"))
+        .unwrap_or_else(|_| "unknown".to_string());
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "localhost".to_string());
+    format!("{user}@{host}")
+}

@@ -1,0 +1,205 @@
+//! The user's `config.toml` and where fleetdeck keeps its files (XDG directories).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// Why the configuration could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file exists but cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The IO error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML for our schema; the message names line and column.
+    #[error("{path}:{line}:{col}: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// Line of the problem, from 1.
+        line: usize,
+        /// Column of the problem, from 1.
+        col: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Output formats every command accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum OutputFormat {
+    /// Aligned columns for people.
+    #[default]
+    Table,
+    /// JSON for scripts.
+    Json,
+    /// YAML for scripts and diffs.
+    Yaml,
+}
+
+/// `config.toml`: defaults for the global flags. Every key is optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Ledger file used when `--ledger` is not given.
+    pub ledger: Option<PathBuf>,
+    /// Kubeconfig used when `--kubeconfig` is not given (before `KUBECONFIG`).
+    pub kubeconfig: Option<PathBuf>,
+    /// Journal database used when `--journal` is not given.
+    pub journal: Option<PathBuf>,
+    /// Actor name recorded in the journal when `--as` is not given.
+    pub actor: Option<String>,
+    /// Default output format.
+    pub output: Option<OutputFormat>,
+    /// Start read-only unless told otherwise.
+    pub readonly: Option<bool>,
+}
+
+impl Config {
+    /// Reads `path`; a missing file is an empty configuration.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
+            Err(source) => {
+                return Err(ConfigError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
+        };
+        Config::parse(&text, path)
+    }
+
+    /// Parses configuration text; `path` is used in error messages and to resolve `~`.
+    pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+        let mut config: Config = toml::from_str(text).map_err(|e| {
+            let (line, col) = e
+                .span()
+                .map(|span| line_col(text, span.start))
+                .unwrap_or((1, 1));
+            ConfigError::Invalid {
+                path: path.to_path_buf(),
+                line,
+                col,
+                message: e.message().to_string(),
+            }
+        })?;
+        for p in [
+            &mut config.ledger,
+            &mut config.kubeconfig,
+            &mut config.journal,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            *p = expand_home(p);
+        }
+        Ok(config)
+    }
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+/// `~/x` → `$HOME/x`; other paths unchanged.
+pub fn expand_home(path: &Path) -> PathBuf {
+    match (path.strip_prefix("~"), std::env::var_os("HOME")) {
+        (Ok(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Where fleetdeck's files live on this machine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Paths {
+    /// `config.toml`.
+    pub config_file: PathBuf,
+    /// Directory for user themes and keymaps overriding the built-in ones.
+    pub config_dir: PathBuf,
+    /// Directory for persistent data.
+    pub data_dir: PathBuf,
+    /// Default journal database.
+    pub journal: PathBuf,
+    /// Log file (the console never logs onto the terminal it draws on).
+    pub log_file: PathBuf,
+}
+
+impl Paths {
+    /// XDG locations (`~/.config/fleetdeck`, `~/.local/share/fleetdeck`, …); the config
+    /// file may be moved with `FLEETDECK_CONFIG` and the data directory with
+    /// `FLEETDECK_DATA_DIR`.
+    pub fn discover() -> Paths {
+        let dirs = directories::ProjectDirs::from("dev", "fleetdeck", "fleetdeck");
+        let config_dir = dirs
+            .as_ref()
+            .map(|d| d.config_dir().to_path_buf())
+            .unwrap_or_else(|| PathBuf::from(".fleetdeck"));
+        let data_dir = std::env::var_os("FLEETDECK_DATA_DIR")
+            .map(PathBuf::from)
+            .or_else(|| dirs.as_ref().map(|d| d.data_dir().to_path_buf()))
+            .unwrap_or_else(|| PathBuf::from(".fleetdeck"));
+        let state_dir = dirs
+            .as_ref()
+            .and_then(|d| d.state_dir().map(Path::to_path_buf))
+            .filter(|_| std::env::var_os("FLEETDECK_DATA_DIR").is_none())
+            .unwrap_or_else(|| data_dir.clone());
+        let config_file = std::env::var_os("FLEETDECK_CONFIG")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| config_dir.join("config.toml"));
+        Paths {
+            config_file,
+            journal: data_dir.join("journal.sqlite"),
+            log_file: state_dir.join("fleetdeck.log"),
+            config_dir,
+            data_dir,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_key() {
+        let config = Config::parse(
+            "ledger = \"/srv/ledger.yaml\"\noutput = \"json\"\nreadonly = true\nactor = \"alice@ops\"\n",
+            Path::new("config.toml"),
+        )
+        .unwrap();
+        assert_eq!(config.ledger, Some(PathBuf::from("/srv/ledger.yaml")));
+        assert_eq!(config.output, Some(OutputFormat::Json));
+        assert_eq!(config.readonly, Some(true));
+    }
+
+    #[test]
+    fn unknown_keys_name_file_line_and_column() {
+        let err =
+            Config::parse("ledger = \"x\"\nledgr = \"y\"\n", Path::new("config.toml")).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.starts_with("config.toml:2:1: unknown field `ledgr`"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn missing_file_is_empty_config() {
+        assert_eq!(
+            Config::load(Path::new("/nonexistent/config.toml")).unwrap(),
+            Config::default()
+        );
+    }
+}

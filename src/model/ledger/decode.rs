@@ -1,0 +1,489 @@
+//! Reading a ledger out of a YAML tree: shapes, formats and unknown fields.
+//! Rules that need the whole ledger (duplicates, overlaps, dictionary) live in `rules`.
+
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+use ipnet::IpNet;
+use jiff::Timestamp;
+use jiff::civil::{Date, Time};
+
+use super::types::*;
+use crate::model::duration::parse_duration;
+use crate::yaml::{
+    Diagnostics, Fields, Node, Pos, Value, string, string_list, string_map, suggest,
+};
+
+const LEDGER_FIELDS: &[&str] = &["apiVersion", "kind", "labelDictionary", "clusters"];
+const CLUSTER_FIELDS: &[&str] = &[
+    "id",
+    "displayName",
+    "context",
+    "identity",
+    "env",
+    "region",
+    "failureDomain",
+    "tier",
+    "owner",
+    "lifecycle",
+    "labels",
+    "versions",
+    "network",
+    "sharedDependencies",
+    "backup",
+    "maintenanceWindow",
+    "exceptions",
+];
+const IDENTITY_FIELDS: &[&str] = &["kubeSystemUID", "server"];
+const NETWORK_FIELDS: &[&str] = &["podCIDR", "serviceCIDR"];
+const BACKUP_FIELDS: &[&str] = &["location", "lastSuccess", "lastRestoreDrill"];
+const WINDOW_FIELDS: &[&str] = &["days", "start", "duration", "timezone"];
+const EXCEPTION_FIELDS: &[&str] = &["what", "reason", "owner", "exitCriteria", "expires"];
+
+/// Decodes the ledger document. Always returns a ledger (possibly partial) so that the
+/// whole-ledger rules can still run and every problem is reported in one pass; callers
+/// must not use it when `diags` has errors.
+pub fn decode_ledger(
+    root: &Node,
+    is_known_zone: &dyn Fn(&str) -> bool,
+    diags: &mut Diagnostics,
+) -> Ledger {
+    let mut ledger = Ledger {
+        api_version: String::new(),
+        kind: String::new(),
+        label_dictionary: BTreeMap::new(),
+        clusters: Vec::new(),
+        positions: Positions::default(),
+    };
+    let Some(top) = Fields::of(root, "ledger", diags) else {
+        return ledger;
+    };
+    top.reject_unknown(LEDGER_FIELDS, diags);
+    ledger.api_version = top.required_string("apiVersion", diags).unwrap_or_default();
+    if let Some(node) = top.get("apiVersion")
+        && ledger.api_version != API_VERSION
+    {
+        diags.error(
+            node.pos,
+            format!(
+                "apiVersion must be \"{API_VERSION}\", found \"{}\"",
+                ledger.api_version
+            ),
+        );
+    }
+    ledger.kind = top.required_string("kind", diags).unwrap_or_default();
+    if let Some(node) = top.get("kind")
+        && ledger.kind != "Ledger"
+    {
+        diags.error(
+            node.pos,
+            format!("kind must be \"Ledger\", found \"{}\"", ledger.kind),
+        );
+    }
+    if let Some(node) = top.get("labelDictionary") {
+        ledger.label_dictionary = decode_dictionary(node, &mut ledger.positions, diags);
+    }
+    if let Some(node) = top.required("clusters", diags) {
+        match &node.value {
+            Value::Seq(items) => {
+                for item in items {
+                    // Keyed by the index in `ledger.clusters`, which the rules use.
+                    let path = format!("clusters.{}", ledger.clusters.len());
+                    ledger.positions.record(path.clone(), item.pos);
+                    if let Some(cluster) =
+                        decode_cluster(item, &path, &mut ledger.positions, is_known_zone, diags)
+                    {
+                        ledger.clusters.push(cluster);
+                    }
+                }
+            }
+            _ => diags.error(
+                node.pos,
+                format!(
+                    "field `clusters` must be a list, found {}",
+                    node.shape_name()
+                ),
+            ),
+        }
+    }
+    ledger
+}
+
+fn decode_dictionary(
+    node: &Node,
+    positions: &mut Positions,
+    diags: &mut Diagnostics,
+) -> BTreeMap<String, Vec<String>> {
+    let mut out = BTreeMap::new();
+    let Value::Map(entries) = &node.value else {
+        diags.error(
+            node.pos,
+            format!(
+                "field `labelDictionary` must be a mapping of label to allowed values, found {}",
+                node.shape_name()
+            ),
+        );
+        return out;
+    };
+    for (key, values) in entries {
+        positions.record(format!("labelDictionary.{}", key.text), key.pos);
+        let list = string_list(values, &format!("labelDictionary.{}", key.text), diags);
+        let mut allowed: Vec<String> = Vec::new();
+        for (value, pos) in list {
+            if allowed.contains(&value) {
+                diags.warning(
+                    pos,
+                    format!("labelDictionary.{} lists \"{value}\" twice", key.text),
+                );
+            } else {
+                allowed.push(value);
+            }
+        }
+        out.insert(key.text.clone(), allowed);
+    }
+    out
+}
+
+fn decode_cluster(
+    node: &Node,
+    path: &str,
+    positions: &mut Positions,
+    is_known_zone: &dyn Fn(&str) -> bool,
+    diags: &mut Diagnostics,
+) -> Option<Cluster> {
+    let fields = Fields::of(node, "cluster", diags)?;
+    fields.reject_unknown(CLUSTER_FIELDS, diags);
+    let mut record = |name: &str| {
+        if let Some(n) = fields.get(name) {
+            positions.record(format!("{path}.{name}"), n.pos);
+        }
+    };
+    for name in CLUSTER_FIELDS {
+        record(name);
+    }
+    let id = fields.required_string("id", diags);
+    let lifecycle = fields.required("lifecycle", diags).and_then(|n| {
+        let text = string(n, "lifecycle", diags)?;
+        let parsed = Lifecycle::parse(&text);
+        if parsed.is_none() {
+            diags.error(n.pos, one_of("lifecycle", &text, &Lifecycle::NAMES));
+        }
+        parsed
+    });
+    let labels = fields
+        .get("labels")
+        .map(|n| string_map(n, "labels", diags))
+        .unwrap_or_default();
+    for (key, (_, pos)) in &labels {
+        positions.record(format!("{path}.labels.{key}"), *pos);
+    }
+    let versions = fields
+        .get("versions")
+        .map(|n| string_map(n, "versions", diags))
+        .unwrap_or_default();
+    let cluster = Cluster {
+        display_name: fields
+            .optional_string("displayName", diags)
+            .or_else(|| id.clone())
+            .unwrap_or_default(),
+        id: ClusterId(id.unwrap_or_default()),
+        context: fields.required_string("context", diags).unwrap_or_default(),
+        identity: fields
+            .get("identity")
+            .and_then(|n| decode_identity(n, diags)),
+        env: fields.required_string("env", diags).unwrap_or_default(),
+        region: fields.required_string("region", diags).unwrap_or_default(),
+        failure_domain: fields
+            .required_string("failureDomain", diags)
+            .unwrap_or_default(),
+        tier: fields.required_string("tier", diags).unwrap_or_default(),
+        owner: fields
+            .optional_string("owner", diags)
+            .filter(|o| !o.trim().is_empty()),
+        lifecycle: lifecycle.unwrap_or(Lifecycle::Running),
+        labels: labels.into_iter().map(|(k, (v, _))| (k, v)).collect(),
+        versions: versions.into_iter().map(|(k, (v, _))| (k, v)).collect(),
+        network: fields
+            .get("network")
+            .and_then(|n| decode_network(n, path, positions, diags)),
+        shared_dependencies: fields
+            .get("sharedDependencies")
+            .map(|n| {
+                string_list(n, "sharedDependencies", diags)
+                    .into_iter()
+                    .map(|(s, _)| s)
+                    .collect()
+            })
+            .unwrap_or_default(),
+        backup: fields.get("backup").and_then(|n| decode_backup(n, diags)),
+        maintenance_window: fields
+            .get("maintenanceWindow")
+            .and_then(|n| decode_window(n, is_known_zone, diags)),
+        exceptions: fields
+            .get("exceptions")
+            .map(|n| decode_exceptions(n, path, positions, diags))
+            .unwrap_or_default(),
+    };
+    Some(cluster)
+}
+
+fn decode_identity(node: &Node, diags: &mut Diagnostics) -> Option<Identity> {
+    let fields = Fields::of(node, "identity", diags)?;
+    fields.reject_unknown(IDENTITY_FIELDS, diags);
+    let uid = fields.required_string("kubeSystemUID", diags);
+    let server = fields.required_string("server", diags);
+    if let (Some(node), Some(server)) = (fields.get("server"), &server)
+        && !(server.starts_with("https://") || server.starts_with("http://"))
+    {
+        diags.error(
+            node.pos,
+            format!("identity.server must be an http(s) URL, found \"{server}\""),
+        );
+    }
+    Some(Identity {
+        kube_system_uid: uid?,
+        server: server?,
+    })
+}
+
+fn decode_network(
+    node: &Node,
+    path: &str,
+    positions: &mut Positions,
+    diags: &mut Diagnostics,
+) -> Option<Network> {
+    let fields = Fields::of(node, "network", diags)?;
+    fields.reject_unknown(NETWORK_FIELDS, diags);
+    let mut cidr = |name: &str| -> Option<IpNet> {
+        let node = fields.get(name)?;
+        positions.record(format!("{path}.network.{name}"), node.pos);
+        let text = string(node, name, diags)?;
+        parse_cidr(&text, name, node.pos, diags)
+    };
+    Some(Network {
+        pod_cidr: cidr("podCIDR"),
+        service_cidr: cidr("serviceCIDR"),
+    })
+}
+
+/// A CIDR must be a network address: host bits set usually mean a typo.
+fn parse_cidr(text: &str, field: &str, pos: Pos, diags: &mut Diagnostics) -> Option<IpNet> {
+    match IpNet::from_str(text.trim()) {
+        Ok(net) if net.addr() != net.network() => {
+            diags.error(
+                pos,
+                format!(
+                    "{field} {text} has host bits set (did you mean {}/{}?)",
+                    net.network(),
+                    net.prefix_len()
+                ),
+            );
+            None
+        }
+        Ok(net) => Some(net),
+        Err(_) => {
+            diags.error(
+                pos,
+                format!(
+                    "{field} \"{text}\" is not a CIDR (expected e.g. 10.32.0.0/14 or fd00::/48)"
+                ),
+            );
+            None
+        }
+    }
+}
+
+fn decode_backup(node: &Node, diags: &mut Diagnostics) -> Option<Backup> {
+    let fields = Fields::of(node, "backup", diags)?;
+    fields.reject_unknown(BACKUP_FIELDS, diags);
+    let last_success = fields.get("lastSuccess").and_then(|n| {
+        let text = string(n, "lastSuccess", diags)?;
+        parse_timestamp(&text, "backup.lastSuccess", n.pos, diags)
+    });
+    let last_restore_drill = fields.get("lastRestoreDrill").and_then(|n| {
+        let text = string(n, "lastRestoreDrill", diags)?;
+        parse_date(&text, "backup.lastRestoreDrill", n.pos, diags)
+    });
+    Some(Backup {
+        location: fields.optional_string("location", diags),
+        last_success,
+        last_restore_drill,
+    })
+}
+
+/// Accepts an RFC 3339 timestamp or a plain date (taken as midnight UTC).
+fn parse_timestamp(
+    text: &str,
+    field: &str,
+    pos: Pos,
+    diags: &mut Diagnostics,
+) -> Option<Timestamp> {
+    if let Ok(ts) = Timestamp::from_str(text.trim()) {
+        return Some(ts);
+    }
+    if let Ok(date) = Date::from_str(text.trim())
+        && let Ok(zoned) = date.to_zoned(jiff::tz::TimeZone::UTC)
+    {
+        return Some(zoned.timestamp());
+    }
+    diags.error(
+        pos,
+        format!("{field} \"{text}\" is not a date or time (expected e.g. 2026-11-28T02:00:00Z)"),
+    );
+    None
+}
+
+fn parse_date(text: &str, field: &str, pos: Pos, diags: &mut Diagnostics) -> Option<Date> {
+    match Date::from_str(text.trim()) {
+        Ok(date) if text.trim().len() == 10 => Some(date),
+        _ => {
+            diags.error(
+                pos,
+                format!("{field} \"{text}\" is not a date (expected YYYY-MM-DD, e.g. 2026-12-31)"),
+            );
+            None
+        }
+    }
+}
+
+fn decode_window(
+    node: &Node,
+    is_known_zone: &dyn Fn(&str) -> bool,
+    diags: &mut Diagnostics,
+) -> Option<MaintenanceWindow> {
+    let fields = Fields::of(node, "maintenanceWindow", diags)?;
+    fields.reject_unknown(WINDOW_FIELDS, diags);
+    let days = fields.required("days", diags).map(|n| {
+        string_list(n, "maintenanceWindow.days", diags)
+            .into_iter()
+            .filter_map(|(day, pos)| {
+                let parsed = Weekday::parse(&day);
+                if parsed.is_none() {
+                    diags.error(pos, one_of("maintenanceWindow.days", &day, &Weekday::NAMES));
+                }
+                parsed
+            })
+            .collect::<Vec<_>>()
+    });
+    if let (Some(n), Some(days)) = (fields.get("days"), &days)
+        && days.is_empty()
+        && matches!(&n.value, Value::Seq(items) if items.is_empty())
+    {
+        diags.error(n.pos, "maintenanceWindow.days must name at least one day");
+    }
+    let start = fields.required("start", diags).and_then(|n| {
+        let text = string(n, "maintenanceWindow.start", diags)?;
+        let parsed = Time::strptime("%H:%M", text.trim()).ok();
+        if parsed.is_none() {
+            diags.error(
+                n.pos,
+                format!("maintenanceWindow.start \"{text}\" is not a time of day (expected HH:MM, e.g. 02:00)"),
+            );
+        }
+        parsed
+    });
+    let duration = fields.required("duration", diags).and_then(|n| {
+        let text = string(n, "maintenanceWindow.duration", diags)?;
+        match parse_duration(&text) {
+            Ok(d) if d.as_secs() == 0 => {
+                diags.error(n.pos, "maintenanceWindow.duration must be longer than zero");
+                None
+            }
+            Ok(d) if d.as_secs() > 7 * 86_400 => {
+                diags.error(
+                    n.pos,
+                    format!("maintenanceWindow.duration {text} is longer than a week"),
+                );
+                None
+            }
+            Ok(d) => Some(d),
+            Err(e) => {
+                diags.error(n.pos, format!("maintenanceWindow.duration: {e}"));
+                None
+            }
+        }
+    });
+    let timezone = fields.required("timezone", diags).and_then(|n| {
+        let text = string(n, "maintenanceWindow.timezone", diags)?;
+        if !is_known_zone(&text) {
+            diags.error(
+                n.pos,
+                format!("maintenanceWindow.timezone \"{text}\" is not a known time zone (e.g. UTC, Europe/Berlin)"),
+            );
+            return None;
+        }
+        Some(text)
+    });
+    Some(MaintenanceWindow {
+        days: days?,
+        start: start?,
+        duration: duration?,
+        timezone: timezone?,
+    })
+}
+
+fn decode_exceptions(
+    node: &Node,
+    path: &str,
+    positions: &mut Positions,
+    diags: &mut Diagnostics,
+) -> Vec<Exception> {
+    let Value::Seq(items) = &node.value else {
+        diags.error(
+            node.pos,
+            format!(
+                "field `exceptions` must be a list, found {}",
+                node.shape_name()
+            ),
+        );
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for item in items {
+        let Some(fields) = Fields::of(item, "exception", diags) else {
+            continue;
+        };
+        fields.reject_unknown(EXCEPTION_FIELDS, diags);
+        let expires_node = fields.required("expires", diags);
+        let expires = expires_node.and_then(|n| {
+            let text = string(n, "expires", diags)?;
+            parse_date(&text, "exception.expires", n.pos, diags)
+        });
+        // Read every field before combining, so that each missing one is reported.
+        let what = fields.required_string("what", diags);
+        let reason = fields.required_string("reason", diags);
+        let owner = fields.required_string("owner", diags);
+        let exit_criteria = fields.required_string("exitCriteria", diags);
+        if let (
+            Some(what),
+            Some(reason),
+            Some(owner),
+            Some(exit_criteria),
+            Some(expires),
+            Some(n),
+        ) = (what, reason, owner, exit_criteria, expires, expires_node)
+        {
+            positions.record(format!("{path}.exceptions.{}.expires", out.len()), n.pos);
+            positions.record(format!("{path}.exceptions.{}", out.len()), item.pos);
+            out.push(Exception {
+                what,
+                reason,
+                owner,
+                exit_criteria,
+                expires,
+            });
+        }
+    }
+    out
+}
+
+/// "field X "v" is not one of a, b, c (did you mean b?)".
+fn one_of(field: &str, value: &str, allowed: &[&str]) -> String {
+    let hint = suggest(value, allowed.iter().copied())
+        .map(|s| format!(" (did you mean \"{s}\"?)"))
+        .unwrap_or_default();
+    format!(
+        "{field} \"{value}\" is not one of {}{hint}",
+        allowed.join(", ")
+    )
+}

@@ -1,0 +1,55 @@
+//! The cluster ledger: its types, how it is read from YAML, the rules it must follow, and
+//! selectors over it. Pure: callers read files and pass text in.
+
+mod decode;
+mod rules;
+mod selector;
+mod types;
+
+pub use rules::{EXCEPTION_WARNING_DAYS, check_ledger};
+pub use selector::{Requirement, Selector, SelectorError, cluster_value};
+pub use types::*;
+
+use jiff::civil::Date;
+
+use crate::yaml::{Diagnostic, Diagnostics, parse};
+
+/// What reading a ledger needs besides its text.
+pub struct LedgerContext<'a> {
+    /// "Today", for exception expiry.
+    pub today: Date,
+    /// Whether a time-zone name exists (the caller owns the time-zone database).
+    pub is_known_zone: &'a dyn Fn(&str) -> bool,
+}
+
+/// The result of reading a ledger: the ledger when it has no errors, and every finding.
+#[derive(Debug)]
+pub struct LedgerReport {
+    /// The ledger, present only when there are no errors (warnings are fine).
+    pub ledger: Option<Ledger>,
+    /// Every error and warning, sorted by position.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads and validates a ledger from its text. Never panics, whatever the input.
+pub fn read_ledger(text: &str, context: &LedgerContext<'_>) -> LedgerReport {
+    let mut diags = Diagnostics::default();
+    let (root, syntax) = parse(text);
+    diags.extend(syntax);
+    let ledger = root.map(|root| {
+        let ledger = decode::decode_ledger(&root, context.is_known_zone, &mut diags);
+        check_ledger(&ledger, context.today, &mut diags);
+        ledger
+    });
+    if ledger.is_none() && !diags.has_errors() {
+        diags.error(crate::yaml::Pos { line: 1, col: 1 }, "the file is empty");
+    }
+    let usable = !diags.has_errors();
+    LedgerReport {
+        ledger: ledger.filter(|_| usable),
+        diagnostics: diags.into_sorted(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

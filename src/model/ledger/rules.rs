@@ -1,0 +1,270 @@
+//! Whole-ledger rules: what can only be judged by looking at several clusters at once,
+//! at the dictionary, or at today's date.
+
+use std::collections::HashMap;
+
+use ipnet::IpNet;
+use jiff::civil::Date;
+
+use super::types::{Ledger, Positions};
+use crate::yaml::{Diagnostics, suggest};
+
+/// Exceptions expiring within this many days get a warning.
+pub const EXCEPTION_WARNING_DAYS: i64 = 14;
+
+/// Runs every whole-ledger rule, adding its findings to `diags`.
+pub fn check_ledger(ledger: &Ledger, today: Date, diags: &mut Diagnostics) {
+    check_unique_ids(ledger, diags);
+    check_unique_contexts_and_identities(ledger, diags);
+    check_dictionary(ledger, diags);
+    check_cidrs(ledger, diags);
+    check_exceptions(ledger, today, diags);
+    check_accountability(ledger, diags);
+}
+
+fn at(positions: &Positions, index: usize, field: &str) -> crate::yaml::Pos {
+    positions.at(&format!("clusters.{index}.{field}"))
+}
+
+/// Ids are stable keys everywhere (journal, selectors, URLs): unique and DNS-label shaped.
+fn check_unique_ids(ledger: &Ledger, diags: &mut Diagnostics) {
+    let mut first_seen: HashMap<&str, usize> = HashMap::new();
+    for (index, cluster) in ledger.clusters.iter().enumerate() {
+        let id = cluster.id.0.as_str();
+        if id.is_empty() {
+            continue;
+        }
+        let pos = at(&ledger.positions, index, "id");
+        if !is_dns_label(id) {
+            diags.error(
+                pos,
+                format!("cluster id \"{id}\" must be lowercase letters, digits and '-', at most 63 characters"),
+            );
+        }
+        match first_seen.get(id) {
+            Some(&first) => diags.error(
+                pos,
+                format!(
+                    "duplicate cluster id \"{id}\" (first defined at {})",
+                    at(&ledger.positions, first, "id")
+                ),
+            ),
+            None => {
+                first_seen.insert(id, index);
+            }
+        }
+    }
+}
+
+fn is_dns_label(s: &str) -> bool {
+    s.len() <= 63
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !s.starts_with('-')
+        && !s.ends_with('-')
+}
+
+/// Two ledger entries reaching the same context or the same kube-system UID would let an
+/// action meant for one cluster land on another.
+fn check_unique_contexts_and_identities(ledger: &Ledger, diags: &mut Diagnostics) {
+    let mut contexts: HashMap<&str, usize> = HashMap::new();
+    let mut uids: HashMap<&str, usize> = HashMap::new();
+    for (index, cluster) in ledger.clusters.iter().enumerate() {
+        if !cluster.context.is_empty() {
+            if let Some(&first) = contexts.get(cluster.context.as_str()) {
+                diags.error(
+                    at(&ledger.positions, index, "context"),
+                    format!(
+                        "context \"{}\" is already used by cluster \"{}\" (at {})",
+                        cluster.context,
+                        ledger.clusters[first].id,
+                        at(&ledger.positions, first, "context")
+                    ),
+                );
+            } else {
+                contexts.insert(&cluster.context, index);
+            }
+        }
+        if let Some(identity) = &cluster.identity {
+            if let Some(&first) = uids.get(identity.kube_system_uid.as_str()) {
+                diags.error(
+                    at(&ledger.positions, index, "identity"),
+                    format!(
+                        "kubeSystemUID \"{}\" is already pinned by cluster \"{}\" (at {})",
+                        identity.kube_system_uid,
+                        ledger.clusters[first].id,
+                        at(&ledger.positions, first, "identity")
+                    ),
+                );
+            } else {
+                uids.insert(&identity.kube_system_uid, index);
+            }
+        }
+    }
+}
+
+/// `env`, `tier` and every label must use a value the dictionary declares.
+fn check_dictionary(ledger: &Ledger, diags: &mut Diagnostics) {
+    let dictionary = &ledger.label_dictionary;
+    for key in ["env", "tier"] {
+        if !dictionary.contains_key(key) {
+            diags.warning(
+                ledger.positions.at("labelDictionary"),
+                format!("labelDictionary does not declare `{key}`, so its values are not checked"),
+            );
+        }
+    }
+    for (index, cluster) in ledger.clusters.iter().enumerate() {
+        let check = |key: &str, value: &str, field: &str, diags: &mut Diagnostics| {
+            let Some(allowed) = dictionary.get(key) else {
+                return;
+            };
+            if value.is_empty() || allowed.iter().any(|a| a == value) {
+                return;
+            }
+            let hint = suggest(value, allowed.iter().map(String::as_str))
+                .map(|s| format!(" (did you mean \"{s}\"?)"))
+                .unwrap_or_default();
+            diags.error(
+                at(&ledger.positions, index, field),
+                format!(
+                    "{key} \"{value}\" is not in the labelDictionary (allowed: {}){hint}",
+                    allowed.join(", ")
+                ),
+            );
+        };
+        check("env", &cluster.env, "env", diags);
+        check("tier", &cluster.tier, "tier", diags);
+        for (key, value) in &cluster.labels {
+            let field = format!("labels.{key}");
+            if dictionary.contains_key(key) {
+                check(key, value, &field, diags);
+            } else {
+                let hint = suggest(key, dictionary.keys().map(String::as_str))
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                diags.error(
+                    at(&ledger.positions, index, &field),
+                    format!("label `{key}` is not declared in the labelDictionary{hint}"),
+                );
+            }
+        }
+    }
+}
+
+/// Pod and service ranges must not overlap anywhere in the fleet: overlapping ranges break
+/// multi-cluster networking and make traffic ambiguous.
+fn check_cidrs(ledger: &Ledger, diags: &mut Diagnostics) {
+    struct Range {
+        cluster: usize,
+        field: &'static str,
+        net: IpNet,
+    }
+    let mut ranges: Vec<Range> = Vec::new();
+    for (index, cluster) in ledger.clusters.iter().enumerate() {
+        let Some(network) = &cluster.network else {
+            continue;
+        };
+        if let (Some(pod), Some(service)) = (network.pod_cidr, network.service_cidr)
+            && overlaps(&pod, &service)
+        {
+            diags.error(
+                at(&ledger.positions, index, "network.serviceCIDR"),
+                format!("serviceCIDR {service} overlaps this cluster's own podCIDR {pod}"),
+            );
+        }
+        for (field, net) in [
+            ("podCIDR", network.pod_cidr),
+            ("serviceCIDR", network.service_cidr),
+        ] {
+            let Some(net) = net else { continue };
+            for other in ranges.iter().filter(|r| r.cluster != index) {
+                if overlaps(&net, &other.net) {
+                    diags.error(
+                        at(&ledger.positions, index, &format!("network.{field}")),
+                        format!(
+                            "{field} {net} overlaps {} {} of cluster \"{}\" (at {})",
+                            other.field,
+                            other.net,
+                            ledger.clusters[other.cluster].id,
+                            at(
+                                &ledger.positions,
+                                other.cluster,
+                                &format!("network.{}", other.field)
+                            )
+                        ),
+                    );
+                }
+            }
+            ranges.push(Range {
+                cluster: index,
+                field,
+                net,
+            });
+        }
+    }
+}
+
+fn overlaps(a: &IpNet, b: &IpNet) -> bool {
+    a.contains(&b.network()) || b.contains(&a.network())
+}
+
+/// An exception past its date is no longer an accepted deviation.
+fn check_exceptions(ledger: &Ledger, today: Date, diags: &mut Diagnostics) {
+    for (index, cluster) in ledger.clusters.iter().enumerate() {
+        for (n, exception) in cluster.exceptions.iter().enumerate() {
+            let pos = at(&ledger.positions, index, &format!("exceptions.{n}.expires"));
+            let days_left = match today.until(exception.expires) {
+                Ok(span) => span.get_days() as i64,
+                Err(_) => continue,
+            };
+            if days_left < 0 {
+                diags.error(
+                    pos,
+                    format!(
+                        "exception \"{}\" expired on {} ({} days ago); renew it with a new date or remove it (owner: {})",
+                        exception.what, exception.expires, -days_left, exception.owner
+                    ),
+                );
+            } else if days_left <= EXCEPTION_WARNING_DAYS {
+                diags.warning(
+                    pos,
+                    format!(
+                        "exception \"{}\" expires on {} (in {} days; owner: {})",
+                        exception.what, exception.expires, days_left, exception.owner
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Production and critical clusters need someone to page; running clusters need a pinned
+/// identity before fleetdeck may act on them.
+fn check_accountability(ledger: &Ledger, diags: &mut Diagnostics) {
+    for (index, cluster) in ledger.clusters.iter().enumerate() {
+        if cluster.owner.is_none() && (cluster.env == "production" || cluster.tier == "critical") {
+            diags.error(
+                ledger.positions.at(&format!("clusters.{index}")),
+                format!(
+                    "cluster \"{}\" is {} but has no owner",
+                    cluster.id,
+                    if cluster.env == "production" {
+                        "production"
+                    } else {
+                        "critical"
+                    }
+                ),
+            );
+        }
+        if cluster.identity.is_none() && cluster.lifecycle != super::types::Lifecycle::Building {
+            diags.warning(
+                ledger.positions.at(&format!("clusters.{index}")),
+                format!(
+                    "cluster \"{}\" has no pinned identity; every action on it will be refused",
+                    cluster.id
+                ),
+            );
+        }
+    }
+}

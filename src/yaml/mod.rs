@@ -1,0 +1,13 @@
+//! YAML with positions. Every user-written file (ledger, rollout, maintenance) is read
+//! into a [`Node`] tree that remembers where each value stands, so that every problem can
+//! be reported as `FILE:LINE:COL: message` and all problems can be reported at once.
+
+mod decode;
+mod emit;
+mod node;
+
+pub use decode::{
+    Diagnostic, Diagnostics, Fields, Severity, string, string_list, string_map, suggest,
+};
+pub use emit::to_yaml_string;
+pub use node::{Key, Node, Pos, Value, parse};
