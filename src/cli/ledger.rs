@@ -3,7 +3,6 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use fleetdeck::config::OutputFormat;
 use fleetdeck::kubeconfig::{load as load_kubeconfig, map_contexts};
 use fleetdeck::ledger_file;
 use fleetdeck::model::ledger::{Cluster, Selector};
@@ -146,6 +145,5 @@ pub fn contexts(settings: &Settings) -> anyhow::Result<ExitCode> {
         }
         table.render()
     })?;
-    let _ = OutputFormat::Table;
     Ok(ExitCode::SUCCESS)
 }

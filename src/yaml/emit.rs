@@ -143,6 +143,8 @@ mod tests {
             "version": "1.30",
             "norway": "no",
             "colon": "a: b",
+            "url": "s3://bucket/x",
+            "time": "2026-11-28T02:18:00Z",
             "hash": "x #y",
             "empty": "",
             "quote": "say \"hi\"\nnext",

@@ -40,14 +40,14 @@ const BACKUP_FIELDS: &[&str] = &["location", "lastSuccess", "lastRestoreDrill"];
 const WINDOW_FIELDS: &[&str] = &["days", "start", "duration", "timezone"];
 const EXCEPTION_FIELDS: &[&str] = &["what", "reason", "owner", "exitCriteria", "expires"];
 
-/// Decodes the ledger document. Always returns a ledger (possibly partial) so that the
-/// whole-ledger rules can still run and every problem is reported in one pass; callers
-/// must not use it when `diags` has errors.
+/// Decodes the ledger document. Returns a ledger (possibly partial) whenever the document
+/// is a mapping, so that the whole-ledger rules can still run and every problem is
+/// reported in one pass; callers must not use it when `diags` has errors.
 pub fn decode_ledger(
     root: &Node,
     is_known_zone: &dyn Fn(&str) -> bool,
     diags: &mut Diagnostics,
-) -> Ledger {
+) -> Option<Ledger> {
     let mut ledger = Ledger {
         api_version: String::new(),
         kind: String::new(),
@@ -55,9 +55,7 @@ pub fn decode_ledger(
         clusters: Vec::new(),
         positions: Positions::default(),
     };
-    let Some(top) = Fields::of(root, "ledger", diags) else {
-        return ledger;
-    };
+    let top = Fields::of(root, "ledger", diags)?;
     top.reject_unknown(LEDGER_FIELDS, diags);
     ledger.api_version = top.required_string("apiVersion", diags).unwrap_or_default();
     if let Some(node) = top.get("apiVersion")
@@ -106,7 +104,7 @@ pub fn decode_ledger(
             ),
         }
     }
-    ledger
+    Some(ledger)
 }
 
 fn decode_dictionary(

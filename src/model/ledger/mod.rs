@@ -36,12 +36,12 @@ pub fn read_ledger(text: &str, context: &LedgerContext<'_>) -> LedgerReport {
     let mut diags = Diagnostics::default();
     let (root, syntax) = parse(text);
     diags.extend(syntax);
-    let ledger = root.map(|root| {
-        let ledger = decode::decode_ledger(&root, context.is_known_zone, &mut diags);
+    let ledger = root.as_ref().and_then(|root| {
+        let ledger = decode::decode_ledger(root, context.is_known_zone, &mut diags)?;
         check_ledger(&ledger, context.today, &mut diags);
-        ledger
+        Some(ledger)
     });
-    if ledger.is_none() && !diags.has_errors() {
+    if root.is_none() && !diags.has_errors() {
         diags.error(crate::yaml::Pos { line: 1, col: 1 }, "the file is empty");
     }
     let usable = !diags.has_errors();

@@ -247,7 +247,7 @@ impl Positions {
             }
             match key.rfind('.') {
                 Some(i) => key = &key[..i],
-                None => return Pos::default(),
+                None => return Pos { line: 1, col: 1 },
             }
         }
     }
