@@ -1,0 +1,6 @@
+//! The pure model: plain data and decisions as plain functions. Nothing in here does IO or
+//! awaits, so every decision can be unit-tested with hand-computed answers.
+
+pub mod capacity;
+pub mod fleet;
+pub mod quantity;
