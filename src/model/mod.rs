@@ -1,4 +1,8 @@
-//! Pure domain model: plain data and the decisions made over it. No IO, no async.
+//! The pure model: plain data and decisions as plain functions. Nothing in here does IO or
+//! awaits, so every decision can be unit-tested with hand-computed answers.
 
+pub mod capacity;
 pub mod duration;
+pub mod fleet;
 pub mod ledger;
+pub mod quantity;

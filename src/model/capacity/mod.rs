@@ -1,0 +1,40 @@
+//! Capacity math over the slim fleet views: healthy allocatable, GPU shape, what-if
+//! re-placement, N−1 failure-domain headroom and plain-language explanations.
+//!
+//! Per cluster, per failure domain, per dimension; amounts of different dimensions are
+//! never added together. Entry point for one cluster: [`cluster_report`], or build a
+//! [`ClusterIndex`] once and ask it for individual [`what_if`]s, the [`gpu_shape`] or
+//! [`n_minus_one`]. Cross-cluster re-placement is not modelled: losing a cluster strands
+//! all of its movable pods.
+
+mod config;
+mod explain;
+mod feasibility;
+mod format;
+mod gang;
+mod gpu_shape;
+mod health;
+mod index;
+mod n_minus_one;
+mod report;
+mod summary;
+mod whatif;
+
+#[cfg(test)]
+mod fixtures;
+#[cfg(test)]
+mod tests;
+
+pub use config::{CapacityConfig, RACK_LABEL, SafetyReserve, ZONE_LABEL};
+pub use explain::{HeadroomLimit, explain};
+pub use format::format_amount;
+pub use gang::{GangFit, GangParseError, GangRequest, gang_fit};
+pub use gpu_shape::{DomainGpuFree, GangSlots, GpuShape, NodeGpuFree, gpu_shape};
+pub use health::{NodeHealth, node_health};
+pub use index::ClusterIndex;
+pub use n_minus_one::{FailureDomainHeadroom, WorstDomain, n_minus_one};
+pub use report::{ClusterReport, cluster_report, fleet_report};
+pub use summary::{DomainCapacity, domain_capacity};
+pub use whatif::{
+    PlannedMove, Scenario, UnplacedGroup, UnplacedReason, WhatIfReport, planned_moves, what_if,
+};

@@ -1,0 +1,94 @@
+//! "N−1 failure domain" headroom: the what-if for losing each failure domain of a
+//! cluster in turn, and the worst outcome per dimension.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::index::ClusterIndex;
+use super::whatif::{Scenario, WhatIfReport, what_if};
+use crate::model::fleet::{ClusterId, Dimension, NodeName};
+
+/// The worst single-domain loss for one dimension.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorstDomain {
+    /// Dimension.
+    pub dimension: Dimension,
+    /// Failure-domain value whose loss leaves the least headroom.
+    pub domain: Arc<str>,
+    /// That headroom (negative: short).
+    pub headroom: i64,
+}
+
+/// N−1 headroom of one cluster.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailureDomainHeadroom {
+    /// Cluster.
+    pub cluster: ClusterId,
+    /// Failure-domain label key used.
+    pub key: Arc<str>,
+    /// One what-if per failure-domain value, in value order.
+    pub per_domain: Vec<WhatIfReport>,
+    /// Per dimension, the domain whose loss hurts most.
+    pub worst: Vec<WorstDomain>,
+    /// Nodes without the failure-domain label: they are never lost in these what-ifs,
+    /// so a high count makes the N−1 figures optimistic.
+    pub nodes_without_domain: u32,
+}
+
+impl FailureDomainHeadroom {
+    /// The worst single-domain loss for `dim`, if the cluster has failure domains.
+    pub fn worst_for(&self, dim: &Dimension) -> Option<&WorstDomain> {
+        self.worst.iter().find(|w| w.dimension == *dim)
+    }
+
+    /// The domain loss that leaves the most pods unplaced, if any pod is left unplaced.
+    pub fn most_unplaced(&self) -> Option<&WhatIfReport> {
+        self.per_domain
+            .iter()
+            .filter(|r| r.unplaced_pods() > 0)
+            .max_by_key(|r| r.unplaced_pods())
+    }
+}
+
+/// Runs the what-if for every failure domain of the cluster.
+pub fn n_minus_one(index: &ClusterIndex<'_>, reserved: &[NodeName]) -> FailureDomainHeadroom {
+    let key = Arc::clone(&index.config.failure_domain_key);
+    let per_domain: Vec<WhatIfReport> = index
+        .domains
+        .iter()
+        .map(|value| {
+            let scenario = Scenario::LoseFailureDomain {
+                key: Arc::clone(&key),
+                value: Arc::clone(value),
+            };
+            what_if(index, &scenario, reserved)
+        })
+        .collect();
+    let mut worst: BTreeMap<Dimension, (i64, Arc<str>)> = BTreeMap::new();
+    for report in &per_domain {
+        let Scenario::LoseFailureDomain { value, .. } = &report.scenario else {
+            continue;
+        };
+        for (dim, headroom) in report.headroom.iter() {
+            let entry = worst.entry(dim).or_insert((headroom, Arc::clone(value)));
+            if headroom < entry.0 {
+                *entry = (headroom, Arc::clone(value));
+            }
+        }
+    }
+    let nodes_without_domain = index.node_domain.iter().filter(|d| d.is_none()).count();
+    FailureDomainHeadroom {
+        cluster: index.cluster.id.clone(),
+        key,
+        per_domain,
+        worst: worst
+            .into_iter()
+            .map(|(dimension, (headroom, domain))| WorstDomain {
+                dimension,
+                domain,
+                headroom,
+            })
+            .collect(),
+        nodes_without_domain: u32::try_from(nodes_without_domain).unwrap_or(u32::MAX),
+    }
+}

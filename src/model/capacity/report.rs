@@ -1,0 +1,76 @@
+//! Everything capacity knows about one cluster (and the fleet) in one call, for the
+//! `fleetdeck capacity` command and the Capacity screen.
+
+use super::config::CapacityConfig;
+use super::explain::{HeadroomLimit, explain};
+use super::gpu_shape::{GpuShape, gpu_shape};
+use super::index::ClusterIndex;
+use super::n_minus_one::{FailureDomainHeadroom, n_minus_one};
+use super::summary::{DomainCapacity, domain_capacity};
+use super::whatif::{Scenario, WhatIfReport, what_if};
+use crate::model::fleet::{ClusterId, ClusterView, FleetView, NodeName};
+
+/// One cluster's capacity picture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterReport {
+    /// Cluster.
+    pub cluster: ClusterId,
+    /// Healthy allocatable, demand, reserve and headroom with nothing lost.
+    pub baseline: WhatIfReport,
+    /// Per failure domain, as things stand.
+    pub domains: Vec<DomainCapacity>,
+    /// GPU shape.
+    pub gpu: GpuShape,
+    /// N−1 failure-domain headroom.
+    pub n_minus_one: FailureDomainHeadroom,
+    /// What limits headroom, most urgent first; render each with `to_string()`.
+    pub limits: Vec<HeadroomLimit>,
+}
+
+/// Builds the capacity picture of one cluster. `reserved` are nodes held by approved
+/// maintenance reservations.
+pub fn cluster_report(
+    cluster: &ClusterView,
+    config: &CapacityConfig,
+    reserved: &[NodeName],
+) -> ClusterReport {
+    let index = ClusterIndex::new(cluster, config);
+    let baseline = what_if(&index, &Scenario::Baseline, reserved);
+    let gpu = gpu_shape(&index, reserved);
+    let n1 = n_minus_one(&index, reserved);
+    let unhealthy = index
+        .node_health()
+        .iter()
+        .filter(|h| !h.is_healthy())
+        .count();
+    let limits = explain(
+        &baseline,
+        &gpu,
+        &n1,
+        &config.gang_sizes,
+        u32::try_from(unhealthy).unwrap_or(u32::MAX),
+        u32::try_from(cluster.nodes.len()).unwrap_or(u32::MAX),
+    );
+    ClusterReport {
+        cluster: cluster.id.clone(),
+        domains: domain_capacity(&index, reserved),
+        baseline,
+        gpu,
+        n_minus_one: n1,
+        limits,
+    }
+}
+
+/// Builds the capacity picture of every cluster; `reserved_for` returns a cluster's
+/// maintenance-reserved nodes.
+pub fn fleet_report<'r>(
+    fleet: &FleetView,
+    config: &CapacityConfig,
+    reserved_for: impl Fn(&ClusterId) -> &'r [NodeName],
+) -> Vec<ClusterReport> {
+    fleet
+        .clusters
+        .iter()
+        .map(|c| cluster_report(c, config, reserved_for(&c.id)))
+        .collect()
+}

@@ -1,0 +1,486 @@
+//! What-if: take capacity away (nodes, a failure domain, a maintenance batch, the whole
+//! cluster), re-place the displaced pods first-fit decreasing, and report what could not
+//! be placed and the headroom left per dimension.
+//!
+//! Headroom after losing X, per dimension:
+//! `Σ free of healthy nodes without X and without reserved nodes (after re-placement)
+//!  − demand with nowhere to count (unplaced displaced pods, movable pods on unhealthy or
+//!  reserved nodes, pending pods) − safety reserve`.
+//! Equivalently: healthy allocatable without X − all demand − reservations − reserve.
+//! The safety reserve is not applied per node while placing: the scheduler does not know
+//! about it, so "cannot be placed" means what the scheduler would also fail to do, and
+//! the reserve shows up as reduced (possibly negative) headroom instead.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use super::index::{ClusterIndex, capacity_physical, demand_physical};
+use crate::model::fleet::{ClusterId, Dimension, NodeName, OwnerRef, ResourceVector};
+
+/// What is taken away in a what-if.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Scenario {
+    /// Nothing: the cluster as it is (minus reservations).
+    Baseline,
+    /// Named nodes fail.
+    LoseNodes(Vec<NodeName>),
+    /// Every node with label `key` = `value` fails (a zone, rack, NVLink domain…).
+    LoseFailureDomain {
+        /// Label key, e.g. `topology.kubernetes.io/zone`.
+        key: Arc<str>,
+        /// Label value, e.g. `eu-west-1b`.
+        value: Arc<str>,
+    },
+    /// The whole cluster is lost. Its pods cannot be re-placed inside it and fleetdeck
+    /// does not model re-placing them in other clusters, so every movable pod is reported
+    /// as unplaceable.
+    LoseCluster,
+    /// A maintenance batch is drained: the named nodes leave, their pods must move.
+    MaintenanceBatch(Vec<NodeName>),
+}
+
+impl fmt::Display for Scenario {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Baseline => f.write_str("with no loss"),
+            Self::LoseNodes(nodes) if nodes.len() == 1 => {
+                write!(f, "after losing node {}", nodes[0])
+            }
+            Self::LoseNodes(nodes) => write!(f, "after losing {} nodes", nodes.len()),
+            Self::LoseFailureDomain { key, value } => match short_domain_name(key) {
+                Some(kind) => write!(f, "after losing {kind} {value}"),
+                None => write!(f, "after losing {key}={value}"),
+            },
+            Self::LoseCluster => f.write_str("after losing the whole cluster"),
+            Self::MaintenanceBatch(nodes) => {
+                write!(
+                    f,
+                    "while draining a maintenance batch of {} nodes",
+                    nodes.len()
+                )
+            }
+        }
+    }
+}
+
+/// A short word for well-known domain keys ("zone", "rack"), for sentences.
+pub(crate) fn short_domain_name(key: &str) -> Option<&'static str> {
+    match key {
+        "topology.kubernetes.io/zone" => Some("zone"),
+        "topology.kubernetes.io/region" => Some("region"),
+        "topology.kubernetes.io/rack" => Some("rack"),
+        "nvidia.com/gpu.clique" => Some("NVLink clique"),
+        "cloud.google.com/gce-topology-block" => Some("topology block"),
+        "topology.k8s.aws/network-node-layer-3" => Some("network block"),
+        _ => None,
+    }
+}
+
+/// Why displaced pods could not be placed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum UnplacedReason {
+    /// The whole cluster was lost (cross-cluster re-placement is not modelled).
+    ClusterLost,
+    /// No remaining healthy node satisfies the pod's selector, tolerations or required
+    /// topology domain, whatever its free resources.
+    NoEligibleNode,
+    /// No eligible node has enough free of this dimension.
+    Insufficient(Dimension),
+    /// Each dimension is available somewhere, but no single eligible node has all of it.
+    Fragmented,
+}
+
+impl fmt::Display for UnplacedReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::ClusterLost => f.write_str("the cluster is lost"),
+            Self::NoEligibleNode => {
+                f.write_str("no remaining node matches its selector, tolerations or topology")
+            }
+            Self::Insufficient(dim) => write!(f, "no eligible node has enough free {dim}"),
+            Self::Fragmented => f.write_str("free capacity is split across nodes"),
+        }
+    }
+}
+
+/// Pods of one owner that could not be placed, for one reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnplacedGroup {
+    /// Namespace of the pods.
+    pub namespace: Arc<str>,
+    /// Owning controller; bare pods are reported as owner kind `Pod` with their name.
+    pub owner: OwnerRef,
+    /// Why they could not be placed.
+    pub reason: UnplacedReason,
+    /// How many pods.
+    pub pods: u32,
+    /// Their summed requests (as requested, GPUs in shares on time-sliced nodes).
+    pub requests: ResourceVector,
+}
+
+/// The outcome of one what-if on one cluster.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WhatIfReport {
+    /// Cluster.
+    pub cluster: ClusterId,
+    /// What was taken away.
+    pub scenario: Scenario,
+    /// Nodes the scenario took away.
+    pub lost_nodes: u32,
+    /// Movable pods that had to move.
+    pub displaced_pods: u32,
+    /// Displaced pods that found a node.
+    pub placed_pods: u32,
+    /// Displaced pods that did not, grouped by owner and reason, largest group first.
+    pub unplaced: Vec<UnplacedGroup>,
+    /// Healthy allocatable left (without lost and reserved nodes), physical GPUs.
+    pub allocatable: ResourceVector,
+    /// All demand that needs a place in that allocatable, physical GPUs.
+    pub demand: ResourceVector,
+    /// Safety reserve held back.
+    pub reserve: ResourceVector,
+    /// `allocatable − demand − reserve` per dimension; negative means short.
+    pub headroom: ResourceVector,
+}
+
+impl WhatIfReport {
+    /// Total pods that could not be placed.
+    pub fn unplaced_pods(&self) -> u32 {
+        self.unplaced.iter().map(|g| g.pods).sum()
+    }
+}
+
+/// The raw outcome of re-placing displaced pods, before it is summed into a report.
+#[derive(Debug)]
+pub(crate) struct Placement {
+    /// Nodes the scenario took away.
+    pub(crate) lost: Vec<bool>,
+    /// Nodes that may receive pods and whose allocatable counts.
+    pub(crate) target: Vec<bool>,
+    /// Free capacity per node after placement (zero for non-target nodes).
+    pub(crate) free: Vec<ResourceVector>,
+    /// Displaced pods.
+    pub(crate) displaced: u32,
+    /// (pod, node) for each displaced pod that found a node.
+    pub(crate) assigned: Vec<(u32, u32)>,
+    /// Displaced pods that found no node.
+    pub(crate) unplaced: Vec<u32>,
+}
+
+/// Re-places the pods a scenario displaces, first-fit decreasing in the index's order,
+/// each pod going to the first node of its feasible classes with room in every dimension.
+pub(crate) fn place(
+    index: &ClusterIndex<'_>,
+    scenario: &Scenario,
+    reserved: &[NodeName],
+) -> Placement {
+    let cluster = index.cluster;
+    let lost = lost_mask(index, scenario);
+    let reserved = index.node_mask(reserved);
+    let target: Vec<bool> = index
+        .health
+        .iter()
+        .zip(lost.iter().zip(&reserved))
+        .map(|(h, (l, r))| h.is_healthy() && !l && !r)
+        .collect();
+    let mut free: Vec<ResourceVector> = cluster
+        .nodes
+        .iter()
+        .zip(&index.used)
+        .zip(&target)
+        .map(|((node, used), t)| {
+            if *t {
+                node.allocatable.minus(used)
+            } else {
+                ResourceVector::ZERO
+            }
+        })
+        .collect();
+
+    let mut displaced = 0u32;
+    let mut assigned = Vec::new();
+    let mut unplaced = Vec::new();
+    for &p in &index.ffd_order {
+        let Some(origin) = index.pod_node[p as usize] else {
+            continue;
+        };
+        if !lost[origin as usize] {
+            continue;
+        }
+        displaced += 1;
+        let request = &cluster.pods[p as usize].requests;
+        let slot = index
+            .feasibility
+            .candidates(p as usize)
+            .find(|&n| target[n as usize] && request.fits_in(&free[n as usize]));
+        match slot {
+            Some(n) => {
+                free[n as usize].sub_assign(request);
+                assigned.push((p, n));
+            }
+            None => unplaced.push(p),
+        }
+    }
+    Placement {
+        lost,
+        target,
+        free,
+        displaced,
+        assigned,
+        unplaced,
+    }
+}
+
+/// Runs one what-if on an indexed cluster. `reserved` are nodes held by approved
+/// maintenance: they neither count as allocatable nor receive pods, and their own pods
+/// stay counted as demand.
+pub fn what_if(
+    index: &ClusterIndex<'_>,
+    scenario: &Scenario,
+    reserved: &[NodeName],
+) -> WhatIfReport {
+    if *scenario == Scenario::LoseCluster {
+        return lose_cluster(index);
+    }
+    let cluster = index.cluster;
+    let Placement {
+        lost,
+        target,
+        free,
+        displaced,
+        unplaced,
+        ..
+    } = place(index, scenario, reserved);
+
+    let mut outstanding = index.unbound_demand.clone();
+    let mut allocatable = ResourceVector::ZERO;
+    let mut free_total = ResourceVector::ZERO;
+    let mut lost_nodes = 0u32;
+    for (i, node) in cluster.nodes.iter().enumerate() {
+        if target[i] {
+            allocatable.add_assign(&capacity_physical(&node.allocatable, node.gpu_replicas));
+            free_total.add_assign(&capacity_physical(&free[i], node.gpu_replicas));
+        } else if lost[i] {
+            lost_nodes += 1;
+        } else {
+            outstanding.add_assign(&index.movable_used_physical[i]);
+        }
+    }
+    for &p in &unplaced {
+        let replicas = index.pod_node[p as usize]
+            .map(|n| cluster.nodes[n as usize].gpu_replicas)
+            .unwrap_or(1);
+        outstanding.add_assign(&demand_physical(
+            &cluster.pods[p as usize].requests,
+            replicas,
+        ));
+    }
+    let groups = group_unplaced(index, &unplaced, |p| {
+        unplaced_reason(index, p, &target, &free)
+    });
+    finish(
+        index,
+        scenario.clone(),
+        lost_nodes,
+        displaced,
+        groups,
+        allocatable,
+        free_total,
+        outstanding,
+    )
+}
+
+/// Assembles the report from the totals.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    index: &ClusterIndex<'_>,
+    scenario: Scenario,
+    lost_nodes: u32,
+    displaced: u32,
+    unplaced: Vec<UnplacedGroup>,
+    allocatable: ResourceVector,
+    free_total: ResourceVector,
+    outstanding: ResourceVector,
+) -> WhatIfReport {
+    let reserve = index.config.safety_reserve.amount_for(&allocatable);
+    let demand = allocatable.minus(&free_total).plus(&outstanding);
+    let headroom = free_total.minus(&outstanding).minus(&reserve);
+    let unplaced_count: u32 = unplaced.iter().map(|g| g.pods).sum();
+    WhatIfReport {
+        cluster: index.cluster.id.clone(),
+        scenario,
+        lost_nodes,
+        displaced_pods: displaced,
+        placed_pods: displaced.saturating_sub(unplaced_count),
+        unplaced,
+        allocatable,
+        demand,
+        reserve,
+        headroom,
+    }
+}
+
+/// Which nodes the scenario takes away.
+fn lost_mask(index: &ClusterIndex<'_>, scenario: &Scenario) -> Vec<bool> {
+    match scenario {
+        Scenario::Baseline | Scenario::LoseCluster => vec![false; index.cluster.nodes.len()],
+        Scenario::LoseNodes(names) | Scenario::MaintenanceBatch(names) => index.node_mask(names),
+        Scenario::LoseFailureDomain { key, value } => {
+            if *key == index.config.failure_domain_key {
+                // Indexed: compare small integers instead of strings.
+                let wanted = index
+                    .domains
+                    .binary_search(value)
+                    .ok()
+                    .and_then(|d| u32::try_from(d).ok());
+                index
+                    .node_domain
+                    .iter()
+                    .map(|d| d.is_some() && *d == wanted)
+                    .collect()
+            } else {
+                index
+                    .cluster
+                    .nodes
+                    .iter()
+                    .map(|n| n.labels.get(key) == Some(value))
+                    .collect()
+            }
+        }
+    }
+}
+
+/// Every movable pod of a lost cluster is unplaceable.
+fn lose_cluster(index: &ClusterIndex<'_>) -> WhatIfReport {
+    let cluster = index.cluster;
+    let mut pods = Vec::new();
+    let mut outstanding = index.unbound_demand.clone();
+    for used in &index.movable_used_physical {
+        outstanding.add_assign(used);
+    }
+    for (i, pod) in cluster.pods.iter().enumerate() {
+        if pod.phase.holds_resources() && pod.is_movable() {
+            if let Ok(i) = u32::try_from(i) {
+                pods.push(i);
+            }
+        }
+    }
+    let displaced = u32::try_from(pods.len()).unwrap_or(u32::MAX);
+    let groups = group_unplaced(index, &pods, |_| UnplacedReason::ClusterLost);
+    let lost_nodes = u32::try_from(cluster.nodes.len()).unwrap_or(u32::MAX);
+    let zero = ResourceVector::ZERO;
+    finish(
+        index,
+        Scenario::LoseCluster,
+        lost_nodes,
+        displaced,
+        groups,
+        zero.clone(),
+        zero,
+        outstanding,
+    )
+}
+
+/// Why pod `p` found no node: no eligible node at all, one dimension short everywhere
+/// (GPU checked first), or fragmentation. Only runs for unplaced pods, so it may rescan.
+fn unplaced_reason(
+    index: &ClusterIndex<'_>,
+    p: u32,
+    target: &[bool],
+    free: &[ResourceVector],
+) -> UnplacedReason {
+    let request = &index.cluster.pods[p as usize].requests;
+    let eligible: Vec<u32> = index
+        .feasibility
+        .candidates(p as usize)
+        .filter(|&n| target[n as usize])
+        .collect();
+    if eligible.is_empty() {
+        return UnplacedReason::NoEligibleNode;
+    }
+    let gpu_first = std::iter::once((Dimension::Gpu, request.gpu()))
+        .chain(request.iter().filter(|(d, _)| *d != Dimension::Gpu));
+    for (dim, need) in gpu_first {
+        if need <= 0 {
+            continue;
+        }
+        let somewhere = eligible.iter().any(|&n| {
+            let f = &free[n as usize];
+            !f.reports(&dim) && !dim.absent_means_zero() || f.get(&dim) >= need
+        });
+        if !somewhere {
+            return UnplacedReason::Insufficient(dim);
+        }
+    }
+    UnplacedReason::Fragmented
+}
+
+/// Groups unplaced pods by namespace, owner and reason; largest groups first.
+fn group_unplaced(
+    index: &ClusterIndex<'_>,
+    pods: &[u32],
+    mut reason_of: impl FnMut(u32) -> UnplacedReason,
+) -> Vec<UnplacedGroup> {
+    let mut groups: Vec<UnplacedGroup> = Vec::new();
+    let mut slot: HashMap<(Arc<str>, OwnerRef, UnplacedReason), usize> = HashMap::new();
+    for &p in pods {
+        let pod = &index.cluster.pods[p as usize];
+        let owner = pod.owner.clone().unwrap_or_else(|| OwnerRef {
+            kind: Arc::from("Pod"),
+            name: Arc::clone(&pod.name),
+        });
+        let reason = reason_of(p);
+        let key = (Arc::clone(&pod.namespace), owner, reason);
+        let i = *slot.entry(key.clone()).or_insert_with(|| {
+            groups.push(UnplacedGroup {
+                namespace: key.0,
+                owner: key.1,
+                reason: key.2,
+                pods: 0,
+                requests: ResourceVector::ZERO,
+            });
+            groups.len() - 1
+        });
+        groups[i].pods += 1;
+        groups[i].requests.add_assign(&pod.requests);
+    }
+    groups.sort_by(|a, b| {
+        b.pods
+            .cmp(&a.pods)
+            .then_with(|| a.namespace.cmp(&b.namespace))
+            .then_with(|| a.owner.cmp(&b.owner))
+            .then_with(|| a.reason.cmp(&b.reason))
+    });
+    groups
+}
+
+/// Where one displaced pod would go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedMove {
+    /// Index of the pod in the cluster's `pods`.
+    pub pod: usize,
+    /// Node it would land on.
+    pub node: NodeName,
+}
+
+/// The node each displaced pod would land on in a scenario, for drain prechecks that
+/// want to show "these pods go there" rather than only totals. Pods that cannot be
+/// placed are absent (see [`what_if`] for them).
+pub fn planned_moves(
+    index: &ClusterIndex<'_>,
+    scenario: &Scenario,
+    reserved: &[NodeName],
+) -> Vec<PlannedMove> {
+    if *scenario == Scenario::LoseCluster {
+        return Vec::new();
+    }
+    place(index, scenario, reserved)
+        .assigned
+        .into_iter()
+        .map(|(pod, node)| PlannedMove {
+            pod: pod as usize,
+            node: index.cluster.nodes[node as usize].name.clone(),
+        })
+        .collect()
+}

@@ -1,0 +1,26 @@
+//! One cluster's slim views, and the fleet as a list of them.
+
+use super::ids::ClusterId;
+use super::node::NodeView;
+use super::pdb::PdbView;
+use super::pod::PodView;
+
+/// Everything capacity needs about one cluster: its nodes, pods and PDBs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterView {
+    /// Ledger id.
+    pub id: ClusterId,
+    /// Nodes, in a stable order (first-fit walks them in this order).
+    pub nodes: Vec<NodeView>,
+    /// Pods, bound or pending.
+    pub pods: Vec<PodView>,
+    /// PodDisruptionBudgets; pods refer to them by index.
+    pub pdbs: Vec<PdbView>,
+}
+
+/// The whole fleet.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FleetView {
+    /// One entry per reachable cluster.
+    pub clusters: Vec<ClusterView>,
+}

@@ -1,0 +1,33 @@
+//! Slim, memory-frugal views of the fleet: only the node, pod and PDB fields fleetdeck
+//! decides on, with label and name strings shared through an [`Interner`] so that 30,000
+//! nodes carrying the same zone label hold one copy of it. Adapters fill these from
+//! Kubernetes objects; nothing here knows about the Kubernetes API types.
+
+mod cluster;
+mod ids;
+mod labels;
+mod node;
+mod pdb;
+mod pod;
+mod requests;
+mod resources;
+mod taints;
+
+pub use cluster::{ClusterView, FleetView};
+pub use ids::{ClusterId, Interner, NodeName, OwnerRef};
+pub use labels::{LabelRequirement, Labels, NodeSelector};
+pub use node::{
+    GPU_REPLICAS_LABEL, MaintenanceState, NodeView, Readiness, Schedulability,
+    gpu_replicas_from_label,
+};
+pub use pdb::PdbView;
+pub use pod::{PodPhase, PodView, TopologyDomain};
+pub use requests::{
+    ContainerRequests, InitContainerKind, InitContainerRequests, PodSpecRequests,
+    effective_requests,
+};
+pub use resources::{
+    ATTACHABLE_VOLUMES_PREFIX, Dimension, GPU_RESOURCE, MIG_RESOURCE_PREFIX, ResourceError,
+    ResourceVector,
+};
+pub use taints::{Taint, TaintEffect, Toleration, TolerationOperator, tolerates_all};

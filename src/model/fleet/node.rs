@@ -1,0 +1,98 @@
+//! The slim node view: what capacity and maintenance decide on, nothing more.
+
+use std::sync::Arc;
+
+use super::ids::NodeName;
+use super::labels::Labels;
+use super::resources::ResourceVector;
+use super::taints::Taint;
+use crate::model::quantity::{QuantityError, Scale, parse_quantity};
+
+/// Label (or annotation) the NVIDIA device plugin sets to the number of time-slicing
+/// replicas per physical GPU; the node then advertises `replicas × GPUs`.
+pub const GPU_REPLICAS_LABEL: &str = "nvidia.com/gpu.replicas";
+
+/// The node's Ready condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Readiness {
+    /// Ready=True.
+    Ready,
+    /// Ready=False.
+    NotReady,
+    /// Ready=Unknown or no condition reported: treated as not healthy.
+    Unknown,
+}
+
+/// Whether the node accepts new pods (`spec.unschedulable`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Schedulability {
+    /// Accepts new pods.
+    Schedulable,
+    /// Cordoned.
+    Cordoned,
+}
+
+/// Whether fleetdeck (or a person through it) has the node in a maintenance step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MaintenanceState {
+    /// Not in maintenance.
+    InService,
+    /// Being drained, maintained or verified; its capacity does not count.
+    UnderMaintenance,
+}
+
+/// A node as capacity sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeView {
+    /// Node name.
+    pub name: NodeName,
+    /// All node labels (interned); topology, pools and selectors read these.
+    pub labels: Labels,
+    /// Ready condition.
+    pub readiness: Readiness,
+    /// Cordoned or not.
+    pub schedulability: Schedulability,
+    /// In a maintenance step or not.
+    pub maintenance: MaintenanceState,
+    /// Taints, all effects.
+    pub taints: Box<[Taint]>,
+    /// `status.allocatable` per modelled dimension; GPUs as advertised (shares when
+    /// time-sliced).
+    pub allocatable: ResourceVector,
+    /// Time-slicing replicas per physical GPU (1 when not time-sliced).
+    pub gpu_replicas: u32,
+    /// Kubelet version as reported in node info.
+    pub kubelet_version: Arc<str>,
+}
+
+impl NodeView {
+    /// Physical GPUs on the node: advertised GPUs deflated by time-slicing replicas.
+    pub fn physical_gpus(&self) -> i64 {
+        self.allocatable.gpu() / i64::from(self.gpu_replicas.max(1))
+    }
+}
+
+/// Reads the time-slicing replica count from the `nvidia.com/gpu.replicas` label or
+/// annotation value; absent means 1. A value that is not a positive integer is an error
+/// rather than a guess, because guessing 1 would overstate GPUs by the real factor.
+pub fn gpu_replicas_from_label(value: Option<&str>) -> Result<u32, QuantityError> {
+    let Some(value) = value else { return Ok(1) };
+    let n = parse_quantity(value, Scale::Units)?;
+    u32::try_from(n)
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| QuantityError::OutOfRange(value.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replicas_label() {
+        assert_eq!(gpu_replicas_from_label(None), Ok(1));
+        assert_eq!(gpu_replicas_from_label(Some("4")), Ok(4));
+        assert!(gpu_replicas_from_label(Some("0")).is_err());
+        assert!(gpu_replicas_from_label(Some("four")).is_err());
+    }
+}
