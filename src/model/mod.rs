@@ -5,4 +5,5 @@ pub mod capacity;
 pub mod duration;
 pub mod fleet;
 pub mod ledger;
+pub mod live;
 pub mod quantity;

@@ -1,0 +1,8 @@
+//! The Kubernetes adapter: kube clients per ledger cluster, watches kept as slim views,
+//! identity checks, and the fleet snapshot they feed. It translates; `model/` decides.
+
+pub mod budget;
+pub mod connect;
+pub mod project;
+pub mod retry;
+pub mod slim;

@@ -1,0 +1,349 @@
+//! Slim Kubernetes objects → the model's views. Strings go through one interner per
+//! cluster so that repeated labels, namespaces and owner kinds are stored once.
+
+use std::sync::Arc;
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+
+use super::slim::{SlimContainer, SlimNode, SlimPdb, SlimPod};
+use crate::model::fleet::{
+    GPU_REPLICAS_LABEL, InitContainerKind, InitContainerRequests, Interner, LabelRequirement,
+    Labels, MaintenanceState, NodeName, NodeSelector, NodeView, OwnerRef, PdbView, PodPhase,
+    PodSpecRequests, PodView, Readiness, ResourceError, ResourceVector, Schedulability, Taint,
+    TaintEffect, Toleration, TolerationOperator, effective_requests, gpu_replicas_from_label,
+};
+
+/// Why an object could not be turned into a view (it is then left out and counted).
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectionError {
+    /// A quantity the cluster reported is malformed.
+    #[error("{kind} {name}: {source}")]
+    Resource {
+        /// Object kind.
+        kind: &'static str,
+        /// Object name.
+        name: String,
+        /// The bad quantity.
+        #[source]
+        source: ResourceError,
+    },
+    /// `nvidia.com/gpu.replicas` is not a positive integer.
+    #[error("node {0}: invalid {GPU_REPLICAS_LABEL} value")]
+    GpuReplicas(String),
+}
+
+/// Node facts that drift reports read but capacity does not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeVersions {
+    /// Kernel version.
+    pub kernel: Arc<str>,
+    /// Container runtime and version.
+    pub runtime: Arc<str>,
+}
+
+fn labels(
+    map: Option<&std::collections::BTreeMap<String, String>>,
+    interner: &mut Interner,
+) -> Labels {
+    Labels::new(
+        map.into_iter()
+            .flatten()
+            .map(|(k, v)| (interner.intern(k), interner.intern(v))),
+    )
+}
+
+fn resource_list(
+    list: &std::collections::BTreeMap<
+        String,
+        k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+    >,
+    interner: &mut Interner,
+) -> Result<ResourceVector, ResourceError> {
+    ResourceVector::from_resource_list(
+        list.iter().map(|(k, q)| (k.as_str(), q.0.as_str())),
+        interner,
+    )
+}
+
+/// A node's view and versions.
+pub fn project_node(
+    node: &SlimNode,
+    interner: &mut Interner,
+) -> Result<(NodeView, NodeVersions), ProjectionError> {
+    let name = node.metadata.name.clone().unwrap_or_default();
+    let allocatable = resource_list(&node.status.allocatable, interner).map_err(|source| {
+        ProjectionError::Resource {
+            kind: "node",
+            name: name.clone(),
+            source,
+        }
+    })?;
+    let replicas_value = node
+        .metadata
+        .labels
+        .as_ref()
+        .and_then(|l| l.get(GPU_REPLICAS_LABEL))
+        .or_else(|| {
+            node.metadata
+                .annotations
+                .as_ref()
+                .and_then(|a| a.get(GPU_REPLICAS_LABEL))
+        });
+    let gpu_replicas = gpu_replicas_from_label(replicas_value.map(String::as_str))
+        .map_err(|_| ProjectionError::GpuReplicas(name.clone()))?;
+    let readiness = match node
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "Ready")
+        .map(|c| c.status.as_str())
+    {
+        Some("True") => Readiness::Ready,
+        Some("False") => Readiness::NotReady,
+        _ => Readiness::Unknown,
+    };
+    let taints = node
+        .spec
+        .taints
+        .iter()
+        .filter_map(|t| {
+            Some(Taint {
+                key: interner.intern(&t.key),
+                value: t.value.as_deref().map(|v| interner.intern(v)),
+                effect: TaintEffect::parse(&t.effect)?,
+            })
+        })
+        .collect();
+    let view = NodeView {
+        name: NodeName(interner.intern(&name)),
+        labels: labels(node.metadata.labels.as_ref(), interner),
+        readiness,
+        schedulability: if node.spec.unschedulable {
+            Schedulability::Cordoned
+        } else {
+            Schedulability::Schedulable
+        },
+        maintenance: MaintenanceState::InService,
+        taints,
+        allocatable,
+        gpu_replicas,
+        kubelet_version: interner.intern(&node.status.node_info.kubelet_version),
+    };
+    let versions = NodeVersions {
+        kernel: interner.intern(&node.status.node_info.kernel_version),
+        runtime: interner.intern(&node.status.node_info.container_runtime_version),
+    };
+    Ok((view, versions))
+}
+
+fn container_requests(
+    c: &SlimContainer,
+    interner: &mut Interner,
+) -> Result<ResourceVector, ResourceError> {
+    resource_list(&c.resources.requests, interner)
+}
+
+/// A pod's view and its labels (kept for matching PDB selectors).
+pub fn project_pod(
+    pod: &SlimPod,
+    interner: &mut Interner,
+) -> Result<(PodView, Labels), ProjectionError> {
+    let name = pod.metadata.name.clone().unwrap_or_default();
+    let bad = |source| ProjectionError::Resource {
+        kind: "pod",
+        name: name.clone(),
+        source,
+    };
+    let mut spec = PodSpecRequests::default();
+    for c in &pod.spec.containers {
+        spec.containers
+            .push(container_requests(c, interner).map_err(bad)?);
+    }
+    for c in &pod.spec.init_containers {
+        spec.init_containers.push(InitContainerRequests {
+            requests: container_requests(c, interner).map_err(bad)?,
+            kind: if c.restart_policy.as_deref() == Some("Always") {
+                InitContainerKind::Sidecar
+            } else {
+                InitContainerKind::RunToCompletion
+            },
+        });
+    }
+    spec.overhead = resource_list(&pod.spec.overhead, interner).map_err(bad)?;
+    let phase = match pod.status.phase.as_deref() {
+        Some("Running") => PodPhase::Running,
+        Some("Succeeded") => PodPhase::Succeeded,
+        Some("Failed") => PodPhase::Failed,
+        Some("Pending") | None => PodPhase::Pending,
+        Some(_) => PodPhase::Unknown,
+    };
+    let owner = pod
+        .metadata
+        .owner_references
+        .iter()
+        .flatten()
+        .find(|o| o.controller == Some(true))
+        .map(|o| OwnerRef {
+            kind: interner.intern(&o.kind),
+            name: interner.intern(&o.name),
+        });
+    let node_selector = NodeSelector(
+        pod.spec
+            .node_selector
+            .iter()
+            .map(|(k, v)| LabelRequirement::equals(interner.intern(k), interner.intern(v)))
+            .collect(),
+    );
+    let tolerations = pod
+        .spec
+        .tolerations
+        .iter()
+        .map(|t| Toleration {
+            key: t
+                .key
+                .as_deref()
+                .filter(|k| !k.is_empty())
+                .map(|k| interner.intern(k)),
+            operator: if t.operator.as_deref() == Some("Exists") {
+                TolerationOperator::Exists
+            } else {
+                TolerationOperator::Equal
+            },
+            value: t.value.as_deref().map(|v| interner.intern(v)),
+            effect: t.effect.as_deref().and_then(TaintEffect::parse),
+        })
+        .collect();
+    let view = PodView {
+        namespace: interner.intern(pod.metadata.namespace.as_deref().unwrap_or("default")),
+        name: Arc::from(name.as_str()),
+        node: pod
+            .spec
+            .node_name
+            .as_deref()
+            .filter(|n| !n.is_empty())
+            .map(|n| NodeName(interner.intern(n))),
+        phase,
+        owner,
+        requests: effective_requests(&spec),
+        node_selector,
+        tolerations,
+        required_domain: None,
+        pdb: None,
+    };
+    Ok((view, labels(pod.metadata.labels.as_ref(), interner)))
+}
+
+/// A PDB selector in a form that can be matched against interned pod labels.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PdbSelector(pub Box<[LabelRequirement]>);
+
+impl PdbSelector {
+    /// Whether a pod with `labels` is covered. An empty selector covers every pod in the
+    /// namespace (policy/v1 semantics).
+    pub fn matches(&self, labels: &Labels) -> bool {
+        self.0.iter().all(|r| r.matches(labels))
+    }
+}
+
+fn selector(selector: Option<&LabelSelector>, interner: &mut Interner) -> PdbSelector {
+    let mut requirements = Vec::new();
+    if let Some(selector) = selector {
+        for (k, v) in selector.match_labels.iter().flatten() {
+            requirements.push(LabelRequirement::equals(
+                interner.intern(k),
+                interner.intern(v),
+            ));
+        }
+        for e in selector.match_expressions.iter().flatten() {
+            let key = interner.intern(&e.key);
+            let values: Box<[Arc<str>]> = e
+                .values
+                .iter()
+                .flatten()
+                .map(|v| interner.intern(v))
+                .collect();
+            requirements.push(match e.operator.as_str() {
+                "In" => LabelRequirement::In(key, values),
+                "NotIn" => LabelRequirement::NotIn(key, values),
+                "Exists" => LabelRequirement::Exists(key),
+                _ => LabelRequirement::DoesNotExist(key),
+            });
+        }
+    }
+    PdbSelector(requirements.into_boxed_slice())
+}
+
+/// A PDB's view and selector.
+pub fn project_pdb(pdb: &SlimPdb, interner: &mut Interner) -> (PdbView, PdbSelector) {
+    let view = PdbView {
+        namespace: interner.intern(pdb.metadata.namespace.as_deref().unwrap_or("default")),
+        name: Arc::from(pdb.metadata.name.as_deref().unwrap_or_default()),
+        disruptions_allowed: pdb.status.disruptions_allowed,
+        current_healthy: pdb.status.current_healthy,
+        desired_healthy: pdb.status.desired_healthy,
+        expected_pods: pdb.status.expected_pods,
+    };
+    (view, selector(pdb.spec.selector.as_ref(), interner))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_projection_reads_readiness_gpus_and_replicas() {
+        let node: SlimNode = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "gpu-1", "labels": {"nvidia.com/gpu.replicas": "2", "topology.kubernetes.io/zone": "a"}},
+            "spec": {"unschedulable": true, "taints": [{"key": "gpu", "effect": "NoSchedule"}]},
+            "status": {
+                "allocatable": {"cpu": "63500m", "memory": "500Gi", "nvidia.com/gpu": "16", "pods": "110"},
+                "conditions": [{"type": "Ready", "status": "True"}],
+                "nodeInfo": {"kubeletVersion": "v1.31.4", "kernelVersion": "6.1.0", "containerRuntimeVersion": "containerd://1.7.22"}
+            },
+            "ignored": {"big": [1, 2, 3]}
+        }))
+        .unwrap();
+        let mut interner = Interner::new();
+        let (view, versions) = project_node(&node, &mut interner).unwrap();
+        assert_eq!(view.readiness, Readiness::Ready);
+        assert_eq!(view.schedulability, Schedulability::Cordoned);
+        assert_eq!(view.allocatable.cpu_millis(), 63_500);
+        assert_eq!(view.physical_gpus(), 8);
+        assert_eq!(view.taints.len(), 1);
+        assert_eq!(&*versions.kernel, "6.1.0");
+    }
+
+    #[test]
+    fn pod_projection_computes_scheduler_requests_and_owner() {
+        let pod: SlimPod = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "web-1", "namespace": "shop", "labels": {"app": "web"},
+                         "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-abc", "uid": "u", "controller": true}]},
+            "spec": {
+                "nodeName": "n1",
+                "initContainers": [{"name": "init", "resources": {"requests": {"cpu": "2"}}}],
+                "containers": [{"name": "a", "resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}}],
+                "overhead": {"cpu": "100m"}
+            },
+            "status": {"phase": "Running"}
+        }))
+        .unwrap();
+        let mut interner = Interner::new();
+        let (view, labels) = project_pod(&pod, &mut interner).unwrap();
+        assert_eq!(
+            view.requests.cpu_millis(),
+            2_100,
+            "max(init 2, app 0.5) + overhead 0.1"
+        );
+        assert_eq!(view.owner.unwrap().to_string(), "ReplicaSet web-abc");
+        assert_eq!(labels.get("app").map(|v| &**v), Some("web"));
+    }
+
+    #[test]
+    fn malformed_quantities_are_errors_not_panics() {
+        let node: SlimNode = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "lots"}}
+        }))
+        .unwrap();
+        assert!(project_node(&node, &mut Interner::new()).is_err());
+    }
+}

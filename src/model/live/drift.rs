@@ -1,0 +1,245 @@
+//! Drift: where the ledger and the live fleet disagree. Reported with the ledger edit that
+//! would make the ledger true; the ledger is never rewritten silently.
+
+use serde::Serialize;
+
+use super::snapshot::{FleetSnapshot, VersionCount};
+use super::status::ClusterStatus;
+use crate::model::ledger::Ledger;
+
+/// What kind of disagreement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum DriftKind {
+    /// The cluster could not be observed; nothing about it can be confirmed.
+    Unobservable {
+        /// Its status.
+        status: ClusterStatus,
+        /// Why, if known.
+        error: Option<String>,
+    },
+    /// The cluster is not the one the ledger pins.
+    Identity {
+        /// What differs.
+        reason: String,
+    },
+    /// The ledger pins no identity; the observed one could be pinned.
+    UnpinnedIdentity {
+        /// Observed kube-system UID.
+        kube_system_uid: String,
+        /// Observed server.
+        server: String,
+    },
+    /// A version in the ledger differs from what nodes or the API server report.
+    Version {
+        /// Which version (`kubernetes`, `kubelet`, `kernel`, `runtime`).
+        component: String,
+        /// What the ledger says.
+        ledger: String,
+        /// What the cluster reports (most common first).
+        live: Vec<String>,
+    },
+}
+
+/// One disagreement about one cluster.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Drift {
+    /// Ledger id.
+    pub cluster: String,
+    /// What disagrees.
+    #[serde(flatten)]
+    pub kind: DriftKind,
+    /// The ledger edit that would make it true, when there is one.
+    pub suggestion: Option<String>,
+}
+
+fn strip_v(v: &str) -> &str {
+    v.strip_prefix('v').unwrap_or(v)
+}
+
+/// Whether a node-reported version matches the ledger's (`6.1.0-28` matches
+/// `6.1.0-28-amd64`: kernels carry an architecture suffix the ledger usually omits).
+fn version_matches(ledger: &str, live: &str) -> bool {
+    let (ledger, live) = (strip_v(ledger), strip_v(live));
+    live == ledger
+        || live.starts_with(&format!("{ledger}-"))
+        || live.starts_with(&format!("{ledger}+"))
+}
+
+fn version_drift(
+    cluster: &str,
+    component: &str,
+    ledger_key: &str,
+    ledger_value: Option<&String>,
+    live: &[VersionCount],
+) -> Option<Drift> {
+    let ledger_value = ledger_value?;
+    if live.is_empty()
+        || live
+            .iter()
+            .all(|v| version_matches(ledger_value, &v.version))
+    {
+        return None;
+    }
+    let majority = &live[0].version;
+    Some(Drift {
+        cluster: cluster.to_string(),
+        kind: DriftKind::Version {
+            component: component.to_string(),
+            ledger: ledger_value.clone(),
+            live: live
+                .iter()
+                .map(|v| format!("{} ({} nodes)", v.version, v.nodes))
+                .collect(),
+        },
+        suggestion: (live.len() == 1).then(|| {
+            format!("clusters[id={cluster}].versions.{ledger_key}: {ledger_value} -> {majority}")
+        }),
+    })
+}
+
+/// Every disagreement between `ledger` and `snapshot`, in ledger order.
+pub fn find_drift(ledger: &Ledger, snapshot: &FleetSnapshot) -> Vec<Drift> {
+    let mut out = Vec::new();
+    for cluster in &ledger.clusters {
+        let id = cluster.id.0.as_str();
+        let Some(live) = snapshot.cluster(id) else {
+            continue;
+        };
+        if let Some(verdict) = &live.identity_verdict {
+            match verdict {
+                super::IdentityVerdict::Mismatch { reason } => {
+                    out.push(Drift {
+                        cluster: id.to_string(),
+                        kind: DriftKind::Identity {
+                            reason: reason.clone(),
+                        },
+                        suggestion: None,
+                    });
+                    // Nothing else about an impostor is worth comparing.
+                    continue;
+                }
+                super::IdentityVerdict::NotPinned => {
+                    if let Some(observed) = &live.identity {
+                        out.push(Drift {
+                            cluster: id.to_string(),
+                            kind: DriftKind::UnpinnedIdentity {
+                                kube_system_uid: observed.kube_system_uid.clone(),
+                                server: observed.server.clone(),
+                            },
+                            suggestion: Some(format!(
+                                "clusters[id={id}].identity: {{kubeSystemUID: {}, server: {}}}",
+                                observed.kube_system_uid, observed.server
+                            )),
+                        });
+                    }
+                }
+                super::IdentityVerdict::Match => {}
+            }
+        }
+        if !live.status.data_usable() {
+            out.push(Drift {
+                cluster: id.to_string(),
+                kind: DriftKind::Unobservable {
+                    status: live.status,
+                    error: live.last_error.clone(),
+                },
+                suggestion: None,
+            });
+            continue;
+        }
+        let kubernetes = cluster.versions.get("kubernetes");
+        if let Some(server) = &live.server_version {
+            let api = [VersionCount {
+                version: server.as_str().into(),
+                nodes: 0,
+            }];
+            if let Some(mut drift) = version_drift(id, "kubernetes", "kubernetes", kubernetes, &api)
+            {
+                if let DriftKind::Version { live, .. } = &mut drift.kind {
+                    *live = vec![server.clone()];
+                }
+                out.push(drift);
+            }
+        }
+        out.extend(version_drift(
+            id,
+            "kubelet",
+            "kubernetes",
+            kubernetes,
+            &live.kubelet_versions,
+        ));
+        out.extend(version_drift(
+            id,
+            "kernel",
+            "kernel",
+            cluster.versions.get("kernel"),
+            &live.kernel_versions,
+        ));
+        out.extend(version_drift(
+            id,
+            "runtime",
+            "runtime",
+            cluster.versions.get("runtime"),
+            &live.runtime_versions,
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_match_with_prefix_and_suffix_rules() {
+        assert!(version_matches("v1.31.4", "v1.31.4"));
+        assert!(version_matches("1.31.4", "v1.31.4"));
+        assert!(version_matches("6.1.0-28", "6.1.0-28-amd64"));
+        assert!(!version_matches("6.1.0-28", "6.1.0-280"));
+        assert!(!version_matches("v1.31.4", "v1.31.5"));
+    }
+
+    #[test]
+    fn single_live_version_gets_a_suggestion() {
+        let live = [VersionCount {
+            version: "v1.32.1".into(),
+            nodes: 3,
+        }];
+        let drift = version_drift(
+            "c1",
+            "kubelet",
+            "kubernetes",
+            Some(&"v1.31.4".to_string()),
+            &live,
+        )
+        .unwrap();
+        assert_eq!(
+            drift.suggestion.as_deref(),
+            Some("clusters[id=c1].versions.kubernetes: v1.31.4 -> v1.32.1")
+        );
+        let mixed = [
+            VersionCount {
+                version: "v1.32.1".into(),
+                nodes: 3,
+            },
+            VersionCount {
+                version: "v1.31.4".into(),
+                nodes: 1,
+            },
+        ];
+        let drift = version_drift(
+            "c1",
+            "kubelet",
+            "kubernetes",
+            Some(&"v1.31.4".to_string()),
+            &mixed,
+        )
+        .unwrap();
+        assert_eq!(
+            drift.suggestion, None,
+            "a cluster mid-upgrade has no single truth to write"
+        );
+    }
+}

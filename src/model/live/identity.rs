@@ -1,0 +1,109 @@
+//! Pinned identity: a ledger cluster is the cluster whose kube-system namespace has the
+//! pinned UID, reached at the pinned API server. Anything else blocks every action.
+
+use serde::Serialize;
+
+use crate::model::ledger::Identity;
+
+/// What the cluster behind a context says it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObservedIdentity {
+    /// UID of its kube-system namespace.
+    #[serde(rename = "kubeSystemUID")]
+    pub kube_system_uid: String,
+    /// The server URL we reached it at.
+    pub server: String,
+}
+
+/// The outcome of comparing the pinned identity with the observed one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "camelCase")]
+pub enum IdentityVerdict {
+    /// UID and server both match.
+    Match,
+    /// The ledger pins nothing: reading is fine, acting is refused.
+    NotPinned,
+    /// Something differs.
+    Mismatch {
+        /// What differs, in words.
+        reason: String,
+    },
+}
+
+impl IdentityVerdict {
+    /// Whether this verdict blocks the cluster (not-pinned blocks actions, not reads).
+    pub fn is_mismatch(&self) -> bool {
+        matches!(self, IdentityVerdict::Mismatch { .. })
+    }
+}
+
+fn normalise(server: &str) -> &str {
+    server.trim_end_matches('/')
+}
+
+/// Compares `pinned` (from the ledger) with `observed` (from the cluster).
+pub fn verify_identity(pinned: Option<&Identity>, observed: &ObservedIdentity) -> IdentityVerdict {
+    let Some(pinned) = pinned else {
+        return IdentityVerdict::NotPinned;
+    };
+    let mut reasons = Vec::new();
+    if pinned.kube_system_uid != observed.kube_system_uid {
+        reasons.push(format!(
+            "kube-system UID is {} but the ledger pins {}",
+            observed.kube_system_uid, pinned.kube_system_uid
+        ));
+    }
+    if normalise(&pinned.server) != normalise(&observed.server) {
+        reasons.push(format!(
+            "server is {} but the ledger pins {}",
+            observed.server, pinned.server
+        ));
+    }
+    if reasons.is_empty() {
+        IdentityVerdict::Match
+    } else {
+        IdentityVerdict::Mismatch {
+            reason: reasons.join("; "),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pinned() -> Identity {
+        Identity {
+            kube_system_uid: "uid-1".into(),
+            server: "https://a:6443".into(),
+        }
+    }
+
+    #[test]
+    fn matching_identity() {
+        let observed = ObservedIdentity {
+            kube_system_uid: "uid-1".into(),
+            server: "https://a:6443/".into(),
+        };
+        assert_eq!(
+            verify_identity(Some(&pinned()), &observed),
+            IdentityVerdict::Match
+        );
+        assert_eq!(verify_identity(None, &observed), IdentityVerdict::NotPinned);
+    }
+
+    #[test]
+    fn a_different_uid_is_a_mismatch_naming_both() {
+        let observed = ObservedIdentity {
+            kube_system_uid: "uid-2".into(),
+            server: "https://a:6443".into(),
+        };
+        assert_eq!(
+            verify_identity(Some(&pinned()), &observed),
+            IdentityVerdict::Mismatch {
+                reason: "kube-system UID is uid-2 but the ledger pins uid-1".into()
+            }
+        );
+    }
+}

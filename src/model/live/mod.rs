@@ -1,0 +1,13 @@
+//! The live state of each cluster as fleetdeck observes it: connection status with the age
+//! of the data, pinned identity verdicts, the immutable fleet snapshot published to the
+//! console and the engine, and drift between the ledger and what the clusters report.
+
+mod drift;
+mod identity;
+mod snapshot;
+mod status;
+
+pub use drift::{Drift, DriftKind, find_drift};
+pub use identity::{IdentityVerdict, ObservedIdentity, verify_identity};
+pub use snapshot::{ClusterSnapshot, FleetSnapshot, StatusCounts, VersionCount};
+pub use status::{ClusterStatus, ConnectionFacts, SyncPhase, classify};

@@ -1,0 +1,136 @@
+//! The fleet snapshot: an immutable, versioned view of every cluster, cheap to clone
+//! (everything behind `Arc`), published to the console and the engine.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use jiff::Timestamp;
+use serde::Serialize;
+
+use super::identity::{IdentityVerdict, ObservedIdentity};
+use super::status::{ClusterStatus, ConnectionFacts};
+use crate::model::fleet::{ClusterView, Readiness};
+
+/// How many nodes report one version string.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VersionCount {
+    /// The version as reported.
+    pub version: Arc<str>,
+    /// Nodes reporting it.
+    pub nodes: u32,
+}
+
+/// One cluster at one moment.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterSnapshot {
+    /// Ledger id.
+    pub id: Arc<str>,
+    /// Status at the time the snapshot was taken.
+    pub status: ClusterStatus,
+    /// What the status was derived from.
+    pub facts: ConnectionFacts,
+    /// Identity the cluster reported, once reached.
+    pub identity: Option<ObservedIdentity>,
+    /// Verdict against the ledger's pin.
+    pub identity_verdict: Option<IdentityVerdict>,
+    /// `/version` gitVersion.
+    pub server_version: Option<String>,
+    /// The last error, in words.
+    pub last_error: Option<String>,
+    /// Kubelet versions across nodes.
+    pub kubelet_versions: Vec<VersionCount>,
+    /// Kernel versions across nodes.
+    pub kernel_versions: Vec<VersionCount>,
+    /// Container runtime versions across nodes.
+    pub runtime_versions: Vec<VersionCount>,
+    /// Requests sent to this cluster so far.
+    pub requests_sent: u64,
+    /// Nodes, pods and PDBs as slim views (empty until first synced).
+    #[serde(skip)]
+    pub view: Arc<ClusterView>,
+}
+
+impl ClusterSnapshot {
+    /// (Ready nodes, all nodes). Zero ready when the data is not usable: unknown is not
+    /// healthy.
+    pub fn nodes_ready(&self) -> (usize, usize) {
+        let total = self.view.nodes.len();
+        if !self.status.data_usable() {
+            return (0, total);
+        }
+        let ready = self
+            .view
+            .nodes
+            .iter()
+            .filter(|n| n.readiness == Readiness::Ready)
+            .count();
+        (ready, total)
+    }
+
+    /// Counts node versions, most common first (ties by version string).
+    pub fn count_versions<'a>(versions: impl Iterator<Item = &'a Arc<str>>) -> Vec<VersionCount> {
+        let mut counts: BTreeMap<Arc<str>, u32> = BTreeMap::new();
+        for v in versions {
+            *counts.entry(Arc::clone(v)).or_default() += 1;
+        }
+        let mut out: Vec<VersionCount> = counts
+            .into_iter()
+            .map(|(version, nodes)| VersionCount { version, nodes })
+            .collect();
+        out.sort_by(|a, b| {
+            b.nodes
+                .cmp(&a.nodes)
+                .then_with(|| a.version.cmp(&b.version))
+        });
+        out
+    }
+}
+
+/// Clusters per status, for the always-visible fleet summary.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct StatusCounts(pub BTreeMap<ClusterStatus, usize>);
+
+/// The whole fleet at one moment.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FleetSnapshot {
+    /// Increases with every published snapshot.
+    pub version: u64,
+    /// When it was taken.
+    pub taken_at: Timestamp,
+    /// One entry per ledger cluster, in ledger order.
+    pub clusters: Arc<[Arc<ClusterSnapshot>]>,
+}
+
+impl FleetSnapshot {
+    /// An empty snapshot (version 0) before anything is known.
+    pub fn empty() -> Self {
+        FleetSnapshot {
+            version: 0,
+            taken_at: Timestamp::UNIX_EPOCH,
+            clusters: Arc::from(Vec::new()),
+        }
+    }
+
+    /// The cluster with this ledger id.
+    pub fn cluster(&self, id: &str) -> Option<&Arc<ClusterSnapshot>> {
+        self.clusters.iter().find(|c| &*c.id == id)
+    }
+
+    /// Clusters per status.
+    pub fn status_counts(&self) -> StatusCounts {
+        let mut counts = StatusCounts::default();
+        for c in self.clusters.iter() {
+            *counts.0.entry(c.status).or_default() += 1;
+        }
+        counts
+    }
+
+    /// Whether every cluster has reached a final verdict for now (no longer connecting).
+    pub fn settled(&self) -> bool {
+        self.clusters
+            .iter()
+            .all(|c| c.status != ClusterStatus::Connecting)
+    }
+}

@@ -1,0 +1,165 @@
+//! A cluster's status, derived from facts about its connection. Unknown is not healthy:
+//! a cluster is `Synced` only with complete, fresh data.
+
+use std::time::Duration;
+
+use jiff::Timestamp;
+use serde::Serialize;
+
+/// What the console shows for a cluster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum ClusterStatus {
+    /// Complete, fresh data from every watch.
+    Synced,
+    /// Reachable, but part of the data is missing, stale or unreadable.
+    Degraded,
+    /// First contact not finished yet.
+    Connecting,
+    /// The API server cannot be reached.
+    Unreachable,
+    /// The cluster behind the context is not the one the ledger pins: every action refused.
+    IdentityMismatch,
+    /// We had data but have heard nothing for too long: it cannot be trusted.
+    Unknown,
+}
+
+impl ClusterStatus {
+    /// The label the console and tables print.
+    pub fn label(self) -> &'static str {
+        match self {
+            ClusterStatus::Synced => "Synced",
+            ClusterStatus::Degraded => "Degraded",
+            ClusterStatus::Connecting => "Connecting",
+            ClusterStatus::Unreachable => "Unreachable",
+            ClusterStatus::IdentityMismatch => "IdentityMismatch",
+            ClusterStatus::Unknown => "UNKNOWN",
+        }
+    }
+
+    /// Whether its data may be counted (capacity, health totals). Only `Synced` and
+    /// `Degraded` clusters have data that is both ours and recent enough.
+    pub fn data_usable(self) -> bool {
+        matches!(self, ClusterStatus::Synced | ClusterStatus::Degraded)
+    }
+
+    /// Whether actions on the cluster may proceed at all.
+    pub fn allows_actions(self) -> bool {
+        matches!(self, ClusterStatus::Synced)
+    }
+}
+
+/// Where the cluster's sync loop is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum SyncPhase {
+    /// Building the client, checking identity, first lists running.
+    Connecting,
+    /// Every watch has listed at least once; `complete` is false while some resource is
+    /// relisting or failing.
+    Watching {
+        /// All watches are listed and streaming.
+        complete: bool,
+    },
+    /// The last attempt to talk to the API server failed.
+    Failing {
+        /// Whether the failure was reaching the server at all (refused, timed out).
+        unreachable: bool,
+    },
+}
+
+/// Facts the sync loop knows; [`classify`] turns them into a status.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ConnectionFacts {
+    /// Where the loop is.
+    pub phase: SyncPhase,
+    /// Last sign of life: a list page, a watch event or a bookmark.
+    pub last_ok: Option<Timestamp>,
+    /// Identity check failed.
+    pub identity_mismatch: bool,
+    /// Objects that could not be read (malformed quantities…).
+    pub unreadable_objects: u32,
+}
+
+/// The status for `facts` at `now`. Data older than `stale_after` is not trusted, whatever
+/// the loop believes (a hung connection looks like a quiet one).
+pub fn classify(facts: &ConnectionFacts, now: Timestamp, stale_after: Duration) -> ClusterStatus {
+    if facts.identity_mismatch {
+        return ClusterStatus::IdentityMismatch;
+    }
+    let fresh = facts
+        .last_ok
+        .is_some_and(|t| now.duration_since(t).unsigned_abs().le(&stale_after));
+    match &facts.phase {
+        SyncPhase::Connecting => ClusterStatus::Connecting,
+        SyncPhase::Failing { unreachable: true } => ClusterStatus::Unreachable,
+        SyncPhase::Failing { unreachable: false } if facts.last_ok.is_none() => {
+            ClusterStatus::Unreachable
+        }
+        SyncPhase::Failing { .. } if fresh => ClusterStatus::Degraded,
+        SyncPhase::Failing { .. } => ClusterStatus::Unknown,
+        SyncPhase::Watching { .. } if !fresh => ClusterStatus::Unknown,
+        SyncPhase::Watching { complete: true } if facts.unreadable_objects == 0 => {
+            ClusterStatus::Synced
+        }
+        SyncPhase::Watching { .. } => ClusterStatus::Degraded,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(phase: SyncPhase, age_secs: Option<i64>) -> (ConnectionFacts, Timestamp) {
+        let now = Timestamp::from_second(1_800_000_000).unwrap();
+        let last_ok =
+            age_secs.map(|a| now.checked_sub(jiff::SignedDuration::from_secs(a)).unwrap());
+        (
+            ConnectionFacts {
+                phase,
+                last_ok,
+                identity_mismatch: false,
+                unreadable_objects: 0,
+            },
+            now,
+        )
+    }
+
+    const STALE: Duration = Duration::from_secs(150);
+
+    #[test]
+    fn fresh_complete_watches_are_synced() {
+        let (f, now) = facts(SyncPhase::Watching { complete: true }, Some(10));
+        assert_eq!(classify(&f, now, STALE), ClusterStatus::Synced);
+    }
+
+    #[test]
+    fn silence_is_unknown_not_healthy() {
+        let (f, now) = facts(SyncPhase::Watching { complete: true }, Some(600));
+        assert_eq!(classify(&f, now, STALE), ClusterStatus::Unknown);
+        assert!(!ClusterStatus::Unknown.data_usable());
+    }
+
+    #[test]
+    fn failures_and_partial_data() {
+        let (f, now) = facts(SyncPhase::Failing { unreachable: true }, Some(5));
+        assert_eq!(classify(&f, now, STALE), ClusterStatus::Unreachable);
+        let (f, now) = facts(SyncPhase::Failing { unreachable: false }, Some(5));
+        assert_eq!(classify(&f, now, STALE), ClusterStatus::Degraded);
+        let (f, now) = facts(SyncPhase::Failing { unreachable: false }, None);
+        assert_eq!(classify(&f, now, STALE), ClusterStatus::Unreachable);
+        let (f, now) = facts(SyncPhase::Watching { complete: false }, Some(5));
+        assert_eq!(classify(&f, now, STALE), ClusterStatus::Degraded);
+        let (mut f, now) = facts(SyncPhase::Watching { complete: true }, Some(5));
+        f.unreadable_objects = 1;
+        assert_eq!(classify(&f, now, STALE), ClusterStatus::Degraded);
+        let (f, now) = facts(SyncPhase::Connecting, None);
+        assert_eq!(classify(&f, now, STALE), ClusterStatus::Connecting);
+    }
+
+    #[test]
+    fn identity_mismatch_wins() {
+        let (mut f, now) = facts(SyncPhase::Watching { complete: true }, Some(1));
+        f.identity_mismatch = true;
+        assert_eq!(classify(&f, now, STALE), ClusterStatus::IdentityMismatch);
+        assert!(!ClusterStatus::IdentityMismatch.allows_actions());
+    }
+}
