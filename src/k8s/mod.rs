@@ -2,7 +2,9 @@
 //! identity checks, and the fleet snapshot they feed. It translates; `model/` decides.
 
 pub mod budget;
+pub mod cluster_store;
 pub mod connect;
 pub mod project;
+pub mod reflect;
 pub mod retry;
 pub mod slim;
