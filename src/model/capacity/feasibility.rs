@@ -123,3 +123,35 @@ pub(crate) fn admits(pod: &PodView, labels: &Labels, taints: &[Taint]) -> bool {
             .as_ref()
             .is_none_or(|d| labels.get(&d.key) == Some(&d.value))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::capacity::fixtures::*;
+    use crate::model::fleet::TaintEffect;
+
+    #[test]
+    fn only_selected_labels_and_taints_split_classes() {
+        // Every node has a unique hostname label, but no pod selects on it: nodes split
+        // only by the selected "pool" label and by taints. Three classes.
+        let nodes = vec![
+            node("n0", "a").label("pool", "x").build(),
+            node("n1", "b").label("pool", "x").build(),
+            node("n2", "a").label("pool", "y").build(),
+            node("n3", "a")
+                .label("pool", "y")
+                .taint("nvidia.com/gpu", TaintEffect::NoSchedule)
+                .build(),
+        ];
+        let pods = vec![
+            pod("p", Some("n0")).select("pool", "x").build(),
+            pod("q", Some("n2")).build(),
+        ];
+        let c = cluster(nodes, pods);
+        let index = FeasibilityIndex::build(&c);
+        assert_eq!(index.class_count(), 3);
+        assert_eq!(index.candidates(0).collect::<Vec<_>>(), vec![0, 1]);
+        // The untolerating pod may use every untainted node.
+        assert_eq!(index.candidates(1).collect::<Vec<_>>(), vec![0, 1, 2]);
+    }
+}
