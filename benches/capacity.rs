@@ -153,7 +153,7 @@ impl Gen<'_> {
         }
         // GPU jobs: 1, 2 or 4 GPUs; roughly 60% of GPUs requested.
         let gpu_first = NODES_PER_CLUSTER - GPU_NODES_PER_CLUSTER;
-        for n in gpu_first..NODES_PER_CLUSTER {
+        for (n, node) in nodes.iter().enumerate().skip(gpu_first) {
             let mut used = 0;
             while used < 5 {
                 let gpus = [1, 2, 4][self.rng.below(3) as usize].min(8 - used);
@@ -162,7 +162,7 @@ impl Gen<'_> {
                 pods.push(PodView {
                     namespace: self.s("ml"),
                     name: self.s(&format!("{owner}-{n}-{used}")),
-                    node: Some(nodes[n].name.clone()),
+                    node: Some(node.name.clone()),
                     phase: PodPhase::Running,
                     owner: Some(OwnerRef {
                         kind: self.s("Job"),
@@ -188,7 +188,7 @@ impl Gen<'_> {
             let app = self.rng.below(40);
             let cpu = [100, 250, 500, 1000, 2000][(app % 5) as usize];
             let mem = [GI / 4, GI / 2, GI, 2 * GI, 4 * GI][((app / 5) % 5) as usize];
-            let node_selector = if app % 7 == 0 {
+            let node_selector = if app.is_multiple_of(7) {
                 NodeSelector(Box::new([LabelRequirement::equals(
                     self.s("pool"),
                     self.s("highmem"),
@@ -196,8 +196,8 @@ impl Gen<'_> {
             } else {
                 NodeSelector::default()
             };
-            let node = if app % 7 == 0 { n - n % 5 } else { n };
-            let (kind, required_domain) = if app % 11 == 0 {
+            let node = if app.is_multiple_of(7) { n - n % 5 } else { n };
+            let (kind, required_domain) = if app.is_multiple_of(11) {
                 let zone = nodes[node]
                     .labels
                     .get("topology.kubernetes.io/zone")

@@ -20,6 +20,9 @@ type ConstraintKey<'a> = (
     Option<&'a TopologyDomain>,
 );
 
+/// A node's projection on the selected label keys, and its repelling taints.
+type ClassKey<'a> = (Vec<Option<&'a Arc<str>>>, Vec<&'a Taint>);
+
 /// Node classes and the classes each pod constraint may use.
 #[derive(Debug)]
 pub(crate) struct FeasibilityIndex {
@@ -48,7 +51,7 @@ impl FeasibilityIndex {
             }
         }
 
-        let mut class_of: HashMap<(Vec<Option<&Arc<str>>>, Vec<&Taint>), u32> = HashMap::new();
+        let mut class_of: HashMap<ClassKey<'_>, u32> = HashMap::new();
         let mut class_nodes: Vec<Vec<u32>> = Vec::new();
         let mut class_repr: Vec<usize> = Vec::new();
         for (i, node) in cluster.nodes.iter().enumerate() {
