@@ -264,6 +264,11 @@ fn main() {
         fleet.clusters.len(),
         ms(t.elapsed())
     );
+    println!(
+        "view sizes (inline, excluding shared strings): NodeView {} B, PodView {} B",
+        std::mem::size_of::<NodeView>(),
+        std::mem::size_of::<PodView>()
+    );
     let config = CapacityConfig::default();
 
     // Every zone what-if of every cluster, including indexing each cluster once.

@@ -381,3 +381,38 @@ fn pending_pods_count_as_demand() {
         500
     );
 }
+
+#[test]
+fn long_node_lists_are_matched_too() {
+    // 20 named nodes (hashed lookup) lose the same pods as a zone loss.
+    let mut nodes = Vec::new();
+    let mut pods = Vec::new();
+    for i in 0..40 {
+        let name = format!("n{i}");
+        nodes.push(
+            node(&name, if i < 20 { "a" } else { "b" })
+                .cpu(2000)
+                .build(),
+        );
+        pods.push(pod(&format!("p{i}"), Some(&name)).cpu(500).build());
+    }
+    let c = cluster(nodes, pods);
+    let config = CapacityConfig::default();
+    let index = ClusterIndex::new(&c, &config);
+    let lost: Vec<NodeName> = (0..20)
+        .map(|i| NodeName::from(format!("n{i}").as_str()))
+        .collect();
+    let by_name = what_if(&index, &Scenario::LoseNodes(lost), &[]);
+    let by_zone = what_if(&index, &lose_zone("a"), &[]);
+    assert_eq!(
+        (
+            by_name.lost_nodes,
+            by_name.displaced_pods,
+            by_name.placed_pods
+        ),
+        (20, 20, 20)
+    );
+    assert_eq!(by_name.headroom, by_zone.headroom);
+    // 20 × 2000 − 40 × 500 = 20000m.
+    assert_eq!(by_name.headroom.cpu_millis(), 20_000);
+}
