@@ -12,24 +12,24 @@ fn arb_cluster() -> impl Strategy<Value = (ClusterView, Vec<bool>)> {
     let nodes = prop::collection::vec(
         (
             0u8..3,
-            1000i64..8000,
-            1i64..16,
+            2000i64..16000,
+            4i64..32,
             prop::sample::select(vec![0i64, 2, 4, 8]),
             0u8..4,
-            2i64..12,
-            0u8..6,
+            4i64..24,
+            0u8..10,
         ),
         1..12,
     );
     let pods = prop::collection::vec(
         (
             0usize..12,
-            0i64..3000,
-            0i64..6,
-            prop::sample::select(vec![0i64, 0, 1, 2, 4, 8]),
-            0u8..4,
+            0i64..2000,
+            0i64..4,
+            prop::sample::select(vec![0i64, 0, 0, 0, 1, 2, 4, 8]),
+            0u8..8,
             any::<bool>(),
-            0u8..3,
+            0u8..6,
         ),
         0..40,
     );
@@ -84,7 +84,7 @@ fn arb_cluster() -> impl Strategy<Value = (ClusterView, Vec<bool>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(512))]
 
     #[test]
     fn re_placement_never_overcommits((c, lost) in arb_cluster()) {
