@@ -152,15 +152,16 @@ pub fn explain(
             });
         }
     }
-    if let Some(report) = n_minus_one.most_unplaced() {
-        if let Some(group) = report.unplaced.first() {
-            limits.push(HeadroomLimit::Unplaceable {
-                scenario: report.scenario.clone(),
-                pods: report.unplaced_pods(),
-                example: (Arc::clone(&group.namespace), group.owner.clone()),
-                reason: group.reason.clone(),
-            });
-        }
+    if let Some((report, group)) = n_minus_one
+        .most_unplaced()
+        .and_then(|r| r.unplaced.first().map(|g| (r, g)))
+    {
+        limits.push(HeadroomLimit::Unplaceable {
+            scenario: report.scenario.clone(),
+            pods: report.unplaced_pods(),
+            example: (Arc::clone(&group.namespace), group.owner.clone()),
+            reason: group.reason.clone(),
+        });
     }
     for worst in &n_minus_one.worst {
         let already_negative = baseline.headroom.get(&worst.dimension) < 0;

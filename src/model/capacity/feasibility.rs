@@ -20,6 +20,9 @@ type ConstraintKey<'a> = (
     Option<&'a TopologyDomain>,
 );
 
+/// A node's projection on the selected label keys, and its repelling taints.
+type ClassKey<'a> = (Vec<Option<&'a Arc<str>>>, Vec<&'a Taint>);
+
 /// Node classes and the classes each pod constraint may use.
 #[derive(Debug)]
 pub(crate) struct FeasibilityIndex {
@@ -48,7 +51,7 @@ impl FeasibilityIndex {
             }
         }
 
-        let mut class_of: HashMap<(Vec<Option<&Arc<str>>>, Vec<&Taint>), u32> = HashMap::new();
+        let mut class_of: HashMap<ClassKey<'_>, u32> = HashMap::new();
         let mut class_nodes: Vec<Vec<u32>> = Vec::new();
         let mut class_repr: Vec<usize> = Vec::new();
         for (i, node) in cluster.nodes.iter().enumerate() {
@@ -122,4 +125,36 @@ pub(crate) fn admits(pod: &PodView, labels: &Labels, taints: &[Taint]) -> bool {
             .required_domain
             .as_ref()
             .is_none_or(|d| labels.get(&d.key) == Some(&d.value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::capacity::fixtures::*;
+    use crate::model::fleet::TaintEffect;
+
+    #[test]
+    fn only_selected_labels_and_taints_split_classes() {
+        // Every node has a unique hostname label, but no pod selects on it: nodes split
+        // only by the selected "pool" label and by taints. Three classes.
+        let nodes = vec![
+            node("n0", "a").label("pool", "x").build(),
+            node("n1", "b").label("pool", "x").build(),
+            node("n2", "a").label("pool", "y").build(),
+            node("n3", "a")
+                .label("pool", "y")
+                .taint("nvidia.com/gpu", TaintEffect::NoSchedule)
+                .build(),
+        ];
+        let pods = vec![
+            pod("p", Some("n0")).select("pool", "x").build(),
+            pod("q", Some("n2")).build(),
+        ];
+        let c = cluster(nodes, pods);
+        let index = FeasibilityIndex::build(&c);
+        assert_eq!(index.class_count(), 3);
+        assert_eq!(index.candidates(0).collect::<Vec<_>>(), vec![0, 1]);
+        // The untolerating pod may use every untainted node.
+        assert_eq!(index.candidates(1).collect::<Vec<_>>(), vec![0, 1, 2]);
+    }
 }

@@ -3,7 +3,7 @@
 //! first-fit-decreasing pod order and the feasibility classes. Every what-if for the
 //! cluster then only walks arrays.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::config::CapacityConfig;
@@ -163,8 +163,17 @@ impl<'a> ClusterIndex<'a> {
         if names.is_empty() {
             return mask;
         }
-        for (node, slot) in self.cluster.nodes.iter().zip(mask.iter_mut()) {
-            *slot = names.contains(&node.name);
+        // A handful of names is faster to scan than to hash; a long list (a whole rack
+        // named node by node) is not.
+        if names.len() <= 16 {
+            for (node, slot) in self.cluster.nodes.iter().zip(mask.iter_mut()) {
+                *slot = names.contains(&node.name);
+            }
+        } else {
+            let wanted: HashSet<&str> = names.iter().map(NodeName::as_str).collect();
+            for (node, slot) in self.cluster.nodes.iter().zip(mask.iter_mut()) {
+                *slot = wanted.contains(node.name.as_str());
+            }
         }
         mask
     }

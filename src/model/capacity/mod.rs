@@ -9,7 +9,7 @@
 
 mod config;
 mod explain;
-mod feasibility;
+pub(crate) mod feasibility;
 mod format;
 mod gang;
 mod gpu_shape;
@@ -18,7 +18,7 @@ mod index;
 mod n_minus_one;
 mod report;
 mod summary;
-mod whatif;
+pub(crate) mod whatif;
 
 #[cfg(test)]
 mod fixtures;

@@ -43,10 +43,17 @@ impl FailureDomainHeadroom {
 
     /// The domain loss that leaves the most pods unplaced, if any pod is left unplaced.
     pub fn most_unplaced(&self) -> Option<&WhatIfReport> {
+        // The first domain (in value order) among those with the most unplaced pods.
         self.per_domain
             .iter()
-            .filter(|r| r.unplaced_pods() > 0)
-            .max_by_key(|r| r.unplaced_pods())
+            .fold(None, |best: Option<&WhatIfReport>, r| {
+                let count = r.unplaced_pods();
+                match best {
+                    Some(b) if b.unplaced_pods() >= count => Some(b),
+                    _ if count > 0 => Some(r),
+                    _ => best,
+                }
+            })
     }
 }
 

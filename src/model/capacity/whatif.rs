@@ -354,18 +354,17 @@ fn lost_mask(index: &ClusterIndex<'_>, scenario: &Scenario) -> Vec<bool> {
 /// Every movable pod of a lost cluster is unplaceable.
 fn lose_cluster(index: &ClusterIndex<'_>) -> WhatIfReport {
     let cluster = index.cluster;
-    let mut pods = Vec::new();
     let mut outstanding = index.unbound_demand.clone();
     for used in &index.movable_used_physical {
         outstanding.add_assign(used);
     }
-    for (i, pod) in cluster.pods.iter().enumerate() {
-        if pod.phase.holds_resources() && pod.is_movable() {
-            if let Ok(i) = u32::try_from(i) {
-                pods.push(i);
-            }
-        }
-    }
+    let pods: Vec<u32> = cluster
+        .pods
+        .iter()
+        .zip(0u32..)
+        .filter(|(pod, _)| pod.phase.holds_resources() && pod.is_movable())
+        .map(|(_, i)| i)
+        .collect();
     let displaced = u32::try_from(pods.len()).unwrap_or(u32::MAX);
     let groups = group_unplaced(index, &pods, |_| UnplacedReason::ClusterLost);
     let lost_nodes = u32::try_from(cluster.nodes.len()).unwrap_or(u32::MAX);
