@@ -53,6 +53,27 @@ pub enum Command {
         #[command(subcommand)]
         command: LedgerCommand,
     },
+    /// Sync every ledger cluster once and print status, identity, versions and capacity
+    Snapshot {
+        /// How long to wait for every cluster to reach a verdict
+        #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = super::live::parse_wait)]
+        wait_synced: std::time::Duration,
+    },
+    /// Headroom per cluster and dimension, GPU shape, N−1, what-if and gang fits
+    Capacity {
+        /// Only this cluster
+        #[arg(long, value_name = "ID")]
+        cluster: Option<String>,
+        /// Lose something: `zone=Z`, `node=N,…` or `cluster=C`
+        #[arg(long, value_name = "WHAT")]
+        what_if: Option<String>,
+        /// Check whether a gang fits on one node, e.g. `8xnvidia.com/gpu`
+        #[arg(long, value_name = "GANG")]
+        gang: Option<String>,
+        /// How long to wait for every cluster to reach a verdict
+        #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = super::live::parse_wait)]
+        wait_synced: std::time::Duration,
+    },
     /// Show fleetdeck's own configuration
     Config {
         /// Config subcommand.
@@ -87,6 +108,15 @@ pub enum LedgerCommand {
     },
     /// Map ledger clusters to kubeconfig contexts; list contexts not in the ledger
     Contexts,
+    /// Compare the ledger with the live fleet: identity, versions, reachability, contexts
+    Reconcile {
+        /// Print the ledger edits that would make it true (the file is never changed)
+        #[arg(long)]
+        suggest: bool,
+        /// How long to wait for every cluster to reach a verdict
+        #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = super::live::parse_wait)]
+        wait_synced: std::time::Duration,
+    },
 }
 
 /// `fleetdeck config …`

@@ -1,11 +1,15 @@
 //! The command-line edge: parses arguments, resolves settings, dispatches to commands.
 
 mod args;
+mod capacity_cmd;
 mod config_cmd;
 mod ledger;
+mod live;
 mod logging;
 mod output;
+mod reconcile_cmd;
 mod settings;
+mod snapshot_cmd;
 
 use std::process::ExitCode;
 
@@ -35,7 +39,24 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             LedgerCommand::Show { selector } => ledger::show(&settings, selector.as_deref()),
             LedgerCommand::Contexts => ledger::contexts(&settings),
+            LedgerCommand::Reconcile {
+                suggest,
+                wait_synced,
+            } => reconcile_cmd::run(&settings, suggest, wait_synced),
         },
+        Some(Command::Snapshot { wait_synced }) => snapshot_cmd::run(&settings, wait_synced),
+        Some(Command::Capacity {
+            cluster,
+            what_if,
+            gang,
+            wait_synced,
+        }) => capacity_cmd::run(
+            &settings,
+            cluster.as_deref(),
+            what_if.as_deref(),
+            gang.as_deref(),
+            wait_synced,
+        ),
         Some(Command::Config { command }) => match command {
             ConfigCommand::Paths => config_cmd::paths(&settings),
         },

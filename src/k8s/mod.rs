@@ -3,7 +3,9 @@
 
 pub mod budget;
 pub mod cluster_store;
+pub mod cluster_sync;
 pub mod connect;
+pub mod fleet_sync;
 pub mod project;
 pub mod reflect;
 pub mod retry;

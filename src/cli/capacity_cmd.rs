@@ -1,0 +1,358 @@
+//! `fleetdeck capacity`: headroom per cluster and dimension, GPU shape, N−1 failure-domain
+//! headroom, what-if scenarios and gang fits, each explained in a sentence.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use fleetdeck::model::capacity::{
+    CapacityConfig, ClusterIndex, GangRequest, Scenario, WhatIfReport, cluster_report,
+    format_amount, gang_fit, gpu_shape, what_if,
+};
+use fleetdeck::model::fleet::NodeName;
+use fleetdeck::model::live::ClusterSnapshot;
+use serde::Serialize;
+
+use super::live::observe;
+use super::output::emit;
+use super::settings::Settings;
+
+/// A what-if given on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WhatIf {
+    /// `zone=Z`: lose one failure domain.
+    Zone(String),
+    /// `node=a,b`: lose these nodes.
+    Nodes(Vec<String>),
+    /// `cluster=C`: lose the whole cluster.
+    Cluster(String),
+}
+
+/// Parses `zone=Z`, `node=N,…` or `cluster=C`.
+pub fn parse_what_if(text: &str) -> Result<WhatIf, String> {
+    let (kind, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected zone=Z, node=N,… or cluster=C, found {text:?}"))?;
+    if value.trim().is_empty() {
+        return Err(format!("{kind}= needs a value"));
+    }
+    match kind {
+        "zone" => Ok(WhatIf::Zone(value.to_string())),
+        "node" | "nodes" => Ok(WhatIf::Nodes(
+            value
+                .split(',')
+                .map(|n| n.trim().to_string())
+                .filter(|n| !n.is_empty())
+                .collect(),
+        )),
+        "cluster" => Ok(WhatIf::Cluster(value.to_string())),
+        other => Err(format!(
+            "unknown what-if {other:?}: expected zone, node or cluster"
+        )),
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DimensionLine {
+    dimension: String,
+    allocatable: String,
+    demand: String,
+    reserve: String,
+    headroom: String,
+    headroom_raw: i64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct UnplacedLine {
+    owner: String,
+    pods: u32,
+    reason: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ScenarioLine {
+    scenario: String,
+    lost_nodes: u32,
+    displaced_pods: u32,
+    placed_pods: u32,
+    unplaced: Vec<UnplacedLine>,
+    headroom: Vec<DimensionLine>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GpuLine {
+    free: i64,
+    total: i64,
+    slots: Vec<(u32, i64)>,
+    largest_gang: i64,
+    domains: Vec<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ClusterCapacity {
+    cluster: String,
+    status: String,
+    /// False when the cluster's data is not fresh: then nothing below is present.
+    counted: bool,
+    baseline: Option<ScenarioLine>,
+    gpu: Option<GpuLine>,
+    n_minus_one_worst: Vec<String>,
+    what_if: Option<ScenarioLine>,
+    gang: Option<String>,
+    limits: Vec<String>,
+}
+
+fn scenario_line(report: &WhatIfReport) -> ScenarioLine {
+    ScenarioLine {
+        scenario: report.scenario.to_string(),
+        lost_nodes: report.lost_nodes,
+        displaced_pods: report.displaced_pods,
+        placed_pods: report.placed_pods,
+        unplaced: report
+            .unplaced
+            .iter()
+            .map(|g| UnplacedLine {
+                owner: format!("{} {}/{}", g.owner.kind, g.namespace, g.owner.name),
+                pods: g.pods,
+                reason: g.reason.to_string(),
+            })
+            .collect(),
+        headroom: report
+            .allocatable
+            .iter()
+            .filter(|(dim, amount)| *amount != 0 || report.demand.get(dim) != 0)
+            .map(|(dim, allocatable)| DimensionLine {
+                dimension: dim.to_string(),
+                allocatable: format_amount(&dim, allocatable),
+                demand: format_amount(&dim, report.demand.get(&dim)),
+                reserve: format_amount(&dim, report.reserve.get(&dim)),
+                headroom: format_amount(&dim, report.headroom.get(&dim)),
+                headroom_raw: report.headroom.get(&dim),
+            })
+            .collect(),
+    }
+}
+
+fn cluster_capacity(
+    snapshot: &ClusterSnapshot,
+    config: &CapacityConfig,
+    what: Option<&WhatIf>,
+    gang: Option<&GangRequest>,
+) -> ClusterCapacity {
+    let mut out = ClusterCapacity {
+        cluster: snapshot.id.to_string(),
+        status: snapshot.status.label().to_string(),
+        counted: snapshot.status.data_usable(),
+        baseline: None,
+        gpu: None,
+        n_minus_one_worst: Vec::new(),
+        what_if: None,
+        gang: None,
+        limits: Vec::new(),
+    };
+    if !out.counted {
+        return out;
+    }
+    let report = cluster_report(&snapshot.view, config, &[]);
+    out.baseline = Some(scenario_line(&report.baseline));
+    out.gpu = (report.gpu.total_gpus > 0).then(|| GpuLine {
+        free: report.gpu.free_gpus,
+        total: report.gpu.total_gpus,
+        slots: report.gpu.slots.iter().map(|s| (s.size, s.slots)).collect(),
+        largest_gang: report.gpu.largest_gang,
+        domains: report
+            .gpu
+            .domains
+            .iter()
+            .map(|d| {
+                format!(
+                    "{}={}: {} free of {}, {} whole nodes free",
+                    d.key, d.value, d.free_gpus, d.total_gpus, d.whole_free_nodes
+                )
+            })
+            .collect(),
+    });
+    out.n_minus_one_worst = report
+        .n_minus_one
+        .worst
+        .iter()
+        .map(|w| {
+            format!(
+                "{}: {} after losing {}",
+                w.dimension,
+                format_amount(&w.dimension, w.headroom),
+                w.domain
+            )
+        })
+        .collect();
+    out.limits = report.limits.iter().map(ToString::to_string).collect();
+    let index = ClusterIndex::new(&snapshot.view, config);
+    if let Some(what) = what {
+        let scenario = match what {
+            WhatIf::Zone(zone) => Scenario::LoseFailureDomain {
+                key: Arc::clone(&config.failure_domain_key),
+                value: Arc::from(zone.as_str()),
+            },
+            WhatIf::Nodes(nodes) => {
+                Scenario::LoseNodes(nodes.iter().map(|n| NodeName::from(n.as_str())).collect())
+            }
+            WhatIf::Cluster(_) => Scenario::LoseCluster,
+        };
+        out.what_if = Some(scenario_line(&what_if(&index, &scenario, &[])));
+    }
+    if let Some(gang) = gang {
+        let fit = gang_fit(&gpu_shape(&index, &[]), gang);
+        out.gang = Some(format!(
+            "{}x{}: fits on {} node(s); largest on one node {}; {} free in total",
+            gang.size, gang.resource, fit.nodes_that_fit, fit.largest_on_one_node, fit.free_total
+        ));
+    }
+    out
+}
+
+/// Runs `fleetdeck capacity`.
+pub fn run(
+    settings: &Settings,
+    cluster: Option<&str>,
+    what: Option<&str>,
+    gang: Option<&str>,
+    wait: Duration,
+) -> anyhow::Result<ExitCode> {
+    let what = what
+        .map(parse_what_if)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let gang = gang
+        .map(GangRequest::parse)
+        .transpose()
+        .context("--gang expects e.g. 8xnvidia.com/gpu")?;
+    let only = match (&what, cluster) {
+        (Some(WhatIf::Cluster(c)), _) => Some(c.clone()),
+        (_, Some(c)) => Some(c.to_string()),
+        _ => None,
+    };
+    let (ledger, snapshot) = observe(settings, wait)?;
+    if let Some(id) = &only
+        && ledger.cluster(id).is_none()
+    {
+        bail!("cluster {id:?} is not in the ledger");
+    }
+    let config = CapacityConfig::default();
+    let clusters: Vec<ClusterCapacity> = snapshot
+        .clusters
+        .iter()
+        .filter(|c| only.as_deref().is_none_or(|id| &*c.id == id))
+        .map(|c| cluster_capacity(c, &config, what.as_ref(), gang.as_ref()))
+        .collect();
+    emit(settings.output, &clusters, || render(&clusters))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn render(clusters: &[ClusterCapacity]) -> String {
+    let mut out = String::new();
+    for c in clusters {
+        if !c.counted {
+            out.push_str(&format!(
+                "{} — {}: no fresh data, not counted\n\n",
+                c.cluster, c.status
+            ));
+            continue;
+        }
+        out.push_str(&format!("{} — {}\n", c.cluster, c.status));
+        let mut table = super::output::Table::new(vec![
+            "  DIMENSION",
+            "ALLOCATABLE",
+            "DEMAND",
+            "RESERVE",
+            "HEADROOM",
+        ]);
+        if let Some(b) = &c.baseline {
+            for d in &b.headroom {
+                table.row(vec![
+                    format!("  {}", d.dimension),
+                    d.allocatable.clone(),
+                    d.demand.clone(),
+                    d.reserve.clone(),
+                    d.headroom.clone(),
+                ]);
+            }
+        }
+        out.push_str(&table.render());
+        if let Some(gpu) = &c.gpu {
+            let slots: Vec<String> = gpu.slots.iter().map(|(k, n)| format!("{k}:{n}")).collect();
+            out.push_str(&format!(
+                "  GPU shape: {} free of {}; slots {}; largest gang {}\n",
+                gpu.free,
+                gpu.total,
+                slots.join(" "),
+                gpu.largest_gang
+            ));
+            for d in &gpu.domains {
+                out.push_str(&format!("    {d}\n"));
+            }
+        }
+        for w in &c.n_minus_one_worst {
+            out.push_str(&format!("  N−1 worst: {w}\n"));
+        }
+        if let Some(w) = &c.what_if {
+            out.push_str(&format!(
+                "  what-if {}: {} nodes lost, {} pods displaced, {} placed, {} cannot be placed\n",
+                w.scenario,
+                w.lost_nodes,
+                w.displaced_pods,
+                w.placed_pods,
+                w.unplaced.iter().map(|u| u.pods).sum::<u32>()
+            ));
+            for u in &w.unplaced {
+                out.push_str(&format!(
+                    "    {} pods of {}: {}\n",
+                    u.pods, u.owner, u.reason
+                ));
+            }
+            for d in &w.headroom {
+                out.push_str(&format!(
+                    "    headroom after: {} {}\n",
+                    d.dimension, d.headroom
+                ));
+            }
+        }
+        if let Some(g) = &c.gang {
+            out.push_str(&format!("  gang {g}\n"));
+        }
+        for l in &c.limits {
+            out.push_str(&format!("  limit: {l}\n"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_if_grammar() {
+        assert_eq!(
+            parse_what_if("zone=eu-1a"),
+            Ok(WhatIf::Zone("eu-1a".into()))
+        );
+        assert_eq!(
+            parse_what_if("node=a, b,"),
+            Ok(WhatIf::Nodes(vec!["a".into(), "b".into()]))
+        );
+        assert_eq!(
+            parse_what_if("cluster=c1"),
+            Ok(WhatIf::Cluster("c1".into()))
+        );
+        assert!(parse_what_if("rack=r1").is_err());
+        assert!(parse_what_if("zone=").is_err());
+        assert!(parse_what_if("zone").is_err());
+    }
+}

@@ -1,0 +1,149 @@
+//! `fleetdeck snapshot`: every cluster's status, identity, versions, nodes and capacity
+//! summary, once, then exit.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use fleetdeck::model::capacity::{CapacityConfig, cluster_report, format_amount};
+use fleetdeck::model::fleet::Dimension;
+use fleetdeck::model::live::{ClusterSnapshot, ClusterStatus, FleetSnapshot};
+use serde::Serialize;
+
+use super::live::{age, observe};
+use super::output::{Table, emit};
+use super::settings::Settings;
+
+/// One cluster's line, for JSON/YAML (every field) and the table (the main ones).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ClusterLine<'a> {
+    #[serde(flatten)]
+    snapshot: &'a ClusterSnapshot,
+    nodes_ready: usize,
+    nodes_total: usize,
+    pods: usize,
+    capacity: Option<CapacitySummary>,
+}
+
+/// Free/allocatable per dimension and what limits headroom, for usable clusters only.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CapacitySummary {
+    cpu: String,
+    memory: String,
+    gpu: String,
+    largest_gpu_gang: i64,
+    limits: Vec<String>,
+}
+
+fn summary(snapshot: &ClusterSnapshot, config: &CapacityConfig) -> Option<CapacitySummary> {
+    if !snapshot.status.data_usable() {
+        return None;
+    }
+    let report = cluster_report(&snapshot.view, config, &[]);
+    let b = &report.baseline;
+    let pair = |dim: Dimension| {
+        format!(
+            "{} free of {}",
+            format_amount(&dim, b.allocatable.get(&dim) - b.demand.get(&dim)),
+            format_amount(&dim, b.allocatable.get(&dim))
+        )
+    };
+    Some(CapacitySummary {
+        cpu: pair(Dimension::Cpu),
+        memory: pair(Dimension::Memory),
+        gpu: format!("{}/{}", report.gpu.free_gpus, report.gpu.total_gpus),
+        largest_gpu_gang: report.gpu.largest_gang,
+        limits: report.limits.iter().map(ToString::to_string).collect(),
+    })
+}
+
+/// Runs `fleetdeck snapshot`. Exits 1 when any cluster is not Synced, so scripts notice.
+pub fn run(settings: &Settings, wait: Duration) -> anyhow::Result<ExitCode> {
+    let (_ledger, snapshot) = observe(settings, wait)?;
+    let config = CapacityConfig::default();
+    let lines: Vec<ClusterLine> = snapshot
+        .clusters
+        .iter()
+        .map(|c| {
+            let (ready, total) = c.nodes_ready();
+            ClusterLine {
+                snapshot: c,
+                nodes_ready: ready,
+                nodes_total: total,
+                pods: c.view.pods.len(),
+                capacity: summary(c, &config),
+            }
+        })
+        .collect();
+    emit(settings.output, &lines, || table(&snapshot, &lines))?;
+    let all_synced = snapshot
+        .clusters
+        .iter()
+        .all(|c| c.status == ClusterStatus::Synced);
+    Ok(if all_synced {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine]) -> String {
+    let mut table = Table::new(vec![
+        "CLUSTER",
+        "STATUS",
+        "AGE",
+        "IDENTITY",
+        "KUBERNETES",
+        "NODES",
+        "PODS",
+        "CPU",
+        "MEMORY",
+        "GPU",
+        "NOTE",
+    ]);
+    for line in lines {
+        let c = line.snapshot;
+        let identity = match &c.identity_verdict {
+            Some(v) if v.is_mismatch() => "MISMATCH",
+            Some(fleetdeck::model::live::IdentityVerdict::Match) => "pinned",
+            Some(fleetdeck::model::live::IdentityVerdict::NotPinned) => "not pinned",
+            _ => "-",
+        };
+        let note = match (&c.last_error, &line.capacity) {
+            (Some(error), _) if c.status != ClusterStatus::Synced => error.clone(),
+            (_, Some(cap)) => cap.limits.first().cloned().unwrap_or_default(),
+            _ => String::new(),
+        };
+        let (cpu, memory, gpu) = match &line.capacity {
+            Some(cap) => (cap.cpu.clone(), cap.memory.clone(), cap.gpu.clone()),
+            None => ("-".into(), "-".into(), "-".into()),
+        };
+        table.row(vec![
+            c.id.to_string(),
+            c.status.label().to_string(),
+            age(c.facts.last_ok, snapshot.taken_at),
+            identity.to_string(),
+            c.server_version.clone().unwrap_or_else(|| "-".into()),
+            format!("{}/{}", line.nodes_ready, line.nodes_total),
+            line.pods.to_string(),
+            cpu,
+            memory,
+            gpu,
+            note,
+        ]);
+    }
+    let counts = snapshot.status_counts();
+    let mut out = table.render();
+    let summary: Vec<String> = counts
+        .0
+        .iter()
+        .map(|(status, n)| format!("{n} {}", status.label()))
+        .collect();
+    out.push_str(&format!(
+        "\n{} clusters: {}\n",
+        lines.len(),
+        summary.join(", ")
+    ));
+    out
+}

@@ -1,0 +1,365 @@
+//! One cluster's sync loop: build its client from its own context, check its pinned
+//! identity, then keep nodes, pods and PDBs watched, publishing a `ClusterSnapshot`
+//! whenever something changed (at most every `publish_every`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use jiff::Timestamp;
+use k8s_openapi::api::core::v1::Namespace;
+use kube::Api;
+use kube::config::Kubeconfig;
+use tokio::sync::{Semaphore, mpsc};
+
+use super::cluster_store::ClusterStore;
+use super::connect::{ClusterClient, ConnectOptions, connect};
+use super::reflect::{Delta, ReflectOptions, is_unreachable, reflect};
+use super::retry::{RetryPolicy, retry_read};
+use super::slim::{SlimNode, SlimPdb, SlimPod};
+use crate::model::fleet::ClusterView;
+use crate::model::ledger::Cluster;
+use crate::model::live::{
+    ClusterSnapshot, ConnectionFacts, IdentityVerdict, ObservedIdentity, SyncPhase, classify,
+    verify_identity,
+};
+
+/// Settings for every cluster's loop.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SyncOptions {
+    /// Client settings.
+    pub connect: ConnectOptions,
+    /// List and watch settings.
+    pub reflect: ReflectOptions,
+    /// Data older than this is not trusted (status Unknown).
+    pub stale_after: Duration,
+    /// Snapshots of one cluster are published at most this often.
+    pub publish_every: Duration,
+    /// How long to wait before trying again after a failed connection or identity check.
+    pub reconnect_after: Duration,
+}
+
+impl Default for SyncOptions {
+    fn default() -> Self {
+        SyncOptions {
+            connect: ConnectOptions::default(),
+            reflect: ReflectOptions::default(),
+            stale_after: Duration::from_secs(150),
+            publish_every: Duration::from_millis(250),
+            reconnect_after: Duration::from_secs(15),
+        }
+    }
+}
+
+/// A published update: the cluster's position in the ledger and its new snapshot.
+pub type ClusterUpdate = (usize, Arc<ClusterSnapshot>);
+
+/// Per-resource progress of the watches.
+#[derive(Debug, Default, Clone, Copy)]
+struct ResourceState {
+    listed_once: bool,
+    relisting: bool,
+    failing: Option<bool>,
+}
+
+struct Loop {
+    index: usize,
+    cluster: Cluster,
+    options: SyncOptions,
+    updates: mpsc::Sender<ClusterUpdate>,
+    facts: ConnectionFacts,
+    identity: Option<ObservedIdentity>,
+    verdict: Option<IdentityVerdict>,
+    server_version: Option<String>,
+    last_error: Option<String>,
+    requests: Option<super::budget::RequestCounter>,
+}
+
+impl Loop {
+    fn snapshot(&self, store: Option<&mut ClusterStore>) -> Arc<ClusterSnapshot> {
+        let now = Timestamp::now();
+        let id: Arc<str> = Arc::from(self.cluster.id.0.as_str());
+        let (view, kubelets, kernels, runtimes, unreadable) = match store {
+            Some(store) => {
+                let view = store.view();
+                let kubelets =
+                    ClusterSnapshot::count_versions(view.nodes.iter().map(|n| &n.kubelet_version));
+                let kernels = ClusterSnapshot::count_versions(
+                    store.node_versions().iter().map(|v| &v.kernel),
+                );
+                let runtimes = ClusterSnapshot::count_versions(
+                    store.node_versions().iter().map(|v| &v.runtime),
+                );
+                (view, kubelets, kernels, runtimes, store.unreadable)
+            }
+            None => (
+                Arc::new(ClusterView {
+                    id: crate::model::fleet::ClusterId(Arc::clone(&id)),
+                    nodes: Vec::new(),
+                    pods: Vec::new(),
+                    pdbs: Vec::new(),
+                }),
+                Vec::new(),
+                Vec::new(),
+                Vec::new(),
+                0,
+            ),
+        };
+        let mut facts = self.facts.clone();
+        facts.unreadable_objects = unreadable;
+        Arc::new(ClusterSnapshot {
+            id,
+            status: classify(&facts, now, self.options.stale_after),
+            facts,
+            identity: self.identity.clone(),
+            identity_verdict: self.verdict.clone(),
+            server_version: self.server_version.clone(),
+            last_error: self.last_error.clone(),
+            kubelet_versions: kubelets,
+            kernel_versions: kernels,
+            runtime_versions: runtimes,
+            requests_sent: self.requests.as_ref().map_or(0, |r| r.get()),
+            view,
+        })
+    }
+
+    async fn publish(&self, store: Option<&mut ClusterStore>) -> bool {
+        self.updates
+            .send((self.index, self.snapshot(store)))
+            .await
+            .is_ok()
+    }
+
+    fn fail(&mut self, error: String, unreachable: bool) {
+        tracing::warn!(cluster = %self.cluster.id, %error, "cluster failing");
+        self.facts.phase = SyncPhase::Failing { unreachable };
+        self.last_error = Some(error);
+    }
+}
+
+/// Runs the loop for `cluster` until the receiver of `updates` is dropped.
+/// `initial_lists` bounds how many clusters run their first lists at once.
+pub async fn run_cluster(
+    index: usize,
+    cluster: Cluster,
+    kubeconfig: Arc<Kubeconfig>,
+    options: SyncOptions,
+    initial_lists: Arc<Semaphore>,
+    updates: mpsc::Sender<ClusterUpdate>,
+) {
+    let mut state = Loop {
+        index,
+        cluster,
+        options,
+        updates,
+        facts: ConnectionFacts {
+            phase: SyncPhase::Connecting,
+            last_ok: None,
+            identity_mismatch: false,
+            unreadable_objects: 0,
+        },
+        identity: None,
+        verdict: None,
+        server_version: None,
+        last_error: None,
+        requests: None,
+    };
+    if !state.publish(None).await {
+        return;
+    }
+    loop {
+        let permit = initial_lists.clone().acquire_owned().await.ok();
+        let client = match connect(&state.cluster, &kubeconfig, &state.options.connect).await {
+            Ok(client) => client,
+            Err(error) => {
+                state.fail(error.to_string(), true);
+                drop(permit);
+                if !state.publish(None).await {
+                    return;
+                }
+                tokio::time::sleep(state.options.reconnect_after).await;
+                continue;
+            }
+        };
+        state.requests = Some(client.requests.clone());
+        match check_identity(&mut state, &client).await {
+            Ok(true) => {}
+            Ok(false) => {
+                // An impostor is neither watched nor acted on; look again later.
+                drop(permit);
+                if !state.publish(None).await {
+                    return;
+                }
+                tokio::time::sleep(state.options.reconnect_after * 4).await;
+                continue;
+            }
+            Err(error) => {
+                let unreachable = is_unreachable(&error);
+                state.fail(format!("identity check: {error}"), unreachable);
+                drop(permit);
+                if !state.publish(None).await {
+                    return;
+                }
+                tokio::time::sleep(state.options.reconnect_after).await;
+                continue;
+            }
+        }
+        if !watch(&mut state, &client, permit).await {
+            return;
+        }
+    }
+}
+
+/// Reads the kube-system UID and `/version`; returns whether the identity is acceptable.
+async fn check_identity(state: &mut Loop, client: &ClusterClient) -> Result<bool, kube::Error> {
+    let reads = RetryPolicy::default();
+    let namespaces: Api<Namespace> = Api::all(client.client.clone());
+    let kube_system = retry_read(reads, || namespaces.get("kube-system")).await?;
+    let version = retry_read(reads, || client.client.apiserver_version()).await?;
+    let observed = ObservedIdentity {
+        kube_system_uid: kube_system.metadata.uid.unwrap_or_default(),
+        server: client.server.clone(),
+    };
+    let verdict = verify_identity(state.cluster.identity.as_ref(), &observed);
+    state.facts.identity_mismatch = verdict.is_mismatch();
+    if let IdentityVerdict::Mismatch { reason } = &verdict {
+        tracing::error!(cluster = %state.cluster.id, %reason, "identity mismatch");
+        state.last_error = Some(reason.clone());
+    }
+    let acceptable = !verdict.is_mismatch();
+    state.identity = Some(observed);
+    state.verdict = Some(verdict);
+    state.server_version = Some(version.git_version);
+    state.facts.last_ok = Some(Timestamp::now());
+    Ok(acceptable)
+}
+
+/// Watches the three resources until the consumer goes away (returns false).
+async fn watch(
+    state: &mut Loop,
+    client: &ClusterClient,
+    mut permit: Option<tokio::sync::OwnedSemaphorePermit>,
+) -> bool {
+    let (node_tx, mut node_rx) = mpsc::channel::<Delta<SlimNode>>(64);
+    let (pod_tx, mut pod_rx) = mpsc::channel::<Delta<SlimPod>>(64);
+    let (pdb_tx, mut pdb_rx) = mpsc::channel::<Delta<SlimPdb>>(64);
+    let reflect_options = state.options.reflect;
+    let tasks = [
+        tokio::spawn(reflect(
+            Api::all(client.client.clone()),
+            reflect_options,
+            node_tx,
+        )),
+        tokio::spawn(reflect(
+            Api::all(client.client.clone()),
+            reflect_options,
+            pod_tx,
+        )),
+        tokio::spawn(reflect(
+            Api::all(client.client.clone()),
+            reflect_options,
+            pdb_tx,
+        )),
+    ];
+    // Abort the reflectors whenever this function returns.
+    struct AbortOnDrop<const N: usize>([tokio::task::JoinHandle<()>; N]);
+    impl<const N: usize> Drop for AbortOnDrop<N> {
+        fn drop(&mut self) {
+            for task in &self.0 {
+                task.abort();
+            }
+        }
+    }
+    let _guard = AbortOnDrop(tasks);
+
+    let mut store = ClusterStore::new(&state.cluster.id.0);
+    let mut resources = [ResourceState::default(); 3];
+    let mut dirty = true;
+    let mut ticker = tokio::time::interval(state.options.publish_every);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last_published_status = None;
+    loop {
+        let (which, changed, progress) = tokio::select! {
+            Some(delta) = node_rx.recv() => { let p = progress_of(&delta); (0, store.apply_node(delta), p) }
+            Some(delta) = pod_rx.recv() => { let p = progress_of(&delta); (1, store.apply_pod(delta), p) }
+            Some(delta) = pdb_rx.recv() => { let p = progress_of(&delta); (2, store.apply_pdb(delta), p) }
+            _ = ticker.tick() => {
+                let snapshot = state.snapshot(Some(&mut store));
+                let status_changed = last_published_status != Some(snapshot.status);
+                if dirty || status_changed {
+                    last_published_status = Some(snapshot.status);
+                    if state.updates.send((state.index, snapshot)).await.is_err() {
+                        return false;
+                    }
+                    dirty = false;
+                }
+                continue;
+            }
+            else => return true,
+        };
+        dirty |= changed;
+        if !matches!(progress, Progress::Failed { .. }) {
+            state.facts.last_ok = Some(Timestamp::now());
+        }
+        let resource = &mut resources[which];
+        match progress {
+            Progress::ListStarted => resource.relisting = true,
+            Progress::ListDone => {
+                resource.listed_once = true;
+                resource.relisting = false;
+                resource.failing = None;
+            }
+            Progress::Ok => resource.failing = None,
+            Progress::Failed { error, unreachable } => {
+                resource.failing = Some(unreachable);
+                state.last_error = Some(error);
+            }
+            Progress::Data => {}
+        }
+        let all_listed = resources.iter().all(|r| r.listed_once);
+        if all_listed {
+            // First lists done: let another cluster start its lists.
+            permit.take();
+        }
+        let failing: Vec<bool> = resources.iter().filter_map(|r| r.failing).collect();
+        let phase = if !failing.is_empty() {
+            SyncPhase::Failing {
+                unreachable: failing.iter().all(|u| *u),
+            }
+        } else if all_listed {
+            SyncPhase::Watching {
+                complete: resources.iter().all(|r| !r.relisting),
+            }
+        } else {
+            SyncPhase::Connecting
+        };
+        if phase != state.facts.phase {
+            if failing.is_empty() {
+                state.last_error = None;
+            }
+            state.facts.phase = phase;
+            dirty = true;
+        }
+    }
+}
+
+/// What a delta says about the watch's health, separately from the data it carries.
+enum Progress {
+    ListStarted,
+    ListDone,
+    Ok,
+    Data,
+    Failed { error: String, unreachable: bool },
+}
+
+fn progress_of<K>(delta: &Delta<K>) -> Progress {
+    match delta {
+        Delta::ListStarted => Progress::ListStarted,
+        Delta::ListDone => Progress::ListDone,
+        Delta::Page(_) | Delta::Applied(_) | Delta::Deleted(_) => Progress::Data,
+        Delta::Alive => Progress::Ok,
+        Delta::Failed { error, unreachable } => Progress::Failed {
+            error: error.clone(),
+            unreachable: *unreachable,
+        },
+    }
+}
