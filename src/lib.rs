@@ -1,2 +1,4 @@
 //! fleetdeck: a keyboard-driven terminal console for operating tens to hundreds of
 //! Kubernetes clusters. The library holds every layer; `main.rs` is only the CLI edge.
+
+pub mod sim;
