@@ -153,7 +153,7 @@ fn dispatch(cluster: &Arc<Cluster>, method: &Method, path: &str, req: &ApiReques
         Route::Item { kind, ns, name, sub } => {
             let ns = ns.unwrap_or_default();
             match (sub.as_deref(), method.clone()) {
-                (None | Some("status"), Method::GET) => write::get(cluster, kind, &ns, &name),
+                (None | Some("status"), Method::GET) => write::get(cluster, kind, &ns, &name, &accept),
                 (None | Some("status"), Method::PUT) => write::replace(cluster, kind, &ns, &name, sub.as_deref(), req),
                 (None | Some("status"), Method::PATCH) => write::patch(cluster, kind, &ns, &name, sub.as_deref(), req),
                 (None, Method::DELETE) => write::delete(cluster, kind, &ns, &name, req),

@@ -15,10 +15,15 @@ use super::patch::{self, PatchKind};
 use super::resource::Kind;
 use super::store::{Stored, str_at};
 
-/// GET of one object (also `/status`).
-pub fn get(cluster: &Cluster, kind: Kind, ns: &str, name: &str) -> Result<Response, ApiError> {
+/// GET of one object (also `/status`); a one-row Table when the client asks for one.
+pub fn get(cluster: &Cluster, kind: Kind, ns: &str, name: &str, accept: &str) -> Result<Response, ApiError> {
     let st = cluster.lock();
     let s = st.store.get(kind, ns, name).ok_or_else(|| ApiError::not_found(kind, name))?;
+    if super::table::wants_table(accept) {
+        let obj = s.value();
+        let meta = json!({"resourceVersion": obj.pointer("/metadata/resourceVersion").cloned().unwrap_or(Value::Null)});
+        return Ok(value_response(200, &super::table::table(kind, &[obj], meta, &cluster.clock)));
+    }
     Ok(json_response(200, s.json.clone()))
 }
 
