@@ -1,0 +1,100 @@
+//! PodDisruptionBudgets: status computation (as the disruption controller does) and the
+//! lookup the eviction subresource uses.
+
+use serde_json::{Value, json};
+
+use super::controllers::Pass;
+use super::objects::{controller_of, deleting, pod_ready};
+use super::resource::Kind;
+use super::scheduler::parse_quantity;
+use super::selector::LabelSelector;
+use super::store::{Index, Store, str_at};
+
+/// Resolves an int-or-percent against `expected` (percentages round up, as the
+/// disruption controller does).
+fn scaled(v: &Value, expected: i64) -> i64 {
+    match v {
+        Value::Number(n) => n.as_i64().unwrap_or(0),
+        Value::String(s) if s.ends_with('%') => {
+            let pct = parse_quantity(s.trim_end_matches('%')).unwrap_or(0.0);
+            (pct * expected as f64 / 100.0).ceil() as i64
+        }
+        Value::String(s) => s.parse().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// The status of a PDB with `spec`, given healthy and expected pod counts.
+pub fn pdb_status(spec: &Value, current_healthy: i64, expected: i64, generation: i64, now: &str, old: Option<&Value>) -> Value {
+    let desired = if let Some(min) = spec.get("minAvailable") {
+        scaled(min, expected)
+    } else if let Some(max) = spec.get("maxUnavailable") {
+        (expected - scaled(max, expected)).max(0)
+    } else {
+        0
+    };
+    let allowed = (current_healthy - desired).max(0);
+    let (status, reason) = if allowed > 0 { ("True", "SufficientPods") } else { ("False", "InsufficientPods") };
+    // Keep the transition time when the condition does not change, so an unchanged
+    // budget produces no write.
+    let ts = old
+        .and_then(|o| o.pointer("/conditions/0"))
+        .filter(|c| c.get("status").and_then(Value::as_str) == Some(status))
+        .and_then(|c| c.get("lastTransitionTime").cloned())
+        .unwrap_or(json!(now));
+    json!({
+        "currentHealthy": current_healthy, "desiredHealthy": desired, "disruptionsAllowed": allowed,
+        "expectedPods": expected, "observedGeneration": generation,
+        "conditions": [{"type": "DisruptionAllowed", "status": status, "reason": reason, "message": "",
+            "lastTransitionTime": ts, "observedGeneration": generation}]
+    })
+}
+
+/// Keeps every PDB's status current.
+pub fn reconcile(pass: &mut Pass) {
+    for pdb in pass.st.store.values(Kind::PodDisruptionBudget, None) {
+        let ns = str_at(&pdb, "/metadata/namespace");
+        let sel = LabelSelector::from_object(pdb.pointer("/spec/selector").unwrap_or(&Value::Null));
+        let matching: Vec<&Value> = pass
+            .pods
+            .iter()
+            .filter(|p| str_at(p, "/metadata/namespace") == ns && sel.matches(&Index::of(p).labels))
+            .collect();
+        let healthy = matching.iter().filter(|p| !deleting(p) && pod_ready(p)).count() as i64;
+        // Expected pods come from the owners' scale (as the real controller reads it).
+        let mut owners: Vec<String> = matching
+            .iter()
+            .filter_map(|p| controller_of(p))
+            .filter(|(k, _, _)| k == "ReplicaSet")
+            .map(|(_, n, _)| n)
+            .collect();
+        owners.sort();
+        owners.dedup();
+        let expected = if owners.is_empty() {
+            matching.iter().filter(|p| !deleting(p)).count() as i64
+        } else {
+            owners
+                .iter()
+                .filter_map(|n| pass.st.store.get_value(Kind::ReplicaSet, &ns, n))
+                .map(|rs| rs.pointer("/spec/replicas").and_then(Value::as_i64).unwrap_or(0))
+                .sum()
+        };
+        let generation = pdb.pointer("/metadata/generation").and_then(Value::as_i64).unwrap_or(1);
+        let status = pdb_status(pdb.get("spec").unwrap_or(&Value::Null), healthy, expected, generation, &pass.now, pdb.get("status"));
+        if pdb.get("status") != Some(&status) {
+            let mut pdb = pdb;
+            pdb["status"] = status;
+            pass.put(Kind::PodDisruptionBudget, pdb);
+        }
+    }
+}
+
+/// The PDBs in the pod's namespace whose selector matches the pod (an empty selector
+/// matches every pod, as in policy/v1).
+pub fn matching_pdbs(store: &Store, ns: &str, labels: &[(String, String)]) -> Vec<Value> {
+    store
+        .iter(Kind::PodDisruptionBudget, Some(ns), None)
+        .map(|(_, s)| s.value())
+        .filter(|pdb| LabelSelector::from_object(pdb.pointer("/spec/selector").unwrap_or(&Value::Null)).matches(labels))
+        .collect()
+}

@@ -1,0 +1,333 @@
+//! Errors: [`SimError`] for the simulator's own API, [`ApiError`] for what the simulated
+//! API server answers (a `Status` object with the reason strings clients match on).
+
+use std::path::PathBuf;
+
+use axum::response::{IntoResponse, Response};
+use http::{HeaderValue, StatusCode, header};
+use serde_json::{Value, json};
+
+use super::resource::Kind;
+
+/// Errors of the simulator itself (loading scenarios, writing files, serving).
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// A scenario could not be found, parsed or understood.
+    #[error("scenario {name}: {message}")]
+    Scenario {
+        /// Scenario name or file.
+        name: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A cluster id that the fleet does not have.
+    #[error("unknown cluster {0:?}")]
+    UnknownCluster(String),
+    /// A node name that the cluster does not have.
+    #[error("cluster {cluster}: unknown node {node:?}")]
+    UnknownNode {
+        /// Cluster id.
+        cluster: String,
+        /// Node name.
+        node: String,
+    },
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Binding or serving the loopback listener failed.
+    #[error("serving on {addr}: {source}")]
+    Serve {
+        /// The address.
+        addr: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The simulator only listens on loopback addresses.
+    #[error("refusing to listen on {0}: the simulator serves loopback (127.0.0.1) only")]
+    NotLoopback(String),
+    /// JSON (de)serialisation of a generated object failed.
+    #[error("serialising: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// An error answered by the simulated API server, rendered as a `meta/v1 Status`.
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    /// HTTP status code (also `Status.code`).
+    pub code: u16,
+    /// `Status.reason`, e.g. `NotFound`, `Conflict`, `Expired`, `TooManyRequests`.
+    pub reason: &'static str,
+    /// `Status.message`.
+    pub message: String,
+    /// `Status.details`, when the real server sends them.
+    pub details: Option<Value>,
+    /// `Retry-After` header in seconds (429 faults).
+    pub retry_after: Option<u32>,
+}
+
+impl ApiError {
+    fn new(code: u16, reason: &'static str, message: impl Into<String>) -> Self {
+        ApiError {
+            code,
+            reason,
+            message: message.into(),
+            details: None,
+            retry_after: None,
+        }
+    }
+
+    fn with_details(mut self, details: Value) -> Self {
+        self.details = Some(details);
+        self
+    }
+
+    /// 404 `pods "x" not found`.
+    pub fn not_found(kind: Kind, name: &str) -> Self {
+        Self::new(
+            404,
+            "NotFound",
+            format!("{} \"{}\" not found", kind.qualified(), name),
+        )
+        .with_details(json!({"name": name, "group": kind.group(), "kind": kind.plural()}))
+    }
+
+    /// 404 for a namespace that does not exist when creating into it.
+    pub fn namespace_not_found(ns: &str) -> Self {
+        Self::not_found(Kind::Namespace, ns)
+    }
+
+    /// 404 for a path the simulator does not serve.
+    pub fn no_route(path: &str) -> Self {
+        Self::new(
+            404,
+            "NotFound",
+            format!("the server could not find the requested resource ({path})"),
+        )
+        .with_details(json!({"causes": [{"reason": "UnexpectedServerResponse", "message": "404 page not found"}]}))
+    }
+
+    /// 409 `AlreadyExists`.
+    pub fn already_exists(kind: Kind, name: &str) -> Self {
+        Self::new(
+            409,
+            "AlreadyExists",
+            format!("{} \"{}\" already exists", kind.qualified(), name),
+        )
+        .with_details(json!({"name": name, "group": kind.group(), "kind": kind.plural()}))
+    }
+
+    /// 409 `Conflict` for a stale resourceVersion (optimistic concurrency).
+    pub fn conflict(kind: Kind, name: &str) -> Self {
+        Self::new(
+            409,
+            "Conflict",
+            format!(
+                "Operation cannot be fulfilled on {} \"{}\": the object has been modified; please apply your changes to the latest version and try again",
+                kind.qualified(),
+                name
+            ),
+        )
+        .with_details(json!({"name": name, "group": kind.group(), "kind": kind.plural()}))
+    }
+
+    /// 409 `Conflict` with a precondition message (uid/resourceVersion preconditions).
+    pub fn precondition(kind: Kind, name: &str, what: &str) -> Self {
+        Self::new(
+            409,
+            "Conflict",
+            format!(
+                "Operation cannot be fulfilled on {} \"{}\": {}",
+                kind.qualified(),
+                name,
+                what
+            ),
+        )
+        .with_details(json!({"name": name, "group": kind.group(), "kind": kind.plural()}))
+    }
+
+    /// 409 `Conflict` from server-side apply, with one `FieldManagerConflict` cause per
+    /// field owned by another manager.
+    pub fn apply_conflict(kind: Kind, name: &str, conflicts: &[(String, String)]) -> Self {
+        let api_version = kind.api_version();
+        let causes: Vec<Value> = conflicts
+            .iter()
+            .map(|(manager, field)| {
+                json!({
+                    "reason": "FieldManagerConflict",
+                    "message": format!("conflict with \"{manager}\" using {api_version}"),
+                    "field": field,
+                })
+            })
+            .collect();
+        let list: Vec<String> = conflicts
+            .iter()
+            .map(|(m, f)| format!("- conflict with \"{m}\" using {api_version}: {f}"))
+            .collect();
+        let message = if conflicts.len() == 1 {
+            format!(
+                "Apply failed with 1 conflict: conflict with \"{}\" using {}: {}",
+                conflicts[0].0, api_version, conflicts[0].1
+            )
+        } else {
+            format!(
+                "Apply failed with {} conflicts: {}",
+                conflicts.len(),
+                list.join("\n")
+            )
+        };
+        Self::new(409, "Conflict", message).with_details(json!({
+            "name": name, "group": kind.group(), "kind": kind.plural(), "causes": causes
+        }))
+    }
+
+    /// 422 `Invalid` for one field.
+    pub fn invalid(kind: Kind, name: &str, field: &str, detail: &str) -> Self {
+        let cause = format!("{field}: {detail}");
+        Self::new(
+            422,
+            "Invalid",
+            format!("{} \"{}\" is invalid: {}", kind.qualified_kind(), name, cause),
+        )
+        .with_details(json!({
+            "name": name, "group": kind.group(), "kind": kind.kind(),
+            "causes": [{"reason": "FieldValueInvalid", "message": detail, "field": field}]
+        }))
+    }
+
+    /// 400 `BadRequest`.
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(400, "BadRequest", message)
+    }
+
+    /// 405 `MethodNotAllowed`.
+    pub fn method_not_allowed() -> Self {
+        Self::new(
+            405,
+            "MethodNotAllowed",
+            "the server does not allow this method on the requested resource",
+        )
+    }
+
+    /// 415 `UnsupportedMediaType`.
+    pub fn unsupported_media(content_type: &str) -> Self {
+        Self::new(
+            415,
+            "UnsupportedMediaType",
+            format!("the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json (got {content_type:?})"),
+        )
+    }
+
+    /// 410 `Expired` for a resourceVersion older than the kept history.
+    pub fn expired(requested: u64, oldest: u64) -> Self {
+        Self::new(
+            410,
+            "Expired",
+            format!("too old resource version: {requested} ({oldest})"),
+        )
+    }
+
+    /// 410 `Expired` for a continue token whose snapshot is no longer kept.
+    pub fn continue_expired() -> Self {
+        Self::new(
+            410,
+            "Expired",
+            "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.",
+        )
+    }
+
+    /// 504 `Timeout` for a resourceVersion newer than the store's.
+    pub fn too_large_rv(requested: u64) -> Self {
+        Self::new(
+            504,
+            "Timeout",
+            format!("Too large resource version: {requested}"),
+        )
+        .with_details(json!({"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}], "retryAfterSeconds": 1}))
+    }
+
+    /// 500 `InternalError`.
+    pub fn internal(message: impl Into<String>) -> Self {
+        let message = message.into();
+        Self::new(
+            500,
+            "InternalError",
+            format!("Internal error occurred: {message}"),
+        )
+        .with_details(json!({"causes": [{"message": message}]}))
+    }
+
+    /// 429 `TooManyRequests` with a `Retry-After` header (API priority and fairness).
+    pub fn too_many_requests(retry_after: u32) -> Self {
+        let mut e = Self::new(
+            429,
+            "TooManyRequests",
+            "Too many requests, please try again later.",
+        )
+        .with_details(json!({"retryAfterSeconds": retry_after}));
+        e.retry_after = Some(retry_after);
+        e
+    }
+
+    /// 429 from the eviction subresource when a PodDisruptionBudget allows no disruption.
+    pub fn disruption_budget(cause: String) -> Self {
+        Self::new(
+            429,
+            "TooManyRequests",
+            "Cannot evict pod as it would violate the pod's disruption budget.",
+        )
+        .with_details(json!({"causes": [{"reason": "DisruptionBudget", "message": cause}]}))
+    }
+
+    /// 403 `Forbidden`.
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::new(403, "Forbidden", message)
+    }
+
+    /// The `Status` object as JSON.
+    pub fn status(&self) -> Value {
+        let mut s = json!({
+            "kind": "Status",
+            "apiVersion": "v1",
+            "metadata": {},
+            "status": "Failure",
+            "message": self.message,
+            "reason": self.reason,
+            "code": self.code,
+        });
+        if let Some(d) = &self.details {
+            s["details"] = d.clone();
+        }
+        s
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}: {}", self.code, self.reason, self.message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let code = StatusCode::from_u16(self.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let body = self.status().to_string();
+        let mut resp = (code, body).into_response();
+        resp.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        if let Some(secs) = self.retry_after
+            && let Ok(v) = HeaderValue::from_str(&secs.to_string())
+        {
+            resp.headers_mut().insert(header::RETRY_AFTER, v);
+        }
+        resp
+    }
+}

@@ -1,0 +1,232 @@
+//! The simulated fleet: clusters, each with its objects behind its own lock, its
+//! faults, and its control loop.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tokio::sync::Notify;
+
+use super::clock::SimClock;
+use super::error::SimError;
+use super::faults::Faults;
+use super::generate::{self, ClusterProfile};
+use super::scenario::{Scenario, Settings};
+use super::store::Store;
+
+/// The mutable state of one cluster.
+pub struct ClusterState {
+    /// Objects, resourceVersions and watch history.
+    pub store: Store,
+    /// Nodes being rebooted, with the simulated second at which they come back.
+    pub reboots: BTreeMap<String, f64>,
+}
+
+/// One simulated cluster.
+pub struct Cluster {
+    /// Ledger facts.
+    pub profile: ClusterProfile,
+    /// Timing settings of the scenario.
+    pub settings: Settings,
+    /// The fleet's clock.
+    pub clock: SimClock,
+    state: Mutex<ClusterState>,
+    faults: Mutex<Faults>,
+    /// Wakes the control loop after a change.
+    pub wake: Arc<Notify>,
+}
+
+impl Cluster {
+    /// Locks the cluster's state. A panic while holding the lock does not make the
+    /// simulator unusable: the state is still consistent at store granularity.
+    pub fn lock(&self) -> MutexGuard<'_, ClusterState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The current faults.
+    pub fn faults(&self) -> Faults {
+        self.faults.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Replaces the faults and wakes the control loop (node readiness may change).
+    pub fn set_faults(&self, faults: Faults) {
+        *self.faults.lock().unwrap_or_else(|p| p.into_inner()) = faults;
+        self.kick();
+    }
+
+    /// Tells the control loop that something changed.
+    pub fn kick(&self) {
+        self.wake.notify_one();
+    }
+}
+
+struct FleetInner {
+    scenario: String,
+    seed: u64,
+    clock: SimClock,
+    clusters: Vec<Arc<Cluster>>,
+    controllers_started: AtomicBool,
+}
+
+/// A simulated fleet of Kubernetes clusters. Cheap to clone (shared).
+#[derive(Clone)]
+pub struct SimFleet {
+    inner: Arc<FleetInner>,
+}
+
+impl SimFleet {
+    /// Generates the fleet of a scenario. `seed` makes names, UIDs, versions and
+    /// placement deterministic; `speed` multiplies simulated time.
+    pub fn from_scenario(scenario: &Scenario, seed: u64, speed: f64) -> Result<SimFleet, SimError> {
+        let clock = SimClock::new(speed);
+        let clusters = generate::build(scenario, seed, &clock)
+            .into_iter()
+            .map(|g| {
+                Arc::new(Cluster {
+                    profile: g.profile,
+                    settings: scenario.settings.clone(),
+                    clock,
+                    state: Mutex::new(ClusterState { store: g.store, reboots: BTreeMap::new() }),
+                    faults: Mutex::new(g.faults),
+                    wake: Arc::new(Notify::new()),
+                })
+            })
+            .collect();
+        Ok(SimFleet {
+            inner: Arc::new(FleetInner {
+                scenario: scenario.name.clone(),
+                seed,
+                clock,
+                clusters,
+                controllers_started: AtomicBool::new(false),
+            }),
+        })
+    }
+
+    /// Loads a scenario by name or path and generates it.
+    pub fn load(scenario: &str, seed: u64, speed: f64) -> Result<SimFleet, SimError> {
+        SimFleet::from_scenario(&Scenario::load(scenario)?, seed, speed)
+    }
+
+    /// Scenario name.
+    pub fn scenario(&self) -> &str {
+        &self.inner.scenario
+    }
+
+    /// The seed the fleet was generated with.
+    pub fn seed(&self) -> u64 {
+        self.inner.seed
+    }
+
+    /// The fleet's clock.
+    pub fn clock(&self) -> SimClock {
+        self.inner.clock
+    }
+
+    /// Cluster ids in scenario order.
+    pub fn cluster_ids(&self) -> Vec<String> {
+        self.inner.clusters.iter().map(|c| c.profile.id.clone()).collect()
+    }
+
+    /// All clusters.
+    pub(crate) fn clusters(&self) -> &[Arc<Cluster>] {
+        &self.inner.clusters
+    }
+
+    /// One cluster.
+    pub(crate) fn cluster(&self, id: &str) -> Result<&Arc<Cluster>, SimError> {
+        self.inner
+            .clusters
+            .iter()
+            .find(|c| c.profile.id == id)
+            .ok_or_else(|| SimError::UnknownCluster(id.to_string()))
+    }
+
+    /// The profile (ledger facts) of a cluster.
+    pub fn profile(&self, id: &str) -> Result<ClusterProfile, SimError> {
+        Ok(self.cluster(id)?.profile.clone())
+    }
+
+    /// Starts every cluster's control loop on the current tokio runtime (once). Called
+    /// by [`SimFleet::router`]; without it the fleet is a static snapshot.
+    pub fn start_controllers(&self) {
+        if tokio::runtime::Handle::try_current().is_err() {
+            tracing::warn!("no tokio runtime: simulated controllers not started");
+            return;
+        }
+        if self.inner.controllers_started.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        for c in &self.inner.clusters {
+            super::controllers::spawn(c);
+            // Clusters that start with faults need a first pass (e.g. a zone outage).
+            if c.faults() != Faults::default() {
+                c.kick();
+            }
+        }
+    }
+
+    /// The current faults of a cluster.
+    pub fn faults(&self, id: &str) -> Result<Faults, SimError> {
+        Ok(self.cluster(id)?.faults())
+    }
+
+    /// Replaces the faults of a cluster (takes effect immediately).
+    pub fn set_faults(&self, id: &str, faults: Faults) -> Result<(), SimError> {
+        self.cluster(id)?.set_faults(faults);
+        Ok(())
+    }
+
+    /// Changes the faults of a cluster with a closure.
+    pub fn update_faults(&self, id: &str, f: impl FnOnce(&mut Faults)) -> Result<Faults, SimError> {
+        let c = self.cluster(id)?;
+        let mut faults = c.faults();
+        f(&mut faults);
+        c.set_faults(faults.clone());
+        Ok(faults)
+    }
+
+    /// Reboots a node: NotReady for the scenario's `rebootSeconds`, then Ready again.
+    pub fn reboot_node(&self, id: &str, node: &str) -> Result<(), SimError> {
+        let c = self.cluster(id)?;
+        {
+            let mut st = c.lock();
+            if st.store.get(super::resource::Kind::Node, "", node).is_none() {
+                return Err(SimError::UnknownNode { cluster: id.into(), node: node.into() });
+            }
+            let until = c.clock.elapsed_secs() + c.settings.reboot_seconds;
+            st.reboots.insert(node.to_string(), until);
+        }
+        c.kick();
+        Ok(())
+    }
+
+    /// Forgets a cluster's watch history (like an etcd compaction): watches and continue
+    /// tokens from before now get 410 Expired.
+    pub fn compact(&self, id: &str) -> Result<(), SimError> {
+        self.cluster(id)?.lock().store.compact();
+        Ok(())
+    }
+
+    /// The current resourceVersion of a cluster.
+    pub fn resource_version(&self, id: &str) -> Result<u64, SimError> {
+        Ok(self.cluster(id)?.lock().store.rv())
+    }
+
+    /// The live kube-system namespace UID of a cluster.
+    pub fn kube_system_uid(&self, id: &str) -> Result<String, SimError> {
+        Ok(self.cluster(id)?.profile.kube_system_uid.clone())
+    }
+
+    /// Object counts over the fleet: `(clusters, nodes, pods)`.
+    pub fn totals(&self) -> (usize, usize, usize) {
+        let mut nodes = 0;
+        let mut pods = 0;
+        for c in &self.inner.clusters {
+            let st = c.lock();
+            nodes += st.store.count(super::resource::Kind::Node);
+            pods += st.store.count(super::resource::Kind::Pod);
+        }
+        (self.inner.clusters.len(), nodes, pods)
+    }
+}

@@ -1,0 +1,105 @@
+//! Files the simulator writes: a kubeconfig with one context per cluster, and the
+//! matching ledger (`apiVersion: fleetdeck.dev/v1`, `kind: Ledger`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::SocketAddr;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::error::SimError;
+use super::fleet::SimFleet;
+use super::server::cluster_url;
+
+fn write_file(path: &Path, text: &str) -> Result<(), SimError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| SimError::Io { path: dir.into(), source })?;
+    }
+    std::fs::write(path, text).map_err(|source| SimError::Io { path: path.into(), source })
+}
+
+fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+/// The kubeconfig text for a fleet served at `addr`: one cluster, one context (named by
+/// the cluster id) per cluster, one token user.
+pub fn kubeconfig(fleet: &SimFleet, addr: SocketAddr) -> String {
+    let ids = fleet.cluster_ids();
+    let mut s = String::from("apiVersion: v1\nkind: Config\npreferences: {}\n");
+    s.push_str(&format!("current-context: {}\n", quote(ids.first().map(String::as_str).unwrap_or(""))));
+    s.push_str("clusters:\n");
+    for id in &ids {
+        s.push_str(&format!("- name: {}\n  cluster:\n    server: {}\n", quote(id), quote(&cluster_url(addr, id))));
+    }
+    s.push_str("users:\n- name: fleetdeck-sim\n  user:\n    token: fleetdeck-sim-token\n");
+    s.push_str("contexts:\n");
+    for id in &ids {
+        s.push_str(&format!("- name: {}\n  context:\n    cluster: {}\n    user: fleetdeck-sim\n    namespace: default\n", quote(id), quote(id)));
+    }
+    s
+}
+
+/// Writes the kubeconfig to `path`.
+pub fn write_kubeconfig(fleet: &SimFleet, path: &Path, addr: SocketAddr) -> Result<(), SimError> {
+    write_file(path, &kubeconfig(fleet, addr))
+}
+
+/// The ledger of a fleet served at `addr`. Deliberate drift from the scenario
+/// (`overrides[].ledger`) is applied here: the ledger then disagrees with the cluster.
+pub fn ledger(fleet: &SimFleet, addr: SocketAddr) -> Value {
+    let mut dictionary: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for k in ["env", "tier"] {
+        dictionary.entry(k.into()).or_default();
+    }
+    dictionary.entry("env".into()).or_default().extend(["production".to_string(), "staging".to_string()]);
+    dictionary.entry("tier".into()).or_default().extend(["critical", "standard", "best-effort"].map(String::from));
+    let now = fleet.clock().now();
+    let mut clusters = Vec::new();
+    for c in fleet.clusters() {
+        let p = &c.profile;
+        for (k, v) in &p.labels {
+            dictionary.entry(k.clone()).or_default().insert(v.clone());
+        }
+        let mut versions = p.versions.clone();
+        if let Some(v) = &p.drift.kubernetes {
+            versions.insert("kubernetes".into(), v.clone());
+        }
+        for k in ["gpuDriver", "devicePlugin"] {
+            versions.entry(k.into()).or_insert_with(|| "none".into());
+        }
+        let uid = p.drift.kube_system_uid.clone().unwrap_or_else(|| p.kube_system_uid.clone());
+        let hours = 2 + (p.index % 20) as i64;
+        let backup = now.checked_sub(jiff::SignedDuration::from_hours(hours)).unwrap_or(now);
+        let drill = now.checked_sub(jiff::SignedDuration::from_hours(24 * (10 + (p.index % 50) as i64))).unwrap_or(now);
+        let mut entry = json!({
+            "id": p.id,
+            "displayName": p.display_name,
+            "context": p.id,
+            "identity": {"kubeSystemUID": uid, "server": cluster_url(addr, &p.id)},
+            "env": p.env,
+            "region": p.region,
+            "failureDomain": p.region,
+            "tier": p.tier,
+            "owner": p.owner,
+            "lifecycle": p.lifecycle,
+            "labels": p.labels,
+            "versions": versions,
+            "network": {"podCIDR": p.pod_cidr, "serviceCIDR": p.service_cidr},
+            "sharedDependencies": p.shared_dependencies,
+            "backup": {"location": format!("s3://fleet-backups/{}/{}", p.region, p.id),
+                "lastSuccess": super::clock::rfc3339(backup), "lastRestoreDrill": drill.strftime("%Y-%m-%d").to_string()},
+            "maintenanceWindow": {"days": ["Sat", "Sun"], "start": "02:00", "duration": "4h", "timezone": "UTC"},
+        });
+        if !p.exceptions.is_empty() {
+            entry["exceptions"] = Value::Array(p.exceptions.clone());
+        }
+        clusters.push(entry);
+    }
+    json!({"apiVersion": "fleetdeck.dev/v1", "kind": "Ledger", "labelDictionary": dictionary, "clusters": clusters})
+}
+
+/// Writes the ledger to `path`.
+pub fn write_ledger(fleet: &SimFleet, path: &Path, addr: SocketAddr) -> Result<(), SimError> {
+    write_file(path, &super::yaml::render(&ledger(fleet, addr)))
+}

@@ -1,0 +1,65 @@
+//! A simulated fleet of Kubernetes clusters served over loopback HTTP.
+//!
+//! One router serves every cluster at `http://127.0.0.1:PORT/clusters/{id}/…` with the
+//! parts of the Kubernetes API the product uses, following the real API server's
+//! semantics (resourceVersions, pagination, watch with bookmarks and 410, patches and
+//! server-side apply, eviction with PodDisruptionBudgets). A control loop per cluster
+//! schedules pods, recreates evicted ones, makes them Ready, reboots nodes and keeps
+//! statuses current. Faults are set per cluster at run time.
+//!
+//! It shares no code with the product except the k8s-openapi types; tests reach it
+//! through the real kube client (in-process with [`SimFleet::client`] or over TCP with
+//! [`start_on_loopback`] and [`write_kubeconfig`]) and through kubectl.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), fleetdeck::sim::SimError> {
+//! use fleetdeck::sim::{SimFleet, start_on_loopback, write_kubeconfig};
+//! let fleet = SimFleet::load("small", 1, 1.0)?;
+//! let (addr, server) = start_on_loopback(fleet.clone(), 0).await?;
+//! write_kubeconfig(&fleet, std::path::Path::new("/tmp/sim.kubeconfig"), addr)?;
+//! fleet.update_faults("small-02", |f| f.latency_ms = 200)?;
+//! server.shutdown().await;
+//! # Ok(()) }
+//! ```
+
+mod cli;
+mod clock;
+mod control;
+mod controllers;
+mod discovery;
+mod disruption;
+mod error;
+mod eviction;
+mod faults;
+mod fields;
+mod fleet;
+mod generate;
+mod http;
+mod ledger;
+mod list;
+mod objects;
+mod patch;
+mod resource;
+mod router;
+mod scenario;
+mod scheduler;
+mod selector;
+mod server;
+mod store;
+mod table;
+mod watch;
+mod workloads;
+mod write;
+mod yaml;
+
+pub use cli::{SimArgs, serve_from_cli};
+pub use clock::SimClock;
+pub use error::{ApiError, SimError};
+pub use faults::{Faults, Unreachable, ZoneOutage};
+pub use fleet::SimFleet;
+pub use generate::ClusterProfile;
+pub use ledger::{kubeconfig, ledger, write_kubeconfig, write_ledger};
+pub use resource::Kind;
+pub use router::RefuseConnection;
+pub use scenario::{LedgerDrift, Scenario, Settings};
+pub use server::{SimServer, cluster_url, start_on_loopback};

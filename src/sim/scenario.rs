@@ -1,0 +1,313 @@
+//! Scenario files (`scenarios/*.yaml`): groups of similar clusters, their nodes and
+//! workloads, and per-cluster overrides (faults, blocking PDBs, ledger drift).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::error::SimError;
+use super::faults::Faults;
+
+/// A parsed scenario.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Scenario {
+    /// Scenario name.
+    pub name: String,
+    /// What it is for.
+    #[serde(default)]
+    pub description: String,
+    /// Timing of simulated behaviour.
+    #[serde(default)]
+    pub settings: Settings,
+    /// Groups of clusters.
+    pub groups: Vec<ClusterGroup>,
+    /// Per-cluster exceptions to their group.
+    #[serde(default)]
+    pub overrides: Vec<ClusterOverride>,
+}
+
+/// Simulated durations (in simulated seconds) and store sizes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Settings {
+    /// From binding to Running.
+    pub pod_start_seconds: f64,
+    /// From Running to Ready.
+    pub pod_ready_seconds: f64,
+    /// Longest time a deleted pod takes to terminate (capped by its grace period).
+    pub termination_seconds: f64,
+    /// How long a rebooted node stays NotReady.
+    pub reboot_seconds: f64,
+    /// Watch history kept per cluster (changes).
+    pub history: usize,
+    /// Interval between watch bookmarks, real seconds.
+    pub bookmark_seconds: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            pod_start_seconds: 1.0,
+            pod_ready_seconds: 2.0,
+            termination_seconds: 1.0,
+            reboot_seconds: 30.0,
+            history: super::store::DEFAULT_HISTORY,
+            bookmark_seconds: 1.0,
+        }
+    }
+}
+
+/// Candidate versions; each cluster picks one of each list (deterministically from the
+/// seed), so a fleet has mixed versions.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct VersionChoices {
+    /// e.g. `v1.31.4`.
+    pub kubernetes: Vec<String>,
+    /// etcd versions.
+    pub etcd: Vec<String>,
+    /// Container runtime (`containerd://1.7.22`).
+    pub runtime: Vec<String>,
+    /// Node kernels.
+    pub kernel: Vec<String>,
+    /// CNI (`cilium 1.16.3`).
+    pub cni: Vec<String>,
+    /// CSI driver.
+    pub csi: Vec<String>,
+    /// GPU driver (GPU clusters).
+    pub gpu_driver: Vec<String>,
+    /// GPU device plugin (GPU clusters).
+    pub device_plugin: Vec<String>,
+}
+
+/// CPU nodes of each cluster.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct NodePool {
+    /// Nodes per cluster.
+    pub count: usize,
+    /// CPU cores per node.
+    pub cpu: u32,
+    /// Memory per node in GiB.
+    pub memory_gi: u32,
+    /// Max pods per node.
+    pub pods: u32,
+    /// Instance type label.
+    pub instance_type: String,
+}
+
+impl Default for NodePool {
+    fn default() -> Self {
+        NodePool {
+            count: 10,
+            cpu: 16,
+            memory_gi: 64,
+            pods: 110,
+            instance_type: "m6i.4xlarge".into(),
+        }
+    }
+}
+
+/// GPU nodes grouped in NVLink/rack blocks.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GpuPool {
+    /// GPU nodes per cluster.
+    pub count: usize,
+    /// GPUs per node.
+    pub gpus_per_node: u32,
+    /// Nodes per NVLink clique / rack.
+    pub nodes_per_block: usize,
+    /// `nvidia.com/gpu.product`.
+    pub product: String,
+    /// GPU jobs already running, as GPUs per pod; placed so that free GPUs are
+    /// fragmented across nodes.
+    pub jobs: Vec<u32>,
+}
+
+impl Default for GpuPool {
+    fn default() -> Self {
+        GpuPool {
+            count: 0,
+            gpus_per_node: 8,
+            nodes_per_block: 4,
+            product: "NVIDIA-H100-80GB-HBM3".into(),
+            jobs: Vec::new(),
+        }
+    }
+}
+
+/// Services running in each cluster.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Workloads {
+    /// Namespaces the deployments are spread over.
+    pub namespaces: Vec<String>,
+    /// Deployments per cluster.
+    pub deployments: usize,
+    /// Replicas per deployment.
+    pub replicas: i32,
+    /// CPU request per pod in millicores.
+    pub cpu_millis: u32,
+    /// Memory request per pod in MiB.
+    pub memory_mi: u32,
+    /// Give every deployment a PDB with `maxUnavailable: 1`.
+    pub pdbs: bool,
+    /// DaemonSets in kube-system (one pod per node).
+    pub daemon_sets: Vec<String>,
+}
+
+impl Default for Workloads {
+    fn default() -> Self {
+        Workloads {
+            namespaces: vec!["apps".into()],
+            deployments: 4,
+            replicas: 3,
+            cpu_millis: 250,
+            memory_mi: 256,
+            pdbs: true,
+            daemon_sets: vec!["kube-proxy".into()],
+        }
+    }
+}
+
+/// A group of similar clusters named `{prefix}-01`, `{prefix}-02`, …
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterGroup {
+    /// Cluster id prefix.
+    pub prefix: String,
+    /// Number of clusters.
+    pub count: usize,
+    /// `production` or `staging`.
+    pub env: String,
+    /// Region.
+    pub region: String,
+    /// Zone suffixes (`a` → `{region}a`).
+    #[serde(default = "default_zones")]
+    pub zones: Vec<String>,
+    /// `critical`, `standard` or `best-effort`.
+    #[serde(default = "default_tier")]
+    pub tier: String,
+    /// Owning team.
+    #[serde(default = "default_owner")]
+    pub owner: String,
+    /// `building`, `running` or `retiring`.
+    #[serde(default = "default_lifecycle")]
+    pub lifecycle: String,
+    /// Extra ledger labels (keys must be in the dictionary the ledger declares).
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+    /// Version choices.
+    #[serde(default)]
+    pub versions: VersionChoices,
+    /// CPU nodes.
+    #[serde(default)]
+    pub nodes: NodePool,
+    /// GPU nodes.
+    #[serde(default)]
+    pub gpu: Option<GpuPool>,
+    /// Workloads.
+    #[serde(default)]
+    pub workloads: Workloads,
+    /// Shared dependencies (ledger).
+    #[serde(default)]
+    pub shared_dependencies: Vec<String>,
+}
+
+fn default_zones() -> Vec<String> {
+    vec!["a".into(), "b".into(), "c".into()]
+}
+fn default_tier() -> String {
+    "standard".into()
+}
+fn default_owner() -> String {
+    "team-platform".into()
+}
+fn default_lifecycle() -> String {
+    "running".into()
+}
+
+/// The ledger deliberately disagreeing with the live cluster (for drift demos).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LedgerDrift {
+    /// The ledger pins this kube-system UID instead of the live one.
+    #[serde(rename = "kubeSystemUID")]
+    pub kube_system_uid: Option<String>,
+    /// The ledger records this Kubernetes version instead of the live one.
+    pub kubernetes: Option<String>,
+}
+
+/// Exceptions to a group for one cluster.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ClusterOverride {
+    /// Cluster id.
+    pub cluster: String,
+    /// Faults active from the start.
+    pub faults: Option<Faults>,
+    /// Add a PDB with `maxUnavailable: 0` over the cluster's first deployment, so any
+    /// eviction of its pods is refused.
+    pub blocking_pdb: bool,
+    /// Ledger drift.
+    pub ledger: LedgerDrift,
+    /// Live Kubernetes version pin.
+    pub kubernetes: Option<String>,
+    /// Documented exceptions written to the ledger (objects passed through).
+    pub exceptions: Vec<serde_json::Value>,
+}
+
+const SMALL: &str = include_str!("../../scenarios/small.yaml");
+const DEMO: &str = include_str!("../../scenarios/demo.yaml");
+const LARGE: &str = include_str!("../../scenarios/large.yaml");
+
+impl Scenario {
+    /// Loads a built-in scenario (`small`, `demo`, `large`) or a YAML file.
+    pub fn load(name_or_path: &str) -> Result<Scenario, SimError> {
+        let text = match name_or_path {
+            "small" => SMALL.to_string(),
+            "demo" => DEMO.to_string(),
+            "large" => LARGE.to_string(),
+            path => std::fs::read_to_string(Path::new(path)).map_err(|source| SimError::Io {
+                path: path.into(),
+                source,
+            })?,
+        };
+        Scenario::parse(name_or_path, &text)
+    }
+
+    /// Parses scenario YAML text.
+    pub fn parse(name: &str, text: &str) -> Result<Scenario, SimError> {
+        let err = |message: String| SimError::Scenario {
+            name: name.to_string(),
+            message,
+        };
+        let value = super::yaml::parse(text).map_err(err)?;
+        let scenario: Scenario = serde_json::from_value(value).map_err(|e| err(e.to_string()))?;
+        if scenario.groups.iter().any(|g| g.env != "production" && g.env != "staging") {
+            return Err(err("env must be production or staging".into()));
+        }
+        Ok(scenario)
+    }
+
+    /// Total clusters.
+    pub fn cluster_count(&self) -> usize {
+        self.groups.iter().map(|g| g.count).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_scenarios_parse() {
+        for (name, clusters) in [("small", 3), ("demo", 40), ("large", 300)] {
+            let s = Scenario::load(name);
+            assert_eq!(s.as_ref().map(Scenario::cluster_count).ok(), Some(clusters), "{name}: {:?}", s.err());
+        }
+    }
+}

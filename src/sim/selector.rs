@@ -1,0 +1,233 @@
+//! Label and field selectors as the API server parses them from query strings, plus
+//! matching of `metav1.LabelSelector` objects (PDBs, ReplicaSets, DaemonSets).
+
+use serde_json::Value;
+
+use super::error::ApiError;
+use super::store::Index;
+
+#[derive(Debug, Clone, PartialEq)]
+enum Req {
+    Eq(String, String),
+    NotEq(String, String),
+    In(String, Vec<String>),
+    NotIn(String, Vec<String>),
+    Exists(String),
+    NotExists(String),
+}
+
+/// A parsed `labelSelector` query parameter.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LabelSelector(Vec<Req>);
+
+impl LabelSelector {
+    /// Parses `a=b,c!=d,e in (f,g),h notin (i),j,!k`.
+    pub fn parse(s: &str) -> Result<Self, ApiError> {
+        let mut reqs = Vec::new();
+        for term in split_terms(s) {
+            let t = term.trim();
+            if t.is_empty() {
+                continue;
+            }
+            let bad = || ApiError::bad_request(format!("unable to parse requirement: {t:?}"));
+            if let Some(key) = t.strip_prefix('!') {
+                reqs.push(Req::NotExists(key.trim().to_string()));
+            } else if let Some((k, v)) = t.split_once("!=") {
+                reqs.push(Req::NotEq(k.trim().into(), v.trim().into()));
+            } else if let Some((k, v)) = t.split_once("==") {
+                reqs.push(Req::Eq(k.trim().into(), v.trim().into()));
+            } else if let Some((k, v)) = t.split_once('=') {
+                reqs.push(Req::Eq(k.trim().into(), v.trim().into()));
+            } else if let Some((k, rest)) = t.split_once(" notin ") {
+                reqs.push(Req::NotIn(k.trim().into(), set_values(rest).ok_or_else(bad)?));
+            } else if let Some((k, rest)) = t.split_once(" in ") {
+                reqs.push(Req::In(k.trim().into(), set_values(rest).ok_or_else(bad)?));
+            } else if t.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)) {
+                reqs.push(Req::Exists(t.to_string()));
+            } else {
+                return Err(bad());
+            }
+        }
+        Ok(LabelSelector(reqs))
+    }
+
+    /// Builds a selector from a `metav1.LabelSelector` JSON object (`matchLabels` and
+    /// `matchExpressions`). An empty selector matches everything, as for PDBs.
+    pub fn from_object(sel: &Value) -> Self {
+        let mut reqs = Vec::new();
+        if let Some(m) = sel.get("matchLabels").and_then(Value::as_object) {
+            for (k, v) in m {
+                reqs.push(Req::Eq(k.clone(), v.as_str().unwrap_or_default().to_string()));
+            }
+        }
+        if let Some(exprs) = sel.get("matchExpressions").and_then(Value::as_array) {
+            for e in exprs {
+                let key = e.get("key").and_then(Value::as_str).unwrap_or_default().to_string();
+                let values: Vec<String> = e
+                    .get("values")
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                    .unwrap_or_default();
+                match e.get("operator").and_then(Value::as_str) {
+                    Some("In") => reqs.push(Req::In(key, values)),
+                    Some("NotIn") => reqs.push(Req::NotIn(key, values)),
+                    Some("Exists") => reqs.push(Req::Exists(key)),
+                    Some("DoesNotExist") => reqs.push(Req::NotExists(key)),
+                    _ => {}
+                }
+            }
+        }
+        LabelSelector(reqs)
+    }
+
+    /// Whether the selector has no requirement (matches everything).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether `labels` satisfy every requirement.
+    pub fn matches(&self, labels: &[(String, String)]) -> bool {
+        let get = |k: &str| labels.iter().find(|(lk, _)| lk == k).map(|(_, v)| v.as_str());
+        self.0.iter().all(|r| match r {
+            Req::Eq(k, v) => get(k) == Some(v.as_str()),
+            Req::NotEq(k, v) => get(k) != Some(v.as_str()),
+            Req::In(k, vs) => get(k).is_some_and(|x| vs.iter().any(|v| v == x)),
+            Req::NotIn(k, vs) => !get(k).is_some_and(|x| vs.iter().any(|v| v == x)),
+            Req::Exists(k) => get(k).is_some(),
+            Req::NotExists(k) => get(k).is_none(),
+        })
+    }
+}
+
+/// Splits on commas that are not inside `( … )`.
+fn split_terms(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+fn set_values(rest: &str) -> Option<Vec<String>> {
+    let inner = rest.trim().strip_prefix('(')?.strip_suffix(')')?;
+    Some(
+        inner
+            .split(',')
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+            .collect(),
+    )
+}
+
+/// The fields a `fieldSelector` may name.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Field {
+    Name,
+    Namespace,
+    NodeName,
+    Phase,
+}
+
+/// A parsed `fieldSelector` query parameter.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FieldSelector(Vec<(Field, bool, String)>);
+
+impl FieldSelector {
+    /// Parses `metadata.name=x,spec.nodeName!=y`; unsupported fields are a 400, as on
+    /// the real server.
+    pub fn parse(s: &str) -> Result<Self, ApiError> {
+        let mut out = Vec::new();
+        for term in s.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+            let (key, eq, val) = if let Some((k, v)) = term.split_once("!=") {
+                (k, false, v)
+            } else if let Some((k, v)) = term.split_once("==") {
+                (k, true, v)
+            } else if let Some((k, v)) = term.split_once('=') {
+                (k, true, v)
+            } else {
+                return Err(ApiError::bad_request(format!(
+                    "invalid selector: '{term}'; can't understand '{term}'"
+                )));
+            };
+            let field = match key.trim() {
+                "metadata.name" => Field::Name,
+                "metadata.namespace" => Field::Namespace,
+                "spec.nodeName" => Field::NodeName,
+                "status.phase" => Field::Phase,
+                other => {
+                    return Err(ApiError::bad_request(format!(
+                        "field label not supported: {other}"
+                    )));
+                }
+            };
+            out.push((field, eq, val.trim().to_string()));
+        }
+        Ok(FieldSelector(out))
+    }
+
+    /// Whether the selector has no term.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether an object with this index entry matches.
+    pub fn matches(&self, ns: &str, name: &str, idx: &Index) -> bool {
+        self.0.iter().all(|(field, eq, want)| {
+            let have = match field {
+                Field::Name => name,
+                Field::Namespace => ns,
+                Field::NodeName => idx.node_name.as_deref().unwrap_or(""),
+                Field::Phase => idx.phase.as_deref().unwrap_or(""),
+            };
+            (have == want) == *eq
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn label_selector_forms() {
+        let l = labels(&[("app", "web"), ("tier", "fe")]);
+        for (sel, want) in [
+            ("app=web", true),
+            ("app==web,tier=fe", true),
+            ("app!=web", false),
+            ("app in (db, web)", true),
+            ("app notin (web),tier", false),
+            ("!gpu", true),
+            ("gpu", false),
+            ("", true),
+        ] {
+            assert_eq!(LabelSelector::parse(sel).map(|s| s.matches(&l)).ok(), Some(want), "{sel}");
+        }
+    }
+
+    #[test]
+    fn field_selector_rejects_unknown_fields() {
+        assert!(FieldSelector::parse("spec.foo=bar").is_err());
+        let f = FieldSelector::parse("spec.nodeName=n1,status.phase!=Failed").ok();
+        let idx = Index {
+            node_name: Some("n1".into()),
+            phase: Some("Running".into()),
+            ..Index::default()
+        };
+        assert_eq!(f.map(|f| f.matches("ns", "p", &idx)), Some(true));
+    }
+}

@@ -1,0 +1,98 @@
+//! Server-side printing: `meta.k8s.io/v1 Table` answers for clients that ask for them
+//! (kubectl `get`), with the columns kubectl shows for nodes and pods.
+
+use serde_json::{Value, json};
+
+use super::clock::{SimClock, parse_time};
+use super::objects::{condition_status, deleting};
+use super::resource::Kind;
+
+/// Whether the `Accept` header asks for a Table.
+pub fn wants_table(accept: &str) -> bool {
+    accept.split(',').next().is_some_and(|first| first.contains("as=Table"))
+}
+
+fn col(name: &str, ty: &str, priority: i32) -> Value {
+    json!({"name": name, "type": ty, "format": if name == "Name" { "name" } else { "" }, "description": "", "priority": priority})
+}
+
+fn columns(kind: Kind) -> Vec<Value> {
+    match kind {
+        Kind::Node => vec![
+            col("Name", "string", 0), col("Status", "string", 0), col("Roles", "string", 0), col("Age", "string", 0),
+            col("Version", "string", 0), col("Internal-IP", "string", 1), col("External-IP", "string", 1),
+            col("OS-Image", "string", 1), col("Kernel-Version", "string", 1), col("Container-Runtime", "string", 1),
+        ],
+        Kind::Pod => vec![
+            col("Name", "string", 0), col("Ready", "string", 0), col("Status", "string", 0), col("Restarts", "string", 0),
+            col("Age", "string", 0), col("IP", "string", 1), col("Node", "string", 1),
+            col("Nominated Node", "string", 1), col("Readiness Gates", "string", 1),
+        ],
+        _ => vec![col("Name", "string", 0), col("Age", "string", 0)],
+    }
+}
+
+/// Kubernetes' short age format (`5s`, `3m`, `2h`, `90d`).
+fn age(obj: &Value, clock: &SimClock) -> String {
+    let Some(ts) = obj.pointer("/metadata/creationTimestamp").and_then(Value::as_str).and_then(parse_time) else {
+        return "<unknown>".into();
+    };
+    let secs = (clock.elapsed_secs() - clock.secs_at(ts)).max(0.0) as u64;
+    match secs {
+        s if s < 120 => format!("{s}s"),
+        s if s < 7200 => format!("{}m", s / 60),
+        s if s < 172_800 => format!("{}h", s / 3600),
+        s => format!("{}d", s / 86400),
+    }
+}
+
+fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
+    let s = |p: &str| o.pointer(p).and_then(Value::as_str).unwrap_or("<none>").to_string();
+    let name = s("/metadata/name");
+    match kind {
+        Kind::Node => {
+            let mut status = match condition_status(o, "Ready") {
+                Some("True") => "Ready".to_string(),
+                _ => "NotReady".to_string(),
+            };
+            if o.pointer("/spec/unschedulable").and_then(Value::as_bool) == Some(true) {
+                status.push_str(",SchedulingDisabled");
+            }
+            let roles: Vec<String> = o
+                .pointer("/metadata/labels")
+                .and_then(Value::as_object)
+                .map(|m| m.keys().filter_map(|k| k.strip_prefix("node-role.kubernetes.io/").map(String::from)).collect())
+                .unwrap_or_default();
+            let ip = o
+                .pointer("/status/addresses")
+                .and_then(Value::as_array)
+                .and_then(|a| a.iter().find(|x| x["type"] == "InternalIP"))
+                .and_then(|x| x["address"].as_str())
+                .unwrap_or("<none>");
+            vec![json!(name), json!(status), json!(if roles.is_empty() { "<none>".into() } else { roles.join(",") }),
+                json!(age(o, clock)), json!(s("/status/nodeInfo/kubeletVersion")), json!(ip), json!("<none>"),
+                json!(s("/status/nodeInfo/osImage")), json!(s("/status/nodeInfo/kernelVersion")),
+                json!(s("/status/nodeInfo/containerRuntimeVersion"))]
+        }
+        Kind::Pod => {
+            let statuses = o.pointer("/status/containerStatuses").and_then(Value::as_array).cloned().unwrap_or_default();
+            let total = o.pointer("/spec/containers").and_then(Value::as_array).map_or(0, Vec::len);
+            let ready = statuses.iter().filter(|c| c["ready"] == true).count();
+            let restarts: i64 = statuses.iter().filter_map(|c| c["restartCount"].as_i64()).sum();
+            let status = if deleting(o) { "Terminating".to_string() } else { s("/status/phase") };
+            vec![json!(name), json!(format!("{ready}/{total}")), json!(status), json!(restarts), json!(age(o, clock)),
+                json!(s("/status/podIP")), json!(s("/spec/nodeName")), json!("<none>"), json!("<none>")]
+        }
+        _ => vec![json!(name), json!(age(o, clock))],
+    }
+}
+
+/// A Table of `objects`; `metadata` is the list metadata (resourceVersion, continue).
+pub fn table(kind: Kind, objects: &[Value], metadata: Value, clock: &SimClock) -> Value {
+    let rows: Vec<Value> = objects
+        .iter()
+        .map(|o| json!({"cells": cells(kind, o, clock), "object": o}))
+        .collect();
+    json!({"kind": "Table", "apiVersion": "meta.k8s.io/v1", "metadata": metadata,
+        "columnDefinitions": columns(kind), "rows": rows})
+}

@@ -1,0 +1,48 @@
+//! Helpers shared by the simulator's integration tests.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use fleetdeck::sim::{SimFleet, SimServer, start_on_loopback, write_kubeconfig};
+use kube::config::{KubeConfigOptions, Kubeconfig};
+
+/// The small scenario with a fixed seed.
+pub fn small(speed: f64) -> SimFleet {
+    SimFleet::load("small", 7, speed).expect("small scenario loads")
+}
+
+/// A fleet served on a loopback port, with its kubeconfig written into a temp dir.
+pub struct Served {
+    pub fleet: SimFleet,
+    pub addr: SocketAddr,
+    pub server: SimServer,
+    pub dir: tempfile::TempDir,
+    pub kubeconfig: PathBuf,
+}
+
+pub async fn serve(fleet: SimFleet) -> Served {
+    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("bind loopback");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let kubeconfig = dir.path().join("kubeconfig");
+    write_kubeconfig(&fleet, &kubeconfig, addr).expect("write kubeconfig");
+    Served { fleet, addr, server, dir, kubeconfig }
+}
+
+/// A kube client over TCP for one context of a kubeconfig, without kube's default
+/// retry layer (so tests see the first 429).
+pub async fn tcp_client(kubeconfig: &Path, context: &str) -> kube::Client {
+    let kc = Kubeconfig::read_from(kubeconfig).expect("read kubeconfig");
+    let opts = KubeConfigOptions { context: Some(context.to_string()), ..Default::default() };
+    let mut config = kube::Config::from_custom_kubeconfig(kc, &opts).await.expect("config from kubeconfig");
+    config.default_retry = false;
+    kube::Client::try_from(config).expect("client")
+}
+
+/// The status of an API error.
+pub fn api_status(e: &kube::Error) -> Option<&kube::core::Status> {
+    match e {
+        kube::Error::Api(s) => Some(s),
+        _ => None,
+    }
+}
