@@ -57,6 +57,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             gang.as_deref(),
             wait_synced,
         ),
+        Some(Command::Sim(args)) => {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?;
+            runtime.block_on(fleetdeck::sim::serve_from_cli(args))?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Config { command }) => match command {
             ConfigCommand::Paths => config_cmd::paths(&settings),
         },

@@ -13,7 +13,7 @@ use tokio::sync::{Semaphore, mpsc};
 
 use super::cluster_store::ClusterStore;
 use super::connect::{ClusterClient, ConnectOptions, connect};
-use super::reflect::{Delta, ReflectOptions, is_unreachable, reflect};
+use super::reflect::{Delta, ReflectOptions, describe_error, is_unreachable, reflect};
 use super::retry::{RetryPolicy, retry_read};
 use super::slim::{SlimNode, SlimPdb, SlimPod};
 use crate::model::fleet::ClusterView;
@@ -171,7 +171,7 @@ pub async fn run_cluster(
         let client = match connect(&state.cluster, &kubeconfig, &state.options.connect).await {
             Ok(client) => client,
             Err(error) => {
-                state.fail(error.to_string(), true);
+                state.fail(describe_error(&error), true);
                 drop(permit);
                 if !state.publish(None).await {
                     return;
@@ -194,7 +194,10 @@ pub async fn run_cluster(
             }
             Err(error) => {
                 let unreachable = is_unreachable(&error);
-                state.fail(format!("identity check: {error}"), unreachable);
+                state.fail(
+                    format!("identity check: {}", describe_error(&error)),
+                    unreachable,
+                );
                 drop(permit);
                 if !state.publish(None).await {
                     return;

@@ -68,6 +68,22 @@ pub fn is_unreachable(error: &kube::Error) -> bool {
     matches!(error, kube::Error::HyperError(_) | kube::Error::Service(_))
 }
 
+/// An error with its causes, outermost first ("…: client error (Connect): Connection
+/// refused"), because kube's own message often hides the one part an operator needs.
+pub fn describe_error(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}
+
 fn is_gone(error: &kube::Error) -> bool {
     matches!(error, kube::Error::Api(status) if status.code == 410)
 }
@@ -104,7 +120,7 @@ async fn fail<K>(
     failures: &mut u32,
 ) -> Result<(), ()> {
     let delta = Delta::Failed {
-        error: error.to_string(),
+        error: describe_error(error),
         unreachable: is_unreachable(error),
     };
     tx.send(delta).await.map_err(|_| ())?;

@@ -166,7 +166,12 @@ impl NodeFit {
 
 /// Whether a toleration list tolerates a taint.
 pub fn tolerates(tolerations: &[Value], taint: &Value) -> bool {
-    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+    let s = |v: &Value, k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
     let (tkey, tval, teff) = (s(taint, "key"), s(taint, "value"), s(taint, "effect"));
     tolerations.iter().any(|t| {
         let (key, op, val, eff) = (s(t, "key"), s(t, "operator"), s(t, "value"), s(t, "effect"));
@@ -183,9 +188,7 @@ pub fn tolerates(tolerations: &[Value], taint: &Value) -> bool {
 /// Whether `pod` may run on `node` ignoring resources: selector, affinity, taints.
 pub fn matches_node(node: &NodeFit, pod: &Value) -> bool {
     if let Some(sel) = pod.pointer("/spec/nodeSelector").and_then(Value::as_object)
-        && !sel
-            .iter()
-            .all(|(k, v)| node.label(k) == v.as_str())
+        && !sel.iter().all(|(k, v)| node.label(k) == v.as_str())
     {
         return false;
     }
@@ -205,7 +208,10 @@ pub fn matches_node(node: &NodeFit, pod: &Value) -> bool {
         .map(Vec::as_slice)
         .unwrap_or(&[]);
     node.taints.iter().all(|taint| {
-        let effect = taint.get("effect").and_then(Value::as_str).unwrap_or_default();
+        let effect = taint
+            .get("effect")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         effect == "PreferNoSchedule" || tolerates(tolerations, taint)
     })
 }
@@ -240,8 +246,17 @@ mod tests {
         NodeFit {
             name: name.into(),
             labels: vec![("gpu".into(), (gpus > 0).to_string())],
-            taints: if taint { vec![json!({"key": "nvidia.com/gpu", "effect": "NoSchedule"})] } else { vec![] },
-            alloc: Res { cpu_m: 4000, mem: 1 << 34, gpu: gpus, pods: 110 },
+            taints: if taint {
+                vec![json!({"key": "nvidia.com/gpu", "effect": "NoSchedule"})]
+            } else {
+                vec![]
+            },
+            alloc: Res {
+                cpu_m: 4000,
+                mem: 1 << 34,
+                gpu: gpus,
+                pods: 110,
+            },
             used: Res::default(),
             schedulable: true,
         }

@@ -185,6 +185,15 @@ pub fn find_drift(ledger: &Ledger, snapshot: &FleetSnapshot) -> Vec<Drift> {
             &live.runtime_versions,
         ));
     }
+    // The API server and the kubelets can both point at the same ledger edit.
+    let mut seen = std::collections::HashSet::new();
+    for drift in &mut out {
+        if let Some(s) = &drift.suggestion
+            && !seen.insert(s.clone())
+        {
+            drift.suggestion = None;
+        }
+    }
     out
 }
 

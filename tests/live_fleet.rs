@@ -1,0 +1,170 @@
+//! The live fleet view against the simulated demo fleet, over loopback HTTP through the
+//! real kube client: statuses, identity pinning, drift and what is counted in capacity.
+
+use std::path::Path;
+use std::time::Duration;
+
+use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
+use fleetdeck::model::live::{ClusterStatus, DriftKind, find_drift};
+use fleetdeck::sim::{SimFleet, start_on_loopback, write_kubeconfig, write_ledger};
+
+/// Serves the demo fleet and writes its kubeconfig and ledger into `dir`.
+async fn demo_fleet(dir: &Path) -> fleetdeck::sim::SimServer {
+    let fleet = SimFleet::load("demo", 1, 1.0).expect("demo scenario");
+    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
+    write_kubeconfig(&fleet, &dir.join("kubeconfig"), addr).expect("kubeconfig");
+    write_ledger(&fleet, &dir.join("ledger.yaml"), addr).expect("ledger");
+    server
+}
+
+fn fleetdeck(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
+        .args(["--ledger", "ledger.yaml", "--kubeconfig", "kubeconfig"])
+        .args(args)
+        .current_dir(dir)
+        .env("FLEETDECK_CONFIG", dir.join("config.toml"))
+        .env("FLEETDECK_DATA_DIR", dir.join("data"))
+        .output()
+        .expect("binary runs")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn demo_fleet_statuses_identity_and_drift() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = demo_fleet(dir.path()).await;
+    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml"))
+        .expect("the sim's ledger is valid");
+    let source = fleetdeck::kubeconfig::KubeconfigSource {
+        paths: vec![dir.path().join("kubeconfig")],
+        explicit: true,
+    };
+    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+    let snapshot = sync.wait_settled(Duration::from_secs(30)).await;
+    assert!(snapshot.settled(), "every cluster reaches a verdict");
+
+    let status = |id: &str| snapshot.cluster(id).map(|c| c.status);
+    // The unreachable cluster is not healthy and nothing of it is counted.
+    assert_eq!(status("prod-apse1-03"), Some(ClusterStatus::Unreachable));
+    let unreachable = snapshot.cluster("prod-apse1-03").unwrap();
+    assert!(!unreachable.status.data_usable());
+    assert_eq!(unreachable.nodes_ready(), (0, 0));
+    assert!(unreachable.last_error.is_some());
+    // The impostor is refused.
+    assert_eq!(
+        status("prod-use1-04"),
+        Some(ClusterStatus::IdentityMismatch)
+    );
+    assert!(!ClusterStatus::IdentityMismatch.allows_actions());
+    // Everyone else is synced with real data.
+    let synced = snapshot
+        .clusters
+        .iter()
+        .filter(|c| c.status == ClusterStatus::Synced)
+        .count();
+    assert_eq!(synced, snapshot.clusters.len() - 2);
+    let gpu = snapshot.cluster("gpu-prod-use1-01").unwrap();
+    assert!(!gpu.view.nodes.is_empty() && !gpu.view.pods.is_empty());
+    assert!(
+        gpu.view.pods.iter().any(|p| p.pdb.is_some())
+            || snapshot
+                .clusters
+                .iter()
+                .any(|c| c.view.pods.iter().any(|p| p.pdb.is_some())),
+        "pods are linked to their PDBs"
+    );
+
+    // Drift: identity, unobservable, and the version the ledger got wrong.
+    let drift = find_drift(&ledger, &snapshot);
+    assert!(
+        drift
+            .iter()
+            .any(|d| d.cluster == "prod-use1-04" && matches!(d.kind, DriftKind::Identity { .. }))
+    );
+    assert!(drift.iter().any(|d| d.cluster == "prod-apse1-03"
+        && matches!(
+            d.kind,
+            DriftKind::Unobservable {
+                status: ClusterStatus::Unreachable,
+                ..
+            }
+        )));
+    let version = drift
+        .iter()
+        .find(|d| d.cluster == "stg-euw1-02" && matches!(&d.kind, DriftKind::Version { component, .. } if component == "kubernetes"))
+        .expect("version drift on stg-euw1-02");
+    assert_eq!(
+        version.suggestion.as_deref(),
+        Some("clusters[id=stg-euw1-02].versions.kubernetes: v1.31.6 -> v1.33.1")
+    );
+    sync.stop();
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn snapshot_capacity_and_reconcile_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = demo_fleet(dir.path()).await;
+    let path = dir.path().to_path_buf();
+    let (snapshot, capacity, reconcile) = tokio::task::spawn_blocking(move || {
+        (
+            fleetdeck(&path, &["snapshot", "-o", "json"]),
+            fleetdeck(
+                &path,
+                &[
+                    "capacity",
+                    "--cluster",
+                    "gpu-stg-use1-01",
+                    "--what-if",
+                    "zone=us-east-1a",
+                    "--gang",
+                    "8xnvidia.com/gpu",
+                ],
+            ),
+            fleetdeck(&path, &["ledger", "reconcile", "--suggest"]),
+        )
+    })
+    .await
+    .unwrap();
+
+    assert_eq!(
+        snapshot.status.code(),
+        Some(1),
+        "not every cluster is synced"
+    );
+    let lines: Vec<serde_json::Value> = serde_json::from_slice(&snapshot.stdout).unwrap();
+    assert_eq!(lines.len(), 40);
+    let line = |id: &str| lines.iter().find(|l| l["id"] == id).unwrap();
+    assert_eq!(line("prod-apse1-03")["status"], "Unreachable");
+    assert_eq!(
+        line("prod-apse1-03")["capacity"],
+        serde_json::Value::Null,
+        "not counted"
+    );
+    assert_eq!(line("prod-use1-04")["status"], "IdentityMismatch");
+    assert_eq!(line("prod-use1-01")["status"], "Synced");
+    assert!(line("prod-use1-01")["nodesReady"].as_u64().unwrap() > 0);
+
+    let text = String::from_utf8_lossy(&capacity.stdout);
+    assert!(capacity.status.success(), "{text}");
+    assert!(text.contains("gpu-stg-use1-01 — Synced"), "{text}");
+    assert!(text.contains("GPU shape:"), "{text}");
+    assert!(
+        text.contains("what-if after losing zone us-east-1a"),
+        "{text}"
+    );
+    assert!(
+        text.contains("gang 8xGPU: fits on 0 node(s); largest on one node 7"),
+        "{text}"
+    );
+
+    let text = String::from_utf8_lossy(&reconcile.stdout);
+    assert_eq!(reconcile.status.code(), Some(1));
+    assert!(text.contains("prod-use1-04   identity"), "{text}");
+    assert!(
+        text.contains("clusters[id=stg-euw1-02].versions.kubernetes: v1.31.6 -> v1.33.1"),
+        "{text}"
+    );
+    assert_eq!(text.matches("-> v1.33.1").count(), 1, "{text}");
+    server.shutdown().await;
+}
