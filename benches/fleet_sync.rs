@@ -1,0 +1,297 @@
+//! Fleet sync of the `large` scenario (300 clusters, 30,000 nodes, 300,000 pods):
+//!
+//! 1. the time to download every node, pod and PDB list page raw (bytes only, same page
+//!    size and concurrency) — the floor any client can reach;
+//! 2. the time for fleetdeck's full sync (lists, decode, slim projection, snapshot);
+//! 3. bytes retained per node and per pod by the slim store (counting allocator);
+//! 4. resident memory of the process after the sync;
+//! 5. API requests per cluster per minute once synced.
+//!
+//! The simulator runs as a separate process (`fleetdeck sim --scenario large`) so that its
+//! memory and CPU are not counted as ours. Run: `cargo bench --bench fleet_sync`.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicIsize, Ordering};
+use std::time::{Duration, Instant};
+
+use fleetdeck::k8s::cluster_store::ClusterStore;
+use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
+use fleetdeck::k8s::reflect::Delta;
+use fleetdeck::k8s::slim::{SlimNode, SlimPod};
+use fleetdeck::model::live::ClusterStatus;
+use futures::StreamExt;
+use serde::Deserialize;
+
+/// Counts live heap bytes so that the slim store's footprint can be measured exactly.
+struct Counting;
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE.fetch_add(
+            new_size as isize - layout.size() as isize,
+            Ordering::Relaxed,
+        );
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+struct Sim {
+    child: Child,
+    dir: tempfile::TempDir,
+}
+
+impl Drop for Sim {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_sim() -> Sim {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
+        .args([
+            "sim",
+            "--scenario",
+            "large",
+            "--seed",
+            "1",
+            "--write-kubeconfig",
+        ])
+        .arg(dir.path().join("kubeconfig"))
+        .arg("--write-ledger")
+        .arg(dir.path().join("ledger.yaml"))
+        .env("FLEETDECK_DATA_DIR", dir.path())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the simulator");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("sim address line");
+    eprintln!("{}", line.trim());
+    Sim { child, dir }
+}
+
+fn rss_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+#[derive(Deserialize)]
+struct ListPage<T> {
+    items: Vec<T>,
+}
+
+#[derive(Deserialize)]
+struct ListMeta {
+    #[serde(rename = "continue")]
+    continue_: Option<String>,
+}
+
+/// Raw download: page through one resource of one cluster, keeping only the byte count.
+async fn download(client: &kube::Client, path: &str) -> usize {
+    let mut bytes = 0;
+    let mut token: Option<String> = None;
+    loop {
+        let mut url = format!("{path}?limit=500");
+        if let Some(t) = &token {
+            url.push_str(&format!("&continue={t}"));
+        }
+        let request = http::Request::get(url).body(Vec::new()).expect("request");
+        let text = client.request_text(request).await.expect("list page");
+        bytes += text.len();
+        #[derive(Deserialize)]
+        struct OnlyMeta {
+            metadata: ListMeta,
+        }
+        let meta: OnlyMeta = serde_json::from_str(&text).expect("list metadata");
+        token = meta.metadata.continue_.filter(|t| !t.is_empty());
+        if token.is_none() {
+            return bytes;
+        }
+    }
+}
+
+async fn clients(
+    sim: &Sim,
+) -> (
+    fleetdeck::model::ledger::Ledger,
+    kube::config::Kubeconfig,
+    Vec<kube::Client>,
+) {
+    let ledger = fleetdeck::ledger_file::load(&sim.dir.path().join("ledger.yaml")).expect("ledger");
+    let kubeconfig =
+        kube::config::Kubeconfig::read_from(sim.dir.path().join("kubeconfig")).expect("kubeconfig");
+    let mut clients = Vec::new();
+    for cluster in &ledger.clusters {
+        let c = fleetdeck::k8s::connect::connect(
+            cluster,
+            &kubeconfig,
+            &fleetdeck::k8s::connect::ConnectOptions {
+                budget: fleetdeck::k8s::budget::Budget {
+                    qps: 1e6,
+                    burst: 1_000_000,
+                },
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("client");
+        clients.push(c.client);
+    }
+    (ledger, kubeconfig, clients)
+}
+
+/// Bytes the slim store keeps per node and per pod: decode one cluster's lists, apply them
+/// to a fresh store, and count the heap that remains once the decoded objects are gone.
+async fn retained_bytes(client: &kube::Client, clusters: usize) -> (f64, f64, usize, usize) {
+    let mut stores = Vec::new();
+    let mut nodes = 0;
+    let mut pods = 0;
+    let before = LIVE.load(Ordering::Relaxed);
+    for i in 0..clusters {
+        let mut store = ClusterStore::new(&format!("c{i}"));
+        let text = client
+            .request_text(
+                http::Request::get("/api/v1/nodes")
+                    .body(Vec::new())
+                    .expect("req"),
+            )
+            .await
+            .expect("nodes");
+        let page: ListPage<SlimNode> = serde_json::from_str(&text).expect("nodes");
+        drop(text);
+        nodes += page.items.len();
+        store.apply_node(Delta::ListStarted);
+        store.apply_node(Delta::Page(page.items));
+        store.apply_node(Delta::ListDone);
+        stores.push(store);
+    }
+    let after_nodes = LIVE.load(Ordering::Relaxed);
+    for store in &mut stores {
+        let text = client
+            .request_text(
+                http::Request::get("/api/v1/pods")
+                    .body(Vec::new())
+                    .expect("req"),
+            )
+            .await
+            .expect("pods");
+        let page: ListPage<SlimPod> = serde_json::from_str(&text).expect("pods");
+        drop(text);
+        pods += page.items.len();
+        store.apply_pod(Delta::ListStarted);
+        store.apply_pod(Delta::Page(page.items));
+        store.apply_pod(Delta::ListDone);
+        let _ = store.view();
+    }
+    let after_pods = LIVE.load(Ordering::Relaxed);
+    let per_node = (after_nodes - before) as f64 / nodes.max(1) as f64;
+    let per_pod = (after_pods - after_nodes) as f64 / pods.max(1) as f64;
+    drop(stores);
+    (per_node, per_pod, nodes, pods)
+}
+
+fn main() {
+    let sim = start_sim();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let (ledger, kubeconfig, clients) = clients(&sim).await;
+        let rss_start = rss_bytes();
+
+        // 1. Raw download of every list page, 32 clusters at a time.
+        let started = Instant::now();
+        let bytes: usize = futures::stream::iter(clients.iter())
+            .map(|c| async move {
+                download(c, "/api/v1/nodes").await
+                    + download(c, "/api/v1/pods").await
+                    + download(c, "/apis/policy/v1/poddisruptionbudgets").await
+            })
+            .buffer_unordered(32)
+            .fold(0, |a, b| async move { a + b })
+            .await;
+        let raw = started.elapsed();
+        println!(
+            "raw download: {:.2} s for {:.1} MiB of list JSON ({:.0} MiB/s)",
+            raw.as_secs_f64(),
+            bytes as f64 / 1048576.0,
+            bytes as f64 / 1048576.0 / raw.as_secs_f64()
+        );
+
+        // 2. Full sync.
+        let started = Instant::now();
+        let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+        let snapshot = loop {
+            let snapshot = sync.wait_settled(Duration::from_secs(600)).await;
+            let synced = snapshot.clusters.iter().filter(|c| c.status == ClusterStatus::Synced).count();
+            if synced == snapshot.clusters.len() || started.elapsed() > Duration::from_secs(600) {
+                break snapshot;
+            }
+            let _ = sync.snapshots.changed().await;
+        };
+        let full = started.elapsed();
+        let nodes: usize = snapshot.clusters.iter().map(|c| c.view.nodes.len()).sum();
+        let pods: usize = snapshot.clusters.iter().map(|c| c.view.pods.len()).sum();
+        println!(
+            "full sync: {:.2} s for {} clusters, {nodes} nodes, {pods} pods = {:.2}x the raw download",
+            full.as_secs_f64(),
+            snapshot.clusters.len(),
+            full.as_secs_f64() / raw.as_secs_f64()
+        );
+        let rss_synced = rss_bytes();
+        println!(
+            "resident memory: {:.0} MiB at start, {:.0} MiB after sync (+{:.0} MiB; {:.0} B per pod if all of it were charged to pods)",
+            rss_start as f64 / 1048576.0,
+            rss_synced as f64 / 1048576.0,
+            (rss_synced.saturating_sub(rss_start)) as f64 / 1048576.0,
+            rss_synced.saturating_sub(rss_start) as f64 / pods.max(1) as f64
+        );
+
+        // 5. Steady state: requests per cluster per minute after the sync.
+        let requests_at = |s: &fleetdeck::model::live::FleetSnapshot| -> u64 { s.clusters.iter().map(|c| c.requests_sent).sum() };
+        let before = requests_at(&sync.snapshots.borrow().clone());
+        let window = Duration::from_secs(60);
+        tokio::time::sleep(window).await;
+        let after = requests_at(&sync.snapshots.borrow().clone());
+        println!(
+            "steady state: {} requests from {} clusters in {} s after sync = {:.2} per cluster per minute (watches resume every 290 s: 3 / 290 s = 0.62 on average)",
+            after.saturating_sub(before),
+            snapshot.clusters.len(),
+            window.as_secs(),
+            after.saturating_sub(before) as f64 / snapshot.clusters.len() as f64 / (window.as_secs_f64() / 60.0)
+        );
+        sync.stop();
+        drop(snapshot);
+
+        // 3. Bytes retained per node and per pod (20 clusters' worth).
+        let (per_node, per_pod, n, p) = retained_bytes(&clients[0], 20).await;
+        println!("retained by the slim store: {per_node:.0} B per node, {per_pod:.0} B per pod (measured over {n} nodes, {p} pods)");
+    });
+    runtime.shutdown_background();
+}
