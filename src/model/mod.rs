@@ -2,3 +2,5 @@
 
 pub mod duration;
 pub mod ledger;
+pub mod maintenance;
+pub mod run;
