@@ -83,7 +83,7 @@ pub enum PauseScope {
     /// Every run on one cluster (a freeze).
     Cluster {
         /// The cluster.
-        #[serde(with = "cluster_id")]
+        #[serde(with = "super::ids::cluster_id")]
         cluster: ClusterId,
     },
     /// One run.
@@ -94,7 +94,7 @@ pub enum PauseScope {
     /// One failure domain of one cluster (set by the mass-failure guard).
     FailureDomain {
         /// The cluster.
-        #[serde(with = "cluster_id")]
+        #[serde(with = "super::ids::cluster_id")]
         cluster: ClusterId,
         /// The failure domain's label value (e.g. a zone).
         domain: String,
@@ -111,21 +111,6 @@ impl std::fmt::Display for PauseScope {
                 write!(f, "failure domain {domain} of cluster {cluster}")
             }
         }
-    }
-}
-
-/// `ClusterId` is defined with the ledger, which only writes it; journal payloads are also
-/// read back, so they go through this adapter.
-mod cluster_id {
-    use super::ClusterId;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(id: &ClusterId, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&id.0)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<ClusterId, D::Error> {
-        String::deserialize(d).map(ClusterId)
     }
 }
 

@@ -66,3 +66,18 @@ impl Actor {
         self.0.starts_with("executor/") || self.0.starts_with("fleetdeck/")
     }
 }
+
+/// `ClusterId` is defined with the ledger, which only writes it; journal payloads are also
+/// read back, so they go through this adapter.
+pub(crate) mod cluster_id {
+    use crate::model::ledger::ClusterId;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(id: &ClusterId, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&id.0)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<ClusterId, D::Error> {
+        String::deserialize(d).map(ClusterId)
+    }
+}

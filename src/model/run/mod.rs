@@ -12,6 +12,7 @@ pub use event::{
     Event, EventBody, FencingToken, IdempotencyKey, LeaseScope, NewEvent, PauseScope,
     ReturnOutcome, Sequence,
 };
+pub(crate) use ids::cluster_id;
 pub use ids::{Actor, ItemId, NodeName, RunId, StepName};
 pub use projection::{HandOff, ItemView, OpenIntent, PauseSwitch, Projection, RunView, StepView};
 pub use status::{RunStatus, StepStatus};
