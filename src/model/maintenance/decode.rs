@@ -319,9 +319,7 @@ fn decode_exec(node: &Node, diags: &mut Diagnostics) -> Option<ExecHook> {
         .get("idempotent")
         .map(|n| boolean(n, "idempotent", diags))
         .unwrap_or(Some(false));
-    if argv_node.is_none() {
-        return None;
-    }
+    argv_node?;
     Some(ExecHook {
         argv,
         timeout: timeout?,

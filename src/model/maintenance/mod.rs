@@ -9,3 +9,17 @@ mod step;
 pub use decode::{MaintenanceReport, read_maintenance};
 pub use spec::*;
 pub use step::Step;
+mod drain;
+mod machine;
+mod observe;
+mod restart;
+mod state;
+
+pub use drain::{DrainProgress, PodDrain, is_evictable};
+pub use machine::{
+    Action, CordonRecord, Env, NODE_EVENT_REASON, NodeState, ON_CALL, step, verify_node,
+};
+pub use observe::*;
+pub use restart::{
+    HOOK_OUTCOME_UNKNOWN, Intent, Observe, Resolution, Seen, reconcile, what_to_observe,
+};
