@@ -23,3 +23,10 @@ pub use observe::*;
 pub use restart::{
     HOOK_OUTCOME_UNKNOWN, Intent, Observe, Resolution, Seen, reconcile, what_to_observe,
 };
+mod guard;
+pub use guard::{
+    GuardContext, GuardPolicy, GuardTrip, ReadinessChange, SUSPECT_SHARED_DEPENDENCY,
+    evaluate as evaluate_guard,
+};
+mod planner;
+pub use planner::{NodeFacts, Plan, labels_match, plan_batches, select_nodes};
