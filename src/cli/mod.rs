@@ -2,9 +2,13 @@
 
 mod args;
 mod config_cmd;
+mod journal_cmd;
+mod journal_stress;
 mod ledger;
 mod logging;
+mod maintenance_cmd;
 mod output;
+mod pause_cmd;
 mod settings;
 
 use std::process::ExitCode;
@@ -39,6 +43,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Config { command }) => match command {
             ConfigCommand::Paths => config_cmd::paths(&settings),
         },
+        Some(Command::Journal(args)) => journal_cmd::run(&settings, &args),
+        Some(Command::Maintenance { command }) => maintenance_cmd::run(&settings, &command),
+        Some(Command::Pause(args)) => pause_cmd::pause(&settings, &args),
+        Some(Command::Resume(args)) => pause_cmd::resume(&settings, &args),
+        Some(Command::JournalStress { db }) => journal_stress::run(&db),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(
                 shell,
