@@ -53,7 +53,12 @@ pub fn run(settings: &Settings, command: &MaintenanceCommand) -> anyhow::Result<
 fn read_node_list(path: &Path) -> anyhow::Result<Vec<NodeFacts>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let list: k8s_openapi::List<k8s_openapi::api::core::v1::Node> = serde_json::from_str(&text)
+    // `kubectl get nodes -o json` says `kind: List`, not `NodeList`: read only the items.
+    #[derive(serde::Deserialize)]
+    struct Items {
+        items: Vec<k8s_openapi::api::core::v1::Node>,
+    }
+    let list: Items = serde_json::from_str(&text)
         .with_context(|| format!("{} is not a NodeList in JSON", path.display()))?;
     Ok(list
         .items
