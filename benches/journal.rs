@@ -60,7 +60,9 @@ fn plan(tag: &str) -> NewEvent {
         IdempotencyKey(format!("{tag}/plan")),
         EventBody::RunPlanned {
             title: "kernel patch".into(),
-            items: (0..200).map(|i| ItemId(format!("gpu-a100-{i:03}"))).collect(),
+            items: (0..200)
+                .map(|i| ItemId(format!("gpu-a100-{i:03}")))
+                .collect(),
             batches: vec![],
             spec: json!({}),
         },
@@ -77,7 +79,10 @@ fn single(durability: Durability, n: usize, label: &str) {
         j.append(event(i, "single"), None).unwrap();
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("append, 1 event/transaction, {label:<16} {n:>7} events in {secs:>6.3} s = {:>9.0} events/s", n as f64 / secs);
+    println!(
+        "append, 1 event/transaction, {label:<16} {n:>7} events in {secs:>6.3} s = {:>9.0} events/s",
+        n as f64 / secs
+    );
 }
 
 fn batched(durability: Durability, n: usize, batch: usize, label: &str) {
@@ -85,10 +90,14 @@ fn batched(durability: Durability, n: usize, batch: usize, label: &str) {
     let mut j = SqliteJournal::open(&dir.path().join("j.sqlite"), durability).unwrap();
     let start = Instant::now();
     for chunk in (0..n).collect::<Vec<_>>().chunks(batch) {
-        j.append_all(chunk.iter().map(|i| event(*i, "batched")).collect(), None).unwrap();
+        j.append_all(chunk.iter().map(|i| event(*i, "batched")).collect(), None)
+            .unwrap();
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("append, {batch} events/transaction, {label:<13} {n:>7} events in {secs:>6.3} s = {:>9.0} events/s", n as f64 / secs);
+    println!(
+        "append, {batch} events/transaction, {label:<13} {n:>7} events in {secs:>6.3} s = {:>9.0} events/s",
+        n as f64 / secs
+    );
 }
 
 fn replay(n: usize) {
@@ -96,15 +105,23 @@ fn replay(n: usize) {
     let mut j = SqliteJournal::open(&dir.path().join("j.sqlite"), Durability::Normal).unwrap();
     j.append(plan("replay"), None).unwrap();
     for chunk in (0..n).collect::<Vec<_>>().chunks(1000) {
-        j.append_all(chunk.iter().map(|i| event(*i, "replay")).collect(), None).unwrap();
+        j.append_all(chunk.iter().map(|i| event(*i, "replay")).collect(), None)
+            .unwrap();
     }
     drop(j);
     let j = SqliteJournal::open(&dir.path().join("j.sqlite"), Durability::Normal).unwrap();
     let start = Instant::now();
     let projection = j.projection().unwrap();
     let secs = start.elapsed().as_secs_f64();
-    let items = projection.runs.values().map(|r| r.items.len()).sum::<usize>();
-    println!("replay {n} events through the projection (read + decode + fold): {secs:.3} s ({:.0} events/s; {items} items)", (n + 1) as f64 / secs);
+    let items = projection
+        .runs
+        .values()
+        .map(|r| r.items.len())
+        .sum::<usize>();
+    println!(
+        "replay {n} events through the projection (read + decode + fold): {secs:.3} s ({:.0} events/s; {items} items)",
+        (n + 1) as f64 / secs
+    );
 }
 
 fn main() {
