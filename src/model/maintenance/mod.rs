@@ -30,3 +30,5 @@ pub use guard::{
 };
 mod planner;
 pub use planner::{NodeFacts, Plan, labels_match, plan_batches, select_nodes};
+mod ports;
+pub use ports::MaintenancePort;
