@@ -82,6 +82,24 @@ pub enum Command {
         #[command(subcommand)]
         command: ConfigCommand,
     },
+    /// Read the journal: what the engine and the operators did
+    Journal(super::journal_cmd::JournalArgs),
+    /// Plan and inspect node maintenance
+    Maintenance {
+        /// Maintenance subcommand.
+        #[command(subcommand)]
+        command: super::maintenance_cmd::MaintenanceCommand,
+    },
+    /// Pause automation: no new step starts (nothing is undone)
+    Pause(super::pause_cmd::PauseArgs),
+    /// Resume paused automation
+    Resume(super::pause_cmd::ResumeArgs),
+    /// Append to a journal until killed (crash-consistency tests)
+    #[command(name = "__journal-stress", hide = true)]
+    JournalStress {
+        /// The database.
+        db: PathBuf,
+    },
     /// Print a shell completion script (e.g. `fleetdeck completions bash > /etc/bash_completion.d/fleetdeck`)
     Completions {
         /// The shell to generate completions for.

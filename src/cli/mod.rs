@@ -3,10 +3,14 @@
 mod args;
 mod capacity_cmd;
 mod config_cmd;
+mod journal_cmd;
+mod journal_stress;
 mod ledger;
 mod live;
 mod logging;
+mod maintenance_cmd;
 mod output;
+mod pause_cmd;
 mod reconcile_cmd;
 mod settings;
 mod snapshot_cmd;
@@ -67,6 +71,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Config { command }) => match command {
             ConfigCommand::Paths => config_cmd::paths(&settings),
         },
+        Some(Command::Journal(args)) => journal_cmd::run(&settings, &args),
+        Some(Command::Maintenance { command }) => maintenance_cmd::run(&settings, &command),
+        Some(Command::Pause(args)) => pause_cmd::pause(&settings, &args),
+        Some(Command::Resume(args)) => pause_cmd::resume(&settings, &args),
+        Some(Command::JournalStress { db }) => journal_stress::run(&db),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(
                 shell,

@@ -6,4 +6,6 @@ pub mod duration;
 pub mod fleet;
 pub mod ledger;
 pub mod live;
+pub mod maintenance;
 pub mod quantity;
+pub mod run;

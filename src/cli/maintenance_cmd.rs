@@ -1,0 +1,277 @@
+//! `fleetdeck maintenance plan | list | show`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Subcommand;
+use fleetdeck::journal::JournalStore;
+use fleetdeck::model::maintenance::{
+    NodeFacts, NodeSelection, plan_batches, read_maintenance, select_nodes,
+};
+use fleetdeck::model::run::{NodeName, RunId};
+use fleetdeck::yaml::Severity;
+use serde::Serialize;
+
+use super::journal_cmd::open;
+use super::output::{Table, emit};
+use super::settings::Settings;
+
+/// `fleetdeck maintenance …`
+#[derive(Debug, Subcommand)]
+pub enum MaintenanceCommand {
+    /// Check a maintenance file and print its nodes, batches and prechecks (no cluster
+    /// needed; exit 1 on errors)
+    Plan {
+        /// The maintenance file
+        file: PathBuf,
+        /// The cluster's nodes as `kubectl get nodes -o json` prints them, for labels
+        /// (failure domains, replica groups) and selectors
+        #[arg(long, value_name = "FILE")]
+        nodes: Option<PathBuf>,
+    },
+    /// Runs in the journal, with their status
+    List,
+    /// One run: items, steps, hand-offs, open intents
+    Show {
+        /// The run id
+        run: String,
+    },
+}
+
+/// Dispatches `maintenance …`.
+pub fn run(settings: &Settings, command: &MaintenanceCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        MaintenanceCommand::Plan { file, nodes } => plan(settings, file, nodes.as_deref()),
+        MaintenanceCommand::List => list(settings),
+        MaintenanceCommand::Show { run } => show(settings, run),
+    }
+}
+
+/// Nodes from a Kubernetes NodeList in JSON.
+fn read_node_list(path: &Path) -> anyhow::Result<Vec<NodeFacts>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    // `kubectl get nodes -o json` says `kind: List`, not `NodeList`: read only the items.
+    #[derive(serde::Deserialize)]
+    struct Items {
+        items: Vec<k8s_openapi::api::core::v1::Node>,
+    }
+    let list: Items = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a NodeList in JSON", path.display()))?;
+    Ok(list
+        .items
+        .into_iter()
+        .map(|node| {
+            let ready = node
+                .status
+                .as_ref()
+                .and_then(|s| s.conditions.as_ref())
+                .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
+                .is_some_and(|c| c.status == "True");
+            let unschedulable = node
+                .spec
+                .as_ref()
+                .and_then(|s| s.unschedulable)
+                .unwrap_or(false);
+            NodeFacts {
+                name: NodeName(node.metadata.name.unwrap_or_default()),
+                labels: node
+                    .metadata
+                    .labels
+                    .unwrap_or_default()
+                    .into_iter()
+                    .collect(),
+                unavailable: !ready || unschedulable,
+            }
+        })
+        .collect())
+}
+
+fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let report = read_maintenance(&text);
+    let name = file.display().to_string();
+    for d in &report.diagnostics {
+        eprintln!("{}", d.render(&name));
+    }
+    let Some(spec) = report.spec else {
+        let errors = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
+        eprintln!("{name}: {errors} error(s)");
+        return Ok(ExitCode::FAILURE);
+    };
+    let inventory = match nodes {
+        Some(path) => read_node_list(path)?,
+        None => match &spec.nodes {
+            NodeSelection::Names(names) => names
+                .iter()
+                .map(|n| NodeFacts {
+                    name: n.clone(),
+                    labels: BTreeMap::new(),
+                    unavailable: false,
+                })
+                .collect(),
+            NodeSelection::Selector(s) => {
+                anyhow::bail!(
+                    "nodes are selected by `{s}`: pass --nodes FILE (kubectl get nodes -o json) to plan without the cluster"
+                )
+            }
+        },
+    };
+    let (targets, missing) = select_nodes(&spec.nodes, &inventory);
+    let down: Vec<NodeFacts> = inventory
+        .iter()
+        .filter(|n| n.unavailable && !targets.iter().any(|t| t.name == n.name))
+        .cloned()
+        .collect();
+    let plan = plan_batches(&targets, &down, &spec.budgets);
+    #[derive(Serialize)]
+    struct Out<'a> {
+        name: &'a str,
+        cluster: &'a str,
+        nodes: Vec<&'a str>,
+        missing: &'a [NodeName],
+        plan: &'a fleetdeck::model::maintenance::Plan,
+    }
+    let out = Out {
+        name: &spec.name,
+        cluster: &spec.cluster.0,
+        nodes: targets.iter().map(|n| n.name.as_str()).collect(),
+        missing: &missing,
+        plan: &plan,
+    };
+    emit(settings.output, &out, || {
+        let mut s = format!(
+            "maintenance {} on cluster {}: {} node(s)\n",
+            spec.name,
+            spec.cluster,
+            targets.len()
+        );
+        for m in &missing {
+            s.push_str(&format!("missing: node {m} is not in the node list\n"));
+        }
+        for w in &plan.warnings {
+            s.push_str(&format!("warning: {w}\n"));
+        }
+        for (i, batch) in plan.batches.iter().enumerate() {
+            let names: Vec<&str> = batch.iter().map(|n| n.as_str()).collect();
+            s.push_str(&format!("batch {}: {}\n", i + 1, names.join(", ")));
+        }
+        for (node, why) in &plan.unplanned {
+            s.push_str(&format!("not planned: {node}: {why}\n"));
+        }
+        let mut table = Table::new(vec!["NODE", "CHECK", "RESULT"]);
+        for (node, checks) in &plan.prechecks {
+            for (check, outcome) in checks {
+                let result = match outcome {
+                    fleetdeck::model::maintenance::CheckOutcome::Pass => "pass".to_string(),
+                    fleetdeck::model::maintenance::CheckOutcome::Fail(w) => format!("FAIL: {w}"),
+                    fleetdeck::model::maintenance::CheckOutcome::Unknown(w) => {
+                        format!("unknown: {w}")
+                    }
+                };
+                table.row(vec![node.0.clone(), check.clone(), result]);
+            }
+        }
+        s.push_str(&table.render());
+        s
+    })?;
+    Ok(if plan.unplanned.is_empty() && missing.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn list(settings: &Settings) -> anyhow::Result<ExitCode> {
+    let projection = open(settings)?.projection()?;
+    let runs: Vec<_> = projection.runs.values().collect();
+    emit(settings.output, &runs, || {
+        let mut table = Table::new(vec![
+            "RUN",
+            "TITLE",
+            "CLUSTER",
+            "STATUS",
+            "ITEMS",
+            "CREATED-BY",
+            "CREATED",
+        ]);
+        for run in &runs {
+            table.row(vec![
+                run.id.0.clone(),
+                run.title.clone(),
+                run.cluster.as_ref().map_or("-".into(), |c| c.0.clone()),
+                projection.effective_status(run).to_string(),
+                run.items.len().to_string(),
+                run.created_by.0.clone(),
+                run.created_at.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            ]);
+        }
+        table.render()
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
+    let projection = open(settings)?.projection()?;
+    let run = projection
+        .runs
+        .get(&RunId(id.to_string()))
+        .with_context(|| format!("no run {id} in the journal"))?;
+    emit(settings.output, run, || {
+        let mut s = format!(
+            "run {} ({}): {}\n",
+            run.id,
+            run.title,
+            projection.effective_status(run)
+        );
+        if let Some(p) = projection.pause_for(run) {
+            s.push_str(&format!(
+                "paused ({}) by {} since {}: {}\n",
+                p.scope, p.by, p.since, p.reason
+            ));
+        }
+        let mut table = Table::new(vec![
+            "ITEM",
+            "STEP",
+            "STATUS",
+            "SINCE",
+            "BY",
+            "HANDED-TO",
+            "OPEN-INTENTS",
+        ]);
+        for item_id in &run.order {
+            let Some(item) = run.items.get(item_id) else {
+                continue;
+            };
+            let current = item
+                .current
+                .as_ref()
+                .and_then(|s| item.steps.get(s).map(|v| (s, v)));
+            table.row(vec![
+                item_id.0.clone(),
+                current.map_or("-".into(), |(s, _)| s.0.clone()),
+                current.map_or("pending".into(), |(_, v)| v.status.to_string()),
+                current.map_or("-".into(), |(_, v)| {
+                    v.since.strftime("%H:%M:%S").to_string()
+                }),
+                current.map_or("-".into(), |(_, v)| v.by.0.clone()),
+                item.handoff.as_ref().map_or("-".into(), |h| h.to.0.clone()),
+                item.open_intents
+                    .values()
+                    .map(|i| i.action.clone())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ]);
+        }
+        s.push_str(&table.render());
+        s
+    })?;
+    Ok(ExitCode::SUCCESS)
+}

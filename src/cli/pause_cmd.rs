@@ -1,0 +1,124 @@
+//! `fleetdeck pause` and `fleetdeck resume`: the pause switches, written to the journal.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use fleetdeck::journal::JournalStore;
+use fleetdeck::model::ledger::ClusterId;
+use fleetdeck::model::run::{Actor, EventBody, IdempotencyKey, NewEvent, PauseScope, RunId};
+use jiff::Timestamp;
+
+use super::journal_cmd::open;
+use super::settings::Settings;
+
+/// Which switch: exactly one of the flags.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct ScopeArgs {
+    /// Every run in the fleet
+    #[arg(long)]
+    pub all: bool,
+    /// Every run on one cluster (ledger id)
+    #[arg(long, value_name = "ID")]
+    pub cluster: Option<String>,
+    /// One run
+    #[arg(long, value_name = "ID")]
+    pub run: Option<String>,
+    /// One failure domain of a cluster, as `CLUSTER/DOMAIN` (e.g. a guard pause)
+    #[arg(long, value_name = "CLUSTER/DOMAIN")]
+    pub domain: Option<String>,
+}
+
+/// `fleetdeck pause (--all|--cluster ID|--run ID|--domain C/D) --reason …`
+#[derive(Debug, Args)]
+pub struct PauseArgs {
+    /// What to pause.
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+    /// Why (shown everywhere the pause is)
+    #[arg(long)]
+    pub reason: String,
+}
+
+/// `fleetdeck resume (--all|--cluster ID|--run ID|--domain C/D) --note …`
+#[derive(Debug, Args)]
+pub struct ResumeArgs {
+    /// What to resume.
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+    /// Why it is safe to go on
+    #[arg(long)]
+    pub note: String,
+}
+
+fn scope(args: &ScopeArgs) -> anyhow::Result<PauseScope> {
+    Ok(if let Some(c) = &args.cluster {
+        PauseScope::Cluster {
+            cluster: ClusterId(c.clone()),
+        }
+    } else if let Some(r) = &args.run {
+        PauseScope::Run {
+            run: RunId(r.clone()),
+        }
+    } else if let Some(d) = &args.domain {
+        let (cluster, domain) = d
+            .split_once('/')
+            .filter(|(c, d)| !c.is_empty() && !d.is_empty())
+            .ok_or_else(|| anyhow::anyhow!("--domain {d:?}: expected CLUSTER/DOMAIN"))?;
+        PauseScope::FailureDomain {
+            cluster: ClusterId(cluster.into()),
+            domain: domain.into(),
+        }
+    } else {
+        PauseScope::Fleet
+    })
+}
+
+fn write(
+    settings: &Settings,
+    what: &str,
+    body: EventBody,
+    scope: &PauseScope,
+) -> anyhow::Result<ExitCode> {
+    if settings.readonly {
+        anyhow::bail!("read-only mode: refusing to {what}");
+    }
+    let actor = Actor(settings.actor.clone());
+    let now = Timestamp::now();
+    let mut event = NewEvent::new(
+        now,
+        actor.clone(),
+        IdempotencyKey::for_command(&actor, now, what),
+        body,
+    );
+    match scope {
+        PauseScope::Cluster { cluster } | PauseScope::FailureDomain { cluster, .. } => {
+            event.cluster = Some(cluster.clone());
+        }
+        PauseScope::Run { run } => event.run = Some(run.clone()),
+        PauseScope::Fleet => {}
+    }
+    let appended = open(settings)?.append(event, None)?;
+    println!("{what}d {scope} (journal event {})", appended.event.seq.0);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `pause`.
+pub fn pause(settings: &Settings, args: &PauseArgs) -> anyhow::Result<ExitCode> {
+    let scope = scope(&args.scope)?;
+    let body = EventBody::Paused {
+        scope: scope.clone(),
+        reason: args.reason.clone(),
+    };
+    write(settings, "pause", body, &scope)
+}
+
+/// `resume`.
+pub fn resume(settings: &Settings, args: &ResumeArgs) -> anyhow::Result<ExitCode> {
+    let scope = scope(&args.scope)?;
+    let body = EventBody::Resumed {
+        scope: scope.clone(),
+        note: args.note.clone(),
+    };
+    write(settings, "resume", body, &scope)
+}

@@ -1,0 +1,160 @@
+//! The journal: an append-only log of everything the engine and the operators did, and
+//! the leases that make sure only one executor acts at a time. [`JournalStore`] is the
+//! seam; [`SqliteJournal`] is the embedded default. A shared backend for teams (a hub
+//! cluster, a SQL server) implements the same trait.
+//!
+//! What events mean is decided in [`crate::model::run`]: the store keeps them, the pure
+//! [`Projection`] folds them.
+
+mod lease;
+mod migrations;
+mod sqlite;
+
+use std::time::Duration;
+
+use jiff::Timestamp;
+use serde::Serialize;
+
+pub use lease::{Fence, Lease, LeaseGrant};
+pub use migrations::{MIGRATIONS, Migration};
+pub use sqlite::{Durability, SqliteJournal};
+
+use crate::model::ledger::ClusterId;
+use crate::model::run::{
+    Actor, Event, FencingToken, LeaseScope, NewEvent, Projection, RunId, Sequence,
+};
+
+/// Why a journal operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    /// The database itself failed (IO, locking, constraint).
+    #[error("journal database: {0}")]
+    Database(#[from] rusqlite::Error),
+    /// The write carried a fencing token older than the lease's: its writer lost the
+    /// lease and must stop acting. Nothing was written.
+    #[error(
+        "stale fencing token {presented} for lease {scope} (current token {current}): this executor no longer holds the lease"
+    )]
+    StaleToken {
+        /// The lease.
+        scope: LeaseScope,
+        /// The token the writer presented.
+        presented: FencingToken,
+        /// The lease's token now (0 when the lease was never taken).
+        current: FencingToken,
+    },
+    /// Renewing or releasing a lease that someone else holds now.
+    #[error("lease {scope} is no longer held by {holder}")]
+    LeaseLost {
+        /// The lease.
+        scope: LeaseScope,
+        /// Who thought they held it.
+        holder: Actor,
+    },
+    /// The database was written by a newer fleetdeck with a schema this one cannot read.
+    #[error(
+        "journal schema version {found} is newer than this fleetdeck understands ({known}); upgrade fleetdeck"
+    )]
+    SchemaTooNew {
+        /// The version in the database.
+        found: i64,
+        /// The newest version this build knows.
+        known: i64,
+    },
+    /// A stored event cannot be read back (should never happen: every write is checked).
+    #[error("journal event {seq} is damaged: {reason}")]
+    Damaged {
+        /// The event's sequence.
+        seq: i64,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A path or another value that is not usable.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// The result of an append.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Appended {
+    /// The stored event: the new one, or the one already stored under the same key.
+    pub event: Event,
+    /// Whether the key existed already (nothing new was written).
+    pub duplicate: bool,
+}
+
+/// Which events to read. Empty filters select everything; all given filters must hold.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EventQuery {
+    /// Only events at or after this time.
+    pub since: Option<Timestamp>,
+    /// Only events after this sequence (for a live tail).
+    pub after: Option<Sequence>,
+    /// Only events about this cluster.
+    pub cluster: Option<ClusterId>,
+    /// Only events of this run.
+    pub run: Option<RunId>,
+    /// Only events of these kinds (e.g. `operator.pause`).
+    pub kinds: Vec<String>,
+    /// At most this many (the oldest first).
+    pub limit: Option<usize>,
+}
+
+/// Where journal events are kept. Appends are atomic: an event is stored whole or not at
+/// all, and a write under a lease is checked against the lease in the same transaction.
+pub trait JournalStore {
+    /// Appends one event in its own transaction. With `fence`, the write is refused with
+    /// [`JournalError::StaleToken`] unless the fence's token is the lease's current one.
+    /// An existing idempotency key returns the stored event with `duplicate: true`.
+    fn append(&mut self, event: NewEvent, fence: Option<&Fence>) -> Result<Appended, JournalError>;
+
+    /// Appends several events in one transaction: all or none.
+    fn append_all(
+        &mut self,
+        events: Vec<NewEvent>,
+        fence: Option<&Fence>,
+    ) -> Result<Vec<Appended>, JournalError>;
+
+    /// Calls `visit` with every matching event in sequence order, without holding them all
+    /// in memory.
+    fn scan(&self, query: &EventQuery, visit: &mut dyn FnMut(Event)) -> Result<(), JournalError>;
+
+    /// Every matching event, in sequence order.
+    fn query(&self, query: &EventQuery) -> Result<Vec<Event>, JournalError> {
+        let mut out = Vec::new();
+        self.scan(query, &mut |e| out.push(e))?;
+        Ok(out)
+    }
+
+    /// Current state: every event folded through [`Projection`].
+    fn projection(&self) -> Result<Projection, JournalError> {
+        let mut projection = Projection::default();
+        self.scan(&EventQuery::default(), &mut |e| projection.apply(&e))?;
+        Ok(projection)
+    }
+
+    /// Takes the lease when it is free, expired or already ours; otherwise reports who
+    /// holds it. A change of holder increments the fencing token and is journaled.
+    fn acquire_lease(
+        &mut self,
+        scope: &LeaseScope,
+        holder: &Actor,
+        ttl: Duration,
+        now: Timestamp,
+    ) -> Result<LeaseGrant, JournalError>;
+
+    /// Extends our lease to `now + ttl`; [`JournalError::LeaseLost`] when another holder
+    /// took it in the meantime.
+    fn renew_lease(
+        &mut self,
+        lease: &Lease,
+        ttl: Duration,
+        now: Timestamp,
+    ) -> Result<Lease, JournalError>;
+
+    /// Gives the lease up so a standby can take it at once (on SIGTERM).
+    fn release_lease(&mut self, lease: &Lease, now: Timestamp) -> Result<(), JournalError>;
+
+    /// The lease as stored, if it was ever taken.
+    fn lease(&self, scope: &LeaseScope) -> Result<Option<Lease>, JournalError>;
+}

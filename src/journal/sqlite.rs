@@ -1,0 +1,497 @@
+//! The embedded journal: one SQLite file in WAL mode.
+//!
+//! Durability: `synchronous=FULL` by default. In WAL mode, NORMAL survives a killed
+//! process but may lose the last commits on power loss — and an intent lost after its
+//! side effect happened is exactly what the journal exists to prevent (a lost cordon
+//! intent would make us record the node as "already cordoned" and never uncordon it).
+//! NORMAL is offered for benchmarks and throwaway journals.
+
+use std::path::Path;
+use std::time::Duration;
+
+use jiff::Timestamp;
+use rusqlite::types::Value as SqlValue;
+use rusqlite::{Connection, OptionalExtension, Row, Transaction, TransactionBehavior, params};
+
+use super::lease::{Fence, Lease, LeaseGrant};
+use super::migrations::{MIGRATIONS, current_version};
+use super::{Appended, EventQuery, JournalError, JournalStore};
+use crate::model::ledger::ClusterId;
+use crate::model::run::{
+    Actor, Event, EventBody, FencingToken, IdempotencyKey, ItemId, LeaseScope, NewEvent, RunId,
+    Sequence, StepName,
+};
+
+/// How hard each commit is pushed to disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// fsync on every commit: a committed event survives power loss.
+    #[default]
+    Full,
+    /// fsync at checkpoints: survives a killed process, not a power cut.
+    Normal,
+}
+
+/// How long a writer waits for another process's transaction before failing.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A journal in one SQLite database file.
+pub struct SqliteJournal {
+    conn: Connection,
+}
+
+const COLUMNS: &str =
+    "seq, time_us, actor, kind, run_id, item, step, cluster, payload, idem_key, lease_token";
+
+impl SqliteJournal {
+    /// Opens (creating if needed) the journal at `path` and brings its schema up to date.
+    pub fn open(path: &Path, durability: Durability) -> Result<Self, JournalError> {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| {
+                JournalError::Invalid(format!("cannot create {}: {e}", parent.display()))
+            })?;
+        }
+        Self::from_connection(Connection::open(path)?, durability)
+    }
+
+    /// A journal in memory, for tests and dry runs.
+    pub fn in_memory() -> Result<Self, JournalError> {
+        Self::from_connection(Connection::open_in_memory()?, Durability::Normal)
+    }
+
+    fn from_connection(conn: Connection, durability: Durability) -> Result<Self, JournalError> {
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        // `journal_mode` answers with the mode in effect (memory databases stay "memory").
+        let _mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+        conn.pragma_update(
+            None,
+            "synchronous",
+            match durability {
+                Durability::Full => "FULL",
+                Durability::Normal => "NORMAL",
+            },
+        )?;
+        let mut journal = SqliteJournal { conn };
+        journal.migrate()?;
+        Ok(journal)
+    }
+
+    /// The schema version stored in the database.
+    pub fn schema_version(&self) -> Result<i64, JournalError> {
+        Ok(self
+            .conn
+            .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
+            .optional()?
+            .unwrap_or(0))
+    }
+
+    /// The result of `PRAGMA integrity_check` (`"ok"` when healthy).
+    pub fn integrity_check(&self) -> Result<String, JournalError> {
+        let mut stmt = self.conn.prepare("PRAGMA integrity_check")?;
+        let lines: Vec<String> = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(lines.join("\n"))
+    }
+
+    fn migrate(&mut self) -> Result<(), JournalError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")?;
+        let found: Option<i64> = tx
+            .query_row("SELECT version FROM schema_version", [], |r| r.get(0))
+            .optional()?;
+        if found.is_none() {
+            tx.execute("INSERT INTO schema_version (version) VALUES (0)", [])?;
+        }
+        tx.commit()?;
+        let found = found.unwrap_or(0);
+        if found > current_version() {
+            return Err(JournalError::SchemaTooNew {
+                found,
+                known: current_version(),
+            });
+        }
+        for migration in MIGRATIONS.iter().filter(|m| m.version > found) {
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            // Another process may have migrated between our read and this transaction.
+            let now: i64 = tx.query_row("SELECT version FROM schema_version", [], |r| r.get(0))?;
+            if now >= migration.version {
+                continue;
+            }
+            tx.execute_batch(migration.sql)?;
+            tx.execute(
+                "UPDATE schema_version SET version = ?1",
+                [migration.version],
+            )?;
+            tx.commit()?;
+            tracing::info!(
+                version = migration.version,
+                what = migration.description,
+                "journal migrated"
+            );
+        }
+        Ok(())
+    }
+
+    fn write_tx(&mut self) -> Result<Transaction<'_>, JournalError> {
+        // IMMEDIATE takes the write lock up front, so the fence check and the write cannot
+        // interleave with another process's lease change.
+        Ok(self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?)
+    }
+}
+
+fn micros(t: Timestamp) -> i64 {
+    t.as_microsecond()
+}
+
+fn from_micros(us: i64, seq: i64) -> Result<Timestamp, JournalError> {
+    Timestamp::from_microsecond(us).map_err(|e| JournalError::Damaged {
+        seq,
+        reason: format!("bad time {us}: {e}"),
+    })
+}
+
+fn check_fence(tx: &Transaction<'_>, fence: &Fence) -> Result<(), JournalError> {
+    let current: i64 = tx
+        .query_row(
+            "SELECT token FROM leases WHERE scope = ?1",
+            [&fence.scope.0],
+            |r| r.get(0),
+        )
+        .optional()?
+        .unwrap_or(0);
+    if current != fence.token.0 {
+        return Err(JournalError::StaleToken {
+            scope: fence.scope.clone(),
+            presented: fence.token,
+            current: FencingToken(current),
+        });
+    }
+    Ok(())
+}
+
+fn insert(
+    tx: &Transaction<'_>,
+    event: NewEvent,
+    fence: Option<&Fence>,
+) -> Result<Appended, JournalError> {
+    let (kind, payload) = event.body.to_parts();
+    let payload_text = serde_json::to_string(&payload)
+        .map_err(|e| JournalError::Invalid(format!("payload cannot be written: {e}")))?;
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO events (time_us, actor, kind, run_id, item, step, cluster, payload, idem_key, lease_scope, lease_token)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+         ON CONFLICT (idem_key) DO NOTHING",
+    )?;
+    let inserted = stmt.execute(params![
+        micros(event.time),
+        event.actor.0,
+        kind,
+        event.run.as_ref().map(|r| &r.0),
+        event.item.as_ref().map(|i| &i.0),
+        event.step.as_ref().map(|s| &s.0),
+        event.cluster.as_ref().map(|c| &c.0),
+        payload_text,
+        event.key.0,
+        fence.map(|f| &f.scope.0),
+        fence.map(|f| f.token.0),
+    ])?;
+    if inserted == 1 {
+        let seq = tx.last_insert_rowid();
+        return Ok(Appended {
+            event: Event {
+                seq: Sequence(seq),
+                token: fence.map(|f| f.token),
+                event,
+            },
+            duplicate: false,
+        });
+    }
+    let mut stmt =
+        tx.prepare_cached(&format!("SELECT {COLUMNS} FROM events WHERE idem_key = ?1"))?;
+    let existing = stmt.query_row([&event.key.0], raw_row)?;
+    Ok(Appended {
+        event: decode(existing)?,
+        duplicate: true,
+    })
+}
+
+/// A row as stored, before its JSON and time are checked.
+struct RawRow {
+    seq: i64,
+    time_us: i64,
+    actor: String,
+    kind: String,
+    run: Option<String>,
+    item: Option<String>,
+    step: Option<String>,
+    cluster: Option<String>,
+    payload: String,
+    key: String,
+    token: Option<i64>,
+}
+
+fn raw_row(r: &Row<'_>) -> rusqlite::Result<RawRow> {
+    Ok(RawRow {
+        seq: r.get(0)?,
+        time_us: r.get(1)?,
+        actor: r.get(2)?,
+        kind: r.get(3)?,
+        run: r.get(4)?,
+        item: r.get(5)?,
+        step: r.get(6)?,
+        cluster: r.get(7)?,
+        payload: r.get(8)?,
+        key: r.get(9)?,
+        token: r.get(10)?,
+    })
+}
+
+fn decode(row: RawRow) -> Result<Event, JournalError> {
+    let payload: serde_json::Value =
+        serde_json::from_str(&row.payload).map_err(|e| JournalError::Damaged {
+            seq: row.seq,
+            reason: format!("payload is not JSON: {e}"),
+        })?;
+    Ok(Event {
+        seq: Sequence(row.seq),
+        token: row.token.map(FencingToken),
+        event: NewEvent {
+            time: from_micros(row.time_us, row.seq)?,
+            actor: Actor(row.actor),
+            run: row.run.map(RunId),
+            item: row.item.map(ItemId),
+            step: row.step.map(StepName),
+            cluster: row.cluster.map(ClusterId),
+            key: IdempotencyKey(row.key),
+            body: EventBody::from_parts(&row.kind, payload),
+        },
+    })
+}
+
+fn lease_row(r: &Row<'_>) -> rusqlite::Result<(String, Option<String>, i64, i64, i64)> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+}
+
+fn read_lease(conn: &Connection, scope: &LeaseScope) -> Result<Option<Lease>, JournalError> {
+    let row = conn
+        .query_row(
+            "SELECT scope, holder, token, acquired_us, expires_us FROM leases WHERE scope = ?1",
+            [&scope.0],
+            lease_row,
+        )
+        .optional()?;
+    row.map(|(scope, holder, token, acquired, expires)| {
+        Ok(Lease {
+            scope: LeaseScope(scope),
+            holder: holder.map(Actor),
+            token: FencingToken(token),
+            acquired_at: from_micros(acquired, 0)?,
+            expires_at: from_micros(expires, 0)?,
+        })
+    })
+    .transpose()
+}
+
+fn expiry(now: Timestamp, ttl: Duration) -> Result<Timestamp, JournalError> {
+    let ttl = jiff::SignedDuration::try_from(ttl)
+        .map_err(|e| JournalError::Invalid(format!("lease TTL too large: {e}")))?;
+    now.checked_add(ttl)
+        .map_err(|e| JournalError::Invalid(format!("lease TTL too large: {e}")))
+}
+
+impl JournalStore for SqliteJournal {
+    fn append(&mut self, event: NewEvent, fence: Option<&Fence>) -> Result<Appended, JournalError> {
+        let tx = self.write_tx()?;
+        if let Some(fence) = fence {
+            check_fence(&tx, fence)?;
+        }
+        let appended = insert(&tx, event, fence)?;
+        tx.commit()?;
+        Ok(appended)
+    }
+
+    fn append_all(
+        &mut self,
+        events: Vec<NewEvent>,
+        fence: Option<&Fence>,
+    ) -> Result<Vec<Appended>, JournalError> {
+        let tx = self.write_tx()?;
+        if let Some(fence) = fence {
+            check_fence(&tx, fence)?;
+        }
+        let mut out = Vec::with_capacity(events.len());
+        for event in events {
+            out.push(insert(&tx, event, fence)?);
+        }
+        tx.commit()?;
+        Ok(out)
+    }
+
+    fn scan(&self, query: &EventQuery, visit: &mut dyn FnMut(Event)) -> Result<(), JournalError> {
+        let mut sql = format!("SELECT {COLUMNS} FROM events WHERE 1=1");
+        let mut args: Vec<SqlValue> = Vec::new();
+        if let Some(since) = query.since {
+            args.push(SqlValue::Integer(micros(since)));
+            sql.push_str(&format!(" AND time_us >= ?{}", args.len()));
+        }
+        if let Some(after) = query.after {
+            args.push(SqlValue::Integer(after.0));
+            sql.push_str(&format!(" AND seq > ?{}", args.len()));
+        }
+        if let Some(cluster) = &query.cluster {
+            args.push(SqlValue::Text(cluster.0.clone()));
+            sql.push_str(&format!(" AND cluster = ?{}", args.len()));
+        }
+        if let Some(run) = &query.run {
+            args.push(SqlValue::Text(run.0.clone()));
+            sql.push_str(&format!(" AND run_id = ?{}", args.len()));
+        }
+        if !query.kinds.is_empty() {
+            let mut marks = Vec::new();
+            for kind in &query.kinds {
+                args.push(SqlValue::Text(kind.clone()));
+                marks.push(format!("?{}", args.len()));
+            }
+            sql.push_str(&format!(" AND kind IN ({})", marks.join(",")));
+        }
+        sql.push_str(" ORDER BY seq");
+        if let Some(limit) = query.limit {
+            args.push(SqlValue::Integer(i64::try_from(limit).unwrap_or(i64::MAX)));
+            sql.push_str(&format!(" LIMIT ?{}", args.len()));
+        }
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let mut rows = stmt.query(rusqlite::params_from_iter(args))?;
+        while let Some(row) = rows.next()? {
+            visit(decode(raw_row(row)?)?);
+        }
+        Ok(())
+    }
+
+    fn acquire_lease(
+        &mut self,
+        scope: &LeaseScope,
+        holder: &Actor,
+        ttl: Duration,
+        now: Timestamp,
+    ) -> Result<LeaseGrant, JournalError> {
+        let expires = expiry(now, ttl)?;
+        let tx = self.write_tx()?;
+        let current = read_lease(&tx, scope)?;
+        let token = match &current {
+            Some(lease) if lease.is_held_at(now) && lease.holder.as_ref() == Some(holder) => {
+                // Ours and still valid: a renewal, same token.
+                lease.token
+            }
+            Some(lease) if lease.is_held_at(now) => {
+                return Ok(LeaseGrant::HeldByOther {
+                    lease: lease.clone(),
+                });
+            }
+            Some(lease) => FencingToken(lease.token.0 + 1),
+            None => FencingToken(1),
+        };
+        let changed_hands = current.as_ref().is_none_or(|l| l.token != token);
+        let acquired_at = if changed_hands {
+            now
+        } else {
+            current.as_ref().map_or(now, |l| l.acquired_at)
+        };
+        tx.execute(
+            "INSERT INTO leases (scope, holder, token, acquired_us, expires_us) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (scope) DO UPDATE SET holder = excluded.holder, token = excluded.token,
+                 acquired_us = excluded.acquired_us, expires_us = excluded.expires_us",
+            params![scope.0, holder.0, token.0, micros(acquired_at), micros(expires)],
+        )?;
+        if changed_hands {
+            let event = NewEvent::new(
+                now,
+                holder.clone(),
+                IdempotencyKey(format!("lease/{scope}/{token}")),
+                EventBody::LeaseAcquired {
+                    scope: scope.clone(),
+                    token,
+                },
+            );
+            insert(
+                &tx,
+                event,
+                Some(&Fence {
+                    scope: scope.clone(),
+                    token,
+                }),
+            )?;
+        }
+        tx.commit()?;
+        Ok(LeaseGrant::Acquired {
+            lease: Lease {
+                scope: scope.clone(),
+                holder: Some(holder.clone()),
+                token,
+                acquired_at,
+                expires_at: expires,
+            },
+        })
+    }
+
+    fn renew_lease(
+        &mut self,
+        lease: &Lease,
+        ttl: Duration,
+        now: Timestamp,
+    ) -> Result<Lease, JournalError> {
+        let expires = expiry(now, ttl)?;
+        let holder = lease
+            .holder
+            .clone()
+            .ok_or_else(|| JournalError::Invalid("cannot renew a released lease".into()))?;
+        let tx = self.write_tx()?;
+        let changed = tx.execute(
+            "UPDATE leases SET expires_us = ?1 WHERE scope = ?2 AND token = ?3 AND holder = ?4",
+            params![micros(expires), lease.scope.0, lease.token.0, holder.0],
+        )?;
+        if changed != 1 {
+            return Err(JournalError::LeaseLost {
+                scope: lease.scope.clone(),
+                holder,
+            });
+        }
+        tx.commit()?;
+        Ok(Lease {
+            expires_at: expires,
+            ..lease.clone()
+        })
+    }
+
+    fn release_lease(&mut self, lease: &Lease, now: Timestamp) -> Result<(), JournalError> {
+        let tx = self.write_tx()?;
+        // Releasing keeps the row (and so the token) so that the next holder's token is
+        // still larger than every token ever handed out.
+        let changed = tx.execute(
+            "UPDATE leases SET holder = NULL, expires_us = ?1 WHERE scope = ?2 AND token = ?3",
+            params![micros(now), lease.scope.0, lease.token.0],
+        )?;
+        if changed != 1 {
+            return Err(JournalError::LeaseLost {
+                scope: lease.scope.clone(),
+                holder: lease.holder.clone().unwrap_or_else(|| Actor(String::new())),
+            });
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn lease(&self, scope: &LeaseScope) -> Result<Option<Lease>, JournalError> {
+        read_lease(&self.conn, scope)
+    }
+}
+
+#[cfg(test)]
+#[path = "sqlite_tests.rs"]
+mod tests;

@@ -1,0 +1,502 @@
+//! Reading a maintenance file: every problem at once, each with its position.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use super::spec::*;
+use super::step::Step;
+use crate::model::duration::parse_duration;
+use crate::model::ledger::{API_VERSION, ClusterId, Selector};
+use crate::model::run::NodeName;
+use crate::yaml::{
+    Diagnostic, Diagnostics, Fields, Node, Pos, Value, parse, string, string_list, suggest,
+};
+
+const TOP_FIELDS: &[&str] = &[
+    "apiVersion",
+    "kind",
+    "name",
+    "cluster",
+    "nodes",
+    "action",
+    "budgets",
+    "deadlines",
+    "drain",
+    "verify",
+];
+const NODES_FIELDS: &[&str] = &["names", "selector"];
+const ACTION_FIELDS: &[&str] = &["exec", "manual"];
+const EXEC_FIELDS: &[&str] = &["argv", "timeout", "idempotent"];
+const MANUAL_FIELDS: &[&str] = &["instructions"];
+const BUDGET_FIELDS: &[&str] = &[
+    "maxUnavailable",
+    "perFailureDomain",
+    "failureDomainLabel",
+    "perLabel",
+];
+const LABEL_BUDGET_FIELDS: &[&str] = &["label", "maxUnavailable"];
+const DRAIN_FIELDS: &[&str] = &[
+    "gracePeriod",
+    "deleteEmptyDirData",
+    "evictionRetry",
+    "terminatingGrace",
+];
+const VERIFY_FIELDS: &[&str] = &["expectedVersions"];
+
+/// The result of reading a maintenance file.
+#[derive(Debug)]
+pub struct MaintenanceReport {
+    /// The maintenance, present only when there are no errors.
+    pub spec: Option<MaintenanceSpec>,
+    /// Every error and warning, sorted by position.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads and validates a maintenance file from its text. Never panics, whatever the input.
+pub fn read_maintenance(text: &str) -> MaintenanceReport {
+    let mut diags = Diagnostics::default();
+    let (root, syntax) = parse(text);
+    diags.extend(syntax);
+    let spec = root.as_ref().and_then(|root| decode(root, &mut diags));
+    if root.is_none() && !diags.has_errors() {
+        diags.error(Pos { line: 1, col: 1 }, "the file is empty");
+    }
+    let usable = !diags.has_errors();
+    MaintenanceReport {
+        spec: spec.filter(|_| usable),
+        diagnostics: diags.into_sorted(),
+    }
+}
+
+fn decode(root: &Node, diags: &mut Diagnostics) -> Option<MaintenanceSpec> {
+    let top = Fields::of(root, "maintenance", diags)?;
+    top.reject_unknown(TOP_FIELDS, diags);
+    if let Some(node) = top.required("apiVersion", diags)
+        && let Some(v) = string(node, "apiVersion", diags)
+        && v != API_VERSION
+    {
+        diags.error(
+            node.pos,
+            format!("apiVersion must be \"{API_VERSION}\", found \"{v}\""),
+        );
+    }
+    if let Some(node) = top.required("kind", diags)
+        && let Some(v) = string(node, "kind", diags)
+        && v != "Maintenance"
+    {
+        diags.error(
+            node.pos,
+            format!("kind must be \"Maintenance\", found \"{v}\""),
+        );
+    }
+    let name = non_empty(&top, "name", diags);
+    let cluster = non_empty(&top, "cluster", diags);
+    let nodes = top
+        .required("nodes", diags)
+        .and_then(|n| decode_nodes(n, diags));
+    let action = top
+        .required("action", diags)
+        .and_then(|n| decode_action(n, diags));
+    let budgets = top
+        .required("budgets", diags)
+        .and_then(|n| decode_budgets(n, diags));
+    let deadlines = top
+        .get("deadlines")
+        .map(|n| decode_deadlines(n, diags))
+        .unwrap_or_default();
+    let drain = top
+        .get("drain")
+        .map(|n| decode_drain(n, diags))
+        .unwrap_or_default();
+    let verify = top
+        .get("verify")
+        .map(|n| decode_verify(n, diags))
+        .unwrap_or_default();
+    if let (Some(MaintainAction::Exec(hook)), Some(node)) = (&action, top.get("action")) {
+        let maintain = deadlines.of(Step::Maintain);
+        if hook.timeout > maintain {
+            diags.warning(
+                node.pos,
+                format!(
+                    "the hook's timeout ({}) is longer than the Maintain deadline ({}): the step will be stuck before the hook is stopped",
+                    crate::model::duration::format_duration(hook.timeout),
+                    crate::model::duration::format_duration(maintain)
+                ),
+            );
+        }
+    }
+    Some(MaintenanceSpec {
+        name: name?,
+        cluster: ClusterId(cluster?),
+        nodes: nodes?,
+        action: action?,
+        budgets: budgets?,
+        deadlines,
+        drain,
+        verify,
+    })
+}
+
+fn non_empty(fields: &Fields<'_>, key: &str, diags: &mut Diagnostics) -> Option<String> {
+    let node = fields.required(key, diags)?;
+    let text = string(node, key, diags)?;
+    if text.trim().is_empty() {
+        diags.error(node.pos, format!("field `{key}` must not be empty"));
+        return None;
+    }
+    Some(text)
+}
+
+/// A non-negative whole number.
+fn count(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<u32> {
+    let text = string(node, field, diags)?;
+    match text.parse::<u32>() {
+        Ok(n) => Some(n),
+        Err(_) => {
+            diags.error(
+                node.pos,
+                format!("field `{field}` must be a whole number, found \"{text}\""),
+            );
+            None
+        }
+    }
+}
+
+/// A count of nodes that must allow at least one.
+fn positive(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<u32> {
+    let n = count(node, field, diags)?;
+    if n == 0 {
+        diags.error(
+            node.pos,
+            format!("field `{field}` must be at least 1, or nothing can ever be maintained"),
+        );
+        return None;
+    }
+    Some(n)
+}
+
+fn boolean(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<bool> {
+    let text = string(node, field, diags)?;
+    match text.as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => {
+            diags.error(
+                node.pos,
+                format!("field `{field}` must be true or false, found \"{text}\""),
+            );
+            None
+        }
+    }
+}
+
+fn duration(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<Duration> {
+    let text = string(node, field, diags)?;
+    match parse_duration(&text) {
+        Ok(d) if d.is_zero() => {
+            diags.error(node.pos, format!("field `{field}` must be longer than 0s"));
+            None
+        }
+        Ok(d) => Some(d),
+        Err(e) => {
+            diags.error(node.pos, format!("field `{field}`: {e}"));
+            None
+        }
+    }
+}
+
+fn decode_nodes(node: &Node, diags: &mut Diagnostics) -> Option<NodeSelection> {
+    let fields = Fields::of(node, "nodes", diags)?;
+    fields.reject_unknown(NODES_FIELDS, diags);
+    match (fields.get("names"), fields.get("selector")) {
+        (Some(_), Some(selector)) => {
+            diags.error(
+                selector.pos,
+                "nodes takes either `names` or `selector`, not both",
+            );
+            None
+        }
+        (None, None) => {
+            diags.error(
+                node.pos,
+                "nodes needs `names` (a list) or `selector` (a label selector)",
+            );
+            None
+        }
+        (Some(names), None) => {
+            let list = string_list(names, "names", diags);
+            if list.is_empty() && matches!(names.value, Value::Seq(_)) {
+                diags.error(names.pos, "field `names` lists no node");
+            }
+            let mut seen = BTreeSet::new();
+            for (name, pos) in &list {
+                if !seen.insert(name.clone()) {
+                    diags.error(*pos, format!("node \"{name}\" is listed twice"));
+                }
+            }
+            Some(NodeSelection::Names(
+                list.into_iter().map(|(n, _)| NodeName(n)).collect(),
+            ))
+        }
+        (None, Some(selector)) => {
+            let text = string(selector, "selector", diags)?;
+            if text.trim().is_empty() {
+                diags.error(
+                    selector.pos,
+                    "field `selector` must not be empty: it would select every node",
+                );
+                return None;
+            }
+            match Selector::parse(&text) {
+                Ok(_) => Some(NodeSelection::Selector(text)),
+                Err(e) => {
+                    diags.error(selector.pos, e.to_string());
+                    None
+                }
+            }
+        }
+    }
+}
+
+fn decode_action(node: &Node, diags: &mut Diagnostics) -> Option<MaintainAction> {
+    let fields = Fields::of(node, "action", diags)?;
+    fields.reject_unknown(ACTION_FIELDS, diags);
+    match (fields.get("exec"), fields.get("manual")) {
+        (Some(_), Some(manual)) => {
+            diags.error(
+                manual.pos,
+                "action takes either `exec` or `manual`, not both",
+            );
+            None
+        }
+        (None, None) => {
+            diags.error(
+                node.pos,
+                "action needs `exec` (a program to run) or `manual` (a person does it)",
+            );
+            None
+        }
+        (Some(exec), None) => decode_exec(exec, diags).map(MaintainAction::Exec),
+        (None, Some(manual)) => {
+            let fields = Fields::of(manual, "manual", diags)?;
+            fields.reject_unknown(MANUAL_FIELDS, diags);
+            let instructions = non_empty(&fields, "instructions", diags)?;
+            Some(MaintainAction::Manual { instructions })
+        }
+    }
+}
+
+fn decode_exec(node: &Node, diags: &mut Diagnostics) -> Option<ExecHook> {
+    let fields = Fields::of(node, "exec", diags)?;
+    fields.reject_unknown(EXEC_FIELDS, diags);
+    let argv_node = fields.required("argv", diags);
+    let argv: Vec<String> = argv_node
+        .map(|n| {
+            string_list(n, "argv", diags)
+                .into_iter()
+                .map(|(s, _)| s)
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(n) = argv_node {
+        if argv.first().is_none_or(|p| p.trim().is_empty()) && matches!(n.value, Value::Seq(_)) {
+            diags.error(n.pos, "field `argv` needs at least the program to run");
+        }
+        let shells = ["sh", "bash", "/bin/sh", "/bin/bash", "/usr/bin/bash", "zsh"];
+        if argv.first().is_some_and(|p| shells.contains(&p.as_str()))
+            && argv.get(1).is_some_and(|a| a == "-c")
+        {
+            diags.warning(
+                n.pos,
+                "argv runs a shell script: fleetdeck passes argv without a shell on purpose; prefer calling the program directly",
+            );
+        }
+    }
+    let timeout = fields
+        .required("timeout", diags)
+        .and_then(|n| duration(n, "timeout", diags));
+    let idempotent = fields
+        .get("idempotent")
+        .map(|n| boolean(n, "idempotent", diags))
+        .unwrap_or(Some(false));
+    argv_node?;
+    Some(ExecHook {
+        argv,
+        timeout: timeout?,
+        idempotent: idempotent?,
+    })
+}
+
+fn decode_budgets(node: &Node, diags: &mut Diagnostics) -> Option<Budgets> {
+    let fields = Fields::of(node, "budgets", diags)?;
+    fields.reject_unknown(BUDGET_FIELDS, diags);
+    let max = fields
+        .required("maxUnavailable", diags)
+        .and_then(|n| positive(n, "maxUnavailable", diags));
+    let per_domain_node = fields.get("perFailureDomain");
+    let per_domain = per_domain_node.and_then(|n| positive(n, "perFailureDomain", diags));
+    if let (Some(max), Some(per), Some(n)) = (max, per_domain, per_domain_node)
+        && per > max
+    {
+        diags.warning(
+            n.pos,
+            format!(
+                "perFailureDomain ({per}) is larger than maxUnavailable ({max}) and has no effect"
+            ),
+        );
+    }
+    let label = fields
+        .optional_string("failureDomainLabel", diags)
+        .unwrap_or_else(|| DEFAULT_FAILURE_DOMAIN_LABEL.to_string());
+    let mut per_label = Vec::new();
+    if let Some(list) = fields.get("perLabel") {
+        match &list.value {
+            Value::Seq(items) => {
+                let mut seen = BTreeSet::new();
+                for item in items {
+                    let Some(f) = Fields::of(item, "perLabel entry", diags) else {
+                        continue;
+                    };
+                    f.reject_unknown(LABEL_BUDGET_FIELDS, diags);
+                    let label = non_empty(&f, "label", diags);
+                    let n = f
+                        .required("maxUnavailable", diags)
+                        .and_then(|n| positive(n, "maxUnavailable", diags));
+                    if let (Some(label), Some(n)) = (label, n) {
+                        if !seen.insert(label.clone()) {
+                            diags.error(item.pos, format!("label \"{label}\" has two budgets"));
+                        }
+                        per_label.push(LabelBudget {
+                            label,
+                            max_unavailable: n,
+                        });
+                    }
+                }
+            }
+            _ => diags.error(
+                list.pos,
+                format!(
+                    "field `perLabel` must be a list, found {}",
+                    list.shape_name()
+                ),
+            ),
+        }
+    }
+    Some(Budgets {
+        max_unavailable: max?,
+        failure_domain_label: label,
+        per_failure_domain: per_domain,
+        per_label,
+    })
+}
+
+fn decode_deadlines(node: &Node, diags: &mut Diagnostics) -> Deadlines {
+    let mut deadlines = Deadlines::default();
+    let Value::Map(entries) = &node.value else {
+        diags.error(
+            node.pos,
+            format!(
+                "field `deadlines` must be a mapping of step to duration, found {}",
+                node.shape_name()
+            ),
+        );
+        return deadlines;
+    };
+    let keys: Vec<&str> = Step::WORK.iter().map(|s| s.file_key()).collect();
+    for (key, value) in entries {
+        let Some(step) = Step::from_file_key(&key.text) else {
+            let hint = suggest(&key.text, keys.iter().copied())
+                .map(|s| format!(" (did you mean `{s}`?)"))
+                .unwrap_or_default();
+            diags.error(
+                key.pos,
+                format!(
+                    "unknown step `{}` in deadlines{hint}; steps are {}",
+                    key.text,
+                    keys.join(", ")
+                ),
+            );
+            continue;
+        };
+        if let Some(d) = duration(value, &format!("deadlines.{}", key.text), diags) {
+            deadlines.by_step.insert(step, d);
+        }
+    }
+    deadlines
+}
+
+fn decode_drain(node: &Node, diags: &mut Diagnostics) -> DrainOptions {
+    let mut drain = DrainOptions::default();
+    let Some(fields) = Fields::of(node, "drain", diags) else {
+        return drain;
+    };
+    fields.reject_unknown(DRAIN_FIELDS, diags);
+    if let Some(n) = fields.get("gracePeriod") {
+        drain.grace_period = duration(n, "gracePeriod", diags);
+    }
+    if let Some(b) = fields
+        .get("deleteEmptyDirData")
+        .and_then(|n| boolean(n, "deleteEmptyDirData", diags))
+    {
+        drain.delete_empty_dir_data = b;
+    }
+    if let Some(d) = fields
+        .get("evictionRetry")
+        .and_then(|n| duration(n, "evictionRetry", diags))
+    {
+        drain.eviction_retry = d;
+    }
+    if let Some(d) = fields
+        .get("terminatingGrace")
+        .and_then(|n| duration(n, "terminatingGrace", diags))
+    {
+        drain.terminating_grace = d;
+    }
+    drain
+}
+
+fn decode_verify(node: &Node, diags: &mut Diagnostics) -> VerifyOptions {
+    let mut verify = VerifyOptions::default();
+    let Some(fields) = Fields::of(node, "verify", diags) else {
+        return verify;
+    };
+    fields.reject_unknown(VERIFY_FIELDS, diags);
+    if let Some(n) = fields.get("expectedVersions") {
+        let Value::Map(entries) = &n.value else {
+            diags.error(
+                n.pos,
+                format!(
+                    "field `expectedVersions` must be a mapping, found {}",
+                    n.shape_name()
+                ),
+            );
+            return verify;
+        };
+        let mut out = BTreeMap::new();
+        for (key, value) in entries {
+            if !VERSION_KEYS.contains(&key.text.as_str()) {
+                let hint = suggest(&key.text, VERSION_KEYS.iter().copied())
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                diags.error(
+                    key.pos,
+                    format!(
+                        "unknown version `{}` in expectedVersions{hint}; known: {}",
+                        key.text,
+                        VERSION_KEYS.join(", ")
+                    ),
+                );
+                continue;
+            }
+            if let Some(v) = string(value, &format!("expectedVersions.{}", key.text), diags) {
+                out.insert(key.text.clone(), v);
+            }
+        }
+        verify.expected_versions = out;
+    }
+    verify
+}
+
+#[cfg(test)]
+#[path = "decode_tests.rs"]
+mod tests;

@@ -1,0 +1,350 @@
+//! The maintenance batch planner: which nodes, in which batches, under the budgets.
+//! A batch is a set of nodes out at the same time; every budget counts the nodes that are
+//! already unavailable in the cluster too.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::observe::CheckOutcome;
+use super::spec::{Budgets, NodeSelection};
+use crate::model::ledger::{Requirement, Selector};
+use crate::model::run::NodeName;
+
+/// What the planner needs to know about a node.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NodeFacts {
+    /// The node.
+    pub name: NodeName,
+    /// Its labels (failure domain, replica group, …).
+    pub labels: BTreeMap<String, String>,
+    /// Already unavailable (NotReady, or cordoned by someone else).
+    pub unavailable: bool,
+}
+
+/// The plan: batches in order, nodes that cannot be planned, and the prechecks known
+/// without the cluster.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plan {
+    /// Batches, in order; each node appears once.
+    pub batches: Vec<Vec<NodeName>>,
+    /// Nodes that fit in no batch, with why.
+    pub unplanned: Vec<(NodeName, String)>,
+    /// Per node, each precheck with what is known now.
+    pub prechecks: Vec<(NodeName, Vec<(String, CheckOutcome)>)>,
+    /// Things worth knowing about the plan.
+    pub warnings: Vec<String>,
+}
+
+/// Whether `labels` satisfy every requirement of `selector`.
+pub fn labels_match(selector: &Selector, labels: &BTreeMap<String, String>) -> bool {
+    selector.requirements.iter().all(|r| match r {
+        Requirement::Equals(k, v) => labels.get(k) == Some(v),
+        Requirement::NotEquals(k, v) => labels.get(k) != Some(v),
+        Requirement::In(k, set) => labels.get(k).is_some_and(|x| set.contains(x)),
+        Requirement::NotIn(k, set) => labels.get(k).is_none_or(|x| !set.contains(x)),
+        Requirement::Exists(k) => labels.contains_key(k),
+        Requirement::DoesNotExist(k) => !labels.contains_key(k),
+    })
+}
+
+/// The targets of a maintenance among `inventory`, in the file's order for names; names
+/// not in the inventory are returned separately.
+pub fn select_nodes(
+    selection: &NodeSelection,
+    inventory: &[NodeFacts],
+) -> (Vec<NodeFacts>, Vec<NodeName>) {
+    match selection {
+        NodeSelection::Names(names) => {
+            let mut found = Vec::new();
+            let mut missing = Vec::new();
+            for name in names {
+                match inventory.iter().find(|n| &n.name == name) {
+                    Some(node) => found.push(node.clone()),
+                    None => missing.push(name.clone()),
+                }
+            }
+            (found, missing)
+        }
+        NodeSelection::Selector(text) => match Selector::parse(text) {
+            Ok(selector) => (
+                inventory
+                    .iter()
+                    .filter(|n| labels_match(&selector, &n.labels))
+                    .cloned()
+                    .collect(),
+                Vec::new(),
+            ),
+            Err(_) => (Vec::new(), Vec::new()),
+        },
+    }
+}
+
+/// The domain key of a node for a label: its value, or a shared "unknown" bucket so that
+/// unlabelled nodes are budgeted together (conservative), never each on their own.
+fn bucket(node: &NodeFacts, label: &str) -> String {
+    node.labels
+        .get(label)
+        .cloned()
+        .unwrap_or_else(|| format!("(no {label})"))
+}
+
+/// Counts of unavailable nodes per budget.
+#[derive(Debug, Clone, Default)]
+struct Usage {
+    total: u32,
+    domains: BTreeMap<String, u32>,
+    labels: BTreeMap<(String, String), u32>,
+}
+
+impl Usage {
+    fn add(&mut self, node: &NodeFacts, budgets: &Budgets) {
+        self.total += 1;
+        *self
+            .domains
+            .entry(bucket(node, &budgets.failure_domain_label))
+            .or_default() += 1;
+        for b in &budgets.per_label {
+            if let Some(value) = node.labels.get(&b.label) {
+                *self
+                    .labels
+                    .entry((b.label.clone(), value.clone()))
+                    .or_default() += 1;
+            }
+        }
+    }
+
+    /// Why `node` cannot join, or `None` when every budget allows it.
+    fn refuses(&self, node: &NodeFacts, budgets: &Budgets) -> Option<String> {
+        if self.total + 1 > budgets.max_unavailable {
+            return Some(format!(
+                "maxUnavailable {} reached",
+                budgets.max_unavailable
+            ));
+        }
+        let domain = bucket(node, &budgets.failure_domain_label);
+        if let Some(per) = budgets.per_failure_domain
+            && self.domains.get(&domain).copied().unwrap_or(0) + 1 > per
+        {
+            return Some(format!("perFailureDomain {per} reached in {domain}"));
+        }
+        for b in &budgets.per_label {
+            if let Some(value) = node.labels.get(&b.label)
+                && self
+                    .labels
+                    .get(&(b.label.clone(), value.clone()))
+                    .copied()
+                    .unwrap_or(0)
+                    + 1
+                    > b.max_unavailable
+            {
+                return Some(format!(
+                    "perLabel {}={value} maxUnavailable {} reached",
+                    b.label, b.max_unavailable
+                ));
+            }
+        }
+        None
+    }
+}
+
+/// Partitions `targets` into batches under `budgets`, counting `down_elsewhere` (nodes of
+/// the cluster already unavailable) against every batch. Greedy in target order: each
+/// batch takes every node that still fits.
+pub fn plan_batches(
+    targets: &[NodeFacts],
+    down_elsewhere: &[NodeFacts],
+    budgets: &Budgets,
+) -> Plan {
+    let mut baseline = Usage::default();
+    for node in down_elsewhere {
+        baseline.add(node, budgets);
+    }
+    let mut warnings = Vec::new();
+    if !down_elsewhere.is_empty() {
+        let names: Vec<&str> = down_elsewhere.iter().map(|n| n.name.as_str()).collect();
+        warnings.push(format!(
+            "{} node(s) already unavailable count against every batch: {}",
+            names.len(),
+            names.join(", ")
+        ));
+    }
+    let unlabelled: Vec<&str> = targets
+        .iter()
+        .filter(|n| !n.labels.contains_key(&budgets.failure_domain_label))
+        .map(|n| n.name.as_str())
+        .collect();
+    if !unlabelled.is_empty() && budgets.per_failure_domain.is_some() {
+        warnings.push(format!(
+            "no {} label on {}: they share one failure domain for the budget",
+            budgets.failure_domain_label,
+            unlabelled.join(", ")
+        ));
+    }
+    let mut remaining: Vec<&NodeFacts> = targets.iter().collect();
+    let mut batches = Vec::new();
+    let mut unplanned = Vec::new();
+    while !remaining.is_empty() {
+        let mut usage = baseline.clone();
+        let mut batch = Vec::new();
+        let mut left = Vec::new();
+        for node in remaining {
+            if usage.refuses(node, budgets).is_none() {
+                usage.add(node, budgets);
+                batch.push(node.name.clone());
+            } else {
+                left.push(node);
+            }
+        }
+        if batch.is_empty() {
+            // Even alone, these nodes exceed a budget: the nodes already down use it up.
+            for node in left {
+                let why = baseline
+                    .refuses(node, budgets)
+                    .unwrap_or_else(|| "no budget left".to_string());
+                unplanned.push((
+                    node.name.clone(),
+                    format!("{why} by nodes already unavailable"),
+                ));
+            }
+            break;
+        }
+        batches.push(batch);
+        remaining = left;
+    }
+    let needs_cluster =
+        CheckOutcome::Unknown("checked on the cluster when the node's turn comes".into());
+    let prechecks = targets
+        .iter()
+        .map(|node| {
+            let budget = match unplanned.iter().find(|(n, _)| n == &node.name) {
+                Some((_, why)) => CheckOutcome::Fail(why.clone()),
+                None => CheckOutcome::Pass,
+            };
+            (
+                node.name.clone(),
+                vec![
+                    ("budgets".to_string(), budget),
+                    ("identity".to_string(), needs_cluster.clone()),
+                    ("PDB headroom".to_string(), needs_cluster.clone()),
+                    ("capacity".to_string(), needs_cluster.clone()),
+                    ("mass-failure guard".to_string(), needs_cluster.clone()),
+                ],
+            )
+        })
+        .collect();
+    Plan {
+        batches,
+        unplanned,
+        prechecks,
+        warnings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::maintenance::spec::LabelBudget;
+
+    fn node(name: &str, zone: &str, group: Option<&str>) -> NodeFacts {
+        let mut labels =
+            BTreeMap::from([("topology.kubernetes.io/zone".to_string(), zone.to_string())]);
+        if let Some(g) = group {
+            labels.insert("group".into(), g.into());
+        }
+        NodeFacts {
+            name: NodeName(name.into()),
+            labels,
+            unavailable: false,
+        }
+    }
+
+    fn budgets(max: u32, per_domain: Option<u32>, per_group: Option<u32>) -> Budgets {
+        Budgets {
+            max_unavailable: max,
+            failure_domain_label: "topology.kubernetes.io/zone".into(),
+            per_failure_domain: per_domain,
+            per_label: per_group
+                .map(|n| {
+                    vec![LabelBudget {
+                        label: "group".into(),
+                        max_unavailable: n,
+                    }]
+                })
+                .unwrap_or_default(),
+        }
+    }
+
+    fn names(plan: &Plan) -> Vec<Vec<&str>> {
+        plan.batches
+            .iter()
+            .map(|b| b.iter().map(|n| n.as_str()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn batches_respect_cluster_domain_and_label_budgets() {
+        let targets = vec![
+            node("a1", "a", Some("g1")),
+            node("a2", "a", Some("g2")),
+            node("b1", "b", Some("g1")),
+            node("b2", "b", Some("g2")),
+            node("c1", "c", Some("g1")),
+        ];
+        let plan = plan_batches(&targets, &[], &budgets(2, Some(1), Some(1)));
+        assert_eq!(
+            names(&plan),
+            vec![vec!["a1", "b2"], vec!["a2", "b1"], vec!["c1"]]
+        );
+        assert!(plan.unplanned.is_empty());
+        let plan = plan_batches(&targets, &[], &budgets(3, None, None));
+        assert_eq!(names(&plan), vec![vec!["a1", "a2", "b1"], vec!["b2", "c1"]]);
+    }
+
+    #[test]
+    fn nodes_already_down_use_up_budget() {
+        let targets = vec![node("a1", "a", None), node("b1", "b", None)];
+        let down = vec![node("x", "a", None)];
+        let plan = plan_batches(&targets, &down, &budgets(2, Some(1), None));
+        assert_eq!(names(&plan), vec![vec!["b1"]]);
+        assert_eq!(plan.unplanned[0].0, NodeName("a1".into()));
+        assert_eq!(
+            plan.unplanned[0].1,
+            "perFailureDomain 1 reached in a by nodes already unavailable"
+        );
+        assert!(matches!(plan.prechecks[0].1[0].1, CheckOutcome::Fail(_)));
+        assert_eq!(plan.warnings.len(), 1);
+    }
+
+    #[test]
+    fn unlabelled_nodes_share_one_domain() {
+        let bare = |n: &str| NodeFacts {
+            name: NodeName(n.into()),
+            labels: BTreeMap::new(),
+            unavailable: false,
+        };
+        let plan = plan_batches(&[bare("x"), bare("y")], &[], &budgets(2, Some(1), None));
+        assert_eq!(names(&plan), vec![vec!["x"], vec!["y"]]);
+        assert!(plan.warnings[0].contains("share one failure domain"));
+    }
+
+    #[test]
+    fn selection_by_names_keeps_order_and_reports_missing_and_selectors_match_labels() {
+        let inventory = vec![node("a1", "a", Some("g1")), node("b1", "b", Some("g2"))];
+        let (found, missing) = select_nodes(
+            &NodeSelection::Names(vec!["b1".into(), "zz".into(), "a1".into()]),
+            &inventory,
+        );
+        assert_eq!(
+            found.iter().map(|n| n.name.as_str()).collect::<Vec<_>>(),
+            vec!["b1", "a1"]
+        );
+        assert_eq!(missing, vec![NodeName("zz".into())]);
+        let (found, _) = select_nodes(
+            &NodeSelection::Selector("group in (g2),!gone".into()),
+            &inventory,
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].name.as_str(), "b1");
+    }
+}

@@ -1,0 +1,450 @@
+//! Journal events: the envelope every event shares and the typed body of each kind.
+//! The store keeps `kind` and `payload` as columns; the body is the typed view of them.
+
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::ids::{Actor, ItemId, NodeName, RunId, StepName};
+use super::status::{RunStatus, StepStatus};
+use crate::model::ledger::ClusterId;
+
+/// Position of an event in the journal; strictly increasing, assigned by the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Sequence(pub i64);
+
+/// A unique key per intended write. Appending an event whose key exists returns the
+/// existing event instead of adding a second one, so retries after a crash are harmless.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct IdempotencyKey(pub String);
+
+impl IdempotencyKey {
+    /// The key of one engine write: the same run, item, step, purpose and attempt always
+    /// give the same key, so a restarted executor cannot record the same thing twice.
+    pub fn for_step(run: &RunId, item: &ItemId, step: &StepName, what: &str, attempt: u32) -> Self {
+        IdempotencyKey(format!("{run}/{item}/{step}/{what}#{attempt}"))
+    }
+
+    /// The key of an operator command: unique per actor, time and process, since a person
+    /// pausing twice means it twice.
+    pub fn for_command(actor: &Actor, time: Timestamp, what: &str) -> Self {
+        IdempotencyKey(format!(
+            "cmd/{actor}/{what}/{}/{}",
+            time.as_nanosecond(),
+            std::process::id()
+        ))
+    }
+}
+
+impl std::fmt::Display for IdempotencyKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A lease's fencing token: grows by one each time the lease changes hands. A write
+/// carrying a token lower than the lease's current one comes from a stale executor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct FencingToken(pub i64);
+
+impl std::fmt::Display for FencingToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// What a lease covers. One executor at a time acts for the whole fleet.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct LeaseScope(pub String);
+
+impl LeaseScope {
+    /// The fleet-wide executor lease.
+    pub fn fleet() -> Self {
+        LeaseScope("fleet".to_string())
+    }
+}
+
+impl std::fmt::Display for LeaseScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What a pause switch stops.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(tag = "scope", rename_all = "camelCase")]
+pub enum PauseScope {
+    /// Every run everywhere.
+    Fleet,
+    /// Every run on one cluster (a freeze).
+    Cluster {
+        /// The cluster.
+        #[serde(with = "super::ids::cluster_id")]
+        cluster: ClusterId,
+    },
+    /// One run.
+    Run {
+        /// The run.
+        run: RunId,
+    },
+    /// One failure domain of one cluster (set by the mass-failure guard).
+    FailureDomain {
+        /// The cluster.
+        #[serde(with = "super::ids::cluster_id")]
+        cluster: ClusterId,
+        /// The failure domain's label value (e.g. a zone).
+        domain: String,
+    },
+}
+
+impl std::fmt::Display for PauseScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PauseScope::Fleet => f.write_str("fleet"),
+            PauseScope::Cluster { cluster } => write!(f, "cluster {cluster}"),
+            PauseScope::Run { run } => write!(f, "run {run}"),
+            PauseScope::FailureDomain { cluster, domain } => {
+                write!(f, "failure domain {domain} of cluster {cluster}")
+            }
+        }
+    }
+}
+
+/// How a person gives a handed-off item back to the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReturnOutcome {
+    /// The person did the step; the engine continues with the next one.
+    Done,
+    /// The engine tries the step again from its start, with a fresh deadline.
+    Retry,
+    /// The item stops here; nothing is undone.
+    Abort,
+}
+
+/// The typed content of an event. Serialised as `kind` + `payload`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "payload")]
+pub enum EventBody {
+    /// A run was written down with its items and batches.
+    #[serde(rename = "run.planned")]
+    RunPlanned {
+        /// Human title (the maintenance's name).
+        title: String,
+        /// Every item, in plan order.
+        items: Vec<ItemId>,
+        /// Items per batch, in order.
+        batches: Vec<Vec<ItemId>>,
+        /// The spec the run executes, as written (so a restart needs no file).
+        spec: Value,
+    },
+    /// A person approved the run (or its next batch).
+    #[serde(rename = "run.approved")]
+    RunApproved {
+        /// Which batch, when approval is per batch.
+        batch: Option<usize>,
+        /// Why, in the approver's words.
+        note: String,
+    },
+    /// The run's status changed.
+    #[serde(rename = "run.status")]
+    RunStatusChanged {
+        /// The new status.
+        status: RunStatus,
+    },
+    /// A step's status changed (the envelope names run, item and step).
+    #[serde(rename = "step.status")]
+    StepStatusChanged {
+        /// The new status.
+        status: StepStatus,
+    },
+    /// A side effect is about to be performed. Written before the call, always.
+    #[serde(rename = "step.intent")]
+    Intent {
+        /// The action (`cordon`, `evict`, `hook`, `uncordon`, …).
+        action: String,
+        /// What exactly (pod name, argv, …).
+        detail: Value,
+    },
+    /// The outcome of an intent, written after the call returned.
+    #[serde(rename = "step.outcome")]
+    Outcome {
+        /// The intent's idempotency key.
+        intent: IdempotencyKey,
+        /// Whether the call did what was intended.
+        ok: bool,
+        /// Result details (exit code, output, eviction answer, …).
+        detail: Value,
+    },
+    /// Something the engine observed and fed to a state machine, kept so that replaying
+    /// the journal rebuilds the machine exactly.
+    #[serde(rename = "step.observed")]
+    Observed {
+        /// The observation, as the state machine's `Observation` serialises.
+        observation: Value,
+    },
+    /// A pause switch was set.
+    #[serde(rename = "operator.pause")]
+    Paused {
+        /// What is paused.
+        scope: PauseScope,
+        /// Why.
+        reason: String,
+    },
+    /// A pause switch was cleared.
+    #[serde(rename = "operator.resume")]
+    Resumed {
+        /// What resumes.
+        scope: PauseScope,
+        /// Why it is safe now.
+        note: String,
+    },
+    /// An item (at the envelope's step) was handed to a person.
+    #[serde(rename = "operator.handoff")]
+    HandedOff {
+        /// Who gets it.
+        to: Actor,
+        /// What they need to know.
+        note: String,
+    },
+    /// The actor claimed an item for themselves.
+    #[serde(rename = "operator.takeover")]
+    TakenOver {
+        /// Why.
+        note: String,
+    },
+    /// A person gave an item back to the engine.
+    #[serde(rename = "operator.return")]
+    Returned {
+        /// How the engine continues.
+        outcome: ReturnOutcome,
+        /// What the person did.
+        note: String,
+    },
+    /// A person aborted a run (no item in the envelope) or one item.
+    #[serde(rename = "operator.abort")]
+    Aborted {
+        /// Why.
+        note: String,
+    },
+    /// A free-text note for the timeline and the shift handover.
+    #[serde(rename = "operator.note")]
+    Note {
+        /// The note.
+        text: String,
+    },
+    /// The mass-failure guard paused a failure domain.
+    #[serde(rename = "guard.tripped")]
+    GuardTripped {
+        /// The paused domain.
+        scope: PauseScope,
+        /// The reason shown everywhere ("suspect shared dependency: …").
+        reason: String,
+        /// The nodes that turned NotReady within the window.
+        not_ready: Vec<NodeName>,
+        /// How many nodes the domain has.
+        total: usize,
+    },
+    /// A lease changed hands (recorded for the audit trail).
+    #[serde(rename = "lease.acquired")]
+    LeaseAcquired {
+        /// The lease.
+        scope: LeaseScope,
+        /// The new token.
+        token: FencingToken,
+    },
+    /// A kind this version does not know (written by a newer fleetdeck); kept, not folded.
+    #[serde(skip)]
+    Unrecognized {
+        /// The kind as stored.
+        kind: String,
+        /// The payload as stored.
+        payload: Value,
+    },
+}
+
+impl EventBody {
+    /// Splits into the `kind` and `payload` columns.
+    pub fn to_parts(&self) -> (String, Value) {
+        if let EventBody::Unrecognized { kind, payload } = self {
+            return (kind.clone(), payload.clone());
+        }
+        match serde_json::to_value(self) {
+            Ok(Value::Object(mut map)) => {
+                let kind = match map.remove("kind") {
+                    Some(Value::String(kind)) => kind,
+                    _ => String::new(),
+                };
+                (kind, map.remove("payload").unwrap_or(Value::Null))
+            }
+            // Serialising plain data into a Value cannot fail; keep the type total anyway.
+            _ => (String::new(), Value::Null),
+        }
+    }
+
+    /// Rebuilds the body from the stored columns; an unknown or malformed kind is kept
+    /// as [`EventBody::Unrecognized`] rather than failing the whole read.
+    pub fn from_parts(kind: &str, payload: Value) -> EventBody {
+        let mut map = serde_json::Map::with_capacity(2);
+        map.insert("kind".to_string(), Value::String(kind.to_string()));
+        map.insert("payload".to_string(), payload);
+        let tagged = Value::Object(map);
+        // Deserialising from a borrowed Value keeps `tagged` for the fallback without a copy.
+        match EventBody::deserialize(&tagged) {
+            Ok(body) => body,
+            Err(_) => {
+                let payload = match tagged {
+                    Value::Object(mut map) => map.remove("payload").unwrap_or(Value::Null),
+                    _ => Value::Null,
+                };
+                EventBody::Unrecognized {
+                    kind: kind.to_string(),
+                    payload,
+                }
+            }
+        }
+    }
+}
+
+/// An event to append: everything but the sequence and token, which the store assigns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewEvent {
+    /// When it happened (the writer's clock).
+    pub time: Timestamp,
+    /// Who did it.
+    pub actor: Actor,
+    /// The run it belongs to, if any.
+    pub run: Option<RunId>,
+    /// The item within the run, if any.
+    pub item: Option<ItemId>,
+    /// The step of the item, if any.
+    pub step: Option<StepName>,
+    /// The cluster it concerns, if any.
+    pub cluster: Option<ClusterId>,
+    /// Unique per intended write.
+    pub key: IdempotencyKey,
+    /// What happened.
+    pub body: EventBody,
+}
+
+impl NewEvent {
+    /// An event with no run, item, step or cluster; add them with the `with_*` methods.
+    pub fn new(time: Timestamp, actor: Actor, key: IdempotencyKey, body: EventBody) -> Self {
+        NewEvent {
+            time,
+            actor,
+            run: None,
+            item: None,
+            step: None,
+            cluster: None,
+            key,
+            body,
+        }
+    }
+
+    /// Names the run.
+    pub fn with_run(mut self, run: RunId) -> Self {
+        self.run = Some(run);
+        self
+    }
+
+    /// Names the item.
+    pub fn with_item(mut self, item: ItemId) -> Self {
+        self.item = Some(item);
+        self
+    }
+
+    /// Names the step.
+    pub fn with_step(mut self, step: StepName) -> Self {
+        self.step = Some(step);
+        self
+    }
+
+    /// Names the cluster.
+    pub fn with_cluster(mut self, cluster: ClusterId) -> Self {
+        self.cluster = Some(cluster);
+        self
+    }
+}
+
+/// An event as stored: the appended content plus its sequence and the fencing token its
+/// writer held (none for operator commands, which need no lease).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    /// Position in the journal.
+    pub seq: Sequence,
+    /// The writer's fencing token, if it wrote under a lease.
+    pub token: Option<FencingToken>,
+    /// The content.
+    pub event: NewEvent,
+}
+
+impl Serialize for Event {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let e = &self.event;
+        let (kind, payload) = e.body.to_parts();
+        let mut s = serializer.serialize_struct("Event", 11)?;
+        s.serialize_field("seq", &self.seq)?;
+        s.serialize_field("time", &e.time)?;
+        s.serialize_field("actor", &e.actor)?;
+        s.serialize_field("kind", &kind)?;
+        s.serialize_field("run", &e.run)?;
+        s.serialize_field("item", &e.item)?;
+        s.serialize_field("step", &e.step)?;
+        s.serialize_field("cluster", &e.cluster)?;
+        s.serialize_field("payload", &payload)?;
+        s.serialize_field("key", &e.key)?;
+        s.serialize_field("token", &self.token)?;
+        s.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bodies_round_trip_through_the_columns() {
+        let bodies = vec![
+            EventBody::Paused {
+                scope: PauseScope::FailureDomain {
+                    cluster: ClusterId("c1".into()),
+                    domain: "zone-a".into(),
+                },
+                reason: "suspect shared dependency".into(),
+            },
+            EventBody::StepStatusChanged {
+                status: StepStatus::Blocked {
+                    reason: "PDB web-pdb needs 3 healthy pods and has 3".into(),
+                },
+            },
+            EventBody::Returned {
+                outcome: ReturnOutcome::Retry,
+                note: "relaxed the PDB".into(),
+            },
+        ];
+        for body in bodies {
+            let (kind, payload) = body.to_parts();
+            assert!(kind.contains('.'), "{kind}");
+            assert_eq!(EventBody::from_parts(&kind, payload), body);
+        }
+    }
+
+    #[test]
+    fn unknown_kinds_are_kept_not_dropped() {
+        let body = EventBody::from_parts("future.thing", serde_json::json!({"x": 1}));
+        assert_eq!(
+            body,
+            EventBody::Unrecognized {
+                kind: "future.thing".into(),
+                payload: serde_json::json!({"x": 1})
+            }
+        );
+        assert_eq!(body.to_parts().0, "future.thing");
+    }
+}

@@ -1,0 +1,18 @@
+//! Runs, items and steps as the journal records them: identifiers, statuses, the events
+//! themselves and the pure fold that turns a sequence of events into current state.
+//! Shared by node maintenance and (later) cluster rollouts, which are the same batch
+//! engine at two levels.
+
+mod event;
+mod ids;
+mod projection;
+mod status;
+
+pub use event::{
+    Event, EventBody, FencingToken, IdempotencyKey, LeaseScope, NewEvent, PauseScope,
+    ReturnOutcome, Sequence,
+};
+pub(crate) use ids::cluster_id;
+pub use ids::{Actor, ItemId, NodeName, RunId, StepName};
+pub use projection::{HandOff, ItemView, OpenIntent, PauseSwitch, Projection, RunView, StepView};
+pub use status::{RunStatus, StepStatus};

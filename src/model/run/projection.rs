@@ -1,0 +1,382 @@
+//! Current state as a pure fold over journal events: runs, items, steps, open intents,
+//! pause switches and hand-offs. The store only feeds events in; every rule about what an
+//! event means lives here, where it is unit-tested.
+
+use std::collections::BTreeMap;
+
+use jiff::Timestamp;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::event::{Event, EventBody, IdempotencyKey, PauseScope, ReturnOutcome, Sequence};
+use super::ids::{Actor, ItemId, RunId, StepName};
+use super::status::{RunStatus, StepStatus};
+use crate::model::ledger::ClusterId;
+
+/// Everything the journal says is true now.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Projection {
+    /// Every run, by id.
+    pub runs: BTreeMap<RunId, RunView>,
+    /// Active pause switches, by what they stop.
+    pub pauses: BTreeMap<PauseScope, PauseSwitch>,
+    /// The last event folded in; a live tail continues after it.
+    pub last_seq: Option<Sequence>,
+    /// Events that were read but not applied, with why (unknown kind, unknown run, a guard
+    /// pause resumed by automation). Shown by `journal` so nothing is silently dropped.
+    pub ignored: Vec<(Sequence, String)>,
+}
+
+/// One run's current state.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunView {
+    /// The run.
+    pub id: RunId,
+    /// Its title.
+    pub title: String,
+    /// The cluster it works on.
+    pub cluster: Option<ClusterId>,
+    /// Its status as recorded (see [`Projection::effective_status`] for pauses).
+    pub status: RunStatus,
+    /// Who planned it.
+    pub created_by: Actor,
+    /// When.
+    pub created_at: Timestamp,
+    /// Items in plan order, with their steps.
+    pub items: BTreeMap<ItemId, ItemView>,
+    /// Item order as planned.
+    pub order: Vec<ItemId>,
+    /// Batches as planned.
+    pub batches: Vec<Vec<ItemId>>,
+    /// The spec the run executes.
+    pub spec: Value,
+    /// Approvals: who, when, which batch, why.
+    pub approvals: Vec<(Actor, Timestamp, Option<usize>, String)>,
+    /// Notes for the timeline: who, when, what.
+    pub notes: Vec<(Actor, Timestamp, String)>,
+}
+
+/// One item's current state.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ItemView {
+    /// Each step that has a status, by name.
+    pub steps: BTreeMap<StepName, StepView>,
+    /// The step that changed last: where the item stands.
+    pub current: Option<StepName>,
+    /// Who has the item, if it was handed off or taken over.
+    pub handoff: Option<HandOff>,
+    /// Side effects intended but without a recorded outcome: what a restarted executor
+    /// must reconcile by observing the cluster before doing anything else.
+    pub open_intents: BTreeMap<IdempotencyKey, OpenIntent>,
+}
+
+/// A step's status with who set it and since when.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepView {
+    /// The status.
+    pub status: StepStatus,
+    /// Since when.
+    pub since: Timestamp,
+    /// Who set it.
+    pub by: Actor,
+}
+
+/// An intent without an outcome.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OpenIntent {
+    /// The step it belongs to.
+    pub step: Option<StepName>,
+    /// The action (`cordon`, `evict`, `hook`, …).
+    pub action: String,
+    /// Its detail as journaled.
+    pub detail: Value,
+    /// Where it was written.
+    pub seq: Sequence,
+}
+
+/// An item in a person's hands.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HandOff {
+    /// The step it was handed off at.
+    pub step: Option<StepName>,
+    /// Who has it now.
+    pub to: Actor,
+    /// The latest note.
+    pub note: String,
+    /// Who handed it off (or took it over).
+    pub by: Actor,
+    /// Since when.
+    pub since: Timestamp,
+}
+
+/// An active pause switch.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PauseSwitch {
+    /// What it stops.
+    pub scope: PauseScope,
+    /// Why.
+    pub reason: String,
+    /// Who set it.
+    pub by: Actor,
+    /// Since when.
+    pub since: Timestamp,
+    /// Set by the mass-failure guard: then only a person may clear it.
+    pub by_guard: bool,
+}
+
+impl Projection {
+    /// Folds every event, in order, into a fresh projection.
+    pub fn replay<'a>(events: impl IntoIterator<Item = &'a Event>) -> Projection {
+        let mut projection = Projection::default();
+        for event in events {
+            projection.apply(event);
+        }
+        projection
+    }
+
+    /// Folds one more event in. Events must come in sequence order; one already folded
+    /// (sequence not after `last_seq`) is ignored, so a live tail can overlap safely.
+    pub fn apply(&mut self, event: &Event) {
+        if self.last_seq.is_some_and(|last| event.seq <= last) {
+            return;
+        }
+        self.last_seq = Some(event.seq);
+        let e = &event.event;
+        match &e.body {
+            EventBody::RunPlanned {
+                title,
+                items,
+                batches,
+                spec,
+            } => {
+                let Some(run) = &e.run else {
+                    return self.ignore(event, "run.planned without a run id");
+                };
+                self.runs.insert(
+                    run.clone(),
+                    RunView {
+                        id: run.clone(),
+                        title: title.clone(),
+                        cluster: e.cluster.clone(),
+                        status: RunStatus::Planned,
+                        created_by: e.actor.clone(),
+                        created_at: e.time,
+                        items: items
+                            .iter()
+                            .map(|i| (i.clone(), ItemView::default()))
+                            .collect(),
+                        order: items.clone(),
+                        batches: batches.clone(),
+                        spec: spec.clone(),
+                        approvals: Vec::new(),
+                        notes: Vec::new(),
+                    },
+                );
+            }
+            EventBody::Paused { scope, reason } => {
+                self.pauses.insert(
+                    scope.clone(),
+                    PauseSwitch {
+                        scope: scope.clone(),
+                        reason: reason.clone(),
+                        by: e.actor.clone(),
+                        since: e.time,
+                        by_guard: false,
+                    },
+                );
+            }
+            EventBody::GuardTripped { scope, reason, .. } => {
+                self.pauses.insert(
+                    scope.clone(),
+                    PauseSwitch {
+                        scope: scope.clone(),
+                        reason: reason.clone(),
+                        by: e.actor.clone(),
+                        since: e.time,
+                        by_guard: true,
+                    },
+                );
+            }
+            EventBody::Resumed { scope, .. } => {
+                let guarded = self.pauses.get(scope).is_some_and(|p| p.by_guard);
+                if guarded && e.actor.is_automation() {
+                    return self.ignore(event, "a guard pause can only be resumed by a person");
+                }
+                self.pauses.remove(scope);
+            }
+            EventBody::LeaseAcquired { .. }
+            | EventBody::Intent { .. }
+            | EventBody::Observed { .. } => {
+                self.apply_to_run(event);
+            }
+            EventBody::Unrecognized { kind, .. } => {
+                let why = format!("unknown event kind {kind:?}");
+                self.ignore(event, &why);
+            }
+            _ => self.apply_to_run(event),
+        }
+    }
+
+    fn ignore(&mut self, event: &Event, why: &str) {
+        self.ignored.push((event.seq, why.to_string()));
+    }
+
+    /// Events that concern a run (and possibly one of its items).
+    fn apply_to_run(&mut self, event: &Event) {
+        let e = &event.event;
+        let Some(run_id) = &e.run else {
+            // Lease changes and other fleet-level events carry no run: nothing to fold.
+            return;
+        };
+        let Some(run) = self.runs.get_mut(run_id) else {
+            let why = format!("event for unknown run {run_id}");
+            return self.ignore(event, &why);
+        };
+        match (&e.body, &e.item) {
+            (EventBody::RunApproved { batch, note }, _) => {
+                run.approvals
+                    .push((e.actor.clone(), e.time, *batch, note.clone()));
+                if matches!(run.status, RunStatus::Planned | RunStatus::AwaitingApproval) {
+                    run.status = RunStatus::Running;
+                }
+            }
+            (EventBody::RunStatusChanged { status }, _) => run.status = status.clone(),
+            (EventBody::Aborted { .. }, None) => run.status = RunStatus::Aborted,
+            (EventBody::Note { text }, _) => {
+                run.notes.push((e.actor.clone(), e.time, text.clone()));
+            }
+            (body, Some(item_id)) => {
+                let item = run.items.entry(item_id.clone()).or_default();
+                apply_to_item(item, event, body);
+            }
+            _ => {}
+        }
+    }
+
+    /// The run's status with pause switches taken into account: a running run under any
+    /// active pause (fleet, its cluster, itself) shows as paused.
+    pub fn effective_status(&self, run: &RunView) -> RunStatus {
+        if run.status == RunStatus::Running && self.pause_for(run).is_some() {
+            RunStatus::Paused
+        } else {
+            run.status.clone()
+        }
+    }
+
+    /// The pause switch that stops `run`, if any (failure-domain pauses apply per node and
+    /// are asked for with [`Projection::domain_pause`]).
+    pub fn pause_for(&self, run: &RunView) -> Option<&PauseSwitch> {
+        self.pauses.get(&PauseScope::Fleet).or_else(|| {
+            self.pauses
+                .get(&PauseScope::Run {
+                    run: run.id.clone(),
+                })
+                .or_else(|| {
+                    run.cluster.as_ref().and_then(|cluster| {
+                        self.pauses.get(&PauseScope::Cluster {
+                            cluster: cluster.clone(),
+                        })
+                    })
+                })
+        })
+    }
+
+    /// The guard (or person) pause on one failure domain of a cluster, if any.
+    pub fn domain_pause(&self, cluster: &ClusterId, domain: &str) -> Option<&PauseSwitch> {
+        self.pauses.get(&PauseScope::FailureDomain {
+            cluster: cluster.clone(),
+            domain: domain.to_string(),
+        })
+    }
+}
+
+fn apply_to_item(item: &mut ItemView, event: &Event, body: &EventBody) {
+    let e = &event.event;
+    let step = e.step.clone().or_else(|| item.current.clone());
+    let set = |item: &mut ItemView, status: StepStatus| {
+        if let Some(step) = &step {
+            item.steps.insert(
+                step.clone(),
+                StepView {
+                    status,
+                    since: e.time,
+                    by: e.actor.clone(),
+                },
+            );
+            item.current = Some(step.clone());
+        }
+    };
+    match body {
+        EventBody::StepStatusChanged { status } => set(item, status.clone()),
+        EventBody::Intent { action, detail } => {
+            item.open_intents.insert(
+                e.key.clone(),
+                OpenIntent {
+                    step: e.step.clone(),
+                    action: action.clone(),
+                    detail: detail.clone(),
+                    seq: event.seq,
+                },
+            );
+        }
+        EventBody::Outcome { intent, .. } => {
+            item.open_intents.remove(intent);
+        }
+        EventBody::HandedOff { to, note } => {
+            item.handoff = Some(HandOff {
+                step: step.clone(),
+                to: to.clone(),
+                note: note.clone(),
+                by: e.actor.clone(),
+                since: e.time,
+            });
+            set(
+                item,
+                StepStatus::HandedOff {
+                    to: to.clone(),
+                    note: note.clone(),
+                },
+            );
+        }
+        EventBody::TakenOver { note } => {
+            item.handoff = Some(HandOff {
+                step: step.clone(),
+                to: e.actor.clone(),
+                note: note.clone(),
+                by: e.actor.clone(),
+                since: e.time,
+            });
+            set(
+                item,
+                StepStatus::HandedOff {
+                    to: e.actor.clone(),
+                    note: note.clone(),
+                },
+            );
+        }
+        EventBody::Returned { outcome, note } => {
+            item.handoff = None;
+            // The engine's own status events follow; until then the view says what the
+            // person decided.
+            let status = match outcome {
+                ReturnOutcome::Done => StepStatus::Succeeded,
+                ReturnOutcome::Retry => StepStatus::Pending,
+                ReturnOutcome::Abort => StepStatus::Failed {
+                    error: format!("aborted by {}: {note}", e.actor),
+                },
+            };
+            set(item, status);
+        }
+        EventBody::Aborted { note } => set(
+            item,
+            StepStatus::Failed {
+                error: format!("aborted by {}: {note}", e.actor),
+            },
+        ),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+#[path = "projection_tests.rs"]
+mod tests;

@@ -1,0 +1,290 @@
+use super::*;
+use crate::model::run::NewEvent;
+
+struct Log {
+    events: Vec<Event>,
+    t: i64,
+}
+
+impl Log {
+    fn new() -> Self {
+        Log {
+            events: Vec::new(),
+            t: 1_750_000_000,
+        }
+    }
+
+    fn push(&mut self, actor: &str, item: Option<&str>, step: Option<&str>, body: EventBody) {
+        self.t += 1;
+        let seq = Sequence(self.events.len() as i64 + 1);
+        let mut e = NewEvent::new(
+            Timestamp::from_second(self.t).unwrap(),
+            Actor(actor.into()),
+            IdempotencyKey(format!("k{}", seq.0)),
+            body,
+        )
+        .with_run(RunId("r1".into()))
+        .with_cluster(ClusterId("c1".into()));
+        e.item = item.map(ItemId::from);
+        e.step = step.map(StepName::from);
+        self.events.push(Event {
+            seq,
+            token: None,
+            event: e,
+        });
+    }
+
+    fn plan(&mut self) {
+        self.push(
+            "alice@h",
+            None,
+            None,
+            EventBody::RunPlanned {
+                title: "kernel".into(),
+                items: vec!["n1".into(), "n2".into()],
+                batches: vec![vec!["n1".into()], vec!["n2".into()]],
+                spec: Value::Null,
+            },
+        );
+    }
+}
+
+#[test]
+fn steps_intents_and_outcomes_fold_into_current_state() {
+    let mut log = Log::new();
+    log.plan();
+    log.push(
+        "alice@h",
+        None,
+        None,
+        EventBody::RunApproved {
+            batch: Some(0),
+            note: "go".into(),
+        },
+    );
+    log.push(
+        "executor/a",
+        Some("n1"),
+        Some("Cordon"),
+        EventBody::StepStatusChanged {
+            status: StepStatus::Running,
+        },
+    );
+    log.push(
+        "executor/a",
+        Some("n1"),
+        Some("Cordon"),
+        EventBody::Intent {
+            action: "cordon".into(),
+            detail: Value::Null,
+        },
+    );
+    let intent_key = log.events.last().unwrap().event.key.clone();
+    let p = Projection::replay(&log.events);
+    let item = &p.runs[&RunId("r1".into())].items[&ItemId("n1".into())];
+    assert_eq!(
+        item.open_intents.len(),
+        1,
+        "intent without outcome stays open"
+    );
+    assert_eq!(p.runs[&RunId("r1".into())].status, RunStatus::Running);
+
+    log.push(
+        "executor/a",
+        Some("n1"),
+        Some("Cordon"),
+        EventBody::Outcome {
+            intent: intent_key,
+            ok: true,
+            detail: Value::Null,
+        },
+    );
+    log.push(
+        "executor/a",
+        Some("n1"),
+        Some("Cordon"),
+        EventBody::StepStatusChanged {
+            status: StepStatus::Succeeded,
+        },
+    );
+    let p = Projection::replay(&log.events);
+    let item = &p.runs[&RunId("r1".into())].items[&ItemId("n1".into())];
+    assert!(item.open_intents.is_empty());
+    assert_eq!(item.current, Some(StepName("Cordon".into())));
+    assert_eq!(
+        item.steps[&StepName("Cordon".into())].status,
+        StepStatus::Succeeded
+    );
+    assert_eq!(p.last_seq, Some(Sequence(6)));
+}
+
+#[test]
+fn handoff_takeover_and_return_are_tracked_with_actor_and_note() {
+    let mut log = Log::new();
+    log.plan();
+    let blocked = StepStatus::Blocked {
+        reason: "PDB web-pdb needs 3 healthy pods and has 3".into(),
+    };
+    log.push(
+        "executor/a",
+        Some("n1"),
+        Some("Drain"),
+        EventBody::StepStatusChanged { status: blocked },
+    );
+    log.push(
+        "alice@h",
+        Some("n1"),
+        Some("Drain"),
+        EventBody::HandedOff {
+            to: Actor("bob@h".into()),
+            note: "PDB too strict".into(),
+        },
+    );
+    let p = Projection::replay(&log.events);
+    let item = &p.runs[&RunId("r1".into())].items[&ItemId("n1".into())];
+    let handoff = item.handoff.as_ref().unwrap();
+    assert_eq!(handoff.to, Actor("bob@h".into()));
+    assert_eq!(handoff.by, Actor("alice@h".into()));
+    assert_eq!(
+        item.steps[&StepName("Drain".into())].status.word(),
+        "handed-off"
+    );
+
+    log.push(
+        "carol@h",
+        Some("n1"),
+        None,
+        EventBody::TakenOver {
+            note: "mine now".into(),
+        },
+    );
+    let p = Projection::replay(&log.events);
+    let item = &p.runs[&RunId("r1".into())].items[&ItemId("n1".into())];
+    assert_eq!(item.handoff.as_ref().unwrap().to, Actor("carol@h".into()));
+    assert_eq!(
+        item.handoff.as_ref().unwrap().step,
+        Some(StepName("Drain".into())),
+        "takeover without a step applies to the current step"
+    );
+
+    log.push(
+        "carol@h",
+        Some("n1"),
+        None,
+        EventBody::Returned {
+            outcome: ReturnOutcome::Retry,
+            note: "relaxed PDB".into(),
+        },
+    );
+    let p = Projection::replay(&log.events);
+    let item = &p.runs[&RunId("r1".into())].items[&ItemId("n1".into())];
+    assert!(item.handoff.is_none());
+    assert_eq!(
+        item.steps[&StepName("Drain".into())].status,
+        StepStatus::Pending
+    );
+}
+
+#[test]
+fn pauses_apply_by_scope_and_guard_pauses_need_a_person() {
+    let mut log = Log::new();
+    log.plan();
+    log.push(
+        "alice@h",
+        None,
+        None,
+        EventBody::RunStatusChanged {
+            status: RunStatus::Running,
+        },
+    );
+    log.push(
+        "alice@h",
+        None,
+        None,
+        EventBody::Paused {
+            scope: PauseScope::Cluster {
+                cluster: ClusterId("c1".into()),
+            },
+            reason: "freeze".into(),
+        },
+    );
+    let p = Projection::replay(&log.events);
+    let run = &p.runs[&RunId("r1".into())];
+    assert_eq!(p.effective_status(run), RunStatus::Paused);
+    assert_eq!(p.pause_for(run).unwrap().reason, "freeze");
+
+    let zone = PauseScope::FailureDomain {
+        cluster: ClusterId("c1".into()),
+        domain: "zone-a".into(),
+    };
+    log.push(
+        "fleetdeck/guard",
+        None,
+        None,
+        EventBody::GuardTripped {
+            scope: zone.clone(),
+            reason: "suspect shared dependency".into(),
+            not_ready: vec![],
+            total: 4,
+        },
+    );
+    log.push(
+        "executor/a",
+        None,
+        None,
+        EventBody::Resumed {
+            scope: zone.clone(),
+            note: "auto".into(),
+        },
+    );
+    let p = Projection::replay(&log.events);
+    assert!(
+        p.domain_pause(&ClusterId("c1".into()), "zone-a").is_some(),
+        "automation cannot resume a guard pause"
+    );
+    assert_eq!(p.ignored.len(), 1);
+
+    log.push(
+        "alice@h",
+        None,
+        None,
+        EventBody::Resumed {
+            scope: zone,
+            note: "switch replaced".into(),
+        },
+    );
+    log.push(
+        "alice@h",
+        None,
+        None,
+        EventBody::Resumed {
+            scope: PauseScope::Cluster {
+                cluster: ClusterId("c1".into()),
+            },
+            note: "thaw".into(),
+        },
+    );
+    let p = Projection::replay(&log.events);
+    assert!(p.pauses.is_empty());
+    let run = &p.runs[&RunId("r1".into())];
+    assert_eq!(p.effective_status(run), RunStatus::Running);
+}
+
+#[test]
+fn replaying_an_overlapping_tail_does_not_double_apply() {
+    let mut log = Log::new();
+    log.plan();
+    log.push(
+        "alice@h",
+        None,
+        None,
+        EventBody::Note {
+            text: "hello".into(),
+        },
+    );
+    let mut p = Projection::replay(&log.events);
+    for e in &log.events {
+        p.apply(e);
+    }
+    assert_eq!(p.runs[&RunId("r1".into())].notes.len(), 1);
+}

@@ -1,0 +1,127 @@
+//! `fleetdeck journal`, `pause`, `resume` and `maintenance plan`, run as a user runs them.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn fleetdeck(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
+        .args(args)
+        .current_dir(dir)
+        .env("FLEETDECK_CONFIG", dir.join("config.toml"))
+        .env("FLEETDECK_DATA_DIR", dir.join("data"))
+        .env("FLEETDECK_JOURNAL", dir.join("journal.sqlite"))
+        .env_remove("FLEETDECK_LEDGER")
+        .env_remove("KUBECONFIG")
+        .env("HOME", dir)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn pause_and_resume_are_journaled_with_actor_and_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = fleetdeck(
+        &[
+            "pause",
+            "--cluster",
+            "c1",
+            "--reason",
+            "incident 42",
+            "--as",
+            "alice@h",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let out = fleetdeck(
+        &[
+            "resume",
+            "--cluster",
+            "c1",
+            "--note",
+            "fixed",
+            "--as",
+            "bob@h",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let out = fleetdeck(
+        &["journal", "--since", "1h", "--cluster", "c1", "-o", "json"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let events: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let events = events.as_array().unwrap();
+    assert_eq!(events.len(), 2);
+    assert_eq!(events[0]["kind"], "operator.pause");
+    assert_eq!(events[0]["actor"], "alice@h");
+    assert_eq!(events[0]["payload"]["reason"], "incident 42");
+    assert_eq!(events[1]["kind"], "operator.resume");
+    let out = fleetdeck(&["journal", "--cluster", "other"], dir.path());
+    assert_eq!(text(&out).lines().count(), 1, "header only: {}", text(&out));
+    let out = fleetdeck(&["pause", "--reason", "x"], dir.path());
+    assert!(!out.status.success(), "a scope is required");
+    let out = fleetdeck(
+        &["--readonly", "pause", "--all", "--reason", "x"],
+        dir.path(),
+    );
+    assert!(!out.status.success() && text(&out).contains("read-only"));
+}
+
+#[test]
+fn maintenance_plan_prints_batches_and_reports_errors_with_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/maintenance.yaml");
+    let out = fleetdeck(&["maintenance", "plan", example], dir.path());
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("batch 4: gpu-a100-04"),
+        "{}",
+        text(&out)
+    );
+
+    let nodes = serde_json::json!({
+        "apiVersion": "v1", "kind": "List", "metadata": {},
+        "items": [
+            {"metadata": {"name": "gpu-a100-01", "labels": {"topology.kubernetes.io/zone": "a", "fleetdeck.dev/replica-group": "g1"}}},
+            {"metadata": {"name": "gpu-a100-02", "labels": {"topology.kubernetes.io/zone": "b", "fleetdeck.dev/replica-group": "g2"}}},
+            {"metadata": {"name": "gpu-a100-03", "labels": {"topology.kubernetes.io/zone": "a", "fleetdeck.dev/replica-group": "g2"}}},
+            {"metadata": {"name": "gpu-a100-04", "labels": {"topology.kubernetes.io/zone": "b", "fleetdeck.dev/replica-group": "g1"}}}
+        ]
+    });
+    std::fs::write(dir.path().join("nodes.json"), nodes.to_string()).unwrap();
+    let out = fleetdeck(
+        &["maintenance", "plan", example, "--nodes", "nodes.json"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("batch 1: gpu-a100-01, gpu-a100-02"),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        text(&out).contains("batch 2: gpu-a100-03, gpu-a100-04"),
+        "{}",
+        text(&out)
+    );
+
+    std::fs::write(dir.path().join("bad.yaml"), "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: x\ncluster: c\nnodes: {names: [a]}\naction: {exec: {argv: [x], timout: 1m}}\nbudgets: {maxUnavailable: 1}\n").unwrap();
+    let out = fleetdeck(&["maintenance", "plan", "bad.yaml"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out)
+            .contains("bad.yaml:6:28: unknown field `timout` in exec (did you mean `timeout`?)"),
+        "{}",
+        text(&out)
+    );
+}
