@@ -135,6 +135,15 @@ async fn download(client: &kube::Client, path: &str) -> usize {
     }
 }
 
+/// The simulator serving 300 clusters on two cores answers slowly; a generous connect
+/// timeout keeps the comparison about throughput rather than about accept queues.
+fn bench_connect() -> fleetdeck::k8s::connect::ConnectOptions {
+    fleetdeck::k8s::connect::ConnectOptions {
+        connect_timeout: Duration::from_secs(120),
+        ..Default::default()
+    }
+}
+
 async fn clients(
     sim: &Sim,
 ) -> (
@@ -246,7 +255,9 @@ fn main() {
 
         // 2. Full sync.
         let started = Instant::now();
-        let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+        let mut options = FleetSyncOptions::default();
+        options.cluster.connect = bench_connect();
+        let mut sync = FleetSync::start(&ledger, kubeconfig, options);
         let snapshot = loop {
             let snapshot = sync.wait_settled(Duration::from_secs(600)).await;
             let synced = snapshot.clusters.iter().filter(|c| c.status == ClusterStatus::Synced).count();
