@@ -1,0 +1,554 @@
+//! The maintenance port on real (or simulated) clusters through kube: cordon by merge
+//! patch, evictions through the Eviction API only, node events, observations. Reads of the
+//! whole cluster (identity, PDBs, capacity) come from the fleet snapshot, which is kept by
+//! watches, so prechecks do not add list traffic.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::Duration;
+
+use jiff::Timestamp;
+use k8s_openapi::api::core::v1::{Event as CoreEvent, Node, ObjectReference, Pod};
+use k8s_openapi::api::policy::v1::PodDisruptionBudget;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta, Time};
+use kube::Api;
+use kube::api::{
+    DeleteParams, EvictParams, ListParams, Patch, PatchParams, PostParams, Preconditions,
+};
+use tokio::sync::watch;
+
+use crate::k8s::connect::ClusterClient;
+use crate::k8s::reflect::{describe_error, is_unreachable};
+use crate::model::capacity::{CapacityConfig, ClusterIndex, Scenario, what_if};
+use crate::model::ledger::ClusterId;
+use crate::model::live::FleetSnapshot;
+use crate::model::maintenance::{
+    Action, CheckOutcome, EvictionResult, HookResult, MaintenancePort, NodeObservation, Observe,
+    PodInfo, PodOwner, PodRef, PrecheckReport, Seen, WorkloadObservation,
+};
+use crate::model::run::NodeName;
+
+/// Why a call could not be made at all (the answer is then unknown, never success).
+#[derive(Debug, thiserror::Error)]
+pub enum PortError {
+    /// The cluster has no client (not in the ledger, or its context is unusable).
+    #[error("cluster {0} has no usable connection")]
+    NoClient(String),
+    /// The API server could not be reached or answered with a server error.
+    #[error("cluster {cluster}: {message}")]
+    Unreachable {
+        /// Ledger id.
+        cluster: String,
+        /// What happened.
+        message: String,
+    },
+    /// A hook could not be started.
+    #[error("hook: {0}")]
+    Hook(String),
+}
+
+/// The port: one client per ledger cluster plus the latest fleet snapshot.
+#[derive(Clone)]
+pub struct KubePort {
+    clients: Arc<HashMap<String, ClusterClient>>,
+    snapshots: watch::Receiver<FleetSnapshot>,
+    actor: String,
+}
+
+/// Output kept in the journal from one hook run, at most this many bytes.
+const HOOK_OUTPUT_LIMIT: usize = 64 * 1024;
+
+fn classify(cluster: &ClusterId, error: kube::Error) -> PortError {
+    PortError::Unreachable {
+        cluster: cluster.0.clone(),
+        message: describe_error(&error),
+    }
+}
+
+fn api_code(error: &kube::Error) -> Option<u16> {
+    match error {
+        kube::Error::Api(status) => Some(status.code),
+        _ => None,
+    }
+}
+
+/// Reads "The disruption budget web-pdb needs 3 healthy pods and has 3 currently".
+pub fn parse_pdb_refusal(message: &str) -> Option<(String, u32, u32)> {
+    let rest = message.split("disruption budget ").nth(1)?;
+    let (pdb, rest) = rest.split_once(" needs ")?;
+    let (needs, rest) = rest.split_once(" healthy pods and has ")?;
+    let has = rest.split_whitespace().next()?;
+    Some((
+        pdb.to_string(),
+        needs.trim().parse().ok()?,
+        has.trim().parse().ok()?,
+    ))
+}
+
+impl KubePort {
+    /// A port over `clients` (keyed by ledger id), reading cluster-wide facts from
+    /// `snapshots`, naming `actor` in node events.
+    pub fn new(
+        clients: HashMap<String, ClusterClient>,
+        snapshots: watch::Receiver<FleetSnapshot>,
+        actor: String,
+    ) -> Self {
+        KubePort {
+            clients: Arc::new(clients),
+            snapshots,
+            actor,
+        }
+    }
+
+    fn client(&self, cluster: &ClusterId) -> Result<kube::Client, PortError> {
+        self.clients
+            .get(&cluster.0)
+            .map(|c| c.client.clone())
+            .ok_or_else(|| PortError::NoClient(cluster.0.clone()))
+    }
+
+    async fn node(&self, cluster: &ClusterId, node: &NodeName) -> Result<Node, PortError> {
+        let nodes: Api<Node> = Api::all(self.client(cluster)?);
+        nodes
+            .get(node.as_str())
+            .await
+            .map_err(|e| classify(cluster, e))
+    }
+}
+
+fn observe(node: &Node) -> NodeObservation {
+    let status = node.status.as_ref();
+    let ready = status
+        .and_then(|s| s.conditions.as_ref())
+        .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
+        .is_some_and(|c| c.status == "True");
+    let gpus = status
+        .and_then(|s| s.allocatable.as_ref())
+        .and_then(|a| a.get("nvidia.com/gpu"))
+        .and_then(|q| q.0.parse::<u32>().ok())
+        .unwrap_or(0);
+    let mut versions = BTreeMap::new();
+    if let Some(info) = status.and_then(|s| s.node_info.as_ref()) {
+        versions.insert("kubelet".to_string(), info.kubelet_version.clone());
+        versions.insert("kernel".to_string(), info.kernel_version.clone());
+        versions.insert(
+            "runtime".to_string(),
+            info.container_runtime_version.clone(),
+        );
+    }
+    NodeObservation {
+        ready,
+        unschedulable: node
+            .spec
+            .as_ref()
+            .and_then(|s| s.unschedulable)
+            .unwrap_or(false),
+        gpus_allocatable: gpus,
+        versions,
+    }
+}
+
+fn pod_info(pod: &Pod) -> PodInfo {
+    let meta = &pod.metadata;
+    let owner = if meta
+        .annotations
+        .as_ref()
+        .is_some_and(|a| a.contains_key("kubernetes.io/config.mirror"))
+    {
+        PodOwner::Mirror
+    } else if meta
+        .owner_references
+        .iter()
+        .flatten()
+        .any(|o| o.controller == Some(true) && o.kind == "DaemonSet")
+    {
+        PodOwner::DaemonSet
+    } else {
+        PodOwner::Other
+    };
+    PodInfo {
+        pod: PodRef {
+            namespace: meta.namespace.clone().unwrap_or_default(),
+            name: meta.name.clone().unwrap_or_default(),
+            uid: meta.uid.clone().unwrap_or_default(),
+        },
+        owner,
+        has_empty_dir: pod
+            .spec
+            .as_ref()
+            .and_then(|s| s.volumes.as_ref())
+            .is_some_and(|v| v.iter().any(|v| v.empty_dir.is_some())),
+        terminating: meta.deletion_timestamp.is_some(),
+    }
+}
+
+impl MaintenancePort for KubePort {
+    type Error = PortError;
+
+    async fn precheck(
+        &self,
+        cluster: &ClusterId,
+        node: &NodeName,
+    ) -> Result<PrecheckReport, PortError> {
+        let observed = observe(&self.node(cluster, node).await?);
+        let snapshot = self.snapshots.borrow().clone();
+        let live = snapshot.cluster(&cluster.0).cloned();
+        let identity = match &live {
+            None => CheckOutcome::Unknown("cluster not in the fleet view".into()),
+            Some(c) if c.identity_verdict.as_ref().is_some_and(|v| v.is_mismatch()) => {
+                CheckOutcome::Fail(
+                    c.last_error
+                        .clone()
+                        .unwrap_or_else(|| "identity mismatch".into()),
+                )
+            }
+            Some(c) => match &c.identity_verdict {
+                Some(crate::model::live::IdentityVerdict::Match) => CheckOutcome::Pass,
+                Some(crate::model::live::IdentityVerdict::NotPinned) => {
+                    CheckOutcome::Fail("the ledger pins no identity for this cluster".into())
+                }
+                _ => CheckOutcome::Unknown(format!("cluster is {}", c.status.label())),
+            },
+        };
+        let (pdb_headroom, capacity) = match &live {
+            Some(c) if c.status.data_usable() => {
+                let view = &c.view;
+                // PDBs are judged where they act: a refused eviction in the Drain step becomes
+                // a visible stuck step naming the PDB and its numbers, which a person can
+                // take over. Refusing here would hide that behind a generic precheck.
+                let pdb = CheckOutcome::Pass;
+                let config = CapacityConfig::default();
+                let index = ClusterIndex::new(view, &config);
+                let report = what_if(
+                    &index,
+                    &Scenario::MaintenanceBatch(vec![crate::model::fleet::NodeName::from(
+                        node.as_str(),
+                    )]),
+                    &[],
+                );
+                let capacity = if report.unplaced.is_empty() {
+                    CheckOutcome::Pass
+                } else {
+                    let groups: Vec<String> = report
+                        .unplaced
+                        .iter()
+                        .map(|g| {
+                            format!(
+                                "{} pods of {} {}/{} ({})",
+                                g.pods, g.owner.kind, g.namespace, g.owner.name, g.reason
+                            )
+                        })
+                        .collect();
+                    CheckOutcome::Fail(format!(
+                        "displaced pods would not fit: {}",
+                        groups.join("; ")
+                    ))
+                };
+                (pdb, capacity)
+            }
+            Some(c) => {
+                let why = format!("cluster data is {}", c.status.label());
+                (
+                    CheckOutcome::Unknown(why.clone()),
+                    CheckOutcome::Unknown(why),
+                )
+            }
+            None => (
+                CheckOutcome::Unknown("no fleet view".into()),
+                CheckOutcome::Unknown("no fleet view".into()),
+            ),
+        };
+        Ok(PrecheckReport {
+            identity,
+            // Budgets and the mass-failure guard are the executor's to judge: it sees every
+            // run and the guard's pauses. It overwrites these two.
+            budgets: CheckOutcome::Pass,
+            pdb_headroom,
+            capacity,
+            guard: CheckOutcome::Pass,
+            node: observed,
+        })
+    }
+
+    async fn set_unschedulable(
+        &self,
+        cluster: &ClusterId,
+        node: &NodeName,
+        unschedulable: bool,
+    ) -> Result<Result<(), String>, PortError> {
+        let nodes: Api<Node> = Api::all(self.client(cluster)?);
+        let patch = serde_json::json!({"spec": {"unschedulable": unschedulable}});
+        match nodes
+            .patch(
+                node.as_str(),
+                &PatchParams::default(),
+                &Patch::Merge(&patch),
+            )
+            .await
+        {
+            Ok(_) => Ok(Ok(())),
+            Err(e) if is_unreachable(&e) || api_code(&e).is_some_and(|c| c >= 500) => {
+                Err(classify(cluster, e))
+            }
+            Err(e) => Ok(Err(describe_error(&e))),
+        }
+    }
+
+    async fn pods_on_node(
+        &self,
+        cluster: &ClusterId,
+        node: &NodeName,
+    ) -> Result<Vec<PodInfo>, PortError> {
+        let pods: Api<Pod> = Api::all(self.client(cluster)?);
+        let params = ListParams::default().fields(&format!("spec.nodeName={}", node.as_str()));
+        let list = pods.list(&params).await.map_err(|e| classify(cluster, e))?;
+        Ok(list.items.iter().map(pod_info).collect())
+    }
+
+    async fn evict(
+        &self,
+        cluster: &ClusterId,
+        pod: &PodRef,
+        grace_period: Option<Duration>,
+    ) -> Result<EvictionResult, PortError> {
+        let pods: Api<Pod> = Api::namespaced(self.client(cluster)?, &pod.namespace);
+        let params = EvictParams {
+            delete_options: Some(DeleteParams {
+                grace_period_seconds: grace_period
+                    .map(|g| u32::try_from(g.as_secs()).unwrap_or(u32::MAX)),
+                // Evict exactly the pod we saw, not a namesake that replaced it.
+                preconditions: (!pod.uid.is_empty()).then(|| Preconditions {
+                    uid: Some(pod.uid.clone()),
+                    resource_version: None,
+                }),
+                ..DeleteParams::default()
+            }),
+            ..EvictParams::default()
+        };
+        match pods.evict(&pod.name, &params).await {
+            Ok(_) => Ok(EvictionResult::Evicted),
+            Err(kube::Error::Api(status)) if status.code == 429 => {
+                Ok(match parse_pdb_refusal(&status.message) {
+                    Some((pdb, needs, has)) => EvictionResult::BlockedByPdb { pdb, needs, has },
+                    None => EvictionResult::Error {
+                        message: format!("429: {}", status.message),
+                    },
+                })
+            }
+            Err(kube::Error::Api(status)) if status.code == 404 || status.code == 409 => {
+                Ok(EvictionResult::PodGone)
+            }
+            Err(e) if is_unreachable(&e) => Err(classify(cluster, e)),
+            Err(e) => Ok(EvictionResult::Error {
+                message: describe_error(&e),
+            }),
+        }
+    }
+
+    async fn run_hook(&self, hook: &Action) -> Result<HookResult, PortError> {
+        let Action::RunHook {
+            argv, timeout, env, ..
+        } = hook
+        else {
+            return Err(PortError::Hook("not a hook action".into()));
+        };
+        let Some((program, args)) = argv.split_first() else {
+            return Err(PortError::Hook("empty argv".into()));
+        };
+        let mut command = tokio::process::Command::new(program);
+        command
+            .args(args)
+            .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .stdin(std::process::Stdio::null())
+            .kill_on_drop(true);
+        let child = command.output();
+        match tokio::time::timeout(*timeout, child).await {
+            Err(_) => Ok(HookResult {
+                exit_code: None,
+                timed_out: true,
+                output: format!("killed after {}s", timeout.as_secs()),
+            }),
+            Ok(Err(e)) => Err(PortError::Hook(format!("{program}: {e}"))),
+            Ok(Ok(output)) => {
+                let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+                text.push_str(&String::from_utf8_lossy(&output.stderr));
+                if text.len() > HOOK_OUTPUT_LIMIT {
+                    let mut cut = HOOK_OUTPUT_LIMIT;
+                    while !text.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    text.truncate(cut);
+                    text.push_str("\n[output truncated]");
+                }
+                Ok(HookResult {
+                    exit_code: output.status.code(),
+                    timed_out: false,
+                    output: text,
+                })
+            }
+        }
+    }
+
+    async fn observe_node(
+        &self,
+        cluster: &ClusterId,
+        node: &NodeName,
+    ) -> Result<NodeObservation, PortError> {
+        Ok(observe(&self.node(cluster, node).await?))
+    }
+
+    async fn observe_workloads(
+        &self,
+        cluster: &ClusterId,
+        pods: &[PodRef],
+    ) -> Result<WorkloadObservation, PortError> {
+        let client = self.client(cluster)?;
+        let namespaces: std::collections::BTreeSet<&str> =
+            pods.iter().map(|p| p.namespace.as_str()).collect();
+        let mut out = WorkloadObservation::default();
+        for ns in namespaces {
+            let list = Api::<Pod>::namespaced(client.clone(), ns)
+                .list(&ListParams::default())
+                .await
+                .map_err(|e| classify(cluster, e))?;
+            for pod in &list.items {
+                let terminating = pod.metadata.deletion_timestamp.is_some();
+                let phase = pod
+                    .status
+                    .as_ref()
+                    .and_then(|s| s.phase.as_deref())
+                    .unwrap_or("");
+                let ready = pod
+                    .status
+                    .as_ref()
+                    .and_then(|s| s.conditions.as_ref())
+                    .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
+                    .is_some_and(|c| c.status == "True");
+                if !terminating && phase != "Succeeded" && phase != "Failed" && !ready {
+                    out.not_ready.push(format!(
+                        "{ns}/{}",
+                        pod.metadata.name.as_deref().unwrap_or("")
+                    ));
+                }
+            }
+            let pdbs = Api::<PodDisruptionBudget>::namespaced(client.clone(), ns)
+                .list(&ListParams::default())
+                .await
+                .map_err(|e| classify(cluster, e))?;
+            for pdb in &pdbs.items {
+                if let Some(status) = &pdb.status
+                    && status.current_healthy < status.desired_healthy
+                {
+                    out.unhealthy_pdbs.push(format!(
+                        "PDB {} needs {} healthy pods and has {}",
+                        pdb.metadata.name.as_deref().unwrap_or(""),
+                        status.desired_healthy,
+                        status.current_healthy
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    async fn observe_for_restart(
+        &self,
+        cluster: &ClusterId,
+        node: &NodeName,
+        what: &Observe,
+    ) -> Result<Seen, PortError> {
+        match what {
+            Observe::Nothing => Ok(Seen::Nothing),
+            Observe::Node => match self.node(cluster, node).await {
+                Ok(n) => Ok(Seen::Node {
+                    unschedulable: n
+                        .spec
+                        .as_ref()
+                        .and_then(|s| s.unschedulable)
+                        .unwrap_or(false),
+                }),
+                Err(PortError::Unreachable { .. }) => Ok(Seen::Unreachable),
+                Err(e) => Err(e),
+            },
+            Observe::Pod(pod) => {
+                let pods: Api<Pod> = Api::namespaced(self.client(cluster)?, &pod.namespace);
+                match pods.get_opt(&pod.name).await {
+                    Ok(Some(found))
+                        if pod.uid.is_empty()
+                            || found.metadata.uid.as_deref() == Some(pod.uid.as_str()) =>
+                    {
+                        Ok(Seen::Pod {
+                            exists: true,
+                            terminating: found.metadata.deletion_timestamp.is_some(),
+                        })
+                    }
+                    // A namesake with another UID is a replacement: ours is gone.
+                    Ok(_) => Ok(Seen::Pod {
+                        exists: false,
+                        terminating: false,
+                    }),
+                    Err(e) if is_unreachable(&e) => Ok(Seen::Unreachable),
+                    Err(e) => Err(classify(cluster, e)),
+                }
+            }
+        }
+    }
+
+    async fn node_event(
+        &self,
+        cluster: &ClusterId,
+        node: &NodeName,
+        reason: &str,
+        message: &str,
+    ) -> Result<(), PortError> {
+        let events: Api<CoreEvent> = Api::namespaced(self.client(cluster)?, "default");
+        let now = Timestamp::now();
+        let event = CoreEvent {
+            metadata: ObjectMeta {
+                generate_name: Some(format!("{}.fleetdeck.", node.as_str())),
+                ..ObjectMeta::default()
+            },
+            involved_object: ObjectReference {
+                api_version: Some("v1".into()),
+                kind: Some("Node".into()),
+                name: Some(node.as_str().to_string()),
+                ..ObjectReference::default()
+            },
+            reason: Some(reason.to_string()),
+            message: Some(message.to_string()),
+            type_: Some("Normal".into()),
+            reporting_component: Some("fleetdeck".into()),
+            reporting_instance: Some(self.actor.clone()),
+            source: Some(k8s_openapi::api::core::v1::EventSource {
+                component: Some("fleetdeck".into()),
+                host: None,
+            }),
+            first_timestamp: Some(Time(now)),
+            last_timestamp: Some(Time(now)),
+            event_time: Some(MicroTime(now)),
+            count: Some(1),
+            ..CoreEvent::default()
+        };
+        events
+            .create(&PostParams::default(), &event)
+            .await
+            .map(|_| ())
+            .map_err(|e| classify(cluster, e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pdb_refusals_are_read_into_numbers() {
+        assert_eq!(
+            parse_pdb_refusal(
+                "Cannot evict pod as it would violate the pod's disruption budget. The disruption budget web-pdb needs 3 healthy pods and has 3 currently"
+            ),
+            Some(("web-pdb".to_string(), 3, 3))
+        );
+        assert_eq!(parse_pdb_refusal("Too many requests"), None);
+    }
+}

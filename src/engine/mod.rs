@@ -1,0 +1,4 @@
+//! The engine: executes maintenance runs from the journal, performing the model's actions
+//! through ports and feeding back what it observed.
+
+pub mod kube_port;
