@@ -7,3 +7,4 @@ pub mod kubeconfig;
 pub mod ledger_file;
 pub mod model;
 pub mod yaml;
+pub mod tui;
