@@ -75,7 +75,7 @@ fn not_counted_line(app: &App, totals: &FleetTotals) -> Line<'static> {
 
 const FLEET_COLS: [Col; 7] = [
     Col { title: "CLUSTER", width: 22 },
-    Col { title: "STATUS", width: 12 },
+    Col { title: "STATUS", width: 16 },
     Col { title: "CPU USED", width: 16 },
     Col { title: "MEM USED", width: 16 },
     Col { title: "GPU FREE", width: 11 },

@@ -18,14 +18,14 @@ const BACKUP_WARN_SECS: i64 = 2 * 86_400;
 const DRILL_WARN_DAYS: i64 = 180;
 
 const COLS: [Col; 12] = [
-    Col { title: "  CLUSTER", width: 22 },
+    Col { title: "  CLUSTER", width: 18 },
     Col { title: "ENV", width: 11 },
     Col { title: "REGION/FD", width: 22 },
     Col { title: "TIER", width: 9 },
     Col { title: "K8S", width: 10 },
     Col { title: "NODES", width: 9 },
     Col { title: "GPUS", width: 9 },
-    Col { title: "STATUS", width: 20 },
+    Col { title: "STATUS", width: 19 },
     Col { title: "IN FLIGHT", width: 18 },
     Col { title: "OWNER", width: 16 },
     Col { title: "BACKUP", width: 6 },
