@@ -21,7 +21,7 @@ const COLS: [Col; 12] = [
     Col { title: "  CLUSTER", width: 18 },
     Col { title: "ENV", width: 11 },
     Col { title: "REGION/FD", width: 22 },
-    Col { title: "TIER", width: 9 },
+    Col { title: "TIER", width: 11 },
     Col { title: "K8S", width: 10 },
     Col { title: "NODES", width: 9 },
     Col { title: "GPUS", width: 9 },
