@@ -12,11 +12,13 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use fleetdeck::model::capacity::CapacityConfig;
 use fleetdeck::model::fleet::{
-    ClusterId, ClusterView, Labels, MaintenanceState, NodeName, NodeSelector, NodeView, OwnerRef, PdbView,
-    PodPhase, PodView, Readiness, ResourceVector, Schedulability,
+    ClusterId, ClusterView, Labels, MaintenanceState, NodeName, NodeSelector, NodeView, OwnerRef,
+    PdbView, PodPhase, PodView, Readiness, ResourceVector, Schedulability,
 };
 use fleetdeck::model::ledger::{Ledger, LedgerContext, read_ledger};
-use fleetdeck::model::live::{ClusterSnapshot, ClusterStatus, ConnectionFacts, FleetSnapshot, IdentityVerdict, SyncPhase};
+use fleetdeck::model::live::{
+    ClusterSnapshot, ClusterStatus, ConnectionFacts, FleetSnapshot, IdentityVerdict, SyncPhase,
+};
 use fleetdeck::tui::{App, AppConfig, AutomationState, Keymap, Msg, Theme, render_to_buffer};
 use jiff::Timestamp;
 
@@ -38,14 +40,19 @@ fn id(c: usize) -> String {
 }
 
 fn ledger() -> Ledger {
-    let mut y = String::from("apiVersion: fleetdeck.dev/v1\nkind: Ledger\nlabelDictionary:\n  env: [production, staging, development]\n  tier: [critical, standard]\nclusters:\n");
+    let mut y = String::from(
+        "apiVersion: fleetdeck.dev/v1\nkind: Ledger\nlabelDictionary:\n  env: [production, staging, development]\n  tier: [critical, standard]\nclusters:\n",
+    );
     for c in 0..CLUSTERS {
         y.push_str(&format!(
             "  - id: {}\n    context: {}\n    env: {}\n    region: region-{}\n    failureDomain: fd-{}\n    tier: {}\n    owner: team-{}\n    lifecycle: running\n    versions:\n      kubernetes: v1.31.{}\n    backup:\n      lastSuccess: 2026-11-27T02:00:00Z\n      lastRestoreDrill: 2026-09-10\n",
             id(c), id(c), ENVS[c % 3], c % 12, c % 36, if c % 4 == 0 { "critical" } else { "standard" }, c % 17, 4 + c % 2
         ));
     }
-    let context = LedgerContext { today: jiff::civil::date(2026, 11, 28), is_known_zone: &|_| true };
+    let context = LedgerContext {
+        today: jiff::civil::date(2026, 11, 28),
+        is_known_zone: &|_| true,
+    };
     let report = read_ledger(&y, &context);
     report.ledger.expect("synthetic ledger is valid")
 }
@@ -53,7 +60,11 @@ fn ledger() -> Ledger {
 fn view(c: usize, generation: usize) -> ClusterView {
     let zone_key: Arc<str> = Arc::from("topology.kubernetes.io/zone");
     let rack_key: Arc<str> = Arc::from("topology.kubernetes.io/rack");
-    let zones: [Arc<str>; 3] = [Arc::from("zone-a"), Arc::from("zone-b"), Arc::from("zone-c")];
+    let zones: [Arc<str>; 3] = [
+        Arc::from("zone-a"),
+        Arc::from("zone-b"),
+        Arc::from("zone-c"),
+    ];
     let nodes: Vec<NodeView> = (0..NODES)
         .map(|n| {
             let gpu = n >= NODES - GPU_NODES;
@@ -61,10 +72,21 @@ fn view(c: usize, generation: usize) -> ClusterView {
                 name: NodeName::from(format!("c{c:03}-node-{n:03}").as_str()),
                 labels: Labels::new([
                     (Arc::clone(&zone_key), Arc::clone(&zones[n % 3])),
-                    (Arc::clone(&rack_key), Arc::from(format!("rack-{}", n / 10).as_str())),
+                    (
+                        Arc::clone(&rack_key),
+                        Arc::from(format!("rack-{}", n / 10).as_str()),
+                    ),
                 ]),
-                readiness: if (n + c + generation) % 97 == 0 { Readiness::NotReady } else { Readiness::Ready },
-                schedulability: if n % 53 == 0 { Schedulability::Cordoned } else { Schedulability::Schedulable },
+                readiness: if (n + c + generation).is_multiple_of(97) {
+                    Readiness::NotReady
+                } else {
+                    Readiness::Ready
+                },
+                schedulability: if n.is_multiple_of(53) {
+                    Schedulability::Cordoned
+                } else {
+                    Schedulability::Schedulable
+                },
                 maintenance: MaintenanceState::InService,
                 taints: Box::new([]),
                 allocatable: ResourceVector::new(64_000, 256 * GI, if gpu { 8 } else { 0 }, 110),
@@ -76,18 +98,26 @@ fn view(c: usize, generation: usize) -> ClusterView {
     let pods: Vec<PodView> = (0..PODS)
         .map(|p| {
             let n = p % NODES;
-            let gpu = n >= NODES - GPU_NODES && p % 3 == 0;
+            let gpu = n >= NODES - GPU_NODES && p.is_multiple_of(3);
             PodView {
                 namespace: Arc::from(if gpu { "ml" } else { "apps" }),
                 name: Arc::from(format!("pod-{p}").as_str()),
                 node: Some(nodes[n].name.clone()),
                 phase: PodPhase::Running,
-                owner: Some(OwnerRef { kind: Arc::from("ReplicaSet"), name: Arc::from(format!("app-{}", p % 40).as_str()) }),
-                requests: ResourceVector::new(2_000 + (p as i64 % 5) * 500, (4 + p as i64 % 8) * GI, if gpu { 1 + (p as i64 % 4) } else { 0 }, 1),
+                owner: Some(OwnerRef {
+                    kind: Arc::from("ReplicaSet"),
+                    name: Arc::from(format!("app-{}", p % 40).as_str()),
+                }),
+                requests: ResourceVector::new(
+                    2_000 + (p as i64 % 5) * 500,
+                    (4 + p as i64 % 8) * GI,
+                    if gpu { 1 + (p as i64 % 4) } else { 0 },
+                    1,
+                ),
                 node_selector: NodeSelector::default(),
                 tolerations: Box::new([]),
                 required_domain: None,
-                pdb: (p % 10 == 0).then_some((p % 4) as u32),
+                pdb: p.is_multiple_of(10).then_some((p % 4) as u32),
             }
         })
         .collect();
@@ -101,7 +131,12 @@ fn view(c: usize, generation: usize) -> ClusterView {
             expected_pods: 25,
         })
         .collect();
-    ClusterView { id: ClusterId::from(id(c).as_str()), nodes, pods, pdbs }
+    ClusterView {
+        id: ClusterId::from(id(c).as_str()),
+        nodes,
+        pods,
+        pdbs,
+    }
 }
 
 fn cluster(c: usize, generation: usize) -> Arc<ClusterSnapshot> {
@@ -165,8 +200,17 @@ fn main() {
     let t = Instant::now();
     let ledger = Arc::new(ledger());
     let mut clusters: Vec<Arc<ClusterSnapshot>> = (0..CLUSTERS).map(|c| cluster(c, 0)).collect();
-    let snapshot = FleetSnapshot { version: 1, taken_at: now(), clusters: Arc::from(clusters.clone()) };
-    println!("generated {CLUSTERS} clusters, {} nodes, {} pods in {:.2?}", CLUSTERS * NODES, CLUSTERS * PODS, t.elapsed());
+    let snapshot = FleetSnapshot {
+        version: 1,
+        taken_at: now(),
+        clusters: Arc::from(clusters.clone()),
+    };
+    println!(
+        "generated {CLUSTERS} clusters, {} nodes, {} pods in {:.2?}",
+        CLUSTERS * NODES,
+        CLUSTERS * PODS,
+        t.elapsed()
+    );
 
     let (keymap, _) = Keymap::load("default", None);
     let config = AppConfig {
@@ -184,7 +228,10 @@ fn main() {
     app.update(Msg::Automation(AutomationState::Running));
     let t = Instant::now();
     app.update(Msg::Snapshot(snapshot));
-    println!("first snapshot (facts for every cluster): {:.2?}\n", t.elapsed());
+    println!(
+        "first snapshot (facts for every cluster): {:.2?}\n",
+        t.elapsed()
+    );
 
     println!("frame times at {W}×{H} (render_to_buffer):");
     let mut worst = Duration::ZERO;
@@ -213,14 +260,18 @@ fn main() {
     key(&mut app, KeyCode::Char('?'));
     worst = worst.max(stats("help", frames(&app, 300)));
     key(&mut app, KeyCode::Esc);
-    println!("worst p99 frame: {:.3} ms (target ≤ 4 ms)\n", worst.as_secs_f64() * 1e3);
+    println!(
+        "worst p99 frame: {:.3} ms (target ≤ 4 ms)\n",
+        worst.as_secs_f64() * 1e3
+    );
 
     // Key-to-frame while the fleet syncs: between keys, 10 clusters publish a new view
     // (a fresh Arc, so their facts are recomputed), as watch events arrive.
     println!("key-to-frame (update + draw) while clusters publish new views:");
     let script: Vec<KeyCode> = [
-        "j", "j", "j", "k", "/", "p", "r", "o", "d", "Enter", "Enter", "j", "j", " ", "j", " ", "b", "Esc", "Esc", "Esc",
-        "s", "s", "r", "R", "E", "2", "j", "Enter", "w", "x", "Esc", ":", "c", "0", "4", "Enter", "1", "?", "Esc",
+        "j", "j", "j", "k", "/", "p", "r", "o", "d", "Enter", "Enter", "j", "j", " ", "j", " ",
+        "b", "Esc", "Esc", "Esc", "s", "s", "r", "R", "E", "2", "j", "Enter", "w", "x", "Esc", ":",
+        "c", "0", "4", "Enter", "1", "?", "Esc",
     ]
     .iter()
     .map(|k| match *k {
@@ -239,7 +290,11 @@ fn main() {
                 clusters[c] = cluster(c, generation);
             }
             generation += 1;
-            let snapshot = FleetSnapshot { version: generation as u64, taken_at: now(), clusters: Arc::from(clusters.clone()) };
+            let snapshot = FleetSnapshot {
+                version: generation as u64,
+                taken_at: now(),
+                clusters: Arc::from(clusters.clone()),
+            };
             let t = Instant::now();
             app.update(Msg::Snapshot(snapshot));
             std::hint::black_box(render_to_buffer(&app, W, H));
@@ -252,5 +307,8 @@ fn main() {
     }
     let p99 = stats("key → frame", key_samples);
     stats("snapshot (10 clusters new) → frame", sync_samples);
-    println!("key-to-frame p99: {:.3} ms (target ≤ 16 ms)", p99.as_secs_f64() * 1e3);
+    println!(
+        "key-to-frame p99: {:.3} ms (target ≤ 16 ms)",
+        p99.as_secs_f64() * 1e3
+    );
 }

@@ -6,5 +6,5 @@ pub mod k8s;
 pub mod kubeconfig;
 pub mod ledger_file;
 pub mod model;
-pub mod yaml;
 pub mod tui;
+pub mod yaml;

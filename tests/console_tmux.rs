@@ -23,7 +23,10 @@ struct Tmux {
 }
 
 fn tmux_available() -> bool {
-    Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
+    Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 impl Tmux {
@@ -45,7 +48,19 @@ impl Tmux {
             h = home.path().display()
         );
         let status = Command::new("tmux")
-            .args(["new-session", "-d", "-x", "200", "-y", "60", "-s", &name, "sh", "-c", &script])
+            .args([
+                "new-session",
+                "-d",
+                "-x",
+                "200",
+                "-y",
+                "60",
+                "-s",
+                &name,
+                "sh",
+                "-c",
+                &script,
+            ])
             .status()
             .expect("tmux runs");
         assert!(status.success(), "tmux new-session failed");
@@ -54,7 +69,10 @@ impl Tmux {
 
     fn send(&self, keys: &[&str]) {
         for k in keys {
-            let status = Command::new("tmux").args(["send-keys", "-t", &self.name, k]).status().expect("send-keys");
+            let status = Command::new("tmux")
+                .args(["send-keys", "-t", &self.name, k])
+                .status()
+                .expect("send-keys");
             assert!(status.success());
             // Let the console draw between keys, as a person would.
             sleep(Duration::from_millis(60));
@@ -62,13 +80,19 @@ impl Tmux {
     }
 
     fn send_text(&self, text: &str) {
-        let status = Command::new("tmux").args(["send-keys", "-t", &self.name, "-l", text]).status().expect("send-keys");
+        let status = Command::new("tmux")
+            .args(["send-keys", "-t", &self.name, "-l", text])
+            .status()
+            .expect("send-keys");
         assert!(status.success());
         sleep(Duration::from_millis(60));
     }
 
     fn capture(&self) -> String {
-        let out = Command::new("tmux").args(["capture-pane", "-p", "-t", &self.name]).output().expect("capture-pane");
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-t", &self.name])
+            .output()
+            .expect("capture-pane");
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
@@ -89,7 +113,10 @@ impl Tmux {
             if screen.contains(text) {
                 return screen;
             }
-            assert!(Instant::now() < deadline, "timed out waiting for {text:?}; screen:\n{screen}");
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {text:?}; screen:\n{screen}"
+            );
             sleep(Duration::from_millis(100));
         }
     }
@@ -97,7 +124,9 @@ impl Tmux {
 
 impl Drop for Tmux {
     fn drop(&mut self) {
-        let _ = Command::new("tmux").args(["kill-session", "-t", &self.name]).status();
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.name])
+            .status();
     }
 }
 
@@ -125,11 +154,21 @@ fn console_on_a_ledger_navigates_and_restores_the_terminal() {
         return;
     }
     let ledger = example_ledger();
-    let t = Tmux::start("ledger", &["--ledger", ledger.to_str().unwrap(), "--as", "tester@e2e"], &[]);
+    let t = Tmux::start(
+        "ledger",
+        &["--ledger", ledger.to_str().unwrap(), "--as", "tester@e2e"],
+        &[],
+    );
     let screen = t.wait_for("CLUSTER", 30);
-    assert!(t.alternate_screen_on(), "the console draws on the alternate screen");
+    assert!(
+        t.alternate_screen_on(),
+        "the console draws on the alternate screen"
+    );
     assert!(screen.contains("tester@e2e"), "{screen}");
-    assert!(screen.contains("no live data"), "says there is no live data:\n{screen}");
+    assert!(
+        screen.contains("no live data"),
+        "says there is no live data:\n{screen}"
+    );
     assert!(screen.contains("AUTOMATION UNKNOWN"), "{screen}");
     assert!(!screen.contains("Synced"), "no invented status:\n{screen}");
     assert!(screen.contains("14 of 14 clusters"), "{screen}");
@@ -160,7 +199,10 @@ fn console_on_a_ledger_navigates_and_restores_the_terminal() {
     let screen = t.wait_for("exit=", 10);
     assert!(screen.contains("exit=0"), "{screen}");
     assert!(!t.alternate_screen_on(), "terminal restored");
-    assert!(!screen.contains("╭ ledger"), "console gone from the screen:\n{screen}");
+    assert!(
+        !screen.contains("╭ ledger"),
+        "console gone from the screen:\n{screen}"
+    );
 }
 
 #[test]
@@ -171,9 +213,15 @@ fn sigterm_restores_the_terminal() {
     }
     let ledger = example_ledger();
     let actor = format!("sigterm-{}@e2e", std::process::id());
-    let t = Tmux::start("sigterm", &["--ledger", ledger.to_str().unwrap(), "--as", &actor], &[]);
+    let t = Tmux::start(
+        "sigterm",
+        &["--ledger", ledger.to_str().unwrap(), "--as", &actor],
+        &[],
+    );
     t.wait_for("CLUSTER", 30);
-    let out = Command::new("pgrep").args(["-f", "--", &format!("--as {actor}")]).output();
+    let out = Command::new("pgrep")
+        .args(["-f", "--", &format!("--as {actor}")])
+        .output();
     let Ok(out) = out else { return };
     for pid in String::from_utf8_lossy(&out.stdout).split_whitespace() {
         let _ = Command::new("kill").args(["-TERM", pid]).status();

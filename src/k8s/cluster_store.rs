@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::project::{NodeVersions, PdbSelector, ProjectionError, project_node, project_pdb, project_pod};
+use super::project::{
+    NodeVersions, PdbSelector, ProjectionError, project_node, project_pdb, project_pod,
+};
 use super::reflect::Delta;
 use super::slim::{SlimNode, SlimPdb, SlimPod};
 use crate::model::fleet::{ClusterId, ClusterView, Interner, Labels, NodeView, PdbView, PodView};
@@ -37,7 +39,10 @@ pub struct ClusterStore {
     pub last_unreadable: Option<String>,
 }
 
-fn key_of(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta, interner: &mut Interner) -> Key {
+fn key_of(
+    meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    interner: &mut Interner,
+) -> Key {
     (
         interner.intern(meta.namespace.as_deref().unwrap_or("")),
         Arc::from(meta.name.as_deref().unwrap_or("")),
@@ -134,7 +139,8 @@ impl ClusterStore {
                             self.node_versions[i] = versions;
                         }
                         None => {
-                            self.node_index.insert(Arc::clone(&view_node.name.0), view.nodes.len());
+                            self.node_index
+                                .insert(Arc::clone(&view_node.name.0), view.nodes.len());
                             view.nodes.push(view_node);
                             self.node_versions.push(versions);
                         }
@@ -377,12 +383,20 @@ mod tests {
         let mut store = ClusterStore::new("c1");
         store.apply_node(Delta::ListStarted);
         store.apply_node(Delta::Page(vec![node("a"), node("b")]));
-        assert!(store.view().nodes.is_empty(), "a list is applied only when complete");
+        assert!(
+            store.view().nodes.is_empty(),
+            "a list is applied only when complete"
+        );
         assert!(store.apply_node(Delta::ListDone));
         assert_eq!(store.view().nodes.len(), 2);
         store.apply_node(Delta::Applied(node("c")));
         store.apply_node(Delta::Deleted(node("a")));
-        let names: Vec<String> = store.view().nodes.iter().map(|n| n.name.to_string()).collect();
+        let names: Vec<String> = store
+            .view()
+            .nodes
+            .iter()
+            .map(|n| n.name.to_string())
+            .collect();
         assert_eq!(names, vec!["c", "b"]);
         store.apply_node(Delta::Applied(node("b")));
         assert_eq!(store.view().nodes.len(), 2);

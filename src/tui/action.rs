@@ -65,11 +65,27 @@ pub enum Action {
 pub const ACTIONS: &[(Action, &str, &str)] = &[
     (Action::Quit, "quit", "Quit fleetdeck"),
     (Action::Back, "back", "Close, clear the filter, or go back"),
-    (Action::HistoryBack, "history.back", "Previous place in history"),
-    (Action::HistoryForward, "history.forward", "Next place in history"),
+    (
+        Action::HistoryBack,
+        "history.back",
+        "Previous place in history",
+    ),
+    (
+        Action::HistoryForward,
+        "history.forward",
+        "Next place in history",
+    ),
     (Action::Help, "help", "Show this help"),
-    (Action::Palette, "palette", "Command palette (:ledger, :capacity, :cluster ID, :node NAME)"),
-    (Action::Filter, "filter", "Filter rows (fuzzy text, key=value, !text)"),
+    (
+        Action::Palette,
+        "palette",
+        "Command palette (:ledger, :capacity, :cluster ID, :node NAME)",
+    ),
+    (
+        Action::Filter,
+        "filter",
+        "Filter rows (fuzzy text, key=value, !text)",
+    ),
     (Action::Up, "up", "Move up"),
     (Action::Down, "down", "Move down"),
     (Action::PageUp, "page.up", "Page up"),
@@ -81,22 +97,57 @@ pub const ACTIONS: &[(Action, &str, &str)] = &[
     (Action::ClearMarks, "mark.clear", "Clear all marks"),
     (Action::SortNext, "sort.next", "Sort by the next column"),
     (Action::SortPrev, "sort.prev", "Sort by the previous column"),
-    (Action::SortReverse, "sort.reverse", "Reverse the sort order"),
-    (Action::GroupRegion, "group.region", "Group by region (toggle)"),
-    (Action::GroupEnv, "group.env", "Group by environment (toggle)"),
+    (
+        Action::SortReverse,
+        "sort.reverse",
+        "Reverse the sort order",
+    ),
+    (
+        Action::GroupRegion,
+        "group.region",
+        "Group by region (toggle)",
+    ),
+    (
+        Action::GroupEnv,
+        "group.env",
+        "Group by environment (toggle)",
+    ),
     (Action::ScreenLedger, "screen.ledger", "Ledger screen"),
-    (Action::ScreenCapacity, "screen.capacity", "Fleet capacity screen"),
-    (Action::ClusterCapacity, "capacity.cluster", "Capacity of this cluster"),
-    (Action::WhatIfLose, "whatif.lose", "What-if: lose the zone or the marked nodes"),
-    (Action::WhatIfBatch, "whatif.batch", "What-if: drain the marked nodes as a batch"),
-    (Action::WhatIfClear, "whatif.clear", "Drop the what-if result"),
+    (
+        Action::ScreenCapacity,
+        "screen.capacity",
+        "Fleet capacity screen",
+    ),
+    (
+        Action::ClusterCapacity,
+        "capacity.cluster",
+        "Capacity of this cluster",
+    ),
+    (
+        Action::WhatIfLose,
+        "whatif.lose",
+        "What-if: lose the zone or the marked nodes",
+    ),
+    (
+        Action::WhatIfBatch,
+        "whatif.batch",
+        "What-if: drain the marked nodes as a batch",
+    ),
+    (
+        Action::WhatIfClear,
+        "whatif.clear",
+        "Drop the what-if result",
+    ),
     (Action::FocusNext, "focus.next", "Next panel"),
 ];
 
 impl Action {
     /// The action a keymap name stands for.
     pub fn from_name(name: &str) -> Option<Action> {
-        ACTIONS.iter().find(|(_, n, _)| *n == name).map(|(a, _, _)| *a)
+        ACTIONS
+            .iter()
+            .find(|(_, n, _)| *n == name)
+            .map(|(a, _, _)| *a)
     }
 
     /// The name keymaps use.

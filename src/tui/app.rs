@@ -134,7 +134,11 @@ impl App {
     pub fn new(config: AppConfig, ledger: Arc<Ledger>, now: Timestamp) -> App {
         let message = config.warnings.first().map(|w| {
             let more = config.warnings.len() - 1;
-            if more == 0 { format!("warning: {w}") } else { format!("warning: {w} (+{more} more in the log)") }
+            if more == 0 {
+                format!("warning: {w}")
+            } else {
+                format!("warning: {w} (+{more} more in the log)")
+            }
         });
         let mut app = App {
             config,
@@ -175,7 +179,12 @@ impl App {
     }
 
     fn rebuild_rows(&mut self) {
-        self.rows = build_rows(&self.ledger, &self.snapshot, &self.data, &self.activity.in_flight);
+        self.rows = build_rows(
+            &self.ledger,
+            &self.snapshot,
+            &self.data,
+            &self.activity.in_flight,
+        );
     }
 
     /// Applies one message; returns what the event loop must do.
@@ -191,7 +200,8 @@ impl App {
                 self.dirty = true;
             }
             Msg::Snapshot(snapshot) => {
-                self.data.refresh(&snapshot, &self.ledger, &self.config.capacity);
+                self.data
+                    .refresh(&snapshot, &self.ledger, &self.config.capacity);
                 self.snapshot = snapshot;
                 self.rebuild_rows();
                 self.refresh_report();
@@ -231,7 +241,9 @@ impl App {
                 Some(Action::Up) => *scroll = scroll.saturating_sub(1),
                 Some(Action::PageDown) => *scroll += 10,
                 Some(Action::PageUp) => *scroll = scroll.saturating_sub(10),
-                Some(Action::Quit) if chord.mods.contains(KeyModifiers::CONTROL) => return vec![Command::Quit],
+                Some(Action::Quit) if chord.mods.contains(KeyModifiers::CONTROL) => {
+                    return vec![Command::Quit];
+                }
                 _ => self.overlay = None,
             }
             return Vec::new();
@@ -278,7 +290,14 @@ impl App {
         if self.nav.walk(forward) {
             self.enter_route();
         } else {
-            self.message = Some(if forward { "no later place in history" } else { "no earlier place in history" }.into());
+            self.message = Some(
+                if forward {
+                    "no later place in history"
+                } else {
+                    "no earlier place in history"
+                }
+                .into(),
+            );
         }
     }
 
@@ -319,16 +338,24 @@ impl App {
     /// changed (or none was computed).
     fn refresh_report(&mut self) {
         let id = match self.nav.current() {
-            Route::Capacity(CapacityScope::Cluster(id) | CapacityScope::Domain(id, _)) => id.clone(),
+            Route::Capacity(CapacityScope::Cluster(id) | CapacityScope::Domain(id, _)) => {
+                id.clone()
+            }
             _ => return,
         };
-        let Some(live) = self.snapshot.cluster(&id).filter(|c| c.status.data_usable()) else {
+        let Some(live) = self
+            .snapshot
+            .cluster(&id)
+            .filter(|c| c.status.data_usable())
+        else {
             self.capacity_state.report = None;
             return;
         };
-        let fresh = self.capacity_state.report.as_ref().is_some_and(|r| {
-            Arc::ptr_eq(&r.view, &live.view)
-        });
+        let fresh = self
+            .capacity_state
+            .report
+            .as_ref()
+            .is_some_and(|r| Arc::ptr_eq(&r.view, &live.view));
         if !fresh {
             self.capacity_state.report = Some(report_for(&live.view, &self.config.capacity));
         }
@@ -336,7 +363,9 @@ impl App {
 
     /// Runs a what-if on a cluster and shows it on its capacity screen.
     pub fn what_if(&mut self, cluster: &str, scenario: Scenario) {
-        let Some(live) = self.snapshot.cluster(cluster) else { return };
+        let Some(live) = self.snapshot.cluster(cluster) else {
+            return;
+        };
         if !live.status.data_usable() {
             self.message = Some(format!(
                 "no what-if on {cluster}: its data is {} and cannot be trusted",
@@ -346,28 +375,40 @@ impl App {
         }
         let view = Arc::clone(&live.view);
         self.capacity_state.what_if = Some(run_what_if(&view, &self.config.capacity, scenario));
-        if !matches!(self.nav.current(), Route::Capacity(CapacityScope::Cluster(id)) if id == cluster) {
+        if !matches!(self.nav.current(), Route::Capacity(CapacityScope::Cluster(id)) if id == cluster)
+        {
             self.go_capacity(CapacityScope::Cluster(cluster.to_owned()), false);
         }
     }
 
     /// What-if on the drill-down's marked (or selected) nodes.
     pub(super) fn what_if_nodes(&mut self, batch: bool) {
-        let Some(state) = &self.cluster_state else { return };
-        let Some(facts) = self.data.cluster(&state.id) else { return };
+        let Some(state) = &self.cluster_state else {
+            return;
+        };
+        let Some(facts) = self.data.cluster(&state.id) else {
+            return;
+        };
         let names = node_names(&state.what_if_nodes(facts));
         if names.is_empty() {
             return;
         }
         let id = state.id.clone();
-        let scenario = if batch { Scenario::MaintenanceBatch(names) } else { Scenario::LoseNodes(names) };
+        let scenario = if batch {
+            Scenario::MaintenanceBatch(names)
+        } else {
+            Scenario::LoseNodes(names)
+        };
         self.what_if(&id, scenario);
     }
 
     /// The filter of the current screen.
     pub fn current_filter(&self) -> &Filter {
         match self.nav.current() {
-            Route::Cluster(_) => self.cluster_state.as_ref().map_or(&self.ledger_state.filter, |s| &s.filter),
+            Route::Cluster(_) => self
+                .cluster_state
+                .as_ref()
+                .map_or(&self.ledger_state.filter, |s| &s.filter),
             Route::Capacity(_) => &self.capacity_state.filter,
             Route::Ledger => &self.ledger_state.filter,
         }
@@ -385,7 +426,9 @@ impl App {
     }
 
     fn on_filter_key(&mut self, key: KeyEvent) {
-        let Some(text) = self.filter_input.as_mut() else { return };
+        let Some(text) = self.filter_input.as_mut() else {
+            return;
+        };
         match key.code {
             KeyCode::Esc => {
                 self.filter_input = None;
@@ -408,22 +451,36 @@ impl App {
     }
 
     fn open_palette(&mut self) {
-        let mut clusters: Vec<(String, String)> =
-            self.rows.iter().map(|r| (r.id.clone(), format!("{} {}", r.env, r.region))).collect();
+        let mut clusters: Vec<(String, String)> = self
+            .rows
+            .iter()
+            .map(|r| (r.id.clone(), format!("{} {}", r.env, r.region)))
+            .collect();
         clusters.sort();
         let nodes = self
             .snapshot
             .clusters
             .iter()
-            .flat_map(|c| c.view.nodes.iter().map(move |n| (c.id.to_string(), Arc::clone(&n.name.0))))
+            .flat_map(|c| {
+                c.view
+                    .nodes
+                    .iter()
+                    .map(move |n| (c.id.to_string(), Arc::clone(&n.name.0)))
+            })
             .collect();
         self.candidates = Candidates { clusters, nodes };
         let matches = palette::search("", &self.candidates);
-        self.overlay = Some(Overlay::Palette(PaletteState { input: String::new(), selected: 0, matches }));
+        self.overlay = Some(Overlay::Palette(PaletteState {
+            input: String::new(),
+            selected: 0,
+            matches,
+        }));
     }
 
     fn on_palette_key(&mut self, key: KeyEvent) -> Vec<Command> {
-        let Some(Overlay::Palette(state)) = self.overlay.as_mut() else { return Vec::new() };
+        let Some(Overlay::Palette(state)) = self.overlay.as_mut() else {
+            return Vec::new();
+        };
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         match key.code {
             KeyCode::Esc => self.overlay = None,
@@ -461,10 +518,16 @@ impl App {
 
     fn open_target(&mut self, target: Target) -> Vec<Command> {
         match target {
-            Target::Command(PaletteCommand::Quit) => return vec![Command::Send(ConsoleCommand::Quit), Command::Quit],
-            Target::Command(PaletteCommand::Help) => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Target::Command(PaletteCommand::Quit) => {
+                return vec![Command::Send(ConsoleCommand::Quit), Command::Quit];
+            }
+            Target::Command(PaletteCommand::Help) => {
+                self.overlay = Some(Overlay::Help { scroll: 0 })
+            }
             Target::Command(PaletteCommand::Ledger) => self.nav.reset(Route::Ledger),
-            Target::Command(PaletteCommand::Capacity) => self.go_capacity(CapacityScope::Fleet, true),
+            Target::Command(PaletteCommand::Capacity) => {
+                self.go_capacity(CapacityScope::Fleet, true)
+            }
             Target::Cluster(id) => {
                 self.ledger_state.selected = Some(id.clone());
                 self.open_cluster(&id, None);
@@ -481,6 +544,8 @@ impl App {
 
     /// Whether the drill-down's focus is on the PDB panel.
     pub fn pdb_focus(&self) -> bool {
-        self.cluster_state.as_ref().is_some_and(|s| s.focus == Focus::Pdbs)
+        self.cluster_state
+            .as_ref()
+            .is_some_and(|s| s.focus == Focus::Pdbs)
     }
 }

@@ -24,11 +24,20 @@ impl fmt::Display for ConfigWarning {
 /// Line (from 1) of byte `offset` in `text`.
 pub fn line_of(text: &str, offset: usize) -> usize {
     let end = offset.min(text.len());
-    text.as_bytes()[..end].iter().filter(|b| **b == b'\n').count() + 1
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
 }
 
 /// The warning for a TOML syntax or schema error, at the line toml reports.
-pub fn toml_warning(file: &str, text: &str, error: &toml::de::Error, fallback: &str) -> ConfigWarning {
+pub fn toml_warning(
+    file: &str,
+    text: &str,
+    error: &toml::de::Error,
+    fallback: &str,
+) -> ConfigWarning {
     let line = error.span().map_or(1, |s| line_of(text, s.start));
     ConfigWarning {
         file: file.to_owned(),

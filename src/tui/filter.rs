@@ -91,8 +91,13 @@ impl Filter {
         if self.is_empty() {
             return true;
         }
-        let needs_text = !self.fuzzy.is_empty() || self.terms.iter().any(|t| matches!(t, Term::Exclude(_)));
-        let text = if needs_text { row.haystack().to_lowercase() } else { String::new() };
+        let needs_text =
+            !self.fuzzy.is_empty() || self.terms.iter().any(|t| matches!(t, Term::Exclude(_)));
+        let text = if needs_text {
+            row.haystack().to_lowercase()
+        } else {
+            String::new()
+        };
         for term in &self.terms {
             let ok = match term {
                 Term::Equals(k, v) => row.field(k).is_some_and(|f| f.to_lowercase() == *v),
@@ -118,11 +123,17 @@ mod tests {
             self.0.to_owned()
         }
         fn field(&self, key: &str) -> Option<String> {
-            self.1.iter().find(|(k, _)| *k == key).map(|(_, v)| (*v).to_owned())
+            self.1
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| (*v).to_owned())
         }
     }
 
-    const PROD: Row = Row("eu-fra-prod-01 eu-central", &[("env", "production"), ("tier", "critical")]);
+    const PROD: Row = Row(
+        "eu-fra-prod-01 eu-central",
+        &[("env", "production"), ("tier", "critical")],
+    );
     const STAGE: Row = Row("us-east-stg-02 us-east", &[("env", "staging")]);
 
     #[test]
@@ -137,7 +148,10 @@ mod tests {
     fn labels_and_exclusions() {
         assert!(Filter::parse("env=Production").matches(&PROD));
         assert!(!Filter::parse("env=production").matches(&STAGE));
-        assert!(Filter::parse("tier!=critical").matches(&STAGE), "absent field differs");
+        assert!(
+            Filter::parse("tier!=critical").matches(&STAGE),
+            "absent field differs"
+        );
         assert!(!Filter::parse("tier!=critical").matches(&PROD));
         assert!(!Filter::parse("!prod").matches(&PROD));
         assert!(Filter::parse("!prod").matches(&STAGE));

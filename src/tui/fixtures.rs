@@ -13,12 +13,13 @@ use super::keymap::Keymap;
 use super::theme::Theme;
 use crate::model::capacity::CapacityConfig;
 use crate::model::fleet::{
-    ClusterId, ClusterView, Labels, MaintenanceState, NodeName, NodeSelector, NodeView, OwnerRef, PdbView,
-    PodPhase, PodView, Readiness, ResourceVector, Schedulability,
+    ClusterId, ClusterView, Labels, MaintenanceState, NodeName, NodeSelector, NodeView, OwnerRef,
+    PdbView, PodPhase, PodView, Readiness, ResourceVector, Schedulability,
 };
 use crate::model::ledger::{Ledger, LedgerContext, read_ledger};
 use crate::model::live::{
-    ClusterSnapshot, ClusterStatus, ConnectionFacts, FleetSnapshot, IdentityVerdict, ObservedIdentity, SyncPhase,
+    ClusterSnapshot, ClusterStatus, ConnectionFacts, FleetSnapshot, IdentityVerdict,
+    ObservedIdentity, SyncPhase,
 };
 
 /// The fixed "now" of every fixture: 2026-11-28 14:02:03 UTC.
@@ -30,13 +31,69 @@ const GI: i64 = 1 << 30;
 
 /// (id, env, region, failure domain, tier, owner, k8s version in the ledger)
 const CLUSTERS: [(&str, &str, &str, &str, &str, &str, &str); 7] = [
-    ("eu-fra-prod-01", "production", "eu-central", "eu-fra-a", "critical", "team-payments", "v1.31.4"),
-    ("eu-fra-prod-02", "production", "eu-central", "eu-fra-b", "critical", "team-search", "v1.31.4"),
-    ("us-east-stg-01", "staging", "us-east", "use-1a", "standard", "team-platform", "v1.32.1"),
-    ("us-east-prod-03", "production", "us-east", "use-1b", "critical", "team-ml", "v1.31.4"),
-    ("ap-sg-prod-01", "production", "ap-southeast", "apse-1a", "critical", "team-payments", "v1.31.4"),
-    ("us-west-dev-01", "development", "us-west", "usw-2a", "standard", "team-platform", "v1.32.1"),
-    ("ap-sg-stg-02", "staging", "ap-southeast", "apse-1b", "standard", "team-search", "v1.32.1"),
+    (
+        "eu-fra-prod-01",
+        "production",
+        "eu-central",
+        "eu-fra-a",
+        "critical",
+        "team-payments",
+        "v1.31.4",
+    ),
+    (
+        "eu-fra-prod-02",
+        "production",
+        "eu-central",
+        "eu-fra-b",
+        "critical",
+        "team-search",
+        "v1.31.4",
+    ),
+    (
+        "us-east-stg-01",
+        "staging",
+        "us-east",
+        "use-1a",
+        "standard",
+        "team-platform",
+        "v1.32.1",
+    ),
+    (
+        "us-east-prod-03",
+        "production",
+        "us-east",
+        "use-1b",
+        "critical",
+        "team-ml",
+        "v1.31.4",
+    ),
+    (
+        "ap-sg-prod-01",
+        "production",
+        "ap-southeast",
+        "apse-1a",
+        "critical",
+        "team-payments",
+        "v1.31.4",
+    ),
+    (
+        "us-west-dev-01",
+        "development",
+        "us-west",
+        "usw-2a",
+        "standard",
+        "team-platform",
+        "v1.32.1",
+    ),
+    (
+        "ap-sg-stg-02",
+        "staging",
+        "ap-southeast",
+        "apse-1b",
+        "standard",
+        "team-search",
+        "v1.32.1",
+    ),
 ];
 
 /// The fixture ledger.
@@ -56,7 +113,9 @@ pub fn ledger() -> Ledger {
         is_known_zone: &|_| true,
     };
     let report = read_ledger(&yaml, &context);
-    report.ledger.unwrap_or_else(|| panic!("fixture ledger invalid: {:?}", report.diagnostics))
+    report
+        .ledger
+        .unwrap_or_else(|| panic!("fixture ledger invalid: {:?}", report.diagnostics))
 }
 
 fn labels(pairs: &[(&str, &str)]) -> Labels {
@@ -66,7 +125,10 @@ fn labels(pairs: &[(&str, &str)]) -> Labels {
 fn node(name: &str, zone: &str, rack: &str, gpus: i64) -> NodeView {
     NodeView {
         name: NodeName::from(name),
-        labels: labels(&[("topology.kubernetes.io/zone", zone), ("topology.kubernetes.io/rack", rack)]),
+        labels: labels(&[
+            ("topology.kubernetes.io/zone", zone),
+            ("topology.kubernetes.io/rack", rack),
+        ]),
         readiness: Readiness::Ready,
         schedulability: Schedulability::Schedulable,
         maintenance: MaintenanceState::InService,
@@ -77,13 +139,24 @@ fn node(name: &str, zone: &str, rack: &str, gpus: i64) -> NodeView {
     }
 }
 
-fn pod(name: &str, node: &str, owner: &str, cpu: i64, mem_gi: i64, gpus: i64, pdb: Option<u32>) -> PodView {
+fn pod(
+    name: &str,
+    node: &str,
+    owner: &str,
+    cpu: i64,
+    mem_gi: i64,
+    gpus: i64,
+    pdb: Option<u32>,
+) -> PodView {
     PodView {
         namespace: Arc::from(if gpus > 0 { "ml" } else { "shop" }),
         name: Arc::from(name),
         node: Some(NodeName::from(node)),
         phase: PodPhase::Running,
-        owner: Some(OwnerRef { kind: Arc::from("ReplicaSet"), name: Arc::from(owner) }),
+        owner: Some(OwnerRef {
+            kind: Arc::from("ReplicaSet"),
+            name: Arc::from(owner),
+        }),
         requests: ResourceVector::new(cpu, mem_gi * GI, gpus, 1),
         node_selector: NodeSelector::default(),
         tolerations: Box::new([]),
@@ -100,19 +173,45 @@ fn view(id: &str, prefix: &str, per_zone: usize, gpu_nodes: usize) -> ClusterVie
     for (z, zone) in zones.iter().enumerate() {
         for n in 0..per_zone {
             let name = format!("{prefix}-cpu-{zone}{n:02}");
-            nodes.push(node(&name, &format!("{prefix}-1{zone}"), &format!("rack-{z}{}", n % 2), 0));
+            nodes.push(node(
+                &name,
+                &format!("{prefix}-1{zone}"),
+                &format!("rack-{z}{}", n % 2),
+                0,
+            ));
             for p in 0..6 {
                 let pdb = (p == 0).then_some(0);
-                pods.push(pod(&format!("web-{zone}{n}-{p}"), &name, "web", 4_000, 16, 0, pdb));
+                pods.push(pod(
+                    &format!("web-{zone}{n}-{p}"),
+                    &name,
+                    "web",
+                    4_000,
+                    16,
+                    0,
+                    pdb,
+                ));
             }
         }
     }
     for g in 0..gpu_nodes {
         let zone = zones[g % 3];
         let name = format!("{prefix}-gpu-{zone}{g:02}");
-        nodes.push(node(&name, &format!("{prefix}-1{zone}"), &format!("nvl-{}", g / 2), 8));
+        nodes.push(node(
+            &name,
+            &format!("{prefix}-1{zone}"),
+            &format!("nvl-{}", g / 2),
+            8,
+        ));
         let used = [6, 3, 8, 2][g % 4];
-        pods.push(pod(&format!("trainer-{g}"), &name, "trainer", 8_000, 64, used, None));
+        pods.push(pod(
+            &format!("trainer-{g}"),
+            &name,
+            "trainer",
+            8_000,
+            64,
+            used,
+            None,
+        ));
     }
     ClusterView {
         id: ClusterId::from(id),
@@ -133,7 +232,14 @@ fn ago(secs: i64) -> Option<Timestamp> {
     Some(Timestamp::from_second(now().as_second() - secs).unwrap())
 }
 
-fn snapshot_of(i: usize, status: ClusterStatus, view: ClusterView, server: Option<&str>, last_ok: Option<Timestamp>, error: Option<&str>) -> Arc<ClusterSnapshot> {
+fn snapshot_of(
+    i: usize,
+    status: ClusterStatus,
+    view: ClusterView,
+    server: Option<&str>,
+    last_ok: Option<Timestamp>,
+    error: Option<&str>,
+) -> Arc<ClusterSnapshot> {
     let id = CLUSTERS[i].0;
     let phase = match status {
         ClusterStatus::Synced => SyncPhase::Watching { complete: true },
@@ -158,7 +264,10 @@ fn snapshot_of(i: usize, status: ClusterStatus, view: ClusterView, server: Optio
             identity_mismatch: status == ClusterStatus::IdentityMismatch,
             unreadable_objects: 0,
         },
-        identity: verdict.as_ref().map(|_| ObservedIdentity { kube_system_uid: format!("0000000{i}-1111"), server: format!("https://{id}:6443") }),
+        identity: verdict.as_ref().map(|_| ObservedIdentity {
+            kube_system_uid: format!("0000000{i}-1111"),
+            server: format!("https://{id}:6443"),
+        }),
         identity_verdict: verdict,
         server_version: server.map(str::to_owned),
         last_error: error.map(str::to_owned),
@@ -177,15 +286,73 @@ pub fn snapshot() -> FleetSnapshot {
     prod1.nodes[4].schedulability = Schedulability::Cordoned;
     prod1.nodes[7].maintenance = MaintenanceState::UnderMaintenance;
     let clusters = vec![
-        snapshot_of(0, ClusterStatus::Synced, prod1, Some("v1.31.4"), ago(3), None),
-        snapshot_of(1, ClusterStatus::Degraded, view("eu-fra-prod-02", "fra2", 2, 0), Some("v1.31.5"), ago(8), Some("watch pods: 1 object unreadable")),
-        snapshot_of(2, ClusterStatus::Synced, view("us-east-stg-01", "use1", 1, 2), Some("v1.32.1"), ago(1), None),
-        snapshot_of(3, ClusterStatus::Unreachable, view("us-east-prod-03", "use3", 2, 0), Some("v1.31.4"), ago(600), Some("connect: connection refused")),
-        snapshot_of(4, ClusterStatus::IdentityMismatch, view("ap-sg-prod-01", "sg1", 1, 0), Some("v1.31.4"), ago(4), None),
-        snapshot_of(5, ClusterStatus::Unknown, view("us-west-dev-01", "usw1", 1, 0), Some("v1.32.1"), ago(300), None),
-        snapshot_of(6, ClusterStatus::Connecting, ClusterView { id: ClusterId::from("ap-sg-stg-02"), nodes: vec![], pods: vec![], pdbs: vec![] }, None, None, None),
+        snapshot_of(
+            0,
+            ClusterStatus::Synced,
+            prod1,
+            Some("v1.31.4"),
+            ago(3),
+            None,
+        ),
+        snapshot_of(
+            1,
+            ClusterStatus::Degraded,
+            view("eu-fra-prod-02", "fra2", 2, 0),
+            Some("v1.31.5"),
+            ago(8),
+            Some("watch pods: 1 object unreadable"),
+        ),
+        snapshot_of(
+            2,
+            ClusterStatus::Synced,
+            view("us-east-stg-01", "use1", 1, 2),
+            Some("v1.32.1"),
+            ago(1),
+            None,
+        ),
+        snapshot_of(
+            3,
+            ClusterStatus::Unreachable,
+            view("us-east-prod-03", "use3", 2, 0),
+            Some("v1.31.4"),
+            ago(600),
+            Some("connect: connection refused"),
+        ),
+        snapshot_of(
+            4,
+            ClusterStatus::IdentityMismatch,
+            view("ap-sg-prod-01", "sg1", 1, 0),
+            Some("v1.31.4"),
+            ago(4),
+            None,
+        ),
+        snapshot_of(
+            5,
+            ClusterStatus::Unknown,
+            view("us-west-dev-01", "usw1", 1, 0),
+            Some("v1.32.1"),
+            ago(300),
+            None,
+        ),
+        snapshot_of(
+            6,
+            ClusterStatus::Connecting,
+            ClusterView {
+                id: ClusterId::from("ap-sg-stg-02"),
+                nodes: vec![],
+                pods: vec![],
+                pdbs: vec![],
+            },
+            None,
+            None,
+            None,
+        ),
     ];
-    FleetSnapshot { version: 7, taken_at: now(), clusters: Arc::from(clusters) }
+    FleetSnapshot {
+        version: 7,
+        taken_at: now(),
+        clusters: Arc::from(clusters),
+    }
 }
 
 /// An app on the fixture fleet with the given theme, automation running, a journal.
@@ -217,7 +384,11 @@ pub fn app_with(theme: Theme) -> App {
         in_flight,
         recent: vec![
             line(900, "executor-1", "maintenance m-7: cordon fra1-cpu-b01"),
-            line(600, "executor-1", "drain fra1-cpu-b01 blocked: PDB shop/web needs 9 healthy, has 9"),
+            line(
+                600,
+                "executor-1",
+                "drain fra1-cpu-b01 blocked: PDB shop/web needs 9 healthy, has 9",
+            ),
             line(120, "bob@ops", "took over drain of fra1-cpu-b01"),
         ],
         connected: true,

@@ -30,7 +30,7 @@ pub fn count(n: i64) -> String {
         out.push('-');
     }
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -43,7 +43,11 @@ pub fn bar(part: i64, whole: i64, width: usize) -> String {
     if width == 0 {
         return String::new();
     }
-    let frac = if whole <= 0 { 0.0 } else { (part as f64 / whole as f64).clamp(0.0, 1.0) };
+    let frac = if whole <= 0 {
+        0.0
+    } else {
+        (part as f64 / whole as f64).clamp(0.0, 1.0)
+    };
     let eighths = (frac * (width * 8) as f64).round() as usize;
     let full = eighths / 8;
     let mut out = "█".repeat(full);
@@ -62,7 +66,11 @@ pub fn bar(part: i64, whole: i64, width: usize) -> String {
 
 /// `part/whole` as a whole percent; `-` when the whole is zero.
 pub fn percent(part: i64, whole: i64) -> String {
-    if whole <= 0 { "-".into() } else { format!("{}%", part * 100 / whole) }
+    if whole <= 0 {
+        "-".into()
+    } else {
+        format!("{}%", part * 100 / whole)
+    }
 }
 
 /// Cuts `text` to at most `width` characters, marking the cut with `…`.

@@ -21,10 +21,16 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         if bindings.is_empty() {
             continue;
         }
-        out.push(Line::styled(format!("{}", ctx.name()).to_uppercase(), theme.style(Slot::Title)));
+        out.push(Line::styled(
+            ctx.name().to_uppercase(),
+            theme.style(Slot::Title),
+        ));
         for b in bindings {
             out.push(Line::from(vec![
-                Span::styled(format!("  {:<12}", b.key.to_string()), theme.style(Slot::Mark)),
+                Span::styled(
+                    format!("  {:<12}", b.key.to_string()),
+                    theme.style(Slot::Mark),
+                ),
                 Span::raw(b.desc.clone()),
             ]));
         }
@@ -39,5 +45,7 @@ pub fn draw(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     let inner = overlay_block(app, rect, "help · esc closes · ↑↓ scroll", buf);
     let lines = lines(app);
     let scroll = scroll.min(lines.len().saturating_sub(usize::from(inner.height)));
-    Paragraph::new(lines).scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0)).render(inner, buf);
+    Paragraph::new(lines)
+        .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0))
+        .render(inner, buf);
 }

@@ -97,9 +97,11 @@ impl KeyChord {
         let mut rest = text;
         loop {
             let lower = rest.to_ascii_lowercase();
-            let prefix = ["ctrl-", "ctrl+", "c-", "alt-", "alt+", "a-", "shift-", "shift+", "s-"]
-                .into_iter()
-                .find(|p| lower.starts_with(p) && rest.len() > p.len());
+            let prefix = [
+                "ctrl-", "ctrl+", "c-", "alt-", "alt+", "a-", "shift-", "shift+", "s-",
+            ]
+            .into_iter()
+            .find(|p| lower.starts_with(p) && rest.len() > p.len());
             let Some(prefix) = prefix else { break };
             mods |= match prefix.as_bytes()[0] {
                 b'c' => KeyModifiers::CONTROL,
@@ -226,7 +228,8 @@ fn parse_layer(text: &str, file: &str, warnings: &mut Vec<ConfigWarning>) -> Lay
         }
     };
     let mut layer = Layer::new();
-    let mut seen: std::collections::HashMap<(Context, KeyChord), usize> = std::collections::HashMap::new();
+    let mut seen: std::collections::HashMap<(Context, KeyChord), usize> =
+        std::collections::HashMap::new();
     let sections = [
         (Context::Global, raw.global),
         (Context::List, raw.list),
@@ -300,26 +303,30 @@ impl Keymap {
         );
         match Selection::parse(selection) {
             Selection::Builtin(name) if name == "default" => {}
-            Selection::Builtin(name) => {
-                match BUILTIN_KEYMAPS.iter().find(|(n, _)| *n == name) {
-                    Some((_, text)) => {
-                        let file = format!("<built-in>/{name}.toml");
-                        map.apply(parse_layer(text, &file, &mut warnings), &file, &mut warnings);
-                    }
-                    None => warnings.push(ConfigWarning {
-                        file: "<settings>".into(),
-                        line: 1,
-                        message: format!("no built-in keymap named {name:?}; using default"),
-                    }),
+            Selection::Builtin(name) => match BUILTIN_KEYMAPS.iter().find(|(n, _)| *n == name) {
+                Some((_, text)) => {
+                    let file = format!("<built-in>/{name}.toml");
+                    map.apply(
+                        parse_layer(text, &file, &mut warnings),
+                        &file,
+                        &mut warnings,
+                    );
                 }
-            }
+                None => warnings.push(ConfigWarning {
+                    file: "<settings>".into(),
+                    line: 1,
+                    message: format!("no built-in keymap named {name:?}; using default"),
+                }),
+            },
             Selection::File(path) => {
                 let path = crate::config::expand_home(&path);
                 let file = path.display().to_string();
                 match read_optional(&path, &mut warnings) {
-                    Some(text) => {
-                        map.apply(parse_layer(&text, &file, &mut warnings), &file, &mut warnings)
-                    }
+                    Some(text) => map.apply(
+                        parse_layer(&text, &file, &mut warnings),
+                        &file,
+                        &mut warnings,
+                    ),
                     None => warnings.push(ConfigWarning {
                         file,
                         line: 1,
@@ -332,7 +339,11 @@ impl Keymap {
             let path = dir.join(USER_KEYMAP_FILE);
             if let Some(text) = read_optional(&path, &mut warnings) {
                 let file = path.display().to_string();
-                map.apply(parse_layer(&text, &file, &mut warnings), &file, &mut warnings);
+                map.apply(
+                    parse_layer(&text, &file, &mut warnings),
+                    &file,
+                    &mut warnings,
+                );
             }
         }
         (map, warnings)

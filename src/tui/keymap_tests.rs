@@ -27,12 +27,21 @@ fn builtin_keymaps_load_without_warnings() {
         assert!(warnings.is_empty(), "{name}: {warnings:?}");
         assert_eq!(map.lookup(Context::Ledger, key("q")), Some(Action::Quit));
         assert_eq!(map.lookup(Context::Ledger, key("j")), Some(Action::Down));
-        assert_eq!(map.lookup(Context::Ledger, key("s")), Some(Action::SortNext));
+        assert_eq!(
+            map.lookup(Context::Ledger, key("s")),
+            Some(Action::SortNext)
+        );
         assert_eq!(map.lookup(Context::Capacity, key("s")), None);
     }
     let (vim, _) = Keymap::load("vim", None);
-    assert_eq!(vim.lookup(Context::Cluster, key("h")), Some(Action::HistoryBack));
-    assert_eq!(vim.lookup(Context::Cluster, key("ctrl-d")), Some(Action::PageDown));
+    assert_eq!(
+        vim.lookup(Context::Cluster, key("h")),
+        Some(Action::HistoryBack)
+    );
+    assert_eq!(
+        vim.lookup(Context::Cluster, key("ctrl-d")),
+        Some(Action::PageDown)
+    );
 }
 
 #[test]
@@ -59,8 +68,15 @@ fn user_file_overrides_a_few_keys_and_keeps_the_rest() {
     assert_eq!(map.lookup(Context::Ledger, key("x")), Some(Action::Quit));
     assert_eq!(map.lookup(Context::Ledger, key("q")), None, "unbound");
     assert_eq!(map.lookup(Context::Ledger, key("j")), Some(Action::Up));
-    assert_eq!(map.lookup(Context::Ledger, key("k")), Some(Action::Up), "kept");
-    let j = map.bindings(Context::List).iter().find(|b| b.key == key("j"));
+    assert_eq!(
+        map.lookup(Context::Ledger, key("k")),
+        Some(Action::Up),
+        "kept"
+    );
+    let j = map
+        .bindings(Context::List)
+        .iter()
+        .find(|b| b.key == key("j"));
     assert_eq!(j.map(|b| b.desc.as_str()), Some("mine"));
 }
 
@@ -85,7 +101,11 @@ fn unknown_actions_bad_keys_and_conflicts_are_warnings_with_lines() {
     assert_eq!(lines[1].0, 6);
     assert!(lines[1].1.starts_with("unknown key \"hyper-x\""));
     assert_eq!(lines[2].0, 14);
-    assert!(lines[2].1.contains("bound twice in [list] (lines 10 and 14)"));
+    assert!(
+        lines[2]
+            .1
+            .contains("bound twice in [list] (lines 10 and 14)")
+    );
     assert_eq!(lines[3].0, 18);
     assert!(lines[3].1.contains("hides the global binding \"help\""));
     assert_eq!(map.lookup(Context::Cluster, key("a")), Some(Action::Down));
@@ -102,8 +122,15 @@ fn broken_files_are_warnings_and_defaults_stay() {
     assert!(warnings[0].message.ends_with("the whole file is ignored"));
     assert_eq!(map.lookup(Context::Ledger, key("q")), Some(Action::Quit));
     let (_, warnings) = Keymap::load("emacs", None);
-    assert!(warnings[0].message.contains("no built-in keymap named \"emacs\""));
-    let (_, warnings) = Keymap::parse("[[global]]\non = \"q\"\nrun = \"quit\"\nwhen = 1\n", "k.toml");
+    assert!(
+        warnings[0]
+            .message
+            .contains("no built-in keymap named \"emacs\"")
+    );
+    let (_, warnings) = Keymap::parse(
+        "[[global]]\non = \"q\"\nrun = \"quit\"\nwhen = 1\n",
+        "k.toml",
+    );
     assert_eq!(warnings.len(), 1);
     assert_eq!(warnings[0].line, 4, "{warnings:?}");
 }

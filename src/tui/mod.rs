@@ -24,6 +24,8 @@ mod view;
 #[cfg(test)]
 mod fixtures;
 #[cfg(test)]
+mod screenshots;
+#[cfg(test)]
 mod tests;
 
 use std::path::PathBuf;

@@ -26,7 +26,11 @@ pub enum PaletteCommand {
 
 const COMMANDS: &[(PaletteCommand, &str, &str)] = &[
     (PaletteCommand::Ledger, "ledger", "every cluster"),
-    (PaletteCommand::Capacity, "capacity", "fleet capacity, per dimension"),
+    (
+        PaletteCommand::Capacity,
+        "capacity",
+        "fleet capacity, per dimension",
+    ),
     (PaletteCommand::Help, "help", "keys of the active keymap"),
     (PaletteCommand::Quit, "quit", "leave fleetdeck"),
 ];
@@ -103,37 +107,50 @@ pub fn search(input: &str, candidates: &Candidates) -> Vec<Entry> {
     };
     if scope.is_none() {
         for (cmd, name, detail) in COMMANDS {
-            consider(name, Entry {
-                target: Target::Command(*cmd),
-                label: format!(":{name}"),
-                detail: (*detail).to_owned(),
-            });
+            consider(
+                name,
+                Entry {
+                    target: Target::Command(*cmd),
+                    label: format!(":{name}"),
+                    detail: (*detail).to_owned(),
+                },
+            );
         }
     }
     if scope != Some("node") {
         for (id, detail) in &candidates.clusters {
-            consider(id, Entry {
-                target: Target::Cluster(id.clone()),
-                label: format!(":cluster {id}"),
-                detail: detail.clone(),
-            });
+            consider(
+                id,
+                Entry {
+                    target: Target::Cluster(id.clone()),
+                    label: format!(":cluster {id}"),
+                    detail: detail.clone(),
+                },
+            );
         }
     }
     if scope == Some("node") || (scope.is_none() && query.len() >= 3) {
-        let limit = if query.is_empty() { MAX_MATCHES } else { usize::MAX };
+        let limit = if query.is_empty() {
+            MAX_MATCHES
+        } else {
+            usize::MAX
+        };
         for (cluster, node) in candidates.nodes.iter().take(limit) {
             if !query.is_empty() && !subsequence(node, query) {
                 continue;
             }
-            consider(node, Entry {
-                target: Target::Node(cluster.clone(), Arc::clone(node)),
-                label: format!(":node {node}"),
-                detail: format!("in {cluster}"),
-            });
+            consider(
+                node,
+                Entry {
+                    target: Target::Node(cluster.clone(), Arc::clone(node)),
+                    label: format!(":node {node}"),
+                    detail: format!("in {cluster}"),
+                },
+            );
         }
     }
     // Best score first; equal scores keep commands, then clusters, then nodes.
-    scored.sort_by(|a, b| b.0.cmp(&a.0));
+    scored.sort_by_key(|s| std::cmp::Reverse(s.0));
     scored.truncate(MAX_MATCHES);
     scored.into_iter().map(|(_, e)| e).collect()
 }
@@ -193,18 +210,35 @@ mod tests {
 
     #[test]
     fn nodes_only_when_asked_or_specific() {
-        assert!(search("gp", &candidates()).iter().all(|e| !matches!(e.target, Target::Node(..))));
+        assert!(
+            search("gp", &candidates())
+                .iter()
+                .all(|e| !matches!(e.target, Target::Node(..)))
+        );
         let m = search("node gpu", &candidates());
-        assert_eq!(m[0].target, Target::Node("eu-fra-prod-01".into(), "fra-gpu-007".into()));
-        assert!(search("gpu7", &candidates()).iter().any(|e| matches!(e.target, Target::Node(..))));
+        assert_eq!(
+            m[0].target,
+            Target::Node("eu-fra-prod-01".into(), "fra-gpu-007".into())
+        );
+        assert!(
+            search("gpu7", &candidates())
+                .iter()
+                .any(|e| matches!(e.target, Target::Node(..)))
+        );
     }
 
     #[test]
     fn exact_commands_win() {
         let c = candidates();
         assert_eq!(exact("q", &c), Some(Target::Command(PaletteCommand::Quit)));
-        assert_eq!(exact("ledger", &c), Some(Target::Command(PaletteCommand::Ledger)));
-        assert_eq!(exact("cluster us-east-stg-02", &c), Some(Target::Cluster("us-east-stg-02".into())));
+        assert_eq!(
+            exact("ledger", &c),
+            Some(Target::Command(PaletteCommand::Ledger))
+        );
+        assert_eq!(
+            exact("cluster us-east-stg-02", &c),
+            Some(Target::Cluster("us-east-stg-02".into()))
+        );
         assert_eq!(exact("cluster nope", &c), None);
         assert_eq!(
             exact("node use-cpu-001", &c),

@@ -25,7 +25,12 @@ pub fn moved(pos: usize, len: usize, action: Action, page: usize) -> usize {
 fn is_motion(action: Action) -> bool {
     matches!(
         action,
-        Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::Top | Action::Bottom
+        Action::Up
+            | Action::Down
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom
     )
 }
 
@@ -71,10 +76,18 @@ fn ledger(app: &mut App, action: Action) {
         }
         Action::SortReverse => state.ascending = !state.ascending,
         Action::GroupRegion => {
-            state.grouping = if state.grouping == Grouping::Region { Grouping::None } else { Grouping::Region };
+            state.grouping = if state.grouping == Grouping::Region {
+                Grouping::None
+            } else {
+                Grouping::Region
+            };
         }
         Action::GroupEnv => {
-            state.grouping = if state.grouping == Grouping::Env { Grouping::None } else { Grouping::Env };
+            state.grouping = if state.grouping == Grouping::Env {
+                Grouping::None
+            } else {
+                Grouping::Env
+            };
         }
         Action::ClusterCapacity => {
             if let Some(id) = selected {
@@ -87,19 +100,27 @@ fn ledger(app: &mut App, action: Action) {
 
 fn cluster(app: &mut App, action: Action) {
     let page = app.page();
-    let Some(state) = app.cluster_state.as_mut() else { return };
+    let Some(state) = app.cluster_state.as_mut() else {
+        return;
+    };
     let id = state.id.clone();
     match action {
         Action::ClusterCapacity => return app.go_capacity(CapacityScope::Cluster(id), false),
         Action::WhatIfLose => return app.what_if_nodes(false),
         Action::WhatIfBatch => return app.what_if_nodes(true),
         Action::FocusNext => {
-            state.focus = if state.focus == Focus::Nodes { Focus::Pdbs } else { Focus::Nodes };
+            state.focus = if state.focus == Focus::Nodes {
+                Focus::Pdbs
+            } else {
+                Focus::Nodes
+            };
             return;
         }
         _ => {}
     }
-    let Some(facts) = app.data.cluster(&id) else { return };
+    let Some(facts) = app.data.cluster(&id) else {
+        return;
+    };
     if state.focus == Focus::Pdbs {
         if is_motion(action) {
             state.pdb_selected = moved(state.pdb_selected, facts.blocking_pdbs.len(), action, page);
@@ -108,7 +129,11 @@ fn cluster(app: &mut App, action: Action) {
     }
     let visible = state.visible(facts);
     let pos = state.selected_pos(facts, &visible);
-    let name_at = |p: usize| visible.get(p).map(|i| std::sync::Arc::clone(&facts.view.nodes[*i].name.0));
+    let name_at = |p: usize| {
+        visible
+            .get(p)
+            .map(|i| std::sync::Arc::clone(&facts.view.nodes[*i].name.0))
+    };
     match action {
         a if is_motion(a) => state.selected = name_at(moved(pos, visible.len(), a, page)),
         Action::Mark => {
@@ -125,7 +150,7 @@ fn cluster(app: &mut App, action: Action) {
 }
 
 /// Usable cluster rows of the capacity fleet list, in ledger order, filtered.
-pub fn capacity_rows<'a>(app: &'a App) -> Vec<&'a LedgerRow> {
+pub fn capacity_rows(app: &App) -> Vec<&LedgerRow> {
     let filter = &app.capacity_state.filter;
     app.rows.iter().filter(|r| filter.matches(*r)).collect()
 }
@@ -144,7 +169,9 @@ fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
             let selected = rows.get(pos).map(|r| r.id.clone());
             match action {
                 a if is_motion(a) => {
-                    let next = rows.get(moved(pos, rows.len(), a, page)).map(|r| r.id.clone());
+                    let next = rows
+                        .get(moved(pos, rows.len(), a, page))
+                        .map(|r| r.id.clone());
                     app.capacity_state.fleet_selected = next;
                 }
                 Action::Open | Action::ClusterCapacity => {
@@ -164,9 +191,14 @@ fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
                 .as_ref()
                 .map(|r| r.report.domains.iter().map(|d| d.domain.clone()).collect())
                 .unwrap_or_default();
-            let pos = app.capacity_state.domain_selected.min(domains.len().saturating_sub(1));
+            let pos = app
+                .capacity_state
+                .domain_selected
+                .min(domains.len().saturating_sub(1));
             match action {
-                a if is_motion(a) => app.capacity_state.domain_selected = moved(pos, domains.len(), a, page),
+                a if is_motion(a) => {
+                    app.capacity_state.domain_selected = moved(pos, domains.len(), a, page)
+                }
                 Action::Open => {
                     if let Some(Some(domain)) = domains.get(pos) {
                         app.capacity_state.node_selected = 0;
@@ -176,7 +208,13 @@ fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
                 Action::WhatIfLose => {
                     if let Some(Some(domain)) = domains.get(pos) {
                         let key = app.config.capacity.failure_domain_key.clone();
-                        app.what_if(&id, Scenario::LoseFailureDomain { key, value: domain.clone() });
+                        app.what_if(
+                            &id,
+                            Scenario::LoseFailureDomain {
+                                key,
+                                value: domain.clone(),
+                            },
+                        );
                     }
                 }
                 Action::WhatIfClear => app.capacity_state.what_if = None,
@@ -184,13 +222,16 @@ fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
             }
         }
         CapacityScope::Domain(id, domain) => {
-            let count = app
-                .data
-                .cluster(&id)
-                .map_or(0, |f| f.nodes.iter().filter(|n| n.zone.as_deref() == Some(&*domain)).count());
+            let count = app.data.cluster(&id).map_or(0, |f| {
+                f.nodes
+                    .iter()
+                    .filter(|n| n.zone.as_deref() == Some(&*domain))
+                    .count()
+            });
             match action {
                 a if is_motion(a) => {
-                    app.capacity_state.node_selected = moved(app.capacity_state.node_selected, count, a, page);
+                    app.capacity_state.node_selected =
+                        moved(app.capacity_state.node_selected, count, a, page);
                 }
                 Action::WhatIfLose => {
                     let key = app.config.capacity.failure_domain_key.clone();

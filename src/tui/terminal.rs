@@ -7,7 +7,9 @@ use std::sync::Once;
 
 use crossterm::cursor::Show;
 use crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
-use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
@@ -17,7 +19,12 @@ pub type Term = Terminal<CrosstermBackend<Stdout>>;
 /// Puts the terminal back: leaves the alternate screen, shows the cursor, ends raw mode.
 /// Safe to call more than once.
 pub fn restore() {
-    let _ = crossterm::execute!(io::stdout(), DisableBracketedPaste, LeaveAlternateScreen, Show);
+    let _ = crossterm::execute!(
+        io::stdout(),
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        Show
+    );
     let _ = disable_raw_mode();
 }
 

@@ -57,7 +57,10 @@ fn press(app: &mut App, keys: &str) -> Vec<Command> {
 
 fn typed(app: &mut App, text: &str) {
     for c in text.chars() {
-        app.update(Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
+        app.update(Msg::Key(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::NONE,
+        )));
     }
 }
 
@@ -89,7 +92,10 @@ fn ledger_at_minimum_size() {
 fn too_small_terminal() {
     let mut app = fixtures::app();
     insta::assert_snapshot!(render(&app, 39, 11));
-    assert_eq!(press(&mut app, "q"), vec![Command::Send(ConsoleCommand::Quit), Command::Quit]);
+    assert_eq!(
+        press(&mut app, "q"),
+        vec![Command::Send(ConsoleCommand::Quit), Command::Quit]
+    );
 }
 
 #[test]
@@ -114,7 +120,10 @@ fn unusable_cluster_drill_down_says_so() {
     typed(&mut app, "cluster us-east-prod-03");
     press(&mut app, "enter");
     let screen = render(&app, 160, 30);
-    assert!(screen.contains("Unreachable — the figures below are the last seen"), "{screen}");
+    assert!(
+        screen.contains("Unreachable — the figures below are the last seen"),
+        "{screen}"
+    );
     insta::assert_snapshot!(screen);
 }
 
@@ -129,7 +138,10 @@ fn capacity_fleet() {
 fn capacity_cluster_with_zone_what_if() {
     let mut app = fixtures::app();
     press(&mut app, "2 enter");
-    assert_eq!(app.nav.current(), &Route::Capacity(CapacityScope::Cluster("eu-fra-prod-01".into())));
+    assert_eq!(
+        app.nav.current(),
+        &Route::Capacity(CapacityScope::Cluster("eu-fra-prod-01".into()))
+    );
     press(&mut app, "j w");
     let what_if = app.capacity_state.what_if.as_ref().expect("what-if ran");
     assert_eq!(what_if.report.lost_nodes, 4);
@@ -142,7 +154,10 @@ fn capacity_cluster_with_zone_what_if() {
 fn capacity_domain() {
     let mut app = fixtures::app();
     press(&mut app, "2 enter enter");
-    assert!(matches!(app.nav.current(), Route::Capacity(CapacityScope::Domain(..))));
+    assert!(matches!(
+        app.nav.current(),
+        Route::Capacity(CapacityScope::Domain(..))
+    ));
     insta::assert_snapshot!(render(&app, 160, 40));
 }
 
@@ -151,7 +166,10 @@ fn capacity_of_unusable_cluster_is_not_computed() {
     let mut app = fixtures::app();
     app.go_capacity(CapacityScope::Cluster("us-west-dev-01".into()), false);
     let screen = render(&app, 120, 20);
-    assert!(screen.contains("capacity is not computed from data we cannot trust"), "{screen}");
+    assert!(
+        screen.contains("capacity is not computed from data we cannot trust"),
+        "{screen}"
+    );
 }
 
 #[test]
@@ -159,10 +177,20 @@ fn node_what_if_from_the_drill_down() {
     let mut app = fixtures::app();
     open_first_cluster(&mut app);
     press(&mut app, "G k space space b");
-    let w = app.capacity_state.what_if.as_ref().expect("batch what-if ran");
+    let w = app
+        .capacity_state
+        .what_if
+        .as_ref()
+        .expect("batch what-if ran");
     assert_eq!(w.report.lost_nodes, 2);
-    assert!(matches!(w.report.scenario, crate::model::capacity::Scenario::MaintenanceBatch(_)));
-    assert_eq!(app.nav.current(), &Route::Capacity(CapacityScope::Cluster("eu-fra-prod-01".into())));
+    assert!(matches!(
+        w.report.scenario,
+        crate::model::capacity::Scenario::MaintenanceBatch(_)
+    ));
+    assert_eq!(
+        app.nav.current(),
+        &Route::Capacity(CapacityScope::Cluster("eu-fra-prod-01".into()))
+    );
     press(&mut app, "esc");
     assert_eq!(app.nav.current(), &Route::Cluster("eu-fra-prod-01".into()));
 }
@@ -172,8 +200,14 @@ fn palette_over_the_ledger() {
     let mut app = fixtures::app();
     press(&mut app, ":");
     typed(&mut app, "gpu");
-    let Some(Overlay::Palette(p)) = &app.overlay else { panic!("palette closed") };
-    assert!(p.matches.iter().any(|e| e.label.starts_with(":node fra1-gpu")));
+    let Some(Overlay::Palette(p)) = &app.overlay else {
+        panic!("palette closed")
+    };
+    assert!(
+        p.matches
+            .iter()
+            .any(|e| e.label.starts_with(":node fra1-gpu"))
+    );
     insta::assert_snapshot!(render(&app, 120, 30));
     press(&mut app, "enter");
     assert!(matches!(app.nav.current(), Route::Cluster(_)));
@@ -202,7 +236,10 @@ fn paused_automation_and_light_theme_header() {
         since: fixtures::now(),
     }));
     let screen = render(&app, 200, 12);
-    assert!(screen.contains("AUTOMATION PAUSED (mass failure in eu-fra-1b, by guard)"), "{screen}");
+    assert!(
+        screen.contains("AUTOMATION PAUSED (mass failure in eu-fra-1b, by guard)"),
+        "{screen}"
+    );
     assert!(screen.contains("READ-ONLY"));
     assert!(screen.contains("14:02:03 UTC · 15:02"), "{screen}");
 }
@@ -224,10 +261,17 @@ fn sorting_grouping_and_history() {
     let first = |app: &App| app.rows[app.ledger_state.visible(&app.rows)[0]].id.clone();
     assert_eq!(first(&app), "ap-sg-prod-01", "worst status first");
     press(&mut app, "s");
-    assert_eq!(app.ledger_state.sort, super::screens::ledger::Column::Change);
+    assert_eq!(
+        app.ledger_state.sort,
+        super::screens::ledger::Column::Change
+    );
     press(&mut app, "S");
     press(&mut app, "r");
-    assert_eq!(first(&app), "us-east-stg-01", "synced and freshest first when reversed");
+    assert_eq!(
+        first(&app),
+        "us-east-stg-01",
+        "synced and freshest first when reversed"
+    );
     press(&mut app, "E");
     let lines = app.ledger_state.lines(&app.rows);
     assert!(matches!(&lines[0], super::screens::ledger::Line::Group(g, 1) if g == "development"));
@@ -243,7 +287,10 @@ fn no_color_renders_the_same_text() {
     let app = fixtures::app_with(mono);
     assert_eq!(render(&app, 200, 30), render(&fixtures::app(), 200, 30));
     let buf = super::view::render_to_buffer(&app, 200, 30);
-    let coloured = buf.content().iter().any(|c| c.fg != ratatui::style::Color::Reset || c.bg != ratatui::style::Color::Reset);
+    let coloured = buf
+        .content()
+        .iter()
+        .any(|c| c.fg != ratatui::style::Color::Reset || c.bg != ratatui::style::Color::Reset);
     assert!(!coloured, "NO_COLOR leaves no colour in the frame");
 }
 
@@ -252,7 +299,9 @@ fn resize_any_time_never_panics() {
     let mut app = fixtures::app();
     for (w, h) in [(1, 1), (40, 12), (41, 13), (80, 24), (300, 100), (0, 0)] {
         app.update(Msg::Resize(w, h));
-        for keys in ["", "2 enter", "j w", "enter", "esc esc", ":", "esc ?", "esc"] {
+        for keys in [
+            "", "2 enter", "j w", "enter", "esc esc", ":", "esc ?", "esc",
+        ] {
             press(&mut app, keys);
             let _ = super::view::render_to_buffer(&app, w, h);
         }

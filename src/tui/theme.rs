@@ -16,7 +16,10 @@ use super::config_file::{ConfigWarning, Selection, line_of, read_optional, toml_
 pub const BUILTIN_THEMES: &[(&str, &str)] = &[
     ("dark", include_str!("../../themes/dark.toml")),
     ("light", include_str!("../../themes/light.toml")),
-    ("high-contrast", include_str!("../../themes/high-contrast.toml")),
+    (
+        "high-contrast",
+        include_str!("../../themes/high-contrast.toml"),
+    ),
 ];
 
 /// A meaning the console gives a style to.
@@ -159,7 +162,8 @@ impl Theme {
                         theme.apply(text, &format!("<built-in>/{name}.toml"), &mut warnings);
                     }
                     None => {
-                        let user = config_dir.map(|d| d.join("themes").join(format!("{name}.toml")));
+                        let user =
+                            config_dir.map(|d| d.join("themes").join(format!("{name}.toml")));
                         if user.as_ref().is_none_or(|p| !p.exists()) {
                             warnings.push(ConfigWarning {
                                 file: "<settings>".into(),
@@ -277,7 +281,10 @@ impl Theme {
                 }
                 None => warnings.push(warn(
                     value.span(),
-                    format!("env {env:?}: {:?} is not a colour; ignored", value.get_ref()),
+                    format!(
+                        "env {env:?}: {:?} is not a colour; ignored",
+                        value.get_ref()
+                    ),
                 )),
             }
         }

@@ -7,9 +7,17 @@ fn builtin_themes_fill_every_slot_without_warnings() {
         assert!(warnings.is_empty(), "{name}: {warnings:?}");
         assert_eq!(theme.name, *name);
         for (slot, slot_name) in Slot::ALL {
-            assert_ne!(theme.style(slot), Style::new(), "{name}: slot {slot_name} unset");
+            assert_ne!(
+                theme.style(slot),
+                Style::new(),
+                "{name}: slot {slot_name} unset"
+            );
         }
-        assert_ne!(theme.accent("production"), theme.accent("staging"), "{name}");
+        assert_ne!(
+            theme.accent("production"),
+            theme.accent("staging"),
+            "{name}"
+        );
         assert_ne!(theme.accent("production"), Color::Reset, "{name}");
     }
 }
@@ -44,9 +52,18 @@ fn bad_colours_and_unknown_slots_are_warnings_with_lines() {
     );
     let got: Vec<String> = warnings.iter().map(ToString::to_string).collect();
     assert_eq!(got.len(), 3, "{got:#?}");
-    assert!(got[0].starts_with("mine.toml:3: unknown slot \"sparkle\""), "{got:?}");
-    assert!(got[1].starts_with("mine.toml:4: slot \"warn\": \"not-a-colour\""), "{got:?}");
-    assert!(got[2].starts_with("mine.toml:6: env \"production\""), "{got:?}");
+    assert!(
+        got[0].starts_with("mine.toml:3: unknown slot \"sparkle\""),
+        "{got:?}"
+    );
+    assert!(
+        got[1].starts_with("mine.toml:4: slot \"warn\": \"not-a-colour\""),
+        "{got:?}"
+    );
+    assert!(
+        got[2].starts_with("mine.toml:6: env \"production\""),
+        "{got:?}"
+    );
     assert_eq!(theme.style(Slot::Ok).fg, Some(Color::Rgb(0, 255, 0)));
 }
 
@@ -75,8 +92,18 @@ fn no_color_strips_colours_but_keeps_meaning() {
         let style = theme.style(slot);
         assert_eq!((style.fg, style.bg), (None, None), "{name}");
     }
-    assert!(theme.style(Slot::Selection).add_modifier.contains(Modifier::REVERSED));
-    assert!(theme.style(Slot::Unknown).add_modifier.contains(Modifier::ITALIC));
+    assert!(
+        theme
+            .style(Slot::Selection)
+            .add_modifier
+            .contains(Modifier::REVERSED)
+    );
+    assert!(
+        theme
+            .style(Slot::Unknown)
+            .add_modifier
+            .contains(Modifier::ITALIC)
+    );
     assert_eq!(theme.accent("production"), Color::Reset);
     assert_ne!(theme.style(Slot::Ok), theme.style(Slot::Unknown));
 }

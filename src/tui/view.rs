@@ -39,7 +39,10 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         .borders(Borders::ALL)
         .border_type(BorderType::Rounded)
         .border_style(border)
-        .title(Line::from(Span::styled(format!(" {} ", crumbs.join(" › ")), theme.style(Slot::Title))));
+        .title(Line::from(Span::styled(
+            format!(" {} ", crumbs.join(" › ")),
+            theme.style(Slot::Title),
+        )));
     let inner = block.inner(body);
     block.render(body, buf);
     match app.nav.current() {
@@ -62,18 +65,28 @@ fn accent_of(app: &App) -> Option<ratatui::style::Color> {
         Route::Capacity(CapacityScope::Cluster(id) | CapacityScope::Domain(id, _)) => id,
         _ => return None,
     };
-    app.ledger.cluster(id).map(|c| app.config.theme.accent(&c.env))
+    app.ledger
+        .cluster(id)
+        .map(|c| app.config.theme.accent(&c.env))
 }
 
 fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.config.theme;
     let text = vec![
         Line::styled("terminal too small", theme.style(Slot::Warn)),
-        Line::from(format!("{}×{}, needs {}×{}", area.width, area.height, MIN_SIZE.0, MIN_SIZE.1)),
+        Line::from(format!(
+            "{}×{}, needs {}×{}",
+            area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
+        )),
         Line::styled("q quits", theme.style(Slot::Muted)),
     ];
     let top = area.height.saturating_sub(3) / 2;
-    let rect = Rect::new(area.x, area.y + top, area.width, area.height.saturating_sub(top).min(3));
+    let rect = Rect::new(
+        area.x,
+        area.y + top,
+        area.width,
+        area.height.saturating_sub(top).min(3),
+    );
     Paragraph::new(text)
         .alignment(ratatui::layout::Alignment::Center)
         .wrap(Wrap { trim: true })
@@ -108,28 +121,65 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             Span::styled("/", theme.style(Slot::Title)),
             Span::raw(text.clone()),
             Span::styled("█", theme.style(Slot::Muted)),
-            Span::styled("   enter keep · esc clear · key=value · !exclude", theme.style(Slot::Muted)),
+            Span::styled(
+                "   enter keep · esc clear · key=value · !exclude",
+                theme.style(Slot::Muted),
+            ),
         ]);
         return Paragraph::new(line).render(area, buf);
     }
     if let Some(message) = &app.message {
-        return Paragraph::new(Span::styled(message.clone(), theme.style(Slot::Warn))).render(area, buf);
+        return Paragraph::new(Span::styled(message.clone(), theme.style(Slot::Warn)))
+            .render(area, buf);
     }
     let ctx = app.context();
     let actions: &[Action] = match ctx {
-        Context::Ledger => &[Action::Open, Action::Filter, Action::Palette, Action::SortNext, Action::GroupRegion, Action::Mark, Action::ClusterCapacity, Action::Help, Action::Quit],
-        Context::Cluster => &[Action::Back, Action::Filter, Action::Mark, Action::WhatIfLose, Action::WhatIfBatch, Action::ClusterCapacity, Action::FocusNext, Action::Help],
-        _ => &[Action::Open, Action::Back, Action::WhatIfLose, Action::WhatIfClear, Action::Filter, Action::Palette, Action::Help],
+        Context::Ledger => &[
+            Action::Open,
+            Action::Filter,
+            Action::Palette,
+            Action::SortNext,
+            Action::GroupRegion,
+            Action::Mark,
+            Action::ClusterCapacity,
+            Action::Help,
+            Action::Quit,
+        ],
+        Context::Cluster => &[
+            Action::Back,
+            Action::Filter,
+            Action::Mark,
+            Action::WhatIfLose,
+            Action::WhatIfBatch,
+            Action::ClusterCapacity,
+            Action::FocusNext,
+            Action::Help,
+        ],
+        _ => &[
+            Action::Open,
+            Action::Back,
+            Action::WhatIfLose,
+            Action::WhatIfClear,
+            Action::Filter,
+            Action::Palette,
+            Action::Help,
+        ],
     };
     let mut spans = Vec::new();
     for action in actions {
         if let Some(key) = app.config.keymap.key_for(ctx, *action) {
             spans.push(Span::styled(format!("<{key}>"), theme.style(Slot::Title)));
-            spans.push(Span::styled(format!(" {}  ", hint_label(*action)), theme.style(Slot::Muted)));
+            spans.push(Span::styled(
+                format!(" {}  ", hint_label(*action)),
+                theme.style(Slot::Muted),
+            ));
         }
     }
     if !app.current_filter().is_empty() {
-        spans.push(Span::styled(format!("filter: {}", app.current_filter().text), theme.style(Slot::Warn)));
+        spans.push(Span::styled(
+            format!("filter: {}", app.current_filter().text),
+            theme.style(Slot::Warn),
+        ));
     }
     Paragraph::new(Line::from(spans)).render(area, buf);
 }
@@ -138,7 +188,12 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
 pub fn centred(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);
-    Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h)
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
 }
 
 /// Clears `area` and draws a bordered overlay block, returning its inside.

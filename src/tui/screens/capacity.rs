@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use crate::model::capacity::{CapacityConfig, ClusterIndex, ClusterReport, Scenario, WhatIfReport, cluster_report, what_if};
+use crate::model::capacity::{
+    CapacityConfig, ClusterIndex, ClusterReport, Scenario, WhatIfReport, cluster_report, what_if,
+};
 use crate::model::fleet::{ClusterView, NodeName, ResourceVector};
 use crate::model::live::{ClusterStatus, FleetSnapshot};
 use crate::tui::filter::Filter;

@@ -64,7 +64,11 @@ impl ClusterState {
     pub fn selected_pos(&self, facts: &ClusterFacts, visible: &[usize]) -> usize {
         self.selected
             .as_ref()
-            .and_then(|s| visible.iter().position(|i| facts.view.nodes[*i].name.0 == *s))
+            .and_then(|s| {
+                visible
+                    .iter()
+                    .position(|i| facts.view.nodes[*i].name.0 == *s)
+            })
             .unwrap_or(0)
     }
 

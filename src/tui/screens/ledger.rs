@@ -81,7 +81,11 @@ impl Column {
     pub fn step(self, forward: bool) -> Column {
         let i = Column::ALL.iter().position(|c| *c == self).unwrap_or(0);
         let n = Column::ALL.len();
-        Column::ALL[if forward { (i + 1) % n } else { (i + n - 1) % n }]
+        Column::ALL[if forward {
+            (i + 1) % n
+        } else {
+            (i + n - 1) % n
+        }]
     }
 }
 
@@ -219,14 +223,20 @@ pub fn build_rows(
                 tier: c.tier.clone(),
                 owner: c.owner.clone(),
                 lifecycle: c.lifecycle.as_str().to_owned(),
-                labels: c.labels.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+                labels: c
+                    .labels
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
                 version_live: server.is_some(),
                 version: server.or_else(|| c.versions.get("kubernetes").cloned()),
                 version_drift: data.version_drift(&c.id.0),
                 status: live.map(|l| l.status),
                 last_ok: live.and_then(|l| l.facts.last_ok),
                 nodes: live.map_or((0, 0), |l| l.nodes_ready()),
-                gpus: facts.filter(|_| usable).map(|f| (f.gpus_free, f.gpus_total)),
+                gpus: facts
+                    .filter(|_| usable)
+                    .map(|f| (f.gpus_free, f.gpus_total)),
                 change: in_flight.get(&c.id.0).cloned(),
                 backup: c.backup.as_ref().and_then(|b| b.last_success),
                 drill: c.backup.as_ref().and_then(|b| b.last_restore_drill),
@@ -267,9 +277,14 @@ pub fn compare(a: &LedgerRow, b: &LedgerRow, column: Column) -> Ordering {
         Column::Env => a.env.cmp(&b.env),
         Column::Region => (&a.region, &a.failure_domain).cmp(&(&b.region, &b.failure_domain)),
         Column::Tier => a.tier.cmp(&b.tier),
-        Column::Version => version_key(a.version.as_deref()).cmp(&version_key(b.version.as_deref())),
-        Column::Nodes => ratio(a.nodes.0 as i64, a.nodes.1 as i64, a.usable())
-            .cmp(&ratio(b.nodes.0 as i64, b.nodes.1 as i64, b.usable())),
+        Column::Version => {
+            version_key(a.version.as_deref()).cmp(&version_key(b.version.as_deref()))
+        }
+        Column::Nodes => ratio(a.nodes.0 as i64, a.nodes.1 as i64, a.usable()).cmp(&ratio(
+            b.nodes.0 as i64,
+            b.nodes.1 as i64,
+            b.usable(),
+        )),
         Column::Gpus => a.gpus.map(|g| g.0).cmp(&b.gpus.map(|g| g.0)),
         Column::Status => severity(a.status)
             .cmp(&severity(b.status))
@@ -343,7 +358,9 @@ impl Default for LedgerState {
 impl LedgerState {
     /// Filtered, sorted, grouped lines.
     pub fn lines(&self, rows: &[LedgerRow]) -> Vec<Line> {
-        let mut order: Vec<usize> = (0..rows.len()).filter(|i| self.filter.matches(&rows[*i])).collect();
+        let mut order: Vec<usize> = (0..rows.len())
+            .filter(|i| self.filter.matches(&rows[*i]))
+            .collect();
         order.sort_by(|a, b| {
             let ord = compare(&rows[*a], &rows[*b], self.sort);
             if self.ascending { ord } else { ord.reverse() }

@@ -29,14 +29,27 @@ pub fn draw(app: &App, state: &PaletteState, area: Rect, buf: &mut Buffer) {
     let rows = usize::from(inner.height.saturating_sub(1));
     let offset = state.selected.saturating_sub(rows.saturating_sub(1));
     if state.matches.is_empty() {
-        buf.set_stringn(inner.x, inner.y + 1, "no match", usize::from(inner.width), t.style(Slot::Muted));
+        buf.set_stringn(
+            inner.x,
+            inner.y + 1,
+            "no match",
+            usize::from(inner.width),
+            t.style(Slot::Muted),
+        );
     }
     for (n, entry) in state.matches.iter().skip(offset).take(rows).enumerate() {
         let y = inner.y + 1 + n as u16;
-        let base = if offset + n == state.selected { t.style(Slot::Selection) } else { Style::new() };
+        let base = if offset + n == state.selected {
+            t.style(Slot::Selection)
+        } else {
+            Style::new()
+        };
         buf.set_style(Rect::new(inner.x, y, inner.width, 1), base);
         let line = Line::from(vec![
-            Span::styled(format!("{:<40}", entry.label), base.patch(t.style(Slot::Text))),
+            Span::styled(
+                format!("{:<40}", entry.label),
+                base.patch(t.style(Slot::Text)),
+            ),
             Span::styled(entry.detail.clone(), base.patch(t.style(Slot::Muted))),
         ]);
         buf.set_line(inner.x, y, &line, inner.width);

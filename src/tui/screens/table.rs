@@ -31,7 +31,15 @@ pub fn fit_columns(cols: &[Col], priority: &[usize], width: u16) -> Vec<usize> {
 }
 
 /// Writes one row of cells at `y`; `base` styles the whole row (selection).
-pub fn row(buf: &mut Buffer, area: Rect, y: u16, cols: &[Col], chosen: &[usize], cells: &[(String, Style)], base: Style) {
+pub fn row(
+    buf: &mut Buffer,
+    area: Rect,
+    y: u16,
+    cols: &[Col],
+    chosen: &[usize],
+    cells: &[(String, Style)],
+    base: Style,
+) {
     let line = Rect::new(area.x, y, area.width, 1);
     buf.set_style(line, base);
     let mut x = area.x;
@@ -50,7 +58,10 @@ pub fn row(buf: &mut Buffer, area: Rect, y: u16, cols: &[Col], chosen: &[usize],
 
 /// Writes the header row.
 pub fn header(buf: &mut Buffer, area: Rect, cols: &[Col], chosen: &[usize], style: Style) {
-    let cells: Vec<(String, Style)> = cols.iter().map(|c| (c.title.to_owned(), Style::new())).collect();
+    let cells: Vec<(String, Style)> = cols
+        .iter()
+        .map(|c| (c.title.to_owned(), Style::new()))
+        .collect();
     row(buf, area, area.y, cols, chosen, &cells, style);
 }
 
