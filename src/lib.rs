@@ -9,4 +9,5 @@ pub mod kubeconfig;
 pub mod ledger_file;
 pub mod model;
 pub mod sim;
+pub mod tui;
 pub mod yaml;

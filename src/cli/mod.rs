@@ -3,6 +3,7 @@
 mod args;
 mod capacity_cmd;
 mod config_cmd;
+mod console_cmd;
 mod journal_cmd;
 mod journal_stress;
 mod ledger;
@@ -31,12 +32,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     tracing::info!(version = env!("CARGO_PKG_VERSION"), actor = %settings.actor, "start");
     match cli.command {
-        None => {
-            eprintln!(
-                "fleetdeck: the console arrives with the console screens; meanwhile see `fleetdeck --help`."
-            );
-            Ok(ExitCode::from(2))
-        }
+        None => console_cmd::open(&settings),
         Some(Command::Ledger { command }) => match command {
             LedgerCommand::Validate { file, now } => {
                 ledger::validate(&settings, file.as_deref(), now)

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Regenerates screenshots/*.png from the real renderer and the fixed fixture fleet:
+# the ignored test renders each screen to screenshots/NAME.html, then headless Chromium
+# photographs each page. Needs `chromium` (Debian package) and fonts-dejavu-core.
+set -eu
+cd "$(dirname "$0")/.."
+cargo test --lib tui::screenshots -- --ignored --exact tui::screenshots::write_screenshot_pages
+for page in screenshots/*.html; do
+    name=$(basename "$page" .html)
+    case "$name" in
+        cluster|capacity-cluster-what-if|help) size=1780,1060 ;;
+        too-small) size=420,300 ;;
+        palette) size=1260,640 ;;
+        *) size=1780,660 ;;
+    esac
+    chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+        --window-size="$size" --screenshot="screenshots/$name.png" "file://$PWD/$page" 2>/dev/null
+done
+rm -f screenshots/*.html
+ls -l screenshots/*.png

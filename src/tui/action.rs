@@ -1,0 +1,185 @@
+//! The flat list of things a key can do. Keymaps name these; the help screen lists them.
+
+/// One thing the user can ask the console to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// Leave the console.
+    Quit,
+    /// Close the overlay, clear the filter, or go back one crumb.
+    Back,
+    /// Previous place in history.
+    HistoryBack,
+    /// Next place in history.
+    HistoryForward,
+    /// Show the keys of the active keymap.
+    Help,
+    /// Open the `:` command palette.
+    Palette,
+    /// Start a `/` filter on the current list.
+    Filter,
+    /// Move the selection up.
+    Up,
+    /// Move the selection down.
+    Down,
+    /// Move the selection a page up.
+    PageUp,
+    /// Move the selection a page down.
+    PageDown,
+    /// Select the first row.
+    Top,
+    /// Select the last row.
+    Bottom,
+    /// Open the selected row.
+    Open,
+    /// Mark or unmark the selected row (for bulk actions).
+    Mark,
+    /// Clear all marks.
+    ClearMarks,
+    /// Sort by the next column.
+    SortNext,
+    /// Sort by the previous column.
+    SortPrev,
+    /// Reverse the sort order.
+    SortReverse,
+    /// Group rows by region (toggle).
+    GroupRegion,
+    /// Group rows by environment (toggle).
+    GroupEnv,
+    /// Go to the ledger screen.
+    ScreenLedger,
+    /// Go to the fleet capacity screen.
+    ScreenCapacity,
+    /// Capacity of the selected (or current) cluster.
+    ClusterCapacity,
+    /// What-if: lose the selected failure domain, or the marked nodes.
+    WhatIfLose,
+    /// What-if: drain the marked nodes as one maintenance batch.
+    WhatIfBatch,
+    /// Drop the what-if result.
+    WhatIfClear,
+    /// Move focus to the next panel.
+    FocusNext,
+}
+
+/// Every action with its keymap name and the sentence the help screen shows.
+pub const ACTIONS: &[(Action, &str, &str)] = &[
+    (Action::Quit, "quit", "Quit fleetdeck"),
+    (Action::Back, "back", "Close, clear the filter, or go back"),
+    (
+        Action::HistoryBack,
+        "history.back",
+        "Previous place in history",
+    ),
+    (
+        Action::HistoryForward,
+        "history.forward",
+        "Next place in history",
+    ),
+    (Action::Help, "help", "Show this help"),
+    (
+        Action::Palette,
+        "palette",
+        "Command palette (:ledger, :capacity, :cluster ID, :node NAME)",
+    ),
+    (
+        Action::Filter,
+        "filter",
+        "Filter rows (fuzzy text, key=value, !text)",
+    ),
+    (Action::Up, "up", "Move up"),
+    (Action::Down, "down", "Move down"),
+    (Action::PageUp, "page.up", "Page up"),
+    (Action::PageDown, "page.down", "Page down"),
+    (Action::Top, "top", "First row"),
+    (Action::Bottom, "bottom", "Last row"),
+    (Action::Open, "open", "Open the selected row"),
+    (Action::Mark, "mark", "Mark or unmark the row"),
+    (Action::ClearMarks, "mark.clear", "Clear all marks"),
+    (Action::SortNext, "sort.next", "Sort by the next column"),
+    (Action::SortPrev, "sort.prev", "Sort by the previous column"),
+    (
+        Action::SortReverse,
+        "sort.reverse",
+        "Reverse the sort order",
+    ),
+    (
+        Action::GroupRegion,
+        "group.region",
+        "Group by region (toggle)",
+    ),
+    (
+        Action::GroupEnv,
+        "group.env",
+        "Group by environment (toggle)",
+    ),
+    (Action::ScreenLedger, "screen.ledger", "Ledger screen"),
+    (
+        Action::ScreenCapacity,
+        "screen.capacity",
+        "Fleet capacity screen",
+    ),
+    (
+        Action::ClusterCapacity,
+        "capacity.cluster",
+        "Capacity of this cluster",
+    ),
+    (
+        Action::WhatIfLose,
+        "whatif.lose",
+        "What-if: lose the zone or the marked nodes",
+    ),
+    (
+        Action::WhatIfBatch,
+        "whatif.batch",
+        "What-if: drain the marked nodes as a batch",
+    ),
+    (
+        Action::WhatIfClear,
+        "whatif.clear",
+        "Drop the what-if result",
+    ),
+    (Action::FocusNext, "focus.next", "Next panel"),
+];
+
+impl Action {
+    /// The action a keymap name stands for.
+    pub fn from_name(name: &str) -> Option<Action> {
+        ACTIONS
+            .iter()
+            .find(|(_, n, _)| *n == name)
+            .map(|(a, _, _)| *a)
+    }
+
+    /// The name keymaps use.
+    pub fn name(self) -> &'static str {
+        ACTIONS
+            .iter()
+            .find(|(a, _, _)| *a == self)
+            .map_or("?", |(_, n, _)| n)
+    }
+
+    /// The default description.
+    pub fn description(self) -> &'static str {
+        ACTIONS
+            .iter()
+            .find(|(a, _, _)| *a == self)
+            .map_or("", |(_, _, d)| d)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_are_unique() {
+        let mut names: Vec<&str> = ACTIONS.iter().map(|(_, n, _)| *n).collect();
+        for (a, n, _) in ACTIONS {
+            assert_eq!(Action::from_name(n), Some(*a));
+            assert_eq!(a.name(), *n);
+        }
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ACTIONS.len());
+    }
+}

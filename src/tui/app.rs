@@ -1,0 +1,551 @@
+//! The console's state and its reducer: `update(msg) -> Vec<Command>`. Everything the
+//! screens decide happens here or in the pure screen modules; drawing only reads.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+use super::action::Action;
+use super::config_file::ConfigWarning;
+use super::feed::{Activity, AutomationState, ConsoleCommand};
+use super::filter::Filter;
+use super::fleet_data::FleetData;
+use super::keymap::{Context, KeyChord, Keymap};
+use super::nav::{CapacityScope, Nav, Route};
+use super::palette::{self, Candidates, PaletteCommand, PaletteState, Target};
+use super::screens::capacity::{CapacityState, node_names, report_for, run_what_if};
+use super::screens::cluster::{ClusterState, Focus};
+use super::screens::ledger::{LedgerRow, LedgerState, build_rows};
+use super::theme::Theme;
+use crate::model::capacity::{CapacityConfig, Scenario};
+use crate::model::ledger::Ledger;
+use crate::model::live::FleetSnapshot;
+
+/// Smallest terminal the console draws in; below it, a "too small" note.
+pub const MIN_SIZE: (u16, u16) = (40, 12);
+
+/// Something that happened.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// A key press.
+    Key(KeyEvent),
+    /// The terminal changed size.
+    Resize(u16, u16),
+    /// A new fleet snapshot.
+    Snapshot(FleetSnapshot),
+    /// Automation switched state.
+    Automation(AutomationState),
+    /// Journal-derived activity changed.
+    Activity(Activity),
+    /// Time passed (clocks, data ages).
+    Tick(Timestamp),
+    /// SIGTERM, SIGINT or SIGHUP.
+    Terminate,
+}
+
+/// What the event loop should do after an update.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Restore the terminal and return.
+    Quit,
+    /// Forward to whoever listens for console commands.
+    Send(ConsoleCommand),
+}
+
+/// An overlay above the screen.
+#[derive(Debug, Clone)]
+pub enum Overlay {
+    /// `?`: keys of the active keymap.
+    Help {
+        /// First line shown.
+        scroll: usize,
+    },
+    /// `:`.
+    Palette(PaletteState),
+}
+
+/// Everything fixed for the console's lifetime.
+#[derive(Debug, Clone)]
+pub struct AppConfig {
+    /// Who is at the keyboard.
+    pub actor: String,
+    /// Read-only mode.
+    pub readonly: bool,
+    /// Theme.
+    pub theme: Theme,
+    /// Keymap.
+    pub keymap: Keymap,
+    /// Capacity knobs.
+    pub capacity: CapacityConfig,
+    /// The zone local time is shown in.
+    pub local_tz: TimeZone,
+    /// Problems found in theme and keymap files.
+    pub warnings: Vec<ConfigWarning>,
+    /// A note shown until the first snapshot with clusters (e.g. no live sync).
+    pub notice: Option<String>,
+}
+
+/// The console's whole state.
+#[derive(Debug, Clone)]
+pub struct App {
+    /// Fixed configuration.
+    pub config: AppConfig,
+    /// The ledger.
+    pub ledger: Arc<Ledger>,
+    /// The latest snapshot.
+    pub snapshot: FleetSnapshot,
+    /// Facts derived from it.
+    pub data: FleetData,
+    /// One row per cluster.
+    pub rows: Vec<LedgerRow>,
+    /// Automation state; `None` until an engine reports.
+    pub automation: Option<AutomationState>,
+    /// Changes in flight and journal lines.
+    pub activity: Activity,
+    /// Now.
+    pub now: Timestamp,
+    /// Terminal size.
+    pub size: (u16, u16),
+    /// Crumbs and history.
+    pub nav: Nav,
+    /// Ledger screen.
+    pub ledger_state: LedgerState,
+    /// Cluster drill-down.
+    pub cluster_state: Option<ClusterState>,
+    /// Capacity screen.
+    pub capacity_state: CapacityState,
+    /// The open overlay.
+    pub overlay: Option<Overlay>,
+    /// Text being typed into the `/` filter, when editing.
+    pub filter_input: Option<String>,
+    /// A one-line message for the footer.
+    pub message: Option<String>,
+    /// Whether something changed since the last frame.
+    pub dirty: bool,
+    /// Palette search space (rebuilt when the palette opens).
+    candidates: Candidates,
+}
+
+impl App {
+    /// A console on `ledger` with nothing live yet.
+    pub fn new(config: AppConfig, ledger: Arc<Ledger>, now: Timestamp) -> App {
+        let message = config.warnings.first().map(|w| {
+            let more = config.warnings.len() - 1;
+            if more == 0 {
+                format!("warning: {w}")
+            } else {
+                format!("warning: {w} (+{more} more in the log)")
+            }
+        });
+        let mut app = App {
+            config,
+            ledger,
+            snapshot: FleetSnapshot::empty(),
+            data: FleetData::default(),
+            rows: Vec::new(),
+            automation: None,
+            activity: Activity::default(),
+            now,
+            size: (120, 40),
+            nav: Nav::default(),
+            ledger_state: LedgerState::default(),
+            cluster_state: None,
+            capacity_state: CapacityState::default(),
+            overlay: None,
+            filter_input: None,
+            message,
+            dirty: true,
+            candidates: Candidates::default(),
+        };
+        app.rebuild_rows();
+        app
+    }
+
+    /// The keymap context of the current screen.
+    pub fn context(&self) -> Context {
+        match self.nav.current() {
+            Route::Ledger => Context::Ledger,
+            Route::Cluster(_) => Context::Cluster,
+            Route::Capacity(_) => Context::Capacity,
+        }
+    }
+
+    /// Rows a page move jumps.
+    pub fn page(&self) -> usize {
+        usize::from(self.size.1.saturating_sub(8)).max(1)
+    }
+
+    fn rebuild_rows(&mut self) {
+        self.rows = build_rows(
+            &self.ledger,
+            &self.snapshot,
+            &self.data,
+            &self.activity.in_flight,
+        );
+    }
+
+    /// Applies one message; returns what the event loop must do.
+    pub fn update(&mut self, msg: Msg) -> Vec<Command> {
+        match msg {
+            Msg::Key(key) if key.kind != KeyEventKind::Release => {
+                self.dirty = true;
+                return self.on_key(key);
+            }
+            Msg::Key(_) => {}
+            Msg::Resize(w, h) => {
+                self.size = (w, h);
+                self.dirty = true;
+            }
+            Msg::Snapshot(snapshot) => {
+                self.data
+                    .refresh(&snapshot, &self.ledger, &self.config.capacity);
+                self.snapshot = snapshot;
+                self.rebuild_rows();
+                self.refresh_report();
+                self.dirty = true;
+            }
+            Msg::Automation(state) => {
+                self.automation = Some(state);
+                self.dirty = true;
+            }
+            Msg::Activity(activity) => {
+                self.activity = activity;
+                self.rebuild_rows();
+                self.dirty = true;
+            }
+            Msg::Tick(now) => {
+                self.dirty |= now.as_second() != self.now.as_second();
+                self.now = now;
+            }
+            Msg::Terminate => return vec![Command::Quit],
+        }
+        Vec::new()
+    }
+
+    fn on_key(&mut self, key: KeyEvent) -> Vec<Command> {
+        if self.filter_input.is_some() {
+            self.on_filter_key(key);
+            return Vec::new();
+        }
+        if let Some(Overlay::Palette(_)) = self.overlay {
+            return self.on_palette_key(key);
+        }
+        let chord = KeyChord::from_event(&key);
+        let action = self.config.keymap.lookup(self.context(), chord);
+        if let Some(Overlay::Help { scroll }) = &mut self.overlay {
+            match action {
+                Some(Action::Down) => *scroll += 1,
+                Some(Action::Up) => *scroll = scroll.saturating_sub(1),
+                Some(Action::PageDown) => *scroll += 10,
+                Some(Action::PageUp) => *scroll = scroll.saturating_sub(10),
+                Some(Action::Quit) if chord.mods.contains(KeyModifiers::CONTROL) => {
+                    return vec![Command::Quit];
+                }
+                _ => self.overlay = None,
+            }
+            return Vec::new();
+        }
+        self.message = None;
+        match action {
+            Some(action) => self.on_action(action),
+            None => Vec::new(),
+        }
+    }
+
+    /// Performs an action from the keymap (also used by tests and the bench).
+    pub fn on_action(&mut self, action: Action) -> Vec<Command> {
+        match action {
+            Action::Quit => return vec![Command::Send(ConsoleCommand::Quit), Command::Quit],
+            Action::Back => self.back(),
+            Action::HistoryBack => self.walk(false),
+            Action::HistoryForward => self.walk(true),
+            Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Action::Palette => self.open_palette(),
+            Action::Filter => self.filter_input = Some(self.current_filter().text.clone()),
+            Action::ScreenLedger => self.nav.reset(Route::Ledger),
+            Action::ScreenCapacity => self.go_capacity(CapacityScope::Fleet, true),
+            _ => super::screen_keys::on_screen_action(self, action),
+        }
+        Vec::new()
+    }
+
+    fn back(&mut self) {
+        if self.overlay.take().is_some() {
+            return;
+        }
+        if !self.current_filter().is_empty() {
+            *self.current_filter_mut() = Filter::parse("");
+            return;
+        }
+        if !self.nav.pop() {
+            self.message = Some("at the ledger: q quits".into());
+        }
+        self.enter_route();
+    }
+
+    fn walk(&mut self, forward: bool) {
+        if self.nav.walk(forward) {
+            self.enter_route();
+        } else {
+            self.message = Some(
+                if forward {
+                    "no later place in history"
+                } else {
+                    "no earlier place in history"
+                }
+                .into(),
+            );
+        }
+    }
+
+    /// Keeps per-screen state in step with the current route.
+    pub(super) fn enter_route(&mut self) {
+        match self.nav.current().clone() {
+            Route::Cluster(id) => {
+                if self.cluster_state.as_ref().is_none_or(|s| s.id != id) {
+                    self.cluster_state = Some(ClusterState::new(&id));
+                }
+            }
+            Route::Capacity(_) => self.refresh_report(),
+            Route::Ledger => {}
+        }
+    }
+
+    /// Opens a cluster's drill-down, optionally on one node.
+    pub fn open_cluster(&mut self, id: &str, node: Option<Arc<str>>) {
+        self.nav.push(Route::Cluster(id.to_owned()));
+        self.enter_route();
+        if let (Some(state), Some(node)) = (self.cluster_state.as_mut(), node) {
+            state.filter = Filter::parse("");
+            state.selected = Some(node);
+        }
+    }
+
+    /// Opens the capacity screen at `scope`.
+    pub fn go_capacity(&mut self, scope: CapacityScope, reset: bool) {
+        if reset {
+            self.nav.reset(Route::Capacity(scope));
+        } else {
+            self.nav.push(Route::Capacity(scope));
+        }
+        self.enter_route();
+    }
+
+    /// Recomputes the cluster report when the capacity screen shows a cluster whose view
+    /// changed (or none was computed).
+    fn refresh_report(&mut self) {
+        let id = match self.nav.current() {
+            Route::Capacity(CapacityScope::Cluster(id) | CapacityScope::Domain(id, _)) => {
+                id.clone()
+            }
+            _ => return,
+        };
+        let Some(live) = self
+            .snapshot
+            .cluster(&id)
+            .filter(|c| c.status.data_usable())
+        else {
+            self.capacity_state.report = None;
+            return;
+        };
+        let fresh = self
+            .capacity_state
+            .report
+            .as_ref()
+            .is_some_and(|r| Arc::ptr_eq(&r.view, &live.view));
+        if !fresh {
+            self.capacity_state.report = Some(report_for(&live.view, &self.config.capacity));
+        }
+    }
+
+    /// Runs a what-if on a cluster and shows it on its capacity screen.
+    pub fn what_if(&mut self, cluster: &str, scenario: Scenario) {
+        let Some(live) = self.snapshot.cluster(cluster) else {
+            return;
+        };
+        if !live.status.data_usable() {
+            self.message = Some(format!(
+                "no what-if on {cluster}: its data is {} and cannot be trusted",
+                live.status.label()
+            ));
+            return;
+        }
+        let view = Arc::clone(&live.view);
+        self.capacity_state.what_if = Some(run_what_if(&view, &self.config.capacity, scenario));
+        if !matches!(self.nav.current(), Route::Capacity(CapacityScope::Cluster(id)) if id == cluster)
+        {
+            self.go_capacity(CapacityScope::Cluster(cluster.to_owned()), false);
+        }
+    }
+
+    /// What-if on the drill-down's marked (or selected) nodes.
+    pub(super) fn what_if_nodes(&mut self, batch: bool) {
+        let Some(state) = &self.cluster_state else {
+            return;
+        };
+        let Some(facts) = self.data.cluster(&state.id) else {
+            return;
+        };
+        let names = node_names(&state.what_if_nodes(facts));
+        if names.is_empty() {
+            return;
+        }
+        let id = state.id.clone();
+        let scenario = if batch {
+            Scenario::MaintenanceBatch(names)
+        } else {
+            Scenario::LoseNodes(names)
+        };
+        self.what_if(&id, scenario);
+    }
+
+    /// The filter of the current screen.
+    pub fn current_filter(&self) -> &Filter {
+        match self.nav.current() {
+            Route::Cluster(_) => self
+                .cluster_state
+                .as_ref()
+                .map_or(&self.ledger_state.filter, |s| &s.filter),
+            Route::Capacity(_) => &self.capacity_state.filter,
+            Route::Ledger => &self.ledger_state.filter,
+        }
+    }
+
+    fn current_filter_mut(&mut self) -> &mut Filter {
+        match self.nav.current() {
+            Route::Cluster(_) => match self.cluster_state.as_mut() {
+                Some(state) => &mut state.filter,
+                None => &mut self.ledger_state.filter,
+            },
+            Route::Capacity(_) => &mut self.capacity_state.filter,
+            Route::Ledger => &mut self.ledger_state.filter,
+        }
+    }
+
+    fn on_filter_key(&mut self, key: KeyEvent) {
+        let Some(text) = self.filter_input.as_mut() else {
+            return;
+        };
+        match key.code {
+            KeyCode::Esc => {
+                self.filter_input = None;
+                *self.current_filter_mut() = Filter::parse("");
+                return;
+            }
+            KeyCode::Enter => {
+                self.filter_input = None;
+                return;
+            }
+            KeyCode::Backspace => {
+                text.pop();
+            }
+            KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => text.clear(),
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => text.push(c),
+            _ => return,
+        }
+        let filter = Filter::parse(text);
+        *self.current_filter_mut() = filter;
+    }
+
+    fn open_palette(&mut self) {
+        let mut clusters: Vec<(String, String)> = self
+            .rows
+            .iter()
+            .map(|r| (r.id.clone(), format!("{} {}", r.env, r.region)))
+            .collect();
+        clusters.sort();
+        let nodes = self
+            .snapshot
+            .clusters
+            .iter()
+            .flat_map(|c| {
+                c.view
+                    .nodes
+                    .iter()
+                    .map(move |n| (c.id.to_string(), Arc::clone(&n.name.0)))
+            })
+            .collect();
+        self.candidates = Candidates { clusters, nodes };
+        let matches = palette::search("", &self.candidates);
+        self.overlay = Some(Overlay::Palette(PaletteState {
+            input: String::new(),
+            selected: 0,
+            matches,
+        }));
+    }
+
+    fn on_palette_key(&mut self, key: KeyEvent) -> Vec<Command> {
+        let Some(Overlay::Palette(state)) = self.overlay.as_mut() else {
+            return Vec::new();
+        };
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Esc => self.overlay = None,
+            KeyCode::Char('c') if ctrl => self.overlay = None,
+            KeyCode::Up | KeyCode::BackTab => state.selected = state.selected.saturating_sub(1),
+            KeyCode::Down | KeyCode::Tab => {
+                state.selected = (state.selected + 1).min(state.matches.len().saturating_sub(1));
+            }
+            KeyCode::Enter => {
+                let target = palette::exact(&state.input, &self.candidates)
+                    .or_else(|| state.matches.get(state.selected).map(|e| e.target.clone()));
+                self.overlay = None;
+                return match target {
+                    Some(target) => self.open_target(target),
+                    None => {
+                        self.message = Some("nothing matches".into());
+                        Vec::new()
+                    }
+                };
+            }
+            KeyCode::Backspace => {
+                state.input.pop();
+                state.matches = palette::search(&state.input, &self.candidates);
+                state.selected = 0;
+            }
+            KeyCode::Char(c) if !ctrl => {
+                state.input.push(c);
+                state.matches = palette::search(&state.input, &self.candidates);
+                state.selected = 0;
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    fn open_target(&mut self, target: Target) -> Vec<Command> {
+        match target {
+            Target::Command(PaletteCommand::Quit) => {
+                return vec![Command::Send(ConsoleCommand::Quit), Command::Quit];
+            }
+            Target::Command(PaletteCommand::Help) => {
+                self.overlay = Some(Overlay::Help { scroll: 0 })
+            }
+            Target::Command(PaletteCommand::Ledger) => self.nav.reset(Route::Ledger),
+            Target::Command(PaletteCommand::Capacity) => {
+                self.go_capacity(CapacityScope::Fleet, true)
+            }
+            Target::Cluster(id) => {
+                self.ledger_state.selected = Some(id.clone());
+                self.open_cluster(&id, None);
+            }
+            Target::Node(cluster, node) => self.open_cluster(&cluster, Some(node)),
+        }
+        Vec::new()
+    }
+
+    /// Changes in flight per cluster (for the ledger's column).
+    pub fn in_flight(&self) -> &BTreeMap<String, String> {
+        &self.activity.in_flight
+    }
+
+    /// Whether the drill-down's focus is on the PDB panel.
+    pub fn pdb_focus(&self) -> bool {
+        self.cluster_state
+            .as_ref()
+            .is_some_and(|s| s.focus == Focus::Pdbs)
+    }
+}

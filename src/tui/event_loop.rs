@@ -1,0 +1,127 @@
+//! The one task that owns the console's state: it `select!`s over terminal events, fleet
+//! snapshots, automation and activity updates, a clock tick and signals; turns each into
+//! a message for `App::update`; and draws only when something changed. Bursts (a key
+//! repeat, snapshots arriving faster than frames) are merged: every message that is
+//! already waiting is applied before the next frame, and snapshot-driven frames are
+//! capped at about 30 per second while key-driven frames are drawn at once.
+
+use std::time::Duration;
+
+use crossterm::event::{Event, EventStream};
+use futures::{FutureExt, StreamExt};
+use tokio::signal::unix::{SignalKind, signal};
+use tokio::time::{Instant, MissedTickBehavior, interval, sleep_until};
+
+use super::app::{App, Command, Msg};
+use super::terminal;
+use super::{ConsoleError, ConsoleInputs};
+
+/// Least time between two frames caused by data rather than keys.
+const DATA_FRAME_INTERVAL: Duration = Duration::from_millis(33);
+/// Most queued terminal events applied before drawing.
+const BURST: usize = 64;
+
+/// Runs the console until quit.
+pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
+    let config = inputs.app_config();
+    let mut app = App::new(config, inputs.ledger.clone(), jiff::Timestamp::now());
+    app.update(Msg::Snapshot(inputs.snapshots.borrow_and_update().clone()));
+    if let Some(rx) = inputs.automation.as_mut() {
+        app.update(Msg::Automation(rx.borrow_and_update().clone()));
+    }
+    if let Some(rx) = inputs.activity.as_mut() {
+        app.update(Msg::Activity(rx.borrow_and_update().clone()));
+    }
+    let (mut term, _guard) = terminal::setup()?;
+    let size = term.size()?;
+    app.update(Msg::Resize(size.width, size.height));
+
+    let mut events = EventStream::new();
+    let mut tick = interval(Duration::from_millis(250));
+    tick.set_missed_tick_behavior(MissedTickBehavior::Skip);
+    let mut sigterm = signal(SignalKind::terminate())?;
+    let mut sigint = signal(SignalKind::interrupt())?;
+    let mut sighup = signal(SignalKind::hangup())?;
+    let mut last_frame = Instant::now() - DATA_FRAME_INTERVAL;
+    let mut data_pending = false;
+
+    loop {
+        if app.dirty && !data_pending {
+            term.draw(|f| super::view::draw(&app, f.area(), f.buffer_mut()))?;
+            app.dirty = false;
+            last_frame = Instant::now();
+        }
+        let mut commands = Vec::new();
+        tokio::select! {
+            event = events.next() => {
+                match event {
+                    Some(Ok(event)) => {
+                        commands.extend(apply_event(&mut app, event));
+                        // Merge whatever else is already queued into the same frame.
+                        for _ in 0..BURST {
+                            match events.next().now_or_never() {
+                                Some(Some(Ok(event))) => commands.extend(apply_event(&mut app, event)),
+                                _ => break,
+                            }
+                        }
+                        data_pending = false;
+                    }
+                    Some(Err(e)) => return Err(ConsoleError::Terminal(e)),
+                    None => commands.push(Command::Quit),
+                }
+            }
+            changed = inputs.snapshots.changed() => {
+                if changed.is_err() {
+                    // The publisher is gone: keep showing the last snapshot; ages grow and
+                    // statuses will say how old the data is.
+                    tracing::warn!("fleet snapshot publisher stopped");
+                    inputs.snapshots = tokio::sync::watch::channel(app.snapshot.clone()).1;
+                } else {
+                    let snapshot = inputs.snapshots.borrow_and_update().clone();
+                    app.update(Msg::Snapshot(snapshot));
+                    data_pending = last_frame.elapsed() < DATA_FRAME_INTERVAL;
+                }
+            }
+            Some(state) = next_value(&mut inputs.automation) => { app.update(Msg::Automation(state)); }
+            Some(activity) = next_value(&mut inputs.activity) => { app.update(Msg::Activity(activity)); }
+            _ = sleep_until(last_frame + DATA_FRAME_INTERVAL), if data_pending => { data_pending = false; }
+            _ = tick.tick() => { app.update(Msg::Tick(jiff::Timestamp::now())); }
+            _ = sigterm.recv() => commands.extend(app.update(Msg::Terminate)),
+            _ = sigint.recv() => commands.extend(app.update(Msg::Terminate)),
+            _ = sighup.recv() => commands.extend(app.update(Msg::Terminate)),
+        }
+        for command in commands {
+            match command {
+                Command::Quit => return Ok(()),
+                Command::Send(c) => {
+                    if let Some(tx) = &inputs.commands {
+                        let _ = tx.send(c);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn apply_event(app: &mut App, event: Event) -> Vec<Command> {
+    match event {
+        Event::Key(key) => app.update(Msg::Key(key)),
+        Event::Resize(w, h) => app.update(Msg::Resize(w, h)),
+        _ => Vec::new(),
+    }
+}
+
+/// The next value of an optional watch channel; pending forever when there is none or its
+/// sender is gone (so `select!` simply stops polling it).
+async fn next_value<T: Clone>(rx: &mut Option<tokio::sync::watch::Receiver<T>>) -> Option<T> {
+    match rx {
+        Some(r) => match r.changed().await {
+            Ok(()) => Some(r.borrow_and_update().clone()),
+            Err(_) => {
+                *rx = None;
+                std::future::pending().await
+            }
+        },
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,192 @@
+//! Facts the screens show, derived from a fleet snapshot once per change rather than once
+//! per frame. Clusters whose view did not change (same `Arc`) keep their facts, so a
+//! snapshot in which one cluster of 300 moved costs one cluster's work.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::model::capacity::{
+    CapacityConfig, ClusterIndex, DomainCapacity, GpuShape, NodeHealth, domain_capacity, gpu_shape,
+};
+use crate::model::fleet::{ClusterView, ResourceVector};
+use crate::model::ledger::Ledger;
+use crate::model::live::{DriftKind, FleetSnapshot, find_drift};
+
+/// What the drill-down shows about one node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeFacts {
+    /// Why it does or does not count as capacity.
+    pub health: NodeHealth,
+    /// Pods holding resources on it.
+    pub pods: u32,
+    /// Physical GPUs with nothing requested.
+    pub gpu_free: i64,
+    /// Physical GPUs.
+    pub gpu_total: i64,
+    /// Its failure-domain value.
+    pub zone: Option<Arc<str>>,
+    /// Its most specific topology domain other than the zone (rack, block, NVLink).
+    pub block: Option<Arc<str>>,
+    /// Requests held on it (physical GPUs not deflated; for the domain view).
+    pub used: ResourceVector,
+}
+
+/// A PodDisruptionBudget that would block a drain right now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockingPdb {
+    /// Index in the cluster's `pdbs`.
+    pub pdb: usize,
+    /// Pods it covers that hold resources.
+    pub pods: u32,
+    /// Nodes those pods run on.
+    pub nodes: u32,
+}
+
+/// Derived facts about one cluster's view.
+#[derive(Debug, Clone)]
+pub struct ClusterFacts {
+    /// The view these facts were computed from (compared by pointer).
+    pub view: Arc<ClusterView>,
+    /// One entry per node, in view order.
+    pub nodes: Vec<NodeFacts>,
+    /// Physical GPUs free on healthy nodes.
+    pub gpus_free: i64,
+    /// Physical GPUs on all nodes.
+    pub gpus_total: i64,
+    /// Capacity per failure domain.
+    pub domains: Vec<DomainCapacity>,
+    /// Healthy allocatable, summed over domains (physical GPUs).
+    pub allocatable: ResourceVector,
+    /// Requests held on healthy nodes.
+    pub used: ResourceVector,
+    /// GPU shape of healthy nodes.
+    pub gpu: GpuShape,
+    /// PDBs with no disruption allowed that cover running pods.
+    pub blocking_pdbs: Vec<BlockingPdb>,
+}
+
+impl ClusterFacts {
+    /// Computes the facts of one view.
+    pub fn compute(view: Arc<ClusterView>, config: &CapacityConfig) -> ClusterFacts {
+        let index = ClusterIndex::new(&view, config);
+        let domains = domain_capacity(&index, &[]);
+        let gpu = gpu_shape(&index, &[]);
+        let mut allocatable = ResourceVector::ZERO;
+        let mut used = ResourceVector::ZERO;
+        for d in &domains {
+            allocatable.add_assign(&d.allocatable);
+            used.add_assign(&d.used);
+        }
+        let mut pods_on = vec![0u32; view.nodes.len()];
+        let mut pdb_pods = vec![(0u32, Vec::<u32>::new()); view.pdbs.len()];
+        for (pod, node) in view.pods.iter().zip(&index.pod_node) {
+            if let Some(n) = node {
+                pods_on[*n as usize] += 1;
+                if let Some(slot) = pod.pdb.and_then(|p| pdb_pods.get_mut(p as usize)) {
+                    slot.0 += 1;
+                    if !slot.1.contains(n) {
+                        slot.1.push(*n);
+                    }
+                }
+            }
+        }
+        let zone_key = &config.failure_domain_key;
+        let nodes = view
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, node)| {
+                let used = index.used[i].clone();
+                let replicas = i64::from(node.gpu_replicas.max(1));
+                let total = node.physical_gpus();
+                let free = (node.allocatable.gpu() - used.gpu())
+                    .max(0)
+                    .div_euclid(replicas)
+                    .min(total);
+                NodeFacts {
+                    health: index.health[i].clone(),
+                    pods: pods_on[i],
+                    gpu_free: free,
+                    gpu_total: total,
+                    zone: node.labels.get(zone_key).cloned(),
+                    block: config
+                        .topology_keys
+                        .iter()
+                        .filter(|k| *k != zone_key)
+                        .find_map(|k| node.labels.get(k).cloned()),
+                    used,
+                }
+            })
+            .collect();
+        let blocking_pdbs = view
+            .pdbs
+            .iter()
+            .enumerate()
+            .filter(|(i, pdb)| pdb.blocks_eviction() && pdb_pods[*i].0 > 0)
+            .map(|(i, _)| BlockingPdb {
+                pdb: i,
+                pods: pdb_pods[i].0,
+                nodes: u32::try_from(pdb_pods[i].1.len()).unwrap_or(u32::MAX),
+            })
+            .collect();
+        drop(index);
+        ClusterFacts {
+            gpus_free: gpu.free_gpus,
+            gpus_total: view.nodes.iter().map(|n| n.physical_gpus()).sum(),
+            nodes,
+            domains,
+            allocatable,
+            used,
+            gpu,
+            blocking_pdbs,
+            view,
+        }
+    }
+}
+
+/// Facts for the whole fleet, kept up to date snapshot by snapshot.
+#[derive(Debug, Clone, Default)]
+pub struct FleetData {
+    facts: HashMap<Arc<str>, Arc<ClusterFacts>>,
+    /// Per cluster, the drift components (`kubernetes`, `kubelet`, …) that disagree with
+    /// the ledger.
+    pub drift: HashMap<String, Vec<String>>,
+}
+
+impl FleetData {
+    /// Brings the facts up to date with `snapshot`, recomputing only changed clusters.
+    pub fn refresh(&mut self, snapshot: &FleetSnapshot, ledger: &Ledger, config: &CapacityConfig) {
+        let mut next = HashMap::with_capacity(snapshot.clusters.len());
+        for cluster in snapshot.clusters.iter() {
+            let facts = match self.facts.remove(&cluster.id) {
+                Some(f) if Arc::ptr_eq(&f.view, &cluster.view) => f,
+                _ => Arc::new(ClusterFacts::compute(Arc::clone(&cluster.view), config)),
+            };
+            next.insert(Arc::clone(&cluster.id), facts);
+        }
+        self.facts = next;
+        self.drift.clear();
+        for d in find_drift(ledger, snapshot) {
+            let what = match &d.kind {
+                DriftKind::Version { component, .. } => component.clone(),
+                DriftKind::Identity { .. } => "identity".to_owned(),
+                DriftKind::UnpinnedIdentity { .. } => "unpinned".to_owned(),
+                DriftKind::Unobservable { .. } => continue,
+            };
+            self.drift.entry(d.cluster).or_default().push(what);
+        }
+    }
+
+    /// The facts of one cluster.
+    pub fn cluster(&self, id: &str) -> Option<&Arc<ClusterFacts>> {
+        self.facts.get(id)
+    }
+
+    /// Whether the cluster's Kubernetes version (API server or kubelets) drifts from the
+    /// ledger.
+    pub fn version_drift(&self, id: &str) -> bool {
+        self.drift
+            .get(id)
+            .is_some_and(|d| d.iter().any(|c| c == "kubernetes" || c == "kubelet"))
+    }
+}

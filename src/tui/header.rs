@@ -1,0 +1,128 @@
+//! The always-visible header: fleet summary by status, automation state, who you are,
+//! the read-only badge, and UTC and local time.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::app::App;
+use super::feed::AutomationState;
+use super::format::count;
+use super::theme::{Slot, Theme};
+use crate::model::live::ClusterStatus;
+
+/// The slot a cluster status is drawn in. Unknown is not healthy, and never green.
+pub fn status_slot(status: Option<ClusterStatus>) -> Slot {
+    match status {
+        Some(ClusterStatus::Synced) => Slot::Ok,
+        Some(ClusterStatus::Degraded) => Slot::Warn,
+        Some(ClusterStatus::IdentityMismatch) => Slot::Critical,
+        Some(ClusterStatus::Unreachable | ClusterStatus::Unknown | ClusterStatus::Connecting)
+        | None => Slot::Unknown,
+    }
+}
+
+fn sep(theme: &Theme) -> Span<'static> {
+    Span::styled(" │ ", theme.style(Slot::Muted))
+}
+
+/// Draws the two header lines.
+pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = &app.config.theme;
+    let head = theme.style(Slot::Header);
+    buf.set_style(area, head);
+    let mut first = vec![Span::styled(" fleetdeck ", theme.style(Slot::Title))];
+    let total = app.rows.len();
+    first.push(Span::raw(format!("{total} clusters ")));
+    let mut by_status: Vec<(Option<ClusterStatus>, usize)> = Vec::new();
+    for row in &app.rows {
+        match by_status.iter_mut().find(|(s, _)| *s == row.status) {
+            Some(e) => e.1 += 1,
+            None => by_status.push((row.status, 1)),
+        }
+    }
+    by_status.sort_by_key(|(s, _)| std::cmp::Reverse(super::screens::ledger::severity(*s)));
+    for (status, n) in by_status {
+        first.push(Span::styled(
+            format!(" {n} {}", super::screens::ledger::status_label(status)),
+            theme.style(status_slot(status)),
+        ));
+    }
+    let usable: Vec<_> = app.rows.iter().filter(|r| r.usable()).collect();
+    let (ready, nodes) = usable
+        .iter()
+        .fold((0, 0), |a, r| (a.0 + r.nodes.0, a.1 + r.nodes.1));
+    let (free, gpus) = usable
+        .iter()
+        .filter_map(|r| r.gpus)
+        .fold((0, 0), |a, g| (a.0 + g.0, a.1 + g.1));
+    first.push(sep(theme));
+    first.push(Span::raw(format!(
+        "nodes {}/{} ready",
+        count(ready as i64),
+        count(nodes as i64)
+    )));
+    if gpus > 0 {
+        first.push(sep(theme));
+        first.push(Span::raw(format!(
+            "GPUs {}/{} free",
+            count(free),
+            count(gpus)
+        )));
+    }
+    let left_out = total - usable.len();
+    if left_out > 0 {
+        first.push(Span::styled(
+            format!(" ({left_out} not counted)"),
+            theme.style(Slot::Unknown),
+        ));
+    }
+
+    let mut second = vec![Span::raw(" ")];
+    second.push(match &app.automation {
+        Some(AutomationState::Running) => Span::styled("AUTOMATION RUNNING", theme.style(Slot::Ok)),
+        Some(AutomationState::Paused { reason, by, .. }) => Span::styled(
+            format!(" AUTOMATION PAUSED ({reason}, by {by}) "),
+            theme.style(Slot::Paused),
+        ),
+        None => Span::styled(
+            "AUTOMATION UNKNOWN (no engine connected)",
+            theme.style(Slot::Unknown),
+        ),
+    });
+    second.push(sep(theme));
+    second.push(Span::raw(app.config.actor.clone()));
+    if app.config.readonly {
+        second.push(Span::raw(" "));
+        second.push(Span::styled(" READ-ONLY ", theme.style(Slot::Paused)));
+    }
+    let utc = app.now.strftime("%H:%M:%S UTC").to_string();
+    let local = app
+        .now
+        .to_zoned(app.config.local_tz.clone())
+        .strftime("%H:%M %Z")
+        .to_string();
+    let clock = format!("{utc} · {local} ");
+    let left: usize = second.iter().map(|s| s.width()).sum();
+    let [l1, l2] = [
+        Rect { height: 1, ..area },
+        Rect {
+            y: area.y + 1,
+            height: 1,
+            ..area
+        },
+    ];
+    Paragraph::new(Line::from(first))
+        .style(head)
+        .render(l1, buf);
+    let width = usize::from(area.width);
+    if left + clock.chars().count() < width {
+        let pad = width - left - clock.chars().count();
+        second.push(Span::raw(" ".repeat(pad)));
+        second.push(Span::styled(clock, theme.style(Slot::Muted)));
+    }
+    Paragraph::new(Line::from(second))
+        .style(head)
+        .render(l2, buf);
+}

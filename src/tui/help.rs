@@ -1,0 +1,51 @@
+//! `?`: the keys of the active keymap, generated from it, so help never disagrees with
+//! what the keys do.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::app::App;
+use super::keymap::Context;
+use super::theme::Slot;
+use super::view::{centred, overlay_block};
+
+/// The help lines for the current screen: its own keys, then lists, then global ones.
+pub fn lines(app: &App) -> Vec<Line<'static>> {
+    let theme = &app.config.theme;
+    let map = &app.config.keymap;
+    let mut out = Vec::new();
+    for ctx in [app.context(), Context::List, Context::Global] {
+        let bindings = map.bindings(ctx);
+        if bindings.is_empty() {
+            continue;
+        }
+        out.push(Line::styled(
+            ctx.name().to_uppercase(),
+            theme.style(Slot::Title),
+        ));
+        for b in bindings {
+            out.push(Line::from(vec![
+                Span::styled(
+                    format!("  {:<12}", b.key.to_string()),
+                    theme.style(Slot::Mark),
+                ),
+                Span::raw(b.desc.clone()),
+            ]));
+        }
+        out.push(Line::raw(""));
+    }
+    out
+}
+
+/// Draws the help overlay.
+pub fn draw(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
+    let rect = centred(area, 76, area.height.saturating_sub(2).max(8));
+    let inner = overlay_block(app, rect, "help · esc closes · ↑↓ scroll", buf);
+    let lines = lines(app);
+    let scroll = scroll.min(lines.len().saturating_sub(usize::from(inner.height)));
+    Paragraph::new(lines)
+        .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0))
+        .render(inner, buf);
+}

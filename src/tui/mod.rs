@@ -1,0 +1,113 @@
+//! The console: a ratatui terminal UI that renders fleet snapshots and sends commands. It
+//! never talks to a cluster; one task owns the state and reacts to messages (keys,
+//! snapshots, automation, activity, ticks, signals), drawing only when something changed.
+
+mod action;
+mod app;
+mod config_file;
+mod event_loop;
+mod feed;
+mod filter;
+mod fleet_data;
+mod format;
+mod header;
+mod help;
+mod keymap;
+mod nav;
+mod palette;
+mod screen_keys;
+mod screens;
+mod terminal;
+mod theme;
+mod view;
+
+#[cfg(test)]
+mod fixtures;
+#[cfg(test)]
+mod screenshots;
+#[cfg(test)]
+mod tests;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, watch};
+
+pub use action::{ACTIONS, Action};
+pub use app::{App, AppConfig, Command, MIN_SIZE, Msg};
+pub use config_file::ConfigWarning;
+pub use feed::{Activity, AutomationState, ConsoleCommand, JournalLine};
+pub use filter::{Filter, Filterable};
+pub use keymap::{BUILTIN_KEYMAPS, Binding, Context, KeyChord, Keymap};
+pub use nav::{CapacityScope, Route};
+pub use theme::{BUILTIN_THEMES, Slot, Theme, no_color_requested};
+pub use view::{draw, render_to_buffer};
+
+use crate::model::ledger::Ledger;
+use crate::model::live::FleetSnapshot;
+
+/// Why the console stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ConsoleError {
+    /// The terminal could not be set up, drawn on or restored.
+    #[error("terminal: {0}")]
+    Terminal(#[from] std::io::Error),
+}
+
+/// Everything the console needs; the caller owns the network tasks behind the receivers.
+pub struct ConsoleInputs {
+    /// Fleet snapshots, newest wins.
+    pub snapshots: watch::Receiver<FleetSnapshot>,
+    /// The ledger.
+    pub ledger: Arc<Ledger>,
+    /// Who is at the keyboard (`user@host`).
+    pub actor: String,
+    /// Refuse every action that would change something.
+    pub readonly: bool,
+    /// Theme: a built-in name (`dark`, `light`, `high-contrast`) or a file path.
+    pub theme: String,
+    /// Keymap: a built-in name (`default`, `vim`) or a file path.
+    pub keymap: String,
+    /// The XDG config directory holding user overrides (`keymap.toml`, `themes/*.toml`).
+    pub config_dir: Option<PathBuf>,
+    /// Whether to strip colours (`NO_COLOR`).
+    pub no_color: bool,
+    /// Automation state from the engine, when one runs.
+    pub automation: Option<watch::Receiver<AutomationState>>,
+    /// Journal-derived activity, when a journal is connected.
+    pub activity: Option<watch::Receiver<Activity>>,
+    /// Where console commands go, when someone listens.
+    pub commands: Option<mpsc::UnboundedSender<ConsoleCommand>>,
+    /// A note shown above the ledger (e.g. that no live sync is running).
+    pub notice: Option<String>,
+}
+
+impl ConsoleInputs {
+    /// Loads theme and keymap (with user overrides) into an app configuration, logging
+    /// every warning.
+    pub fn app_config(&self) -> AppConfig {
+        let dir = self.config_dir.as_deref();
+        let (theme, mut warnings) = Theme::load(&self.theme, dir, self.no_color);
+        let (keymap, keymap_warnings) = Keymap::load(&self.keymap, dir);
+        warnings.extend(keymap_warnings);
+        for w in &warnings {
+            tracing::warn!(%w, "console configuration");
+        }
+        AppConfig {
+            actor: self.actor.clone(),
+            readonly: self.readonly,
+            theme,
+            keymap,
+            capacity: crate::model::capacity::CapacityConfig::default(),
+            local_tz: jiff::tz::TimeZone::system(),
+            warnings,
+            notice: self.notice.clone(),
+        }
+    }
+}
+
+/// Runs the console on the current terminal until the user quits or a signal arrives;
+/// the terminal is restored on every path, panics included.
+pub async fn run_console(inputs: ConsoleInputs) -> Result<(), ConsoleError> {
+    event_loop::run(inputs).await
+}

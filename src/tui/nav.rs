@@ -1,0 +1,168 @@
+//! Where the user is: a stack of crumbs (`esc` pops one) and a history of crumb stacks
+//! (`[` and `]` walk it), like a browser's back and forward.
+
+use std::sync::Arc;
+
+/// How deep the capacity screen is looking.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CapacityScope {
+    /// Every cluster.
+    Fleet,
+    /// One cluster.
+    Cluster(String),
+    /// One failure domain of one cluster.
+    Domain(String, Arc<str>),
+}
+
+/// A place in the console.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    /// The ledger of every cluster.
+    Ledger,
+    /// One cluster's nodes, PDBs and events.
+    Cluster(String),
+    /// Capacity at some scope.
+    Capacity(CapacityScope),
+}
+
+impl Route {
+    /// The crumb text.
+    pub fn crumb(&self) -> String {
+        match self {
+            Route::Ledger => "ledger".into(),
+            Route::Cluster(id) => format!("cluster {id}"),
+            Route::Capacity(CapacityScope::Fleet) => "capacity".into(),
+            Route::Capacity(CapacityScope::Cluster(id)) => format!("capacity {id}"),
+            Route::Capacity(CapacityScope::Domain(_, d)) => format!("domain {d}"),
+        }
+    }
+}
+
+/// Crumbs and history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Nav {
+    crumbs: Vec<Route>,
+    history: Vec<Vec<Route>>,
+    position: usize,
+}
+
+/// History entries kept; older ones are dropped.
+const HISTORY_LIMIT: usize = 100;
+
+impl Default for Nav {
+    fn default() -> Self {
+        Nav {
+            crumbs: vec![Route::Ledger],
+            history: vec![vec![Route::Ledger]],
+            position: 0,
+        }
+    }
+}
+
+impl Nav {
+    /// The current place.
+    pub fn current(&self) -> &Route {
+        // The crumb stack is never empty: every operation keeps at least one.
+        self.crumbs.last().unwrap_or(&Route::Ledger)
+    }
+
+    /// The crumbs, root first.
+    pub fn crumbs(&self) -> &[Route] {
+        &self.crumbs
+    }
+
+    fn record(&mut self) {
+        self.history.truncate(self.position + 1);
+        if self.history.last() != Some(&self.crumbs) {
+            self.history.push(self.crumbs.clone());
+        }
+        if self.history.len() > HISTORY_LIMIT {
+            self.history.remove(0);
+        }
+        self.position = self.history.len() - 1;
+    }
+
+    /// Opens `route` on top of the current one (drilling down).
+    pub fn push(&mut self, route: Route) {
+        if self.current() != &route {
+            self.crumbs.push(route);
+            self.record();
+        }
+    }
+
+    /// Starts over at a top-level screen (`:ledger`, `:capacity`).
+    pub fn reset(&mut self, route: Route) {
+        self.crumbs = if route == Route::Ledger {
+            vec![Route::Ledger]
+        } else {
+            vec![Route::Ledger, route]
+        };
+        self.record();
+    }
+
+    /// Goes back one crumb; false at the root.
+    pub fn pop(&mut self) -> bool {
+        if self.crumbs.len() <= 1 {
+            return false;
+        }
+        self.crumbs.pop();
+        self.record();
+        true
+    }
+
+    /// Moves through history; false when there is nowhere to go.
+    pub fn walk(&mut self, forward: bool) -> bool {
+        let target = if forward {
+            self.position + 1
+        } else {
+            match self.position.checked_sub(1) {
+                Some(p) => p,
+                None => return false,
+            }
+        };
+        match self.history.get(target) {
+            Some(crumbs) => {
+                self.crumbs = crumbs.clone();
+                self.position = target;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crumbs_and_history() {
+        let mut nav = Nav::default();
+        nav.push(Route::Cluster("a".into()));
+        nav.push(Route::Capacity(CapacityScope::Cluster("a".into())));
+        assert_eq!(nav.crumbs().len(), 3);
+        assert!(nav.pop());
+        assert_eq!(nav.current(), &Route::Cluster("a".into()));
+        assert!(nav.walk(false), "back to the capacity crumb");
+        assert_eq!(nav.crumbs().len(), 3);
+        assert!(nav.walk(true));
+        assert_eq!(nav.current(), &Route::Cluster("a".into()));
+        assert!(!nav.walk(true), "nothing forward");
+        nav.reset(Route::Capacity(CapacityScope::Fleet));
+        assert_eq!(nav.crumbs().len(), 2);
+        assert!(nav.pop());
+        assert!(!nav.pop(), "the root stays");
+        assert_eq!(nav.current(), &Route::Ledger);
+    }
+
+    #[test]
+    fn going_somewhere_new_drops_forward_history() {
+        let mut nav = Nav::default();
+        nav.push(Route::Cluster("a".into()));
+        assert!(nav.walk(false));
+        nav.push(Route::Cluster("b".into()));
+        assert!(!nav.walk(true));
+        assert!(nav.walk(false));
+        assert_eq!(nav.current(), &Route::Ledger);
+    }
+}

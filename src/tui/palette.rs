@@ -1,0 +1,248 @@
+//! The `:` palette in k9s's grammar: `:ledger`, `:capacity`, `:cluster ID`, `:node NAME`,
+//! matched fuzzily over commands, clusters and nodes. Node names are many (30,000 in a
+//! large fleet), so they are searched only when asked for (`node …`) or when the query is
+//! specific enough, with a cheap in-order letter check before the fuzzy scorer.
+
+use std::sync::Arc;
+
+use fuzzy_matcher::FuzzyMatcher;
+use fuzzy_matcher::skim::SkimMatcherV2;
+
+/// Most entries shown.
+pub const MAX_MATCHES: usize = 50;
+
+/// A palette command word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PaletteCommand {
+    /// `:ledger`.
+    Ledger,
+    /// `:capacity`.
+    Capacity,
+    /// `:help`.
+    Help,
+    /// `:quit` (also `:q`).
+    Quit,
+}
+
+const COMMANDS: &[(PaletteCommand, &str, &str)] = &[
+    (PaletteCommand::Ledger, "ledger", "every cluster"),
+    (
+        PaletteCommand::Capacity,
+        "capacity",
+        "fleet capacity, per dimension",
+    ),
+    (PaletteCommand::Help, "help", "keys of the active keymap"),
+    (PaletteCommand::Quit, "quit", "leave fleetdeck"),
+];
+
+/// What a palette entry opens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A command.
+    Command(PaletteCommand),
+    /// A cluster's drill-down.
+    Cluster(String),
+    /// A node, in its cluster's drill-down.
+    Node(String, Arc<str>),
+}
+
+/// One match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// What it opens.
+    pub target: Target,
+    /// The text shown (`:cluster eu-1`).
+    pub label: String,
+    /// A short explanation.
+    pub detail: String,
+}
+
+/// What the palette can search: cluster ids and (cluster, node) names.
+#[derive(Debug, Clone, Default)]
+pub struct Candidates {
+    /// Cluster ids with a detail (env, region).
+    pub clusters: Vec<(String, String)>,
+    /// (cluster, node).
+    pub nodes: Vec<(String, Arc<str>)>,
+}
+
+/// The palette's state.
+#[derive(Debug, Clone, Default)]
+pub struct PaletteState {
+    /// What was typed after `:`.
+    pub input: String,
+    /// Selected match.
+    pub selected: usize,
+    /// Current matches, best first.
+    pub matches: Vec<Entry>,
+}
+
+/// Whether `needle`'s letters appear in `hay` in order (ASCII case-insensitive).
+fn subsequence(hay: &str, needle: &str) -> bool {
+    let mut hay = hay.bytes();
+    needle
+        .bytes()
+        .filter(|b| *b != b' ')
+        .all(|n| hay.any(|h| h.eq_ignore_ascii_case(&n)))
+}
+
+/// The matches for `input`, best first, at most [`MAX_MATCHES`].
+pub fn search(input: &str, candidates: &Candidates) -> Vec<Entry> {
+    let matcher = SkimMatcherV2::default().ignore_case();
+    let input = input.trim_start();
+    let (scope, query) = match input.split_once(' ') {
+        Some(("cluster" | "cl", rest)) => (Some("cluster"), rest.trim()),
+        Some(("node" | "no", rest)) => (Some("node"), rest.trim()),
+        _ => (None, input.trim()),
+    };
+    let mut scored: Vec<(i64, Entry)> = Vec::new();
+    let mut consider = |text: &str, entry: Entry| {
+        if query.is_empty() {
+            scored.push((0, entry));
+        } else if subsequence(text, query)
+            && let Some(score) = matcher.fuzzy_match(text, query)
+        {
+            scored.push((score, entry));
+        }
+    };
+    if scope.is_none() {
+        for (cmd, name, detail) in COMMANDS {
+            consider(
+                name,
+                Entry {
+                    target: Target::Command(*cmd),
+                    label: format!(":{name}"),
+                    detail: (*detail).to_owned(),
+                },
+            );
+        }
+    }
+    if scope != Some("node") {
+        for (id, detail) in &candidates.clusters {
+            consider(
+                id,
+                Entry {
+                    target: Target::Cluster(id.clone()),
+                    label: format!(":cluster {id}"),
+                    detail: detail.clone(),
+                },
+            );
+        }
+    }
+    if scope == Some("node") || (scope.is_none() && query.len() >= 3) {
+        let limit = if query.is_empty() {
+            MAX_MATCHES
+        } else {
+            usize::MAX
+        };
+        for (cluster, node) in candidates.nodes.iter().take(limit) {
+            if !query.is_empty() && !subsequence(node, query) {
+                continue;
+            }
+            consider(
+                node,
+                Entry {
+                    target: Target::Node(cluster.clone(), Arc::clone(node)),
+                    label: format!(":node {node}"),
+                    detail: format!("in {cluster}"),
+                },
+            );
+        }
+    }
+    // Best score first; equal scores keep commands, then clusters, then nodes.
+    scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+    scored.truncate(MAX_MATCHES);
+    scored.into_iter().map(|(_, e)| e).collect()
+}
+
+/// What typed text means exactly, before falling back to the selected match:
+/// `q`/`quit`, a command word, `cluster ID` or `node NAME` naming something that exists.
+pub fn exact(input: &str, candidates: &Candidates) -> Option<Target> {
+    let input = input.trim();
+    if matches!(input, "q" | "q!" | "quit") {
+        return Some(Target::Command(PaletteCommand::Quit));
+    }
+    if let Some((cmd, _, _)) = COMMANDS.iter().find(|(_, n, _)| *n == input) {
+        return Some(Target::Command(*cmd));
+    }
+    match input.split_once(' ') {
+        Some(("cluster" | "cl", id)) => candidates
+            .clusters
+            .iter()
+            .find(|(c, _)| c == id.trim())
+            .map(|(c, _)| Target::Cluster(c.clone())),
+        Some(("node" | "no", name)) => candidates
+            .nodes
+            .iter()
+            .find(|(_, n)| &**n == name.trim())
+            .map(|(c, n)| Target::Node(c.clone(), Arc::clone(n))),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidates() -> Candidates {
+        Candidates {
+            clusters: vec![
+                ("eu-fra-prod-01".into(), "production".into()),
+                ("us-east-stg-02".into(), "staging".into()),
+            ],
+            nodes: vec![
+                ("eu-fra-prod-01".into(), Arc::from("fra-gpu-007")),
+                ("us-east-stg-02".into(), Arc::from("use-cpu-001")),
+            ],
+        }
+    }
+
+    #[test]
+    fn commands_and_clusters_match_fuzzily() {
+        let m = search("cap", &candidates());
+        assert_eq!(m[0].target, Target::Command(PaletteCommand::Capacity));
+        let m = search("efp", &candidates());
+        assert_eq!(m[0].target, Target::Cluster("eu-fra-prod-01".into()));
+        let m = search("cluster stg", &candidates());
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].label, ":cluster us-east-stg-02");
+    }
+
+    #[test]
+    fn nodes_only_when_asked_or_specific() {
+        assert!(
+            search("gp", &candidates())
+                .iter()
+                .all(|e| !matches!(e.target, Target::Node(..)))
+        );
+        let m = search("node gpu", &candidates());
+        assert_eq!(
+            m[0].target,
+            Target::Node("eu-fra-prod-01".into(), "fra-gpu-007".into())
+        );
+        assert!(
+            search("gpu7", &candidates())
+                .iter()
+                .any(|e| matches!(e.target, Target::Node(..)))
+        );
+    }
+
+    #[test]
+    fn exact_commands_win() {
+        let c = candidates();
+        assert_eq!(exact("q", &c), Some(Target::Command(PaletteCommand::Quit)));
+        assert_eq!(
+            exact("ledger", &c),
+            Some(Target::Command(PaletteCommand::Ledger))
+        );
+        assert_eq!(
+            exact("cluster us-east-stg-02", &c),
+            Some(Target::Cluster("us-east-stg-02".into()))
+        );
+        assert_eq!(exact("cluster nope", &c), None);
+        assert_eq!(
+            exact("node use-cpu-001", &c),
+            Some(Target::Node("us-east-stg-02".into(), "use-cpu-001".into()))
+        );
+    }
+}

@@ -1,0 +1,260 @@
+//! Per-screen handling of list and screen actions: each screen moves its own selection,
+//! opens its own rows and owns its own keys.
+
+use super::action::Action;
+use super::app::App;
+use super::nav::{CapacityScope, Route};
+use super::screens::cluster::Focus;
+use super::screens::ledger::{Grouping, LedgerRow};
+use crate::model::capacity::Scenario;
+
+/// New position after a motion action in a list of `len` rows.
+pub fn moved(pos: usize, len: usize, action: Action, page: usize) -> usize {
+    let last = len.saturating_sub(1);
+    match action {
+        Action::Up => pos.saturating_sub(1),
+        Action::Down => (pos + 1).min(last),
+        Action::PageUp => pos.saturating_sub(page),
+        Action::PageDown => (pos + page).min(last),
+        Action::Top => 0,
+        Action::Bottom => last,
+        _ => pos.min(last),
+    }
+}
+
+fn is_motion(action: Action) -> bool {
+    matches!(
+        action,
+        Action::Up
+            | Action::Down
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom
+    )
+}
+
+/// Dispatches an action to the current screen.
+pub fn on_screen_action(app: &mut App, action: Action) {
+    match app.nav.current().clone() {
+        Route::Ledger => ledger(app, action),
+        Route::Cluster(_) => cluster(app, action),
+        Route::Capacity(scope) => capacity(app, scope, action),
+    }
+}
+
+fn ledger(app: &mut App, action: Action) {
+    let visible = app.ledger_state.visible(&app.rows);
+    let pos = app.ledger_state.selected_pos(&app.rows, &visible);
+    let selected = visible.get(pos).map(|i| app.rows[*i].id.clone());
+    let page = app.page();
+    let state = &mut app.ledger_state;
+    match action {
+        a if is_motion(a) => {
+            let pos = moved(pos, visible.len(), a, page);
+            state.selected = visible.get(pos).map(|i| app.rows[*i].id.clone());
+        }
+        Action::Open => {
+            if let Some(id) = selected {
+                state.selected = Some(id.clone());
+                app.open_cluster(&id, None);
+            }
+        }
+        Action::Mark => {
+            if let Some(id) = selected {
+                if !state.marks.remove(&id) {
+                    state.marks.insert(id);
+                }
+                let pos = moved(pos, visible.len(), Action::Down, 1);
+                state.selected = visible.get(pos).map(|i| app.rows[*i].id.clone());
+            }
+        }
+        Action::ClearMarks => state.marks.clear(),
+        Action::SortNext | Action::SortPrev => {
+            state.sort = state.sort.step(action == Action::SortNext);
+            state.ascending = true;
+        }
+        Action::SortReverse => state.ascending = !state.ascending,
+        Action::GroupRegion => {
+            state.grouping = if state.grouping == Grouping::Region {
+                Grouping::None
+            } else {
+                Grouping::Region
+            };
+        }
+        Action::GroupEnv => {
+            state.grouping = if state.grouping == Grouping::Env {
+                Grouping::None
+            } else {
+                Grouping::Env
+            };
+        }
+        Action::ClusterCapacity => {
+            if let Some(id) = selected {
+                app.go_capacity(CapacityScope::Cluster(id), false);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn cluster(app: &mut App, action: Action) {
+    let page = app.page();
+    let Some(state) = app.cluster_state.as_mut() else {
+        return;
+    };
+    let id = state.id.clone();
+    match action {
+        Action::ClusterCapacity => return app.go_capacity(CapacityScope::Cluster(id), false),
+        Action::WhatIfLose => return app.what_if_nodes(false),
+        Action::WhatIfBatch => return app.what_if_nodes(true),
+        Action::FocusNext => {
+            state.focus = if state.focus == Focus::Nodes {
+                Focus::Pdbs
+            } else {
+                Focus::Nodes
+            };
+            return;
+        }
+        _ => {}
+    }
+    let Some(facts) = app.data.cluster(&id) else {
+        return;
+    };
+    if state.focus == Focus::Pdbs {
+        if is_motion(action) {
+            state.pdb_selected = moved(state.pdb_selected, facts.blocking_pdbs.len(), action, page);
+        }
+        return;
+    }
+    let visible = state.visible(facts);
+    let pos = state.selected_pos(facts, &visible);
+    let name_at = |p: usize| {
+        visible
+            .get(p)
+            .map(|i| std::sync::Arc::clone(&facts.view.nodes[*i].name.0))
+    };
+    match action {
+        a if is_motion(a) => state.selected = name_at(moved(pos, visible.len(), a, page)),
+        Action::Mark => {
+            if let Some(name) = name_at(pos) {
+                if !state.marks.remove(&name) {
+                    state.marks.insert(name);
+                }
+                state.selected = name_at(moved(pos, visible.len(), Action::Down, 1));
+            }
+        }
+        Action::ClearMarks => state.marks.clear(),
+        _ => {}
+    }
+}
+
+/// Usable cluster rows of the capacity fleet list, in ledger order, filtered.
+pub fn capacity_rows(app: &App) -> Vec<&LedgerRow> {
+    let filter = &app.capacity_state.filter;
+    app.rows.iter().filter(|r| filter.matches(*r)).collect()
+}
+
+fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
+    let page = app.page();
+    match scope {
+        CapacityScope::Fleet => {
+            let rows = capacity_rows(app);
+            let pos = app
+                .capacity_state
+                .fleet_selected
+                .as_ref()
+                .and_then(|s| rows.iter().position(|r| r.id == *s))
+                .unwrap_or(0);
+            let selected = rows.get(pos).map(|r| r.id.clone());
+            match action {
+                a if is_motion(a) => {
+                    let next = rows
+                        .get(moved(pos, rows.len(), a, page))
+                        .map(|r| r.id.clone());
+                    app.capacity_state.fleet_selected = next;
+                }
+                Action::Open | Action::ClusterCapacity => {
+                    if let Some(id) = selected {
+                        app.capacity_state.fleet_selected = Some(id.clone());
+                        app.capacity_state.domain_selected = 0;
+                        app.go_capacity(CapacityScope::Cluster(id), false);
+                    }
+                }
+                _ => {}
+            }
+        }
+        CapacityScope::Cluster(id) => {
+            let domains: Vec<_> = app
+                .capacity_state
+                .report
+                .as_ref()
+                .map(|r| r.report.domains.iter().map(|d| d.domain.clone()).collect())
+                .unwrap_or_default();
+            let pos = app
+                .capacity_state
+                .domain_selected
+                .min(domains.len().saturating_sub(1));
+            match action {
+                a if is_motion(a) => {
+                    app.capacity_state.domain_selected = moved(pos, domains.len(), a, page)
+                }
+                Action::Open => {
+                    if let Some(Some(domain)) = domains.get(pos) {
+                        app.capacity_state.node_selected = 0;
+                        app.go_capacity(CapacityScope::Domain(id, domain.clone()), false);
+                    }
+                }
+                Action::WhatIfLose => {
+                    if let Some(Some(domain)) = domains.get(pos) {
+                        let key = app.config.capacity.failure_domain_key.clone();
+                        app.what_if(
+                            &id,
+                            Scenario::LoseFailureDomain {
+                                key,
+                                value: domain.clone(),
+                            },
+                        );
+                    }
+                }
+                Action::WhatIfClear => app.capacity_state.what_if = None,
+                _ => {}
+            }
+        }
+        CapacityScope::Domain(id, domain) => {
+            let count = app.data.cluster(&id).map_or(0, |f| {
+                f.nodes
+                    .iter()
+                    .filter(|n| n.zone.as_deref() == Some(&*domain))
+                    .count()
+            });
+            match action {
+                a if is_motion(a) => {
+                    app.capacity_state.node_selected =
+                        moved(app.capacity_state.node_selected, count, a, page);
+                }
+                Action::WhatIfLose => {
+                    let key = app.config.capacity.failure_domain_key.clone();
+                    app.what_if(&id, Scenario::LoseFailureDomain { key, value: domain });
+                }
+                Action::WhatIfClear => app.capacity_state.what_if = None,
+                _ => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn motion_stays_in_bounds() {
+        assert_eq!(moved(0, 5, Action::Up, 3), 0);
+        assert_eq!(moved(4, 5, Action::Down, 3), 4);
+        assert_eq!(moved(1, 5, Action::PageDown, 3), 4);
+        assert_eq!(moved(4, 5, Action::PageUp, 3), 1);
+        assert_eq!(moved(2, 5, Action::Bottom, 3), 4);
+        assert_eq!(moved(2, 0, Action::Down, 3), 0);
+    }
+}

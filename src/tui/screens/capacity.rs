@@ -1,0 +1,123 @@
+//! The capacity screen's decisions: fleet totals per dimension over usable clusters only,
+//! the cached cluster report, and what-if results.
+
+use std::sync::Arc;
+
+use crate::model::capacity::{
+    CapacityConfig, ClusterIndex, ClusterReport, Scenario, WhatIfReport, cluster_report, what_if,
+};
+use crate::model::fleet::{ClusterView, NodeName, ResourceVector};
+use crate::model::live::{ClusterStatus, FleetSnapshot};
+use crate::tui::filter::Filter;
+use crate::tui::fleet_data::FleetData;
+
+/// Fleet totals per dimension; clusters whose data is not usable are counted apart.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FleetTotals {
+    /// Healthy allocatable of usable clusters.
+    pub allocatable: ResourceVector,
+    /// Requests on those nodes.
+    pub used: ResourceVector,
+    /// Free GPUs and total GPUs of usable clusters.
+    pub gpus: (i64, i64),
+    /// Usable clusters.
+    pub counted: usize,
+    /// Clusters left out, per status (unknown is not healthy, and not capacity).
+    pub not_counted: Vec<(ClusterStatus, usize)>,
+}
+
+/// Sums the fleet per dimension over clusters whose data is usable.
+pub fn fleet_totals(snapshot: &FleetSnapshot, data: &FleetData) -> FleetTotals {
+    let mut totals = FleetTotals::default();
+    for c in snapshot.clusters.iter() {
+        match data.cluster(&c.id).filter(|_| c.status.data_usable()) {
+            Some(f) => {
+                totals.allocatable.add_assign(&f.allocatable);
+                totals.used.add_assign(&f.used);
+                totals.gpus.0 += f.gpus_free;
+                totals.gpus.1 += f.gpu.total_gpus;
+                totals.counted += 1;
+            }
+            None => match totals.not_counted.iter_mut().find(|(s, _)| *s == c.status) {
+                Some(entry) => entry.1 += 1,
+                None => totals.not_counted.push((c.status, 1)),
+            },
+        }
+    }
+    totals.not_counted.sort();
+    totals
+}
+
+/// A cluster report with the view it was computed from.
+#[derive(Debug, Clone)]
+pub struct ReportCache {
+    /// The view (compared by pointer to know when to recompute).
+    pub view: Arc<ClusterView>,
+    /// The report.
+    pub report: ClusterReport,
+}
+
+/// A what-if result on one cluster.
+#[derive(Debug, Clone)]
+pub struct WhatIfView {
+    /// Cluster id.
+    pub cluster: String,
+    /// The outcome.
+    pub report: WhatIfReport,
+    /// Headroom with nothing lost, for the before → after comparison.
+    pub baseline: ResourceVector,
+}
+
+/// Runs a what-if on one cluster view.
+pub fn run_what_if(view: &ClusterView, config: &CapacityConfig, scenario: Scenario) -> WhatIfView {
+    let index = ClusterIndex::new(view, config);
+    let baseline = what_if(&index, &Scenario::Baseline, &[]).headroom;
+    WhatIfView {
+        cluster: view.id.to_string(),
+        report: what_if(&index, &scenario, &[]),
+        baseline,
+    }
+}
+
+/// Builds the report of one view.
+pub fn report_for(view: &Arc<ClusterView>, config: &CapacityConfig) -> ReportCache {
+    ReportCache {
+        view: Arc::clone(view),
+        report: cluster_report(view, config, &[]),
+    }
+}
+
+/// Names as the model wants them.
+pub fn node_names(names: &[Arc<str>]) -> Vec<NodeName> {
+    names.iter().map(|n| NodeName(Arc::clone(n))).collect()
+}
+
+/// The capacity screen's state.
+#[derive(Debug, Clone)]
+pub struct CapacityState {
+    /// Selected cluster in the fleet list.
+    pub fleet_selected: Option<String>,
+    /// Fleet list filter.
+    pub filter: Filter,
+    /// Selected failure domain in the cluster scope.
+    pub domain_selected: usize,
+    /// Selected node in the domain scope.
+    pub node_selected: usize,
+    /// The current cluster's report.
+    pub report: Option<ReportCache>,
+    /// The last what-if.
+    pub what_if: Option<WhatIfView>,
+}
+
+impl Default for CapacityState {
+    fn default() -> Self {
+        CapacityState {
+            fleet_selected: None,
+            filter: Filter::parse(""),
+            domain_selected: 0,
+            node_selected: 0,
+            report: None,
+            what_if: None,
+        }
+    }
+}

@@ -1,0 +1,640 @@
+//! Draws capacity: fleet → cluster → failure domain. One bar per dimension, never summed
+//! across dimensions; the GPU shape panel; what limits headroom, in sentences; what-if
+//! results with the pods that would not fit.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+
+use super::capacity::{FleetTotals, WhatIfView, fleet_totals};
+use super::table::{Col, fit_columns, header, row, scroll_offset};
+use crate::model::capacity::format_amount;
+use crate::model::fleet::{Dimension, ResourceVector};
+use crate::tui::app::App;
+use crate::tui::format::{bar, count, fit, percent};
+use crate::tui::header::status_slot;
+use crate::tui::nav::CapacityScope;
+use crate::tui::screen_keys::capacity_rows;
+use crate::tui::theme::Slot;
+
+const DIMS: [Dimension; 4] = [
+    Dimension::Cpu,
+    Dimension::Memory,
+    Dimension::Gpu,
+    Dimension::Pods,
+];
+
+fn dim_name(d: &Dimension) -> &'static str {
+    match d {
+        Dimension::Cpu => "CPU",
+        Dimension::Memory => "Memory",
+        Dimension::Gpu => "GPU",
+        Dimension::Pods => "Pods",
+        _ => "Other",
+    }
+}
+
+/// Draws the capacity screen at `scope`.
+pub fn draw(app: &App, scope: &CapacityScope, area: Rect, buf: &mut Buffer) {
+    match scope {
+        CapacityScope::Fleet => fleet(app, area, buf),
+        CapacityScope::Cluster(id) => cluster(app, id, None, area, buf),
+        CapacityScope::Domain(id, d) => cluster(app, id, Some(d), area, buf),
+    }
+}
+
+/// One line per dimension: used of allocatable as a bar, and what is left.
+fn dimension_lines(
+    app: &App,
+    alloc: &ResourceVector,
+    used: &ResourceVector,
+    headroom: Option<&ResourceVector>,
+    width: u16,
+) -> Vec<Line<'static>> {
+    let t = &app.config.theme;
+    let bar_width = usize::from(width.saturating_sub(60)).clamp(6, 30);
+    DIMS.iter()
+        .map(|d| {
+            let (a, u) = (alloc.get(d), used.get(d));
+            let left = headroom.map_or(a - u, |h| h.get(d));
+            let slot = if left < 0 {
+                Slot::Critical
+            } else if a > 0 && u * 100 / a >= 85 {
+                Slot::Warn
+            } else {
+                Slot::Ok
+            };
+            Line::from(vec![
+                Span::styled(format!(" {:<7}", dim_name(d)), t.style(Slot::Title)),
+                Span::styled(bar(u, a, bar_width), t.style(slot)),
+                Span::raw(format!(" {:>4} ", percent(u, a))),
+                Span::styled(
+                    format!("{} of {}", format_amount(d, u), format_amount(d, a)),
+                    t.style(Slot::Muted),
+                ),
+                Span::raw(" · "),
+                Span::styled(
+                    format!(
+                        "{} {}",
+                        if headroom.is_some() {
+                            "headroom"
+                        } else {
+                            "free"
+                        },
+                        format_amount(d, left)
+                    ),
+                    t.style(slot),
+                ),
+            ])
+        })
+        .collect()
+}
+
+fn not_counted_line(app: &App, totals: &FleetTotals) -> Line<'static> {
+    let t = &app.config.theme;
+    if totals.not_counted.is_empty() {
+        return Line::styled(
+            format!(" all {} clusters counted", totals.counted),
+            t.style(Slot::Muted),
+        );
+    }
+    let parts: Vec<String> = totals
+        .not_counted
+        .iter()
+        .map(|(s, n)| format!("{n} {}", s.label()))
+        .collect();
+    Line::styled(
+        format!(
+            " {} clusters counted; not counted (data not usable): {}",
+            totals.counted,
+            parts.join(", ")
+        ),
+        t.style(Slot::Unknown),
+    )
+}
+
+const FLEET_COLS: [Col; 7] = [
+    Col {
+        title: "CLUSTER",
+        width: 22,
+    },
+    Col {
+        title: "STATUS",
+        width: 16,
+    },
+    Col {
+        title: "CPU USED",
+        width: 16,
+    },
+    Col {
+        title: "MEM USED",
+        width: 16,
+    },
+    Col {
+        title: "GPU FREE",
+        width: 11,
+    },
+    Col {
+        title: "PODS USED",
+        width: 16,
+    },
+    Col {
+        title: "LARGEST GANG",
+        width: 12,
+    },
+];
+
+fn fleet(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.config.theme;
+    let totals = fleet_totals(&app.snapshot, &app.data);
+    let mut lines = vec![Line::styled(
+        format!(
+            " Fleet · {} GPUs free of {}",
+            count(totals.gpus.0),
+            count(totals.gpus.1)
+        ),
+        t.style(Slot::Title),
+    )];
+    lines.extend(dimension_lines(
+        app,
+        &totals.allocatable,
+        &totals.used,
+        None,
+        area.width,
+    ));
+    lines.push(not_counted_line(app, &totals));
+    let top_h = (lines.len() as u16).min(area.height);
+    let [top, list] = Layout::vertical([Constraint::Length(top_h), Constraint::Min(0)]).areas(area);
+    Paragraph::new(lines).render(top, buf);
+    if list.height < 2 {
+        return;
+    }
+    let rows = capacity_rows(app);
+    let pos = app
+        .capacity_state
+        .fleet_selected
+        .as_ref()
+        .and_then(|s| rows.iter().position(|r| r.id == *s))
+        .unwrap_or(0);
+    let chosen = fit_columns(&FLEET_COLS, &[0, 1, 4, 2, 3, 5, 6], list.width);
+    header(buf, list, &FLEET_COLS, &chosen, t.style(Slot::Title));
+    let body = Rect {
+        y: list.y + 1,
+        height: list.height - 1,
+        ..list
+    };
+    let height = usize::from(body.height);
+    let offset = scroll_offset(pos, rows.len(), height);
+    for (n, r) in rows.iter().skip(offset).take(height).enumerate() {
+        let base = if offset + n == pos {
+            t.style(Slot::Selection)
+        } else {
+            Style::new()
+        };
+        let facts = app.data.cluster(&r.id).filter(|_| r.usable());
+        let unknown = ("?".to_owned(), t.style(Slot::Unknown));
+        let used = |d: Dimension| match facts {
+            Some(f) => {
+                let (u, a) = (f.used.get(&d), f.allocatable.get(&d));
+                let slot = if a > 0 && u * 100 / a >= 85 {
+                    Slot::Warn
+                } else {
+                    Slot::Ok
+                };
+                (
+                    format!("{} {:>4}", bar(u, a, 10), percent(u, a)),
+                    t.style(slot),
+                )
+            }
+            None => unknown.clone(),
+        };
+        let cells = vec![
+            (r.id.clone(), Style::new()),
+            (
+                super::ledger::status_label(r.status).to_owned(),
+                t.style(status_slot(r.status)),
+            ),
+            used(Dimension::Cpu),
+            used(Dimension::Memory),
+            facts.map_or(unknown.clone(), |f| {
+                (
+                    format!("{}/{}", f.gpus_free, f.gpu.total_gpus),
+                    Style::new(),
+                )
+            }),
+            used(Dimension::Pods),
+            facts.map_or(unknown.clone(), |f| {
+                (f.gpu.largest_gang.to_string(), Style::new())
+            }),
+        ];
+        row(
+            buf,
+            body,
+            body.y + n as u16,
+            &FLEET_COLS,
+            &chosen,
+            &cells,
+            base,
+        );
+    }
+}
+
+fn boxed(app: &App, title: &str, area: Rect, buf: &mut Buffer) -> Rect {
+    let t = &app.config.theme;
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .border_style(t.style(Slot::Border))
+        .title(Span::styled(format!(" {title} "), t.style(Slot::Title)));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    inner
+}
+
+fn cluster(
+    app: &App,
+    id: &str,
+    domain: Option<&std::sync::Arc<str>>,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let t = &app.config.theme;
+    let live = app.snapshot.cluster(id);
+    let (Some(cache), Some(facts)) = (app.capacity_state.report.as_ref(), app.data.cluster(id))
+    else {
+        let status = live.map(|c| c.status);
+        let text = format!(
+            " {id}: {} — capacity is not computed from data we cannot trust",
+            super::ledger::status_label(status)
+        );
+        buf.set_stringn(
+            area.x,
+            area.y,
+            text,
+            usize::from(area.width),
+            t.style(Slot::Unknown),
+        );
+        return;
+    };
+    let report = &cache.report;
+    let base = &report.baseline;
+    let mut top_lines = vec![Line::styled(
+        format!(
+            " {id} · {} healthy nodes counted · headroom with nothing lost",
+            count(i64::from(
+                report.domains.iter().map(|d| d.healthy_nodes).sum::<u32>()
+            ))
+        ),
+        t.style(Slot::Title),
+    )];
+    top_lines.extend(dimension_lines(
+        app,
+        &base.allocatable,
+        &base.demand,
+        Some(&base.headroom),
+        area.width.saturating_sub(46),
+    ));
+    let gpu_w = if area.width >= 100 { 46 } else { 0 };
+    let limits_h = (report.limits.len().max(1) as u16 + 1).min(5);
+    let what_if_h = if app
+        .capacity_state
+        .what_if
+        .as_ref()
+        .is_some_and(|w| w.cluster == id)
+    {
+        9
+    } else {
+        0
+    };
+    let [upper, lower, limits_area, what_if_area] = Layout::vertical([
+        Constraint::Length(top_lines.len() as u16),
+        Constraint::Min(3),
+        Constraint::Length(limits_h),
+        Constraint::Length(what_if_h),
+    ])
+    .areas(area);
+    let [bars, gpu_top] =
+        Layout::horizontal([Constraint::Min(10), Constraint::Length(gpu_w)]).areas(upper);
+    let [list, gpu_low] =
+        Layout::horizontal([Constraint::Min(10), Constraint::Length(gpu_w)]).areas(lower);
+    Paragraph::new(top_lines).render(bars, buf);
+    if gpu_w > 0 {
+        let gpu_area = Rect {
+            height: gpu_top.height + gpu_low.height,
+            ..gpu_top
+        };
+        gpu_panel(app, report, gpu_area, buf);
+    }
+    match domain {
+        None => domain_table(app, report, list, buf),
+        Some(d) => domain_nodes(app, facts, d, list, buf),
+    }
+    let inner = boxed(app, "What limits headroom", limits_area, buf);
+    let limit_lines: Vec<Line> = if report.limits.is_empty() {
+        vec![Line::styled(
+            " nothing: every dimension has headroom, and N−1 holds",
+            t.style(Slot::Ok),
+        )]
+    } else {
+        report
+            .limits
+            .iter()
+            .map(|l| Line::styled(format!(" • {l}"), t.style(Slot::Warn)))
+            .collect()
+    };
+    Paragraph::new(limit_lines)
+        .wrap(Wrap { trim: false })
+        .render(inner, buf);
+    if let Some(w) = app
+        .capacity_state
+        .what_if
+        .as_ref()
+        .filter(|w| w.cluster == id)
+    {
+        what_if_panel(app, w, what_if_area, buf);
+    }
+}
+
+const DOMAIN_COLS: [Col; 6] = [
+    Col {
+        title: "FAILURE DOMAIN",
+        width: 18,
+    },
+    Col {
+        title: "NODES",
+        width: 9,
+    },
+    Col {
+        title: "CPU FREE",
+        width: 14,
+    },
+    Col {
+        title: "MEM FREE",
+        width: 12,
+    },
+    Col {
+        title: "GPU FREE",
+        width: 9,
+    },
+    Col {
+        title: "PODS FREE",
+        width: 10,
+    },
+];
+
+fn domain_table(
+    app: &App,
+    report: &crate::model::capacity::ClusterReport,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let t = &app.config.theme;
+    let inner = boxed(
+        app,
+        "Failure domains · enter opens · w loses one",
+        area,
+        buf,
+    );
+    if inner.height < 2 {
+        return;
+    }
+    let chosen = fit_columns(&DOMAIN_COLS, &[0, 1, 2, 3, 4, 5], inner.width);
+    header(buf, inner, &DOMAIN_COLS, &chosen, t.style(Slot::Title));
+    let body = Rect {
+        y: inner.y + 1,
+        height: inner.height - 1,
+        ..inner
+    };
+    let sel = app
+        .capacity_state
+        .domain_selected
+        .min(report.domains.len().saturating_sub(1));
+    let offset = scroll_offset(sel, report.domains.len(), usize::from(body.height));
+    for (n, d) in report
+        .domains
+        .iter()
+        .skip(offset)
+        .take(usize::from(body.height))
+        .enumerate()
+    {
+        let base = if offset + n == sel {
+            t.style(Slot::Selection)
+        } else {
+            Style::new()
+        };
+        let cells = vec![
+            (
+                d.domain.as_deref().unwrap_or("(no label)").to_owned(),
+                Style::new(),
+            ),
+            (
+                format!("{}/{}", d.healthy_nodes, d.nodes),
+                if d.healthy_nodes == d.nodes {
+                    t.style(Slot::Ok)
+                } else {
+                    t.style(Slot::Warn)
+                },
+            ),
+            (
+                format_amount(&Dimension::Cpu, d.free.cpu_millis()),
+                Style::new(),
+            ),
+            (
+                format_amount(&Dimension::Memory, d.free.memory_bytes()),
+                Style::new(),
+            ),
+            (d.free.gpu().to_string(), Style::new()),
+            (d.free.pods().to_string(), Style::new()),
+        ];
+        row(
+            buf,
+            body,
+            body.y + n as u16,
+            &DOMAIN_COLS,
+            &chosen,
+            &cells,
+            base,
+        );
+    }
+}
+
+fn domain_nodes(
+    app: &App,
+    facts: &crate::tui::fleet_data::ClusterFacts,
+    domain: &str,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let t = &app.config.theme;
+    let inner = boxed(
+        app,
+        &format!("Nodes in {domain} · w loses the whole domain"),
+        area,
+        buf,
+    );
+    let nodes: Vec<usize> = (0..facts.nodes.len())
+        .filter(|i| facts.nodes[*i].zone.as_deref() == Some(domain))
+        .collect();
+    let sel = app
+        .capacity_state
+        .node_selected
+        .min(nodes.len().saturating_sub(1));
+    let offset = scroll_offset(sel, nodes.len(), usize::from(inner.height));
+    for (n, &i) in nodes
+        .iter()
+        .skip(offset)
+        .take(usize::from(inner.height))
+        .enumerate()
+    {
+        let node = &facts.view.nodes[i];
+        let f = &facts.nodes[i];
+        let free = node.allocatable.minus(&f.used);
+        let base = if offset + n == sel {
+            t.style(Slot::Selection)
+        } else {
+            Style::new()
+        };
+        let text = format!(
+            "{:<26} {:<10} cpu {:>12} · mem {:>9} · gpu {}/{} · pods {}",
+            fit(&node.name.0, 26),
+            if f.health.is_healthy() {
+                "counted"
+            } else {
+                "not counted"
+            },
+            format_amount(&Dimension::Cpu, free.cpu_millis()),
+            format_amount(&Dimension::Memory, free.memory_bytes()),
+            f.gpu_free,
+            f.gpu_total,
+            free.pods()
+        );
+        let style = if f.health.is_healthy() {
+            base
+        } else {
+            base.patch(t.style(Slot::Warn))
+        };
+        buf.set_style(Rect::new(inner.x, inner.y + n as u16, inner.width, 1), base);
+        buf.set_stringn(
+            inner.x,
+            inner.y + n as u16,
+            text,
+            usize::from(inner.width),
+            style,
+        );
+    }
+}
+
+fn gpu_panel(
+    app: &App,
+    report: &crate::model::capacity::ClusterReport,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let t = &app.config.theme;
+    let inner = boxed(app, "GPU shape", area, buf);
+    let g = &report.gpu;
+    let mut lines = vec![Line::raw(format!(
+        " {} of {} GPUs free · largest gang {}",
+        g.free_gpus, g.total_gpus, g.largest_gang
+    ))];
+    let slots: Vec<String> = g
+        .slots
+        .iter()
+        .map(|s| format!("{}×{}", s.slots, s.size))
+        .collect();
+    lines.push(Line::raw(format!(
+        " slots on one node: {}",
+        if slots.is_empty() {
+            "-".into()
+        } else {
+            slots.join("  ")
+        }
+    )));
+    lines.push(Line::styled(
+        " free per topology domain",
+        t.style(Slot::Title),
+    ));
+    if g.domains.is_empty() {
+        lines.push(Line::styled(
+            "  no GPU nodes with topology labels",
+            t.style(Slot::Muted),
+        ));
+    }
+    for d in &g.domains {
+        let key = d.key.rsplit('/').next().unwrap_or(&d.key);
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("  {:<14}", fit(&format!("{key}={}", d.value), 14)),
+                Style::new(),
+            ),
+            Span::styled(bar(d.free_gpus, d.total_gpus, 8), t.style(Slot::Ok)),
+            Span::raw(format!(
+                " {}/{} · {} whole nodes",
+                d.free_gpus, d.total_gpus, d.whole_free_nodes
+            )),
+        ]));
+    }
+    Paragraph::new(lines).render(inner, buf);
+}
+
+fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buffer) {
+    let t = &app.config.theme;
+    let r = &w.report;
+    let inner = boxed(
+        app,
+        &format!("What-if: {} · x clears", r.scenario),
+        area,
+        buf,
+    );
+    let unplaced = r.unplaced_pods();
+    let mut lines = vec![Line::from(vec![
+        Span::raw(format!(
+            " {} nodes lost · {} pods displaced · {} re-placed · ",
+            r.lost_nodes, r.displaced_pods, r.placed_pods
+        )),
+        Span::styled(
+            format!("{unplaced} would not fit"),
+            if unplaced > 0 {
+                t.style(Slot::Critical)
+            } else {
+                t.style(Slot::Ok)
+            },
+        ),
+    ])];
+    let mut heads = vec![Span::raw(" headroom ")];
+    for d in &DIMS {
+        let (before, after) = (w.baseline.get(d), r.headroom.get(d));
+        heads.push(Span::styled(
+            format!("{} ", dim_name(d)),
+            t.style(Slot::Title),
+        ));
+        heads.push(Span::styled(
+            format!(
+                "{} → {}   ",
+                format_amount(d, before),
+                format_amount(d, after)
+            ),
+            if after < 0 {
+                t.style(Slot::Critical)
+            } else {
+                Style::new()
+            },
+        ));
+    }
+    lines.push(Line::from(heads));
+    for g in r
+        .unplaced
+        .iter()
+        .take(usize::from(inner.height.saturating_sub(2)))
+    {
+        lines.push(Line::styled(
+            format!(
+                "  {}/{} {}: {} pods — {}",
+                g.namespace, g.owner.kind, g.owner.name, g.pods, g.reason
+            ),
+            t.style(Slot::Critical),
+        ));
+    }
+    Paragraph::new(lines).render(inner, buf);
+}

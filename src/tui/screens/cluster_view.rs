@@ -1,0 +1,390 @@
+//! Draws the cluster drill-down: who the cluster is and how fresh its data is, its nodes,
+//! the PDBs that would block a drain, and recent journal events.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+
+use super::cluster::{Focus, maintenance_label, readiness_label};
+use super::table::{Col, fit_columns, header, row, scroll_offset};
+use crate::model::fleet::{Readiness, Schedulability};
+use crate::model::live::IdentityVerdict;
+use crate::tui::app::App;
+use crate::tui::format::{age, count, fit};
+use crate::tui::header::status_slot;
+use crate::tui::theme::Slot;
+
+const COLS: [Col; 9] = [
+    Col {
+        title: "  NODE",
+        width: 26,
+    },
+    Col {
+        title: "ZONE",
+        width: 14,
+    },
+    Col {
+        title: "BLOCK",
+        width: 14,
+    },
+    Col {
+        title: "READY",
+        width: 8,
+    },
+    Col {
+        title: "CORDON",
+        width: 6,
+    },
+    Col {
+        title: "MAINTENANCE",
+        width: 14,
+    },
+    Col {
+        title: "GPUS",
+        width: 6,
+    },
+    Col {
+        title: "PODS",
+        width: 5,
+    },
+    Col {
+        title: "COUNTS AS CAPACITY",
+        width: 24,
+    },
+];
+const PRIORITY: [usize; 9] = [0, 3, 6, 7, 4, 1, 5, 8, 2];
+
+/// Draws the drill-down of cluster `id`.
+pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
+    let t = &app.config.theme;
+    let live = app.snapshot.cluster(id);
+    let ledger = app.ledger.cluster(id);
+    let status = live.map(|c| c.status);
+    let mut info = vec![Span::styled(id.to_owned(), t.style(Slot::Title))];
+    if let Some(c) = ledger {
+        info.push(Span::raw("  "));
+        info.push(Span::styled(
+            c.env.clone(),
+            Style::new().fg(t.accent(&c.env)),
+        ));
+        info.push(Span::raw(format!(
+            "  {}/{}  tier {}  owner {}",
+            c.region,
+            c.failure_domain,
+            c.tier,
+            c.owner.as_deref().unwrap_or("(none)")
+        )));
+    }
+    let mut facts_line = vec![Span::styled(
+        format!(
+            "{} {}",
+            super::ledger::status_label(status),
+            age(app.now, live.and_then(|c| c.facts.last_ok))
+        ),
+        t.style(status_slot(status)),
+    )];
+    if let Some(c) = live {
+        let ledger_version = ledger
+            .and_then(|l| l.versions.get("kubernetes"))
+            .map_or("-", String::as_str);
+        let drift = app.data.version_drift(id);
+        facts_line.push(Span::raw(" · k8s "));
+        facts_line.push(Span::styled(
+            format!(
+                "{} (ledger {ledger_version})",
+                c.server_version.as_deref().unwrap_or("?")
+            ),
+            if drift {
+                t.style(Slot::Warn)
+            } else {
+                Style::new()
+            },
+        ));
+        let (verdict, slot) = match &c.identity_verdict {
+            Some(IdentityVerdict::Match) => ("identity pinned and matching".to_owned(), Slot::Ok),
+            Some(IdentityVerdict::NotPinned) => (
+                "identity not pinned: actions refused".to_owned(),
+                Slot::Warn,
+            ),
+            Some(IdentityVerdict::Mismatch { reason }) => {
+                (format!("IDENTITY MISMATCH: {reason}"), Slot::Critical)
+            }
+            None => ("identity not checked yet".to_owned(), Slot::Unknown),
+        };
+        facts_line.push(Span::raw(" · "));
+        facts_line.push(Span::styled(verdict, t.style(slot)));
+        facts_line.push(Span::styled(
+            format!(
+                " · {} nodes · {} pods",
+                count(c.view.nodes.len() as i64),
+                count(c.view.pods.len() as i64)
+            ),
+            t.style(Slot::Muted),
+        ));
+    }
+    let mut head = vec![Line::from(info), Line::from(facts_line)];
+    if let Some(c) = live.filter(|c| !c.status.data_usable()) {
+        let why = c
+            .last_error
+            .as_deref()
+            .map(|e| format!(": {e}"))
+            .unwrap_or_default();
+        head.push(Line::styled(
+            format!(
+                "{} — the figures below are the last seen, not current; nothing here counts{why}",
+                c.status.label()
+            ),
+            t.style(Slot::Unknown),
+        ));
+    }
+    let head_height = head.len() as u16;
+    let [top, nodes_area, bottom] = Layout::vertical([
+        Constraint::Length(head_height),
+        Constraint::Min(3),
+        Constraint::Length(if area.height >= 20 { 8 } else { 0 }),
+    ])
+    .areas(area);
+    Paragraph::new(head).render(top, buf);
+    let (Some(state), Some(facts)) = (app.cluster_state.as_ref(), app.data.cluster(id)) else {
+        buf.set_stringn(
+            nodes_area.x + 2,
+            nodes_area.y,
+            "no data for this cluster yet",
+            usize::from(nodes_area.width),
+            t.style(Slot::Unknown),
+        );
+        return;
+    };
+    let usable = status.is_some_and(|s| s.data_usable());
+    let visible = state.visible(facts);
+    let selected = state.selected_pos(facts, &visible);
+    let chosen = fit_columns(&COLS, &PRIORITY, nodes_area.width);
+    header(buf, nodes_area, &COLS, &chosen, t.style(Slot::Title));
+    let body = Rect {
+        y: nodes_area.y + 1,
+        height: nodes_area.height - 1,
+        ..nodes_area
+    };
+    let height = usize::from(body.height);
+    let offset = scroll_offset(selected, visible.len(), height);
+    let muted = t.style(Slot::Muted);
+    for (n, &i) in visible.iter().skip(offset).take(height).enumerate() {
+        let node = &facts.view.nodes[i];
+        let f = &facts.nodes[i];
+        let marked = state.marks.contains(&node.name.0);
+        let ok_or = |good: bool, bad: Slot| {
+            if !usable {
+                t.style(Slot::Unknown)
+            } else if good {
+                t.style(Slot::Ok)
+            } else {
+                t.style(bad)
+            }
+        };
+        let health = if f.health.is_healthy() {
+            "yes".to_owned()
+        } else {
+            format!("no: {}", health_reason(&f.health))
+        };
+        let cells = vec![
+            (
+                format!("{}{}", if marked { "● " } else { "  " }, node.name),
+                if marked {
+                    t.style(Slot::Mark)
+                } else {
+                    Style::new()
+                },
+            ),
+            (f.zone.as_deref().unwrap_or("-").to_owned(), Style::new()),
+            (f.block.as_deref().unwrap_or("-").to_owned(), muted),
+            (
+                readiness_label(node.readiness).to_owned(),
+                ok_or(node.readiness == Readiness::Ready, Slot::Critical),
+            ),
+            (
+                if node.schedulability == Schedulability::Cordoned {
+                    "yes"
+                } else {
+                    "-"
+                }
+                .to_owned(),
+                if node.schedulability == Schedulability::Cordoned {
+                    t.style(Slot::Warn)
+                } else {
+                    muted
+                },
+            ),
+            (maintenance_label(node.maintenance).to_owned(), muted),
+            (
+                if f.gpu_total > 0 {
+                    format!("{}/{}", f.gpu_free, f.gpu_total)
+                } else {
+                    "-".into()
+                },
+                if f.gpu_total > 0 { Style::new() } else { muted },
+            ),
+            (f.pods.to_string(), Style::new()),
+            (health, ok_or(f.health.is_healthy(), Slot::Warn)),
+        ];
+        let focus_nodes = state.focus == Focus::Nodes;
+        let base = if offset + n == selected && focus_nodes {
+            t.style(Slot::Selection)
+        } else {
+            Style::new()
+        };
+        row(buf, body, body.y + n as u16, &COLS, &chosen, &cells, base);
+    }
+    if visible.is_empty() {
+        buf.set_stringn(
+            body.x + 2,
+            body.y,
+            "no node matches the filter (esc clears it)",
+            usize::from(body.width),
+            muted,
+        );
+    }
+    if bottom.height == 0 {
+        return;
+    }
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(bottom);
+    draw_pdbs(
+        app,
+        state.focus == Focus::Pdbs,
+        facts,
+        state.pdb_selected,
+        left,
+        buf,
+    );
+    draw_events(app, id, right, buf);
+}
+
+fn health_reason(h: &crate::model::capacity::NodeHealth) -> String {
+    use crate::model::capacity::NodeHealth as H;
+    match h {
+        H::Healthy => "healthy".into(),
+        H::NotReady => "not ready".into(),
+        H::ReadinessUnknown => "readiness unknown".into(),
+        H::Cordoned => "cordoned".into(),
+        H::UnderMaintenance => "in maintenance".into(),
+        H::Tainted(k) => format!("taint {k}"),
+    }
+}
+
+fn panel(app: &App, title: String, focused: bool, area: Rect, buf: &mut Buffer) -> Rect {
+    let t = &app.config.theme;
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .border_style(if focused {
+            t.style(Slot::Title)
+        } else {
+            t.style(Slot::Border)
+        })
+        .title(Span::styled(title, t.style(Slot::Title)));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    inner
+}
+
+fn draw_pdbs(
+    app: &App,
+    focused: bool,
+    facts: &crate::tui::fleet_data::ClusterFacts,
+    selected: usize,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let t = &app.config.theme;
+    let title = format!(
+        " PDBs that would block a drain ({}) ",
+        facts.blocking_pdbs.len()
+    );
+    let inner = panel(app, title, focused, area, buf);
+    if facts.blocking_pdbs.is_empty() {
+        buf.set_stringn(
+            inner.x + 1,
+            inner.y,
+            "none: every PDB allows a disruption now",
+            usize::from(inner.width),
+            t.style(Slot::Ok),
+        );
+        return;
+    }
+    let height = usize::from(inner.height);
+    let offset = scroll_offset(selected, facts.blocking_pdbs.len(), height);
+    for (n, b) in facts
+        .blocking_pdbs
+        .iter()
+        .skip(offset)
+        .take(height)
+        .enumerate()
+    {
+        let pdb = &facts.view.pdbs[b.pdb];
+        let text = format!(
+            "{}/{}: needs {} healthy, has {} · {} pods on {} nodes",
+            pdb.namespace, pdb.name, pdb.desired_healthy, pdb.current_healthy, b.pods, b.nodes
+        );
+        let style = if focused && offset + n == selected {
+            t.style(Slot::Selection)
+        } else {
+            t.style(Slot::Warn)
+        };
+        buf.set_stringn(
+            inner.x + 1,
+            inner.y + n as u16,
+            fit(&text, usize::from(inner.width.saturating_sub(1))),
+            usize::from(inner.width),
+            style,
+        );
+    }
+}
+
+fn draw_events(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
+    let t = &app.config.theme;
+    let inner = panel(app, " Recent journal events ".into(), false, area, buf);
+    if !app.activity.connected {
+        buf.set_stringn(
+            inner.x + 1,
+            inner.y,
+            "no journal connected: events unknown",
+            usize::from(inner.width),
+            t.style(Slot::Unknown),
+        );
+        return;
+    }
+    let events: Vec<_> = app
+        .activity
+        .recent
+        .iter()
+        .rev()
+        .filter(|e| e.cluster.as_deref() == Some(id))
+        .take(usize::from(inner.height))
+        .collect();
+    if events.is_empty() {
+        buf.set_stringn(
+            inner.x + 1,
+            inner.y,
+            "no events for this cluster",
+            usize::from(inner.width),
+            t.style(Slot::Muted),
+        );
+    }
+    for (n, e) in events.iter().enumerate() {
+        let line = Line::from(vec![
+            Span::styled(
+                format!("{} ", e.at.strftime("%H:%M:%S")),
+                t.style(Slot::Muted),
+            ),
+            Span::styled(format!("{} ", e.actor), t.style(Slot::Mark)),
+            Span::raw(e.text.clone()),
+        ]);
+        buf.set_line(
+            inner.x + 1,
+            inner.y + n as u16,
+            &line,
+            inner.width.saturating_sub(1),
+        );
+    }
+}

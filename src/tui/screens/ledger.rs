@@ -1,0 +1,415 @@
+//! The ledger screen's decisions: one row per cluster from the ledger and the live
+//! snapshot, sorting by any column, grouping by region or environment, filtering. Pure
+//! functions over plain rows; drawing lives in `ledger_view.rs`.
+
+use std::cmp::Ordering;
+use std::collections::BTreeSet;
+
+use jiff::Timestamp;
+use jiff::civil::Date;
+
+use crate::model::ledger::Ledger;
+use crate::model::live::{ClusterStatus, FleetSnapshot};
+use crate::tui::filter::{Filter, Filterable};
+use crate::tui::fleet_data::FleetData;
+
+/// A column of the ledger table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Column {
+    /// Ledger id.
+    Id,
+    /// Environment.
+    Env,
+    /// Region / failure domain.
+    Region,
+    /// Tier.
+    Tier,
+    /// Kubernetes version.
+    Version,
+    /// Ready / total nodes.
+    Nodes,
+    /// Free / total GPUs.
+    Gpus,
+    /// Status and data age.
+    Status,
+    /// Change in flight.
+    Change,
+    /// Owner.
+    Owner,
+    /// Age of the last successful backup.
+    Backup,
+    /// Last restore drill.
+    Drill,
+}
+
+impl Column {
+    /// Every column in display order.
+    pub const ALL: [Column; 12] = [
+        Column::Id,
+        Column::Env,
+        Column::Region,
+        Column::Tier,
+        Column::Version,
+        Column::Nodes,
+        Column::Gpus,
+        Column::Status,
+        Column::Change,
+        Column::Owner,
+        Column::Backup,
+        Column::Drill,
+    ];
+
+    /// Header text.
+    pub fn title(self) -> &'static str {
+        match self {
+            Column::Id => "CLUSTER",
+            Column::Env => "ENV",
+            Column::Region => "REGION/FD",
+            Column::Tier => "TIER",
+            Column::Version => "K8S",
+            Column::Nodes => "NODES",
+            Column::Gpus => "GPUS",
+            Column::Status => "STATUS",
+            Column::Change => "IN FLIGHT",
+            Column::Owner => "OWNER",
+            Column::Backup => "BACKUP",
+            Column::Drill => "DRILL",
+        }
+    }
+
+    /// The column after (or before) this one, wrapping.
+    pub fn step(self, forward: bool) -> Column {
+        let i = Column::ALL.iter().position(|c| *c == self).unwrap_or(0);
+        let n = Column::ALL.len();
+        Column::ALL[if forward {
+            (i + 1) % n
+        } else {
+            (i + n - 1) % n
+        }]
+    }
+}
+
+/// How rows are grouped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grouping {
+    /// A flat list.
+    None,
+    /// Under one header per region.
+    Region,
+    /// Under one header per environment.
+    Env,
+}
+
+/// One cluster as the ledger screen shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LedgerRow {
+    /// Ledger id.
+    pub id: String,
+    /// Environment.
+    pub env: String,
+    /// Region.
+    pub region: String,
+    /// Failure domain.
+    pub failure_domain: String,
+    /// Tier.
+    pub tier: String,
+    /// Owner.
+    pub owner: Option<String>,
+    /// Lifecycle.
+    pub lifecycle: String,
+    /// Controlled labels.
+    pub labels: Vec<(String, String)>,
+    /// API server version, or the ledger's when the cluster has not answered.
+    pub version: Option<String>,
+    /// Whether the version is the live one.
+    pub version_live: bool,
+    /// Whether live and ledger versions disagree.
+    pub version_drift: bool,
+    /// Live status; `None` when the snapshot has no entry (no live data at all).
+    pub status: Option<ClusterStatus>,
+    /// Last sign of life.
+    pub last_ok: Option<Timestamp>,
+    /// (ready, total) nodes.
+    pub nodes: (usize, usize),
+    /// (free, total) GPUs, when known.
+    pub gpus: Option<(i64, i64)>,
+    /// Change in flight, if any.
+    pub change: Option<String>,
+    /// Last successful backup.
+    pub backup: Option<Timestamp>,
+    /// Last restore drill.
+    pub drill: Option<Date>,
+}
+
+impl LedgerRow {
+    /// Whether the row's live figures may be trusted and counted.
+    pub fn usable(&self) -> bool {
+        self.status.is_some_and(ClusterStatus::data_usable)
+    }
+}
+
+impl Filterable for LedgerRow {
+    fn haystack(&self) -> String {
+        format!(
+            "{} {} {} {} {} {} {}",
+            self.id,
+            self.env,
+            self.region,
+            self.failure_domain,
+            self.tier,
+            self.owner.as_deref().unwrap_or(""),
+            status_label(self.status)
+        )
+    }
+
+    fn field(&self, key: &str) -> Option<String> {
+        match key {
+            "id" | "cluster" => Some(self.id.clone()),
+            "env" => Some(self.env.clone()),
+            "region" => Some(self.region.clone()),
+            "fd" | "failuredomain" | "zone" => Some(self.failure_domain.clone()),
+            "tier" => Some(self.tier.clone()),
+            "owner" => self.owner.clone(),
+            "lifecycle" => Some(self.lifecycle.clone()),
+            "status" => Some(status_label(self.status).to_owned()),
+            "version" | "k8s" => self.version.clone(),
+            "drift" => Some(self.version_drift.to_string()),
+            _ => self
+                .labels
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(key))
+                .map(|(_, v)| v.clone()),
+        }
+    }
+}
+
+/// The status label, `no data` when the snapshot does not know the cluster.
+pub fn status_label(status: Option<ClusterStatus>) -> &'static str {
+    status.map_or("no data", ClusterStatus::label)
+}
+
+/// How bad a status is, for sorting worst first: unknown is not healthy.
+pub fn severity(status: Option<ClusterStatus>) -> u8 {
+    match status {
+        Some(ClusterStatus::IdentityMismatch) => 0,
+        Some(ClusterStatus::Unreachable) => 1,
+        Some(ClusterStatus::Unknown) | None => 2,
+        Some(ClusterStatus::Connecting) => 3,
+        Some(ClusterStatus::Degraded) => 4,
+        Some(ClusterStatus::Synced) => 5,
+    }
+}
+
+/// Builds one row per ledger cluster (and per snapshot cluster the ledger lacks).
+pub fn build_rows(
+    ledger: &Ledger,
+    snapshot: &FleetSnapshot,
+    data: &FleetData,
+    in_flight: &std::collections::BTreeMap<String, String>,
+) -> Vec<LedgerRow> {
+    let mut rows: Vec<LedgerRow> = ledger
+        .clusters
+        .iter()
+        .map(|c| {
+            let live = snapshot.cluster(&c.id.0);
+            let facts = data.cluster(&c.id.0);
+            let usable = live.is_some_and(|l| l.status.data_usable());
+            let server = live.and_then(|l| l.server_version.clone());
+            LedgerRow {
+                id: c.id.0.clone(),
+                env: c.env.clone(),
+                region: c.region.clone(),
+                failure_domain: c.failure_domain.clone(),
+                tier: c.tier.clone(),
+                owner: c.owner.clone(),
+                lifecycle: c.lifecycle.as_str().to_owned(),
+                labels: c
+                    .labels
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+                version_live: server.is_some(),
+                version: server.or_else(|| c.versions.get("kubernetes").cloned()),
+                version_drift: data.version_drift(&c.id.0),
+                status: live.map(|l| l.status),
+                last_ok: live.and_then(|l| l.facts.last_ok),
+                nodes: live.map_or((0, 0), |l| l.nodes_ready()),
+                gpus: facts
+                    .filter(|_| usable)
+                    .map(|f| (f.gpus_free, f.gpus_total)),
+                change: in_flight.get(&c.id.0).cloned(),
+                backup: c.backup.as_ref().and_then(|b| b.last_success),
+                drill: c.backup.as_ref().and_then(|b| b.last_restore_drill),
+            }
+        })
+        .collect();
+    for live in snapshot.clusters.iter() {
+        if ledger.cluster(&live.id).is_none() {
+            rows.push(LedgerRow {
+                id: live.id.to_string(),
+                env: "?".into(),
+                region: "?".into(),
+                failure_domain: "?".into(),
+                tier: "?".into(),
+                owner: None,
+                lifecycle: "unregistered".into(),
+                labels: Vec::new(),
+                version: live.server_version.clone(),
+                version_live: live.server_version.is_some(),
+                version_drift: false,
+                status: Some(live.status),
+                last_ok: live.facts.last_ok,
+                nodes: live.nodes_ready(),
+                gpus: None,
+                change: in_flight.get(&*live.id).cloned(),
+                backup: None,
+                drill: None,
+            });
+        }
+    }
+    rows
+}
+
+/// Compares two rows by a column (ties broken by id so the order is total).
+pub fn compare(a: &LedgerRow, b: &LedgerRow, column: Column) -> Ordering {
+    let primary = match column {
+        Column::Id => Ordering::Equal,
+        Column::Env => a.env.cmp(&b.env),
+        Column::Region => (&a.region, &a.failure_domain).cmp(&(&b.region, &b.failure_domain)),
+        Column::Tier => a.tier.cmp(&b.tier),
+        Column::Version => {
+            version_key(a.version.as_deref()).cmp(&version_key(b.version.as_deref()))
+        }
+        Column::Nodes => ratio(a.nodes.0 as i64, a.nodes.1 as i64, a.usable()).cmp(&ratio(
+            b.nodes.0 as i64,
+            b.nodes.1 as i64,
+            b.usable(),
+        )),
+        Column::Gpus => a.gpus.map(|g| g.0).cmp(&b.gpus.map(|g| g.0)),
+        Column::Status => severity(a.status)
+            .cmp(&severity(b.status))
+            .then(a.last_ok.cmp(&b.last_ok)),
+        Column::Change => b.change.is_some().cmp(&a.change.is_some()),
+        Column::Owner => a.owner.cmp(&b.owner),
+        Column::Backup => a.backup.cmp(&b.backup),
+        Column::Drill => a.drill.cmp(&b.drill),
+    };
+    primary.then_with(|| a.id.cmp(&b.id))
+}
+
+/// Ready fraction in parts per million; unusable data sorts first (it is the worst).
+fn ratio(ready: i64, total: i64, usable: bool) -> i64 {
+    if !usable || total == 0 {
+        return -1;
+    }
+    ready * 1_000_000 / total
+}
+
+/// `v1.31.4` → (1, 31, 4) so that 1.9 sorts before 1.10.
+fn version_key(v: Option<&str>) -> Vec<u64> {
+    v.map(|v| {
+        v.trim_start_matches('v')
+            .split(['.', '-', '+'])
+            .map(|p| p.parse().unwrap_or(0))
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+/// A line of the ledger table: a group header or a row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Line {
+    /// Group header: the group value and how many rows it has.
+    Group(String, usize),
+    /// Index into the rows.
+    Row(usize),
+}
+
+/// The ledger screen's state.
+#[derive(Debug, Clone)]
+pub struct LedgerState {
+    /// Sort column.
+    pub sort: Column,
+    /// Ascending?
+    pub ascending: bool,
+    /// Grouping.
+    pub grouping: Grouping,
+    /// Filter in effect.
+    pub filter: Filter,
+    /// Selected cluster id.
+    pub selected: Option<String>,
+    /// Marked cluster ids.
+    pub marks: BTreeSet<String>,
+}
+
+impl Default for LedgerState {
+    fn default() -> Self {
+        LedgerState {
+            sort: Column::Status,
+            ascending: true,
+            grouping: Grouping::None,
+            filter: Filter::parse(""),
+            selected: None,
+            marks: BTreeSet::new(),
+        }
+    }
+}
+
+impl LedgerState {
+    /// Filtered, sorted, grouped lines.
+    pub fn lines(&self, rows: &[LedgerRow]) -> Vec<Line> {
+        let mut order: Vec<usize> = (0..rows.len())
+            .filter(|i| self.filter.matches(&rows[*i]))
+            .collect();
+        order.sort_by(|a, b| {
+            let ord = compare(&rows[*a], &rows[*b], self.sort);
+            if self.ascending { ord } else { ord.reverse() }
+        });
+        let group_of = |r: &LedgerRow| match self.grouping {
+            Grouping::None => None,
+            Grouping::Region => Some(r.region.clone()),
+            Grouping::Env => Some(r.env.clone()),
+        };
+        if self.grouping == Grouping::None {
+            return order.into_iter().map(Line::Row).collect();
+        }
+        // Stable sort by group keeps the chosen order inside each group.
+        order.sort_by_key(|i| group_of(&rows[*i]));
+        let mut lines = Vec::with_capacity(order.len() + 8);
+        let mut i = 0;
+        while i < order.len() {
+            let group = group_of(&rows[order[i]]).unwrap_or_default();
+            let n = order[i..]
+                .iter()
+                .take_while(|j| group_of(&rows[**j]).as_deref() == Some(group.as_str()))
+                .count();
+            lines.push(Line::Group(group, n));
+            lines.extend(order[i..i + n].iter().map(|j| Line::Row(*j)));
+            i += n;
+        }
+        lines
+    }
+
+    /// Row indices in display order (headers left out).
+    pub fn visible(&self, rows: &[LedgerRow]) -> Vec<usize> {
+        self.lines(rows)
+            .into_iter()
+            .filter_map(|l| match l {
+                Line::Row(i) => Some(i),
+                Line::Group(..) => None,
+            })
+            .collect()
+    }
+
+    /// Position of the selected row among `visible` (the first row if unset or gone).
+    pub fn selected_pos(&self, rows: &[LedgerRow], visible: &[usize]) -> usize {
+        self.selected
+            .as_ref()
+            .and_then(|id| visible.iter().position(|i| rows[*i].id == *id))
+            .unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+#[path = "ledger_tests.rs"]
+mod tests;

@@ -1,0 +1,86 @@
+use super::*;
+use crate::tui::fixtures;
+
+#[test]
+fn rows_carry_status_drift_and_unknowns() {
+    let app = fixtures::app();
+    let row = |id: &str| app.rows.iter().find(|r| r.id == id).unwrap();
+    assert_eq!(row("eu-fra-prod-02").status, Some(ClusterStatus::Degraded));
+    assert!(row("eu-fra-prod-02").version_drift);
+    assert!(!row("eu-fra-prod-01").version_drift);
+    assert_eq!(row("eu-fra-prod-01").gpus, Some((13, 32)));
+    assert_eq!(
+        row("us-east-prod-03").gpus,
+        None,
+        "unreachable: GPU figures unknown"
+    );
+    assert_eq!(row("us-east-prod-03").nodes.0, 0, "unknown is not ready");
+    assert_eq!(
+        row("eu-fra-prod-01").change.as_deref(),
+        Some("kernel patch 2/5")
+    );
+}
+
+#[test]
+fn status_sort_puts_the_worst_first() {
+    let app = fixtures::app();
+    let state = LedgerState::default();
+    let order: Vec<Option<ClusterStatus>> = state
+        .visible(&app.rows)
+        .iter()
+        .map(|i| app.rows[*i].status)
+        .collect();
+    assert_eq!(
+        order,
+        vec![
+            Some(ClusterStatus::IdentityMismatch),
+            Some(ClusterStatus::Unreachable),
+            Some(ClusterStatus::Unknown),
+            Some(ClusterStatus::Connecting),
+            Some(ClusterStatus::Degraded),
+            Some(ClusterStatus::Synced),
+            Some(ClusterStatus::Synced),
+        ]
+    );
+}
+
+#[test]
+fn grouping_keeps_sort_inside_groups() {
+    let app = fixtures::app();
+    let state = LedgerState {
+        grouping: Grouping::Region,
+        sort: Column::Id,
+        ..LedgerState::default()
+    };
+    let lines = state.lines(&app.rows);
+    assert_eq!(lines[0], Line::Group("ap-southeast".into(), 2));
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| matches!(l, Line::Group(..)))
+            .count(),
+        4
+    );
+    assert!(matches!(lines[1], Line::Row(i) if app.rows[i].id == "ap-sg-prod-01"));
+}
+
+#[test]
+fn versions_sort_numerically() {
+    assert!(version_key(Some("v1.9.0")) < version_key(Some("v1.10.0")));
+    assert!(version_key(None) < version_key(Some("v0.1")));
+}
+
+#[test]
+fn label_filters_reach_fields() {
+    let app = fixtures::app();
+    let state = LedgerState {
+        filter: Filter::parse("status=unknown"),
+        ..LedgerState::default()
+    };
+    let ids: Vec<&str> = state
+        .visible(&app.rows)
+        .iter()
+        .map(|i| app.rows[*i].id.as_str())
+        .collect();
+    assert_eq!(ids, ["us-west-dev-01"]);
+}

@@ -1,0 +1,11 @@
+//! The screens: each has a decisions module (state, rows, pure functions) and a view
+//! module that draws it.
+
+pub mod capacity;
+pub mod capacity_view;
+pub mod cluster;
+pub mod cluster_view;
+pub mod ledger;
+pub mod ledger_view;
+pub mod palette_view;
+pub mod table;

@@ -1,0 +1,75 @@
+//! A minimal column renderer: fixed-width cells written straight into the buffer, so a
+//! frame only touches the rows on screen.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+
+/// A column: title and width in cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Col {
+    /// Header text.
+    pub title: &'static str,
+    /// Width in cells.
+    pub width: u16,
+}
+
+/// Keeps the columns (in order of `priority`, first = most important) that fit in
+/// `width` with one space between them; returns their indices in display order.
+pub fn fit_columns(cols: &[Col], priority: &[usize], width: u16) -> Vec<usize> {
+    let mut chosen: Vec<usize> = Vec::new();
+    let mut used = 0u16;
+    for &i in priority {
+        let w = cols[i].width + u16::from(!chosen.is_empty());
+        if used + w <= width {
+            used += w;
+            chosen.push(i);
+        }
+    }
+    chosen.sort_unstable();
+    chosen
+}
+
+/// Writes one row of cells at `y`; `base` styles the whole row (selection).
+pub fn row(
+    buf: &mut Buffer,
+    area: Rect,
+    y: u16,
+    cols: &[Col],
+    chosen: &[usize],
+    cells: &[(String, Style)],
+    base: Style,
+) {
+    let line = Rect::new(area.x, y, area.width, 1);
+    buf.set_style(line, base);
+    let mut x = area.x;
+    let right = area.x + area.width;
+    for &i in chosen {
+        if x >= right {
+            break;
+        }
+        let width = cols[i].width.min(right - x);
+        if let Some((text, style)) = cells.get(i) {
+            buf.set_stringn(x, y, text, usize::from(width), base.patch(*style));
+        }
+        x += cols[i].width + 1;
+    }
+}
+
+/// Writes the header row.
+pub fn header(buf: &mut Buffer, area: Rect, cols: &[Col], chosen: &[usize], style: Style) {
+    let cells: Vec<(String, Style)> = cols
+        .iter()
+        .map(|c| (c.title.to_owned(), Style::new()))
+        .collect();
+    row(buf, area, area.y, cols, chosen, &cells, style);
+}
+
+/// First row shown so that `selected` is on screen in `height` rows.
+pub fn scroll_offset(selected: usize, len: usize, height: usize) -> usize {
+    if height == 0 || len <= height {
+        return 0;
+    }
+    // Keep the selection in the middle third when possible, like k9s.
+    selected.saturating_sub(height / 2).min(len - height)
+}

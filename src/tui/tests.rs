@@ -1,0 +1,309 @@
+//! Snapshot tests of every screen from the fixed fixture fleet (TestBackend + insta), and
+//! behaviour tests that drive the console with keys.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+
+use super::app::{App, Command, Msg, Overlay};
+use super::feed::{AutomationState, ConsoleCommand};
+use super::fixtures;
+use super::nav::{CapacityScope, Route};
+use super::theme::Theme;
+use super::view::draw;
+
+/// The buffer as plain text, one line per row, trailing spaces trimmed.
+pub fn text(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut out = String::new();
+    for y in 0..area.height {
+        let mut line = String::new();
+        let mut skip = 0;
+        for x in 0..area.width {
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            let symbol = buf[(x, y)].symbol();
+            skip = unicode_width(symbol).saturating_sub(1);
+            line.push_str(symbol);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn unicode_width(s: &str) -> usize {
+    use ratatui::text::Span;
+    Span::raw(s).width().max(1)
+}
+
+fn render(app: &App, w: u16, h: u16) -> String {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| draw(app, f.area(), f.buffer_mut())).unwrap();
+    text(term.backend().buffer())
+}
+
+fn press(app: &mut App, keys: &str) -> Vec<Command> {
+    let mut out = Vec::new();
+    for k in keys.split(' ').filter(|k| !k.is_empty()) {
+        let chord = super::keymap::KeyChord::parse(k).unwrap();
+        out.extend(app.update(Msg::Key(KeyEvent::new(chord.code, chord.mods))));
+    }
+    out
+}
+
+fn typed(app: &mut App, text: &str) {
+    for c in text.chars() {
+        app.update(Msg::Key(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::NONE,
+        )));
+    }
+}
+
+#[test]
+fn ledger_screen() {
+    let app = fixtures::app();
+    insta::assert_snapshot!(render(&app, 200, 30));
+}
+
+#[test]
+fn ledger_grouped_filtered_and_marked() {
+    let mut app = fixtures::app();
+    press(&mut app, "R space");
+    insta::assert_snapshot!("ledger_grouped_marked", render(&app, 200, 24));
+    press(&mut app, "/");
+    typed(&mut app, "env=production !sg");
+    insta::assert_snapshot!("ledger_filter_typing", render(&app, 200, 24));
+    press(&mut app, "enter");
+    assert_eq!(app.ledger_state.visible(&app.rows).len(), 3);
+}
+
+#[test]
+fn ledger_at_minimum_size() {
+    let app = fixtures::app();
+    insta::assert_snapshot!(render(&app, 40, 12));
+}
+
+#[test]
+fn too_small_terminal() {
+    let mut app = fixtures::app();
+    insta::assert_snapshot!(render(&app, 39, 11));
+    assert_eq!(
+        press(&mut app, "q"),
+        vec![Command::Send(ConsoleCommand::Quit), Command::Quit]
+    );
+}
+
+#[test]
+fn cluster_drill_down() {
+    let mut app = fixtures::app();
+    open_first_cluster(&mut app);
+    insta::assert_snapshot!(render(&app, 200, 40));
+}
+
+fn open_first_cluster(app: &mut App) {
+    // Sorted by status, worst first: put the healthy production cluster on top by id.
+    press(app, ":");
+    typed(app, "cluster eu-fra-prod-01");
+    press(app, "enter");
+    assert_eq!(app.nav.current(), &Route::Cluster("eu-fra-prod-01".into()));
+}
+
+#[test]
+fn unusable_cluster_drill_down_says_so() {
+    let mut app = fixtures::app();
+    press(&mut app, ":");
+    typed(&mut app, "cluster us-east-prod-03");
+    press(&mut app, "enter");
+    let screen = render(&app, 160, 30);
+    assert!(
+        screen.contains("Unreachable — the figures below are the last seen"),
+        "{screen}"
+    );
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn capacity_fleet() {
+    let mut app = fixtures::app();
+    press(&mut app, "2");
+    insta::assert_snapshot!(render(&app, 200, 30));
+}
+
+#[test]
+fn capacity_cluster_with_zone_what_if() {
+    let mut app = fixtures::app();
+    press(&mut app, "2 enter");
+    assert_eq!(
+        app.nav.current(),
+        &Route::Capacity(CapacityScope::Cluster("eu-fra-prod-01".into()))
+    );
+    press(&mut app, "j w");
+    let what_if = app.capacity_state.what_if.as_ref().expect("what-if ran");
+    assert_eq!(what_if.report.lost_nodes, 4);
+    insta::assert_snapshot!(render(&app, 200, 45));
+    press(&mut app, "x");
+    assert!(app.capacity_state.what_if.is_none());
+}
+
+#[test]
+fn capacity_domain() {
+    let mut app = fixtures::app();
+    press(&mut app, "2 enter enter");
+    assert!(matches!(
+        app.nav.current(),
+        Route::Capacity(CapacityScope::Domain(..))
+    ));
+    insta::assert_snapshot!(render(&app, 160, 40));
+}
+
+#[test]
+fn capacity_of_unusable_cluster_is_not_computed() {
+    let mut app = fixtures::app();
+    app.go_capacity(CapacityScope::Cluster("us-west-dev-01".into()), false);
+    let screen = render(&app, 120, 20);
+    assert!(
+        screen.contains("capacity is not computed from data we cannot trust"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn node_what_if_from_the_drill_down() {
+    let mut app = fixtures::app();
+    open_first_cluster(&mut app);
+    press(&mut app, "G k space space b");
+    let w = app
+        .capacity_state
+        .what_if
+        .as_ref()
+        .expect("batch what-if ran");
+    assert_eq!(w.report.lost_nodes, 2);
+    assert!(matches!(
+        w.report.scenario,
+        crate::model::capacity::Scenario::MaintenanceBatch(_)
+    ));
+    assert_eq!(
+        app.nav.current(),
+        &Route::Capacity(CapacityScope::Cluster("eu-fra-prod-01".into()))
+    );
+    press(&mut app, "esc");
+    assert_eq!(app.nav.current(), &Route::Cluster("eu-fra-prod-01".into()));
+}
+
+#[test]
+fn palette_over_the_ledger() {
+    let mut app = fixtures::app();
+    press(&mut app, ":");
+    typed(&mut app, "gpu");
+    let Some(Overlay::Palette(p)) = &app.overlay else {
+        panic!("palette closed")
+    };
+    assert!(
+        p.matches
+            .iter()
+            .any(|e| e.label.starts_with(":node fra1-gpu"))
+    );
+    insta::assert_snapshot!(render(&app, 120, 30));
+    press(&mut app, "enter");
+    assert!(matches!(app.nav.current(), Route::Cluster(_)));
+}
+
+#[test]
+fn help_is_generated_from_the_keymap() {
+    let mut app = fixtures::app();
+    press(&mut app, "?");
+    let screen = render(&app, 120, 50);
+    for b in app.config.keymap.bindings(super::keymap::Context::Ledger) {
+        assert!(screen.contains(&b.desc), "help lacks {}", b.desc);
+    }
+    insta::assert_snapshot!(screen);
+    press(&mut app, "x");
+    assert!(app.overlay.is_none());
+}
+
+#[test]
+fn paused_automation_and_light_theme_header() {
+    let (light, _) = Theme::load("light", None, false);
+    let mut app = fixtures::app_with(light);
+    app.update(Msg::Automation(AutomationState::Paused {
+        reason: "mass failure in eu-fra-1b".into(),
+        by: "guard".into(),
+        since: fixtures::now(),
+    }));
+    let screen = render(&app, 200, 12);
+    assert!(
+        screen.contains("AUTOMATION PAUSED (mass failure in eu-fra-1b, by guard)"),
+        "{screen}"
+    );
+    assert!(screen.contains("READ-ONLY"));
+    assert!(screen.contains("14:02:03 UTC · 15:02"), "{screen}");
+}
+
+#[test]
+fn unknown_is_not_counted_in_fleet_totals() {
+    let app = fixtures::app();
+    let totals = super::screens::capacity::fleet_totals(&app.snapshot, &app.data);
+    assert_eq!(totals.counted, 3, "Synced and Degraded only");
+    let left_out: usize = totals.not_counted.iter().map(|(_, n)| n).sum();
+    assert_eq!(left_out, 4);
+    let screen = render(&app, 200, 12);
+    assert!(screen.contains("(4 not counted)"), "{screen}");
+}
+
+#[test]
+fn sorting_grouping_and_history() {
+    let mut app = fixtures::app();
+    let first = |app: &App| app.rows[app.ledger_state.visible(&app.rows)[0]].id.clone();
+    assert_eq!(first(&app), "ap-sg-prod-01", "worst status first");
+    press(&mut app, "s");
+    assert_eq!(
+        app.ledger_state.sort,
+        super::screens::ledger::Column::Change
+    );
+    press(&mut app, "S");
+    press(&mut app, "r");
+    assert_eq!(
+        first(&app),
+        "us-east-stg-01",
+        "synced and freshest first when reversed"
+    );
+    press(&mut app, "E");
+    let lines = app.ledger_state.lines(&app.rows);
+    assert!(matches!(&lines[0], super::screens::ledger::Line::Group(g, 1) if g == "development"));
+    press(&mut app, "enter esc [ ]");
+    assert!(matches!(app.nav.current(), Route::Ledger));
+    press(&mut app, "[");
+    assert!(matches!(app.nav.current(), Route::Cluster(_)));
+}
+
+#[test]
+fn no_color_renders_the_same_text() {
+    let (mono, _) = Theme::load("dark", None, true);
+    let app = fixtures::app_with(mono);
+    assert_eq!(render(&app, 200, 30), render(&fixtures::app(), 200, 30));
+    let buf = super::view::render_to_buffer(&app, 200, 30);
+    let coloured = buf
+        .content()
+        .iter()
+        .any(|c| c.fg != ratatui::style::Color::Reset || c.bg != ratatui::style::Color::Reset);
+    assert!(!coloured, "NO_COLOR leaves no colour in the frame");
+}
+
+#[test]
+fn resize_any_time_never_panics() {
+    let mut app = fixtures::app();
+    for (w, h) in [(1, 1), (40, 12), (41, 13), (80, 24), (300, 100), (0, 0)] {
+        app.update(Msg::Resize(w, h));
+        for keys in [
+            "", "2 enter", "j w", "enter", "esc esc", ":", "esc ?", "esc",
+        ] {
+            press(&mut app, keys);
+            let _ = super::view::render_to_buffer(&app, w, h);
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! Drawing the whole console into a buffer: header, the current screen, the footer and
+//! any overlay. Pure over `&App`, so tests, screenshots and benches draw exactly what the
+//! terminal shows.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wrap};
+
+use super::action::Action;
+use super::app::{App, MIN_SIZE, Overlay};
+use super::keymap::Context;
+use super::nav::{CapacityScope, Route};
+use super::theme::Slot;
+use super::{header, help, screens};
+
+/// Draws the console into `buf` over `area`.
+pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = &app.config.theme;
+    buf.set_style(area, theme.style(Slot::Text));
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        return too_small(app, area, buf);
+    }
+    let [head, body, foot] = Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    header::draw(app, head, buf);
+    let accent = accent_of(app);
+    let border = match accent {
+        Some(colour) => Style::new().fg(colour),
+        None => theme.style(Slot::Border),
+    };
+    let crumbs: Vec<String> = app.nav.crumbs().iter().map(|r| r.crumb()).collect();
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_type(BorderType::Rounded)
+        .border_style(border)
+        .title(Line::from(Span::styled(
+            format!(" {} ", crumbs.join(" › ")),
+            theme.style(Slot::Title),
+        )));
+    let inner = block.inner(body);
+    block.render(body, buf);
+    match app.nav.current() {
+        Route::Ledger => screens::ledger_view::draw(app, inner, buf),
+        Route::Cluster(id) => screens::cluster_view::draw(app, id, inner, buf),
+        Route::Capacity(scope) => screens::capacity_view::draw(app, scope, inner, buf),
+    }
+    footer(app, foot, buf);
+    match &app.overlay {
+        Some(Overlay::Help { scroll }) => help::draw(app, *scroll, body, buf),
+        Some(Overlay::Palette(state)) => screens::palette_view::draw(app, state, body, buf),
+        None => {}
+    }
+}
+
+/// The environment accent of the cluster being looked at, so production looks different.
+fn accent_of(app: &App) -> Option<ratatui::style::Color> {
+    let id = match app.nav.current() {
+        Route::Cluster(id) => id,
+        Route::Capacity(CapacityScope::Cluster(id) | CapacityScope::Domain(id, _)) => id,
+        _ => return None,
+    };
+    app.ledger
+        .cluster(id)
+        .map(|c| app.config.theme.accent(&c.env))
+}
+
+fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = &app.config.theme;
+    let text = vec![
+        Line::styled("terminal too small", theme.style(Slot::Warn)),
+        Line::from(format!(
+            "{}×{}, needs {}×{}",
+            area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
+        )),
+        Line::styled("q quits", theme.style(Slot::Muted)),
+    ];
+    let top = area.height.saturating_sub(3) / 2;
+    let rect = Rect::new(
+        area.x,
+        area.y + top,
+        area.width,
+        area.height.saturating_sub(top).min(3),
+    );
+    Paragraph::new(text)
+        .alignment(ratatui::layout::Alignment::Center)
+        .wrap(Wrap { trim: true })
+        .render(rect, buf);
+}
+
+/// Short names for the footer hints.
+fn hint_label(action: Action) -> &'static str {
+    match action {
+        Action::Open => "open",
+        Action::Filter => "filter",
+        Action::Palette => "cmd",
+        Action::SortNext => "sort",
+        Action::GroupRegion => "by region",
+        Action::Mark => "mark",
+        Action::ClusterCapacity => "capacity",
+        Action::WhatIfLose => "what-if",
+        Action::WhatIfBatch => "batch what-if",
+        Action::WhatIfClear => "clear what-if",
+        Action::Back => "back",
+        Action::FocusNext => "panel",
+        Action::Help => "help",
+        Action::Quit => "quit",
+        _ => "",
+    }
+}
+
+fn footer(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = &app.config.theme;
+    if let Some(text) = &app.filter_input {
+        let line = Line::from(vec![
+            Span::styled("/", theme.style(Slot::Title)),
+            Span::raw(text.clone()),
+            Span::styled("█", theme.style(Slot::Muted)),
+            Span::styled(
+                "   enter keep · esc clear · key=value · !exclude",
+                theme.style(Slot::Muted),
+            ),
+        ]);
+        return Paragraph::new(line).render(area, buf);
+    }
+    if let Some(message) = &app.message {
+        return Paragraph::new(Span::styled(message.clone(), theme.style(Slot::Warn)))
+            .render(area, buf);
+    }
+    let ctx = app.context();
+    let actions: &[Action] = match ctx {
+        Context::Ledger => &[
+            Action::Open,
+            Action::Filter,
+            Action::Palette,
+            Action::SortNext,
+            Action::GroupRegion,
+            Action::Mark,
+            Action::ClusterCapacity,
+            Action::Help,
+            Action::Quit,
+        ],
+        Context::Cluster => &[
+            Action::Back,
+            Action::Filter,
+            Action::Mark,
+            Action::WhatIfLose,
+            Action::WhatIfBatch,
+            Action::ClusterCapacity,
+            Action::FocusNext,
+            Action::Help,
+        ],
+        _ => &[
+            Action::Open,
+            Action::Back,
+            Action::WhatIfLose,
+            Action::WhatIfClear,
+            Action::Filter,
+            Action::Palette,
+            Action::Help,
+        ],
+    };
+    let mut spans = Vec::new();
+    for action in actions {
+        if let Some(key) = app.config.keymap.key_for(ctx, *action) {
+            spans.push(Span::styled(format!("<{key}>"), theme.style(Slot::Title)));
+            spans.push(Span::styled(
+                format!(" {}  ", hint_label(*action)),
+                theme.style(Slot::Muted),
+            ));
+        }
+    }
+    if !app.current_filter().is_empty() {
+        spans.push(Span::styled(
+            format!("filter: {}", app.current_filter().text),
+            theme.style(Slot::Warn),
+        ));
+    }
+    Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+/// A centred rectangle of at most `w`×`h` inside `area`.
+pub fn centred(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+/// Clears `area` and draws a bordered overlay block, returning its inside.
+pub fn overlay_block(app: &App, area: Rect, title: &str, buf: &mut Buffer) -> Rect {
+    let theme = &app.config.theme;
+    Clear.render(area, buf);
+    buf.set_style(area, theme.style(Slot::Text));
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_type(BorderType::Rounded)
+        .border_style(theme.style(Slot::Title))
+        .title(Span::styled(format!(" {title} "), theme.style(Slot::Title)));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    inner
+}
+
+/// Renders the console at `width`×`height` into a fresh buffer (tests, screenshots, bench).
+pub fn render_to_buffer(app: &App, width: u16, height: u16) -> Buffer {
+    let area = Rect::new(0, 0, width, height);
+    let mut buf = Buffer::empty(area);
+    draw(app, area, &mut buf);
+    buf
+}
