@@ -74,6 +74,8 @@ pub enum Command {
         #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = super::live::parse_wait)]
         wait_synced: std::time::Duration,
     },
+    /// The console on an embedded simulated fleet (no cluster needed)
+    Demo(super::demo_cmd::DemoArgs),
     /// Serve a simulated fleet on loopback for demos and tests (runs until Ctrl-C)
     Sim(fleetdeck::sim::SimArgs),
     /// Show fleetdeck's own configuration

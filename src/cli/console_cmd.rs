@@ -1,14 +1,15 @@
-//! `fleetdeck` with no subcommand: the console on the user's ledger. This build has no
-//! live fleet sync wired into the console yet, so the console opens on the ledger alone
-//! and says so (every cluster shows `no data`, never invented figures); with no ledger at
-//! all it explains how to start the demo instead.
+//! `fleetdeck` with no subcommand: the console on the user's ledger and kubeconfig, every
+//! cluster synced live through its own pinned context. With no ledger it explains how to
+//! start the demo instead.
 
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
 use fleetdeck::ledger_file;
-use fleetdeck::model::live::FleetSnapshot;
+use fleetdeck::model::ledger::Ledger;
 use fleetdeck::tui::{ConsoleInputs, no_color_requested, run_console};
+use kube::config::Kubeconfig;
 
 use super::settings::Settings;
 
@@ -25,11 +26,36 @@ pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(2));
     };
-    let ledger = Arc::new(ledger_file::load(&path)?);
-    let (_tx, snapshots) = tokio::sync::watch::channel(FleetSnapshot::empty());
+    let ledger = ledger_file::load(&path)?;
+    // Without a kubeconfig the console still opens: every cluster then shows Unreachable
+    // with the reason, which is what an operator needs to see, not a refusal to start.
+    let (kubeconfig, notice) = match fleetdeck::kubeconfig::load(&settings.kubeconfig) {
+        Ok(kubeconfig) => (kubeconfig, None),
+        Err(error) => (
+            Kubeconfig::default(),
+            Some(format!("{error}; no cluster can be reached")),
+        ),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(run_live(settings, ledger, kubeconfig, notice))?;
+    runtime.shutdown_background();
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs the console on a live sync of `ledger` until the operator quits.
+pub async fn run_live(
+    settings: &Settings,
+    ledger: Ledger,
+    kubeconfig: Kubeconfig,
+    notice: Option<String>,
+) -> anyhow::Result<()> {
+    let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
     let inputs = ConsoleInputs {
-        snapshots,
-        ledger,
+        snapshots: sync.snapshots.clone(),
+        ledger: Arc::new(ledger),
         actor: settings.actor.clone(),
         readonly: settings.readonly,
         theme: std::env::var("FLEETDECK_THEME").unwrap_or_else(|_| "dark".into()),
@@ -39,14 +65,10 @@ pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
         automation: None,
         activity: None,
         commands: None,
-        notice: Some(format!(
-            "no live data: this build does not connect to clusters from the console yet; `{DEMO_HINT}` shows a simulated fleet"
-        )),
+        notice,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
-    runtime.block_on(run_console(inputs))?;
-    Ok(ExitCode::SUCCESS)
+    let result = run_console(inputs).await;
+    sync.stop();
+    result?;
+    Ok(())
 }

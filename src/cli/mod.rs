@@ -4,6 +4,7 @@ mod args;
 mod capacity_cmd;
 mod config_cmd;
 mod console_cmd;
+mod demo_cmd;
 mod journal_cmd;
 mod journal_stress;
 mod ledger;
@@ -57,6 +58,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             gang.as_deref(),
             wait_synced,
         ),
+        Some(Command::Demo(args)) => demo_cmd::run(&settings, &args),
         Some(Command::Sim(args)) => {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()

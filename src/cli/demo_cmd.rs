@@ -1,0 +1,60 @@
+//! `fleetdeck demo`: the simulator in-process on loopback with a scenario and its ledger,
+//! a journal in a temporary directory, and the console — the same code paths as a real
+//! fleet (kubeconfig contexts, pinned identities, watches over HTTP).
+
+use std::process::ExitCode;
+
+use anyhow::Context;
+use fleetdeck::sim::{Scenario, SimFleet, start_on_loopback, write_kubeconfig, write_ledger};
+
+use super::settings::Settings;
+
+/// Flags of `fleetdeck demo`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DemoArgs {
+    /// Scenario: small, demo, large, or a scenario file
+    #[arg(long, default_value = "demo")]
+    pub scenario: String,
+    /// Seed for names, UIDs, versions and placement
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Simulated time speed factor
+    #[arg(long, default_value_t = 1.0)]
+    pub speed: f64,
+}
+
+/// Runs the demo until the operator quits.
+pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
+    let dir = tempfile::Builder::new()
+        .prefix("fleetdeck-demo-")
+        .tempdir()
+        .context("creating the demo's temporary directory")?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let scenario = Scenario::load(&args.scenario)?;
+        let fleet = SimFleet::from_scenario(&scenario, args.seed, args.speed)?;
+        let (addr, server) = start_on_loopback(fleet.clone(), 0).await?;
+        let kubeconfig_path = dir.path().join("kubeconfig");
+        let ledger_path = dir.path().join("ledger.yaml");
+        write_kubeconfig(&fleet, &kubeconfig_path, addr)?;
+        write_ledger(&fleet, &ledger_path, addr)?;
+        tracing::info!(%addr, dir = %dir.path().display(), "demo fleet serving");
+        let ledger = fleetdeck::ledger_file::load(&ledger_path)?;
+        let kubeconfig = fleetdeck::kubeconfig::load(&fleetdeck::kubeconfig::KubeconfigSource {
+            paths: vec![kubeconfig_path],
+            explicit: true,
+        })?;
+        let notice = format!(
+            "demo: simulated fleet '{}' (seed {}) on http://{addr}",
+            scenario.name, args.seed
+        );
+        let result = super::console_cmd::run_live(settings, ledger, kubeconfig, Some(notice)).await;
+        server.shutdown().await;
+        result
+    })?;
+    runtime.shutdown_background();
+    Ok(ExitCode::SUCCESS)
+}
