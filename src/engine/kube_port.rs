@@ -328,7 +328,14 @@ impl MaintenancePort for KubePort {
         match pods.evict(&pod.name, &params).await {
             Ok(_) => Ok(EvictionResult::Evicted),
             Err(kube::Error::Api(status)) if status.code == 429 => {
-                Ok(match parse_pdb_refusal(&status.message) {
+                // The numbers are in the `DisruptionBudget` cause, as the API server sends
+                // them; older servers put them in the message.
+                let cause = status
+                    .details
+                    .iter()
+                    .flat_map(|d| d.causes.iter())
+                    .find_map(|c| parse_pdb_refusal(&c.message));
+                Ok(match cause.or_else(|| parse_pdb_refusal(&status.message)) {
                     Some((pdb, needs, has)) => EvictionResult::BlockedByPdb { pdb, needs, has },
                     None => EvictionResult::Error {
                         message: format!("429: {}", status.message),

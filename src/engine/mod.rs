@@ -1,4 +1,7 @@
 //! The engine: executes maintenance runs from the journal, performing the model's actions
 //! through ports and feeding back what it observed.
 
+pub mod checkpoint;
+pub mod executor;
 pub mod kube_port;
+pub mod start;

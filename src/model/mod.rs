@@ -9,3 +9,4 @@ pub mod live;
 pub mod maintenance;
 pub mod quantity;
 pub mod run;
+pub mod serde_pairs;

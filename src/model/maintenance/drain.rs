@@ -29,6 +29,7 @@ pub struct DrainProgress {
     /// VerifyWorkloads checks afterwards.
     pub displaced: BTreeSet<PodRef>,
     /// Evictable pods still on the node.
+    #[serde(with = "crate::model::serde_pairs")]
     pub remaining: BTreeMap<PodRef, PodDrain>,
     /// Whether the pods were listed at least once (an empty node is drained only then).
     pub listed: bool,

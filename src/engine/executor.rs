@@ -1,0 +1,705 @@
+//! The headless executor: holds the fleet lease, reads runs from the journal and drives
+//! every node of the current batch through the maintenance state machine. Every side
+//! effect is journaled as an intent before and an outcome after, with an idempotency key,
+//! under the lease's fencing token; a dead executor's open intents are settled by
+//! observing the cluster before anything else happens to that node.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::Duration;
+
+use jiff::Timestamp;
+
+use super::checkpoint::Checkpoint;
+use crate::journal::{EventQuery, Fence, JournalError, JournalStore, Lease, LeaseGrant};
+use crate::model::ledger::ClusterId;
+use crate::model::maintenance::{
+    Action, CheckOutcome, Env, Intent, MaintenancePort, MaintenanceSpec, NodeState, Observation,
+    PodRef, reconcile, step, what_to_observe,
+};
+use crate::model::run::{
+    Actor, Event, EventBody, IdempotencyKey, ItemId, LeaseScope, NewEvent, NodeName, Projection,
+    ReturnOutcome, RunId, RunStatus, RunView, Sequence,
+};
+
+/// Why the executor stopped acting.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The journal refused or failed (a stale token means another executor took over).
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+}
+
+/// Executor settings.
+#[derive(Debug, Clone)]
+pub struct ExecutorOptions {
+    /// Who acts (recorded on every event and node event).
+    pub actor: Actor,
+    /// Lease time to live; a standby takes over this long after the holder went silent.
+    pub lease_ttl: Duration,
+    /// Pause between passes.
+    pub tick: Duration,
+}
+
+impl ExecutorOptions {
+    /// Defaults for `actor`: 15 s lease, 500 ms between passes.
+    pub fn new(actor: Actor) -> Self {
+        ExecutorOptions {
+            actor,
+            lease_ttl: Duration::from_secs(15),
+            tick: Duration::from_millis(500),
+        }
+    }
+}
+
+/// An operator command waiting to be fed to one item's state machine.
+struct Pending {
+    seq: Sequence,
+    observation: Observation,
+}
+
+/// The executor.
+pub struct Executor<S, P> {
+    store: S,
+    port: P,
+    options: ExecutorOptions,
+    lease: Option<Lease>,
+    projection: Projection,
+    checkpoints: HashMap<(RunId, ItemId), Checkpoint>,
+    commands: HashMap<(RunId, ItemId), Vec<Pending>>,
+    fleet: Option<tokio::sync::watch::Receiver<crate::model::live::FleetSnapshot>>,
+}
+
+/// Whether a pass could act.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PassOutcome {
+    /// Another executor holds the lease; this one waits as a standby.
+    Standby,
+    /// This executor holds the lease and drove every active run once.
+    Acted,
+}
+
+fn now() -> Timestamp {
+    Timestamp::now()
+}
+
+impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
+    /// An executor over `store` acting through `port`.
+    pub fn new(store: S, port: P, options: ExecutorOptions) -> Self {
+        Executor {
+            store,
+            port,
+            options,
+            lease: None,
+            projection: Projection::default(),
+            checkpoints: HashMap::new(),
+            commands: HashMap::new(),
+            fleet: None,
+        }
+    }
+
+    /// Reads node labels (failure domains, for domain pauses) from the live fleet view.
+    pub fn with_fleet(
+        mut self,
+        fleet: tokio::sync::watch::Receiver<crate::model::live::FleetSnapshot>,
+    ) -> Self {
+        self.fleet = Some(fleet);
+        self
+    }
+
+    /// The journal (for tests and the CLI).
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// Takes or renews the fleet lease; false while another executor holds it.
+    pub fn hold_lease(&mut self) -> Result<bool, EngineError> {
+        let ttl = self.options.lease_ttl;
+        if let Some(lease) = &self.lease {
+            match self.store.renew_lease(lease, ttl, now()) {
+                Ok(renewed) => {
+                    self.lease = Some(renewed);
+                    return Ok(true);
+                }
+                Err(JournalError::LeaseLost { .. }) => {
+                    tracing::warn!(actor = %self.options.actor, "lease lost; standing by");
+                    self.lease = None;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        match self
+            .store
+            .acquire_lease(&LeaseScope::fleet(), &self.options.actor, ttl, now())?
+        {
+            LeaseGrant::Acquired { lease } => {
+                tracing::info!(actor = %self.options.actor, token = %lease.token, "lease acquired");
+                self.lease = Some(lease);
+                Ok(true)
+            }
+            LeaseGrant::HeldByOther { .. } => Ok(false),
+        }
+    }
+
+    /// Gives the lease back (on SIGTERM, after the call in flight was recorded).
+    pub fn release_lease(&mut self) -> Result<(), EngineError> {
+        if let Some(lease) = self.lease.take() {
+            self.store.release_lease(&lease, now())?;
+        }
+        Ok(())
+    }
+
+    fn fence(&self) -> Option<Fence> {
+        self.lease.as_ref().map(Lease::fence)
+    }
+
+    /// Folds events appended since the last pass (ours and everyone else's).
+    fn catch_up(&mut self) -> Result<(), EngineError> {
+        let query = EventQuery {
+            after: self.projection.last_seq,
+            ..EventQuery::default()
+        };
+        let mut events: Vec<Event> = Vec::new();
+        self.store.scan(&query, &mut |e| events.push(e))?;
+        for event in &events {
+            self.projection.apply(event);
+            let (Some(run), Some(item)) = (&event.event.run, &event.event.item) else {
+                continue;
+            };
+            let key = (run.clone(), item.clone());
+            if let Some(checkpoint) = Checkpoint::from_event(event) {
+                self.checkpoints.insert(key.clone(), checkpoint);
+                continue;
+            }
+            let actor = event.event.actor.clone();
+            let observation = match &event.event.body {
+                EventBody::HandedOff { to, note } => Some(Observation::HandOff {
+                    to: to.clone(),
+                    by: actor,
+                    note: note.clone(),
+                }),
+                EventBody::TakenOver { note } => Some(Observation::TakeOver {
+                    by: actor,
+                    note: note.clone(),
+                }),
+                EventBody::Returned { outcome, note } => Some(Observation::Return {
+                    outcome: *outcome,
+                    by: actor,
+                    note: note.clone(),
+                }),
+                EventBody::Aborted { note } => Some(Observation::Return {
+                    outcome: ReturnOutcome::Abort,
+                    by: actor,
+                    note: note.clone(),
+                }),
+                _ => None,
+            };
+            if let Some(observation) = observation {
+                self.commands.entry(key).or_default().push(Pending {
+                    seq: event.seq,
+                    observation,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// One pass: lease, catch up with the journal, drive every active maintenance run.
+    pub async fn pass(&mut self) -> Result<PassOutcome, EngineError> {
+        if !self.hold_lease()? {
+            return Ok(PassOutcome::Standby);
+        }
+        self.catch_up()?;
+        let runs: Vec<RunView> = self.projection.runs.values().cloned().collect();
+        for run in runs {
+            let Ok(spec) = serde_json::from_value::<MaintenanceSpec>(run.spec.clone()) else {
+                continue;
+            };
+            if matches!(
+                run.status,
+                RunStatus::Succeeded | RunStatus::Aborted | RunStatus::Halted { .. }
+            ) {
+                continue;
+            }
+            self.drive_run(&run, &spec).await?;
+            self.catch_up()?;
+        }
+        Ok(PassOutcome::Acted)
+    }
+
+    fn append(&mut self, event: NewEvent) -> Result<(), EngineError> {
+        let fence = self.fence();
+        self.store.append(event, fence.as_ref())?;
+        Ok(())
+    }
+
+    fn event(
+        &self,
+        run: &RunId,
+        item: Option<&ItemId>,
+        cluster: &ClusterId,
+        key: String,
+        body: EventBody,
+    ) -> NewEvent {
+        let mut event = NewEvent::new(now(), self.options.actor.clone(), IdempotencyKey(key), body)
+            .with_run(run.clone())
+            .with_cluster(cluster.clone());
+        if let Some(item) = item {
+            event = event.with_item(item.clone());
+        }
+        event
+    }
+
+    async fn drive_run(
+        &mut self,
+        run: &RunView,
+        spec: &MaintenanceSpec,
+    ) -> Result<(), EngineError> {
+        let cluster = spec.cluster.clone();
+        if run.status == RunStatus::Planned {
+            let body = EventBody::RunStatusChanged {
+                status: RunStatus::Running,
+            };
+            let e = self.event(
+                &run.id,
+                None,
+                &cluster,
+                format!("{}/status/running", run.id),
+                body,
+            );
+            self.append(e)?;
+        }
+        let finished = |this: &Self, item: &ItemId| {
+            this.checkpoints
+                .get(&(run.id.clone(), item.clone()))
+                .is_some_and(|c| c.node_state.is_finished())
+        };
+        let Some(batch) = run
+            .batches
+            .iter()
+            .find(|batch| batch.iter().any(|item| !finished(self, item)))
+            .cloned()
+        else {
+            let failed: Vec<String> = run
+                .order
+                .iter()
+                .filter_map(|item| {
+                    let c = self.checkpoints.get(&(run.id.clone(), item.clone()))?;
+                    matches!(
+                        c.node_state.status,
+                        crate::model::run::StepStatus::Failed { .. }
+                    )
+                    .then(|| item.to_string())
+                })
+                .collect();
+            let status = if failed.is_empty() {
+                RunStatus::Succeeded
+            } else {
+                RunStatus::Halted {
+                    why: format!("failed nodes: {}", failed.join(", ")),
+                }
+            };
+            let e = self.event(
+                &run.id,
+                None,
+                &cluster,
+                format!("{}/status/final", run.id),
+                EventBody::RunStatusChanged { status },
+            );
+            self.append(e)?;
+            return Ok(());
+        };
+        for item in batch {
+            if finished(self, &item) {
+                continue;
+            }
+            self.drive_item(run, spec, &item).await?;
+        }
+        Ok(())
+    }
+
+    /// The pause that applies to this item, if any.
+    fn pause_reason(
+        &self,
+        run: &RunView,
+        spec: &MaintenanceSpec,
+        node_domain: Option<&str>,
+    ) -> Option<String> {
+        self.projection
+            .pause_for(run)
+            .or_else(|| node_domain.and_then(|d| self.projection.domain_pause(&spec.cluster, d)))
+            .map(|p| format!("{} (paused by {})", p.reason, p.by))
+    }
+
+    async fn drive_item(
+        &mut self,
+        run: &RunView,
+        spec: &MaintenanceSpec,
+        item: &ItemId,
+    ) -> Result<(), EngineError> {
+        let key = (run.id.clone(), item.clone());
+        let mut checkpoint = self.checkpoints.get(&key).cloned().unwrap_or_else(|| {
+            Checkpoint::new(NodeState::new(NodeName(item.as_str().to_string())))
+        });
+        let before = checkpoint.clone();
+        let node = checkpoint.node_state.node.clone();
+        let mut queue: VecDeque<Observation> = VecDeque::new();
+
+        // 1. Intents a dead executor left open: observe, settle, record the outcome.
+        let open: Vec<(IdempotencyKey, Intent)> = self
+            .projection
+            .runs
+            .get(&run.id)
+            .and_then(|r| r.items.get(item))
+            .map(|i| {
+                i.open_intents
+                    .iter()
+                    .filter_map(|(k, o)| Some((k.clone(), Intent::from_journal(&o.detail)?)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (intent_key, intent) in open {
+            let seen = match self
+                .port
+                .observe_for_restart(&spec.cluster, &node, &what_to_observe(&intent))
+                .await
+            {
+                Ok(seen) => seen,
+                Err(error) => {
+                    tracing::warn!(%error, "cannot settle an open intent yet");
+                    return Ok(());
+                }
+            };
+            let hook_idempotent = matches!(&spec.action, crate::model::maintenance::MaintainAction::Exec(h) if h.idempotent);
+            let resolution = reconcile(&intent, &seen, hook_idempotent);
+            if matches!(resolution, crate::model::maintenance::Resolution::Unknown) {
+                return Ok(());
+            }
+            let body = EventBody::Outcome {
+                intent: intent_key.clone(),
+                ok: matches!(resolution, crate::model::maintenance::Resolution::Happened),
+                detail: serde_json::json!({"reconciled": format!("{resolution:?}"), "seen": format!("{seen:?}")}),
+            };
+            let e = self.event(
+                &run.id,
+                Some(item),
+                &spec.cluster,
+                format!("{intent_key}/outcome"),
+                body,
+            );
+            self.append(e)?;
+            queue.push_back(Observation::Reconciled { intent, resolution });
+        }
+
+        // 2. Operator commands not yet fed.
+        let commands = self.commands.remove(&key).unwrap_or_default();
+        for command in commands {
+            if checkpoint.consumed.is_some_and(|c| command.seq <= c) {
+                continue;
+            }
+            checkpoint.consumed = Some(command.seq);
+            queue.push_back(command.observation);
+        }
+        queue.push_back(Observation::Tick);
+
+        // 3. Run the state machine until it has nothing more to do right now.
+        let domain_label = spec.budgets.failure_domain_label.clone();
+        let domain = self.node_domain(&spec.cluster, &node, &domain_label);
+        let mut steps = 0;
+        while let Some(observation) = queue.pop_front() {
+            steps += 1;
+            if steps > 200 {
+                break; // a safety net against a livelock; the next pass continues
+            }
+            let paused = self.pause_reason(run, spec, domain.as_deref());
+            let env = Env {
+                now: now(),
+                paused: paused.as_deref(),
+                spec,
+                run: &run.id,
+                actor: &self.options.actor,
+            };
+            let (next, actions) = step(checkpoint.node_state.clone(), &env, observation);
+            checkpoint.node_state = next;
+            let mut evictions: Vec<(PodRef, Option<Duration>)> = Vec::new();
+            for action in actions {
+                if let Action::Evict { pod, grace_period } = action {
+                    evictions.push((pod, grace_period));
+                    continue;
+                }
+                match self
+                    .perform(run, spec, item, &mut checkpoint, action)
+                    .await?
+                {
+                    Some(observation) => queue.push_back(observation),
+                    None if self.lease.is_none() => return Ok(()),
+                    None => {}
+                }
+            }
+            if !evictions.is_empty() {
+                let mut results = Vec::new();
+                for (pod, grace) in evictions {
+                    let action = Action::Evict {
+                        pod: pod.clone(),
+                        grace_period: grace,
+                    };
+                    match self
+                        .perform(run, spec, item, &mut checkpoint, action)
+                        .await?
+                    {
+                        Some(Observation::Evictions(mut r)) => results.append(&mut r),
+                        _ => break,
+                    }
+                }
+                if !results.is_empty() {
+                    queue.push_back(Observation::Evictions(results));
+                }
+            }
+        }
+        if checkpoint != before {
+            let body = checkpoint.to_body();
+            let seq = self.projection.last_seq.map_or(0, |s| s.0);
+            let e = self.event(
+                &run.id,
+                Some(item),
+                &spec.cluster,
+                format!(
+                    "{}/{}/checkpoint@{}/{}",
+                    run.id,
+                    item,
+                    seq,
+                    now().as_nanosecond()
+                ),
+                body,
+            );
+            self.append(e)?;
+            self.checkpoints.insert(key, checkpoint);
+        }
+        Ok(())
+    }
+
+    /// The node's failure domain (its `label` value) from the live fleet view, if known.
+    fn node_domain(&self, cluster: &ClusterId, node: &NodeName, label: &str) -> Option<String> {
+        let snapshot = self.fleet.as_ref()?.borrow().clone();
+        let live = snapshot.cluster(&cluster.0)?;
+        let view_node = live
+            .view
+            .nodes
+            .iter()
+            .find(|n| n.name.as_str() == node.as_str())?;
+        view_node.labels.get(label).map(|v| v.to_string())
+    }
+
+    /// Performs one action. Side effects are wrapped in intent/outcome events; the
+    /// observation to feed back is returned. `None` with the lease gone means stop.
+    async fn perform(
+        &mut self,
+        run: &RunView,
+        spec: &MaintenanceSpec,
+        item: &ItemId,
+        checkpoint: &mut Checkpoint,
+        action: Action,
+    ) -> Result<Option<Observation>, EngineError> {
+        let cluster = &spec.cluster;
+        let node = checkpoint.node_state.node.clone();
+        let step_name = checkpoint.node_state.step.name();
+        match &action {
+            Action::RecordStatus { step, status } => {
+                let seq = self.projection.last_seq.map_or(0, |s| s.0);
+                let body = EventBody::StepStatusChanged {
+                    status: status.clone(),
+                };
+                let e = self
+                    .event(
+                        &run.id,
+                        Some(item),
+                        cluster,
+                        format!(
+                            "{}/{}/{}/status/{}@{}",
+                            run.id,
+                            item,
+                            step,
+                            status.word(),
+                            seq
+                        ),
+                        body,
+                    )
+                    .with_step(step.name());
+                self.append(e)?;
+                return Ok(None);
+            }
+            Action::RecordNote { text } | Action::WaitForPerson { instructions: text } => {
+                let body = EventBody::Note { text: text.clone() };
+                let e = self
+                    .event(
+                        &run.id,
+                        Some(item),
+                        cluster,
+                        format!("{}/{}/note/{}", run.id, item, now().as_nanosecond()),
+                        body,
+                    )
+                    .with_step(step_name);
+                self.append(e)?;
+                return Ok(None);
+            }
+            Action::EmitNodeEvent { reason, message } => {
+                if let Err(error) = self.port.node_event(cluster, &node, reason, message).await {
+                    tracing::warn!(%error, "node event not recorded on the cluster");
+                }
+                return Ok(None);
+            }
+            _ => {}
+        }
+        // Side effects: intent first (with the state that asked for it), then the call.
+        let intent = action.intent();
+        let intent_key = match &intent {
+            Some(intent) => {
+                let (what, detail) = intent.to_journal();
+                let label = match intent {
+                    Intent::Evict { pod } => format!("evict:{pod}"),
+                    Intent::Hook { key } => format!("hook:{key}"),
+                    _ => what.clone(),
+                };
+                let attempt = checkpoint.next_attempt(&format!("{step_name}/{label}"));
+                let key = IdempotencyKey::for_step(&run.id, item, &step_name, &label, attempt);
+                let intent_event = NewEvent::new(
+                    now(),
+                    self.options.actor.clone(),
+                    key.clone(),
+                    EventBody::Intent {
+                        action: what,
+                        detail,
+                    },
+                )
+                .with_run(run.id.clone())
+                .with_item(item.clone())
+                .with_step(step_name.clone())
+                .with_cluster(cluster.clone());
+                let state_event = self.event(
+                    &run.id,
+                    Some(item),
+                    cluster,
+                    format!("{key}/state"),
+                    checkpoint.to_body(),
+                );
+                // Renew first: a side effect is only started by the lease holder.
+                if !self.hold_lease()? {
+                    return Ok(None);
+                }
+                let fence = self.fence();
+                self.store
+                    .append_all(vec![intent_event, state_event], fence.as_ref())?;
+                Some(key)
+            }
+            None => None,
+        };
+        let observation = match &action {
+            Action::Precheck => self.port.precheck(cluster, &node).await.map(|mut report| {
+                // Budgets were enforced by the batch plan; the guard acts through pauses.
+                report.budgets = CheckOutcome::Pass;
+                report.guard = CheckOutcome::Pass;
+                Observation::Prechecked(report)
+            }),
+            Action::Cordon => self
+                .port
+                .set_unschedulable(cluster, &node, true)
+                .await
+                .map(Observation::Cordoned),
+            Action::Uncordon => self
+                .port
+                .set_unschedulable(cluster, &node, false)
+                .await
+                .map(Observation::Uncordoned),
+            Action::ListPods => self
+                .port
+                .pods_on_node(cluster, &node)
+                .await
+                .map(Observation::Pods),
+            Action::Evict { pod, grace_period } => self
+                .port
+                .evict(cluster, pod, *grace_period)
+                .await
+                .map(|r| Observation::Evictions(vec![(pod.clone(), r)])),
+            Action::RunHook { .. } => self
+                .port
+                .run_hook(&action)
+                .await
+                .map(Observation::HookFinished),
+            Action::ObserveNode => self
+                .port
+                .observe_node(cluster, &node)
+                .await
+                .map(Observation::Node),
+            Action::ObserveWorkloads { pods } => self
+                .port
+                .observe_workloads(cluster, pods)
+                .await
+                .map(Observation::Workloads),
+            _ => return Ok(None),
+        };
+        match observation {
+            Ok(observation) => {
+                if let Some(key) = intent_key {
+                    let body = EventBody::Outcome {
+                        intent: key.clone(),
+                        ok: outcome_ok(&observation),
+                        detail: serde_json::to_value(&observation).unwrap_or_default(),
+                    };
+                    let e = self
+                        .event(&run.id, Some(item), cluster, format!("{key}/outcome"), body)
+                        .with_step(step_name);
+                    self.append(e)?;
+                }
+                Ok(Some(observation))
+            }
+            Err(error) => {
+                // Could not ask: the intent stays open and is settled by observing the
+                // cluster on a later pass. Never treated as success.
+                tracing::warn!(%error, run = %run.id, %item, "call failed; will observe and retry");
+                Ok(None)
+            }
+        }
+    }
+
+    /// Runs passes until `stop` turns true; then records nothing new and gives the lease
+    /// back. A call in flight when `stop` arrives is completed and recorded first.
+    pub async fn run_until(
+        &mut self,
+        mut stop: tokio::sync::watch::Receiver<bool>,
+    ) -> Result<(), EngineError> {
+        loop {
+            if *stop.borrow() {
+                break;
+            }
+            match self.pass().await {
+                Ok(_) => {}
+                Err(EngineError::Journal(
+                    JournalError::StaleToken { .. } | JournalError::LeaseLost { .. },
+                )) => {
+                    tracing::warn!("another executor holds the lease; standing by");
+                    self.lease = None;
+                }
+                Err(e) => return Err(e),
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(self.options.tick) => {}
+                _ = stop.changed() => {}
+            }
+        }
+        self.release_lease()
+    }
+}
+
+fn outcome_ok(observation: &Observation) -> bool {
+    match observation {
+        Observation::Cordoned(r) | Observation::Uncordoned(r) => r.is_ok(),
+        Observation::Evictions(results) => results.iter().all(|(_, r)| {
+            matches!(
+                r,
+                crate::model::maintenance::EvictionResult::Evicted
+                    | crate::model::maintenance::EvictionResult::PodGone
+            )
+        }),
+        Observation::HookFinished(h) => h.exit_code == Some(0) && !h.timed_out,
+        _ => true,
+    }
+}

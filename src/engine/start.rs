@@ -1,0 +1,136 @@
+//! Starting a maintenance run: resolve the nodes on the cluster, plan batches under the
+//! budgets, and journal the plan. Nothing is done to the cluster here; the executor acts.
+
+use std::collections::BTreeMap;
+
+use jiff::Timestamp;
+use k8s_openapi::api::core::v1::Node;
+use kube::Api;
+use kube::api::ListParams;
+
+use crate::journal::{JournalError, JournalStore};
+use crate::model::maintenance::{MaintenanceSpec, NodeFacts, Plan, plan_batches, select_nodes};
+use crate::model::run::{Actor, EventBody, IdempotencyKey, ItemId, NewEvent, NodeName, RunId};
+
+/// Why a run could not be started.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The cluster's nodes could not be listed.
+    #[error("listing nodes of {cluster}: {source}")]
+    Nodes {
+        /// Ledger id.
+        cluster: String,
+        /// What kube said.
+        #[source]
+        source: kube::Error,
+    },
+    /// Nodes named in the file do not exist.
+    #[error("nodes not found on the cluster: {0}")]
+    Missing(String),
+    /// Nothing to do.
+    #[error("no node to maintain: {0}")]
+    Empty(String),
+    /// The journal refused.
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    /// The spec could not be recorded.
+    #[error("recording the maintenance spec: {0}")]
+    Spec(#[from] serde_json::Error),
+}
+
+/// The cluster's nodes as the planner needs them: labels, and whether each is already
+/// unavailable (NotReady or cordoned), which counts against every batch's budget.
+pub async fn node_facts(
+    client: &kube::Client,
+    cluster: &str,
+) -> Result<Vec<NodeFacts>, StartError> {
+    let nodes: Api<Node> = Api::all(client.clone());
+    let list = nodes
+        .list(&ListParams::default())
+        .await
+        .map_err(|source| StartError::Nodes {
+            cluster: cluster.to_string(),
+            source,
+        })?;
+    Ok(list
+        .items
+        .iter()
+        .map(|node| {
+            let ready = node
+                .status
+                .as_ref()
+                .and_then(|s| s.conditions.as_ref())
+                .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
+                .is_some_and(|c| c.status == "True");
+            let cordoned = node
+                .spec
+                .as_ref()
+                .and_then(|s| s.unschedulable)
+                .unwrap_or(false);
+            NodeFacts {
+                name: NodeName(node.metadata.name.clone().unwrap_or_default()),
+                labels: node
+                    .metadata
+                    .labels
+                    .clone()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .collect::<BTreeMap<_, _>>(),
+                unavailable: !ready || cordoned,
+            }
+        })
+        .collect())
+}
+
+/// Plans `spec` against the cluster's `inventory`.
+pub fn plan(spec: &MaintenanceSpec, inventory: &[NodeFacts]) -> Result<Plan, StartError> {
+    let (targets, missing) = select_nodes(&spec.nodes, inventory);
+    if !missing.is_empty() {
+        let names: Vec<&str> = missing.iter().map(|n| n.as_str()).collect();
+        return Err(StartError::Missing(names.join(", ")));
+    }
+    if targets.is_empty() {
+        return Err(StartError::Empty(format!(
+            "{:?} selects nothing",
+            spec.nodes
+        )));
+    }
+    let down: Vec<NodeFacts> = inventory
+        .iter()
+        .filter(|n| n.unavailable && !targets.iter().any(|t| t.name == n.name))
+        .cloned()
+        .collect();
+    Ok(plan_batches(&targets, &down, &spec.budgets))
+}
+
+/// Journals a new run for `spec` with `plan`; returns its id. The executor picks it up.
+pub fn record_run(
+    store: &mut impl JournalStore,
+    actor: &Actor,
+    spec: &MaintenanceSpec,
+    plan: &Plan,
+    now: Timestamp,
+) -> Result<RunId, StartError> {
+    let run = RunId(format!("mnt-{}-{}", spec.name, now.as_second()));
+    let batches: Vec<Vec<ItemId>> = plan
+        .batches
+        .iter()
+        .map(|b| b.iter().map(|n| ItemId(n.as_str().to_string())).collect())
+        .collect();
+    let items = batches.iter().flatten().cloned().collect();
+    let event = NewEvent::new(
+        now,
+        actor.clone(),
+        IdempotencyKey(format!("{run}/planned")),
+        EventBody::RunPlanned {
+            title: format!("maintenance {} on {}", spec.name, spec.cluster),
+            items,
+            batches,
+            spec: serde_json::to_value(spec)?,
+        },
+    )
+    .with_run(run.clone())
+    .with_cluster(spec.cluster.clone());
+    store.append(event, None)?;
+    Ok(run)
+}

@@ -1,0 +1,403 @@
+//! The maintenance engine against the simulated fleet, over loopback HTTP through the real
+//! kube client: a full cycle on a node, a drain blocked by a PDB that becomes a stuck step,
+//! is handed off and returned with retry, and a pause that stops new steps.
+
+use std::collections::HashMap;
+
+use std::time::{Duration, Instant};
+
+use fleetdeck::engine::executor::{Executor, ExecutorOptions};
+use fleetdeck::engine::kube_port::KubePort;
+use fleetdeck::engine::start::{node_facts, plan, record_run};
+use fleetdeck::journal::{Durability, EventQuery, JournalStore, SqliteJournal};
+use fleetdeck::k8s::connect::{ClusterClient, ConnectOptions, connect};
+use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
+use fleetdeck::model::maintenance::read_maintenance;
+use fleetdeck::model::run::{
+    Actor, EventBody, IdempotencyKey, ItemId, NewEvent, PauseScope, ReturnOutcome, RunId,
+    RunStatus, StepStatus,
+};
+use fleetdeck::sim::{SimFleet, SimServer, start_on_loopback, write_kubeconfig, write_ledger};
+use k8s_openapi::api::core::v1::{Event as CoreEvent, Node, Pod};
+use k8s_openapi::api::policy::v1::PodDisruptionBudget;
+use kube::Api;
+use kube::api::{ListParams, Patch, PatchParams};
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    server: SimServer,
+    sync: FleetSync,
+    clients: HashMap<String, ClusterClient>,
+    journal_path: std::path::PathBuf,
+}
+
+async fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let fleet = SimFleet::load("small", 1, 1.0).unwrap();
+    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.unwrap();
+    write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).unwrap();
+    write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).unwrap();
+    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
+    let kubeconfig = kube::config::Kubeconfig::read_from(dir.path().join("kubeconfig")).unwrap();
+    let mut clients = HashMap::new();
+    for cluster in &ledger.clusters {
+        clients.insert(
+            cluster.id.0.clone(),
+            connect(cluster, &kubeconfig, &ConnectOptions::default())
+                .await
+                .unwrap(),
+        );
+    }
+    let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+    sync.wait_settled(Duration::from_secs(20)).await;
+    let journal_path = dir.path().join("journal.sqlite");
+    Fixture {
+        _dir: dir,
+        server,
+        sync,
+        clients,
+        journal_path,
+    }
+}
+
+impl Fixture {
+    fn executor(&self, actor: &str) -> Executor<SqliteJournal, KubePort> {
+        let store = SqliteJournal::open(&self.journal_path, Durability::Full).unwrap();
+        let port = KubePort::new(
+            self.clients.clone(),
+            self.sync.snapshots.clone(),
+            actor.to_string(),
+        );
+        let mut options = ExecutorOptions::new(Actor(actor.to_string()));
+        options.tick = Duration::from_millis(100);
+        Executor::new(store, port, options).with_fleet(self.sync.snapshots.clone())
+    }
+
+    fn client(&self, cluster: &str) -> kube::Client {
+        self.clients[cluster].client.clone()
+    }
+
+    async fn start(&self, yaml: &str) -> RunId {
+        let report = read_maintenance(yaml);
+        let spec = report
+            .spec
+            .unwrap_or_else(|| panic!("{:?}", report.diagnostics));
+        let inventory = node_facts(&self.client(&spec.cluster.0), &spec.cluster.0)
+            .await
+            .unwrap();
+        let plan = plan(&spec, &inventory).unwrap();
+        let mut store = SqliteJournal::open(&self.journal_path, Durability::Full).unwrap();
+        record_run(
+            &mut store,
+            &Actor("alice@ops".into()),
+            &spec,
+            &plan,
+            jiff::Timestamp::now(),
+        )
+        .unwrap()
+    }
+
+    fn operator(&self, run: &RunId, item: &str, body: EventBody) {
+        let mut store = SqliteJournal::open(&self.journal_path, Durability::Full).unwrap();
+        let now = jiff::Timestamp::now();
+        let actor = Actor("bob@ops".into());
+        let event = NewEvent::new(
+            now,
+            actor.clone(),
+            IdempotencyKey::for_command(&actor, now, "op"),
+            body,
+        )
+        .with_run(run.clone())
+        .with_item(ItemId(item.into()));
+        store.append(event, None).unwrap();
+    }
+
+    fn events(&self, run: &RunId) -> Vec<fleetdeck::model::run::Event> {
+        let store = SqliteJournal::open(&self.journal_path, Durability::Full).unwrap();
+        store
+            .query(&EventQuery {
+                run: Some(run.clone()),
+                ..EventQuery::default()
+            })
+            .unwrap()
+    }
+
+    fn status(&self, run: &RunId) -> RunStatus {
+        let store = SqliteJournal::open(&self.journal_path, Durability::Full).unwrap();
+        let projection = store.projection().unwrap();
+        projection.runs[run].status.clone()
+    }
+}
+
+fn spec(cluster: &str, node: &str, drain_deadline: &str) -> String {
+    format!(
+        "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: patch\ncluster: {cluster}\nnodes:\n  names: [{node}]\naction:\n  exec:\n    argv: [\"true\"]\n    timeout: 30s\n    idempotent: false\nbudgets:\n  maxUnavailable: 1\n  perFailureDomain: 1\n  failureDomainLabel: topology.kubernetes.io/zone\ndeadlines:\n  precheck: 30s\n  drain: {drain_deadline}\n  verifyNode: 60s\n  verifyWorkloads: 60s\ndrain:\n  gracePeriod: 1s\n  evictionRetry: 1s\n  terminatingGrace: 30s\n"
+    )
+}
+
+/// A node that hosts at least one pod not owned by a DaemonSet.
+async fn node_with_pods(client: &kube::Client, name_prefix: &str) -> String {
+    let pods: Api<Pod> = Api::all(client.clone());
+    let list = pods.list(&ListParams::default()).await.unwrap();
+    list.items
+        .iter()
+        .filter(|p| {
+            p.metadata
+                .name
+                .as_deref()
+                .is_some_and(|n| n.starts_with(name_prefix))
+        })
+        .filter_map(|p| p.spec.as_ref()?.node_name.clone())
+        .next()
+        .expect("a node with such a pod")
+}
+
+async fn drive_until(
+    executor: &mut Executor<SqliteJournal, KubePort>,
+    fx: &Fixture,
+    run: &RunId,
+    done: impl Fn(&Fixture) -> bool,
+    secs: u64,
+) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while !done(fx) {
+        assert!(
+            Instant::now() < deadline,
+            "timed out; events:\n{:#?}",
+            fx.events(run)
+                .iter()
+                .map(|e| format!("{} {:?}", e.event.key, e.event.body))
+                .collect::<Vec<_>>()
+        );
+        executor.pass().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn count_intents(events: &[fleetdeck::model::run::Event], action: &str) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(&e.event.body, EventBody::Intent { action: a, .. } if a == action))
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn full_cycle_on_a_node() {
+    let fx = fixture().await;
+    let client = fx.client("small-02");
+    let node = node_with_pods(&client, "").await;
+    let pods_before: Vec<String> = Api::<Pod>::all(client.clone())
+        .list(&ListParams::default().fields(&format!("spec.nodeName={node}")))
+        .await
+        .unwrap()
+        .items
+        .iter()
+        .filter(|p| {
+            !p.metadata
+                .owner_references
+                .iter()
+                .flatten()
+                .any(|o| o.kind == "DaemonSet")
+        })
+        .filter_map(|p| p.metadata.name.clone())
+        .collect();
+    assert!(!pods_before.is_empty());
+    let run = fx.start(&spec("small-02", &node, "60s")).await;
+    let mut executor = fx.executor("executor-a");
+    drive_until(
+        &mut executor,
+        &fx,
+        &run,
+        |fx| fx.status(&run) == RunStatus::Succeeded,
+        90,
+    )
+    .await;
+
+    let events = fx.events(&run);
+    assert_eq!(count_intents(&events, "cordon"), 1, "cordoned once");
+    assert_eq!(count_intents(&events, "uncordon"), 1, "uncordoned once");
+    assert_eq!(count_intents(&events, "hook"), 1, "hook run once");
+    assert!(count_intents(&events, "evict") >= pods_before.len());
+    // Every intent has its outcome.
+    let projection = fx.executor("reader").store().projection().unwrap();
+    assert!(
+        projection.runs[&run]
+            .items
+            .values()
+            .all(|i| i.open_intents.is_empty())
+    );
+    // The node is back in service and the evicted pods live elsewhere.
+    let n = Api::<Node>::all(client.clone()).get(&node).await.unwrap();
+    assert_ne!(n.spec.and_then(|s| s.unschedulable), Some(true));
+    let on_node: Vec<String> = Api::<Pod>::all(client.clone())
+        .list(&ListParams::default().fields(&format!("spec.nodeName={node}")))
+        .await
+        .unwrap()
+        .items
+        .iter()
+        .filter_map(|p| p.metadata.name.clone())
+        .collect();
+    for pod in &pods_before {
+        assert!(!on_node.contains(pod), "{pod} was evicted");
+    }
+    // The node's events tell the story, naming who did it.
+    let node_events = Api::<CoreEvent>::namespaced(client.clone(), "default")
+        .list(&ListParams::default())
+        .await
+        .unwrap();
+    let ours: Vec<String> = node_events
+        .items
+        .iter()
+        .filter(|e| {
+            e.reason.as_deref() == Some("FleetdeckMaintenance")
+                && e.involved_object.name.as_deref() == Some(node.as_str())
+        })
+        .filter_map(|e| e.message.clone())
+        .collect();
+    assert!(ours.len() >= 6, "{ours:#?}");
+    assert!(ours.iter().all(|m| m.contains("executor-a")), "{ours:#?}");
+    fx.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pdb_blocked_drain_is_stuck_handed_off_and_retried() {
+    let fx = fixture().await;
+    let client = fx.client("small-01");
+    let node = node_with_pods(&client, "checkout").await;
+    let run = fx.start(&spec("small-01", &node, "3s")).await;
+    let mut executor = fx.executor("executor-a");
+    let item = ItemId(node.clone());
+    let blocked = |fx: &Fixture| {
+        let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+        let p = store.projection().unwrap();
+        p.runs
+            .get(&run)
+            .and_then(|r| r.items.get(&item))
+            .and_then(|i| i.current.as_ref().and_then(|c| i.steps.get(c)))
+            .is_some_and(|s| matches!(s.status, StepStatus::Blocked { .. }))
+    };
+    drive_until(&mut executor, &fx, &run, blocked, 60).await;
+    let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+    let projection = store.projection().unwrap();
+    let view = &projection.runs[&run].items[&item];
+    let current = view.current.clone().unwrap();
+    assert_eq!(current.as_str(), "Drain");
+    let StepStatus::Blocked { reason } = &view.steps[&current].status else {
+        unreachable!()
+    };
+    assert!(
+        reason.contains("PDB")
+            && reason.contains("needs")
+            && reason.contains("healthy pods and has"),
+        "{reason}"
+    );
+    drop(store);
+
+    // A person takes it, relaxes the PDB, and returns it with retry.
+    fx.operator(
+        &run,
+        &node,
+        EventBody::HandedOff {
+            to: Actor("carol@ops".into()),
+            note: "checkout PDB blocks; talking to the team".into(),
+        },
+    );
+    executor.pass().await.unwrap();
+    let pdbs: Api<PodDisruptionBudget> = Api::namespaced(client.clone(), "shop");
+    for pdb in pdbs.list(&ListParams::default()).await.unwrap().items {
+        let name = pdb.metadata.name.clone().unwrap();
+        pdbs.patch(
+            &name,
+            &PatchParams::default(),
+            &Patch::Merge(serde_json::json!({"spec": {"maxUnavailable": 1}})),
+        )
+        .await
+        .unwrap();
+    }
+    fx.operator(
+        &run,
+        &node,
+        EventBody::Returned {
+            outcome: ReturnOutcome::Retry,
+            note: "PDB relaxed to maxUnavailable 1".into(),
+        },
+    );
+    drive_until(
+        &mut executor,
+        &fx,
+        &run,
+        |fx| fx.status(&run) == RunStatus::Succeeded,
+        90,
+    )
+    .await;
+    let events = fx.events(&run);
+    assert_eq!(count_intents(&events, "cordon"), 1);
+    assert_eq!(count_intents(&events, "uncordon"), 1);
+    fx.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pause_stops_new_steps() {
+    let fx = fixture().await;
+    let client = fx.client("small-02");
+    let node = node_with_pods(&client, "").await;
+    {
+        let mut store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+        let now = jiff::Timestamp::now();
+        let actor = Actor("bob@ops".into());
+        store
+            .append(
+                NewEvent::new(
+                    now,
+                    actor.clone(),
+                    IdempotencyKey::for_command(&actor, now, "pause"),
+                    EventBody::Paused {
+                        scope: PauseScope::Fleet,
+                        reason: "change freeze".into(),
+                    },
+                ),
+                None,
+            )
+            .unwrap();
+    }
+    let run = fx.start(&spec("small-02", &node, "60s")).await;
+    let mut executor = fx.executor("executor-a");
+    for _ in 0..15 {
+        executor.pass().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let events = fx.events(&run);
+    let intents = events
+        .iter()
+        .filter(|e| matches!(e.event.body, EventBody::Intent { .. }))
+        .count();
+    assert_eq!(intents, 0, "no side effect while paused");
+    {
+        let mut store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+        let now = jiff::Timestamp::now();
+        let actor = Actor("bob@ops".into());
+        store
+            .append(
+                NewEvent::new(
+                    now,
+                    actor.clone(),
+                    IdempotencyKey::for_command(&actor, now, "resume"),
+                    EventBody::Resumed {
+                        scope: PauseScope::Fleet,
+                        note: "freeze over".into(),
+                    },
+                ),
+                None,
+            )
+            .unwrap();
+    }
+    drive_until(
+        &mut executor,
+        &fx,
+        &run,
+        |fx| fx.status(&run) == RunStatus::Succeeded,
+        90,
+    )
+    .await;
+    fx.server.shutdown().await;
+}
