@@ -19,7 +19,10 @@ fn kubectl_cmd(s: &Served, context: &str, args: &[&str]) -> Command {
     let found = std::env::var_os("PATH")
         .map(|p| std::env::split_paths(&p).any(|d| d.join("kubectl").is_file()))
         .unwrap_or(false);
-    assert!(found, "kubectl not found on PATH: install it (Debian: `apt-get install -y kubernetes-client`)");
+    assert!(
+        found,
+        "kubectl not found on PATH: install it (Debian: `apt-get install -y kubernetes-client`)"
+    );
     let mut cmd = Command::new("kubectl");
     cmd.arg("--kubeconfig")
         .arg(&s.kubeconfig)
@@ -42,7 +45,10 @@ struct Out {
 }
 
 async fn kubectl(s: &Served, context: &str, args: &[&str]) -> Out {
-    let out = kubectl_cmd(s, context, args).output().await.expect("run kubectl");
+    let out = kubectl_cmd(s, context, args)
+        .output()
+        .await
+        .expect("run kubectl");
     Out {
         ok: out.status.success(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -52,11 +58,18 @@ async fn kubectl(s: &Served, context: &str, args: &[&str]) -> Out {
 
 async fn pods_on(s: &Served, cluster: &str, node: &str) -> Vec<Pod> {
     let pods: Api<Pod> = Api::all(s.fleet.client(cluster).expect("client"));
-    pods.list(&ListParams::default().fields(&format!("spec.nodeName={node}"))).await.expect("list").items
+    pods.list(&ListParams::default().fields(&format!("spec.nodeName={node}")))
+        .await
+        .expect("list")
+        .items
 }
 
 fn app(p: &Pod) -> String {
-    p.metadata.labels.as_ref().and_then(|l| l.get("app").cloned()).unwrap_or_default()
+    p.metadata
+        .labels
+        .as_ref()
+        .and_then(|l| l.get("app").cloned())
+        .unwrap_or_default()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -65,18 +78,37 @@ async fn kubectl_get_nodes_wide_cordon_uncordon() {
     let out = kubectl(&s, "small-02", &["get", "nodes", "-o", "wide"]).await;
     assert!(out.ok, "{}", out.stderr);
     assert!(out.stdout.contains("KERNEL-VERSION"), "{}", out.stdout);
-    assert!(out.stdout.contains("small-02-n000") && out.stdout.contains("Ready"), "{}", out.stdout);
-    assert_eq!(out.stdout.lines().count(), 11, "header and ten nodes:\n{}", out.stdout);
+    assert!(
+        out.stdout.contains("small-02-n000") && out.stdout.contains("Ready"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(
+        out.stdout.lines().count(),
+        11,
+        "header and ten nodes:\n{}",
+        out.stdout
+    );
 
     let nodes: Api<Node> = Api::all(s.fleet.client("small-02").expect("client"));
     let out = kubectl(&s, "small-02", &["cordon", "small-02-n003"]).await;
-    assert!(out.ok && out.stdout.contains("cordoned"), "{} {}", out.stdout, out.stderr);
+    assert!(
+        out.ok && out.stdout.contains("cordoned"),
+        "{} {}",
+        out.stdout,
+        out.stderr
+    );
     let n = nodes.get("small-02-n003").await.expect("node");
     assert_eq!(n.spec.and_then(|s| s.unschedulable), Some(true));
     let out = kubectl(&s, "small-02", &["get", "nodes", "small-02-n003"]).await;
     assert!(out.stdout.contains("SchedulingDisabled"), "{}", out.stdout);
     let out = kubectl(&s, "small-02", &["uncordon", "small-02-n003"]).await;
-    assert!(out.ok && out.stdout.contains("uncordoned"), "{} {}", out.stdout, out.stderr);
+    assert!(
+        out.ok && out.stdout.contains("uncordoned"),
+        "{} {}",
+        out.stdout,
+        out.stderr
+    );
     let n = nodes.get("small-02-n003").await.expect("node");
     assert_ne!(n.spec.and_then(|s| s.unschedulable), Some(true));
     s.server.shutdown().await;
@@ -88,26 +120,58 @@ async fn kubectl_drain_succeeds_unless_a_blocking_budget_protects_a_pod() {
     let cluster = "small-01";
     let pods: Api<Pod> = Api::all(s.fleet.client(cluster).expect("client"));
     let all = pods.list(&ListParams::default()).await.expect("pods").items;
-    let node_of = |p: &Pod| p.spec.as_ref().and_then(|s| s.node_name.clone()).unwrap_or_default();
-    let blocked_nodes: Vec<String> = all.iter().filter(|p| app(p) == "checkout").map(node_of).collect();
+    let node_of = |p: &Pod| {
+        p.spec
+            .as_ref()
+            .and_then(|s| s.node_name.clone())
+            .unwrap_or_default()
+    };
+    let blocked_nodes: Vec<String> = all
+        .iter()
+        .filter(|p| app(p) == "checkout")
+        .map(node_of)
+        .collect();
     let free = all
         .iter()
         .filter(|p| app(p) != "kube-proxy" && !blocked_nodes.contains(&node_of(p)))
         .map(node_of)
         .next()
         .expect("a node with evictable pods only");
-    let out = kubectl(&s, cluster, &["drain", &free, "--ignore-daemonsets", "--timeout=60s"]).await;
-    assert!(out.ok, "drain of {free} failed:\n{}\n{}", out.stdout, out.stderr);
+    let out = kubectl(
+        &s,
+        cluster,
+        &["drain", &free, "--ignore-daemonsets", "--timeout=60s"],
+    )
+    .await;
+    assert!(
+        out.ok,
+        "drain of {free} failed:\n{}\n{}",
+        out.stdout, out.stderr
+    );
     assert!(out.stdout.contains("drained"), "{}", out.stdout);
     let left = pods_on(&s, cluster, &free).await;
-    assert!(left.iter().all(|p| app(p) == "kube-proxy"), "only the DaemonSet pod stays: {:?}", left.iter().map(app).collect::<Vec<_>>());
+    assert!(
+        left.iter().all(|p| app(p) == "kube-proxy"),
+        "only the DaemonSet pod stays: {:?}",
+        left.iter().map(app).collect::<Vec<_>>()
+    );
 
     let blocked = &blocked_nodes[0];
-    let out = kubectl(&s, cluster, &["drain", blocked, "--ignore-daemonsets", "--timeout=6s"]).await;
+    let out = kubectl(
+        &s,
+        cluster,
+        &["drain", blocked, "--ignore-daemonsets", "--timeout=6s"],
+    )
+    .await;
     assert!(!out.ok, "drain of {blocked} must time out:\n{}", out.stdout);
     assert!(out.stderr.contains("disruption budget"), "{}", out.stderr);
     assert!(out.stderr.contains("global timeout"), "{}", out.stderr);
-    assert!(pods_on(&s, cluster, blocked).await.iter().any(|p| app(p) == "checkout"));
+    assert!(
+        pods_on(&s, cluster, blocked)
+            .await
+            .iter()
+            .any(|p| app(p) == "checkout")
+    );
     s.server.shutdown().await;
 }
 
@@ -116,7 +180,11 @@ async fn kubectl_get_pods_watch_sees_a_change() {
     let s = serve(small(4.0)).await;
     let cluster = "small-02";
     let pods: Api<Pod> = Api::namespaced(s.fleet.client(cluster).expect("client"), "shop");
-    let victim = pods.list(&ListParams::default()).await.expect("pods").items[0].metadata.name.clone().expect("name");
+    let victim = pods.list(&ListParams::default()).await.expect("pods").items[0]
+        .metadata
+        .name
+        .clone()
+        .expect("name");
     let mut child = kubectl_cmd(&s, cluster, &["get", "pods", "-n", "shop", "--watch"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -131,7 +199,9 @@ async fn kubectl_get_pods_watch_sees_a_change() {
             if line.contains(&victim) {
                 seen += 1;
                 if !deleted {
-                    pods.delete(&victim, &DeleteParams::default()).await.expect("delete");
+                    pods.delete(&victim, &DeleteParams::default())
+                        .await
+                        .expect("delete");
                     deleted = true;
                 } else if line.contains("Terminating") {
                     return true;
@@ -142,6 +212,10 @@ async fn kubectl_get_pods_watch_sees_a_change() {
     })
     .await;
     let _ = child.kill().await;
-    assert_eq!(result, Ok(true), "kubectl --watch did not show the pod terminating (seen {seen} lines)");
+    assert_eq!(
+        result,
+        Ok(true),
+        "kubectl --watch did not show the pod terminating (seen {seen} lines)"
+    );
     s.server.shutdown().await;
 }

@@ -11,10 +11,19 @@ use k8s_openapi::api::core::v1::{Namespace, Node, Pod};
 use kube::api::{Api, ListParams};
 
 fn names(fleet: &SimFleet, cluster: &str) -> Vec<String> {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
     rt.block_on(async {
         let pods: Api<Pod> = Api::all(fleet.client(cluster).expect("client"));
-        pods.list(&ListParams::default()).await.expect("list").items.into_iter().filter_map(|p| p.metadata.name).collect()
+        pods.list(&ListParams::default())
+            .await
+            .expect("list")
+            .items
+            .into_iter()
+            .filter_map(|p| p.metadata.name)
+            .collect()
     })
 }
 
@@ -23,8 +32,14 @@ fn same_seed_same_fleet() {
     let a = SimFleet::load("small", 42, 1.0).expect("a");
     let b = SimFleet::load("small", 42, 1.0).expect("b");
     let c = SimFleet::load("small", 43, 1.0).expect("c");
-    assert_eq!(a.kube_system_uid("small-01").ok(), b.kube_system_uid("small-01").ok());
-    assert_ne!(a.kube_system_uid("small-01").ok(), c.kube_system_uid("small-01").ok());
+    assert_eq!(
+        a.kube_system_uid("small-01").ok(),
+        b.kube_system_uid("small-01").ok()
+    );
+    assert_ne!(
+        a.kube_system_uid("small-01").ok(),
+        c.kube_system_uid("small-01").ok()
+    );
     assert_eq!(names(&a, "small-02"), names(&b, "small-02"));
     assert_eq!(a.totals(), (3, 30, b.totals().2));
 }
@@ -45,40 +60,85 @@ async fn demo_fleet_ledger_and_kubeconfig_are_coherent() {
         let id = c["id"].as_str().expect("id");
         let server = c["identity"]["server"].as_str().expect("server");
         assert_eq!(server, format!("http://127.0.0.1:18080/clusters/{id}"));
-        assert!(kc.contains(&format!("server: \"{server}\"")), "kubeconfig has {server}");
+        assert!(
+            kc.contains(&format!("server: \"{server}\"")),
+            "kubeconfig has {server}"
+        );
         assert_eq!(c["context"], c["id"]);
         for (k, v) in c["labels"].as_object().expect("labels") {
             let allowed = dict[k].as_array().expect("declared key");
             assert!(allowed.contains(v), "{k}={v} declared");
         }
         for key in ["podCIDR", "serviceCIDR"] {
-            nets.push(c["network"][key].as_str().and_then(|s| s.parse().ok()).expect("cidr"));
+            nets.push(
+                c["network"][key]
+                    .as_str()
+                    .and_then(|s| s.parse().ok())
+                    .expect("cidr"),
+            );
         }
-        for key in ["kubernetes", "etcd", "runtime", "kernel", "cni", "csi", "gpuDriver", "devicePlugin"] {
+        for key in [
+            "kubernetes",
+            "etcd",
+            "runtime",
+            "kernel",
+            "cni",
+            "csi",
+            "gpuDriver",
+            "devicePlugin",
+        ] {
             assert!(c["versions"][key].is_string(), "{id} versions.{key}");
         }
     }
     for (i, a) in nets.iter().enumerate() {
         for b in &nets[i + 1..] {
-            assert!(!a.contains(&b.network()) && !b.contains(&a.network()), "{a} overlaps {b}");
+            assert!(
+                !a.contains(&b.network()) && !b.contains(&a.network()),
+                "{a} overlaps {b}"
+            );
         }
     }
     assert!(dict["env"].as_array().is_some_and(|v| !v.is_empty()) && dict["tier"].is_array());
-    let by_id: BTreeMap<&str, &serde_json::Value> = clusters.iter().map(|c| (c["id"].as_str().unwrap_or_default(), c)).collect();
+    let by_id: BTreeMap<&str, &serde_json::Value> = clusters
+        .iter()
+        .map(|c| (c["id"].as_str().unwrap_or_default(), c))
+        .collect();
     // Identity drift.
-    assert_ne!(by_id["prod-use1-04"]["identity"]["kubeSystemUID"].as_str(), fleet.kube_system_uid("prod-use1-04").ok().as_deref());
-    assert_eq!(by_id["prod-use1-05"]["identity"]["kubeSystemUID"].as_str(), fleet.kube_system_uid("prod-use1-05").ok().as_deref());
+    assert_ne!(
+        by_id["prod-use1-04"]["identity"]["kubeSystemUID"].as_str(),
+        fleet.kube_system_uid("prod-use1-04").ok().as_deref()
+    );
+    assert_eq!(
+        by_id["prod-use1-05"]["identity"]["kubeSystemUID"].as_str(),
+        fleet.kube_system_uid("prod-use1-05").ok().as_deref()
+    );
     // Version drift.
-    let live = fleet.client("stg-euw1-02").expect("client").apiserver_version().await.expect("version");
-    assert_ne!(by_id["stg-euw1-02"]["versions"]["kubernetes"].as_str(), Some(live.git_version.as_str()));
+    let live = fleet
+        .client("stg-euw1-02")
+        .expect("client")
+        .apiserver_version()
+        .await
+        .expect("version");
+    assert_ne!(
+        by_id["stg-euw1-02"]["versions"]["kubernetes"].as_str(),
+        Some(live.git_version.as_str())
+    );
     assert!(by_id["stg-use1-03"]["exceptions"].is_array());
 
     // The live kube-system UID is what the API serves.
     let ns: Api<Namespace> = Api::all(fleet.client("prod-use1-05").expect("client"));
-    assert_eq!(ns.get("kube-system").await.expect("ns").metadata.uid, fleet.kube_system_uid("prod-use1-05").ok());
+    assert_eq!(
+        ns.get("kube-system").await.expect("ns").metadata.uid,
+        fleet.kube_system_uid("prod-use1-05").ok()
+    );
 
     // Unreachable cluster: a connection error, not an HTTP answer.
-    let err = fleet.client("prod-apse1-03").expect("client").apiserver_version().await.expect_err("refused");
+    let err = fleet
+        .client("prod-apse1-03")
+        .expect("client")
+        .apiserver_version()
+        .await
+        .expect_err("refused");
     assert!(!matches!(err, kube::Error::Api(_)), "{err}");
 
     // Zone outage: eu-west-1b nodes are not Ready.
@@ -91,25 +151,78 @@ async fn demo_fleet_ledger_and_kubeconfig_are_coherent() {
         .items
         .into_iter()
         .filter(|n| {
-            n.status.as_ref().and_then(|s| s.conditions.as_ref()).and_then(|c| c.iter().find(|c| c.type_ == "Ready")).map(|c| c.status.as_str())
+            n.status
+                .as_ref()
+                .and_then(|s| s.conditions.as_ref())
+                .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
+                .map(|c| c.status.as_str())
                 != Some("True")
         })
-        .filter_map(|n| n.metadata.labels.and_then(|l| l.get("topology.kubernetes.io/zone").cloned()))
+        .filter_map(|n| {
+            n.metadata
+                .labels
+                .and_then(|l| l.get("topology.kubernetes.io/zone").cloned())
+        })
         .collect();
-    assert!(!not_ready.is_empty() && not_ready.iter().all(|z| z == "eu-west-1b"), "{not_ready:?}");
+    assert!(
+        !not_ready.is_empty() && not_ready.iter().all(|z| z == "eu-west-1b"),
+        "{not_ready:?}"
+    );
 
     // GPU cluster: 8-GPU nodes in cliques, free GPUs fragmented.
     let client = fleet.client("gpu-prod-use1-01").expect("client");
-    let gpu_nodes = Api::<Node>::all(client.clone()).list(&ListParams::default().labels("nvidia.com/gpu.present=true")).await.expect("gpu nodes").items;
+    let gpu_nodes = Api::<Node>::all(client.clone())
+        .list(&ListParams::default().labels("nvidia.com/gpu.present=true"))
+        .await
+        .expect("gpu nodes")
+        .items;
     assert_eq!(gpu_nodes.len(), 8);
-    assert!(gpu_nodes.iter().all(|n| n.metadata.labels.as_ref().is_some_and(|l| l.contains_key("nvidia.com/gpu.clique") && l.contains_key("fleetdeck.dev/rack"))));
-    let pods = Api::<Pod>::namespaced(client, "training").list(&ListParams::default()).await.expect("jobs").items;
+    assert!(
+        gpu_nodes
+            .iter()
+            .all(|n| n
+                .metadata
+                .labels
+                .as_ref()
+                .is_some_and(|l| l.contains_key("nvidia.com/gpu.clique")
+                    && l.contains_key("fleetdeck.dev/rack")))
+    );
+    let pods = Api::<Pod>::namespaced(client, "training")
+        .list(&ListParams::default())
+        .await
+        .expect("jobs")
+        .items;
     let mut used: BTreeMap<String, i64> = BTreeMap::new();
     for p in &pods {
-        let node = p.spec.as_ref().and_then(|s| s.node_name.clone()).unwrap_or_default();
-        let gpus: i64 = p.spec.as_ref().map(|s| s.containers.iter().filter_map(|c| c.resources.as_ref()?.limits.as_ref()?.get("nvidia.com/gpu")?.0.parse::<i64>().ok()).sum()).unwrap_or(0);
+        let node = p
+            .spec
+            .as_ref()
+            .and_then(|s| s.node_name.clone())
+            .unwrap_or_default();
+        let gpus: i64 = p
+            .spec
+            .as_ref()
+            .map(|s| {
+                s.containers
+                    .iter()
+                    .filter_map(|c| {
+                        c.resources
+                            .as_ref()?
+                            .limits
+                            .as_ref()?
+                            .get("nvidia.com/gpu")?
+                            .0
+                            .parse::<i64>()
+                            .ok()
+                    })
+                    .sum()
+            })
+            .unwrap_or(0);
         *used.entry(node).or_default() += gpus;
     }
     let partial = used.values().filter(|u| **u > 0 && **u < 8).count();
-    assert!(partial >= 3, "free GPUs fragmented over several nodes: {used:?}");
+    assert!(
+        partial >= 3,
+        "free GPUs fragmented over several nodes: {used:?}"
+    );
 }

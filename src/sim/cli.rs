@@ -38,7 +38,13 @@ pub async fn serve_from_cli(args: SimArgs) -> Result<(), SimError> {
     let scenario = Scenario::load(&args.scenario)?;
     let fleet = SimFleet::from_scenario(&scenario, args.seed, args.speed)?;
     let (clusters, nodes, pods) = fleet.totals();
-    tracing::info!(clusters, nodes, pods, secs = started.elapsed().as_secs_f64(), "fleet generated");
+    tracing::info!(
+        clusters,
+        nodes,
+        pods,
+        secs = started.elapsed().as_secs_f64(),
+        "fleet generated"
+    );
     let (addr, server) = start_on_loopback(fleet.clone(), args.port).await?;
     write_kubeconfig(&fleet, &args.write_kubeconfig, addr)?;
     if let Some(path) = &args.write_ledger {
@@ -50,7 +56,12 @@ pub async fn serve_from_cli(args: SimArgs) -> Result<(), SimError> {
         scenario.name,
         args.write_kubeconfig.display()
     );
-    tokio::signal::ctrl_c().await.map_err(|source| SimError::Serve { addr: addr.to_string(), source })?;
+    tokio::signal::ctrl_c()
+        .await
+        .map_err(|source| SimError::Serve {
+            addr: addr.to_string(),
+            source,
+        })?;
     server.shutdown().await;
     Ok(())
 }

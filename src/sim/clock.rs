@@ -19,7 +19,11 @@ impl SimClock {
         SimClock {
             real_start: Instant::now(),
             sim_start: Timestamp::now(),
-            speed: if speed.is_finite() { speed.max(0.01) } else { 1.0 },
+            speed: if speed.is_finite() {
+                speed.max(0.01)
+            } else {
+                1.0
+            },
         }
     }
 

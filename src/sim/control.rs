@@ -21,13 +21,21 @@ use super::resource::Kind;
 
 /// Handles a `/sim/v1/{rest}` request.
 pub async fn handle(fleet: &SimFleet, method: Method, rest: &str, req: Request) -> Response {
-    let body = axum::body::to_bytes(req.into_body(), 1 << 20).await.unwrap_or_default();
+    let body = axum::body::to_bytes(req.into_body(), 1 << 20)
+        .await
+        .unwrap_or_default();
     route(fleet, &method, rest, &body).unwrap_or_else(IntoResponse::into_response)
 }
 
 fn route(fleet: &SimFleet, method: &Method, rest: &str, body: &[u8]) -> Result<Response, ApiError> {
     let segs: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
-    let unknown = |id: &str| ApiError { code: 404, reason: "NotFound", message: format!("unknown cluster {id:?}"), details: None, retry_after: None };
+    let unknown = |id: &str| ApiError {
+        code: 404,
+        reason: "NotFound",
+        message: format!("unknown cluster {id:?}"),
+        details: None,
+        retry_after: None,
+    };
     match (method.clone(), segs.as_slice()) {
         (Method::GET, ["clusters"]) => {
             let items: Vec<Value> = fleet
@@ -46,25 +54,40 @@ fn route(fleet: &SimFleet, method: &Method, rest: &str, body: &[u8]) -> Result<R
             Ok(value_response(200, &json!(f)))
         }
         (Method::PUT, ["clusters", id, "faults"]) => {
-            let f: Faults = serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("faults: {e}")))?;
+            let f: Faults = serde_json::from_slice(body)
+                .map_err(|e| ApiError::bad_request(format!("faults: {e}")))?;
             fleet.set_faults(id, f.clone()).map_err(|_| unknown(id))?;
             Ok(value_response(200, &json!(f)))
         }
         (Method::PATCH, ["clusters", id, "faults"]) => {
-            let patch: Value = serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("faults: {e}")))?;
+            let patch: Value = serde_json::from_slice(body)
+                .map_err(|e| ApiError::bad_request(format!("faults: {e}")))?;
             let mut current = json!(fleet.faults(id).map_err(|_| unknown(id))?);
             json_patch::merge(&mut current, &patch);
-            let f: Faults = serde_json::from_value(current).map_err(|e| ApiError::bad_request(format!("faults: {e}")))?;
+            let f: Faults = serde_json::from_value(current)
+                .map_err(|e| ApiError::bad_request(format!("faults: {e}")))?;
             fleet.set_faults(id, f.clone()).map_err(|_| unknown(id))?;
             Ok(value_response(200, &json!(f)))
         }
         (Method::POST, ["clusters", id, "nodes", node, "reboot"]) => {
-            fleet.reboot_node(id, node).map_err(|e| ApiError { code: 404, reason: "NotFound", message: e.to_string(), details: None, retry_after: None })?;
-            Ok(value_response(202, &json!({"cluster": id, "node": node, "rebooting": true})))
+            fleet.reboot_node(id, node).map_err(|e| ApiError {
+                code: 404,
+                reason: "NotFound",
+                message: e.to_string(),
+                details: None,
+                retry_after: None,
+            })?;
+            Ok(value_response(
+                202,
+                &json!({"cluster": id, "node": node, "rebooting": true}),
+            ))
         }
         (Method::POST, ["clusters", id, "compact"]) => {
             fleet.compact(id).map_err(|_| unknown(id))?;
-            Ok(value_response(200, &json!({"cluster": id, "compacted": true})))
+            Ok(value_response(
+                200,
+                &json!({"cluster": id, "compacted": true}),
+            ))
         }
         _ => Err(ApiError::no_route(rest)),
     }

@@ -70,15 +70,29 @@ impl Pass<'_> {
 /// a running one gets `deletionTimestamp = now + grace` and is removed by the kubelet
 /// when it has terminated. Finalizers keep the object until they are removed. Returns
 /// whether the object is gone.
-pub fn begin_pod_deletion(store: &mut Store, pod: &mut Value, grace: Option<i64>, now: &str) -> bool {
+pub fn begin_pod_deletion(
+    store: &mut Store,
+    pod: &mut Value,
+    grace: Option<i64>,
+    now: &str,
+) -> bool {
     let ns = str_at(pod, "/metadata/namespace");
     let name = str_at(pod, "/metadata/name");
     let grace = grace
-        .or_else(|| pod.pointer("/spec/terminationGracePeriodSeconds").and_then(Value::as_i64))
+        .or_else(|| {
+            pod.pointer("/spec/terminationGracePeriodSeconds")
+                .and_then(Value::as_i64)
+        })
         .unwrap_or(30)
         .max(0);
-    let bound = pod.pointer("/spec/nodeName").and_then(Value::as_str).is_some_and(|n| !n.is_empty());
-    let has_finalizers = pod.pointer("/metadata/finalizers").and_then(Value::as_array).is_some_and(|f| !f.is_empty());
+    let bound = pod
+        .pointer("/spec/nodeName")
+        .and_then(Value::as_str)
+        .is_some_and(|n| !n.is_empty());
+    let has_finalizers = pod
+        .pointer("/metadata/finalizers")
+        .and_then(Value::as_array)
+        .is_some_and(|f| !f.is_empty());
     if (!bound || grace == 0) && !has_finalizers {
         store.remove(Kind::Pod, &ns, &name);
         pod["metadata"]["deletionTimestamp"] = json!(now);
@@ -86,7 +100,10 @@ pub fn begin_pod_deletion(store: &mut Store, pod: &mut Value, grace: Option<i64>
     }
     if deleting(pod) {
         // A shorter grace period may shorten an ongoing deletion; never lengthen it.
-        let old = pod.pointer("/metadata/deletionGracePeriodSeconds").and_then(Value::as_i64).unwrap_or(grace);
+        let old = pod
+            .pointer("/metadata/deletionGracePeriodSeconds")
+            .and_then(Value::as_i64)
+            .unwrap_or(grace);
         if grace >= old {
             return false;
         }
@@ -141,7 +158,10 @@ fn nodes(pass: &mut Pass, faults: &Faults) -> Vec<(String, bool)> {
     }
     for mut node in pass.st.store.values(Kind::Node, None) {
         let name = str_at(&node, "/metadata/name");
-        let zone = node.pointer("/metadata/labels/topology.kubernetes.io~1zone").and_then(Value::as_str).map(String::from);
+        let zone = node
+            .pointer("/metadata/labels/topology.kubernetes.io~1zone")
+            .and_then(Value::as_str)
+            .map(String::from);
         let silent = faults.node_silent(&name, zone.as_deref(), pass.now_secs);
         let reboot_until = pass.st.reboots.get(&name).copied();
         let rebooting = reboot_until.is_some_and(|t| t > pass.now_secs);
@@ -150,19 +170,41 @@ fn nodes(pass: &mut Pass, faults: &Faults) -> Vec<(String, bool)> {
                 pass.due(t);
             } else {
                 pass.st.reboots.remove(&name);
-                node["status"]["nodeInfo"]["bootID"] = json!(format!("{:x}", super::generate::fnv(&format!("{name}/{}", pass.now))));
+                node["status"]["nodeInfo"]["bootID"] = json!(format!(
+                    "{:x}",
+                    super::generate::fnv(&format!("{name}/{}", pass.now))
+                ));
             }
         }
         let (status, reason, message, taint) = if silent {
-            ("Unknown", "NodeStatusUnknown", "Kubelet stopped posting node status.", Some("node.kubernetes.io/unreachable"))
+            (
+                "Unknown",
+                "NodeStatusUnknown",
+                "Kubelet stopped posting node status.",
+                Some("node.kubernetes.io/unreachable"),
+            )
         } else if rebooting {
-            ("False", "KubeletNotReady", "node is rebooting", Some("node.kubernetes.io/not-ready"))
+            (
+                "False",
+                "KubeletNotReady",
+                "node is rebooting",
+                Some("node.kubernetes.io/not-ready"),
+            )
         } else {
-            ("True", "KubeletReady", "kubelet is posting ready status", None)
+            (
+                "True",
+                "KubeletReady",
+                "kubelet is posting ready status",
+                None,
+            )
         };
         let before = node.clone();
         set_condition(&mut node, "Ready", status, reason, message, &pass.now);
-        let mut taints: Vec<Value> = node.pointer("/spec/taints").and_then(Value::as_array).cloned().unwrap_or_default();
+        let mut taints: Vec<Value> = node
+            .pointer("/spec/taints")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         taints.retain(|t| {
             let k = t.get("key").and_then(Value::as_str).unwrap_or_default();
             k != "node.kubernetes.io/unreachable" && k != "node.kubernetes.io/not-ready"
@@ -171,9 +213,17 @@ fn nodes(pass: &mut Pass, faults: &Faults) -> Vec<(String, bool)> {
             taints.push(json!({"key": key, "effect": "NoSchedule", "timeAdded": pass.now}));
             taints.push(json!({"key": key, "effect": "NoExecute", "timeAdded": pass.now}));
         }
-        let old_taints = before.pointer("/spec/taints").and_then(Value::as_array).cloned().unwrap_or_default();
+        let old_taints = before
+            .pointer("/spec/taints")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         let same_keys = |a: &[Value], b: &[Value]| {
-            let keys = |v: &[Value]| v.iter().map(|t| (t.get("key").cloned(), t.get("effect").cloned())).collect::<Vec<_>>();
+            let keys = |v: &[Value]| {
+                v.iter()
+                    .map(|t| (t.get("key").cloned(), t.get("effect").cloned()))
+                    .collect::<Vec<_>>()
+            };
             keys(a) == keys(b)
         };
         if !same_keys(&taints, &old_taints) {
@@ -208,12 +258,22 @@ fn pods(pass: &mut Pass, cluster: &Cluster, faults: &Faults, health: &[(String, 
             if node.is_empty() || faults.stuck_terminating || !healthy(&node) {
                 continue;
             }
-            let grace = pod.pointer("/metadata/deletionGracePeriodSeconds").and_then(Value::as_f64).unwrap_or(30.0);
-            let Some(deadline) = pod.pointer("/metadata/deletionTimestamp").and_then(Value::as_str).and_then(parse_time) else {
+            let grace = pod
+                .pointer("/metadata/deletionGracePeriodSeconds")
+                .and_then(Value::as_f64)
+                .unwrap_or(30.0);
+            let Some(deadline) = pod
+                .pointer("/metadata/deletionTimestamp")
+                .and_then(Value::as_str)
+                .and_then(parse_time)
+            else {
                 continue;
             };
             let due = clock.secs_at(deadline) - grace + grace.min(s.termination_seconds);
-            let finalizers = pod.pointer("/metadata/finalizers").and_then(Value::as_array).is_some_and(|f| !f.is_empty());
+            let finalizers = pod
+                .pointer("/metadata/finalizers")
+                .and_then(Value::as_array)
+                .is_some_and(|f| !f.is_empty());
             if pass.now_secs >= due && !finalizers {
                 gone.push(i);
             } else if !finalizers {
@@ -229,7 +289,10 @@ fn pods(pass: &mut Pass, cluster: &Cluster, faults: &Faults, health: &[(String, 
             let scheduled = pod
                 .pointer("/status/conditions")
                 .and_then(Value::as_array)
-                .and_then(|cs| cs.iter().find(|c| c.get("type").and_then(Value::as_str) == Some("PodScheduled")))
+                .and_then(|cs| {
+                    cs.iter()
+                        .find(|c| c.get("type").and_then(Value::as_str) == Some("PodScheduled"))
+                })
                 .and_then(|c| c.get("lastTransitionTime").and_then(Value::as_str))
                 .and_then(parse_time)
                 .map(|t| clock.secs_at(t))
@@ -254,14 +317,31 @@ fn pods(pass: &mut Pass, cluster: &Cluster, faults: &Faults, health: &[(String, 
         let ready = pod_ready(pod);
         if !node_ok && ready {
             let now = pass.now.clone();
-            set_condition(&mut pass.pods[i], "Ready", "False", "NodeNotReady", "", &now);
-            set_condition(&mut pass.pods[i], "ContainersReady", "False", "NodeNotReady", "", &now);
+            set_condition(
+                &mut pass.pods[i],
+                "Ready",
+                "False",
+                "NodeNotReady",
+                "",
+                &now,
+            );
+            set_condition(
+                &mut pass.pods[i],
+                "ContainersReady",
+                "False",
+                "NodeNotReady",
+                "",
+                &now,
+            );
             pass.put_pod(i);
         } else if node_ok && !ready {
             let since = pod
                 .pointer("/status/conditions")
                 .and_then(Value::as_array)
-                .and_then(|cs| cs.iter().find(|c| c.get("type").and_then(Value::as_str) == Some("Ready")))
+                .and_then(|cs| {
+                    cs.iter()
+                        .find(|c| c.get("type").and_then(Value::as_str) == Some("Ready"))
+                })
                 .and_then(|c| c.get("lastTransitionTime").and_then(Value::as_str))
                 .and_then(parse_time)
                 .map(|t| clock.secs_at(t))
@@ -282,7 +362,11 @@ fn pods(pass: &mut Pass, cluster: &Cluster, faults: &Faults, health: &[(String, 
     }
     for &i in gone.iter().rev() {
         let pod = pass.pods.remove(i);
-        pass.st.store.remove(Kind::Pod, &str_at(&pod, "/metadata/namespace"), &str_at(&pod, "/metadata/name"));
+        pass.st.store.remove(
+            Kind::Pod,
+            &str_at(&pod, "/metadata/namespace"),
+            &str_at(&pod, "/metadata/name"),
+        );
         pass.changed = true;
     }
 }
@@ -290,13 +374,23 @@ fn pods(pass: &mut Pass, cluster: &Cluster, faults: &Faults, health: &[(String, 
 fn node_ip(store: &Store, node: &str) -> String {
     store
         .get_value(Kind::Node, "", node)
-        .and_then(|n| n.pointer("/status/addresses/0/address").and_then(Value::as_str).map(String::from))
+        .and_then(|n| {
+            n.pointer("/status/addresses/0/address")
+                .and_then(Value::as_str)
+                .map(String::from)
+        })
         .unwrap_or_default()
 }
 
 /// Nodes with the requests of the pods bound to them.
 fn node_fits(pass: &Pass) -> Vec<NodeFit> {
-    let mut fits: Vec<NodeFit> = pass.st.store.values(Kind::Node, None).iter().map(NodeFit::of).collect();
+    let mut fits: Vec<NodeFit> = pass
+        .st
+        .store
+        .values(Kind::Node, None)
+        .iter()
+        .map(NodeFit::of)
+        .collect();
     for p in &pass.pods {
         let phase = str_at(p, "/status/phase");
         if phase == "Succeeded" || phase == "Failed" {
@@ -316,10 +410,17 @@ fn schedule(pass: &mut Pass, mut fits: Vec<NodeFit>) {
     let mut queue: Vec<usize> = (0..pass.pods.len())
         .filter(|&i| {
             let p = &pass.pods[i];
-            !deleting(p) && p.pointer("/spec/nodeName").is_none_or(|n| n.as_str().unwrap_or_default().is_empty())
+            !deleting(p)
+                && p.pointer("/spec/nodeName")
+                    .is_none_or(|n| n.as_str().unwrap_or_default().is_empty())
         })
         .collect();
-    queue.sort_by_key(|&i| (str_at(&pass.pods[i], "/metadata/creationTimestamp"), str_at(&pass.pods[i], "/metadata/name")));
+    queue.sort_by_key(|&i| {
+        (
+            str_at(&pass.pods[i], "/metadata/creationTimestamp"),
+            str_at(&pass.pods[i], "/metadata/name"),
+        )
+    });
     for i in queue {
         let req = pod_requests(&pass.pods[i]);
         let now = pass.now.clone();
@@ -333,8 +434,18 @@ fn schedule(pass: &mut Pass, mut fits: Vec<NodeFit>) {
             }
             None => {
                 if condition_status(&pass.pods[i], "PodScheduled") != Some("False") {
-                    let msg = format!("0/{} nodes are available: no node fits the pod's requests, selectors and tolerations.", fits.len());
-                    set_condition(&mut pass.pods[i], "PodScheduled", "False", "Unschedulable", &msg, &now);
+                    let msg = format!(
+                        "0/{} nodes are available: no node fits the pod's requests, selectors and tolerations.",
+                        fits.len()
+                    );
+                    set_condition(
+                        &mut pass.pods[i],
+                        "PodScheduled",
+                        "False",
+                        "Unschedulable",
+                        &msg,
+                        &now,
+                    );
                     pass.put_pod(i);
                 }
             }

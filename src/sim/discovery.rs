@@ -10,11 +10,18 @@ const GROUPS: &[&str] = &["apps", "policy", "coordination.k8s.io"];
 
 /// The `version.Info` of a cluster, every field filled.
 pub fn version(profile: &ClusterProfile) -> Value {
-    let git = profile.versions.get("kubernetes").cloned().unwrap_or_else(|| "v1.32.3".into());
+    let git = profile
+        .versions
+        .get("kubernetes")
+        .cloned()
+        .unwrap_or_else(|| "v1.32.3".into());
     let mut parts = git.trim_start_matches('v').split('.');
     let major = parts.next().unwrap_or("1").to_string();
     let minor = parts.next().unwrap_or("32").to_string();
-    let prev_minor = minor.parse::<u32>().map(|m| m.saturating_sub(1).to_string()).unwrap_or_else(|_| minor.clone());
+    let prev_minor = minor
+        .parse::<u32>()
+        .map(|m| m.saturating_sub(1).to_string())
+        .unwrap_or_else(|_| minor.clone());
     json!({
         "major": major, "minor": minor, "emulationMajor": major, "emulationMinor": minor,
         "minCompatibilityMajor": major, "minCompatibilityMinor": prev_minor,
@@ -56,7 +63,11 @@ pub fn resource_list(group: &str, version: &str) -> Option<Value> {
     if version != "v1" || (!group.is_empty() && !GROUPS.contains(&group)) {
         return None;
     }
-    let gv = if group.is_empty() { "v1".to_string() } else { format!("{group}/v1") };
+    let gv = if group.is_empty() {
+        "v1".to_string()
+    } else {
+        format!("{group}/v1")
+    };
     let mut resources = Vec::new();
     for k in Kind::ALL.into_iter().filter(|k| k.group() == group) {
         resources.push(json!({
@@ -70,8 +81,12 @@ pub fn resource_list(group: &str, version: &str) -> Option<Value> {
         }
     }
     if group.is_empty() {
-        resources.push(json!({"name": "pods/eviction", "singularName": "", "namespaced": true,
-            "group": "policy", "version": "v1", "kind": "Eviction", "verbs": ["create"]}));
+        resources.push(
+            json!({"name": "pods/eviction", "singularName": "", "namespaced": true,
+            "group": "policy", "version": "v1", "kind": "Eviction", "verbs": ["create"]}),
+        );
     }
-    Some(json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources}))
+    Some(
+        json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources}),
+    )
 }

@@ -25,7 +25,14 @@ fn scaled(v: &Value, expected: i64) -> i64 {
 }
 
 /// The status of a PDB with `spec`, given healthy and expected pod counts.
-pub fn pdb_status(spec: &Value, current_healthy: i64, expected: i64, generation: i64, now: &str, old: Option<&Value>) -> Value {
+pub fn pdb_status(
+    spec: &Value,
+    current_healthy: i64,
+    expected: i64,
+    generation: i64,
+    now: &str,
+    old: Option<&Value>,
+) -> Value {
     let desired = if let Some(min) = spec.get("minAvailable") {
         scaled(min, expected)
     } else if let Some(max) = spec.get("maxUnavailable") {
@@ -34,7 +41,11 @@ pub fn pdb_status(spec: &Value, current_healthy: i64, expected: i64, generation:
         0
     };
     let allowed = (current_healthy - desired).max(0);
-    let (status, reason) = if allowed > 0 { ("True", "SufficientPods") } else { ("False", "InsufficientPods") };
+    let (status, reason) = if allowed > 0 {
+        ("True", "SufficientPods")
+    } else {
+        ("False", "InsufficientPods")
+    };
     // Keep the transition time when the condition does not change, so an unchanged
     // budget produces no write.
     let ts = old
@@ -60,7 +71,10 @@ pub fn reconcile(pass: &mut Pass) {
             .iter()
             .filter(|p| str_at(p, "/metadata/namespace") == ns && sel.matches(&Index::of(p).labels))
             .collect();
-        let healthy = matching.iter().filter(|p| !deleting(p) && pod_ready(p)).count() as i64;
+        let healthy = matching
+            .iter()
+            .filter(|p| !deleting(p) && pod_ready(p))
+            .count() as i64;
         // Expected pods come from the owners' scale (as the real controller reads it).
         let mut owners: Vec<String> = matching
             .iter()
@@ -76,11 +90,25 @@ pub fn reconcile(pass: &mut Pass) {
             owners
                 .iter()
                 .filter_map(|n| pass.st.store.get_value(Kind::ReplicaSet, &ns, n))
-                .map(|rs| rs.pointer("/spec/replicas").and_then(Value::as_i64).unwrap_or(0))
+                .map(|rs| {
+                    rs.pointer("/spec/replicas")
+                        .and_then(Value::as_i64)
+                        .unwrap_or(0)
+                })
                 .sum()
         };
-        let generation = pdb.pointer("/metadata/generation").and_then(Value::as_i64).unwrap_or(1);
-        let status = pdb_status(pdb.get("spec").unwrap_or(&Value::Null), healthy, expected, generation, &pass.now, pdb.get("status"));
+        let generation = pdb
+            .pointer("/metadata/generation")
+            .and_then(Value::as_i64)
+            .unwrap_or(1);
+        let status = pdb_status(
+            pdb.get("spec").unwrap_or(&Value::Null),
+            healthy,
+            expected,
+            generation,
+            &pass.now,
+            pdb.get("status"),
+        );
         if pdb.get("status") != Some(&status) {
             let mut pdb = pdb;
             pdb["status"] = status;
@@ -95,6 +123,9 @@ pub fn matching_pdbs(store: &Store, ns: &str, labels: &[(String, String)]) -> Ve
     store
         .iter(Kind::PodDisruptionBudget, Some(ns), None)
         .map(|(_, s)| s.value())
-        .filter(|pdb| LabelSelector::from_object(pdb.pointer("/spec/selector").unwrap_or(&Value::Null)).matches(labels))
+        .filter(|pdb| {
+            LabelSelector::from_object(pdb.pointer("/spec/selector").unwrap_or(&Value::Null))
+                .matches(labels)
+        })
         .collect()
 }

@@ -193,7 +193,12 @@ impl ApiError {
         Self::new(
             422,
             "Invalid",
-            format!("{} \"{}\" is invalid: {}", kind.qualified_kind(), name, cause),
+            format!(
+                "{} \"{}\" is invalid: {}",
+                kind.qualified_kind(),
+                name,
+                cause
+            ),
         )
         .with_details(json!({
             "name": name, "group": kind.group(), "kind": kind.kind(),
@@ -220,7 +225,9 @@ impl ApiError {
         Self::new(
             415,
             "UnsupportedMediaType",
-            format!("the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json (got {content_type:?})"),
+            format!(
+                "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json (got {content_type:?})"
+            ),
         )
     }
 

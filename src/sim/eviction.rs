@@ -17,31 +17,56 @@ use super::resource::Kind;
 use super::store::{Index, str_at};
 
 fn success() -> Response {
-    value_response(201, &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}))
+    value_response(
+        201,
+        &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}),
+    )
 }
 
 /// Evicts a pod. Accepts the bodies kube (`policy/v1` Eviction) and kubectl (`policy/v1`
 /// or `policy/v1beta1`) send, and an empty body.
-pub fn evict(cluster: &Cluster, ns: &str, name: &str, req: &ApiRequest) -> Result<Response, ApiError> {
+pub fn evict(
+    cluster: &Cluster,
+    ns: &str,
+    name: &str,
+    req: &ApiRequest,
+) -> Result<Response, ApiError> {
     let body = req.json()?.unwrap_or(Value::Null);
     if let Some(k) = body.get("kind").and_then(Value::as_str)
         && k != "Eviction"
         && k != "DeleteOptions"
     {
-        return Err(ApiError::bad_request(format!("expected an Eviction, got {k}")));
+        return Err(ApiError::bad_request(format!(
+            "expected an Eviction, got {k}"
+        )));
     }
     let body_name = str_at(&body, "/metadata/name");
     if !body_name.is_empty() && body_name != name {
-        return Err(ApiError::bad_request("name in URL does not match name in Eviction object"));
+        return Err(ApiError::bad_request(
+            "name in URL does not match name in Eviction object",
+        ));
     }
-    let grace = body.pointer("/deleteOptions/gracePeriodSeconds").and_then(Value::as_i64);
+    let grace = body
+        .pointer("/deleteOptions/gracePeriodSeconds")
+        .and_then(Value::as_i64);
     let mut st = cluster.lock();
-    let mut pod = st.store.get_value(Kind::Pod, ns, name).ok_or_else(|| ApiError::not_found(Kind::Pod, name))?;
-    if let Some(uid) = body.pointer("/deleteOptions/preconditions/uid").and_then(Value::as_str)
+    let mut pod = st
+        .store
+        .get_value(Kind::Pod, ns, name)
+        .ok_or_else(|| ApiError::not_found(Kind::Pod, name))?;
+    if let Some(uid) = body
+        .pointer("/deleteOptions/preconditions/uid")
+        .and_then(Value::as_str)
         && uid != str_at(&pod, "/metadata/uid")
     {
-        return Err(ApiError::precondition(Kind::Pod, name, &format!(
-            "Precondition failed: UID in precondition: {uid}, UID in object meta: {}", str_at(&pod, "/metadata/uid"))));
+        return Err(ApiError::precondition(
+            Kind::Pod,
+            name,
+            &format!(
+                "Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
+                str_at(&pod, "/metadata/uid")
+            ),
+        ));
     }
     let now = cluster.clock.now_rfc3339();
     let phase = str_at(&pod, "/status/phase");
@@ -53,18 +78,39 @@ pub fn evict(cluster: &Cluster, ns: &str, name: &str, req: &ApiRequest) -> Resul
     }
     let pdbs = matching_pdbs(&st.store, ns, &Index::of(&pod).labels);
     if pdbs.len() > 1 {
-        return Err(ApiError::internal("This pod has more than one PodDisruptionBudget, which the eviction subresource does not support."));
+        return Err(ApiError::internal(
+            "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.",
+        ));
     }
     if let Some(mut pdb) = pdbs.into_iter().next() {
         let pdb_name = str_at(&pdb, "/metadata/name");
-        let generation = pdb.pointer("/metadata/generation").and_then(Value::as_i64).unwrap_or(1);
-        let observed = pdb.pointer("/status/observedGeneration").and_then(Value::as_i64).unwrap_or(0);
+        let generation = pdb
+            .pointer("/metadata/generation")
+            .and_then(Value::as_i64)
+            .unwrap_or(1);
+        let observed = pdb
+            .pointer("/status/observedGeneration")
+            .and_then(Value::as_i64)
+            .unwrap_or(0);
         if observed < generation {
-            return Err(ApiError::disruption_budget(format!("The disruption budget {pdb_name} is still being processed by the server.")));
+            return Err(ApiError::disruption_budget(format!(
+                "The disruption budget {pdb_name} is still being processed by the server."
+            )));
         }
-        let status_i = |k: &str| pdb.pointer(&format!("/status/{k}")).and_then(Value::as_i64).unwrap_or(0);
-        let (healthy, desired, allowed) = (status_i("currentHealthy"), status_i("desiredHealthy"), status_i("disruptionsAllowed"));
-        let policy = pdb.pointer("/spec/unhealthyPodEvictionPolicy").and_then(Value::as_str).unwrap_or("IfHealthyBudget");
+        let status_i = |k: &str| {
+            pdb.pointer(&format!("/status/{k}"))
+                .and_then(Value::as_i64)
+                .unwrap_or(0)
+        };
+        let (healthy, desired, allowed) = (
+            status_i("currentHealthy"),
+            status_i("desiredHealthy"),
+            status_i("disruptionsAllowed"),
+        );
+        let policy = pdb
+            .pointer("/spec/unhealthyPodEvictionPolicy")
+            .and_then(Value::as_str)
+            .unwrap_or("IfHealthyBudget");
         let unhealthy = !pod_ready(&pod);
         let skip_budget = unhealthy && (policy == "AlwaysAllow" || healthy >= desired);
         if !skip_budget {

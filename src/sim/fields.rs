@@ -194,7 +194,9 @@ pub fn to_fields_v1(set: &FieldSet) -> Value {
         let mut cur = &mut root;
         for tok in path {
             let Some(m) = cur.as_object_mut() else { break };
-            cur = m.entry(tok.clone()).or_insert_with(|| Value::Object(Map::new()));
+            cur = m
+                .entry(tok.clone())
+                .or_insert_with(|| Value::Object(Map::new()));
         }
     }
     root
@@ -242,19 +244,30 @@ pub struct Manager {
 
 /// Reads `metadata.managedFields`.
 pub fn read_managers(obj: &Value) -> Vec<Manager> {
-    let Some(items) = obj.pointer("/metadata/managedFields").and_then(Value::as_array) else {
+    let Some(items) = obj
+        .pointer("/metadata/managedFields")
+        .and_then(Value::as_array)
+    else {
         return Vec::new();
     };
     items
         .iter()
         .map(|e| {
-            let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+            let s = |k: &str| {
+                e.get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
             Manager {
                 manager: s("manager"),
                 operation: s("operation"),
                 api_version: s("apiVersion"),
                 time: s("time"),
-                subresource: e.get("subresource").and_then(Value::as_str).map(String::from),
+                subresource: e
+                    .get("subresource")
+                    .and_then(Value::as_str)
+                    .map(String::from),
                 fields: e.get("fieldsV1").map(from_fields_v1).unwrap_or_default(),
             }
         })
@@ -310,7 +323,8 @@ pub fn record_update(
         .collect();
     for m in managers.iter_mut() {
         if m.subresource.as_deref() == subresource {
-            m.fields.retain(|p| present.contains(p) && !changed.contains(p));
+            m.fields
+                .retain(|p| present.contains(p) && !changed.contains(p));
         }
     }
     if !changed.is_empty() {
@@ -354,8 +368,14 @@ pub fn apply(
     let mut conflicts = Vec::new();
     let mut conflicting_paths = FieldSet::new();
     if let Some(live) = live {
-        for path in applied.iter().filter(|p| p.last().is_some_and(|t| t != ".")) {
-            for m in managers.iter().filter(|m| m.manager != manager && m.subresource.is_none()) {
+        for path in applied
+            .iter()
+            .filter(|p| p.last().is_some_and(|t| t != "."))
+        {
+            for m in managers
+                .iter()
+                .filter(|m| m.manager != manager && m.subresource.is_none())
+            {
                 if m.fields.contains(path) && value_at(live, path) != value_at(config, path) {
                     conflicts.push((m.manager.clone(), display(path)));
                     conflicting_paths.insert(path.clone());
@@ -418,7 +438,12 @@ mod tests {
         assert!(set.contains(&vec!["f:metadata".into(), "f:labels".into(), "f:a".into()]));
         assert!(set.contains(&vec!["f:spec".into(), "f:tolerations".into()]));
         assert_eq!(from_fields_v1(&to_fields_v1(&set)), set);
-        let img = vec!["f:spec".into(), "f:containers".into(), r#"k:{"name":"c"}"#.into(), "f:image".into()];
+        let img = vec![
+            "f:spec".into(),
+            "f:containers".into(),
+            r#"k:{"name":"c"}"#.into(),
+            "f:image".into(),
+        ];
         assert_eq!(value_at(&obj, &img), Some(&json!("i")));
         assert_eq!(display(&img), r#".spec.containers[name="c"].image"#);
     }
@@ -427,7 +452,9 @@ mod tests {
     fn apply_conflicts_then_force_takes_ownership() {
         let cfg_a = json!({"metadata": {"name": "d"}, "spec": {"replicas": 2}});
         let a = apply(None, &cfg_a, "a", false, Kind::Deployment, "d", "t").ok();
-        let Some(a) = a else { panic!("first apply failed") };
+        let Some(a) = a else {
+            panic!("first apply failed")
+        };
         let cfg_b = json!({"metadata": {"name": "d"}, "spec": {"replicas": 3}});
         let err = apply(Some(&a), &cfg_b, "b", false, Kind::Deployment, "d", "t").err();
         assert_eq!(err.map(|e| (e.code, e.reason)), Some((409, "Conflict")));
@@ -445,7 +472,11 @@ mod tests {
         let v1 = json!({"metadata": {"name": "c", "labels": {"a": "1", "b": "2"}}});
         let v2 = json!({"metadata": {"name": "c", "labels": {"a": "1"}}});
         let live = apply(None, &v1, "m", false, Kind::ConfigMap, "c", "t").ok();
-        let next = live.and_then(|l| apply(Some(&l), &v2, "m", false, Kind::ConfigMap, "c", "t").ok());
-        assert_eq!(next.and_then(|n| n.pointer("/metadata/labels").cloned()), Some(json!({"a": "1"})));
+        let next =
+            live.and_then(|l| apply(Some(&l), &v2, "m", false, Kind::ConfigMap, "c", "t").ok());
+        assert_eq!(
+            next.and_then(|n| n.pointer("/metadata/labels").cloned()),
+            Some(json!({"a": "1"}))
+        );
     }
 }

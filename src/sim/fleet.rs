@@ -45,7 +45,10 @@ impl Cluster {
 
     /// The current faults.
     pub fn faults(&self) -> Faults {
-        self.faults.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.faults
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// Replaces the faults and wakes the control loop (node readiness may change).
@@ -86,7 +89,10 @@ impl SimFleet {
                     profile: g.profile,
                     settings: scenario.settings.clone(),
                     clock,
-                    state: Mutex::new(ClusterState { store: g.store, reboots: BTreeMap::new() }),
+                    state: Mutex::new(ClusterState {
+                        store: g.store,
+                        reboots: BTreeMap::new(),
+                    }),
                     faults: Mutex::new(g.faults),
                     wake: Arc::new(Notify::new()),
                 })
@@ -125,7 +131,11 @@ impl SimFleet {
 
     /// Cluster ids in scenario order.
     pub fn cluster_ids(&self) -> Vec<String> {
-        self.inner.clusters.iter().map(|c| c.profile.id.clone()).collect()
+        self.inner
+            .clusters
+            .iter()
+            .map(|c| c.profile.id.clone())
+            .collect()
     }
 
     /// All clusters.
@@ -191,8 +201,15 @@ impl SimFleet {
         let c = self.cluster(id)?;
         {
             let mut st = c.lock();
-            if st.store.get(super::resource::Kind::Node, "", node).is_none() {
-                return Err(SimError::UnknownNode { cluster: id.into(), node: node.into() });
+            if st
+                .store
+                .get(super::resource::Kind::Node, "", node)
+                .is_none()
+            {
+                return Err(SimError::UnknownNode {
+                    cluster: id.into(),
+                    node: node.into(),
+                });
             }
             let until = c.clock.elapsed_secs() + c.settings.reboot_seconds;
             st.reboots.insert(node.to_string(), until);

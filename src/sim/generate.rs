@@ -69,13 +69,28 @@ pub struct Generated {
 }
 
 const SERVICES: &[&str] = &[
-    "checkout", "payments", "search", "catalog", "auth", "orders", "inventory", "notify",
-    "gateway", "ledger", "pricing", "reviews", "profile", "cart", "shipping",
+    "checkout",
+    "payments",
+    "search",
+    "catalog",
+    "auth",
+    "orders",
+    "inventory",
+    "notify",
+    "gateway",
+    "ledger",
+    "pricing",
+    "reviews",
+    "profile",
+    "cart",
+    "shipping",
 ];
 
 /// FNV-1a, for seeds and hashes that must not change between runs or platforms.
 pub fn fnv(s: &str) -> u64 {
-    s.bytes().fold(0xcbf29ce484222325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100000001b3))
+    s.bytes().fold(0xcbf29ce484222325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100000001b3)
+    })
 }
 
 /// Generates every cluster of a scenario (on two threads for large fleets).
@@ -84,7 +99,12 @@ pub fn build(scenario: &Scenario, seed: u64, clock: &SimClock) -> Vec<Generated>
     for g in &scenario.groups {
         for n in 1..=g.count {
             let id = format!("{}-{:02}", g.prefix, n);
-            let ovr = scenario.overrides.iter().find(|o| o.cluster == id).cloned().unwrap_or_default();
+            let ovr = scenario
+                .overrides
+                .iter()
+                .find(|o| o.cluster == id)
+                .cloned()
+                .unwrap_or_default();
             jobs.push((jobs.len(), id, g, ovr));
         }
     }
@@ -102,7 +122,10 @@ pub fn build(scenario: &Scenario, seed: u64, clock: &SimClock) -> Vec<Generated>
                 })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
     });
     out.sort_by_key(|g| g.profile.index);
     out
@@ -141,24 +164,51 @@ fn build_cluster(
     let mut rng = SmallRng::seed_from_u64(cseed);
     let v = &g.versions;
     let mut versions = BTreeMap::new();
-    let k8s = ovr.kubernetes.clone().unwrap_or_else(|| pick(&mut rng, &v.kubernetes, "v1.32.3"));
+    let k8s = ovr
+        .kubernetes
+        .clone()
+        .unwrap_or_else(|| pick(&mut rng, &v.kubernetes, "v1.32.3"));
     versions.insert("kubernetes".to_string(), k8s.clone());
     versions.insert("etcd".into(), pick(&mut rng, &v.etcd, "3.5.17"));
-    versions.insert("runtime".into(), pick(&mut rng, &v.runtime, "containerd://1.7.24"));
-    versions.insert("kernel".into(), pick(&mut rng, &v.kernel, "6.1.0-31-cloud-amd64"));
+    versions.insert(
+        "runtime".into(),
+        pick(&mut rng, &v.runtime, "containerd://1.7.24"),
+    );
+    versions.insert(
+        "kernel".into(),
+        pick(&mut rng, &v.kernel, "6.1.0-31-cloud-amd64"),
+    );
     versions.insert("cni".into(), pick(&mut rng, &v.cni, "cilium 1.16.6"));
     versions.insert("csi".into(), pick(&mut rng, &v.csi, "ebs-csi 1.38.1"));
     if g.gpu.is_some() {
-        versions.insert("gpuDriver".into(), pick(&mut rng, &v.gpu_driver, "550.127.08"));
-        versions.insert("devicePlugin".into(), pick(&mut rng, &v.device_plugin, "nvidia-device-plugin 0.17.0"));
+        versions.insert(
+            "gpuDriver".into(),
+            pick(&mut rng, &v.gpu_driver, "550.127.08"),
+        );
+        versions.insert(
+            "devicePlugin".into(),
+            pick(&mut rng, &v.device_plugin, "nvidia-device-plugin 0.17.0"),
+        );
     }
     let kube_system_uid = uid(&mut rng);
     // Pod CIDRs: /17 blocks of 10.0.0.0/8; service CIDRs: /22 blocks of 172.16.0.0/12.
     let pod_base = (index as u32) << 15;
-    let pod_cidr = format!("10.{}.{}.0/17", (pod_base >> 16) & 0xff, (pod_base >> 8) & 0xff);
+    let pod_cidr = format!(
+        "10.{}.{}.0/17",
+        (pod_base >> 16) & 0xff,
+        (pod_base >> 8) & 0xff
+    );
     let svc_base = (index as u32) << 10;
-    let service_cidr = format!("172.{}.{}.0/22", 16 + ((svc_base >> 16) & 0x0f), (svc_base >> 8) & 0xff);
-    let zones: Vec<String> = g.zones.iter().map(|z| format!("{}{}", g.region, z)).collect();
+    let service_cidr = format!(
+        "172.{}.{}.0/22",
+        16 + ((svc_base >> 16) & 0x0f),
+        (svc_base >> 8) & 0xff
+    );
+    let zones: Vec<String> = g
+        .zones
+        .iter()
+        .map(|z| format!("{}{}", g.region, z))
+        .collect();
     let mut labels = g.labels.clone();
     labels.insert("env".into(), g.env.clone());
     labels.insert("tier".into(), g.tier.clone());
@@ -166,7 +216,12 @@ fn build_cluster(
     let profile = ClusterProfile {
         id: id.to_string(),
         index,
-        display_name: format!("{} {} #{}", g.region, g.env, id.rsplit('-').next().unwrap_or(id)),
+        display_name: format!(
+            "{} {} #{}",
+            g.region,
+            g.env,
+            id.rsplit('-').next().unwrap_or(id)
+        ),
         env: g.env.clone(),
         region: g.region.clone(),
         zones: zones.clone(),
@@ -185,14 +240,23 @@ fn build_cluster(
     };
 
     let mut st = Store::new(cseed ^ 0x5151, settings.history);
-    let created = rfc3339(clock.now().checked_sub(jiff::SignedDuration::from_hours(24 * 90)).unwrap_or(clock.now()));
+    let created = rfc3339(
+        clock
+            .now()
+            .checked_sub(jiff::SignedDuration::from_hours(24 * 90))
+            .unwrap_or(clock.now()),
+    );
     for ns in ["default", "kube-system", "kube-public", "kube-node-lease"]
         .into_iter()
         .map(String::from)
         .chain(g.workloads.namespaces.iter().cloned())
         .chain(g.gpu.as_ref().map(|_| "training".to_string()))
     {
-        let nsuid = if ns == "kube-system" { kube_system_uid.clone() } else { uid(&mut rng) };
+        let nsuid = if ns == "kube-system" {
+            kube_system_uid.clone()
+        } else {
+            uid(&mut rng)
+        };
         if st.get(Kind::Namespace, "", &ns).is_none() {
             st.put(Kind::Namespace, objects::namespace(&ns, &nsuid, &created));
         }
@@ -205,11 +269,34 @@ fn build_cluster(
     for n in 0..node_count {
         let gpu = n >= g.nodes.count;
         let local = if gpu { n - g.nodes.count } else { n };
-        let name = if gpu { format!("{id}-g{local:02}") } else { format!("{id}-n{local:03}") };
-        let zone = zones.get(local % zones.len().max(1)).cloned().unwrap_or_default();
+        let name = if gpu {
+            format!("{id}-g{local:02}")
+        } else {
+            format!("{id}-n{local:03}")
+        };
+        let zone = zones
+            .get(local % zones.len().max(1))
+            .cloned()
+            .unwrap_or_default();
         let addr = (index as u32) * 256 + n as u32;
-        let ip = format!("100.{}.{}.{}", 64 + (addr >> 16), (addr >> 8) & 0xff, addr & 0xff);
-        let node = node_object(id, &name, &zone, &ip, g, gpu, local, &versions, &created, &uid(&mut rng));
+        let ip = format!(
+            "100.{}.{}.{}",
+            64 + (addr >> 16),
+            (addr >> 8) & 0xff,
+            addr & 0xff
+        );
+        let node = node_object(
+            id,
+            &name,
+            &zone,
+            &ip,
+            g,
+            gpu,
+            local,
+            &versions,
+            &created,
+            &uid(&mut rng),
+        );
         nodes.push(NodeFit::of(&node));
         node_ips.push(ip);
         st.put(Kind::Node, node);
@@ -225,7 +312,13 @@ fn build_cluster(
     // DaemonSets: one pod per eligible node.
     for ds_name in &g.workloads.daemon_sets {
         let gpu_only = ds_name.contains("nvidia");
-        let mut template = pod_template(ds_name, 50, 64, 0, &[("controller-revision-hash", "6b8f5c7d9")]);
+        let mut template = pod_template(
+            ds_name,
+            50,
+            64,
+            0,
+            &[("controller-revision-hash", "6b8f5c7d9")],
+        );
         template["spec"]["tolerations"] = json!([{"operator": "Exists"}]);
         template["spec"]["priorityClassName"] = json!("system-node-critical");
         if gpu_only {
@@ -240,10 +333,23 @@ fn build_cluster(
             }
             desired += 1;
             let pname = format!("{ds_name}-{}", st.name_suffix());
-            let mut pod = pod_from_template(&template, "kube-system", &pname, &uid(&mut rng),
-                controller_ref(Kind::DaemonSet, ds_name, &ds_uid), &created);
+            let mut pod = pod_from_template(
+                &template,
+                "kube-system",
+                &pname,
+                &uid(&mut rng),
+                controller_ref(Kind::DaemonSet, ds_name, &ds_uid),
+                &created,
+            );
             node.used.add(pod_requests(&pod));
-            set_running(&mut pod, &node.name.clone(), &node_ips[i], &node_ips[i], &created, true);
+            set_running(
+                &mut pod,
+                &node.name.clone(),
+                &node_ips[i],
+                &node_ips[i],
+                &created,
+                true,
+            );
             ready += 1;
             st.put(Kind::Pod, pod);
         }
@@ -261,14 +367,37 @@ fn build_cluster(
     // Deployments with ReplicaSets, pods and PDBs.
     let mut specs: Vec<(String, String, i32, u32, u32, u32)> = Vec::new();
     for d in 0..g.workloads.deployments {
-        let ns = g.workloads.namespaces.get(d % g.workloads.namespaces.len().max(1)).cloned().unwrap_or_else(|| "default".into());
+        let ns = g
+            .workloads
+            .namespaces
+            .get(d % g.workloads.namespaces.len().max(1))
+            .cloned()
+            .unwrap_or_else(|| "default".into());
         let base = SERVICES[d % SERVICES.len()];
-        let name = if d < SERVICES.len() { base.to_string() } else { format!("{base}-{}", d / SERVICES.len()) };
-        specs.push((ns, name, g.workloads.replicas, g.workloads.cpu_millis, g.workloads.memory_mi, 0));
+        let name = if d < SERVICES.len() {
+            base.to_string()
+        } else {
+            format!("{base}-{}", d / SERVICES.len())
+        };
+        specs.push((
+            ns,
+            name,
+            g.workloads.replicas,
+            g.workloads.cpu_millis,
+            g.workloads.memory_mi,
+            0,
+        ));
     }
     if let Some(gp) = &g.gpu {
         for (j, gpus) in gp.jobs.iter().enumerate() {
-            specs.push(("training".into(), format!("train-{j:02}"), 1, 1000, 4096, *gpus));
+            specs.push((
+                "training".into(),
+                format!("train-{j:02}"),
+                1,
+                1000,
+                4096,
+                *gpus,
+            ));
         }
     }
     let gpu_first = g.nodes.count;
@@ -281,8 +410,14 @@ fn build_cluster(
         let mut ready = 0;
         for r in 0..*replicas {
             let pname = format!("{rs_name}-{}", st.name_suffix());
-            let mut pod = pod_from_template(&template, ns, &pname, &uid(&mut rng),
-                controller_ref(Kind::ReplicaSet, &rs_name, &rs_uid), &created);
+            let mut pod = pod_from_template(
+                &template,
+                ns,
+                &pname,
+                &uid(&mut rng),
+                controller_ref(Kind::ReplicaSet, &rs_name, &rs_uid),
+                &created,
+            );
             let req = pod_requests(&pod);
             // GPU jobs start spread over the GPU nodes, so free GPUs end up fragmented.
             let spread = if *gpus > 0 && node_count > gpu_first {
@@ -323,7 +458,11 @@ fn build_cluster(
         st.put(Kind::Deployment, dep);
         if g.workloads.pdbs && *gpus == 0 {
             let blocking = ovr.blocking_pdb && d == 0;
-            let (pdb_name, max_unavailable) = if blocking { (format!("{name}-blocking"), 0) } else { (name.clone(), 1) };
+            let (pdb_name, max_unavailable) = if blocking {
+                (format!("{name}-blocking"), 0)
+            } else {
+                (name.clone(), 1)
+            };
             let mut pdb = json!({
                 "apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
                 "metadata": {"name": pdb_name, "namespace": ns, "uid": uid(&mut rng), "generation": 1, "creationTimestamp": created},
@@ -340,7 +479,11 @@ fn build_cluster(
     if faults.retry_after_seconds == 0 {
         faults.retry_after_seconds = 1;
     }
-    Generated { profile, store: st, faults }
+    Generated {
+        profile,
+        store: st,
+        faults,
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -357,7 +500,15 @@ fn node_object(
     node_uid: &str,
 ) -> Value {
     let v = |k: &str| versions.get(k).cloned().unwrap_or_default();
-    let (cpu, mem_gi, instance) = if gpu { (96, 1024, "p5.48xlarge".to_string()) } else { (g.nodes.cpu, g.nodes.memory_gi, g.nodes.instance_type.clone()) };
+    let (cpu, mem_gi, instance) = if gpu {
+        (96, 1024, "p5.48xlarge".to_string())
+    } else {
+        (
+            g.nodes.cpu,
+            g.nodes.memory_gi,
+            g.nodes.instance_type.clone(),
+        )
+    };
     let mut labels = json!({
         "kubernetes.io/hostname": name, "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64",
         "node.kubernetes.io/instance-type": instance, "topology.kubernetes.io/region": g.region,
@@ -377,7 +528,8 @@ fn node_object(
         labels["fleetdeck.dev/rack"] = json!(format!("rack-{block:02}"));
         capacity["nvidia.com/gpu"] = json!(p.gpus_per_node.to_string());
         allocatable["nvidia.com/gpu"] = json!(p.gpus_per_node.to_string());
-        spec["taints"] = json!([{"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}]);
+        spec["taints"] =
+            json!([{"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}]);
     }
     json!({
         "apiVersion": "v1", "kind": "Node",

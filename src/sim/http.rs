@@ -23,7 +23,10 @@ pub struct ApiRequest {
 impl ApiRequest {
     /// A header as text ("" if absent).
     pub fn header(&self, name: header::HeaderName) -> &str {
-        self.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
     }
 
     /// The body as JSON; an empty body is `None`.
@@ -31,9 +34,9 @@ impl ApiRequest {
         if self.body.iter().all(u8::is_ascii_whitespace) {
             return Ok(None);
         }
-        serde_json::from_slice(&self.body)
-            .map(Some)
-            .map_err(|e| ApiError::bad_request(format!("the body of the request could not be decoded: {e}")))
+        serde_json::from_slice(&self.body).map(Some).map_err(|e| {
+            ApiError::bad_request(format!("the body of the request could not be decoded: {e}"))
+        })
     }
 
     /// The field manager: `fieldManager`, else the client name from `User-Agent`.
@@ -43,7 +46,11 @@ impl ApiRequest {
         }
         let ua = self.header(header::USER_AGENT);
         let name = ua.split('/').next().unwrap_or_default().trim();
-        if name.is_empty() { "unknown".into() } else { name.to_string() }
+        if name.is_empty() {
+            "unknown".into()
+        } else {
+            name.to_string()
+        }
     }
 
     /// Whether this is a dry run (`dryRun=All`).
@@ -56,7 +63,10 @@ impl ApiRequest {
 pub fn json_response(code: u16, body: impl Into<Body>) -> Response {
     let mut resp = Response::new(body.into());
     *resp.status_mut() = StatusCode::from_u16(code).unwrap_or(StatusCode::OK);
-    resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
     resp
 }
 

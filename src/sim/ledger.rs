@@ -13,9 +13,15 @@ use super::server::cluster_url;
 
 fn write_file(path: &Path, text: &str) -> Result<(), SimError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|source| SimError::Io { path: dir.into(), source })?;
+        std::fs::create_dir_all(dir).map_err(|source| SimError::Io {
+            path: dir.into(),
+            source,
+        })?;
     }
-    std::fs::write(path, text).map_err(|source| SimError::Io { path: path.into(), source })
+    std::fs::write(path, text).map_err(|source| SimError::Io {
+        path: path.into(),
+        source,
+    })
 }
 
 fn quote(s: &str) -> String {
@@ -27,10 +33,17 @@ fn quote(s: &str) -> String {
 pub fn kubeconfig(fleet: &SimFleet, addr: SocketAddr) -> String {
     let ids = fleet.cluster_ids();
     let mut s = String::from("apiVersion: v1\nkind: Config\npreferences: {}\n");
-    s.push_str(&format!("current-context: {}\n", quote(ids.first().map(String::as_str).unwrap_or(""))));
+    s.push_str(&format!(
+        "current-context: {}\n",
+        quote(ids.first().map(String::as_str).unwrap_or(""))
+    ));
     s.push_str("clusters:\n");
     for id in &ids {
-        s.push_str(&format!("- name: {}\n  cluster:\n    server: {}\n", quote(id), quote(&cluster_url(addr, id))));
+        s.push_str(&format!(
+            "- name: {}\n  cluster:\n    server: {}\n",
+            quote(id),
+            quote(&cluster_url(addr, id))
+        ));
     }
     s.push_str("users:\n- name: fleetdeck-sim\n  user:\n    token: fleetdeck-sim-token\n");
     s.push_str("contexts:\n");
@@ -52,8 +65,14 @@ pub fn ledger(fleet: &SimFleet, addr: SocketAddr) -> Value {
     for k in ["env", "tier"] {
         dictionary.entry(k.into()).or_default();
     }
-    dictionary.entry("env".into()).or_default().extend(["production".to_string(), "staging".to_string()]);
-    dictionary.entry("tier".into()).or_default().extend(["critical", "standard", "best-effort"].map(String::from));
+    dictionary
+        .entry("env".into())
+        .or_default()
+        .extend(["production".to_string(), "staging".to_string()]);
+    dictionary
+        .entry("tier".into())
+        .or_default()
+        .extend(["critical", "standard", "best-effort"].map(String::from));
     let now = fleet.clock().now();
     let mut clusters = Vec::new();
     for c in fleet.clusters() {
@@ -68,10 +87,20 @@ pub fn ledger(fleet: &SimFleet, addr: SocketAddr) -> Value {
         for k in ["gpuDriver", "devicePlugin"] {
             versions.entry(k.into()).or_insert_with(|| "none".into());
         }
-        let uid = p.drift.kube_system_uid.clone().unwrap_or_else(|| p.kube_system_uid.clone());
+        let uid = p
+            .drift
+            .kube_system_uid
+            .clone()
+            .unwrap_or_else(|| p.kube_system_uid.clone());
         let hours = 2 + (p.index % 20) as i64;
-        let backup = now.checked_sub(jiff::SignedDuration::from_hours(hours)).unwrap_or(now);
-        let drill = now.checked_sub(jiff::SignedDuration::from_hours(24 * (10 + (p.index % 50) as i64))).unwrap_or(now);
+        let backup = now
+            .checked_sub(jiff::SignedDuration::from_hours(hours))
+            .unwrap_or(now);
+        let drill = now
+            .checked_sub(jiff::SignedDuration::from_hours(
+                24 * (10 + (p.index % 50) as i64),
+            ))
+            .unwrap_or(now);
         let mut entry = json!({
             "id": p.id,
             "displayName": p.display_name,

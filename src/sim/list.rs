@@ -81,18 +81,27 @@ pub fn parse_rv(q: &HashMap<String, String>) -> Result<Option<u64>, ApiError> {
 /// Pages after the first continue from the live data after the last returned key and
 /// report the first page's resourceVersion; a continue token older than the kept
 /// history is 410 Expired, as with a compacted etcd.
-pub fn list(cluster: &Cluster, kind: Kind, ns: Option<&str>, q: &HashMap<String, String>, accept: &str) -> Result<Response, ApiError> {
+pub fn list(
+    cluster: &Cluster,
+    kind: Kind,
+    ns: Option<&str>,
+    q: &HashMap<String, String>,
+    accept: &str,
+) -> Result<Response, ApiError> {
     let filter = Filter::from_query(q)?;
     let limit: usize = match q.get("limit").map(String::as_str) {
         None | Some("") | Some("0") => usize::MAX,
-        Some(s) => s.parse().map_err(|_| ApiError::bad_request(format!("invalid limit: {s:?}")))?,
+        Some(s) => s
+            .parse()
+            .map_err(|_| ApiError::bad_request(format!("invalid limit: {s:?}")))?,
     };
     let st = cluster.lock();
     let store = &st.store;
     let current = store.rv();
     let (list_rv, after) = match q.get("continue").filter(|c| !c.is_empty()) {
         Some(token) => {
-            let (rv, key) = decode_continue(token).ok_or_else(|| ApiError::bad_request("invalid continue token"))?;
+            let (rv, key) = decode_continue(token)
+                .ok_or_else(|| ApiError::bad_request("invalid continue token"))?;
             if rv < store.compacted() {
                 return Err(ApiError::continue_expired());
             }
@@ -144,7 +153,15 @@ pub fn list(cluster: &Cluster, kind: Kind, ns: Option<&str>, q: &HashMap<String,
     }
     let size: usize = items.iter().map(|(_, s)| s.json.len() + 1).sum();
     let mut body = BytesMut::with_capacity(size + 256);
-    body.put_slice(format!(r#"{{"kind":"{}List","apiVersion":"{}","metadata":{},"items":["#, kind.kind(), kind.api_version(), meta).as_bytes());
+    body.put_slice(
+        format!(
+            r#"{{"kind":"{}List","apiVersion":"{}","metadata":{},"items":["#,
+            kind.kind(),
+            kind.api_version(),
+            meta
+        )
+        .as_bytes(),
+    );
     for (i, (_, s)) in items.iter().enumerate() {
         if i > 0 {
             body.put_u8(b',');

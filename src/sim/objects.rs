@@ -25,7 +25,13 @@ pub fn namespace(name: &str, uid: &str, ts: &str) -> Value {
 }
 
 /// A pod template for a workload.
-pub fn pod_template(app: &str, cpu_m: u32, mem_mi: u32, gpus: u32, extra_labels: &[(&str, &str)]) -> Value {
+pub fn pod_template(
+    app: &str,
+    cpu_m: u32,
+    mem_mi: u32,
+    gpus: u32,
+    extra_labels: &[(&str, &str)],
+) -> Value {
     let mut labels = json!({"app": app});
     for (k, v) in extra_labels {
         labels[*k] = json!(v);
@@ -43,7 +49,8 @@ pub fn pod_template(app: &str, cpu_m: u32, mem_mi: u32, gpus: u32, extra_labels:
         resources = json!({"requests": requests, "limits": {"nvidia.com/gpu": gpus.to_string()}});
         spec["containers"][0]["resources"] = resources;
         spec["nodeSelector"] = json!({"nvidia.com/gpu.present": "true"});
-        spec["tolerations"] = json!([{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]);
+        spec["tolerations"] =
+            json!([{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]);
     }
     json!({"metadata": {"labels": labels}, "spec": spec})
 }
@@ -55,7 +62,14 @@ pub fn controller_ref(kind: Kind, name: &str, uid: &str) -> Value {
 }
 
 /// A pod created from a template by a controller (not yet scheduled: `Pending`).
-pub fn pod_from_template(template: &Value, ns: &str, name: &str, uid: &str, owner: Value, ts: &str) -> Value {
+pub fn pod_from_template(
+    template: &Value,
+    ns: &str,
+    name: &str,
+    uid: &str,
+    owner: Value,
+    ts: &str,
+) -> Value {
     let mut pod = json!({
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": name, "namespace": ns, "uid": uid, "creationTimestamp": ts,
@@ -64,7 +78,11 @@ pub fn pod_from_template(template: &Value, ns: &str, name: &str, uid: &str, owne
         "spec": template.get("spec").cloned().unwrap_or(json!({})),
         "status": {"phase": "Pending", "qosClass": "Burstable"}
     });
-    let tolerations = pod.pointer("/spec/tolerations").and_then(Value::as_array).cloned().unwrap_or_default();
+    let tolerations = pod
+        .pointer("/spec/tolerations")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     let mut all = tolerations;
     if let Some(defaults) = default_tolerations().as_array() {
         all.extend(defaults.iter().cloned());
@@ -74,11 +92,24 @@ pub fn pod_from_template(template: &Value, ns: &str, name: &str, uid: &str, owne
 }
 
 /// Marks a pod as bound to `node` and Running (and Ready when `ready`).
-pub fn set_running(pod: &mut Value, node: &str, host_ip: &str, pod_ip: &str, ts: &str, ready: bool) {
+pub fn set_running(
+    pod: &mut Value,
+    node: &str,
+    host_ip: &str,
+    pod_ip: &str,
+    ts: &str,
+    ready: bool,
+) {
     pod["spec"]["nodeName"] = json!(node);
     let r = if ready { "True" } else { "False" };
-    let container = pod.pointer("/spec/containers/0/name").cloned().unwrap_or(json!("app"));
-    let image = pod.pointer("/spec/containers/0/image").cloned().unwrap_or(json!(""));
+    let container = pod
+        .pointer("/spec/containers/0/name")
+        .cloned()
+        .unwrap_or(json!("app"));
+    let image = pod
+        .pointer("/spec/containers/0/image")
+        .cloned()
+        .unwrap_or(json!(""));
     pod["status"] = json!({
         "phase": "Running", "hostIP": host_ip, "podIP": pod_ip, "podIPs": [{"ip": pod_ip}],
         "startTime": ts, "qosClass": "Burstable",
@@ -109,17 +140,29 @@ pub fn condition_status<'a>(obj: &'a Value, ctype: &str) -> Option<&'a str> {
 }
 
 /// Sets a condition (replacing one of the same type; transition time only on change).
-pub fn set_condition(obj: &mut Value, ctype: &str, status: &str, reason: &str, message: &str, ts: &str) {
+pub fn set_condition(
+    obj: &mut Value,
+    ctype: &str,
+    status: &str,
+    reason: &str,
+    message: &str,
+    ts: &str,
+) {
     if !obj["status"].is_object() {
         obj["status"] = json!({});
     }
     if !obj["status"]["conditions"].is_array() {
         obj["status"]["conditions"] = json!([]);
     }
-    let Some(list) = obj["status"]["conditions"].as_array_mut() else { return };
+    let Some(list) = obj["status"]["conditions"].as_array_mut() else {
+        return;
+    };
     let new = json!({"type": ctype, "status": status, "reason": reason, "message": message,
         "lastTransitionTime": ts, "lastHeartbeatTime": ts});
-    match list.iter_mut().find(|c| c.get("type").and_then(Value::as_str) == Some(ctype)) {
+    match list
+        .iter_mut()
+        .find(|c| c.get("type").and_then(Value::as_str) == Some(ctype))
+    {
         Some(c) if c.get("status").and_then(Value::as_str) == Some(status) => {}
         Some(c) => *c = new,
         None => list.push(new),
@@ -133,12 +176,18 @@ pub fn controller_of(obj: &Value) -> Option<(String, String, String)> {
         .iter()
         .find(|o| o.get("controller").and_then(Value::as_bool) == Some(true))
         .map(|o| {
-            let s = |k: &str| o.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+            let s = |k: &str| {
+                o.get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
             (s("kind"), s("name"), s("uid"))
         })
 }
 
 /// Whether the object is being deleted.
 pub fn deleting(obj: &Value) -> bool {
-    obj.pointer("/metadata/deletionTimestamp").is_some_and(|v| !v.is_null())
+    obj.pointer("/metadata/deletionTimestamp")
+        .is_some_and(|v| !v.is_null())
 }

@@ -27,9 +27,7 @@ impl PatchKind {
             "application/merge-patch+json" => Ok(PatchKind::Merge),
             "application/strategic-merge-patch+json" => Ok(PatchKind::Strategic),
             "application/json-patch+json" => Ok(PatchKind::Json),
-            "application/apply-patch+yaml" | "application/apply-patch+json" => {
-                Ok(PatchKind::Apply)
-            }
+            "application/apply-patch+yaml" | "application/apply-patch+json" => Ok(PatchKind::Apply),
             _ => Err(ApiError::unsupported_media(ct)),
         }
     }
@@ -39,8 +37,13 @@ impl PatchKind {
 /// server-side apply (Kubernetes' `patchMergeKey` / `listMapKey`), by field name.
 pub fn merge_key(field: &str) -> Option<&'static str> {
     Some(match field {
-        "containers" | "initContainers" | "ephemeralContainers" | "volumes" | "env"
-        | "imagePullSecrets" | "resourceClaims" => "name",
+        "containers"
+        | "initContainers"
+        | "ephemeralContainers"
+        | "volumes"
+        | "env"
+        | "imagePullSecrets"
+        | "resourceClaims" => "name",
         "ports" => "containerPort",
         "volumeMounts" => "mountPath",
         "volumeDevices" => "devicePath",
@@ -216,7 +219,8 @@ mod tests {
 
     #[test]
     fn strategic_merge_null_deletes_and_primitive_delete_directive() {
-        let mut node = json!({"spec": {"unschedulable": true}, "metadata": {"finalizers": ["a", "b"]}});
+        let mut node =
+            json!({"spec": {"unschedulable": true}, "metadata": {"finalizers": ["a", "b"]}});
         strategic_merge(
             &mut node,
             &json!({"spec": {"unschedulable": null}, "metadata": {"$deleteFromPrimitiveList/finalizers": ["a"]}}),

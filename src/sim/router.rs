@@ -62,20 +62,33 @@ async fn serve(cluster: Arc<Cluster>, path: &str, req: Request) -> Response {
         Gate::Pass => {}
         Gate::Fail(e) => return e.into_response(),
         Gate::Refuse => {
-            let mut resp = ApiError { code: 503, reason: "ServiceUnavailable", message: "connection refused (simulated)".into(), details: None, retry_after: None }.into_response();
+            let mut resp = ApiError {
+                code: 503,
+                reason: "ServiceUnavailable",
+                message: "connection refused (simulated)".into(),
+                details: None,
+                retry_after: None,
+            }
+            .into_response();
             resp.extensions_mut().insert(RefuseConnection);
             return resp;
         }
         Gate::Hang => std::future::pending::<()>().await,
     }
     let method = req.method().clone();
-    let query = Query::<HashMap<String, String>>::try_from_uri(req.uri()).map(|q| q.0).unwrap_or_default();
+    let query = Query::<HashMap<String, String>>::try_from_uri(req.uri())
+        .map(|q| q.0)
+        .unwrap_or_default();
     let headers = req.headers().clone();
     let body = match axum::body::to_bytes(req.into_body(), MAX_BODY).await {
         Ok(b) => b,
         Err(e) => return ApiError::bad_request(format!("reading body: {e}")).into_response(),
     };
-    let api = ApiRequest { query, headers, body };
+    let api = ApiRequest {
+        query,
+        headers,
+        body,
+    };
     let result = dispatch(&cluster, &method, path, &api);
     tracing::debug!(cluster = %cluster.profile.id, %method, path, "sim request");
     result.unwrap_or_else(IntoResponse::into_response)
@@ -89,8 +102,16 @@ enum Route {
     Groups,
     Group(String),
     Resources(String, String),
-    Collection { kind: Kind, ns: Option<String> },
-    Item { kind: Kind, ns: Option<String>, name: String, sub: Option<String> },
+    Collection {
+        kind: Kind,
+        ns: Option<String>,
+    },
+    Item {
+        kind: Kind,
+        ns: Option<String>,
+        name: String,
+        sub: Option<String>,
+    },
 }
 
 fn parse(path: &str) -> Option<Route> {
@@ -117,47 +138,103 @@ fn parse(path: &str) -> Option<Route> {
             let ns = Some(ns.to_string());
             match tail {
                 [] => Some(Route::Collection { kind, ns }),
-                [name] => Some(Route::Item { kind, ns, name: name.to_string(), sub: None }),
-                [name, sub] => Some(Route::Item { kind, ns, name: name.to_string(), sub: Some(sub.to_string()) }),
+                [name] => Some(Route::Item {
+                    kind,
+                    ns,
+                    name: name.to_string(),
+                    sub: None,
+                }),
+                [name, sub] => Some(Route::Item {
+                    kind,
+                    ns,
+                    name: name.to_string(),
+                    sub: Some(sub.to_string()),
+                }),
                 _ => None,
             }
         }
-        [plural] => Some(Route::Collection { kind: kind_of(plural)?, ns: None }),
-        [plural, name] if !kind_of(plural)?.namespaced() => Some(Route::Item { kind: kind_of(plural)?, ns: None, name: name.to_string(), sub: None }),
-        [plural, name, sub] if !kind_of(plural)?.namespaced() => {
-            Some(Route::Item { kind: kind_of(plural)?, ns: None, name: name.to_string(), sub: Some(sub.to_string()) })
-        }
+        [plural] => Some(Route::Collection {
+            kind: kind_of(plural)?,
+            ns: None,
+        }),
+        [plural, name] if !kind_of(plural)?.namespaced() => Some(Route::Item {
+            kind: kind_of(plural)?,
+            ns: None,
+            name: name.to_string(),
+            sub: None,
+        }),
+        [plural, name, sub] if !kind_of(plural)?.namespaced() => Some(Route::Item {
+            kind: kind_of(plural)?,
+            ns: None,
+            name: name.to_string(),
+            sub: Some(sub.to_string()),
+        }),
         _ => None,
     }
 }
 
-fn dispatch(cluster: &Arc<Cluster>, method: &Method, path: &str, req: &ApiRequest) -> Result<Response, ApiError> {
+fn dispatch(
+    cluster: &Arc<Cluster>,
+    method: &Method,
+    path: &str,
+    req: &ApiRequest,
+) -> Result<Response, ApiError> {
     let route = parse(path).ok_or_else(|| ApiError::no_route(path))?;
     let accept = req.header(header::ACCEPT).to_string();
-    let read_only = |v| if method == Method::GET { Ok(value_response(200, &v)) } else { Err(ApiError::method_not_allowed()) };
+    let read_only = |v| {
+        if method == Method::GET {
+            Ok(value_response(200, &v))
+        } else {
+            Err(ApiError::method_not_allowed())
+        }
+    };
     match route {
         Route::Version => read_only(discovery::version(&cluster.profile)),
         Route::CoreVersions => read_only(discovery::core_versions()),
         Route::Groups => read_only(discovery::group_list()),
-        Route::Group(g) => read_only(discovery::api_group(&g).ok_or_else(|| ApiError::no_route(path))?),
-        Route::Resources(g, v) => read_only(discovery::resource_list(&g, &v).ok_or_else(|| ApiError::no_route(path))?),
+        Route::Group(g) => {
+            read_only(discovery::api_group(&g).ok_or_else(|| ApiError::no_route(path))?)
+        }
+        Route::Resources(g, v) => {
+            read_only(discovery::resource_list(&g, &v).ok_or_else(|| ApiError::no_route(path))?)
+        }
         Route::Collection { kind, ns } => match *method {
-            Method::GET if matches!(req.query.get("watch").map(String::as_str), Some("true") | Some("1")) => {
+            Method::GET
+                if matches!(
+                    req.query.get("watch").map(String::as_str),
+                    Some("true") | Some("1")
+                ) =>
+            {
                 watch::watch(cluster, kind, ns, &req.query, &accept)
             }
             Method::GET => list::list(cluster, kind, ns.as_deref(), &req.query, &accept),
-            Method::POST if kind.namespaced() == ns.is_some() => write::create(cluster, kind, ns.as_deref().unwrap_or(""), req),
+            Method::POST if kind.namespaced() == ns.is_some() => {
+                write::create(cluster, kind, ns.as_deref().unwrap_or(""), req)
+            }
             Method::DELETE => write::delete_collection(cluster, kind, ns.as_deref(), req),
             _ => Err(ApiError::method_not_allowed()),
         },
-        Route::Item { kind, ns, name, sub } => {
+        Route::Item {
+            kind,
+            ns,
+            name,
+            sub,
+        } => {
             let ns = ns.unwrap_or_default();
             match (sub.as_deref(), method.clone()) {
-                (None | Some("status"), Method::GET) => write::get(cluster, kind, &ns, &name, &accept),
-                (None | Some("status"), Method::PUT) => write::replace(cluster, kind, &ns, &name, sub.as_deref(), req),
-                (None | Some("status"), Method::PATCH) => write::patch(cluster, kind, &ns, &name, sub.as_deref(), req),
+                (None | Some("status"), Method::GET) => {
+                    write::get(cluster, kind, &ns, &name, &accept)
+                }
+                (None | Some("status"), Method::PUT) => {
+                    write::replace(cluster, kind, &ns, &name, sub.as_deref(), req)
+                }
+                (None | Some("status"), Method::PATCH) => {
+                    write::patch(cluster, kind, &ns, &name, sub.as_deref(), req)
+                }
                 (None, Method::DELETE) => write::delete(cluster, kind, &ns, &name, req),
-                (Some("eviction"), Method::POST) if kind == Kind::Pod => eviction::evict(cluster, &ns, &name, req),
+                (Some("eviction"), Method::POST) if kind == Kind::Pod => {
+                    eviction::evict(cluster, &ns, &name, req)
+                }
                 (Some(s), _) if s != "status" && s != "eviction" => Err(ApiError::no_route(path)),
                 _ => Err(ApiError::method_not_allowed()),
             }
@@ -171,18 +248,49 @@ mod tests {
 
     #[test]
     fn parses_kubernetes_paths() {
-        assert_eq!(parse("/api/v1/namespaces"), Some(Route::Collection { kind: Kind::Namespace, ns: None }));
+        assert_eq!(
+            parse("/api/v1/namespaces"),
+            Some(Route::Collection {
+                kind: Kind::Namespace,
+                ns: None
+            })
+        );
         assert_eq!(
             parse("/api/v1/namespaces/kube-system"),
-            Some(Route::Item { kind: Kind::Namespace, ns: None, name: "kube-system".into(), sub: None })
+            Some(Route::Item {
+                kind: Kind::Namespace,
+                ns: None,
+                name: "kube-system".into(),
+                sub: None
+            })
         );
-        assert_eq!(parse("/api/v1/namespaces/a/pods"), Some(Route::Collection { kind: Kind::Pod, ns: Some("a".into()) }));
+        assert_eq!(
+            parse("/api/v1/namespaces/a/pods"),
+            Some(Route::Collection {
+                kind: Kind::Pod,
+                ns: Some("a".into())
+            })
+        );
         assert_eq!(
             parse("/api/v1/namespaces/a/pods/p/eviction"),
-            Some(Route::Item { kind: Kind::Pod, ns: Some("a".into()), name: "p".into(), sub: Some("eviction".into()) })
+            Some(Route::Item {
+                kind: Kind::Pod,
+                ns: Some("a".into()),
+                name: "p".into(),
+                sub: Some("eviction".into())
+            })
         );
-        assert_eq!(parse("/apis/apps/v1/deployments"), Some(Route::Collection { kind: Kind::Deployment, ns: None }));
-        assert_eq!(parse("/api/v1/nodes/n1/status").map(|r| matches!(r, Route::Item { .. })), Some(true));
+        assert_eq!(
+            parse("/apis/apps/v1/deployments"),
+            Some(Route::Collection {
+                kind: Kind::Deployment,
+                ns: None
+            })
+        );
+        assert_eq!(
+            parse("/api/v1/nodes/n1/status").map(|r| matches!(r, Route::Item { .. })),
+            Some(true)
+        );
         assert_eq!(parse("/api/v1/pods/x"), None);
     }
 }

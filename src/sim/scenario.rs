@@ -287,7 +287,11 @@ impl Scenario {
         };
         let value = super::yaml::parse(text).map_err(err)?;
         let scenario: Scenario = serde_json::from_value(value).map_err(|e| err(e.to_string()))?;
-        if scenario.groups.iter().any(|g| g.env != "production" && g.env != "staging") {
+        if scenario
+            .groups
+            .iter()
+            .any(|g| g.env != "production" && g.env != "staging")
+        {
             return Err(err("env must be production or staging".into()));
         }
         Ok(scenario)
@@ -307,7 +311,12 @@ mod tests {
     fn builtin_scenarios_parse() {
         for (name, clusters) in [("small", 3), ("demo", 40), ("large", 300)] {
             let s = Scenario::load(name);
-            assert_eq!(s.as_ref().map(Scenario::cluster_count).ok(), Some(clusters), "{name}: {:?}", s.err());
+            assert_eq!(
+                s.as_ref().map(Scenario::cluster_count).ok(),
+                Some(clusters),
+                "{name}: {:?}",
+                s.err()
+            );
         }
     }
 }

@@ -39,10 +39,16 @@ impl LabelSelector {
             } else if let Some((k, v)) = t.split_once('=') {
                 reqs.push(Req::Eq(k.trim().into(), v.trim().into()));
             } else if let Some((k, rest)) = t.split_once(" notin ") {
-                reqs.push(Req::NotIn(k.trim().into(), set_values(rest).ok_or_else(bad)?));
+                reqs.push(Req::NotIn(
+                    k.trim().into(),
+                    set_values(rest).ok_or_else(bad)?,
+                ));
             } else if let Some((k, rest)) = t.split_once(" in ") {
                 reqs.push(Req::In(k.trim().into(), set_values(rest).ok_or_else(bad)?));
-            } else if t.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)) {
+            } else if t
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
+            {
                 reqs.push(Req::Exists(t.to_string()));
             } else {
                 return Err(bad());
@@ -57,16 +63,27 @@ impl LabelSelector {
         let mut reqs = Vec::new();
         if let Some(m) = sel.get("matchLabels").and_then(Value::as_object) {
             for (k, v) in m {
-                reqs.push(Req::Eq(k.clone(), v.as_str().unwrap_or_default().to_string()));
+                reqs.push(Req::Eq(
+                    k.clone(),
+                    v.as_str().unwrap_or_default().to_string(),
+                ));
             }
         }
         if let Some(exprs) = sel.get("matchExpressions").and_then(Value::as_array) {
             for e in exprs {
-                let key = e.get("key").and_then(Value::as_str).unwrap_or_default().to_string();
+                let key = e
+                    .get("key")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
                 let values: Vec<String> = e
                     .get("values")
                     .and_then(Value::as_array)
-                    .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|v| v.as_str().map(String::from))
+                            .collect()
+                    })
                     .unwrap_or_default();
                 match e.get("operator").and_then(Value::as_str) {
                     Some("In") => reqs.push(Req::In(key, values)),
@@ -87,7 +104,12 @@ impl LabelSelector {
 
     /// Whether `labels` satisfy every requirement.
     pub fn matches(&self, labels: &[(String, String)]) -> bool {
-        let get = |k: &str| labels.iter().find(|(lk, _)| lk == k).map(|(_, v)| v.as_str());
+        let get = |k: &str| {
+            labels
+                .iter()
+                .find(|(lk, _)| lk == k)
+                .map(|(_, v)| v.as_str())
+        };
         self.0.iter().all(|r| match r {
             Req::Eq(k, v) => get(k) == Some(v.as_str()),
             Req::NotEq(k, v) => get(k) != Some(v.as_str()),
@@ -199,7 +221,10 @@ mod tests {
     use super::*;
 
     fn labels(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
     }
 
     #[test]
@@ -215,7 +240,11 @@ mod tests {
             ("gpu", false),
             ("", true),
         ] {
-            assert_eq!(LabelSelector::parse(sel).map(|s| s.matches(&l)).ok(), Some(want), "{sel}");
+            assert_eq!(
+                LabelSelector::parse(sel).map(|s| s.matches(&l)).ok(),
+                Some(want),
+                "{sel}"
+            );
         }
     }
 

@@ -47,13 +47,24 @@ pub fn cluster_url(addr: SocketAddr, id: &str) -> String {
 
 /// Serves the fleet on `127.0.0.1:port` (0 picks a free port) and starts its control
 /// loops. Refused clusters get their connection closed without an answer.
-pub async fn start_on_loopback(fleet: SimFleet, port: u16) -> Result<(SocketAddr, SimServer), SimError> {
+pub async fn start_on_loopback(
+    fleet: SimFleet,
+    port: u16,
+) -> Result<(SocketAddr, SimServer), SimError> {
     let addr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port);
     if !addr.ip().is_loopback() {
         return Err(SimError::NotLoopback(addr.to_string()));
     }
-    let listener = TcpListener::bind(addr).await.map_err(|source| SimError::Serve { addr: addr.to_string(), source })?;
-    let addr = listener.local_addr().map_err(|source| SimError::Serve { addr: addr.to_string(), source })?;
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|source| SimError::Serve {
+            addr: addr.to_string(),
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(|source| SimError::Serve {
+        addr: addr.to_string(),
+        source,
+    })?;
     fleet.start_controllers();
     let router = fleet_router(fleet);
     let (stop, mut stopped) = watch::channel(false);
@@ -95,7 +106,9 @@ impl std::fmt::Display for ConnectionRefused {
 
 impl std::error::Error for ConnectionRefused {}
 
-fn refuse_or_pass(r: Result<axum::response::Response, Infallible>) -> Result<axum::response::Response, ConnectionRefused> {
+fn refuse_or_pass(
+    r: Result<axum::response::Response, Infallible>,
+) -> Result<axum::response::Response, ConnectionRefused> {
     match r {
         Ok(resp) if resp.extensions().get::<RefuseConnection>().is_some() => Err(ConnectionRefused),
         Ok(resp) => Ok(resp),

@@ -191,7 +191,11 @@ impl Store {
 
     /// A random number in `0..n`, for simulated behaviour that should vary.
     pub fn random_below(&mut self, n: u64) -> u64 {
-        if n == 0 { 0 } else { self.rng.random_range(0..n) }
+        if n == 0 {
+            0
+        } else {
+            self.rng.random_range(0..n)
+        }
     }
 
     /// One stored object.
@@ -330,12 +334,18 @@ mod tests {
     fn put_assigns_increasing_versions_and_history_is_bounded() {
         let mut s = Store::new(1, 2);
         for i in 0..3 {
-            s.put(Kind::ConfigMap, json!({"metadata": {"namespace": "a", "name": format!("c{i}")}}));
+            s.put(
+                Kind::ConfigMap,
+                json!({"metadata": {"namespace": "a", "name": format!("c{i}")}}),
+            );
         }
         assert_eq!(s.rv(), 3);
         assert_eq!(s.compacted(), 1);
         assert_eq!(s.changes_since(1).len(), 2);
-        let names: Vec<_> = s.iter(Kind::ConfigMap, Some("a"), None).map(|(k, _)| k.1.clone()).collect();
+        let names: Vec<_> = s
+            .iter(Kind::ConfigMap, Some("a"), None)
+            .map(|(k, _)| k.1.clone())
+            .collect();
         assert_eq!(names, ["c0", "c1", "c2"]);
         let after = ("a".to_string(), "c0".to_string());
         assert_eq!(s.iter(Kind::ConfigMap, Some("a"), Some(&after)).count(), 2);

@@ -9,7 +9,10 @@ use super::resource::Kind;
 
 /// Whether the `Accept` header asks for a Table.
 pub fn wants_table(accept: &str) -> bool {
-    accept.split(',').next().is_some_and(|first| first.contains("as=Table"))
+    accept
+        .split(',')
+        .next()
+        .is_some_and(|first| first.contains("as=Table"))
 }
 
 fn col(name: &str, ty: &str, priority: i32) -> Value {
@@ -19,14 +22,27 @@ fn col(name: &str, ty: &str, priority: i32) -> Value {
 fn columns(kind: Kind) -> Vec<Value> {
     match kind {
         Kind::Node => vec![
-            col("Name", "string", 0), col("Status", "string", 0), col("Roles", "string", 0), col("Age", "string", 0),
-            col("Version", "string", 0), col("Internal-IP", "string", 1), col("External-IP", "string", 1),
-            col("OS-Image", "string", 1), col("Kernel-Version", "string", 1), col("Container-Runtime", "string", 1),
+            col("Name", "string", 0),
+            col("Status", "string", 0),
+            col("Roles", "string", 0),
+            col("Age", "string", 0),
+            col("Version", "string", 0),
+            col("Internal-IP", "string", 1),
+            col("External-IP", "string", 1),
+            col("OS-Image", "string", 1),
+            col("Kernel-Version", "string", 1),
+            col("Container-Runtime", "string", 1),
         ],
         Kind::Pod => vec![
-            col("Name", "string", 0), col("Ready", "string", 0), col("Status", "string", 0), col("Restarts", "string", 0),
-            col("Age", "string", 0), col("IP", "string", 1), col("Node", "string", 1),
-            col("Nominated Node", "string", 1), col("Readiness Gates", "string", 1),
+            col("Name", "string", 0),
+            col("Ready", "string", 0),
+            col("Status", "string", 0),
+            col("Restarts", "string", 0),
+            col("Age", "string", 0),
+            col("IP", "string", 1),
+            col("Node", "string", 1),
+            col("Nominated Node", "string", 1),
+            col("Readiness Gates", "string", 1),
         ],
         _ => vec![col("Name", "string", 0), col("Age", "string", 0)],
     }
@@ -34,7 +50,11 @@ fn columns(kind: Kind) -> Vec<Value> {
 
 /// Kubernetes' short age format (`5s`, `3m`, `2h`, `90d`).
 fn age(obj: &Value, clock: &SimClock) -> String {
-    let Some(ts) = obj.pointer("/metadata/creationTimestamp").and_then(Value::as_str).and_then(parse_time) else {
+    let Some(ts) = obj
+        .pointer("/metadata/creationTimestamp")
+        .and_then(Value::as_str)
+        .and_then(parse_time)
+    else {
         return "<unknown>".into();
     };
     let secs = (clock.elapsed_secs() - clock.secs_at(ts)).max(0.0) as u64;
@@ -47,7 +67,12 @@ fn age(obj: &Value, clock: &SimClock) -> String {
 }
 
 fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
-    let s = |p: &str| o.pointer(p).and_then(Value::as_str).unwrap_or("<none>").to_string();
+    let s = |p: &str| {
+        o.pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or("<none>")
+            .to_string()
+    };
     let name = s("/metadata/name");
     match kind {
         Kind::Node => {
@@ -61,7 +86,13 @@ fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
             let roles: Vec<String> = o
                 .pointer("/metadata/labels")
                 .and_then(Value::as_object)
-                .map(|m| m.keys().filter_map(|k| k.strip_prefix("node-role.kubernetes.io/").map(String::from)).collect())
+                .map(|m| {
+                    m.keys()
+                        .filter_map(|k| {
+                            k.strip_prefix("node-role.kubernetes.io/").map(String::from)
+                        })
+                        .collect()
+                })
                 .unwrap_or_default();
             let ip = o
                 .pointer("/status/addresses")
@@ -69,19 +100,54 @@ fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
                 .and_then(|a| a.iter().find(|x| x["type"] == "InternalIP"))
                 .and_then(|x| x["address"].as_str())
                 .unwrap_or("<none>");
-            vec![json!(name), json!(status), json!(if roles.is_empty() { "<none>".into() } else { roles.join(",") }),
-                json!(age(o, clock)), json!(s("/status/nodeInfo/kubeletVersion")), json!(ip), json!("<none>"),
-                json!(s("/status/nodeInfo/osImage")), json!(s("/status/nodeInfo/kernelVersion")),
-                json!(s("/status/nodeInfo/containerRuntimeVersion"))]
+            vec![
+                json!(name),
+                json!(status),
+                json!(if roles.is_empty() {
+                    "<none>".into()
+                } else {
+                    roles.join(",")
+                }),
+                json!(age(o, clock)),
+                json!(s("/status/nodeInfo/kubeletVersion")),
+                json!(ip),
+                json!("<none>"),
+                json!(s("/status/nodeInfo/osImage")),
+                json!(s("/status/nodeInfo/kernelVersion")),
+                json!(s("/status/nodeInfo/containerRuntimeVersion")),
+            ]
         }
         Kind::Pod => {
-            let statuses = o.pointer("/status/containerStatuses").and_then(Value::as_array).cloned().unwrap_or_default();
-            let total = o.pointer("/spec/containers").and_then(Value::as_array).map_or(0, Vec::len);
+            let statuses = o
+                .pointer("/status/containerStatuses")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let total = o
+                .pointer("/spec/containers")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
             let ready = statuses.iter().filter(|c| c["ready"] == true).count();
-            let restarts: i64 = statuses.iter().filter_map(|c| c["restartCount"].as_i64()).sum();
-            let status = if deleting(o) { "Terminating".to_string() } else { s("/status/phase") };
-            vec![json!(name), json!(format!("{ready}/{total}")), json!(status), json!(restarts), json!(age(o, clock)),
-                json!(s("/status/podIP")), json!(s("/spec/nodeName")), json!("<none>"), json!("<none>")]
+            let restarts: i64 = statuses
+                .iter()
+                .filter_map(|c| c["restartCount"].as_i64())
+                .sum();
+            let status = if deleting(o) {
+                "Terminating".to_string()
+            } else {
+                s("/status/phase")
+            };
+            vec![
+                json!(name),
+                json!(format!("{ready}/{total}")),
+                json!(status),
+                json!(restarts),
+                json!(age(o, clock)),
+                json!(s("/status/podIP")),
+                json!(s("/spec/nodeName")),
+                json!("<none>"),
+                json!("<none>"),
+            ]
         }
         _ => vec![json!(name), json!(age(o, clock))],
     }

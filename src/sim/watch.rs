@@ -75,7 +75,10 @@ impl WatchState {
             return None;
         }
         let now = self.filter.matches(&c.ns, &c.name, &c.idx);
-        let before = c.prev.as_ref().is_some_and(|p| self.filter.matches(&c.ns, &c.name, p));
+        let before = c
+            .prev
+            .as_ref()
+            .is_some_and(|p| self.filter.matches(&c.ns, &c.name, p));
         let etype = match (c.etype, before, now) {
             (EventType::Deleted, true, _) => EventType::Deleted,
             (EventType::Deleted, false, _) => return None,
@@ -93,7 +96,13 @@ fn truthy(q: &HashMap<String, String>, key: &str) -> bool {
 }
 
 /// Serves a watch.
-pub fn watch(cluster: &Arc<Cluster>, kind: Kind, ns: Option<String>, q: &HashMap<String, String>, accept: &str) -> Result<Response, ApiError> {
+pub fn watch(
+    cluster: &Arc<Cluster>,
+    kind: Kind,
+    ns: Option<String>,
+    q: &HashMap<String, String>,
+    accept: &str,
+) -> Result<Response, ApiError> {
     let filter = Filter::from_query(q)?;
     let requested = parse_rv(q)?;
     let bookmarks = truthy(q, "allowWatchBookmarks");
@@ -102,9 +111,15 @@ pub fn watch(cluster: &Arc<Cluster>, kind: Kind, ns: Option<String>, q: &HashMap
         Some("false") => Some(false),
         _ => None,
     };
-    if send_initial == Some(true) && (!bookmarks || q.get("resourceVersionMatch").map(String::as_str) != Some("NotOlderThan")) {
-        return Err(ApiError::invalid(kind, "", "sendInitialEvents",
-            "Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled and the resourceVersionMatch is set to NotOlderThan and allowWatchBookmarks is set to true"));
+    if send_initial == Some(true)
+        && (!bookmarks || q.get("resourceVersionMatch").map(String::as_str) != Some("NotOlderThan"))
+    {
+        return Err(ApiError::invalid(
+            kind,
+            "",
+            "sendInitialEvents",
+            "Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled and the resourceVersionMatch is set to NotOlderThan and allowWatchBookmarks is set to true",
+        ));
     }
     let timeout = q
         .get("timeoutSeconds")
@@ -169,7 +184,10 @@ pub fn watch(cluster: &Arc<Cluster>, kind: Kind, ns: Option<String>, q: &HashMap
     state.queue = queue;
     let stream = futures::stream::unfold(state, next_chunk);
     let mut resp = Response::new(Body::from_stream(stream));
-    resp.headers_mut().insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
+    resp.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("application/json"),
+    );
     Ok(resp)
 }
 
@@ -181,7 +199,11 @@ async fn next_chunk(mut s: WatchState) -> Option<(Result<Bytes, Infallible>, Wat
         if s.done {
             return None;
         }
-        let bookmark_at = if s.bookmarks { s.next_bookmark } else { s.deadline };
+        let bookmark_at = if s.bookmarks {
+            s.next_bookmark
+        } else {
+            s.deadline
+        };
         tokio::select! {
             msg = s.rx.recv() => match msg {
                 Ok(c) => {

@@ -17,7 +17,13 @@ pub fn template_hash(template: &Value) -> String {
 }
 
 /// A DaemonSet status.
-pub fn daemon_set_status(desired: i64, current: i64, ready: i64, misscheduled: i64, generation: i64) -> Value {
+pub fn daemon_set_status(
+    desired: i64,
+    current: i64,
+    ready: i64,
+    misscheduled: i64,
+    generation: i64,
+) -> Value {
     json!({"currentNumberScheduled": current, "desiredNumberScheduled": desired, "numberReady": ready,
         "numberAvailable": ready, "numberUnavailable": (desired - ready).max(0), "numberMisscheduled": misscheduled,
         "updatedNumberScheduled": current, "observedGeneration": generation})
@@ -31,21 +37,30 @@ pub fn replica_set_status(replicas: i32, ready: i32, generation: i64) -> Value {
 
 /// A Deployment status.
 pub fn deployment_status(replicas: i32, updated: i32, ready: i32, generation: i64) -> Value {
-    let available = if ready >= replicas.min(updated) { "True" } else { "False" };
+    let available = if ready >= replicas.min(updated) {
+        "True"
+    } else {
+        "False"
+    };
     json!({"replicas": replicas, "updatedReplicas": updated, "readyReplicas": ready, "availableReplicas": ready,
-        "unavailableReplicas": (replicas - ready).max(0), "observedGeneration": generation,
-        "conditions": [
-            {"type": "Available", "status": available, "reason": if available == "True" { "MinimumReplicasAvailable" } else { "MinimumReplicasUnavailable" }},
-            {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable"}
-        ]})
+    "unavailableReplicas": (replicas - ready).max(0), "observedGeneration": generation,
+    "conditions": [
+        {"type": "Available", "status": available, "reason": if available == "True" { "MinimumReplicasAvailable" } else { "MinimumReplicasUnavailable" }},
+        {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable"}
+    ]})
 }
 
 fn generation(obj: &Value) -> i64 {
-    obj.pointer("/metadata/generation").and_then(Value::as_i64).unwrap_or(1)
+    obj.pointer("/metadata/generation")
+        .and_then(Value::as_i64)
+        .unwrap_or(1)
 }
 
 fn active(pod: &Value) -> bool {
-    let phase = pod.pointer("/status/phase").and_then(Value::as_str).unwrap_or("Pending");
+    let phase = pod
+        .pointer("/status/phase")
+        .and_then(Value::as_str)
+        .unwrap_or("Pending");
     !deleting(pod) && phase != "Succeeded" && phase != "Failed"
 }
 
@@ -67,7 +82,10 @@ pub fn deployments(pass: &mut Pass) {
         let ns = str_at(&dep, "/metadata/namespace");
         let name = str_at(&dep, "/metadata/name");
         let uid = str_at(&dep, "/metadata/uid");
-        let replicas = dep.pointer("/spec/replicas").and_then(Value::as_i64).unwrap_or(1) as i32;
+        let replicas = dep
+            .pointer("/spec/replicas")
+            .and_then(Value::as_i64)
+            .unwrap_or(1) as i32;
         let template = dep.pointer("/spec/template").cloned().unwrap_or(json!({}));
         let hash = template_hash(&template);
         let owned: Vec<Value> = pass
@@ -79,7 +97,10 @@ pub fn deployments(pass: &mut Pass) {
             .collect();
         let mut found_current = false;
         for rs in &owned {
-            let current = rs.pointer("/metadata/labels/pod-template-hash").and_then(Value::as_str) == Some(hash.as_str());
+            let current = rs
+                .pointer("/metadata/labels/pod-template-hash")
+                .and_then(Value::as_str)
+                == Some(hash.as_str());
             found_current |= current;
             let want = if current { replicas } else { 0 };
             if rs.pointer("/spec/replicas").and_then(Value::as_i64) != Some(want as i64) {
@@ -92,7 +113,10 @@ pub fn deployments(pass: &mut Pass) {
         if !found_current {
             let mut t = template.clone();
             t["metadata"]["labels"]["pod-template-hash"] = json!(hash);
-            let mut selector = dep.pointer("/spec/selector").cloned().unwrap_or(json!({"matchLabels": {}}));
+            let mut selector = dep
+                .pointer("/spec/selector")
+                .cloned()
+                .unwrap_or(json!({"matchLabels": {}}));
             selector["matchLabels"]["pod-template-hash"] = json!(hash);
             let rs_uid = pass.st.store.new_uid();
             let rs = json!({
@@ -112,13 +136,31 @@ pub fn deployments(pass: &mut Pass) {
             .into_iter()
             .filter(|rs| controller_of(rs).is_some_and(|(_, _, u)| u == uid))
             .collect();
-        let sum = |f: &str| owned.iter().map(|rs| rs.pointer(f).and_then(Value::as_i64).unwrap_or(0)).sum::<i64>() as i32;
+        let sum = |f: &str| {
+            owned
+                .iter()
+                .map(|rs| rs.pointer(f).and_then(Value::as_i64).unwrap_or(0))
+                .sum::<i64>() as i32
+        };
         let updated = owned
             .iter()
-            .filter(|rs| rs.pointer("/metadata/labels/pod-template-hash").and_then(Value::as_str) == Some(hash.as_str()))
-            .map(|rs| rs.pointer("/status/replicas").and_then(Value::as_i64).unwrap_or(0))
+            .filter(|rs| {
+                rs.pointer("/metadata/labels/pod-template-hash")
+                    .and_then(Value::as_str)
+                    == Some(hash.as_str())
+            })
+            .map(|rs| {
+                rs.pointer("/status/replicas")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(0)
+            })
             .sum::<i64>() as i32;
-        let status = deployment_status(sum("/status/replicas"), updated, sum("/status/readyReplicas"), generation(&dep));
+        let status = deployment_status(
+            sum("/status/replicas"),
+            updated,
+            sum("/status/readyReplicas"),
+            generation(&dep),
+        );
         set_status(pass, Kind::Deployment, dep, status);
     }
 }
@@ -134,11 +176,16 @@ pub fn replica_sets(pass: &mut Pass) {
         let ns = str_at(&rs, "/metadata/namespace");
         let name = str_at(&rs, "/metadata/name");
         let uid = str_at(&rs, "/metadata/uid");
-        let want = rs.pointer("/spec/replicas").and_then(Value::as_i64).unwrap_or(1) as i32;
+        let want = rs
+            .pointer("/spec/replicas")
+            .and_then(Value::as_i64)
+            .unwrap_or(1) as i32;
         let mut mine: Vec<usize> = (0..pass.pods.len())
             .filter(|&i| {
                 let p = &pass.pods[i];
-                active(p) && str_at(p, "/metadata/namespace") == ns && controller_of(p).is_some_and(|(_, _, u)| u == uid)
+                active(p)
+                    && str_at(p, "/metadata/namespace") == ns
+                    && controller_of(p).is_some_and(|(_, _, u)| u == uid)
             })
             .collect();
         let have = mine.len() as i32;
@@ -147,18 +194,34 @@ pub fn replica_sets(pass: &mut Pass) {
             for _ in have..want {
                 let pname = format!("{name}-{}", pass.st.store.name_suffix());
                 let puid = pass.st.store.new_uid();
-                let pod = pod_from_template(&template, &ns, &pname, &puid, controller_ref(Kind::ReplicaSet, &name, &uid), &pass.now);
+                let pod = pod_from_template(
+                    &template,
+                    &ns,
+                    &pname,
+                    &puid,
+                    controller_ref(Kind::ReplicaSet, &name, &uid),
+                    &pass.now,
+                );
                 pass.create_pod(pod);
             }
         } else if have > want {
             // Remove unscheduled and not-ready pods first, as the real controller does.
-            mine.sort_by_key(|&i| (pass.pods[i].pointer("/spec/nodeName").is_some(), pod_ready(&pass.pods[i])));
+            mine.sort_by_key(|&i| {
+                (
+                    pass.pods[i].pointer("/spec/nodeName").is_some(),
+                    pod_ready(&pass.pods[i]),
+                )
+            });
             for &i in mine.iter().take((have - want) as usize) {
                 pass.delete_pod_graceful(i);
             }
         }
         let (mut count, mut ready) = (0, 0);
-        for p in pass.pods.iter().filter(|p| active(p) && controller_of(p).is_some_and(|(_, _, u)| u == uid)) {
+        for p in pass
+            .pods
+            .iter()
+            .filter(|p| active(p) && controller_of(p).is_some_and(|(_, _, u)| u == uid))
+        {
             count += 1;
             ready += pod_ready(p) as i32;
         }
@@ -185,7 +248,8 @@ pub fn daemon_sets(pass: &mut Pass, nodes: &[NodeFit]) {
                     let p = &pass.pods[i];
                     active(p)
                         && controller_of(p).is_some_and(|(_, _, u)| u == uid)
-                        && p.pointer("/spec/nodeName").and_then(Value::as_str) == Some(node.name.as_str())
+                        && p.pointer("/spec/nodeName").and_then(Value::as_str)
+                            == Some(node.name.as_str())
                 })
                 .collect();
             if eligible {
@@ -193,9 +257,23 @@ pub fn daemon_sets(pass: &mut Pass, nodes: &[NodeFit]) {
                 if on_node.is_empty() {
                     let pname = format!("{name}-{}", pass.st.store.name_suffix());
                     let puid = pass.st.store.new_uid();
-                    let mut pod = pod_from_template(&template, &ns, &pname, &puid, controller_ref(Kind::DaemonSet, &name, &uid), &pass.now);
+                    let mut pod = pod_from_template(
+                        &template,
+                        &ns,
+                        &pname,
+                        &puid,
+                        controller_ref(Kind::DaemonSet, &name, &uid),
+                        &pass.now,
+                    );
                     pod["spec"]["nodeName"] = json!(node.name);
-                    super::objects::set_condition(&mut pod, "PodScheduled", "True", "", "", &pass.now);
+                    super::objects::set_condition(
+                        &mut pod,
+                        "PodScheduled",
+                        "True",
+                        "",
+                        "",
+                        &pass.now,
+                    );
                     pass.create_pod(pod);
                 } else {
                     current += 1;

@@ -16,13 +16,25 @@ use super::resource::Kind;
 use super::store::{Stored, str_at};
 
 /// GET of one object (also `/status`); a one-row Table when the client asks for one.
-pub fn get(cluster: &Cluster, kind: Kind, ns: &str, name: &str, accept: &str) -> Result<Response, ApiError> {
+pub fn get(
+    cluster: &Cluster,
+    kind: Kind,
+    ns: &str,
+    name: &str,
+    accept: &str,
+) -> Result<Response, ApiError> {
     let st = cluster.lock();
-    let s = st.store.get(kind, ns, name).ok_or_else(|| ApiError::not_found(kind, name))?;
+    let s = st
+        .store
+        .get(kind, ns, name)
+        .ok_or_else(|| ApiError::not_found(kind, name))?;
     if super::table::wants_table(accept) {
         let obj = s.value();
         let meta = json!({"resourceVersion": obj.pointer("/metadata/resourceVersion").cloned().unwrap_or(Value::Null)});
-        return Ok(value_response(200, &super::table::table(kind, &[obj], meta, &cluster.clock)));
+        return Ok(value_response(
+            200,
+            &super::table::table(kind, &[obj], meta, &cluster.clock),
+        ));
     }
     Ok(json_response(200, s.json.clone()))
 }
@@ -31,7 +43,10 @@ fn check_type(kind: Kind, obj: &Value) -> Result<(), ApiError> {
     if let Some(k) = obj.get("kind").and_then(Value::as_str)
         && k != kind.kind()
     {
-        return Err(ApiError::bad_request(format!("the kind in the data ({k}) does not match the expected kind ({})", kind.kind())));
+        return Err(ApiError::bad_request(format!(
+            "the kind in the data ({k}) does not match the expected kind ({})",
+            kind.kind()
+        )));
     }
     if let Some(av) = obj.get("apiVersion").and_then(Value::as_str)
         && av != kind.api_version()
@@ -45,7 +60,14 @@ fn check_type(kind: Kind, obj: &Value) -> Result<(), ApiError> {
 }
 
 /// Fills in what the API server sets on create (and kind-specific defaults).
-fn prepare_create(cluster: &Cluster, st: &mut ClusterState, kind: Kind, ns: &str, mut obj: Value, manager: Option<&str>) -> Result<Value, ApiError> {
+fn prepare_create(
+    cluster: &Cluster,
+    st: &mut ClusterState,
+    kind: Kind,
+    ns: &str,
+    mut obj: Value,
+    manager: Option<&str>,
+) -> Result<Value, ApiError> {
     check_type(kind, &obj)?;
     if !obj.get("metadata").is_some_and(Value::is_object) {
         obj["metadata"] = json!({});
@@ -53,7 +75,9 @@ fn prepare_create(cluster: &Cluster, st: &mut ClusterState, kind: Kind, ns: &str
     let body_ns = str_at(&obj, "/metadata/namespace");
     if kind.namespaced() {
         if !body_ns.is_empty() && body_ns != ns {
-            return Err(ApiError::bad_request("the namespace of the provided object does not match the namespace sent on the request"));
+            return Err(ApiError::bad_request(
+                "the namespace of the provided object does not match the namespace sent on the request",
+            ));
         }
         if st.store.get(Kind::Namespace, "", ns).is_none() {
             return Err(ApiError::namespace_not_found(ns));
@@ -66,7 +90,12 @@ fn prepare_create(cluster: &Cluster, st: &mut ClusterState, kind: Kind, ns: &str
     if name.is_empty() {
         let prefix = str_at(&obj, "/metadata/generateName");
         if prefix.is_empty() {
-            return Err(ApiError::invalid(kind, "", "metadata.name", "Required value: name or generateName is required"));
+            return Err(ApiError::invalid(
+                kind,
+                "",
+                "metadata.name",
+                "Required value: name or generateName is required",
+            ));
         }
         name = format!("{prefix}{}", st.store.name_suffix());
         obj["metadata"]["name"] = json!(name);
@@ -81,7 +110,13 @@ fn prepare_create(cluster: &Cluster, st: &mut ClusterState, kind: Kind, ns: &str
     meta["creationTimestamp"] = json!(now);
     meta["generation"] = json!(1);
     if let Some(m) = meta.as_object_mut() {
-        for k in ["resourceVersion", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink"] {
+        for k in [
+            "resourceVersion",
+            "deletionTimestamp",
+            "deletionGracePeriodSeconds",
+            "managedFields",
+            "selfLink",
+        ] {
             m.remove(k);
         }
     }
@@ -90,20 +125,35 @@ fn prepare_create(cluster: &Cluster, st: &mut ClusterState, kind: Kind, ns: &str
     match kind {
         Kind::Pod => {
             let spec = &mut obj["spec"];
-            for (k, v) in [("restartPolicy", json!("Always")), ("terminationGracePeriodSeconds", json!(30)),
-                ("dnsPolicy", json!("ClusterFirst")), ("schedulerName", json!("default-scheduler"))] {
+            for (k, v) in [
+                ("restartPolicy", json!("Always")),
+                ("terminationGracePeriodSeconds", json!(30)),
+                ("dnsPolicy", json!("ClusterFirst")),
+                ("schedulerName", json!("default-scheduler")),
+            ] {
                 if spec.get(k).is_none() {
                     spec[k] = v;
                 }
             }
-            let mut tol = spec.get("tolerations").and_then(Value::as_array).cloned().unwrap_or_default();
-            for d in default_tolerations().as_array().cloned().unwrap_or_default() {
+            let mut tol = spec
+                .get("tolerations")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            for d in default_tolerations()
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+            {
                 if !tol.iter().any(|t| t.get("key") == d.get("key")) {
                     tol.push(d);
                 }
             }
             spec["tolerations"] = Value::Array(tol);
-            let bound = spec.get("nodeName").and_then(Value::as_str).is_some_and(|n| !n.is_empty());
+            let bound = spec
+                .get("nodeName")
+                .and_then(Value::as_str)
+                .is_some_and(|n| !n.is_empty());
             obj["status"] = json!({"phase": "Pending", "qosClass": "Burstable"});
             if bound {
                 super::objects::set_condition(&mut obj, "PodScheduled", "True", "", "", &now);
@@ -123,8 +173,15 @@ fn prepare_create(cluster: &Cluster, st: &mut ClusterState, kind: Kind, ns: &str
 }
 
 /// POST to a collection.
-pub fn create(cluster: &Cluster, kind: Kind, ns: &str, req: &ApiRequest) -> Result<Response, ApiError> {
-    let obj = req.json()?.ok_or_else(|| ApiError::bad_request("empty body"))?;
+pub fn create(
+    cluster: &Cluster,
+    kind: Kind,
+    ns: &str,
+    req: &ApiRequest,
+) -> Result<Response, ApiError> {
+    let obj = req
+        .json()?
+        .ok_or_else(|| ApiError::bad_request("empty body"))?;
     let mut st = cluster.lock();
     let obj = prepare_create(cluster, &mut st, kind, ns, obj, Some(&req.manager()))?;
     if req.dry_run() {
@@ -147,7 +204,15 @@ enum Managed<'a> {
 /// Stores an updated object: keeps what clients cannot change, keeps status (or only
 /// changes status, for the subresource), bumps `generation` on spec changes, records
 /// field ownership, completes deletion once finalizers are gone, and skips no-op writes.
-fn commit_update(cluster: &Cluster, st: &mut ClusterState, kind: Kind, old: &Value, mut new: Value, sub: Option<&str>, managed: Managed) -> Result<Value, ApiError> {
+fn commit_update(
+    cluster: &Cluster,
+    st: &mut ClusterState,
+    kind: Kind,
+    old: &Value,
+    mut new: Value,
+    sub: Option<&str>,
+    managed: Managed,
+) -> Result<Value, ApiError> {
     let status_only = sub == Some("status");
     if status_only {
         let status = new.get("status").cloned();
@@ -173,7 +238,15 @@ fn commit_update(cluster: &Cluster, st: &mut ClusterState, kind: Kind, old: &Val
     if !new.get("metadata").is_some_and(Value::is_object) {
         new["metadata"] = json!({});
     }
-    for k in ["uid", "creationTimestamp", "name", "namespace", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"] {
+    for k in [
+        "uid",
+        "creationTimestamp",
+        "name",
+        "namespace",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "generation",
+    ] {
         match old.pointer(&format!("/metadata/{k}")) {
             Some(v) => new["metadata"][k] = v.clone(),
             None => {
@@ -194,7 +267,10 @@ fn commit_update(cluster: &Cluster, st: &mut ClusterState, kind: Kind, old: &Val
         v
     };
     if kind.tracks_generation() && strip(old) != strip(&new) {
-        let g = old.pointer("/metadata/generation").and_then(Value::as_i64).unwrap_or(1);
+        let g = old
+            .pointer("/metadata/generation")
+            .and_then(Value::as_i64)
+            .unwrap_or(1);
         new["metadata"]["generation"] = json!(g + 1);
     }
     let now = cluster.clock.now_rfc3339();
@@ -223,9 +299,15 @@ fn commit_update(cluster: &Cluster, st: &mut ClusterState, kind: Kind, old: &Val
     }
     let ns = str_at(&new, "/metadata/namespace");
     let name = str_at(&new, "/metadata/name");
-    let finalizers_empty = new.pointer("/metadata/finalizers").and_then(Value::as_array).is_none_or(|f| f.is_empty());
+    let finalizers_empty = new
+        .pointer("/metadata/finalizers")
+        .and_then(Value::as_array)
+        .is_none_or(|f| f.is_empty());
     if deleting(&new) && finalizers_empty {
-        let bound = new.pointer("/spec/nodeName").and_then(Value::as_str).is_some_and(|n| !n.is_empty());
+        let bound = new
+            .pointer("/spec/nodeName")
+            .and_then(Value::as_str)
+            .is_some_and(|n| !n.is_empty());
         if kind != Kind::Pod || !bound {
             st.store.remove(kind, &ns, &name);
             return Ok(new);
@@ -236,19 +318,38 @@ fn commit_update(cluster: &Cluster, st: &mut ClusterState, kind: Kind, old: &Val
 }
 
 /// PUT of an object (or its status).
-pub fn replace(cluster: &Cluster, kind: Kind, ns: &str, name: &str, sub: Option<&str>, req: &ApiRequest) -> Result<Response, ApiError> {
-    let new = req.json()?.ok_or_else(|| ApiError::bad_request("empty body"))?;
+pub fn replace(
+    cluster: &Cluster,
+    kind: Kind,
+    ns: &str,
+    name: &str,
+    sub: Option<&str>,
+    req: &ApiRequest,
+) -> Result<Response, ApiError> {
+    let new = req
+        .json()?
+        .ok_or_else(|| ApiError::bad_request("empty body"))?;
     check_type(kind, &new)?;
     let body_name = str_at(&new, "/metadata/name");
     if body_name != name {
-        return Err(ApiError::bad_request(format!("the name of the object ({body_name}) does not match the name on the URL ({name})")));
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({body_name}) does not match the name on the URL ({name})"
+        )));
     }
     let mut st = cluster.lock();
-    let old = st.store.get_value(kind, ns, name).ok_or_else(|| ApiError::not_found(kind, name))?;
+    let old = st
+        .store
+        .get_value(kind, ns, name)
+        .ok_or_else(|| ApiError::not_found(kind, name))?;
     let rv = str_at(&new, "/metadata/resourceVersion");
     if rv.is_empty() {
         if !kind.allows_unconditional_update() {
-            return Err(ApiError::invalid(kind, name, "metadata.resourceVersion", "Invalid value: 0x0: must be specified for an update"));
+            return Err(ApiError::invalid(
+                kind,
+                name,
+                "metadata.resourceVersion",
+                "Invalid value: 0x0: must be specified for an update",
+            ));
         }
     } else if rv != str_at(&old, "/metadata/resourceVersion") {
         return Err(ApiError::conflict(kind, name));
@@ -257,7 +358,15 @@ pub fn replace(cluster: &Cluster, kind: Kind, ns: &str, name: &str, sub: Option<
         return Ok(value_response(200, &new));
     }
     let manager = req.manager();
-    let out = commit_update(cluster, &mut st, kind, &old, new, sub, Managed::Update(&manager))?;
+    let out = commit_update(
+        cluster,
+        &mut st,
+        kind,
+        &old,
+        new,
+        sub,
+        Managed::Update(&manager),
+    )?;
     drop(st);
     cluster.kick();
     Ok(value_response(200, &out))
@@ -265,14 +374,22 @@ pub fn replace(cluster: &Cluster, kind: Kind, ns: &str, name: &str, sub: Option<
 
 /// PATCH of an object (or its status): merge, strategic merge, JSON patch, or
 /// server-side apply (which creates the object when it does not exist).
-pub fn patch(cluster: &Cluster, kind: Kind, ns: &str, name: &str, sub: Option<&str>, req: &ApiRequest) -> Result<Response, ApiError> {
+pub fn patch(
+    cluster: &Cluster,
+    kind: Kind,
+    ns: &str,
+    name: &str,
+    sub: Option<&str>,
+    req: &ApiRequest,
+) -> Result<Response, ApiError> {
     let pk = PatchKind::from_content_type(req.header(header::CONTENT_TYPE))?;
     let body = match req.json() {
         Ok(Some(v)) => v,
         Ok(None) => return Err(ApiError::bad_request("empty patch")),
         Err(e) if pk == PatchKind::Apply => {
             let text = std::str::from_utf8(&req.body).map_err(|_| e.clone())?;
-            super::yaml::parse(text).map_err(|m| ApiError::bad_request(format!("error decoding YAML: {m}")))?
+            super::yaml::parse(text)
+                .map_err(|m| ApiError::bad_request(format!("error decoding YAML: {m}")))?
         }
         Err(e) => return Err(e),
     };
@@ -280,14 +397,25 @@ pub fn patch(cluster: &Cluster, kind: Kind, ns: &str, name: &str, sub: Option<&s
     let old = st.store.get_value(kind, ns, name);
     let now = cluster.clock.now_rfc3339();
     let out = if pk == PatchKind::Apply {
-        let manager = req.query.get("fieldManager").filter(|m| !m.is_empty()).ok_or_else(|| {
-            ApiError::invalid(kind, name, "fieldManager", "Required value: is required for apply patch")
-        })?;
+        let manager = req
+            .query
+            .get("fieldManager")
+            .filter(|m| !m.is_empty())
+            .ok_or_else(|| {
+                ApiError::invalid(
+                    kind,
+                    name,
+                    "fieldManager",
+                    "Required value: is required for apply patch",
+                )
+            })?;
         check_type(kind, &body)?;
         let force = req.query.get("force").is_some_and(|f| f == "true");
         let body_name = str_at(&body, "/metadata/name");
         if !body_name.is_empty() && body_name != name {
-            return Err(ApiError::bad_request(format!("the name of the object ({body_name}) does not match the name on the URL ({name})")));
+            return Err(ApiError::bad_request(format!(
+                "the name of the object ({body_name}) does not match the name on the URL ({name})"
+            )));
         }
         let merged = fields::apply(old.as_ref(), &body, manager, force, kind, name, &now)?;
         match old {
@@ -331,7 +459,15 @@ pub fn patch(cluster: &Cluster, kind: Kind, ns: &str, name: &str, sub: Option<&s
             return Ok(value_response(200, &new));
         }
         let manager = req.manager();
-        commit_update(cluster, &mut st, kind, &old, new, sub, Managed::Update(&manager))?
+        commit_update(
+            cluster,
+            &mut st,
+            kind,
+            &old,
+            new,
+            sub,
+            Managed::Update(&manager),
+        )?
     };
     drop(st);
     cluster.kick();
@@ -351,33 +487,61 @@ fn delete_options(req: &ApiRequest) -> Result<DeleteOptions, ApiError> {
     let grace = body
         .get("gracePeriodSeconds")
         .and_then(Value::as_i64)
-        .or_else(|| req.query.get("gracePeriodSeconds").and_then(|g| g.parse().ok()));
+        .or_else(|| {
+            req.query
+                .get("gracePeriodSeconds")
+                .and_then(|g| g.parse().ok())
+        });
     let policy = body
         .get("propagationPolicy")
         .and_then(Value::as_str)
         .map(String::from)
         .or_else(|| req.query.get("propagationPolicy").cloned());
-    let orphan = policy.as_deref() == Some("Orphan") || body.get("orphanDependents").and_then(Value::as_bool) == Some(true);
+    let orphan = policy.as_deref() == Some("Orphan")
+        || body.get("orphanDependents").and_then(Value::as_bool) == Some(true);
     Ok(DeleteOptions {
         grace,
         orphan,
-        uid: body.pointer("/preconditions/uid").and_then(Value::as_str).map(String::from),
-        rv: body.pointer("/preconditions/resourceVersion").and_then(Value::as_str).map(String::from),
+        uid: body
+            .pointer("/preconditions/uid")
+            .and_then(Value::as_str)
+            .map(String::from),
+        rv: body
+            .pointer("/preconditions/resourceVersion")
+            .and_then(Value::as_str)
+            .map(String::from),
     })
 }
 
 /// Deletes one object (graceful for bound pods; finalizers respected). Returns the
 /// object's state after the call.
-pub fn delete_object(cluster: &Cluster, st: &mut ClusterState, kind: Kind, ns: &str, name: &str, grace: Option<i64>, orphan: bool) -> Result<Value, ApiError> {
-    let mut obj = st.store.get_value(kind, ns, name).ok_or_else(|| ApiError::not_found(kind, name))?;
+pub fn delete_object(
+    cluster: &Cluster,
+    st: &mut ClusterState,
+    kind: Kind,
+    ns: &str,
+    name: &str,
+    grace: Option<i64>,
+    orphan: bool,
+) -> Result<Value, ApiError> {
+    let mut obj = st
+        .store
+        .get_value(kind, ns, name)
+        .ok_or_else(|| ApiError::not_found(kind, name))?;
     let now = cluster.clock.now_rfc3339();
     let uid = str_at(&obj, "/metadata/uid");
     if kind == Kind::Namespace {
         if ["default", "kube-system", "kube-public"].contains(&name) {
-            return Err(ApiError::forbidden(format!("namespaces \"{name}\" is forbidden: this namespace may not be deleted")));
+            return Err(ApiError::forbidden(format!(
+                "namespaces \"{name}\" is forbidden: this namespace may not be deleted"
+            )));
         }
         for k in Kind::ALL.into_iter().filter(|k| k.namespaced()) {
-            let names: Vec<String> = st.store.iter(k, Some(name), None).map(|(key, _)| key.1.clone()).collect();
+            let names: Vec<String> = st
+                .store
+                .iter(k, Some(name), None)
+                .map(|(key, _)| key.1.clone())
+                .collect();
             for n in names {
                 st.store.remove(k, name, &n);
             }
@@ -387,7 +551,11 @@ pub fn delete_object(cluster: &Cluster, st: &mut ClusterState, kind: Kind, ns: &
     }
     let gone = if kind == Kind::Pod {
         begin_pod_deletion(&mut st.store, &mut obj, grace, &now)
-    } else if obj.pointer("/metadata/finalizers").and_then(Value::as_array).is_some_and(|f| !f.is_empty()) {
+    } else if obj
+        .pointer("/metadata/finalizers")
+        .and_then(Value::as_array)
+        .is_some_and(|f| !f.is_empty())
+    {
         if !deleting(&obj) {
             obj["metadata"]["deletionTimestamp"] = json!(now);
             obj["metadata"]["deletionGracePeriodSeconds"] = json!(0);
@@ -414,7 +582,10 @@ fn cascade(cluster: &Cluster, st: &mut ClusterState, ns: &str, owner_uid: &str) 
                 let v = s.value();
                 v.pointer("/metadata/ownerReferences")
                     .and_then(Value::as_array)
-                    .is_some_and(|o| o.iter().any(|r| r.get("uid").and_then(Value::as_str) == Some(owner_uid)))
+                    .is_some_and(|o| {
+                        o.iter()
+                            .any(|r| r.get("uid").and_then(Value::as_str) == Some(owner_uid))
+                    })
             })
             .map(|(key, _)| key.1.clone())
             .collect();
@@ -426,22 +597,42 @@ fn cascade(cluster: &Cluster, st: &mut ClusterState, ns: &str, owner_uid: &str) 
 }
 
 /// DELETE of one object.
-pub fn delete(cluster: &Cluster, kind: Kind, ns: &str, name: &str, req: &ApiRequest) -> Result<Response, ApiError> {
+pub fn delete(
+    cluster: &Cluster,
+    kind: Kind,
+    ns: &str,
+    name: &str,
+    req: &ApiRequest,
+) -> Result<Response, ApiError> {
     let opts = delete_options(req)?;
     let mut st = cluster.lock();
-    let current = st.store.get_value(kind, ns, name).ok_or_else(|| ApiError::not_found(kind, name))?;
+    let current = st
+        .store
+        .get_value(kind, ns, name)
+        .ok_or_else(|| ApiError::not_found(kind, name))?;
     if let Some(uid) = &opts.uid
         && *uid != str_at(&current, "/metadata/uid")
     {
-        return Err(ApiError::precondition(kind, name, &format!(
-            "Precondition failed: UID in precondition: {uid}, UID in object meta: {}", str_at(&current, "/metadata/uid"))));
+        return Err(ApiError::precondition(
+            kind,
+            name,
+            &format!(
+                "Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
+                str_at(&current, "/metadata/uid")
+            ),
+        ));
     }
     if let Some(rv) = &opts.rv
         && *rv != str_at(&current, "/metadata/resourceVersion")
     {
-        return Err(ApiError::precondition(kind, name, &format!(
-            "Precondition failed: ResourceVersion in precondition: {rv}, ResourceVersion in object meta: {}",
-            str_at(&current, "/metadata/resourceVersion"))));
+        return Err(ApiError::precondition(
+            kind,
+            name,
+            &format!(
+                "Precondition failed: ResourceVersion in precondition: {rv}, ResourceVersion in object meta: {}",
+                str_at(&current, "/metadata/resourceVersion")
+            ),
+        ));
     }
     if req.dry_run() {
         return Ok(value_response(200, &current));
@@ -453,7 +644,12 @@ pub fn delete(cluster: &Cluster, kind: Kind, ns: &str, name: &str, req: &ApiRequ
 }
 
 /// DELETE of a collection (with selectors).
-pub fn delete_collection(cluster: &Cluster, kind: Kind, ns: Option<&str>, req: &ApiRequest) -> Result<Response, ApiError> {
+pub fn delete_collection(
+    cluster: &Cluster,
+    kind: Kind,
+    ns: Option<&str>,
+    req: &ApiRequest,
+) -> Result<Response, ApiError> {
     let filter = super::list::Filter::from_query(&req.query)?;
     let opts = delete_options(req)?;
     let mut st = cluster.lock();
@@ -465,13 +661,24 @@ pub fn delete_collection(cluster: &Cluster, kind: Kind, ns: Option<&str>, req: &
         .collect();
     let mut items = Vec::new();
     for (kns, kname) in keys {
-        if let Ok(v) = delete_object(cluster, &mut st, kind, &kns, &kname, opts.grace, opts.orphan) {
+        if let Ok(v) = delete_object(
+            cluster,
+            &mut st,
+            kind,
+            &kns,
+            &kname,
+            opts.grace,
+            opts.orphan,
+        ) {
             items.push(v);
         }
     }
     let rv = st.store.rv();
     drop(st);
     cluster.kick();
-    Ok(value_response(200, &json!({"kind": format!("{}List", kind.kind()), "apiVersion": kind.api_version(),
-        "metadata": {"resourceVersion": rv.to_string()}, "items": items})))
+    Ok(value_response(
+        200,
+        &json!({"kind": format!("{}List", kind.kind()), "apiVersion": kind.api_version(),
+        "metadata": {"resourceVersion": rv.to_string()}, "items": items}),
+    ))
 }

@@ -83,6 +83,9 @@ mod tests {
     #[test]
     fn parses_nested_documents() {
         let v = parse("a: 1\nb:\n  - x\n  - 'y'\n  - {c: true, d: 1.5}\ne: \"01\"\nf:\n").ok();
-        assert_eq!(v, Some(json!({"a": 1, "b": ["x", "y", {"c": true, "d": 1.5}], "e": "01", "f": null})));
+        assert_eq!(
+            v,
+            Some(json!({"a": 1, "b": ["x", "y", {"c": true, "d": 1.5}], "e": "01", "f": null}))
+        );
     }
 }

@@ -22,19 +22,32 @@ pub struct Served {
 }
 
 pub async fn serve(fleet: SimFleet) -> Served {
-    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("bind loopback");
+    let (addr, server) = start_on_loopback(fleet.clone(), 0)
+        .await
+        .expect("bind loopback");
     let dir = tempfile::tempdir().expect("tempdir");
     let kubeconfig = dir.path().join("kubeconfig");
     write_kubeconfig(&fleet, &kubeconfig, addr).expect("write kubeconfig");
-    Served { fleet, addr, server, dir, kubeconfig }
+    Served {
+        fleet,
+        addr,
+        server,
+        dir,
+        kubeconfig,
+    }
 }
 
 /// A kube client over TCP for one context of a kubeconfig, without kube's default
 /// retry layer (so tests see the first 429).
 pub async fn tcp_client(kubeconfig: &Path, context: &str) -> kube::Client {
     let kc = Kubeconfig::read_from(kubeconfig).expect("read kubeconfig");
-    let opts = KubeConfigOptions { context: Some(context.to_string()), ..Default::default() };
-    let mut config = kube::Config::from_custom_kubeconfig(kc, &opts).await.expect("config from kubeconfig");
+    let opts = KubeConfigOptions {
+        context: Some(context.to_string()),
+        ..Default::default()
+    };
+    let mut config = kube::Config::from_custom_kubeconfig(kc, &opts)
+        .await
+        .expect("config from kubeconfig");
     config.default_retry = false;
     kube::Client::try_from(config).expect("client")
 }
