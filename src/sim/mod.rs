@@ -26,6 +26,7 @@ mod cli;
 mod clock;
 mod control;
 mod controllers;
+mod delete;
 mod discovery;
 mod disruption;
 mod error;
