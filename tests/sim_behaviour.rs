@@ -19,17 +19,26 @@ where
 {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
     while !f().await {
-        assert!(tokio::time::Instant::now() < deadline, "timed out waiting for {what}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 
 fn phase(p: &Pod) -> String {
-    p.status.as_ref().and_then(|s| s.phase.clone()).unwrap_or_default()
+    p.status
+        .as_ref()
+        .and_then(|s| s.phase.clone())
+        .unwrap_or_default()
 }
 
 fn ready(p: &Pod) -> bool {
-    p.status.as_ref().and_then(|s| s.conditions.as_ref()).is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
+    p.status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -44,22 +53,45 @@ async fn scheduler_places_feasible_pods_and_reports_unschedulable_ones() {
         serde_json::from_value(json!({"metadata": {"name": name}, "spec": {"containers": [{"name": "c", "image": "busybox", "resources": {"limits": limits}}]}}))
             .expect("pod")
     };
-    pods.create(&PostParams::default(), &pod("plain", 0)).await.expect("create");
-    pods.create(&PostParams::default(), &pod("gpu", 1)).await.expect("create gpu");
+    pods.create(&PostParams::default(), &pod("plain", 0))
+        .await
+        .expect("create");
+    pods.create(&PostParams::default(), &pod("gpu", 1))
+        .await
+        .expect("create gpu");
     eventually("plain pod Running and Ready", 10, || async {
-        pods.get("plain").await.is_ok_and(|p| phase(&p) == "Running" && ready(&p) && p.spec.as_ref().is_some_and(|s| s.node_name.is_some()))
+        pods.get("plain").await.is_ok_and(|p| {
+            phase(&p) == "Running"
+                && ready(&p)
+                && p.spec.as_ref().is_some_and(|s| s.node_name.is_some())
+        })
     })
     .await;
     eventually("gpu pod Unschedulable", 5, || async {
         pods.get("gpu").await.is_ok_and(|p| {
-            p.status.as_ref().and_then(|s| s.conditions.as_ref()).is_some_and(|c| {
-                c.iter().any(|c| c.type_ == "PodScheduled" && c.status == "False" && c.reason.as_deref() == Some("Unschedulable"))
-            })
+            p.status
+                .as_ref()
+                .and_then(|s| s.conditions.as_ref())
+                .is_some_and(|c| {
+                    c.iter().any(|c| {
+                        c.type_ == "PodScheduled"
+                            && c.status == "False"
+                            && c.reason.as_deref() == Some("Unschedulable")
+                    })
+                })
         })
     })
     .await;
     // A bare pod deleted without a grace period is gone at once.
-    pods.delete("plain", &DeleteParams { grace_period_seconds: Some(0), ..DeleteParams::default() }).await.expect("delete");
+    pods.delete(
+        "plain",
+        &DeleteParams {
+            grace_period_seconds: Some(0),
+            ..DeleteParams::default()
+        },
+    )
+    .await
+    .expect("delete");
     assert!(pods.get_opt("plain").await.expect("get").is_none());
 }
 
@@ -69,7 +101,14 @@ async fn owners_scale_and_recreate_pods() {
     let client = fleet.client("small-02").expect("client");
     let deploys: Api<Deployment> = Api::namespaced(client.clone(), "shop");
     let pods: Api<Pod> = Api::namespaced(client, "shop");
-    deploys.patch("search", &PatchParams::default(), &Patch::Merge(json!({"spec": {"replicas": 5}}))).await.expect("scale");
+    deploys
+        .patch(
+            "search",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": {"replicas": 5}})),
+        )
+        .await
+        .expect("scale");
     eventually("five ready search replicas", 10, || async {
         deploys.get("search").await.is_ok_and(|d| {
             let s = d.status.unwrap_or_default();
@@ -77,30 +116,69 @@ async fn owners_scale_and_recreate_pods() {
         })
     })
     .await;
-    let victim = pods.list(&ListParams::default().labels("app=search")).await.expect("list").items[0].metadata.name.clone().expect("name");
-    pods.delete(&victim, &DeleteParams::default()).await.expect("delete");
+    let victim = pods
+        .list(&ListParams::default().labels("app=search"))
+        .await
+        .expect("list")
+        .items[0]
+        .metadata
+        .name
+        .clone()
+        .expect("name");
+    pods.delete(&victim, &DeleteParams::default())
+        .await
+        .expect("delete");
     eventually("replacement pod", 10, || async {
-        pods.list(&ListParams::default().labels("app=search")).await.is_ok_and(|l| {
-            l.items.iter().filter(|p| p.metadata.deletion_timestamp.is_none() && ready(p)).count() == 5
-                && l.items.iter().all(|p| p.metadata.name.as_deref() != Some(victim.as_str()))
-        })
+        pods.list(&ListParams::default().labels("app=search"))
+            .await
+            .is_ok_and(|l| {
+                l.items
+                    .iter()
+                    .filter(|p| p.metadata.deletion_timestamp.is_none() && ready(p))
+                    .count()
+                    == 5
+                    && l.items
+                        .iter()
+                        .all(|p| p.metadata.name.as_deref() != Some(victim.as_str()))
+            })
     })
     .await;
     // Deleting the deployment cascades to its ReplicaSet and pods.
-    deploys.delete("search", &DeleteParams::default()).await.expect("delete deployment");
-    eventually("pods gone", 10, || async { pods.list(&ListParams::default().labels("app=search")).await.is_ok_and(|l| l.items.is_empty()) }).await;
+    deploys
+        .delete("search", &DeleteParams::default())
+        .await
+        .expect("delete deployment");
+    eventually("pods gone", 10, || async {
+        pods.list(&ListParams::default().labels("app=search"))
+            .await
+            .is_ok_and(|l| l.items.is_empty())
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finalizers_hold_deletion_until_removed() {
     let fleet = small(1.0);
     let cms: Api<ConfigMap> = Api::namespaced(fleet.client("small-01").expect("client"), "default");
-    let cm: ConfigMap = serde_json::from_value(json!({"metadata": {"name": "held", "finalizers": ["example.com/hold"]}})).expect("cm");
-    cms.create(&PostParams::default(), &cm).await.expect("create");
-    cms.delete("held", &DeleteParams::default()).await.expect("delete");
+    let cm: ConfigMap = serde_json::from_value(
+        json!({"metadata": {"name": "held", "finalizers": ["example.com/hold"]}}),
+    )
+    .expect("cm");
+    cms.create(&PostParams::default(), &cm)
+        .await
+        .expect("create");
+    cms.delete("held", &DeleteParams::default())
+        .await
+        .expect("delete");
     let still = cms.get("held").await.expect("still there");
     assert!(still.metadata.deletion_timestamp.is_some());
-    cms.patch("held", &PatchParams::default(), &Patch::Merge(json!({"metadata": {"finalizers": null}}))).await.expect("remove finalizer");
+    cms.patch(
+        "held",
+        &PatchParams::default(),
+        &Patch::Merge(json!({"metadata": {"finalizers": null}})),
+    )
+    .await
+    .expect("remove finalizer");
     assert!(cms.get_opt("held").await.expect("get").is_none());
 }
 
@@ -108,24 +186,54 @@ async fn finalizers_hold_deletion_until_removed() {
 async fn stuck_terminating_hanging_and_dropped_watches() {
     let fleet = small(10.0);
     let pods: Api<Pod> = Api::namespaced(fleet.client("small-01").expect("client"), "shop");
-    fleet.update_faults("small-01", |f| f.stuck_terminating = true).expect("faults");
-    let victim = pods.list(&ListParams::default().labels("app=payments")).await.expect("list").items[0].metadata.name.clone().expect("name");
-    pods.delete(&victim, &DeleteParams::default()).await.expect("delete");
+    fleet
+        .update_faults("small-01", |f| f.stuck_terminating = true)
+        .expect("faults");
+    let victim = pods
+        .list(&ListParams::default().labels("app=payments"))
+        .await
+        .expect("list")
+        .items[0]
+        .metadata
+        .name
+        .clone()
+        .expect("name");
+    pods.delete(&victim, &DeleteParams::default())
+        .await
+        .expect("delete");
     tokio::time::sleep(Duration::from_millis(500)).await;
     let p = pods.get(&victim).await.expect("never finishes terminating");
     assert!(p.metadata.deletion_timestamp.is_some());
-    fleet.update_faults("small-01", |f| f.stuck_terminating = false).expect("faults");
-    eventually("termination resumes", 5, || async { pods.get_opt(&victim).await.is_ok_and(|p| p.is_none()) }).await;
+    fleet
+        .update_faults("small-01", |f| f.stuck_terminating = false)
+        .expect("faults");
+    eventually("termination resumes", 5, || async {
+        pods.get_opt(&victim).await.is_ok_and(|p| p.is_none())
+    })
+    .await;
 
     // Dropped watch connections: the stream ends long before its timeout.
-    fleet.update_faults("small-01", |f| f.drop_watches_after_seconds = Some(0.3)).expect("faults");
+    fleet
+        .update_faults("small-01", |f| f.drop_watches_after_seconds = Some(0.3))
+        .expect("faults");
     let started = tokio::time::Instant::now();
-    let stream = pods.watch(&WatchParams::default().timeout(30), "0").await.expect("watch");
+    let stream = pods
+        .watch(&WatchParams::default().timeout(30), "0")
+        .await
+        .expect("watch");
     let _ = stream.collect::<Vec<_>>().await;
     assert!(started.elapsed() < Duration::from_secs(5));
 
     // Hanging: no answer; the client's own timeout fires.
-    fleet.update_faults("small-01", |f| f.unreachable = Some(fleetdeck::sim::Unreachable::Hanging)).expect("faults");
-    let hung = tokio::time::timeout(Duration::from_millis(500), pods.list(&ListParams::default())).await;
+    fleet
+        .update_faults("small-01", |f| {
+            f.unreachable = Some(fleetdeck::sim::Unreachable::Hanging)
+        })
+        .expect("faults");
+    let hung = tokio::time::timeout(
+        Duration::from_millis(500),
+        pods.list(&ListParams::default()),
+    )
+    .await;
     assert!(hung.is_err(), "a hanging cluster never answers");
 }
