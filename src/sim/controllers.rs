@@ -391,15 +391,20 @@ fn node_fits(pass: &Pass) -> Vec<NodeFit> {
         .iter()
         .map(NodeFit::of)
         .collect();
+    let by_name: std::collections::HashMap<String, usize> = fits
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.name.clone(), i))
+        .collect();
     for p in &pass.pods {
         let phase = str_at(p, "/status/phase");
         if phase == "Succeeded" || phase == "Failed" {
             continue;
         }
         if let Some(node) = p.pointer("/spec/nodeName").and_then(Value::as_str)
-            && let Some(f) = fits.iter_mut().find(|f| f.name == node)
+            && let Some(&i) = by_name.get(node)
         {
-            f.used.add(pod_requests(p));
+            fits[i].used.add(pod_requests(p));
         }
     }
     fits
