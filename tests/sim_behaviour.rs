@@ -82,6 +82,35 @@ async fn scheduler_places_feasible_pods_and_reports_unschedulable_ones() {
         })
     })
     .await;
+    let events: Api<k8s_openapi::api::core::v1::Event> =
+        Api::namespaced(fleet.client("small-02").expect("client"), "default");
+    let about_gpu = events
+        .list(&ListParams::default().fields("involvedObject.name=gpu,involvedObject.kind=Pod"))
+        .await
+        .expect("events");
+    let all: Vec<_> = events
+        .list(&ListParams::default())
+        .await
+        .expect("all")
+        .items;
+    let summary: Vec<_> = all
+        .iter()
+        .map(|e| (e.involved_object.name.clone(), e.reason.clone()))
+        .collect();
+    let failed = |e: &k8s_openapi::api::core::v1::Event| {
+        e.reason.as_deref() == Some("FailedScheduling") && e.type_.as_deref() == Some("Warning")
+    };
+    assert!(about_gpu.items.iter().any(failed), "{summary:?}");
+    let about_plain = events
+        .list(&ListParams::default().fields("involvedObject.name=plain"))
+        .await
+        .expect("events");
+    assert!(
+        about_plain
+            .items
+            .iter()
+            .any(|e| e.reason.as_deref() == Some("Scheduled"))
+    );
     // A bare pod deleted without a grace period is gone at once.
     pods.delete(
         "plain",

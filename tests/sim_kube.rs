@@ -610,6 +610,18 @@ async fn reboot_and_zone_outage_change_node_readiness() {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let events: Api<k8s_openapi::api::core::v1::Event> =
+        Api::namespaced(fleet.client("small-stg-01").expect("client"), "default");
+    let about = events
+        .list(&ListParams::default().fields(&format!("involvedObject.name={name}")))
+        .await
+        .expect("events");
+    assert!(
+        about
+            .items
+            .iter()
+            .any(|e| e.reason.as_deref() == Some("Rebooted"))
+    );
     fleet
         .update_faults("small-stg-01", |f| {
             f.zone_outage = Some(fleetdeck::sim::ZoneOutage {

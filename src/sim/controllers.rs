@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use super::clock::{parse_time, rfc3339};
 use super::disruption;
+use super::events::{self, Involved};
 use super::faults::Faults;
 use super::fleet::{Cluster, ClusterState};
 use super::objects::{condition_status, deleting, pod_ready, set_condition, set_running};
@@ -115,6 +116,29 @@ pub fn begin_pod_deletion(
     pod["metadata"]["deletionTimestamp"] = json!(at);
     pod["metadata"]["deletionGracePeriodSeconds"] = json!(grace);
     store.put(Kind::Pod, pod.clone());
+    if bound {
+        let (ns, name, uid) = ids(pod);
+        let container = pod
+            .pointer("/spec/containers/0/name")
+            .and_then(Value::as_str)
+            .unwrap_or("app")
+            .to_string();
+        let about = Involved {
+            kind: Kind::Pod,
+            ns: &ns,
+            name: &name,
+            uid: &uid,
+        };
+        events::record(
+            store,
+            about,
+            false,
+            "Killing",
+            &format!("Stopping container {container}"),
+            "kubelet",
+            now,
+        );
+    }
     false
 }
 
@@ -236,11 +260,66 @@ fn nodes(pass: &mut Pass, faults: &Faults) -> Vec<(String, bool)> {
             }
         }
         if node != before {
+            let was = super::objects::condition_status(&before, "Ready").map(String::from);
+            if was.as_deref() != Some(status) {
+                let (_, nname, uid) = ids(&node);
+                let (warning, why, msg) = match status {
+                    "True" if rebooting_done(&before) => {
+                        (true, "Rebooted", format!("Node {nname} has been rebooted"))
+                    }
+                    "True" => (
+                        false,
+                        "NodeReady",
+                        format!("Node {nname} status is now: NodeReady"),
+                    ),
+                    _ => (
+                        false,
+                        "NodeNotReady",
+                        format!("Node {nname} status is now: NodeNotReady"),
+                    ),
+                };
+                let about = Involved {
+                    kind: Kind::Node,
+                    ns: "",
+                    name: &nname,
+                    uid: &uid,
+                };
+                let now = pass.now.clone();
+                events::record(
+                    &mut pass.st.store,
+                    about,
+                    warning,
+                    why,
+                    &msg,
+                    "node-controller",
+                    &now,
+                );
+            }
             pass.put(Kind::Node, node);
         }
         out.push((name, !silent && !rebooting));
     }
     out
+}
+
+fn ids(obj: &Value) -> (String, String, String) {
+    (
+        str_at(obj, "/metadata/namespace"),
+        str_at(obj, "/metadata/name"),
+        str_at(obj, "/metadata/uid"),
+    )
+}
+
+/// Whether a node's NotReady came from a reboot (the kubelet reported it).
+fn rebooting_done(node: &Value) -> bool {
+    node.pointer("/status/conditions")
+        .and_then(Value::as_array)
+        .and_then(|cs| {
+            cs.iter()
+                .find(|c| c.get("type").and_then(Value::as_str) == Some("Ready"))
+        })
+        .and_then(|c| c.get("message").and_then(Value::as_str))
+        == Some("node is rebooting")
 }
 
 /// Pod lifecycle on nodes: start bound pods, make them Ready after a delay (NotReady
@@ -435,6 +514,23 @@ fn schedule(pass: &mut Pass, mut fits: Vec<NodeFit>) {
                 pass.pods[i]["spec"]["nodeName"] = json!(fits[n].name);
                 set_condition(&mut pass.pods[i], "PodScheduled", "True", "", "", &now);
                 pass.put_pod(i);
+                let (ns, name, uid) = ids(&pass.pods[i]);
+                let msg = format!("Successfully assigned {ns}/{name} to {}", fits[n].name);
+                let about = Involved {
+                    kind: Kind::Pod,
+                    ns: &ns,
+                    name: &name,
+                    uid: &uid,
+                };
+                events::record(
+                    &mut pass.st.store,
+                    about,
+                    false,
+                    "Scheduled",
+                    &msg,
+                    "default-scheduler",
+                    &now,
+                );
                 pass.due(pass.now_secs);
             }
             None => {
@@ -452,6 +548,22 @@ fn schedule(pass: &mut Pass, mut fits: Vec<NodeFit>) {
                         &now,
                     );
                     pass.put_pod(i);
+                    let (ns, name, uid) = ids(&pass.pods[i]);
+                    let about = Involved {
+                        kind: Kind::Pod,
+                        ns: &ns,
+                        name: &name,
+                        uid: &uid,
+                    };
+                    events::record(
+                        &mut pass.st.store,
+                        about,
+                        true,
+                        "FailedScheduling",
+                        &msg,
+                        "default-scheduler",
+                        &now,
+                    );
                 }
             }
         }

@@ -30,6 +30,7 @@ mod delete;
 mod discovery;
 mod disruption;
 mod error;
+mod events;
 mod eviction;
 mod faults;
 mod fields;
