@@ -266,3 +266,70 @@ async fn stuck_terminating_hanging_and_dropped_watches() {
     .await;
     assert!(hung.is_err(), "a hanging cluster never answers");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn zone_outage_evicts_pods_after_their_toleration() {
+    // 300 simulated seconds (the default not-ready/unreachable toleration) pass in 1 s.
+    let fleet = small(300.0);
+    let client = fleet.client("small-02").expect("client");
+    let pods: Api<Pod> = Api::all(client.clone());
+    let nodes: Api<k8s_openapi::api::core::v1::Node> = Api::all(client);
+    let zone_b: Vec<String> = nodes
+        .list(&ListParams::default())
+        .await
+        .expect("nodes")
+        .items
+        .into_iter()
+        .filter(|n| {
+            n.metadata
+                .labels
+                .as_ref()
+                .and_then(|l| l.get("topology.kubernetes.io/zone"))
+                .map(String::as_str)
+                == Some("us-east-1b")
+        })
+        .filter_map(|n| n.metadata.name)
+        .collect();
+    fleet
+        .update_faults("small-02", |f| {
+            f.zone_outage = Some(fleetdeck::sim::ZoneOutage {
+                zone: "us-east-1b".into(),
+                at_seconds: 0.0,
+            })
+        })
+        .expect("faults");
+    let on_b = |p: &Pod| {
+        p.spec
+            .as_ref()
+            .and_then(|s| s.node_name.as_ref())
+            .is_some_and(|n| zone_b.contains(n))
+    };
+    eventually(
+        "workload pods in the dark zone marked for deletion and replaced",
+        10,
+        || async {
+            let all = pods
+                .list(&ListParams::default())
+                .await
+                .map(|l| l.items)
+                .unwrap_or_default();
+            let workload = |p: &&Pod| p.metadata.namespace.as_deref() == Some("shop");
+            let stranded = all
+                .iter()
+                .filter(workload)
+                .filter(|p| on_b(p))
+                .all(|p| p.metadata.deletion_timestamp.is_some());
+            let healthy_elsewhere = all
+                .iter()
+                .filter(workload)
+                .filter(|p| !on_b(p) && ready(p) && p.metadata.deletion_timestamp.is_none())
+                .count();
+            let daemons_stay = all
+                .iter()
+                .filter(|p| p.metadata.namespace.as_deref() == Some("kube-system") && on_b(p))
+                .all(|p| p.metadata.deletion_timestamp.is_none());
+            stranded && healthy_elsewhere == 9 && daemons_stay
+        },
+    )
+    .await;
+}

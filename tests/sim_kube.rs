@@ -449,28 +449,20 @@ async fn eviction_honours_disruption_budgets() {
         .status
         .expect("status");
     assert_eq!(before.disruptions_allowed, 1);
-    let victim = pods
+    // Two Running, Ready pods of the same budget, picked before the first eviction (a
+    // replacement pod is Pending and would be evicted without a budget check).
+    let payments: Vec<String> = pods
         .list(&ListParams::default().labels("app=payments"))
         .await
         .expect("list")
-        .items[0]
-        .metadata
-        .name
-        .clone()
-        .expect("name");
+        .items
+        .into_iter()
+        .filter_map(|p| p.metadata.name)
+        .collect();
+    let (victim, other) = (payments[0].clone(), payments[1].clone());
     pods.evict(&victim, &EvictParams::default())
         .await
         .expect("evict allowed");
-    let second = pods
-        .list(&ListParams::default().labels("app=payments"))
-        .await
-        .expect("list")
-        .items;
-    let other = second
-        .iter()
-        .filter_map(|p| p.metadata.name.clone())
-        .find(|n| *n != victim)
-        .expect("other");
     let err = pods
         .evict(&other, &EvictParams::default())
         .await

@@ -3,6 +3,7 @@
 //! disruption controller. It runs when something changed or a timer is due, so idle
 //! clusters cost nothing.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 
 use serde_json::{Value, json};
@@ -14,7 +15,7 @@ use super::faults::Faults;
 use super::fleet::{Cluster, ClusterState};
 use super::objects::{condition_status, deleting, pod_ready, set_condition, set_running};
 use super::resource::Kind;
-use super::scheduler::{NodeFit, choose, pod_requests};
+use super::scheduler::{NodeFit, choose, pod_requests, toleration_for};
 use super::store::{Store, str_at};
 use super::workloads;
 
@@ -172,9 +173,17 @@ pub fn reconcile(cluster: &Cluster, st: &mut ClusterState, faults: &Faults) -> O
     next
 }
 
-/// Node readiness from faults and reboots; returns `(name, healthy)` per node.
-fn nodes(pass: &mut Pass, faults: &Faults) -> Vec<(String, bool)> {
-    let mut out = Vec::new();
+/// What the kubelet step needs to know about a node.
+pub struct NodeState {
+    /// Ready (kubelet reporting, not rebooting).
+    healthy: bool,
+    /// `NoExecute` taints (the taint manager evicts pods that do not tolerate them).
+    no_execute: Vec<Value>,
+}
+
+/// Node readiness from faults and reboots, per node name.
+fn nodes(pass: &mut Pass, faults: &Faults) -> HashMap<String, NodeState> {
+    let mut out = HashMap::new();
     if let Some(z) = &faults.zone_outage
         && z.at_seconds > pass.now_secs
     {
@@ -295,9 +304,24 @@ fn nodes(pass: &mut Pass, faults: &Faults) -> Vec<(String, bool)> {
                     &now,
                 );
             }
-            pass.put(Kind::Node, node);
+            pass.put(Kind::Node, node.clone());
         }
-        out.push((name, !silent && !rebooting));
+        let taints = node
+            .pointer("/spec/taints")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let no_execute = taints
+            .into_iter()
+            .filter(|t| t.get("effect").and_then(Value::as_str) == Some("NoExecute"))
+            .collect();
+        out.insert(
+            name,
+            NodeState {
+                healthy: !silent && !rebooting,
+                no_execute,
+            },
+        );
     }
     out
 }
@@ -324,10 +348,11 @@ fn rebooting_done(node: &Value) -> bool {
 
 /// Pod lifecycle on nodes: start bound pods, make them Ready after a delay (NotReady
 /// while their node is unhealthy), finish terminating deleted pods.
-fn pods(pass: &mut Pass, cluster: &Cluster, faults: &Faults, health: &[(String, bool)]) {
+fn pods(pass: &mut Pass, cluster: &Cluster, faults: &Faults, health: &HashMap<String, NodeState>) {
     let s = &cluster.settings;
     let clock = cluster.clock;
-    let healthy = |n: &str| health.iter().any(|(name, ok)| name == n && *ok);
+    let healthy = |n: &str| health.get(n).is_some_and(|h| h.healthy);
+    taint_evictions(pass, cluster, health);
     let mut gone = Vec::new();
     for i in 0..pass.pods.len() {
         let pod = &pass.pods[i];
@@ -447,6 +472,77 @@ fn pods(pass: &mut Pass, cluster: &Cluster, faults: &Faults, health: &[(String, 
             &str_at(&pod, "/metadata/name"),
         );
         pass.changed = true;
+    }
+}
+
+/// The taint manager: pods on a node with a `NoExecute` taint they do not tolerate are
+/// deleted; with `tolerationSeconds` (300 s by default for not-ready/unreachable) they
+/// are deleted when that time has passed since the taint was added. On an unreachable
+/// node they then stay Terminating, and their owners create replacements elsewhere.
+fn taint_evictions(pass: &mut Pass, cluster: &Cluster, health: &HashMap<String, NodeState>) {
+    for i in 0..pass.pods.len() {
+        let pod = &pass.pods[i];
+        if deleting(pod) {
+            continue;
+        }
+        let Some(state) = pod
+            .pointer("/spec/nodeName")
+            .and_then(Value::as_str)
+            .and_then(|n| health.get(n))
+        else {
+            continue;
+        };
+        if state.no_execute.is_empty() {
+            continue;
+        }
+        let tolerations = pod
+            .pointer("/spec/tolerations")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let mut evict_at: Option<f64> = None;
+        for taint in &state.no_execute {
+            let added = taint
+                .get("timeAdded")
+                .and_then(Value::as_str)
+                .and_then(parse_time)
+                .map_or(pass.now_secs, |t| cluster.clock.secs_at(t));
+            let at = match toleration_for(&tolerations, taint) {
+                None => Some(added),
+                Some(t) => t
+                    .get("tolerationSeconds")
+                    .and_then(Value::as_f64)
+                    .map(|s| added + s),
+            };
+            if let Some(at) = at {
+                evict_at = Some(evict_at.map_or(at, |e| e.min(at)));
+            }
+        }
+        match evict_at {
+            Some(at) if pass.now_secs >= at => {
+                let now = pass.now.clone();
+                let (ns, name, uid) = ids(&pass.pods[i]);
+                let about = Involved {
+                    kind: Kind::Pod,
+                    ns: &ns,
+                    name: &name,
+                    uid: &uid,
+                };
+                let msg = format!("Marking for deletion Pod {ns}/{name}");
+                events::record(
+                    &mut pass.st.store,
+                    about,
+                    false,
+                    "TaintManagerEviction",
+                    &msg,
+                    "taint-eviction-controller",
+                    &now,
+                );
+                pass.delete_pod_graceful(i);
+            }
+            Some(at) => pass.due(at),
+            None => {}
+        }
     }
 }
 

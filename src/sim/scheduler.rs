@@ -164,8 +164,8 @@ impl NodeFit {
     }
 }
 
-/// Whether a toleration list tolerates a taint.
-pub fn tolerates(tolerations: &[Value], taint: &Value) -> bool {
+/// The toleration (if any) that tolerates a taint.
+pub fn toleration_for<'a>(tolerations: &'a [Value], taint: &Value) -> Option<&'a Value> {
     let s = |v: &Value, k: &str| {
         v.get(k)
             .and_then(Value::as_str)
@@ -173,7 +173,7 @@ pub fn tolerates(tolerations: &[Value], taint: &Value) -> bool {
             .to_string()
     };
     let (tkey, tval, teff) = (s(taint, "key"), s(taint, "value"), s(taint, "effect"));
-    tolerations.iter().any(|t| {
+    tolerations.iter().find(|t| {
         let (key, op, val, eff) = (s(t, "key"), s(t, "operator"), s(t, "value"), s(t, "effect"));
         let effect_ok = eff.is_empty() || eff == teff;
         let key_ok = if key.is_empty() {
@@ -183,6 +183,11 @@ pub fn tolerates(tolerations: &[Value], taint: &Value) -> bool {
         };
         effect_ok && key_ok
     })
+}
+
+/// Whether a toleration list tolerates a taint.
+pub fn tolerates(tolerations: &[Value], taint: &Value) -> bool {
+    toleration_for(tolerations, taint).is_some()
 }
 
 /// What a pod requires of a node besides resources, read once per pod (placement
