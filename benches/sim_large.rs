@@ -23,6 +23,18 @@ fn rss_mib() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
+/// CPU seconds (user + system) this process has used: robust against other load.
+fn cpu_secs() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            let rest = s.rsplit_once(')')?.1.to_string();
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            Some((f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?) / 100.0)
+        })
+        .unwrap_or(0.0)
+}
+
 fn median(v: &mut [Duration]) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -35,14 +47,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .and_then(|n| n.parse().ok())
         .unwrap_or(7);
     let rss_before = rss_mib();
+    let cpu_before = cpu_secs();
     let started = Instant::now();
     let fleet = SimFleet::load("large", 1, 1.0)?;
     let generated = started.elapsed();
     let (clusters, nodes, pods) = fleet.totals();
     let rss_after = rss_mib();
     println!(
-        "sim_large: generated {clusters} clusters, {nodes} nodes, {pods} pods in {:.2} s",
-        generated.as_secs_f64()
+        "sim_large: generated {clusters} clusters, {nodes} nodes, {pods} pods in {:.2} s ({:.2} CPU s, up to 2 threads)",
+        generated.as_secs_f64(),
+        cpu_secs() - cpu_before
     );
     println!("sim_large: RSS {rss_after:.0} MiB (before generation {rss_before:.0} MiB)");
 

@@ -333,3 +333,65 @@ async fn zone_outage_evicts_pods_after_their_toleration() {
     )
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn simulator_control_endpoints() {
+    use tower::ServiceExt;
+    let fleet = small(20.0);
+    let call = |method: &str, path: &str, body: &str| {
+        let req = http::Request::builder()
+            .method(method)
+            .uri(path)
+            .header("content-type", "application/json")
+            .body(axum::body::Body::from(body.to_string()))
+            .expect("request");
+        let router = fleet.router();
+        async move {
+            let resp = router.oneshot(req).await.expect("infallible");
+            let status = resp.status().as_u16();
+            let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
+                .await
+                .expect("body");
+            (
+                status,
+                serde_json::from_slice::<serde_json::Value>(&bytes).unwrap_or_default(),
+            )
+        }
+    };
+    let (code, body) = call(
+        "PUT",
+        "/sim/v1/clusters/small-01/faults",
+        r#"{"latencyMs": 5, "errorRate429": 0.5}"#,
+    )
+    .await;
+    assert_eq!((code, body["latencyMs"].as_u64()), (200, Some(5)));
+    let (_, body) = call(
+        "PATCH",
+        "/sim/v1/clusters/small-01/faults",
+        r#"{"errorRate429": 0}"#,
+    )
+    .await;
+    assert_eq!(
+        (body["latencyMs"].as_u64(), body["errorRate429"].as_f64()),
+        (Some(5), Some(0.0))
+    );
+    assert_eq!(fleet.faults("small-01").expect("faults").latency_ms, 5);
+    let (code, _) = call(
+        "POST",
+        "/sim/v1/clusters/small-01/nodes/small-01-n001/reboot",
+        "",
+    )
+    .await;
+    assert_eq!(code, 202);
+    let (code, _) = call("POST", "/sim/v1/clusters/small-01/nodes/nope/reboot", "").await;
+    assert_eq!(code, 404);
+    let (code, body) = call("GET", "/sim/v1/clusters", "").await;
+    assert_eq!(
+        (code, body["clusters"].as_array().map(Vec::len)),
+        (200, Some(3))
+    );
+    let (code, body) = call("GET", "/clusters/small-02/version", "").await;
+    assert_eq!((code, body["gitVersion"].as_str()), (200, Some("v1.32.3")));
+    let (code, body) = call("GET", "/clusters/nope/version", "").await;
+    assert_eq!((code, body["reason"].as_str()), (404, Some("NotFound")));
+}

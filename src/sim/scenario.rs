@@ -54,7 +54,7 @@ impl Default for Settings {
             termination_seconds: 1.0,
             reboot_seconds: 30.0,
             history: super::store::DEFAULT_HISTORY,
-            bookmark_seconds: 1.0,
+            bookmark_seconds: 10.0,
         }
     }
 }
