@@ -43,6 +43,7 @@ mod objects;
 mod patch;
 mod resource;
 mod router;
+mod scale;
 mod scenario;
 mod scheduler;
 mod selector;

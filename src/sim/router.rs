@@ -15,7 +15,7 @@ use super::faults::Gate;
 use super::fleet::{Cluster, SimFleet};
 use super::http::{ApiRequest, value_response};
 use super::resource::Kind;
-use super::{control, delete, discovery, eviction, list, watch, write};
+use super::{control, delete, discovery, eviction, list, scale, watch, write};
 
 /// Marks a response whose connection should be dropped without an answer (a cluster
 /// that refuses connections). The loopback server and the in-process client turn it
@@ -235,6 +235,7 @@ fn dispatch(
                 (Some("eviction"), Method::POST) if kind == Kind::Pod => {
                     eviction::evict(cluster, &ns, &name, req)
                 }
+                (Some("scale"), m) => scale::scale(cluster, kind, &ns, &name, &m, req),
                 (Some(s), _) if s != "status" && s != "eviction" => Err(ApiError::no_route(path)),
                 _ => Err(ApiError::method_not_allowed()),
             }
