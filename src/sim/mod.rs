@@ -37,6 +37,7 @@ mod fields;
 mod fleet;
 mod generate;
 mod http;
+mod kubelet;
 mod ledger;
 mod list;
 mod objects;
