@@ -52,8 +52,17 @@ async fn demo_fleet_ledger_and_kubeconfig_are_coherent() {
     assert_eq!(l["apiVersion"], "fleetdeck.dev/v1");
     assert_eq!(l["kind"], "Ledger");
     let clusters = l["clusters"].as_array().expect("clusters");
-    assert_eq!(clusters.len(), 40);
+    assert_eq!(
+        clusters.len(),
+        39,
+        "stg-apse1-04 is deliberately unregistered"
+    );
+    assert_eq!(fleet.cluster_ids().len(), 40);
     let kc = kubeconfig(&fleet, addr);
+    assert!(
+        kc.contains("\"stg-apse1-04\""),
+        "the unregistered cluster has a context"
+    );
     let dict = &l["labelDictionary"];
     let mut nets: Vec<ipnet::IpNet> = Vec::new();
     for c in clusters {
