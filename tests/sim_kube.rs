@@ -449,28 +449,20 @@ async fn eviction_honours_disruption_budgets() {
         .status
         .expect("status");
     assert_eq!(before.disruptions_allowed, 1);
-    let victim = pods
+    // Two Running, Ready pods of the same budget, picked before the first eviction (a
+    // replacement pod is Pending and would be evicted without a budget check).
+    let payments: Vec<String> = pods
         .list(&ListParams::default().labels("app=payments"))
         .await
         .expect("list")
-        .items[0]
-        .metadata
-        .name
-        .clone()
-        .expect("name");
+        .items
+        .into_iter()
+        .filter_map(|p| p.metadata.name)
+        .collect();
+    let (victim, other) = (payments[0].clone(), payments[1].clone());
     pods.evict(&victim, &EvictParams::default())
         .await
         .expect("evict allowed");
-    let second = pods
-        .list(&ListParams::default().labels("app=payments"))
-        .await
-        .expect("list")
-        .items;
-    let other = second
-        .iter()
-        .filter_map(|p| p.metadata.name.clone())
-        .find(|n| *n != victim)
-        .expect("other");
     let err = pods
         .evict(&other, &EvictParams::default())
         .await
@@ -610,6 +602,18 @@ async fn reboot_and_zone_outage_change_node_readiness() {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let events: Api<k8s_openapi::api::core::v1::Event> =
+        Api::namespaced(fleet.client("small-stg-01").expect("client"), "default");
+    let about = events
+        .list(&ListParams::default().fields(&format!("involvedObject.name={name}")))
+        .await
+        .expect("events");
+    assert!(
+        about
+            .items
+            .iter()
+            .any(|e| e.reason.as_deref() == Some("Rebooted"))
+    );
     fleet
         .update_faults("small-stg-01", |f| {
             f.zone_outage = Some(fleetdeck::sim::ZoneOutage {
@@ -638,4 +642,142 @@ async fn reboot_and_zone_outage_change_node_readiness() {
         };
         assert_eq!(ready(n).as_deref(), Some(expect), "{:?}", n.metadata.name);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tcp_pagination_watch_patch_lease_and_eviction() {
+    let served = serve(small(1.0)).await;
+    let client = tcp_client(&served.kubeconfig, "small-01").await;
+    // Paginated list.
+    let pods: Api<Pod> = Api::all(client.clone());
+    let all = pods.list(&ListParams::default()).await.expect("list");
+    let (names, pages) = paginate(&pods, 6).await;
+    assert_eq!((names.len(), pages > 2), (all.items.len(), true));
+    // Watch resume, bookmarks, then 410 after compaction.
+    let cms: Api<ConfigMap> = Api::namespaced(client.clone(), "default");
+    let rv = all.metadata.resource_version.clone().expect("rv");
+    cms.create(&PostParams::default(), &cm("over-tcp"))
+        .await
+        .expect("create");
+    let events: Vec<_> = cms
+        .watch(
+            &WatchParams {
+                bookmarks: true,
+                ..WatchParams::default()
+            }
+            .timeout(2),
+            &rv,
+        )
+        .await
+        .expect("watch")
+        .collect()
+        .await;
+    assert!(
+        matches!(events.first(), Some(Ok(WatchEvent::Added(_)))),
+        "{events:?}"
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Ok(WatchEvent::Bookmark(_))))
+    );
+    served.fleet.compact("small-01").expect("compact");
+    let mut expired = Box::pin(
+        cms.watch(&WatchParams::default().timeout(1), &rv)
+            .await
+            .expect("watch"),
+    );
+    match expired.next().await {
+        Some(Ok(WatchEvent::Error(s))) => assert_eq!(s.code, 410),
+        Some(Err(kube::Error::Api(s))) => assert_eq!(s.code, 410),
+        other => panic!("expected 410, got {other:?}"),
+    }
+    // Streaming list.
+    let nodes: Api<Node> = Api::all(client.clone());
+    let mut stream = Box::pin(
+        nodes
+            .watch(&WatchParams::streaming_lists().timeout(3), "")
+            .await
+            .expect("stream"),
+    );
+    let mut added = 0;
+    while let Some(Ok(ev)) = stream.next().await {
+        match ev {
+            WatchEvent::Added(_) => added += 1,
+            WatchEvent::Bookmark(b)
+                if b.metadata
+                    .annotations
+                    .contains_key("k8s.io/initial-events-end") =>
+            {
+                break;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(added, 10);
+    // Patches and apply.
+    cms.patch(
+        "over-tcp",
+        &PatchParams::default(),
+        &Patch::Strategic(json!({"data": {"s": "1"}})),
+    )
+    .await
+    .expect("strategic");
+    cms.patch(
+        "over-tcp",
+        &PatchParams::default(),
+        &Patch::Merge(json!({"data": {"m": "1"}})),
+    )
+    .await
+    .expect("merge");
+    let applied = cms
+        .patch("over-tcp", &PatchParams::apply("tcp-test"), &Patch::Apply(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "over-tcp"}, "data": {"a": "1"}})))
+        .await
+        .expect("apply");
+    assert_eq!(applied.data.map(|d| d.len()), Some(4));
+    // Lease conflict.
+    let leases: Api<Lease> = Api::namespaced(client.clone(), "default");
+    let lease: Lease =
+        serde_json::from_value(json!({"metadata": {"name": "l"}, "spec": {"holderIdentity": "a"}}))
+            .expect("lease");
+    let created = leases
+        .create(&PostParams::default(), &lease)
+        .await
+        .expect("create");
+    let mut next = created.clone();
+    next.spec.as_mut().expect("spec").holder_identity = Some("b".into());
+    leases
+        .replace("l", &PostParams::default(), &next)
+        .await
+        .expect("first update");
+    let stale = leases
+        .replace("l", &PostParams::default(), &next)
+        .await
+        .expect_err("stale");
+    assert_eq!(api_status(&stale).map(|s| s.code), Some(409));
+    // Eviction refused by the blocking budget: the first 429 reaches the caller.
+    let shop: Api<Pod> = Api::namespaced(client, "shop");
+    let victim = shop
+        .list(&ListParams::default().labels("app=checkout"))
+        .await
+        .expect("list")
+        .items[0]
+        .metadata
+        .name
+        .clone()
+        .expect("name");
+    let err = shop
+        .evict(&victim, &EvictParams::default())
+        .await
+        .expect_err("429");
+    let st = api_status(&err).expect("status");
+    assert_eq!(st.code, 429);
+    assert_eq!(
+        st.details
+            .as_ref()
+            .and_then(|d| d.causes.first())
+            .map(|c| c.reason.as_str()),
+        Some("DisruptionBudget")
+    );
+    served.server.shutdown().await;
 }

@@ -111,6 +111,25 @@ async fn kubectl_get_nodes_wide_cordon_uncordon() {
     );
     let n = nodes.get("small-02-n003").await.expect("node");
     assert_ne!(n.spec.and_then(|s| s.unschedulable), Some(true));
+    let out = kubectl(
+        &s,
+        "small-02",
+        &["scale", "-n", "shop", "deploy/search", "--replicas=4"],
+    )
+    .await;
+    assert!(
+        out.ok && out.stdout.contains("scaled"),
+        "{} {}",
+        out.stdout,
+        out.stderr
+    );
+    let out = kubectl(&s, "small-02", &["get", "pdb", "-n", "shop"]).await;
+    assert!(
+        out.ok && out.stdout.contains("ALLOWED DISRUPTIONS"),
+        "{} {}",
+        out.stdout,
+        out.stderr
+    );
     s.server.shutdown().await;
 }
 
@@ -148,7 +167,13 @@ async fn kubectl_drain_succeeds_unless_a_blocking_budget_protects_a_pod() {
         "drain of {free} failed:\n{}\n{}",
         out.stdout, out.stderr
     );
-    assert!(out.stdout.contains("drained"), "{}", out.stdout);
+    // kubectl 1.20 (Debian bookworm) reports the finished drain as "node/… evicted".
+    assert!(
+        out.stdout.contains(&format!("node/{free} drained"))
+            || out.stdout.contains(&format!("node/{free} evicted")),
+        "{}",
+        out.stdout
+    );
     let left = pods_on(&s, cluster, &free).await;
     assert!(
         left.iter().all(|p| app(p) == "kube-proxy"),

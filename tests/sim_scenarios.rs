@@ -52,8 +52,17 @@ async fn demo_fleet_ledger_and_kubeconfig_are_coherent() {
     assert_eq!(l["apiVersion"], "fleetdeck.dev/v1");
     assert_eq!(l["kind"], "Ledger");
     let clusters = l["clusters"].as_array().expect("clusters");
-    assert_eq!(clusters.len(), 40);
+    assert_eq!(
+        clusters.len(),
+        39,
+        "stg-apse1-04 is deliberately unregistered"
+    );
+    assert_eq!(fleet.cluster_ids().len(), 40);
     let kc = kubeconfig(&fleet, addr);
+    assert!(
+        kc.contains("\"stg-apse1-04\""),
+        "the unregistered cluster has a context"
+    );
     let dict = &l["labelDictionary"];
     let mut nets: Vec<ipnet::IpNet> = Vec::new();
     for c in clusters {
@@ -124,6 +133,12 @@ async fn demo_fleet_ledger_and_kubeconfig_are_coherent() {
         Some(live.git_version.as_str())
     );
     assert!(by_id["stg-use1-03"]["exceptions"].is_array());
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("ledger.yaml");
+    fleetdeck::sim::write_ledger(&fleet, &path, addr).expect("write ledger");
+    let text = std::fs::read_to_string(&path).expect("read ledger");
+    let back: serde_json::Value = serde_json::from_str(&text).expect("ledger parses");
+    assert_eq!(back, l);
 
     // The live kube-system UID is what the API serves.
     let ns: Api<Namespace> = Api::all(fleet.client("prod-use1-05").expect("client"));

@@ -65,3 +65,44 @@ pub async fn serve_from_cli(args: SimArgs) -> Result<(), SimError> {
     server.shutdown().await;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        sim: SimArgs,
+    }
+
+    #[test]
+    fn flags_parse() {
+        let cli = Cli::try_parse_from([
+            "sim",
+            "--scenario",
+            "demo",
+            "--seed",
+            "9",
+            "--port",
+            "8080",
+            "--speed",
+            "60",
+            "--write-kubeconfig",
+            "/tmp/k",
+            "--write-ledger",
+            "/tmp/l",
+        ]);
+        let args = cli.map(|c| c.sim).ok();
+        assert_eq!(
+            args.as_ref()
+                .map(|a| (a.scenario.as_str(), a.seed, a.port, a.speed)),
+            Some(("demo", 9, 8080, 60.0))
+        );
+        assert!(
+            Cli::try_parse_from(["sim"]).is_err(),
+            "--write-kubeconfig is required"
+        );
+    }
+}

@@ -7,14 +7,16 @@ use std::sync::{Arc, Weak};
 
 use serde_json::{Value, json};
 
-use super::clock::{parse_time, rfc3339};
 use super::disruption;
+use super::events::{self, Involved};
 use super::faults::Faults;
 use super::fleet::{Cluster, ClusterState};
-use super::objects::{condition_status, deleting, pod_ready, set_condition, set_running};
+use super::kubelet;
+pub use super::kubelet::begin_pod_deletion;
+use super::objects::{condition_status, deleting, set_condition};
 use super::resource::Kind;
 use super::scheduler::{NodeFit, choose, pod_requests};
-use super::store::{Store, str_at};
+use super::store::str_at;
 use super::workloads;
 
 /// One reconcile pass over a cluster, holding its lock.
@@ -41,7 +43,7 @@ impl Pass<'_> {
     }
 
     /// Stores pod `i` of [`Pass::pods`].
-    fn put_pod(&mut self, i: usize) {
+    pub fn put_pod(&mut self, i: usize) {
         let pod = self.pods[i].clone();
         self.put(Kind::Pod, pod);
     }
@@ -61,61 +63,10 @@ impl Pass<'_> {
         self.changed = true;
     }
 
-    fn due(&mut self, at: f64) {
+    /// Notes that something is due at simulated second `at`.
+    pub fn due(&mut self, at: f64) {
         self.next = Some(self.next.map_or(at, |n| n.min(at)));
     }
-}
-
-/// Starts deleting a pod: an unscheduled pod (or grace period 0) is removed at once;
-/// a running one gets `deletionTimestamp = now + grace` and is removed by the kubelet
-/// when it has terminated. Finalizers keep the object until they are removed. Returns
-/// whether the object is gone.
-pub fn begin_pod_deletion(
-    store: &mut Store,
-    pod: &mut Value,
-    grace: Option<i64>,
-    now: &str,
-) -> bool {
-    let ns = str_at(pod, "/metadata/namespace");
-    let name = str_at(pod, "/metadata/name");
-    let grace = grace
-        .or_else(|| {
-            pod.pointer("/spec/terminationGracePeriodSeconds")
-                .and_then(Value::as_i64)
-        })
-        .unwrap_or(30)
-        .max(0);
-    let bound = pod
-        .pointer("/spec/nodeName")
-        .and_then(Value::as_str)
-        .is_some_and(|n| !n.is_empty());
-    let has_finalizers = pod
-        .pointer("/metadata/finalizers")
-        .and_then(Value::as_array)
-        .is_some_and(|f| !f.is_empty());
-    if (!bound || grace == 0) && !has_finalizers {
-        store.remove(Kind::Pod, &ns, &name);
-        pod["metadata"]["deletionTimestamp"] = json!(now);
-        return true;
-    }
-    if deleting(pod) {
-        // A shorter grace period may shorten an ongoing deletion; never lengthen it.
-        let old = pod
-            .pointer("/metadata/deletionGracePeriodSeconds")
-            .and_then(Value::as_i64)
-            .unwrap_or(grace);
-        if grace >= old {
-            return false;
-        }
-    }
-    let at = parse_time(now)
-        .and_then(|t| t.checked_add(jiff::SignedDuration::from_secs(grace)).ok())
-        .map(rfc3339)
-        .unwrap_or_else(|| now.to_string());
-    pod["metadata"]["deletionTimestamp"] = json!(at);
-    pod["metadata"]["deletionGracePeriodSeconds"] = json!(grace);
-    store.put(Kind::Pod, pod.clone());
-    false
 }
 
 /// Runs the controllers until nothing changes (at most a few rounds). Returns the
@@ -132,8 +83,8 @@ pub fn reconcile(cluster: &Cluster, st: &mut ClusterState, faults: &Faults) -> O
             changed: false,
             next: None,
         };
-        let nodes_health = nodes(&mut pass, faults);
-        pods(&mut pass, cluster, faults, &nodes_health);
+        let nodes_health = kubelet::nodes(&mut pass, faults);
+        kubelet::pods(&mut pass, cluster, faults, &nodes_health);
         workloads::deployments(&mut pass);
         workloads::replica_sets(&mut pass);
         let fits = node_fits(&pass);
@@ -148,238 +99,12 @@ pub fn reconcile(cluster: &Cluster, st: &mut ClusterState, faults: &Faults) -> O
     next
 }
 
-/// Node readiness from faults and reboots; returns `(name, healthy)` per node.
-fn nodes(pass: &mut Pass, faults: &Faults) -> Vec<(String, bool)> {
-    let mut out = Vec::new();
-    if let Some(z) = &faults.zone_outage
-        && z.at_seconds > pass.now_secs
-    {
-        pass.due(z.at_seconds);
-    }
-    for mut node in pass.st.store.values(Kind::Node, None) {
-        let name = str_at(&node, "/metadata/name");
-        let zone = node
-            .pointer("/metadata/labels/topology.kubernetes.io~1zone")
-            .and_then(Value::as_str)
-            .map(String::from);
-        let silent = faults.node_silent(&name, zone.as_deref(), pass.now_secs);
-        let reboot_until = pass.st.reboots.get(&name).copied();
-        let rebooting = reboot_until.is_some_and(|t| t > pass.now_secs);
-        if let Some(t) = reboot_until {
-            if rebooting {
-                pass.due(t);
-            } else {
-                pass.st.reboots.remove(&name);
-                node["status"]["nodeInfo"]["bootID"] = json!(format!(
-                    "{:x}",
-                    super::generate::fnv(&format!("{name}/{}", pass.now))
-                ));
-            }
-        }
-        let (status, reason, message, taint) = if silent {
-            (
-                "Unknown",
-                "NodeStatusUnknown",
-                "Kubelet stopped posting node status.",
-                Some("node.kubernetes.io/unreachable"),
-            )
-        } else if rebooting {
-            (
-                "False",
-                "KubeletNotReady",
-                "node is rebooting",
-                Some("node.kubernetes.io/not-ready"),
-            )
-        } else {
-            (
-                "True",
-                "KubeletReady",
-                "kubelet is posting ready status",
-                None,
-            )
-        };
-        let before = node.clone();
-        set_condition(&mut node, "Ready", status, reason, message, &pass.now);
-        let mut taints: Vec<Value> = node
-            .pointer("/spec/taints")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        taints.retain(|t| {
-            let k = t.get("key").and_then(Value::as_str).unwrap_or_default();
-            k != "node.kubernetes.io/unreachable" && k != "node.kubernetes.io/not-ready"
-        });
-        if let Some(key) = taint {
-            taints.push(json!({"key": key, "effect": "NoSchedule", "timeAdded": pass.now}));
-            taints.push(json!({"key": key, "effect": "NoExecute", "timeAdded": pass.now}));
-        }
-        let old_taints = before
-            .pointer("/spec/taints")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let same_keys = |a: &[Value], b: &[Value]| {
-            let keys = |v: &[Value]| {
-                v.iter()
-                    .map(|t| (t.get("key").cloned(), t.get("effect").cloned()))
-                    .collect::<Vec<_>>()
-            };
-            keys(a) == keys(b)
-        };
-        if !same_keys(&taints, &old_taints) {
-            if taints.is_empty() {
-                if let Some(spec) = node["spec"].as_object_mut() {
-                    spec.remove("taints");
-                }
-            } else {
-                node["spec"]["taints"] = Value::Array(taints);
-            }
-        }
-        if node != before {
-            pass.put(Kind::Node, node);
-        }
-        out.push((name, !silent && !rebooting));
-    }
-    out
-}
-
-/// Pod lifecycle on nodes: start bound pods, make them Ready after a delay (NotReady
-/// while their node is unhealthy), finish terminating deleted pods.
-fn pods(pass: &mut Pass, cluster: &Cluster, faults: &Faults, health: &[(String, bool)]) {
-    let s = &cluster.settings;
-    let clock = cluster.clock;
-    let healthy = |n: &str| health.iter().any(|(name, ok)| name == n && *ok);
-    let mut gone = Vec::new();
-    for i in 0..pass.pods.len() {
-        let pod = &pass.pods[i];
-        let node = str_at(pod, "/spec/nodeName");
-        let phase = str_at(pod, "/status/phase");
-        if deleting(pod) {
-            if node.is_empty() || faults.stuck_terminating || !healthy(&node) {
-                continue;
-            }
-            let grace = pod
-                .pointer("/metadata/deletionGracePeriodSeconds")
-                .and_then(Value::as_f64)
-                .unwrap_or(30.0);
-            let Some(deadline) = pod
-                .pointer("/metadata/deletionTimestamp")
-                .and_then(Value::as_str)
-                .and_then(parse_time)
-            else {
-                continue;
-            };
-            let due = clock.secs_at(deadline) - grace + grace.min(s.termination_seconds);
-            let finalizers = pod
-                .pointer("/metadata/finalizers")
-                .and_then(Value::as_array)
-                .is_some_and(|f| !f.is_empty());
-            if pass.now_secs >= due && !finalizers {
-                gone.push(i);
-            } else if !finalizers {
-                pass.due(due);
-            }
-            continue;
-        }
-        if node.is_empty() || phase == "Succeeded" || phase == "Failed" {
-            continue;
-        }
-        let node_ok = healthy(&node);
-        if phase == "Pending" {
-            let scheduled = pod
-                .pointer("/status/conditions")
-                .and_then(Value::as_array)
-                .and_then(|cs| {
-                    cs.iter()
-                        .find(|c| c.get("type").and_then(Value::as_str) == Some("PodScheduled"))
-                })
-                .and_then(|c| c.get("lastTransitionTime").and_then(Value::as_str))
-                .and_then(parse_time)
-                .map(|t| clock.secs_at(t))
-                .unwrap_or(pass.now_secs);
-            let at = scheduled + s.pod_start_seconds;
-            if !node_ok {
-                continue;
-            }
-            if pass.now_secs >= at {
-                let host = node_ip(&pass.st.store, &node);
-                let n = pass.st.store.random_below(60_000) as u32;
-                let ip = format!("10.{}.{}.{}", 200 + (n >> 16), (n >> 8) & 0xff, n & 0xff);
-                let now = pass.now.clone();
-                set_running(&mut pass.pods[i], &node, &host, &ip, &now, false);
-                pass.put_pod(i);
-                pass.due(pass.now_secs + s.pod_ready_seconds);
-            } else {
-                pass.due(at);
-            }
-            continue;
-        }
-        let ready = pod_ready(pod);
-        if !node_ok && ready {
-            let now = pass.now.clone();
-            set_condition(
-                &mut pass.pods[i],
-                "Ready",
-                "False",
-                "NodeNotReady",
-                "",
-                &now,
-            );
-            set_condition(
-                &mut pass.pods[i],
-                "ContainersReady",
-                "False",
-                "NodeNotReady",
-                "",
-                &now,
-            );
-            pass.put_pod(i);
-        } else if node_ok && !ready {
-            let since = pod
-                .pointer("/status/conditions")
-                .and_then(Value::as_array)
-                .and_then(|cs| {
-                    cs.iter()
-                        .find(|c| c.get("type").and_then(Value::as_str) == Some("Ready"))
-                })
-                .and_then(|c| c.get("lastTransitionTime").and_then(Value::as_str))
-                .and_then(parse_time)
-                .map(|t| clock.secs_at(t))
-                .unwrap_or(pass.now_secs);
-            let at = since + s.pod_ready_seconds;
-            if pass.now_secs >= at {
-                let now = pass.now.clone();
-                set_condition(&mut pass.pods[i], "ContainersReady", "True", "", "", &now);
-                set_condition(&mut pass.pods[i], "Ready", "True", "", "", &now);
-                if let Some(cs) = pass.pods[i].pointer_mut("/status/containerStatuses/0") {
-                    cs["ready"] = json!(true);
-                }
-                pass.put_pod(i);
-            } else {
-                pass.due(at);
-            }
-        }
-    }
-    for &i in gone.iter().rev() {
-        let pod = pass.pods.remove(i);
-        pass.st.store.remove(
-            Kind::Pod,
-            &str_at(&pod, "/metadata/namespace"),
-            &str_at(&pod, "/metadata/name"),
-        );
-        pass.changed = true;
-    }
-}
-
-fn node_ip(store: &Store, node: &str) -> String {
-    store
-        .get_value(Kind::Node, "", node)
-        .and_then(|n| {
-            n.pointer("/status/addresses/0/address")
-                .and_then(Value::as_str)
-                .map(String::from)
-        })
-        .unwrap_or_default()
+pub fn ids(obj: &Value) -> (String, String, String) {
+    (
+        str_at(obj, "/metadata/namespace"),
+        str_at(obj, "/metadata/name"),
+        str_at(obj, "/metadata/uid"),
+    )
 }
 
 /// Nodes with the requests of the pods bound to them.
@@ -391,15 +116,20 @@ fn node_fits(pass: &Pass) -> Vec<NodeFit> {
         .iter()
         .map(NodeFit::of)
         .collect();
+    let by_name: std::collections::HashMap<String, usize> = fits
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.name.clone(), i))
+        .collect();
     for p in &pass.pods {
         let phase = str_at(p, "/status/phase");
         if phase == "Succeeded" || phase == "Failed" {
             continue;
         }
         if let Some(node) = p.pointer("/spec/nodeName").and_then(Value::as_str)
-            && let Some(f) = fits.iter_mut().find(|f| f.name == node)
+            && let Some(&i) = by_name.get(node)
         {
-            f.used.add(pod_requests(p));
+            fits[i].used.add(pod_requests(p));
         }
     }
     fits
@@ -430,6 +160,23 @@ fn schedule(pass: &mut Pass, mut fits: Vec<NodeFit>) {
                 pass.pods[i]["spec"]["nodeName"] = json!(fits[n].name);
                 set_condition(&mut pass.pods[i], "PodScheduled", "True", "", "", &now);
                 pass.put_pod(i);
+                let (ns, name, uid) = ids(&pass.pods[i]);
+                let msg = format!("Successfully assigned {ns}/{name} to {}", fits[n].name);
+                let about = Involved {
+                    kind: Kind::Pod,
+                    ns: &ns,
+                    name: &name,
+                    uid: &uid,
+                };
+                events::record(
+                    &mut pass.st.store,
+                    about,
+                    false,
+                    "Scheduled",
+                    &msg,
+                    "default-scheduler",
+                    &now,
+                );
                 pass.due(pass.now_secs);
             }
             None => {
@@ -447,6 +194,22 @@ fn schedule(pass: &mut Pass, mut fits: Vec<NodeFit>) {
                         &now,
                     );
                     pass.put_pod(i);
+                    let (ns, name, uid) = ids(&pass.pods[i]);
+                    let about = Involved {
+                        kind: Kind::Pod,
+                        ns: &ns,
+                        name: &name,
+                        uid: &uid,
+                    };
+                    events::record(
+                        &mut pass.st.store,
+                        about,
+                        true,
+                        "FailedScheduling",
+                        &msg,
+                        "default-scheduler",
+                        &now,
+                    );
                 }
             }
         }

@@ -61,31 +61,50 @@ pub fn pdb_status(
     })
 }
 
+/// What the disruption controller needs of a pod, read once per pass.
+struct PodFacts {
+    ns: String,
+    labels: Vec<(String, String)>,
+    replica_set: Option<String>,
+    deleting: bool,
+    healthy: bool,
+}
+
 /// Keeps every PDB's status current.
 pub fn reconcile(pass: &mut Pass) {
+    if pass.st.store.count(Kind::PodDisruptionBudget) == 0 {
+        return;
+    }
+    let facts: Vec<PodFacts> = pass
+        .pods
+        .iter()
+        .map(|p| PodFacts {
+            ns: str_at(p, "/metadata/namespace"),
+            labels: Index::of(p).labels,
+            replica_set: controller_of(p)
+                .filter(|(k, _, _)| k == "ReplicaSet")
+                .map(|(_, n, _)| n),
+            deleting: deleting(p),
+            healthy: !deleting(p) && pod_ready(p),
+        })
+        .collect();
     for pdb in pass.st.store.values(Kind::PodDisruptionBudget, None) {
         let ns = str_at(&pdb, "/metadata/namespace");
         let sel = LabelSelector::from_object(pdb.pointer("/spec/selector").unwrap_or(&Value::Null));
-        let matching: Vec<&Value> = pass
-            .pods
+        let matching: Vec<&PodFacts> = facts
             .iter()
-            .filter(|p| str_at(p, "/metadata/namespace") == ns && sel.matches(&Index::of(p).labels))
+            .filter(|f| f.ns == ns && sel.matches(&f.labels))
             .collect();
-        let healthy = matching
-            .iter()
-            .filter(|p| !deleting(p) && pod_ready(p))
-            .count() as i64;
+        let healthy = matching.iter().filter(|f| f.healthy).count() as i64;
         // Expected pods come from the owners' scale (as the real controller reads it).
-        let mut owners: Vec<String> = matching
+        let mut owners: Vec<&str> = matching
             .iter()
-            .filter_map(|p| controller_of(p))
-            .filter(|(k, _, _)| k == "ReplicaSet")
-            .map(|(_, n, _)| n)
+            .filter_map(|f| f.replica_set.as_deref())
             .collect();
         owners.sort();
         owners.dedup();
         let expected = if owners.is_empty() {
-            matching.iter().filter(|p| !deleting(p)).count() as i64
+            matching.iter().filter(|f| !f.deleting).count() as i64
         } else {
             owners
                 .iter()

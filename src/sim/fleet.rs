@@ -82,7 +82,7 @@ impl SimFleet {
     /// placement deterministic; `speed` multiplies simulated time.
     pub fn from_scenario(scenario: &Scenario, seed: u64, speed: f64) -> Result<SimFleet, SimError> {
         let clock = SimClock::new(speed);
-        let clusters = generate::build(scenario, seed, &clock)
+        let clusters = generate::build(scenario, seed, &clock)?
             .into_iter()
             .map(|g| {
                 Arc::new(Cluster {

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use super::clock::{SimClock, rfc3339};
 use super::disruption::pdb_status;
+use super::error::SimError;
 use super::faults::Faults;
 use super::objects::{self, controller_ref, pod_from_template, pod_template, set_running};
 use super::resource::Kind;
@@ -94,7 +95,7 @@ pub fn fnv(s: &str) -> u64 {
 }
 
 /// Generates every cluster of a scenario (on two threads for large fleets).
-pub fn build(scenario: &Scenario, seed: u64, clock: &SimClock) -> Vec<Generated> {
+pub fn build(scenario: &Scenario, seed: u64, clock: &SimClock) -> Result<Vec<Generated>, SimError> {
     let mut jobs = Vec::new();
     for g in &scenario.groups {
         for n in 1..=g.count {
@@ -111,7 +112,7 @@ pub fn build(scenario: &Scenario, seed: u64, clock: &SimClock) -> Vec<Generated>
     let settings = &scenario.settings;
     let threads = if jobs.len() > 20 { 2 } else { 1 };
     let chunk = jobs.len().div_ceil(threads).max(1);
-    let mut out: Vec<Generated> = std::thread::scope(|s| {
+    let parts: Vec<std::thread::Result<Vec<Generated>>> = std::thread::scope(|s| {
         let handles: Vec<_> = jobs
             .chunks(chunk)
             .map(|part| {
@@ -122,13 +123,17 @@ pub fn build(scenario: &Scenario, seed: u64, clock: &SimClock) -> Vec<Generated>
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
+        handles.into_iter().map(|h| h.join()).collect()
     });
+    let mut out = Vec::new();
+    for part in parts {
+        out.extend(part.map_err(|_| SimError::Scenario {
+            name: scenario.name.clone(),
+            message: "cluster generation failed".into(),
+        })?);
+    }
     out.sort_by_key(|g| g.profile.index);
-    out
+    Ok(out)
 }
 
 fn pick(rng: &mut SmallRng, list: &[String], default: &str) -> String {

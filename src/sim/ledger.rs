@@ -77,6 +77,9 @@ pub fn ledger(fleet: &SimFleet, addr: SocketAddr) -> Value {
     let mut clusters = Vec::new();
     for c in fleet.clusters() {
         let p = &c.profile;
+        if p.drift.unregistered {
+            continue;
+        }
         for (k, v) in &p.labels {
             dictionary.entry(k.clone()).or_default().insert(v.clone());
         }

@@ -15,7 +15,7 @@ use super::faults::Gate;
 use super::fleet::{Cluster, SimFleet};
 use super::http::{ApiRequest, value_response};
 use super::resource::Kind;
-use super::{control, discovery, eviction, list, watch, write};
+use super::{control, delete, discovery, eviction, list, scale, watch, write};
 
 /// Marks a response whose connection should be dropped without an answer (a cluster
 /// that refuses connections). The loopback server and the in-process client turn it
@@ -211,7 +211,7 @@ fn dispatch(
             Method::POST if kind.namespaced() == ns.is_some() => {
                 write::create(cluster, kind, ns.as_deref().unwrap_or(""), req)
             }
-            Method::DELETE => write::delete_collection(cluster, kind, ns.as_deref(), req),
+            Method::DELETE => delete::delete_collection(cluster, kind, ns.as_deref(), req),
             _ => Err(ApiError::method_not_allowed()),
         },
         Route::Item {
@@ -231,10 +231,11 @@ fn dispatch(
                 (None | Some("status"), Method::PATCH) => {
                     write::patch(cluster, kind, &ns, &name, sub.as_deref(), req)
                 }
-                (None, Method::DELETE) => write::delete(cluster, kind, &ns, &name, req),
+                (None, Method::DELETE) => delete::delete(cluster, kind, &ns, &name, req),
                 (Some("eviction"), Method::POST) if kind == Kind::Pod => {
                     eviction::evict(cluster, &ns, &name, req)
                 }
+                (Some("scale"), m) => scale::scale(cluster, kind, &ns, &name, &m, req),
                 (Some(s), _) if s != "status" && s != "eviction" => Err(ApiError::no_route(path)),
                 _ => Err(ApiError::method_not_allowed()),
             }

@@ -54,7 +54,7 @@ impl Default for Settings {
             termination_seconds: 1.0,
             reboot_seconds: 30.0,
             history: super::store::DEFAULT_HISTORY,
-            bookmark_seconds: 1.0,
+            bookmark_seconds: 10.0,
         }
     }
 }
@@ -239,6 +239,9 @@ pub struct LedgerDrift {
     pub kube_system_uid: Option<String>,
     /// The ledger records this Kubernetes version instead of the live one.
     pub kubernetes: Option<String>,
+    /// The cluster is served and in the kubeconfig but missing from the ledger (an
+    /// unregistered context).
+    pub unregistered: bool,
 }
 
 /// Exceptions to a group for one cluster.

@@ -164,8 +164,8 @@ impl NodeFit {
     }
 }
 
-/// Whether a toleration list tolerates a taint.
-pub fn tolerates(tolerations: &[Value], taint: &Value) -> bool {
+/// The toleration (if any) that tolerates a taint.
+pub fn toleration_for<'a>(tolerations: &'a [Value], taint: &Value) -> Option<&'a Value> {
     let s = |v: &Value, k: &str| {
         v.get(k)
             .and_then(Value::as_str)
@@ -173,7 +173,7 @@ pub fn tolerates(tolerations: &[Value], taint: &Value) -> bool {
             .to_string()
     };
     let (tkey, tval, teff) = (s(taint, "key"), s(taint, "value"), s(taint, "effect"));
-    tolerations.iter().any(|t| {
+    tolerations.iter().find(|t| {
         let (key, op, val, eff) = (s(t, "key"), s(t, "operator"), s(t, "value"), s(t, "effect"));
         let effect_ok = eff.is_empty() || eff == teff;
         let key_ok = if key.is_empty() {
@@ -185,41 +185,74 @@ pub fn tolerates(tolerations: &[Value], taint: &Value) -> bool {
     })
 }
 
+/// Whether a toleration list tolerates a taint.
+pub fn tolerates(tolerations: &[Value], taint: &Value) -> bool {
+    toleration_for(tolerations, taint).is_some()
+}
+
+/// What a pod requires of a node besides resources, read once per pod (placement
+/// checks it against every node).
+pub struct Constraints {
+    selector: Vec<(String, String)>,
+    affinity: Vec<LabelSelector>,
+    tolerations: Vec<Value>,
+}
+
+impl Constraints {
+    /// Reads a pod (or pod template).
+    pub fn of(pod: &Value) -> Constraints {
+        let selector = pod
+            .pointer("/spec/nodeSelector")
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let affinity = pod
+            .pointer("/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms")
+            .and_then(Value::as_array)
+            .map(|terms| terms.iter().map(LabelSelector::from_object).collect())
+            .unwrap_or_default();
+        let tolerations = pod
+            .pointer("/spec/tolerations")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        Constraints {
+            selector,
+            affinity,
+            tolerations,
+        }
+    }
+
+    /// Whether a node satisfies them: selector, required affinity, taints.
+    pub fn allow(&self, node: &NodeFit) -> bool {
+        self.selector
+            .iter()
+            .all(|(k, v)| node.label(k) == Some(v.as_str()))
+            && (self.affinity.is_empty() || self.affinity.iter().any(|t| t.matches(&node.labels)))
+            && node.taints.iter().all(|taint| {
+                let effect = taint
+                    .get("effect")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                effect == "PreferNoSchedule" || tolerates(&self.tolerations, taint)
+            })
+    }
+}
+
 /// Whether `pod` may run on `node` ignoring resources: selector, affinity, taints.
 pub fn matches_node(node: &NodeFit, pod: &Value) -> bool {
-    if let Some(sel) = pod.pointer("/spec/nodeSelector").and_then(Value::as_object)
-        && !sel.iter().all(|(k, v)| node.label(k) == v.as_str())
-    {
-        return false;
-    }
-    if let Some(terms) = pod
-        .pointer("/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms")
-        .and_then(Value::as_array)
-        && !terms.is_empty()
-        && !terms
-            .iter()
-            .any(|t| LabelSelector::from_object(t).matches(&node.labels))
-    {
-        return false;
-    }
-    let tolerations = pod
-        .pointer("/spec/tolerations")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[]);
-    node.taints.iter().all(|taint| {
-        let effect = taint
-            .get("effect")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        effect == "PreferNoSchedule" || tolerates(tolerations, taint)
-    })
+    Constraints::of(pod).allow(node)
 }
 
 /// Picks a node for a pod: feasible nodes only; GPU pods go to the fullest node that
 /// still fits (to keep large GPU slots free), other pods to the least loaded node
 /// (spreading, like the default scheduler's LeastAllocated score). Ties by name.
 pub fn choose(nodes: &[NodeFit], pod: &Value, req: &Res) -> Option<usize> {
+    let constraints = Constraints::of(pod);
     let score = |n: &NodeFit| -> i64 {
         if req.gpu > 0 {
             n.used.gpu * 1000 - n.used.cpu_m / n.alloc.cpu_m.max(1)
@@ -232,7 +265,7 @@ pub fn choose(nodes: &[NodeFit], pod: &Value, req: &Res) -> Option<usize> {
     nodes
         .iter()
         .enumerate()
-        .filter(|(_, n)| n.schedulable && n.alloc.fits(&n.used, req) && matches_node(n, pod))
+        .filter(|(_, n)| n.schedulable && n.alloc.fits(&n.used, req) && constraints.allow(n))
         .max_by(|(_, a), (_, b)| score(a).cmp(&score(b)).then(b.name.cmp(&a.name)))
         .map(|(i, _)| i)
 }

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::error::ApiError;
-use super::store::Index;
+use super::store::{EVENT_FIELDS, Index};
 
 #[derive(Debug, Clone, PartialEq)]
 enum Req {
@@ -158,6 +158,7 @@ enum Field {
     Namespace,
     NodeName,
     Phase,
+    Extra(&'static str),
 }
 
 /// A parsed `fieldSelector` query parameter.
@@ -186,6 +187,12 @@ impl FieldSelector {
                 "metadata.namespace" => Field::Namespace,
                 "spec.nodeName" => Field::NodeName,
                 "status.phase" => Field::Phase,
+                other if EVENT_FIELDS.contains(&other) => Field::Extra(
+                    EVENT_FIELDS
+                        .into_iter()
+                        .find(|f| *f == other)
+                        .unwrap_or("reason"),
+                ),
                 other => {
                     return Err(ApiError::bad_request(format!(
                         "field label not supported: {other}"
@@ -210,6 +217,11 @@ impl FieldSelector {
                 Field::Namespace => ns,
                 Field::NodeName => idx.node_name.as_deref().unwrap_or(""),
                 Field::Phase => idx.phase.as_deref().unwrap_or(""),
+                Field::Extra(f) => idx
+                    .extra
+                    .iter()
+                    .find(|(k, _)| k == f)
+                    .map_or("", |(_, v)| v.as_str()),
             };
             (have == want) == *eq
         })

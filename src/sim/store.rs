@@ -28,7 +28,21 @@ pub struct Index {
     pub node_name: Option<String>,
     /// `status.phase` (pods, namespaces).
     pub phase: Option<String>,
+    /// Further selectable fields (Events: `involvedObject.*`, `reason`, `type`).
+    pub extra: Vec<(&'static str, String)>,
 }
+
+/// Event fields the API server allows in field selectors.
+pub const EVENT_FIELDS: [&str; 8] = [
+    "involvedObject.kind",
+    "involvedObject.name",
+    "involvedObject.namespace",
+    "involvedObject.uid",
+    "involvedObject.apiVersion",
+    "reason",
+    "type",
+    "source",
+];
 
 impl Index {
     /// Extracts the index fields from an object.
@@ -43,10 +57,26 @@ impl Index {
             })
             .unwrap_or_default();
         let s = |p: &str| obj.pointer(p).and_then(Value::as_str).map(String::from);
+        let extra = if obj.get("involvedObject").is_some() {
+            EVENT_FIELDS
+                .iter()
+                .map(|f| {
+                    let ptr = if *f == "source" {
+                        "/source/component".to_string()
+                    } else {
+                        format!("/{}", f.replace('.', "/"))
+                    };
+                    (*f, s(&ptr).unwrap_or_default())
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         Index {
             labels,
             node_name: s("/spec/nodeName"),
             phase: s("/status/phase"),
+            extra,
         }
     }
 }
@@ -120,6 +150,7 @@ pub struct Store {
     compacted: u64,
     tx: broadcast::Sender<Arc<Change>>,
     rng: SmallRng,
+    events: VecDeque<Key>,
 }
 
 /// Default number of changes kept for watch resumption.
@@ -137,6 +168,7 @@ impl Store {
             compacted: 0,
             tx,
             rng: SmallRng::seed_from_u64(seed),
+            events: VecDeque::new(),
         }
     }
 
@@ -195,6 +227,16 @@ impl Store {
             0
         } else {
             self.rng.random_range(0..n)
+        }
+    }
+
+    /// Remembers an Event the simulator created and removes the oldest beyond `max`.
+    pub fn remember_event(&mut self, ns: &str, name: &str, max: usize) {
+        self.events.push_back((ns.to_string(), name.to_string()));
+        while self.events.len() > max {
+            if let Some((ons, oname)) = self.events.pop_front() {
+                self.remove(Kind::Event, &ons, &oname);
+            }
         }
     }
 

@@ -44,7 +44,66 @@ fn columns(kind: Kind) -> Vec<Value> {
             col("Nominated Node", "string", 1),
             col("Readiness Gates", "string", 1),
         ],
+        Kind::Deployment => vec![
+            col("Name", "string", 0),
+            col("Ready", "string", 0),
+            col("Up-to-date", "integer", 0),
+            col("Available", "integer", 0),
+            col("Age", "string", 0),
+        ],
+        Kind::ReplicaSet => vec![
+            col("Name", "string", 0),
+            col("Desired", "integer", 0),
+            col("Current", "integer", 0),
+            col("Ready", "integer", 0),
+            col("Age", "string", 0),
+        ],
+        Kind::DaemonSet => vec![
+            col("Name", "string", 0),
+            col("Desired", "integer", 0),
+            col("Current", "integer", 0),
+            col("Ready", "integer", 0),
+            col("Up-to-date", "integer", 0),
+            col("Available", "integer", 0),
+            col("Age", "string", 0),
+        ],
+        Kind::PodDisruptionBudget => vec![
+            col("Name", "string", 0),
+            col("Min Available", "string", 0),
+            col("Max Unavailable", "string", 0),
+            col("Allowed Disruptions", "integer", 0),
+            col("Age", "string", 0),
+        ],
+        Kind::Namespace => vec![
+            col("Name", "string", 0),
+            col("Status", "string", 0),
+            col("Age", "string", 0),
+        ],
+        Kind::Lease => vec![
+            col("Name", "string", 0),
+            col("Holder", "string", 0),
+            col("Age", "string", 0),
+        ],
+        Kind::Event => vec![
+            col("Last Seen", "string", 0),
+            col("Type", "string", 0),
+            col("Reason", "string", 0),
+            col("Object", "string", 0),
+            col("Message", "string", 0),
+        ],
         _ => vec![col("Name", "string", 0), col("Age", "string", 0)],
+    }
+}
+
+fn int(o: &Value, p: &str) -> Value {
+    json!(o.pointer(p).and_then(Value::as_i64).unwrap_or(0))
+}
+
+fn int_or_str(o: &Value, p: &str) -> Value {
+    match o.pointer(p) {
+        Some(Value::Number(n)) => json!(n.to_string()),
+        Some(Value::String(s)) => json!(s),
+        _ => json!("N/A"),
     }
 }
 
@@ -147,6 +206,67 @@ fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
                 json!(s("/spec/nodeName")),
                 json!("<none>"),
                 json!("<none>"),
+            ]
+        }
+        Kind::Deployment => {
+            let ready = format!(
+                "{}/{}",
+                o.pointer("/status/readyReplicas")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(0),
+                o.pointer("/spec/replicas")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(1)
+            );
+            vec![
+                json!(name),
+                json!(ready),
+                int(o, "/status/updatedReplicas"),
+                int(o, "/status/availableReplicas"),
+                json!(age(o, clock)),
+            ]
+        }
+        Kind::ReplicaSet => vec![
+            json!(name),
+            int(o, "/spec/replicas"),
+            int(o, "/status/replicas"),
+            int(o, "/status/readyReplicas"),
+            json!(age(o, clock)),
+        ],
+        Kind::DaemonSet => vec![
+            json!(name),
+            int(o, "/status/desiredNumberScheduled"),
+            int(o, "/status/currentNumberScheduled"),
+            int(o, "/status/numberReady"),
+            int(o, "/status/updatedNumberScheduled"),
+            int(o, "/status/numberAvailable"),
+            json!(age(o, clock)),
+        ],
+        Kind::PodDisruptionBudget => vec![
+            json!(name),
+            int_or_str(o, "/spec/minAvailable"),
+            int_or_str(o, "/spec/maxUnavailable"),
+            int(o, "/status/disruptionsAllowed"),
+            json!(age(o, clock)),
+        ],
+        Kind::Namespace => vec![json!(name), json!(s("/status/phase")), json!(age(o, clock))],
+        Kind::Lease => vec![
+            json!(name),
+            json!(s("/spec/holderIdentity")),
+            json!(age(o, clock)),
+        ],
+        Kind::Event => {
+            let object = format!(
+                "{}/{}",
+                s("/involvedObject/kind").to_lowercase(),
+                s("/involvedObject/name")
+            );
+            vec![
+                json!(age(o, clock)),
+                json!(s("/type")),
+                json!(s("/reason")),
+                json!(object),
+                json!(s("/message")),
             ]
         }
         _ => vec![json!(name), json!(age(o, clock))],

@@ -37,6 +37,9 @@ struct WatchState {
     as_table: bool,
     clock: SimClock,
     done: bool,
+    /// Changes at or below this version are not sent (a watch from a version newer
+    /// than the store's starts there).
+    after: u64,
 }
 
 fn event_line(etype: &str, object: &[u8]) -> Bytes {
@@ -71,7 +74,10 @@ impl WatchState {
     /// Turns a change into the event this watch sees, if any: a change that leaves the
     /// selection is DELETED, one that enters it is ADDED.
     fn event_for(&self, c: &Change) -> Option<Bytes> {
-        if c.kind != self.kind || self.ns.as_deref().is_some_and(|ns| ns != c.ns) {
+        if c.rv <= self.after
+            || c.kind != self.kind
+            || self.ns.as_deref().is_some_and(|ns| ns != c.ns)
+        {
             return None;
         }
         let now = self.filter.matches(&c.ns, &c.name, &c.idx);
@@ -151,6 +157,7 @@ pub fn watch(
         as_table,
         clock: cluster.clock,
         done: false,
+        after: requested.unwrap_or(0),
     };
     state.next_bookmark = Instant::now() + state.bookmark_every;
     let initial = match (send_initial, requested) {

@@ -2,12 +2,14 @@
 //! count of pods (recreating evicted or deleted ones), DaemonSets keep one pod on every
 //! eligible node. Statuses are kept current.
 
+use std::collections::HashMap;
+
 use serde_json::{Value, json};
 
 use super::controllers::Pass;
 use super::objects::{controller_of, controller_ref, deleting, pod_from_template, pod_ready};
 use super::resource::Kind;
-use super::scheduler::{NodeFit, matches_node};
+use super::scheduler::{Constraints, NodeFit};
 use super::store::str_at;
 
 /// The `pod-template-hash` of a pod template (stable across runs).
@@ -75,6 +77,12 @@ fn set_status(pass: &mut Pass, kind: Kind, mut obj: Value, status: Value) {
 /// Deployments: create the ReplicaSet of the current template, scale old ones to zero
 /// (an immediate rollout), keep the replica count in sync, and report status.
 pub fn deployments(pass: &mut Pass) {
+    let mut by_owner: HashMap<String, Vec<Value>> = HashMap::new();
+    for rs in pass.st.store.values(Kind::ReplicaSet, None) {
+        if let Some((_, _, uid)) = controller_of(&rs) {
+            by_owner.entry(uid).or_default().push(rs);
+        }
+    }
     for dep in pass.st.store.values(Kind::Deployment, None) {
         if deleting(&dep) {
             continue;
@@ -88,26 +96,21 @@ pub fn deployments(pass: &mut Pass) {
             .unwrap_or(1) as i32;
         let template = dep.pointer("/spec/template").cloned().unwrap_or(json!({}));
         let hash = template_hash(&template);
-        let owned: Vec<Value> = pass
-            .st
-            .store
-            .values(Kind::ReplicaSet, Some(&ns))
-            .into_iter()
-            .filter(|rs| controller_of(rs).is_some_and(|(_, _, u)| u == uid))
-            .collect();
-        let mut found_current = false;
-        for rs in &owned {
-            let current = rs
-                .pointer("/metadata/labels/pod-template-hash")
+        let mut owned = by_owner.remove(&uid).unwrap_or_default();
+        let is_current = |rs: &Value| {
+            rs.pointer("/metadata/labels/pod-template-hash")
                 .and_then(Value::as_str)
-                == Some(hash.as_str());
+                == Some(hash.as_str())
+        };
+        let mut found_current = false;
+        for rs in owned.iter_mut() {
+            let current = is_current(rs);
             found_current |= current;
             let want = if current { replicas } else { 0 };
             if rs.pointer("/spec/replicas").and_then(Value::as_i64) != Some(want as i64) {
-                let mut rs = rs.clone();
                 rs["spec"]["replicas"] = json!(want);
-                bump_generation(&mut rs);
-                pass.put(Kind::ReplicaSet, rs);
+                bump_generation(rs);
+                pass.put(Kind::ReplicaSet, rs.clone());
             }
         }
         if !found_current {
@@ -127,15 +130,9 @@ pub fn deployments(pass: &mut Pass) {
                 "spec": {"replicas": replicas, "selector": selector, "template": t},
                 "status": {"replicas": 0}
             });
-            pass.put(Kind::ReplicaSet, rs);
+            pass.put(Kind::ReplicaSet, rs.clone());
+            owned.push(rs);
         }
-        let owned: Vec<Value> = pass
-            .st
-            .store
-            .values(Kind::ReplicaSet, Some(&ns))
-            .into_iter()
-            .filter(|rs| controller_of(rs).is_some_and(|(_, _, u)| u == uid))
-            .collect();
         let sum = |f: &str| {
             owned
                 .iter()
@@ -144,11 +141,7 @@ pub fn deployments(pass: &mut Pass) {
         };
         let updated = owned
             .iter()
-            .filter(|rs| {
-                rs.pointer("/metadata/labels/pod-template-hash")
-                    .and_then(Value::as_str)
-                    == Some(hash.as_str())
-            })
+            .filter(|rs| is_current(rs))
             .map(|rs| {
                 rs.pointer("/status/replicas")
                     .and_then(Value::as_i64)
@@ -170,8 +163,20 @@ fn bump_generation(obj: &mut Value) {
     obj["metadata"]["generation"] = json!(g + 1);
 }
 
+/// Pods grouped by the uid of their controller.
+fn pods_by_owner(pass: &Pass) -> HashMap<String, Vec<usize>> {
+    let mut map: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, p) in pass.pods.iter().enumerate() {
+        if let Some((_, _, uid)) = controller_of(p) {
+            map.entry(uid).or_default().push(i);
+        }
+    }
+    map
+}
+
 /// ReplicaSets: create or delete pods to match `spec.replicas`; report status.
 pub fn replica_sets(pass: &mut Pass) {
+    let by_owner = pods_by_owner(pass);
     for rs in pass.st.store.values(Kind::ReplicaSet, None) {
         let ns = str_at(&rs, "/metadata/namespace");
         let name = str_at(&rs, "/metadata/name");
@@ -180,13 +185,11 @@ pub fn replica_sets(pass: &mut Pass) {
             .pointer("/spec/replicas")
             .and_then(Value::as_i64)
             .unwrap_or(1) as i32;
-        let mut mine: Vec<usize> = (0..pass.pods.len())
-            .filter(|&i| {
-                let p = &pass.pods[i];
-                active(p)
-                    && str_at(p, "/metadata/namespace") == ns
-                    && controller_of(p).is_some_and(|(_, _, u)| u == uid)
-            })
+        let mut owned = by_owner.get(&uid).cloned().unwrap_or_default();
+        let mut mine: Vec<usize> = owned
+            .iter()
+            .copied()
+            .filter(|&i| active(&pass.pods[i]))
             .collect();
         let have = mine.len() as i32;
         if have < want && !deleting(&rs) {
@@ -194,14 +197,9 @@ pub fn replica_sets(pass: &mut Pass) {
             for _ in have..want {
                 let pname = format!("{name}-{}", pass.st.store.name_suffix());
                 let puid = pass.st.store.new_uid();
-                let pod = pod_from_template(
-                    &template,
-                    &ns,
-                    &pname,
-                    &puid,
-                    controller_ref(Kind::ReplicaSet, &name, &uid),
-                    &pass.now,
-                );
+                let owner = controller_ref(Kind::ReplicaSet, &name, &uid);
+                let pod = pod_from_template(&template, &ns, &pname, &puid, owner, &pass.now);
+                owned.push(pass.pods.len());
                 pass.create_pod(pod);
             }
         } else if have > want {
@@ -217,13 +215,12 @@ pub fn replica_sets(pass: &mut Pass) {
             }
         }
         let (mut count, mut ready) = (0, 0);
-        for p in pass
-            .pods
-            .iter()
-            .filter(|p| active(p) && controller_of(p).is_some_and(|(_, _, u)| u == uid))
-        {
-            count += 1;
-            ready += pod_ready(p) as i32;
+        for &i in &owned {
+            let p = &pass.pods[i];
+            if active(p) {
+                count += 1;
+                ready += pod_ready(p) as i32;
+            }
         }
         let status = replica_set_status(count, ready, generation(&rs));
         set_status(pass, Kind::ReplicaSet, rs, status);
@@ -232,6 +229,7 @@ pub fn replica_sets(pass: &mut Pass) {
 
 /// DaemonSets: one pod bound to every node the template fits (selector, taints).
 pub fn daemon_sets(pass: &mut Pass, nodes: &[NodeFit]) {
+    let by_owner = pods_by_owner(pass);
     for ds in pass.st.store.values(Kind::DaemonSet, None) {
         if deleting(&ds) {
             continue;
@@ -240,31 +238,31 @@ pub fn daemon_sets(pass: &mut Pass, nodes: &[NodeFit]) {
         let name = str_at(&ds, "/metadata/name");
         let uid = str_at(&ds, "/metadata/uid");
         let template = ds.pointer("/spec/template").cloned().unwrap_or(json!({}));
+        let constraints = Constraints::of(&template);
+        let mut on_nodes: HashMap<String, usize> = HashMap::new();
+        for &i in by_owner.get(&uid).map(Vec::as_slice).unwrap_or(&[]) {
+            let p = &pass.pods[i];
+            if active(p) {
+                on_nodes.entry(str_at(p, "/spec/nodeName")).or_insert(i);
+            }
+        }
         let (mut desired, mut current, mut ready, mut misscheduled) = (0, 0, 0, 0);
         for node in nodes {
-            let eligible = matches_node(node, &template);
-            let on_node: Vec<usize> = (0..pass.pods.len())
-                .filter(|&i| {
-                    let p = &pass.pods[i];
-                    active(p)
-                        && controller_of(p).is_some_and(|(_, _, u)| u == uid)
-                        && p.pointer("/spec/nodeName").and_then(Value::as_str)
-                            == Some(node.name.as_str())
-                })
-                .collect();
-            if eligible {
-                desired += 1;
-                if on_node.is_empty() {
+            let eligible = constraints.allow(node);
+            let here = on_nodes.get(&node.name).copied();
+            match (eligible, here) {
+                (true, Some(i)) => {
+                    desired += 1;
+                    current += 1;
+                    ready += pod_ready(&pass.pods[i]) as i64;
+                }
+                (true, None) => {
+                    desired += 1;
                     let pname = format!("{name}-{}", pass.st.store.name_suffix());
                     let puid = pass.st.store.new_uid();
-                    let mut pod = pod_from_template(
-                        &template,
-                        &ns,
-                        &pname,
-                        &puid,
-                        controller_ref(Kind::DaemonSet, &name, &uid),
-                        &pass.now,
-                    );
+                    let owner = controller_ref(Kind::DaemonSet, &name, &uid);
+                    let mut pod =
+                        pod_from_template(&template, &ns, &pname, &puid, owner, &pass.now);
                     pod["spec"]["nodeName"] = json!(node.name);
                     super::objects::set_condition(
                         &mut pod,
@@ -275,12 +273,9 @@ pub fn daemon_sets(pass: &mut Pass, nodes: &[NodeFit]) {
                         &pass.now,
                     );
                     pass.create_pod(pod);
-                } else {
-                    current += 1;
-                    ready += pod_ready(&pass.pods[on_node[0]]) as i64;
                 }
-            } else if !on_node.is_empty() {
-                misscheduled += 1;
+                (false, Some(_)) => misscheduled += 1,
+                (false, None) => {}
             }
         }
         let status = daemon_set_status(desired, current, ready, misscheduled, generation(&ds));
