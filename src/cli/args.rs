@@ -92,6 +92,13 @@ pub enum Command {
         #[command(subcommand)]
         command: super::maintenance_cmd::MaintenanceCommand,
     },
+    /// The headless executor: carries out runs from the journal (a second one stands by)
+    Run {
+        /// How long the executor's lease lives without renewal; a standby takes over
+        /// this long after the holder dies
+        #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = super::live::parse_wait)]
+        lease_ttl: std::time::Duration,
+    },
     /// Pause automation: no new step starts (nothing is undone)
     Pause(super::pause_cmd::PauseArgs),
     /// Resume paused automation

@@ -31,6 +31,62 @@ pub enum MaintenanceCommand {
         #[arg(long, value_name = "FILE")]
         nodes: Option<PathBuf>,
     },
+    /// Plan a maintenance on its cluster (identity checked) and record the run; the
+    /// executor (`fleetdeck run`) carries it out
+    Start {
+        /// The maintenance file
+        file: PathBuf,
+        /// Print nodes and batches, record nothing
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Hand a node's current step to a person; the engine leaves it alone
+    Handoff {
+        /// The run id
+        run: String,
+        /// The node
+        #[arg(long)]
+        node: String,
+        /// Who takes it
+        #[arg(long)]
+        to: String,
+        /// What they need to know
+        #[arg(long)]
+        note: String,
+    },
+    /// Claim a node's current step yourself
+    Takeover {
+        /// The run id
+        run: String,
+        /// The node
+        #[arg(long)]
+        node: String,
+        /// Why
+        #[arg(long)]
+        note: String,
+    },
+    /// Give a handed-off step back: done (next step), retry (this step again), abort
+    Return {
+        /// The run id
+        run: String,
+        /// The node
+        #[arg(long)]
+        node: String,
+        /// done | retry | abort
+        #[arg(long, value_parser = parse_outcome)]
+        outcome: fleetdeck::model::run::ReturnOutcome,
+        /// What was done
+        #[arg(long)]
+        note: String,
+    },
+    /// Abort a run: no new step starts; nothing already done is undone
+    Abort {
+        /// The run id
+        run: String,
+        /// Why
+        #[arg(long)]
+        note: String,
+    },
     /// Runs in the journal, with their status
     List,
     /// One run: items, steps, hand-offs, open intents
@@ -44,8 +100,55 @@ pub enum MaintenanceCommand {
 pub fn run(settings: &Settings, command: &MaintenanceCommand) -> anyhow::Result<ExitCode> {
     match command {
         MaintenanceCommand::Plan { file, nodes } => plan(settings, file, nodes.as_deref()),
+        MaintenanceCommand::Start { file, dry_run } => {
+            super::maintenance_ops::start(settings, file, *dry_run)
+        }
+        MaintenanceCommand::Handoff {
+            run,
+            node,
+            to,
+            note,
+        } => super::maintenance_ops::operator(
+            settings,
+            run,
+            node,
+            note,
+            super::maintenance_ops::Command::HandOff { to },
+        ),
+        MaintenanceCommand::Takeover { run, node, note } => super::maintenance_ops::operator(
+            settings,
+            run,
+            node,
+            note,
+            super::maintenance_ops::Command::TakeOver,
+        ),
+        MaintenanceCommand::Return {
+            run,
+            node,
+            outcome,
+            note,
+        } => super::maintenance_ops::operator(
+            settings,
+            run,
+            node,
+            note,
+            super::maintenance_ops::Command::Return { outcome: *outcome },
+        ),
+        MaintenanceCommand::Abort { run, note } => {
+            super::maintenance_ops::abort(settings, run, note)
+        }
         MaintenanceCommand::List => list(settings),
         MaintenanceCommand::Show { run } => show(settings, run),
+    }
+}
+
+fn parse_outcome(text: &str) -> Result<fleetdeck::model::run::ReturnOutcome, String> {
+    use fleetdeck::model::run::ReturnOutcome;
+    match text {
+        "done" => Ok(ReturnOutcome::Done),
+        "retry" => Ok(ReturnOutcome::Retry),
+        "abort" => Ok(ReturnOutcome::Abort),
+        other => Err(format!("expected done, retry or abort, found {other:?}")),
     }
 }
 

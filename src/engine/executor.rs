@@ -66,6 +66,9 @@ pub struct Executor<S, P> {
     projection: Projection,
     checkpoints: HashMap<(RunId, ItemId), Checkpoint>,
     commands: HashMap<(RunId, ItemId), Vec<Pending>>,
+    /// Observations journaled as outcomes after the item's latest checkpoint: a dead
+    /// executor saw them but never folded them into a checkpoint, so they are fed again.
+    unfolded: HashMap<(RunId, ItemId), Vec<Observation>>,
     fleet: Option<tokio::sync::watch::Receiver<crate::model::live::FleetSnapshot>>,
 }
 
@@ -93,6 +96,7 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
             projection: Projection::default(),
             checkpoints: HashMap::new(),
             commands: HashMap::new(),
+            unfolded: HashMap::new(),
             fleet: None,
         }
     }
@@ -168,6 +172,16 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
             let key = (run.clone(), item.clone());
             if let Some(checkpoint) = Checkpoint::from_event(event) {
                 self.checkpoints.insert(key.clone(), checkpoint);
+                self.unfolded.remove(&key);
+                continue;
+            }
+            if let EventBody::Outcome { detail, .. } = &event.event.body
+                && let Ok(observation) = serde_json::from_value::<Observation>(detail.clone())
+            {
+                self.unfolded
+                    .entry(key.clone())
+                    .or_default()
+                    .push(observation);
                 continue;
             }
             let actor = event.event.actor.clone();
@@ -344,6 +358,17 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
         let node = checkpoint.node_state.node.clone();
         let mut queue: VecDeque<Observation> = VecDeque::new();
 
+        // 0. Outcomes a dead executor recorded but never folded: feed them again (the
+        // evictions of one batch as one observation, as they were first fed).
+        for observation in self.unfolded.remove(&key).unwrap_or_default() {
+            match (queue.back_mut(), observation) {
+                (Some(Observation::Evictions(all)), Observation::Evictions(mut more)) => {
+                    all.append(&mut more)
+                }
+                (_, observation) => queue.push_back(observation),
+            }
+        }
+
         // 1. Intents a dead executor left open: observe, settle, record the outcome.
         let open: Vec<(IdempotencyKey, Intent)> = self
             .projection
@@ -374,10 +399,15 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
             if matches!(resolution, crate::model::maintenance::Resolution::Unknown) {
                 return Ok(());
             }
+            let ok = matches!(resolution, crate::model::maintenance::Resolution::Happened);
+            tracing::info!(?seen, ?resolution, run = %run.id, %item, "settled an intent left open by a previous executor");
+            let observation = Observation::Reconciled { intent, resolution };
+            // The outcome carries the observation, so a crash before the next checkpoint
+            // replays it rather than losing it.
             let body = EventBody::Outcome {
                 intent: intent_key.clone(),
-                ok: matches!(resolution, crate::model::maintenance::Resolution::Happened),
-                detail: serde_json::json!({"reconciled": format!("{resolution:?}"), "seen": format!("{seen:?}")}),
+                ok,
+                detail: serde_json::to_value(&observation).unwrap_or_default(),
             };
             let e = self.event(
                 &run.id,
@@ -387,7 +417,7 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
                 body,
             );
             self.append(e)?;
-            queue.push_back(Observation::Reconciled { intent, resolution });
+            queue.push_back(observation);
         }
 
         // 2. Operator commands not yet fed.
@@ -436,22 +466,13 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
                 }
             }
             if !evictions.is_empty() {
-                let mut results = Vec::new();
-                for (pod, grace) in evictions {
-                    let action = Action::Evict {
-                        pod: pod.clone(),
-                        grace_period: grace,
-                    };
-                    match self
-                        .perform(run, spec, item, &mut checkpoint, action)
-                        .await?
-                    {
-                        Some(Observation::Evictions(mut r)) => results.append(&mut r),
-                        _ => break,
-                    }
-                }
-                if !results.is_empty() {
-                    queue.push_back(Observation::Evictions(results));
+                match self
+                    .evict_all(run, spec, item, &mut checkpoint, evictions)
+                    .await?
+                {
+                    Some(observation) => queue.push_back(observation),
+                    None if self.lease.is_none() => return Ok(()),
+                    None => {}
                 }
             }
         }
@@ -504,7 +525,6 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
         let step_name = checkpoint.node_state.step.name();
         match &action {
             Action::RecordStatus { step, status } => {
-                let seq = self.projection.last_seq.map_or(0, |s| s.0);
                 let body = EventBody::StepStatusChanged {
                     status: status.clone(),
                 };
@@ -513,13 +533,16 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
                         &run.id,
                         Some(item),
                         cluster,
+                        // Deterministic per transition: an executor that replays from an
+                        // older checkpoint re-records the same key, which the store
+                        // deduplicates, so each transition appears once in the journal.
                         format!(
-                            "{}/{}/{}/status/{}@{}",
+                            "{}/{}/{}/status/{}#{}",
                             run.id,
                             item,
                             step,
                             status.word(),
-                            seq
+                            checkpoint.next_attempt(&format!("status/{step}/{}", status.word()))
                         ),
                         body,
                     )
@@ -534,7 +557,13 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
                         &run.id,
                         Some(item),
                         cluster,
-                        format!("{}/{}/note/{}", run.id, item, now().as_nanosecond()),
+                        format!(
+                            "{}/{}/{}/note#{}",
+                            run.id,
+                            item,
+                            step_name,
+                            checkpoint.next_attempt(&format!("note/{step_name}"))
+                        ),
                         body,
                     )
                     .with_step(step_name);
@@ -658,6 +687,93 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
                 Ok(None)
             }
         }
+    }
+
+    /// Evicts a batch of pods: every intent journaled in one transaction (with the state
+    /// that asked), then the calls, then every outcome in one transaction. A crash in the
+    /// middle leaves intents that the next executor settles by looking at the pods.
+    async fn evict_all(
+        &mut self,
+        run: &RunView,
+        spec: &MaintenanceSpec,
+        item: &ItemId,
+        checkpoint: &mut Checkpoint,
+        pods: Vec<(PodRef, Option<Duration>)>,
+    ) -> Result<Option<Observation>, EngineError> {
+        let cluster = spec.cluster.clone();
+        let step_name = checkpoint.node_state.step.name();
+        let mut keys = Vec::new();
+        let mut events = Vec::new();
+        for (pod, _) in &pods {
+            let intent = Intent::Evict { pod: pod.clone() };
+            let (what, detail) = intent.to_journal();
+            let label = format!("evict:{pod}");
+            let attempt = checkpoint.next_attempt(&format!("{step_name}/{label}"));
+            let key = IdempotencyKey::for_step(&run.id, item, &step_name, &label, attempt);
+            events.push(
+                NewEvent::new(
+                    now(),
+                    self.options.actor.clone(),
+                    key.clone(),
+                    EventBody::Intent {
+                        action: what,
+                        detail,
+                    },
+                )
+                .with_run(run.id.clone())
+                .with_item(item.clone())
+                .with_step(step_name.clone())
+                .with_cluster(cluster.clone()),
+            );
+            keys.push(key);
+        }
+        let first = keys.first().map(|k| k.to_string()).unwrap_or_default();
+        events.push(self.event(
+            &run.id,
+            Some(item),
+            &cluster,
+            format!("{first}/state"),
+            checkpoint.to_body(),
+        ));
+        if !self.hold_lease()? {
+            return Ok(None);
+        }
+        let fence = self.fence();
+        self.store.append_all(events, fence.as_ref())?;
+        let mut results = Vec::new();
+        let mut outcomes = Vec::new();
+        for ((pod, grace), key) in pods.into_iter().zip(keys) {
+            match self.port.evict(&cluster, &pod, grace).await {
+                Ok(result) => {
+                    let observation = Observation::Evictions(vec![(pod.clone(), result.clone())]);
+                    outcomes.push(
+                        self.event(
+                            &run.id,
+                            Some(item),
+                            &cluster,
+                            format!("{key}/outcome"),
+                            EventBody::Outcome {
+                                intent: key,
+                                ok: outcome_ok(&observation),
+                                detail: serde_json::to_value(&observation).unwrap_or_default(),
+                            },
+                        )
+                        .with_step(step_name.clone()),
+                    );
+                    results.push((pod, result));
+                }
+                Err(error) => {
+                    // The rest stay open and are settled by observation on a later pass.
+                    tracing::warn!(%error, "eviction call failed; will observe and retry");
+                    break;
+                }
+            }
+        }
+        if !outcomes.is_empty() {
+            let fence = self.fence();
+            self.store.append_all(outcomes, fence.as_ref())?;
+        }
+        Ok((!results.is_empty()).then_some(Observation::Evictions(results)))
     }
 
     /// Runs passes until `stop` turns true; then records nothing new and gives the lease

@@ -193,6 +193,17 @@ impl MaintenancePort for KubePort {
         let observed = observe(&self.node(cluster, node).await?);
         let snapshot = self.snapshots.borrow().clone();
         let live = snapshot.cluster(&cluster.0).cloned();
+        // Still connecting: no verdict yet. Ask again later instead of answering "unknown",
+        // which the state machine would rightly treat as a reason to stop.
+        if live
+            .as_ref()
+            .is_some_and(|c| c.status == crate::model::live::ClusterStatus::Connecting)
+        {
+            return Err(PortError::Unreachable {
+                cluster: cluster.0.clone(),
+                message: "fleet view still connecting".into(),
+            });
+        }
         let identity = match &live {
             None => CheckOutcome::Unknown("cluster not in the fleet view".into()),
             Some(c) if c.identity_verdict.as_ref().is_some_and(|v| v.is_mismatch()) => {

@@ -34,7 +34,25 @@ pub struct Cluster {
     faults: Mutex<Faults>,
     /// Wakes the control loop after a change.
     pub wake: Arc<Notify>,
+    requests: Mutex<Vec<LoggedRequest>>,
 }
+
+/// A mutating request the cluster answered, for tests that must prove what a client did
+/// (e.g. that no pod was evicted twice).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoggedRequest {
+    /// HTTP method.
+    pub method: String,
+    /// Path within the cluster, e.g. `/api/v1/namespaces/shop/pods/web-1/eviction`.
+    pub path: String,
+    /// Status code answered.
+    pub status: u16,
+    /// The client's User-Agent, if it sent one.
+    pub user_agent: Option<String>,
+}
+
+/// Mutating requests kept per cluster (oldest dropped beyond this).
+const REQUEST_LOG_LIMIT: usize = 100_000;
 
 impl Cluster {
     /// Locks the cluster's state. A panic while holding the lock does not make the
@@ -60,6 +78,23 @@ impl Cluster {
     /// Tells the control loop that something changed.
     pub fn kick(&self) {
         self.wake.notify_one();
+    }
+
+    /// Records a mutating request and its answer.
+    pub fn log_request(&self, request: LoggedRequest) {
+        let mut log = self.requests.lock().unwrap_or_else(|p| p.into_inner());
+        if log.len() >= REQUEST_LOG_LIMIT {
+            log.remove(0);
+        }
+        log.push(request);
+    }
+
+    /// Every mutating request answered so far, oldest first.
+    pub fn request_log(&self) -> Vec<LoggedRequest> {
+        self.requests
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 }
 
@@ -94,6 +129,7 @@ impl SimFleet {
                         reboots: BTreeMap::new(),
                     }),
                     faults: Mutex::new(g.faults),
+                    requests: Mutex::new(Vec::new()),
                     wake: Arc::new(Notify::new()),
                 })
             })
@@ -228,6 +264,11 @@ impl SimFleet {
     /// The current resourceVersion of a cluster.
     pub fn resource_version(&self, id: &str) -> Result<u64, SimError> {
         Ok(self.cluster(id)?.lock().store.rv())
+    }
+
+    /// Every mutating request cluster `id` answered so far, oldest first.
+    pub fn request_log(&self, id: &str) -> Result<Vec<LoggedRequest>, SimError> {
+        Ok(self.cluster(id)?.request_log())
     }
 
     /// The live kube-system namespace UID of a cluster.

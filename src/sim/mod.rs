@@ -60,7 +60,7 @@ pub use cli::{SimArgs, serve_from_cli};
 pub use clock::SimClock;
 pub use error::{ApiError, SimError};
 pub use faults::{Faults, Unreachable, ZoneOutage};
-pub use fleet::SimFleet;
+pub use fleet::{LoggedRequest, SimFleet};
 pub use generate::ClusterProfile;
 pub use ledger::{kubeconfig, ledger, write_kubeconfig, write_ledger};
 pub use resource::Kind;

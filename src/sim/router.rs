@@ -91,7 +91,20 @@ async fn serve(cluster: Arc<Cluster>, path: &str, req: Request) -> Response {
     };
     let result = dispatch(&cluster, &method, path, &api);
     tracing::debug!(cluster = %cluster.profile.id, %method, path, "sim request");
-    result.unwrap_or_else(IntoResponse::into_response)
+    let response = result.unwrap_or_else(IntoResponse::into_response);
+    if method != Method::GET && method != Method::HEAD {
+        cluster.log_request(super::fleet::LoggedRequest {
+            method: method.to_string(),
+            path: path.to_string(),
+            status: response.status().as_u16(),
+            user_agent: api
+                .headers
+                .get(header::USER_AGENT)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string),
+        });
+    }
+    response
 }
 
 /// A parsed Kubernetes API path.

@@ -1,0 +1,253 @@
+//! `fleetdeck maintenance start | handoff | takeover | return | abort` and `fleetdeck run`:
+//! starting runs, the operator's hand-off commands (journal events with the actor), and
+//! the headless executor.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use fleetdeck::engine::executor::{Executor, ExecutorOptions};
+use fleetdeck::engine::kube_port::KubePort;
+use fleetdeck::engine::start::{node_facts, plan, record_run};
+use fleetdeck::journal::JournalStore;
+use fleetdeck::k8s::connect::{ConnectOptions, connect};
+use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
+use fleetdeck::model::maintenance::read_maintenance;
+use fleetdeck::model::run::{
+    Actor, EventBody, IdempotencyKey, ItemId, NewEvent, ReturnOutcome, RunId,
+};
+use fleetdeck::yaml::Severity;
+use jiff::Timestamp;
+use k8s_openapi::api::core::v1::Namespace;
+use kube::Api;
+
+use super::journal_cmd::open;
+use super::settings::Settings;
+
+fn refuse_readonly(settings: &Settings, what: &str) -> anyhow::Result<()> {
+    if settings.readonly {
+        bail!("read-only mode: {what} is refused (drop --readonly to act)");
+    }
+    Ok(())
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?)
+}
+
+/// `maintenance start FILE [--dry-run]`.
+pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<ExitCode> {
+    if !dry_run {
+        refuse_readonly(settings, "starting maintenance")?;
+    }
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let report = read_maintenance(&text);
+    let name = file.display().to_string();
+    for d in &report.diagnostics {
+        eprintln!("{}", d.render(&name));
+    }
+    let Some(spec) = report.spec else {
+        let errors = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
+        bail!("{name}: {errors} error(s)");
+    };
+    let ledger = fleetdeck::ledger_file::load(&settings.ledger_path()?)?;
+    let cluster = ledger
+        .cluster(&spec.cluster.0)
+        .with_context(|| format!("cluster {} is not in the ledger", spec.cluster))?
+        .clone();
+    let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
+    let plan = runtime()?.block_on(async {
+        let client = connect(&cluster, &kubeconfig, &ConnectOptions::default()).await?;
+        // Never plan against a cluster that is not the one the ledger pins.
+        let uid = Api::<Namespace>::all(client.client.clone())
+            .get("kube-system")
+            .await
+            .context("reading the kube-system namespace")?
+            .metadata
+            .uid
+            .unwrap_or_default();
+        match &cluster.identity {
+            Some(pin) if pin.kube_system_uid == uid => {}
+            Some(pin) => bail!(
+                "identity mismatch on {}: kube-system UID is {uid} but the ledger pins {}; refusing",
+                cluster.id,
+                pin.kube_system_uid
+            ),
+            None => bail!("{} has no pinned identity in the ledger; refusing", cluster.id),
+        }
+        let inventory = node_facts(&client.client, &cluster.id.0).await?;
+        anyhow::Ok(plan(&spec, &inventory)?)
+    })?;
+    for (i, batch) in plan.batches.iter().enumerate() {
+        let names: Vec<&str> = batch.iter().map(|n| n.as_str()).collect();
+        println!("batch {}: {}", i + 1, names.join(", "));
+    }
+    for (node, why) in &plan.unplanned {
+        println!("not planned: {node}: {why}");
+    }
+    for warning in &plan.warnings {
+        println!("warning: {warning}");
+    }
+    if dry_run {
+        println!("dry run: nothing recorded");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut store = open(settings)?;
+    let run = record_run(
+        &mut store,
+        &Actor(settings.actor.clone()),
+        &spec,
+        &plan,
+        Timestamp::now(),
+    )?;
+    println!("started run {run}; `fleetdeck run` executes it");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What an operator says about one node of a run.
+pub enum Command<'a> {
+    /// Give the item to someone.
+    HandOff { to: &'a str },
+    /// Claim the item.
+    TakeOver,
+    /// Give it back with an outcome.
+    Return { outcome: ReturnOutcome },
+}
+
+/// `maintenance handoff|takeover|return RUN --node N …`.
+pub fn operator(
+    settings: &Settings,
+    run: &str,
+    node: &str,
+    note: &str,
+    command: Command<'_>,
+) -> anyhow::Result<ExitCode> {
+    refuse_readonly(settings, "changing who owns a step")?;
+    let mut store = open(settings)?;
+    let projection = store.projection()?;
+    let run_id = RunId(run.to_string());
+    let view = projection
+        .runs
+        .get(&run_id)
+        .with_context(|| format!("no run {run} in the journal"))?;
+    if !view.items.contains_key(&ItemId(node.to_string()))
+        && !view.order.contains(&ItemId(node.to_string()))
+    {
+        bail!("run {run} has no node {node}");
+    }
+    let (what, body) = match command {
+        Command::HandOff { to } => (
+            "handoff",
+            EventBody::HandedOff {
+                to: Actor(to.to_string()),
+                note: note.to_string(),
+            },
+        ),
+        Command::TakeOver => (
+            "takeover",
+            EventBody::TakenOver {
+                note: note.to_string(),
+            },
+        ),
+        Command::Return { outcome } => (
+            "return",
+            EventBody::Returned {
+                outcome,
+                note: note.to_string(),
+            },
+        ),
+    };
+    let actor = Actor(settings.actor.clone());
+    let now = Timestamp::now();
+    let mut event = NewEvent::new(
+        now,
+        actor.clone(),
+        IdempotencyKey::for_command(&actor, now, what),
+        body,
+    )
+    .with_run(run_id)
+    .with_item(ItemId(node.to_string()));
+    if let Some(cluster) = &view.cluster {
+        event = event.with_cluster(cluster.clone());
+    }
+    store.append(event, None)?;
+    println!("{what} recorded for {node} in {run} by {actor}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `maintenance abort RUN --note …`: no new step starts; nothing is undone.
+pub fn abort(settings: &Settings, run: &str, note: &str) -> anyhow::Result<ExitCode> {
+    refuse_readonly(settings, "aborting a run")?;
+    let mut store = open(settings)?;
+    let run_id = RunId(run.to_string());
+    if !store.projection()?.runs.contains_key(&run_id) {
+        bail!("no run {run} in the journal");
+    }
+    let actor = Actor(settings.actor.clone());
+    let now = Timestamp::now();
+    store.append(
+        NewEvent::new(
+            now,
+            actor.clone(),
+            IdempotencyKey::for_command(&actor, now, "abort"),
+            EventBody::Aborted {
+                note: note.to_string(),
+            },
+        )
+        .with_run(run_id),
+        None,
+    )?;
+    println!("run {run} aborted by {actor}; nothing already done is undone");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `fleetdeck run`: the headless executor. A second one waits as a standby and takes over
+/// when the lease expires; SIGTERM/Ctrl-C finish the call in flight, record it, and give
+/// the lease back.
+pub fn execute(settings: &Settings, lease_ttl: std::time::Duration) -> anyhow::Result<ExitCode> {
+    refuse_readonly(settings, "running the executor")?;
+    let ledger = fleetdeck::ledger_file::load(&settings.ledger_path()?)?;
+    let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
+    let store = open(settings)?;
+    runtime()?.block_on(async move {
+        let mut clients = HashMap::new();
+        for cluster in &ledger.clusters {
+            match connect(cluster, &kubeconfig, &ConnectOptions::default()).await {
+                Ok(client) => {
+                    clients.insert(cluster.id.0.clone(), client);
+                }
+                Err(error) => tracing::warn!(%error, "no client; runs on this cluster wait"),
+            }
+        }
+        let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+        // Prechecks read the fleet view: let every cluster reach a verdict first.
+        sync.wait_settled(std::time::Duration::from_secs(30)).await;
+        let port = KubePort::new(clients, sync.snapshots.clone(), settings.actor.clone());
+        let mut options = ExecutorOptions::new(Actor(settings.actor.clone()));
+        options.lease_ttl = lease_ttl;
+        let mut executor = Executor::new(store, port, options).with_fleet(sync.snapshots.clone());
+        let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+        tokio::spawn(async move {
+            let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = async { match term.as_mut() { Some(t) => { t.recv().await; } None => std::future::pending::<()>().await } } => {}
+            }
+            let _ = stop_tx.send(true);
+        });
+        eprintln!("fleetdeck run: executor {} started (journal {})", settings.actor, settings.journal.display());
+        let result = executor.run_until(stop_rx).await;
+        sync.stop();
+        result
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
