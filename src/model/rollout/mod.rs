@@ -3,11 +3,16 @@
 //! engine as node maintenance one level up; the executor performs the actions these
 //! functions return and feeds back what it observed.
 
+mod approval;
 mod coverage;
 mod decode;
 mod digest;
+mod gates;
+mod machine;
 mod planner;
+mod restart;
 mod spec;
+mod state;
 
 pub use coverage::{Combination, GPU_PRODUCT_LABEL, Tested, distinct};
 pub use decode::{RolloutReport, read_rollout};
@@ -16,6 +21,14 @@ pub use planner::{
     PlanError, PlannedStage, RolloutPlan, plan_rollout, select_targets, stage_sizes,
 };
 pub use spec::*;
+
+pub use approval::{Refusal, check_approval};
+pub use gates::{Evidence, HaltReason, MetricReading, failed_gate, metrics_gate};
+pub use machine::{item_key, step};
+pub use restart::{AppliedSeen, ApplyResolution, reconcile_apply};
+pub use state::{
+    Action, Batch, BatchPhase, Item, ItemPhase, Observation, RolloutStatus, RunState, VerifyOutcome,
+};
 
 /// Durations serialise as people write them (`30m`), in plans and journal payloads.
 pub(crate) fn serialize_duration<S: serde::Serializer>(
