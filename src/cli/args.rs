@@ -90,6 +90,12 @@ pub enum Command {
         #[command(subcommand)]
         command: super::maintenance_cmd::MaintenanceCommand,
     },
+    /// Plan and operate rollouts across clusters
+    Rollout {
+        /// Rollout subcommand.
+        #[command(subcommand)]
+        command: super::rollout_cmd::RolloutCommand,
+    },
     /// Pause automation: no new step starts (nothing is undone)
     Pause(super::pause_cmd::PauseArgs),
     /// Resume paused automation

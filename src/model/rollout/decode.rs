@@ -254,7 +254,7 @@ fn decode_release(node: &Node, diags: &mut Diagnostics) -> Option<Release> {
     let fields = Fields::of(node, "release", diags)?;
     fields.reject_unknown(RELEASE_FIELDS, diags);
     let name = non_empty(&fields, "name", diags);
-    let bundle = fields.required("bundle", diags).and_then(|n| {
+    let bundle = fields.required("bundle", diags).map(|n| {
         let map = crate::yaml::string_map(n, "bundle", diags);
         if map.is_empty() && matches!(n.value, Value::Map(_)) {
             diags.error(n.pos, "field `bundle` names no component version");
@@ -264,11 +264,9 @@ fn decode_release(node: &Node, diags: &mut Diagnostics) -> Option<Release> {
                 diags.error(*pos, format!("bundle.{component} has no version"));
             }
         }
-        Some(
-            map.into_iter()
-                .map(|(k, (v, _))| (k, v))
-                .collect::<BTreeMap<_, _>>(),
-        )
+        map.into_iter()
+            .map(|(k, (v, _))| (k, v))
+            .collect::<BTreeMap<_, _>>()
     });
     let action = fields
         .required("action", diags)
