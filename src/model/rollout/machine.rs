@@ -15,7 +15,7 @@ use jiff::Timestamp;
 
 use super::approval::{Refusal, check_approval};
 use super::gates::{Evidence, HaltReason, failed_gate, metrics_gate};
-use super::restart::{AppliedSeen, ApplyResolution, reconcile_apply};
+use super::restart::{reconciled, restarted};
 use super::spec::Approval;
 use super::state::{
     Action, BatchPhase, ItemPhase, Observation, RolloutStatus, RunState, VerifyOutcome,
@@ -250,7 +250,7 @@ fn fail_item(s: &mut RunState, cluster: &ClusterId, error: String, out: &mut Vec
     );
 }
 
-fn applied(
+pub(super) fn applied(
     s: &mut RunState,
     cluster: &ClusterId,
     result: Result<super::digest::ReleaseDigest, String>,
@@ -449,72 +449,6 @@ fn resume(
         },
     );
     s.status = RolloutStatus::Running;
-}
-
-fn restarted(s: &mut RunState, out: &mut Vec<Action>) {
-    for (cluster, item) in s.items.iter_mut() {
-        match item.phase {
-            ItemPhase::Applying => {
-                item.reconciling = true;
-                out.push(Action::ObserveApplied {
-                    cluster: cluster.clone(),
-                });
-            }
-            ItemPhase::Verifying => {
-                item.verifications += 1;
-                out.push(Action::Verify {
-                    cluster: cluster.clone(),
-                });
-            }
-            _ => {}
-        }
-    }
-    match s.batches.get(s.current).map(|b| &b.phase) {
-        Some(BatchPhase::AwaitingApproval) => out.push(Action::AwaitApproval { batch: s.current }),
-        Some(BatchPhase::Soaking { until, .. }) => out.push(Action::WakeAt(*until)),
-        _ => {}
-    }
-}
-
-fn reconciled(s: &mut RunState, cluster: &ClusterId, seen: &AppliedSeen, out: &mut Vec<Action>) {
-    let running = s.status == RolloutStatus::Running;
-    let Some(item) = s.items.get(cluster) else {
-        return;
-    };
-    if !item.reconciling || item.phase != ItemPhase::Applying {
-        return;
-    }
-    let intended = item.staged.clone().unwrap_or_else(|| s.digest.clone());
-    match reconcile_apply(&intended, seen) {
-        ApplyResolution::Happened => applied(s, cluster, Ok(intended), out),
-        ApplyResolution::NotDone => {
-            let run = s.run.clone();
-            let Some(item) = s.items.get_mut(cluster) else {
-                return;
-            };
-            item.reconciling = false;
-            if running {
-                item.attempt += 1;
-                let key = IdempotencyKey::for_step(
-                    &run,
-                    &ItemId(cluster.0.clone()),
-                    &StepName("apply".to_string()),
-                    "intent",
-                    item.attempt,
-                );
-                out.push(Action::Apply {
-                    cluster: cluster.clone(),
-                    digest: intended,
-                    key,
-                });
-            } else {
-                // Paused or halted: the apply waits for a person, like any new one.
-                item.phase = ItemPhase::Pending;
-            }
-        }
-        // Still reconciling: the next tick asks the cluster again.
-        ApplyResolution::Unknown { .. } => {}
-    }
 }
 
 /// Starts what may start in the current batch.

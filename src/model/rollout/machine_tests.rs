@@ -7,7 +7,7 @@ use crate::model::rollout::planner::{PlannedStage, RolloutPlan};
 use crate::model::rollout::spec::{
     ApprovalPolicy, BurnRateLimit, FailedLimit, Pick, StopWhen, UnknownMetrics,
 };
-use crate::model::rollout::{Refusal, ReleaseDigest};
+use crate::model::rollout::{AppliedSeen, Refusal, ReleaseDigest};
 use crate::model::run::{Actor, RunId};
 
 const SOAK: Duration = Duration::from_secs(600);

@@ -4,6 +4,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::digest::ReleaseDigest;
+use super::machine::applied;
+use super::state::{Action, BatchPhase, ItemPhase, RolloutStatus, RunState};
+use crate::model::ledger::ClusterId;
+use crate::model::run::{IdempotencyKey, ItemId, StepName};
 
 /// What a cluster reports as its applied release after a restart.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,6 +48,80 @@ pub fn reconcile_apply(intended: &ReleaseDigest, seen: &AppliedSeen) -> ApplyRes
         AppliedSeen::Digest { digest } if digest == intended => ApplyResolution::Happened,
         AppliedSeen::Digest { .. } | AppliedSeen::Nothing => ApplyResolution::NotDone,
         AppliedSeen::Unreachable { why } => ApplyResolution::Unknown { why: why.clone() },
+    }
+}
+
+/// A new executor took over: ask each cluster with an apply in flight what it runs,
+/// verify again what was verifying (reading is harmless), repeat waits.
+pub(super) fn restarted(s: &mut RunState, out: &mut Vec<Action>) {
+    for (cluster, item) in s.items.iter_mut() {
+        match item.phase {
+            ItemPhase::Applying => {
+                item.reconciling = true;
+                out.push(Action::ObserveApplied {
+                    cluster: cluster.clone(),
+                });
+            }
+            ItemPhase::Verifying => {
+                item.verifications += 1;
+                out.push(Action::Verify {
+                    cluster: cluster.clone(),
+                });
+            }
+            _ => {}
+        }
+    }
+    match s.batches.get(s.current).map(|b| &b.phase) {
+        Some(BatchPhase::AwaitingApproval) => out.push(Action::AwaitApproval { batch: s.current }),
+        Some(BatchPhase::Soaking { until, .. }) => out.push(Action::WakeAt(*until)),
+        _ => {}
+    }
+}
+
+/// What a cluster reports settles its apply without outcome.
+pub(super) fn reconciled(
+    s: &mut RunState,
+    cluster: &ClusterId,
+    seen: &AppliedSeen,
+    out: &mut Vec<Action>,
+) {
+    let running = s.status == RolloutStatus::Running;
+    let Some(item) = s.items.get(cluster) else {
+        return;
+    };
+    if !item.reconciling || item.phase != ItemPhase::Applying {
+        return;
+    }
+    let intended = item.staged.clone().unwrap_or_else(|| s.digest.clone());
+    match reconcile_apply(&intended, seen) {
+        ApplyResolution::Happened => applied(s, cluster, Ok(intended), out),
+        ApplyResolution::NotDone => {
+            let run = s.run.clone();
+            let Some(item) = s.items.get_mut(cluster) else {
+                return;
+            };
+            item.reconciling = false;
+            if running {
+                item.attempt += 1;
+                let key = IdempotencyKey::for_step(
+                    &run,
+                    &ItemId(cluster.0.clone()),
+                    &StepName("apply".to_string()),
+                    "intent",
+                    item.attempt,
+                );
+                out.push(Action::Apply {
+                    cluster: cluster.clone(),
+                    digest: intended,
+                    key,
+                });
+            } else {
+                // Paused or halted: the apply waits for a person, like any new one.
+                item.phase = ItemPhase::Pending;
+            }
+        }
+        // Still reconciling: the next tick asks the cluster again.
+        ApplyResolution::Unknown { .. } => {}
     }
 }
 
