@@ -99,6 +99,12 @@ pub enum Command {
         #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = super::live::parse_wait)]
         lease_ttl: std::time::Duration,
     },
+    /// Plan and operate rollouts across clusters
+    Rollout {
+        /// Rollout subcommand.
+        #[command(subcommand)]
+        command: super::rollout_cmd::RolloutCommand,
+    },
     /// Pause automation: no new step starts (nothing is undone)
     Pause(super::pause_cmd::PauseArgs),
     /// Resume paused automation

@@ -15,6 +15,7 @@ mod maintenance_ops;
 mod output;
 mod pause_cmd;
 mod reconcile_cmd;
+mod rollout_cmd;
 mod settings;
 mod snapshot_cmd;
 
@@ -73,6 +74,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Journal(args)) => journal_cmd::run(&settings, &args),
         Some(Command::Maintenance { command }) => maintenance_cmd::run(&settings, &command),
         Some(Command::Run { lease_ttl }) => maintenance_ops::execute(&settings, lease_ttl),
+        Some(Command::Rollout { command }) => rollout_cmd::run(&settings, &command),
         Some(Command::Pause(args)) => pause_cmd::pause(&settings, &args),
         Some(Command::Resume(args)) => pause_cmd::resume(&settings, &args),
         Some(Command::JournalStress { db }) => journal_stress::run(&db),

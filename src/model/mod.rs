@@ -1,6 +1,7 @@
 //! The pure model: plain data and decisions as plain functions. Nothing in here does IO or
 //! awaits, so every decision can be unit-tested with hand-computed answers.
 
+pub mod budget;
 pub mod capacity;
 pub mod duration;
 pub mod fleet;
@@ -8,5 +9,6 @@ pub mod ledger;
 pub mod live;
 pub mod maintenance;
 pub mod quantity;
+pub mod rollout;
 pub mod run;
 pub mod serde_pairs;

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::observe::CheckOutcome;
 use super::spec::{Budgets, NodeSelection};
+use crate::model::budget::{self, Limit, Usage};
 use crate::model::ledger::{Requirement, Selector};
 use crate::model::run::NodeName;
 
@@ -89,63 +90,35 @@ fn bucket(node: &NodeFacts, label: &str) -> String {
         .unwrap_or_else(|| format!("(no {label})"))
 }
 
-/// Counts of unavailable nodes per budget.
-#[derive(Debug, Clone, Default)]
-struct Usage {
-    total: u32,
-    domains: BTreeMap<String, u32>,
-    labels: BTreeMap<(String, String), u32>,
-}
-
-impl Usage {
-    fn add(&mut self, node: &NodeFacts, budgets: &Budgets) {
-        self.total += 1;
-        *self
-            .domains
-            .entry(bucket(node, &budgets.failure_domain_label))
-            .or_default() += 1;
-        for b in &budgets.per_label {
-            if let Some(value) = node.labels.get(&b.label) {
-                *self
-                    .labels
-                    .entry((b.label.clone(), value.clone()))
-                    .or_default() += 1;
-            }
-        }
-    }
-
-    /// Why `node` cannot join, or `None` when every budget allows it.
-    fn refuses(&self, node: &NodeFacts, budgets: &Budgets) -> Option<String> {
-        if self.total + 1 > budgets.max_unavailable {
-            return Some(format!(
-                "maxUnavailable {} reached",
-                budgets.max_unavailable
-            ));
-        }
+/// The budgets one node counts against, in the order they are checked (whole cluster,
+/// failure domain, then each labelled group), for the shared partitioner.
+fn limits(node: &NodeFacts, budgets: &Budgets) -> Vec<Limit> {
+    let mut out = vec![Limit {
+        key: "total".to_string(),
+        max: budgets.max_unavailable,
+        reason: format!("maxUnavailable {} reached", budgets.max_unavailable),
+    }];
+    if let Some(per) = budgets.per_failure_domain {
         let domain = bucket(node, &budgets.failure_domain_label);
-        if let Some(per) = budgets.per_failure_domain
-            && self.domains.get(&domain).copied().unwrap_or(0) + 1 > per
-        {
-            return Some(format!("perFailureDomain {per} reached in {domain}"));
-        }
-        for b in &budgets.per_label {
-            if let Some(value) = node.labels.get(&b.label)
-                && self
-                    .labels
-                    .get(&(b.label.clone(), value.clone()))
-                    .copied()
-                    .unwrap_or(0)
-                    + 1
-                    > b.max_unavailable
-            {
-                return Some(format!(
+        out.push(Limit {
+            key: format!("domain={domain}"),
+            max: per,
+            reason: format!("perFailureDomain {per} reached in {domain}"),
+        });
+    }
+    for b in &budgets.per_label {
+        if let Some(value) = node.labels.get(&b.label) {
+            out.push(Limit {
+                key: format!("label:{}={value}", b.label),
+                max: b.max_unavailable,
+                reason: format!(
                     "perLabel {}={value} maxUnavailable {} reached",
                     b.label, b.max_unavailable
-                ));
-            }
+                ),
+            });
         }
-        None
     }
+    out
 }
 
 /// Partitions `targets` into batches under `budgets`, counting `down_elsewhere` (nodes of
@@ -158,7 +131,7 @@ pub fn plan_batches(
 ) -> Plan {
     let mut baseline = Usage::default();
     for node in down_elsewhere {
-        baseline.add(node, budgets);
+        baseline.add(&limits(node, budgets));
     }
     let mut warnings = Vec::new();
     if !down_elsewhere.is_empty() {
@@ -181,37 +154,29 @@ pub fn plan_batches(
             unlabelled.join(", ")
         ));
     }
-    let mut remaining: Vec<&NodeFacts> = targets.iter().collect();
-    let mut batches = Vec::new();
-    let mut unplanned = Vec::new();
-    while !remaining.is_empty() {
-        let mut usage = baseline.clone();
-        let mut batch = Vec::new();
-        let mut left = Vec::new();
-        for node in remaining {
-            if usage.refuses(node, budgets).is_none() {
-                usage.add(node, budgets);
-                batch.push(node.name.clone());
-            } else {
-                left.push(node);
-            }
-        }
-        if batch.is_empty() {
-            // Even alone, these nodes exceed a budget: the nodes already down use it up.
-            for node in left {
-                let why = baseline
-                    .refuses(node, budgets)
-                    .unwrap_or_else(|| "no budget left".to_string());
-                unplanned.push((
-                    node.name.clone(),
-                    format!("{why} by nodes already unavailable"),
-                ));
-            }
-            break;
-        }
-        batches.push(batch);
-        remaining = left;
-    }
+    let partition = budget::partition(
+        &targets
+            .iter()
+            .map(|n| limits(n, budgets))
+            .collect::<Vec<_>>(),
+        &baseline,
+    );
+    let batches: Vec<Vec<NodeName>> = partition
+        .batches
+        .iter()
+        .map(|b| b.iter().map(|&i| targets[i].name.clone()).collect())
+        .collect();
+    // Even alone, these nodes exceed a budget: the nodes already down use it up.
+    let unplanned: Vec<(NodeName, String)> = partition
+        .unplaced
+        .iter()
+        .map(|(i, why)| {
+            (
+                targets[*i].name.clone(),
+                format!("{why} by nodes already unavailable"),
+            )
+        })
+        .collect();
     let needs_cluster =
         CheckOutcome::Unknown("checked on the cluster when the node's turn comes".into());
     let prechecks = targets

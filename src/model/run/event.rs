@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::ids::{Actor, ItemId, NodeName, RunId, StepName};
 use super::status::{RunStatus, StepStatus};
 use crate::model::ledger::ClusterId;
+use crate::model::rollout::{BatchPhase, HaltReason, ReleaseDigest, VerifyOutcome};
 
 /// Position of an event in the journal; strictly increasing, assigned by the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -256,6 +257,49 @@ pub enum EventBody {
         scope: LeaseScope,
         /// The new token.
         token: FencingToken,
+    },
+    /// A rollout batch changed phase (approval, execution, soak, halt, done).
+    #[serde(rename = "rollout.batch")]
+    RolloutBatch {
+        /// The batch index.
+        batch: usize,
+        /// Its new phase.
+        phase: BatchPhase,
+    },
+    /// The digest a rollout decided to apply to the envelope's cluster, written before the
+    /// apply's intent (the staged id).
+    #[serde(rename = "rollout.staged")]
+    ItemStaged {
+        /// The release digest.
+        digest: ReleaseDigest,
+    },
+    /// The envelope's cluster reports this digest as applied (the deployed id).
+    #[serde(rename = "rollout.applied")]
+    ItemApplied {
+        /// The release digest.
+        digest: ReleaseDigest,
+    },
+    /// The envelope's cluster's checks finished.
+    #[serde(rename = "rollout.verified")]
+    ItemVerified {
+        /// How they came out.
+        outcome: VerifyOutcome,
+    },
+    /// Stop conditions were evaluated at the end of a batch's soak.
+    #[serde(rename = "rollout.gate")]
+    GateEvaluated {
+        /// The batch index.
+        batch: usize,
+        /// The halt reason, or none when the gate passed.
+        halt: Option<HaltReason>,
+    },
+    /// A stop condition halted the rollout.
+    #[serde(rename = "rollout.halted")]
+    RolloutHalted {
+        /// The batch that was active.
+        batch: usize,
+        /// Why, with the evidence.
+        why: HaltReason,
     },
     /// A kind this version does not know (written by a newer fleetdeck); kept, not folded.
     #[serde(skip)]

@@ -14,5 +14,7 @@ pub use event::{
 };
 pub(crate) use ids::cluster_id;
 pub use ids::{Actor, ItemId, NodeName, RunId, StepName};
-pub use projection::{HandOff, ItemView, OpenIntent, PauseSwitch, Projection, RunView, StepView};
+pub use projection::{
+    HandOff, ItemView, OpenIntent, PauseSwitch, Projection, RolloutView, RunView, StepView,
+};
 pub use status::{RunStatus, StepStatus};

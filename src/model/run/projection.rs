@@ -12,6 +12,7 @@ use super::event::{Event, EventBody, IdempotencyKey, PauseScope, ReturnOutcome, 
 use super::ids::{Actor, ItemId, RunId, StepName};
 use super::status::{RunStatus, StepStatus};
 use crate::model::ledger::ClusterId;
+use crate::model::rollout::{BatchPhase, HaltReason, ReleaseDigest, VerifyOutcome};
 
 /// Everything the journal says is true now.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -54,6 +55,19 @@ pub struct RunView {
     pub approvals: Vec<(Actor, Timestamp, Option<usize>, String)>,
     /// Notes for the timeline: who, when, what.
     pub notes: Vec<(Actor, Timestamp, String)>,
+    /// Rollout batches' phases and gate results (empty for maintenance runs).
+    pub rollout: RolloutView,
+}
+
+/// What the journal says about a rollout's batches.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct RolloutView {
+    /// Each batch's latest phase, by index.
+    pub batches: BTreeMap<usize, BatchPhase>,
+    /// The latest gate evaluation: batch and halt reason (none when it passed).
+    pub last_gate: Option<(usize, Option<HaltReason>)>,
+    /// Why the rollout halted, while it is halted.
+    pub halted: Option<HaltReason>,
 }
 
 /// One item's current state.
@@ -68,6 +82,12 @@ pub struct ItemView {
     /// Side effects intended but without a recorded outcome: what a restarted executor
     /// must reconcile by observing the cluster before doing anything else.
     pub open_intents: BTreeMap<IdempotencyKey, OpenIntent>,
+    /// Rollouts: the release digest staged for this cluster (decided, maybe not applied).
+    pub staged: Option<ReleaseDigest>,
+    /// Rollouts: the release digest the cluster reported as applied.
+    pub applied: Option<ReleaseDigest>,
+    /// Rollouts: how the cluster's checks came out last.
+    pub verified: Option<VerifyOutcome>,
 }
 
 /// A step's status with who set it and since when.
@@ -170,6 +190,7 @@ impl Projection {
                         spec: spec.clone(),
                         approvals: Vec::new(),
                         notes: Vec::new(),
+                        rollout: RolloutView::default(),
                     },
                 );
             }
@@ -242,6 +263,34 @@ impl Projection {
             }
             (EventBody::RunStatusChanged { status }, _) => run.status = status.clone(),
             (EventBody::Aborted { .. }, None) => run.status = RunStatus::Aborted,
+            (EventBody::RolloutBatch { batch, phase }, _) => {
+                if !matches!(phase, BatchPhase::Halted { .. }) && run.rollout.halted.is_some() {
+                    // A batch moving on after a halt means a person resumed the run.
+                    run.rollout.halted = None;
+                    if matches!(run.status, RunStatus::Halted { .. }) {
+                        run.status = RunStatus::Running;
+                    }
+                }
+                if *phase == BatchPhase::AwaitingApproval {
+                    run.status = RunStatus::AwaitingApproval;
+                } else if phase.is_active() && run.status == RunStatus::AwaitingApproval {
+                    run.status = RunStatus::Running;
+                }
+                run.rollout.batches.insert(*batch, phase.clone());
+            }
+            (EventBody::GateEvaluated { batch, halt }, _) => {
+                run.rollout.last_gate = Some((*batch, halt.clone()));
+            }
+            (EventBody::RolloutHalted { batch, why }, _) => {
+                run.rollout.halted = Some(why.clone());
+                run.rollout
+                    .batches
+                    .insert(*batch, BatchPhase::Halted { why: why.clone() });
+                run.rollout.last_gate = Some((*batch, Some(why.clone())));
+                run.status = RunStatus::Halted {
+                    why: why.to_string(),
+                };
+            }
             (EventBody::Note { text }, _) => {
                 run.notes.push((e.actor.clone(), e.time, text.clone()));
             }
@@ -367,6 +416,9 @@ fn apply_to_item(item: &mut ItemView, event: &Event, body: &EventBody) {
             };
             set(item, status);
         }
+        EventBody::ItemStaged { digest } => item.staged = Some(digest.clone()),
+        EventBody::ItemApplied { digest } => item.applied = Some(digest.clone()),
+        EventBody::ItemVerified { outcome } => item.verified = Some(outcome.clone()),
         EventBody::Aborted { note } => set(
             item,
             StepStatus::Failed {

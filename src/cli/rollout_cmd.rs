@@ -1,0 +1,446 @@
+//! `fleetdeck rollout plan | list | show | approve | pause | resume | abort`.
+//! `plan` is a dry run from the files alone; the others read the journal or write operator
+//! commands to it, which the executor folds into the run.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Subcommand;
+use fleetdeck::journal::JournalStore;
+use fleetdeck::ledger_file;
+use fleetdeck::model::duration::format_duration;
+use fleetdeck::model::rollout::{
+    BatchPhase, Manifest, ReleaseAction, ReleaseDigest, RolloutPlan, RolloutSpec, check_approval,
+    plan_rollout, read_rollout, release_digest,
+};
+use fleetdeck::model::run::{
+    Actor, EventBody, IdempotencyKey, NewEvent, PauseScope, RunId, RunView,
+};
+use fleetdeck::yaml::Severity;
+use jiff::Timestamp;
+use serde::Serialize;
+
+use super::journal_cmd::open;
+use super::output::{Table, emit};
+use super::settings::Settings;
+
+/// `fleetdeck rollout …`
+#[derive(Debug, Subcommand)]
+pub enum RolloutCommand {
+    /// Check a rollout file and print its stages, batches, coverage and untested
+    /// combinations against the ledger (dry run; exit 1 on errors)
+    Plan {
+        /// The rollout file
+        file: PathBuf,
+    },
+    /// Rollout runs in the journal, with their status
+    List,
+    /// One rollout run: batches, clusters, staged and applied digests
+    Show {
+        /// The run id
+        run: String,
+    },
+    /// Approve the batch waiting for approval (or the one named)
+    Approve {
+        /// The run id
+        run: String,
+        /// The batch, counted from 1 (default: the one awaiting approval)
+        #[arg(long)]
+        batch: Option<usize>,
+        /// Why, for the audit trail
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// Pause a rollout: no new cluster starts; nothing is undone
+    Pause {
+        /// The run id
+        run: String,
+        /// Why
+        #[arg(long)]
+        reason: String,
+    },
+    /// Resume a paused or halted rollout
+    Resume {
+        /// The run id
+        run: String,
+        /// Why it is safe to go on
+        #[arg(long)]
+        note: String,
+    },
+    /// Stop a rollout for good; nothing is undone
+    Abort {
+        /// The run id
+        run: String,
+        /// Why
+        #[arg(long)]
+        note: String,
+    },
+}
+
+/// Dispatches `rollout …`.
+pub fn run(settings: &Settings, command: &RolloutCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        RolloutCommand::Plan { file } => plan(settings, file),
+        RolloutCommand::List => list(settings),
+        RolloutCommand::Show { run } => show(settings, run),
+        RolloutCommand::Approve { run, batch, note } => approve(settings, run, *batch, note),
+        RolloutCommand::Pause { run, reason } => {
+            let scope = PauseScope::Run {
+                run: RunId(run.clone()),
+            };
+            let body = EventBody::Paused {
+                scope,
+                reason: reason.clone(),
+            };
+            write(settings, run, "pause", body)
+        }
+        RolloutCommand::Resume { run, note } => {
+            let scope = PauseScope::Run {
+                run: RunId(run.clone()),
+            };
+            let body = EventBody::Resumed {
+                scope,
+                note: note.clone(),
+            };
+            write(settings, run, "resume", body)
+        }
+        RolloutCommand::Abort { run, note } => write(
+            settings,
+            run,
+            "abort",
+            EventBody::Aborted { note: note.clone() },
+        ),
+    }
+}
+
+/// Reads every file under `dir`, with paths relative to it, for the release digest.
+fn read_manifests(dir: &Path) -> anyhow::Result<Vec<Manifest>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(current) = stack.pop() {
+        let entries = std::fs::read_dir(&current)
+            .with_context(|| format!("cannot read manifest directory {}", current.display()))?;
+        for entry in entries {
+            let path = entry?.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let relative = path.strip_prefix(dir).unwrap_or(&path);
+                let name: Vec<String> = relative
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                let bytes = std::fs::read(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                out.push(Manifest {
+                    path: name.join("/"),
+                    bytes,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The release digest of a rollout file's release, reading its manifests from disk.
+pub fn digest_of(file: &Path, spec: &RolloutSpec) -> anyhow::Result<ReleaseDigest> {
+    let manifests = match &spec.release.action {
+        ReleaseAction::Apply { directory } => {
+            let base = file.parent().unwrap_or_else(|| Path::new("."));
+            read_manifests(&base.join(directory))?
+        }
+        ReleaseAction::Exec(_) => Vec::new(),
+    };
+    Ok(release_digest(&spec.release, &manifests))
+}
+
+fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let report = read_rollout(&text);
+    let name = file.display().to_string();
+    for d in &report.diagnostics {
+        eprintln!("{}", d.render(&name));
+    }
+    let Some(spec) = report.spec else {
+        let errors = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
+        eprintln!("{name}: {errors} error(s)");
+        return Ok(ExitCode::FAILURE);
+    };
+    let ledger = ledger_file::load(&settings.ledger_path()?)?;
+    let digest = digest_of(file, &spec)?;
+    let plan = plan_rollout(&spec, &ledger)?;
+    #[derive(Serialize)]
+    struct Out<'a> {
+        file: &'a str,
+        digest: &'a ReleaseDigest,
+        plan: &'a RolloutPlan,
+    }
+    emit(
+        settings.output,
+        &Out {
+            file: &name,
+            digest: &digest,
+            plan: &plan,
+        },
+        || render_plan(&spec, &digest, &plan),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn render_plan(spec: &RolloutSpec, digest: &ReleaseDigest, plan: &RolloutPlan) -> String {
+    let mut s = format!(
+        "rollout {} ({}): {} cluster(s), {} combination(s), {} stage(s)\n",
+        plan.release,
+        digest,
+        plan.targets,
+        plan.combinations,
+        plan.stages.len()
+    );
+    let bundle: Vec<String> = spec
+        .release
+        .bundle
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    s.push_str(&format!("bundle: {}\n", bundle.join(" ")));
+    for w in &plan.warnings {
+        s.push_str(&format!("warning: {w}\n"));
+    }
+    let mut table = Table::new(vec![
+        "STAGE",
+        "CLUSTERS",
+        "BATCHES",
+        "APPROVAL",
+        "SOAK",
+        "PICK",
+        "COVERS",
+        "NEW",
+        "UNTESTED-BEFORE",
+    ]);
+    for stage in &plan.stages {
+        table.row(vec![
+            stage.name.clone(),
+            stage.size().to_string(),
+            stage.batches.len().to_string(),
+            word(&stage.approval),
+            format_duration(stage.soak),
+            word(&stage.pick),
+            stage.covers.len().to_string(),
+            stage.newly_covered.len().to_string(),
+            stage.untested_before.len().to_string(),
+        ]);
+    }
+    s.push_str(&table.render());
+    let mut batch_no = 0;
+    for stage in &plan.stages {
+        s.push_str(&format!("\nstage {}:\n", stage.name));
+        for batch in &stage.batches {
+            batch_no += 1;
+            let ids: Vec<&str> = batch.iter().map(|c| c.0.as_str()).collect();
+            s.push_str(&format!("  batch {batch_no}: {}\n", ids.join(", ")));
+        }
+        for combo in &stage.newly_covered {
+            s.push_str(&format!("  first tests {combo}\n"));
+        }
+    }
+    if let Some(last) = plan.stages.last() {
+        let before_last = &last.untested_before;
+        if !before_last.is_empty() {
+            s.push_str(&format!(
+                "untested when the last stage starts ({}):\n",
+                before_last.len()
+            ));
+            for c in before_last {
+                s.push_str(&format!("  {c}\n"));
+            }
+        }
+    }
+    s
+}
+
+/// An enum as the file spells it (`lowestTierFirst`).
+fn word<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => "-".to_string(),
+    }
+}
+
+/// Rollout runs are the runs whose journal holds rollout batch events.
+fn is_rollout(run: &RunView) -> bool {
+    !run.rollout.batches.is_empty()
+        || serde_json::from_value::<RolloutSpec>(run.spec.clone()).is_ok()
+}
+
+fn list(settings: &Settings) -> anyhow::Result<ExitCode> {
+    let projection = open(settings)?.projection()?;
+    let runs: Vec<&RunView> = projection.runs.values().filter(|r| is_rollout(r)).collect();
+    emit(settings.output, &runs, || {
+        let mut table = Table::new(vec![
+            "RUN",
+            "TITLE",
+            "STATUS",
+            "BATCH",
+            "CLUSTERS",
+            "CREATED-BY",
+        ]);
+        for run in &runs {
+            let current = run
+                .rollout
+                .batches
+                .iter()
+                .next_back()
+                .map_or("-".to_string(), |(b, p)| format!("{} {}", b + 1, p.word()));
+            table.row(vec![
+                run.id.0.clone(),
+                run.title.clone(),
+                projection.effective_status(run).to_string(),
+                current,
+                run.items.len().to_string(),
+                run.created_by.0.clone(),
+            ]);
+        }
+        table.render()
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
+    let projection = open(settings)?.projection()?;
+    let run = projection
+        .runs
+        .get(&RunId(id.to_string()))
+        .with_context(|| format!("no run {id} in the journal"))?;
+    emit(settings.output, run, || {
+        let mut s = format!(
+            "rollout {} ({}): {}\n",
+            run.id,
+            run.title,
+            projection.effective_status(run)
+        );
+        if let Some(why) = &run.rollout.halted {
+            s.push_str(&format!("halted: {why}\n"));
+        }
+        let mut batches = Table::new(vec!["BATCH", "CLUSTERS", "PHASE"]);
+        for (i, clusters) in run.batches.iter().enumerate() {
+            let phase = run
+                .rollout
+                .batches
+                .get(&i)
+                .map_or("pending", BatchPhase::word);
+            let ids: Vec<&str> = clusters.iter().map(|c| c.as_str()).collect();
+            batches.row(vec![(i + 1).to_string(), ids.join(","), phase.to_string()]);
+        }
+        s.push_str(&batches.render());
+        let mut items = Table::new(vec![
+            "CLUSTER",
+            "STAGED",
+            "APPLIED",
+            "VERIFIED",
+            "OPEN-INTENTS",
+        ]);
+        for item_id in &run.order {
+            let Some(item) = run.items.get(item_id) else {
+                continue;
+            };
+            let digest = |d: &Option<ReleaseDigest>| {
+                d.as_ref()
+                    .map_or("-".to_string(), |d| d.short().to_string())
+            };
+            items.row(vec![
+                item_id.0.clone(),
+                digest(&item.staged),
+                digest(&item.applied),
+                item.verified
+                    .as_ref()
+                    .map_or("-".to_string(), |v| format!("{v:?}")),
+                item.open_intents.len().to_string(),
+            ]);
+        }
+        s.push_str(&items.render());
+        s
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn approve(
+    settings: &Settings,
+    id: &str,
+    batch: Option<usize>,
+    note: &str,
+) -> anyhow::Result<ExitCode> {
+    if settings.readonly {
+        anyhow::bail!("read-only mode: refusing to approve");
+    }
+    let journal = open(settings)?;
+    let projection = journal.projection()?;
+    let run = projection
+        .runs
+        .get(&RunId(id.to_string()))
+        .with_context(|| format!("no run {id} in the journal"))?;
+    let index = match batch {
+        Some(0) => anyhow::bail!("batches are counted from 1"),
+        Some(n) => n - 1,
+        None => run
+            .rollout
+            .batches
+            .iter()
+            .find(|(_, p)| **p == BatchPhase::AwaitingApproval)
+            .map(|(b, _)| *b)
+            .with_context(|| format!("no batch of {id} is awaiting approval"))?,
+    };
+    let phase = run
+        .rollout
+        .batches
+        .get(&index)
+        .cloned()
+        .unwrap_or(BatchPhase::Pending);
+    let policy = serde_json::from_value::<RolloutSpec>(run.spec.clone())
+        .map(|s| s.approvals)
+        .unwrap_or_default();
+    let actor = Actor(settings.actor.clone());
+    check_approval(policy, &run.created_by, &actor, index, &phase)?;
+    drop(journal);
+    write(
+        settings,
+        id,
+        "approve",
+        EventBody::RunApproved {
+            batch: Some(index),
+            note: note.to_string(),
+        },
+    )
+}
+
+/// Appends one operator command for a run, keyed per person, time and process.
+fn write(settings: &Settings, run: &str, what: &str, body: EventBody) -> anyhow::Result<ExitCode> {
+    if settings.readonly {
+        anyhow::bail!("read-only mode: refusing to {what}");
+    }
+    let mut journal = open(settings)?;
+    let projection = journal.projection()?;
+    if !projection.runs.contains_key(&RunId(run.to_string())) {
+        anyhow::bail!("no run {run} in the journal");
+    }
+    let actor = Actor(settings.actor.clone());
+    let now = Timestamp::now();
+    let event = NewEvent::new(
+        now,
+        actor.clone(),
+        IdempotencyKey::for_command(&actor, now, what),
+        body,
+    )
+    .with_run(RunId(run.to_string()));
+    let appended = journal.append(event, None)?;
+    println!(
+        "{what}: recorded for {run} (journal event {})",
+        appended.event.seq.0
+    );
+    Ok(ExitCode::SUCCESS)
+}

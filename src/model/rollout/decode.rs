@@ -1,0 +1,549 @@
+//! Reading a rollout file: every problem at once, each with its position.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use super::spec::*;
+use crate::model::duration::parse_duration;
+use crate::model::ledger::{API_VERSION, Selector};
+use crate::yaml::{Diagnostic, Diagnostics, Fields, Node, Pos, Value, parse, string, string_list};
+
+const TOP_FIELDS: &[&str] = &[
+    "apiVersion",
+    "kind",
+    "release",
+    "targets",
+    "stages",
+    "budgets",
+    "stopWhen",
+    "approvals",
+];
+const RELEASE_FIELDS: &[&str] = &["name", "bundle", "action", "checks"];
+const ACTION_FIELDS: &[&str] = &["apply", "exec"];
+const APPLY_FIELDS: &[&str] = &["directory"];
+const EXEC_FIELDS: &[&str] = &["argv", "timeout"];
+const CHECK_KINDS: &[&str] = &["nodesReady", "workloadsReady", "exec", "prometheus"];
+const NODES_READY_FIELDS: &[&str] = &["minRatio"];
+const WORKLOADS_FIELDS: &[&str] = &["namespace", "selector"];
+const PROMETHEUS_FIELDS: &[&str] = &["query", "threshold", "comparison"];
+const STAGE_FIELDS: &[&str] = &[
+    "name",
+    "count",
+    "percent",
+    "batchSize",
+    "soak",
+    "approval",
+    "pick",
+];
+const BUDGET_FIELDS: &[&str] = &["maxInFlight", "perRegion", "perFailureDomain"];
+const STOP_FIELDS: &[&str] = &["failedClusters", "sloBurnRate", "unknownMetrics"];
+const BURN_FIELDS: &[&str] = &["objective", "window", "maxBurn"];
+const APPROVAL_FIELDS: &[&str] = &["distinctApprover"];
+
+/// The result of reading a rollout file.
+#[derive(Debug)]
+pub struct RolloutReport {
+    /// The rollout, present only when there are no errors.
+    pub spec: Option<RolloutSpec>,
+    /// Every error and warning, sorted by position.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads and validates a rollout file from its text. Never panics, whatever the input.
+pub fn read_rollout(text: &str) -> RolloutReport {
+    let mut diags = Diagnostics::default();
+    let (root, syntax) = parse(text);
+    diags.extend(syntax);
+    let spec = root.as_ref().and_then(|root| decode(root, &mut diags));
+    if root.is_none() && !diags.has_errors() {
+        diags.error(Pos { line: 1, col: 1 }, "the file is empty");
+    }
+    let usable = !diags.has_errors();
+    RolloutReport {
+        spec: spec.filter(|_| usable),
+        diagnostics: diags.into_sorted(),
+    }
+}
+
+fn decode(root: &Node, diags: &mut Diagnostics) -> Option<RolloutSpec> {
+    let top = Fields::of(root, "rollout", diags)?;
+    top.reject_unknown(TOP_FIELDS, diags);
+    expect_text(&top, "apiVersion", API_VERSION, diags);
+    expect_text(&top, "kind", "Rollout", diags);
+    let release = top
+        .required("release", diags)
+        .and_then(|n| decode_release(n, diags));
+    let targets = top.required("targets", diags).and_then(|n| {
+        let text = string(n, "targets", diags)?;
+        match Selector::parse(&text) {
+            Ok(_) => Some(text),
+            Err(e) => {
+                diags.error(n.pos, e.to_string());
+                None
+            }
+        }
+    });
+    let stages = top
+        .required("stages", diags)
+        .and_then(|n| decode_stages(n, diags));
+    let budgets = top
+        .required("budgets", diags)
+        .and_then(|n| decode_budgets(n, diags));
+    let stop_when = match top.get("stopWhen") {
+        Some(n) => decode_stop(n, diags),
+        None => Some(StopWhen::default()),
+    };
+    let approvals = match top.get("approvals") {
+        Some(n) => decode_approvals(n, diags),
+        None => Some(ApprovalPolicy::default()),
+    };
+    if let (Some(stages), Some(budgets), Some(node)) = (&stages, &budgets, top.get("budgets")) {
+        for stage in stages {
+            if stage.batch_size > budgets.max_in_flight {
+                diags.warning(
+                    node.pos,
+                    format!(
+                        "stage \"{}\" has batchSize {} but maxInFlight is {}: its batches hold at most {}",
+                        stage.name, stage.batch_size, budgets.max_in_flight, budgets.max_in_flight
+                    ),
+                );
+            }
+        }
+    }
+    Some(RolloutSpec {
+        release: release?,
+        targets: targets?,
+        stages: stages?,
+        budgets: budgets?,
+        stop_when: stop_when?,
+        approvals: approvals?,
+    })
+}
+
+fn expect_text(fields: &Fields<'_>, key: &str, want: &str, diags: &mut Diagnostics) {
+    if let Some(node) = fields.required(key, diags)
+        && let Some(v) = string(node, key, diags)
+        && v != want
+    {
+        diags.error(node.pos, format!("{key} must be \"{want}\", found \"{v}\""));
+    }
+}
+
+fn non_empty(fields: &Fields<'_>, key: &str, diags: &mut Diagnostics) -> Option<String> {
+    let node = fields.required(key, diags)?;
+    let text = string(node, key, diags)?;
+    if text.trim().is_empty() {
+        diags.error(node.pos, format!("field `{key}` must not be empty"));
+        return None;
+    }
+    Some(text)
+}
+
+/// A whole number of at least 1.
+fn positive(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<u32> {
+    let text = string(node, field, diags)?;
+    match text.parse::<u32>() {
+        Ok(0) => {
+            diags.error(node.pos, format!("field `{field}` must be at least 1"));
+            None
+        }
+        Ok(n) => Some(n),
+        Err(_) => {
+            diags.error(
+                node.pos,
+                format!("field `{field}` must be a whole number, found \"{text}\""),
+            );
+            None
+        }
+    }
+}
+
+/// A finite number.
+fn number(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<f64> {
+    let text = string(node, field, diags)?;
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() => Some(v),
+        _ => {
+            diags.error(
+                node.pos,
+                format!("field `{field}` must be a number, found \"{text}\""),
+            );
+            None
+        }
+    }
+}
+
+/// A percentage in (0, 100], written `25` or `"25%"`.
+fn percent(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<f64> {
+    let text = string(node, field, diags)?;
+    let bare = text.trim().trim_end_matches('%').trim();
+    match bare.parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 100.0 => Some(v),
+        _ => {
+            diags.error(
+                node.pos,
+                format!(
+                    "field `{field}` must be a percentage above 0 and at most 100, found \"{text}\""
+                ),
+            );
+            None
+        }
+    }
+}
+
+fn duration(
+    node: &Node,
+    field: &str,
+    allow_zero: bool,
+    diags: &mut Diagnostics,
+) -> Option<Duration> {
+    let text = string(node, field, diags)?;
+    match parse_duration(&text) {
+        Ok(d) if d.is_zero() && !allow_zero => {
+            diags.error(node.pos, format!("field `{field}` must be longer than 0s"));
+            None
+        }
+        Ok(d) => Some(d),
+        Err(e) => {
+            diags.error(node.pos, format!("field `{field}`: {e}"));
+            None
+        }
+    }
+}
+
+fn boolean(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<bool> {
+    let text = string(node, field, diags)?;
+    match text.as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => {
+            diags.error(
+                node.pos,
+                format!("field `{field}` must be true or false, found \"{text}\""),
+            );
+            None
+        }
+    }
+}
+
+/// One of `names`, with a did-you-mean on a near miss.
+fn one_of<'a>(
+    node: &Node,
+    field: &str,
+    names: &[&'a str],
+    diags: &mut Diagnostics,
+) -> Option<&'a str> {
+    let text = string(node, field, diags)?;
+    if let Some(found) = names.iter().find(|n| **n == text) {
+        return Some(found);
+    }
+    let hint = crate::yaml::suggest(&text, names.iter().copied())
+        .map(|s| format!(" (did you mean \"{s}\"?)"))
+        .unwrap_or_default();
+    diags.error(
+        node.pos,
+        format!(
+            "field `{field}` must be one of {}, found \"{text}\"{hint}",
+            names.join(", ")
+        ),
+    );
+    None
+}
+
+fn decode_release(node: &Node, diags: &mut Diagnostics) -> Option<Release> {
+    let fields = Fields::of(node, "release", diags)?;
+    fields.reject_unknown(RELEASE_FIELDS, diags);
+    let name = non_empty(&fields, "name", diags);
+    let bundle = fields.required("bundle", diags).map(|n| {
+        let map = crate::yaml::string_map(n, "bundle", diags);
+        if map.is_empty() && matches!(n.value, Value::Map(_)) {
+            diags.error(n.pos, "field `bundle` names no component version");
+        }
+        for (component, (version, pos)) in &map {
+            if version.trim().is_empty() {
+                diags.error(*pos, format!("bundle.{component} has no version"));
+            }
+        }
+        map.into_iter()
+            .map(|(k, (v, _))| (k, v))
+            .collect::<BTreeMap<_, _>>()
+    });
+    let action = fields
+        .required("action", diags)
+        .and_then(|n| decode_action(n, diags));
+    let checks = match fields.get("checks") {
+        Some(n) => decode_checks(n, diags),
+        None => {
+            diags.warning(
+                node.pos,
+                "release has no `checks`: a cluster counts as succeeded as soon as the action returns",
+            );
+            Some(Vec::new())
+        }
+    };
+    Some(Release {
+        name: name?,
+        bundle: bundle?,
+        action: action?,
+        checks: checks?,
+    })
+}
+
+fn decode_action(node: &Node, diags: &mut Diagnostics) -> Option<ReleaseAction> {
+    let fields = Fields::of(node, "action", diags)?;
+    fields.reject_unknown(ACTION_FIELDS, diags);
+    match (fields.get("apply"), fields.get("exec")) {
+        (Some(_), Some(exec)) => {
+            diags.error(exec.pos, "action takes either `apply` or `exec`, not both");
+            None
+        }
+        (None, None) => {
+            diags.error(
+                node.pos,
+                "action needs `apply` (a manifest directory) or `exec` (a program per cluster)",
+            );
+            None
+        }
+        (Some(apply), None) => {
+            let f = Fields::of(apply, "apply", diags)?;
+            f.reject_unknown(APPLY_FIELDS, diags);
+            let directory = non_empty(&f, "directory", diags)?;
+            Some(ReleaseAction::Apply { directory })
+        }
+        (None, Some(exec)) => decode_exec(exec, "exec", diags).map(ReleaseAction::Exec),
+    }
+}
+
+fn decode_exec(node: &Node, what: &str, diags: &mut Diagnostics) -> Option<ExecCommand> {
+    let fields = Fields::of(node, what, diags)?;
+    fields.reject_unknown(EXEC_FIELDS, diags);
+    let argv_node = fields.required("argv", diags);
+    let argv: Vec<String> = argv_node
+        .map(|n| {
+            string_list(n, "argv", diags)
+                .into_iter()
+                .map(|(s, _)| s)
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(n) = argv_node
+        && argv.first().is_none_or(|p| p.trim().is_empty())
+        && matches!(n.value, Value::Seq(_))
+    {
+        diags.error(n.pos, "field `argv` needs at least the program to run");
+    }
+    let timeout = fields
+        .required("timeout", diags)
+        .and_then(|n| duration(n, "timeout", false, diags));
+    argv_node?;
+    Some(ExecCommand {
+        argv,
+        timeout: timeout?,
+    })
+}
+
+fn decode_stages(node: &Node, diags: &mut Diagnostics) -> Option<Vec<Stage>> {
+    let Value::Seq(items) = &node.value else {
+        diags.error(
+            node.pos,
+            format!("field `stages` must be a list, found {}", node.shape_name()),
+        );
+        return None;
+    };
+    if items.is_empty() {
+        diags.error(node.pos, "field `stages` lists no stage");
+        return None;
+    }
+    let mut stages = Vec::new();
+    let mut names = BTreeSet::new();
+    let mut complete = true;
+    for (index, item) in items.iter().enumerate() {
+        let last = index + 1 == items.len();
+        let Some(stage) = decode_stage(item, last, diags) else {
+            complete = false;
+            continue;
+        };
+        if !names.insert(stage.name.clone()) {
+            diags.error(
+                item.pos,
+                format!("stage \"{}\" is declared twice", stage.name),
+            );
+        }
+        stages.push(stage);
+    }
+    complete.then_some(stages)
+}
+
+fn decode_stage(node: &Node, last: bool, diags: &mut Diagnostics) -> Option<Stage> {
+    let fields = Fields::of(node, "stage", diags)?;
+    fields.reject_unknown(STAGE_FIELDS, diags);
+    let name = non_empty(&fields, "name", diags);
+    let size = match (fields.get("count"), fields.get("percent")) {
+        (Some(_), Some(p)) => {
+            diags.error(p.pos, "a stage takes either `count` or `percent`, not both");
+            None
+        }
+        (Some(c), None) => positive(c, "count", diags).map(StageSize::Count),
+        (None, Some(p)) => percent(p, "percent", diags).map(StageSize::Percent),
+        (None, None) if last => Some(StageSize::Rest),
+        (None, None) => {
+            diags.error(
+                node.pos,
+                "stage needs `count` or `percent` (only the last stage may leave it out and take the rest)",
+            );
+            None
+        }
+    };
+    let batch_size = fields
+        .required("batchSize", diags)
+        .and_then(|n| positive(n, "batchSize", diags));
+    let soak = match fields.get("soak") {
+        Some(n) => duration(n, "soak", true, diags),
+        None => Some(Duration::ZERO),
+    };
+    let approval = match fields.get("approval") {
+        Some(n) => one_of(n, "approval", &["required", "auto"], diags).map(|a| match a {
+            "auto" => Approval::Auto,
+            _ => Approval::Required,
+        }),
+        // Unspecified means a person decides: the safe reading of silence.
+        None => Some(Approval::Required),
+    };
+    let pick = match fields.get("pick") {
+        Some(n) => one_of(n, "pick", &Pick::NAMES, diags).map(|p| match p {
+            "representative" => Pick::Representative,
+            "lowestTierFirst" => Pick::LowestTierFirst,
+            _ => Pick::Ordered,
+        }),
+        None => Some(Pick::Ordered),
+    };
+    Some(Stage {
+        name: name?,
+        size: size?,
+        batch_size: batch_size?,
+        soak: soak?,
+        approval: approval?,
+        pick: pick?,
+    })
+}
+
+fn decode_budgets(node: &Node, diags: &mut Diagnostics) -> Option<Budgets> {
+    let fields = Fields::of(node, "budgets", diags)?;
+    fields.reject_unknown(BUDGET_FIELDS, diags);
+    let max = fields
+        .required("maxInFlight", diags)
+        .and_then(|n| positive(n, "maxInFlight", diags));
+    let mut ok = true;
+    let mut optional = |key: &str, diags: &mut Diagnostics| match fields.get(key) {
+        Some(n) => {
+            let v = positive(n, key, diags);
+            ok &= v.is_some();
+            v
+        }
+        None => None,
+    };
+    let per_region = optional("perRegion", diags);
+    let per_failure_domain = optional("perFailureDomain", diags);
+    if !ok {
+        return None;
+    }
+    Some(Budgets {
+        max_in_flight: max?,
+        per_region,
+        per_failure_domain,
+    })
+}
+
+fn decode_stop(node: &Node, diags: &mut Diagnostics) -> Option<StopWhen> {
+    let fields = Fields::of(node, "stopWhen", diags)?;
+    fields.reject_unknown(STOP_FIELDS, diags);
+    let mut stop = StopWhen::default();
+    let mut ok = true;
+    if let Some(n) = fields.get("failedClusters") {
+        let text = string(n, "failedClusters", diags).unwrap_or_default();
+        let limit = if text.trim().ends_with('%') {
+            percent(n, "failedClusters", diags).map(FailedLimit::Percent)
+        } else {
+            positive(n, "failedClusters", diags).map(FailedLimit::Count)
+        };
+        match limit {
+            Some(l) => stop.failed_clusters = l,
+            None => ok = false,
+        }
+    }
+    if let Some(n) = fields.get("sloBurnRate") {
+        match decode_burn(n, diags) {
+            Some(b) => stop.slo_burn_rate = Some(b),
+            None => ok = false,
+        }
+    }
+    if let Some(n) = fields.get("unknownMetrics") {
+        match one_of(n, "unknownMetrics", &["stop", "ignore"], diags) {
+            Some("ignore") => {
+                diags.warning(
+                    n.pos,
+                    "unknownMetrics: ignore lets the rollout continue without evidence",
+                );
+                stop.unknown_metrics = UnknownMetrics::Ignore;
+            }
+            Some(_) => stop.unknown_metrics = UnknownMetrics::Stop,
+            None => ok = false,
+        }
+    }
+    ok.then_some(stop)
+}
+
+fn decode_burn(node: &Node, diags: &mut Diagnostics) -> Option<BurnRateLimit> {
+    let fields = Fields::of(node, "sloBurnRate", diags)?;
+    fields.reject_unknown(BURN_FIELDS, diags);
+    let objective = fields.required("objective", diags).and_then(|n| {
+        let p = percent(n, "objective", diags)?;
+        if p >= 100.0 {
+            diags.error(
+                n.pos,
+                "field `objective` must be below 100%: a 100% objective has no error budget",
+            );
+            return None;
+        }
+        Some(p / 100.0)
+    });
+    let window = fields
+        .required("window", diags)
+        .and_then(|n| duration(n, "window", false, diags));
+    let max_burn = fields.required("maxBurn", diags).and_then(|n| {
+        let v = number(n, "maxBurn", diags)?;
+        if v <= 0.0 {
+            diags.error(n.pos, "field `maxBurn` must be above 0");
+            return None;
+        }
+        Some(v)
+    });
+    Some(BurnRateLimit {
+        objective: objective?,
+        window: window?,
+        max_burn: max_burn?,
+    })
+}
+
+fn decode_approvals(node: &Node, diags: &mut Diagnostics) -> Option<ApprovalPolicy> {
+    let fields = Fields::of(node, "approvals", diags)?;
+    fields.reject_unknown(APPROVAL_FIELDS, diags);
+    match fields.get("distinctApprover") {
+        Some(n) => boolean(n, "distinctApprover", diags).map(|b| {
+            if b {
+                ApprovalPolicy::DistinctFromAuthor
+            } else {
+                ApprovalPolicy::AnyPerson
+            }
+        }),
+        None => Some(ApprovalPolicy::AnyPerson),
+    }
+}
+
+#[cfg(test)]
+#[path = "decode_tests.rs"]
+mod tests;
+
+#[path = "decode_checks.rs"]
+mod checks;
+use checks::decode_checks;

@@ -1,0 +1,111 @@
+//! Reading a release's verification checks: one kind per list entry, each validated.
+
+use super::{CHECK_KINDS, NODES_READY_FIELDS, PROMETHEUS_FIELDS, WORKLOADS_FIELDS};
+use super::{decode_exec, non_empty, number, one_of};
+use crate::model::ledger::Selector;
+use crate::model::rollout::spec::*;
+use crate::yaml::{Diagnostics, Fields, Node, Value, string};
+
+/// The `checks` list of a release.
+pub(super) fn decode_checks(node: &Node, diags: &mut Diagnostics) -> Option<Vec<Check>> {
+    let Value::Seq(items) = &node.value else {
+        diags.error(
+            node.pos,
+            format!("field `checks` must be a list, found {}", node.shape_name()),
+        );
+        return None;
+    };
+    let mut checks = Vec::new();
+    for item in items {
+        let Some(fields) = Fields::of(item, "check", diags) else {
+            continue;
+        };
+        fields.reject_unknown(CHECK_KINDS, diags);
+        let present: Vec<&str> = CHECK_KINDS
+            .iter()
+            .copied()
+            .filter(|k| fields.get(k).is_some())
+            .collect();
+        if present.len() > 1 {
+            diags.error(
+                item.pos,
+                format!(
+                    "a check is one of {}; this one has {}",
+                    CHECK_KINDS.join(", "),
+                    present.join(" and ")
+                ),
+            );
+            continue;
+        }
+        let Some(kind) = present.first() else {
+            diags.error(
+                item.pos,
+                format!("a check needs one of {}", CHECK_KINDS.join(", ")),
+            );
+            continue;
+        };
+        let Some(body) = fields.get(kind) else {
+            continue;
+        };
+        let check = match *kind {
+            "nodesReady" => Fields::of(body, "nodesReady", diags).and_then(|f| {
+                f.reject_unknown(NODES_READY_FIELDS, diags);
+                let n = f.required("minRatio", diags)?;
+                let ratio = number(n, "minRatio", diags)?;
+                if !(0.0..=1.0).contains(&ratio) {
+                    diags.error(
+                        n.pos,
+                        format!("field `minRatio` must be between 0 and 1, found {ratio}"),
+                    );
+                    return None;
+                }
+                Some(Check::NodesReady { min_ratio: ratio })
+            }),
+            "workloadsReady" => Fields::of(body, "workloadsReady", diags).and_then(|f| {
+                f.reject_unknown(WORKLOADS_FIELDS, diags);
+                match (f.get("namespace"), f.get("selector")) {
+                    (Some(_), Some(s)) => {
+                        diags.error(
+                            s.pos,
+                            "workloadsReady takes either `namespace` or `selector`, not both",
+                        );
+                        None
+                    }
+                    (None, None) => {
+                        diags.error(body.pos, "workloadsReady needs `namespace` or `selector`");
+                        None
+                    }
+                    (Some(ns), None) => string(ns, "namespace", diags)
+                        .map(|n| Check::WorkloadsReady(WorkloadScope::Namespace(n))),
+                    (None, Some(sel)) => {
+                        let text = string(sel, "selector", diags)?;
+                        if let Err(e) = Selector::parse(&text) {
+                            diags.error(sel.pos, e.to_string());
+                            return None;
+                        }
+                        Some(Check::WorkloadsReady(WorkloadScope::Selector(text)))
+                    }
+                }
+            }),
+            "exec" => decode_exec(body, "exec check", diags).map(Check::Exec),
+            _ => Fields::of(body, "prometheus", diags).and_then(|f| {
+                f.reject_unknown(PROMETHEUS_FIELDS, diags);
+                let query = non_empty(&f, "query", diags);
+                let threshold = f
+                    .required("threshold", diags)
+                    .and_then(|n| number(n, "threshold", diags));
+                let comparison = f
+                    .required("comparison", diags)
+                    .and_then(|n| one_of(n, "comparison", &Comparison::NAMES, diags))
+                    .and_then(Comparison::parse);
+                Some(Check::Prometheus(PrometheusCheck {
+                    query: query?,
+                    threshold: threshold?,
+                    comparison: comparison?,
+                }))
+            }),
+        };
+        checks.extend(check);
+    }
+    Some(checks)
+}

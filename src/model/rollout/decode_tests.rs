@@ -1,0 +1,126 @@
+use super::*;
+
+fn messages(text: &str) -> Vec<String> {
+    read_rollout(text)
+        .diagnostics
+        .iter()
+        .map(|d| d.render("r.yaml"))
+        .collect()
+}
+
+const GOOD: &str = "\
+apiVersion: fleetdeck.dev/v1
+kind: Rollout
+release:
+  name: r1
+  bundle: {cni: cilium-1.17.2}
+  action:
+    exec: {argv: [helm, upgrade], timeout: 10m}
+  checks:
+    - nodesReady: {minRatio: 0.9}
+    - workloadsReady: {selector: app=web}
+    - prometheus: {query: up, threshold: 1, comparison: atLeast}
+targets: env=production
+stages:
+  - {name: canary, count: 1, batchSize: 1, soak: 1h, approval: required, pick: representative}
+  - {name: wave, percent: 50, batchSize: 5, approval: auto}
+  - {name: rest, batchSize: 10}
+budgets: {maxInFlight: 10, perRegion: 2}
+stopWhen:
+  failedClusters: 5%
+  sloBurnRate: {objective: 99.9, window: 1h, maxBurn: 14.4}
+approvals: {distinctApprover: true}
+";
+
+#[test]
+fn the_examples_read_without_errors() {
+    for text in [
+        include_str!("../../../examples/rollout.yaml"),
+        include_str!("../../../examples/rollout-300.yaml"),
+    ] {
+        let report = read_rollout(text);
+        assert!(report.spec.is_some(), "{:?}", report.diagnostics);
+    }
+}
+
+#[test]
+fn a_full_file_reads_into_typed_data() {
+    let report = read_rollout(GOOD);
+    let spec = report.spec.expect("valid");
+    assert_eq!(spec.stages.len(), 3);
+    assert_eq!(spec.stages[0].pick, Pick::Representative);
+    assert_eq!(spec.stages[1].size, StageSize::Percent(50.0));
+    assert_eq!(spec.stages[1].pick, Pick::Ordered);
+    assert_eq!(spec.stages[2].size, StageSize::Rest);
+    assert_eq!(
+        spec.stages[2].approval,
+        Approval::Required,
+        "silence means a person decides"
+    );
+    assert_eq!(spec.budgets.per_region, Some(2));
+    assert_eq!(spec.stop_when.failed_clusters, FailedLimit::Percent(5.0));
+    assert_eq!(spec.stop_when.unknown_metrics, UnknownMetrics::Stop);
+    let burn = spec.stop_when.slo_burn_rate.expect("burn");
+    assert!((burn.objective - 0.999).abs() < 1e-12);
+    assert_eq!(spec.approvals, ApprovalPolicy::DistinctFromAuthor);
+    assert_eq!(
+        spec.release.checks[1],
+        Check::WorkloadsReady(WorkloadScope::Selector("app=web".into()))
+    );
+}
+
+#[test]
+fn every_problem_is_reported_at_once_with_positions_and_suggestions() {
+    let text = "\
+apiVersion: fleetdeck.dev/v1
+kind: Rolout
+release:
+  name: r1
+  bundel: {}
+  action: {apply: {directory: m}, exec: {argv: [x], timeout: 1m}}
+targets: env in (a
+stages:
+  - {name: a, batchSize: 0, pick: representitive}
+  - {name: a, count: 2, percent: 3, batchSize: 1}
+budgets: {maxInFlight: x}
+stopWhen:
+  sloBurnRate: {objective: 100, window: 1h, maxBurn: 0}
+  unknownMetrics: maybe
+";
+    let out = messages(text);
+    let expect = [
+        "r.yaml:2:7: kind must be \"Rollout\", found \"Rolout\"",
+        "r.yaml:4:3: release is missing required field `bundle`",
+        "r.yaml:5:3: unknown field `bundel` in release (did you mean `bundle`?)",
+        "r.yaml:6:41: action takes either `apply` or `exec`, not both",
+        "r.yaml:7:10: invalid selector \"env in (a\": unbalanced '('",
+        "r.yaml:9:5: stage needs `count` or `percent` (only the last stage may leave it out and take the rest)",
+        "r.yaml:9:26: field `batchSize` must be at least 1",
+        "r.yaml:9:35: field `pick` must be one of representative, ordered, lowestTierFirst, found \"representitive\" (did you mean \"representative\"?)",
+        "r.yaml:10:34: a stage takes either `count` or `percent`, not both",
+        "r.yaml:11:24: field `maxInFlight` must be a whole number, found \"x\"",
+        "r.yaml:13:28: field `objective` must be below 100%: a 100% objective has no error budget",
+        "r.yaml:13:54: field `maxBurn` must be above 0",
+        "r.yaml:14:19: field `unknownMetrics` must be one of stop, ignore, found \"maybe\"",
+    ];
+    for e in expect {
+        assert!(out.iter().any(|m| m == e), "missing {e:?} in {out:#?}");
+    }
+}
+
+#[test]
+fn garbage_never_panics() {
+    for text in [
+        "",
+        "[",
+        "a: [",
+        "release: 3",
+        "stages: {}",
+        "- 1\n- 2",
+        "\t",
+    ] {
+        let report = read_rollout(text);
+        assert!(report.spec.is_none());
+        assert!(!report.diagnostics.is_empty());
+    }
+}

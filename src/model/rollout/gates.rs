@@ -1,0 +1,344 @@
+//! Stop conditions, pure: failed clusters, SLO burn rate from metric samples the executor
+//! supplies, and missing evidence. Evaluated whenever a batch is executing, verifying or
+//! soaking; any verdict other than "pass" halts the rollout until a person decides.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+
+use super::spec::{FailedLimit, StopWhen, UnknownMetrics};
+use crate::model::duration::format_duration;
+use crate::model::ledger::ClusterId;
+
+/// What the metrics said about one cluster over the SLO window.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "reading", rename_all = "camelCase")]
+pub enum MetricReading {
+    /// Errors ÷ requests over the window (0 when there were no errors).
+    Known {
+        /// Between 0 and 1.
+        error_ratio: f64,
+    },
+    /// The query failed, returned nothing, or the series is stale.
+    Unknown {
+        /// Why, in words ("no samples in the last 5m", "Prometheus unreachable").
+        why: String,
+    },
+}
+
+/// One round of metric samples, for the clusters the run asked about.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Evidence {
+    /// When the samples were taken.
+    pub at: Option<Timestamp>,
+    /// By cluster; a cluster asked about and missing here counts as unknown.
+    #[serde(with = "readings")]
+    pub readings: BTreeMap<ClusterId, MetricReading>,
+}
+
+/// Why a rollout halted. Shown to the operator and journaled; the words name the evidence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "reason", rename_all = "camelCase")]
+pub enum HaltReason {
+    /// Too many clusters failed.
+    FailedClusters {
+        /// Failed since the last resume.
+        failed: Vec<String>,
+        /// Clusters finished so far.
+        finished: usize,
+        /// The limit from `stopWhen.failedClusters`.
+        limit: FailedLimit,
+    },
+    /// A changed cluster burns its error budget too fast.
+    BurnRate {
+        /// The worst cluster.
+        cluster: String,
+        /// Its burn rate.
+        burn: f64,
+        /// The limit.
+        max_burn: f64,
+        /// The objective as a fraction.
+        objective: f64,
+        /// The SLO window.
+        #[serde(with = "seconds")]
+        window: Duration,
+    },
+    /// Evidence is missing and `unknownMetrics` is `stop`.
+    MetricsUnknown {
+        /// Each cluster without evidence, with why.
+        clusters: Vec<(String, String)>,
+    },
+    /// A cluster's outcome could not be established.
+    OutcomeUnknown {
+        /// The cluster.
+        cluster: String,
+        /// Why.
+        why: String,
+    },
+}
+
+impl std::fmt::Display for HaltReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HaltReason::FailedClusters {
+                failed,
+                finished,
+                limit,
+            } => {
+                let limit = match limit {
+                    FailedLimit::Count(n) => format!("{n}"),
+                    FailedLimit::Percent(p) => format!("{p}% of finished clusters"),
+                };
+                write!(
+                    f,
+                    "{} of {finished} finished cluster(s) failed, stop limit {limit}: {}",
+                    failed.len(),
+                    failed.join(", ")
+                )
+            }
+            HaltReason::BurnRate {
+                cluster,
+                burn,
+                max_burn,
+                objective,
+                window,
+            } => write!(
+                f,
+                "SLO burn rate {burn:.1}x on {cluster} exceeds the maximum {max_burn}x (objective {}% over {})",
+                objective * 100.0,
+                format_duration(*window)
+            ),
+            HaltReason::MetricsUnknown { clusters } => {
+                let list: Vec<String> = clusters
+                    .iter()
+                    .map(|(c, why)| format!("{c}: {why}"))
+                    .collect();
+                write!(
+                    f,
+                    "metrics unknown for {} cluster(s) ({}); unknownMetrics is stop",
+                    clusters.len(),
+                    list.join("; ")
+                )
+            }
+            HaltReason::OutcomeUnknown { cluster, why } => {
+                write!(f, "outcome unknown on {cluster}: {why}")
+            }
+        }
+    }
+}
+
+/// The failed-clusters condition: `failed` counts failures since the last resume (a
+/// person who resumed accepted the earlier ones), `finished` every cluster with a final
+/// outcome. Halts when the count reaches the limit.
+pub fn failed_gate(stop: &StopWhen, failed: &[ClusterId], finished: usize) -> Option<HaltReason> {
+    let reached = match stop.failed_clusters {
+        FailedLimit::Count(n) => failed.len() >= n as usize,
+        FailedLimit::Percent(p) => {
+            !failed.is_empty() && finished > 0 && failed.len() as f64 * 100.0 / finished as f64 >= p
+        }
+    };
+    reached.then(|| HaltReason::FailedClusters {
+        failed: failed.iter().map(|c| c.0.clone()).collect(),
+        finished,
+        limit: stop.failed_clusters,
+    })
+}
+
+/// The SLO conditions over the clusters the release reached (`watched`). A burn rate
+/// above the limit halts whatever else is known (it is evidence of harm); missing
+/// evidence halts unless `unknownMetrics: ignore`. Without an SLO condition, passes.
+pub fn metrics_gate(
+    stop: &StopWhen,
+    watched: &[ClusterId],
+    evidence: &Evidence,
+) -> Option<HaltReason> {
+    let limit = stop.slo_burn_rate?;
+    let budget = 1.0 - limit.objective;
+    let mut worst: Option<(&ClusterId, f64)> = None;
+    let mut unknown = Vec::new();
+    for cluster in watched {
+        match evidence.readings.get(cluster) {
+            Some(MetricReading::Known { error_ratio })
+                if error_ratio.is_finite() && *error_ratio >= 0.0 =>
+            {
+                let burn = error_ratio / budget;
+                if burn > limit.max_burn && worst.is_none_or(|(_, b)| burn > b) {
+                    worst = Some((cluster, burn));
+                }
+            }
+            Some(MetricReading::Known { error_ratio }) => unknown.push((
+                cluster.0.clone(),
+                format!("error ratio {error_ratio} is not a ratio"),
+            )),
+            Some(MetricReading::Unknown { why }) => unknown.push((cluster.0.clone(), why.clone())),
+            None => unknown.push((cluster.0.clone(), "no sample".to_string())),
+        }
+    }
+    if let Some((cluster, burn)) = worst {
+        return Some(HaltReason::BurnRate {
+            cluster: cluster.0.clone(),
+            burn,
+            max_burn: limit.max_burn,
+            objective: limit.objective,
+            window: limit.window,
+        });
+    }
+    (!unknown.is_empty() && stop.unknown_metrics == UnknownMetrics::Stop)
+        .then_some(HaltReason::MetricsUnknown { clusters: unknown })
+}
+
+/// Journal payloads key readings by cluster id text.
+mod readings {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::MetricReading;
+    use crate::model::ledger::ClusterId;
+
+    pub fn serialize<S: Serializer>(
+        map: &BTreeMap<ClusterId, MetricReading>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        let plain: BTreeMap<&str, &MetricReading> =
+            map.iter().map(|(k, v)| (k.0.as_str(), v)).collect();
+        plain.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<ClusterId, MetricReading>, D::Error> {
+        let plain = BTreeMap::<String, MetricReading>::deserialize(d)?;
+        Ok(plain.into_iter().map(|(k, v)| (ClusterId(k), v)).collect())
+    }
+}
+
+/// Durations in journal payloads, as whole seconds.
+pub(crate) mod seconds {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(d.as_secs())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        u64::deserialize(d).map(Duration::from_secs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::rollout::spec::BurnRateLimit;
+
+    fn stop(unknown: UnknownMetrics) -> StopWhen {
+        StopWhen {
+            failed_clusters: FailedLimit::Count(2),
+            slo_burn_rate: Some(BurnRateLimit {
+                objective: 0.999,
+                window: Duration::from_secs(3600),
+                max_burn: 10.0,
+            }),
+            unknown_metrics: unknown,
+        }
+    }
+
+    fn ids(names: &[&str]) -> Vec<ClusterId> {
+        names.iter().map(|n| ClusterId(n.to_string())).collect()
+    }
+
+    fn evidence(readings: &[(&str, MetricReading)]) -> Evidence {
+        Evidence {
+            at: None,
+            readings: readings
+                .iter()
+                .map(|(c, r)| (ClusterId(c.to_string()), r.clone()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn burn_rate_names_the_worst_cluster_and_the_numbers() {
+        let ev = evidence(&[
+            (
+                "a",
+                MetricReading::Known {
+                    error_ratio: 0.0005,
+                },
+            ),
+            ("b", MetricReading::Known { error_ratio: 0.02 }),
+            ("c", MetricReading::Known { error_ratio: 0.015 }),
+        ]);
+        let why =
+            metrics_gate(&stop(UnknownMetrics::Stop), &ids(&["a", "b", "c"]), &ev).expect("halt");
+        assert_eq!(
+            why.to_string(),
+            "SLO burn rate 20.0x on b exceeds the maximum 10x (objective 99.9% over 1h)"
+        );
+        let calm = evidence(&[("a", MetricReading::Known { error_ratio: 0.005 })]);
+        assert_eq!(
+            metrics_gate(&stop(UnknownMetrics::Stop), &ids(&["a"]), &calm),
+            None
+        );
+    }
+
+    #[test]
+    fn missing_evidence_stops_unless_ignored_but_harm_always_stops() {
+        let ev = evidence(&[(
+            "a",
+            MetricReading::Unknown {
+                why: "scrape failing".into(),
+            },
+        )]);
+        let why = metrics_gate(&stop(UnknownMetrics::Stop), &ids(&["a", "b"]), &ev).expect("halt");
+        assert_eq!(
+            why.to_string(),
+            "metrics unknown for 2 cluster(s) (a: scrape failing; b: no sample); unknownMetrics is stop"
+        );
+        assert_eq!(
+            metrics_gate(&stop(UnknownMetrics::Ignore), &ids(&["a", "b"]), &ev),
+            None
+        );
+        let mixed = evidence(&[("b", MetricReading::Known { error_ratio: 0.5 })]);
+        assert!(matches!(
+            metrics_gate(&stop(UnknownMetrics::Ignore), &ids(&["a", "b"]), &mixed),
+            Some(HaltReason::BurnRate { .. })
+        ));
+        let nan = evidence(&[(
+            "a",
+            MetricReading::Known {
+                error_ratio: f64::NAN,
+            },
+        )]);
+        assert!(metrics_gate(&stop(UnknownMetrics::Stop), &ids(&["a"]), &nan).is_some());
+    }
+
+    #[test]
+    fn failed_clusters_by_count_and_by_percent() {
+        let s = stop(UnknownMetrics::Stop);
+        assert_eq!(failed_gate(&s, &ids(&["a"]), 5), None);
+        let why = failed_gate(&s, &ids(&["a", "b"]), 5).expect("halt");
+        assert_eq!(
+            why.to_string(),
+            "2 of 5 finished cluster(s) failed, stop limit 2: a, b"
+        );
+        let pct = StopWhen {
+            failed_clusters: FailedLimit::Percent(10.0),
+            ..s
+        };
+        assert_eq!(failed_gate(&pct, &ids(&["a"]), 20), None);
+        assert!(failed_gate(&pct, &ids(&["a"]), 10).is_some());
+        assert_eq!(failed_gate(&pct, &[], 10), None);
+    }
+
+    #[test]
+    fn evidence_round_trips_through_json() {
+        let ev = evidence(&[("a", MetricReading::Unknown { why: "x".into() })]);
+        let json = serde_json::to_value(&ev).expect("json");
+        assert_eq!(serde_json::from_value::<Evidence>(json).expect("back"), ev);
+    }
+}

@@ -1,0 +1,39 @@
+//! Cluster rollouts, pure: the rollout file, the release digest, the stage planner with
+//! representative canaries, stop conditions, approvals and the run reducer. The same batch
+//! engine as node maintenance one level up; the executor performs the actions these
+//! functions return and feeds back what it observed.
+
+mod approval;
+mod coverage;
+mod decode;
+mod digest;
+mod gates;
+mod machine;
+mod planner;
+mod restart;
+mod spec;
+mod state;
+
+pub use coverage::{Combination, GPU_PRODUCT_LABEL, Tested, distinct};
+pub use decode::{RolloutReport, read_rollout};
+pub use digest::{Manifest, ReleaseDigest, release_digest};
+pub use planner::{
+    PlanError, PlannedStage, RolloutPlan, plan_rollout, select_targets, stage_sizes,
+};
+pub use spec::*;
+
+pub use approval::{Refusal, check_approval};
+pub use gates::{Evidence, HaltReason, MetricReading, failed_gate, metrics_gate};
+pub use machine::{item_key, step};
+pub use restart::{AppliedSeen, ApplyResolution, reconcile_apply};
+pub use state::{
+    Action, Batch, BatchPhase, Item, ItemPhase, Observation, RolloutStatus, RunState, VerifyOutcome,
+};
+
+/// Durations serialise as people write them (`30m`), in plans and journal payloads.
+pub(crate) fn serialize_duration<S: serde::Serializer>(
+    d: &std::time::Duration,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&crate::model::duration::format_duration(*d))
+}

@@ -1,0 +1,158 @@
+//! Restart, pure: an apply journaled without an outcome is settled by reading the digest
+//! the cluster reports (the deployed id), never by assuming.
+
+use serde::{Deserialize, Serialize};
+
+use super::digest::ReleaseDigest;
+use super::machine::applied;
+use super::state::{Action, BatchPhase, ItemPhase, RolloutStatus, RunState};
+use crate::model::ledger::ClusterId;
+use crate::model::run::{IdempotencyKey, ItemId, StepName};
+
+/// What a cluster reports as its applied release after a restart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "seen", rename_all = "camelCase")]
+pub enum AppliedSeen {
+    /// The cluster records this digest as applied.
+    Digest {
+        /// The digest.
+        digest: ReleaseDigest,
+    },
+    /// The cluster records no fleetdeck release.
+    Nothing,
+    /// The cluster could not be read: decide nothing yet.
+    Unreachable {
+        /// Why.
+        why: String,
+    },
+}
+
+/// How an apply without outcome is settled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ApplyResolution {
+    /// The cluster runs the intended digest: record it, do not apply again.
+    Happened,
+    /// It does not: the apply may be requested again (server-side apply and
+    /// `helm upgrade` converge, so a second request cannot double the change).
+    NotDone,
+    /// Cannot tell yet: ask the cluster again later.
+    Unknown {
+        /// Why.
+        why: String,
+    },
+}
+
+/// Settles an apply of `intended` from what the cluster shows.
+pub fn reconcile_apply(intended: &ReleaseDigest, seen: &AppliedSeen) -> ApplyResolution {
+    match seen {
+        AppliedSeen::Digest { digest } if digest == intended => ApplyResolution::Happened,
+        AppliedSeen::Digest { .. } | AppliedSeen::Nothing => ApplyResolution::NotDone,
+        AppliedSeen::Unreachable { why } => ApplyResolution::Unknown { why: why.clone() },
+    }
+}
+
+/// A new executor took over: ask each cluster with an apply in flight what it runs,
+/// verify again what was verifying (reading is harmless), repeat waits.
+pub(super) fn restarted(s: &mut RunState, out: &mut Vec<Action>) {
+    for (cluster, item) in s.items.iter_mut() {
+        match item.phase {
+            ItemPhase::Applying => {
+                item.reconciling = true;
+                out.push(Action::ObserveApplied {
+                    cluster: cluster.clone(),
+                });
+            }
+            ItemPhase::Verifying => {
+                item.verifications += 1;
+                out.push(Action::Verify {
+                    cluster: cluster.clone(),
+                });
+            }
+            _ => {}
+        }
+    }
+    match s.batches.get(s.current).map(|b| &b.phase) {
+        Some(BatchPhase::AwaitingApproval) => out.push(Action::AwaitApproval { batch: s.current }),
+        Some(BatchPhase::Soaking { until, .. }) => out.push(Action::WakeAt(*until)),
+        _ => {}
+    }
+}
+
+/// What a cluster reports settles its apply without outcome.
+pub(super) fn reconciled(
+    s: &mut RunState,
+    cluster: &ClusterId,
+    seen: &AppliedSeen,
+    out: &mut Vec<Action>,
+) {
+    let running = s.status == RolloutStatus::Running;
+    let Some(item) = s.items.get(cluster) else {
+        return;
+    };
+    if !item.reconciling || item.phase != ItemPhase::Applying {
+        return;
+    }
+    let intended = item.staged.clone().unwrap_or_else(|| s.digest.clone());
+    match reconcile_apply(&intended, seen) {
+        ApplyResolution::Happened => applied(s, cluster, Ok(intended), out),
+        ApplyResolution::NotDone => {
+            let run = s.run.clone();
+            let Some(item) = s.items.get_mut(cluster) else {
+                return;
+            };
+            item.reconciling = false;
+            if running {
+                item.attempt += 1;
+                let key = IdempotencyKey::for_step(
+                    &run,
+                    &ItemId(cluster.0.clone()),
+                    &StepName("apply".to_string()),
+                    "intent",
+                    item.attempt,
+                );
+                out.push(Action::Apply {
+                    cluster: cluster.clone(),
+                    digest: intended,
+                    key,
+                });
+            } else {
+                // Paused or halted: the apply waits for a person, like any new one.
+                item.phase = ItemPhase::Pending;
+            }
+        }
+        // Still reconciling: the next tick asks the cluster again.
+        ApplyResolution::Unknown { .. } => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_deployed_digest_decides() {
+        let d = ReleaseDigest("sha256:aa".into());
+        let other = ReleaseDigest("sha256:bb".into());
+        assert_eq!(
+            reconcile_apply(&d, &AppliedSeen::Digest { digest: d.clone() }),
+            ApplyResolution::Happened
+        );
+        assert_eq!(
+            reconcile_apply(&d, &AppliedSeen::Digest { digest: other }),
+            ApplyResolution::NotDone
+        );
+        assert_eq!(
+            reconcile_apply(&d, &AppliedSeen::Nothing),
+            ApplyResolution::NotDone
+        );
+        assert!(matches!(
+            reconcile_apply(
+                &d,
+                &AppliedSeen::Unreachable {
+                    why: "timeout".into()
+                }
+            ),
+            ApplyResolution::Unknown { .. }
+        ));
+    }
+}

@@ -1,0 +1,143 @@
+//! `fleetdeck rollout …` through the binary: the dry run of the examples, diagnostics with
+//! positions, and operator commands refused in read-only mode.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn fleetdeck(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
+        .args(args)
+        .current_dir(dir)
+        // Keep the user's own configuration, journal and data out of the tests.
+        .env("FLEETDECK_CONFIG", dir.join("config.toml"))
+        .env("FLEETDECK_DATA_DIR", dir.join("data"))
+        .env_remove("FLEETDECK_LEDGER")
+        .env_remove("FLEETDECK_JOURNAL")
+        .env_remove("KUBECONFIG")
+        .env("HOME", dir)
+        .output()
+        .expect("run fleetdeck")
+}
+
+fn example(name: &str) -> String {
+    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn the_300_cluster_example_plans_the_documented_stages() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = fleetdeck(
+        &[
+            "rollout",
+            "plan",
+            &example("rollout-300.yaml"),
+            "--ledger",
+            &example("ledger-300.yaml"),
+            "-o",
+            "json",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let sizes: Vec<usize> = json["plan"]["stages"]
+        .as_array()
+        .expect("stages")
+        .iter()
+        .map(|s| {
+            s["batches"].as_array().map_or(0, |b| {
+                b.iter().map(|x| x.as_array().map_or(0, Vec::len)).sum()
+            })
+        })
+        .collect();
+    assert_eq!(sizes, vec![1, 3, 10, 30, 56, 100, 100]);
+    assert!(
+        json["digest"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("sha256:"))
+    );
+
+    // Same files, same digest: the release is identified by content.
+    let again = fleetdeck(
+        &[
+            "rollout",
+            "plan",
+            &example("rollout.yaml"),
+            "--ledger",
+            &example("ledger.yaml"),
+        ],
+        dir.path(),
+    );
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let table = String::from_utf8_lossy(&again.stdout).into_owned();
+    assert!(table.contains("canary"), "{table}");
+    assert!(
+        table.contains("untested when the last stage starts"),
+        "{table}"
+    );
+}
+
+#[test]
+fn errors_are_reported_with_positions_and_exit_1() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("bad.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: fleetdeck.dev/v1\nkind: Rollout\nrelease: {name: r}\ntargets: ''\nstages: []\nbudgetz: {}\n",
+    )
+    .expect("write");
+    let out = fleetdeck(
+        &[
+            "rollout",
+            "plan",
+            "bad.yaml",
+            "--ledger",
+            &example("ledger.yaml"),
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.yaml:6:1: unknown field `budgetz` in rollout (did you mean `budgets`?)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("bad.yaml:5:9: field `stages` lists no stage"),
+        "{err}"
+    );
+    assert!(
+        err.contains("bad.yaml:3:10: release is missing required field `bundle`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn operator_commands_are_refused_read_only() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let journal = dir.path().join("j.sqlite");
+    let journal = journal.to_string_lossy();
+    for args in [
+        vec!["rollout", "approve", "ro-1"],
+        vec!["rollout", "pause", "ro-1", "--reason", "x"],
+        vec!["rollout", "resume", "ro-1", "--note", "x"],
+        vec!["rollout", "abort", "ro-1", "--note", "x"],
+    ] {
+        let mut all = args.clone();
+        all.extend(["--readonly", "--journal", &journal]);
+        let out = fleetdeck(&all, dir.path());
+        assert!(!out.status.success());
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("read-only"),
+            "{args:?}"
+        );
+    }
+}
