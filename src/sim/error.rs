@@ -66,8 +66,8 @@ pub struct ApiError {
     pub reason: &'static str,
     /// `Status.message`.
     pub message: String,
-    /// `Status.details`, when the real server sends them.
-    pub details: Option<Value>,
+    /// `Status.details`, when the real server sends them (boxed: keeps errors small).
+    pub details: Option<Box<Value>>,
     /// `Retry-After` header in seconds (429 faults).
     pub retry_after: Option<u32>,
 }
@@ -84,7 +84,7 @@ impl ApiError {
     }
 
     fn with_details(mut self, details: Value) -> Self {
-        self.details = Some(details);
+        self.details = Some(Box::new(details));
         self
     }
 
@@ -309,7 +309,7 @@ impl ApiError {
             "code": self.code,
         });
         if let Some(d) = &self.details {
-            s["details"] = d.clone();
+            s["details"] = (**d).clone();
         }
         s
     }
