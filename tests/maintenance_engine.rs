@@ -25,6 +25,7 @@ use kube::api::{ListParams, Patch, PatchParams};
 
 struct Fixture {
     _dir: tempfile::TempDir,
+    sim: SimFleet,
     server: SimServer,
     sync: FleetSync,
     clients: HashMap<String, ClusterClient>,
@@ -53,6 +54,7 @@ async fn fixture() -> Fixture {
     let journal_path = dir.path().join("journal.sqlite");
     Fixture {
         _dir: dir,
+        sim: fleet,
         server,
         sync,
         clients,
@@ -399,5 +401,118 @@ async fn pause_stops_new_steps() {
         90,
     )
     .await;
+    fx.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mass_failure_guard_pauses_the_failed_zone_only() {
+    let fx = fixture().await;
+    let client = fx.client("small-02");
+    let zone_of = |node: &Node| {
+        node.metadata
+            .labels
+            .as_ref()
+            .and_then(|l| l.get("topology.kubernetes.io/zone").cloned())
+            .unwrap_or_default()
+    };
+    let nodes = Api::<Node>::all(client.clone())
+        .list(&ListParams::default())
+        .await
+        .unwrap()
+        .items;
+    let healthy_node = node_with_pods(&client, "").await;
+    let healthy_zone = zone_of(
+        nodes
+            .iter()
+            .find(|n| n.metadata.name.as_deref() == Some(healthy_node.as_str()))
+            .unwrap(),
+    );
+    let failed_zone_node = nodes
+        .iter()
+        .find(|n| zone_of(n) != healthy_zone)
+        .expect("a node in another zone");
+    let failed_zone = zone_of(failed_zone_node);
+    let failed_node = failed_zone_node.metadata.name.clone().unwrap();
+
+    let run = fx.start(&spec("small-02", &healthy_node, "60s")).await;
+    let mut executor = fx.executor("executor-a");
+    executor.pass().await.unwrap();
+    // The other zone goes dark at once: a shared dependency, not many broken nodes.
+    let fleet = fx.sim.clone();
+    fleet
+        .update_faults("small-02", |f| {
+            f.zone_outage = Some(fleetdeck::sim::ZoneOutage {
+                zone: failed_zone.clone(),
+                at_seconds: 0.0,
+            })
+        })
+        .unwrap();
+    let tripped = |fx: &Fixture| {
+        let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+        store.projection().unwrap().pauses.keys().any(
+            |s| matches!(s, PauseScope::FailureDomain { domain, .. } if *domain == failed_zone),
+        )
+    };
+    drive_until(&mut executor, &fx, &run, tripped, 60).await;
+    let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+    let projection = store.projection().unwrap();
+    let domains: Vec<String> = projection
+        .pauses
+        .iter()
+        .filter_map(|(scope, switch)| match scope {
+            PauseScope::FailureDomain { domain, .. } => {
+                assert!(
+                    switch.reason.contains("suspect shared dependency"),
+                    "{}",
+                    switch.reason
+                );
+                assert!(switch.by_guard);
+                Some(domain.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        domains,
+        vec![failed_zone.clone()],
+        "only the failed zone is paused"
+    );
+    assert!(
+        projection
+            .pauses
+            .keys()
+            .all(|s| !matches!(s, PauseScope::Fleet | PauseScope::Cluster { .. }))
+    );
+    drop(store);
+    // The healthy zone's maintenance is not paused: it drains and runs its hook. (Its
+    // VerifyWorkloads then rightly waits: the dark zone's pods of the same workloads are
+    // not Ready.)
+    let maintained = |fx: &Fixture| {
+        fx.events(&run).iter().any(|e| {
+            e.event
+                .step
+                .as_ref()
+                .is_some_and(|s| s.as_str() == "Maintain")
+                && matches!(
+                    e.event.body,
+                    EventBody::StepStatusChanged {
+                        status: StepStatus::Succeeded
+                    }
+                )
+        })
+    };
+    drive_until(&mut executor, &fx, &run, maintained, 90).await;
+    // Maintenance in the failed zone does not start.
+    let second = fx.start(&spec("small-02", &failed_node, "60s")).await;
+    for _ in 0..10 {
+        executor.pass().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let intents = fx
+        .events(&second)
+        .iter()
+        .filter(|e| matches!(e.event.body, EventBody::Intent { .. }))
+        .count();
+    assert_eq!(intents, 0, "nothing is done in a zone the guard paused");
     fx.server.shutdown().await;
 }

@@ -3,5 +3,6 @@
 
 pub mod checkpoint;
 pub mod executor;
+pub mod guard_watch;
 pub mod kube_port;
 pub mod start;
