@@ -5,11 +5,19 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use fleetdeck::engine::console_feed;
+use fleetdeck::engine::executor::{Executor, ExecutorOptions};
+use fleetdeck::engine::kube_port::KubePort;
+use fleetdeck::journal::{Durability, SqliteJournal};
+use fleetdeck::k8s::connect::{ConnectOptions, connect};
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
 use fleetdeck::ledger_file;
 use fleetdeck::model::ledger::Ledger;
-use fleetdeck::tui::{ConsoleInputs, no_color_requested, run_console};
+use fleetdeck::model::run::Actor;
+use fleetdeck::tui::{Activity, AutomationState, ConsoleInputs, no_color_requested, run_console};
 use kube::config::Kubeconfig;
+use std::collections::HashMap;
+use std::time::Duration;
 
 use super::settings::Settings;
 
@@ -40,19 +48,52 @@ pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
         .worker_threads(2)
         .enable_all()
         .build()?;
-    runtime.block_on(run_live(settings, ledger, kubeconfig, notice))?;
+    runtime.block_on(run_live(settings, ledger, kubeconfig, notice, false))?;
     runtime.shutdown_background();
     Ok(ExitCode::SUCCESS)
 }
 
-/// Runs the console on a live sync of `ledger` until the operator quits.
+/// Runs the console on a live sync of `ledger` until the operator quits. With `executor`
+/// set, an executor runs in this process too (the demo); the journal feeds the header
+/// (automation running or paused) and the recent-events panels either way.
 pub async fn run_live(
     settings: &Settings,
     ledger: Ledger,
     kubeconfig: Kubeconfig,
     notice: Option<String>,
+    executor: bool,
 ) -> anyhow::Result<()> {
-    let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+    let mut sync = FleetSync::start(&ledger, kubeconfig.clone(), FleetSyncOptions::default());
+    let (automation_tx, automation) = tokio::sync::watch::channel(AutomationState::Running);
+    let (activity_tx, activity) = tokio::sync::watch::channel(Activity::default());
+    let journal = SqliteJournal::open(&settings.journal, Durability::Full)?;
+    let feed = tokio::spawn(console_feed::feed(
+        journal,
+        automation_tx,
+        activity_tx,
+        Duration::from_millis(500),
+    ));
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let executor_task = if executor {
+        let store = SqliteJournal::open(&settings.journal, Durability::Full)?;
+        let mut clients = HashMap::new();
+        for cluster in &ledger.clusters {
+            if let Ok(client) = connect(cluster, &kubeconfig, &ConnectOptions::default()).await {
+                clients.insert(cluster.id.0.clone(), client);
+            }
+        }
+        let port = KubePort::new(clients, sync.snapshots.clone(), settings.actor.clone());
+        let actor = Actor(format!("executor@{}", settings.actor));
+        let mut executor = Executor::new(store, port, ExecutorOptions::new(actor))
+            .with_fleet(sync.snapshots.clone());
+        Some(tokio::spawn(async move {
+            if let Err(error) = executor.run_until(stop_rx).await {
+                tracing::error!(%error, "executor stopped");
+            }
+        }))
+    } else {
+        None
+    };
     let inputs = ConsoleInputs {
         snapshots: sync.snapshots.clone(),
         ledger: Arc::new(ledger),
@@ -62,12 +103,18 @@ pub async fn run_live(
         keymap: std::env::var("FLEETDECK_KEYMAP").unwrap_or_else(|_| "default".into()),
         config_dir: Some(settings.paths.config_dir.clone()),
         no_color: no_color_requested(std::env::var_os("NO_COLOR")),
-        automation: None,
-        activity: None,
+        automation: Some(automation),
+        activity: Some(activity),
         commands: None,
         notice,
     };
     let result = run_console(inputs).await;
+    let _ = stop_tx.send(true);
+    if let Some(task) = executor_task {
+        // The executor finishes its call in flight and gives the lease back.
+        let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
+    }
+    feed.abort();
     sync.stop();
     result?;
     Ok(())

@@ -51,7 +51,11 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
             "demo: simulated fleet '{}' (seed {}) on http://{addr}",
             scenario.name, args.seed
         );
-        let result = super::console_cmd::run_live(settings, ledger, kubeconfig, Some(notice)).await;
+        // The demo's journal lives with its fleet, in the temporary directory.
+        let mut settings = settings.clone();
+        settings.journal = dir.path().join("journal.sqlite");
+        let result =
+            super::console_cmd::run_live(&settings, ledger, kubeconfig, Some(notice), true).await;
         server.shutdown().await;
         result
     })?;

@@ -9,7 +9,7 @@ use fleetdeck::kubeconfig::{KubeconfigSource, resolve_source};
 use super::args::GlobalArgs;
 
 /// Everything a command needs to know about its environment.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Settings {
     /// Where fleetdeck's files live.
     pub paths: Paths,

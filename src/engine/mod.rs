@@ -2,6 +2,7 @@
 //! through ports and feeding back what it observed.
 
 pub mod checkpoint;
+pub mod console_feed;
 pub mod executor;
 pub mod guard_watch;
 pub mod kube_port;

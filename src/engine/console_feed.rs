@@ -1,0 +1,137 @@
+//! Feeds the console from the journal: whether automation runs or is paused (and why, by
+//! whom), what change is in flight per cluster, and recent events. Reads the local journal
+//! file incrementally on a short interval; never talks to a cluster.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use crate::journal::{EventQuery, JournalStore};
+use crate::model::run::{Event, EventBody, PauseScope, Projection, RunStatus};
+use crate::tui::{Activity, AutomationState, JournalLine};
+
+/// Recent lines kept for the console.
+const RECENT: usize = 300;
+
+/// A one-line description of an event for people.
+pub fn describe(event: &Event) -> String {
+    let e = &event.event;
+    let item = e.item.as_ref().map(|i| format!(" {i}")).unwrap_or_default();
+    let step = e.step.as_ref().map(|s| format!(" {s}")).unwrap_or_default();
+    match &e.body {
+        EventBody::RunPlanned { title, .. } => format!("planned: {title}"),
+        EventBody::RunStatusChanged { status } => format!(
+            "run {}: {}",
+            e.run.as_ref().map(|r| r.as_str()).unwrap_or(""),
+            status.word()
+        ),
+        EventBody::StepStatusChanged { status } => format!("{item}{step}: {status}"),
+        EventBody::Intent { action, .. } => format!("{item}{step}: {action} (intent)"),
+        EventBody::Outcome { ok, .. } => format!(
+            "{item}{step}: outcome {}",
+            if *ok { "ok" } else { "not ok" }
+        ),
+        EventBody::Paused { scope, reason } => format!("paused {scope}: {reason}"),
+        EventBody::Resumed { scope, note } => format!("resumed {scope}: {note}"),
+        EventBody::GuardTripped { scope, reason, .. } => format!("GUARD paused {scope}: {reason}"),
+        EventBody::HandedOff { to, note } => format!("{item}{step}: handed off to {to}: {note}"),
+        EventBody::TakenOver { note } => format!("{item}{step}: taken over: {note}"),
+        EventBody::Returned { outcome, note } => {
+            format!("{item}{step}: returned ({outcome:?}): {note}")
+        }
+        EventBody::Aborted { note } => format!("aborted: {note}"),
+        EventBody::Note { text } => format!("{item}{step}: {text}"),
+        other => other.to_parts().0,
+    }
+}
+
+fn automation(projection: &Projection) -> AutomationState {
+    match projection.pauses.get(&PauseScope::Fleet) {
+        Some(p) => AutomationState::Paused {
+            reason: p.reason.clone(),
+            by: p.by.to_string(),
+            since: p.since,
+        },
+        None => AutomationState::Running,
+    }
+}
+
+fn in_flight(projection: &Projection) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for run in projection.runs.values() {
+        if matches!(run.status, RunStatus::Succeeded | RunStatus::Aborted) {
+            continue;
+        }
+        let Some(cluster) = &run.cluster else {
+            continue;
+        };
+        let current = run.items.iter().find_map(|(item, view)| {
+            let step = view.current.as_ref()?;
+            let status = &view.steps.get(step)?.status;
+            (!matches!(status, crate::model::run::StepStatus::Succeeded))
+                .then(|| format!("{item} {step} {}", status.word()))
+        });
+        let text = match current {
+            Some(c) => format!("{} · {c}", run.id),
+            None => format!("{} · {}", run.id, run.status.word()),
+        };
+        out.insert(cluster.0.clone(), text);
+    }
+    out
+}
+
+/// Publishes automation state and activity from `store` every `every` until both
+/// receivers are gone.
+pub async fn feed(
+    store: impl JournalStore,
+    automation_tx: watch::Sender<AutomationState>,
+    activity_tx: watch::Sender<Activity>,
+    every: Duration,
+) {
+    let mut projection = Projection::default();
+    let mut recent: Vec<JournalLine> = Vec::new();
+    let mut ticker = tokio::time::interval(every);
+    loop {
+        ticker.tick().await;
+        if automation_tx.is_closed() && activity_tx.is_closed() {
+            return;
+        }
+        let mut events = Vec::new();
+        let query = EventQuery {
+            after: projection.last_seq,
+            ..EventQuery::default()
+        };
+        if let Err(error) = store.scan(&query, &mut |e| events.push(e)) {
+            tracing::warn!(%error, "console feed cannot read the journal");
+            continue;
+        }
+        if events.is_empty() && projection.last_seq.is_some() {
+            continue;
+        }
+        for event in &events {
+            projection.apply(event);
+            if matches!(
+                event.event.body,
+                EventBody::Observed { .. } | EventBody::LeaseAcquired { .. }
+            ) {
+                continue;
+            }
+            recent.push(JournalLine {
+                at: event.event.time,
+                actor: event.event.actor.to_string(),
+                cluster: event.event.cluster.as_ref().map(|c| c.0.clone()),
+                text: describe(event),
+            });
+        }
+        if recent.len() > RECENT {
+            recent.drain(..recent.len() - RECENT);
+        }
+        let _ = automation_tx.send(automation(&projection));
+        let _ = activity_tx.send(Activity {
+            in_flight: in_flight(&projection),
+            recent: recent.clone(),
+            connected: true,
+        });
+    }
+}
