@@ -168,7 +168,10 @@ fn console_on_a_ledger_navigates_and_restores_the_terminal() {
         screen.contains("no kubeconfig found") && screen.contains("Unreachable"),
         "says why no cluster can be reached:\n{screen}"
     );
-    assert!(screen.contains("AUTOMATION RUNNING"), "the journal feeds the header: {screen}");
+    assert!(
+        screen.contains("AUTOMATION RUNNING"),
+        "the journal feeds the header: {screen}"
+    );
     assert!(!screen.contains("Synced"), "no invented status:\n{screen}");
     assert!(screen.contains("14 of 14 clusters"), "{screen}");
 
