@@ -165,30 +165,8 @@ fn read_node_list(path: &Path) -> anyhow::Result<Vec<NodeFacts>> {
         .with_context(|| format!("{} is not a NodeList in JSON", path.display()))?;
     Ok(list
         .items
-        .into_iter()
-        .map(|node| {
-            let ready = node
-                .status
-                .as_ref()
-                .and_then(|s| s.conditions.as_ref())
-                .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
-                .is_some_and(|c| c.status == "True");
-            let unschedulable = node
-                .spec
-                .as_ref()
-                .and_then(|s| s.unschedulable)
-                .unwrap_or(false);
-            NodeFacts {
-                name: NodeName(node.metadata.name.unwrap_or_default()),
-                labels: node
-                    .metadata
-                    .labels
-                    .unwrap_or_default()
-                    .into_iter()
-                    .collect(),
-                unavailable: !ready || unschedulable,
-            }
-        })
+        .iter()
+        .map(fleetdeck::engine::start::facts_of)
         .collect())
 }
 

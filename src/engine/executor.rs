@@ -687,27 +687,7 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
         let intent = action.intent();
         let intent_key = match &intent {
             Some(intent) => {
-                let (what, detail) = intent.to_journal();
-                let label = match intent {
-                    Intent::Evict { pod } => format!("evict:{pod}"),
-                    Intent::Hook { key } => format!("hook:{key}"),
-                    _ => what.clone(),
-                };
-                let attempt = checkpoint.next_attempt(&format!("{step_name}/{label}"));
-                let key = IdempotencyKey::for_step(&run.id, item, &step_name, &label, attempt);
-                let intent_event = NewEvent::new(
-                    now(),
-                    self.options.actor.clone(),
-                    key.clone(),
-                    EventBody::Intent {
-                        action: what,
-                        detail,
-                    },
-                )
-                .with_run(run.id.clone())
-                .with_item(item.clone())
-                .with_step(step_name.clone())
-                .with_cluster(cluster.clone());
+                let (key, intent_event) = self.intent_event(run, item, cluster, checkpoint, intent);
                 let state_event = self.event(
                     &run.id,
                     Some(item),
@@ -794,6 +774,41 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
         }
     }
 
+    /// The journal event announcing `intent`, with a key that is unique per attempt and the
+    /// same for an executor that replays from the same checkpoint.
+    fn intent_event(
+        &self,
+        run: &RunView,
+        item: &ItemId,
+        cluster: &ClusterId,
+        checkpoint: &mut Checkpoint,
+        intent: &Intent,
+    ) -> (IdempotencyKey, NewEvent) {
+        let step_name = checkpoint.node_state.step.name();
+        let (what, detail) = intent.to_journal();
+        let label = match intent {
+            Intent::Evict { pod } => format!("evict:{pod}"),
+            Intent::Hook { key } => format!("hook:{key}"),
+            _ => what.clone(),
+        };
+        let attempt = checkpoint.next_attempt(&format!("{step_name}/{label}"));
+        let key = IdempotencyKey::for_step(&run.id, item, &step_name, &label, attempt);
+        let event = NewEvent::new(
+            now(),
+            self.options.actor.clone(),
+            key.clone(),
+            EventBody::Intent {
+                action: what,
+                detail,
+            },
+        )
+        .with_run(run.id.clone())
+        .with_item(item.clone())
+        .with_step(step_name)
+        .with_cluster(cluster.clone());
+        (key, event)
+    }
+
     /// Evicts a batch of pods: every intent journaled in one transaction (with the state
     /// that asked), then the calls, then every outcome in one transaction. A crash in the
     /// middle leaves intents that the next executor settles by looking at the pods.
@@ -811,25 +826,8 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
         let mut events = Vec::new();
         for (pod, _) in &pods {
             let intent = Intent::Evict { pod: pod.clone() };
-            let (what, detail) = intent.to_journal();
-            let label = format!("evict:{pod}");
-            let attempt = checkpoint.next_attempt(&format!("{step_name}/{label}"));
-            let key = IdempotencyKey::for_step(&run.id, item, &step_name, &label, attempt);
-            events.push(
-                NewEvent::new(
-                    now(),
-                    self.options.actor.clone(),
-                    key.clone(),
-                    EventBody::Intent {
-                        action: what,
-                        detail,
-                    },
-                )
-                .with_run(run.id.clone())
-                .with_item(item.clone())
-                .with_step(step_name.clone())
-                .with_cluster(cluster.clone()),
-            );
+            let (key, event) = self.intent_event(run, item, &cluster, checkpoint, &intent);
+            events.push(event);
             keys.push(key);
         }
         let first = keys.first().map(|k| k.to_string()).unwrap_or_default();

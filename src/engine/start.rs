@@ -52,34 +52,34 @@ pub async fn node_facts(
             cluster: cluster.to_string(),
             source,
         })?;
-    Ok(list
-        .items
-        .iter()
-        .map(|node| {
-            let ready = node
-                .status
-                .as_ref()
-                .and_then(|s| s.conditions.as_ref())
-                .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
-                .is_some_and(|c| c.status == "True");
-            let cordoned = node
-                .spec
-                .as_ref()
-                .and_then(|s| s.unschedulable)
-                .unwrap_or(false);
-            NodeFacts {
-                name: NodeName(node.metadata.name.clone().unwrap_or_default()),
-                labels: node
-                    .metadata
-                    .labels
-                    .clone()
-                    .unwrap_or_default()
-                    .into_iter()
-                    .collect::<BTreeMap<_, _>>(),
-                unavailable: !ready || cordoned,
-            }
-        })
-        .collect())
+    Ok(list.items.iter().map(facts_of).collect())
+}
+
+/// What the planner needs of one node: name, labels, and whether it is already
+/// unavailable (NotReady or cordoned), which counts against every batch's budget.
+pub fn facts_of(node: &Node) -> NodeFacts {
+    let ready = node
+        .status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
+        .is_some_and(|c| c.status == "True");
+    let cordoned = node
+        .spec
+        .as_ref()
+        .and_then(|s| s.unschedulable)
+        .unwrap_or(false);
+    NodeFacts {
+        name: NodeName(node.metadata.name.clone().unwrap_or_default()),
+        labels: node
+            .metadata
+            .labels
+            .clone()
+            .unwrap_or_default()
+            .into_iter()
+            .collect::<BTreeMap<_, _>>(),
+        unavailable: !ready || cordoned,
+    }
 }
 
 /// Plans `spec` against the cluster's `inventory`.
