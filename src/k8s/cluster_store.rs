@@ -3,6 +3,7 @@
 //! publish copies the view once (copy-on-write), so a synced, quiet cluster is held once.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::sync::Arc;
 
 use super::project::{
@@ -14,29 +15,114 @@ use crate::model::fleet::{ClusterId, ClusterView, Interner, Labels, NodeView, Pd
 
 type Key = (Arc<str>, Arc<str>);
 
-/// A resource's state while a relist is collecting its new full set.
-struct Pending<T> {
-    items: Vec<T>,
+/// How one resource kind is kept: how to project it, how to key it, where its views live.
+struct Kind<S, K, V, E> {
+    project: fn(&S, &mut Interner) -> Result<(V, E), ProjectionError>,
+    raw_key: fn(&S, &mut Interner) -> K,
+    view_key: fn(&V) -> K,
+    views: fn(&mut ClusterView) -> &mut Vec<V>,
 }
 
-/// The slim state of one cluster.
-pub struct ClusterStore {
-    interner: Interner,
-    view: Arc<ClusterView>,
-    node_index: HashMap<Arc<str>, usize>,
-    node_versions: Vec<NodeVersions>,
-    pod_index: HashMap<Key, usize>,
-    pod_labels: Vec<Labels>,
-    pdb_index: HashMap<Key, usize>,
-    pdb_selectors: Vec<PdbSelector>,
-    pending_nodes: Option<Pending<(NodeView, NodeVersions)>>,
-    pending_pods: Option<Pending<(PodView, Labels)>>,
-    pending_pdbs: Option<Pending<(PdbView, PdbSelector)>>,
-    pdb_links_stale: bool,
-    /// Objects left out because they could not be read, with the last reason.
-    pub unreadable: u32,
-    /// The last reason an object could not be read.
-    pub last_unreadable: Option<String>,
+/// One resource kind's views (in the shared `ClusterView`), the facts kept beside them in
+/// the same order, an index by key, and the new full set while a relist collects it.
+struct Table<K, V, E> {
+    index: HashMap<K, usize>,
+    extras: Vec<E>,
+    pending: Option<Vec<(V, E)>>,
+}
+
+impl<K: Hash + Eq, V, E> Table<K, V, E> {
+    fn new() -> Self {
+        Table {
+            index: HashMap::new(),
+            extras: Vec::new(),
+            pending: None,
+        }
+    }
+
+    /// Applies one delta; returns whether the views changed.
+    fn apply<S>(
+        &mut self,
+        kind: &Kind<S, K, V, E>,
+        delta: Delta<S>,
+        view: &mut Arc<ClusterView>,
+        interner: &mut Interner,
+        unreadable: &mut dyn FnMut(ProjectionError),
+    ) -> bool
+    where
+        V: Clone,
+    {
+        match delta {
+            Delta::ListStarted => {
+                self.pending = Some(Vec::new());
+                false
+            }
+            Delta::Page(items) => {
+                for item in &items {
+                    match (kind.project)(item, interner) {
+                        Ok(projected) => {
+                            if let Some(pending) = self.pending.as_mut() {
+                                pending.push(projected);
+                            }
+                        }
+                        Err(error) => unreadable(error),
+                    }
+                }
+                false
+            }
+            Delta::ListDone => {
+                let Some(pending) = self.pending.take() else {
+                    return false;
+                };
+                let views = (kind.views)(Arc::make_mut(view));
+                let (items, extras): (Vec<V>, Vec<E>) = pending.into_iter().unzip();
+                *views = items;
+                self.extras = extras;
+                self.index = views
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| ((kind.view_key)(v), i))
+                    .collect();
+                true
+            }
+            Delta::Applied(item) => match (kind.project)(&item, interner) {
+                Ok((new_view, extra)) => {
+                    let views = (kind.views)(Arc::make_mut(view));
+                    let key = (kind.view_key)(&new_view);
+                    match self.index.get(&key) {
+                        Some(&i) => {
+                            views[i] = new_view;
+                            self.extras[i] = extra;
+                        }
+                        None => {
+                            self.index.insert(key, views.len());
+                            views.push(new_view);
+                            self.extras.push(extra);
+                        }
+                    }
+                    true
+                }
+                Err(error) => {
+                    unreadable(error);
+                    false
+                }
+            },
+            Delta::Deleted(item) => {
+                let key = (kind.raw_key)(&item, interner);
+                let Some(i) = self.index.remove(&key) else {
+                    return false;
+                };
+                let views = (kind.views)(Arc::make_mut(view));
+                views.swap_remove(i);
+                self.extras.swap_remove(i);
+                if let Some(moved) = views.get(i) {
+                    self.index.insert((kind.view_key)(moved), i);
+                }
+                true
+            }
+            Delta::Alive | Delta::Failed { .. } => false,
+        }
+    }
 }
 
 fn key_of(
@@ -47,6 +133,41 @@ fn key_of(
         interner.intern(meta.namespace.as_deref().unwrap_or("")),
         Arc::from(meta.name.as_deref().unwrap_or("")),
     )
+}
+
+const NODES: Kind<SlimNode, Arc<str>, NodeView, NodeVersions> = Kind {
+    project: project_node,
+    raw_key: |node, _| Arc::from(node.metadata.name.as_deref().unwrap_or("")),
+    view_key: |node| Arc::clone(&node.name.0),
+    views: |view| &mut view.nodes,
+};
+
+const PODS: Kind<SlimPod, Key, PodView, Labels> = Kind {
+    project: project_pod,
+    raw_key: |pod, interner| key_of(&pod.metadata, interner),
+    view_key: |pod| (Arc::clone(&pod.namespace), Arc::clone(&pod.name)),
+    views: |view| &mut view.pods,
+};
+
+const PDBS: Kind<SlimPdb, Key, PdbView, PdbSelector> = Kind {
+    project: |pdb, interner| Ok(project_pdb(pdb, interner)),
+    raw_key: |pdb, interner| key_of(&pdb.metadata, interner),
+    view_key: |pdb| (Arc::clone(&pdb.namespace), Arc::clone(&pdb.name)),
+    views: |view| &mut view.pdbs,
+};
+
+/// The slim state of one cluster.
+pub struct ClusterStore {
+    interner: Interner,
+    view: Arc<ClusterView>,
+    nodes: Table<Arc<str>, NodeView, NodeVersions>,
+    pods: Table<Key, PodView, Labels>,
+    pdbs: Table<Key, PdbView, PdbSelector>,
+    pdb_links_stale: bool,
+    /// Objects left out because they could not be read.
+    pub unreadable: u32,
+    /// The last reason an object could not be read.
+    pub last_unreadable: Option<String>,
 }
 
 impl ClusterStore {
@@ -60,25 +181,13 @@ impl ClusterStore {
                 pods: Vec::new(),
                 pdbs: Vec::new(),
             }),
-            node_index: HashMap::new(),
-            node_versions: Vec::new(),
-            pod_index: HashMap::new(),
-            pod_labels: Vec::new(),
-            pdb_index: HashMap::new(),
-            pdb_selectors: Vec::new(),
-            pending_nodes: None,
-            pending_pods: None,
-            pending_pdbs: None,
+            nodes: Table::new(),
+            pods: Table::new(),
+            pdbs: Table::new(),
             pdb_links_stale: false,
             unreadable: 0,
             last_unreadable: None,
         }
-    }
-
-    fn unreadable(&mut self, error: ProjectionError) {
-        tracing::warn!(cluster = %self.view.id, %error, "object left out");
-        self.unreadable += 1;
-        self.last_unreadable = Some(error.to_string());
     }
 
     /// The current view, shared (a pointer copy). Links pods to their PDBs first if needed.
@@ -91,230 +200,46 @@ impl ClusterStore {
 
     /// Versions reported by each node, in `view().nodes` order.
     pub fn node_versions(&self) -> &[NodeVersions] {
-        &self.node_versions
+        &self.nodes.extras
     }
 
     /// Applies one node delta; returns whether anything changed.
     pub fn apply_node(&mut self, delta: Delta<SlimNode>) -> bool {
-        match delta {
-            Delta::ListStarted => {
-                self.pending_nodes = Some(Pending { items: Vec::new() });
-                false
-            }
-            Delta::Page(items) => {
-                for node in &items {
-                    match project_node(node, &mut self.interner) {
-                        Ok(projected) => {
-                            if let Some(p) = self.pending_nodes.as_mut() {
-                                p.items.push(projected);
-                            }
-                        }
-                        Err(error) => self.unreadable(error),
-                    }
-                }
-                false
-            }
-            Delta::ListDone => {
-                let Some(pending) = self.pending_nodes.take() else {
-                    return false;
-                };
-                let view = Arc::make_mut(&mut self.view);
-                let (nodes, versions): (Vec<_>, Vec<_>) = pending.items.into_iter().unzip();
-                view.nodes = nodes;
-                self.node_versions = versions;
-                self.node_index = view
-                    .nodes
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| (Arc::clone(&n.name.0), i))
-                    .collect();
-                true
-            }
-            Delta::Applied(node) => match project_node(&node, &mut self.interner) {
-                Ok((view_node, versions)) => {
-                    let view = Arc::make_mut(&mut self.view);
-                    match self.node_index.get(&view_node.name.0) {
-                        Some(&i) => {
-                            view.nodes[i] = view_node;
-                            self.node_versions[i] = versions;
-                        }
-                        None => {
-                            self.node_index
-                                .insert(Arc::clone(&view_node.name.0), view.nodes.len());
-                            view.nodes.push(view_node);
-                            self.node_versions.push(versions);
-                        }
-                    }
-                    true
-                }
-                Err(error) => {
-                    self.unreadable(error);
-                    false
-                }
-            },
-            Delta::Deleted(node) => {
-                let name = node.metadata.name.unwrap_or_default();
-                let Some(i) = self.node_index.remove(name.as_str()) else {
-                    return false;
-                };
-                let view = Arc::make_mut(&mut self.view);
-                view.nodes.swap_remove(i);
-                self.node_versions.swap_remove(i);
-                if let Some(moved) = view.nodes.get(i) {
-                    self.node_index.insert(Arc::clone(&moved.name.0), i);
-                }
-                true
-            }
-            Delta::Alive | Delta::Failed { .. } => false,
-        }
+        let id = self.view.id.clone();
+        let (unreadable, last) = (&mut self.unreadable, &mut self.last_unreadable);
+        self.nodes.apply(
+            &NODES,
+            delta,
+            &mut self.view,
+            &mut self.interner,
+            &mut |e| note_unreadable(&id, e, unreadable, last),
+        )
     }
 
     /// Applies one pod delta; returns whether anything changed.
     pub fn apply_pod(&mut self, delta: Delta<SlimPod>) -> bool {
-        match delta {
-            Delta::ListStarted => {
-                self.pending_pods = Some(Pending { items: Vec::new() });
-                false
-            }
-            Delta::Page(items) => {
-                for pod in &items {
-                    match project_pod(pod, &mut self.interner) {
-                        Ok(projected) => {
-                            if let Some(p) = self.pending_pods.as_mut() {
-                                p.items.push(projected);
-                            }
-                        }
-                        Err(error) => self.unreadable(error),
-                    }
-                }
-                false
-            }
-            Delta::ListDone => {
-                let Some(pending) = self.pending_pods.take() else {
-                    return false;
-                };
-                let view = Arc::make_mut(&mut self.view);
-                let (pods, labels): (Vec<_>, Vec<_>) = pending.items.into_iter().unzip();
-                view.pods = pods;
-                self.pod_labels = labels;
-                self.pod_index = view
-                    .pods
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| ((Arc::clone(&p.namespace), Arc::clone(&p.name)), i))
-                    .collect();
-                self.pdb_links_stale = true;
-                true
-            }
-            Delta::Applied(pod) => match project_pod(&pod, &mut self.interner) {
-                Ok((view_pod, labels)) => {
-                    let view = Arc::make_mut(&mut self.view);
-                    let key = (Arc::clone(&view_pod.namespace), Arc::clone(&view_pod.name));
-                    match self.pod_index.get(&key) {
-                        Some(&i) => {
-                            view.pods[i] = view_pod;
-                            self.pod_labels[i] = labels;
-                        }
-                        None => {
-                            self.pod_index.insert(key, view.pods.len());
-                            view.pods.push(view_pod);
-                            self.pod_labels.push(labels);
-                        }
-                    }
-                    self.pdb_links_stale = true;
-                    true
-                }
-                Err(error) => {
-                    self.unreadable(error);
-                    false
-                }
-            },
-            Delta::Deleted(pod) => {
-                let key = key_of(&pod.metadata, &mut self.interner);
-                let Some(i) = self.pod_index.remove(&key) else {
-                    return false;
-                };
-                let view = Arc::make_mut(&mut self.view);
-                view.pods.swap_remove(i);
-                self.pod_labels.swap_remove(i);
-                if let Some(moved) = view.pods.get(i) {
-                    self.pod_index
-                        .insert((Arc::clone(&moved.namespace), Arc::clone(&moved.name)), i);
-                }
-                true
-            }
-            Delta::Alive | Delta::Failed { .. } => false,
-        }
+        let id = self.view.id.clone();
+        let (unreadable, last) = (&mut self.unreadable, &mut self.last_unreadable);
+        let changed = self
+            .pods
+            .apply(&PODS, delta, &mut self.view, &mut self.interner, &mut |e| {
+                note_unreadable(&id, e, unreadable, last)
+            });
+        self.pdb_links_stale |= changed;
+        changed
     }
 
     /// Applies one PDB delta; returns whether anything changed.
     pub fn apply_pdb(&mut self, delta: Delta<SlimPdb>) -> bool {
-        match delta {
-            Delta::ListStarted => {
-                self.pending_pdbs = Some(Pending { items: Vec::new() });
-                false
-            }
-            Delta::Page(items) => {
-                for pdb in &items {
-                    let projected = project_pdb(pdb, &mut self.interner);
-                    if let Some(p) = self.pending_pdbs.as_mut() {
-                        p.items.push(projected);
-                    }
-                }
-                false
-            }
-            Delta::ListDone => {
-                let Some(pending) = self.pending_pdbs.take() else {
-                    return false;
-                };
-                let view = Arc::make_mut(&mut self.view);
-                let (pdbs, selectors): (Vec<_>, Vec<_>) = pending.items.into_iter().unzip();
-                view.pdbs = pdbs;
-                self.pdb_selectors = selectors;
-                self.pdb_index = view
-                    .pdbs
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| ((Arc::clone(&p.namespace), Arc::clone(&p.name)), i))
-                    .collect();
-                self.pdb_links_stale = true;
-                true
-            }
-            Delta::Applied(pdb) => {
-                let (view_pdb, selector) = project_pdb(&pdb, &mut self.interner);
-                let view = Arc::make_mut(&mut self.view);
-                let key = (Arc::clone(&view_pdb.namespace), Arc::clone(&view_pdb.name));
-                match self.pdb_index.get(&key) {
-                    Some(&i) => {
-                        view.pdbs[i] = view_pdb;
-                        self.pdb_selectors[i] = selector;
-                    }
-                    None => {
-                        self.pdb_index.insert(key, view.pdbs.len());
-                        view.pdbs.push(view_pdb);
-                        self.pdb_selectors.push(selector);
-                    }
-                }
-                self.pdb_links_stale = true;
-                true
-            }
-            Delta::Deleted(pdb) => {
-                let key = key_of(&pdb.metadata, &mut self.interner);
-                let Some(i) = self.pdb_index.remove(&key) else {
-                    return false;
-                };
-                let view = Arc::make_mut(&mut self.view);
-                view.pdbs.swap_remove(i);
-                self.pdb_selectors.swap_remove(i);
-                if let Some(moved) = view.pdbs.get(i) {
-                    self.pdb_index
-                        .insert((Arc::clone(&moved.namespace), Arc::clone(&moved.name)), i);
-                }
-                self.pdb_links_stale = true;
-                true
-            }
-            Delta::Alive | Delta::Failed { .. } => false,
-        }
+        let id = self.view.id.clone();
+        let (unreadable, last) = (&mut self.unreadable, &mut self.last_unreadable);
+        let changed = self
+            .pdbs
+            .apply(&PDBS, delta, &mut self.view, &mut self.interner, &mut |e| {
+                note_unreadable(&id, e, unreadable, last)
+            });
+        self.pdb_links_stale |= changed;
+        changed
     }
 
     /// Points every pod at the first PDB of its namespace whose selector covers it.
@@ -328,12 +253,12 @@ impl ClusterStore {
             .view
             .pods
             .iter()
-            .zip(&self.pod_labels)
+            .zip(&self.pods.extras)
             .map(|(pod, labels)| {
                 by_namespace.get(&*pod.namespace).and_then(|candidates| {
                     candidates
                         .iter()
-                        .find(|&&i| self.pdb_selectors[i].matches(labels))
+                        .find(|&&i| self.pdbs.extras[i].matches(labels))
                         .and_then(|&i| u32::try_from(i).ok())
                 })
             })
@@ -346,6 +271,18 @@ impl ClusterStore {
             pod.pdb = link;
         }
     }
+}
+
+/// Counts an object left out, keeping the reason for the status line.
+fn note_unreadable(
+    cluster: &ClusterId,
+    error: ProjectionError,
+    count: &mut u32,
+    last: &mut Option<String>,
+) {
+    tracing::warn!(%cluster, %error, "object left out");
+    *count += 1;
+    *last = Some(error.to_string());
 }
 
 #[cfg(test)]
