@@ -15,9 +15,12 @@ use crate::model::fleet::{ClusterId, ClusterView, Interner, Labels, NodeView, Pd
 
 type Key = (Arc<str>, Arc<str>);
 
+/// Turns one decoded object into its view and the facts kept beside it.
+type Project<S, V, E> = fn(&S, &mut Interner) -> Result<(V, E), ProjectionError>;
+
 /// How one resource kind is kept: how to project it, how to key it, where its views live.
 struct Kind<S, K, V, E> {
-    project: fn(&S, &mut Interner) -> Result<(V, E), ProjectionError>,
+    project: Project<S, V, E>,
     raw_key: fn(&S, &mut Interner) -> K,
     view_key: fn(&V) -> K,
     views: fn(&mut ClusterView) -> &mut Vec<V>,
