@@ -247,6 +247,21 @@ async fn full_cycle_on_a_node() {
         .list(&ListParams::default())
         .await
         .unwrap();
+    // `kubectl describe node` matches events by the node's UID as well as its name.
+    let node_uid = Api::<Node>::all(client.clone())
+        .get(&node)
+        .await
+        .unwrap()
+        .metadata
+        .uid;
+    assert!(
+        node_events
+            .items
+            .iter()
+            .filter(|e| e.reason.as_deref() == Some("FleetdeckMaintenance"))
+            .all(|e| e.involved_object.uid == node_uid),
+        "events carry the node's UID"
+    );
     let ours: Vec<String> = node_events
         .items
         .iter()

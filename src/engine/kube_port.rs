@@ -520,6 +520,12 @@ impl MaintenancePort for KubePort {
         message: &str,
     ) -> Result<(), PortError> {
         let events: Api<CoreEvent> = Api::namespaced(self.client(cluster)?, "default");
+        // `kubectl describe node` finds events by the node's UID as well as its name.
+        let uid = self
+            .node(cluster, node)
+            .await
+            .ok()
+            .and_then(|n| n.metadata.uid);
         let now = Timestamp::now();
         let event = CoreEvent {
             metadata: ObjectMeta {
@@ -530,6 +536,7 @@ impl MaintenancePort for KubePort {
                 api_version: Some("v1".into()),
                 kind: Some("Node".into()),
                 name: Some(node.as_str().to_string()),
+                uid,
                 ..ObjectReference::default()
             },
             reason: Some(reason.to_string()),
