@@ -8,7 +8,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
-use super::capacity::{FleetTotals, WhatIfView, fleet_totals};
+use super::capacity::{FleetTotals, fleet_totals};
+use super::capacity_panels::{gpu_panel, what_if_panel};
 use super::table::{Col, fit_columns, header, row, scroll_offset};
 use crate::model::capacity::format_amount;
 use crate::model::fleet::{Dimension, ResourceVector};
@@ -19,14 +20,14 @@ use crate::tui::nav::CapacityScope;
 use crate::tui::screen_keys::capacity_rows;
 use crate::tui::theme::Slot;
 
-const DIMS: [Dimension; 4] = [
+pub(super) const DIMS: [Dimension; 4] = [
     Dimension::Cpu,
     Dimension::Memory,
     Dimension::Gpu,
     Dimension::Pods,
 ];
 
-fn dim_name(d: &Dimension) -> &'static str {
+pub(super) fn dim_name(d: &Dimension) -> &'static str {
     match d {
         Dimension::Cpu => "CPU",
         Dimension::Memory => "Memory",
@@ -241,7 +242,7 @@ fn fleet(app: &App, area: Rect, buf: &mut Buffer) {
     }
 }
 
-fn boxed(app: &App, title: &str, area: Rect, buf: &mut Buffer) -> Rect {
+pub(super) fn boxed(app: &App, title: &str, area: Rect, buf: &mut Buffer) -> Rect {
     let t = &app.config.theme;
     let block = Block::new()
         .borders(Borders::TOP)
@@ -523,118 +524,4 @@ fn domain_nodes(
             style,
         );
     }
-}
-
-fn gpu_panel(
-    app: &App,
-    report: &crate::model::capacity::ClusterReport,
-    area: Rect,
-    buf: &mut Buffer,
-) {
-    let t = &app.config.theme;
-    let inner = boxed(app, "GPU shape", area, buf);
-    let g = &report.gpu;
-    let mut lines = vec![Line::raw(format!(
-        " {} of {} GPUs free · largest gang {}",
-        g.free_gpus, g.total_gpus, g.largest_gang
-    ))];
-    let slots: Vec<String> = g
-        .slots
-        .iter()
-        .map(|s| format!("{}×{}", s.slots, s.size))
-        .collect();
-    lines.push(Line::raw(format!(
-        " slots on one node: {}",
-        if slots.is_empty() {
-            "-".into()
-        } else {
-            slots.join("  ")
-        }
-    )));
-    lines.push(Line::styled(
-        " free per topology domain",
-        t.style(Slot::Title),
-    ));
-    if g.domains.is_empty() {
-        lines.push(Line::styled(
-            "  no GPU nodes with topology labels",
-            t.style(Slot::Muted),
-        ));
-    }
-    for d in &g.domains {
-        let key = d.key.rsplit('/').next().unwrap_or(&d.key);
-        lines.push(Line::from(vec![
-            Span::styled(
-                format!("  {:<14}", fit(&format!("{key}={}", d.value), 14)),
-                Style::new(),
-            ),
-            Span::styled(bar(d.free_gpus, d.total_gpus, 8), t.style(Slot::Ok)),
-            Span::raw(format!(
-                " {}/{} · {} whole nodes",
-                d.free_gpus, d.total_gpus, d.whole_free_nodes
-            )),
-        ]));
-    }
-    Paragraph::new(lines).render(inner, buf);
-}
-
-fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
-    let r = &w.report;
-    let inner = boxed(
-        app,
-        &format!("What-if: {} · x clears", r.scenario),
-        area,
-        buf,
-    );
-    let unplaced = r.unplaced_pods();
-    let mut lines = vec![Line::from(vec![
-        Span::raw(format!(
-            " {} nodes lost · {} pods displaced · {} re-placed · ",
-            r.lost_nodes, r.displaced_pods, r.placed_pods
-        )),
-        Span::styled(
-            format!("{unplaced} would not fit"),
-            if unplaced > 0 {
-                t.style(Slot::Critical)
-            } else {
-                t.style(Slot::Ok)
-            },
-        ),
-    ])];
-    let mut heads = vec![Span::raw(" headroom ")];
-    for d in &DIMS {
-        let (before, after) = (w.baseline.get(d), r.headroom.get(d));
-        heads.push(Span::styled(
-            format!("{} ", dim_name(d)),
-            t.style(Slot::Title),
-        ));
-        heads.push(Span::styled(
-            format!(
-                "{} → {}   ",
-                format_amount(d, before),
-                format_amount(d, after)
-            ),
-            if after < 0 {
-                t.style(Slot::Critical)
-            } else {
-                Style::new()
-            },
-        ));
-    }
-    lines.push(Line::from(heads));
-    for g in r
-        .unplaced
-        .iter()
-        .take(usize::from(inner.height.saturating_sub(2)))
-    {
-        lines.push(Line::styled(
-            format!(
-                "  {}/{} {}: {} pods — {}",
-                g.namespace, g.owner.kind, g.owner.name, g.pods, g.reason
-            ),
-            t.style(Slot::Critical),
-        ));
-    }
-    Paragraph::new(lines).render(inner, buf);
 }

@@ -1,0 +1,129 @@
+//! The capacity screen's side panels: the GPU shape of a cluster and a what-if's result
+//! with the pods that would not fit.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::capacity::WhatIfView;
+use super::capacity_view::{DIMS, boxed, dim_name};
+use crate::model::capacity::format_amount;
+use crate::tui::app::App;
+use crate::tui::format::{bar, fit};
+use crate::tui::theme::Slot;
+
+pub(super) fn gpu_panel(
+    app: &App,
+    report: &crate::model::capacity::ClusterReport,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let t = &app.config.theme;
+    let inner = boxed(app, "GPU shape", area, buf);
+    let g = &report.gpu;
+    let mut lines = vec![Line::raw(format!(
+        " {} of {} GPUs free · largest gang {}",
+        g.free_gpus, g.total_gpus, g.largest_gang
+    ))];
+    let slots: Vec<String> = g
+        .slots
+        .iter()
+        .map(|s| format!("{}×{}", s.slots, s.size))
+        .collect();
+    lines.push(Line::raw(format!(
+        " slots on one node: {}",
+        if slots.is_empty() {
+            "-".into()
+        } else {
+            slots.join("  ")
+        }
+    )));
+    lines.push(Line::styled(
+        " free per topology domain",
+        t.style(Slot::Title),
+    ));
+    if g.domains.is_empty() {
+        lines.push(Line::styled(
+            "  no GPU nodes with topology labels",
+            t.style(Slot::Muted),
+        ));
+    }
+    for d in &g.domains {
+        let key = d.key.rsplit('/').next().unwrap_or(&d.key);
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("  {:<14}", fit(&format!("{key}={}", d.value), 14)),
+                Style::new(),
+            ),
+            Span::styled(bar(d.free_gpus, d.total_gpus, 8), t.style(Slot::Ok)),
+            Span::raw(format!(
+                " {}/{} · {} whole nodes",
+                d.free_gpus, d.total_gpus, d.whole_free_nodes
+            )),
+        ]));
+    }
+    Paragraph::new(lines).render(inner, buf);
+}
+
+pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buffer) {
+    let t = &app.config.theme;
+    let r = &w.report;
+    let inner = boxed(
+        app,
+        &format!("What-if: {} · x clears", r.scenario),
+        area,
+        buf,
+    );
+    let unplaced = r.unplaced_pods();
+    let mut lines = vec![Line::from(vec![
+        Span::raw(format!(
+            " {} nodes lost · {} pods displaced · {} re-placed · ",
+            r.lost_nodes, r.displaced_pods, r.placed_pods
+        )),
+        Span::styled(
+            format!("{unplaced} would not fit"),
+            if unplaced > 0 {
+                t.style(Slot::Critical)
+            } else {
+                t.style(Slot::Ok)
+            },
+        ),
+    ])];
+    let mut heads = vec![Span::raw(" headroom ")];
+    for d in &DIMS {
+        let (before, after) = (w.baseline.get(d), r.headroom.get(d));
+        heads.push(Span::styled(
+            format!("{} ", dim_name(d)),
+            t.style(Slot::Title),
+        ));
+        heads.push(Span::styled(
+            format!(
+                "{} → {}   ",
+                format_amount(d, before),
+                format_amount(d, after)
+            ),
+            if after < 0 {
+                t.style(Slot::Critical)
+            } else {
+                Style::new()
+            },
+        ));
+    }
+    lines.push(Line::from(heads));
+    for g in r
+        .unplaced
+        .iter()
+        .take(usize::from(inner.height.saturating_sub(2)))
+    {
+        lines.push(Line::styled(
+            format!(
+                "  {}/{} {}: {} pods — {}",
+                g.namespace, g.owner.kind, g.owner.name, g.pods, g.reason
+            ),
+            t.style(Slot::Critical),
+        ));
+    }
+    Paragraph::new(lines).render(inner, buf);
+}
