@@ -88,6 +88,20 @@ fn start_sim() -> Sim {
     Sim { child, dir }
 }
 
+/// CPU seconds this process has used (user + system), to tell the client's own cost from
+/// the simulator's, which runs on the same cores.
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            let fields: Vec<&str> = s.rsplit(')').next()?.split_whitespace().collect();
+            let utime: f64 = fields.get(11)?.parse().ok()?;
+            let stime: f64 = fields.get(12)?.parse().ok()?;
+            Some((utime + stime) / 100.0)
+        })
+        .unwrap_or(0.0)
+}
+
 fn rss_bytes() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
@@ -251,6 +265,7 @@ fn main() {
         let rss_start = rss_bytes();
 
         // 1. Raw download of every list page, 32 clusters at a time.
+        let cpu_before = cpu_seconds();
         let started = Instant::now();
         let bytes: usize = futures::stream::iter(clients.iter())
             .map(|c| async move {
@@ -262,6 +277,7 @@ fn main() {
             .fold(0, |a, b| async move { a + b })
             .await;
         let raw = started.elapsed();
+        let raw_cpu = cpu_seconds() - cpu_before;
         println!(
             "raw download: {:.2} s for {:.1} MiB of list JSON ({:.0} MiB/s)",
             raw.as_secs_f64(),
@@ -270,6 +286,7 @@ fn main() {
         );
 
         // 2. Full sync.
+        let cpu_before = cpu_seconds();
         let started = Instant::now();
         let mut options = FleetSyncOptions::default();
         options.cluster.connect = bench_connect();
@@ -283,6 +300,10 @@ fn main() {
             let _ = sync.snapshots.changed().await;
         };
         let full = started.elapsed();
+        let sync_cpu = cpu_seconds() - cpu_before;
+        println!(
+            "client CPU: {raw_cpu:.2} s for the raw download, {sync_cpu:.2} s for the sync (the rest of the wall time is the simulator, on the same cores)"
+        );
         let nodes: usize = snapshot.clusters.iter().map(|c| c.view.nodes.len()).sum();
         let pods: usize = snapshot.clusters.iter().map(|c| c.view.pods.len()).sum();
         println!(

@@ -286,9 +286,14 @@ async fn watch(
             Some(delta) = pod_rx.recv() => { let p = progress_of(&delta); (1, store.apply_pod(delta), p) }
             Some(delta) = pdb_rx.recv() => { let p = progress_of(&delta); (2, store.apply_pdb(delta), p) }
             _ = ticker.tick() => {
-                let snapshot = state.snapshot(Some(&mut store));
-                let status_changed = last_published_status != Some(snapshot.status);
+                // Cheap check first: a quiet cluster only needs its status re-derived (data
+                // ages into Unknown); the full snapshot is built only when something changed.
+                let mut facts = state.facts.clone();
+                facts.unreadable_objects = store.unreadable;
+                let status = classify(&facts, Timestamp::now(), state.options.stale_after);
+                let status_changed = last_published_status != Some(status);
                 if dirty || status_changed {
+                    let snapshot = state.snapshot(Some(&mut store));
                     last_published_status = Some(snapshot.status);
                     if state.updates.send((state.index, snapshot)).await.is_err() {
                         return false;
