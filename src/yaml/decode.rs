@@ -264,6 +264,24 @@ pub fn string_map(
     out
 }
 
+/// Parses `text` as one YAML document and decodes it with `decode`, collecting every
+/// problem. The value is handed out only when no error was found (warnings are fine);
+/// the diagnostics come sorted by position. Every fleetdeck file kind is read this way.
+pub fn read_document<T>(
+    text: &str,
+    decode: impl FnOnce(&Node, &mut Diagnostics) -> Option<T>,
+) -> (Option<T>, Vec<Diagnostic>) {
+    let mut diags = Diagnostics::default();
+    let (root, syntax) = super::node::parse(text);
+    diags.extend(syntax);
+    let value = root.as_ref().and_then(|root| decode(root, &mut diags));
+    if root.is_none() && !diags.has_errors() {
+        diags.error(Pos { line: 1, col: 1 }, "the file is empty");
+    }
+    let usable = !diags.has_errors();
+    (value.filter(|_| usable), diags.into_sorted())
+}
+
 /// The candidate closest to `word`, if it is close enough to be a plausible typo.
 pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let lower = word.to_lowercase();

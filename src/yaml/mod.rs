@@ -7,7 +7,8 @@ mod emit;
 mod node;
 
 pub use decode::{
-    Diagnostic, Diagnostics, Fields, Severity, string, string_list, string_map, suggest,
+    Diagnostic, Diagnostics, Fields, Severity, read_document, string, string_list, string_map,
+    suggest,
 };
 pub use emit::to_yaml_string;
 pub use node::{Key, Node, Pos, Value, parse};

@@ -12,7 +12,7 @@ pub use types::*;
 
 use jiff::civil::Date;
 
-use crate::yaml::{Diagnostic, Diagnostics, parse};
+use crate::yaml::{Diagnostic, read_document};
 
 /// What reading a ledger needs besides its text.
 pub struct LedgerContext<'a> {
@@ -33,21 +33,14 @@ pub struct LedgerReport {
 
 /// Reads and validates a ledger from its text. Never panics, whatever the input.
 pub fn read_ledger(text: &str, context: &LedgerContext<'_>) -> LedgerReport {
-    let mut diags = Diagnostics::default();
-    let (root, syntax) = parse(text);
-    diags.extend(syntax);
-    let ledger = root.as_ref().and_then(|root| {
-        let ledger = decode::decode_ledger(root, context.is_known_zone, &mut diags)?;
-        check_ledger(&ledger, context.today, &mut diags);
+    let (ledger, diagnostics) = read_document(text, |root, diags| {
+        let ledger = decode::decode_ledger(root, context.is_known_zone, diags)?;
+        check_ledger(&ledger, context.today, diags);
         Some(ledger)
     });
-    if root.is_none() && !diags.has_errors() {
-        diags.error(crate::yaml::Pos { line: 1, col: 1 }, "the file is empty");
-    }
-    let usable = !diags.has_errors();
     LedgerReport {
-        ledger: ledger.filter(|_| usable),
-        diagnostics: diags.into_sorted(),
+        ledger,
+        diagnostics,
     }
 }
 

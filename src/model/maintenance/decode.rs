@@ -8,9 +8,7 @@ use super::step::Step;
 use crate::model::duration::parse_duration;
 use crate::model::ledger::{API_VERSION, ClusterId, Selector};
 use crate::model::run::NodeName;
-use crate::yaml::{
-    Diagnostic, Diagnostics, Fields, Node, Pos, Value, parse, string, string_list, suggest,
-};
+use crate::yaml::{Diagnostic, Diagnostics, Fields, Node, Value, string, string_list, suggest};
 
 const TOP_FIELDS: &[&str] = &[
     "apiVersion",
@@ -54,18 +52,8 @@ pub struct MaintenanceReport {
 
 /// Reads and validates a maintenance file from its text. Never panics, whatever the input.
 pub fn read_maintenance(text: &str) -> MaintenanceReport {
-    let mut diags = Diagnostics::default();
-    let (root, syntax) = parse(text);
-    diags.extend(syntax);
-    let spec = root.as_ref().and_then(|root| decode(root, &mut diags));
-    if root.is_none() && !diags.has_errors() {
-        diags.error(Pos { line: 1, col: 1 }, "the file is empty");
-    }
-    let usable = !diags.has_errors();
-    MaintenanceReport {
-        spec: spec.filter(|_| usable),
-        diagnostics: diags.into_sorted(),
-    }
+    let (spec, diagnostics) = crate::yaml::read_document(text, decode);
+    MaintenanceReport { spec, diagnostics }
 }
 
 fn decode(root: &Node, diags: &mut Diagnostics) -> Option<MaintenanceSpec> {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::spec::*;
 use crate::model::duration::parse_duration;
 use crate::model::ledger::{API_VERSION, Selector};
-use crate::yaml::{Diagnostic, Diagnostics, Fields, Node, Pos, Value, parse, string, string_list};
+use crate::yaml::{Diagnostic, Diagnostics, Fields, Node, Value, string, string_list};
 
 const TOP_FIELDS: &[&str] = &[
     "apiVersion",
@@ -51,18 +51,8 @@ pub struct RolloutReport {
 
 /// Reads and validates a rollout file from its text. Never panics, whatever the input.
 pub fn read_rollout(text: &str) -> RolloutReport {
-    let mut diags = Diagnostics::default();
-    let (root, syntax) = parse(text);
-    diags.extend(syntax);
-    let spec = root.as_ref().and_then(|root| decode(root, &mut diags));
-    if root.is_none() && !diags.has_errors() {
-        diags.error(Pos { line: 1, col: 1 }, "the file is empty");
-    }
-    let usable = !diags.has_errors();
-    RolloutReport {
-        spec: spec.filter(|_| usable),
-        diagnostics: diags.into_sorted(),
-    }
+    let (spec, diagnostics) = crate::yaml::read_document(text, decode);
+    RolloutReport { spec, diagnostics }
 }
 
 fn decode(root: &Node, diags: &mut Diagnostics) -> Option<RolloutSpec> {
