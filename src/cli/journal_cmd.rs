@@ -47,6 +47,17 @@ pub fn open(settings: &Settings) -> anyhow::Result<SqliteJournal> {
         .with_context(|| format!("journal {}", settings.journal.display()))
 }
 
+/// The run `id` in the journal's projection, or an error that names it.
+pub fn run_view<'p>(
+    projection: &'p fleetdeck::model::run::Projection,
+    id: &str,
+) -> anyhow::Result<&'p fleetdeck::model::run::RunView> {
+    projection
+        .runs
+        .get(&RunId(id.to_string()))
+        .with_context(|| format!("no run {id} in the journal"))
+}
+
 /// `journal`: the matching events as a table or JSON/YAML.
 pub fn run(settings: &Settings, args: &JournalArgs) -> anyhow::Result<ExitCode> {
     let query = EventQuery {

@@ -10,7 +10,7 @@ use fleetdeck::journal::JournalStore;
 use fleetdeck::model::maintenance::{
     NodeFacts, NodeSelection, plan_batches, read_maintenance, select_nodes,
 };
-use fleetdeck::model::run::{NodeName, RunId};
+use fleetdeck::model::run::NodeName;
 use fleetdeck::yaml::Severity;
 use serde::Serialize;
 
@@ -301,10 +301,7 @@ fn list(settings: &Settings) -> anyhow::Result<ExitCode> {
 
 fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
     let projection = open(settings)?.projection()?;
-    let run = projection
-        .runs
-        .get(&RunId(id.to_string()))
-        .with_context(|| format!("no run {id} in the journal"))?;
+    let run = super::journal_cmd::run_view(&projection, id)?;
     emit(settings.output, run, || {
         let mut s = format!(
             "run {} ({}): {}\n",

@@ -14,9 +14,7 @@ use fleetdeck::journal::JournalStore;
 use fleetdeck::k8s::connect::{ConnectOptions, connect};
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
 use fleetdeck::model::maintenance::read_maintenance;
-use fleetdeck::model::run::{
-    Actor, EventBody, IdempotencyKey, ItemId, NewEvent, ReturnOutcome, RunId,
-};
+use fleetdeck::model::run::{Actor, EventBody, IdempotencyKey, ItemId, NewEvent, ReturnOutcome};
 use fleetdeck::yaml::Severity;
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::Namespace;
@@ -134,11 +132,8 @@ pub fn operator(
     refuse_readonly(settings, "changing who owns a step")?;
     let mut store = open(settings)?;
     let projection = store.projection()?;
-    let run_id = RunId(run.to_string());
-    let view = projection
-        .runs
-        .get(&run_id)
-        .with_context(|| format!("no run {run} in the journal"))?;
+    let view = super::journal_cmd::run_view(&projection, run)?;
+    let run_id = view.id.clone();
     if !view.items.contains_key(&ItemId(node.to_string()))
         && !view.order.contains(&ItemId(node.to_string()))
     {
@@ -188,10 +183,9 @@ pub fn operator(
 pub fn abort(settings: &Settings, run: &str, note: &str) -> anyhow::Result<ExitCode> {
     refuse_readonly(settings, "aborting a run")?;
     let mut store = open(settings)?;
-    let run_id = RunId(run.to_string());
-    if !store.projection()?.runs.contains_key(&run_id) {
-        bail!("no run {run} in the journal");
-    }
+    let run_id = super::journal_cmd::run_view(&store.projection()?, run)?
+        .id
+        .clone();
     let actor = Actor(settings.actor.clone());
     let now = Timestamp::now();
     store.append(

@@ -313,10 +313,7 @@ fn list(settings: &Settings) -> anyhow::Result<ExitCode> {
 
 fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
     let projection = open(settings)?.projection()?;
-    let run = projection
-        .runs
-        .get(&RunId(id.to_string()))
-        .with_context(|| format!("no run {id} in the journal"))?;
+    let run = super::journal_cmd::run_view(&projection, id)?;
     emit(settings.output, run, || {
         let mut s = format!(
             "rollout {} ({}): {}\n",
@@ -380,10 +377,7 @@ fn approve(
     }
     let journal = open(settings)?;
     let projection = journal.projection()?;
-    let run = projection
-        .runs
-        .get(&RunId(id.to_string()))
-        .with_context(|| format!("no run {id} in the journal"))?;
+    let run = super::journal_cmd::run_view(&projection, id)?;
     let index = match batch {
         Some(0) => anyhow::bail!("batches are counted from 1"),
         Some(n) => n - 1,
@@ -425,9 +419,7 @@ fn write(settings: &Settings, run: &str, what: &str, body: EventBody) -> anyhow:
     }
     let mut journal = open(settings)?;
     let projection = journal.projection()?;
-    if !projection.runs.contains_key(&RunId(run.to_string())) {
-        anyhow::bail!("no run {run} in the journal");
-    }
+    super::journal_cmd::run_view(&projection, run)?;
     let actor = Actor(settings.actor.clone());
     let now = Timestamp::now();
     let event = NewEvent::new(
