@@ -1,0 +1,294 @@
+//! The executor's side effects: each action performed through the port, wrapped in an
+//! intent journaled before and an outcome after.
+
+use std::time::Duration;
+
+use super::super::checkpoint::Checkpoint;
+use super::{EngineError, Executor, now};
+use crate::journal::JournalStore;
+use crate::model::ledger::ClusterId;
+use crate::model::maintenance::{
+    Action, CheckOutcome, Intent, MaintenancePort, MaintenanceSpec, Observation, PodRef,
+};
+use crate::model::run::{EventBody, IdempotencyKey, ItemId, NewEvent, RunView};
+
+impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
+    /// Performs one action. Side effects are wrapped in intent/outcome events; the
+    /// observation to feed back is returned. `None` with the lease gone means stop.
+    pub(super) async fn perform(
+        &mut self,
+        run: &RunView,
+        spec: &MaintenanceSpec,
+        item: &ItemId,
+        checkpoint: &mut Checkpoint,
+        action: Action,
+    ) -> Result<Option<Observation>, EngineError> {
+        let cluster = &spec.cluster;
+        let node = checkpoint.node_state.node.clone();
+        let step_name = checkpoint.node_state.step.name();
+        match &action {
+            Action::RecordStatus { step, status } => {
+                let body = EventBody::StepStatusChanged {
+                    status: status.clone(),
+                };
+                let e = self
+                    .event(
+                        &run.id,
+                        Some(item),
+                        cluster,
+                        // Deterministic per transition: an executor that replays from an
+                        // older checkpoint re-records the same key, which the store
+                        // deduplicates, so each transition appears once in the journal.
+                        format!(
+                            "{}/{}/{}/status/{}#{}",
+                            run.id,
+                            item,
+                            step,
+                            status.word(),
+                            checkpoint.next_attempt(&format!("status/{step}/{}", status.word()))
+                        ),
+                        body,
+                    )
+                    .with_step(step.name());
+                self.append(e)?;
+                return Ok(None);
+            }
+            Action::RecordNote { text } | Action::WaitForPerson { instructions: text } => {
+                let body = EventBody::Note { text: text.clone() };
+                let e = self
+                    .event(
+                        &run.id,
+                        Some(item),
+                        cluster,
+                        format!(
+                            "{}/{}/{}/note#{}",
+                            run.id,
+                            item,
+                            step_name,
+                            checkpoint.next_attempt(&format!("note/{step_name}"))
+                        ),
+                        body,
+                    )
+                    .with_step(step_name);
+                self.append(e)?;
+                return Ok(None);
+            }
+            Action::EmitNodeEvent { reason, message } => {
+                if let Err(error) = self.port.node_event(cluster, &node, reason, message).await {
+                    tracing::warn!(%error, "node event not recorded on the cluster");
+                }
+                return Ok(None);
+            }
+            _ => {}
+        }
+        // Side effects: intent first (with the state that asked for it), then the call.
+        let intent = action.intent();
+        let intent_key = match &intent {
+            Some(intent) => {
+                let (key, intent_event) = self.intent_event(run, item, cluster, checkpoint, intent);
+                let state_event = self.event(
+                    &run.id,
+                    Some(item),
+                    cluster,
+                    format!("{key}/state"),
+                    checkpoint.to_body(),
+                );
+                // Renew first: a side effect is only started by the lease holder.
+                if !self.hold_lease()? {
+                    return Ok(None);
+                }
+                let fence = self.fence();
+                self.store
+                    .append_all(vec![intent_event, state_event], fence.as_ref())?;
+                Some(key)
+            }
+            None => None,
+        };
+        let observation = match &action {
+            Action::Precheck => self.port.precheck(cluster, &node).await.map(|mut report| {
+                // Budgets were enforced by the batch plan; the guard acts through pauses.
+                report.budgets = CheckOutcome::Pass;
+                report.guard = CheckOutcome::Pass;
+                Observation::Prechecked(report)
+            }),
+            Action::Cordon => self
+                .port
+                .set_unschedulable(cluster, &node, true)
+                .await
+                .map(Observation::Cordoned),
+            Action::Uncordon => self
+                .port
+                .set_unschedulable(cluster, &node, false)
+                .await
+                .map(Observation::Uncordoned),
+            Action::ListPods => self
+                .port
+                .pods_on_node(cluster, &node)
+                .await
+                .map(Observation::Pods),
+            Action::Evict { pod, grace_period } => self
+                .port
+                .evict(cluster, pod, *grace_period)
+                .await
+                .map(|r| Observation::Evictions(vec![(pod.clone(), r)])),
+            Action::RunHook { .. } => self
+                .port
+                .run_hook(&action)
+                .await
+                .map(Observation::HookFinished),
+            Action::ObserveNode => self
+                .port
+                .observe_node(cluster, &node)
+                .await
+                .map(Observation::Node),
+            Action::ObserveWorkloads { pods } => self
+                .port
+                .observe_workloads(cluster, pods)
+                .await
+                .map(Observation::Workloads),
+            _ => return Ok(None),
+        };
+        match observation {
+            Ok(observation) => {
+                if let Some(key) = intent_key {
+                    let body = EventBody::Outcome {
+                        intent: key.clone(),
+                        ok: outcome_ok(&observation),
+                        detail: serde_json::to_value(&observation).unwrap_or_default(),
+                    };
+                    let e = self
+                        .event(&run.id, Some(item), cluster, format!("{key}/outcome"), body)
+                        .with_step(step_name);
+                    self.append(e)?;
+                }
+                Ok(Some(observation))
+            }
+            Err(error) => {
+                // Could not ask: the intent stays open and is settled by observing the
+                // cluster on a later pass. Never treated as success.
+                tracing::warn!(%error, run = %run.id, %item, "call failed; will observe and retry");
+                Ok(None)
+            }
+        }
+    }
+
+    /// The journal event announcing `intent`, with a key that is unique per attempt and the
+    /// same for an executor that replays from the same checkpoint.
+    fn intent_event(
+        &self,
+        run: &RunView,
+        item: &ItemId,
+        cluster: &ClusterId,
+        checkpoint: &mut Checkpoint,
+        intent: &Intent,
+    ) -> (IdempotencyKey, NewEvent) {
+        let step_name = checkpoint.node_state.step.name();
+        let (what, detail) = intent.to_journal();
+        let label = match intent {
+            Intent::Evict { pod } => format!("evict:{pod}"),
+            Intent::Hook { key } => format!("hook:{key}"),
+            _ => what.clone(),
+        };
+        let attempt = checkpoint.next_attempt(&format!("{step_name}/{label}"));
+        let key = IdempotencyKey::for_step(&run.id, item, &step_name, &label, attempt);
+        let event = NewEvent::new(
+            now(),
+            self.options.actor.clone(),
+            key.clone(),
+            EventBody::Intent {
+                action: what,
+                detail,
+            },
+        )
+        .with_run(run.id.clone())
+        .with_item(item.clone())
+        .with_step(step_name)
+        .with_cluster(cluster.clone());
+        (key, event)
+    }
+
+    /// Evicts a batch of pods: every intent journaled in one transaction (with the state
+    /// that asked), then the calls, then every outcome in one transaction. A crash in the
+    /// middle leaves intents that the next executor settles by looking at the pods.
+    pub(super) async fn evict_all(
+        &mut self,
+        run: &RunView,
+        spec: &MaintenanceSpec,
+        item: &ItemId,
+        checkpoint: &mut Checkpoint,
+        pods: Vec<(PodRef, Option<Duration>)>,
+    ) -> Result<Option<Observation>, EngineError> {
+        let cluster = spec.cluster.clone();
+        let step_name = checkpoint.node_state.step.name();
+        let mut keys = Vec::new();
+        let mut events = Vec::new();
+        for (pod, _) in &pods {
+            let intent = Intent::Evict { pod: pod.clone() };
+            let (key, event) = self.intent_event(run, item, &cluster, checkpoint, &intent);
+            events.push(event);
+            keys.push(key);
+        }
+        let first = keys.first().map(|k| k.to_string()).unwrap_or_default();
+        events.push(self.event(
+            &run.id,
+            Some(item),
+            &cluster,
+            format!("{first}/state"),
+            checkpoint.to_body(),
+        ));
+        if !self.hold_lease()? {
+            return Ok(None);
+        }
+        let fence = self.fence();
+        self.store.append_all(events, fence.as_ref())?;
+        let mut results = Vec::new();
+        let mut outcomes = Vec::new();
+        for ((pod, grace), key) in pods.into_iter().zip(keys) {
+            match self.port.evict(&cluster, &pod, grace).await {
+                Ok(result) => {
+                    let observation = Observation::Evictions(vec![(pod.clone(), result.clone())]);
+                    outcomes.push(
+                        self.event(
+                            &run.id,
+                            Some(item),
+                            &cluster,
+                            format!("{key}/outcome"),
+                            EventBody::Outcome {
+                                intent: key,
+                                ok: outcome_ok(&observation),
+                                detail: serde_json::to_value(&observation).unwrap_or_default(),
+                            },
+                        )
+                        .with_step(step_name.clone()),
+                    );
+                    results.push((pod, result));
+                }
+                Err(error) => {
+                    // The rest stay open and are settled by observation on a later pass.
+                    tracing::warn!(%error, "eviction call failed; will observe and retry");
+                    break;
+                }
+            }
+        }
+        if !outcomes.is_empty() {
+            let fence = self.fence();
+            self.store.append_all(outcomes, fence.as_ref())?;
+        }
+        Ok((!results.is_empty()).then_some(Observation::Evictions(results)))
+    }
+}
+
+pub(super) fn outcome_ok(observation: &Observation) -> bool {
+    match observation {
+        Observation::Cordoned(r) | Observation::Uncordoned(r) => r.is_ok(),
+        Observation::Evictions(results) => results.iter().all(|(_, r)| {
+            matches!(
+                r,
+                crate::model::maintenance::EvictionResult::Evicted
+                    | crate::model::maintenance::EvictionResult::PodGone
+            )
+        }),
+        Observation::HookFinished(h) => h.exit_code == Some(0) && !h.timed_out,
+        _ => true,
+    }
+}
