@@ -59,6 +59,8 @@ pub struct Config {
     pub output: Option<OutputFormat>,
     /// Start read-only unless told otherwise.
     pub readonly: Option<bool>,
+    /// Prometheus base URL for rollout gates (`http://127.0.0.1:9090`).
+    pub prometheus: Option<String>,
 }
 
 impl Config {

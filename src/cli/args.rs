@@ -39,9 +39,27 @@ pub struct GlobalArgs {
     /// Output format
     #[arg(short, long, global = true, value_enum)]
     pub output: Option<OutputFormat>,
+    /// Prometheus for rollout gates and checks, e.g. http://127.0.0.1:9090
+    #[arg(long, global = true, value_name = "URL", env = "FLEETDECK_PROMETHEUS")]
+    pub prometheus: Option<String>,
     /// Configuration file (default: config.toml in the XDG config directory)
     #[arg(long, global = true, value_name = "FILE", env = "FLEETDECK_CONFIG")]
     pub config: Option<PathBuf>,
+}
+
+/// `fleetdeck run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// How long the executor's lease lives without renewal; a standby takes over
+    /// this long after the holder dies
+    #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = super::live::parse_wait)]
+    pub lease_ttl: std::time::Duration,
+    /// How long a cluster's rollout checks may say "not yet" before the verdict is final
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = super::live::parse_wait)]
+    pub verify_timeout: std::time::Duration,
+    /// How often SLO evidence is queried while a rollout batch is active
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = super::live::parse_wait)]
+    pub evidence_interval: std::time::Duration,
 }
 
 /// Subcommands.
@@ -93,12 +111,7 @@ pub enum Command {
         command: super::maintenance_cmd::MaintenanceCommand,
     },
     /// The headless executor: carries out runs from the journal (a second one stands by)
-    Run {
-        /// How long the executor's lease lives without renewal; a standby takes over
-        /// this long after the holder dies
-        #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = super::live::parse_wait)]
-        lease_ttl: std::time::Duration,
-    },
+    Run(RunArgs),
     /// Plan and operate rollouts across clusters
     Rollout {
         /// Rollout subcommand.

@@ -7,16 +7,14 @@ use std::sync::Arc;
 
 use fleetdeck::engine::console_feed;
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
-use fleetdeck::engine::kube_port::KubePort;
 use fleetdeck::journal::{Durability, SqliteJournal};
-use fleetdeck::k8s::connect::{ConnectOptions, connect};
+
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
 use fleetdeck::ledger_file;
 use fleetdeck::model::ledger::Ledger;
 use fleetdeck::model::run::Actor;
 use fleetdeck::tui::{Activity, AutomationState, ConsoleInputs, no_color_requested, run_console};
 use kube::config::Kubeconfig;
-use std::collections::HashMap;
 use std::time::Duration;
 
 use super::settings::Settings;
@@ -76,13 +74,9 @@ pub async fn run_live(
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let executor_task = if executor {
         let store = SqliteJournal::open(&settings.journal, Durability::Full)?;
-        let mut clients = HashMap::new();
-        for cluster in &ledger.clusters {
-            if let Ok(client) = connect(cluster, &kubeconfig, &ConnectOptions::default()).await {
-                clients.insert(cluster.id.0.clone(), client);
-            }
-        }
-        let port = KubePort::new(clients, sync.snapshots.clone(), settings.actor.clone());
+        let port =
+            super::engine_port::kube_port(settings, &ledger, &kubeconfig, sync.snapshots.clone())
+                .await;
         let actor = Actor(format!("executor@{}", settings.actor));
         let mut executor = Executor::new(store, port, ExecutorOptions::new(actor))
             .with_fleet(sync.snapshots.clone());

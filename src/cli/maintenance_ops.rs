@@ -2,13 +2,11 @@
 //! starting runs, the operator's hand-off commands (journal events with the actor), and
 //! the headless executor.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
-use fleetdeck::engine::kube_port::KubePort;
 use fleetdeck::engine::start::{node_facts, plan, record_run};
 use fleetdeck::journal::JournalStore;
 use fleetdeck::k8s::connect::{ConnectOptions, connect};
@@ -207,27 +205,22 @@ pub fn abort(settings: &Settings, run: &str, note: &str) -> anyhow::Result<ExitC
 /// `fleetdeck run`: the headless executor. A second one waits as a standby and takes over
 /// when the lease expires; SIGTERM/Ctrl-C finish the call in flight, record it, and give
 /// the lease back.
-pub fn execute(settings: &Settings, lease_ttl: std::time::Duration) -> anyhow::Result<ExitCode> {
+pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Result<ExitCode> {
     refuse_readonly(settings, "running the executor")?;
     let ledger = fleetdeck::ledger_file::load(&settings.ledger_path()?)?;
     let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
     let store = open(settings)?;
     runtime()?.block_on(async move {
-        let mut clients = HashMap::new();
-        for cluster in &ledger.clusters {
-            match connect(cluster, &kubeconfig, &ConnectOptions::default()).await {
-                Ok(client) => {
-                    clients.insert(cluster.id.0.clone(), client);
-                }
-                Err(error) => tracing::warn!(%error, "no client; runs on this cluster wait"),
-            }
-        }
-        let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+        let mut sync = FleetSync::start(&ledger, kubeconfig.clone(), FleetSyncOptions::default());
         // Prechecks read the fleet view: let every cluster reach a verdict first.
         sync.wait_settled(std::time::Duration::from_secs(30)).await;
-        let port = KubePort::new(clients, sync.snapshots.clone(), settings.actor.clone());
+        let port =
+            super::engine_port::kube_port(settings, &ledger, &kubeconfig, sync.snapshots.clone())
+                .await;
         let mut options = ExecutorOptions::new(Actor(settings.actor.clone()));
-        options.lease_ttl = lease_ttl;
+        options.lease_ttl = args.lease_ttl;
+        options.rollout =
+            super::engine_port::rollout_options(args.verify_timeout, args.evidence_interval);
         let mut executor = Executor::new(store, port, options).with_fleet(sync.snapshots.clone());
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
         tokio::spawn(async move {

@@ -5,6 +5,7 @@ mod capacity_cmd;
 mod config_cmd;
 mod console_cmd;
 mod demo_cmd;
+mod engine_port;
 mod journal_cmd;
 mod journal_stress;
 mod ledger;
@@ -73,7 +74,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         },
         Some(Command::Journal(args)) => journal_cmd::run(&settings, &args),
         Some(Command::Maintenance { command }) => maintenance_cmd::run(&settings, &command),
-        Some(Command::Run { lease_ttl }) => maintenance_ops::execute(&settings, lease_ttl),
+        Some(Command::Run(args)) => maintenance_ops::execute(&settings, &args),
         Some(Command::Rollout { command }) => rollout_cmd::run(&settings, &command),
         Some(Command::Pause(args)) => pause_cmd::pause(&settings, &args),
         Some(Command::Resume(args)) => pause_cmd::resume(&settings, &args),

@@ -1,4 +1,4 @@
-//! `fleetdeck rollout plan | list | show | approve | pause | resume | abort`.
+//! `fleetdeck rollout plan | start | list | show | approve | pause | resume | abort`.
 //! `plan` is a dry run from the files alone; the others read the journal or write operator
 //! commands to it, which the executor folds into the run.
 
@@ -7,12 +7,13 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Subcommand;
+use fleetdeck::engine::rollout_start::{already_applied, record_rollout};
 use fleetdeck::journal::JournalStore;
 use fleetdeck::ledger_file;
 use fleetdeck::model::duration::format_duration;
 use fleetdeck::model::rollout::{
-    BatchPhase, Manifest, ReleaseAction, ReleaseDigest, RolloutPlan, RolloutSpec, check_approval,
-    plan_rollout, read_rollout, release_digest,
+    BatchPhase, Manifest, ManifestText, ReleaseAction, ReleaseDigest, RolloutPlan, RolloutRunSpec,
+    RolloutSpec, check_approval, plan_rollout, read_rollout, release_digest,
 };
 use fleetdeck::model::run::{
     Actor, EventBody, IdempotencyKey, NewEvent, PauseScope, RunId, RunView,
@@ -31,6 +32,11 @@ pub enum RolloutCommand {
     /// Check a rollout file and print its stages, batches, coverage and untested
     /// combinations against the ledger (dry run; exit 1 on errors)
     Plan {
+        /// The rollout file
+        file: PathBuf,
+    },
+    /// Start a rollout: journal its plan; `fleetdeck run` (or the console) carries it out
+    Start {
         /// The rollout file
         file: PathBuf,
     },
@@ -82,6 +88,7 @@ pub enum RolloutCommand {
 pub fn run(settings: &Settings, command: &RolloutCommand) -> anyhow::Result<ExitCode> {
     match command {
         RolloutCommand::Plan { file } => plan(settings, file),
+        RolloutCommand::Start { file } => start(settings, file),
         RolloutCommand::List => list(settings),
         RolloutCommand::Show { run } => show(settings, run),
         RolloutCommand::Approve { run, batch, note } => approve(settings, run, *batch, note),
@@ -143,19 +150,28 @@ fn read_manifests(dir: &Path) -> anyhow::Result<Vec<Manifest>> {
     Ok(out)
 }
 
-/// The release digest of a rollout file's release, reading its manifests from disk.
-pub fn digest_of(file: &Path, spec: &RolloutSpec) -> anyhow::Result<ReleaseDigest> {
-    let manifests = match &spec.release.action {
+/// The manifests of a rollout file's release, read from disk (none for `exec`).
+fn manifests_of(file: &Path, spec: &RolloutSpec) -> anyhow::Result<Vec<Manifest>> {
+    match &spec.release.action {
         ReleaseAction::Apply { directory } => {
             let base = file.parent().unwrap_or_else(|| Path::new("."));
-            read_manifests(&base.join(directory))?
+            read_manifests(&base.join(directory))
         }
-        ReleaseAction::Exec(_) => Vec::new(),
-    };
-    Ok(release_digest(&spec.release, &manifests))
+        ReleaseAction::Exec(_) => Ok(Vec::new()),
+    }
 }
 
-fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
+/// A rollout file read, checked and planned against the ledger.
+struct Loaded {
+    name: String,
+    spec: RolloutSpec,
+    digest: ReleaseDigest,
+    manifests: Vec<Manifest>,
+    plan: RolloutPlan,
+}
+
+/// Reads and plans `file`; `None` after printing its errors.
+fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let report = read_rollout(&text);
@@ -170,11 +186,25 @@ fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
             .filter(|d| d.severity == Severity::Error)
             .count();
         eprintln!("{name}: {errors} error(s)");
-        return Ok(ExitCode::FAILURE);
+        return Ok(None);
     };
     let ledger = ledger_file::load(&settings.ledger_path()?)?;
-    let digest = digest_of(file, &spec)?;
+    let manifests = manifests_of(file, &spec)?;
+    let digest = release_digest(&spec.release, &manifests);
     let plan = plan_rollout(&spec, &ledger)?;
+    Ok(Some(Loaded {
+        name,
+        spec,
+        digest,
+        manifests,
+        plan,
+    }))
+}
+
+fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
+    let Some(loaded) = load(settings, file)? else {
+        return Ok(ExitCode::FAILURE);
+    };
     #[derive(Serialize)]
     struct Out<'a> {
         file: &'a str,
@@ -184,12 +214,54 @@ fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
     emit(
         settings.output,
         &Out {
-            file: &name,
-            digest: &digest,
-            plan: &plan,
+            file: &loaded.name,
+            digest: &loaded.digest,
+            plan: &loaded.plan,
         },
-        || render_plan(&spec, &digest, &plan),
+        || render_plan(&loaded.spec, &loaded.digest, &loaded.plan),
     )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
+    if settings.readonly {
+        anyhow::bail!("read-only mode: refusing to start a rollout");
+    }
+    let Some(loaded) = load(settings, file)? else {
+        return Ok(ExitCode::FAILURE);
+    };
+    let mut texts = Vec::new();
+    for m in &loaded.manifests {
+        let text = String::from_utf8(m.bytes.clone())
+            .with_context(|| format!("manifest {} is not UTF-8 text", m.path))?;
+        texts.push(ManifestText {
+            path: m.path.clone(),
+            text,
+        });
+    }
+    let mut journal = open(settings)?;
+    let applied = already_applied(&journal.projection()?, &loaded.digest);
+    let spec = RolloutRunSpec::new(loaded.spec, loaded.digest, texts, &loaded.plan, applied);
+    let actor = Actor(settings.actor.clone());
+    let run = record_rollout(&mut journal, &actor, &spec, Timestamp::now())?;
+    let batches = spec.batches.len();
+    let targets: usize = spec.batches.iter().map(|b| b.clusters.len()).sum();
+    println!(
+        "rollout {run} started by {actor}: {targets} cluster(s) in {batches} batch(es), release {} ({})",
+        spec.rollout.release.name, spec.digest
+    );
+    if !spec.applied.is_empty() {
+        println!(
+            "{} cluster(s) already run this digest: they are verified, not applied again",
+            spec.applied.len()
+        );
+    }
+    if spec.rollout.approvals == fleetdeck::model::rollout::ApprovalPolicy::DistinctFromAuthor {
+        println!("distinctApprover: someone other than {actor} approves its batches");
+    }
+    println!(
+        "the executor (`fleetdeck run`, or the console) carries it out; follow it with `fleetdeck rollout show {run}`"
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -272,10 +344,9 @@ fn word<T: Serialize>(value: &T) -> String {
     }
 }
 
-/// Rollout runs are the runs whose journal holds rollout batch events.
+/// Rollout runs are the runs started from a rollout file.
 fn is_rollout(run: &RunView) -> bool {
-    !run.rollout.batches.is_empty()
-        || serde_json::from_value::<RolloutSpec>(run.spec.clone()).is_ok()
+    serde_json::from_value::<RolloutRunSpec>(run.spec.clone()).is_ok()
 }
 
 fn list(settings: &Settings) -> anyhow::Result<ExitCode> {
@@ -395,8 +466,8 @@ fn approve(
         .get(&index)
         .cloned()
         .unwrap_or(BatchPhase::Pending);
-    let policy = serde_json::from_value::<RolloutSpec>(run.spec.clone())
-        .map(|s| s.approvals)
+    let policy = serde_json::from_value::<RolloutRunSpec>(run.spec.clone())
+        .map(|s| s.rollout.approvals)
         .unwrap_or_default();
     let actor = Actor(settings.actor.clone());
     check_approval(policy, &run.created_by, &actor, index, &phase)?;

@@ -25,6 +25,8 @@ pub struct Settings {
     pub readonly: bool,
     /// Output format.
     pub output: OutputFormat,
+    /// Prometheus base URL for rollout gates.
+    pub prometheus: Option<String>,
 }
 
 impl Settings {
@@ -54,6 +56,7 @@ impl Settings {
                 .or(config.actor.clone())
                 .unwrap_or_else(default_actor),
             readonly: global.readonly || config.readonly.unwrap_or(false),
+            prometheus: global.prometheus.clone().or(config.prometheus.clone()),
             output: global.output.or(config.output).unwrap_or_default(),
             paths,
         })

@@ -50,13 +50,11 @@ pub enum PortError {
 /// The port: one client per ledger cluster plus the latest fleet snapshot.
 #[derive(Clone)]
 pub struct KubePort {
-    clients: Arc<HashMap<String, ClusterClient>>,
-    snapshots: watch::Receiver<FleetSnapshot>,
+    pub(super) clients: Arc<HashMap<String, ClusterClient>>,
+    pub(super) snapshots: watch::Receiver<FleetSnapshot>,
     actor: String,
+    pub(super) rollout: Arc<super::rollout_kube::RolloutSettings>,
 }
-
-/// Output kept in the journal from one hook run, at most this many bytes.
-const HOOK_OUTPUT_LIMIT: usize = 64 * 1024;
 
 fn classify(cluster: &ClusterId, error: kube::Error) -> PortError {
     PortError::Unreachable {
@@ -97,10 +95,17 @@ impl KubePort {
             clients: Arc::new(clients),
             snapshots,
             actor,
+            rollout: Arc::default(),
         }
     }
 
-    fn client(&self, cluster: &ClusterId) -> Result<kube::Client, PortError> {
+    /// Where rollouts find Prometheus and what their exec actions are given.
+    pub fn with_rollout_settings(mut self, settings: super::rollout_kube::RolloutSettings) -> Self {
+        self.rollout = Arc::new(settings);
+        self
+    }
+
+    pub(super) fn client(&self, cluster: &ClusterId) -> Result<kube::Client, PortError> {
         self.clients
             .get(&cluster.0)
             .map(|c| c.client.clone())
@@ -370,41 +375,14 @@ impl MaintenancePort for KubePort {
         else {
             return Err(PortError::Hook("not a hook action".into()));
         };
-        let Some((program, args)) = argv.split_first() else {
-            return Err(PortError::Hook("empty argv".into()));
-        };
-        let mut command = tokio::process::Command::new(program);
-        command
-            .args(args)
-            .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .stdin(std::process::Stdio::null())
-            .kill_on_drop(true);
-        let child = command.output();
-        match tokio::time::timeout(*timeout, child).await {
-            Err(_) => Ok(HookResult {
-                exit_code: None,
-                timed_out: true,
-                output: format!("killed after {}s", timeout.as_secs()),
-            }),
-            Ok(Err(e)) => Err(PortError::Hook(format!("{program}: {e}"))),
-            Ok(Ok(output)) => {
-                let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
-                text.push_str(&String::from_utf8_lossy(&output.stderr));
-                if text.len() > HOOK_OUTPUT_LIMIT {
-                    let mut cut = HOOK_OUTPUT_LIMIT;
-                    while !text.is_char_boundary(cut) {
-                        cut -= 1;
-                    }
-                    text.truncate(cut);
-                    text.push_str("\n[output truncated]");
-                }
-                Ok(HookResult {
-                    exit_code: output.status.code(),
-                    timed_out: false,
-                    output: text,
-                })
-            }
-        }
+        let outcome = crate::engine::program::run_program(argv, env, *timeout)
+            .await
+            .map_err(PortError::Hook)?;
+        Ok(HookResult {
+            exit_code: outcome.exit_code,
+            timed_out: outcome.timed_out,
+            output: outcome.output,
+        })
     }
 
     async fn observe_node(

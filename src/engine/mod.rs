@@ -6,4 +6,8 @@ pub mod console_feed;
 pub mod executor;
 pub mod guard_watch;
 pub mod kube_port;
+pub mod program;
+pub mod prometheus;
+pub mod rollout_kube;
+pub mod rollout_start;
 pub mod start;

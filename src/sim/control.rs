@@ -7,6 +7,8 @@
 //! - `POST /sim/v1/clusters/{id}/nodes/{node}/reboot` — NotReady now, Ready again after
 //!   the scenario's `rebootSeconds` (simulated).
 //! - `POST /sim/v1/clusters/{id}/compact` — drop the watch history (410 for old versions).
+//! - `GET  /sim/v1/metrics` — every cluster's service request counters, in Prometheus's
+//!   text format (what a Prometheus scrapes; see `metrics.rs`).
 
 use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
@@ -37,6 +39,14 @@ fn route(fleet: &SimFleet, method: &Method, rest: &str, body: &[u8]) -> Result<R
         retry_after: None,
     };
     match (method.clone(), segs.as_slice()) {
+        (Method::GET, ["metrics"]) => Ok((
+            [(
+                http::header::CONTENT_TYPE,
+                "text/plain; version=0.0.4; charset=utf-8",
+            )],
+            super::metrics::exposition(fleet),
+        )
+            .into_response()),
         (Method::GET, ["clusters"]) => {
             let items: Vec<Value> = fleet
                 .clusters()

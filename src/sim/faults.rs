@@ -55,6 +55,23 @@ pub struct Faults {
     pub zone_outage: Option<ZoneOutage>,
     /// Nodes whose kubelet stops reporting (NotReady) while listed here.
     pub not_ready_nodes: Vec<String>,
+    /// The cluster's services answer errors (seen in `/sim/v1/metrics`).
+    pub degradation: Option<Degradation>,
+    /// The cluster's service metrics are missing from `/sim/v1/metrics` (an exporter
+    /// that stopped): a scrape finds no series for it.
+    pub metrics_down: bool,
+}
+
+/// Service errors injected into a cluster's metrics, from the start or once a release is
+/// applied to it (as recorded in `kube-system/fleetdeck-release`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Degradation {
+    /// Fraction (0..1) of service requests that fail while degraded.
+    pub error_ratio: f64,
+    /// Degrade only once this release (its name or digest) is applied; always when unset.
+    #[serde(default)]
+    pub after_release: Option<String>,
 }
 
 /// What the fault gate decided for one request.

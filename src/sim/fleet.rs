@@ -35,6 +35,8 @@ pub struct Cluster {
     /// Wakes the control loop after a change.
     pub wake: Arc<Notify>,
     requests: Mutex<Vec<LoggedRequest>>,
+    /// Service request counters behind `/sim/v1/metrics`.
+    pub traffic: Mutex<super::metrics::Traffic>,
 }
 
 /// A mutating request the cluster answered, for tests that must prove what a client did
@@ -130,6 +132,7 @@ impl SimFleet {
                     }),
                     faults: Mutex::new(g.faults),
                     requests: Mutex::new(Vec::new()),
+                    traffic: Mutex::new(super::metrics::Traffic::default()),
                     wake: Arc::new(Notify::new()),
                 })
             })

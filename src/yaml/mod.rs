@@ -4,6 +4,7 @@
 
 mod decode;
 mod emit;
+mod json;
 mod node;
 
 pub use decode::{
@@ -11,4 +12,5 @@ pub use decode::{
     suggest,
 };
 pub use emit::to_yaml_string;
+pub use json::{documents_to_json, first_document_to_json};
 pub use node::{Key, Node, Pos, Value, parse};

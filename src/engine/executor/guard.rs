@@ -6,7 +6,9 @@ use crate::model::ledger::ClusterId;
 use crate::model::maintenance::{MaintenancePort, MaintenanceSpec};
 use crate::model::run::{EventBody, IdempotencyKey, NewEvent, RunStatus, RunView};
 
-impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
+impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + Sync>
+    Executor<S, P>
+{
     /// Watches readiness in every cluster of the fleet view and pauses any failure domain
     /// where too many nodes went NotReady at once ("suspect shared dependency"); only a
     /// person resumes. Every cluster is watched, not only those with a run in flight, so

@@ -5,7 +5,10 @@
 //! observing the cluster before anything else happens to that node.
 
 mod guard;
+mod rollout;
 mod side_effects;
+
+pub use rollout::RolloutOptions;
 
 use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
@@ -41,6 +44,8 @@ pub struct ExecutorOptions {
     pub lease_ttl: Duration,
     /// Pause between passes.
     pub tick: Duration,
+    /// Rollout verification and evidence timing.
+    pub rollout: RolloutOptions,
 }
 
 impl ExecutorOptions {
@@ -50,6 +55,7 @@ impl ExecutorOptions {
             actor,
             lease_ttl: Duration::from_secs(15),
             tick: Duration::from_millis(500),
+            rollout: RolloutOptions::default(),
         }
     }
 }
@@ -74,6 +80,10 @@ pub struct Executor<S, P> {
     unfolded: HashMap<(RunId, ItemId), Vec<Observation>>,
     fleet: Option<tokio::sync::watch::Receiver<crate::model::live::FleetSnapshot>>,
     guard: super::guard_watch::GuardWatch,
+    /// Rollout runs, specs, observations and commands read from the journal.
+    rollout_log: rollout::RolloutLog,
+    /// Rollout runs being driven by this executor (rebuilt when the lease is taken).
+    rollouts: HashMap<RunId, rollout::RolloutRuntime>,
 }
 
 /// Whether a pass could act.
@@ -89,7 +99,9 @@ fn now() -> Timestamp {
     Timestamp::now()
 }
 
-impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
+impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + Sync>
+    Executor<S, P>
+{
     /// An executor over `store` acting through `port`.
     pub fn new(store: S, port: P, options: ExecutorOptions) -> Self {
         Executor {
@@ -105,6 +117,8 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
             guard: super::guard_watch::GuardWatch::new(
                 crate::model::maintenance::GuardPolicy::default(),
             ),
+            rollout_log: rollout::RolloutLog::default(),
+            rollouts: HashMap::new(),
         }
     }
 
@@ -151,6 +165,8 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
             LeaseGrant::Acquired { lease } => {
                 tracing::info!(actor = %self.options.actor, token = %lease.token, "lease acquired");
                 self.lease = Some(lease);
+                // Another executor may have acted meanwhile: rebuild rollouts from the journal.
+                self.rollouts.clear();
                 Ok(true)
             }
             LeaseGrant::HeldByOther { .. } => Ok(false),
@@ -179,6 +195,7 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
         self.store.scan(&query, &mut |e| events.push(e))?;
         for event in &events {
             self.projection.apply(event);
+            self.rollout_log.note(event);
             let (Some(run), Some(item)) = (&event.event.run, &event.event.item) else {
                 continue;
             };
@@ -251,6 +268,8 @@ impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
             self.drive_run(&run, &spec).await?;
             self.catch_up()?;
         }
+        self.drive_rollouts().await?;
+        self.catch_up()?;
         Ok(PassOutcome::Acted)
     }
 

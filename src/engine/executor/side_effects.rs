@@ -12,7 +12,9 @@ use crate::model::maintenance::{
 };
 use crate::model::run::{EventBody, IdempotencyKey, ItemId, NewEvent, RunView};
 
-impl<S: JournalStore, P: MaintenancePort + Sync> Executor<S, P> {
+impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + Sync>
+    Executor<S, P>
+{
     /// Performs one action. Side effects are wrapped in intent/outcome events; the
     /// observation to feed back is returned. `None` with the lease gone means stop.
     pub(super) async fn perform(

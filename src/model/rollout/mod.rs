@@ -10,7 +10,9 @@ mod digest;
 mod gates;
 mod machine;
 mod planner;
+mod port;
 mod restart;
+mod run_spec;
 mod spec;
 mod state;
 
@@ -25,7 +27,9 @@ pub use spec::*;
 pub use approval::{Refusal, check_approval};
 pub use gates::{Evidence, HaltReason, MetricReading, failed_gate, metrics_gate};
 pub use machine::{item_key, step};
+pub use port::{RolloutPort, VerifyProgress};
 pub use restart::{AppliedSeen, ApplyResolution, reconcile_apply};
+pub use run_spec::{ManifestText, PlannedBatch, RolloutRunSpec, replay};
 pub use state::{
     Action, Batch, BatchPhase, Item, ItemPhase, Observation, RolloutStatus, RunState, VerifyOutcome,
 };

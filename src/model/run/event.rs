@@ -28,6 +28,11 @@ impl IdempotencyKey {
         IdempotencyKey(format!("{run}/{item}/{step}/{what}#{attempt}"))
     }
 
+    /// Whether this is the key of an operator command (see [`IdempotencyKey::for_command`]).
+    pub fn is_command(&self) -> bool {
+        self.0.starts_with("cmd/")
+    }
+
     /// The key of an operator command: unique per actor, time and process, since a person
     /// pausing twice means it twice.
     pub fn for_command(actor: &Actor, time: Timestamp, what: &str) -> Self {
@@ -300,6 +305,16 @@ pub enum EventBody {
         batch: usize,
         /// Why, with the evidence.
         why: HaltReason,
+    },
+    /// What the rollout executor fed its run reducer, in order: replaying these through the
+    /// reducer from the planned state rebuilds the run exactly (the event's time is the
+    /// reducer's `now`). `command` is the operator command it came from, if any.
+    #[serde(rename = "rollout.observed")]
+    RolloutObserved {
+        /// The observation.
+        observation: crate::model::rollout::Observation,
+        /// The journal sequence of the operator command it folds, if any.
+        command: Option<i64>,
     },
     /// A kind this version does not know (written by a newer fleetdeck); kept, not folded.
     #[serde(skip)]

@@ -1,0 +1,59 @@
+//! The executor's port, built the same way by `fleetdeck run`, the console and the demo:
+//! one client per ledger cluster from its own context, the live fleet view, and what
+//! rollouts need (Prometheus, the kubeconfig and contexts given to exec actions).
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use fleetdeck::engine::executor::RolloutOptions;
+use fleetdeck::engine::kube_port::KubePort;
+use fleetdeck::engine::prometheus::Prometheus;
+use fleetdeck::engine::rollout_kube::RolloutSettings;
+use fleetdeck::k8s::connect::{ConnectOptions, connect};
+use fleetdeck::model::ledger::Ledger;
+use fleetdeck::model::live::FleetSnapshot;
+use kube::config::Kubeconfig;
+use tokio::sync::watch;
+
+use super::settings::Settings;
+
+/// The port for an executor acting as `settings.actor`.
+pub async fn kube_port(
+    settings: &Settings,
+    ledger: &Ledger,
+    kubeconfig: &Kubeconfig,
+    snapshots: watch::Receiver<FleetSnapshot>,
+) -> KubePort {
+    let mut clients = HashMap::new();
+    let mut contexts = HashMap::new();
+    for cluster in &ledger.clusters {
+        contexts.insert(cluster.id.0.clone(), cluster.context.clone());
+        match connect(cluster, kubeconfig, &ConnectOptions::default()).await {
+            Ok(client) => {
+                clients.insert(cluster.id.0.clone(), client);
+            }
+            Err(error) => tracing::warn!(%error, "no client; runs on this cluster wait"),
+        }
+    }
+    let paths: Vec<String> = settings
+        .kubeconfig
+        .paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let rollout = RolloutSettings {
+        prometheus: settings.prometheus.as_deref().map(Prometheus::new),
+        kubeconfig: (!paths.is_empty()).then(|| paths.join(":").into()),
+        contexts,
+        ..RolloutSettings::default()
+    };
+    KubePort::new(clients, snapshots, settings.actor.clone()).with_rollout_settings(rollout)
+}
+
+/// Rollout timing from `fleetdeck run`'s flags.
+pub fn rollout_options(verify_timeout: Duration, evidence_interval: Duration) -> RolloutOptions {
+    RolloutOptions {
+        verify_timeout,
+        evidence_interval,
+    }
+}

@@ -1,0 +1,504 @@
+//! The executor's rollout half: the same lease and journal as node maintenance, one level
+//! up. Each observation fed to a rollout's reducer is journaled (`rollout.observed`) in one
+//! transaction with the events the reducer asked for and the intents of the applies it
+//! started, before any of those applies happens; the outcome is journaled after. A new
+//! executor rebuilds each run by replaying those observations, then tells the reducer it
+//! restarted, which settles applies without outcome by reading each cluster's release
+//! record, never by applying again blindly.
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+use jiff::Timestamp;
+
+use super::{EngineError, Executor, now};
+use crate::journal::JournalStore;
+use crate::model::ledger::ClusterId;
+use crate::model::maintenance::MaintenancePort;
+use crate::model::rollout::{
+    Action, Observation, RolloutPort, RolloutRunSpec, RolloutStatus, RunState, VerifyProgress,
+    replay, step,
+};
+use crate::model::run::{
+    Actor, EventBody, IdempotencyKey, ItemId, NewEvent, PauseScope, RunId, RunStatus, Sequence,
+};
+
+/// What the executor keeps about one rollout run between passes.
+pub(super) struct RolloutRuntime {
+    spec: RolloutRunSpec,
+    state: RunState,
+    /// The last operator command folded into the state.
+    consumed: Option<Sequence>,
+    /// Clusters whose checks are running, since when.
+    verifying: BTreeMap<ClusterId, Instant>,
+    /// When metric evidence was last collected.
+    evidence_at: Option<Instant>,
+}
+
+/// An observation waiting to be fed, with the operator command it came from.
+struct Feed {
+    observation: Observation,
+    command: Option<Sequence>,
+}
+
+/// What catch-up keeps for rollout runs, read from every event in order.
+#[derive(Default)]
+pub(super) struct RolloutLog {
+    /// Runs whose spec is a rollout, with it and its author.
+    pub specs: BTreeMap<RunId, (RolloutRunSpec, Actor)>,
+    /// Journaled observations per run: time, observation, folded command.
+    pub observed: HashMap<RunId, Vec<(Timestamp, Observation, Option<Sequence>)>>,
+    /// Operator commands per run, in order.
+    pub commands: HashMap<RunId, Vec<(Sequence, Observation)>>,
+}
+
+impl RolloutLog {
+    /// Takes what matters to rollouts from one journal event.
+    pub fn note(&mut self, event: &crate::model::run::Event) {
+        let e = &event.event;
+        let Some(run) = &e.run else {
+            return;
+        };
+        if let EventBody::RunPlanned { spec, .. } = &e.body {
+            if let Ok(spec) = serde_json::from_value::<RolloutRunSpec>(spec.clone()) {
+                self.specs.insert(run.clone(), (spec, e.actor.clone()));
+            }
+            return;
+        }
+        if !self.specs.contains_key(run) {
+            return;
+        }
+        if let EventBody::RolloutObserved {
+            observation,
+            command,
+        } = &e.body
+        {
+            self.observed.entry(run.clone()).or_default().push((
+                e.time,
+                observation.clone(),
+                command.map(Sequence),
+            ));
+            return;
+        }
+        if !e.key.is_command() {
+            return;
+        }
+        let by = e.actor.clone();
+        let observation = match &e.body {
+            EventBody::RunApproved {
+                batch: Some(batch),
+                note,
+            } => Observation::Approve {
+                batch: *batch,
+                by,
+                note: note.clone(),
+            },
+            EventBody::Paused {
+                scope: PauseScope::Run { .. },
+                reason,
+            } => Observation::Pause {
+                by,
+                reason: reason.clone(),
+            },
+            EventBody::Resumed {
+                scope: PauseScope::Run { .. },
+                note,
+            } => Observation::Resume {
+                by,
+                note: note.clone(),
+            },
+            EventBody::Aborted { note } => Observation::Abort {
+                by,
+                note: note.clone(),
+            },
+            _ => return,
+        };
+        self.commands
+            .entry(run.clone())
+            .or_default()
+            .push((event.seq, observation));
+    }
+}
+
+/// Whether feeding `observation` changed nothing worth keeping: the journal then stays
+/// quiet (a replay without it reaches the same state).
+fn is_noise(
+    observation: &Observation,
+    before: &RunState,
+    after: &RunState,
+    actions: &[Action],
+) -> bool {
+    matches!(observation, Observation::Tick | Observation::Evidence(_))
+        && before == after
+        && actions
+            .iter()
+            .all(|a| matches!(a, Action::CollectEvidence { .. } | Action::WakeAt(_)))
+}
+
+impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
+    /// Drives every live rollout run once. A fleet-wide pause freezes them: nothing is
+    /// fed, nothing new is applied, nothing is undone.
+    pub(super) async fn drive_rollouts(&mut self) -> Result<(), EngineError> {
+        if self.projection.pauses.contains_key(&PauseScope::Fleet) {
+            return Ok(());
+        }
+        let runs: Vec<RunId> = self.rollout_log.specs.keys().cloned().collect();
+        for run in runs {
+            if self.lease.is_none() {
+                return Ok(());
+            }
+            self.drive_rollout(&run).await?;
+        }
+        Ok(())
+    }
+
+    /// Rebuilds a run from the journal: its starting state, every observation fed so far,
+    /// then `Restarted` when anything had happened (applies without outcome get settled).
+    fn rebuild(&mut self, run: &RunId) -> Option<(RolloutRuntime, bool)> {
+        let (spec, author) = self.rollout_log.specs.get(run)?.clone();
+        let observed = self
+            .rollout_log
+            .observed
+            .get(run)
+            .cloned()
+            .unwrap_or_default();
+        let consumed = observed.iter().filter_map(|(_, _, c)| *c).max();
+        let started = !observed.is_empty();
+        let state = replay(
+            spec.initial_state(run.clone(), author),
+            observed.into_iter().map(|(at, o, _)| (at, o)),
+        );
+        Some((
+            RolloutRuntime {
+                spec,
+                state,
+                consumed,
+                verifying: BTreeMap::new(),
+                evidence_at: None,
+            },
+            started,
+        ))
+    }
+
+    async fn drive_rollout(&mut self, run: &RunId) -> Result<(), EngineError> {
+        let mut queue: Vec<Feed> = Vec::new();
+        let mut runtime = match self.rollouts.remove(run) {
+            Some(r) => r,
+            None => {
+                let Some((runtime, started)) = self.rebuild(run) else {
+                    return Ok(());
+                };
+                if started {
+                    queue.push(Feed {
+                        observation: Observation::Restarted,
+                        command: None,
+                    });
+                }
+                runtime
+            }
+        };
+        if matches!(
+            runtime.state.status,
+            RolloutStatus::Succeeded | RolloutStatus::Aborted { .. }
+        ) {
+            self.rollouts.insert(run.clone(), runtime);
+            return Ok(());
+        }
+        if self
+            .projection
+            .runs
+            .get(run)
+            .is_some_and(|r| r.status == RunStatus::Planned)
+        {
+            let e = NewEvent::new(
+                now(),
+                self.options.actor.clone(),
+                IdempotencyKey(format!("{run}/status/running")),
+                EventBody::RunStatusChanged {
+                    status: RunStatus::Running,
+                },
+            )
+            .with_run(run.clone());
+            self.append(e)?;
+        }
+        // Operator commands not folded yet, in journal order.
+        for (seq, observation) in self
+            .rollout_log
+            .commands
+            .get(run)
+            .cloned()
+            .unwrap_or_default()
+        {
+            if runtime.consumed.is_some_and(|c| seq <= c) {
+                continue;
+            }
+            queue.push(Feed {
+                observation,
+                command: Some(seq),
+            });
+        }
+        queue.extend(self.poll_verifications(&mut runtime).await);
+        queue.push(Feed {
+            observation: Observation::Tick,
+            command: None,
+        });
+        if let Some(evidence) = self.due_evidence(&mut runtime).await {
+            queue.push(evidence);
+        }
+        let result = self.feed_all(run, &mut runtime, queue).await;
+        self.rollouts.insert(run.clone(), runtime);
+        result
+    }
+
+    /// Checks of clusters in verification, once each; verdicts become observations.
+    async fn poll_verifications(&mut self, runtime: &mut RolloutRuntime) -> Vec<Feed> {
+        let mut out = Vec::new();
+        let clusters: Vec<(ClusterId, Instant)> = runtime
+            .verifying
+            .iter()
+            .map(|(c, t)| (c.clone(), *t))
+            .collect();
+        for (cluster, since) in clusters {
+            let outcome = match self.port.verify_release(&cluster, &runtime.spec).await {
+                VerifyProgress::Done(outcome) => outcome,
+                VerifyProgress::NotYet { why, at_deadline } => {
+                    if since.elapsed() < self.options.rollout.verify_timeout {
+                        tracing::debug!(%cluster, %why, "checks not passing yet");
+                        continue;
+                    }
+                    at_deadline
+                }
+            };
+            runtime.verifying.remove(&cluster);
+            out.push(Feed {
+                observation: Observation::Verified { cluster, outcome },
+                command: None,
+            });
+        }
+        out
+    }
+
+    /// Metric evidence for the clusters the release reached, at most once per interval,
+    /// whenever a batch is active and the rollout has an SLO condition.
+    async fn due_evidence(&mut self, runtime: &mut RolloutRuntime) -> Option<Feed> {
+        let slo = runtime.state.stop_when.slo_burn_rate?;
+        let state = &runtime.state;
+        if state.status != RolloutStatus::Running
+            || !state
+                .batches
+                .get(state.current)
+                .is_some_and(|b| b.phase.is_active())
+        {
+            return None;
+        }
+        if runtime
+            .evidence_at
+            .is_some_and(|at| at.elapsed() < self.options.rollout.evidence_interval)
+        {
+            return None;
+        }
+        let reached: Vec<ClusterId> = state
+            .items
+            .iter()
+            .filter(|(_, i)| i.phase != crate::model::rollout::ItemPhase::Pending)
+            .map(|(c, _)| c.clone())
+            .collect();
+        if reached.is_empty() {
+            return None;
+        }
+        runtime.evidence_at = Some(Instant::now());
+        let evidence = self.port.burn_evidence(&reached, &slo).await;
+        Some(Feed {
+            observation: Observation::Evidence(evidence),
+            command: None,
+        })
+    }
+
+    /// Feeds observations until none is left, journaling each before acting on it.
+    async fn feed_all(
+        &mut self,
+        run: &RunId,
+        runtime: &mut RolloutRuntime,
+        mut queue: Vec<Feed>,
+    ) -> Result<(), EngineError> {
+        queue.reverse();
+        let mut steps = 0;
+        while let Some(feed) = queue.pop() {
+            steps += 1;
+            if steps > 500 {
+                break; // a safety net against a livelock; the next pass continues
+            }
+            let at = now();
+            let before = runtime.state.clone();
+            let (next, actions) = step(before.clone(), at, feed.observation.clone());
+            if let Some(seq) = feed.command {
+                runtime.consumed = Some(seq);
+            }
+            if feed.command.is_none() && is_noise(&feed.observation, &before, &next, &actions) {
+                continue;
+            }
+            self.journal_step(run, at, &feed, &actions)?;
+            runtime.state = next;
+            for action in actions {
+                let more = self.perform_rollout(run, runtime, action).await?;
+                // Fed before anything queued later, as they happened.
+                queue.extend(more.into_iter().rev());
+            }
+            if self.lease.is_none() {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// One transaction: the observation, the events the reducer asked for, and the
+    /// intents of the applies it started.
+    fn journal_step(
+        &mut self,
+        run: &RunId,
+        at: Timestamp,
+        feed: &Feed,
+        actions: &[Action],
+    ) -> Result<(), EngineError> {
+        let actor = self.options.actor.clone();
+        let seq = self.projection.last_seq.map_or(0, |s| s.0);
+        let mut events = vec![
+            NewEvent::new(
+                at,
+                actor.clone(),
+                IdempotencyKey(format!(
+                    "{run}/observed@{seq}/{}/{}",
+                    feed.command.map_or(0, |c| c.0),
+                    at.as_nanosecond()
+                )),
+                EventBody::RolloutObserved {
+                    observation: feed.observation.clone(),
+                    command: feed.command.map(|c| c.0),
+                },
+            )
+            .with_run(run.clone()),
+        ];
+        for action in actions {
+            let event = match action {
+                Action::Journal { cluster, key, body } => {
+                    let e = NewEvent::new(at, actor.clone(), key.clone(), body.clone())
+                        .with_run(run.clone());
+                    match cluster {
+                        Some(c) => e.with_cluster(c.clone()).with_item(ItemId(c.0.clone())),
+                        None => e,
+                    }
+                }
+                Action::Apply {
+                    cluster,
+                    digest,
+                    key,
+                } => NewEvent::new(
+                    at,
+                    actor.clone(),
+                    key.clone(),
+                    EventBody::Intent {
+                        action: "apply".into(),
+                        detail: serde_json::json!({"digest": digest}),
+                    },
+                )
+                .with_run(run.clone())
+                .with_cluster(cluster.clone())
+                .with_item(ItemId(cluster.0.clone())),
+                Action::Refused(refusal) => NewEvent::new(
+                    at,
+                    actor.clone(),
+                    IdempotencyKey(format!(
+                        "{run}/refused/{}/{}",
+                        feed.command.map_or(0, |c| c.0),
+                        at.as_nanosecond()
+                    )),
+                    EventBody::Note {
+                        text: format!("refused: {refusal}"),
+                    },
+                )
+                .with_run(run.clone()),
+                _ => continue,
+            };
+            events.push(event);
+        }
+        let fence = self.fence();
+        self.store.append_all(events, fence.as_ref())?;
+        Ok(())
+    }
+
+    /// Performs one side effect; returns the observations it produced.
+    async fn perform_rollout(
+        &mut self,
+        run: &RunId,
+        runtime: &mut RolloutRuntime,
+        action: Action,
+    ) -> Result<Vec<Feed>, EngineError> {
+        let feed = |observation| Feed {
+            observation,
+            command: None,
+        };
+        match action {
+            Action::Apply { cluster, key, .. } => {
+                let result = self.port.apply_release(&cluster, &runtime.spec, &key).await;
+                match &result {
+                    Ok(digest) => tracing::info!(%run, %cluster, %digest, "release applied"),
+                    Err(error) => tracing::warn!(%run, %cluster, %error, "release apply failed"),
+                }
+                let outcome = NewEvent::new(
+                    now(),
+                    self.options.actor.clone(),
+                    IdempotencyKey(format!("{key}/outcome")),
+                    EventBody::Outcome {
+                        intent: key.clone(),
+                        ok: result.is_ok(),
+                        detail: serde_json::to_value(&result).unwrap_or_default(),
+                    },
+                )
+                .with_run(run.clone())
+                .with_cluster(cluster.clone())
+                .with_item(ItemId(cluster.0.clone()));
+                self.append(outcome)?;
+                Ok(vec![feed(Observation::Applied { cluster, result })])
+            }
+            Action::Verify { cluster } => {
+                runtime
+                    .verifying
+                    .entry(cluster)
+                    .or_insert_with(Instant::now);
+                Ok(Vec::new())
+            }
+            Action::ObserveApplied { cluster } => {
+                let seen = self.port.applied_release(&cluster).await;
+                Ok(vec![feed(Observation::Reconciled { cluster, seen })])
+            }
+            Action::AwaitApproval { batch } => {
+                tracing::info!(%run, batch = batch + 1, "batch awaits approval");
+                Ok(Vec::new())
+            }
+            // Evidence is collected on its own interval; soaks are re-judged every pass;
+            // journal events and refusals were written with the observation.
+            Action::CollectEvidence { .. }
+            | Action::WakeAt(_)
+            | Action::Journal { .. }
+            | Action::Refused(_) => Ok(Vec::new()),
+        }
+    }
+}
+
+/// Rollout settings of the executor.
+#[derive(Debug, Clone)]
+pub struct RolloutOptions {
+    /// How long a cluster's checks may keep saying "not yet" before the verdict is final.
+    pub verify_timeout: Duration,
+    /// How often SLO evidence is queried while a batch is active.
+    pub evidence_interval: Duration,
+}
+
+impl Default for RolloutOptions {
+    fn default() -> Self {
+        RolloutOptions {
+            verify_timeout: Duration::from_secs(600),
+            evidence_interval: Duration::from_secs(10),
+        }
+    }
+}

@@ -1,0 +1,493 @@
+//! The rollout port over kube and Prometheus: server-side apply of a release's manifests
+//! (field manager `fleetdeck`) or its exec action, the release record every cluster keeps
+//! (`kube-system/fleetdeck-release`, the deployed id read back after a restart), the
+//! release's checks, and SLO evidence from Prometheus. A cluster whose identity does not
+//! match the ledger's pin is never changed.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use k8s_openapi::api::apps::v1::{DaemonSet, Deployment};
+use k8s_openapi::api::core::v1::{ConfigMap, Node};
+use kube::Api;
+use kube::api::{DynamicObject, GroupVersionKind, ListParams, Patch, PatchParams};
+use serde_json::{Value, json};
+
+use super::kube_port::KubePort;
+use super::program::run_program;
+use super::prometheus::Prometheus;
+use crate::k8s::reflect::describe_error;
+use crate::model::ledger::ClusterId;
+use crate::model::live::IdentityVerdict;
+use crate::model::rollout::{
+    AppliedSeen, BurnRateLimit, Check, Evidence, ExecCommand, MetricReading, PrometheusCheck,
+    ReleaseAction, ReleaseDigest, RolloutPort, RolloutRunSpec, VerifyOutcome, VerifyProgress,
+    WorkloadScope,
+};
+use crate::model::run::IdempotencyKey;
+
+/// The field manager of every server-side apply fleetdeck makes.
+pub const FIELD_MANAGER: &str = "fleetdeck";
+/// Where a cluster records the release it runs.
+pub const RELEASE_RECORD_NAMESPACE: &str = "kube-system";
+/// The record's name.
+pub const RELEASE_RECORD: &str = "fleetdeck-release";
+
+/// The error ratio of a cluster's services over the SLO window; `$cluster` and `$window`
+/// are replaced.
+pub const DEFAULT_ERROR_RATIO_QUERY: &str = "sum(rate(http_requests_total{cluster=\"$cluster\",code=~\"5..\"}[$window])) / sum(rate(http_requests_total{cluster=\"$cluster\"}[$window]))";
+
+/// What rollouts need beyond the clusters' clients.
+#[derive(Debug, Clone)]
+pub struct RolloutSettings {
+    /// Where SLO evidence and `prometheus` checks are queried; none means every metric is
+    /// unknown (which halts a rollout with an SLO condition unless `unknownMetrics: ignore`).
+    pub prometheus: Option<Prometheus>,
+    /// Given to exec actions and checks as `KUBECONFIG`.
+    pub kubeconfig: Option<PathBuf>,
+    /// Each cluster's kubeconfig context, given as `FLEETDECK_CONTEXT`.
+    pub contexts: HashMap<String, String>,
+    /// The SLO error-ratio query.
+    pub error_ratio_query: String,
+}
+
+impl Default for RolloutSettings {
+    fn default() -> Self {
+        RolloutSettings {
+            prometheus: None,
+            kubeconfig: None,
+            contexts: HashMap::new(),
+            error_ratio_query: DEFAULT_ERROR_RATIO_QUERY.to_string(),
+        }
+    }
+}
+
+/// One check's verdict.
+enum CheckVerdict {
+    Pass,
+    Fail(String),
+    /// Not there yet, or not measurable yet: asked again until the verification deadline.
+    NotYet {
+        why: String,
+        unknown: bool,
+    },
+}
+
+fn promql_window(window: std::time::Duration) -> String {
+    format!("{}s", window.as_secs().max(1))
+}
+
+impl KubePort {
+    /// Refuses to change a cluster whose identity is not confirmed against the ledger.
+    fn confirmed_identity(&self, cluster: &ClusterId) -> Result<(), String> {
+        let snapshot = self.snapshots.borrow().clone();
+        let Some(live) = snapshot.cluster(&cluster.0) else {
+            return Err(format!("{cluster} is not in the fleet view"));
+        };
+        match &live.identity_verdict {
+            Some(IdentityVerdict::Match) => Ok(()),
+            Some(IdentityVerdict::NotPinned) => Err(format!(
+                "{cluster}: the ledger pins no identity; refusing to change it"
+            )),
+            Some(IdentityVerdict::Mismatch { reason }) => Err(format!(
+                "{cluster}: identity mismatch ({reason}); refusing to change it"
+            )),
+            None => Err(format!(
+                "{cluster}: identity not confirmed yet ({}); refusing to change it",
+                live.status.label()
+            )),
+        }
+    }
+
+    /// The environment of exec actions and checks.
+    fn program_env(
+        &self,
+        cluster: &ClusterId,
+        run: &RolloutRunSpec,
+        key: Option<&IdempotencyKey>,
+    ) -> Vec<(String, String)> {
+        let settings = &self.rollout;
+        let mut env = vec![
+            ("FLEETDECK_CLUSTER".to_string(), cluster.0.clone()),
+            (
+                "FLEETDECK_RELEASE".to_string(),
+                run.rollout.release.name.clone(),
+            ),
+            ("FLEETDECK_RELEASE_DIGEST".to_string(), run.digest.0.clone()),
+        ];
+        if let Some(context) = settings.contexts.get(&cluster.0) {
+            env.push(("FLEETDECK_CONTEXT".to_string(), context.clone()));
+        }
+        if let Some(path) = &settings.kubeconfig {
+            env.push(("KUBECONFIG".to_string(), path.display().to_string()));
+        }
+        if let Some(key) = key {
+            env.push(("FLEETDECK_IDEMPOTENCY_KEY".to_string(), key.0.clone()));
+        }
+        env
+    }
+
+    async fn run_exec(
+        &self,
+        cluster: &ClusterId,
+        run: &RolloutRunSpec,
+        key: Option<&IdempotencyKey>,
+        command: &ExecCommand,
+    ) -> Result<(), String> {
+        let env = self.program_env(cluster, run, key);
+        let outcome = run_program(&command.argv, &env, command.timeout).await?;
+        if outcome.succeeded() {
+            Ok(())
+        } else {
+            Err(format!("{}: {}", command.argv.join(" "), outcome.summary()))
+        }
+    }
+
+    async fn query(&self, promql: &str) -> Result<f64, String> {
+        match &self.rollout.prometheus {
+            None => Err("no Prometheus configured (--prometheus)".to_string()),
+            Some(p) => p.query(promql).await.map_err(|e| e.to_string()),
+        }
+    }
+
+    async fn check(
+        &self,
+        client: &kube::Client,
+        cluster: &ClusterId,
+        run: &RolloutRunSpec,
+        check: &Check,
+    ) -> CheckVerdict {
+        let unknown = |e: kube::Error| CheckVerdict::NotYet {
+            why: describe_error(&e),
+            unknown: true,
+        };
+        match check {
+            Check::NodesReady { min_ratio } => {
+                let nodes = match Api::<Node>::all(client.clone())
+                    .list(&ListParams::default())
+                    .await
+                {
+                    Ok(list) => list.items,
+                    Err(e) => return unknown(e),
+                };
+                if nodes.is_empty() {
+                    return CheckVerdict::Fail("the cluster has no nodes".into());
+                }
+                let ready = nodes.iter().filter(|n| node_ready(n)).count();
+                let ratio = ready as f64 / nodes.len() as f64;
+                if ratio >= *min_ratio {
+                    CheckVerdict::Pass
+                } else {
+                    CheckVerdict::NotYet {
+                        why: format!(
+                            "{ready} of {} nodes Ready ({:.0}%), need {:.0}%",
+                            nodes.len(),
+                            ratio * 100.0,
+                            min_ratio * 100.0
+                        ),
+                        unknown: false,
+                    }
+                }
+            }
+            Check::WorkloadsReady(scope) => match workloads_behind(client, scope).await {
+                Ok(behind) if behind.is_empty() => CheckVerdict::Pass,
+                Ok(behind) => CheckVerdict::NotYet {
+                    why: behind.join("; "),
+                    unknown: false,
+                },
+                Err(e) => unknown(e),
+            },
+            Check::Exec(command) => match self.run_exec(cluster, run, None, command).await {
+                Ok(()) => CheckVerdict::Pass,
+                Err(why) => CheckVerdict::Fail(why),
+            },
+            Check::Prometheus(PrometheusCheck {
+                query,
+                threshold,
+                comparison,
+            }) => {
+                let promql = query.replace("$cluster", &cluster.0);
+                match self.query(&promql).await {
+                    Ok(value) if comparison.passes(value, *threshold) => CheckVerdict::Pass,
+                    Ok(value) => CheckVerdict::Fail(format!(
+                        "query value {value} is not {} {threshold}",
+                        serde_json::to_value(comparison)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_string))
+                            .unwrap_or_default()
+                    )),
+                    Err(why) => CheckVerdict::NotYet {
+                        why: format!("metrics unknown: {why}"),
+                        unknown: true,
+                    },
+                }
+            }
+        }
+    }
+}
+
+fn node_ready(node: &Node) -> bool {
+    node.status
+        .as_ref()
+        .and_then(|s| s.conditions.as_ref())
+        .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
+        .is_some_and(|c| c.status == "True")
+}
+
+/// Deployments and DaemonSets in scope that are not available at their newest generation,
+/// in words. A status written for an older generation does not count.
+async fn workloads_behind(
+    client: &kube::Client,
+    scope: &WorkloadScope,
+) -> Result<Vec<String>, kube::Error> {
+    let (deployments, daemon_sets, params): (Api<Deployment>, Api<DaemonSet>, ListParams) =
+        match scope {
+            WorkloadScope::Namespace(ns) => (
+                Api::namespaced(client.clone(), ns),
+                Api::namespaced(client.clone(), ns),
+                ListParams::default(),
+            ),
+            WorkloadScope::Selector(selector) => (
+                Api::all(client.clone()),
+                Api::all(client.clone()),
+                ListParams::default().labels(selector),
+            ),
+        };
+    let mut behind = Vec::new();
+    for d in deployments.list(&params).await?.items {
+        let name = format!(
+            "deployment {}/{}",
+            d.metadata.namespace.as_deref().unwrap_or(""),
+            d.metadata.name.as_deref().unwrap_or("")
+        );
+        let generation = d.metadata.generation.unwrap_or(0);
+        let want = d.spec.as_ref().and_then(|s| s.replicas).unwrap_or(1);
+        let status = d.status.unwrap_or_default();
+        let observed = status.observed_generation.unwrap_or(0);
+        if observed < generation {
+            behind.push(format!(
+                "{name}: status is for generation {observed}, spec is {generation}"
+            ));
+        } else if status.updated_replicas.unwrap_or(0) < want
+            || status.available_replicas.unwrap_or(0) < want
+        {
+            behind.push(format!(
+                "{name}: {} of {want} updated, {} available",
+                status.updated_replicas.unwrap_or(0),
+                status.available_replicas.unwrap_or(0)
+            ));
+        }
+    }
+    for ds in daemon_sets.list(&params).await?.items {
+        let name = format!(
+            "daemonset {}/{}",
+            ds.metadata.namespace.as_deref().unwrap_or(""),
+            ds.metadata.name.as_deref().unwrap_or("")
+        );
+        let generation = ds.metadata.generation.unwrap_or(0);
+        let Some(status) = ds.status else {
+            behind.push(format!("{name}: no status yet"));
+            continue;
+        };
+        let observed = status.observed_generation.unwrap_or(0);
+        let desired = status.desired_number_scheduled;
+        if observed < generation {
+            behind.push(format!(
+                "{name}: status is for generation {observed}, spec is {generation}"
+            ));
+        } else if status.updated_number_scheduled.unwrap_or(0) < desired
+            || status.number_available.unwrap_or(0) < desired
+        {
+            behind.push(format!(
+                "{name}: {} of {desired} updated, {} available",
+                status.updated_number_scheduled.unwrap_or(0),
+                status.number_available.unwrap_or(0)
+            ));
+        }
+    }
+    Ok(behind)
+}
+
+/// Server-side applies every object of the manifests, in file order.
+async fn apply_manifests(client: &kube::Client, run: &RolloutRunSpec) -> Result<usize, String> {
+    let params = PatchParams::apply(FIELD_MANAGER).force();
+    let mut applied = 0;
+    for manifest in &run.manifests {
+        let documents = crate::yaml::documents_to_json(&manifest.text)
+            .map_err(|e| format!("{}: {e}", manifest.path))?;
+        for (index, document) in documents.into_iter().enumerate() {
+            let at = format!("{} document {}", manifest.path, index + 1);
+            let text = |field: &str| {
+                document
+                    .pointer(field)
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+                    .ok_or_else(|| format!("{at}: {field} is missing"))
+            };
+            let api_version = text("/apiVersion")?;
+            let kind = text("/kind")?;
+            let name = text("/metadata/name")?;
+            let (group, version) = api_version
+                .rsplit_once('/')
+                .unwrap_or(("", api_version.as_str()));
+            let gvk = GroupVersionKind::gvk(group, version, &kind);
+            let (resource, caps) = kube::discovery::pinned_kind(client, &gvk)
+                .await
+                .map_err(|e| format!("{at}: {api_version} {kind}: {}", describe_error(&e)))?;
+            let api: Api<DynamicObject> = if caps.scope == kube::discovery::Scope::Namespaced {
+                let ns = document
+                    .pointer("/metadata/namespace")
+                    .and_then(Value::as_str)
+                    .unwrap_or("default");
+                Api::namespaced_with(client.clone(), ns, &resource)
+            } else {
+                Api::all_with(client.clone(), &resource)
+            };
+            api.patch(&name, &params, &Patch::Apply(&document))
+                .await
+                .map_err(|e| format!("{at}: {kind} {name}: {}", describe_error(&e)))?;
+            applied += 1;
+        }
+    }
+    Ok(applied)
+}
+
+fn record_api(client: &kube::Client) -> Api<ConfigMap> {
+    Api::namespaced(client.clone(), RELEASE_RECORD_NAMESPACE)
+}
+
+/// Writes the release record: the deployed id, read back after a restart.
+async fn record_release(
+    client: &kube::Client,
+    run: &RolloutRunSpec,
+    key: &IdempotencyKey,
+) -> Result<(), String> {
+    let record = json!({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {
+            "name": RELEASE_RECORD,
+            "namespace": RELEASE_RECORD_NAMESPACE,
+            "labels": {"app.kubernetes.io/managed-by": FIELD_MANAGER},
+        },
+        "data": {
+            "release": run.rollout.release.name,
+            "digest": run.digest.0,
+            "idempotencyKey": key.0,
+        },
+    });
+    record_api(client)
+        .patch(
+            RELEASE_RECORD,
+            &PatchParams::apply(FIELD_MANAGER).force(),
+            &Patch::Apply(&record),
+        )
+        .await
+        .map(|_| ())
+        .map_err(|e| format!("writing the release record: {}", describe_error(&e)))
+}
+
+async fn read_record(client: &kube::Client) -> AppliedSeen {
+    match record_api(client).get_opt(RELEASE_RECORD).await {
+        Ok(None) => AppliedSeen::Nothing,
+        Ok(Some(cm)) => match cm.data.as_ref().and_then(|d| d.get("digest")) {
+            Some(digest) => AppliedSeen::Digest {
+                digest: ReleaseDigest(digest.clone()),
+            },
+            None => AppliedSeen::Nothing,
+        },
+        Err(e) => AppliedSeen::Unreachable {
+            why: describe_error(&e),
+        },
+    }
+}
+
+impl RolloutPort for KubePort {
+    async fn apply_release(
+        &self,
+        cluster: &ClusterId,
+        run: &RolloutRunSpec,
+        key: &IdempotencyKey,
+    ) -> Result<ReleaseDigest, String> {
+        self.confirmed_identity(cluster)?;
+        let client = self.client(cluster).map_err(|e| e.to_string())?;
+        match &run.rollout.release.action {
+            ReleaseAction::Apply { .. } => {
+                let objects = apply_manifests(&client, run).await?;
+                tracing::info!(%cluster, objects, "release manifests applied");
+            }
+            ReleaseAction::Exec(command) => self.run_exec(cluster, run, Some(key), command).await?,
+        }
+        record_release(&client, run, key).await?;
+        match read_record(&client).await {
+            AppliedSeen::Digest { digest } => Ok(digest),
+            AppliedSeen::Nothing => Err("the release record is missing after writing it".into()),
+            AppliedSeen::Unreachable { why } => Err(format!("reading the release record: {why}")),
+        }
+    }
+
+    async fn verify_release(&self, cluster: &ClusterId, run: &RolloutRunSpec) -> VerifyProgress {
+        let client = match self.client(cluster) {
+            Ok(c) => c,
+            Err(e) => {
+                return VerifyProgress::Done(VerifyOutcome::Unknown { why: e.to_string() });
+            }
+        };
+        let mut waiting: Vec<String> = Vec::new();
+        let mut unknown = false;
+        for check in &run.rollout.release.checks {
+            match self.check(&client, cluster, run, check).await {
+                CheckVerdict::Pass => {}
+                CheckVerdict::Fail(reason) => {
+                    return VerifyProgress::Done(VerifyOutcome::Fail { reason });
+                }
+                CheckVerdict::NotYet { why, unknown: u } => {
+                    unknown |= u;
+                    waiting.push(why);
+                }
+            }
+        }
+        if waiting.is_empty() {
+            return VerifyProgress::Done(VerifyOutcome::Pass);
+        }
+        let why = waiting.join("; ");
+        VerifyProgress::NotYet {
+            at_deadline: if unknown {
+                VerifyOutcome::Unknown { why: why.clone() }
+            } else {
+                VerifyOutcome::Fail {
+                    reason: format!("still not ready at the verification deadline: {why}"),
+                }
+            },
+            why,
+        }
+    }
+
+    async fn applied_release(&self, cluster: &ClusterId) -> AppliedSeen {
+        match self.client(cluster) {
+            Ok(client) => read_record(&client).await,
+            Err(e) => AppliedSeen::Unreachable { why: e.to_string() },
+        }
+    }
+
+    async fn burn_evidence(&self, clusters: &[ClusterId], slo: &BurnRateLimit) -> Evidence {
+        let mut evidence = Evidence {
+            at: Some(jiff::Timestamp::now()),
+            ..Evidence::default()
+        };
+        let window = promql_window(slo.window);
+        for cluster in clusters {
+            let promql = self
+                .rollout
+                .error_ratio_query
+                .replace("$cluster", &cluster.0)
+                .replace("$window", &window);
+            let reading = match self.query(&promql).await {
+                Ok(ratio) => MetricReading::Known { error_ratio: ratio },
+                Err(why) => MetricReading::Unknown { why },
+            };
+            evidence.readings.insert(cluster.clone(), reading);
+        }
+        evidence
+    }
+}
