@@ -221,6 +221,11 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             .with_run(run.clone());
             self.append(e)?;
         }
+        // Evidence first: it is judged against the clusters it was collected for, before
+        // a command or a tick reaches new ones.
+        if let Some(evidence) = self.due_evidence(&mut runtime).await {
+            queue.push(evidence);
+        }
         // Operator commands not folded yet, in journal order.
         for (seq, observation) in self
             .rollout_log
@@ -242,9 +247,6 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             observation: Observation::Tick,
             command: None,
         });
-        if let Some(evidence) = self.due_evidence(&mut runtime).await {
-            queue.push(evidence);
-        }
         let result = self.feed_all(run, &mut runtime, queue).await;
         self.rollouts.insert(run.clone(), runtime);
         result

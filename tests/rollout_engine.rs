@@ -1,0 +1,397 @@
+//! Rollouts end to end: the simulated fleet over loopback HTTP through the real kube
+//! client, a real Prometheus scraping the simulator's service metrics, the executor in
+//! process, and `fleetdeck rollout start|approve` through the binary. The canary waits for
+//! approval (and refuses its author under `distinctApprover`); approved, it applies,
+//! verifies and soaks, and the next stage starts on its own; a degradation injected on the
+//! stage-2 cluster halts the rollout before stage 3 with the burn rate in the reason; a
+//! Prometheus that stops scraping halts it with "metrics unknown".
+
+mod prometheus_support;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use fleetdeck::engine::executor::{Executor, ExecutorOptions, RolloutOptions};
+use fleetdeck::engine::kube_port::KubePort;
+use fleetdeck::engine::prometheus::Prometheus;
+use fleetdeck::engine::rollout_kube::RolloutSettings;
+use fleetdeck::journal::{Durability, JournalStore, SqliteJournal};
+use fleetdeck::k8s::connect::{ConnectOptions, connect};
+use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
+use fleetdeck::model::rollout::{BatchPhase, HaltReason};
+use fleetdeck::model::run::{Actor, Projection, RunId, RunView};
+use fleetdeck::sim::{
+    Degradation, SimFleet, SimServer, start_on_loopback, write_kubeconfig, write_ledger,
+};
+use prometheus_support::PrometheusProcess;
+
+const RELEASE: &str = "cni-test-1";
+
+/// The rollout file: three stages of one cluster each (ledger order), an SLO condition
+/// over a 20-second window, and `distinctApprover`.
+fn rollout_yaml(canary_soak: &str) -> String {
+    format!(
+        r#"apiVersion: fleetdeck.dev/v1
+kind: Rollout
+release:
+  name: {RELEASE}
+  bundle: {{cni: cilium-1.17.2}}
+  action:
+    apply: {{directory: manifests}}
+  checks:
+    - nodesReady: {{minRatio: 0.9}}
+    - workloadsReady: {{namespace: fleet-system}}
+    - prometheus:
+        query: sum(rate(http_requests_total{{cluster="$cluster",code="500"}}[20s])) / sum(rate(http_requests_total{{cluster="$cluster"}}[20s]))
+        threshold: 0.2
+        comparison: lessThan
+targets: ""
+stages:
+  - {{name: canary, count: 1, batchSize: 1, soak: {canary_soak}, approval: required, pick: ordered}}
+  - {{name: wave, count: 1, batchSize: 1, soak: 12s, approval: auto, pick: ordered}}
+  - {{name: final, batchSize: 1, soak: 2s, approval: auto, pick: ordered}}
+budgets: {{maxInFlight: 1}}
+stopWhen:
+  failedClusters: 1
+  sloBurnRate: {{objective: 99, window: 20s, maxBurn: 5}}
+  unknownMetrics: stop
+approvals:
+  distinctApprover: true
+"#
+    )
+}
+
+const MANIFESTS: &str = r#"apiVersion: v1
+kind: Namespace
+metadata:
+  name: fleet-system
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cni-settings
+  namespace: fleet-system
+data:
+  version: cilium-1.17.2
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: cni-operator
+  namespace: fleet-system
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: cni-operator}
+  template:
+    metadata:
+      labels: {app: cni-operator}
+    spec:
+      containers:
+        - name: operator
+          image: example/cni-operator:1.17.2
+          resources:
+            requests: {cpu: 10m, memory: 16Mi}
+"#;
+
+struct Harness {
+    dir: tempfile::TempDir,
+    sim: SimFleet,
+    _server: SimServer,
+    sync: FleetSync,
+    prometheus: PrometheusProcess,
+    clusters: Vec<String>,
+    stop: tokio::sync::watch::Sender<bool>,
+    executor: Option<tokio::task::JoinHandle<()>>,
+}
+
+fn binary() -> String {
+    std::env::var("FLEETDECK_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_fleetdeck").to_owned())
+}
+
+impl Harness {
+    async fn start(canary_soak: &str) -> Harness {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let sim = SimFleet::load("small", 3, 1.0).expect("small scenario");
+        let (addr, server) = start_on_loopback(sim.clone(), 0).await.expect("loopback");
+        write_kubeconfig(&sim, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
+        write_ledger(&sim, &dir.path().join("ledger.yaml"), addr).expect("ledger");
+        std::fs::create_dir_all(dir.path().join("manifests")).expect("mkdir");
+        std::fs::write(dir.path().join("manifests/cni.yaml"), MANIFESTS).expect("manifests");
+        std::fs::write(dir.path().join("rollout.yaml"), rollout_yaml(canary_soak))
+            .expect("rollout");
+        let prometheus = PrometheusProcess::start(dir.path(), addr).await;
+        let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).expect("ledger");
+        let clusters = ledger.clusters.iter().map(|c| c.id.0.clone()).collect();
+        let kubeconfig =
+            kube::config::Kubeconfig::read_from(dir.path().join("kubeconfig")).expect("kubeconfig");
+        let mut clients = HashMap::new();
+        for cluster in &ledger.clusters {
+            let client = connect(cluster, &kubeconfig, &ConnectOptions::default())
+                .await
+                .expect("client");
+            clients.insert(cluster.id.0.clone(), client);
+        }
+        let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+        sync.wait_settled(Duration::from_secs(20)).await;
+        let (stop, stop_rx) = tokio::sync::watch::channel(false);
+        let mut harness = Harness {
+            dir,
+            sim,
+            _server: server,
+            sync,
+            prometheus,
+            clusters,
+            stop,
+            executor: None,
+        };
+        let store = SqliteJournal::open(&harness.journal(), Durability::Full).expect("journal");
+        let port = KubePort::new(
+            clients,
+            harness.sync.snapshots.clone(),
+            "executor/test".into(),
+        )
+        .with_rollout_settings(RolloutSettings {
+            prometheus: Some(Prometheus::new(&harness.prometheus.url)),
+            ..RolloutSettings::default()
+        });
+        let mut options = ExecutorOptions::new(Actor("executor/test".into()));
+        options.tick = Duration::from_millis(200);
+        options.rollout = RolloutOptions {
+            verify_timeout: Duration::from_secs(30),
+            evidence_interval: Duration::from_secs(1),
+        };
+        let mut executor =
+            Executor::new(store, port, options).with_fleet(harness.sync.snapshots.clone());
+        harness.executor = Some(tokio::spawn(async move {
+            executor.run_until(stop_rx).await.expect("executor");
+        }));
+        harness
+    }
+
+    fn journal(&self) -> PathBuf {
+        self.dir.path().join("journal.sqlite")
+    }
+
+    fn fleetdeck(&self, actor: &str, args: &[&str]) -> Output {
+        let dir = self.dir.path();
+        Command::new(binary())
+            .args([
+                "--ledger",
+                "ledger.yaml",
+                "--kubeconfig",
+                "kubeconfig",
+                "--journal",
+            ])
+            .arg(self.journal())
+            .args(["--as", actor])
+            .args(args)
+            .current_dir(dir)
+            .env("FLEETDECK_CONFIG", dir.join("config.toml"))
+            .env("FLEETDECK_DATA_DIR", dir.join("data"))
+            .env("HOME", dir)
+            .output()
+            .expect("run fleetdeck")
+    }
+
+    fn start_rollout(&self) -> RunId {
+        let out = self.fleetdeck("alice@ops", &["rollout", "start", "rollout.yaml"]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let id = stdout
+            .split_whitespace()
+            .nth(1)
+            .expect("run id in the output");
+        RunId(id.to_string())
+    }
+
+    fn projection(&self) -> Projection {
+        SqliteJournal::open(&self.journal(), Durability::Full)
+            .and_then(|j| j.projection())
+            .expect("projection")
+    }
+
+    async fn wait_for(
+        &self,
+        run: &RunId,
+        what: &str,
+        timeout: Duration,
+        done: impl Fn(&RunView) -> bool,
+    ) -> RunView {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let projection = self.projection();
+            if let Some(view) = projection.runs.get(run)
+                && done(view)
+            {
+                return view.clone();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}: {:#?}",
+                projection.runs.get(run).map(|r| (&r.status, &r.rollout))
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// PATCH requests to the cluster's release record (one per apply).
+    fn record_writes(&self, cluster: &str) -> usize {
+        self.sim
+            .request_log(cluster)
+            .expect("cluster")
+            .iter()
+            .filter(|r| r.method == "PATCH" && r.path.ends_with("/configmaps/fleetdeck-release"))
+            .count()
+    }
+
+    async fn stop(mut self) {
+        let _ = self.stop.send(true);
+        if let Some(task) = self.executor.take() {
+            let _ = tokio::time::timeout(Duration::from_secs(10), task).await;
+        }
+        self.sync.stop();
+    }
+}
+
+fn phase(view: &RunView, batch: usize) -> Option<&BatchPhase> {
+    view.rollout.batches.get(&batch)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn canary_waits_for_a_distinct_approver_then_stages_run_until_a_burn_rate_halts_them() {
+    let h = Harness::start("3s").await;
+    let [canary, second, third] = [&h.clusters[0], &h.clusters[1], &h.clusters[2]];
+    // The stage-2 cluster degrades once this release reaches it.
+    h.sim
+        .update_faults(second, |f| {
+            f.degradation = Some(Degradation {
+                error_ratio: 0.6,
+                after_release: Some(RELEASE.into()),
+            })
+        })
+        .expect("faults");
+    let run = h.start_rollout();
+
+    let view = h
+        .wait_for(
+            &run,
+            "the canary batch to await approval",
+            Duration::from_secs(20),
+            |v| phase(v, 0) == Some(&BatchPhase::AwaitingApproval),
+        )
+        .await;
+    assert!(view.items.values().all(|i| i.staged.is_none()));
+    assert_eq!(
+        h.record_writes(canary),
+        0,
+        "nothing applied before approval"
+    );
+
+    // The author may not approve under distinctApprover.
+    let refused = h.fleetdeck("alice@ops", &["rollout", "approve", &run.0]);
+    assert!(!refused.status.success());
+    let why = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        why.contains("alice@ops") && why.contains("approve"),
+        "{why}"
+    );
+
+    let approved = h.fleetdeck(
+        "bob@ops",
+        &["rollout", "approve", &run.0, "--note", "canary looks fine"],
+    );
+    assert!(
+        approved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&approved.stderr)
+    );
+
+    // Applied, verified, soaked; then stage 2 starts without a person (approval: auto).
+    let view = h
+        .wait_for(
+            &run,
+            "the canary to finish and stage 2 to start",
+            Duration::from_secs(60),
+            |v| phase(v, 0) == Some(&BatchPhase::Done) && phase(v, 1).is_some(),
+        )
+        .await;
+    let canary_item = &view.items[&fleetdeck::model::run::ItemId(canary.clone())];
+    assert!(canary_item.applied.is_some(), "{canary_item:?}");
+    assert_eq!(h.record_writes(canary), 1);
+
+    // Stage 2's cluster degrades once applied: the soak's evidence halts the rollout.
+    let view = h
+        .wait_for(&run, "the burn-rate halt", Duration::from_secs(60), |v| {
+            v.rollout.halted.is_some()
+        })
+        .await;
+    let why = view.rollout.halted.clone().expect("halted");
+    match &why {
+        HaltReason::BurnRate {
+            cluster,
+            burn,
+            max_burn,
+            ..
+        } => {
+            assert_eq!(cluster, second);
+            assert!(burn > max_burn, "{why}");
+        }
+        other => panic!("expected a burn-rate halt, got {other}"),
+    }
+    let text = why.to_string();
+    assert!(
+        text.contains("SLO burn rate") && text.contains(second.as_str()),
+        "{text}"
+    );
+    // Halted before stage 3: its cluster was never touched.
+    assert!(phase(&view, 2).is_none(), "{:?}", view.rollout);
+    assert_eq!(h.record_writes(third), 0);
+    assert_eq!(h.record_writes(second), 1);
+
+    // `rollout show` names the reason.
+    let show = h.fleetdeck("carol@ops", &["rollout", "show", &run.0]);
+    let shown = String::from_utf8_lossy(&show.stdout);
+    assert!(shown.contains("halted: SLO burn rate"), "{shown}");
+    h.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prometheus_that_stops_scraping_halts_the_rollout_with_metrics_unknown() {
+    let mut h = Harness::start("5m").await;
+    let run = h.start_rollout();
+    h.wait_for(&run, "approval", Duration::from_secs(20), |v| {
+        phase(v, 0) == Some(&BatchPhase::AwaitingApproval)
+    })
+    .await;
+    let approved = h.fleetdeck("bob@ops", &["rollout", "approve", &run.0]);
+    assert!(
+        approved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&approved.stderr)
+    );
+    h.wait_for(&run, "the canary soak", Duration::from_secs(60), |v| {
+        matches!(phase(v, 0), Some(BatchPhase::Soaking { .. }))
+    })
+    .await;
+    h.prometheus.stop();
+    let view = h
+        .wait_for(
+            &run,
+            "the metrics-unknown halt",
+            Duration::from_secs(30),
+            |v| v.rollout.halted.is_some(),
+        )
+        .await;
+    let why = view.rollout.halted.expect("halted");
+    assert!(matches!(why, HaltReason::MetricsUnknown { .. }), "{why}");
+    assert!(why.to_string().contains("metrics unknown"), "{why}");
+    assert!(why.to_string().contains("Prometheus unreachable"), "{why}");
+    h.stop().await;
+}
