@@ -2,13 +2,15 @@
 //! in turn, and the standby finishes each run. The journal and the simulator's request log
 //! must show no pod evicted twice, no step skipped, cordon and uncordon each done once.
 
+mod executor_support;
+
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
+
+use executor_support::{Executor, journal, wait};
 
 use fleetdeck::engine::start::{node_facts, plan, record_run};
-use fleetdeck::journal::{Durability, EventQuery, JournalStore, SqliteJournal};
+use fleetdeck::journal::{EventQuery, JournalStore, SqliteJournal};
 use fleetdeck::model::maintenance::read_maintenance;
 use fleetdeck::model::run::{Actor, EventBody, RunId, RunStatus, StepStatus};
 use fleetdeck::sim::{SimFleet, start_on_loopback, write_kubeconfig, write_ledger};
@@ -25,85 +27,6 @@ const STEPS: [&str; 7] = [
     "VerifyWorkloads",
     "Uncordon",
 ];
-
-fn binary() -> String {
-    std::env::var("FLEETDECK_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_fleetdeck").to_owned())
-}
-
-struct Executor(Child);
-
-impl Executor {
-    fn spawn(dir: &Path, name: &str) -> Executor {
-        let child = Command::new(binary())
-            .args([
-                "--ledger",
-                "ledger.yaml",
-                "--kubeconfig",
-                "kubeconfig",
-                "--journal",
-                "journal.sqlite",
-                "--as",
-                name,
-                "run",
-                "--lease-ttl",
-                "2s",
-            ])
-            .current_dir(dir)
-            .env("FLEETDECK_CONFIG", dir.join("config.toml"))
-            .env("FLEETDECK_DATA_DIR", dir.join(format!("data-{name}")))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn executor");
-        Executor(child)
-    }
-
-    fn kill9(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-KILL", &self.0.id().to_string()])
-            .status();
-        let _ = self.0.wait();
-    }
-}
-
-impl Drop for Executor {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn journal(dir: &Path) -> SqliteJournal {
-    SqliteJournal::open(&dir.join("journal.sqlite"), Durability::Full).expect("journal")
-}
-
-fn wait(what: &str, secs: u64, dir: &Path, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    while !done() {
-        if Instant::now() >= deadline {
-            let events = journal(dir)
-                .query(&EventQuery::default())
-                .unwrap_or_default();
-            let lines: Vec<String> = events
-                .iter()
-                .rev()
-                .take(40)
-                .map(|e| {
-                    format!(
-                        "{} {} {:?} {:?}",
-                        e.seq.0, e.event.actor, e.event.step, e.event.body
-                    )
-                })
-                .collect();
-            panic!(
-                "timed out waiting for {what}; latest events:\n{}",
-                lines.join("\n")
-            );
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
 
 fn succeeded_steps(store: &SqliteJournal, run: &RunId) -> Vec<String> {
     store
@@ -181,7 +104,7 @@ async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary() {
         let run_a = run.clone();
         let boundary_s = boundary.to_string();
         tokio::task::spawn_blocking(move || {
-            let mut active = Executor::spawn(&dir_a, "exec-a");
+            let mut active = Executor::spawn(&dir_a, "exec-a", &[]);
             wait("exec-a to hold the lease", 30, &dir_a, || {
                 journal(&dir_a)
                     .lease(&fleetdeck::model::run::LeaseScope::fleet())
@@ -190,7 +113,7 @@ async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary() {
                     .and_then(|l| l.holder)
                     .is_some_and(|h| h.0 == "exec-a")
             });
-            let _standby = Executor::spawn(&dir_a, "exec-b");
+            let _standby = Executor::spawn(&dir_a, "exec-b", &[]);
             wait(&format!("step {boundary_s} to succeed"), 60, &dir_a, || {
                 succeeded_steps(&journal(&dir_a), &run_a).contains(&boundary_s)
             });
