@@ -54,8 +54,15 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
         // The demo's journal lives with its fleet, in the temporary directory.
         let mut settings = settings.clone();
         settings.journal = dir.path().join("journal.sqlite");
+        let prometheus = super::demo_seed::start_prometheus(dir.path(), addr);
+        if settings.prometheus.is_none() {
+            settings.prometheus = prometheus.as_ref().map(|p| p.url.clone());
+        }
+        let rollout = super::demo_seed::seed_rollout(&settings.journal, &ledger)?;
+        tracing::info!(%rollout, prometheus = ?settings.prometheus, "demo rollout waits for approval");
         let result =
             super::console_cmd::run_live(&settings, ledger, kubeconfig, Some(notice), true).await;
+        drop(prometheus);
         server.shutdown().await;
         result
     })?;

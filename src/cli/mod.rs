@@ -5,6 +5,7 @@ mod capacity_cmd;
 mod config_cmd;
 mod console_cmd;
 mod demo_cmd;
+mod demo_seed;
 mod engine_port;
 mod journal_cmd;
 mod journal_stress;
