@@ -22,7 +22,7 @@ use crate::model::live::IdentityVerdict;
 use crate::model::rollout::{
     AppliedSeen, BurnRateLimit, Check, Evidence, ExecCommand, MetricReading, PrometheusCheck,
     ReleaseAction, ReleaseDigest, RolloutPort, RolloutRunSpec, VerifyOutcome, VerifyProgress,
-    WorkloadScope,
+    WorkloadScope, WorkloadStatus, nodes_ready, workload_behind,
 };
 use crate::model::run::IdempotencyKey;
 
@@ -174,19 +174,13 @@ impl KubePort {
                     return CheckVerdict::Fail("the cluster has no nodes".into());
                 }
                 let ready = nodes.iter().filter(|n| node_ready(n)).count();
-                let ratio = ready as f64 / nodes.len() as f64;
-                if ratio >= *min_ratio {
-                    CheckVerdict::Pass
-                } else {
-                    CheckVerdict::NotYet {
-                        why: format!(
-                            "{ready} of {} nodes Ready ({:.0}%), need {:.0}%",
-                            nodes.len(),
-                            ratio * 100.0,
-                            min_ratio * 100.0
-                        ),
+                match nodes_ready(ready, nodes.len(), *min_ratio) {
+                    Ok(()) => CheckVerdict::Pass,
+                    // Nodes may be coming back from a reboot: asked again until the deadline.
+                    Err(why) => CheckVerdict::NotYet {
+                        why,
                         unknown: false,
-                    }
+                    },
                 }
             }
             Check::WorkloadsReady(scope) => match workloads_behind(client, scope).await {
@@ -226,6 +220,14 @@ impl KubePort {
     }
 }
 
+fn qualified(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) -> String {
+    format!(
+        "{}/{}",
+        meta.namespace.as_deref().unwrap_or(""),
+        meta.name.as_deref().unwrap_or("")
+    )
+}
+
 fn node_ready(node: &Node) -> bool {
     node.status
         .as_ref()
@@ -253,58 +255,31 @@ async fn workloads_behind(
                 ListParams::default().labels(selector),
             ),
         };
-    let mut behind = Vec::new();
+    let mut statuses = Vec::new();
     for d in deployments.list(&params).await?.items {
-        let name = format!(
-            "deployment {}/{}",
-            d.metadata.namespace.as_deref().unwrap_or(""),
-            d.metadata.name.as_deref().unwrap_or("")
-        );
-        let generation = d.metadata.generation.unwrap_or(0);
-        let want = d.spec.as_ref().and_then(|s| s.replicas).unwrap_or(1);
-        let status = d.status.unwrap_or_default();
-        let observed = status.observed_generation.unwrap_or(0);
-        if observed < generation {
-            behind.push(format!(
-                "{name}: status is for generation {observed}, spec is {generation}"
-            ));
-        } else if status.updated_replicas.unwrap_or(0) < want
-            || status.available_replicas.unwrap_or(0) < want
-        {
-            behind.push(format!(
-                "{name}: {} of {want} updated, {} available",
-                status.updated_replicas.unwrap_or(0),
-                status.available_replicas.unwrap_or(0)
-            ));
-        }
+        let status = d.status.clone().unwrap_or_default();
+        let desired = d.spec.as_ref().and_then(|s| s.replicas).unwrap_or(1);
+        statuses.push(WorkloadStatus {
+            name: format!("deployment {}", qualified(&d.metadata)),
+            generation: d.metadata.generation.unwrap_or(0),
+            observed_generation: status.observed_generation,
+            desired: desired.into(),
+            updated: status.updated_replicas.unwrap_or(0).into(),
+            available: status.available_replicas.unwrap_or(0).into(),
+        });
     }
     for ds in daemon_sets.list(&params).await?.items {
-        let name = format!(
-            "daemonset {}/{}",
-            ds.metadata.namespace.as_deref().unwrap_or(""),
-            ds.metadata.name.as_deref().unwrap_or("")
-        );
-        let generation = ds.metadata.generation.unwrap_or(0);
-        let Some(status) = ds.status else {
-            behind.push(format!("{name}: no status yet"));
-            continue;
-        };
-        let observed = status.observed_generation.unwrap_or(0);
-        let desired = status.desired_number_scheduled;
-        if observed < generation {
-            behind.push(format!(
-                "{name}: status is for generation {observed}, spec is {generation}"
-            ));
-        } else if status.updated_number_scheduled.unwrap_or(0) < desired
-            || status.number_available.unwrap_or(0) < desired
-        {
-            behind.push(format!(
-                "{name}: {} of {desired} updated, {} available",
-                status.updated_number_scheduled.unwrap_or(0),
-                status.number_available.unwrap_or(0)
-            ));
-        }
+        let status = ds.status.clone().unwrap_or_default();
+        statuses.push(WorkloadStatus {
+            name: format!("daemonset {}", qualified(&ds.metadata)),
+            generation: ds.metadata.generation.unwrap_or(0),
+            observed_generation: status.observed_generation,
+            desired: status.desired_number_scheduled.into(),
+            updated: status.updated_number_scheduled.unwrap_or(0).into(),
+            available: status.number_available.unwrap_or(0).into(),
+        });
     }
+    let behind = statuses.iter().filter_map(workload_behind).collect();
     Ok(behind)
 }
 

@@ -11,6 +11,7 @@ mod gates;
 mod machine;
 mod planner;
 mod port;
+mod readiness;
 mod restart;
 mod run_spec;
 mod spec;
@@ -28,6 +29,7 @@ pub use approval::{Refusal, check_approval};
 pub use gates::{Evidence, HaltReason, MetricReading, failed_gate, metrics_gate};
 pub use machine::{item_key, step};
 pub use port::{RolloutPort, VerifyProgress};
+pub use readiness::{WorkloadStatus, nodes_ready, workload_behind};
 pub use restart::{AppliedSeen, ApplyResolution, reconcile_apply};
 pub use run_spec::{ManifestText, PlannedBatch, RolloutRunSpec, replay};
 pub use state::{

@@ -1,0 +1,104 @@
+//! What "ready" means for a release's checks, pure: a workload counts only when its status
+//! was written for its newest generation and every desired replica is updated and
+//! available; a cluster's nodes count when enough of them are Ready. The adapter reads the
+//! numbers from the cluster; the verdicts are decided here.
+
+/// The numbers of one Deployment or DaemonSet that readiness depends on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkloadStatus {
+    /// `deployment shop/web`, `daemonset kube-system/cilium`.
+    pub name: String,
+    /// `metadata.generation` (the spec's version).
+    pub generation: i64,
+    /// `status.observedGeneration` (the spec version the status describes), if any.
+    pub observed_generation: Option<i64>,
+    /// Replicas (or scheduled pods) wanted.
+    pub desired: i64,
+    /// Of those, running the newest template.
+    pub updated: i64,
+    /// Of those, available.
+    pub available: i64,
+}
+
+/// Why the workload is not ready at its newest generation, or `None` when it is.
+pub fn workload_behind(w: &WorkloadStatus) -> Option<String> {
+    let Some(observed) = w.observed_generation else {
+        return Some(format!("{}: no status yet", w.name));
+    };
+    if observed < w.generation {
+        // The controller has not seen the new spec: whatever the status says is stale.
+        return Some(format!(
+            "{}: status is for generation {observed}, spec is {}",
+            w.name, w.generation
+        ));
+    }
+    if w.updated < w.desired || w.available < w.desired {
+        return Some(format!(
+            "{}: {} of {} updated, {} available",
+            w.name, w.updated, w.desired, w.available
+        ));
+    }
+    None
+}
+
+/// Whether `ready` of `total` nodes meets `min_ratio`: `Err` says how far off it is.
+pub fn nodes_ready(ready: usize, total: usize, min_ratio: f64) -> Result<(), String> {
+    if total == 0 {
+        return Err("the cluster has no nodes".into());
+    }
+    let ratio = ready as f64 / total as f64;
+    if ratio >= min_ratio {
+        Ok(())
+    } else {
+        Err(format!(
+            "{ready} of {total} nodes Ready ({:.0}%), need {:.0}%",
+            ratio * 100.0,
+            min_ratio * 100.0
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn web(generation: i64, observed: Option<i64>, updated: i64, available: i64) -> WorkloadStatus {
+        WorkloadStatus {
+            name: "deployment shop/web".into(),
+            generation,
+            observed_generation: observed,
+            desired: 3,
+            updated,
+            available,
+        }
+    }
+
+    #[test]
+    fn a_healthy_status_for_an_older_generation_does_not_count() {
+        assert_eq!(
+            workload_behind(&web(4, Some(3), 3, 3)),
+            Some("deployment shop/web: status is for generation 3, spec is 4".into())
+        );
+        assert_eq!(workload_behind(&web(4, Some(4), 3, 3)), None);
+    }
+
+    #[test]
+    fn every_replica_must_be_updated_and_available() {
+        assert_eq!(
+            workload_behind(&web(2, Some(2), 2, 3)),
+            Some("deployment shop/web: 2 of 3 updated, 3 available".into())
+        );
+        assert!(workload_behind(&web(2, Some(2), 3, 1)).is_some());
+        assert!(workload_behind(&web(1, None, 3, 3)).is_some());
+    }
+
+    #[test]
+    fn node_readiness_is_a_ratio_and_no_nodes_is_not_ready() {
+        assert_eq!(nodes_ready(19, 20, 0.95), Ok(()));
+        assert_eq!(
+            nodes_ready(18, 20, 0.95),
+            Err("18 of 20 nodes Ready (90%), need 95%".into())
+        );
+        assert!(nodes_ready(0, 0, 0.5).is_err());
+    }
+}
