@@ -4,7 +4,8 @@
 //! approval (and refuses its author under `distinctApprover`); approved, it applies,
 //! verifies and soaks, and the next stage starts on its own; a degradation injected on the
 //! stage-2 cluster halts the rollout before stage 3 with the burn rate in the reason; a
-//! Prometheus that stops scraping halts it with "metrics unknown".
+//! Prometheus that stops scraping halts it with "metrics unknown"; an `exec` release gets its
+//! environment, and a failing `exec` check fails its cluster and halts the rollout.
 
 mod prometheus_support;
 
@@ -112,7 +113,7 @@ fn binary() -> String {
 }
 
 impl Harness {
-    async fn start(canary_soak: &str) -> Harness {
+    async fn start(rollout: String) -> Harness {
         let dir = tempfile::tempdir().expect("tempdir");
         let sim = SimFleet::load("small", 3, 1.0).expect("small scenario");
         let (addr, server) = start_on_loopback(sim.clone(), 0).await.expect("loopback");
@@ -120,11 +121,15 @@ impl Harness {
         write_ledger(&sim, &dir.path().join("ledger.yaml"), addr).expect("ledger");
         std::fs::create_dir_all(dir.path().join("manifests")).expect("mkdir");
         std::fs::write(dir.path().join("manifests/cni.yaml"), MANIFESTS).expect("manifests");
-        std::fs::write(dir.path().join("rollout.yaml"), rollout_yaml(canary_soak))
-            .expect("rollout");
+        std::fs::write(dir.path().join("rollout.yaml"), rollout).expect("rollout");
         let prometheus = PrometheusProcess::start(dir.path(), addr).await;
         let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).expect("ledger");
         let clusters = ledger.clusters.iter().map(|c| c.id.0.clone()).collect();
+        let contexts: HashMap<String, String> = ledger
+            .clusters
+            .iter()
+            .map(|c| (c.id.0.clone(), c.context.clone()))
+            .collect();
         let kubeconfig =
             kube::config::Kubeconfig::read_from(dir.path().join("kubeconfig")).expect("kubeconfig");
         let mut clients = HashMap::new();
@@ -155,6 +160,8 @@ impl Harness {
         )
         .with_rollout_settings(RolloutSettings {
             prometheus: Some(Prometheus::new(&harness.prometheus.url)),
+            kubeconfig: Some(harness.dir.path().join("kubeconfig")),
+            contexts,
             ..RolloutSettings::default()
         });
         let mut options = ExecutorOptions::new(Actor("executor/test".into()));
@@ -266,7 +273,7 @@ fn phase(view: &RunView, batch: usize) -> Option<&BatchPhase> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn canary_waits_for_a_distinct_approver_then_stages_run_until_a_burn_rate_halts_them() {
-    let h = Harness::start("3s").await;
+    let h = Harness::start(rollout_yaml("3s")).await;
     let [canary, second, third] = [&h.clusters[0], &h.clusters[1], &h.clusters[2]];
     // The stage-2 cluster degrades once this release reaches it.
     h.sim
@@ -364,7 +371,7 @@ async fn canary_waits_for_a_distinct_approver_then_stages_run_until_a_burn_rate_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_prometheus_that_stops_scraping_halts_the_rollout_with_metrics_unknown() {
-    let mut h = Harness::start("5m").await;
+    let mut h = Harness::start(rollout_yaml("5m")).await;
     let run = h.start_rollout();
     h.wait_for(&run, "approval", Duration::from_secs(20), |v| {
         phase(v, 0) == Some(&BatchPhase::AwaitingApproval)
@@ -393,5 +400,98 @@ async fn a_prometheus_that_stops_scraping_halts_the_rollout_with_metrics_unknown
     assert!(matches!(why, HaltReason::MetricsUnknown { .. }), "{why}");
     assert!(why.to_string().contains("metrics unknown"), "{why}");
     assert!(why.to_string().contains("Prometheus unreachable"), "{why}");
+    h.stop().await;
+}
+
+/// An `exec` release: a program (no shell involved on our side) that records its
+/// environment, and an `exec` check that fails on one cluster.
+fn exec_rollout(dir: &std::path::Path, failing: &str) -> String {
+    let apply = dir.join("apply.sh");
+    std::fs::write(
+        &apply,
+        "#!/bin/sh\necho \"$FLEETDECK_CLUSTER $FLEETDECK_CONTEXT $FLEETDECK_RELEASE $FLEETDECK_IDEMPOTENCY_KEY\" >> \"$(dirname \"$0\")/applied.txt\"\n",
+    )
+    .expect("apply script");
+    let check = dir.join("check.sh");
+    std::fs::write(
+        &check,
+        format!("#!/bin/sh\nif [ \"$FLEETDECK_CLUSTER\" = \"{failing}\" ]; then echo \"health check failed on $FLEETDECK_CLUSTER\"; exit 3; fi\n"),
+    )
+    .expect("check script");
+    for script in [&apply, &check] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    format!(
+        r#"apiVersion: fleetdeck.dev/v1
+kind: Rollout
+release:
+  name: helm-test-1
+  bundle: {{chart: cni-1.17.2}}
+  action:
+    exec: {{argv: ["{apply}"], timeout: 30s}}
+  checks:
+    - exec: {{argv: ["{check}"], timeout: 30s}}
+targets: ""
+stages:
+  - {{name: canary, count: 1, batchSize: 1, soak: 1s, approval: auto, pick: ordered}}
+  - {{name: rest, batchSize: 2, soak: 1s, approval: auto, pick: ordered}}
+budgets: {{maxInFlight: 2}}
+stopWhen:
+  failedClusters: 1
+"#,
+        apply = apply.display(),
+        check = check.display()
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_exec_release_gets_its_environment_and_a_failing_check_halts_the_rollout() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    // Ledger order: the second cluster is in the second batch.
+    let h = Harness::start(exec_rollout(scratch.path(), "small-02")).await;
+    let run = h.start_rollout();
+    let view = h
+        .wait_for(
+            &run,
+            "the failed-clusters halt",
+            Duration::from_secs(60),
+            |v| v.rollout.halted.is_some(),
+        )
+        .await;
+    let why = view.rollout.halted.clone().expect("halted");
+    assert!(matches!(why, HaltReason::FailedClusters { .. }), "{why}");
+    let text = why.to_string();
+    assert!(text.contains("small-02"), "{text}");
+    let verified = &view.items[&fleetdeck::model::run::ItemId("small-02".into())].verified;
+    assert!(
+        format!("{verified:?}").contains("health check failed on small-02"),
+        "{verified:?}"
+    );
+    let lines = std::fs::read_to_string(scratch.path().join("applied.txt")).expect("applied");
+    let lines: Vec<&str> = lines.lines().collect();
+    // Canary, then both clusters of the second batch; each exactly once.
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(
+        h.clusters[1], "small-02",
+        "the failing cluster is in the second batch"
+    );
+    for (cluster, line) in h.clusters.iter().zip(&lines) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(fields.len(), 4, "{line}");
+        assert_eq!(fields[0], cluster, "{line}");
+        assert!(
+            !fields[1].is_empty(),
+            "the cluster's kubeconfig context: {line}"
+        );
+        assert_eq!(fields[2], "helm-test-1", "{line}");
+        assert!(
+            fields[3].starts_with(&run.0) && fields[3].contains("/apply/intent"),
+            "{line}"
+        );
+    }
+    for cluster in &h.clusters {
+        assert_eq!(h.record_writes(cluster), 1, "{cluster}");
+    }
     h.stop().await;
 }

@@ -63,23 +63,26 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
     let ledger = fleetdeck::ledger_file::load(&path.join("ledger.yaml")).expect("ledger");
     let clusters: Vec<String> = ledger.clusters.iter().map(|c| c.id.0.clone()).collect();
 
-    let out = Command::new(binary())
-        .args([
-            "--ledger",
-            "ledger.yaml",
-            "--journal",
-            "journal.sqlite",
-            "--as",
-            "alice@ops",
-            "rollout",
-            "start",
-            "rollout.yaml",
-        ])
-        .current_dir(path)
-        .env("FLEETDECK_CONFIG", path.join("config.toml"))
-        .env("FLEETDECK_DATA_DIR", path.join("data"))
-        .output()
-        .expect("rollout start");
+    let start = || {
+        Command::new(binary())
+            .args([
+                "--ledger",
+                "ledger.yaml",
+                "--journal",
+                "journal.sqlite",
+                "--as",
+                "alice@ops",
+                "rollout",
+                "start",
+                "rollout.yaml",
+            ])
+            .current_dir(path)
+            .env("FLEETDECK_CONFIG", path.join("config.toml"))
+            .env("FLEETDECK_DATA_DIR", path.join("data"))
+            .output()
+            .expect("rollout start")
+    };
+    let out = start();
     assert!(
         out.status.success(),
         "{}",
@@ -148,5 +151,31 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
             writes, 1,
             "simulator: {cluster}'s release record written once"
         );
+    }
+
+    // Starting the same release again verifies every cluster and applies to none.
+    let again = start();
+    let said = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        said.contains("3 cluster(s) already run this digest"),
+        "{said}"
+    );
+    wait("the second run to succeed", 60, path, || {
+        journal(path).projection().is_ok_and(|p| {
+            p.runs
+                .values()
+                .filter(|r| r.status == RunStatus::Succeeded)
+                .count()
+                == 2
+        })
+    });
+    for cluster in &clusters {
+        let writes = fleet
+            .request_log(cluster)
+            .expect("log")
+            .iter()
+            .filter(|r| r.method == "PATCH" && r.path.ends_with("/configmaps/fleetdeck-release"))
+            .count();
+        assert_eq!(writes, 1, "a re-run does not apply {cluster} again");
     }
 }
