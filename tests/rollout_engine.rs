@@ -7,6 +7,7 @@
 //! Prometheus that stops scraping halts it with "metrics unknown"; an `exec` release gets its
 //! environment, and a failing `exec` check fails its cluster and halts the rollout.
 
+mod executor_support;
 mod prometheus_support;
 
 use std::collections::HashMap;
@@ -14,6 +15,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+use executor_support::binary;
 use fleetdeck::engine::executor::{Executor, ExecutorOptions, RolloutOptions};
 use fleetdeck::engine::kube_port::KubePort;
 use fleetdeck::engine::prometheus::Prometheus;
@@ -24,9 +26,9 @@ use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
 use fleetdeck::model::rollout::{BatchPhase, HaltReason};
 use fleetdeck::model::run::{Actor, Projection, RunId, RunView};
 use fleetdeck::sim::{
-    Degradation, SimFleet, SimServer, start_on_loopback, write_kubeconfig, write_ledger,
+    Degradation, ScrapingPrometheus, SimFleet, SimServer, start_on_loopback, write_kubeconfig,
+    write_ledger,
 };
-use prometheus_support::PrometheusProcess;
 
 const RELEASE: &str = "cni-test-1";
 
@@ -102,14 +104,10 @@ struct Harness {
     sim: SimFleet,
     _server: SimServer,
     sync: FleetSync,
-    prometheus: PrometheusProcess,
+    prometheus: ScrapingPrometheus,
     clusters: Vec<String>,
     stop: tokio::sync::watch::Sender<bool>,
     executor: Option<tokio::task::JoinHandle<()>>,
-}
-
-fn binary() -> String {
-    std::env::var("FLEETDECK_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_fleetdeck").to_owned())
 }
 
 impl Harness {
@@ -123,7 +121,7 @@ impl Harness {
         std::fs::create_dir_all(dir.path().join("manifests")).expect("mkdir");
         std::fs::write(dir.path().join("manifests/cni.yaml"), MANIFESTS).expect("manifests");
         std::fs::write(dir.path().join("rollout.yaml"), rollout).expect("rollout");
-        let prometheus = PrometheusProcess::start(dir.path(), addr).await;
+        let prometheus = prometheus_support::start(dir.path(), addr).await;
         let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).expect("ledger");
         // The targets in ledger order (`pick: ordered`): one per stage.
         let clusters: Vec<String> = ["stg-apse1-01", "stg-apse1-02", "stg-apse1-03"]

@@ -135,21 +135,24 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
             *applied.entry(cluster.0.clone()).or_default() += 1;
         }
     }
+    let record_writes = |cluster: &str| {
+        fleet
+            .request_log(cluster)
+            .expect("log")
+            .iter()
+            .filter(|r| r.method == "PATCH" && r.path.ends_with("/configmaps/fleetdeck-release"))
+            .count()
+    };
     for cluster in &clusters {
         assert_eq!(
             applied.get(cluster),
             Some(&1),
             "journal: {cluster} applied once"
         );
-        let writes = fleet
-            .request_log(cluster)
-            .expect("log")
-            .iter()
-            .filter(|r| r.method == "PATCH" && r.path.ends_with("/configmaps/fleetdeck-release"))
-            .count();
         assert_eq!(
-            writes, 1,
-            "simulator: {cluster}'s release record written once"
+            record_writes(cluster),
+            1,
+            "simulator: {cluster}'s record written once"
         );
     }
 
@@ -170,12 +173,10 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
         })
     });
     for cluster in &clusters {
-        let writes = fleet
-            .request_log(cluster)
-            .expect("log")
-            .iter()
-            .filter(|r| r.method == "PATCH" && r.path.ends_with("/configmaps/fleetdeck-release"))
-            .count();
-        assert_eq!(writes, 1, "a re-run does not apply {cluster} again");
+        assert_eq!(
+            record_writes(cluster),
+            1,
+            "a re-run does not apply {cluster} again"
+        );
     }
 }

@@ -4,7 +4,7 @@
 
 use std::net::SocketAddr;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 use anyhow::Context;
 use fleetdeck::engine::rollout_start::{already_applied, record_rollout};
@@ -14,6 +14,7 @@ use fleetdeck::model::rollout::{
     Manifest, ManifestText, RolloutRunSpec, plan_rollout, read_rollout, release_digest,
 };
 use fleetdeck::model::run::{Actor, RunId};
+use fleetdeck::sim::ScrapingPrometheus;
 
 /// The demo's rollout: staging first, representative canary, approval for the first
 /// stages, an SLO condition over Prometheus evidence.
@@ -51,53 +52,12 @@ data:
   fleetdeck-release: cilium-1.17.2
 "#;
 
-/// A Prometheus child process, killed with the demo.
-pub struct DemoPrometheus {
-    child: Child,
-    /// Its base URL.
-    pub url: String,
-}
-
-impl Drop for DemoPrometheus {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Starts Prometheus scraping the simulator at `sim` if the binary is installed; `None`
 /// otherwise (rollout gates then report metrics unknown, as they would for real).
-pub fn start_prometheus(dir: &Path, sim: SocketAddr) -> Option<DemoPrometheus> {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .ok()?
-        .port();
-    let config = dir.join("prometheus.yml");
-    std::fs::write(
-        &config,
-        format!(
-            "global:\n  scrape_interval: 2s\nscrape_configs:\n  - job_name: fleet\n    metrics_path: /sim/v1/metrics\n    static_configs:\n      - targets: ['{sim}']\n"
-        ),
-    )
-    .ok()?;
-    let child = Command::new("prometheus")
-        .arg(format!("--config.file={}", config.display()))
-        .arg(format!(
-            "--storage.tsdb.path={}",
-            dir.join("prometheus-data").display()
-        ))
-        .arg(format!("--web.listen-address=127.0.0.1:{port}"))
-        .arg("--log.level=error")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
+pub fn start_prometheus(dir: &Path, sim: SocketAddr) -> Option<ScrapingPrometheus> {
+    ScrapingPrometheus::start(dir, sim, Duration::from_secs(2))
         .map_err(|e| tracing::info!(error = %e, "no Prometheus for the demo"))
-        .ok()?;
-    Some(DemoPrometheus {
-        child,
-        url: format!("http://127.0.0.1:{port}"),
-    })
+        .ok()
 }
 
 /// Journals the demo rollout, started by the demo itself (so any person may approve).

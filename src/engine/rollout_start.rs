@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 
 use jiff::Timestamp;
 
+use super::start::planned_event;
 use crate::journal::{JournalError, JournalStore};
 use crate::model::rollout::{ReleaseDigest, RolloutRunSpec};
-use crate::model::run::{Actor, EventBody, IdempotencyKey, ItemId, NewEvent, Projection, RunId};
+use crate::model::run::{Actor, ItemId, Projection, RunId};
 
 /// Why a rollout could not be started.
 #[derive(Debug, thiserror::Error)]
@@ -61,19 +62,15 @@ pub fn record_rollout(
         .iter()
         .map(|b| b.clusters.iter().map(|c| ItemId(c.clone())).collect())
         .collect();
-    let items = batches.iter().flatten().cloned().collect();
-    let event = NewEvent::new(
+    let title = format!("rollout {}", spec.rollout.release.name);
+    let event = planned_event(
+        actor,
+        &run,
+        title,
+        batches,
+        serde_json::to_value(spec)?,
         now,
-        actor.clone(),
-        IdempotencyKey(format!("{run}/planned")),
-        EventBody::RunPlanned {
-            title: format!("rollout {}", spec.rollout.release.name),
-            items,
-            batches,
-            spec: serde_json::to_value(spec)?,
-        },
-    )
-    .with_run(run.clone());
+    );
     store.append(event, None)?;
     Ok(run)
 }

@@ -117,20 +117,41 @@ pub fn record_run(
         .iter()
         .map(|b| b.iter().map(|n| ItemId(n.as_str().to_string())).collect())
         .collect();
+    let title = format!("maintenance {} on {}", spec.name, spec.cluster);
+    let event = planned_event(
+        actor,
+        &run,
+        title,
+        batches,
+        serde_json::to_value(spec)?,
+        now,
+    )
+    .with_cluster(spec.cluster.clone());
+    store.append(event, None)?;
+    Ok(run)
+}
+
+/// The event that starts a run (maintenance or rollout): its items in batch order and the
+/// spec the executor works from, under the run's one `planned` key.
+pub fn planned_event(
+    actor: &Actor,
+    run: &RunId,
+    title: String,
+    batches: Vec<Vec<ItemId>>,
+    spec: serde_json::Value,
+    now: Timestamp,
+) -> NewEvent {
     let items = batches.iter().flatten().cloned().collect();
-    let event = NewEvent::new(
+    NewEvent::new(
         now,
         actor.clone(),
         IdempotencyKey(format!("{run}/planned")),
         EventBody::RunPlanned {
-            title: format!("maintenance {} on {}", spec.name, spec.cluster),
+            title,
             items,
             batches,
-            spec: serde_json::to_value(spec)?,
+            spec,
         },
     )
     .with_run(run.clone())
-    .with_cluster(spec.cluster.clone());
-    store.append(event, None)?;
-    Ok(run)
 }

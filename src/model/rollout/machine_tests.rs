@@ -76,7 +76,7 @@ fn run_with(applied: &[(&str, &str)], stop_when: StopWhen) -> RunState {
         .iter()
         .map(|(c, d)| (id(c), ReleaseDigest(d.to_string())))
         .collect();
-    RunState::new(
+    RunState::from_plan(
         RunId("ro-1".into()),
         alice(),
         digest(),

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::digest::ReleaseDigest;
 use super::planner::RolloutPlan;
 use super::spec::{Approval, RolloutSpec};
-use super::state::{Batch, BatchPhase, Item, ItemPhase, RolloutStatus, RunState};
+use super::state::{Batch, RunState};
 use crate::model::ledger::ClusterId;
 use crate::model::run::{Actor, RunId};
 
@@ -86,53 +86,36 @@ impl RolloutRunSpec {
 
     /// The run's state before anything was observed.
     pub fn initial_state(&self, run: RunId, author: Actor) -> RunState {
-        let mut items = BTreeMap::new();
         let batches = self
             .batches
             .iter()
             .map(|planned| {
-                let clusters: Vec<ClusterId> = planned
-                    .clusters
-                    .iter()
-                    .map(|c| ClusterId(c.clone()))
-                    .collect();
-                for c in &clusters {
-                    items.insert(
-                        c.clone(),
-                        Item {
-                            phase: ItemPhase::Pending,
-                            staged: None,
-                            applied: self.applied.get(&c.0).cloned(),
-                            attempt: 0,
-                            reconciling: false,
-                            verifications: 0,
-                        },
-                    );
-                }
-                Batch {
-                    stage: planned.stage.clone(),
-                    clusters,
-                    approval: planned.approval,
-                    soak: Duration::from_secs(planned.soak_seconds),
-                    phase: BatchPhase::Pending,
-                    approved_by: None,
-                    changes: 0,
-                }
+                Batch::pending(
+                    planned.stage.clone(),
+                    planned
+                        .clusters
+                        .iter()
+                        .map(|c| ClusterId(c.clone()))
+                        .collect(),
+                    planned.approval,
+                    Duration::from_secs(planned.soak_seconds),
+                )
             })
             .collect();
-        RunState {
+        let applied = self
+            .applied
+            .iter()
+            .map(|(c, d)| (ClusterId(c.clone()), d.clone()))
+            .collect();
+        RunState::new(
             run,
             author,
-            digest: self.digest.clone(),
-            stop_when: self.rollout.stop_when.clone(),
-            approvals: self.rollout.approvals,
-            status: RolloutStatus::Running,
+            self.digest.clone(),
             batches,
-            current: 0,
-            items,
-            failed: Vec::new(),
-            accepted_failures: 0,
-        }
+            self.rollout.stop_when.clone(),
+            self.rollout.approvals,
+            &applied,
+        )
     }
 }
 
@@ -152,7 +135,7 @@ pub fn replay(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::rollout::{Observation, VerifyOutcome, read_rollout, step};
+    use crate::model::rollout::{ItemPhase, Observation, VerifyOutcome, read_rollout, step};
 
     const FILE: &str = r#"apiVersion: fleetdeck.dev/v1
 kind: Rollout

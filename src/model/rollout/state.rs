@@ -201,47 +201,54 @@ pub struct RunState {
     pub accepted_failures: usize,
 }
 
+impl Batch {
+    /// A batch not reached yet.
+    pub fn pending(
+        stage: String,
+        clusters: Vec<ClusterId>,
+        approval: Approval,
+        soak: Duration,
+    ) -> Batch {
+        Batch {
+            stage,
+            clusters,
+            approval,
+            soak,
+            phase: BatchPhase::Pending,
+            approved_by: None,
+            changes: 0,
+        }
+    }
+}
+
 impl RunState {
-    /// A fresh run over a plan. `applied` says which clusters already run which digest
+    /// A fresh run over `batches`. `applied` says which clusters already run which digest
     /// (from earlier runs in the journal or from the clusters): those are verified, never
     /// applied again.
     pub fn new(
         run: RunId,
         author: Actor,
         digest: ReleaseDigest,
-        plan: &RolloutPlan,
+        batches: Vec<Batch>,
         stop_when: StopWhen,
         approvals: ApprovalPolicy,
         applied: &BTreeMap<ClusterId, ReleaseDigest>,
     ) -> RunState {
-        let mut batches = Vec::new();
-        let mut items = BTreeMap::new();
-        for stage in &plan.stages {
-            for clusters in &stage.batches {
-                for c in clusters {
-                    items.insert(
-                        c.clone(),
-                        Item {
-                            phase: ItemPhase::Pending,
-                            staged: None,
-                            applied: applied.get(c).cloned(),
-                            attempt: 0,
-                            reconciling: false,
-                            verifications: 0,
-                        },
-                    );
-                }
-                batches.push(Batch {
-                    stage: stage.name.clone(),
-                    clusters: clusters.clone(),
-                    approval: stage.approval,
-                    soak: stage.soak,
-                    phase: BatchPhase::Pending,
-                    approved_by: None,
-                    changes: 0,
-                });
-            }
-        }
+        let items = batches
+            .iter()
+            .flat_map(|b| &b.clusters)
+            .map(|c| {
+                let item = Item {
+                    phase: ItemPhase::Pending,
+                    staged: None,
+                    applied: applied.get(c).cloned(),
+                    attempt: 0,
+                    reconciling: false,
+                    verifications: 0,
+                };
+                (c.clone(), item)
+            })
+            .collect();
         RunState {
             run,
             author,
@@ -255,6 +262,33 @@ impl RunState {
             failed: Vec::new(),
             accepted_failures: 0,
         }
+    }
+
+    /// A fresh run over a plan's batches.
+    pub fn from_plan(
+        run: RunId,
+        author: Actor,
+        digest: ReleaseDigest,
+        plan: &RolloutPlan,
+        stop_when: StopWhen,
+        approvals: ApprovalPolicy,
+        applied: &BTreeMap<ClusterId, ReleaseDigest>,
+    ) -> RunState {
+        let batches = plan
+            .stages
+            .iter()
+            .flat_map(|stage| {
+                stage.batches.iter().map(|clusters| {
+                    Batch::pending(
+                        stage.name.clone(),
+                        clusters.clone(),
+                        stage.approval,
+                        stage.soak,
+                    )
+                })
+            })
+            .collect();
+        RunState::new(run, author, digest, batches, stop_when, approvals, applied)
     }
 }
 
