@@ -4,8 +4,9 @@
 //! approval (and refuses its author under `distinctApprover`); approved, it applies,
 //! verifies and soaks, and the next stage starts on its own; a degradation injected on the
 //! stage-2 cluster halts the rollout before stage 3 with the burn rate in the reason; a
-//! Prometheus that stops scraping halts it with "metrics unknown"; an `exec` release gets its
-//! environment, and a failing `exec` check fails its cluster and halts the rollout.
+//! Prometheus that stops scraping halts it with "metrics unknown"; an `exec` release waits
+//! out a cluster freeze, gets its environment, and a failing `exec` check fails its cluster
+//! and halts the rollout.
 
 mod executor_support;
 mod prometheus_support;
@@ -456,10 +457,64 @@ stopWhen:
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_exec_release_gets_its_environment_and_a_failing_check_halts_the_rollout() {
+async fn an_exec_release_waits_out_a_freeze_gets_its_environment_and_a_failing_check_halts_it() {
     let scratch = tempfile::tempdir().expect("tempdir");
     let h = Harness::start(exec_rollout(scratch.path(), "stg-apse1-02")).await;
+    // A frozen cluster is not changed: its apply waits, visibly, until the freeze lifts.
+    let froze = h.fleetdeck(
+        "carol@ops",
+        &[
+            "pause",
+            "--cluster",
+            "stg-apse1-01",
+            "--reason",
+            "change freeze",
+        ],
+    );
+    assert!(
+        froze.status.success(),
+        "{}",
+        String::from_utf8_lossy(&froze.stderr)
+    );
     let run = h.start_rollout();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let events = SqliteJournal::open(&h.journal(), Durability::Full)
+            .and_then(|j| j.query(&fleetdeck::journal::EventQuery::default()))
+            .expect("events");
+        let waiting = events.iter().any(|e| {
+            matches!(&e.event.body, fleetdeck::model::run::EventBody::Note { text }
+                if text.contains("apply waits: stg-apse1-01 is frozen (change freeze by carol@ops)"))
+        });
+        if waiting {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no note about the frozen cluster"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert!(
+        !scratch.path().join("applied.txt").exists(),
+        "nothing is applied to a frozen cluster"
+    );
+    let thawed = h.fleetdeck(
+        "carol@ops",
+        &[
+            "resume",
+            "--cluster",
+            "stg-apse1-01",
+            "--note",
+            "freeze over",
+        ],
+    );
+    assert!(
+        thawed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&thawed.stderr)
+    );
     let view = h
         .wait_for(
             &run,

@@ -33,6 +33,8 @@ pub(super) struct RolloutRuntime {
     verifying: BTreeMap<ClusterId, Instant>,
     /// When metric evidence was last collected.
     evidence_at: Option<Instant>,
+    /// Applies whose cluster is frozen, with their intent's key.
+    deferred: BTreeMap<ClusterId, IdempotencyKey>,
 }
 
 /// An observation waiting to be fed, with the operator command it came from.
@@ -175,6 +177,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 consumed,
                 verifying: BTreeMap::new(),
                 evidence_at: None,
+                deferred: BTreeMap::new(),
             },
             started,
         ))
@@ -242,6 +245,13 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 command: Some(seq),
             });
         }
+        match self.thawed_applies(run, &mut runtime).await {
+            Ok(applied) => queue.extend(applied),
+            Err(e) => {
+                self.rollouts.insert(run.clone(), runtime);
+                return Err(e);
+            }
+        }
         queue.extend(self.poll_verifications(&mut runtime).await);
         queue.push(Feed {
             observation: Observation::Tick,
@@ -250,6 +260,69 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         let result = self.feed_all(run, &mut runtime, queue).await;
         self.rollouts.insert(run.clone(), runtime);
         result
+    }
+
+    /// Why the cluster is frozen (a cluster pause), if it is.
+    fn freeze_of(&self, cluster: &ClusterId) -> Option<String> {
+        self.projection
+            .pauses
+            .get(&PauseScope::Cluster {
+                cluster: cluster.clone(),
+            })
+            .map(|p| format!("{} by {}", p.reason, p.by))
+    }
+
+    /// Applies the release to one cluster and journals the outcome.
+    async fn apply_now(
+        &mut self,
+        run: &RunId,
+        runtime: &RolloutRuntime,
+        cluster: ClusterId,
+        key: IdempotencyKey,
+    ) -> Result<Feed, EngineError> {
+        let result = self.port.apply_release(&cluster, &runtime.spec, &key).await;
+        match &result {
+            Ok(digest) => tracing::info!(%run, %cluster, %digest, "release applied"),
+            Err(error) => tracing::warn!(%run, %cluster, %error, "release apply failed"),
+        }
+        let outcome = NewEvent::new(
+            now(),
+            self.options.actor.clone(),
+            IdempotencyKey(format!("{key}/outcome")),
+            EventBody::Outcome {
+                intent: key.clone(),
+                ok: result.is_ok(),
+                detail: serde_json::to_value(&result).unwrap_or_default(),
+            },
+        )
+        .with_run(run.clone())
+        .with_cluster(cluster.clone())
+        .with_item(ItemId(cluster.0.clone()));
+        self.append(outcome)?;
+        Ok(Feed {
+            observation: Observation::Applied { cluster, result },
+            command: None,
+        })
+    }
+
+    /// Applies that waited for a freeze to lift, once it has.
+    async fn thawed_applies(
+        &mut self,
+        run: &RunId,
+        runtime: &mut RolloutRuntime,
+    ) -> Result<Vec<Feed>, EngineError> {
+        let thawed: Vec<(ClusterId, IdempotencyKey)> = runtime
+            .deferred
+            .iter()
+            .filter(|(c, _)| self.freeze_of(c).is_none())
+            .map(|(c, k)| (c.clone(), k.clone()))
+            .collect();
+        let mut out = Vec::new();
+        for (cluster, key) in thawed {
+            runtime.deferred.remove(&cluster);
+            out.push(self.apply_now(run, runtime, cluster, key).await?);
+        }
+        Ok(out)
     }
 
     /// Checks of clusters in verification, once each; verdicts become observations.
@@ -441,26 +514,25 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         };
         match action {
             Action::Apply { cluster, key, .. } => {
-                let result = self.port.apply_release(&cluster, &runtime.spec, &key).await;
-                match &result {
-                    Ok(digest) => tracing::info!(%run, %cluster, %digest, "release applied"),
-                    Err(error) => tracing::warn!(%run, %cluster, %error, "release apply failed"),
+                if let Some(freeze) = self.freeze_of(&cluster) {
+                    // The intent is journaled; the apply waits for the freeze to lift
+                    // (and after a restart, the release record says it never happened).
+                    let note = NewEvent::new(
+                        now(),
+                        self.options.actor.clone(),
+                        IdempotencyKey(format!("{key}/frozen")),
+                        EventBody::Note {
+                            text: format!("apply waits: {cluster} is frozen ({freeze})"),
+                        },
+                    )
+                    .with_run(run.clone())
+                    .with_cluster(cluster.clone())
+                    .with_item(ItemId(cluster.0.clone()));
+                    self.append(note)?;
+                    runtime.deferred.insert(cluster, key);
+                    return Ok(Vec::new());
                 }
-                let outcome = NewEvent::new(
-                    now(),
-                    self.options.actor.clone(),
-                    IdempotencyKey(format!("{key}/outcome")),
-                    EventBody::Outcome {
-                        intent: key.clone(),
-                        ok: result.is_ok(),
-                        detail: serde_json::to_value(&result).unwrap_or_default(),
-                    },
-                )
-                .with_run(run.clone())
-                .with_cluster(cluster.clone())
-                .with_item(ItemId(cluster.0.clone()));
-                self.append(outcome)?;
-                Ok(vec![feed(Observation::Applied { cluster, result })])
+                Ok(vec![self.apply_now(run, runtime, cluster, key).await?])
             }
             Action::Verify { cluster } => {
                 runtime
