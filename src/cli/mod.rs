@@ -4,7 +4,9 @@ mod args;
 mod capacity_cmd;
 mod config_cmd;
 mod console_cmd;
+mod console_commands;
 mod demo_cmd;
+mod handover_cmd;
 mod journal_cmd;
 mod journal_stress;
 mod ledger;
@@ -72,6 +74,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             ConfigCommand::Paths => config_cmd::paths(&settings),
         },
         Some(Command::Journal(args)) => journal_cmd::run(&settings, &args),
+        Some(Command::Handover(args)) => handover_cmd::run(&settings, &args),
         Some(Command::Maintenance { command }) => maintenance_cmd::run(&settings, &command),
         Some(Command::Run { lease_ttl }) => maintenance_ops::execute(&settings, lease_ttl),
         Some(Command::Rollout { command }) => rollout_cmd::run(&settings, &command),

@@ -6,4 +6,5 @@ pub mod console_feed;
 pub mod executor;
 pub mod guard_watch;
 pub mod kube_port;
+pub mod operator;
 pub mod start;

@@ -10,15 +10,20 @@ use jiff::tz::TimeZone;
 
 use super::action::Action;
 use super::config_file::ConfigWarning;
-use super::feed::{Activity, AutomationState, ConsoleCommand};
+use super::dialog::{Dialog, DialogResult};
+use super::feed::{Activity, AutomationState, ConsoleCommand, Notice};
 use super::filter::Filter;
 use super::fleet_data::FleetData;
+use super::handover::HandoverState;
 use super::keymap::{Context, KeyChord, Keymap};
 use super::nav::{CapacityScope, Nav, Route};
 use super::palette::{self, Candidates, PaletteCommand, PaletteState, Target};
 use super::screens::capacity::{CapacityState, node_names, report_for, run_what_if};
 use super::screens::cluster::{ClusterState, Focus};
 use super::screens::ledger::{LedgerRow, LedgerState, build_rows};
+use super::screens::maintenance::MaintenanceState;
+use super::screens::rollouts::RolloutsState;
+use super::screens::timeline::TimelineState;
 use super::theme::Theme;
 use crate::model::capacity::{CapacityConfig, Scenario};
 use crate::model::ledger::Ledger;
@@ -42,12 +47,14 @@ pub enum Msg {
     Activity(Activity),
     /// Time passed (clocks, data ages).
     Tick(Timestamp),
+    /// The answer to a command the console sent.
+    Notice(Notice),
     /// SIGTERM, SIGINT or SIGHUP.
     Terminate,
 }
 
 /// What the event loop should do after an update.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     /// Restore the terminal and return.
     Quit,
@@ -65,6 +72,10 @@ pub enum Overlay {
     },
     /// `:`.
     Palette(PaletteState),
+    /// An operator action's dialog.
+    Dialog(Box<Dialog>),
+    /// `H`: the shift handover walkthrough.
+    Handover,
 }
 
 /// Everything fixed for the console's lifetime.
@@ -117,6 +128,16 @@ pub struct App {
     pub cluster_state: Option<ClusterState>,
     /// Capacity screen.
     pub capacity_state: CapacityState,
+    /// Rollouts screen.
+    pub rollouts_state: RolloutsState,
+    /// Maintenance screen.
+    pub maintenance_state: MaintenanceState,
+    /// Timeline screen.
+    pub timeline_state: TimelineState,
+    /// The handover walkthrough (kept while a dialog opened from it is up).
+    pub handover: HandoverState,
+    /// Whether closing the open dialog returns to the handover walkthrough.
+    handover_underneath: bool,
     /// The open overlay.
     pub overlay: Option<Overlay>,
     /// Text being typed into the `/` filter, when editing.
@@ -154,6 +175,11 @@ impl App {
             ledger_state: LedgerState::default(),
             cluster_state: None,
             capacity_state: CapacityState::default(),
+            rollouts_state: RolloutsState::default(),
+            maintenance_state: MaintenanceState::default(),
+            timeline_state: TimelineState::default(),
+            handover: HandoverState::default(),
+            handover_underneath: false,
             overlay: None,
             filter_input: None,
             message,
@@ -170,6 +196,9 @@ impl App {
             Route::Ledger => Context::Ledger,
             Route::Cluster(_) => Context::Cluster,
             Route::Capacity(_) => Context::Capacity,
+            Route::Rollouts => Context::Rollouts,
+            Route::Maintenance => Context::Maintenance,
+            Route::Timeline => Context::Timeline,
         }
     }
 
@@ -205,6 +234,7 @@ impl App {
                 self.snapshot = snapshot;
                 self.rebuild_rows();
                 self.refresh_report();
+                self.refresh_handover();
                 self.dirty = true;
             }
             Msg::Automation(state) => {
@@ -214,6 +244,15 @@ impl App {
             Msg::Activity(activity) => {
                 self.activity = activity;
                 self.rebuild_rows();
+                self.refresh_handover();
+                self.dirty = true;
+            }
+            Msg::Notice(notice) => {
+                self.message = Some(if notice.ok {
+                    format!("✓ {}", notice.text)
+                } else {
+                    format!("✗ refused: {}", notice.text)
+                });
                 self.dirty = true;
             }
             Msg::Tick(now) => {
@@ -232,6 +271,12 @@ impl App {
         }
         if let Some(Overlay::Palette(_)) = self.overlay {
             return self.on_palette_key(key);
+        }
+        if let Some(Overlay::Dialog(_)) = self.overlay {
+            return self.on_dialog_key(key);
+        }
+        if let Some(Overlay::Handover) = self.overlay {
+            return self.on_handover_key(key);
         }
         let chord = KeyChord::from_event(&key);
         let action = self.config.keymap.lookup(self.context(), chord);
@@ -257,6 +302,10 @@ impl App {
 
     /// Performs an action from the keymap (also used by tests and the bench).
     pub fn on_action(&mut self, action: Action) -> Vec<Command> {
+        if action.mutates() && self.config.readonly {
+            self.message = Some(readonly_refusal(action));
+            return Vec::new();
+        }
         match action {
             Action::Quit => return vec![Command::Send(ConsoleCommand::Quit), Command::Quit],
             Action::Back => self.back(),
@@ -267,6 +316,11 @@ impl App {
             Action::Filter => self.filter_input = Some(self.current_filter().text.clone()),
             Action::ScreenLedger => self.nav.reset(Route::Ledger),
             Action::ScreenCapacity => self.go_capacity(CapacityScope::Fleet, true),
+            Action::ScreenRollouts => self.nav.reset(Route::Rollouts),
+            Action::ScreenMaintenance => self.nav.reset(Route::Maintenance),
+            Action::ScreenTimeline => self.nav.reset(Route::Timeline),
+            Action::PauseAll => super::operator_keys::pause_all(self),
+            Action::Handover => self.open_handover(),
             _ => super::screen_keys::on_screen_action(self, action),
         }
         Vec::new()
@@ -274,6 +328,9 @@ impl App {
 
     fn back(&mut self) {
         if self.overlay.take().is_some() {
+            return;
+        }
+        if self.timeline_state.detail.take().is_some() {
             return;
         }
         if !self.current_filter().is_empty() {
@@ -310,7 +367,7 @@ impl App {
                 }
             }
             Route::Capacity(_) => self.refresh_report(),
-            Route::Ledger => {}
+            Route::Ledger | Route::Rollouts | Route::Maintenance | Route::Timeline => {}
         }
     }
 
@@ -410,7 +467,8 @@ impl App {
                 .as_ref()
                 .map_or(&self.ledger_state.filter, |s| &s.filter),
             Route::Capacity(_) => &self.capacity_state.filter,
-            Route::Ledger => &self.ledger_state.filter,
+            Route::Timeline => &self.timeline_state.filter,
+            Route::Ledger | Route::Rollouts | Route::Maintenance => &self.ledger_state.filter,
         }
     }
 
@@ -421,7 +479,8 @@ impl App {
                 None => &mut self.ledger_state.filter,
             },
             Route::Capacity(_) => &mut self.capacity_state.filter,
-            Route::Ledger => &mut self.ledger_state.filter,
+            Route::Timeline => &mut self.timeline_state.filter,
+            Route::Ledger | Route::Rollouts | Route::Maintenance => &mut self.ledger_state.filter,
         }
     }
 
@@ -468,7 +527,11 @@ impl App {
                     .map(move |n| (c.id.to_string(), Arc::clone(&n.name.0)))
             })
             .collect();
-        self.candidates = Candidates { clusters, nodes };
+        self.candidates = Candidates {
+            clusters,
+            nodes,
+            readonly: self.config.readonly,
+        };
         let matches = palette::search("", &self.candidates);
         self.overlay = Some(Overlay::Palette(PaletteState {
             input: String::new(),
@@ -528,11 +591,103 @@ impl App {
             Target::Command(PaletteCommand::Capacity) => {
                 self.go_capacity(CapacityScope::Fleet, true)
             }
+            Target::Command(PaletteCommand::Rollouts) => self.nav.reset(Route::Rollouts),
+            Target::Command(PaletteCommand::Maintenance) => self.nav.reset(Route::Maintenance),
+            Target::Command(PaletteCommand::Timeline) => self.nav.reset(Route::Timeline),
+            Target::Command(PaletteCommand::Handover) => self.open_handover(),
+            Target::Command(PaletteCommand::PauseAll) => return self.on_action(Action::PauseAll),
             Target::Cluster(id) => {
                 self.ledger_state.selected = Some(id.clone());
                 self.open_cluster(&id, None);
             }
             Target::Node(cluster, node) => self.open_cluster(&cluster, Some(node)),
+        }
+        Vec::new()
+    }
+
+    fn on_dialog_key(&mut self, key: KeyEvent) -> Vec<Command> {
+        let Some(Overlay::Dialog(dialog)) = self.overlay.as_mut() else {
+            return Vec::new();
+        };
+        let result = dialog.on_key(key);
+        let close = |app: &mut App| {
+            app.overlay = if std::mem::take(&mut app.handover_underneath) {
+                Some(Overlay::Handover)
+            } else {
+                None
+            };
+        };
+        match result {
+            DialogResult::Open => Vec::new(),
+            DialogResult::Cancelled => {
+                close(self);
+                self.message = Some("cancelled: nothing was sent".into());
+                Vec::new()
+            }
+            DialogResult::Send(command) => {
+                close(self);
+                self.message = Some(format!(
+                    "sent: {} (waiting for the journal)",
+                    super::dialog::what_happens(&command)
+                ));
+                vec![Command::Send(command)]
+            }
+        }
+    }
+
+    /// Opens the shift handover walkthrough.
+    pub fn open_handover(&mut self) {
+        self.handover.items = super::handover::build(self);
+        self.handover.index = 0;
+        self.overlay = Some(Overlay::Handover);
+    }
+
+    fn refresh_handover(&mut self) {
+        if matches!(self.overlay, Some(Overlay::Handover)) || self.handover_underneath {
+            let key = self
+                .handover
+                .items
+                .get(self.handover.index)
+                .map(|i| i.key.clone());
+            self.handover.items = super::handover::build(self);
+            self.handover.index = key
+                .and_then(|k| self.handover.items.iter().position(|i| i.key == k))
+                .unwrap_or(self.handover.index)
+                .min(self.handover.items.len().saturating_sub(1));
+        }
+    }
+
+    fn on_handover_key(&mut self, key: KeyEvent) -> Vec<Command> {
+        let last = self.handover.items.len().saturating_sub(1);
+        let index = &mut self.handover.index;
+        match key.code {
+            KeyCode::Right
+            | KeyCode::Down
+            | KeyCode::Tab
+            | KeyCode::Enter
+            | KeyCode::Char('j' | 'l' | 'n' | ' ') => *index = (*index + 1).min(last),
+            KeyCode::Left | KeyCode::Up | KeyCode::BackTab | KeyCode::Char('k' | 'h' | 'p') => {
+                *index = index.saturating_sub(1)
+            }
+            KeyCode::Home | KeyCode::Char('g') => *index = 0,
+            KeyCode::End | KeyCode::Char('G') => *index = last,
+            KeyCode::Char('a') => {
+                if self.config.readonly {
+                    self.message = Some(
+                        "read-only mode (--readonly): acknowledging writes to the journal and is refused"
+                            .into(),
+                    );
+                    return Vec::new();
+                }
+                if let Some(item) = self.handover.items.get(self.handover.index).cloned() {
+                    self.handover_underneath = true;
+                    super::operator_keys::acknowledge(self, &item);
+                }
+            }
+            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                return vec![Command::Send(ConsoleCommand::Quit), Command::Quit];
+            }
+            _ => self.overlay = None,
         }
         Vec::new()
     }
@@ -548,4 +703,12 @@ impl App {
             .as_ref()
             .is_some_and(|s| s.focus == Focus::Pdbs)
     }
+}
+
+/// What a read-only console says when a mutating key is pressed.
+pub fn readonly_refusal(action: Action) -> String {
+    format!(
+        "read-only mode (--readonly): \"{}\" would write to the journal and is refused; restart without --readonly to act",
+        action.description()
+    )
 }
