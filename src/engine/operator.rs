@@ -100,4 +100,61 @@ mod tests {
         let projection = store.projection().unwrap();
         assert_eq!(projection.pauses[&PauseScope::Fleet].by, actor);
     }
+
+    #[test]
+    fn approvals_follow_the_rollout_policy_in_a_sqlite_journal() {
+        use crate::model::rollout::{BatchPhase, read_rollout};
+        use crate::model::run::{EventBody, IdempotencyKey, NewEvent, RunId};
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = SqliteJournal::open(
+            &dir.path().join("j.sqlite"),
+            crate::journal::Durability::Full,
+        )
+        .unwrap();
+        let spec = read_rollout(include_str!("../../examples/rollout.yaml"))
+            .spec
+            .unwrap();
+        let run = RunId("ro-1".into());
+        let carol = Actor("carol@ops".into());
+        let planned = NewEvent::new(
+            Timestamp::now(),
+            carol.clone(),
+            IdempotencyKey("ro-1/planned".into()),
+            EventBody::RunPlanned {
+                title: "cni".into(),
+                items: vec!["c1".into()],
+                batches: vec![vec!["c1".into()]],
+                spec: serde_json::to_value(&spec).unwrap(),
+            },
+        )
+        .with_run(run.clone());
+        let waiting = NewEvent::new(
+            Timestamp::now(),
+            Actor("executor/e1".into()),
+            IdempotencyKey("ro-1/batch0".into()),
+            EventBody::RolloutBatch {
+                batch: 0,
+                phase: BatchPhase::AwaitingApproval,
+            },
+        )
+        .with_run(run.clone());
+        store.append_all(vec![planned, waiting], None).unwrap();
+        let approve = OperatorCommand::Approve {
+            run: run.clone(),
+            batch: None,
+            note: "canary looks fine".into(),
+        };
+        let refused = execute(&mut store, &approve, &carol, false, Timestamp::now());
+        let Err(OperatorError::Refused(why)) = refused else {
+            panic!("{refused:?}")
+        };
+        assert!(why.to_string().contains("distinctApprover"), "{why}");
+        let dave = Actor("dave@ops".into());
+        execute(&mut store, &approve, &dave, false, Timestamp::now()).unwrap();
+        let projection = store.projection().unwrap();
+        let view = &projection.runs[&run];
+        assert_eq!(view.approvals.len(), 1);
+        assert_eq!(view.approvals[0].0, dave);
+        assert_eq!(view.approvals[0].2, Some(0));
+    }
 }

@@ -596,6 +596,17 @@ impl App {
             Target::Command(PaletteCommand::Timeline) => self.nav.reset(Route::Timeline),
             Target::Command(PaletteCommand::Handover) => self.open_handover(),
             Target::Command(PaletteCommand::PauseAll) => return self.on_action(Action::PauseAll),
+            Target::Command(PaletteCommand::StartFile) => {
+                self.message =
+                    Some("type :start FILE to start the maintenance a file describes".into())
+            }
+            Target::StartFile(path) => {
+                if self.config.readonly {
+                    self.message = Some(readonly_refusal(Action::StartMaintenance));
+                } else {
+                    super::operator_keys::start_from_file(self, &path);
+                }
+            }
             Target::Cluster(id) => {
                 self.ledger_state.selected = Some(id.clone());
                 self.open_cluster(&id, None);

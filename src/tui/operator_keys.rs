@@ -334,7 +334,7 @@ pub fn inventory(view: &crate::model::fleet::ClusterView) -> Vec<NodeFacts> {
 }
 
 /// `m` in the drill-down: start a maintenance on the marked nodes (or the selected one),
-/// showing the planned batches first. Only a Synced cluster allows it.
+/// showing the planned batches first.
 pub fn start_maintenance(app: &mut App) {
     let Some(state) = &app.cluster_state else {
         return;
@@ -345,25 +345,10 @@ pub fn start_maintenance(app: &mut App) {
         return;
     };
     let names = state.what_if_nodes(&facts);
-    let status = app.snapshot.cluster(&id).map(|c| c.status);
-    let title = format!("start maintenance on {id}");
-    if status != Some(ClusterStatus::Synced) {
-        let label = status.map_or("not seen", |s| s.label());
-        open(
-            app,
-            Dialog::refused(
-                title,
-                vec![format!("{} node(s) chosen", names.len())],
-                format!("refused: only a Synced cluster allows actions, and {id} is {label}"),
-            ),
-        );
-        return;
-    }
     if names.is_empty() {
         app.message = Some("mark nodes with space first".into());
         return;
     }
-    let inventory = inventory(&facts.view);
     let spec = MaintenanceSpec {
         name: format!("console-{}", names[0]),
         cluster: crate::model::ledger::ClusterId(id.clone()),
@@ -383,6 +368,59 @@ pub fn start_maintenance(app: &mut App) {
         drain: DrainOptions::default(),
         verify: VerifyOptions::default(),
     };
+    maintenance_dialog(app, spec);
+}
+
+/// `:start FILE`: start the maintenance a file describes, showing its plan first. The
+/// file is read here, on the operator's request; problems are shown as `file:line:col`.
+pub fn start_from_file(app: &mut App, path: &std::path::Path) {
+    let name = path.display().to_string();
+    let title = format!("start maintenance from {name}");
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) => {
+            open(
+                app,
+                Dialog::refused(title, Vec::new(), format!("cannot read {name}: {error}")),
+            );
+            return;
+        }
+    };
+    let report = crate::model::maintenance::read_maintenance(&text);
+    let problems: Vec<String> = report.diagnostics.iter().map(|d| d.render(&name)).collect();
+    match report.spec {
+        Some(spec) => maintenance_dialog(app, spec),
+        None => open(
+            app,
+            Dialog::refused(
+                title,
+                problems,
+                format!("{name} has errors: nothing was started"),
+            ),
+        ),
+    }
+}
+
+/// The two-phase dialog for starting `spec`: the plan against the nodes as last seen,
+/// then name and drain deadline, then what will happen. Only a Synced cluster allows it.
+fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) {
+    let id = spec.cluster.0.clone();
+    let title = format!("start maintenance on {id}");
+    let status = app.snapshot.cluster(&id).map(|c| c.status);
+    let facts = app.data.cluster(&id).cloned();
+    let (Some(ClusterStatus::Synced), Some(facts)) = (status, facts) else {
+        let label = status.map_or("not in the fleet view", |s| s.label());
+        open(
+            app,
+            Dialog::refused(
+                title,
+                vec![format!("maintenance {} on {id}", spec.name)],
+                format!("refused: only a Synced cluster allows actions, and {id} is {label}"),
+            ),
+        );
+        return;
+    };
+    let inventory = inventory(&facts.view);
     let (targets, missing) = select_nodes(&spec.nodes, &inventory);
     let down: Vec<NodeFacts> = inventory
         .iter()
@@ -391,8 +429,12 @@ pub fn start_maintenance(app: &mut App) {
         .collect();
     let plan = plan_batches(&targets, &down, &spec.budgets);
     let mut context = vec![
-        format!("{} node(s) on {id}, one at a time (maxUnavailable 1)", names.len()),
-        "each: Precheck → Cordon → Drain (Eviction API, PDBs respected) → Maintain (a person) → VerifyNode → VerifyWorkloads → Uncordon".into(),
+        format!(
+            "{} node(s) on {id}, at most {} unavailable at once",
+            targets.len(),
+            spec.budgets.max_unavailable
+        ),
+        "each: Precheck → Cordon → Drain (Eviction API, PDBs respected) → Maintain → VerifyNode → VerifyWorkloads → Uncordon".into(),
     ];
     for (i, b) in plan.batches.iter().enumerate() {
         let list: Vec<&str> = b.iter().map(|n| n.as_str()).collect();
@@ -402,21 +444,24 @@ pub fn start_maintenance(app: &mut App) {
         context.push(format!("not planned: {n}: {why}"));
     }
     for n in &missing {
-        context.push(format!("not found: {n}"));
+        context.push(format!("not found on {id}: {n}"));
     }
     context.extend(plan.warnings.iter().map(|w| format!("warning: {w}")));
-    if plan.batches.is_empty() {
+    if plan.batches.is_empty() || !missing.is_empty() {
         open(
             app,
             Dialog::refused(
                 title,
                 context,
-                "refused: no node can be planned within the budgets; nothing would run".into(),
+                "refused: no node can be planned within the budgets (or a named node does not exist); nothing would run".into(),
             ),
         );
         return;
     }
     let name = spec.name.clone();
+    let deadline = crate::model::duration::format_duration(
+        spec.deadlines.of(crate::model::maintenance::Step::Drain),
+    );
     open(
         app,
         Dialog::new(
@@ -425,7 +470,7 @@ pub fn start_maintenance(app: &mut App) {
             Purpose::StartMaintenance(Box::new(spec), inventory),
         )
         .with_text(0, &name)
-        .with_text(1, "30m"),
+        .with_text(1, &deadline),
     );
 }
 

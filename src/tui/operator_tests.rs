@@ -395,3 +395,45 @@ fn start_maintenance_refused_on_a_cluster_that_is_not_synced() {
         "{screen}"
     );
 }
+
+#[test]
+fn start_maintenance_from_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.yaml");
+    std::fs::write(
+        &path,
+        "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: kernel-b\ncluster: us-east-stg-01\nnodes: {names: [use1-cpu-b00]}\naction: {exec: {argv: [\"true\"], timeout: 5m, idempotent: false}}\nbudgets: {maxUnavailable: 1, failureDomainLabel: topology.kubernetes.io/zone}\ndeadlines: {drain: 45s}\n",
+    )
+    .unwrap();
+    let mut app = fixtures::operator_app();
+    press(&mut app, ":");
+    typed(&mut app, &format!("start {}", path.display()));
+    press(&mut app, "enter");
+    let screen = render(&app, 160, 30);
+    assert!(screen.contains("batch 1: use1-cpu-b00"), "{screen}");
+    assert!(
+        screen.contains("45s"),
+        "the file's drain deadline is offered:\n{screen}"
+    );
+    press(&mut app, "enter enter");
+    let commands = press(&mut app, "enter");
+    let Some(Command::Send(ConsoleCommand::StartMaintenance { spec, .. })) = commands.first()
+    else {
+        panic!("{commands:?}")
+    };
+    assert_eq!(spec.name, "kernel-b");
+
+    std::fs::write(&path, "kind: Maintenance\nname: [\n").unwrap();
+    press(&mut app, ":");
+    typed(&mut app, &format!("start {}", path.display()));
+    press(&mut app, "enter");
+    let screen = render(&app, 160, 30);
+    assert!(
+        screen.contains("has errors: nothing was started"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("m.yaml:"),
+        "problems name the file:\n{screen}"
+    );
+}

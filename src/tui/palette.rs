@@ -32,12 +32,14 @@ pub enum PaletteCommand {
     Handover,
     /// `:pause` (pause or resume all automation; hidden when read-only).
     PauseAll,
+    /// `:start FILE` (hidden when read-only); alone it says what to type.
+    StartFile,
 }
 
 impl PaletteCommand {
     /// Whether the command writes to the journal (hidden in read-only mode).
     pub fn mutates(self) -> bool {
-        matches!(self, PaletteCommand::PauseAll)
+        matches!(self, PaletteCommand::PauseAll | PaletteCommand::StartFile)
     }
 }
 
@@ -67,6 +69,11 @@ const COMMANDS: &[(PaletteCommand, &str, &str)] = &[
         "pause",
         "pause (or resume) all automation",
     ),
+    (
+        PaletteCommand::StartFile,
+        "start",
+        "start FILE: a maintenance from a file (plan shown first)",
+    ),
     (PaletteCommand::Ledger, "ledger", "every cluster"),
     (
         PaletteCommand::Capacity,
@@ -86,6 +93,8 @@ pub enum Target {
     Cluster(String),
     /// A node, in its cluster's drill-down.
     Node(String, Arc<str>),
+    /// `:start FILE`: start the maintenance a file describes (hidden when read-only).
+    StartFile(std::path::PathBuf),
 }
 
 /// One match.
@@ -216,6 +225,9 @@ pub fn exact(input: &str, candidates: &Candidates) -> Option<Target> {
         return Some(Target::Command(*cmd));
     }
     match input.split_once(' ') {
+        Some(("start", path)) if !candidates.readonly && !path.trim().is_empty() => {
+            Some(Target::StartFile(std::path::PathBuf::from(path.trim())))
+        }
         Some(("cluster" | "cl", id)) => candidates
             .clusters
             .iter()
@@ -255,6 +267,7 @@ mod tests {
         c.readonly = true;
         assert!(search("pause", &c).iter().all(|e| e.label != ":pause"));
         assert_eq!(exact("pause", &c), None);
+        assert_eq!(exact("start m.yaml", &c), None);
     }
 
     #[test]
@@ -300,6 +313,10 @@ mod tests {
             Some(Target::Cluster("us-east-stg-02".into()))
         );
         assert_eq!(exact("cluster nope", &c), None);
+        assert_eq!(
+            exact("start /tmp/m.yaml", &c),
+            Some(Target::StartFile("/tmp/m.yaml".into()))
+        );
         assert_eq!(
             exact("node use-cpu-001", &c),
             Some(Target::Node("us-east-stg-02".into(), "use-cpu-001".into()))
