@@ -130,6 +130,12 @@ pub struct App {
     pub capacity_state: CapacityState,
     /// Rollouts screen.
     pub rollouts_state: RolloutsState,
+    /// The selected rollout's plan from today's ledger (stage names, coverage), when its
+    /// batches match the run's; recomputed when the run or the journal changes.
+    pub rollouts_plan: Option<(
+        crate::model::run::RunId,
+        Option<Arc<crate::model::rollout::RolloutPlan>>,
+    )>,
     /// Maintenance screen.
     pub maintenance_state: MaintenanceState,
     /// Timeline screen.
@@ -176,6 +182,7 @@ impl App {
             cluster_state: None,
             capacity_state: CapacityState::default(),
             rollouts_state: RolloutsState::default(),
+            rollouts_plan: None,
             maintenance_state: MaintenanceState::default(),
             timeline_state: TimelineState::default(),
             handover: HandoverState::default(),
@@ -218,6 +225,35 @@ impl App {
 
     /// Applies one message; returns what the event loop must do.
     pub fn update(&mut self, msg: Msg) -> Vec<Command> {
+        let journal_changed = matches!(msg, Msg::Activity(_));
+        let commands = self.apply(msg);
+        if self.nav.current() == &Route::Rollouts {
+            self.refresh_rollout_plan(journal_changed);
+        }
+        commands
+    }
+
+    /// Keeps the selected rollout's plan in step with the selection and the journal.
+    fn refresh_rollout_plan(&mut self, force: bool) {
+        let projection = Arc::clone(&self.activity.journal.projection);
+        let Some(run) = super::screens::rollouts::selected(&self.rollouts_state, &projection)
+        else {
+            self.rollouts_plan = None;
+            return;
+        };
+        if !force
+            && self
+                .rollouts_plan
+                .as_ref()
+                .is_some_and(|(id, _)| *id == run.id)
+        {
+            return;
+        }
+        let plan = super::screens::rollouts::plan(run, &self.ledger).map(Arc::new);
+        self.rollouts_plan = Some((run.id.clone(), plan));
+    }
+
+    fn apply(&mut self, msg: Msg) -> Vec<Command> {
         match msg {
             Msg::Key(key) if key.kind != KeyEventKind::Release => {
                 self.dirty = true;

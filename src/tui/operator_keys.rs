@@ -101,25 +101,43 @@ pub fn pause_cluster(app: &mut App) {
 
 fn toggle(app: &mut App, scope: PauseScope, run: &RunView) {
     let projection = Arc::clone(&app.activity.journal.projection);
-    let dialog =
-        match projection.pauses.get(&scope) {
-            Some(p) => Dialog::new(
-                format!("resume {scope}"),
-                vec![
-                    format!(
-                        "Paused by {} since {}: {}",
-                        p.by,
-                        p.since.strftime("%H:%M UTC"),
-                        p.reason
-                    ),
-                    format!(
-                        "Run {} ({}) may start new steps again unless another pause holds it.",
-                        run.id, run.title
-                    ),
-                ],
-                Purpose::Resume(scope),
-            ),
-            None => Dialog::new(
+    let halted = matches!(scope, PauseScope::Run { .. }) && run.rollout.halted.is_some();
+    let dialog = match projection.pauses.get(&scope) {
+        // A halted rollout is resumed the way `rollout resume` does it: a resume of
+        // the run, after which the executor evaluates the stop conditions again.
+        None if halted => Dialog::new(
+            format!("resume halted {}", run.id),
+            vec![
+                format!(
+                    "{} halted: {}",
+                    run.id,
+                    run.rollout
+                        .halted
+                        .as_ref()
+                        .map_or(String::new(), ToString::to_string)
+                ),
+                "Resuming lets the executor go on; the stop conditions are evaluated again.".into(),
+            ],
+            Purpose::Resume(scope),
+        ),
+        Some(p) => Dialog::new(
+            format!("resume {scope}"),
+            vec![
+                format!(
+                    "Paused by {} since {}: {}",
+                    p.by,
+                    p.since.strftime("%H:%M UTC"),
+                    p.reason
+                ),
+                format!(
+                    "Run {} ({}) may start new steps again unless another pause holds it.",
+                    run.id, run.title
+                ),
+            ],
+            Purpose::Resume(scope),
+        ),
+        None => {
+            Dialog::new(
                 format!("pause {scope}"),
                 vec![
                 format!("Run {} ({}) is {}.", run.id, run.title, projection.effective_status(run)),
@@ -127,8 +145,9 @@ fn toggle(app: &mut App, scope: PauseScope, run: &RunView) {
                     .into(),
             ],
                 Purpose::Pause(scope),
-            ),
-        };
+            )
+        }
+    };
     open(app, dialog);
 }
 

@@ -104,6 +104,7 @@ fn pause_run_and_freeze_cluster_dialogs() {
     ));
     press(&mut app, "p");
     typed(&mut app, "x");
+    insta::assert_snapshot!("pause_run_dialog", render(&app, 160, 30));
     press(&mut app, "enter");
     assert!(matches!(
         sent(&press(&mut app, "enter")),
@@ -319,6 +320,7 @@ fn handover_walkthrough_and_acknowledge() {
     insta::assert_snapshot!("handover_hand_off_item", screen);
     press(&mut app, "a");
     typed(&mut app, "read it, will check at 15:00");
+    insta::assert_snapshot!("acknowledge_dialog", render(&app, 160, 30));
     press(&mut app, "enter");
     let commands = press(&mut app, "enter");
     let Some(OperatorCommand::Note { text, item, .. }) = sent(&commands) else {
@@ -435,5 +437,75 @@ fn start_maintenance_from_a_file() {
     assert!(
         screen.contains("m.yaml:"),
         "problems name the file:\n{screen}"
+    );
+}
+
+#[test]
+fn operator_screens_and_dialogs_never_panic_at_any_size() {
+    let mut app = fixtures::operator_app();
+    for (w, h) in [(1, 1), (40, 12), (41, 13), (80, 24), (300, 100), (0, 0)] {
+        app.update(super::app::Msg::Resize(w, h));
+        for keys in [
+            "3", "a", "esc", "X", "esc", "4", "j", "h", "esc", "t", "esc", "f", "esc", "5", "k",
+            "enter", "esc", "f", "H", "right", "a", "esc", "esc", "P", "esc",
+        ] {
+            press(&mut app, keys);
+            let _ = super::view::render_to_buffer(&app, w, h);
+        }
+    }
+}
+
+#[test]
+fn a_halted_rollout_shows_why_and_p_resumes_it() {
+    use crate::model::rollout::HaltReason;
+    let mut app = fixtures::operator_app();
+    let mut events = fixtures::journal_events();
+    let seq = events.len() as i64 + 1;
+    events.push(crate::model::run::Event {
+        seq: Sequence(seq),
+        token: None,
+        event: NewEvent::new(
+            fixtures::now(),
+            Actor("executor/e1".into()),
+            IdempotencyKey("halt".into()),
+            EventBody::RolloutHalted {
+                batch: 1,
+                why: HaltReason::MetricsUnknown {
+                    clusters: vec![("eu-fra-prod-02".into(), "prometheus unreachable".into())],
+                },
+            },
+        )
+        .with_run(RunId("ro-cni-1".into())),
+    });
+    fixtures::with_journal(&mut app, events);
+    press(&mut app, "3");
+    let screen = render(&app, 200, 30);
+    assert!(
+        screen.contains("metrics UNKNOWN on eu-fra-prod-02 (prometheus unreachable)"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("rollouts_halted", screen);
+    press(&mut app, "p");
+    let screen = render(&app, 160, 30);
+    assert!(
+        screen.contains("resume halted ro-cni-1"),
+        "{:?}\n{screen}",
+        app.message
+    );
+    press(&mut app, "enter");
+    assert!(matches!(
+        sent(&press(&mut app, "enter")),
+        Some(OperatorCommand::Resume {
+            scope: PauseScope::Run { .. },
+            ..
+        })
+    ));
+    press(&mut app, "H");
+    assert!(
+        app.handover
+            .items
+            .iter()
+            .any(|i| i.section == crate::model::handover::Section::HaltedRollouts),
+        "the handover lists the halted rollout"
     );
 }

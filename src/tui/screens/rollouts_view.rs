@@ -92,7 +92,13 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
     let t = &app.config.theme;
     let projection = &app.activity.journal.projection;
     let spec = spec(run);
-    let plan = plan(run, &app.ledger);
+    // The plan is recomputed only when the run or the journal changes (see
+    // `App::refresh_rollout_plan`), never per frame.
+    let plan = app
+        .rollouts_plan
+        .as_ref()
+        .filter(|(id, _)| *id == run.id)
+        .and_then(|(_, plan)| plan.clone());
     let status = projection.effective_status(run);
     let mut lines = vec![Line::from(vec![
         Span::styled(format!("{} ", run.id), t.style(Slot::Title)),
@@ -117,7 +123,7 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
     lines.push(Line::styled("BATCHES", t.style(Slot::Title)));
     for (i, batch) in run.batches.iter().enumerate() {
         let (done, total) = progress(run, i);
-        let stage = stage_of(plan.as_ref(), i)
+        let stage = stage_of(plan.as_deref(), i)
             .map(|s| format!("{s} "))
             .unwrap_or_default();
         let phase = phase_text(run, i, app.now);
