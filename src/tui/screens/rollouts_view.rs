@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
 use super::rollouts::{
-    CellState, cell, gates, phase_text, plan, progress, runs, selected, spec, stage_of,
+    CellState, cell, gates, phase_text, progress, runs, selected, spec, stage_of,
 };
 use crate::model::run::RunView;
 use crate::tui::app::App;
