@@ -62,8 +62,10 @@ pub enum Purpose {
     Approve(RunId, usize),
     /// Acknowledge a handover item with a note (journaled as a note).
     Acknowledge(String, Subject),
-    /// Start a maintenance (no field; the plan is the context).
+    /// Start a maintenance (fields: name, drain deadline; the plan is the context).
     StartMaintenance(Box<MaintenanceSpec>, Vec<NodeFacts>),
+    /// Nothing can be sent (a refusal).
+    Nothing,
 }
 
 /// Where the dialog is.
@@ -137,6 +139,7 @@ impl Dialog {
                 None,
             ),
             Purpose::Acknowledge(..) => (vec![Field::new("note", true, true)], None),
+            Purpose::Nothing => (Vec::new(), None),
             Purpose::StartMaintenance(..) => (
                 vec![
                     Field::new("name", true, false),
@@ -155,7 +158,10 @@ impl Dialog {
             purpose,
             problem: None,
         };
-        if dialog.fields.is_empty() && dialog.outcome.is_none() {
+        if dialog.fields.is_empty()
+            && dialog.outcome.is_none()
+            && dialog.purpose != Purpose::Nothing
+        {
             // Nothing to fill in: go straight to saying what will happen.
             dialog.advance();
         }
@@ -164,8 +170,7 @@ impl Dialog {
 
     /// A dialog that only says why the action cannot be done.
     pub fn refused(title: impl Into<String>, context: Vec<String>, why: String) -> Dialog {
-        let mut dialog = Dialog::new(title, context, Purpose::Resume(PauseScope::Fleet));
-        dialog.fields.clear();
+        let mut dialog = Dialog::new(title, context, Purpose::Nothing);
         dialog.stage = Stage::Refused(why);
         dialog
     }
@@ -237,6 +242,7 @@ impl Dialog {
                 cluster: target.cluster.clone(),
                 text: format!("{}{key}: {}", ACK_PREFIX, self.text(0)),
             },
+            Purpose::Nothing => return Err("nothing can be sent".into()),
             Purpose::StartMaintenance(spec, inventory) => {
                 let deadline = self.text(1);
                 let drain = crate::model::duration::parse_duration(&deadline)
