@@ -44,7 +44,7 @@ pub fn run(settings: &Settings, args: &HandoverArgs) -> anyhow::Result<ExitCode>
     // The fleet is checked only when a ledger is configured; without one the report says
     // the statuses were not checked rather than inventing them.
     let (ledger, clusters) = match settings.ledger.as_ref() {
-        Some(_) if !args.wait_synced.is_zero() => {
+        Some(path) if !args.wait_synced.is_zero() => {
             match super::live::observe(settings, args.wait_synced) {
                 Ok((ledger, snapshot)) => {
                     let health: Vec<ClusterHealth> = snapshot
@@ -60,7 +60,8 @@ pub fn run(settings: &Settings, args: &HandoverArgs) -> anyhow::Result<ExitCode>
                 }
                 Err(error) => {
                     eprintln!("fleetdeck handover: cluster statuses not checked: {error:#}");
-                    (None, None)
+                    // Exceptions still come from the ledger when only the fleet is out of reach.
+                    (fleetdeck::ledger_file::load(path).ok(), None)
                 }
             }
         }
