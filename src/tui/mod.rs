@@ -18,6 +18,7 @@ mod help;
 mod keymap;
 mod nav;
 mod operator_keys;
+mod overlay_keys;
 mod palette;
 mod screen_keys;
 mod screens;
@@ -27,6 +28,8 @@ mod view;
 
 #[cfg(test)]
 mod fixtures;
+#[cfg(test)]
+mod journal_fixtures;
 #[cfg(test)]
 mod operator_tests;
 #[cfg(test)]
