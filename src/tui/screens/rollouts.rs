@@ -169,14 +169,18 @@ pub fn gates(run: &RunView, spec: Option<&RolloutSpec>) -> Vec<(bool, String)> {
         };
         out.push((false, format!("a metric that is UNKNOWN means: {unknown}")));
     }
-    let failed: Vec<&str> = run
-        .items
-        .iter()
-        .filter(|(_, i)| cell(Some(i)) == CellState::Failed)
-        .map(|(id, _)| id.as_str())
-        .collect();
-    if !failed.is_empty() {
-        out.push((true, format!("failed clusters: {}", failed.join(", "))));
+    // Verification results that need a person: failed checks and checks that could not
+    // be evaluated (unknown is not healthy).
+    for id in &run.order {
+        match run.items.get(id).and_then(|i| i.verified.as_ref()) {
+            Some(VerifyOutcome::Fail { reason }) => {
+                out.push((true, format!("{id}: verification failed: {reason}")))
+            }
+            Some(VerifyOutcome::Unknown { why }) => {
+                out.push((true, format!("{id}: verification UNKNOWN: {why}")))
+            }
+            _ => {}
+        }
     }
     match &run.rollout.last_gate {
         Some((batch, None)) => out.push((false, format!("gate after batch {} passed", batch + 1))),
@@ -238,4 +242,62 @@ pub fn stage_of(plan: Option<&RolloutPlan>, index: usize) -> Option<String> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::rollout::ReleaseDigest;
+    use crate::model::run::{Actor, ItemId, RolloutView};
+
+    fn run_with(items: Vec<(&str, ItemView)>) -> RunView {
+        RunView {
+            id: RunId("r".into()),
+            title: "t".into(),
+            cluster: None,
+            status: crate::model::run::RunStatus::Running,
+            created_by: Actor("a@h".into()),
+            created_at: Timestamp::from_second(0).unwrap(),
+            order: items.iter().map(|(i, _)| ItemId::from(*i)).collect(),
+            batches: vec![items.iter().map(|(i, _)| ItemId::from(*i)).collect()],
+            items: items
+                .into_iter()
+                .map(|(i, v)| (ItemId::from(i), v))
+                .collect(),
+            spec: serde_json::Value::Null,
+            approvals: Vec::new(),
+            notes: Vec::new(),
+            rollout: RolloutView::default(),
+        }
+    }
+
+    #[test]
+    fn cells_progress_and_verification_gates() {
+        let digest = ReleaseDigest("sha256:ab".into());
+        let applied = ItemView {
+            staged: Some(digest.clone()),
+            applied: Some(digest.clone()),
+            ..ItemView::default()
+        };
+        let unknown = ItemView {
+            verified: Some(VerifyOutcome::Unknown {
+                why: "prometheus unreachable".into(),
+            }),
+            ..applied.clone()
+        };
+        let passed = ItemView {
+            verified: Some(VerifyOutcome::Pass),
+            ..applied.clone()
+        };
+        let run = run_with(vec![("c1", passed), ("c2", unknown), ("c3", applied)]);
+        assert_eq!(cell(run.items.get(&ItemId::from("c2"))), CellState::Unknown);
+        assert_eq!(cell(run.items.get(&ItemId::from("c3"))), CellState::Applied);
+        assert_eq!(cell(None), CellState::Pending);
+        assert_eq!(progress(&run, 0), (1, 3), "unknown is not done");
+        let gates = gates(&run, None);
+        assert!(gates.contains(&(
+            true,
+            "c2: verification UNKNOWN: prometheus unreachable".to_string()
+        )));
+    }
 }
