@@ -176,7 +176,7 @@ fn global_pause_asks_why_then_the_banner_shows_everywhere() {
     press(&mut app, "1");
     insta::assert_snapshot!("paused_banner", render(&app, 200, 16));
     press(&mut app, "P");
-    insta::assert_snapshot!("global_resume_confirm", render(&app, 160, 30));
+    insta::assert_snapshot!("global_resume_dialog", render(&app, 160, 30));
     press(&mut app, "enter");
     assert!(matches!(
         sent(&press(&mut app, "enter")),
