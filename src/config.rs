@@ -41,6 +41,8 @@ pub enum OutputFormat {
     Json,
     /// YAML for scripts and diffs.
     Yaml,
+    /// A Markdown report (`handover`); other commands print their table.
+    Markdown,
 }
 
 /// `config.toml`: defaults for the global flags. Every key is optional.

@@ -255,3 +255,188 @@ fn demo_walkthrough() {
     assert!(screen.contains("exit=0"), "{screen}");
     assert!(!t.alternate_screen_on());
 }
+
+/// Runs `fleetdeck ARGS` to completion and returns its stdout.
+fn fleetdeck(args: &[&str]) -> String {
+    let out = Command::new(bin())
+        .args(args)
+        .env_remove("FLEETDECK_LEDGER")
+        .env_remove("FLEETDECK_CONFIG")
+        .output()
+        .expect("fleetdeck runs");
+    assert!(
+        out.status.success(),
+        "fleetdeck {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The journal's events as JSON values.
+fn journal_events(journal: &str) -> Vec<serde_json::Value> {
+    let text = fleetdeck(&["--journal", journal, "journal", "-o", "json"]);
+    serde_json::from_str(&text).expect("journal -o json parses")
+}
+
+/// The operator walkthrough on `fleetdeck demo --seed 1`: a global pause stops
+/// new steps (the journal shows none started while paused), a maintenance started from
+/// the drill-down on a node that hosts a checkout pod gets its drain stuck on the
+/// `checkout-blocking` PDB, it is handed off with a note, the handover walkthrough and
+/// `fleetdeck handover -o markdown` list it with the note; then a read-only console
+/// refuses an approve and a hand-off and says why. Sequential in one test so that only
+/// one demo fleet runs at a time here.
+#[test]
+fn demo_operator_actions() {
+    require_tmux();
+    let dir = tempfile::tempdir().expect("demo dir");
+    let dir_s = dir.path().to_str().expect("utf-8 path").to_owned();
+    let journal = format!("{dir_s}/journal.sqlite");
+    let t = Tmux::start(
+        "operator",
+        &["--as", "tester@e2e", "demo", "--seed", "1", "--dir", &dir_s],
+        &[],
+    );
+    t.wait_for("Synced", 60);
+
+    // Global pause with a reason: the banner shows everywhere.
+    t.send(&["P"]);
+    t.wait_for("pause all automation", 5);
+    t.send_text("e2e: hold everything");
+    t.send(&["Enter"]);
+    t.wait_for("This will:", 5);
+    t.send(&["Enter"]);
+    t.wait_for("ALL AUTOMATION PAUSED by tester@e2e", 10);
+
+    // prod-use1-01-n000 hosts a pod of the checkout deployment, whose PDB
+    // (checkout-blocking, maxUnavailable 0) refuses every eviction (scenarios/demo.yaml;
+    // placement is fixed by the seed).
+    t.send(&[":"]);
+    t.send_text("cluster prod-use1-01");
+    t.send(&["Enter"]);
+    t.wait_for("ledger › cluster prod-use1-01", 10);
+    t.send(&["/"]);
+    t.send_text("prod-use1-01-n000");
+    t.send(&["Enter", "Space", "m"]);
+    t.wait_for("batch 1: prod-use1-01-n000", 10);
+    // Name as offered; drain deadline 20s instead of 30m so the stuck step shows soon.
+    t.send(&["Enter", "BSpace", "BSpace", "BSpace"]);
+    t.send_text("20s");
+    t.send(&["Enter"]);
+    t.wait_for("stuck", 5);
+    t.send(&["Enter"]);
+    t.wait_for("started run mnt-console-prod-use1-01-n000", 10);
+
+    // While paused the executor takes the run but starts no step.
+    sleep(Duration::from_secs(6));
+    t.send(&["4"]);
+    t.wait_for("PAUSED (fleet: e2e: hold everything)", 10);
+    let events = journal_events(&journal);
+    let kind = |e: &serde_json::Value| e["kind"].as_str().unwrap_or("").to_owned();
+    let paused_at = events
+        .iter()
+        .position(|e| kind(e) == "operator.pause")
+        .expect("the pause is journaled");
+    assert_eq!(events[paused_at]["actor"], "tester@e2e");
+    let started: Vec<&serde_json::Value> = events[paused_at..]
+        .iter()
+        .filter(|e| matches!(kind(e).as_str(), "step.status" | "step.intent"))
+        .collect();
+    assert!(
+        started.is_empty(),
+        "no step may start while paused: {started:#?}"
+    );
+
+    // Resume (confirmation), then the drain gets stuck on the PDB.
+    t.send(&["P"]);
+    t.wait_for("resume all automation", 5);
+    t.send(&["Enter"]);
+    t.wait_for("This will:", 5);
+    t.send(&["Enter"]);
+    t.wait_for("resume recorded by tester@e2e", 10);
+    let screen = t.wait_for("STUCK", 90);
+    assert!(
+        screen.contains("PDB checkout-blocking needs"),
+        "the stuck drain says which PDB:\n{screen}"
+    );
+
+    // Hand it off with a note.
+    t.send(&["h"]);
+    t.wait_for("hand off prod-use1-01-n000", 5);
+    t.send_text("dana@ops");
+    t.send(&["Enter"]);
+    t.send_text("checkout PDB blocks the drain; owners paged");
+    t.send(&["Enter"]);
+    t.wait_for("This will:", 5);
+    t.send(&["Enter"]);
+    t.wait_for("handoff recorded by tester@e2e", 10);
+    t.wait_for("→dana@ops", 10);
+
+    // The walkthrough lists it with its note.
+    t.send(&["H"]);
+    let screen = t.wait_for("shift handover", 5);
+    assert!(screen.contains("HANDED-OFF STEPS"), "{screen}");
+    let screen = t.wait_for("note: checkout PDB blocks the drain; owners paged", 5);
+    assert!(screen.contains("owner: dana@ops"), "{screen}");
+    t.send(&["Escape"]);
+
+    // So does the Markdown report, written while the demo runs.
+    let markdown = fleetdeck(&[
+        "--journal",
+        &journal,
+        "handover",
+        "--since",
+        "8h",
+        "--wait-synced",
+        "0s",
+        "-o",
+        "markdown",
+    ]);
+    assert!(markdown.contains("## Handed-off steps"), "{markdown}");
+    assert!(
+        markdown.contains("note: checkout PDB blocks the drain; owners paged"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("owner: dana@ops"), "{markdown}");
+    let handoff = journal_events(&journal)
+        .into_iter()
+        .find(|e| kind(e) == "operator.handoff")
+        .expect("the hand-off is journaled");
+    assert_eq!(handoff["actor"], "tester@e2e");
+
+    t.send(&["q"]);
+    let screen = t.wait_for("exit=", 15);
+    assert!(screen.contains("exit=0"), "{screen}");
+
+    // Read-only: approve and hand-off are refused with the reason, nothing is written.
+    let before = journal_events(&journal).len();
+    let ro = Tmux::start(
+        "readonly",
+        &[
+            "--as",
+            "viewer@e2e",
+            "--readonly",
+            "demo",
+            "--seed",
+            "1",
+            "--dir",
+            &dir_s,
+        ],
+        &[],
+    );
+    ro.wait_for("READ-ONLY", 60);
+    ro.send(&["3", "a"]);
+    let screen = ro.wait_for("read-only mode (--readonly)", 5);
+    assert!(screen.contains("Approve the waiting batch"), "{screen}");
+    ro.send(&["4"]);
+    ro.wait_for("→dana@ops", 15);
+    ro.send(&["h"]);
+    let screen = ro.wait_for("read-only mode (--readonly)", 5);
+    assert!(screen.contains("Hand the step to a person"), "{screen}");
+    ro.send(&["q"]);
+    ro.wait_for("exit=", 15);
+    let after: Vec<serde_json::Value> = journal_events(&journal);
+    assert!(
+        after[before..].iter().all(|e| e["actor"] != "viewer@e2e"),
+        "a read-only console writes nothing"
+    );
+}

@@ -104,6 +104,9 @@ pub enum Command {
     },
     /// Read the journal: what the engine and the operators did
     Journal(super::journal_cmd::JournalArgs),
+    /// Shift handover: pauses, waiting approvals, stuck and handed-off steps, halted
+    /// rollouts, troubled clusters, expiring exceptions and notes (`-o markdown` for a report)
+    Handover(super::handover_cmd::HandoverArgs),
     /// Plan and inspect node maintenance
     Maintenance {
         /// Maintenance subcommand.

@@ -88,6 +88,15 @@ pub async fn run_live(
     } else {
         None
     };
+    let (command_tx, command_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (notice_tx, notice_rx) = tokio::sync::mpsc::unbounded_channel();
+    let commands_task = super::console_commands::serve(
+        settings.journal.clone(),
+        settings.actor.clone(),
+        settings.readonly,
+        command_rx,
+        notice_tx,
+    );
     let inputs = ConsoleInputs {
         snapshots: sync.snapshots.clone(),
         ledger: Arc::new(ledger),
@@ -99,7 +108,8 @@ pub async fn run_live(
         no_color: no_color_requested(std::env::var_os("NO_COLOR")),
         automation: Some(automation),
         activity: Some(activity),
-        commands: None,
+        commands: Some(command_tx),
+        notices: Some(notice_rx),
         notice,
     };
     let result = run_console(inputs).await;
@@ -108,6 +118,8 @@ pub async fn run_live(
         // The executor finishes its call in flight and gives the lease back.
         let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
     }
+    // The console dropped its sender: the command thread ends after the last answer.
+    let _ = tokio::time::timeout(Duration::from_secs(2), commands_task).await;
     feed.abort();
     sync.stop();
     result?;

@@ -21,14 +21,26 @@ pub struct DemoArgs {
     /// Simulated time speed factor
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
+    /// Keep the demo's kubeconfig, ledger and journal in this directory (created if
+    /// missing) instead of a temporary one, so other fleetdeck commands can be pointed at
+    /// them (`--journal DIR/journal.sqlite handover`)
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 /// Runs the demo until the operator quits.
 pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
-    let dir = tempfile::Builder::new()
+    let temp = tempfile::Builder::new()
         .prefix("fleetdeck-demo-")
         .tempdir()
         .context("creating the demo's temporary directory")?;
+    let dir = match &args.dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            dir.clone()
+        }
+        None => temp.path().to_path_buf(),
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -37,11 +49,11 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
         let scenario = Scenario::load(&args.scenario)?;
         let fleet = SimFleet::from_scenario(&scenario, args.seed, args.speed)?;
         let (addr, server) = start_on_loopback(fleet.clone(), 0).await?;
-        let kubeconfig_path = dir.path().join("kubeconfig");
-        let ledger_path = dir.path().join("ledger.yaml");
+        let kubeconfig_path = dir.join("kubeconfig");
+        let ledger_path = dir.join("ledger.yaml");
         write_kubeconfig(&fleet, &kubeconfig_path, addr)?;
         write_ledger(&fleet, &ledger_path, addr)?;
-        tracing::info!(%addr, dir = %dir.path().display(), "demo fleet serving");
+        tracing::info!(%addr, dir = %dir.display(), "demo fleet serving");
         let ledger = fleetdeck::ledger_file::load(&ledger_path)?;
         let kubeconfig = fleetdeck::kubeconfig::load(&fleetdeck::kubeconfig::KubeconfigSource {
             paths: vec![kubeconfig_path],
@@ -53,8 +65,8 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
         );
         // The demo's journal lives with its fleet, in the temporary directory.
         let mut settings = settings.clone();
-        settings.journal = dir.path().join("journal.sqlite");
-        let prometheus = super::demo_seed::start_prometheus(dir.path(), addr);
+        settings.journal = dir.join("journal.sqlite");
+        let prometheus = super::demo_seed::start_prometheus(&dir, addr);
         if settings.prometheus.is_none() {
             settings.prometheus = prometheus.as_ref().map(|p| p.url.clone());
         }

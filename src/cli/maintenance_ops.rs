@@ -7,12 +7,12 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
+use fleetdeck::engine::operator;
 use fleetdeck::engine::start::{node_facts, plan, record_run};
-use fleetdeck::journal::JournalStore;
 use fleetdeck::k8s::connect::{ConnectOptions, connect};
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
 use fleetdeck::model::maintenance::read_maintenance;
-use fleetdeck::model::run::{Actor, EventBody, IdempotencyKey, ItemId, NewEvent, ReturnOutcome};
+use fleetdeck::model::run::{Actor, ItemId, OperatorCommand, ReturnOutcome, RunId};
 use fleetdeck::yaml::Severity;
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::Namespace;
@@ -128,75 +128,57 @@ pub fn operator(
     command: Command<'_>,
 ) -> anyhow::Result<ExitCode> {
     refuse_readonly(settings, "changing who owns a step")?;
-    let mut store = open(settings)?;
-    let projection = store.projection()?;
-    let view = super::journal_cmd::run_view(&projection, run)?;
-    let run_id = view.id.clone();
-    if !view.items.contains_key(&ItemId(node.to_string()))
-        && !view.order.contains(&ItemId(node.to_string()))
-    {
-        bail!("run {run} has no node {node}");
-    }
-    let (what, body) = match command {
-        Command::HandOff { to } => (
-            "handoff",
-            EventBody::HandedOff {
-                to: Actor(to.to_string()),
-                note: note.to_string(),
-            },
-        ),
-        Command::TakeOver => (
-            "takeover",
-            EventBody::TakenOver {
-                note: note.to_string(),
-            },
-        ),
-        Command::Return { outcome } => (
-            "return",
-            EventBody::Returned {
-                outcome,
-                note: note.to_string(),
-            },
-        ),
+    let (run, item, note) = (
+        RunId(run.to_string()),
+        ItemId(node.to_string()),
+        note.to_string(),
+    );
+    let command = match command {
+        Command::HandOff { to } => OperatorCommand::HandOff {
+            run: run.clone(),
+            item,
+            to: Actor(to.to_string()),
+            note,
+        },
+        Command::TakeOver => OperatorCommand::TakeOver {
+            run: run.clone(),
+            item,
+            note,
+        },
+        Command::Return { outcome } => OperatorCommand::Return {
+            run: run.clone(),
+            item,
+            outcome,
+            note,
+        },
     };
     let actor = Actor(settings.actor.clone());
-    let now = Timestamp::now();
-    let mut event = NewEvent::new(
-        now,
-        actor.clone(),
-        IdempotencyKey::for_command(&actor, now, what),
-        body,
-    )
-    .with_run(run_id)
-    .with_item(ItemId(node.to_string()));
-    if let Some(cluster) = &view.cluster {
-        event = event.with_cluster(cluster.clone());
-    }
-    store.append(event, None)?;
-    println!("{what} recorded for {node} in {run} by {actor}");
+    let mut store = open(settings)?;
+    operator::execute(
+        &mut store,
+        &command,
+        &actor,
+        settings.readonly,
+        Timestamp::now(),
+    )?;
+    println!("{} recorded for {node} in {run} by {actor}", command.verb());
     Ok(ExitCode::SUCCESS)
 }
 
 /// `maintenance abort RUN --note …`: no new step starts; nothing is undone.
 pub fn abort(settings: &Settings, run: &str, note: &str) -> anyhow::Result<ExitCode> {
     refuse_readonly(settings, "aborting a run")?;
-    let mut store = open(settings)?;
-    let run_id = super::journal_cmd::run_view(&store.projection()?, run)?
-        .id
-        .clone();
+    let command = OperatorCommand::Abort {
+        run: RunId(run.to_string()),
+        note: note.to_string(),
+    };
     let actor = Actor(settings.actor.clone());
-    let now = Timestamp::now();
-    store.append(
-        NewEvent::new(
-            now,
-            actor.clone(),
-            IdempotencyKey::for_command(&actor, now, "abort"),
-            EventBody::Aborted {
-                note: note.to_string(),
-            },
-        )
-        .with_run(run_id),
-        None,
+    operator::execute(
+        &mut open(settings)?,
+        &command,
+        &actor,
+        settings.readonly,
+        Timestamp::now(),
     )?;
     println!("run {run} aborted by {actor}; nothing already done is undone");
     Ok(ExitCode::SUCCESS)

@@ -4,9 +4,11 @@ mod args;
 mod capacity_cmd;
 mod config_cmd;
 mod console_cmd;
+mod console_commands;
 mod demo_cmd;
 mod demo_seed;
 mod engine_port;
+mod handover_cmd;
 mod journal_cmd;
 mod journal_stress;
 mod ledger;
@@ -74,6 +76,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             ConfigCommand::Paths => config_cmd::paths(&settings),
         },
         Some(Command::Journal(args)) => journal_cmd::run(&settings, &args),
+        Some(Command::Handover(args)) => handover_cmd::run(&settings, &args),
         Some(Command::Maintenance { command }) => maintenance_cmd::run(&settings, &command),
         Some(Command::Run(args)) => maintenance_ops::execute(&settings, &args),
         Some(Command::Rollout { command }) => rollout_cmd::run(&settings, &command),

@@ -58,7 +58,7 @@ pub fn emit<T: Serialize>(
     table: impl FnOnce() -> String,
 ) -> anyhow::Result<()> {
     match format {
-        OutputFormat::Table => print!("{}", table()),
+        OutputFormat::Table | OutputFormat::Markdown => print!("{}", table()),
         OutputFormat::Json => println!("{}", serde_json::to_string_pretty(value)?),
         OutputFormat::Yaml => print!(
             "{}",

@@ -3,9 +3,9 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use fleetdeck::journal::JournalStore;
+use fleetdeck::engine::operator::execute;
 use fleetdeck::model::ledger::ClusterId;
-use fleetdeck::model::run::{Actor, EventBody, IdempotencyKey, NewEvent, PauseScope, RunId};
+use fleetdeck::model::run::{Actor, OperatorCommand, PauseScope, RunId};
 use jiff::Timestamp;
 
 use super::journal_cmd::open;
@@ -74,51 +74,49 @@ fn scope(args: &ScopeArgs) -> anyhow::Result<PauseScope> {
     })
 }
 
-fn write(
-    settings: &Settings,
-    what: &str,
-    body: EventBody,
-    scope: &PauseScope,
-) -> anyhow::Result<ExitCode> {
-    if settings.readonly {
-        anyhow::bail!("read-only mode: refusing to {what}");
-    }
+fn write(settings: &Settings, command: &OperatorCommand) -> anyhow::Result<ExitCode> {
     let actor = Actor(settings.actor.clone());
-    let now = Timestamp::now();
-    let mut event = NewEvent::new(
-        now,
-        actor.clone(),
-        IdempotencyKey::for_command(&actor, now, what),
-        body,
-    );
-    match scope {
-        PauseScope::Cluster { cluster } | PauseScope::FailureDomain { cluster, .. } => {
-            event.cluster = Some(cluster.clone());
+    let recorded = execute(
+        &mut open(settings)?,
+        command,
+        &actor,
+        settings.readonly,
+        Timestamp::now(),
+    )?;
+    let scope = match command {
+        OperatorCommand::Pause { scope, .. } | OperatorCommand::Resume { scope, .. } => {
+            scope.to_string()
         }
-        PauseScope::Run { run } => event.run = Some(run.clone()),
-        PauseScope::Fleet => {}
-    }
-    let appended = open(settings)?.append(event, None)?;
-    println!("{what}d {scope} (journal event {})", appended.event.seq.0);
+        _ => String::new(),
+    };
+    println!(
+        "{}d {scope} (journal event {})",
+        command.verb(),
+        recorded.seq.0
+    );
     Ok(ExitCode::SUCCESS)
 }
 
 /// `pause`.
 pub fn pause(settings: &Settings, args: &PauseArgs) -> anyhow::Result<ExitCode> {
     let scope = scope(&args.scope)?;
-    let body = EventBody::Paused {
-        scope: scope.clone(),
-        reason: args.reason.clone(),
-    };
-    write(settings, "pause", body, &scope)
+    write(
+        settings,
+        &OperatorCommand::Pause {
+            scope,
+            reason: args.reason.clone(),
+        },
+    )
 }
 
 /// `resume`.
 pub fn resume(settings: &Settings, args: &ResumeArgs) -> anyhow::Result<ExitCode> {
     let scope = scope(&args.scope)?;
-    let body = EventBody::Resumed {
-        scope: scope.clone(),
-        note: args.note.clone(),
-    };
-    write(settings, "resume", body, &scope)
+    write(
+        settings,
+        &OperatorCommand::Resume {
+            scope,
+            note: args.note.clone(),
+        },
+    )
 }

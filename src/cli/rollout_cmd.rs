@@ -13,11 +13,9 @@ use fleetdeck::ledger_file;
 use fleetdeck::model::duration::format_duration;
 use fleetdeck::model::rollout::{
     BatchPhase, Manifest, ManifestText, ReleaseAction, ReleaseDigest, RolloutPlan, RolloutRunSpec,
-    RolloutSpec, check_approval, plan_rollout, read_rollout, release_digest,
+    RolloutSpec, plan_rollout, read_rollout, release_digest,
 };
-use fleetdeck::model::run::{
-    Actor, EventBody, IdempotencyKey, NewEvent, PauseScope, RunId, RunView,
-};
+use fleetdeck::model::run::{Actor, OperatorCommand, PauseScope, RunId, RunView};
 use fleetdeck::yaml::Severity;
 use jiff::Timestamp;
 use serde::Serialize;
@@ -91,34 +89,60 @@ pub fn run(settings: &Settings, command: &RolloutCommand) -> anyhow::Result<Exit
         RolloutCommand::Start { file } => start(settings, file),
         RolloutCommand::List => list(settings),
         RolloutCommand::Show { run } => show(settings, run),
-        RolloutCommand::Approve { run, batch, note } => approve(settings, run, *batch, note),
-        RolloutCommand::Pause { run, reason } => {
-            let scope = PauseScope::Run {
-                run: RunId(run.clone()),
+        RolloutCommand::Approve { run, batch, note } => {
+            let batch = match batch {
+                Some(0) => anyhow::bail!("batches are counted from 1"),
+                other => other.map(|n| n - 1),
             };
-            let body = EventBody::Paused {
-                scope,
-                reason: reason.clone(),
-            };
-            write(settings, run, "pause", body)
+            record(
+                settings,
+                OperatorCommand::Approve {
+                    run: RunId(run.clone()),
+                    batch,
+                    note: note.clone(),
+                },
+            )
         }
-        RolloutCommand::Resume { run, note } => {
-            let scope = PauseScope::Run {
-                run: RunId(run.clone()),
-            };
-            let body = EventBody::Resumed {
-                scope,
-                note: note.clone(),
-            };
-            write(settings, run, "resume", body)
-        }
-        RolloutCommand::Abort { run, note } => write(
+        RolloutCommand::Pause { run, reason } => record(
             settings,
-            run,
-            "abort",
-            EventBody::Aborted { note: note.clone() },
+            OperatorCommand::Pause {
+                scope: PauseScope::Run {
+                    run: RunId(run.clone()),
+                },
+                reason: reason.clone(),
+            },
+        ),
+        RolloutCommand::Resume { run, note } => record(
+            settings,
+            OperatorCommand::Resume {
+                scope: PauseScope::Run {
+                    run: RunId(run.clone()),
+                },
+                note: note.clone(),
+            },
+        ),
+        RolloutCommand::Abort { run, note } => record(
+            settings,
+            OperatorCommand::Abort {
+                run: RunId(run.clone()),
+                note: note.clone(),
+            },
         ),
     }
+}
+
+/// Records an operator command the way the console does (same checks, same events).
+fn record(settings: &Settings, command: OperatorCommand) -> anyhow::Result<ExitCode> {
+    let mut journal = open(settings)?;
+    let recorded = fleetdeck::engine::operator::execute(
+        &mut journal,
+        &command,
+        &Actor(settings.actor.clone()),
+        settings.readonly,
+        Timestamp::now(),
+    )?;
+    println!("{}", recorded.summary);
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Reads every file under `dir`, with paths relative to it, for the release digest.
@@ -434,76 +458,5 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
         s.push_str(&items.render());
         s
     })?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn approve(
-    settings: &Settings,
-    id: &str,
-    batch: Option<usize>,
-    note: &str,
-) -> anyhow::Result<ExitCode> {
-    if settings.readonly {
-        anyhow::bail!("read-only mode: refusing to approve");
-    }
-    let journal = open(settings)?;
-    let projection = journal.projection()?;
-    let run = super::journal_cmd::run_view(&projection, id)?;
-    let index = match batch {
-        Some(0) => anyhow::bail!("batches are counted from 1"),
-        Some(n) => n - 1,
-        None => run
-            .rollout
-            .batches
-            .iter()
-            .find(|(_, p)| **p == BatchPhase::AwaitingApproval)
-            .map(|(b, _)| *b)
-            .with_context(|| format!("no batch of {id} is awaiting approval"))?,
-    };
-    let phase = run
-        .rollout
-        .batches
-        .get(&index)
-        .cloned()
-        .unwrap_or(BatchPhase::Pending);
-    let policy = serde_json::from_value::<RolloutRunSpec>(run.spec.clone())
-        .map(|s| s.rollout.approvals)
-        .unwrap_or_default();
-    let actor = Actor(settings.actor.clone());
-    check_approval(policy, &run.created_by, &actor, index, &phase)?;
-    drop(journal);
-    write(
-        settings,
-        id,
-        "approve",
-        EventBody::RunApproved {
-            batch: Some(index),
-            note: note.to_string(),
-        },
-    )
-}
-
-/// Appends one operator command for a run, keyed per person, time and process.
-fn write(settings: &Settings, run: &str, what: &str, body: EventBody) -> anyhow::Result<ExitCode> {
-    if settings.readonly {
-        anyhow::bail!("read-only mode: refusing to {what}");
-    }
-    let mut journal = open(settings)?;
-    let projection = journal.projection()?;
-    super::journal_cmd::run_view(&projection, run)?;
-    let actor = Actor(settings.actor.clone());
-    let now = Timestamp::now();
-    let event = NewEvent::new(
-        now,
-        actor.clone(),
-        IdempotencyKey::for_command(&actor, now, what),
-        body,
-    )
-    .with_run(RunId(run.to_string()));
-    let appended = journal.append(event, None)?;
-    println!(
-        "{what}: recorded for {run} (journal event {})",
-        appended.event.seq.0
-    );
     Ok(ExitCode::SUCCESS)
 }

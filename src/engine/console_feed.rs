@@ -9,42 +9,14 @@ use tokio::sync::watch;
 
 use crate::journal::{EventQuery, JournalStore};
 use crate::model::run::{Event, EventBody, PauseScope, Projection, RunStatus};
-use crate::tui::{Activity, AutomationState, JournalLine};
+use crate::tui::{Activity, AutomationState, JournalLine, JournalView};
 
 /// Recent lines kept for the console.
 const RECENT: usize = 300;
+/// Events kept for the timeline (the journal itself keeps everything).
+const TIMELINE: usize = 5000;
 
-/// A one-line description of an event for people.
-pub fn describe(event: &Event) -> String {
-    let e = &event.event;
-    let item = e.item.as_ref().map(|i| format!(" {i}")).unwrap_or_default();
-    let step = e.step.as_ref().map(|s| format!(" {s}")).unwrap_or_default();
-    match &e.body {
-        EventBody::RunPlanned { title, .. } => format!("planned: {title}"),
-        EventBody::RunStatusChanged { status } => format!(
-            "run {}: {}",
-            e.run.as_ref().map(|r| r.as_str()).unwrap_or(""),
-            status.word()
-        ),
-        EventBody::StepStatusChanged { status } => format!("{item}{step}: {status}"),
-        EventBody::Intent { action, .. } => format!("{item}{step}: {action} (intent)"),
-        EventBody::Outcome { ok, .. } => format!(
-            "{item}{step}: outcome {}",
-            if *ok { "ok" } else { "not ok" }
-        ),
-        EventBody::Paused { scope, reason } => format!("paused {scope}: {reason}"),
-        EventBody::Resumed { scope, note } => format!("resumed {scope}: {note}"),
-        EventBody::GuardTripped { scope, reason, .. } => format!("GUARD paused {scope}: {reason}"),
-        EventBody::HandedOff { to, note } => format!("{item}{step}: handed off to {to}: {note}"),
-        EventBody::TakenOver { note } => format!("{item}{step}: taken over: {note}"),
-        EventBody::Returned { outcome, note } => {
-            format!("{item}{step}: returned ({outcome:?}): {note}")
-        }
-        EventBody::Aborted { note } => format!("aborted: {note}"),
-        EventBody::Note { text } => format!("{item}{step}: {text}"),
-        other => other.to_parts().0,
-    }
-}
+pub use crate::model::run::describe;
 
 fn automation(projection: &Projection) -> AutomationState {
     match projection.pauses.get(&PauseScope::Fleet) {
@@ -91,6 +63,7 @@ pub async fn feed(
 ) {
     let mut projection = Projection::default();
     let mut recent: Vec<JournalLine> = Vec::new();
+    let mut timeline: Vec<Event> = Vec::new();
     let mut ticker = tokio::time::interval(every);
     loop {
         ticker.tick().await;
@@ -117,6 +90,7 @@ pub async fn feed(
             ) {
                 continue;
             }
+            timeline.push(event.clone());
             recent.push(JournalLine {
                 at: event.event.time,
                 actor: event.event.actor.to_string(),
@@ -127,11 +101,18 @@ pub async fn feed(
         if recent.len() > RECENT {
             recent.drain(..recent.len() - RECENT);
         }
+        if timeline.len() > TIMELINE {
+            timeline.drain(..timeline.len() - TIMELINE);
+        }
         let _ = automation_tx.send(automation(&projection));
         let _ = activity_tx.send(Activity {
             in_flight: in_flight(&projection),
             recent: recent.clone(),
             connected: true,
+            journal: JournalView {
+                projection: std::sync::Arc::new(projection.clone()),
+                events: std::sync::Arc::new(timeline.clone()),
+            },
         });
     }
 }

@@ -5,6 +5,7 @@ pub mod budget;
 pub mod capacity;
 pub mod duration;
 pub mod fleet;
+pub mod handover;
 pub mod ledger;
 pub mod live;
 pub mod maintenance;

@@ -59,6 +59,34 @@ pub enum Action {
     WhatIfClear,
     /// Move focus to the next panel.
     FocusNext,
+    /// Go to the rollouts screen.
+    ScreenRollouts,
+    /// Go to the maintenance screen.
+    ScreenMaintenance,
+    /// Go to the journal timeline.
+    ScreenTimeline,
+    /// Pause all automation (asks for a reason), or resume it (asks to confirm).
+    PauseAll,
+    /// The shift handover walkthrough.
+    Handover,
+    /// Approve the selected rollout's waiting batch.
+    Approve,
+    /// Pause or resume the selected run.
+    PauseRun,
+    /// Pause or resume every run on the selected run's cluster.
+    PauseCluster,
+    /// Abort the selected run (typing its name to confirm).
+    AbortRun,
+    /// Hand the selected node's step to a person.
+    HandOff,
+    /// Take the selected node's step over.
+    TakeOver,
+    /// Return the selected node's step with an outcome.
+    ReturnItem,
+    /// Start a maintenance on the marked nodes.
+    StartMaintenance,
+    /// Follow new journal events (live tail) on or off.
+    Follow,
 }
 
 /// Every action with its keymap name and the sentence the help screen shows.
@@ -139,7 +167,64 @@ pub const ACTIONS: &[(Action, &str, &str)] = &[
         "Drop the what-if result",
     ),
     (Action::FocusNext, "focus.next", "Next panel"),
+    (Action::ScreenRollouts, "screen.rollouts", "Rollouts screen"),
+    (
+        Action::ScreenMaintenance,
+        "screen.maintenance",
+        "Maintenance screen",
+    ),
+    (
+        Action::ScreenTimeline,
+        "screen.timeline",
+        "Journal timeline",
+    ),
+    (
+        Action::PauseAll,
+        "pause.all",
+        "Pause all automation (reason) or resume it (confirm)",
+    ),
+    (Action::Handover, "handover", "Shift handover walkthrough"),
+    (Action::Approve, "run.approve", "Approve the waiting batch"),
+    (Action::PauseRun, "run.pause", "Pause or resume the run"),
+    (
+        Action::PauseCluster,
+        "cluster.pause",
+        "Pause or resume the run's cluster",
+    ),
+    (Action::AbortRun, "run.abort", "Abort the run"),
+    (Action::HandOff, "step.handoff", "Hand the step to a person"),
+    (Action::TakeOver, "step.takeover", "Take the step over"),
+    (
+        Action::ReturnItem,
+        "step.return",
+        "Return the step: done, retry or abort",
+    ),
+    (
+        Action::StartMaintenance,
+        "maintenance.start",
+        "Start a maintenance on the marked nodes",
+    ),
+    (Action::Follow, "follow", "Follow new events (live tail)"),
 ];
+
+impl Action {
+    /// Whether the action writes to the journal; read-only consoles refuse these and say
+    /// why.
+    pub fn mutates(self) -> bool {
+        matches!(
+            self,
+            Action::PauseAll
+                | Action::Approve
+                | Action::PauseRun
+                | Action::PauseCluster
+                | Action::AbortRun
+                | Action::HandOff
+                | Action::TakeOver
+                | Action::ReturnItem
+                | Action::StartMaintenance
+        )
+    }
+}
 
 impl Action {
     /// The action a keymap name stands for.

@@ -10,15 +10,20 @@ use jiff::tz::TimeZone;
 
 use super::action::Action;
 use super::config_file::ConfigWarning;
-use super::feed::{Activity, AutomationState, ConsoleCommand};
+use super::dialog::Dialog;
+use super::feed::{Activity, AutomationState, ConsoleCommand, Notice};
 use super::filter::Filter;
 use super::fleet_data::FleetData;
+use super::handover::HandoverState;
 use super::keymap::{Context, KeyChord, Keymap};
 use super::nav::{CapacityScope, Nav, Route};
 use super::palette::{self, Candidates, PaletteCommand, PaletteState, Target};
 use super::screens::capacity::{CapacityState, node_names, report_for, run_what_if};
 use super::screens::cluster::{ClusterState, Focus};
 use super::screens::ledger::{LedgerRow, LedgerState, build_rows};
+use super::screens::maintenance::MaintenanceState;
+use super::screens::rollouts::RolloutsState;
+use super::screens::timeline::TimelineState;
 use super::theme::Theme;
 use crate::model::capacity::{CapacityConfig, Scenario};
 use crate::model::ledger::Ledger;
@@ -42,12 +47,14 @@ pub enum Msg {
     Activity(Activity),
     /// Time passed (clocks, data ages).
     Tick(Timestamp),
+    /// The answer to a command the console sent.
+    Notice(Notice),
     /// SIGTERM, SIGINT or SIGHUP.
     Terminate,
 }
 
 /// What the event loop should do after an update.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     /// Restore the terminal and return.
     Quit,
@@ -65,6 +72,10 @@ pub enum Overlay {
     },
     /// `:`.
     Palette(PaletteState),
+    /// An operator action's dialog.
+    Dialog(Box<Dialog>),
+    /// `H`: the shift handover walkthrough.
+    Handover,
 }
 
 /// Everything fixed for the console's lifetime.
@@ -117,6 +128,22 @@ pub struct App {
     pub cluster_state: Option<ClusterState>,
     /// Capacity screen.
     pub capacity_state: CapacityState,
+    /// Rollouts screen.
+    pub rollouts_state: RolloutsState,
+    /// The selected rollout's plan from today's ledger (stage names, coverage), when its
+    /// batches match the run's; recomputed when the run or the journal changes.
+    pub rollouts_plan: Option<(
+        crate::model::run::RunId,
+        Option<Arc<crate::model::rollout::RolloutPlan>>,
+    )>,
+    /// Maintenance screen.
+    pub maintenance_state: MaintenanceState,
+    /// Timeline screen.
+    pub timeline_state: TimelineState,
+    /// The handover walkthrough (kept while a dialog opened from it is up).
+    pub handover: HandoverState,
+    /// Whether closing the open dialog returns to the handover walkthrough.
+    pub(super) handover_underneath: bool,
     /// The open overlay.
     pub overlay: Option<Overlay>,
     /// Text being typed into the `/` filter, when editing.
@@ -154,6 +181,12 @@ impl App {
             ledger_state: LedgerState::default(),
             cluster_state: None,
             capacity_state: CapacityState::default(),
+            rollouts_state: RolloutsState::default(),
+            rollouts_plan: None,
+            maintenance_state: MaintenanceState::default(),
+            timeline_state: TimelineState::default(),
+            handover: HandoverState::default(),
+            handover_underneath: false,
             overlay: None,
             filter_input: None,
             message,
@@ -170,6 +203,9 @@ impl App {
             Route::Ledger => Context::Ledger,
             Route::Cluster(_) => Context::Cluster,
             Route::Capacity(_) => Context::Capacity,
+            Route::Rollouts => Context::Rollouts,
+            Route::Maintenance => Context::Maintenance,
+            Route::Timeline => Context::Timeline,
         }
     }
 
@@ -189,6 +225,15 @@ impl App {
 
     /// Applies one message; returns what the event loop must do.
     pub fn update(&mut self, msg: Msg) -> Vec<Command> {
+        let journal_changed = matches!(msg, Msg::Activity(_));
+        let commands = self.apply(msg);
+        if self.nav.current() == &Route::Rollouts {
+            self.refresh_rollout_plan(journal_changed);
+        }
+        commands
+    }
+
+    fn apply(&mut self, msg: Msg) -> Vec<Command> {
         match msg {
             Msg::Key(key) if key.kind != KeyEventKind::Release => {
                 self.dirty = true;
@@ -205,6 +250,7 @@ impl App {
                 self.snapshot = snapshot;
                 self.rebuild_rows();
                 self.refresh_report();
+                self.refresh_handover();
                 self.dirty = true;
             }
             Msg::Automation(state) => {
@@ -214,6 +260,15 @@ impl App {
             Msg::Activity(activity) => {
                 self.activity = activity;
                 self.rebuild_rows();
+                self.refresh_handover();
+                self.dirty = true;
+            }
+            Msg::Notice(notice) => {
+                self.message = Some(if notice.ok {
+                    format!("✓ {}", notice.text)
+                } else {
+                    format!("✗ refused: {}", notice.text)
+                });
                 self.dirty = true;
             }
             Msg::Tick(now) => {
@@ -232,6 +287,12 @@ impl App {
         }
         if let Some(Overlay::Palette(_)) = self.overlay {
             return self.on_palette_key(key);
+        }
+        if let Some(Overlay::Dialog(_)) = self.overlay {
+            return self.on_dialog_key(key);
+        }
+        if let Some(Overlay::Handover) = self.overlay {
+            return self.on_handover_key(key);
         }
         let chord = KeyChord::from_event(&key);
         let action = self.config.keymap.lookup(self.context(), chord);
@@ -257,6 +318,10 @@ impl App {
 
     /// Performs an action from the keymap (also used by tests and the bench).
     pub fn on_action(&mut self, action: Action) -> Vec<Command> {
+        if action.mutates() && self.config.readonly {
+            self.message = Some(readonly_refusal(action));
+            return Vec::new();
+        }
         match action {
             Action::Quit => return vec![Command::Send(ConsoleCommand::Quit), Command::Quit],
             Action::Back => self.back(),
@@ -267,6 +332,11 @@ impl App {
             Action::Filter => self.filter_input = Some(self.current_filter().text.clone()),
             Action::ScreenLedger => self.nav.reset(Route::Ledger),
             Action::ScreenCapacity => self.go_capacity(CapacityScope::Fleet, true),
+            Action::ScreenRollouts => self.nav.reset(Route::Rollouts),
+            Action::ScreenMaintenance => self.nav.reset(Route::Maintenance),
+            Action::ScreenTimeline => self.nav.reset(Route::Timeline),
+            Action::PauseAll => super::operator_keys::pause_all(self),
+            Action::Handover => self.open_handover(),
             _ => super::screen_keys::on_screen_action(self, action),
         }
         Vec::new()
@@ -274,6 +344,9 @@ impl App {
 
     fn back(&mut self) {
         if self.overlay.take().is_some() {
+            return;
+        }
+        if self.timeline_state.detail.take().is_some() {
             return;
         }
         if !self.current_filter().is_empty() {
@@ -310,7 +383,7 @@ impl App {
                 }
             }
             Route::Capacity(_) => self.refresh_report(),
-            Route::Ledger => {}
+            Route::Ledger | Route::Rollouts | Route::Maintenance | Route::Timeline => {}
         }
     }
 
@@ -410,7 +483,8 @@ impl App {
                 .as_ref()
                 .map_or(&self.ledger_state.filter, |s| &s.filter),
             Route::Capacity(_) => &self.capacity_state.filter,
-            Route::Ledger => &self.ledger_state.filter,
+            Route::Timeline => &self.timeline_state.filter,
+            Route::Ledger | Route::Rollouts | Route::Maintenance => &self.ledger_state.filter,
         }
     }
 
@@ -421,7 +495,8 @@ impl App {
                 None => &mut self.ledger_state.filter,
             },
             Route::Capacity(_) => &mut self.capacity_state.filter,
-            Route::Ledger => &mut self.ledger_state.filter,
+            Route::Timeline => &mut self.timeline_state.filter,
+            Route::Ledger | Route::Rollouts | Route::Maintenance => &mut self.ledger_state.filter,
         }
     }
 
@@ -468,7 +543,11 @@ impl App {
                     .map(move |n| (c.id.to_string(), Arc::clone(&n.name.0)))
             })
             .collect();
-        self.candidates = Candidates { clusters, nodes };
+        self.candidates = Candidates {
+            clusters,
+            nodes,
+            readonly: self.config.readonly,
+        };
         let matches = palette::search("", &self.candidates);
         self.overlay = Some(Overlay::Palette(PaletteState {
             input: String::new(),
@@ -528,6 +607,22 @@ impl App {
             Target::Command(PaletteCommand::Capacity) => {
                 self.go_capacity(CapacityScope::Fleet, true)
             }
+            Target::Command(PaletteCommand::Rollouts) => self.nav.reset(Route::Rollouts),
+            Target::Command(PaletteCommand::Maintenance) => self.nav.reset(Route::Maintenance),
+            Target::Command(PaletteCommand::Timeline) => self.nav.reset(Route::Timeline),
+            Target::Command(PaletteCommand::Handover) => self.open_handover(),
+            Target::Command(PaletteCommand::PauseAll) => return self.on_action(Action::PauseAll),
+            Target::Command(PaletteCommand::StartFile) => {
+                self.message =
+                    Some("type :start FILE to start the maintenance a file describes".into())
+            }
+            Target::StartFile(path) => {
+                if self.config.readonly {
+                    self.message = Some(readonly_refusal(Action::StartMaintenance));
+                } else {
+                    super::operator_keys::start_from_file(self, &path);
+                }
+            }
             Target::Cluster(id) => {
                 self.ledger_state.selected = Some(id.clone());
                 self.open_cluster(&id, None);
@@ -548,4 +643,12 @@ impl App {
             .as_ref()
             .is_some_and(|s| s.focus == Focus::Pdbs)
     }
+}
+
+/// What a read-only console says when a mutating key is pressed.
+pub fn readonly_refusal(action: Action) -> String {
+    format!(
+        "read-only mode (--readonly): \"{}\" would write to the journal and is refused; restart without --readonly to act",
+        action.description()
+    )
 }

@@ -84,6 +84,7 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
             }
             Some(state) = next_value(&mut inputs.automation) => { app.update(Msg::Automation(state)); }
             Some(activity) = next_value(&mut inputs.activity) => { app.update(Msg::Activity(activity)); }
+            Some(notice) = next_notice(&mut inputs.notices) => { app.update(Msg::Notice(notice)); }
             _ = sleep_until(last_frame + DATA_FRAME_INTERVAL), if data_pending => { data_pending = false; }
             _ = tick.tick() => { app.update(Msg::Tick(jiff::Timestamp::now())); }
             _ = sigterm.recv() => commands.extend(app.update(Msg::Terminate)),
@@ -94,12 +95,37 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
             match command {
                 Command::Quit => return Ok(()),
                 Command::Send(c) => {
-                    if let Some(tx) = &inputs.commands {
-                        let _ = tx.send(c);
+                    let quitting = c == super::feed::ConsoleCommand::Quit;
+                    let sent = inputs
+                        .commands
+                        .as_ref()
+                        .is_some_and(|tx| tx.send(c).is_ok());
+                    if !sent && !quitting {
+                        app.update(Msg::Notice(super::feed::Notice {
+                            ok: false,
+                            text: "no journal is connected to this console: nothing was recorded"
+                                .into(),
+                        }));
                     }
                 }
             }
         }
+    }
+}
+
+/// The next notice; pending forever when nobody answers commands.
+async fn next_notice(
+    rx: &mut Option<tokio::sync::mpsc::UnboundedReceiver<super::feed::Notice>>,
+) -> Option<super::feed::Notice> {
+    match rx {
+        Some(r) => match r.recv().await {
+            Some(n) => Some(n),
+            None => {
+                *rx = None;
+                std::future::pending().await
+            }
+        },
+        None => std::future::pending().await,
     }
 }
 

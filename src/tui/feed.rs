@@ -2,8 +2,12 @@
 //! journal-derived activity in, console commands out.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use jiff::Timestamp;
+
+use crate::model::maintenance::{MaintenanceSpec, NodeFacts};
+use crate::model::run::{Event, OperatorCommand, Projection};
 
 /// Whether automation may start new actions; the engine publishes this.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,12 +47,54 @@ pub struct Activity {
     pub recent: Vec<JournalLine>,
     /// Whether a journal is connected at all (otherwise the events panel says so).
     pub connected: bool,
+    /// The journal's current state and its latest events (Rollouts, Maintenance,
+    /// Timeline and the shift handover read these).
+    pub journal: JournalView,
 }
 
-/// What the console asks of the rest of the program. Operator actions (approve, pause,
-/// hand off…) arrive with issue 07.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The journal as the console sees it: the projection and the newest events, shared
+/// (snapshots are cheap to clone). Compared by position, not content.
+#[derive(Debug, Clone, Default)]
+pub struct JournalView {
+    /// Every run, pause and hand-off as the journal says now.
+    pub projection: Arc<Projection>,
+    /// The newest events (oldest first), without the engine's raw observations.
+    pub events: Arc<Vec<Event>>,
+}
+
+impl PartialEq for JournalView {
+    fn eq(&self, other: &Self) -> bool {
+        self.projection.last_seq == other.projection.last_seq
+            && self.events.len() == other.events.len()
+    }
+}
+
+impl Eq for JournalView {}
+
+/// What the console asks of the rest of the program. Every operator action goes through
+/// the journal: whoever receives these appends them with the console's actor and answers
+/// with a [`Notice`].
+#[derive(Debug, Clone, PartialEq)]
 pub enum ConsoleCommand {
     /// The user quit the console.
     Quit,
+    /// An operator command (approve, pause, hand off, …) to journal.
+    Operator(OperatorCommand),
+    /// Start a maintenance: plan `spec` against `inventory` (the nodes as last seen) and
+    /// journal the run, as `fleetdeck maintenance start` does.
+    StartMaintenance {
+        /// The maintenance.
+        spec: Box<MaintenanceSpec>,
+        /// The cluster's nodes as the console last saw them.
+        inventory: Vec<NodeFacts>,
+    },
+}
+
+/// The answer to a console command: what was recorded, or why not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    /// Whether the command was recorded.
+    pub ok: bool,
+    /// What happened, in a sentence.
+    pub text: String,
 }

@@ -228,7 +228,7 @@ fn view(id: &str, prefix: &str, per_zone: usize, gpu_nodes: usize) -> ClusterVie
     }
 }
 
-fn ago(secs: i64) -> Option<Timestamp> {
+pub(super) fn ago(secs: i64) -> Option<Timestamp> {
     Some(Timestamp::from_second(now().as_second() - secs).unwrap())
 }
 
@@ -392,6 +392,7 @@ pub fn app_with(theme: Theme) -> App {
             line(120, "bob@ops", "took over drain of fra1-cpu-b01"),
         ],
         connected: true,
+        journal: super::feed::JournalView::default(),
     }));
     app
 }
@@ -400,3 +401,5 @@ pub fn app_with(theme: Theme) -> App {
 pub fn app() -> App {
     app_with(Theme::builtin_dark())
 }
+
+pub use super::journal_fixtures::{journal_events, operator_app, with_journal};

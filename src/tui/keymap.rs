@@ -36,16 +36,25 @@ pub enum Context {
     Cluster,
     /// The capacity screen.
     Capacity,
+    /// The rollouts screen.
+    Rollouts,
+    /// The maintenance screen.
+    Maintenance,
+    /// The journal timeline.
+    Timeline,
 }
 
 impl Context {
     /// All contexts, in file order.
-    pub const ALL: [Context; 5] = [
+    pub const ALL: [Context; 8] = [
         Context::Global,
         Context::List,
         Context::Ledger,
         Context::Cluster,
         Context::Capacity,
+        Context::Rollouts,
+        Context::Maintenance,
+        Context::Timeline,
     ];
 
     /// The section name in keymap files.
@@ -56,6 +65,9 @@ impl Context {
             Context::Ledger => "ledger",
             Context::Cluster => "cluster",
             Context::Capacity => "capacity",
+            Context::Rollouts => "rollouts",
+            Context::Maintenance => "maintenance",
+            Context::Timeline => "timeline",
         }
     }
 }
@@ -213,6 +225,12 @@ struct RawFile {
     cluster: Vec<RawEntry>,
     #[serde(default)]
     capacity: Vec<RawEntry>,
+    #[serde(default)]
+    rollouts: Vec<RawEntry>,
+    #[serde(default)]
+    maintenance: Vec<RawEntry>,
+    #[serde(default)]
+    timeline: Vec<RawEntry>,
 }
 
 /// A parsed binding before merging: `None` action unbinds the key (`run = "none"`).
@@ -236,6 +254,9 @@ fn parse_layer(text: &str, file: &str, warnings: &mut Vec<ConfigWarning>) -> Lay
         (Context::Ledger, raw.ledger),
         (Context::Cluster, raw.cluster),
         (Context::Capacity, raw.capacity),
+        (Context::Rollouts, raw.rollouts),
+        (Context::Maintenance, raw.maintenance),
+        (Context::Timeline, raw.timeline),
     ];
     for (ctx, entries) in sections {
         for entry in entries {

@@ -5,15 +5,20 @@
 mod action;
 mod app;
 mod config_file;
+mod dialog;
+mod dialog_view;
 mod event_loop;
 mod feed;
 mod filter;
 mod fleet_data;
 mod format;
+mod handover;
 mod header;
 mod help;
 mod keymap;
 mod nav;
+mod operator_keys;
+mod overlay_keys;
 mod palette;
 mod screen_keys;
 mod screens;
@@ -23,6 +28,10 @@ mod view;
 
 #[cfg(test)]
 mod fixtures;
+#[cfg(test)]
+mod journal_fixtures;
+#[cfg(test)]
+mod operator_tests;
 #[cfg(test)]
 mod screenshots;
 #[cfg(test)]
@@ -36,7 +45,7 @@ use tokio::sync::{mpsc, watch};
 pub use action::{ACTIONS, Action};
 pub use app::{App, AppConfig, Command, MIN_SIZE, Msg};
 pub use config_file::ConfigWarning;
-pub use feed::{Activity, AutomationState, ConsoleCommand, JournalLine};
+pub use feed::{Activity, AutomationState, ConsoleCommand, JournalLine, JournalView, Notice};
 pub use filter::{Filter, Filterable};
 pub use keymap::{BUILTIN_KEYMAPS, Binding, Context, KeyChord, Keymap};
 pub use nav::{CapacityScope, Route};
@@ -78,6 +87,8 @@ pub struct ConsoleInputs {
     pub activity: Option<watch::Receiver<Activity>>,
     /// Where console commands go, when someone listens.
     pub commands: Option<mpsc::UnboundedSender<ConsoleCommand>>,
+    /// Answers to console commands (recorded, or refused and why).
+    pub notices: Option<mpsc::UnboundedReceiver<Notice>>,
     /// A note shown above the ledger (e.g. that no live sync is running).
     pub notice: Option<String>,
 }

@@ -23,6 +23,12 @@ pub enum Route {
     Cluster(String),
     /// Capacity at some scope.
     Capacity(CapacityScope),
+    /// Rollout runs: batches, clusters, gates, coverage.
+    Rollouts,
+    /// Maintenance runs as swimlanes.
+    Maintenance,
+    /// Journal events, filterable, with a live tail.
+    Timeline,
 }
 
 impl Route {
@@ -34,6 +40,9 @@ impl Route {
             Route::Capacity(CapacityScope::Fleet) => "capacity".into(),
             Route::Capacity(CapacityScope::Cluster(id)) => format!("capacity {id}"),
             Route::Capacity(CapacityScope::Domain(_, d)) => format!("domain {d}"),
+            Route::Rollouts => "rollouts".into(),
+            Route::Maintenance => "maintenance".into(),
+            Route::Timeline => "timeline".into(),
         }
     }
 }

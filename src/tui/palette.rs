@@ -22,9 +22,58 @@ pub enum PaletteCommand {
     Help,
     /// `:quit` (also `:q`).
     Quit,
+    /// `:rollouts`.
+    Rollouts,
+    /// `:maintenance`.
+    Maintenance,
+    /// `:timeline`.
+    Timeline,
+    /// `:handover`.
+    Handover,
+    /// `:pause` (pause or resume all automation; hidden when read-only).
+    PauseAll,
+    /// `:start FILE` (hidden when read-only); alone it says what to type.
+    StartFile,
+}
+
+impl PaletteCommand {
+    /// Whether the command writes to the journal (hidden in read-only mode).
+    pub fn mutates(self) -> bool {
+        matches!(self, PaletteCommand::PauseAll | PaletteCommand::StartFile)
+    }
 }
 
 const COMMANDS: &[(PaletteCommand, &str, &str)] = &[
+    (
+        PaletteCommand::Rollouts,
+        "rollouts",
+        "rollout runs: batches, clusters, gates",
+    ),
+    (
+        PaletteCommand::Maintenance,
+        "maintenance",
+        "maintenance runs as swimlanes",
+    ),
+    (
+        PaletteCommand::Timeline,
+        "timeline",
+        "journal events, filterable, live tail",
+    ),
+    (
+        PaletteCommand::Handover,
+        "handover",
+        "shift handover walkthrough",
+    ),
+    (
+        PaletteCommand::PauseAll,
+        "pause",
+        "pause (or resume) all automation",
+    ),
+    (
+        PaletteCommand::StartFile,
+        "start",
+        "start FILE: a maintenance from a file (plan shown first)",
+    ),
     (PaletteCommand::Ledger, "ledger", "every cluster"),
     (
         PaletteCommand::Capacity,
@@ -44,6 +93,8 @@ pub enum Target {
     Cluster(String),
     /// A node, in its cluster's drill-down.
     Node(String, Arc<str>),
+    /// `:start FILE`: start the maintenance a file describes (hidden when read-only).
+    StartFile(std::path::PathBuf),
 }
 
 /// One match.
@@ -64,6 +115,8 @@ pub struct Candidates {
     pub clusters: Vec<(String, String)>,
     /// (cluster, node).
     pub nodes: Vec<(String, Arc<str>)>,
+    /// Read-only console: commands that write are not offered.
+    pub readonly: bool,
 }
 
 /// The palette's state.
@@ -107,6 +160,9 @@ pub fn search(input: &str, candidates: &Candidates) -> Vec<Entry> {
     };
     if scope.is_none() {
         for (cmd, name, detail) in COMMANDS {
+            if candidates.readonly && cmd.mutates() {
+                continue;
+            }
             consider(
                 name,
                 Entry {
@@ -162,10 +218,16 @@ pub fn exact(input: &str, candidates: &Candidates) -> Option<Target> {
     if matches!(input, "q" | "q!" | "quit") {
         return Some(Target::Command(PaletteCommand::Quit));
     }
-    if let Some((cmd, _, _)) = COMMANDS.iter().find(|(_, n, _)| *n == input) {
+    if let Some((cmd, _, _)) = COMMANDS
+        .iter()
+        .find(|(c, n, _)| *n == input && !(candidates.readonly && c.mutates()))
+    {
         return Some(Target::Command(*cmd));
     }
     match input.split_once(' ') {
+        Some(("start", path)) if !candidates.readonly && !path.trim().is_empty() => {
+            Some(Target::StartFile(std::path::PathBuf::from(path.trim())))
+        }
         Some(("cluster" | "cl", id)) => candidates
             .clusters
             .iter()
@@ -194,7 +256,18 @@ mod tests {
                 ("eu-fra-prod-01".into(), Arc::from("fra-gpu-007")),
                 ("us-east-stg-02".into(), Arc::from("use-cpu-001")),
             ],
+            readonly: false,
         }
+    }
+
+    #[test]
+    fn readonly_hides_commands_that_write() {
+        let mut c = candidates();
+        assert!(search("pause", &c).iter().any(|e| e.label == ":pause"));
+        c.readonly = true;
+        assert!(search("pause", &c).iter().all(|e| e.label != ":pause"));
+        assert_eq!(exact("pause", &c), None);
+        assert_eq!(exact("start m.yaml", &c), None);
     }
 
     #[test]
@@ -240,6 +313,10 @@ mod tests {
             Some(Target::Cluster("us-east-stg-02".into()))
         );
         assert_eq!(exact("cluster nope", &c), None);
+        assert_eq!(
+            exact("start /tmp/m.yaml", &c),
+            Some(Target::StartFile("/tmp/m.yaml".into()))
+        );
         assert_eq!(
             exact("node use-cpu-001", &c),
             Some(Target::Node("us-east-stg-02".into(), "use-cpu-001".into()))

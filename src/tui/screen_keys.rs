@@ -40,6 +40,75 @@ pub fn on_screen_action(app: &mut App, action: Action) {
         Route::Ledger => ledger(app, action),
         Route::Cluster(_) => cluster(app, action),
         Route::Capacity(scope) => capacity(app, scope, action),
+        Route::Rollouts => rollouts(app, action),
+        Route::Maintenance => maintenance(app, action),
+        Route::Timeline => timeline(app, action),
+    }
+}
+
+fn rollouts(app: &mut App, action: Action) {
+    let projection = std::sync::Arc::clone(&app.activity.journal.projection);
+    let runs = super::screens::rollouts::runs(&projection);
+    let current = super::screens::rollouts::selected(&app.rollouts_state, &projection);
+    let pos = current
+        .and_then(|c| runs.iter().position(|r| r.id == c.id))
+        .unwrap_or(0);
+    match action {
+        a if is_motion(a) => {
+            let next = moved(pos, runs.len(), a, app.page());
+            app.rollouts_state.selected = runs.get(next).map(|r| r.id.clone());
+        }
+        Action::Approve => super::operator_keys::approve(app),
+        Action::PauseRun => super::operator_keys::pause_run(app),
+        Action::AbortRun => super::operator_keys::abort(app),
+        _ => {}
+    }
+}
+
+fn maintenance(app: &mut App, action: Action) {
+    let projection = std::sync::Arc::clone(&app.activity.journal.projection);
+    let cards = super::screens::maintenance::cards(&projection);
+    let current = super::screens::maintenance::selected(&app.maintenance_state, &projection);
+    let pos = current
+        .and_then(|c| cards.iter().position(|x| *x == c))
+        .unwrap_or(0);
+    match action {
+        a if is_motion(a) => {
+            let next = moved(pos, cards.len(), a, app.page());
+            app.maintenance_state.selected = cards.get(next).cloned();
+        }
+        Action::HandOff => super::operator_keys::hand_off(app),
+        Action::TakeOver => super::operator_keys::take_over(app),
+        Action::ReturnItem => super::operator_keys::return_item(app),
+        Action::PauseRun => super::operator_keys::pause_run(app),
+        Action::PauseCluster => super::operator_keys::pause_cluster(app),
+        Action::AbortRun => super::operator_keys::abort(app),
+        _ => {}
+    }
+}
+
+fn timeline(app: &mut App, action: Action) {
+    let events = std::sync::Arc::clone(&app.activity.journal.events);
+    let page = app.page();
+    let state = &mut app.timeline_state;
+    let visible = super::screens::timeline::visible(state, &events, app.now);
+    let pos = super::screens::timeline::selected_pos(state, &visible);
+    match action {
+        a if is_motion(a) => {
+            let next = moved(pos, visible.len(), a, page);
+            // Moving away from the newest event stops the live tail; going back to it
+            // (G, end) resumes it.
+            state.follow = next + 1 >= visible.len();
+            state.selected = visible.get(next).map(|e| e.seq.0);
+        }
+        Action::Follow => {
+            state.follow = !state.follow;
+            if !state.follow {
+                state.selected = visible.get(pos).map(|e| e.seq.0);
+            }
+        }
+        Action::Open => state.detail = visible.get(pos).map(|e| e.seq.0),
+        _ => {}
     }
 }
 
@@ -108,6 +177,7 @@ fn cluster(app: &mut App, action: Action) {
         Action::ClusterCapacity => return app.go_capacity(CapacityScope::Cluster(id), false),
         Action::WhatIfLose => return app.what_if_nodes(false),
         Action::WhatIfBatch => return app.what_if_nodes(true),
+        Action::StartMaintenance => return super::operator_keys::start_maintenance(app),
         Action::FocusNext => {
             state.focus = if state.focus == Focus::Nodes {
                 Focus::Pdbs

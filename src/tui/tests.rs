@@ -40,13 +40,13 @@ fn unicode_width(s: &str) -> usize {
     Span::raw(s).width().max(1)
 }
 
-fn render(app: &App, w: u16, h: u16) -> String {
+pub(super) fn render(app: &App, w: u16, h: u16) -> String {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     term.draw(|f| draw(app, f.area(), f.buffer_mut())).unwrap();
     text(term.backend().buffer())
 }
 
-fn press(app: &mut App, keys: &str) -> Vec<Command> {
+pub(super) fn press(app: &mut App, keys: &str) -> Vec<Command> {
     let mut out = Vec::new();
     for k in keys.split(' ').filter(|k| !k.is_empty()) {
         let chord = super::keymap::KeyChord::parse(k).unwrap();
@@ -55,7 +55,7 @@ fn press(app: &mut App, keys: &str) -> Vec<Command> {
     out
 }
 
-fn typed(app: &mut App, text: &str) {
+pub(super) fn typed(app: &mut App, text: &str) {
     for c in text.chars() {
         app.update(Msg::Key(KeyEvent::new(
             KeyCode::Char(c),

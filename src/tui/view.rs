@@ -13,7 +13,7 @@ use super::app::{App, MIN_SIZE, Overlay};
 use super::keymap::Context;
 use super::nav::{CapacityScope, Route};
 use super::theme::Slot;
-use super::{header, help, screens};
+use super::{dialog_view, handover, header, help, screens};
 
 /// Draws the console into `buf` over `area`.
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
@@ -22,13 +22,26 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         return too_small(app, area, buf);
     }
-    let [head, body, foot] = Layout::vertical([
+    let paused = paused_banner(app);
+    let [head, banner, body, foot] = Layout::vertical([
         Constraint::Length(2),
+        Constraint::Length(u16::from(paused.is_some())),
         Constraint::Min(1),
         Constraint::Length(1),
     ])
     .areas(area);
     header::draw(app, head, buf);
+    if let Some(text) = paused {
+        // Everywhere, on every screen: nothing new starts while this shows.
+        buf.set_style(banner, theme.style(Slot::Paused));
+        buf.set_stringn(
+            banner.x,
+            banner.y,
+            text,
+            usize::from(banner.width),
+            theme.style(Slot::Paused),
+        );
+    }
     let accent = accent_of(app);
     let border = match accent {
         Some(colour) => Style::new().fg(colour),
@@ -49,13 +62,41 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         Route::Ledger => screens::ledger_view::draw(app, inner, buf),
         Route::Cluster(id) => screens::cluster_view::draw(app, id, inner, buf),
         Route::Capacity(scope) => screens::capacity_view::draw(app, scope, inner, buf),
+        Route::Rollouts => screens::rollouts_view::draw(app, inner, buf),
+        Route::Maintenance => screens::maintenance_view::draw(app, inner, buf),
+        Route::Timeline => screens::timeline_view::draw(app, inner, buf),
     }
     footer(app, foot, buf);
     match &app.overlay {
         Some(Overlay::Help { scroll }) => help::draw(app, *scroll, body, buf),
         Some(Overlay::Palette(state)) => screens::palette_view::draw(app, state, body, buf),
+        Some(Overlay::Dialog(dialog)) => dialog_view::draw(app, dialog, body, buf),
+        Some(Overlay::Handover) => handover::draw(app, &app.handover, body, buf),
         None => {}
     }
+}
+
+/// The global-pause banner's text, when all automation is paused.
+fn paused_banner(app: &App) -> Option<String> {
+    let p = app
+        .activity
+        .journal
+        .projection
+        .pauses
+        .get(&crate::model::run::PauseScope::Fleet)?;
+    let key = app
+        .config
+        .keymap
+        .key_for(app.context(), Action::PauseAll)
+        .map(|k| format!(" · {k} resumes"))
+        .unwrap_or_default();
+    Some(format!(
+        " ⏸ ALL AUTOMATION PAUSED by {} since {} ({} ago): {} — no new step starts anywhere{key}",
+        p.by,
+        p.since.strftime("%H:%M UTC"),
+        super::format::age(app.now, Some(p.since)),
+        p.reason
+    ))
 }
 
 /// The environment accent of the cluster being looked at, so production looks different.
@@ -108,6 +149,17 @@ fn hint_label(action: Action) -> &'static str {
         Action::WhatIfClear => "clear what-if",
         Action::Back => "back",
         Action::FocusNext => "panel",
+        Action::Approve => "approve",
+        Action::PauseRun => "pause run",
+        Action::PauseCluster => "freeze cluster",
+        Action::AbortRun => "abort",
+        Action::HandOff => "hand off",
+        Action::TakeOver => "take over",
+        Action::ReturnItem => "return",
+        Action::StartMaintenance => "maintain",
+        Action::Follow => "follow",
+        Action::PauseAll => "pause all",
+        Action::Handover => "handover",
         Action::Help => "help",
         Action::Quit => "quit",
         _ => "",
@@ -152,7 +204,36 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             Action::WhatIfLose,
             Action::WhatIfBatch,
             Action::ClusterCapacity,
+            Action::StartMaintenance,
             Action::FocusNext,
+            Action::Help,
+        ],
+        Context::Rollouts => &[
+            Action::Approve,
+            Action::PauseRun,
+            Action::AbortRun,
+            Action::PauseAll,
+            Action::Handover,
+            Action::Palette,
+            Action::Help,
+        ],
+        Context::Maintenance => &[
+            Action::HandOff,
+            Action::TakeOver,
+            Action::ReturnItem,
+            Action::PauseRun,
+            Action::PauseCluster,
+            Action::AbortRun,
+            Action::PauseAll,
+            Action::Handover,
+            Action::Help,
+        ],
+        Context::Timeline => &[
+            Action::Open,
+            Action::Filter,
+            Action::Follow,
+            Action::Handover,
+            Action::Palette,
             Action::Help,
         ],
         _ => &[
@@ -167,6 +248,9 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     };
     let mut spans = Vec::new();
     for action in actions {
+        if app.config.readonly && action.mutates() {
+            continue;
+        }
         if let Some(key) = app.config.keymap.key_for(ctx, *action) {
             spans.push(Span::styled(format!("<{key}>"), theme.style(Slot::Title)));
             spans.push(Span::styled(

@@ -31,7 +31,9 @@ pub use machine::{item_key, step};
 pub use port::{RolloutPort, VerifyProgress};
 pub use readiness::{WorkloadStatus, nodes_ready, workload_behind};
 pub use restart::{AppliedSeen, ApplyResolution, reconcile_apply};
-pub use run_spec::{ManifestText, PlannedBatch, RolloutRunSpec, replay};
+#[cfg(test)]
+pub use run_spec::journaled_for_tests;
+pub use run_spec::{ManifestText, PlannedBatch, RolloutRunSpec, replay, rollout_of};
 pub use state::{
     Action, Batch, BatchPhase, Item, ItemPhase, Observation, RolloutStatus, RunState, VerifyOutcome,
 };

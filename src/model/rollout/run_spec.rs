@@ -119,6 +119,26 @@ impl RolloutRunSpec {
     }
 }
 
+/// The rollout file of a journaled run's spec; `None` for runs that are not rollouts.
+pub fn rollout_of(spec: &serde_json::Value) -> Option<RolloutSpec> {
+    serde_json::from_value::<RolloutRunSpec>(spec.clone())
+        .ok()
+        .map(|s| s.rollout)
+}
+
+/// A run spec for `rollout` as tests journal it (no manifests, batches or applied).
+#[cfg(test)]
+pub fn journaled_for_tests(rollout: RolloutSpec) -> serde_json::Value {
+    serde_json::to_value(RolloutRunSpec {
+        rollout,
+        digest: ReleaseDigest("sha256:test".into()),
+        manifests: Vec::new(),
+        batches: Vec::new(),
+        applied: BTreeMap::new(),
+    })
+    .unwrap_or_default()
+}
+
 /// Rebuilds a run's state from its starting state and the observations journaled for it,
 /// in order, each at the time it was fed. The actions are not performed again: what they
 /// did is in the journal already.

@@ -3,11 +3,15 @@
 //! Shared by node maintenance and (later) cluster rollouts, which are the same batch
 //! engine at two levels.
 
+mod command;
+mod describe;
 mod event;
 mod ids;
 mod projection;
 mod status;
 
+pub use command::{CommandRefusal, OperatorCommand, approval_target, check_approve, command_event};
+pub use describe::describe;
 pub use event::{
     Event, EventBody, FencingToken, IdempotencyKey, LeaseScope, NewEvent, PauseScope,
     ReturnOutcome, Sequence,

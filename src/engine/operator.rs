@@ -1,0 +1,160 @@
+//! Carrying out operator commands: check them against the journal's current projection
+//! and append the event they become, with the operator as actor. One path for the CLI
+//! (`pause`, `maintenance handoff`, …) and the console, so both refuse and record alike.
+
+use jiff::Timestamp;
+
+use crate::journal::{JournalError, JournalStore};
+use crate::model::maintenance::{MaintenanceSpec, NodeFacts};
+use crate::model::run::{Actor, CommandRefusal, OperatorCommand, RunId, Sequence, command_event};
+
+use super::start::{StartError, plan, record_run};
+
+/// Why a command was not recorded.
+#[derive(Debug, thiserror::Error)]
+pub enum OperatorError {
+    /// Read-only mode refuses every command that writes.
+    #[error("read-only mode: refusing to {0} (drop --readonly to act)")]
+    ReadOnly(String),
+    /// The command does not apply to the journal as it stands.
+    #[error(transparent)]
+    Refused(#[from] CommandRefusal),
+    /// The maintenance could not be planned or recorded.
+    #[error(transparent)]
+    Start(#[from] StartError),
+    /// The journal failed.
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+}
+
+/// What was recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    /// The journal sequence of the event.
+    pub seq: Sequence,
+    /// A sentence for the operator.
+    pub summary: String,
+}
+
+/// Checks `command` and appends it for `actor`.
+pub fn execute(
+    store: &mut impl JournalStore,
+    command: &OperatorCommand,
+    actor: &Actor,
+    readonly: bool,
+    now: Timestamp,
+) -> Result<Recorded, OperatorError> {
+    if readonly {
+        return Err(OperatorError::ReadOnly(command.verb().to_string()));
+    }
+    let projection = store.projection()?;
+    let event = command_event(&projection, command, actor, now)?;
+    let appended = store.append(event, None)?;
+    Ok(Recorded {
+        seq: appended.event.seq,
+        summary: format!(
+            "{} recorded by {actor} (journal event {})",
+            command.verb(),
+            appended.event.seq.0
+        ),
+    })
+}
+
+/// Plans `spec` against `inventory` (the cluster's nodes as last seen) and journals the
+/// run, as `maintenance start` does; the executor picks it up.
+pub fn start_maintenance(
+    store: &mut impl JournalStore,
+    spec: &MaintenanceSpec,
+    inventory: &[NodeFacts],
+    actor: &Actor,
+    readonly: bool,
+    now: Timestamp,
+) -> Result<(RunId, crate::model::maintenance::Plan), OperatorError> {
+    if readonly {
+        return Err(OperatorError::ReadOnly("start maintenance".into()));
+    }
+    let plan = plan(spec, inventory)?;
+    let run = record_run(store, actor, spec, &plan, now)?;
+    Ok((run, plan))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::journal::SqliteJournal;
+    use crate::model::run::PauseScope;
+
+    #[test]
+    fn commands_are_journaled_with_the_actor_and_readonly_refuses() {
+        let mut store = SqliteJournal::in_memory().unwrap();
+        let actor = Actor("dana@ops".into());
+        let pause = OperatorCommand::Pause {
+            scope: PauseScope::Fleet,
+            reason: "incident 42".into(),
+        };
+        let refused = execute(&mut store, &pause, &actor, true, Timestamp::now());
+        assert!(matches!(refused, Err(OperatorError::ReadOnly(_))));
+        assert!(store.projection().unwrap().pauses.is_empty());
+        let done = execute(&mut store, &pause, &actor, false, Timestamp::now()).unwrap();
+        assert!(done.summary.contains("dana@ops"), "{}", done.summary);
+        let projection = store.projection().unwrap();
+        assert_eq!(projection.pauses[&PauseScope::Fleet].by, actor);
+    }
+
+    #[test]
+    fn approvals_follow_the_rollout_policy_in_a_sqlite_journal() {
+        use crate::model::rollout::{BatchPhase, read_rollout};
+        use crate::model::run::{EventBody, IdempotencyKey, NewEvent, RunId};
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = SqliteJournal::open(
+            &dir.path().join("j.sqlite"),
+            crate::journal::Durability::Full,
+        )
+        .unwrap();
+        let spec = read_rollout(include_str!("../../examples/rollout.yaml"))
+            .spec
+            .unwrap();
+        let run = RunId("ro-1".into());
+        let carol = Actor("carol@ops".into());
+        let planned = NewEvent::new(
+            Timestamp::now(),
+            carol.clone(),
+            IdempotencyKey("ro-1/planned".into()),
+            EventBody::RunPlanned {
+                title: "cni".into(),
+                items: vec!["c1".into()],
+                batches: vec![vec!["c1".into()]],
+                spec: crate::model::rollout::journaled_for_tests(spec),
+            },
+        )
+        .with_run(run.clone());
+        let waiting = NewEvent::new(
+            Timestamp::now(),
+            Actor("executor/e1".into()),
+            IdempotencyKey("ro-1/batch0".into()),
+            EventBody::RolloutBatch {
+                batch: 0,
+                phase: BatchPhase::AwaitingApproval,
+            },
+        )
+        .with_run(run.clone());
+        store.append_all(vec![planned, waiting], None).unwrap();
+        let approve = OperatorCommand::Approve {
+            run: run.clone(),
+            batch: None,
+            note: "canary looks fine".into(),
+        };
+        let refused = execute(&mut store, &approve, &carol, false, Timestamp::now());
+        let Err(OperatorError::Refused(why)) = refused else {
+            panic!("{refused:?}")
+        };
+        assert!(why.to_string().contains("distinctApprover"), "{why}");
+        let dave = Actor("dave@ops".into());
+        execute(&mut store, &approve, &dave, false, Timestamp::now()).unwrap();
+        let projection = store.projection().unwrap();
+        let view = &projection.runs[&run];
+        assert_eq!(view.approvals.len(), 1);
+        assert_eq!(view.approvals[0].0, dave);
+        assert_eq!(view.approvals[0].2, Some(0));
+    }
+}

@@ -1,0 +1,465 @@
+//! The shift handover: everything the next person must know, built from the journal's
+//! projection, the clusters' live statuses and the ledger. Pure, so the console's `H`
+//! walkthrough, `fleetdeck handover` and its Markdown report say exactly the same thing.
+
+use std::time::Duration;
+
+use jiff::Timestamp;
+use serde::Serialize;
+
+use crate::model::duration::format_duration;
+use crate::model::ledger::{ClusterId, Ledger};
+use crate::model::live::ClusterStatus;
+use crate::model::rollout::BatchPhase;
+use crate::model::run::{Actor, Event, EventBody, ItemId, Projection, RunId, StepStatus};
+
+/// Notes that acknowledge a handover item start with this, then the item's key and `: `.
+pub const ACK_PREFIX: &str = "handover ack ";
+
+/// What an item is about; an acknowledgement is journaled against the same.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Subject {
+    /// The run.
+    pub run: Option<RunId>,
+    /// The item of the run.
+    pub item: Option<ItemId>,
+    /// The cluster.
+    pub cluster: Option<ClusterId>,
+}
+
+/// The sections of a handover, in the order they are walked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Section {
+    /// Pause switches in force.
+    PausedAutomation,
+    /// Rollout batches waiting for a person.
+    AwaitingApproval,
+    /// Steps stuck past their deadline.
+    StuckSteps,
+    /// Steps in a person's hands.
+    HandedOff,
+    /// Rollouts a stop condition halted.
+    HaltedRollouts,
+    /// Clusters that cannot be trusted.
+    Clusters,
+    /// Ledger exceptions expiring soon (or expired).
+    Exceptions,
+    /// Notes written during the shift.
+    Notes,
+}
+
+impl Section {
+    /// The heading people read.
+    pub fn heading(self) -> &'static str {
+        match self {
+            Section::PausedAutomation => "Paused automation",
+            Section::AwaitingApproval => "Batches awaiting approval",
+            Section::StuckSteps => "Stuck steps",
+            Section::HandedOff => "Handed-off steps",
+            Section::HaltedRollouts => "Halted rollouts",
+            Section::Clusters => "Clusters Unreachable / IdentityMismatch / UNKNOWN",
+            Section::Exceptions => "Exceptions expiring soon",
+            Section::Notes => "Open notes",
+        }
+    }
+}
+
+/// Someone read an item and said something about it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Ack {
+    /// Who.
+    pub by: Actor,
+    /// When.
+    pub at: Timestamp,
+    /// What they said.
+    pub note: String,
+}
+
+/// One thing the next person must know.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HandoverItem {
+    /// Stable across refreshes; acknowledgements name it.
+    pub key: String,
+    /// Where it belongs.
+    pub section: Section,
+    /// One line.
+    pub title: String,
+    /// The facts: who, since when, why, owner, note.
+    pub details: Vec<String>,
+    /// Since when it stands, when known.
+    pub since: Option<Timestamp>,
+    /// What it is about.
+    pub subject: Subject,
+    /// Acknowledgements during the shift.
+    pub acks: Vec<Ack>,
+}
+
+/// A cluster's status as the live view reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterHealth {
+    /// Ledger id.
+    pub id: ClusterId,
+    /// Its status.
+    pub status: ClusterStatus,
+    /// The last error, in words.
+    pub error: Option<String>,
+}
+
+/// Everything a handover is built from.
+#[derive(Debug, Clone, Copy)]
+pub struct HandoverInput<'a> {
+    /// The journal's current state.
+    pub projection: &'a Projection,
+    /// Journal events of the shift (notes and acknowledgements are read from these).
+    pub events: &'a [Event],
+    /// Live statuses; `None` when the fleet was not checked.
+    pub clusters: Option<&'a [ClusterHealth]>,
+    /// The ledger, for exceptions.
+    pub ledger: Option<&'a Ledger>,
+    /// When the shift started.
+    pub since: Timestamp,
+    /// Now.
+    pub now: Timestamp,
+    /// Exceptions expiring within this many days are listed.
+    pub expiring_within_days: i64,
+}
+
+/// `3h12m`, for ages in details.
+pub fn age(now: Timestamp, then: Timestamp) -> String {
+    let secs = (now.as_second() - then.as_second()).max(0);
+    let secs = u64::try_from(secs).unwrap_or(0);
+    // Seconds are noise past an hour.
+    let secs = if secs >= 3_600 {
+        secs - secs % 60
+    } else {
+        secs
+    };
+    format_duration(Duration::from_secs(secs))
+}
+
+fn when(t: Timestamp) -> String {
+    t.strftime("%Y-%m-%d %H:%M UTC").to_string()
+}
+
+/// Builds the handover, sections in walking order.
+pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
+    let now = input.now;
+    let p = input.projection;
+    let mut items = Vec::new();
+    for pause in p.pauses.values() {
+        let by = if pause.by_guard {
+            format!(
+                "{} (mass-failure guard: only a person may resume)",
+                pause.by
+            )
+        } else {
+            pause.by.to_string()
+        };
+        let mut subject = Subject::default();
+        match &pause.scope {
+            crate::model::run::PauseScope::Cluster { cluster }
+            | crate::model::run::PauseScope::FailureDomain { cluster, .. } => {
+                subject.cluster = Some(cluster.clone());
+            }
+            crate::model::run::PauseScope::Run { run } => subject.run = Some(run.clone()),
+            crate::model::run::PauseScope::Fleet => {}
+        }
+        items.push(HandoverItem {
+            key: format!("pause/{}", pause.scope),
+            section: Section::PausedAutomation,
+            title: format!("{} paused: {}", pause.scope, pause.reason),
+            details: vec![
+                format!("why: {}", pause.reason),
+                format!("by: {by}"),
+                format!(
+                    "since: {} ({} ago)",
+                    when(pause.since),
+                    age(now, pause.since)
+                ),
+            ],
+            since: Some(pause.since),
+            subject,
+            acks: Vec::new(),
+        });
+    }
+    for run in p.runs.values() {
+        if run.status.is_final() {
+            continue;
+        }
+        for (batch, phase) in &run.rollout.batches {
+            if *phase != BatchPhase::AwaitingApproval {
+                continue;
+            }
+            let clusters: Vec<&str> = run
+                .batches
+                .get(*batch)
+                .map(|b| b.iter().map(|c| c.as_str()).collect())
+                .unwrap_or_default();
+            items.push(HandoverItem {
+                key: format!("approve/{}/{batch}", run.id),
+                section: Section::AwaitingApproval,
+                title: format!(
+                    "{}: batch {} awaits approval ({} clusters)",
+                    run.id,
+                    batch + 1,
+                    clusters.len()
+                ),
+                details: vec![
+                    format!("rollout: {}", run.title),
+                    format!("clusters: {}", clusters.join(", ")),
+                    format!("started by: {}", run.created_by),
+                ],
+                since: None,
+                subject: Subject {
+                    run: Some(run.id.clone()),
+                    ..Subject::default()
+                },
+                acks: Vec::new(),
+            });
+        }
+        for item_id in &run.order {
+            let Some(item) = run.items.get(item_id) else {
+                continue;
+            };
+            let Some(step) = &item.current else { continue };
+            let Some(view) = item.steps.get(step) else {
+                continue;
+            };
+            let subject = Subject {
+                run: Some(run.id.clone()),
+                item: Some(item_id.clone()),
+                cluster: run.cluster.clone(),
+            };
+            let key = format!("step/{}/{item_id}/{step}", run.id);
+            match &view.status {
+                StepStatus::Blocked { reason } => {
+                    let mut details = vec![format!(
+                        "stuck for {} (since {})",
+                        age(now, view.since),
+                        when(view.since)
+                    )];
+                    details.extend(reason.split("; ").map(|r| format!("why: {r}")));
+                    if let Some(c) = &run.cluster {
+                        details.push(format!("cluster: {c}"));
+                    }
+                    items.push(HandoverItem {
+                        key,
+                        section: Section::StuckSteps,
+                        title: format!("{item_id} {step} stuck in {}", run.id),
+                        details,
+                        since: Some(view.since),
+                        subject,
+                        acks: Vec::new(),
+                    });
+                }
+                StepStatus::HandedOff { to, note } => {
+                    let (by, since) = item
+                        .handoff
+                        .as_ref()
+                        .map_or((view.by.clone(), view.since), |h| (h.by.clone(), h.since));
+                    items.push(HandoverItem {
+                        key,
+                        section: Section::HandedOff,
+                        title: format!("{item_id} {step} in {} is with {to}", run.id),
+                        details: vec![
+                            format!("owner: {to}"),
+                            format!("note: {note}"),
+                            format!(
+                                "handed off by {by} {} ago ({})",
+                                age(now, since),
+                                when(since)
+                            ),
+                        ],
+                        since: Some(since),
+                        subject,
+                        acks: Vec::new(),
+                    });
+                }
+                _ => {}
+            }
+        }
+        if let Some(why) = &run.rollout.halted {
+            items.push(HandoverItem {
+                key: format!("halted/{}", run.id),
+                section: Section::HaltedRollouts,
+                title: format!("{} halted: {why}", run.id),
+                details: vec![
+                    format!("rollout: {}", run.title),
+                    format!("why: {why}"),
+                    "resume or abort it: nothing resumes on its own".to_string(),
+                ],
+                since: None,
+                subject: Subject {
+                    run: Some(run.id.clone()),
+                    ..Subject::default()
+                },
+                acks: Vec::new(),
+            });
+        }
+    }
+    for c in input.clusters.unwrap_or(&[]) {
+        if !matches!(
+            c.status,
+            ClusterStatus::Unreachable | ClusterStatus::IdentityMismatch | ClusterStatus::Unknown
+        ) {
+            continue;
+        }
+        let mut details = vec![format!("status: {}", c.status.label())];
+        if let Some(e) = &c.error {
+            details.push(format!("last error: {e}"));
+        }
+        if c.status == ClusterStatus::IdentityMismatch {
+            details.push("every action on it is refused until the ledger pin is checked".into());
+        }
+        items.push(HandoverItem {
+            key: format!("cluster/{}/{}", c.id, c.status.label()),
+            section: Section::Clusters,
+            title: format!("{} is {}", c.id, c.status.label()),
+            details,
+            since: None,
+            subject: Subject {
+                cluster: Some(c.id.clone()),
+                ..Subject::default()
+            },
+            acks: Vec::new(),
+        });
+    }
+    if let Some(ledger) = input.ledger {
+        let today = now.to_zoned(jiff::tz::TimeZone::UTC).date();
+        for cluster in &ledger.clusters {
+            for e in &cluster.exceptions {
+                let days = i64::from((e.expires - today).get_days());
+                if days > input.expiring_within_days {
+                    continue;
+                }
+                let when = if days < 0 {
+                    format!("expired {} days ago", -days)
+                } else {
+                    format!("expires in {days} days")
+                };
+                items.push(HandoverItem {
+                    key: format!("exception/{}/{}", cluster.id, e.what),
+                    section: Section::Exceptions,
+                    title: format!(
+                        "{}: exception \"{}\" {when} ({})",
+                        cluster.id, e.what, e.expires
+                    ),
+                    details: vec![
+                        format!("owner: {}", e.owner),
+                        format!("reason: {}", e.reason),
+                        format!("exit criteria: {}", e.exit_criteria),
+                    ],
+                    since: None,
+                    subject: Subject {
+                        cluster: Some(cluster.id.clone()),
+                        ..Subject::default()
+                    },
+                    acks: Vec::new(),
+                });
+            }
+        }
+    }
+    let mut acks: Vec<(String, Ack)> = Vec::new();
+    for event in input.events {
+        let e = &event.event;
+        if e.time < input.since {
+            continue;
+        }
+        let EventBody::Note { text } = &e.body else {
+            continue;
+        };
+        if let Some(rest) = text.strip_prefix(ACK_PREFIX) {
+            let (key, note) = rest.split_once(": ").unwrap_or((rest, ""));
+            acks.push((
+                key.to_string(),
+                Ack {
+                    by: e.actor.clone(),
+                    at: e.time,
+                    note: note.to_string(),
+                },
+            ));
+            continue;
+        }
+        let about: Vec<String> = [
+            e.run.as_ref().map(|r| format!("run {r}")),
+            e.item.as_ref().map(|i| format!("node {i}")),
+            e.cluster.as_ref().map(|c| format!("cluster {c}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        items.push(HandoverItem {
+            key: format!("note/{}", event.seq.0),
+            section: Section::Notes,
+            title: format!("{}: {text}", e.actor),
+            details: vec![
+                format!("at: {} ({} ago)", when(e.time), age(now, e.time)),
+                format!(
+                    "about: {}",
+                    if about.is_empty() {
+                        "the fleet".to_string()
+                    } else {
+                        about.join(", ")
+                    }
+                ),
+            ],
+            since: Some(e.time),
+            subject: Subject {
+                run: e.run.clone(),
+                item: e.item.clone(),
+                cluster: e.cluster.clone(),
+            },
+            acks: Vec::new(),
+        });
+    }
+    for item in &mut items {
+        item.acks = acks
+            .iter()
+            .filter(|(k, _)| *k == item.key)
+            .map(|(_, a)| a.clone())
+            .collect();
+    }
+    items.sort_by_key(|i| i.section);
+    items
+}
+
+/// The handover as a Markdown report.
+pub fn to_markdown(items: &[HandoverItem], input: &HandoverInput<'_>) -> String {
+    let mut out = format!(
+        "# Shift handover\n\nFrom {} to {} · {} item(s)\n",
+        when(input.since),
+        when(input.now),
+        items.len()
+    );
+    if input.clusters.is_none() {
+        out.push_str("\nCluster statuses were not checked (no ledger or no fleet sync).\n");
+    }
+    let mut section = None;
+    for item in items {
+        if section != Some(item.section) {
+            section = Some(item.section);
+            out.push_str(&format!("\n## {}\n\n", item.section.heading()));
+        }
+        out.push_str(&format!("- **{}**\n", item.title));
+        for d in &item.details {
+            out.push_str(&format!("  - {d}\n"));
+        }
+        for a in &item.acks {
+            out.push_str(&format!(
+                "  - acknowledged by {} at {}: {}\n",
+                a.by,
+                when(a.at),
+                a.note
+            ));
+        }
+    }
+    if items.is_empty() {
+        out.push_str("\nNothing to hand over: no pause, no waiting batch, no stuck or handed-off step, no halted rollout, no troubled cluster, no expiring exception, no note.\n");
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "handover_tests.rs"]
+mod tests;

@@ -1,0 +1,378 @@
+//! Operator commands (approve, pause, resume, hand off, take over, return, abort, note)
+//! and the pure decision of which journal event each one becomes, checked against the
+//! current projection. The CLI and the console both go through here, so a command means
+//! the same thing wherever it is typed.
+
+use super::event::{EventBody, IdempotencyKey, NewEvent, PauseScope, ReturnOutcome};
+use super::ids::{Actor, ItemId, RunId};
+use super::projection::{Projection, RunView};
+use crate::model::ledger::ClusterId;
+use crate::model::rollout::{BatchPhase, Refusal, check_approval, rollout_of};
+use jiff::Timestamp;
+
+/// One thing an operator asks of the automation. Every variant is written to the journal
+/// as one event carrying the operator as its actor.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OperatorCommand {
+    /// Set a pause switch: no new step starts under it; nothing is undone.
+    Pause {
+        /// What to pause.
+        scope: PauseScope,
+        /// Why (shown wherever the pause is).
+        reason: String,
+    },
+    /// Clear a pause switch.
+    Resume {
+        /// What to resume.
+        scope: PauseScope,
+        /// Why it is safe to go on.
+        note: String,
+    },
+    /// Give an item (at its current step) to a person.
+    HandOff {
+        /// The run.
+        run: RunId,
+        /// The item.
+        item: ItemId,
+        /// Who gets it.
+        to: Actor,
+        /// What they need to know.
+        note: String,
+    },
+    /// Claim an item for oneself.
+    TakeOver {
+        /// The run.
+        run: RunId,
+        /// The item.
+        item: ItemId,
+        /// Why.
+        note: String,
+    },
+    /// Give an item back to the engine with an outcome.
+    Return {
+        /// The run.
+        run: RunId,
+        /// The item.
+        item: ItemId,
+        /// How the engine continues.
+        outcome: ReturnOutcome,
+        /// What the person did.
+        note: String,
+    },
+    /// Stop a run for good; nothing already done is undone.
+    Abort {
+        /// The run.
+        run: RunId,
+        /// Why.
+        note: String,
+    },
+    /// Approve a rollout's batch (the one awaiting approval when none is named).
+    Approve {
+        /// The run.
+        run: RunId,
+        /// The batch index (from 0), or the one awaiting approval.
+        batch: Option<usize>,
+        /// Why, for the audit trail.
+        note: String,
+    },
+    /// A free-text note for the timeline and the shift handover (also how a handover
+    /// item is acknowledged).
+    Note {
+        /// The run it is about, if any.
+        run: Option<RunId>,
+        /// The item it is about, if any.
+        item: Option<ItemId>,
+        /// The cluster it is about, if any.
+        cluster: Option<ClusterId>,
+        /// The note.
+        text: String,
+    },
+}
+
+/// Why a command was not written, in words the operator can act on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandRefusal {
+    /// The run is not in the journal.
+    #[error("no run {0} in the journal")]
+    NoRun(RunId),
+    /// The run has no such item.
+    #[error("run {run} has no node {item}")]
+    NoItem {
+        /// The run.
+        run: RunId,
+        /// The item asked for.
+        item: ItemId,
+    },
+    /// No batch is waiting for approval.
+    #[error("no batch of {0} is awaiting approval")]
+    NothingToApprove(RunId),
+    /// The rollout's approval rules refuse this approver or batch.
+    #[error(transparent)]
+    Approval(#[from] Refusal),
+    /// A required text (reason, note, assignee) is empty.
+    #[error("{0} must not be empty")]
+    Empty(&'static str),
+}
+
+impl OperatorCommand {
+    /// A short verb for messages and idempotency keys (`approve`, `handoff`, …).
+    pub fn verb(&self) -> &'static str {
+        match self {
+            OperatorCommand::Pause { .. } => "pause",
+            OperatorCommand::Resume { .. } => "resume",
+            OperatorCommand::HandOff { .. } => "handoff",
+            OperatorCommand::TakeOver { .. } => "takeover",
+            OperatorCommand::Return { .. } => "return",
+            OperatorCommand::Abort { .. } => "abort",
+            OperatorCommand::Approve { .. } => "approve",
+            OperatorCommand::Note { .. } => "note",
+        }
+    }
+
+    /// What the command will do, in one sentence (dialogs show it before confirming).
+    pub fn describe(&self) -> String {
+        match self {
+            OperatorCommand::Pause { scope, reason } => format!(
+                "pause {scope}: no new step starts there until someone resumes; steps in flight finish and nothing is undone (reason: {reason})"
+            ),
+            OperatorCommand::Resume { scope, note } => {
+                format!("resume {scope}: automation starts new steps there again (note: {note})")
+            }
+            OperatorCommand::HandOff {
+                run,
+                item,
+                to,
+                note,
+            } => format!(
+                "hand {item} of {run} to {to}: the engine leaves it alone until it is returned (note: {note})"
+            ),
+            OperatorCommand::TakeOver { run, item, note } => format!(
+                "take over {item} of {run}: it becomes yours and the engine leaves it alone until you return it (note: {note})"
+            ),
+            OperatorCommand::Return {
+                run,
+                item,
+                outcome,
+                note,
+            } => {
+                let what = match outcome {
+                    ReturnOutcome::Done => "the step counts as done and the engine goes on",
+                    ReturnOutcome::Retry => "the engine retries the step with a fresh deadline",
+                    ReturnOutcome::Abort => "the node stops here; nothing is undone",
+                };
+                format!("return {item} of {run} ({outcome:?}): {what} (note: {note})")
+            }
+            OperatorCommand::Abort { run, note } => format!(
+                "abort {run}: no new step of it ever starts; nothing already done is undone (note: {note})"
+            ),
+            OperatorCommand::Approve { run, batch, note } => match batch {
+                Some(b) => format!(
+                    "approve batch {} of {run}: its clusters start (note: {note})",
+                    b + 1
+                ),
+                None => {
+                    format!("approve the waiting batch of {run}: its clusters start (note: {note})")
+                }
+            },
+            OperatorCommand::Note { text, .. } => format!("journal the note: {text}"),
+        }
+    }
+}
+
+fn run_of<'p>(projection: &'p Projection, run: &RunId) -> Result<&'p RunView, CommandRefusal> {
+    projection
+        .runs
+        .get(run)
+        .ok_or_else(|| CommandRefusal::NoRun(run.clone()))
+}
+
+fn has_item(view: &RunView, item: &ItemId) -> bool {
+    view.items.contains_key(item) || view.order.contains(item)
+}
+
+/// The batch an approval is for and the phase it stands at.
+pub fn approval_target(
+    view: &RunView,
+    batch: Option<usize>,
+) -> Result<(usize, BatchPhase), CommandRefusal> {
+    let index = match batch {
+        Some(b) => b,
+        None => view
+            .rollout
+            .batches
+            .iter()
+            .find(|(_, p)| **p == BatchPhase::AwaitingApproval)
+            .map(|(b, _)| *b)
+            .ok_or_else(|| CommandRefusal::NothingToApprove(view.id.clone()))?,
+    };
+    let phase = view
+        .rollout
+        .batches
+        .get(&index)
+        .cloned()
+        .unwrap_or(BatchPhase::Pending);
+    Ok((index, phase))
+}
+
+/// Checks an approval the way `rollout approve` does: the batch must await approval and
+/// the rollout's policy (`distinctApprover`) must allow `actor`.
+pub fn check_approve(
+    view: &RunView,
+    actor: &Actor,
+    batch: Option<usize>,
+) -> Result<usize, CommandRefusal> {
+    let (index, phase) = approval_target(view, batch)?;
+    let policy = rollout_of(&view.spec)
+        .map(|s| s.approvals)
+        .unwrap_or_default();
+    check_approval(policy, &view.created_by, actor, index, &phase)?;
+    Ok(index)
+}
+
+/// The journal event `command` becomes when `actor` gives it at `now`, or why it is
+/// refused. Pure: the caller appends it.
+pub fn command_event(
+    projection: &Projection,
+    command: &OperatorCommand,
+    actor: &Actor,
+    now: Timestamp,
+) -> Result<NewEvent, CommandRefusal> {
+    let new = |body: EventBody| {
+        NewEvent::new(
+            now,
+            actor.clone(),
+            IdempotencyKey::for_command(actor, now, command.verb()),
+            body,
+        )
+    };
+    match command {
+        OperatorCommand::Pause { scope, reason } => {
+            if reason.trim().is_empty() {
+                return Err(CommandRefusal::Empty("the reason"));
+            }
+            Ok(scoped(
+                new(EventBody::Paused {
+                    scope: scope.clone(),
+                    reason: reason.clone(),
+                }),
+                scope,
+            ))
+        }
+        OperatorCommand::Resume { scope, note } => Ok(scoped(
+            new(EventBody::Resumed {
+                scope: scope.clone(),
+                note: note.clone(),
+            }),
+            scope,
+        )),
+        OperatorCommand::HandOff {
+            run,
+            item,
+            to,
+            note,
+        } => {
+            if to.0.trim().is_empty() {
+                return Err(CommandRefusal::Empty("the assignee"));
+            }
+            item_event(
+                projection,
+                run,
+                item,
+                new(EventBody::HandedOff {
+                    to: to.clone(),
+                    note: note.clone(),
+                }),
+            )
+        }
+        OperatorCommand::TakeOver { run, item, note } => item_event(
+            projection,
+            run,
+            item,
+            new(EventBody::TakenOver { note: note.clone() }),
+        ),
+        OperatorCommand::Return {
+            run,
+            item,
+            outcome,
+            note,
+        } => item_event(
+            projection,
+            run,
+            item,
+            new(EventBody::Returned {
+                outcome: *outcome,
+                note: note.clone(),
+            }),
+        ),
+        OperatorCommand::Abort { run, note } => {
+            let view = run_of(projection, run)?;
+            Ok(new(EventBody::Aborted { note: note.clone() }).with_run(view.id.clone()))
+        }
+        OperatorCommand::Approve { run, batch, note } => {
+            let view = run_of(projection, run)?;
+            let index = check_approve(view, actor, *batch)?;
+            Ok(new(EventBody::RunApproved {
+                batch: Some(index),
+                note: note.clone(),
+            })
+            .with_run(view.id.clone()))
+        }
+        OperatorCommand::Note {
+            run,
+            item,
+            cluster,
+            text,
+        } => {
+            if text.trim().is_empty() {
+                return Err(CommandRefusal::Empty("the note"));
+            }
+            let mut event = new(EventBody::Note { text: text.clone() });
+            if let Some(run) = run {
+                let view = run_of(projection, run)?;
+                event.run = Some(view.id.clone());
+                event.cluster = view.cluster.clone();
+            }
+            event.item = item.clone();
+            if cluster.is_some() {
+                event.cluster = cluster.clone();
+            }
+            Ok(event)
+        }
+    }
+}
+
+/// Pause switches carry what they stop in the envelope, so `journal --cluster` finds them.
+fn scoped(mut event: NewEvent, scope: &PauseScope) -> NewEvent {
+    match scope {
+        PauseScope::Cluster { cluster } | PauseScope::FailureDomain { cluster, .. } => {
+            event.cluster = Some(cluster.clone());
+        }
+        PauseScope::Run { run } => event.run = Some(run.clone()),
+        PauseScope::Fleet => {}
+    }
+    event
+}
+
+fn item_event(
+    projection: &Projection,
+    run: &RunId,
+    item: &ItemId,
+    event: NewEvent,
+) -> Result<NewEvent, CommandRefusal> {
+    let view = run_of(projection, run)?;
+    if !has_item(view, item) {
+        return Err(CommandRefusal::NoItem {
+            run: run.clone(),
+            item: item.clone(),
+        });
+    }
+    let mut event = event.with_run(view.id.clone()).with_item(item.clone());
+    if let Some(cluster) = &view.cluster {
+        event = event.with_cluster(cluster.clone());
+    }
+    Ok(event)
+}
+
+#[cfg(test)]
+#[path = "command_tests.rs"]
+mod tests;

@@ -1,0 +1,143 @@
+use super::*;
+use crate::model::rollout::read_rollout;
+use crate::model::run::{Event, Sequence};
+
+fn at(s: i64) -> Timestamp {
+    Timestamp::from_second(1_750_000_000 + s).unwrap()
+}
+
+fn event(seq: i64, actor: &str, body: EventBody) -> Event {
+    Event {
+        seq: Sequence(seq),
+        token: None,
+        event: NewEvent::new(
+            at(seq),
+            Actor(actor.into()),
+            IdempotencyKey(format!("k{seq}")),
+            body,
+        )
+        .with_run(RunId("r1".into()))
+        .with_cluster(ClusterId("c1".into())),
+    }
+}
+
+fn rollout_spec() -> serde_json::Value {
+    let report = read_rollout(include_str!("../../../examples/rollout.yaml"));
+    crate::model::rollout::journaled_for_tests(report.spec.expect("the example rollout is valid"))
+}
+
+/// A rollout started by alice whose first batch awaits approval.
+fn waiting_rollout() -> Projection {
+    Projection::replay(&[
+        event(
+            1,
+            "alice@h",
+            EventBody::RunPlanned {
+                title: "release".into(),
+                items: vec!["c1".into(), "c2".into()],
+                batches: vec![vec!["c1".into()], vec!["c2".into()]],
+                spec: rollout_spec(),
+            },
+        ),
+        event(
+            2,
+            "executor/x",
+            EventBody::RolloutBatch {
+                batch: 0,
+                phase: BatchPhase::AwaitingApproval,
+            },
+        ),
+    ])
+}
+
+#[test]
+fn approval_by_the_author_is_refused_with_the_reason() {
+    let projection = waiting_rollout();
+    let command = OperatorCommand::Approve {
+        run: RunId("r1".into()),
+        batch: None,
+        note: "ok".into(),
+    };
+    let refused = command_event(&projection, &command, &Actor("alice@h".into()), at(10));
+    assert!(
+        matches!(
+            &refused,
+            Err(CommandRefusal::Approval(
+                Refusal::AuthorCannotApprove { .. }
+            ))
+        ),
+        "{refused:?}"
+    );
+    assert!(
+        refused
+            .unwrap_err()
+            .to_string()
+            .contains("distinctApprover")
+    );
+    let ok = command_event(&projection, &command, &Actor("bob@h".into()), at(10)).unwrap();
+    assert_eq!(ok.actor, Actor("bob@h".into()));
+    assert_eq!(ok.run, Some(RunId("r1".into())));
+    assert_eq!(
+        ok.body,
+        EventBody::RunApproved {
+            batch: Some(0),
+            note: "ok".into()
+        }
+    );
+}
+
+#[test]
+fn item_commands_name_run_item_and_cluster() {
+    let projection = waiting_rollout();
+    let hand_off = OperatorCommand::HandOff {
+        run: RunId("r1".into()),
+        item: ItemId("c2".into()),
+        to: Actor("carol@h".into()),
+        note: "PDB needs a look".into(),
+    };
+    let e = command_event(&projection, &hand_off, &Actor("bob@h".into()), at(5)).unwrap();
+    assert_eq!(e.item, Some(ItemId("c2".into())));
+    assert_eq!(e.cluster, Some(ClusterId("c1".into())));
+    assert!(e.key.0.starts_with("cmd/bob@h/handoff/"));
+    let missing = OperatorCommand::TakeOver {
+        run: RunId("r1".into()),
+        item: ItemId("nope".into()),
+        note: String::new(),
+    };
+    assert_eq!(
+        command_event(&projection, &missing, &Actor("bob@h".into()), at(5))
+            .unwrap_err()
+            .to_string(),
+        "run r1 has no node nope"
+    );
+    let unknown = OperatorCommand::Abort {
+        run: RunId("r9".into()),
+        note: "x".into(),
+    };
+    assert!(matches!(
+        command_event(&projection, &unknown, &Actor("bob@h".into()), at(5)),
+        Err(CommandRefusal::NoRun(_))
+    ));
+}
+
+#[test]
+fn pauses_need_a_reason_and_carry_their_scope() {
+    let projection = Projection::default();
+    let empty = OperatorCommand::Pause {
+        scope: PauseScope::Fleet,
+        reason: "  ".into(),
+    };
+    assert_eq!(
+        command_event(&projection, &empty, &Actor("a@h".into()), at(1)),
+        Err(CommandRefusal::Empty("the reason"))
+    );
+    let cluster = OperatorCommand::Pause {
+        scope: PauseScope::Cluster {
+            cluster: ClusterId("c7".into()),
+        },
+        reason: "freeze".into(),
+    };
+    let e = command_event(&projection, &cluster, &Actor("a@h".into()), at(1)).unwrap();
+    assert_eq!(e.cluster, Some(ClusterId("c7".into())));
+    assert!(cluster.describe().contains("nothing is undone"));
+}

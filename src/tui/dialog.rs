@@ -1,0 +1,451 @@
+//! Dialogs for operator actions, in two phases as gitui does: first the operator fills in
+//! what is needed (reason, assignee, note, outcome) and sees what the target is; then the
+//! dialog says exactly what will happen and waits for a second `enter`. Nothing is sent
+//! before that. A refusal known in advance (read-only, `distinctApprover`) is shown
+//! instead of a form.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui_textarea::TextArea;
+
+use super::feed::ConsoleCommand;
+use crate::model::handover::{ACK_PREFIX, Subject};
+use crate::model::maintenance::{MaintenanceSpec, NodeFacts};
+use crate::model::run::{Actor, ItemId, OperatorCommand, PauseScope, ReturnOutcome, RunId};
+
+/// One text input.
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// What it asks for.
+    pub label: &'static str,
+    /// The text.
+    pub area: TextArea<'static>,
+    /// Whether it may be left empty.
+    pub required: bool,
+    /// Whether `alt-enter` inserts a line break (notes).
+    pub multiline: bool,
+}
+
+impl Field {
+    fn new(label: &'static str, required: bool, multiline: bool) -> Field {
+        let mut area = TextArea::default();
+        area.set_cursor_line_style(ratatui::style::Style::new());
+        Field {
+            label,
+            area,
+            required,
+            multiline,
+        }
+    }
+
+    /// The text, lines joined with a space when the target is one line.
+    pub fn text(&self) -> String {
+        self.area.lines().join("\n").trim().to_string()
+    }
+}
+
+/// What the dialog builds once filled in.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Purpose {
+    /// Pause a scope (field: reason).
+    Pause(PauseScope),
+    /// Resume a scope (field: note, optional).
+    Resume(PauseScope),
+    /// Hand an item off (fields: assignee, note).
+    HandOff(RunId, ItemId),
+    /// Take an item over (field: note).
+    TakeOver(RunId, ItemId),
+    /// Return an item (choice: outcome; field: note).
+    Return(RunId, ItemId),
+    /// Abort a run (fields: note, the name typed).
+    Abort(RunId, String),
+    /// Approve a batch (field: note).
+    Approve(RunId, usize),
+    /// Acknowledge a handover item with a note (journaled as a note).
+    Acknowledge(String, Subject),
+    /// Start a maintenance (fields: name, drain deadline; the plan is the context).
+    StartMaintenance(Box<MaintenanceSpec>, Vec<NodeFacts>),
+    /// Nothing can be sent (a refusal).
+    Nothing,
+}
+
+/// Where the dialog is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stage {
+    /// Filling in.
+    Edit,
+    /// Showing exactly what will happen; `enter` sends.
+    Confirm(String),
+    /// Cannot be done; says why. Any key closes.
+    Refused(String),
+}
+
+/// An open dialog.
+#[derive(Debug, Clone)]
+pub struct Dialog {
+    /// Title.
+    pub title: String,
+    /// What the target is (clusters, budgets, gates, owner…).
+    pub context: Vec<String>,
+    /// Inputs.
+    pub fields: Vec<Field>,
+    /// The outcome choice of a return, when any.
+    pub outcome: Option<ReturnOutcome>,
+    /// Which input has the keys (`fields.len()` is the outcome choice).
+    pub focus: usize,
+    /// Phase.
+    pub stage: Stage,
+    /// What it builds.
+    pub purpose: Purpose,
+    /// A hint under the form when the last `enter` was refused (empty field…).
+    pub problem: Option<String>,
+}
+
+/// What a key did to the dialog.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DialogResult {
+    /// Still open.
+    Open,
+    /// Closed without sending.
+    Cancelled,
+    /// Confirmed: send this.
+    Send(ConsoleCommand),
+}
+
+impl Dialog {
+    /// A dialog for `purpose` with `context` lines; inputs follow from the purpose.
+    pub fn new(title: impl Into<String>, context: Vec<String>, purpose: Purpose) -> Dialog {
+        let (fields, outcome) = match &purpose {
+            Purpose::Pause(_) => (vec![Field::new("reason", true, false)], None),
+            Purpose::Resume(_) => (vec![Field::new("note", false, false)], None),
+            Purpose::HandOff(..) => (
+                vec![
+                    Field::new("assignee", true, false),
+                    Field::new("note", true, true),
+                ],
+                None,
+            ),
+            Purpose::TakeOver(..) | Purpose::Approve(..) => {
+                (vec![Field::new("note", false, true)], None)
+            }
+            Purpose::Return(..) => (
+                vec![Field::new("note", false, true)],
+                Some(ReturnOutcome::Done),
+            ),
+            Purpose::Abort(..) => (
+                vec![
+                    Field::new("why", true, false),
+                    Field::new("type the name to confirm", true, false),
+                ],
+                None,
+            ),
+            Purpose::Acknowledge(..) => (vec![Field::new("note", true, true)], None),
+            Purpose::Nothing => (Vec::new(), None),
+            Purpose::StartMaintenance(..) => (
+                vec![
+                    Field::new("name", true, false),
+                    Field::new("drain deadline (stuck after)", true, false),
+                ],
+                None,
+            ),
+        };
+        let mut dialog = Dialog {
+            title: title.into(),
+            context,
+            fields,
+            outcome,
+            focus: 0,
+            stage: Stage::Edit,
+            purpose,
+            problem: None,
+        };
+        if dialog.fields.is_empty()
+            && dialog.outcome.is_none()
+            && dialog.purpose != Purpose::Nothing
+        {
+            // Nothing to fill in: go straight to saying what will happen.
+            dialog.advance();
+        }
+        dialog
+    }
+
+    /// A dialog that only says why the action cannot be done.
+    pub fn refused(title: impl Into<String>, context: Vec<String>, why: String) -> Dialog {
+        let mut dialog = Dialog::new(title, context, Purpose::Nothing);
+        dialog.stage = Stage::Refused(why);
+        dialog
+    }
+
+    /// Pre-fills a field (e.g. the assignee).
+    pub fn with_text(mut self, field: usize, text: &str) -> Dialog {
+        if let Some(f) = self.fields.get_mut(field) {
+            f.area = TextArea::new(vec![text.to_string()]);
+            f.area.set_cursor_line_style(ratatui::style::Style::new());
+            f.area.move_cursor(ratatui_textarea::CursorMove::End);
+        }
+        self
+    }
+
+    fn text(&self, i: usize) -> String {
+        self.fields.get(i).map(Field::text).unwrap_or_default()
+    }
+
+    /// The command the filled-in form stands for, or what is missing.
+    pub fn build(&self) -> Result<ConsoleCommand, String> {
+        for f in &self.fields {
+            if f.required && f.text().is_empty() {
+                return Err(format!("{} must not be empty", f.label));
+            }
+        }
+        let op = match &self.purpose {
+            Purpose::Pause(scope) => OperatorCommand::Pause {
+                scope: scope.clone(),
+                reason: self.text(0),
+            },
+            Purpose::Resume(scope) => OperatorCommand::Resume {
+                scope: scope.clone(),
+                note: self.text(0),
+            },
+            Purpose::HandOff(run, item) => OperatorCommand::HandOff {
+                run: run.clone(),
+                item: item.clone(),
+                to: Actor(self.text(0)),
+                note: self.text(1),
+            },
+            Purpose::TakeOver(run, item) => OperatorCommand::TakeOver {
+                run: run.clone(),
+                item: item.clone(),
+                note: self.text(0),
+            },
+            Purpose::Return(run, item) => OperatorCommand::Return {
+                run: run.clone(),
+                item: item.clone(),
+                outcome: self.outcome.unwrap_or(ReturnOutcome::Done),
+                note: self.text(0),
+            },
+            Purpose::Abort(run, name) => {
+                if self.text(1) != *name {
+                    return Err(format!("type {name} exactly to confirm the abort"));
+                }
+                OperatorCommand::Abort {
+                    run: run.clone(),
+                    note: self.text(0),
+                }
+            }
+            Purpose::Approve(run, batch) => OperatorCommand::Approve {
+                run: run.clone(),
+                batch: Some(*batch),
+                note: self.text(0),
+            },
+            Purpose::Acknowledge(key, target) => OperatorCommand::Note {
+                run: target.run.clone(),
+                item: target.item.clone(),
+                cluster: target.cluster.clone(),
+                text: format!("{}{key}: {}", ACK_PREFIX, self.text(0)),
+            },
+            Purpose::Nothing => return Err("nothing can be sent".into()),
+            Purpose::StartMaintenance(spec, inventory) => {
+                let deadline = self.text(1);
+                let drain = crate::model::duration::parse_duration(&deadline)
+                    .map_err(|e| format!("drain deadline {deadline:?}: {e}"))?;
+                let mut spec = spec.clone();
+                spec.name = self.text(0);
+                spec.deadlines
+                    .by_step
+                    .insert(crate::model::maintenance::Step::Drain, drain);
+                return Ok(ConsoleCommand::StartMaintenance {
+                    spec,
+                    inventory: inventory.clone(),
+                });
+            }
+        };
+        Ok(ConsoleCommand::Operator(op))
+    }
+
+    /// From the form to the confirmation, when the form is complete.
+    fn advance(&mut self) {
+        match self.build() {
+            Ok(command) => {
+                self.problem = None;
+                self.stage = Stage::Confirm(what_happens(&command));
+            }
+            Err(problem) => self.problem = Some(problem),
+        }
+    }
+
+    /// Applies one key.
+    pub fn on_key(&mut self, key: KeyEvent) -> DialogResult {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match &self.stage {
+            Stage::Refused(_) => return DialogResult::Cancelled,
+            Stage::Confirm(_) => {
+                return match key.code {
+                    KeyCode::Enter | KeyCode::Char('y') => match self.build() {
+                        Ok(command) => DialogResult::Send(command),
+                        Err(problem) => {
+                            self.problem = Some(problem);
+                            self.stage = Stage::Edit;
+                            DialogResult::Open
+                        }
+                    },
+                    KeyCode::Esc | KeyCode::Char('n') if self.fields.is_empty() => {
+                        DialogResult::Cancelled
+                    }
+                    KeyCode::Esc | KeyCode::Char('n') => {
+                        self.stage = Stage::Edit;
+                        DialogResult::Open
+                    }
+                    KeyCode::Char('c') if ctrl => DialogResult::Cancelled,
+                    _ => DialogResult::Open,
+                };
+            }
+            Stage::Edit => {}
+        }
+        let inputs = self.fields.len() + usize::from(self.outcome.is_some());
+        match key.code {
+            KeyCode::Esc => return DialogResult::Cancelled,
+            KeyCode::Char('c') if ctrl => return DialogResult::Cancelled,
+            KeyCode::Tab | KeyCode::Down if inputs > 0 => self.focus = (self.focus + 1) % inputs,
+            KeyCode::BackTab | KeyCode::Up if inputs > 0 => {
+                self.focus = (self.focus + inputs - 1) % inputs
+            }
+            KeyCode::Enter
+                if key.modifiers.contains(KeyModifiers::ALT)
+                    && self.fields.get(self.focus).is_some_and(|f| f.multiline) =>
+            {
+                if let Some(f) = self.fields.get_mut(self.focus) {
+                    f.area.insert_newline();
+                }
+            }
+            KeyCode::Enter => {
+                // Enter walks the form, then asks for confirmation once it is complete.
+                if self.focus + 1 < self.fields.len() {
+                    self.focus += 1;
+                } else {
+                    self.advance();
+                }
+            }
+            _ if self.focus == self.fields.len() && self.outcome.is_some() => {
+                self.outcome = Some(match (key.code, self.outcome) {
+                    (KeyCode::Char('d'), _) => ReturnOutcome::Done,
+                    (KeyCode::Char('r'), _) => ReturnOutcome::Retry,
+                    (KeyCode::Char('a'), _) => ReturnOutcome::Abort,
+                    (KeyCode::Right | KeyCode::Char(' '), Some(ReturnOutcome::Done)) => {
+                        ReturnOutcome::Retry
+                    }
+                    (KeyCode::Right | KeyCode::Char(' '), Some(ReturnOutcome::Retry)) => {
+                        ReturnOutcome::Abort
+                    }
+                    (KeyCode::Right | KeyCode::Char(' '), _) => ReturnOutcome::Done,
+                    (KeyCode::Left, Some(ReturnOutcome::Abort)) => ReturnOutcome::Retry,
+                    (KeyCode::Left, Some(ReturnOutcome::Retry)) => ReturnOutcome::Done,
+                    (KeyCode::Left, _) => ReturnOutcome::Abort,
+                    (_, current) => current.unwrap_or(ReturnOutcome::Done),
+                });
+            }
+            _ => {
+                if let Some(f) = self.fields.get_mut(self.focus) {
+                    f.area.input(key);
+                }
+            }
+        }
+        DialogResult::Open
+    }
+}
+
+/// Exactly what sending `command` will do, for the confirmation phase.
+pub fn what_happens(command: &ConsoleCommand) -> String {
+    match command {
+        ConsoleCommand::Operator(op) => op.describe(),
+        ConsoleCommand::StartMaintenance { spec, inventory } => {
+            let nodes = match &spec.nodes {
+                crate::model::maintenance::NodeSelection::Names(names) => names
+                    .iter()
+                    .map(|n| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                crate::model::maintenance::NodeSelection::Selector(s) => {
+                    format!("nodes matching {s}")
+                }
+            };
+            format!(
+                "journal maintenance {} on {} for {nodes} ({} nodes known); the executor then cordons, drains (through the Eviction API, respecting PDBs; stuck after {}) and waits for a person at Maintain, node by node within the budgets",
+                spec.name,
+                spec.cluster,
+                inventory.len(),
+                crate::model::duration::format_duration(
+                    spec.deadlines.of(crate::model::maintenance::Step::Drain)
+                )
+            )
+        }
+        ConsoleCommand::Quit => "quit".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn typed(d: &mut Dialog, text: &str) {
+        for c in text.chars() {
+            d.on_key(key(KeyCode::Char(c)));
+        }
+    }
+
+    #[test]
+    fn nothing_is_sent_before_the_second_enter() {
+        let mut d = Dialog::new(
+            "hand off",
+            vec![],
+            Purpose::HandOff(RunId("r".into()), ItemId("n1".into())),
+        );
+        typed(&mut d, "erin@ops");
+        d.on_key(key(KeyCode::Enter));
+        assert_eq!(d.focus, 1, "enter moves to the note");
+        d.on_key(key(KeyCode::Enter));
+        assert_eq!(d.problem.as_deref(), Some("note must not be empty"));
+        typed(&mut d, "PDB checkout");
+        assert_eq!(d.on_key(key(KeyCode::Enter)), DialogResult::Open);
+        let Stage::Confirm(what) = &d.stage else {
+            panic!("{:?}", d.stage)
+        };
+        assert!(what.contains("hand n1 of r to erin@ops"), "{what}");
+        let DialogResult::Send(ConsoleCommand::Operator(OperatorCommand::HandOff {
+            to, note, ..
+        })) = d.on_key(key(KeyCode::Enter))
+        else {
+            panic!("not sent")
+        };
+        assert_eq!((to.0.as_str(), note.as_str()), ("erin@ops", "PDB checkout"));
+    }
+
+    #[test]
+    fn abort_needs_the_name_typed_exactly() {
+        let mut d = Dialog::new(
+            "abort",
+            vec![],
+            Purpose::Abort(RunId("r-1".into()), "r-1".into()),
+        );
+        typed(&mut d, "bad release");
+        d.on_key(key(KeyCode::Enter));
+        typed(&mut d, "r-2");
+        d.on_key(key(KeyCode::Enter));
+        assert_eq!(d.stage, Stage::Edit);
+        assert!(d.problem.as_deref().unwrap_or("").contains("type r-1"));
+    }
+
+    #[test]
+    fn return_outcome_is_chosen_with_letters() {
+        let mut d = Dialog::new(
+            "return",
+            vec![],
+            Purpose::Return(RunId("r".into()), ItemId("n".into())),
+        );
+        d.on_key(key(KeyCode::Tab));
+        d.on_key(key(KeyCode::Char('r')));
+        assert_eq!(d.outcome, Some(ReturnOutcome::Retry));
+    }
+}

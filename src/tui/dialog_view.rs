@@ -1,0 +1,189 @@
+//! Draws a dialog: its target, its inputs, then exactly what will happen (or why not).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
+
+use super::app::App;
+use super::dialog::{Dialog, Stage};
+use super::theme::Slot;
+use super::view::{centred, overlay_block};
+use crate::model::run::ReturnOutcome;
+
+fn wrapped_height(lines: &[String], width: u16) -> u16 {
+    let w = usize::from(width.max(1));
+    lines
+        .iter()
+        .map(|l| u16::try_from(l.chars().count().max(1).div_ceil(w)).unwrap_or(1))
+        .sum()
+}
+
+/// Draws `dialog` centred over `area`.
+pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
+    let t = &app.config.theme;
+    let width = area.width.saturating_sub(4).min(100);
+    let inner_w = width.saturating_sub(2);
+    let context_h = wrapped_height(&dialog.context, inner_w);
+    let body_h = match &dialog.stage {
+        Stage::Edit => {
+            dialog
+                .fields
+                .iter()
+                .map(|f| if f.multiline { 4 } else { 2 })
+                .sum::<u16>()
+                + u16::from(dialog.outcome.is_some())
+                + 2
+        }
+        Stage::Confirm(text) | Stage::Refused(text) => {
+            wrapped_height(std::slice::from_ref(text), inner_w) + 3
+        }
+    };
+    let height = (context_h + body_h + 3).min(area.height);
+    let rect = centred(area, width, height);
+    let inner = overlay_block(app, rect, &dialog.title, buf);
+    if inner.height == 0 {
+        return;
+    }
+    let context: Vec<Line> = dialog
+        .context
+        .iter()
+        .map(|l| Line::raw(l.clone()))
+        .collect();
+    let ctx_rect = Rect {
+        height: context_h.min(inner.height),
+        ..inner
+    };
+    Paragraph::new(context)
+        .wrap(Wrap { trim: false })
+        .render(ctx_rect, buf);
+    let mut y = inner.y + ctx_rect.height + 1;
+    let bottom = inner.y + inner.height;
+    match &dialog.stage {
+        Stage::Edit => {
+            for (i, field) in dialog.fields.iter().enumerate() {
+                if y >= bottom {
+                    return;
+                }
+                let focused = dialog.focus == i;
+                let label = Span::styled(
+                    format!("{}{}", if focused { "▸ " } else { "  " }, field.label),
+                    if focused {
+                        t.style(Slot::Title)
+                    } else {
+                        t.style(Slot::Muted)
+                    },
+                );
+                buf.set_line(inner.x, y, &Line::from(label), inner.width);
+                y += 1;
+                let h = if field.multiline { 3 } else { 1 };
+                let h = h.min(bottom.saturating_sub(y));
+                let mut area = field.area.clone();
+                area.set_style(t.style(Slot::Text));
+                area.set_cursor_style(if focused {
+                    Style::new().add_modifier(Modifier::REVERSED)
+                } else {
+                    Style::new()
+                });
+                let r = Rect::new(inner.x + 2, y, inner.width.saturating_sub(2), h);
+                buf.set_style(r, t.style(Slot::Selection));
+                (&area).render(r, buf);
+                y += h;
+            }
+            if let Some(outcome) = dialog.outcome {
+                let focused = dialog.focus == dialog.fields.len();
+                let mut spans = vec![Span::styled(
+                    format!("{}outcome  ", if focused { "▸ " } else { "  " }),
+                    if focused {
+                        t.style(Slot::Title)
+                    } else {
+                        t.style(Slot::Muted)
+                    },
+                )];
+                for (o, word) in [
+                    (ReturnOutcome::Done, "d done"),
+                    (ReturnOutcome::Retry, "r retry"),
+                    (ReturnOutcome::Abort, "a abort"),
+                ] {
+                    spans.push(Span::styled(
+                        format!(" {word} "),
+                        if o == outcome {
+                            t.style(Slot::Selection).add_modifier(Modifier::BOLD)
+                        } else {
+                            t.style(Slot::Muted)
+                        },
+                    ));
+                    spans.push(Span::raw(" "));
+                }
+                if y < bottom {
+                    buf.set_line(inner.x, y, &Line::from(spans), inner.width);
+                    y += 1;
+                }
+            }
+            if let Some(problem) = &dialog.problem
+                && y < bottom
+            {
+                buf.set_stringn(
+                    inner.x,
+                    y,
+                    problem,
+                    usize::from(inner.width),
+                    t.style(Slot::Warn),
+                );
+            }
+            hint(
+                app,
+                "enter continue · tab next field · alt-enter new line · esc cancel",
+                inner,
+                buf,
+            );
+        }
+        Stage::Confirm(text) => {
+            if y < bottom {
+                buf.set_stringn(
+                    inner.x,
+                    y,
+                    "This will:",
+                    usize::from(inner.width),
+                    t.style(Slot::Title),
+                );
+            }
+            let r = Rect::new(
+                inner.x + 2,
+                y + 1,
+                inner.width.saturating_sub(2),
+                bottom.saturating_sub(y + 2),
+            );
+            Paragraph::new(Span::styled(text.clone(), t.style(Slot::Warn)))
+                .wrap(Wrap { trim: false })
+                .render(r, buf);
+            hint(
+                app,
+                "enter confirms · esc goes back · nothing is sent before enter",
+                inner,
+                buf,
+            );
+        }
+        Stage::Refused(why) => {
+            let r = Rect::new(inner.x, y, inner.width, bottom.saturating_sub(y + 1));
+            Paragraph::new(Span::styled(why.clone(), t.style(Slot::Critical)))
+                .wrap(Wrap { trim: false })
+                .render(r, buf);
+            hint(app, "any key closes · nothing was sent", inner, buf);
+        }
+    }
+}
+
+fn hint(app: &App, text: &str, inner: Rect, buf: &mut Buffer) {
+    if inner.height == 0 {
+        return;
+    }
+    buf.set_stringn(
+        inner.x,
+        inner.y + inner.height - 1,
+        text,
+        usize::from(inner.width),
+        app.config.theme.style(Slot::Muted),
+    );
+}

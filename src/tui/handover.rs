@@ -1,0 +1,147 @@
+//! `H`: the shift handover walkthrough. Built with the same pure function as
+//! `fleetdeck handover` from the journal, the live statuses and the ledger; stepped
+//! through item by item; each item can be acknowledged with a note (journaled).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
+
+use super::app::App;
+use super::format::fit;
+use super::theme::Slot;
+use super::view::{centred, overlay_block};
+use crate::model::handover::{ClusterHealth, HandoverInput, HandoverItem, handover};
+use crate::model::ledger::ClusterId;
+
+/// How far back the console's walkthrough looks for notes: one shift.
+pub const SHIFT: jiff::SignedDuration = jiff::SignedDuration::from_hours(8);
+/// Exceptions expiring within this many days are listed.
+pub const EXPIRING_DAYS: i64 = 14;
+
+/// The walkthrough's state.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HandoverState {
+    /// The item shown.
+    pub index: usize,
+    /// The items, rebuilt whenever the journal or the fleet changes.
+    pub items: Vec<HandoverItem>,
+}
+
+/// The handover items for the console's current view of the world.
+pub fn build(app: &App) -> Vec<HandoverItem> {
+    let clusters: Vec<ClusterHealth> = app
+        .snapshot
+        .clusters
+        .iter()
+        .map(|c| ClusterHealth {
+            id: ClusterId(c.id.to_string()),
+            status: c.status,
+            error: c.last_error.clone(),
+        })
+        .collect();
+    let since = app.now.checked_sub(SHIFT).unwrap_or(app.now);
+    let input = HandoverInput {
+        projection: &app.activity.journal.projection,
+        events: &app.activity.journal.events,
+        clusters: Some(&clusters),
+        ledger: Some(&app.ledger),
+        since,
+        now: app.now,
+        expiring_within_days: EXPIRING_DAYS,
+    };
+    handover(&input)
+}
+
+/// Draws the walkthrough over `area`.
+pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
+    let t = &app.config.theme;
+    let rect = centred(
+        area,
+        area.width.saturating_sub(4).min(140),
+        area.height.saturating_sub(2),
+    );
+    let title = format!(
+        "shift handover · item {} of {} · ←/→ step · a acknowledge · esc closes",
+        if state.items.is_empty() {
+            0
+        } else {
+            state.index + 1
+        },
+        state.items.len()
+    );
+    let inner = overlay_block(app, rect, &title, buf);
+    if state.items.is_empty() {
+        Paragraph::new(vec![
+            Line::styled("Nothing to hand over.", t.style(Slot::Ok)),
+            Line::raw("No pause, no batch awaiting approval, no stuck or handed-off step, no halted rollout,"),
+            Line::raw("no Unreachable / IdentityMismatch / UNKNOWN cluster, no exception expiring within 14 days, no note in the last 8h."),
+        ])
+        .render(inner, buf);
+        return;
+    }
+    let [list, body] =
+        Layout::horizontal([Constraint::Length(44), Constraint::Min(20)]).areas(inner);
+    let mut lines = Vec::new();
+    let mut section = None;
+    for (i, item) in state.items.iter().enumerate() {
+        if section != Some(item.section) {
+            section = Some(item.section);
+            lines.push(Line::styled(
+                item.section.heading().to_uppercase(),
+                t.style(Slot::Title),
+            ));
+        }
+        let mark = if item.acks.is_empty() { " " } else { "✓" };
+        let style = if i == state.index {
+            t.style(Slot::Selection)
+        } else {
+            t.style(Slot::Text)
+        };
+        lines.push(Line::styled(
+            format!("{mark} {}", fit(&item.title, 40)),
+            style,
+        ));
+    }
+    let selected_line = lines
+        .iter()
+        .position(|l| l.style == t.style(Slot::Selection))
+        .unwrap_or(0);
+    let offset = selected_line.saturating_sub(usize::from(list.height).saturating_sub(2));
+    Paragraph::new(lines)
+        .scroll((u16::try_from(offset).unwrap_or(0), 0))
+        .render(list, buf);
+    let Some(item) = state.items.get(state.index) else {
+        return;
+    };
+    let mut text = vec![
+        Line::styled(item.section.heading(), t.style(Slot::Muted)),
+        Line::styled(item.title.clone(), t.style(Slot::Title)),
+        Line::raw(""),
+    ];
+    for d in &item.details {
+        text.push(Line::raw(format!("  {d}")));
+    }
+    text.push(Line::raw(""));
+    if item.acks.is_empty() {
+        text.push(Line::styled(
+            "not acknowledged this shift · a acknowledges with a note (journaled)",
+            t.style(Slot::Warn),
+        ));
+    }
+    for a in &item.acks {
+        text.push(Line::from(vec![
+            Span::styled("acknowledged ", t.style(Slot::Ok)),
+            Span::raw(format!(
+                "by {} at {}: {}",
+                a.by,
+                a.at.strftime("%H:%M UTC"),
+                a.note
+            )),
+        ]));
+    }
+    let [_, body] = Layout::horizontal([Constraint::Length(1), Constraint::Min(1)]).areas(body);
+    Paragraph::new(text)
+        .wrap(Wrap { trim: false })
+        .render(body, buf);
+}

@@ -1,0 +1,509 @@
+//! What the operator keys open: each builds a dialog that names its target and what will
+//! happen, or says why it cannot be done. Nothing here writes; the dialog's second
+//! `enter` sends the command, and the journal's answer comes back as a notice.
+
+use std::sync::Arc;
+
+use super::app::{App, Overlay};
+use super::dialog::{Dialog, Purpose};
+use super::nav::Route;
+use super::screens::{maintenance, rollouts};
+use crate::model::handover::HandoverItem;
+use crate::model::live::ClusterStatus;
+use crate::model::maintenance::{
+    Budgets, DEFAULT_FAILURE_DOMAIN_LABEL, Deadlines, DrainOptions, MaintainAction,
+    MaintenanceSpec, NodeFacts, NodeSelection, VerifyOptions, plan_batches, select_nodes,
+};
+use crate::model::run::{
+    Actor, NodeName, PauseScope, RunView, StepStatus, approval_target, check_approve,
+};
+
+fn open(app: &mut App, dialog: Dialog) {
+    app.overlay = Some(Overlay::Dialog(Box::new(dialog)));
+}
+
+/// `P`: pause all automation (asks why) or, when paused, resume it (asks to confirm).
+pub fn pause_all(app: &mut App) {
+    let projection = Arc::clone(&app.activity.journal.projection);
+    let active = projection
+        .runs
+        .values()
+        .filter(|r| !r.status.is_final())
+        .count();
+    match projection.pauses.get(&PauseScope::Fleet) {
+        Some(p) => open(
+            app,
+            Dialog::new(
+                "resume all automation",
+                vec![
+                    format!(
+                        "All automation is paused by {} since {}: {}",
+                        p.by,
+                        p.since.strftime("%H:%M UTC"),
+                        p.reason
+                    ),
+                    format!("Resuming lets {active} unfinished run(s) start new steps again."),
+                    "Other pauses (per run, cluster or failure domain) stay in force.".into(),
+                ],
+                Purpose::Resume(PauseScope::Fleet),
+            ),
+        ),
+        None => open(
+            app,
+            Dialog::new(
+                "pause all automation",
+                vec![
+                    "No run anywhere in the fleet starts a new step until someone resumes.".into(),
+                    "Steps already in flight finish and are recorded; nothing is undone.".into(),
+                    format!("{active} unfinished run(s) are affected."),
+                ],
+                Purpose::Pause(PauseScope::Fleet),
+            ),
+        ),
+    }
+}
+
+/// The run the current screen has selected.
+fn selected_run(app: &App) -> Option<RunView> {
+    let projection = &app.activity.journal.projection;
+    match app.nav.current() {
+        Route::Rollouts => rollouts::selected(&app.rollouts_state, projection).cloned(),
+        Route::Maintenance => maintenance::selected(&app.maintenance_state, projection)
+            .and_then(|(r, _)| projection.runs.get(&r).cloned()),
+        _ => None,
+    }
+}
+
+/// `p`: pause or resume the selected run.
+pub fn pause_run(app: &mut App) {
+    let Some(run) = selected_run(app) else {
+        app.message = Some("no run selected".into());
+        return;
+    };
+    let scope = PauseScope::Run {
+        run: run.id.clone(),
+    };
+    toggle(app, scope, &run);
+}
+
+/// `f`: pause or resume every run on the selected run's cluster (a freeze).
+pub fn pause_cluster(app: &mut App) {
+    let Some(run) = selected_run(app) else {
+        app.message = Some("no run selected".into());
+        return;
+    };
+    let Some(cluster) = run.cluster.clone() else {
+        app.message = Some(format!("{} works on no single cluster", run.id));
+        return;
+    };
+    toggle(app, PauseScope::Cluster { cluster }, &run);
+}
+
+fn toggle(app: &mut App, scope: PauseScope, run: &RunView) {
+    let projection = Arc::clone(&app.activity.journal.projection);
+    let halted = matches!(scope, PauseScope::Run { .. }) && run.rollout.halted.is_some();
+    let dialog = match projection.pauses.get(&scope) {
+        // A halted rollout is resumed the way `rollout resume` does it: a resume of
+        // the run, after which the executor evaluates the stop conditions again.
+        None if halted => Dialog::new(
+            format!("resume halted {}", run.id),
+            vec![
+                format!(
+                    "{} halted: {}",
+                    run.id,
+                    run.rollout
+                        .halted
+                        .as_ref()
+                        .map_or(String::new(), ToString::to_string)
+                ),
+                "Resuming lets the executor go on; the stop conditions are evaluated again.".into(),
+            ],
+            Purpose::Resume(scope),
+        ),
+        Some(p) => Dialog::new(
+            format!("resume {scope}"),
+            vec![
+                format!(
+                    "Paused by {} since {}: {}",
+                    p.by,
+                    p.since.strftime("%H:%M UTC"),
+                    p.reason
+                ),
+                format!(
+                    "Run {} ({}) may start new steps again unless another pause holds it.",
+                    run.id, run.title
+                ),
+            ],
+            Purpose::Resume(scope),
+        ),
+        None => {
+            Dialog::new(
+                format!("pause {scope}"),
+                vec![
+                format!("Run {} ({}) is {}.", run.id, run.title, projection.effective_status(run)),
+                "No new step starts under this pause; steps in flight finish; nothing is undone."
+                    .into(),
+            ],
+                Purpose::Pause(scope),
+            )
+        }
+    };
+    open(app, dialog);
+}
+
+/// `X`: abort the selected run, typing its name to confirm.
+pub fn abort(app: &mut App) {
+    let Some(run) = selected_run(app) else {
+        app.message = Some("no run selected".into());
+        return;
+    };
+    if run.status.is_final() {
+        app.message = Some(format!("{} is already {}", run.id, run.status));
+        return;
+    }
+    let name = run.id.0.clone();
+    open(
+        app,
+        Dialog::new(
+            format!("abort {name}"),
+            vec![
+                format!(
+                    "{} · {} · started by {}",
+                    run.title, run.status, run.created_by
+                ),
+                "No new step of this run will ever start. Nothing already done is undone:".into(),
+                "a rollback is a separate rollout of the previous release.".into(),
+                format!("Type {name} to confirm."),
+            ],
+            Purpose::Abort(run.id.clone(), name),
+        ),
+    );
+}
+
+/// `a` on the rollouts screen: approve the waiting batch, listing its clusters, budgets
+/// and gates; a `distinctApprover` refusal says why instead.
+pub fn approve(app: &mut App) {
+    let projection = Arc::clone(&app.activity.journal.projection);
+    let Some(run) = rollouts::selected(&app.rollouts_state, &projection) else {
+        app.message = Some("no rollout selected".into());
+        return;
+    };
+    let Ok((batch, _)) = approval_target(run, None) else {
+        app.message = Some(format!("no batch of {} is awaiting approval", run.id));
+        return;
+    };
+    let spec = rollouts::spec(run);
+    let clusters: Vec<&str> = run
+        .batches
+        .get(batch)
+        .map(|b| b.iter().map(|c| c.as_str()).collect())
+        .unwrap_or_default();
+    let mut context = vec![
+        format!("{} · {} · started by {}", run.id, run.title, run.created_by),
+        format!(
+            "batch {} of {}: {} cluster(s)",
+            batch + 1,
+            run.batches.len(),
+            clusters.len()
+        ),
+        format!("  {}", clusters.join(", ")),
+    ];
+    if let Some(spec) = &spec {
+        let b = &spec.budgets;
+        context.push(format!(
+            "budgets: {} in flight at once{}{}",
+            b.max_in_flight,
+            b.per_region
+                .map(|n| format!(", {n} per region"))
+                .unwrap_or_default(),
+            b.per_failure_domain
+                .map(|n| format!(", {n} per failure domain"))
+                .unwrap_or_default()
+        ));
+    }
+    for (_, gate) in rollouts::gates(run, spec.as_ref()) {
+        context.push(format!("gate: {gate}"));
+    }
+    let actor = Actor(app.config.actor.clone());
+    let dialog = match check_approve(run, &actor, Some(batch)) {
+        Ok(_) => Dialog::new(
+            format!("approve batch {} of {}", batch + 1, run.id),
+            context,
+            Purpose::Approve(run.id.clone(), batch),
+        ),
+        Err(why) => Dialog::refused(
+            format!("approve batch {} of {}", batch + 1, run.id),
+            context,
+            format!("refused: {why}"),
+        ),
+    };
+    open(app, dialog);
+}
+
+/// The selected node card and its run.
+fn selected_card(app: &App) -> Option<(RunView, crate::model::run::ItemId)> {
+    let projection = &app.activity.journal.projection;
+    let (run, item) = maintenance::selected(&app.maintenance_state, projection)?;
+    Some((projection.runs.get(&run)?.clone(), item))
+}
+
+fn card_context(run: &RunView, item: &crate::model::run::ItemId) -> Vec<String> {
+    let mut out = vec![format!("{item} in {} ({})", run.id, run.title)];
+    if let Some(view) = run.items.get(item)
+        && let Some(step) = &view.current
+        && let Some(s) = view.steps.get(step)
+    {
+        out.push(format!("step {step}: {}", s.status.word()));
+        if let StepStatus::Blocked { reason } = &s.status {
+            for r in maintenance::reasons(reason) {
+                out.push(format!("  • {r}"));
+            }
+        }
+        if let StepStatus::HandedOff { to, note } = &s.status {
+            out.push(format!("owner: {to} · note: {note}"));
+        }
+    }
+    out
+}
+
+/// `h`: hand the selected node's step to a person, with a note.
+pub fn hand_off(app: &mut App) {
+    let Some((run, item)) = selected_card(app) else {
+        app.message = Some("no node selected".into());
+        return;
+    };
+    let mut context = card_context(&run, &item);
+    context.push("The engine leaves the node alone until the assignee returns it.".into());
+    open(
+        app,
+        Dialog::new(
+            format!("hand off {item}"),
+            context,
+            Purpose::HandOff(run.id.clone(), item),
+        ),
+    );
+}
+
+/// `t`: take the selected node's step over.
+pub fn take_over(app: &mut App) {
+    let Some((run, item)) = selected_card(app) else {
+        app.message = Some("no node selected".into());
+        return;
+    };
+    let mut context = card_context(&run, &item);
+    context.push(format!(
+        "It becomes {}'s; the engine leaves it alone until it is returned.",
+        app.config.actor
+    ));
+    open(
+        app,
+        Dialog::new(
+            format!("take over {item}"),
+            context,
+            Purpose::TakeOver(run.id.clone(), item),
+        ),
+    );
+}
+
+/// `r`: return the selected node's step with an outcome.
+pub fn return_item(app: &mut App) {
+    let Some((run, item)) = selected_card(app) else {
+        app.message = Some("no node selected".into());
+        return;
+    };
+    let handed = run
+        .items
+        .get(&item)
+        .and_then(maintenance::current_status)
+        .is_some_and(|s| matches!(s, StepStatus::HandedOff { .. }));
+    if !handed {
+        app.message = Some(format!(
+            "{item} is not in a person's hands: hand it off (h) or take it over (t) first"
+        ));
+        return;
+    }
+    let mut context = card_context(&run, &item);
+    context
+        .push("outcome: d done (the engine goes on) · r retry the step · a abort the node".into());
+    open(
+        app,
+        Dialog::new(
+            format!("return {item}"),
+            context,
+            Purpose::Return(run.id.clone(), item),
+        ),
+    );
+}
+
+/// The nodes of a cluster view as the maintenance planner needs them.
+pub fn inventory(view: &crate::model::fleet::ClusterView) -> Vec<NodeFacts> {
+    view.nodes
+        .iter()
+        .map(|n| NodeFacts {
+            name: NodeName(n.name.0.to_string()),
+            labels: n
+                .labels
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            unavailable: n.readiness != crate::model::fleet::Readiness::Ready
+                || n.schedulability == crate::model::fleet::Schedulability::Cordoned,
+        })
+        .collect()
+}
+
+/// `m` in the drill-down: start a maintenance on the marked nodes (or the selected one),
+/// showing the planned batches first.
+pub fn start_maintenance(app: &mut App) {
+    let Some(state) = &app.cluster_state else {
+        return;
+    };
+    let id = state.id.clone();
+    let Some(facts) = app.data.cluster(&id).cloned() else {
+        app.message = Some(format!("no data for {id} yet"));
+        return;
+    };
+    let names = state.what_if_nodes(&facts);
+    if names.is_empty() {
+        app.message = Some("mark nodes with space first".into());
+        return;
+    }
+    let spec = MaintenanceSpec {
+        name: format!("console-{}", names[0]),
+        cluster: crate::model::ledger::ClusterId(id.clone()),
+        nodes: NodeSelection::Names(names.iter().map(|n| NodeName(n.to_string())).collect()),
+        action: MaintainAction::Manual {
+            instructions:
+                "started from the console: do the work, then return the Maintain step as done (r)"
+                    .into(),
+        },
+        budgets: Budgets {
+            max_unavailable: 1,
+            failure_domain_label: DEFAULT_FAILURE_DOMAIN_LABEL.into(),
+            per_failure_domain: None,
+            per_label: Vec::new(),
+        },
+        deadlines: Deadlines::default(),
+        drain: DrainOptions::default(),
+        verify: VerifyOptions::default(),
+    };
+    maintenance_dialog(app, spec);
+}
+
+/// `:start FILE`: start the maintenance a file describes, showing its plan first. The
+/// file is read here, on the operator's request; problems are shown as `file:line:col`.
+pub fn start_from_file(app: &mut App, path: &std::path::Path) {
+    let name = path.display().to_string();
+    let title = format!("start maintenance from {name}");
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) => {
+            open(
+                app,
+                Dialog::refused(title, Vec::new(), format!("cannot read {name}: {error}")),
+            );
+            return;
+        }
+    };
+    let report = crate::model::maintenance::read_maintenance(&text);
+    let problems: Vec<String> = report.diagnostics.iter().map(|d| d.render(&name)).collect();
+    match report.spec {
+        Some(spec) => maintenance_dialog(app, spec),
+        None => open(
+            app,
+            Dialog::refused(
+                title,
+                problems,
+                format!("{name} has errors: nothing was started"),
+            ),
+        ),
+    }
+}
+
+/// The two-phase dialog for starting `spec`: the plan against the nodes as last seen,
+/// then name and drain deadline, then what will happen. Only a Synced cluster allows it.
+fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) {
+    let id = spec.cluster.0.clone();
+    let title = format!("start maintenance on {id}");
+    let status = app.snapshot.cluster(&id).map(|c| c.status);
+    let facts = app.data.cluster(&id).cloned();
+    let (Some(ClusterStatus::Synced), Some(facts)) = (status, facts) else {
+        let label = status.map_or("not in the fleet view", |s| s.label());
+        open(
+            app,
+            Dialog::refused(
+                title,
+                vec![format!("maintenance {} on {id}", spec.name)],
+                format!("refused: only a Synced cluster allows actions, and {id} is {label}"),
+            ),
+        );
+        return;
+    };
+    let inventory = inventory(&facts.view);
+    let (targets, missing) = select_nodes(&spec.nodes, &inventory);
+    let down: Vec<NodeFacts> = inventory
+        .iter()
+        .filter(|n| n.unavailable && !targets.iter().any(|t| t.name == n.name))
+        .cloned()
+        .collect();
+    let plan = plan_batches(&targets, &down, &spec.budgets);
+    let mut context = vec![
+        format!(
+            "{} node(s) on {id}, at most {} unavailable at once",
+            targets.len(),
+            spec.budgets.max_unavailable
+        ),
+        "each: Precheck → Cordon → Drain (Eviction API, PDBs respected) → Maintain → VerifyNode → VerifyWorkloads → Uncordon".into(),
+    ];
+    for (i, b) in plan.batches.iter().enumerate() {
+        let list: Vec<&str> = b.iter().map(|n| n.as_str()).collect();
+        context.push(format!("batch {}: {}", i + 1, list.join(", ")));
+    }
+    for (n, why) in &plan.unplanned {
+        context.push(format!("not planned: {n}: {why}"));
+    }
+    for n in &missing {
+        context.push(format!("not found on {id}: {n}"));
+    }
+    context.extend(plan.warnings.iter().map(|w| format!("warning: {w}")));
+    if plan.batches.is_empty() || !missing.is_empty() {
+        open(
+            app,
+            Dialog::refused(
+                title,
+                context,
+                "refused: no node can be planned within the budgets (or a named node does not exist); nothing would run".into(),
+            ),
+        );
+        return;
+    }
+    let name = spec.name.clone();
+    let deadline = crate::model::duration::format_duration(
+        spec.deadlines.of(crate::model::maintenance::Step::Drain),
+    );
+    open(
+        app,
+        Dialog::new(
+            title,
+            context,
+            Purpose::StartMaintenance(Box::new(spec), inventory),
+        )
+        .with_text(0, &name)
+        .with_text(1, &deadline),
+    );
+}
+
+/// `a` in the handover walkthrough: acknowledge the item with a note.
+pub fn acknowledge(app: &mut App, item: &HandoverItem) {
+    let mut context = vec![item.title.clone()];
+    context.extend(item.details.iter().map(|d| format!("  {d}")));
+    context.push("The note is journaled with your name; the next walkthrough shows it.".into());
+    open(
+        app,
+        Dialog::new(
+            "acknowledge",
+            context,
+            Purpose::Acknowledge(item.key.clone(), item.subject.clone()),
+        ),
+    );
+}

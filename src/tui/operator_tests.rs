@@ -1,0 +1,511 @@
+//! Snapshot and behaviour tests of the operator screens and dialogs, on the fixture fleet
+//! and a fixture journal (a stuck drain, a hand-off, a rollout awaiting approval, a note).
+
+use super::app::{Command, Overlay};
+use super::feed::ConsoleCommand;
+use super::fixtures;
+use super::nav::Route;
+use super::tests::{press, render, typed};
+use crate::model::handover::ACK_PREFIX;
+use crate::model::run::{
+    Actor, EventBody, IdempotencyKey, ItemId, NewEvent, OperatorCommand, PauseScope, ReturnOutcome,
+    RunId, Sequence,
+};
+
+fn sent(commands: &[Command]) -> Option<&OperatorCommand> {
+    commands.iter().find_map(|c| match c {
+        Command::Send(ConsoleCommand::Operator(op)) => Some(op),
+        _ => None,
+    })
+}
+
+#[test]
+fn maintenance_swimlanes() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "4");
+    assert_eq!(app.nav.current(), &Route::Maintenance);
+    let screen = render(&app, 200, 36);
+    assert!(screen.contains("STUCK 25m"), "{screen}");
+    assert!(
+        screen.contains("• PDB web-pdb needs 3 healthy pods and has 3 (shop/web-b0-0)"),
+        "grouped reasons of the selected stuck card:\n{screen}"
+    );
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn hand_off_dialog_two_phases() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "4 h");
+    typed(&mut app, "dave@ops");
+    press(&mut app, "enter");
+    typed(&mut app, "PDB web-pdb blocks; owners paged");
+    insta::assert_snapshot!("hand_off_dialog", render(&app, 160, 36));
+    assert!(press(&mut app, "enter").is_empty(), "nothing sent yet");
+    insta::assert_snapshot!("hand_off_confirm", render(&app, 160, 36));
+    let commands = press(&mut app, "enter");
+    assert_eq!(
+        sent(&commands),
+        Some(&OperatorCommand::HandOff {
+            run: RunId("mnt-kernel-1".into()),
+            item: ItemId("fra1-cpu-b00".into()),
+            to: Actor("dave@ops".into()),
+            note: "PDB web-pdb blocks; owners paged".into(),
+        })
+    );
+    assert!(app.overlay.is_none());
+}
+
+#[test]
+fn take_over_and_return_dialogs() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "4 t");
+    insta::assert_snapshot!("take_over_dialog", render(&app, 160, 30));
+    press(&mut app, "esc");
+    assert!(app.overlay.is_none());
+    press(&mut app, "r");
+    assert!(
+        app.message
+            .as_deref()
+            .unwrap_or("")
+            .contains("not in a person's hands"),
+        "{:?}",
+        app.message
+    );
+    press(&mut app, "j r");
+    typed(&mut app, "scaled web to 4");
+    press(&mut app, "tab r");
+    insta::assert_snapshot!("return_dialog", render(&app, 160, 30));
+    press(&mut app, "enter");
+    let commands = press(&mut app, "enter");
+    assert!(matches!(
+        sent(&commands),
+        Some(OperatorCommand::Return {
+            outcome: ReturnOutcome::Retry,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn pause_run_and_freeze_cluster_dialogs() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "4 f");
+    insta::assert_snapshot!("freeze_cluster_dialog", render(&app, 160, 30));
+    typed(&mut app, "change freeze");
+    press(&mut app, "enter");
+    let commands = press(&mut app, "enter");
+    assert!(matches!(
+        sent(&commands),
+        Some(OperatorCommand::Pause {
+            scope: PauseScope::Cluster { .. },
+            ..
+        })
+    ));
+    press(&mut app, "p");
+    typed(&mut app, "x");
+    insta::assert_snapshot!("pause_run_dialog", render(&app, 160, 30));
+    press(&mut app, "enter");
+    assert!(matches!(
+        sent(&press(&mut app, "enter")),
+        Some(OperatorCommand::Pause {
+            scope: PauseScope::Run { .. },
+            ..
+        })
+    ));
+}
+
+fn paused(app: &mut super::app::App) {
+    let mut events = fixtures::journal_events();
+    let seq = events.len() as i64 + 1;
+    events.push(crate::model::run::Event {
+        seq: Sequence(seq),
+        token: None,
+        event: NewEvent::new(
+            fixtures::now() - jiff::SignedDuration::from_mins(5),
+            Actor("alice@ops-laptop".into()),
+            IdempotencyKey("pause".into()),
+            EventBody::Paused {
+                scope: PauseScope::Fleet,
+                reason: "incident 4711: registry outage".into(),
+            },
+        ),
+    });
+    fixtures::with_journal(app, events);
+    app.update(super::app::Msg::Automation(
+        super::feed::AutomationState::Paused {
+            reason: "incident 4711: registry outage".into(),
+            by: "alice@ops-laptop".into(),
+            since: fixtures::now() - jiff::SignedDuration::from_mins(5),
+        },
+    ));
+}
+
+#[test]
+fn global_pause_asks_why_then_the_banner_shows_everywhere() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "P");
+    insta::assert_snapshot!("global_pause_dialog", render(&app, 160, 30));
+    press(&mut app, "enter");
+    assert_eq!(
+        app.overlay.as_ref().and_then(|o| match o {
+            Overlay::Dialog(d) => d.problem.clone(),
+            _ => None,
+        }),
+        Some("reason must not be empty".into())
+    );
+    typed(&mut app, "incident 4711: registry outage");
+    press(&mut app, "enter");
+    insta::assert_snapshot!("global_pause_confirm", render(&app, 160, 30));
+    assert_eq!(
+        sent(&press(&mut app, "enter")),
+        Some(&OperatorCommand::Pause {
+            scope: PauseScope::Fleet,
+            reason: "incident 4711: registry outage".into()
+        })
+    );
+    paused(&mut app);
+    for screen in ["1", "2", "3", "4", "5"] {
+        press(&mut app, screen);
+        let text = render(&app, 200, 20);
+        assert!(
+            text.contains("ALL AUTOMATION PAUSED by alice@ops-laptop"),
+            "banner on screen {screen}:\n{text}"
+        );
+    }
+    press(&mut app, "1");
+    insta::assert_snapshot!("paused_banner", render(&app, 200, 16));
+    press(&mut app, "P");
+    insta::assert_snapshot!("global_resume_dialog", render(&app, 160, 30));
+    press(&mut app, "enter");
+    assert!(matches!(
+        sent(&press(&mut app, "enter")),
+        Some(OperatorCommand::Resume {
+            scope: PauseScope::Fleet,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn readonly_refuses_every_mutating_key_and_says_why() {
+    let mut app = fixtures::app();
+    fixtures::with_journal(&mut app, fixtures::journal_events());
+    for keys in ["3 a", "3 p", "3 X", "4 h", "4 t", "4 r", "4 f", "P"] {
+        app.message = None;
+        let commands = press(&mut app, keys);
+        assert!(commands.is_empty(), "{keys} sent {commands:?}");
+        assert!(app.overlay.is_none(), "{keys} opened a dialog");
+        let message = app.message.clone().unwrap_or_default();
+        assert!(
+            message.starts_with("read-only mode (--readonly)"),
+            "{keys}: {message}"
+        );
+    }
+    press(&mut app, "3 a");
+    insta::assert_snapshot!("readonly_refuses_approve", render(&app, 160, 24));
+    press(&mut app, "H a");
+    assert!(app.message.as_deref().unwrap_or("").contains("read-only"));
+    press(&mut app, "esc :");
+    typed(&mut app, "pause");
+    let Some(Overlay::Palette(p)) = &app.overlay else {
+        panic!("palette closed")
+    };
+    assert!(
+        p.matches.iter().all(|e| e.label != ":pause"),
+        "hidden when read-only"
+    );
+}
+
+#[test]
+fn rollouts_screen() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "3");
+    let screen = render(&app, 200, 40);
+    assert!(screen.contains("awaiting-approval"), "{screen}");
+    assert!(screen.contains("gate after batch 1 passed"), "{screen}");
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
+fn approve_dialog_lists_clusters_budgets_and_gates() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "3 a");
+    let screen = render(&app, 160, 36);
+    assert!(screen.contains("budgets: 2 in flight at once"), "{screen}");
+    insta::assert_snapshot!("approve_dialog", screen);
+    typed(&mut app, "canary clean for 45m");
+    press(&mut app, "enter");
+    assert_eq!(
+        sent(&press(&mut app, "enter")),
+        Some(&OperatorCommand::Approve {
+            run: RunId("ro-cni-1".into()),
+            batch: Some(1),
+            note: "canary clean for 45m".into()
+        })
+    );
+}
+
+#[test]
+fn distinct_approver_refusal_says_why() {
+    let mut app = fixtures::operator_app();
+    app.config.actor = "carol@ops".into();
+    press(&mut app, "3 a");
+    let screen = render(&app, 160, 36);
+    assert!(
+        screen.contains("carol@ops started this rollout and cannot approve"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("approve_refused", screen);
+    assert!(press(&mut app, "enter").is_empty());
+    assert!(app.overlay.is_none());
+}
+
+#[test]
+fn abort_needs_the_name_typed() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "3 X");
+    typed(&mut app, "bad release");
+    press(&mut app, "enter");
+    typed(&mut app, "ro-cni");
+    press(&mut app, "enter");
+    insta::assert_snapshot!("abort_dialog_wrong_name", render(&app, 160, 30));
+    typed(&mut app, "-1");
+    press(&mut app, "enter");
+    assert!(matches!(
+        sent(&press(&mut app, "enter")),
+        Some(OperatorCommand::Abort { .. })
+    ));
+}
+
+#[test]
+fn timeline_filters_and_details() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "5");
+    insta::assert_snapshot!("timeline", render(&app, 200, 30));
+    press(&mut app, "/");
+    typed(&mut app, "actor=bob@ops");
+    press(&mut app, "enter");
+    let screen = render(&app, 200, 30);
+    assert!(screen.contains("1 of 20 events"), "{screen}");
+    press(&mut app, "enter");
+    insta::assert_snapshot!("timeline_detail", render(&app, 160, 30));
+    press(&mut app, "esc");
+    assert!(app.timeline_state.detail.is_none());
+    press(&mut app, "esc k");
+    assert!(!app.timeline_state.follow, "moving up stops the live tail");
+}
+
+#[test]
+fn handover_walkthrough_and_acknowledge() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "H");
+    let screen = render(&app, 200, 40);
+    assert!(screen.contains("item 1 of 7"), "{screen}");
+    insta::assert_snapshot!("handover_walkthrough", screen);
+    let handed = app
+        .handover
+        .items
+        .iter()
+        .position(|i| i.title.contains("is with bob@ops"))
+        .expect("the hand-off is listed");
+    for _ in 0..handed {
+        press(&mut app, "right");
+    }
+    let screen = render(&app, 200, 40);
+    assert!(
+        screen.contains("note: web team is scaling up; retry after 15:00"),
+        "the hand-off's note:\n{screen}"
+    );
+    insta::assert_snapshot!("handover_hand_off_item", screen);
+    press(&mut app, "a");
+    typed(&mut app, "read it, will check at 15:00");
+    insta::assert_snapshot!("acknowledge_dialog", render(&app, 160, 30));
+    press(&mut app, "enter");
+    let commands = press(&mut app, "enter");
+    let Some(OperatorCommand::Note { text, item, .. }) = sent(&commands) else {
+        panic!("{commands:?}")
+    };
+    assert!(text.starts_with(ACK_PREFIX), "{text}");
+    assert!(text.ends_with(": read it, will check at 15:00"), "{text}");
+    assert_eq!(item.as_ref().map(|i| i.as_str()), Some("fra1-cpu-c00"));
+    assert!(
+        matches!(app.overlay, Some(Overlay::Handover)),
+        "back to the walkthrough"
+    );
+}
+
+#[test]
+fn start_maintenance_from_marked_nodes() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, ":");
+    typed(&mut app, "cluster us-east-stg-01");
+    press(&mut app, "enter space space m");
+    let screen = render(&app, 160, 36);
+    assert!(screen.contains("batch 2: use1-cpu-b00"), "{screen}");
+    insta::assert_snapshot!("start_maintenance_dialog", screen);
+    press(&mut app, "enter");
+    for _ in 0..3 {
+        press(&mut app, "backspace");
+    }
+    typed(&mut app, "2m");
+    press(&mut app, "enter");
+    let commands = press(&mut app, "enter");
+    let Some(Command::Send(ConsoleCommand::StartMaintenance { spec, inventory })) =
+        commands.first()
+    else {
+        panic!("{commands:?}")
+    };
+    assert_eq!(
+        spec.deadlines.of(crate::model::maintenance::Step::Drain),
+        std::time::Duration::from_secs(120)
+    );
+    assert_eq!(
+        inventory.len(),
+        5,
+        "every node of the cluster, GPU nodes too"
+    );
+    let crate::model::maintenance::NodeSelection::Names(names) = &spec.nodes else {
+        panic!()
+    };
+    assert_eq!(names.len(), 2);
+}
+
+#[test]
+fn start_maintenance_refused_when_nothing_can_be_planned() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, ":");
+    typed(&mut app, "cluster eu-fra-prod-01");
+    press(&mut app, "enter space space m");
+    let screen = render(&app, 160, 36);
+    assert!(
+        screen.contains("refused: no node can be planned"),
+        "{screen}"
+    );
+    assert!(screen.contains("maxUnavailable 1 reached"), "{screen}");
+}
+
+#[test]
+fn start_maintenance_refused_on_a_cluster_that_is_not_synced() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, ":");
+    typed(&mut app, "cluster eu-fra-prod-02");
+    press(&mut app, "enter space m");
+    let screen = render(&app, 160, 24);
+    assert!(
+        screen.contains("only a Synced cluster allows actions"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn start_maintenance_from_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.yaml");
+    std::fs::write(
+        &path,
+        "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: kernel-b\ncluster: us-east-stg-01\nnodes: {names: [use1-cpu-b00]}\naction: {exec: {argv: [\"true\"], timeout: 5m, idempotent: false}}\nbudgets: {maxUnavailable: 1, failureDomainLabel: topology.kubernetes.io/zone}\ndeadlines: {drain: 45s}\n",
+    )
+    .unwrap();
+    let mut app = fixtures::operator_app();
+    press(&mut app, ":");
+    typed(&mut app, &format!("start {}", path.display()));
+    press(&mut app, "enter");
+    let screen = render(&app, 160, 30);
+    assert!(screen.contains("batch 1: use1-cpu-b00"), "{screen}");
+    assert!(
+        screen.contains("45s"),
+        "the file's drain deadline is offered:\n{screen}"
+    );
+    press(&mut app, "enter enter");
+    let commands = press(&mut app, "enter");
+    let Some(Command::Send(ConsoleCommand::StartMaintenance { spec, .. })) = commands.first()
+    else {
+        panic!("{commands:?}")
+    };
+    assert_eq!(spec.name, "kernel-b");
+
+    std::fs::write(&path, "kind: Maintenance\nname: [\n").unwrap();
+    press(&mut app, ":");
+    typed(&mut app, &format!("start {}", path.display()));
+    press(&mut app, "enter");
+    let screen = render(&app, 160, 30);
+    assert!(
+        screen.contains("has errors: nothing was started"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("m.yaml:"),
+        "problems name the file:\n{screen}"
+    );
+}
+
+#[test]
+fn operator_screens_and_dialogs_never_panic_at_any_size() {
+    let mut app = fixtures::operator_app();
+    for (w, h) in [(1, 1), (40, 12), (41, 13), (80, 24), (300, 100), (0, 0)] {
+        app.update(super::app::Msg::Resize(w, h));
+        for keys in [
+            "3", "a", "esc", "X", "esc", "4", "j", "h", "esc", "t", "esc", "f", "esc", "5", "k",
+            "enter", "esc", "f", "H", "right", "a", "esc", "esc", "P", "esc",
+        ] {
+            press(&mut app, keys);
+            let _ = super::view::render_to_buffer(&app, w, h);
+        }
+    }
+}
+
+#[test]
+fn a_halted_rollout_shows_why_and_p_resumes_it() {
+    use crate::model::rollout::HaltReason;
+    let mut app = fixtures::operator_app();
+    let mut events = fixtures::journal_events();
+    let seq = events.len() as i64 + 1;
+    events.push(crate::model::run::Event {
+        seq: Sequence(seq),
+        token: None,
+        event: NewEvent::new(
+            fixtures::now(),
+            Actor("executor/e1".into()),
+            IdempotencyKey("halt".into()),
+            EventBody::RolloutHalted {
+                batch: 1,
+                why: HaltReason::MetricsUnknown {
+                    clusters: vec![("eu-fra-prod-02".into(), "prometheus unreachable".into())],
+                },
+            },
+        )
+        .with_run(RunId("ro-cni-1".into())),
+    });
+    fixtures::with_journal(&mut app, events);
+    press(&mut app, "3");
+    let screen = render(&app, 200, 30);
+    assert!(
+        screen.contains("metrics UNKNOWN on eu-fra-prod-02 (prometheus unreachable)"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("rollouts_halted", screen);
+    press(&mut app, "p");
+    let screen = render(&app, 160, 30);
+    assert!(
+        screen.contains("resume halted ro-cni-1"),
+        "{:?}\n{screen}",
+        app.message
+    );
+    press(&mut app, "enter");
+    assert!(matches!(
+        sent(&press(&mut app, "enter")),
+        Some(OperatorCommand::Resume {
+            scope: PauseScope::Run { .. },
+            ..
+        })
+    ));
+    press(&mut app, "H");
+    assert!(
+        app.handover
+            .items
+            .iter()
+            .any(|i| i.section == crate::model::handover::Section::HaltedRollouts),
+        "the handover lists the halted rollout"
+    );
+}

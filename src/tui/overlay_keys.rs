@@ -1,0 +1,120 @@
+//! Keys while an overlay has them (an operator dialog, the handover walkthrough) and the
+//! journal-derived state those overlays and the rollouts screen keep: split from `app.rs`
+//! so the reducer stays readable.
+
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::app::{App, Command, Overlay};
+use super::dialog::DialogResult;
+use super::feed::ConsoleCommand;
+
+impl App {
+    /// Keeps the selected rollout's plan in step with the selection and the journal.
+    pub(super) fn refresh_rollout_plan(&mut self, force: bool) {
+        let projection = Arc::clone(&self.activity.journal.projection);
+        let Some(run) = super::screens::rollouts::selected(&self.rollouts_state, &projection)
+        else {
+            self.rollouts_plan = None;
+            return;
+        };
+        if !force
+            && self
+                .rollouts_plan
+                .as_ref()
+                .is_some_and(|(id, _)| *id == run.id)
+        {
+            return;
+        }
+        let plan = super::screens::rollouts::plan(run, &self.ledger).map(Arc::new);
+        self.rollouts_plan = Some((run.id.clone(), plan));
+    }
+
+    pub(super) fn on_dialog_key(&mut self, key: KeyEvent) -> Vec<Command> {
+        let Some(Overlay::Dialog(dialog)) = self.overlay.as_mut() else {
+            return Vec::new();
+        };
+        let result = dialog.on_key(key);
+        let close = |app: &mut App| {
+            app.overlay = if std::mem::take(&mut app.handover_underneath) {
+                Some(Overlay::Handover)
+            } else {
+                None
+            };
+        };
+        match result {
+            DialogResult::Open => Vec::new(),
+            DialogResult::Cancelled => {
+                close(self);
+                self.message = Some("cancelled: nothing was sent".into());
+                Vec::new()
+            }
+            DialogResult::Send(command) => {
+                close(self);
+                self.message = Some(format!(
+                    "sent: {} (waiting for the journal)",
+                    super::dialog::what_happens(&command)
+                ));
+                vec![Command::Send(command)]
+            }
+        }
+    }
+
+    /// Opens the shift handover walkthrough.
+    pub fn open_handover(&mut self) {
+        self.handover.items = super::handover::build(self);
+        self.handover.index = 0;
+        self.overlay = Some(Overlay::Handover);
+    }
+
+    pub(super) fn refresh_handover(&mut self) {
+        if matches!(self.overlay, Some(Overlay::Handover)) || self.handover_underneath {
+            let key = self
+                .handover
+                .items
+                .get(self.handover.index)
+                .map(|i| i.key.clone());
+            self.handover.items = super::handover::build(self);
+            self.handover.index = key
+                .and_then(|k| self.handover.items.iter().position(|i| i.key == k))
+                .unwrap_or(self.handover.index)
+                .min(self.handover.items.len().saturating_sub(1));
+        }
+    }
+
+    pub(super) fn on_handover_key(&mut self, key: KeyEvent) -> Vec<Command> {
+        let last = self.handover.items.len().saturating_sub(1);
+        let index = &mut self.handover.index;
+        match key.code {
+            KeyCode::Right
+            | KeyCode::Down
+            | KeyCode::Tab
+            | KeyCode::Enter
+            | KeyCode::Char('j' | 'l' | 'n' | ' ') => *index = (*index + 1).min(last),
+            KeyCode::Left | KeyCode::Up | KeyCode::BackTab | KeyCode::Char('k' | 'h' | 'p') => {
+                *index = index.saturating_sub(1)
+            }
+            KeyCode::Home | KeyCode::Char('g') => *index = 0,
+            KeyCode::End | KeyCode::Char('G') => *index = last,
+            KeyCode::Char('a') => {
+                if self.config.readonly {
+                    self.message = Some(
+                        "read-only mode (--readonly): acknowledging writes to the journal and is refused"
+                            .into(),
+                    );
+                    return Vec::new();
+                }
+                if let Some(item) = self.handover.items.get(self.handover.index).cloned() {
+                    self.handover_underneath = true;
+                    super::operator_keys::acknowledge(self, &item);
+                }
+            }
+            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                return vec![Command::Send(ConsoleCommand::Quit), Command::Quit];
+            }
+            _ => self.overlay = None,
+        }
+        Vec::new()
+    }
+}

@@ -1,0 +1,118 @@
+//! The maintenance screen's decisions: which runs show as swimlanes (unfinished first),
+//! which node card is selected, which column a card sits in, and how a stuck step's
+//! reasons are grouped.
+
+use crate::model::maintenance::Step;
+use crate::model::run::{ItemId, ItemView, Projection, RunId, RunView, StepStatus};
+
+/// The columns of a swimlane: every step that does work, then Done.
+pub const COLUMNS: [Step; 8] = [
+    Step::Precheck,
+    Step::Cordon,
+    Step::Drain,
+    Step::Maintain,
+    Step::VerifyNode,
+    Step::VerifyWorkloads,
+    Step::Uncordon,
+    Step::Done,
+];
+
+/// The screen's state.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MaintenanceState {
+    /// The selected node card.
+    pub selected: Option<(RunId, ItemId)>,
+}
+
+/// Whether a run is a rollout (its spec is a rollout's) rather than a maintenance.
+pub fn is_rollout(run: &RunView) -> bool {
+    !run.rollout.batches.is_empty() || run.spec.get("release").is_some()
+}
+
+/// Maintenance runs, unfinished first, newest first within each group.
+pub fn lanes(projection: &Projection) -> Vec<&RunView> {
+    let mut runs: Vec<&RunView> = projection
+        .runs
+        .values()
+        .filter(|r| !is_rollout(r))
+        .collect();
+    runs.sort_by_key(|r| (r.status.is_final(), std::cmp::Reverse(r.created_at)));
+    runs
+}
+
+/// Every card in display order.
+pub fn cards(projection: &Projection) -> Vec<(RunId, ItemId)> {
+    lanes(projection)
+        .into_iter()
+        .flat_map(|r| r.order.iter().map(|i| (r.id.clone(), i.clone())))
+        .collect()
+}
+
+/// The selected card: the remembered one if it still exists, else the first stuck one,
+/// else the first.
+pub fn selected(state: &MaintenanceState, projection: &Projection) -> Option<(RunId, ItemId)> {
+    let all = cards(projection);
+    if let Some(s) = &state.selected
+        && all.contains(s)
+    {
+        return Some(s.clone());
+    }
+    all.iter()
+        .find(|(r, i)| {
+            item(projection, r, i)
+                .and_then(current_status)
+                .is_some_and(StepStatus::needs_person)
+        })
+        .or(all.first())
+        .cloned()
+}
+
+/// An item's view.
+pub fn item<'p>(projection: &'p Projection, run: &RunId, item: &ItemId) -> Option<&'p ItemView> {
+    projection.runs.get(run)?.items.get(item)
+}
+
+/// The status of the step the item stands at.
+pub fn current_status(item: &ItemView) -> Option<&StepStatus> {
+    let step = item.current.as_ref()?;
+    Some(&item.steps.get(step)?.status)
+}
+
+/// The column the item's card sits in: its current step, or Done once Uncordon finished.
+pub fn column(item: &ItemView) -> Option<usize> {
+    let step = item.current.as_ref()?;
+    let index = COLUMNS.iter().position(|s| s.name() == *step)?;
+    let finished = current_status(item)
+        .is_some_and(|s| matches!(s, StepStatus::Succeeded | StepStatus::Skipped));
+    Some(if finished && COLUMNS[index] == Step::Uncordon {
+        COLUMNS.len() - 1
+    } else {
+        index
+    })
+}
+
+/// A stuck step's reasons, one per cause ("PDB web-pdb needs 3 healthy pods and has 3",
+/// "pods not terminating: …"), as the drain groups them.
+pub fn reasons(reason: &str) -> Vec<String> {
+    reason
+        .split("; ")
+        .filter(|r| !r.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_are_split_per_cause() {
+        assert_eq!(
+            reasons("PDB a needs 3 healthy pods and has 3 (x); pods not terminating: y"),
+            vec![
+                "PDB a needs 3 healthy pods and has 3 (x)".to_string(),
+                "pods not terminating: y".to_string()
+            ]
+        );
+    }
+}

@@ -1,0 +1,267 @@
+//! Draws the maintenance screen: one swimlane per run with the steps as columns and each
+//! node as a card in the column of the step it stands at; stuck cards stand out with their
+//! age; below, the selected card in full with its grouped reasons and its owner.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+
+use super::maintenance::{COLUMNS, column, current_status, item, lanes, reasons, selected};
+use crate::model::run::{RunView, StepStatus};
+use crate::tui::app::App;
+use crate::tui::format::{age, fit};
+use crate::tui::theme::{Slot, Theme};
+
+const NAME: usize = 24;
+
+/// The slot a step status is drawn in: stuck and failed stand out, a person's step is
+/// paused-looking, running is plain.
+pub fn step_slot(status: &StepStatus) -> Slot {
+    match status {
+        StepStatus::Blocked { .. } | StepStatus::Failed { .. } => Slot::Critical,
+        StepStatus::HandedOff { .. } => Slot::Paused,
+        StepStatus::Succeeded | StepStatus::Skipped => Slot::Ok,
+        StepStatus::Running => Slot::Warn,
+        StepStatus::Pending => Slot::Muted,
+    }
+}
+
+fn card_text(app: &App, status: &StepStatus, since: jiff::Timestamp) -> String {
+    let age = age(app.now, Some(since));
+    match status {
+        StepStatus::Blocked { .. } => format!("STUCK {age}"),
+        StepStatus::HandedOff { to, .. } => format!("→{to} {age}"),
+        StepStatus::Failed { .. } => format!("FAILED {age}"),
+        StepStatus::Running => format!("running {age}"),
+        other => other.word().to_string(),
+    }
+}
+
+/// Draws the screen into `area`.
+pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.config.theme;
+    let projection = &app.activity.journal.projection;
+    let runs = lanes(projection);
+    if runs.is_empty() {
+        let text = if app.activity.connected {
+            "No maintenance runs in the journal. Start one from a cluster's drill-down: mark nodes with space, then m."
+        } else {
+            "No journal connected: maintenance runs cannot be shown."
+        };
+        Paragraph::new(Span::styled(text, t.style(Slot::Muted)))
+            .wrap(Wrap { trim: true })
+            .render(area, buf);
+        return;
+    }
+    let [lanes_area, detail_area] =
+        Layout::vertical([Constraint::Min(4), Constraint::Length(10)]).areas(area);
+    let sel = selected(&app.maintenance_state, projection);
+    let width = usize::from(lanes_area.width);
+    let col_w = (width.saturating_sub(NAME + 1) / COLUMNS.len()).max(6);
+    let mut lines: Vec<Line> = Vec::new();
+    let mut selected_line = 0;
+    for run in &runs {
+        lines.push(lane_header(app, run));
+        let mut head = format!("  {:<w$}", "NODE", w = NAME - 2);
+        for step in COLUMNS {
+            head.push_str(&format!("{:<col_w$}", fit(&step.to_string(), col_w - 1)));
+        }
+        lines.push(Line::styled(head, t.style(Slot::Muted)));
+        for item_id in &run.order {
+            let is_sel = sel
+                .as_ref()
+                .is_some_and(|(r, i)| *r == run.id && i == item_id);
+            if is_sel {
+                selected_line = lines.len();
+            }
+            let view = run.items.get(item_id);
+            let at = view.and_then(column);
+            let mut spans = vec![Span::styled(
+                format!(
+                    "{}{:<w$}",
+                    if is_sel { "▶ " } else { "  " },
+                    fit(item_id.as_str(), NAME - 3),
+                    w = NAME - 2
+                ),
+                if is_sel {
+                    t.style(Slot::Selection)
+                } else {
+                    t.style(Slot::Text)
+                },
+            )];
+            for (c, _) in COLUMNS.iter().enumerate() {
+                let cell = match (at, view) {
+                    (Some(a), Some(v)) if a == c => {
+                        let step = v.current.as_ref().and_then(|s| v.steps.get(s));
+                        match step {
+                            Some(_) if c == COLUMNS.len() - 1 => {
+                                Span::styled(format!("{:<col_w$}", "✓ done"), t.style(Slot::Ok))
+                            }
+                            Some(s) => Span::styled(
+                                format!(
+                                    "{:<col_w$}",
+                                    fit(&card_text(app, &s.status, s.since), col_w - 1)
+                                ),
+                                t.style(step_slot(&s.status)).add_modifier(Modifier::BOLD),
+                            ),
+                            None => Span::raw(format!("{:<col_w$}", "")),
+                        }
+                    }
+                    (Some(a), _) if c < a => {
+                        Span::styled(format!("{:<col_w$}", "✓"), t.style(Slot::Muted))
+                    }
+                    (None, _) if c == 0 => {
+                        Span::styled(format!("{:<col_w$}", "pending"), t.style(Slot::Muted))
+                    }
+                    _ => Span::styled(format!("{:<col_w$}", "·"), t.style(Slot::Muted)),
+                };
+                spans.push(cell);
+            }
+            lines.push(Line::from(spans));
+        }
+        lines.push(Line::raw(""));
+    }
+    let visible = usize::from(lanes_area.height);
+    let offset = selected_line.saturating_sub(visible.saturating_sub(2));
+    Paragraph::new(lines)
+        .scroll((u16::try_from(offset).unwrap_or(0), 0))
+        .render(lanes_area, buf);
+    detail(app, sel, detail_area, buf);
+}
+
+fn lane_header(app: &App, run: &RunView) -> Line<'static> {
+    let t = &app.config.theme;
+    let projection = &app.activity.journal.projection;
+    let status = projection.effective_status(run);
+    let status_slot = match &status {
+        crate::model::run::RunStatus::Halted { .. } => Slot::Critical,
+        crate::model::run::RunStatus::Paused => Slot::Paused,
+        crate::model::run::RunStatus::Succeeded => Slot::Ok,
+        crate::model::run::RunStatus::Aborted => Slot::Muted,
+        _ => Slot::Warn,
+    };
+    let stuck = run
+        .items
+        .values()
+        .filter_map(current_status)
+        .filter(|s| matches!(s, StepStatus::Blocked { .. }))
+        .count();
+    let mut spans = vec![
+        Span::styled(format!("▌{} ", run.id), t.style(Slot::Title)),
+        Span::raw(format!("{} · ", run.title)),
+        Span::styled(status.word().to_uppercase(), t.style(status_slot)),
+    ];
+    if let Some(p) = projection.pause_for(run) {
+        spans.push(Span::styled(
+            format!(" ({}: {})", p.scope, p.reason),
+            t.style(Slot::Paused),
+        ));
+    }
+    spans.push(Span::styled(
+        format!(
+            " · {} nodes · by {} · {} ago",
+            run.order.len(),
+            run.created_by,
+            age(app.now, Some(run.created_at))
+        ),
+        t.style(Slot::Muted),
+    ));
+    if stuck > 0 {
+        spans.push(Span::styled(
+            format!(" · {stuck} STUCK"),
+            t.style(Slot::Critical),
+        ));
+    }
+    Line::from(spans)
+}
+
+fn detail(
+    app: &App,
+    sel: Option<(crate::model::run::RunId, crate::model::run::ItemId)>,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let t: &Theme = &app.config.theme;
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .border_style(t.style(Slot::Border))
+        .title(Span::styled(" selected node ", t.style(Slot::Title)));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let projection = &app.activity.journal.projection;
+    let Some((run, item_id)) = sel else { return };
+    let Some(view) = item(projection, &run, &item_id) else {
+        return;
+    };
+    let mut lines = Vec::new();
+    let step = view
+        .current
+        .as_ref()
+        .map_or("-".to_string(), |s| s.to_string());
+    let head = match view.current.as_ref().and_then(|s| view.steps.get(s)) {
+        Some(s) => vec![
+            Span::styled(format!("{item_id} "), t.style(Slot::Title)),
+            Span::raw(format!("in {run} · step {step}: ")),
+            Span::styled(s.status.word(), t.style(step_slot(&s.status))),
+            Span::raw(format!(
+                " for {} (set by {})",
+                age(app.now, Some(s.since)),
+                s.by
+            )),
+        ],
+        None => vec![
+            Span::styled(format!("{item_id} "), t.style(Slot::Title)),
+            Span::raw(format!("in {run} · not started")),
+        ],
+    };
+    lines.push(Line::from(head));
+    match current_status(view) {
+        Some(StepStatus::Blocked { reason }) => {
+            lines.push(Line::styled("stuck because:", t.style(Slot::Critical)));
+            for r in reasons(reason) {
+                lines.push(Line::raw(format!("  • {r}")));
+            }
+            lines.push(Line::styled(
+                "h hands it to a person · t takes it over · nothing is forced",
+                t.style(Slot::Muted),
+            ));
+        }
+        Some(StepStatus::HandedOff { to, note }) => {
+            let since = view
+                .handoff
+                .as_ref()
+                .map(|h| format!(" by {} {} ago", h.by, age(app.now, Some(h.since))))
+                .unwrap_or_default();
+            lines.push(Line::styled(
+                format!("owner: {to}{since}"),
+                t.style(Slot::Paused),
+            ));
+            lines.push(Line::raw(format!("note: {note}")));
+            lines.push(Line::styled(
+                "r returns it: done, retry or abort",
+                t.style(Slot::Muted),
+            ));
+        }
+        Some(StepStatus::Failed { error }) => {
+            lines.push(Line::styled(
+                format!("failed: {error}"),
+                t.style(Slot::Critical),
+            ));
+        }
+        _ => {}
+    }
+    if !view.open_intents.is_empty() {
+        lines.push(Line::styled(
+            format!(
+                "{} side effect(s) in flight without a recorded outcome",
+                view.open_intents.len()
+            ),
+            t.style(Slot::Warn),
+        ));
+    }
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .render(inner, buf);
+}

@@ -1,0 +1,303 @@
+//! The rollouts screen's decisions: which rollout runs show, which is selected, how far
+//! each batch got, what colour a cluster's cell is, and what the gates say. Everything
+//! comes from the journal's projection: the screen shows whatever the journal holds.
+
+use jiff::Timestamp;
+
+use super::maintenance::is_rollout;
+use crate::model::ledger::Ledger;
+use crate::model::rollout::{
+    BatchPhase, HaltReason, RolloutPlan, RolloutSpec, VerifyOutcome, plan_rollout,
+};
+use crate::model::run::{ItemView, Projection, RunId, RunView};
+
+/// The screen's state.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RolloutsState {
+    /// The selected run.
+    pub selected: Option<RunId>,
+}
+
+/// Rollout runs, unfinished first, newest first.
+pub fn runs(projection: &Projection) -> Vec<&RunView> {
+    let mut runs: Vec<&RunView> = projection.runs.values().filter(|r| is_rollout(r)).collect();
+    runs.sort_by_key(|r| (r.status.is_final(), std::cmp::Reverse(r.created_at)));
+    runs
+}
+
+/// The selected run: the remembered one, else one awaiting approval, else the first.
+pub fn selected<'p>(state: &RolloutsState, projection: &'p Projection) -> Option<&'p RunView> {
+    let all = runs(projection);
+    if let Some(id) = &state.selected
+        && let Some(r) = all.iter().find(|r| r.id == *id)
+    {
+        return Some(r);
+    }
+    all.iter()
+        .find(|r| waiting_batch(r).is_some())
+        .or(all.first())
+        .copied()
+}
+
+/// The batch awaiting approval, if any.
+pub fn waiting_batch(run: &RunView) -> Option<usize> {
+    run.rollout
+        .batches
+        .iter()
+        .find(|(_, p)| **p == BatchPhase::AwaitingApproval)
+        .map(|(b, _)| *b)
+}
+
+/// The rollout spec the run executes, when it reads as one.
+pub fn spec(run: &RunView) -> Option<RolloutSpec> {
+    crate::model::rollout::rollout_of(&run.spec)
+}
+
+/// Where one cluster of a rollout stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CellState {
+    /// Not reached.
+    Pending,
+    /// A digest is staged; not applied yet.
+    Staged,
+    /// Applied; checks not finished.
+    Applied,
+    /// Checks passed.
+    Verified,
+    /// Checks failed.
+    Failed,
+    /// Checks could not be evaluated: unknown, never healthy.
+    Unknown,
+}
+
+impl CellState {
+    /// A short word for the grid's legend.
+    pub fn word(self) -> &'static str {
+        match self {
+            CellState::Pending => "pending",
+            CellState::Staged => "staged",
+            CellState::Applied => "applied",
+            CellState::Verified => "verified",
+            CellState::Failed => "failed",
+            CellState::Unknown => "unknown",
+        }
+    }
+}
+
+/// A cluster's state from its item.
+pub fn cell(item: Option<&ItemView>) -> CellState {
+    let Some(item) = item else {
+        return CellState::Pending;
+    };
+    match (&item.verified, &item.applied, &item.staged) {
+        (Some(VerifyOutcome::Pass), _, _) => CellState::Verified,
+        (Some(VerifyOutcome::Fail { .. }), _, _) => CellState::Failed,
+        (Some(VerifyOutcome::Unknown { .. }), _, _) => CellState::Unknown,
+        (None, Some(_), _) => CellState::Applied,
+        (None, None, Some(_)) => CellState::Staged,
+        _ => CellState::Pending,
+    }
+}
+
+/// (verified, total) clusters of batch `index`.
+pub fn progress(run: &RunView, index: usize) -> (usize, usize) {
+    let Some(batch) = run.batches.get(index) else {
+        return (0, 0);
+    };
+    let done = batch
+        .iter()
+        .filter(|c| {
+            matches!(
+                cell(run.items.get(*c)),
+                CellState::Verified | CellState::Failed
+            )
+        })
+        .count();
+    (done, batch.len())
+}
+
+/// The phase of batch `index` in words, with the soak's countdown.
+pub fn phase_text(run: &RunView, index: usize, now: Timestamp) -> String {
+    match run.rollout.batches.get(&index) {
+        None => "pending".into(),
+        Some(BatchPhase::Soaking { until, .. }) => {
+            let left = until.as_second() - now.as_second();
+            if left > 0 {
+                let left = std::time::Duration::from_secs(u64::try_from(left).unwrap_or(0));
+                format!(
+                    "soaking, {} left",
+                    crate::model::duration::format_duration(left)
+                )
+            } else {
+                "soaked, gate due".into()
+            }
+        }
+        Some(BatchPhase::Halted { why }) => format!("halted: {why}"),
+        Some(p) => p.word().into(),
+    }
+}
+
+/// The gate lines: failed clusters against the limit, burn rate against its threshold,
+/// metrics that are unknown, and the latest evaluation.
+pub fn gates(run: &RunView, spec: Option<&RolloutSpec>) -> Vec<(bool, String)> {
+    let mut out = Vec::new();
+    if let Some(spec) = spec {
+        let stop = &spec.stop_when;
+        let failed = match stop.failed_clusters {
+            crate::model::rollout::FailedLimit::Count(n) => format!("{n} failed cluster(s)"),
+            crate::model::rollout::FailedLimit::Percent(p) => {
+                format!("{p}% of the finished clusters failed")
+            }
+        };
+        out.push((false, format!("stop at {failed}")));
+        match &stop.slo_burn_rate {
+            Some(b) => out.push((
+                false,
+                format!(
+                    "stop when SLO burn rate exceeds {}× (objective {}%, window {})",
+                    b.max_burn,
+                    // 0.999 reads as 99.9%; rounding hides float noise.
+                    (b.objective * 100_000.0).round() / 1_000.0,
+                    crate::model::duration::format_duration(b.window)
+                ),
+            )),
+            None => out.push((false, "no SLO burn-rate gate".into())),
+        }
+        let unknown = match serde_json::to_value(stop.unknown_metrics) {
+            Ok(serde_json::Value::String(s)) => s,
+            _ => "-".into(),
+        };
+        out.push((false, format!("a metric that is UNKNOWN means: {unknown}")));
+    }
+    // Verification results that need a person: failed checks and checks that could not
+    // be evaluated (unknown is not healthy).
+    for id in &run.order {
+        match run.items.get(id).and_then(|i| i.verified.as_ref()) {
+            Some(VerifyOutcome::Fail { reason }) => {
+                out.push((true, format!("{id}: verification failed: {reason}")))
+            }
+            Some(VerifyOutcome::Unknown { why }) => {
+                out.push((true, format!("{id}: verification UNKNOWN: {why}")))
+            }
+            _ => {}
+        }
+    }
+    match &run.rollout.last_gate {
+        Some((batch, None)) => out.push((false, format!("gate after batch {} passed", batch + 1))),
+        Some((batch, Some(why))) => out.push((true, gate_halt(*batch, why))),
+        None => out.push((false, "no gate evaluated yet".into())),
+    }
+    out
+}
+
+fn gate_halt(batch: usize, why: &HaltReason) -> String {
+    match why {
+        HaltReason::BurnRate {
+            cluster,
+            burn,
+            max_burn,
+            ..
+        } => format!(
+            "batch {}: burn rate {burn:.2}× on {cluster} is over the threshold {max_burn}×",
+            batch + 1
+        ),
+        HaltReason::MetricsUnknown { clusters } => {
+            let list: Vec<String> = clusters.iter().map(|(c, w)| format!("{c} ({w})")).collect();
+            format!(
+                "batch {}: metrics UNKNOWN on {}",
+                batch + 1,
+                list.join(", ")
+            )
+        }
+        other => format!("batch {}: {other}", batch + 1),
+    }
+}
+
+/// The plan as the ledger gives it now, when its batches are the run's (so stage names
+/// and coverage can be shown); `None` when the ledger changed since.
+pub fn plan(run: &RunView, ledger: &Ledger) -> Option<RolloutPlan> {
+    let spec = spec(run)?;
+    let plan = plan_rollout(&spec, ledger).ok()?;
+    let batches: Vec<Vec<&str>> = plan
+        .stages
+        .iter()
+        .flat_map(|s| s.batches.iter())
+        .map(|b| b.iter().map(|c| c.0.as_str()).collect())
+        .collect();
+    let run_batches: Vec<Vec<&str>> = run
+        .batches
+        .iter()
+        .map(|b| b.iter().map(|c| c.as_str()).collect())
+        .collect();
+    (batches == run_batches).then_some(plan)
+}
+
+/// The stage name of each batch, from the plan.
+pub fn stage_of(plan: Option<&RolloutPlan>, index: usize) -> Option<String> {
+    let mut n = 0;
+    for stage in &plan?.stages {
+        n += stage.batches.len();
+        if index < n {
+            return Some(stage.name.clone());
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::rollout::ReleaseDigest;
+    use crate::model::run::{Actor, ItemId, RolloutView};
+
+    fn run_with(items: Vec<(&str, ItemView)>) -> RunView {
+        RunView {
+            id: RunId("r".into()),
+            title: "t".into(),
+            cluster: None,
+            status: crate::model::run::RunStatus::Running,
+            created_by: Actor("a@h".into()),
+            created_at: Timestamp::from_second(0).unwrap(),
+            order: items.iter().map(|(i, _)| ItemId::from(*i)).collect(),
+            batches: vec![items.iter().map(|(i, _)| ItemId::from(*i)).collect()],
+            items: items
+                .into_iter()
+                .map(|(i, v)| (ItemId::from(i), v))
+                .collect(),
+            spec: serde_json::Value::Null,
+            approvals: Vec::new(),
+            notes: Vec::new(),
+            rollout: RolloutView::default(),
+        }
+    }
+
+    #[test]
+    fn cells_progress_and_verification_gates() {
+        let digest = ReleaseDigest("sha256:ab".into());
+        let applied = ItemView {
+            staged: Some(digest.clone()),
+            applied: Some(digest.clone()),
+            ..ItemView::default()
+        };
+        let unknown = ItemView {
+            verified: Some(VerifyOutcome::Unknown {
+                why: "prometheus unreachable".into(),
+            }),
+            ..applied.clone()
+        };
+        let passed = ItemView {
+            verified: Some(VerifyOutcome::Pass),
+            ..applied.clone()
+        };
+        let run = run_with(vec![("c1", passed), ("c2", unknown), ("c3", applied)]);
+        assert_eq!(cell(run.items.get(&ItemId::from("c2"))), CellState::Unknown);
+        assert_eq!(cell(run.items.get(&ItemId::from("c3"))), CellState::Applied);
+        assert_eq!(cell(None), CellState::Pending);
+        assert_eq!(progress(&run, 0), (1, 3), "unknown is not done");
+        let gates = gates(&run, None);
+        assert!(gates.contains(&(
+            true,
+            "c2: verification UNKNOWN: prometheus unreachable".to_string()
+        )));
+    }
+}

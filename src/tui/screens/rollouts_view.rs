@@ -1,0 +1,239 @@
+//! Draws the rollouts screen: the runs on the left; for the selected one its batches as a
+//! timeline with progress, a grid of its clusters coloured by where each stands, the
+//! gates, and which version/hardware combinations have been covered so far.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+
+use super::rollouts::{
+    CellState, cell, gates, phase_text, progress, runs, selected, spec, stage_of,
+};
+use crate::model::run::RunView;
+use crate::tui::app::App;
+use crate::tui::format::{age, bar, fit};
+use crate::tui::theme::Slot;
+
+/// The slot a cluster cell is drawn in. Unknown is never green.
+pub fn cell_slot(state: CellState) -> Slot {
+    match state {
+        CellState::Pending => Slot::Muted,
+        CellState::Staged | CellState::Applied => Slot::Warn,
+        CellState::Verified => Slot::Ok,
+        CellState::Failed => Slot::Critical,
+        CellState::Unknown => Slot::Unknown,
+    }
+}
+
+/// Draws the screen into `area`.
+pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.config.theme;
+    let projection = &app.activity.journal.projection;
+    let all = runs(projection);
+    if all.is_empty() {
+        let text = if app.activity.connected {
+            "No rollout runs in the journal. `fleetdeck rollout start FILE` journals one; its batches, clusters and gates show here."
+        } else {
+            "No journal connected: rollouts cannot be shown."
+        };
+        Paragraph::new(Span::styled(text, t.style(Slot::Muted)))
+            .wrap(Wrap { trim: true })
+            .render(area, buf);
+        return;
+    }
+    let [list, body] =
+        Layout::horizontal([Constraint::Length(34), Constraint::Min(20)]).areas(area);
+    let current = selected(&app.rollouts_state, projection);
+    let mut lines = vec![Line::styled("RUN · STATUS", t.style(Slot::Muted))];
+    for run in &all {
+        let is_sel = current.is_some_and(|c| c.id == run.id);
+        let status = projection.effective_status(run);
+        let style = if is_sel {
+            t.style(Slot::Selection)
+        } else {
+            t.style(Slot::Text)
+        };
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!(
+                    "{}{}",
+                    if is_sel { "▶ " } else { "  " },
+                    fit(run.id.as_str(), 18)
+                ),
+                style,
+            ),
+            Span::styled(format!(" {}", status.word()), t.style(run_slot(&status))),
+        ]));
+    }
+    Paragraph::new(lines).render(list, buf);
+    let block = Block::new()
+        .borders(Borders::LEFT)
+        .border_style(t.style(Slot::Border));
+    let inner = block.inner(body);
+    block.render(body, buf);
+    if let Some(run) = current {
+        detail(app, run, inner, buf);
+    }
+}
+
+fn run_slot(status: &crate::model::run::RunStatus) -> Slot {
+    use crate::model::run::RunStatus;
+    match status {
+        RunStatus::Halted { .. } => Slot::Critical,
+        RunStatus::Paused | RunStatus::AwaitingApproval => Slot::Paused,
+        RunStatus::Succeeded => Slot::Ok,
+        RunStatus::Aborted => Slot::Muted,
+        _ => Slot::Warn,
+    }
+}
+
+fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
+    let t = &app.config.theme;
+    let projection = &app.activity.journal.projection;
+    let spec = spec(run);
+    // The plan is recomputed only when the run or the journal changes (see
+    // `App::refresh_rollout_plan`), never per frame.
+    let plan = app
+        .rollouts_plan
+        .as_ref()
+        .filter(|(id, _)| *id == run.id)
+        .and_then(|(_, plan)| plan.clone());
+    let status = projection.effective_status(run);
+    let mut lines = vec![Line::from(vec![
+        Span::styled(format!("{} ", run.id), t.style(Slot::Title)),
+        Span::raw(format!("{} · ", run.title)),
+        Span::styled(status.to_string(), t.style(run_slot(&status))),
+        Span::styled(
+            format!(
+                " · started by {} {} ago",
+                run.created_by,
+                age(app.now, Some(run.created_at))
+            ),
+            t.style(Slot::Muted),
+        ),
+    ])];
+    if let Some(p) = projection.pause_for(run) {
+        lines.push(Line::styled(
+            format!("paused ({}) by {}: {}", p.scope, p.by, p.reason),
+            t.style(Slot::Paused),
+        ));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("BATCHES", t.style(Slot::Title)));
+    for (i, batch) in run.batches.iter().enumerate() {
+        let (done, total) = progress(run, i);
+        let stage = stage_of(plan.as_deref(), i)
+            .map(|s| format!("{s} "))
+            .unwrap_or_default();
+        let phase = phase_text(run, i, app.now);
+        let slot = match run.rollout.batches.get(&i) {
+            Some(crate::model::rollout::BatchPhase::AwaitingApproval) => Slot::Paused,
+            Some(crate::model::rollout::BatchPhase::Halted { .. }) => Slot::Critical,
+            Some(crate::model::rollout::BatchPhase::Done) => Slot::Ok,
+            None | Some(crate::model::rollout::BatchPhase::Pending) => Slot::Muted,
+            _ => Slot::Warn,
+        };
+        lines.push(Line::from(vec![
+            Span::raw(format!("  {:>2} {:<10}", i + 1, fit(&stage, 10))),
+            Span::styled(bar(done as i64, total.max(1) as i64, 12), t.style(slot)),
+            Span::raw(format!(" {done}/{total} ")),
+            Span::styled(phase, t.style(slot)),
+            Span::styled(
+                format!(
+                    "  {}",
+                    fit(
+                        &batch
+                            .iter()
+                            .map(|c| c.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        60
+                    )
+                ),
+                t.style(Slot::Muted),
+            ),
+        ]));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("CLUSTERS  ", t.style(Slot::Title)),
+        legend(app, CellState::Pending),
+        legend(app, CellState::Staged),
+        legend(app, CellState::Applied),
+        legend(app, CellState::Verified),
+        legend(app, CellState::Failed),
+        legend(app, CellState::Unknown),
+    ]));
+    let cell_w = 20usize;
+    let per_row = (usize::from(area.width).saturating_sub(2) / cell_w).max(1);
+    for chunk in run.order.chunks(per_row) {
+        let spans: Vec<Span> = chunk
+            .iter()
+            .map(|c| {
+                let state = cell(run.items.get(c));
+                Span::styled(
+                    format!("■ {:<w$}", fit(c.as_str(), cell_w - 3), w = cell_w - 2),
+                    t.style(cell_slot(state)),
+                )
+            })
+            .collect();
+        let mut all = vec![Span::raw("  ")];
+        all.extend(spans);
+        lines.push(Line::from(all));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("GATES", t.style(Slot::Title)));
+    for (alarm, text) in gates(run, spec.as_ref()) {
+        lines.push(Line::styled(
+            format!("  {text}"),
+            t.style(if alarm { Slot::Critical } else { Slot::Text }),
+        ));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("COVERAGE", t.style(Slot::Title)));
+    match &plan {
+        Some(plan) => {
+            let reached = run
+                .rollout
+                .batches
+                .iter()
+                .filter(|(_, p)| !matches!(p, crate::model::rollout::BatchPhase::Pending))
+                .map(|(b, _)| *b)
+                .max();
+            let mut covered = 0;
+            let mut seen = 0;
+            for stage in &plan.stages {
+                let first = seen;
+                seen += stage.batches.len();
+                if reached.is_some_and(|r| r >= first) {
+                    covered += stage.newly_covered.len();
+                    for combo in &stage.newly_covered {
+                        lines.push(Line::raw(format!("  ✓ {} ({combo})", stage.name)));
+                    }
+                }
+            }
+            lines.push(Line::styled(
+                format!(
+                    "  {covered} of {} version/hardware combinations reached so far",
+                    plan.combinations
+                ),
+                t.style(Slot::Muted),
+            ));
+        }
+        None => lines.push(Line::styled(
+            "  not shown: the plan from today's ledger differs from the run's batches",
+            t.style(Slot::Muted),
+        )),
+    }
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .render(area, buf);
+}
+
+fn legend(app: &App, state: CellState) -> Span<'static> {
+    Span::styled(
+        format!("■ {}  ", state.word()),
+        app.config.theme.style(cell_slot(state)),
+    )
+}

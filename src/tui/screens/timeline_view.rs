@@ -1,0 +1,159 @@
+//! Draws the timeline: journal events oldest first with the newest at the bottom, the
+//! live-tail state, and the selected event in full when opened.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
+
+use super::table::scroll_offset;
+use super::timeline::{selected_pos, visible};
+use crate::model::run::{Event, describe};
+use crate::tui::app::App;
+use crate::tui::format::fit;
+use crate::tui::theme::Slot;
+use crate::tui::view::{centred, overlay_block};
+
+fn kind_slot(kind: &str) -> Slot {
+    if kind.starts_with("operator.") {
+        Slot::Paused
+    } else if kind.starts_with("guard.") || kind == "rollout.halted" {
+        Slot::Critical
+    } else {
+        Slot::Text
+    }
+}
+
+/// Draws the screen into `area`.
+pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.config.theme;
+    let state = &app.timeline_state;
+    let events = &app.activity.journal.events;
+    let shown = visible(state, events, app.now);
+    let head = format!(
+        "{} of {} events · {}{}",
+        shown.len(),
+        events.len(),
+        if state.follow {
+            "LIVE TAIL (f stops)"
+        } else {
+            "paused tail (f follows)"
+        },
+        if state.filter.is_empty() {
+            String::new()
+        } else {
+            format!(" · filter: {}", state.filter.text)
+        }
+    );
+    buf.set_stringn(
+        area.x,
+        area.y,
+        head,
+        usize::from(area.width),
+        t.style(Slot::Muted),
+    );
+    if area.height < 3 {
+        return;
+    }
+    let cols = format!(
+        "  {:<6} {:<8} {:<22} {:<18} {:<16} {}",
+        "SEQ", "TIME", "ACTOR", "KIND", "CLUSTER", "WHAT"
+    );
+    buf.set_stringn(
+        area.x,
+        area.y + 1,
+        cols,
+        usize::from(area.width),
+        t.style(Slot::Muted),
+    );
+    let height = usize::from(area.height - 2);
+    let pos = selected_pos(state, &shown);
+    let offset = scroll_offset(pos, shown.len(), height);
+    for (n, e) in shown.iter().skip(offset).take(height).enumerate() {
+        let y = area.y + 2 + n as u16;
+        let is_sel = offset + n == pos;
+        let kind = e.event.body.to_parts().0;
+        let line = Line::from(vec![
+            Span::styled(
+                format!(
+                    "{}{:<6} {:<8} {:<22} ",
+                    if is_sel { "▶ " } else { "  " },
+                    e.seq.0,
+                    e.event.time.strftime("%H:%M:%S"),
+                    fit(e.event.actor.as_str(), 22)
+                ),
+                t.style(Slot::Text),
+            ),
+            Span::styled(
+                format!("{:<18} ", fit(&kind, 18)),
+                t.style(kind_slot(&kind)),
+            ),
+            Span::styled(
+                format!(
+                    "{:<16} ",
+                    fit(e.event.cluster.as_ref().map_or("-", |c| c.0.as_str()), 16)
+                ),
+                t.style(Slot::Muted),
+            ),
+            Span::raw(describe(e)),
+        ]);
+        if is_sel {
+            buf.set_style(
+                Rect::new(area.x, y, area.width, 1),
+                t.style(Slot::Selection),
+            );
+        }
+        buf.set_line(area.x, y, &line, area.width);
+    }
+    if let Some(seq) = state.detail
+        && let Some(e) = events.iter().find(|e| e.seq.0 == seq)
+    {
+        detail(app, e, area, buf);
+    }
+}
+
+/// The event in full, over the list.
+fn detail(app: &App, e: &Event, area: Rect, buf: &mut Buffer) {
+    let rect = centred(area, 100, area.height.saturating_sub(2).max(8));
+    let inner = overlay_block(app, rect, &format!("event {} · esc closes", e.seq.0), buf);
+    let ev = &e.event;
+    let (kind, payload) = ev.body.to_parts();
+    let dash = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+    let mut lines = vec![
+        Line::raw(format!(
+            "time     {}",
+            ev.time.strftime("%Y-%m-%d %H:%M:%S UTC")
+        )),
+        Line::raw(format!("actor    {}", ev.actor)),
+        Line::raw(format!("kind     {kind}")),
+        Line::raw(format!(
+            "run      {}",
+            dash(ev.run.as_ref().map(|r| r.0.clone()))
+        )),
+        Line::raw(format!(
+            "item     {}",
+            dash(ev.item.as_ref().map(|r| r.0.clone()))
+        )),
+        Line::raw(format!(
+            "step     {}",
+            dash(ev.step.as_ref().map(|r| r.0.clone()))
+        )),
+        Line::raw(format!(
+            "cluster  {}",
+            dash(ev.cluster.as_ref().map(|r| r.0.clone()))
+        )),
+        Line::raw(format!("key      {}", ev.key)),
+        Line::raw(format!(
+            "token    {}",
+            dash(e.token.map(|t| t.0.to_string()))
+        )),
+        Line::raw(""),
+        Line::styled(describe(e), app.config.theme.style(Slot::Title)),
+        Line::raw(""),
+    ];
+    let pretty = serde_json::to_string_pretty(&payload).unwrap_or_else(|_| payload.to_string());
+    lines.extend(pretty.lines().map(|l| Line::raw(l.to_owned())));
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .render(inner, buf);
+}
