@@ -282,7 +282,8 @@ fn journal_events(journal: &str) -> Vec<serde_json::Value> {
 /// new steps (the journal shows none started while paused), a maintenance started from
 /// the drill-down on a node that hosts a checkout pod gets its drain stuck on the
 /// `checkout-blocking` PDB, it is handed off with a note, the handover walkthrough and
-/// `fleetdeck handover -o markdown` list it with the note; then a read-only console
+/// `fleetdeck handover -o markdown` list it with the note; the demo rollout's canary batch
+/// is approved and executes (applied after the approval, verified, soaked); then a read-only console
 /// refuses an approve and a hand-off and says why. Sequential in one test so that only
 /// one demo fleet runs at a time here.
 #[test]
@@ -375,6 +376,14 @@ fn demo_operator_actions() {
     t.send(&["H"]);
     let screen = t.wait_for("shift handover", 5);
     assert!(screen.contains("HANDED-OFF STEPS"), "{screen}");
+    // Step through the items (the rollout's waiting batch comes first) to the hand-off.
+    for _ in 0..5 {
+        if t.capture().contains("note: checkout PDB blocks the drain; owners paged") {
+            break;
+        }
+        t.send(&["Right"]);
+        sleep(Duration::from_millis(300));
+    }
     let screen = t.wait_for("note: checkout PDB blocks the drain; owners paged", 5);
     assert!(screen.contains("owner: dana@ops"), "{screen}");
     t.send(&["Escape"]);
@@ -402,6 +411,32 @@ fn demo_operator_actions() {
         .find(|e| kind(e) == "operator.handoff")
         .expect("the hand-off is journaled");
     assert_eq!(handoff["actor"], "tester@e2e");
+
+    // The demo's rollout: approve the canary batch and watch it execute, verify and soak.
+    t.send(&["3"]);
+    t.wait_for("awaiting-approval", 15);
+    t.send(&["a"]);
+    t.wait_for("approve", 5);
+    t.send(&["Enter"]);
+    t.wait_for("This will:", 5);
+    t.send(&["Enter"]);
+    t.wait_for("approve recorded by tester@e2e", 10);
+    let screen = t.wait_for("1/1 done", 120);
+    assert!(screen.contains("canary"), "{screen}");
+    let events = journal_events(&journal);
+    let approval = events
+        .iter()
+        .find(|e| kind(e) == "run.approved" && e["actor"] == "tester@e2e")
+        .expect("the approval is journaled with its actor");
+    let applied: Vec<&serde_json::Value> = events
+        .iter()
+        .filter(|e| kind(e) == "rollout.applied")
+        .collect();
+    assert_eq!(applied.len(), 1, "the canary cluster, once: {applied:#?}");
+    assert!(
+        applied[0]["seq"].as_i64() > approval["seq"].as_i64(),
+        "applied only after the approval"
+    );
 
     t.send(&["q"]);
     let screen = t.wait_for("exit=", 15);
