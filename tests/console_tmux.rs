@@ -378,7 +378,9 @@ fn demo_operator_actions() {
     assert!(screen.contains("HANDED-OFF STEPS"), "{screen}");
     // Step through the items (the rollout's waiting batch comes first) to the hand-off.
     for _ in 0..5 {
-        if t.capture().contains("note: checkout PDB blocks the drain; owners paged") {
+        if t.capture()
+            .contains("note: checkout PDB blocks the drain; owners paged")
+        {
             break;
         }
         t.send(&["Right"]);
