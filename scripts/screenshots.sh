@@ -11,6 +11,8 @@ for page in screenshots/*.html; do
         cluster|capacity-cluster-what-if|help) size=1780,1060 ;;
         too-small) size=420,300 ;;
         palette) size=1260,640 ;;
+        rollouts|maintenance|timeline) size=1780,660 ;;
+        approve|hand-off|handover) size=1420,660 ;;
         *) size=1780,660 ;;
     esac
     chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \

@@ -118,13 +118,28 @@ pub const SHOTS: &[(&str, &str, u16, u16)] = &[
     ("too-small", "", 39, 11),
 ];
 
+/// The operator screens and dialogs, on the fixture fleet and its fixture journal (a
+/// stuck drain, a hand-off, a rollout awaiting approval).
+pub const OPERATOR_SHOTS: &[(&str, &str, u16, u16)] = &[
+    ("rollouts", "3", 200, 36),
+    ("approve", "3 a", 160, 36),
+    ("maintenance", "4", 200, 36),
+    ("hand-off", "4 h d a v e @ o p s enter", 160, 36),
+    ("timeline", "5", 200, 36),
+    ("handover", "H", 160, 36),
+];
+
 #[test]
 #[ignore = "writes screenshots/*.html; run by scripts/screenshots.sh"]
 fn write_screenshot_pages() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
     std::fs::create_dir_all(&dir).unwrap();
-    for (name, keys, w, h) in SHOTS {
-        let mut app = fixtures::app();
+    let fleet = SHOTS.iter().map(|s| (s, fixtures::app as fn() -> App));
+    let operator = OPERATOR_SHOTS
+        .iter()
+        .map(|s| (s, fixtures::operator_app as fn() -> App));
+    for ((name, keys, w, h), make) in fleet.chain(operator) {
+        let mut app = make();
         key(&mut app, keys);
         let html = to_html(&render_to_buffer(&app, *w, *h), name);
         std::fs::write(dir.join(format!("{name}.html")), html).unwrap();
