@@ -86,7 +86,9 @@ pub async fn feed(
             projection.apply(event);
             if matches!(
                 event.event.body,
-                EventBody::Observed { .. } | EventBody::LeaseAcquired { .. }
+                EventBody::Observed { .. }
+                    | EventBody::RolloutObserved { .. }
+                    | EventBody::LeaseAcquired { .. }
             ) {
                 continue;
             }

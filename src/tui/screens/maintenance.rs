@@ -49,22 +49,29 @@ pub fn cards(projection: &Projection) -> Vec<(RunId, ItemId)> {
 }
 
 /// The selected card: the remembered one if it still exists, else the first stuck one,
-/// else the first.
+/// else the first. Looks cards up in place (drawn every frame, over thousands of nodes).
 pub fn selected(state: &MaintenanceState, projection: &Projection) -> Option<(RunId, ItemId)> {
-    let all = cards(projection);
-    if let Some(s) = &state.selected
-        && all.contains(s)
+    if let Some((r, i)) = &state.selected
+        && projection
+            .runs
+            .get(r)
+            .is_some_and(|run| !is_rollout(run) && run.order.contains(i))
     {
-        return Some(s.clone());
+        return Some((r.clone(), i.clone()));
     }
-    all.iter()
-        .find(|(r, i)| {
-            item(projection, r, i)
-                .and_then(current_status)
-                .is_some_and(StepStatus::needs_person)
-        })
-        .or(all.first())
-        .cloned()
+    let runs = lanes(projection);
+    let mut all = runs
+        .iter()
+        .flat_map(|r| r.order.iter().map(move |i| (*r, i)));
+    let first = all.clone().next();
+    all.find(|(r, i)| {
+        r.items
+            .get(*i)
+            .and_then(current_status)
+            .is_some_and(StepStatus::needs_person)
+    })
+    .or(first)
+    .map(|(r, i)| (r.id.clone(), i.clone()))
 }
 
 /// An item's view.

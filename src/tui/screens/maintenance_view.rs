@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
 use super::maintenance::{COLUMNS, column, current_status, item, lanes, reasons, selected};
-use crate::model::run::{RunView, StepStatus};
+use crate::model::run::{ItemId, ItemView, RunView, StepStatus};
 use crate::tui::app::App;
 use crate::tui::format::{age, fit};
 use crate::tui::theme::{Slot, Theme};
@@ -60,75 +60,112 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let sel = selected(&app.maintenance_state, projection);
     let width = usize::from(lanes_area.width);
     let col_w = (width.saturating_sub(NAME + 1) / COLUMNS.len()).max(6);
-    let mut lines: Vec<Line> = Vec::new();
+    // Where the selected card's line is, so only the visible window of lines is built:
+    // a lane is its header, the column heads, one line per node and a blank line.
     let mut selected_line = 0;
+    let mut n = 0;
     for run in &runs {
-        lines.push(lane_header(app, run));
-        let mut head = format!("  {:<w$}", "NODE", w = NAME - 2);
-        for step in COLUMNS {
-            head.push_str(&format!("{:<col_w$}", fit(&step.to_string(), col_w - 1)));
+        if let Some((r, i)) = &sel
+            && *r == run.id
+            && let Some(pos) = run.order.iter().position(|x| x == i)
+        {
+            selected_line = n + 2 + pos;
         }
-        lines.push(Line::styled(head, t.style(Slot::Muted)));
-        for item_id in &run.order {
-            let is_sel = sel
-                .as_ref()
-                .is_some_and(|(r, i)| *r == run.id && i == item_id);
-            if is_sel {
-                selected_line = lines.len();
-            }
-            let view = run.items.get(item_id);
-            let at = view.and_then(column);
-            let mut spans = vec![Span::styled(
-                format!(
-                    "{}{:<w$}",
-                    if is_sel { "▶ " } else { "  " },
-                    fit(item_id.as_str(), NAME - 3),
-                    w = NAME - 2
-                ),
-                if is_sel {
-                    t.style(Slot::Selection)
-                } else {
-                    t.style(Slot::Text)
-                },
-            )];
-            for (c, _) in COLUMNS.iter().enumerate() {
-                let cell = match (at, view) {
-                    (Some(a), Some(v)) if a == c => {
-                        let step = v.current.as_ref().and_then(|s| v.steps.get(s));
-                        match step {
-                            Some(_) if c == COLUMNS.len() - 1 => {
-                                Span::styled(format!("{:<col_w$}", "✓ done"), t.style(Slot::Ok))
-                            }
-                            Some(s) => Span::styled(
-                                format!(
-                                    "{:<col_w$}",
-                                    fit(&card_text(app, &s.status, s.since), col_w - 1)
-                                ),
-                                t.style(step_slot(&s.status)).add_modifier(Modifier::BOLD),
-                            ),
-                            None => Span::raw(format!("{:<col_w$}", "")),
-                        }
-                    }
-                    (Some(a), _) if c < a => {
-                        Span::styled(format!("{:<col_w$}", "✓"), t.style(Slot::Muted))
-                    }
-                    (None, _) if c == 0 => {
-                        Span::styled(format!("{:<col_w$}", "pending"), t.style(Slot::Muted))
-                    }
-                    _ => Span::styled(format!("{:<col_w$}", "·"), t.style(Slot::Muted)),
-                };
-                spans.push(cell);
-            }
-            lines.push(Line::from(spans));
-        }
-        lines.push(Line::raw(""));
+        n += run.order.len() + 3;
     }
     let visible = usize::from(lanes_area.height);
     let offset = selected_line.saturating_sub(visible.saturating_sub(2));
-    Paragraph::new(lines)
-        .scroll((u16::try_from(offset).unwrap_or(0), 0))
-        .render(lanes_area, buf);
+    let shown = offset..offset + visible;
+    let mut lines: Vec<Line> = Vec::new();
+    let mut n = 0;
+    for run in &runs {
+        if shown.contains(&n) {
+            lines.push(lane_header(app, run));
+        }
+        if shown.contains(&(n + 1)) {
+            let mut head = format!("  {:<w$}", "NODE", w = NAME - 2);
+            for step in COLUMNS {
+                head.push_str(&format!("{:<col_w$}", fit(&step.to_string(), col_w - 1)));
+            }
+            lines.push(Line::styled(head, t.style(Slot::Muted)));
+        }
+        for (k, item_id) in run.order.iter().enumerate() {
+            if !shown.contains(&(n + 2 + k)) {
+                continue;
+            }
+            let is_sel = sel
+                .as_ref()
+                .is_some_and(|(r, i)| *r == run.id && i == item_id);
+            lines.push(card_line(
+                app,
+                item_id,
+                run.items.get(item_id),
+                is_sel,
+                col_w,
+            ));
+        }
+        if shown.contains(&(n + 2 + run.order.len())) {
+            lines.push(Line::raw(""));
+        }
+        n += run.order.len() + 3;
+        if n >= shown.end {
+            break;
+        }
+    }
+    Paragraph::new(lines).render(lanes_area, buf);
     detail(app, sel, detail_area, buf);
+}
+
+/// One node's line: its name, then a cell per step column.
+fn card_line(
+    app: &App,
+    item_id: &ItemId,
+    view: Option<&ItemView>,
+    is_sel: bool,
+    col_w: usize,
+) -> Line<'static> {
+    let t = &app.config.theme;
+    let at = view.and_then(column);
+    let mut spans = vec![Span::styled(
+        format!(
+            "{}{:<w$}",
+            if is_sel { "▶ " } else { "  " },
+            fit(item_id.as_str(), NAME - 3),
+            w = NAME - 2
+        ),
+        if is_sel {
+            t.style(Slot::Selection)
+        } else {
+            t.style(Slot::Text)
+        },
+    )];
+    for (c, _) in COLUMNS.iter().enumerate() {
+        let cell = match (at, view) {
+            (Some(a), Some(v)) if a == c => {
+                let step = v.current.as_ref().and_then(|s| v.steps.get(s));
+                match step {
+                    Some(_) if c == COLUMNS.len() - 1 => {
+                        Span::styled(format!("{:<col_w$}", "✓ done"), t.style(Slot::Ok))
+                    }
+                    Some(s) => Span::styled(
+                        format!(
+                            "{:<col_w$}",
+                            fit(&card_text(app, &s.status, s.since), col_w - 1)
+                        ),
+                        t.style(step_slot(&s.status)).add_modifier(Modifier::BOLD),
+                    ),
+                    None => Span::raw(format!("{:<col_w$}", "")),
+                }
+            }
+            (Some(a), _) if c < a => Span::styled(format!("{:<col_w$}", "✓"), t.style(Slot::Muted)),
+            (None, _) if c == 0 => {
+                Span::styled(format!("{:<col_w$}", "pending"), t.style(Slot::Muted))
+            }
+            _ => Span::styled(format!("{:<col_w$}", "·"), t.style(Slot::Muted)),
+        };
+        spans.push(cell);
+    }
+    Line::from(spans)
 }
 
 fn lane_header(app: &App, run: &RunView) -> Line<'static> {
