@@ -59,7 +59,11 @@ stages:
 budgets: {{maxInFlight: 1}}
 stopWhen:
   failedClusters: 1
-  sloBurnRate: {{objective: 99, window: 20s, maxBurn: 5}}
+  sloBurnRate:
+    objective: 99
+    window: 20s
+    maxBurn: 5
+    query: sum(rate(http_requests_total{{cluster="$cluster",code="500"}}[$window])) / sum(rate(http_requests_total{{cluster="$cluster"}}[$window]))
   unknownMetrics: stop
 approvals:
   distinctApprover: true

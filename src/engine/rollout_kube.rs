@@ -445,16 +445,20 @@ impl RolloutPort for KubePort {
         }
     }
 
-    async fn burn_evidence(&self, clusters: &[ClusterId], slo: &BurnRateLimit) -> Evidence {
+    async fn burn_evidence(
+        &self,
+        clusters: &[ClusterId],
+        slo: &BurnRateLimit,
+        query: Option<&str>,
+    ) -> Evidence {
         let mut evidence = Evidence {
             at: Some(jiff::Timestamp::now()),
             ..Evidence::default()
         };
         let window = promql_window(slo.window);
         for cluster in clusters {
-            let promql = self
-                .rollout
-                .error_ratio_query
+            let promql = query
+                .unwrap_or(&self.rollout.error_ratio_query)
                 .replace("$cluster", &cluster.0)
                 .replace("$window", &window);
             let reading = match self.query(&promql).await {

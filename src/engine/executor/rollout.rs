@@ -382,7 +382,11 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             return None;
         }
         runtime.evidence_at = Some(Instant::now());
-        let evidence = self.port.burn_evidence(&reached, &slo).await;
+        let query = runtime.state.stop_when.error_ratio_query.clone();
+        let evidence = self
+            .port
+            .burn_evidence(&reached, &slo, query.as_deref())
+            .await;
         Some(Feed {
             observation: Observation::Evidence(evidence),
             command: None,

@@ -37,7 +37,7 @@ const STAGE_FIELDS: &[&str] = &[
 ];
 const BUDGET_FIELDS: &[&str] = &["maxInFlight", "perRegion", "perFailureDomain"];
 const STOP_FIELDS: &[&str] = &["failedClusters", "sloBurnRate", "unknownMetrics"];
-const BURN_FIELDS: &[&str] = &["objective", "window", "maxBurn"];
+const BURN_FIELDS: &[&str] = &["objective", "window", "maxBurn", "query"];
 const APPROVAL_FIELDS: &[&str] = &["distinctApprover"];
 
 /// The result of reading a rollout file.
@@ -463,7 +463,10 @@ fn decode_stop(node: &Node, diags: &mut Diagnostics) -> Option<StopWhen> {
     }
     if let Some(n) = fields.get("sloBurnRate") {
         match decode_burn(n, diags) {
-            Some(b) => stop.slo_burn_rate = Some(b),
+            Some((b, query)) => {
+                stop.slo_burn_rate = Some(b);
+                stop.error_ratio_query = query;
+            }
             None => ok = false,
         }
     }
@@ -483,7 +486,8 @@ fn decode_stop(node: &Node, diags: &mut Diagnostics) -> Option<StopWhen> {
     ok.then_some(stop)
 }
 
-fn decode_burn(node: &Node, diags: &mut Diagnostics) -> Option<BurnRateLimit> {
+/// The burn-rate limit and its error-ratio query, if the file gives one.
+fn decode_burn(node: &Node, diags: &mut Diagnostics) -> Option<(BurnRateLimit, Option<String>)> {
     let fields = Fields::of(node, "sloBurnRate", diags)?;
     fields.reject_unknown(BURN_FIELDS, diags);
     let objective = fields.required("objective", diags).and_then(|n| {
@@ -508,11 +512,23 @@ fn decode_burn(node: &Node, diags: &mut Diagnostics) -> Option<BurnRateLimit> {
         }
         Some(v)
     });
-    Some(BurnRateLimit {
-        objective: objective?,
-        window: window?,
-        max_burn: max_burn?,
-    })
+    let query = fields.optional_string("query", diags);
+    if let (Some(q), Some(n)) = (&query, fields.get("query"))
+        && !q.contains("$cluster")
+    {
+        diags.warning(
+            n.pos,
+            "the query has no `$cluster`: every cluster would get the same error ratio",
+        );
+    }
+    Some((
+        BurnRateLimit {
+            objective: objective?,
+            window: window?,
+            max_burn: max_burn?,
+        },
+        query,
+    ))
 }
 
 fn decode_approvals(node: &Node, diags: &mut Diagnostics) -> Option<ApprovalPolicy> {

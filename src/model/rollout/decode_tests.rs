@@ -124,3 +124,33 @@ fn garbage_never_panics() {
         assert!(!report.diagnostics.is_empty());
     }
 }
+
+#[test]
+fn the_burn_rate_query_is_read_and_checked_for_cluster() {
+    let with = GOOD.replace(
+        "maxBurn: 14.4}",
+        "maxBurn: 14.4, query: 'sum(rate(errors{cluster=\"$cluster\"}[$window]))'}",
+    );
+    let report = read_rollout(&with);
+    let spec = report.spec.expect("valid");
+    assert_eq!(
+        spec.stop_when.error_ratio_query.as_deref(),
+        Some("sum(rate(errors{cluster=\"$cluster\"}[$window]))")
+    );
+    assert_eq!(
+        read_rollout(GOOD)
+            .spec
+            .map(|s| s.stop_when.error_ratio_query),
+        Some(None)
+    );
+    let fleetwide = GOOD.replace(
+        "maxBurn: 14.4}",
+        "maxBurn: 14.4, query: 'sum(rate(errors[5m]))'}",
+    );
+    let said = messages(&fleetwide);
+    assert!(
+        said.iter()
+            .any(|m| m.contains("the query has no `$cluster`")),
+        "{said:?}"
+    );
+}

@@ -244,6 +244,7 @@ mod tests {
                 max_burn: 10.0,
             }),
             unknown_metrics: unknown,
+            error_ratio_query: None,
         }
     }
 

@@ -57,6 +57,7 @@ fn stop(failed: u32, unknown: UnknownMetrics) -> StopWhen {
             max_burn: 10.0,
         }),
         unknown_metrics: unknown,
+        error_ratio_query: None,
     }
 }
 

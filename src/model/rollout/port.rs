@@ -49,10 +49,12 @@ pub trait RolloutPort {
     /// The release digest the cluster records as applied.
     fn applied_release(&self, cluster: &ClusterId) -> impl Future<Output = AppliedSeen> + Send;
 
-    /// Error ratios over the SLO window for these clusters (unknown where missing).
+    /// Error ratios over the SLO window for these clusters (unknown where missing), by
+    /// `query` when the rollout gives one.
     fn burn_evidence(
         &self,
         clusters: &[ClusterId],
         slo: &BurnRateLimit,
+        query: Option<&str>,
     ) -> impl Future<Output = Evidence> + Send;
 }

@@ -222,6 +222,10 @@ pub struct StopWhen {
     pub slo_burn_rate: Option<BurnRateLimit>,
     /// What a missing metric means.
     pub unknown_metrics: UnknownMetrics,
+    /// PromQL for one cluster's error ratio over the SLO window (`$cluster` and `$window`
+    /// are replaced); unset, the executor's default over `http_requests_total` is used.
+    #[serde(default)]
+    pub error_ratio_query: Option<String>,
 }
 
 impl Default for StopWhen {
@@ -230,6 +234,7 @@ impl Default for StopWhen {
             failed_clusters: FailedLimit::Count(1),
             slo_burn_rate: None,
             unknown_metrics: UnknownMetrics::Stop,
+            error_ratio_query: None,
         }
     }
 }
