@@ -133,6 +133,16 @@ pub fn build(scenario: &Scenario, seed: u64, clock: &SimClock) -> Result<Vec<Gen
         })?);
     }
     out.sort_by_key(|g| g.profile.index);
+    for g in &mut out {
+        if g.faults.degradation.is_none()
+            && let Some(rule) = scenario
+                .degradations
+                .iter()
+                .find(|r| r.applies_to(&g.profile.versions))
+        {
+            g.faults.degradation = Some(rule.degradation.clone());
+        }
+    }
     Ok(out)
 }
 

@@ -26,6 +26,33 @@ pub struct Scenario {
     /// Per-cluster exceptions to their group.
     #[serde(default)]
     pub overrides: Vec<ClusterOverride>,
+    /// Service degradations by version combination (e.g. clusters on kernel 5.4 degrade
+    /// after a CNI upgrade).
+    #[serde(default)]
+    pub degradations: Vec<DegradationRule>,
+}
+
+/// Clusters whose live versions start with every `when` value degrade as described
+/// (unless an override gave them a degradation of their own).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DegradationRule {
+    /// Version key (`kernel`, `cni`, `runtime`, …) → prefix of the cluster's version.
+    pub when: std::collections::BTreeMap<String, String>,
+    /// The degradation.
+    #[serde(flatten)]
+    pub degradation: super::faults::Degradation,
+}
+
+impl DegradationRule {
+    /// Whether a cluster with these live versions is concerned.
+    pub fn applies_to(&self, versions: &std::collections::BTreeMap<String, String>) -> bool {
+        self.when.iter().all(|(key, prefix)| {
+            versions
+                .get(key)
+                .is_some_and(|v| v.starts_with(prefix.as_str()))
+        })
+    }
 }
 
 /// Simulated durations (in simulated seconds) and store sizes.
@@ -321,5 +348,35 @@ mod tests {
                 s.err()
             );
         }
+    }
+
+    #[test]
+    fn the_demo_degrades_calico_clusters_on_kernel_6_1_0_31_after_the_cni_release() {
+        let fleet = crate::sim::SimFleet::load("demo", 1, 1.0).expect("demo");
+        let degraded: Vec<String> = fleet
+            .clusters()
+            .iter()
+            .filter(|c| c.faults().degradation.is_some())
+            .map(|c| c.profile.id.clone())
+            .collect();
+        for id in ["stg-apse1-01", "stg-apse1-02", "stg-apse1-03"] {
+            assert!(degraded.contains(&id.to_string()), "{id}: {degraded:?}");
+        }
+        assert!(!degraded.iter().any(|id| id.starts_with("stg-use1")));
+        let rule = DegradationRule {
+            when: [("kernel".to_string(), "5.4".to_string())].into(),
+            degradation: crate::sim::Degradation {
+                error_ratio: 0.1,
+                after_release: None,
+            },
+        };
+        let on =
+            |kernel: &str| rule.applies_to(&[("kernel".to_string(), kernel.to_string())].into());
+        assert!(on("5.4.0-1103-aws"));
+        assert!(!on("6.1.0-31-cloud-amd64"));
+        assert!(
+            !rule.applies_to(&Default::default()),
+            "no kernel known: not concerned"
+        );
     }
 }
