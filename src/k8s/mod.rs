@@ -10,3 +10,4 @@ pub mod project;
 pub mod reflect;
 pub mod retry;
 pub mod slim;
+pub mod tls;
