@@ -10,7 +10,7 @@ use super::project::{
     NodeVersions, PdbSelector, ProjectionError, project_node, project_pdb, project_pod,
 };
 use super::reflect::Delta;
-use super::slim::{SlimNode, SlimPdb, SlimPod};
+use super::slim::{SlimMeta, SlimNode, SlimPdb, SlimPod};
 use crate::model::fleet::{ClusterId, ClusterView, Interner, Labels, NodeView, PdbView, PodView};
 
 type Key = (Arc<str>, Arc<str>);
@@ -128,10 +128,7 @@ impl<K: Hash + Eq, V, E> Table<K, V, E> {
     }
 }
 
-fn key_of(
-    meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    interner: &mut Interner,
-) -> Key {
+fn key_of(meta: &SlimMeta, interner: &mut Interner) -> Key {
     (
         interner.intern(meta.namespace.as_deref().unwrap_or("")),
         Arc::from(meta.name.as_deref().unwrap_or("")),

@@ -247,21 +247,9 @@ async fn watch(
     let (pdb_tx, mut pdb_rx) = mpsc::channel::<Delta<SlimPdb>>(64);
     let reflect_options = state.options.reflect;
     let tasks = [
-        tokio::spawn(reflect(
-            Api::all(client.client.clone()),
-            reflect_options,
-            node_tx,
-        )),
-        tokio::spawn(reflect(
-            Api::all(client.client.clone()),
-            reflect_options,
-            pod_tx,
-        )),
-        tokio::spawn(reflect(
-            Api::all(client.client.clone()),
-            reflect_options,
-            pdb_tx,
-        )),
+        tokio::spawn(reflect(client.client.clone(), reflect_options, node_tx)),
+        tokio::spawn(reflect(client.client.clone(), reflect_options, pod_tx)),
+        tokio::spawn(reflect(client.client.clone(), reflect_options, pdb_tx)),
     ];
     // Abort the reflectors whenever this function returns.
     struct AbortOnDrop<const N: usize>([tokio::task::JoinHandle<()>; N]);
