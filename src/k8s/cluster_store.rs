@@ -29,7 +29,8 @@ struct Kind<S, K, V, E> {
 /// One resource kind's views (in the shared `ClusterView`), the facts kept beside them in
 /// the same order, an index by key, and the new full set while a relist collects it.
 struct Table<K, V, E> {
-    index: HashMap<K, usize>,
+    /// foldhash, not SipHash: rebuilt over every pod of a cluster on each full list.
+    index: HashMap<K, usize, foldhash::fast::RandomState>,
     extras: Vec<E>,
     pending: Option<Vec<(V, E)>>,
 }
@@ -37,7 +38,7 @@ struct Table<K, V, E> {
 impl<K: Hash + Eq, V, E> Table<K, V, E> {
     fn new() -> Self {
         Table {
-            index: HashMap::new(),
+            index: HashMap::default(),
             extras: Vec::new(),
             pending: None,
         }

@@ -333,7 +333,15 @@ async fn watch(
                 state.last_error = None;
             }
             state.facts.phase = phase;
-            dirty = true;
+            // A phase change (lists complete, failing, recovered) is what an operator
+            // waits for: publish it now rather than at the next tick. Phases change a
+            // few times per cluster, so this adds no meaningful work.
+            let snapshot = state.snapshot(Some(&mut store));
+            last_published_status = Some(snapshot.status);
+            if state.updates.send((state.index, snapshot)).await.is_err() {
+                return false;
+            }
+            dirty = false;
         }
     }
 }

@@ -86,13 +86,16 @@ pub async fn connect(
         context: Some(cluster.context.clone()),
         ..KubeConfigOptions::default()
     };
-    let mut config = kube::Config::from_custom_kubeconfig(only_context(kubeconfig, &cluster.context), &kube_options)
-        .await
-        .map_err(|source| ConnectError::Kubeconfig {
-            cluster: cluster.id.0.clone(),
-            context: cluster.context.clone(),
-            source,
-        })?;
+    let mut config = kube::Config::from_custom_kubeconfig(
+        only_context(kubeconfig, &cluster.context),
+        &kube_options,
+    )
+    .await
+    .map_err(|source| ConnectError::Kubeconfig {
+        cluster: cluster.id.0.clone(),
+        context: cluster.context.clone(),
+        source,
+    })?;
     config.connect_timeout = Some(options.connect_timeout);
     config.read_timeout = Some(options.read_timeout);
     // kube's default retry re-sends 429s for minutes; we retry reads ourselves.
@@ -121,7 +124,9 @@ fn only_context(kubeconfig: &Kubeconfig, context: &str) -> Kubeconfig {
     let named = kubeconfig.contexts.iter().find(|c| c.name == context);
     let (cluster, user) = named
         .and_then(|c| c.context.as_ref())
-        .map_or((None, None), |c| (Some(c.cluster.as_str()), c.user.as_deref()));
+        .map_or((None, None), |c| {
+            (Some(c.cluster.as_str()), c.user.as_deref())
+        });
     let mut only = Kubeconfig::default();
     only.contexts = named.cloned().into_iter().collect();
     only.clusters = kubeconfig
@@ -166,7 +171,9 @@ fn build_client(config: kube::Config, budget: &BudgetLayer) -> Result<kube::Clie
         .layer(config.extra_headers_layer()?)
         .map_err(BoxError::from)
         .service(http);
-    Ok(ClientBuilder::new(service, config.default_namespace.clone())
-        .with_layer(budget)
-        .build())
+    Ok(
+        ClientBuilder::new(service, config.default_namespace.clone())
+            .with_layer(budget)
+            .build(),
+    )
 }

@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use futures::{StreamExt, TryStream, TryStreamExt};
+use http_body_util::BodyExt;
 use kube::api::{ListParams, WatchEvent, WatchParams};
 use kube::core::Request;
 use serde::Deserialize;
@@ -120,22 +121,48 @@ struct Resource<K> {
 }
 
 impl<K: SlimObject> Resource<K> {
+    /// One list page, decoded from the response bytes as they arrived: no copy into a
+    /// `String` first (a page is hundreds of kilobytes, a fleet's lists hundreds of MiB).
     async fn list(&self, params: &ListParams) -> Result<Page<K>, kube::Error> {
-        let request = self.request.list(params).map_err(kube::Error::BuildRequest)?;
-        self.client.request(request).await
+        let request = self
+            .request
+            .list(params)
+            .map_err(kube::Error::BuildRequest)?;
+        let response = self
+            .client
+            .send(request.map(kube::client::Body::from))
+            .await?;
+        let status = response.status();
+        let body = response.into_body().collect().await?.to_bytes();
+        if status.is_client_error() || status.is_server_error() {
+            return Err(api_error(status, &body));
+        }
+        serde_json::from_slice(&body).map_err(kube::Error::SerdeError)
     }
 
     async fn watch(
         &self,
         params: &WatchParams,
         version: &str,
-    ) -> Result<impl TryStream<Item = Result<WatchEvent<K>, kube::Error>> + use<K>, kube::Error> {
+    ) -> Result<impl TryStream<Item = Result<WatchEvent<K>, kube::Error>> + use<K>, kube::Error>
+    {
         let request = self
             .request
             .watch(params, version)
             .map_err(kube::Error::BuildRequest)?;
         self.client.request_events::<K>(request).await
     }
+}
+
+/// The API's error `Status` for a failed request, or one made from the body when it is
+/// not a `Status` (a proxy's HTML page), as kube itself reports them.
+fn api_error(code: http::StatusCode, body: &[u8]) -> kube::Error {
+    let status = serde_json::from_slice::<kube::core::Status>(body).unwrap_or_else(|_| {
+        let text = String::from_utf8_lossy(body);
+        kube::core::Status::failure(text.trim(), "Failed to parse error data")
+            .with_code(code.as_u16())
+    });
+    kube::Error::Api(status.boxed())
 }
 
 /// Runs until the receiver of `tx` is dropped.

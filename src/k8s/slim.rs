@@ -222,7 +222,11 @@ pub struct SlimContainer {
     #[serde(default)]
     pub resources: Option<SlimResources>,
     /// `restartPolicy: Always`, which marks a sidecar init container.
-    #[serde(default, rename = "restartPolicy", deserialize_with = "slim_de::is_always")]
+    #[serde(
+        default,
+        rename = "restartPolicy",
+        deserialize_with = "slim_de::is_always"
+    )]
     pub restarts_always: bool,
 }
 

@@ -295,7 +295,9 @@ fn one_annotation<'de, D: Deserializer<'de>>(
 }
 
 /// The GPU time-slicing annotation, the only annotation fleetdeck reads.
-pub fn gpu_replicas_annotation<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+pub fn gpu_replicas_annotation<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<String>, D::Error> {
     one_annotation(d, crate::model::fleet::GPU_REPLICAS_LABEL)
 }
 
@@ -306,4 +308,70 @@ where
     T: serde::Deserialize<'de>,
 {
     Ok(<Option<Vec<T>> as serde::Deserialize>::deserialize(d)?.unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::k8s::slim::{SlimNode, SlimPod};
+    use crate::model::quantity::QuantityError;
+
+    #[test]
+    fn resource_lists_become_amounts_and_skip_unmodelled_resources() {
+        let q: Quantities = serde_json::from_str(
+            r#"{"cpu": "1500m", "memory": "1Gi", "ephemeral-storage": "10Gi",
+                "nvidia.com/mig-1g.5gb": "2", "pods": "110"}"#,
+        )
+        .unwrap();
+        let mut interner = Interner::new();
+        let v = q.into_vector(&mut interner).unwrap();
+        assert_eq!(v.cpu_millis(), 1500);
+        assert_eq!(v.memory_bytes(), 1 << 30);
+        assert_eq!(v.pods(), 110);
+        assert_eq!(v.get(&Dimension::Mig("1g.5gb".into())), 2);
+        assert_eq!(interner.len(), 1, "the MIG profile name is interned");
+    }
+
+    #[test]
+    fn a_malformed_quantity_is_kept_as_the_objects_error() {
+        let q: Quantities = serde_json::from_str(r#"{"cpu": "lots", "memory": "1Gi"}"#).unwrap();
+        let error = q.into_vector(&mut Interner::new()).unwrap_err();
+        assert_eq!(error.resource, "cpu");
+        assert_eq!(error.source, QuantityError::Malformed("lots".into()));
+    }
+
+    #[test]
+    fn nulls_read_as_absent() {
+        let pod: SlimPod = serde_json::from_str(
+            r#"{"metadata": {"name": "p", "labels": null, "ownerReferences": null, "annotations": null},
+                "spec": {"containers": [{"resources": {"requests": null}, "restartPolicy": null}],
+                         "tolerations": null, "nodeSelector": null, "overhead": null},
+                "status": {"phase": null}}"#,
+        )
+        .unwrap();
+        assert!(pod.metadata.labels.is_empty());
+        assert!(pod.metadata.controller.is_none());
+        assert!(pod.status.phase.is_none());
+        assert!(!pod.spec.containers[0].restarts_always);
+    }
+
+    #[test]
+    fn owner_references_reduce_to_the_controller_and_annotations_to_the_gpu_one() {
+        let pod: SlimPod = serde_json::from_str(
+            r#"{"metadata": {"name": "p", "ownerReferences": [
+                  {"kind": "Foo", "name": "a", "controller": false},
+                  {"kind": "ReplicaSet", "name": "web-1", "controller": true}]}}"#,
+        )
+        .unwrap();
+        let owner = pod.metadata.controller.unwrap();
+        assert_eq!(
+            (owner.kind.as_str(), owner.name.as_str()),
+            ("ReplicaSet", "web-1")
+        );
+        let node: SlimNode = serde_json::from_str(
+            r#"{"metadata": {"name": "n", "annotations": {"a": "x", "nvidia.com/gpu.replicas": "4"}}}"#,
+        )
+        .unwrap();
+        assert_eq!(node.metadata.gpu_replicas_annotation.as_deref(), Some("4"));
+    }
 }
