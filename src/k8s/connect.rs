@@ -127,27 +127,27 @@ fn only_context(kubeconfig: &Kubeconfig, context: &str) -> Kubeconfig {
         .map_or((None, None), |c| {
             (Some(c.cluster.as_str()), c.user.as_deref())
         });
-    let mut only = Kubeconfig::default();
-    only.contexts = named.cloned().into_iter().collect();
-    only.clusters = kubeconfig
-        .clusters
-        .iter()
-        .filter(|c| Some(c.name.as_str()) == cluster)
-        .cloned()
-        .collect();
-    only.auth_infos = kubeconfig
-        .auth_infos
-        .iter()
-        .filter(|a| Some(a.name.as_str()) == user)
-        .cloned()
-        .collect();
-    only.preferences = kubeconfig.preferences.clone();
-    only.current_context = kubeconfig.current_context.clone();
-    only.extensions = kubeconfig.extensions.clone();
-    only.kind = kubeconfig.kind.clone();
-    only.api_version = kubeconfig.api_version.clone();
-    only.other = kubeconfig.other.clone();
-    only
+    Kubeconfig {
+        contexts: named.cloned().into_iter().collect(),
+        clusters: kubeconfig
+            .clusters
+            .iter()
+            .filter(|c| Some(c.name.as_str()) == cluster)
+            .cloned()
+            .collect(),
+        auth_infos: kubeconfig
+            .auth_infos
+            .iter()
+            .filter(|a| Some(a.name.as_str()) == user)
+            .cloned()
+            .collect(),
+        preferences: kubeconfig.preferences.clone(),
+        current_context: kubeconfig.current_context.clone(),
+        extensions: kubeconfig.extensions.clone(),
+        kind: kubeconfig.kind.clone(),
+        api_version: kubeconfig.api_version.clone(),
+        other: kubeconfig.other.clone(),
+    }
 }
 
 /// kube's client stack (base URL, auth, extra headers, timeouts) over a shared HTTPS
