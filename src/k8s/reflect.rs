@@ -121,7 +121,7 @@ struct Resource<K> {
 }
 
 impl<K: SlimObject> Resource<K> {
-    /// One list page, decoded from the response bytes as they arrived: no copy into a
+    /// One list page, decoded from the response bytes where they arrived: no copy into a
     /// `String` first (a page is hundreds of kilobytes, a fleet's lists hundreds of MiB).
     async fn list(&self, params: &ListParams) -> Result<Page<K>, kube::Error> {
         let request = self
@@ -137,7 +137,16 @@ impl<K: SlimObject> Resource<K> {
         if status.is_client_error() || status.is_server_error() {
             return Err(api_error(status, &body));
         }
-        serde_json::from_slice(&body).map_err(kube::Error::SerdeError)
+        // One UTF-8 check over the whole page, then the `str` reader, which trusts it;
+        // decoding from bytes instead would re-check every key and value it reads.
+        match std::str::from_utf8(&body) {
+            Ok(text) => serde_json::from_str(text).map_err(kube::Error::SerdeError),
+            // Not UTF-8: let kube's own conversion say so, as it did before.
+            Err(_) => match String::from_utf8(body.to_vec()) {
+                Ok(text) => serde_json::from_str(&text).map_err(kube::Error::SerdeError),
+                Err(error) => Err(kube::Error::FromUtf8(error)),
+            },
+        }
     }
 
     async fn watch(
