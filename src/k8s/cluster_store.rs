@@ -10,7 +10,7 @@ use super::project::{
     NodeVersions, PdbSelector, ProjectionError, project_node, project_pdb, project_pod,
 };
 use super::reflect::Delta;
-use super::slim::{SlimNode, SlimPdb, SlimPod};
+use super::slim::{SlimMeta, SlimNode, SlimPdb, SlimPod};
 use crate::model::fleet::{ClusterId, ClusterView, Interner, Labels, NodeView, PdbView, PodView};
 
 type Key = (Arc<str>, Arc<str>);
@@ -29,7 +29,8 @@ struct Kind<S, K, V, E> {
 /// One resource kind's views (in the shared `ClusterView`), the facts kept beside them in
 /// the same order, an index by key, and the new full set while a relist collects it.
 struct Table<K, V, E> {
-    index: HashMap<K, usize>,
+    /// foldhash, not SipHash: rebuilt over every pod of a cluster on each full list.
+    index: HashMap<K, usize, foldhash::fast::RandomState>,
     extras: Vec<E>,
     pending: Option<Vec<(V, E)>>,
 }
@@ -37,7 +38,7 @@ struct Table<K, V, E> {
 impl<K: Hash + Eq, V, E> Table<K, V, E> {
     fn new() -> Self {
         Table {
-            index: HashMap::new(),
+            index: HashMap::default(),
             extras: Vec::new(),
             pending: None,
         }
@@ -128,10 +129,7 @@ impl<K: Hash + Eq, V, E> Table<K, V, E> {
     }
 }
 
-fn key_of(
-    meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    interner: &mut Interner,
-) -> Key {
+fn key_of(meta: &SlimMeta, interner: &mut Interner) -> Key {
     (
         interner.intern(meta.namespace.as_deref().unwrap_or("")),
         Arc::from(meta.name.as_deref().unwrap_or("")),

@@ -247,21 +247,9 @@ async fn watch(
     let (pdb_tx, mut pdb_rx) = mpsc::channel::<Delta<SlimPdb>>(64);
     let reflect_options = state.options.reflect;
     let tasks = [
-        tokio::spawn(reflect(
-            Api::all(client.client.clone()),
-            reflect_options,
-            node_tx,
-        )),
-        tokio::spawn(reflect(
-            Api::all(client.client.clone()),
-            reflect_options,
-            pod_tx,
-        )),
-        tokio::spawn(reflect(
-            Api::all(client.client.clone()),
-            reflect_options,
-            pdb_tx,
-        )),
+        tokio::spawn(reflect(client.client.clone(), reflect_options, node_tx)),
+        tokio::spawn(reflect(client.client.clone(), reflect_options, pod_tx)),
+        tokio::spawn(reflect(client.client.clone(), reflect_options, pdb_tx)),
     ];
     // Abort the reflectors whenever this function returns.
     struct AbortOnDrop<const N: usize>([tokio::task::JoinHandle<()>; N]);
@@ -345,7 +333,15 @@ async fn watch(
                 state.last_error = None;
             }
             state.facts.phase = phase;
-            dirty = true;
+            // A phase change (lists complete, failing, recovered) is what an operator
+            // waits for: publish it now rather than at the next tick. Phases change a
+            // few times per cluster, so this adds no meaningful work.
+            let snapshot = state.snapshot(Some(&mut store));
+            last_published_status = Some(snapshot.status);
+            if state.updates.send((state.index, snapshot)).await.is_err() {
+                return false;
+            }
+            dirty = false;
         }
     }
 }

@@ -5,10 +5,14 @@ use std::time::Duration;
 
 use http::HeaderValue;
 use http::header::USER_AGENT;
-use kube::client::ClientBuilder;
+use hyper_timeout::TimeoutConnector;
+use hyper_util::rt::TokioExecutor;
+use kube::client::{ClientBuilder, ConfigExt};
 use kube::config::{KubeConfigOptions, Kubeconfig};
+use tower::{BoxError, ServiceBuilder};
 
 use super::budget::{Budget, BudgetLayer, RequestCounter};
+use super::tls;
 use crate::model::ledger::Cluster;
 
 /// The user agent every request carries, so API Priority and Fairness and audit logs can
@@ -82,13 +86,16 @@ pub async fn connect(
         context: Some(cluster.context.clone()),
         ..KubeConfigOptions::default()
     };
-    let mut config = kube::Config::from_custom_kubeconfig(kubeconfig.clone(), &kube_options)
-        .await
-        .map_err(|source| ConnectError::Kubeconfig {
-            cluster: cluster.id.0.clone(),
-            context: cluster.context.clone(),
-            source,
-        })?;
+    let mut config = kube::Config::from_custom_kubeconfig(
+        only_context(kubeconfig, &cluster.context),
+        &kube_options,
+    )
+    .await
+    .map_err(|source| ConnectError::Kubeconfig {
+        cluster: cluster.id.0.clone(),
+        context: cluster.context.clone(),
+        source,
+    })?;
     config.connect_timeout = Some(options.connect_timeout);
     config.read_timeout = Some(options.read_timeout);
     // kube's default retry re-sends 429s for minutes; we retry reads ourselves.
@@ -98,16 +105,75 @@ pub async fn connect(
         .push((USER_AGENT, HeaderValue::from_static(FLEETDECK_USER_AGENT)));
     let server = config.cluster_url.to_string();
     let requests = RequestCounter::default();
-    let client = ClientBuilder::try_from(config)
+    let client = build_client(config, &BudgetLayer::new(options.budget, requests.clone()))
         .map_err(|source| ConnectError::Client {
             cluster: cluster.id.0.clone(),
             source,
-        })?
-        .with_layer(&BudgetLayer::new(options.budget, requests.clone()))
-        .build();
+        })?;
     Ok(ClusterClient {
         client,
         requests,
         server,
     })
+}
+
+/// The parts of `kubeconfig` that `context` uses: kube clones the whole file for every
+/// client it configures, which for a fleet kubeconfig is quadratic in the number of
+/// clusters. A context that is missing stays missing, so kube reports it as before.
+fn only_context(kubeconfig: &Kubeconfig, context: &str) -> Kubeconfig {
+    let named = kubeconfig.contexts.iter().find(|c| c.name == context);
+    let (cluster, user) = named
+        .and_then(|c| c.context.as_ref())
+        .map_or((None, None), |c| {
+            (Some(c.cluster.as_str()), c.user.as_deref())
+        });
+    Kubeconfig {
+        contexts: named.cloned().into_iter().collect(),
+        clusters: kubeconfig
+            .clusters
+            .iter()
+            .filter(|c| Some(c.name.as_str()) == cluster)
+            .cloned()
+            .collect(),
+        auth_infos: kubeconfig
+            .auth_infos
+            .iter()
+            .filter(|a| Some(a.name.as_str()) == user)
+            .cloned()
+            .collect(),
+        preferences: kubeconfig.preferences.clone(),
+        current_context: kubeconfig.current_context.clone(),
+        extensions: kubeconfig.extensions.clone(),
+        kind: kubeconfig.kind.clone(),
+        api_version: kubeconfig.api_version.clone(),
+        other: kubeconfig.other.clone(),
+    }
+}
+
+/// kube's client stack (base URL, auth, extra headers, timeouts) over a shared HTTPS
+/// connector, with our request budget outermost. Configs the shared path does not cover
+/// (proxies, client certificates, exec plugins, in-cluster CA files) get kube's own stack.
+fn build_client(config: kube::Config, budget: &BudgetLayer) -> Result<kube::Client, kube::Error> {
+    if config.proxy_url.is_some() || !tls::shareable(&config) {
+        return Ok(ClientBuilder::try_from(config)?.with_layer(budget).build());
+    }
+    let mut connector = TimeoutConnector::new(tls::https_connector(&config)?);
+    connector.set_connect_timeout(config.connect_timeout);
+    connector.set_read_timeout(config.read_timeout);
+    connector.set_write_timeout(config.write_timeout);
+    connector.set_reset_reader_on_write(config.reset_reader_on_write);
+    let http: hyper_util::client::legacy::Client<_, kube::client::Body> =
+        hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build(connector);
+    // Same order as kube's default stack (which has no retry here: `default_retry` is off).
+    let service = ServiceBuilder::new()
+        .layer(config.base_uri_layer())
+        .option_layer(config.auth_layer()?)
+        .layer(config.extra_headers_layer()?)
+        .map_err(BoxError::from)
+        .service(http);
+    Ok(
+        ClientBuilder::new(service, config.default_namespace.clone())
+            .with_layer(budget)
+            .build(),
+    )
 }

@@ -130,7 +130,9 @@ fn connecting(id: &str) -> Arc<ClusterSnapshot> {
     })
 }
 
-/// Folds per-cluster updates into fleet snapshots, coalescing bursts.
+/// Folds per-cluster updates into fleet snapshots, coalescing bursts: an update after a
+/// quiet spell is published at once, later ones in the same burst at most every
+/// `publish_every`.
 async fn fold_updates(
     mut clusters: Vec<Arc<ClusterSnapshot>>,
     mut updates: mpsc::Receiver<ClusterUpdate>,
@@ -139,30 +141,34 @@ async fn fold_updates(
 ) {
     let mut version = 1;
     let mut dirty = false;
+    let mut last_published = tokio::time::Instant::now();
     let mut ticker = tokio::time::interval(publish_every);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        tokio::select! {
+        let publish = tokio::select! {
             update = updates.recv() => match update {
                 Some((index, snapshot)) => {
                     if let Some(slot) = clusters.get_mut(index) {
                         *slot = snapshot;
                         dirty = true;
                     }
+                    dirty && last_published.elapsed() >= publish_every
                 }
                 None => return,
             },
-            _ = ticker.tick(), if dirty => {
-                version += 1;
-                dirty = false;
-                let published = FleetSnapshot {
-                    version,
-                    taken_at: Timestamp::now(),
-                    clusters: Arc::from(clusters.clone()),
-                };
-                if snapshots.send(published).is_err() {
-                    return;
-                }
+            _ = ticker.tick(), if dirty => true,
+        };
+        if publish {
+            version += 1;
+            dirty = false;
+            last_published = tokio::time::Instant::now();
+            let published = FleetSnapshot {
+                version,
+                taken_at: Timestamp::now(),
+                clusters: Arc::from(clusters.clone()),
+            };
+            if snapshots.send(published).is_err() {
+                return;
             }
         }
     }

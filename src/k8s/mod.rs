@@ -10,3 +10,5 @@ pub mod project;
 pub mod reflect;
 pub mod retry;
 pub mod slim;
+pub mod slim_de;
+pub mod tls;

@@ -5,12 +5,12 @@ use std::sync::Arc;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 
-use super::slim::{SlimContainer, SlimNode, SlimPdb, SlimPod};
+use super::slim::{SlimContainer, SlimNode, SlimNodeInfo, SlimPdb, SlimPod};
 use crate::model::fleet::{
     GPU_REPLICAS_LABEL, InitContainerKind, InitContainerRequests, Interner, LabelRequirement,
     Labels, MaintenanceState, NodeName, NodeSelector, NodeView, OwnerRef, PdbView, PodPhase,
     PodSpecRequests, PodView, Readiness, ResourceError, ResourceVector, Schedulability, Taint,
-    TaintEffect, Toleration, TolerationOperator, effective_requests, gpu_replicas_from_label,
+    Toleration, TolerationOperator, effective_requests, gpu_replicas_from_label,
 };
 
 /// Why an object could not be turned into a view (it is then left out and counted).
@@ -41,27 +41,11 @@ pub struct NodeVersions {
     pub runtime: Arc<str>,
 }
 
-fn labels(
-    map: Option<&std::collections::BTreeMap<String, String>>,
-    interner: &mut Interner,
-) -> Labels {
+fn labels(pairs: &[(String, String)], interner: &mut Interner) -> Labels {
     Labels::new(
-        map.into_iter()
-            .flatten()
+        pairs
+            .iter()
             .map(|(k, v)| (interner.intern(k), interner.intern(v))),
-    )
-}
-
-fn resource_list(
-    list: &std::collections::BTreeMap<
-        String,
-        k8s_openapi::apimachinery::pkg::api::resource::Quantity,
-    >,
-    interner: &mut Interner,
-) -> Result<ResourceVector, ResourceError> {
-    ResourceVector::from_resource_list(
-        list.iter().map(|(k, q)| (k.as_str(), q.0.as_str())),
-        interner,
     )
 }
 
@@ -70,27 +54,22 @@ pub fn project_node(
     node: &SlimNode,
     interner: &mut Interner,
 ) -> Result<(NodeView, NodeVersions), ProjectionError> {
-    let name = node.metadata.name.clone().unwrap_or_default();
-    let allocatable = resource_list(&node.status.allocatable, interner).map_err(|source| {
-        ProjectionError::Resource {
+    let name = node.metadata.name.as_deref().unwrap_or_default();
+    let allocatable = node
+        .status
+        .allocatable
+        .to_vector(interner)
+        .map_err(|source| ProjectionError::Resource {
             kind: "node",
-            name: name.clone(),
+            name: name.to_owned(),
             source,
-        }
-    })?;
+        })?;
     let replicas_value = node
         .metadata
-        .labels
-        .as_ref()
-        .and_then(|l| l.get(GPU_REPLICAS_LABEL))
-        .or_else(|| {
-            node.metadata
-                .annotations
-                .as_ref()
-                .and_then(|a| a.get(GPU_REPLICAS_LABEL))
-        });
-    let gpu_replicas = gpu_replicas_from_label(replicas_value.map(String::as_str))
-        .map_err(|_| ProjectionError::GpuReplicas(name.clone()))?;
+        .label(GPU_REPLICAS_LABEL)
+        .or(node.metadata.gpu_replicas_annotation.as_deref());
+    let gpu_replicas = gpu_replicas_from_label(replicas_value)
+        .map_err(|_| ProjectionError::GpuReplicas(name.to_owned()))?;
     let readiness = match node
         .status
         .conditions
@@ -110,15 +89,17 @@ pub fn project_node(
             Some(Taint {
                 key: interner.intern(&t.key),
                 value: t.value.as_deref().map(|v| interner.intern(v)),
-                effect: TaintEffect::parse(&t.effect)?,
+                effect: t.effect?,
             })
         })
         .collect();
+    let info = node.status.node_info.as_ref();
+    let info_field = |field: fn(&SlimNodeInfo) -> &String| info.map_or("", |i| field(i).as_str());
     let view = NodeView {
-        name: NodeName(interner.intern(&name)),
-        labels: labels(node.metadata.labels.as_ref(), interner),
+        name: NodeName(interner.intern(name)),
+        labels: labels(&node.metadata.labels, interner),
         readiness,
-        schedulability: if node.spec.unschedulable {
+        schedulability: if node.spec.unschedulable == Some(true) {
             Schedulability::Cordoned
         } else {
             Schedulability::Schedulable
@@ -127,11 +108,11 @@ pub fn project_node(
         taints,
         allocatable,
         gpu_replicas,
-        kubelet_version: interner.intern(&node.status.node_info.kubelet_version),
+        kubelet_version: interner.intern(info_field(|i| &i.kubelet_version)),
     };
     let versions = NodeVersions {
-        kernel: interner.intern(&node.status.node_info.kernel_version),
-        runtime: interner.intern(&node.status.node_info.container_runtime_version),
+        kernel: interner.intern(info_field(|i| &i.kernel_version)),
+        runtime: interner.intern(info_field(|i| &i.container_runtime_version)),
     };
     Ok((view, versions))
 }
@@ -140,7 +121,10 @@ fn container_requests(
     c: &SlimContainer,
     interner: &mut Interner,
 ) -> Result<ResourceVector, ResourceError> {
-    resource_list(&c.resources.requests, interner)
+    match &c.resources {
+        Some(resources) => resources.requests.to_vector(interner),
+        None => Ok(ResourceVector::ZERO),
+    }
 }
 
 /// A pod's view and its labels (kept for matching PDB selectors).
@@ -148,10 +132,10 @@ pub fn project_pod(
     pod: &SlimPod,
     interner: &mut Interner,
 ) -> Result<(PodView, Labels), ProjectionError> {
-    let name = pod.metadata.name.clone().unwrap_or_default();
+    let name = pod.metadata.name.as_deref().unwrap_or_default();
     let bad = |source| ProjectionError::Resource {
         kind: "pod",
-        name: name.clone(),
+        name: name.to_owned(),
         source,
     };
     let mut spec = PodSpecRequests::default();
@@ -162,35 +146,32 @@ pub fn project_pod(
     for c in &pod.spec.init_containers {
         spec.init_containers.push(InitContainerRequests {
             requests: container_requests(c, interner).map_err(bad)?,
-            kind: if c.restart_policy.as_deref() == Some("Always") {
+            kind: if c.restarts_always {
                 InitContainerKind::Sidecar
             } else {
                 InitContainerKind::RunToCompletion
             },
         });
     }
-    spec.overhead = resource_list(&pod.spec.overhead, interner).map_err(bad)?;
-    let phase = match pod.status.phase.as_deref() {
-        Some("Running") => PodPhase::Running,
-        Some("Succeeded") => PodPhase::Succeeded,
-        Some("Failed") => PodPhase::Failed,
-        Some("Pending") | None => PodPhase::Pending,
-        Some(_) => PodPhase::Unknown,
-    };
-    let owner = pod
-        .metadata
-        .owner_references
-        .iter()
-        .flatten()
-        .find(|o| o.controller == Some(true))
-        .map(|o| OwnerRef {
-            kind: interner.intern(&o.kind),
-            name: interner.intern(&o.name),
-        });
+    spec.overhead = pod.spec.overhead.to_vector(interner).map_err(bad)?;
+    let phase = pod.status.phase.unwrap_or(PodPhase::Pending);
+    let owner = pod.metadata.controller.as_ref().map(|o| OwnerRef {
+        kind: interner.intern(&o.kind),
+        name: interner.intern(&o.name),
+    });
+    // Document order, last value winning on a duplicate key, as the map it was read from.
+    let mut selector_pairs: Vec<&(String, String)> = pod.spec.node_selector.iter().collect();
+    selector_pairs.sort_by(|a, b| a.0.cmp(&b.0));
+    selector_pairs.dedup_by(|later, earlier| {
+        let same = later.0 == earlier.0;
+        if same {
+            std::mem::swap(later, earlier);
+        }
+        same
+    });
     let node_selector = NodeSelector(
-        pod.spec
-            .node_selector
-            .iter()
+        selector_pairs
+            .into_iter()
             .map(|(k, v)| LabelRequirement::equals(interner.intern(k), interner.intern(v)))
             .collect(),
     );
@@ -204,18 +185,18 @@ pub fn project_pod(
                 .as_deref()
                 .filter(|k| !k.is_empty())
                 .map(|k| interner.intern(k)),
-            operator: if t.operator.as_deref() == Some("Exists") {
+            operator: if t.exists {
                 TolerationOperator::Exists
             } else {
                 TolerationOperator::Equal
             },
             value: t.value.as_deref().map(|v| interner.intern(v)),
-            effect: t.effect.as_deref().and_then(TaintEffect::parse),
+            effect: t.effect,
         })
         .collect();
     let view = PodView {
         namespace: interner.intern(pod.metadata.namespace.as_deref().unwrap_or("default")),
-        name: Arc::from(name.as_str()),
+        name: Arc::from(name),
         node: pod
             .spec
             .node_name
@@ -230,7 +211,7 @@ pub fn project_pod(
         required_domain: None,
         pdb: None,
     };
-    Ok((view, labels(pod.metadata.labels.as_ref(), interner)))
+    Ok((view, labels(&pod.metadata.labels, interner)))
 }
 
 /// A PDB selector in a form that can be matched against interned pod labels.

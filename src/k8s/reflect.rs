@@ -3,16 +3,17 @@
 //! alive), list pages as they arrive, and every failure with whether the server was
 //! reachable at all.
 
-use std::fmt::Debug;
 use std::time::Duration;
 
-use futures::{StreamExt, TryStreamExt};
-use kube::Api;
+use futures::{StreamExt, TryStream, TryStreamExt};
+use http_body_util::BodyExt;
 use kube::api::{ListParams, WatchEvent, WatchParams};
-use serde::de::DeserializeOwned;
+use kube::core::Request;
+use serde::Deserialize;
 use tokio::sync::mpsc;
 
 use super::retry::RetryPolicy;
+use super::slim::SlimObject;
 
 /// What the loop tells its consumer.
 #[derive(Debug)]
@@ -93,11 +94,97 @@ enum Next {
     Stop,
 }
 
+/// One list page: the slim items and where to go next.
+#[derive(Deserialize)]
+#[serde(bound(deserialize = "K: SlimObject"))]
+struct Page<K> {
+    #[serde(default)]
+    metadata: PageMeta,
+    #[serde(default)]
+    items: Option<Vec<K>>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PageMeta {
+    #[serde(default)]
+    resource_version: Option<String>,
+    #[serde(default, rename = "continue")]
+    continue_: Option<String>,
+}
+
+/// Lists and watches `K` at its path across all namespaces, through `client`.
+struct Resource<K> {
+    client: kube::Client,
+    request: Request,
+    _kind: std::marker::PhantomData<fn() -> K>,
+}
+
+impl<K: SlimObject> Resource<K> {
+    /// One list page, decoded from the response bytes where they arrived: no copy into a
+    /// `String` first (a page is hundreds of kilobytes, a fleet's lists hundreds of MiB).
+    async fn list(&self, params: &ListParams) -> Result<Page<K>, kube::Error> {
+        let request = self
+            .request
+            .list(params)
+            .map_err(kube::Error::BuildRequest)?;
+        let response = self
+            .client
+            .send(request.map(kube::client::Body::from))
+            .await?;
+        let status = response.status();
+        let body = response.into_body().collect().await?.to_bytes();
+        if status.is_client_error() || status.is_server_error() {
+            return Err(api_error(status, &body));
+        }
+        // One UTF-8 check over the whole page, then the `str` reader, which trusts it;
+        // decoding from bytes instead would re-check every key and value it reads.
+        match std::str::from_utf8(&body) {
+            Ok(text) => serde_json::from_str(text).map_err(kube::Error::SerdeError),
+            // Not UTF-8: let kube's own conversion say so, as it did before.
+            Err(_) => match String::from_utf8(body.to_vec()) {
+                Ok(text) => serde_json::from_str(&text).map_err(kube::Error::SerdeError),
+                Err(error) => Err(kube::Error::FromUtf8(error)),
+            },
+        }
+    }
+
+    async fn watch(
+        &self,
+        params: &WatchParams,
+        version: &str,
+    ) -> Result<impl TryStream<Item = Result<WatchEvent<K>, kube::Error>> + use<K>, kube::Error>
+    {
+        let request = self
+            .request
+            .watch(params, version)
+            .map_err(kube::Error::BuildRequest)?;
+        self.client.request_events::<K>(request).await
+    }
+}
+
+/// The API's error `Status` for a failed request, or one made from the body when it is
+/// not a `Status` (a proxy's HTML page), as kube itself reports them.
+fn api_error(code: http::StatusCode, body: &[u8]) -> kube::Error {
+    let status = serde_json::from_slice::<kube::core::Status>(body).unwrap_or_else(|_| {
+        let text = String::from_utf8_lossy(body);
+        kube::core::Status::failure(text.trim(), "Failed to parse error data")
+            .with_code(code.as_u16())
+    });
+    kube::Error::Api(status.boxed())
+}
+
 /// Runs until the receiver of `tx` is dropped.
-pub async fn reflect<K>(api: Api<K>, options: ReflectOptions, tx: mpsc::Sender<Delta<K>>)
-where
-    K: kube::Resource + Clone + DeserializeOwned + Debug + Send + 'static,
-{
+pub async fn reflect<K: SlimObject>(
+    client: kube::Client,
+    options: ReflectOptions,
+    tx: mpsc::Sender<Delta<K>>,
+) {
+    let api = Resource::<K> {
+        client,
+        request: Request::new(K::PATH),
+        _kind: std::marker::PhantomData,
+    };
     let mut failures: u32 = 0;
     loop {
         match list_then_watch(&api, &options, &tx, &mut failures).await {
@@ -128,15 +215,12 @@ async fn fail<K>(
     Ok(())
 }
 
-async fn list_then_watch<K>(
-    api: &Api<K>,
+async fn list_then_watch<K: SlimObject>(
+    api: &Resource<K>,
     options: &ReflectOptions,
     tx: &mpsc::Sender<Delta<K>>,
     failures: &mut u32,
-) -> Next
-where
-    K: kube::Resource + Clone + DeserializeOwned + Debug + Send + 'static,
-{
+) -> Next {
     // List, page by page.
     if tx.send(Delta::ListStarted).await.is_err() {
         return Next::Stop;
@@ -150,9 +234,13 @@ where
         match api.list(&params).await {
             Ok(list) => {
                 *failures = 0;
-                let version = list.metadata.resource_version.clone();
-                continue_token = list.metadata.continue_.clone().filter(|t| !t.is_empty());
-                if tx.send(Delta::Page(list.items)).await.is_err() {
+                let version = list.metadata.resource_version;
+                continue_token = list.metadata.continue_.filter(|t| !t.is_empty());
+                if tx
+                    .send(Delta::Page(list.items.unwrap_or_default()))
+                    .await
+                    .is_err()
+                {
                     return Next::Stop;
                 }
                 if continue_token.is_none() {
@@ -190,14 +278,14 @@ where
             // `ended`: the server closed the watch at its timeout; resume from `version`.
             let (delta, ended) = match stream.try_next().await {
                 Ok(Some(WatchEvent::Added(object) | WatchEvent::Modified(object))) => {
-                    if let Some(v) = object.meta().resource_version.clone() {
-                        version = v;
+                    if let Some(v) = object.resource_version() {
+                        v.clone_into(&mut version);
                     }
                     (Delta::Applied(object), false)
                 }
                 Ok(Some(WatchEvent::Deleted(object))) => {
-                    if let Some(v) = object.meta().resource_version.clone() {
-                        version = v;
+                    if let Some(v) = object.resource_version() {
+                        v.clone_into(&mut version);
                     }
                     (Delta::Deleted(object), false)
                 }

@@ -1,43 +1,75 @@
-//! Slim Kubernetes objects: only the fields fleetdeck reads are decoded, the rest of each
-//! object is skipped by the JSON parser and never allocated. They are real kube resources
-//! (same API paths as the full types), so lists and watches work unchanged.
+//! Slim Kubernetes objects: only the fields fleetdeck reads are decoded, straight into the
+//! form the projection uses (see `slim_de`); the rest of each object is skipped by the
+//! JSON parser and never allocated. Each type knows the API path it is listed and watched
+//! at, which is all the list-then-watch loop needs from it.
 
-use std::collections::BTreeMap;
+use std::fmt::Debug;
 
-use k8s_openapi::api::core::v1::{Taint, Toleration};
-use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
-use k8s_openapi::{ClusterResourceScope, Metadata, NamespaceResourceScope, Resource};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 
-macro_rules! slim_resource {
-    ($ty:ident, $api_version:literal, $group:literal, $version:literal, $kind:literal, $plural:literal, $scope:ty) => {
-        impl Resource for $ty {
-            const API_VERSION: &'static str = $api_version;
-            const GROUP: &'static str = $group;
-            const KIND: &'static str = $kind;
-            const VERSION: &'static str = $version;
-            const URL_PATH_SEGMENT: &'static str = $plural;
-            type Scope = $scope;
-        }
-        impl Metadata for $ty {
-            type Ty = ObjectMeta;
-            fn metadata(&self) -> &ObjectMeta {
-                &self.metadata
-            }
-            fn metadata_mut(&mut self) -> &mut ObjectMeta {
-                &mut self.metadata
-            }
-        }
-    };
+use super::slim_de::{self, Owner, Quantities};
+use crate::model::fleet::{PodPhase, TaintEffect};
+
+/// An object the list-then-watch loop can keep: decodable, and listed across all
+/// namespaces at `PATH`.
+pub trait SlimObject: DeserializeOwned + Clone + Debug + Send + 'static {
+    /// The collection path, e.g. `/api/v1/pods`.
+    const PATH: &'static str;
+    /// The object's `metadata.resourceVersion`, where a watch resumes.
+    fn resource_version(&self) -> Option<&str>;
+}
+
+/// `metadata`, slim: identity, labels, the controller and the one annotation read.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SlimMeta {
+    /// Object name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Namespace (none for cluster-scoped objects).
+    #[serde(default)]
+    pub namespace: Option<String>,
+    /// Where a watch resumes.
+    #[serde(default)]
+    pub resource_version: Option<String>,
+    /// Labels, in document order.
+    #[serde(default, deserialize_with = "slim_de::string_pairs")]
+    pub labels: Vec<(String, String)>,
+    /// `nvidia.com/gpu.replicas`, the only annotation read.
+    #[serde(
+        default,
+        rename = "annotations",
+        deserialize_with = "slim_de::gpu_replicas_annotation"
+    )]
+    pub gpu_replicas_annotation: Option<String>,
+    /// The controlling owner reference.
+    #[serde(
+        default,
+        rename = "ownerReferences",
+        deserialize_with = "slim_de::controller"
+    )]
+    pub controller: Option<Owner>,
+}
+
+impl SlimMeta {
+    /// The value of label `key`, if present (last one wins, as in a JSON map).
+    pub fn label(&self, key: &str) -> Option<&str> {
+        self.labels
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 /// A Node, as much of it as capacity, drift and maintenance read.
 #[derive(Debug, Clone, Deserialize)]
 pub struct SlimNode {
-    /// Name, labels, annotations.
+    /// Name, labels, the GPU annotation.
     #[serde(default)]
-    pub metadata: ObjectMeta,
+    pub metadata: SlimMeta,
     /// Cordon and taints.
     #[serde(default)]
     pub spec: SlimNodeSpec,
@@ -45,15 +77,13 @@ pub struct SlimNode {
     #[serde(default)]
     pub status: SlimNodeStatus,
 }
-slim_resource!(
-    SlimNode,
-    "v1",
-    "",
-    "v1",
-    "Node",
-    "nodes",
-    ClusterResourceScope
-);
+
+impl SlimObject for SlimNode {
+    const PATH: &'static str = "/api/v1/nodes";
+    fn resource_version(&self) -> Option<&str> {
+        self.metadata.resource_version.as_deref()
+    }
+}
 
 /// `Node.spec`, slim.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -61,34 +91,49 @@ slim_resource!(
 pub struct SlimNodeSpec {
     /// Cordoned.
     #[serde(default)]
-    pub unschedulable: bool,
+    pub unschedulable: Option<bool>,
     /// Taints.
+    #[serde(default, deserialize_with = "slim_de::vec_or_null")]
+    pub taints: Vec<SlimTaint>,
+}
+
+/// A node taint, slim.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SlimTaint {
+    /// Taint key.
     #[serde(default)]
-    pub taints: Vec<Taint>,
+    pub key: String,
+    /// Taint value.
+    #[serde(default)]
+    pub value: Option<String>,
+    /// Effect; `None` when the spelling is unknown (the taint is then ignored).
+    #[serde(default, deserialize_with = "slim_de::taint_effect")]
+    pub effect: Option<TaintEffect>,
 }
 
 /// `Node.status`, slim.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SlimNodeStatus {
-    /// Allocatable resources.
+    /// Allocatable resources, already in amounts.
     #[serde(default)]
-    pub allocatable: BTreeMap<String, Quantity>,
+    pub allocatable: Quantities,
     /// Conditions; only `Ready` is read.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "slim_de::vec_or_null")]
     pub conditions: Vec<SlimCondition>,
     /// Versions reported by the kubelet.
     #[serde(default)]
-    pub node_info: SlimNodeInfo,
+    pub node_info: Option<SlimNodeInfo>,
 }
 
 /// A status condition, slim.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct SlimCondition {
     /// Condition type, e.g. `Ready`.
-    #[serde(rename = "type")]
+    #[serde(rename = "type", default)]
     pub type_: String,
     /// `True`, `False` or `Unknown`.
+    #[serde(default)]
     pub status: String,
 }
 
@@ -110,9 +155,9 @@ pub struct SlimNodeInfo {
 /// A Pod, as much of it as capacity and drains read.
 #[derive(Debug, Clone, Deserialize)]
 pub struct SlimPod {
-    /// Name, namespace, labels, owners, deletion.
+    /// Name, namespace, labels, controller.
     #[serde(default)]
-    pub metadata: ObjectMeta,
+    pub metadata: SlimMeta,
     /// Placement and requests.
     #[serde(default)]
     pub spec: SlimPodSpec,
@@ -120,15 +165,13 @@ pub struct SlimPod {
     #[serde(default)]
     pub status: SlimPodStatus,
 }
-slim_resource!(
-    SlimPod,
-    "v1",
-    "",
-    "v1",
-    "Pod",
-    "pods",
-    NamespaceResourceScope
-);
+
+impl SlimObject for SlimPod {
+    const PATH: &'static str = "/api/v1/pods";
+    fn resource_version(&self) -> Option<&str> {
+        self.metadata.resource_version.as_deref()
+    }
+}
 
 /// `Pod.spec`, slim.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -137,49 +180,70 @@ pub struct SlimPodSpec {
     /// Bound node.
     #[serde(default)]
     pub node_name: Option<String>,
-    /// Plain node selector.
-    #[serde(default)]
-    pub node_selector: BTreeMap<String, String>,
+    /// Plain node selector, in document order.
+    #[serde(default, deserialize_with = "slim_de::string_pairs")]
+    pub node_selector: Vec<(String, String)>,
     /// Tolerations.
-    #[serde(default)]
-    pub tolerations: Vec<Toleration>,
+    #[serde(default, deserialize_with = "slim_de::vec_or_null")]
+    pub tolerations: Vec<SlimToleration>,
     /// App containers.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "slim_de::vec_or_null")]
     pub containers: Vec<SlimContainer>,
     /// Init containers and sidecars.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "slim_de::vec_or_null")]
     pub init_containers: Vec<SlimContainer>,
-    /// RuntimeClass overhead.
+    /// RuntimeClass overhead, already in amounts.
     #[serde(default)]
-    pub overhead: BTreeMap<String, Quantity>,
+    pub overhead: Quantities,
 }
 
-/// A container, slim: its requests and restart policy (sidecars have `Always`).
+/// A toleration, slim.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SlimToleration {
+    /// Key; empty or absent matches every key (with `Exists`).
+    #[serde(default)]
+    pub key: Option<String>,
+    /// `operator: Exists` (otherwise `Equal`).
+    #[serde(default, rename = "operator", deserialize_with = "slim_de::is_exists")]
+    pub exists: bool,
+    /// Value for `Equal`.
+    #[serde(default)]
+    pub value: Option<String>,
+    /// Effect to match; `None` matches every effect.
+    #[serde(default, deserialize_with = "slim_de::taint_effect")]
+    pub effect: Option<TaintEffect>,
+}
+
+/// A container, slim: its requests and whether it is a sidecar.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SlimContainer {
     /// Requests only; limits do not matter for placement.
     #[serde(default)]
-    pub resources: SlimResources,
-    /// `Always` marks a sidecar init container.
-    #[serde(default)]
-    pub restart_policy: Option<String>,
+    pub resources: Option<SlimResources>,
+    /// `restartPolicy: Always`, which marks a sidecar init container.
+    #[serde(
+        default,
+        rename = "restartPolicy",
+        deserialize_with = "slim_de::is_always"
+    )]
+    pub restarts_always: bool,
 }
 
 /// `resources`, slim.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct SlimResources {
-    /// Requests.
+    /// Requests, already in amounts.
     #[serde(default)]
-    pub requests: BTreeMap<String, Quantity>,
+    pub requests: Quantities,
 }
 
 /// `Pod.status`, slim.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct SlimPodStatus {
-    /// `Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`.
-    #[serde(default)]
-    pub phase: Option<String>,
+    /// The phase; `None` when absent (a pod not yet seen by a kubelet: pending).
+    #[serde(default, deserialize_with = "slim_de::pod_phase")]
+    pub phase: Option<PodPhase>,
 }
 
 /// A PodDisruptionBudget, slim.
@@ -187,7 +251,7 @@ pub struct SlimPodStatus {
 pub struct SlimPdb {
     /// Name and namespace.
     #[serde(default)]
-    pub metadata: ObjectMeta,
+    pub metadata: SlimMeta,
     /// The selector.
     #[serde(default)]
     pub spec: SlimPdbSpec,
@@ -195,15 +259,13 @@ pub struct SlimPdb {
     #[serde(default)]
     pub status: SlimPdbStatus,
 }
-slim_resource!(
-    SlimPdb,
-    "policy/v1",
-    "policy",
-    "v1",
-    "PodDisruptionBudget",
-    "poddisruptionbudgets",
-    NamespaceResourceScope
-);
+
+impl SlimObject for SlimPdb {
+    const PATH: &'static str = "/apis/policy/v1/poddisruptionbudgets";
+    fn resource_version(&self) -> Option<&str> {
+        self.metadata.resource_version.as_deref()
+    }
+}
 
 /// `PodDisruptionBudget.spec`, slim.
 #[derive(Debug, Clone, Default, Deserialize)]

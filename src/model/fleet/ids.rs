@@ -63,9 +63,12 @@ impl fmt::Display for OwnerRef {
 ///
 /// One interner per cluster (or per fleet) lives in the adapter that builds the views; it
 /// only grows, which is fine because the set of distinct label strings is small.
+///
+/// Hashed with foldhash rather than SipHash: a fleet sync interns a dozen strings per pod,
+/// millions in all, and the keys are short. foldhash is still seeded per process.
 #[derive(Debug, Default)]
 pub struct Interner {
-    strings: HashSet<Arc<str>>,
+    strings: HashSet<Arc<str>, foldhash::fast::RandomState>,
 }
 
 impl Interner {

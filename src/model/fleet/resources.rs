@@ -157,6 +157,19 @@ impl ResourceVector {
         Ok(v)
     }
 
+    /// Replaces the names of MIG and attachable-volume dimensions with `interner`'s shared
+    /// copies, for vectors read without an interner at hand (a no-op for the common four).
+    pub fn share_names(&mut self, interner: &mut Interner) {
+        for (dim, _) in &mut self.extended {
+            match dim {
+                Dimension::Mig(name) | Dimension::AttachableVolumes(name) => {
+                    *name = interner.intern(name);
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// CPU in millicores.
     pub fn cpu_millis(&self) -> i64 {
         self.cpu_millis
