@@ -1,21 +1,10 @@
 //! The `fleetdeck ledger …`, `config` and `completions` commands, run as a user runs them.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod cli_support;
 
-fn fleetdeck(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
-        .args(args)
-        .current_dir(dir)
-        // Keep the user's own configuration, kubeconfig and data out of the tests.
-        .env("FLEETDECK_CONFIG", dir.join("config.toml"))
-        .env("FLEETDECK_DATA_DIR", dir.join("data"))
-        .env_remove("FLEETDECK_LEDGER")
-        .env_remove("KUBECONFIG")
-        .env("HOME", dir)
-        .output()
-        .expect("the binary runs")
-}
+use cli_support::fleetdeck;
+
+use std::process::{Command, Output};
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()

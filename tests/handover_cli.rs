@@ -1,8 +1,11 @@
 //! `fleetdeck handover` and the maintenance hand-off commands on a journal written here:
 //! a drain stuck on a PDB, handed off with the CLI, listed in the Markdown report.
 
+mod cli_support;
+
+use cli_support::{fleetdeck, text};
+
 use std::path::Path;
-use std::process::{Command, Output};
 
 use fleetdeck::journal::{Durability, JournalStore, SqliteJournal};
 use fleetdeck::model::ledger::ClusterId;
@@ -11,32 +14,10 @@ use fleetdeck::model::run::{
 };
 use jiff::Timestamp;
 
-fn fleetdeck(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
-        .args(args)
-        .current_dir(dir)
-        .env("FLEETDECK_CONFIG", dir.join("config.toml"))
-        .env("FLEETDECK_DATA_DIR", dir.join("data"))
-        .env("FLEETDECK_JOURNAL", dir.join("journal.sqlite"))
-        .env_remove("FLEETDECK_LEDGER")
-        .env_remove("KUBECONFIG")
-        .env("HOME", dir)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
 /// A maintenance whose drain of n1 is stuck on a PDB, as the executor records it.
 fn stuck_drain(dir: &Path) {
     let mut store =
-        SqliteJournal::open(&dir.join("journal.sqlite"), Durability::Full).expect("journal");
+        SqliteJournal::open(&dir.join("data/journal.sqlite"), Durability::Full).expect("journal");
     let run = RunId("mnt-reboot-1".into());
     let cluster = ClusterId("prod-use1-01".into());
     let now = Timestamp::now();

@@ -1,29 +1,8 @@
 //! `fleetdeck journal`, `pause`, `resume` and `maintenance plan`, run as a user runs them.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod cli_support;
 
-fn fleetdeck(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
-        .args(args)
-        .current_dir(dir)
-        .env("FLEETDECK_CONFIG", dir.join("config.toml"))
-        .env("FLEETDECK_DATA_DIR", dir.join("data"))
-        .env("FLEETDECK_JOURNAL", dir.join("journal.sqlite"))
-        .env_remove("FLEETDECK_LEDGER")
-        .env_remove("KUBECONFIG")
-        .env("HOME", dir)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
+use cli_support::{fleetdeck, text};
 
 #[test]
 fn pause_and_resume_are_journaled_with_actor_and_reason() {

@@ -1,23 +1,9 @@
 //! `fleetdeck rollout …` through the binary: the dry run of the examples, diagnostics with
 //! positions, and operator commands refused in read-only mode.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod cli_support;
 
-fn fleetdeck(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
-        .args(args)
-        .current_dir(dir)
-        // Keep the user's own configuration, journal and data out of the tests.
-        .env("FLEETDECK_CONFIG", dir.join("config.toml"))
-        .env("FLEETDECK_DATA_DIR", dir.join("data"))
-        .env_remove("FLEETDECK_LEDGER")
-        .env_remove("FLEETDECK_JOURNAL")
-        .env_remove("KUBECONFIG")
-        .env("HOME", dir)
-        .output()
-        .expect("run fleetdeck")
-}
+use cli_support::fleetdeck;
 
 fn example(name: &str) -> String {
     format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
