@@ -7,8 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 use fleetdeck::journal::{EventQuery, JournalStore};
-use fleetdeck::model::handover::{ClusterHealth, HandoverInput, handover, to_markdown};
-use fleetdeck::model::ledger::ClusterId;
+use fleetdeck::model::handover::{HandoverInput, cluster_health, handover, to_markdown};
 use jiff::Timestamp;
 
 use super::journal_cmd::{open, parse_since};
@@ -46,18 +45,7 @@ pub fn run(settings: &Settings, args: &HandoverArgs) -> anyhow::Result<ExitCode>
     let (ledger, clusters) = match settings.ledger.as_ref() {
         Some(path) if !args.wait_synced.is_zero() => {
             match super::live::observe(settings, args.wait_synced) {
-                Ok((ledger, snapshot)) => {
-                    let health: Vec<ClusterHealth> = snapshot
-                        .clusters
-                        .iter()
-                        .map(|c| ClusterHealth {
-                            id: ClusterId(c.id.to_string()),
-                            status: c.status,
-                            error: c.last_error.clone(),
-                        })
-                        .collect();
-                    (Some(ledger), Some(health))
-                }
+                Ok((ledger, snapshot)) => (Some(ledger), Some(cluster_health(&snapshot))),
                 Err(error) => {
                     eprintln!("fleetdeck handover: cluster statuses not checked: {error:#}");
                     // Exceptions still come from the ledger when only the fleet is out of reach.

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Subcommand;
 use fleetdeck::journal::JournalStore;
 use fleetdeck::model::maintenance::{
-    NodeFacts, NodeSelection, plan_batches, read_maintenance, select_nodes,
+    NodeFacts, NodeSelection, PlannedOn, plan_on, read_maintenance,
 };
 use fleetdeck::model::run::NodeName;
 use fleetdeck::yaml::Severity;
@@ -205,13 +205,11 @@ fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Resul
             }
         },
     };
-    let (targets, missing) = select_nodes(&spec.nodes, &inventory);
-    let down: Vec<NodeFacts> = inventory
-        .iter()
-        .filter(|n| n.unavailable && !targets.iter().any(|t| t.name == n.name))
-        .cloned()
-        .collect();
-    let plan = plan_batches(&targets, &down, &spec.budgets);
+    let PlannedOn {
+        targets,
+        missing,
+        plan,
+    } = plan_on(&spec.nodes, &spec.budgets, &inventory);
     #[derive(Serialize)]
     struct Out<'a> {
         name: &'a str,

@@ -9,7 +9,7 @@ use kube::Api;
 use kube::api::ListParams;
 
 use crate::journal::{JournalError, JournalStore};
-use crate::model::maintenance::{MaintenanceSpec, NodeFacts, Plan, plan_batches, select_nodes};
+use crate::model::maintenance::{MaintenanceSpec, NodeFacts, Plan, PlannedOn, plan_on};
 use crate::model::run::{Actor, EventBody, IdempotencyKey, ItemId, NewEvent, NodeName, RunId};
 
 /// Why a run could not be started.
@@ -84,7 +84,11 @@ pub fn facts_of(node: &Node) -> NodeFacts {
 
 /// Plans `spec` against the cluster's `inventory`.
 pub fn plan(spec: &MaintenanceSpec, inventory: &[NodeFacts]) -> Result<Plan, StartError> {
-    let (targets, missing) = select_nodes(&spec.nodes, inventory);
+    let PlannedOn {
+        targets,
+        missing,
+        plan,
+    } = plan_on(&spec.nodes, &spec.budgets, inventory);
     if !missing.is_empty() {
         let names: Vec<&str> = missing.iter().map(|n| n.as_str()).collect();
         return Err(StartError::Missing(names.join(", ")));
@@ -95,12 +99,7 @@ pub fn plan(spec: &MaintenanceSpec, inventory: &[NodeFacts]) -> Result<Plan, Sta
             spec.nodes
         )));
     }
-    let down: Vec<NodeFacts> = inventory
-        .iter()
-        .filter(|n| n.unavailable && !targets.iter().any(|t| t.name == n.name))
-        .cloned()
-        .collect();
-    Ok(plan_batches(&targets, &down, &spec.budgets))
+    Ok(plan)
 }
 
 /// Journals a new run for `spec` with `plan`; returns its id. The executor picks it up.

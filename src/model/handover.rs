@@ -106,6 +106,19 @@ pub struct ClusterHealth {
     pub error: Option<String>,
 }
 
+/// Every cluster's health as the live fleet view reports it.
+pub fn cluster_health(snapshot: &crate::model::live::FleetSnapshot) -> Vec<ClusterHealth> {
+    snapshot
+        .clusters
+        .iter()
+        .map(|c| ClusterHealth {
+            id: ClusterId(c.id.to_string()),
+            status: c.status,
+            error: c.last_error.clone(),
+        })
+        .collect()
+}
+
 /// Everything a handover is built from.
 #[derive(Debug, Clone, Copy)]
 pub struct HandoverInput<'a> {

@@ -11,8 +11,7 @@ use super::app::App;
 use super::format::fit;
 use super::theme::Slot;
 use super::view::{centred, overlay_block};
-use crate::model::handover::{ClusterHealth, HandoverInput, HandoverItem, handover};
-use crate::model::ledger::ClusterId;
+use crate::model::handover::{HandoverInput, HandoverItem, cluster_health, handover};
 
 /// How far back the console's walkthrough looks for notes: one shift.
 pub const SHIFT: jiff::SignedDuration = jiff::SignedDuration::from_hours(8);
@@ -30,16 +29,7 @@ pub struct HandoverState {
 
 /// The handover items for the console's current view of the world.
 pub fn build(app: &App) -> Vec<HandoverItem> {
-    let clusters: Vec<ClusterHealth> = app
-        .snapshot
-        .clusters
-        .iter()
-        .map(|c| ClusterHealth {
-            id: ClusterId(c.id.to_string()),
-            status: c.status,
-            error: c.last_error.clone(),
-        })
-        .collect();
+    let clusters = cluster_health(&app.snapshot);
     let since = app.now.checked_sub(SHIFT).unwrap_or(app.now);
     let input = HandoverInput {
         projection: &app.activity.journal.projection,

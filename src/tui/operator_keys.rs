@@ -12,7 +12,7 @@ use crate::model::handover::HandoverItem;
 use crate::model::live::ClusterStatus;
 use crate::model::maintenance::{
     Budgets, DEFAULT_FAILURE_DOMAIN_LABEL, Deadlines, DrainOptions, MaintainAction,
-    MaintenanceSpec, NodeFacts, NodeSelection, VerifyOptions, plan_batches, select_nodes,
+    MaintenanceSpec, NodeFacts, NodeSelection, PlannedOn, VerifyOptions, plan_on,
 };
 use crate::model::run::{
     Actor, NodeName, PauseScope, RunView, StepStatus, approval_target, check_approve,
@@ -440,13 +440,11 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) {
         return;
     };
     let inventory = inventory(&facts.view);
-    let (targets, missing) = select_nodes(&spec.nodes, &inventory);
-    let down: Vec<NodeFacts> = inventory
-        .iter()
-        .filter(|n| n.unavailable && !targets.iter().any(|t| t.name == n.name))
-        .cloned()
-        .collect();
-    let plan = plan_batches(&targets, &down, &spec.budgets);
+    let PlannedOn {
+        targets,
+        missing,
+        plan,
+    } = plan_on(&spec.nodes, &spec.budgets, &inventory);
     let mut context = vec![
         format!(
             "{} node(s) on {id}, at most {} unavailable at once",

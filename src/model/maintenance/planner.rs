@@ -121,6 +121,35 @@ fn limits(node: &NodeFacts, budgets: &Budgets) -> Vec<Limit> {
     out
 }
 
+/// A maintenance planned against a cluster's nodes: its targets, the names it gives that
+/// the cluster does not have, and the batches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedOn {
+    /// The nodes selected.
+    pub targets: Vec<NodeFacts>,
+    /// Names in the file that are not on the cluster.
+    pub missing: Vec<NodeName>,
+    /// The batches.
+    pub plan: Plan,
+}
+
+/// Selects `selection` among `inventory` and partitions it under `budgets`, counting the
+/// cluster's other unavailable nodes against every batch.
+pub fn plan_on(selection: &NodeSelection, budgets: &Budgets, inventory: &[NodeFacts]) -> PlannedOn {
+    let (targets, missing) = select_nodes(selection, inventory);
+    let down: Vec<NodeFacts> = inventory
+        .iter()
+        .filter(|n| n.unavailable && !targets.iter().any(|t| t.name == n.name))
+        .cloned()
+        .collect();
+    let plan = plan_batches(&targets, &down, budgets);
+    PlannedOn {
+        targets,
+        missing,
+        plan,
+    }
+}
+
 /// Partitions `targets` into batches under `budgets`, counting `down_elsewhere` (nodes of
 /// the cluster already unavailable) against every batch. Greedy in target order: each
 /// batch takes every node that still fits.
