@@ -39,6 +39,18 @@ impl Step {
         Step::Uncordon,
     ];
 
+    /// Every step, `Done` last.
+    pub const ALL: [Step; 8] = [
+        Step::Precheck,
+        Step::Cordon,
+        Step::Drain,
+        Step::Maintain,
+        Step::VerifyNode,
+        Step::VerifyWorkloads,
+        Step::Uncordon,
+        Step::Done,
+    ];
+
     /// The step after this one.
     pub fn next(self) -> Step {
         match self {

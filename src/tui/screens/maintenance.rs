@@ -6,16 +6,7 @@ use crate::model::maintenance::Step;
 use crate::model::run::{ItemId, ItemView, Projection, RunId, RunView, StepStatus};
 
 /// The columns of a swimlane: every step that does work, then Done.
-pub const COLUMNS: [Step; 8] = [
-    Step::Precheck,
-    Step::Cordon,
-    Step::Drain,
-    Step::Maintain,
-    Step::VerifyNode,
-    Step::VerifyWorkloads,
-    Step::Uncordon,
-    Step::Done,
-];
+pub const COLUMNS: [Step; 8] = Step::ALL;
 
 /// The screen's state.
 #[derive(Debug, Clone, Default, PartialEq)]
