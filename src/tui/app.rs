@@ -336,7 +336,7 @@ impl App {
             Action::ScreenMaintenance => self.nav.reset(Route::Maintenance),
             Action::ScreenTimeline => self.nav.reset(Route::Timeline),
             Action::PauseAll => super::operator_keys::pause_all(self),
-            Action::Handover => self.open_handover(),
+            Action::Handover => self.open_handover(None),
             _ => super::screen_keys::on_screen_action(self, action),
         }
         Vec::new()
@@ -610,7 +610,8 @@ impl App {
             Target::Command(PaletteCommand::Rollouts) => self.nav.reset(Route::Rollouts),
             Target::Command(PaletteCommand::Maintenance) => self.nav.reset(Route::Maintenance),
             Target::Command(PaletteCommand::Timeline) => self.nav.reset(Route::Timeline),
-            Target::Command(PaletteCommand::Handover) => self.open_handover(),
+            Target::Command(PaletteCommand::Handover) => self.open_handover(None),
+            Target::HandoverSince(shift) => self.open_handover(Some(shift)),
             Target::Command(PaletteCommand::PauseAll) => return self.on_action(Action::PauseAll),
             Target::Command(PaletteCommand::StartFile) => {
                 self.message =

@@ -13,8 +13,9 @@ use super::theme::Slot;
 use super::view::{centred, overlay_block};
 use crate::model::handover::{HandoverInput, HandoverItem, cluster_health, handover};
 
-/// How far back the console's walkthrough looks for notes: one shift.
-pub const SHIFT: jiff::SignedDuration = jiff::SignedDuration::from_hours(8);
+/// How far back the console's walkthrough looks by default: one shift
+/// (`:handover 12h` looks further).
+pub const SHIFT: std::time::Duration = std::time::Duration::from_secs(8 * 3600);
 /// Exceptions expiring within this many days are listed.
 pub const EXPIRING_DAYS: i64 = 14;
 
@@ -25,12 +26,18 @@ pub struct HandoverState {
     pub index: usize,
     /// The items, rebuilt whenever the journal or the fleet changes.
     pub items: Vec<HandoverItem>,
+    /// How far back it looks (the shift's length); `SHIFT` when unset.
+    pub shift: Option<std::time::Duration>,
 }
 
 /// The handover items for the console's current view of the world.
 pub fn build(app: &App) -> Vec<HandoverItem> {
     let clusters = cluster_health(&app.snapshot);
-    let since = app.now.checked_sub(SHIFT).unwrap_or(app.now);
+    let shift = app.handover.shift.unwrap_or(SHIFT);
+    let since = jiff::SignedDuration::try_from(shift)
+        .ok()
+        .and_then(|d| app.now.checked_sub(d).ok())
+        .unwrap_or(app.now);
     let input = HandoverInput {
         projection: &app.activity.journal.projection,
         events: &app.activity.journal.events,
@@ -52,7 +59,8 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
         area.height.saturating_sub(2),
     );
     let title = format!(
-        "shift handover · item {} of {} · ←/→ step · a acknowledge · esc closes",
+        "shift handover, last {} · item {} of {} · ←/→ step · a acknowledge · esc closes",
+        crate::model::duration::format_duration(state.shift.unwrap_or(SHIFT)),
         if state.items.is_empty() {
             0
         } else {

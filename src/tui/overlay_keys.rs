@@ -61,8 +61,9 @@ impl App {
         }
     }
 
-    /// Opens the shift handover walkthrough.
-    pub fn open_handover(&mut self) {
+    /// Opens the shift handover walkthrough over the last `shift` (default one shift).
+    pub fn open_handover(&mut self, shift: Option<std::time::Duration>) {
+        self.handover.shift = shift;
         self.handover.items = super::handover::build(self);
         self.handover.index = 0;
         self.overlay = Some(Overlay::Handover);

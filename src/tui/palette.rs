@@ -62,7 +62,7 @@ const COMMANDS: &[(PaletteCommand, &str, &str)] = &[
     (
         PaletteCommand::Handover,
         "handover",
-        "shift handover walkthrough",
+        "shift handover walkthrough (handover 12h: a longer shift; default 8h)",
     ),
     (
         PaletteCommand::PauseAll,
@@ -95,6 +95,8 @@ pub enum Target {
     Node(String, Arc<str>),
     /// `:start FILE`: start the maintenance a file describes (hidden when read-only).
     StartFile(std::path::PathBuf),
+    /// `:handover SINCE`: the walkthrough over a shift of this length (`12h`).
+    HandoverSince(std::time::Duration),
 }
 
 /// One match.
@@ -228,6 +230,10 @@ pub fn exact(input: &str, candidates: &Candidates) -> Option<Target> {
         Some(("start", path)) if !candidates.readonly && !path.trim().is_empty() => {
             Some(Target::StartFile(std::path::PathBuf::from(path.trim())))
         }
+        Some(("handover", since)) => crate::model::duration::parse_duration(since.trim())
+            .ok()
+            .filter(|d| !d.is_zero())
+            .map(Target::HandoverSince),
         Some(("cluster" | "cl", id)) => candidates
             .clusters
             .iter()
@@ -316,6 +322,17 @@ mod tests {
         assert_eq!(
             exact("start /tmp/m.yaml", &c),
             Some(Target::StartFile("/tmp/m.yaml".into()))
+        );
+        assert_eq!(
+            exact("handover 12h", &c),
+            Some(Target::HandoverSince(std::time::Duration::from_secs(
+                12 * 3600
+            )))
+        );
+        assert_eq!(exact("handover soon", &c), None, "not a duration");
+        assert_eq!(
+            exact("handover", &c),
+            Some(Target::Command(PaletteCommand::Handover))
         );
         assert_eq!(
             exact("node use-cpu-001", &c),

@@ -1,0 +1,32 @@
+//! Running the `fleetdeck` binary as a user runs it, kept away from the user's own
+//! configuration, ledger, kubeconfig, journal and data: everything lives in `dir` (the
+//! journal at its default place, `dir/data/journal.sqlite`).
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Runs `fleetdeck ARGS` in `dir`.
+pub fn fleetdeck(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
+        .args(args)
+        .current_dir(dir)
+        .env("FLEETDECK_CONFIG", dir.join("config.toml"))
+        .env("FLEETDECK_DATA_DIR", dir.join("data"))
+        .env_remove("FLEETDECK_JOURNAL")
+        .env_remove("FLEETDECK_LEDGER")
+        .env_remove("FLEETDECK_PROMETHEUS")
+        .env_remove("KUBECONFIG")
+        .env("HOME", dir)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Standard output then standard error, as text.
+pub fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
