@@ -27,6 +27,11 @@ impl SimClock {
         }
     }
 
+    /// When the fleet started, in simulated wall-clock time.
+    pub fn started(&self) -> Timestamp {
+        self.sim_start
+    }
+
     /// The speed factor.
     pub fn speed(&self) -> f64 {
         self.speed

@@ -73,7 +73,9 @@ pub fn ledger(fleet: &SimFleet, addr: SocketAddr) -> Value {
         .entry("tier".into())
         .or_default()
         .extend(["critical", "standard", "best-effort"].map(String::from));
-    let now = fleet.clock().now();
+    // Relative to the fleet's start, not to now: the same fleet writes the same ledger
+    // whenever it is asked.
+    let now = fleet.clock().started();
     let mut clusters = Vec::new();
     for c in fleet.clusters() {
         let p = &c.profile;
