@@ -180,3 +180,86 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
         );
     }
 }
+
+/// An `exec` release that runs longer than the lease's time to live: the executor keeps
+/// renewing its lease while the program runs, so the standby never takes over and no
+/// cluster's program is started twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_exec_keeps_the_lease_and_runs_once_per_cluster() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path();
+    let fleet = SimFleet::load("small", 6, 1.0).expect("small");
+    let (addr, _server) = start_on_loopback(fleet.clone(), 0).await.expect("loopback");
+    write_kubeconfig(&fleet, &path.join("kubeconfig"), addr).expect("kubeconfig");
+    write_ledger(&fleet, &path.join("ledger.yaml"), addr).expect("ledger");
+    let script = path.join("upgrade.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho \"$FLEETDECK_CLUSTER\" >> \"$(dirname \"$0\")/started.txt\"\nsleep 4\n",
+    )
+    .expect("script");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let rollout = format!(
+        "apiVersion: fleetdeck.dev/v1\nkind: Rollout\nrelease:\n  name: slow-upgrade-1\n  bundle: {{chart: cni-1.17.2}}\n  action:\n    exec: {{argv: [\"{}\"], timeout: 1m}}\n  checks:\n    - nodesReady: {{minRatio: 0.9}}\ntargets: \"\"\nstages:\n  - {{name: all, batchSize: 3, soak: 1s, approval: auto, pick: ordered}}\nbudgets: {{maxInFlight: 3}}\n",
+        script.display()
+    );
+    std::fs::write(path.join("rollout.yaml"), rollout).expect("rollout");
+    let out = Command::new(binary())
+        .args([
+            "--ledger",
+            "ledger.yaml",
+            "--journal",
+            "journal.sqlite",
+            "--as",
+            "alice@ops",
+            "rollout",
+            "start",
+            "rollout.yaml",
+        ])
+        .current_dir(path)
+        .env("FLEETDECK_CONFIG", path.join("config.toml"))
+        .env("FLEETDECK_DATA_DIR", path.join("data"))
+        .output()
+        .expect("rollout start");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Lease 2 s, each program 4 s: without renewal the standby would take over mid-call.
+    let _active = Executor::spawn(path, "exec-a", &[]);
+    wait("exec-a to hold the lease", 30, path, || {
+        journal(path)
+            .lease(&fleetdeck::model::run::LeaseScope::fleet())
+            .ok()
+            .flatten()
+            .and_then(|l| l.holder)
+            .is_some_and(|h| h.0 == "exec-a")
+    });
+    let _standby = Executor::spawn(path, "exec-b", &[]);
+    wait("the rollout to succeed", 90, path, || {
+        journal(path)
+            .projection()
+            .is_ok_and(|p| p.runs.values().any(|r| r.status == RunStatus::Succeeded))
+    });
+    let started = std::fs::read_to_string(path.join("started.txt")).expect("started");
+    let mut lines: Vec<&str> = started.lines().collect();
+    lines.sort();
+    let ledger = fleetdeck::ledger_file::load(&path.join("ledger.yaml")).expect("ledger");
+    let mut expected: Vec<String> = ledger.clusters.iter().map(|c| c.id.0.clone()).collect();
+    expected.sort();
+    assert_eq!(
+        lines, expected,
+        "each cluster's program started exactly once"
+    );
+    let takeovers = journal(path)
+        .query(&EventQuery::default())
+        .expect("events")
+        .iter()
+        .filter(|e| matches!(e.event.body, EventBody::LeaseAcquired { .. }))
+        .count();
+    assert_eq!(takeovers, 1, "the standby never took the lease");
+}

@@ -181,6 +181,35 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         Ok(())
     }
 
+    /// Awaits a side effect that may outlast the lease (a hook, a release's exec action)
+    /// while renewing the lease every third of its time to live, so a standby does not
+    /// take over and start the same change again while this one is still running. If the
+    /// lease is lost anyway, the call still finishes; its outcome is then refused by the
+    /// fence and the new holder settles it by observing the cluster.
+    async fn keeping_lease<T>(
+        store: &mut S,
+        lease: &mut Option<Lease>,
+        ttl: Duration,
+        call: impl std::future::Future<Output = T>,
+    ) -> T {
+        tokio::pin!(call);
+        let mut renew = tokio::time::interval(ttl / 3);
+        renew.tick().await;
+        loop {
+            tokio::select! {
+                out = &mut call => return out,
+                _ = renew.tick() => {
+                    if let Some(held) = lease.as_ref() {
+                        match store.renew_lease(held, ttl, now()) {
+                            Ok(renewed) => *lease = Some(renewed),
+                            Err(error) => tracing::warn!(%error, "lease not renewed during a long call"),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     fn fence(&self) -> Option<Fence> {
         self.lease.as_ref().map(Lease::fence)
     }

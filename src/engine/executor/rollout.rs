@@ -280,7 +280,14 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         cluster: ClusterId,
         key: IdempotencyKey,
     ) -> Result<Feed, EngineError> {
-        let result = self.port.apply_release(&cluster, &runtime.spec, &key).await;
+        let ttl = self.options.lease_ttl;
+        let result = Self::keeping_lease(
+            &mut self.store,
+            &mut self.lease,
+            ttl,
+            self.port.apply_release(&cluster, &runtime.spec, &key),
+        )
+        .await;
         match &result {
             Ok(digest) => tracing::info!(%run, %cluster, %digest, "release applied"),
             Err(error) => tracing::warn!(%run, %cluster, %error, "release apply failed"),

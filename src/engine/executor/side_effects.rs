@@ -133,11 +133,17 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 .evict(cluster, pod, *grace_period)
                 .await
                 .map(|r| Observation::Evictions(vec![(pod.clone(), r)])),
-            Action::RunHook { .. } => self
-                .port
-                .run_hook(&action)
+            Action::RunHook { .. } => {
+                let ttl = self.options.lease_ttl;
+                Self::keeping_lease(
+                    &mut self.store,
+                    &mut self.lease,
+                    ttl,
+                    self.port.run_hook(&action),
+                )
                 .await
-                .map(Observation::HookFinished),
+                .map(Observation::HookFinished)
+            }
             Action::ObserveNode => self
                 .port
                 .observe_node(cluster, &node)
