@@ -341,7 +341,16 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             .map(|(c, t)| (c.clone(), *t))
             .collect();
         for (cluster, since) in clusters {
-            let outcome = match self.port.verify_release(&cluster, &runtime.spec).await {
+            // Checks may run programs for minutes: keep the lease meanwhile.
+            let ttl = self.options.lease_ttl;
+            let progress = Self::keeping_lease(
+                &mut self.store,
+                &mut self.lease,
+                ttl,
+                self.port.verify_release(&cluster, &runtime.spec),
+            )
+            .await;
+            let outcome = match progress {
                 VerifyProgress::Done(outcome) => outcome,
                 VerifyProgress::NotYet { why, at_deadline } => {
                     if since.elapsed() < self.options.rollout.verify_timeout {
