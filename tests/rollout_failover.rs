@@ -263,3 +263,75 @@ async fn a_long_exec_keeps_the_lease_and_runs_once_per_cluster() {
         .count();
     assert_eq!(takeovers, 1, "the standby never took the lease");
 }
+
+/// A cluster whose release record already names the release's digest (an earlier run
+/// whose journal is gone) is verified, not applied again: the deployed id decides.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cluster_that_records_the_digest_is_not_applied_again_without_journal_history() {
+    use k8s_openapi::api::core::v1::ConfigMap;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path();
+    let fleet = SimFleet::load("small", 7, 1.0).expect("small");
+    let (addr, _server) = start_on_loopback(fleet.clone(), 0).await.expect("loopback");
+    write_kubeconfig(&fleet, &path.join("kubeconfig"), addr).expect("kubeconfig");
+    write_ledger(&fleet, &path.join("ledger.yaml"), addr).expect("ledger");
+    std::fs::create_dir_all(path.join("manifests")).expect("mkdir");
+    std::fs::write(path.join("manifests/cni.yaml"), MANIFESTS).expect("manifests");
+    std::fs::write(path.join("rollout.yaml"), ROLLOUT).expect("rollout");
+    let cli = |args: &[&str]| {
+        Command::new(binary())
+            .args([
+                "--ledger",
+                "ledger.yaml",
+                "--journal",
+                "journal.sqlite",
+                "--as",
+                "alice@ops",
+            ])
+            .args(args)
+            .current_dir(path)
+            .env("FLEETDECK_CONFIG", path.join("config.toml"))
+            .env("FLEETDECK_DATA_DIR", path.join("data"))
+            .output()
+            .expect("fleetdeck")
+    };
+    let plan = cli(&["-o", "json", "rollout", "plan", "rollout.yaml"]);
+    let plan: serde_json::Value = serde_json::from_slice(&plan.stdout).expect("plan json");
+    let digest = plan["digest"].as_str().expect("digest").to_string();
+    let ledger = fleetdeck::ledger_file::load(&path.join("ledger.yaml")).expect("ledger");
+    let first = ledger.clusters[0].id.0.clone();
+    let record: ConfigMap = serde_json::from_value(serde_json::json!({
+        "metadata": {"name": "fleetdeck-release", "namespace": "kube-system"},
+        "data": {"release": "cni-failover-1", "digest": digest},
+    }))
+    .expect("configmap");
+    kube::Api::<ConfigMap>::namespaced(fleet.client(&first).expect("client"), "kube-system")
+        .create(&Default::default(), &record)
+        .await
+        .expect("record written");
+    let started = cli(&["rollout", "start", "rollout.yaml"]);
+    assert!(
+        started.status.success(),
+        "{}",
+        String::from_utf8_lossy(&started.stderr)
+    );
+    let _executor = Executor::spawn(path, "exec-a", &[]);
+    wait("the rollout to succeed", 90, path, || {
+        journal(path)
+            .projection()
+            .is_ok_and(|p| p.runs.values().any(|r| r.status == RunStatus::Succeeded))
+    });
+    let patches = |cluster: &str| {
+        fleet
+            .request_log(cluster)
+            .expect("log")
+            .iter()
+            .filter(|r| r.method == "PATCH")
+            .count()
+    };
+    assert_eq!(patches(&first), 0, "nothing applied to {first}");
+    for other in &ledger.clusters[1..] {
+        // Two manifests and the release record.
+        assert_eq!(patches(&other.id.0), 3, "{}", other.id);
+    }
+}

@@ -16,8 +16,8 @@ use crate::journal::JournalStore;
 use crate::model::ledger::ClusterId;
 use crate::model::maintenance::MaintenancePort;
 use crate::model::rollout::{
-    Action, Observation, RolloutPort, RolloutRunSpec, RolloutStatus, RunState, VerifyProgress,
-    replay, step,
+    Action, AppliedSeen, Observation, RolloutPort, RolloutRunSpec, RolloutStatus, RunState,
+    VerifyProgress, replay, step,
 };
 use crate::model::run::{
     Actor, EventBody, IdempotencyKey, ItemId, NewEvent, PauseScope, RunId, RunStatus, Sequence,
@@ -280,14 +280,26 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         cluster: ClusterId,
         key: IdempotencyKey,
     ) -> Result<Feed, EngineError> {
-        let ttl = self.options.lease_ttl;
-        let result = Self::keeping_lease(
-            &mut self.store,
-            &mut self.lease,
-            ttl,
-            self.port.apply_release(&cluster, &runtime.spec, &key),
-        )
-        .await;
+        // The deployed id decides: a cluster whose release record already names this
+        // digest (applied by an earlier run whose journal is gone, or by hand with
+        // fleetdeck's record) is not applied again.
+        let recorded = self.port.applied_release(&cluster).await;
+        let result = match recorded {
+            AppliedSeen::Digest { digest } if digest == runtime.spec.digest => {
+                tracing::info!(%run, %cluster, %digest, "release already recorded on the cluster; not applied again");
+                Ok(digest)
+            }
+            _ => {
+                let ttl = self.options.lease_ttl;
+                Self::keeping_lease(
+                    &mut self.store,
+                    &mut self.lease,
+                    ttl,
+                    self.port.apply_release(&cluster, &runtime.spec, &key),
+                )
+                .await
+            }
+        };
         match &result {
             Ok(digest) => tracing::info!(%run, %cluster, %digest, "release applied"),
             Err(error) => tracing::warn!(%run, %cluster, %error, "release apply failed"),
