@@ -2,7 +2,9 @@
 //! share one lease; the active one is SIGKILLed after the batch's first cluster was applied
 //! (the others have their intents journaled, one is usually mid-apply), and the standby
 //! finishes the batch. The journal and the simulator's request log must show every cluster
-//! applied exactly once.
+//! applied exactly once. Also: a program longer than the lease runs once per cluster (the
+//! lease is renewed during the call), and a cluster that already records the digest is not
+//! applied again.
 
 mod executor_support;
 
@@ -49,21 +51,43 @@ data:
   mode: native
 "#;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path();
-    let fleet = SimFleet::load("small", 5, 1.0).expect("small");
-    let (addr, _server) = start_on_loopback(fleet.clone(), 0).await.expect("loopback");
-    write_kubeconfig(&fleet, &path.join("kubeconfig"), addr).expect("kubeconfig");
-    write_ledger(&fleet, &path.join("ledger.yaml"), addr).expect("ledger");
-    std::fs::create_dir_all(path.join("manifests")).expect("mkdir");
-    std::fs::write(path.join("manifests/cni.yaml"), MANIFESTS).expect("manifests");
-    std::fs::write(path.join("rollout.yaml"), ROLLOUT).expect("rollout");
-    let ledger = fleetdeck::ledger_file::load(&path.join("ledger.yaml")).expect("ledger");
-    let clusters: Vec<String> = ledger.clusters.iter().map(|c| c.id.0.clone()).collect();
+/// A simulated fleet on loopback with its kubeconfig, ledger, manifests and a rollout
+/// file in a temporary directory, where the executors and the CLI run.
+struct Setup {
+    dir: tempfile::TempDir,
+    fleet: SimFleet,
+    _server: fleetdeck::sim::SimServer,
+    clusters: Vec<String>,
+}
 
-    let start = || {
+impl Setup {
+    async fn new(seed: u64, rollout: &str) -> Setup {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path();
+        let fleet = SimFleet::load("small", seed, 1.0).expect("small");
+        let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("loopback");
+        write_kubeconfig(&fleet, &path.join("kubeconfig"), addr).expect("kubeconfig");
+        write_ledger(&fleet, &path.join("ledger.yaml"), addr).expect("ledger");
+        std::fs::create_dir_all(path.join("manifests")).expect("mkdir");
+        std::fs::write(path.join("manifests/cni.yaml"), MANIFESTS).expect("manifests");
+        std::fs::write(path.join("rollout.yaml"), rollout).expect("rollout");
+        let ledger = fleetdeck::ledger_file::load(&path.join("ledger.yaml")).expect("ledger");
+        let clusters = ledger.clusters.iter().map(|c| c.id.0.clone()).collect();
+        Setup {
+            dir,
+            fleet,
+            _server: server,
+            clusters,
+        }
+    }
+
+    fn path(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+
+    /// `fleetdeck ARGS` as alice, on the directory's ledger and journal.
+    fn cli(&self, args: &[&str]) -> std::process::Output {
+        let path = self.path();
         Command::new(binary())
             .args([
                 "--ledger",
@@ -72,26 +96,57 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
                 "journal.sqlite",
                 "--as",
                 "alice@ops",
-                "rollout",
-                "start",
-                "rollout.yaml",
             ])
+            .args(args)
             .current_dir(path)
             .env("FLEETDECK_CONFIG", path.join("config.toml"))
             .env("FLEETDECK_DATA_DIR", path.join("data"))
             .output()
-            .expect("rollout start")
-    };
-    let out = start();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+            .expect("fleetdeck")
+    }
 
+    fn start_rollout(&self) -> std::process::Output {
+        let out = self.cli(&["rollout", "start", "rollout.yaml"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
+    /// PATCH requests the cluster answered (`suffix` narrows them by path).
+    fn patches(&self, cluster: &str, suffix: &str) -> usize {
+        self.fleet
+            .request_log(cluster)
+            .expect("log")
+            .iter()
+            .filter(|r| r.method == "PATCH" && r.path.ends_with(suffix))
+            .count()
+    }
+
+    fn wait_succeeded(&self, runs: usize) {
+        wait("the rollout to succeed", 120, self.path(), || {
+            journal(self.path()).projection().is_ok_and(|p| {
+                p.runs
+                    .values()
+                    .filter(|r| r.status == RunStatus::Succeeded)
+                    .count()
+                    == runs
+            })
+        });
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
+    let setup = Setup::new(5, ROLLOUT).await;
+    let path = setup.path();
+    setup.start_rollout();
     // Every API call takes a while, so the kill lands while the batch is being applied.
-    for c in &clusters {
-        fleet
+    for c in &setup.clusters {
+        setup
+            .fleet
             .update_faults(c, |f| f.latency_ms = 150)
             .expect("faults");
     }
@@ -109,15 +164,11 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
     });
     active.kill9();
     assert!(
-        outcomes(true) < clusters.len(),
+        outcomes(true) < setup.clusters.len(),
         "the kill must land in the middle of the batch"
     );
     let _standby = Executor::spawn(path, "exec-b", &["--verify-timeout", "30s"]);
-    wait("the rollout to succeed", 120, path, || {
-        journal(path)
-            .projection()
-            .is_ok_and(|p| p.runs.values().any(|r| r.status == RunStatus::Succeeded))
-    });
+    setup.wait_succeeded(1);
 
     let events = journal(path).query(&EventQuery::default()).expect("events");
     // The standby rebuilt the run and settled what was in flight.
@@ -135,46 +186,31 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
             *applied.entry(cluster.0.clone()).or_default() += 1;
         }
     }
-    let record_writes = |cluster: &str| {
-        fleet
-            .request_log(cluster)
-            .expect("log")
-            .iter()
-            .filter(|r| r.method == "PATCH" && r.path.ends_with("/configmaps/fleetdeck-release"))
-            .count()
-    };
-    for cluster in &clusters {
+    let record = "/configmaps/fleetdeck-release";
+    for cluster in &setup.clusters {
         assert_eq!(
             applied.get(cluster),
             Some(&1),
             "journal: {cluster} applied once"
         );
         assert_eq!(
-            record_writes(cluster),
+            setup.patches(cluster, record),
             1,
             "simulator: {cluster}'s record written once"
         );
     }
 
     // Starting the same release again verifies every cluster and applies to none.
-    let again = start();
+    let again = setup.start_rollout();
     let said = String::from_utf8_lossy(&again.stdout);
     assert!(
         said.contains("3 cluster(s) already run this digest"),
         "{said}"
     );
-    wait("the second run to succeed", 60, path, || {
-        journal(path).projection().is_ok_and(|p| {
-            p.runs
-                .values()
-                .filter(|r| r.status == RunStatus::Succeeded)
-                .count()
-                == 2
-        })
-    });
-    for cluster in &clusters {
+    setup.wait_succeeded(2);
+    for cluster in &setup.clusters {
         assert_eq!(
-            record_writes(cluster),
+            setup.patches(cluster, record),
             1,
             "a re-run does not apply {cluster} again"
         );
@@ -186,12 +222,8 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
 /// cluster's program is started twice.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_long_exec_keeps_the_lease_and_runs_once_per_cluster() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path();
-    let fleet = SimFleet::load("small", 6, 1.0).expect("small");
-    let (addr, _server) = start_on_loopback(fleet.clone(), 0).await.expect("loopback");
-    write_kubeconfig(&fleet, &path.join("kubeconfig"), addr).expect("kubeconfig");
-    write_ledger(&fleet, &path.join("ledger.yaml"), addr).expect("ledger");
+    let setup = Setup::new(6, "").await;
+    let path = setup.path();
     let script = path.join("upgrade.sh");
     std::fs::write(
         &script,
@@ -207,28 +239,7 @@ async fn a_long_exec_keeps_the_lease_and_runs_once_per_cluster() {
         script.display()
     );
     std::fs::write(path.join("rollout.yaml"), rollout).expect("rollout");
-    let out = Command::new(binary())
-        .args([
-            "--ledger",
-            "ledger.yaml",
-            "--journal",
-            "journal.sqlite",
-            "--as",
-            "alice@ops",
-            "rollout",
-            "start",
-            "rollout.yaml",
-        ])
-        .current_dir(path)
-        .env("FLEETDECK_CONFIG", path.join("config.toml"))
-        .env("FLEETDECK_DATA_DIR", path.join("data"))
-        .output()
-        .expect("rollout start");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    setup.start_rollout();
     // Lease 2 s, each program 4 s: without renewal the standby would take over mid-call.
     let _active = Executor::spawn(path, "exec-a", &[]);
     wait("exec-a to hold the lease", 30, path, || {
@@ -240,16 +251,11 @@ async fn a_long_exec_keeps_the_lease_and_runs_once_per_cluster() {
             .is_some_and(|h| h.0 == "exec-a")
     });
     let _standby = Executor::spawn(path, "exec-b", &[]);
-    wait("the rollout to succeed", 90, path, || {
-        journal(path)
-            .projection()
-            .is_ok_and(|p| p.runs.values().any(|r| r.status == RunStatus::Succeeded))
-    });
+    setup.wait_succeeded(1);
     let started = std::fs::read_to_string(path.join("started.txt")).expect("started");
     let mut lines: Vec<&str> = started.lines().collect();
     lines.sort();
-    let ledger = fleetdeck::ledger_file::load(&path.join("ledger.yaml")).expect("ledger");
-    let mut expected: Vec<String> = ledger.clusters.iter().map(|c| c.id.0.clone()).collect();
+    let mut expected = setup.clusters.clone();
     expected.sort();
     assert_eq!(
         lines, expected,
@@ -269,69 +275,26 @@ async fn a_long_exec_keeps_the_lease_and_runs_once_per_cluster() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cluster_that_records_the_digest_is_not_applied_again_without_journal_history() {
     use k8s_openapi::api::core::v1::ConfigMap;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path();
-    let fleet = SimFleet::load("small", 7, 1.0).expect("small");
-    let (addr, _server) = start_on_loopback(fleet.clone(), 0).await.expect("loopback");
-    write_kubeconfig(&fleet, &path.join("kubeconfig"), addr).expect("kubeconfig");
-    write_ledger(&fleet, &path.join("ledger.yaml"), addr).expect("ledger");
-    std::fs::create_dir_all(path.join("manifests")).expect("mkdir");
-    std::fs::write(path.join("manifests/cni.yaml"), MANIFESTS).expect("manifests");
-    std::fs::write(path.join("rollout.yaml"), ROLLOUT).expect("rollout");
-    let cli = |args: &[&str]| {
-        Command::new(binary())
-            .args([
-                "--ledger",
-                "ledger.yaml",
-                "--journal",
-                "journal.sqlite",
-                "--as",
-                "alice@ops",
-            ])
-            .args(args)
-            .current_dir(path)
-            .env("FLEETDECK_CONFIG", path.join("config.toml"))
-            .env("FLEETDECK_DATA_DIR", path.join("data"))
-            .output()
-            .expect("fleetdeck")
-    };
-    let plan = cli(&["-o", "json", "rollout", "plan", "rollout.yaml"]);
+    let setup = Setup::new(7, ROLLOUT).await;
+    let plan = setup.cli(&["-o", "json", "rollout", "plan", "rollout.yaml"]);
     let plan: serde_json::Value = serde_json::from_slice(&plan.stdout).expect("plan json");
     let digest = plan["digest"].as_str().expect("digest").to_string();
-    let ledger = fleetdeck::ledger_file::load(&path.join("ledger.yaml")).expect("ledger");
-    let first = ledger.clusters[0].id.0.clone();
+    let first = setup.clusters[0].clone();
     let record: ConfigMap = serde_json::from_value(serde_json::json!({
         "metadata": {"name": "fleetdeck-release", "namespace": "kube-system"},
         "data": {"release": "cni-failover-1", "digest": digest},
     }))
     .expect("configmap");
-    kube::Api::<ConfigMap>::namespaced(fleet.client(&first).expect("client"), "kube-system")
+    kube::Api::<ConfigMap>::namespaced(setup.fleet.client(&first).expect("client"), "kube-system")
         .create(&Default::default(), &record)
         .await
         .expect("record written");
-    let started = cli(&["rollout", "start", "rollout.yaml"]);
-    assert!(
-        started.status.success(),
-        "{}",
-        String::from_utf8_lossy(&started.stderr)
-    );
-    let _executor = Executor::spawn(path, "exec-a", &[]);
-    wait("the rollout to succeed", 90, path, || {
-        journal(path)
-            .projection()
-            .is_ok_and(|p| p.runs.values().any(|r| r.status == RunStatus::Succeeded))
-    });
-    let patches = |cluster: &str| {
-        fleet
-            .request_log(cluster)
-            .expect("log")
-            .iter()
-            .filter(|r| r.method == "PATCH")
-            .count()
-    };
-    assert_eq!(patches(&first), 0, "nothing applied to {first}");
-    for other in &ledger.clusters[1..] {
+    setup.start_rollout();
+    let _executor = Executor::spawn(setup.path(), "exec-a", &[]);
+    setup.wait_succeeded(1);
+    assert_eq!(setup.patches(&first, ""), 0, "nothing applied to {first}");
+    for other in &setup.clusters[1..] {
         // Two manifests and the release record.
-        assert_eq!(patches(&other.id.0), 3, "{}", other.id);
+        assert_eq!(setup.patches(other, ""), 3, "{other}");
     }
 }
