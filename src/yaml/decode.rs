@@ -184,6 +184,27 @@ impl<'a> Fields<'a> {
         self.get(key).and_then(|n| string(n, key, diags))
     }
 
+    /// A required text field that must be exactly `want` (`apiVersion`, `kind`).
+    pub fn expect_text(&self, key: &str, want: &str, diags: &mut Diagnostics) {
+        if let Some(node) = self.required(key, diags)
+            && let Some(v) = string(node, key, diags)
+            && v != want
+        {
+            diags.error(node.pos, format!("{key} must be \"{want}\", found \"{v}\""));
+        }
+    }
+
+    /// A required text field that must not be blank.
+    pub fn non_empty(&self, key: &str, diags: &mut Diagnostics) -> Option<String> {
+        let node = self.required(key, diags)?;
+        let text = string(node, key, diags)?;
+        if text.trim().is_empty() {
+            diags.error(node.pos, format!("field `{key}` must not be empty"));
+            return None;
+        }
+        Some(text)
+    }
+
     /// Reports every key not in `known`, suggesting the closest known one.
     pub fn reject_unknown(&self, known: &[&str], diags: &mut Diagnostics) {
         for (key, _) in self.entries {

@@ -59,26 +59,10 @@ pub fn read_maintenance(text: &str) -> MaintenanceReport {
 fn decode(root: &Node, diags: &mut Diagnostics) -> Option<MaintenanceSpec> {
     let top = Fields::of(root, "maintenance", diags)?;
     top.reject_unknown(TOP_FIELDS, diags);
-    if let Some(node) = top.required("apiVersion", diags)
-        && let Some(v) = string(node, "apiVersion", diags)
-        && v != API_VERSION
-    {
-        diags.error(
-            node.pos,
-            format!("apiVersion must be \"{API_VERSION}\", found \"{v}\""),
-        );
-    }
-    if let Some(node) = top.required("kind", diags)
-        && let Some(v) = string(node, "kind", diags)
-        && v != "Maintenance"
-    {
-        diags.error(
-            node.pos,
-            format!("kind must be \"Maintenance\", found \"{v}\""),
-        );
-    }
-    let name = non_empty(&top, "name", diags);
-    let cluster = non_empty(&top, "cluster", diags);
+    top.expect_text("apiVersion", API_VERSION, diags);
+    top.expect_text("kind", "Maintenance", diags);
+    let name = top.non_empty("name", diags);
+    let cluster = top.non_empty("cluster", diags);
     let nodes = top
         .required("nodes", diags)
         .and_then(|n| decode_nodes(n, diags));
@@ -123,16 +107,6 @@ fn decode(root: &Node, diags: &mut Diagnostics) -> Option<MaintenanceSpec> {
         drain,
         verify,
     })
-}
-
-fn non_empty(fields: &Fields<'_>, key: &str, diags: &mut Diagnostics) -> Option<String> {
-    let node = fields.required(key, diags)?;
-    let text = string(node, key, diags)?;
-    if text.trim().is_empty() {
-        diags.error(node.pos, format!("field `{key}` must not be empty"));
-        return None;
-    }
-    Some(text)
 }
 
 /// A non-negative whole number.
@@ -268,7 +242,7 @@ fn decode_action(node: &Node, diags: &mut Diagnostics) -> Option<MaintainAction>
         (None, Some(manual)) => {
             let fields = Fields::of(manual, "manual", diags)?;
             fields.reject_unknown(MANUAL_FIELDS, diags);
-            let instructions = non_empty(&fields, "instructions", diags)?;
+            let instructions = fields.non_empty("instructions", diags)?;
             Some(MaintainAction::Manual { instructions })
         }
     }
@@ -346,7 +320,7 @@ fn decode_budgets(node: &Node, diags: &mut Diagnostics) -> Option<Budgets> {
                         continue;
                     };
                     f.reject_unknown(LABEL_BUDGET_FIELDS, diags);
-                    let label = non_empty(&f, "label", diags);
+                    let label = f.non_empty("label", diags);
                     let n = f
                         .required("maxUnavailable", diags)
                         .and_then(|n| positive(n, "maxUnavailable", diags));

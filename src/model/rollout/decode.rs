@@ -58,8 +58,8 @@ pub fn read_rollout(text: &str) -> RolloutReport {
 fn decode(root: &Node, diags: &mut Diagnostics) -> Option<RolloutSpec> {
     let top = Fields::of(root, "rollout", diags)?;
     top.reject_unknown(TOP_FIELDS, diags);
-    expect_text(&top, "apiVersion", API_VERSION, diags);
-    expect_text(&top, "kind", "Rollout", diags);
+    top.expect_text("apiVersion", API_VERSION, diags);
+    top.expect_text("kind", "Rollout", diags);
     let release = top
         .required("release", diags)
         .and_then(|n| decode_release(n, diags));
@@ -108,25 +108,6 @@ fn decode(root: &Node, diags: &mut Diagnostics) -> Option<RolloutSpec> {
         stop_when: stop_when?,
         approvals: approvals?,
     })
-}
-
-fn expect_text(fields: &Fields<'_>, key: &str, want: &str, diags: &mut Diagnostics) {
-    if let Some(node) = fields.required(key, diags)
-        && let Some(v) = string(node, key, diags)
-        && v != want
-    {
-        diags.error(node.pos, format!("{key} must be \"{want}\", found \"{v}\""));
-    }
-}
-
-fn non_empty(fields: &Fields<'_>, key: &str, diags: &mut Diagnostics) -> Option<String> {
-    let node = fields.required(key, diags)?;
-    let text = string(node, key, diags)?;
-    if text.trim().is_empty() {
-        diags.error(node.pos, format!("field `{key}` must not be empty"));
-        return None;
-    }
-    Some(text)
 }
 
 /// A whole number of at least 1.
@@ -243,7 +224,7 @@ fn one_of<'a>(
 fn decode_release(node: &Node, diags: &mut Diagnostics) -> Option<Release> {
     let fields = Fields::of(node, "release", diags)?;
     fields.reject_unknown(RELEASE_FIELDS, diags);
-    let name = non_empty(&fields, "name", diags);
+    let name = fields.non_empty("name", diags);
     let bundle = fields.required("bundle", diags).map(|n| {
         let map = crate::yaml::string_map(n, "bundle", diags);
         if map.is_empty() && matches!(n.value, Value::Map(_)) {
@@ -297,7 +278,7 @@ fn decode_action(node: &Node, diags: &mut Diagnostics) -> Option<ReleaseAction> 
         (Some(apply), None) => {
             let f = Fields::of(apply, "apply", diags)?;
             f.reject_unknown(APPLY_FIELDS, diags);
-            let directory = non_empty(&f, "directory", diags)?;
+            let directory = f.non_empty("directory", diags)?;
             Some(ReleaseAction::Apply { directory })
         }
         (None, Some(exec)) => decode_exec(exec, "exec", diags).map(ReleaseAction::Exec),
@@ -367,7 +348,7 @@ fn decode_stages(node: &Node, diags: &mut Diagnostics) -> Option<Vec<Stage>> {
 fn decode_stage(node: &Node, last: bool, diags: &mut Diagnostics) -> Option<Stage> {
     let fields = Fields::of(node, "stage", diags)?;
     fields.reject_unknown(STAGE_FIELDS, diags);
-    let name = non_empty(&fields, "name", diags);
+    let name = fields.non_empty("name", diags);
     let size = match (fields.get("count"), fields.get("percent")) {
         (Some(_), Some(p)) => {
             diags.error(p.pos, "a stage takes either `count` or `percent`, not both");

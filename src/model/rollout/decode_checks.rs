@@ -1,7 +1,7 @@
 //! Reading a release's verification checks: one kind per list entry, each validated.
 
 use super::{CHECK_KINDS, NODES_READY_FIELDS, PROMETHEUS_FIELDS, WORKLOADS_FIELDS};
-use super::{decode_exec, non_empty, number, one_of};
+use super::{decode_exec, number, one_of};
 use crate::model::ledger::Selector;
 use crate::model::rollout::spec::*;
 use crate::yaml::{Diagnostics, Fields, Node, Value, string};
@@ -90,7 +90,7 @@ pub(super) fn decode_checks(node: &Node, diags: &mut Diagnostics) -> Option<Vec<
             "exec" => decode_exec(body, "exec check", diags).map(Check::Exec),
             _ => Fields::of(body, "prometheus", diags).and_then(|f| {
                 f.reject_unknown(PROMETHEUS_FIELDS, diags);
-                let query = non_empty(&f, "query", diags);
+                let query = f.non_empty("query", diags);
                 let threshold = f
                     .required("threshold", diags)
                     .and_then(|n| number(n, "threshold", diags));
