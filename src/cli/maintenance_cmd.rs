@@ -11,7 +11,6 @@ use fleetdeck::model::maintenance::{
     NodeFacts, NodeSelection, PlannedOn, plan_on, read_maintenance,
 };
 use fleetdeck::model::run::NodeName;
-use fleetdeck::yaml::Severity;
 use serde::Serialize;
 
 use super::journal_cmd::open;
@@ -171,20 +170,7 @@ fn read_node_list(path: &Path) -> anyhow::Result<Vec<NodeFacts>> {
 }
 
 fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Result<ExitCode> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let report = read_maintenance(&text);
-    let name = file.display().to_string();
-    for d in &report.diagnostics {
-        eprintln!("{}", d.render(&name));
-    }
-    let Some(spec) = report.spec else {
-        let errors = report
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count();
-        eprintln!("{name}: {errors} error(s)");
+    let Some(spec) = super::spec_file::read_spec(file, read_maintenance_file)? else {
         return Ok(ExitCode::FAILURE);
     };
     let inventory = match nodes {
@@ -350,4 +336,15 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
         s
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A maintenance file's text read into its spec and diagnostics.
+pub fn read_maintenance_file(
+    text: &str,
+) -> (
+    Option<fleetdeck::model::maintenance::MaintenanceSpec>,
+    Vec<fleetdeck::yaml::Diagnostic>,
+) {
+    let report = read_maintenance(text);
+    (report.spec, report.diagnostics)
 }

@@ -11,9 +11,7 @@ use fleetdeck::engine::operator;
 use fleetdeck::engine::start::{node_facts, plan, record_run};
 use fleetdeck::k8s::connect::{ConnectOptions, connect};
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
-use fleetdeck::model::maintenance::read_maintenance;
 use fleetdeck::model::run::{Actor, ItemId, OperatorCommand, ReturnOutcome, RunId};
-use fleetdeck::yaml::Severity;
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::Namespace;
 use kube::Api;
@@ -40,20 +38,10 @@ pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<
     if !dry_run {
         refuse_readonly(settings, "starting maintenance")?;
     }
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let report = read_maintenance(&text);
-    let name = file.display().to_string();
-    for d in &report.diagnostics {
-        eprintln!("{}", d.render(&name));
-    }
-    let Some(spec) = report.spec else {
-        let errors = report
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count();
-        bail!("{name}: {errors} error(s)");
+    let Some(spec) =
+        super::spec_file::read_spec(file, super::maintenance_cmd::read_maintenance_file)?
+    else {
+        bail!("{}: not started", file.display());
     };
     let ledger = fleetdeck::ledger_file::load(&settings.ledger_path()?)?;
     let cluster = ledger

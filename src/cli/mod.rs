@@ -22,6 +22,7 @@ mod reconcile_cmd;
 mod rollout_cmd;
 mod settings;
 mod snapshot_cmd;
+mod spec_file;
 
 use std::process::ExitCode;
 

@@ -16,7 +16,6 @@ use fleetdeck::model::rollout::{
     RolloutSpec, plan_rollout, read_rollout, release_digest,
 };
 use fleetdeck::model::run::{Actor, OperatorCommand, PauseScope, RunId, RunView};
-use fleetdeck::yaml::Severity;
 use jiff::Timestamp;
 use serde::Serialize;
 
@@ -196,22 +195,14 @@ struct Loaded {
 
 /// Reads and plans `file`; `None` after printing its errors.
 fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let report = read_rollout(&text);
-    let name = file.display().to_string();
-    for d in &report.diagnostics {
-        eprintln!("{}", d.render(&name));
-    }
-    let Some(spec) = report.spec else {
-        let errors = report
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count();
-        eprintln!("{name}: {errors} error(s)");
+    let read = |text: &str| {
+        let report = read_rollout(text);
+        (report.spec, report.diagnostics)
+    };
+    let Some(spec) = super::spec_file::read_spec(file, read)? else {
         return Ok(None);
     };
+    let name = file.display().to_string();
     let ledger = ledger_file::load(&settings.ledger_path()?)?;
     let manifests = manifests_of(file, &spec)?;
     let digest = release_digest(&spec.release, &manifests);
