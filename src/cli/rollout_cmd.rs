@@ -361,7 +361,7 @@ fn word<T: Serialize>(value: &T) -> String {
 
 /// Rollout runs are the runs started from a rollout file.
 fn is_rollout(run: &RunView) -> bool {
-    serde_json::from_value::<RolloutRunSpec>(run.spec.clone()).is_ok()
+    !run.rollout.batches.is_empty() || fleetdeck::model::rollout::is_rollout_spec(&run.spec)
 }
 
 fn list(settings: &Settings) -> anyhow::Result<ExitCode> {

@@ -33,7 +33,9 @@ pub use readiness::{WorkloadStatus, nodes_ready, workload_behind};
 pub use restart::{AppliedSeen, ApplyResolution, reconcile_apply};
 #[cfg(test)]
 pub use run_spec::journaled_for_tests;
-pub use run_spec::{ManifestText, PlannedBatch, RolloutRunSpec, replay, rollout_of};
+pub use run_spec::{
+    ManifestText, PlannedBatch, RolloutRunSpec, is_rollout_spec, replay, rollout_of,
+};
 pub use state::{
     Action, Batch, BatchPhase, Item, ItemPhase, Observation, RolloutStatus, RunState, VerifyOutcome,
 };

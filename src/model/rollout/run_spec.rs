@@ -119,6 +119,14 @@ impl RolloutRunSpec {
     }
 }
 
+/// Whether a journaled run's spec is a rollout's: a key check, cheap enough for every
+/// frame (the spec carries the manifests' text, so it is not decoded for this).
+pub fn is_rollout_spec(spec: &serde_json::Value) -> bool {
+    spec.get("rollout")
+        .is_some_and(serde_json::Value::is_object)
+        && spec.get("digest").is_some_and(serde_json::Value::is_string)
+}
+
 /// The rollout file of a journaled run's spec; `None` for runs that are not rollouts.
 pub fn rollout_of(spec: &serde_json::Value) -> Option<RolloutSpec> {
     serde_json::from_value::<RolloutRunSpec>(spec.clone())
@@ -195,6 +203,15 @@ approvals: {distinctApprover: true}
             ],
             applied: BTreeMap::from([("c3".to_string(), ReleaseDigest("sha256:aa".into()))]),
         }
+    }
+
+    #[test]
+    fn a_rollout_spec_is_told_from_a_maintenance_spec_without_decoding_it() {
+        let json = serde_json::to_value(spec()).unwrap_or_default();
+        assert!(is_rollout_spec(&json));
+        assert!(!is_rollout_spec(
+            &serde_json::json!({"name": "kernel", "cluster": "c1"})
+        ));
     }
 
     #[test]

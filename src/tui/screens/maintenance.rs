@@ -17,7 +17,7 @@ pub struct MaintenanceState {
 
 /// Whether a run is a rollout (its spec is a rollout's) rather than a maintenance.
 pub fn is_rollout(run: &RunView) -> bool {
-    !run.rollout.batches.is_empty() || run.spec.get("release").is_some()
+    !run.rollout.batches.is_empty() || crate::model::rollout::is_rollout_spec(&run.spec)
 }
 
 /// Maintenance runs, unfinished first, newest first within each group.
@@ -102,6 +102,36 @@ pub fn reasons(reason: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rollout_just_started_is_not_a_maintenance_lane() {
+        use crate::model::run::{Actor, Event, EventBody, IdempotencyKey, NewEvent, Sequence};
+        let rollout =
+            crate::model::rollout::read_rollout(include_str!("../../../examples/rollout.yaml"))
+                .spec
+                .unwrap_or_else(|| panic!("the example rollout is valid"));
+        let planned = NewEvent::new(
+            jiff::Timestamp::UNIX_EPOCH,
+            Actor("alice@ops".into()),
+            IdempotencyKey("ro-1/planned".into()),
+            EventBody::RunPlanned {
+                title: "rollout".into(),
+                items: vec!["c1".into()],
+                batches: vec![vec!["c1".into()]],
+                spec: crate::model::rollout::journaled_for_tests(rollout),
+            },
+        )
+        .with_run(RunId("ro-1".into()));
+        let projection = Projection::replay(&[Event {
+            seq: Sequence(1),
+            token: None,
+            event: planned,
+        }]);
+        assert!(
+            lanes(&projection).is_empty(),
+            "no batch event yet, still a rollout"
+        );
+    }
 
     #[test]
     fn reasons_are_split_per_cause() {
