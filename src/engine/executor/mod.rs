@@ -6,6 +6,7 @@
 
 mod guard;
 mod rollout;
+mod rollout_log;
 mod side_effects;
 
 pub use rollout::RolloutOptions;
@@ -81,7 +82,7 @@ pub struct Executor<S, P> {
     fleet: Option<tokio::sync::watch::Receiver<crate::model::live::FleetSnapshot>>,
     guard: super::guard_watch::GuardWatch,
     /// Rollout runs, specs, observations and commands read from the journal.
-    rollout_log: rollout::RolloutLog,
+    rollout_log: rollout_log::RolloutLog,
     /// Rollout runs being driven by this executor (rebuilt when the lease is taken).
     rollouts: HashMap<RunId, rollout::RolloutRuntime>,
 }
@@ -117,7 +118,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             guard: super::guard_watch::GuardWatch::new(
                 crate::model::maintenance::GuardPolicy::default(),
             ),
-            rollout_log: rollout::RolloutLog::default(),
+            rollout_log: rollout_log::RolloutLog::default(),
             rollouts: HashMap::new(),
         }
     }

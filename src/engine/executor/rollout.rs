@@ -6,7 +6,7 @@
 //! restarted, which settles applies without outcome by reading each cluster's release
 //! record, never by applying again blindly.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
@@ -20,7 +20,7 @@ use crate::model::rollout::{
     VerifyProgress, replay, step,
 };
 use crate::model::run::{
-    Actor, EventBody, IdempotencyKey, ItemId, NewEvent, PauseScope, RunId, RunStatus, Sequence,
+    EventBody, IdempotencyKey, ItemId, NewEvent, PauseScope, RunId, RunStatus, Sequence,
 };
 
 /// What the executor keeps about one rollout run between passes.
@@ -41,85 +41,6 @@ pub(super) struct RolloutRuntime {
 struct Feed {
     observation: Observation,
     command: Option<Sequence>,
-}
-
-/// What catch-up keeps for rollout runs, read from every event in order.
-#[derive(Default)]
-pub(super) struct RolloutLog {
-    /// Runs whose spec is a rollout, with it and its author.
-    pub specs: BTreeMap<RunId, (RolloutRunSpec, Actor)>,
-    /// Journaled observations per run: time, observation, folded command.
-    pub observed: HashMap<RunId, Vec<(Timestamp, Observation, Option<Sequence>)>>,
-    /// Operator commands per run, in order.
-    pub commands: HashMap<RunId, Vec<(Sequence, Observation)>>,
-}
-
-impl RolloutLog {
-    /// Takes what matters to rollouts from one journal event.
-    pub fn note(&mut self, event: &crate::model::run::Event) {
-        let e = &event.event;
-        let Some(run) = &e.run else {
-            return;
-        };
-        if let EventBody::RunPlanned { spec, .. } = &e.body {
-            if let Ok(spec) = serde_json::from_value::<RolloutRunSpec>(spec.clone()) {
-                self.specs.insert(run.clone(), (spec, e.actor.clone()));
-            }
-            return;
-        }
-        if !self.specs.contains_key(run) {
-            return;
-        }
-        if let EventBody::RolloutObserved {
-            observation,
-            command,
-        } = &e.body
-        {
-            self.observed.entry(run.clone()).or_default().push((
-                e.time,
-                observation.clone(),
-                command.map(Sequence),
-            ));
-            return;
-        }
-        if !e.key.is_command() {
-            return;
-        }
-        let by = e.actor.clone();
-        let observation = match &e.body {
-            EventBody::RunApproved {
-                batch: Some(batch),
-                note,
-            } => Observation::Approve {
-                batch: *batch,
-                by,
-                note: note.clone(),
-            },
-            EventBody::Paused {
-                scope: PauseScope::Run { .. },
-                reason,
-            } => Observation::Pause {
-                by,
-                reason: reason.clone(),
-            },
-            EventBody::Resumed {
-                scope: PauseScope::Run { .. },
-                note,
-            } => Observation::Resume {
-                by,
-                note: note.clone(),
-            },
-            EventBody::Aborted { note } => Observation::Abort {
-                by,
-                note: note.clone(),
-            },
-            _ => return,
-        };
-        self.commands
-            .entry(run.clone())
-            .or_default()
-            .push((event.seq, observation));
-    }
 }
 
 /// Whether feeding `observation` changed nothing worth keeping: the journal then stays
