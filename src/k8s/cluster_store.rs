@@ -3,25 +3,18 @@
 //! publish copies the view once (copy-on-write), so a synced, quiet cluster is held once.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::hash::Hash;
 use std::sync::Arc;
 
-use super::project::{
-    NodeVersions, PdbSelector, ProjectionError, project_node, project_pdb, project_pod,
-};
+use super::project::{NodeVersions, ProjectionError};
 use super::reflect::Delta;
-use super::slim::{SlimMeta, SlimNode, SlimPdb, SlimPod};
-use crate::model::fleet::{ClusterId, ClusterView, Interner, Labels, NodeView, PdbView, PodView};
+use super::slim::{Item, ItemOf, NamespacedKey, Nodes, Pdbs, Pods, SlimKind};
+use crate::model::fleet::{ClusterId, ClusterView, NodeView, PdbView, PodView};
 
-type Key = (Arc<str>, Arc<str>);
-
-/// Turns one decoded object into its view and the facts kept beside it.
-type Project<S, V, E> = fn(&S, &mut Interner) -> Result<(V, E), ProjectionError>;
-
-/// How one resource kind is kept: how to project it, how to key it, where its views live.
-struct Kind<S, K, V, E> {
-    project: Project<S, V, E>,
-    raw_key: fn(&S, &mut Interner) -> K,
+/// How one resource kind is kept: where its views live in the shared `ClusterView`, and
+/// the key of a view (read back from the view rather than stored a second time).
+struct Kind<K, V> {
     view_key: fn(&V) -> K,
     views: fn(&mut ClusterView) -> &mut Vec<V>,
 }
@@ -32,10 +25,10 @@ struct Table<K, V, E> {
     /// foldhash, not SipHash: rebuilt over every pod of a cluster on each full list.
     index: HashMap<K, usize, foldhash::fast::RandomState>,
     extras: Vec<E>,
-    pending: Option<Vec<(V, E)>>,
+    pending: Option<Vec<(K, V, E)>>,
 }
 
-impl<K: Hash + Eq, V, E> Table<K, V, E> {
+impl<K: Hash + Eq + Clone, V, E> Table<K, V, E> {
     fn new() -> Self {
         Table {
             index: HashMap::default(),
@@ -45,12 +38,11 @@ impl<K: Hash + Eq, V, E> Table<K, V, E> {
     }
 
     /// Applies one delta; returns whether the views changed.
-    fn apply<S>(
+    fn apply(
         &mut self,
-        kind: &Kind<S, K, V, E>,
-        delta: Delta<S>,
+        kind: &Kind<K, V>,
+        delta: Delta<Item<K, V, E>>,
         view: &mut Arc<ClusterView>,
-        interner: &mut Interner,
         unreadable: &mut dyn FnMut(ProjectionError),
     ) -> bool
     where
@@ -62,13 +54,11 @@ impl<K: Hash + Eq, V, E> Table<K, V, E> {
                 false
             }
             Delta::Page(items) => {
-                for item in &items {
-                    match (kind.project)(item, interner) {
-                        Ok(projected) => {
-                            if let Some(pending) = self.pending.as_mut() {
-                                pending.push(projected);
-                            }
-                        }
+                let pending = self.pending.get_or_insert_with(Vec::new);
+                pending.reserve(items.len());
+                for item in items {
+                    match item.view {
+                        Ok((v, e)) => pending.push((item.key, v, e)),
                         Err(error) => unreadable(error),
                     }
                 }
@@ -79,27 +69,32 @@ impl<K: Hash + Eq, V, E> Table<K, V, E> {
                     return false;
                 };
                 let views = (kind.views)(Arc::make_mut(view));
-                let (items, extras): (Vec<V>, Vec<E>) = pending.into_iter().unzip();
-                *views = items;
-                self.extras = extras;
-                self.index = views
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| ((kind.view_key)(v), i))
-                    .collect();
+                views.clear();
+                views.reserve_exact(pending.len());
+                self.extras.clear();
+                self.extras.reserve_exact(pending.len());
+                self.index.clear();
+                self.index.reserve(pending.len());
+                for (key, v, e) in pending {
+                    // A key listed twice (never from a real API server) keeps its first entry.
+                    if let Entry::Vacant(slot) = self.index.entry(key) {
+                        slot.insert(views.len());
+                        views.push(v);
+                        self.extras.push(e);
+                    }
+                }
                 true
             }
-            Delta::Applied(item) => match (kind.project)(&item, interner) {
+            Delta::Applied(item) => match item.view {
                 Ok((new_view, extra)) => {
                     let views = (kind.views)(Arc::make_mut(view));
-                    let key = (kind.view_key)(&new_view);
-                    match self.index.get(&key) {
+                    match self.index.get(&item.key) {
                         Some(&i) => {
                             views[i] = new_view;
                             self.extras[i] = extra;
                         }
                         None => {
-                            self.index.insert(key, views.len());
+                            self.index.insert(item.key, views.len());
                             views.push(new_view);
                             self.extras.push(extra);
                         }
@@ -112,8 +107,7 @@ impl<K: Hash + Eq, V, E> Table<K, V, E> {
                 }
             },
             Delta::Deleted(item) => {
-                let key = (kind.raw_key)(&item, interner);
-                let Some(i) = self.index.remove(&key) else {
+                let Some(i) = self.index.remove(&item.key) else {
                     return false;
                 };
                 let views = (kind.views)(Arc::make_mut(view));
@@ -129,41 +123,29 @@ impl<K: Hash + Eq, V, E> Table<K, V, E> {
     }
 }
 
-fn key_of(meta: &SlimMeta, interner: &mut Interner) -> Key {
-    (
-        interner.intern(meta.namespace.as_deref().unwrap_or("")),
-        Arc::from(meta.name.as_deref().unwrap_or("")),
-    )
-}
-
-const NODES: Kind<SlimNode, Arc<str>, NodeView, NodeVersions> = Kind {
-    project: project_node,
-    raw_key: |node, _| Arc::from(node.metadata.name.as_deref().unwrap_or("")),
+const NODES: Kind<Arc<str>, NodeView> = Kind {
     view_key: |node| Arc::clone(&node.name.0),
     views: |view| &mut view.nodes,
 };
 
-const PODS: Kind<SlimPod, Key, PodView, Labels> = Kind {
-    project: project_pod,
-    raw_key: |pod, interner| key_of(&pod.metadata, interner),
+const PODS: Kind<NamespacedKey, PodView> = Kind {
     view_key: |pod| (Arc::clone(&pod.namespace), Arc::clone(&pod.name)),
     views: |view| &mut view.pods,
 };
 
-const PDBS: Kind<SlimPdb, Key, PdbView, PdbSelector> = Kind {
-    project: |pdb, interner| Ok(project_pdb(pdb, interner)),
-    raw_key: |pdb, interner| key_of(&pdb.metadata, interner),
+const PDBS: Kind<NamespacedKey, PdbView> = Kind {
     view_key: |pdb| (Arc::clone(&pdb.namespace), Arc::clone(&pdb.name)),
     views: |view| &mut view.pdbs,
 };
 
+type TableOf<K> = Table<<K as SlimKind>::Key, <K as SlimKind>::View, <K as SlimKind>::Extra>;
+
 /// The slim state of one cluster.
 pub struct ClusterStore {
-    interner: Interner,
     view: Arc<ClusterView>,
-    nodes: Table<Arc<str>, NodeView, NodeVersions>,
-    pods: Table<Key, PodView, Labels>,
-    pdbs: Table<Key, PdbView, PdbSelector>,
+    nodes: TableOf<Nodes>,
+    pods: TableOf<Pods>,
+    pdbs: TableOf<Pdbs>,
     pdb_links_stale: bool,
     /// Objects left out because they could not be read.
     pub unreadable: u32,
@@ -175,7 +157,6 @@ impl ClusterStore {
     /// An empty store for cluster `id`.
     pub fn new(id: &str) -> Self {
         ClusterStore {
-            interner: Interner::new(),
             view: Arc::new(ClusterView {
                 id: ClusterId::from(id),
                 nodes: Vec::new(),
@@ -205,40 +186,32 @@ impl ClusterStore {
     }
 
     /// Applies one node delta; returns whether anything changed.
-    pub fn apply_node(&mut self, delta: Delta<SlimNode>) -> bool {
+    pub fn apply_node(&mut self, delta: Delta<ItemOf<Nodes>>) -> bool {
         let id = self.view.id.clone();
         let (unreadable, last) = (&mut self.unreadable, &mut self.last_unreadable);
-        self.nodes.apply(
-            &NODES,
-            delta,
-            &mut self.view,
-            &mut self.interner,
-            &mut |e| note_unreadable(&id, e, unreadable, last),
-        )
+        self.nodes.apply(&NODES, delta, &mut self.view, &mut |e| {
+            note_unreadable(&id, e, unreadable, last)
+        })
     }
 
     /// Applies one pod delta; returns whether anything changed.
-    pub fn apply_pod(&mut self, delta: Delta<SlimPod>) -> bool {
+    pub fn apply_pod(&mut self, delta: Delta<ItemOf<Pods>>) -> bool {
         let id = self.view.id.clone();
         let (unreadable, last) = (&mut self.unreadable, &mut self.last_unreadable);
-        let changed = self
-            .pods
-            .apply(&PODS, delta, &mut self.view, &mut self.interner, &mut |e| {
-                note_unreadable(&id, e, unreadable, last)
-            });
+        let changed = self.pods.apply(&PODS, delta, &mut self.view, &mut |e| {
+            note_unreadable(&id, e, unreadable, last)
+        });
         self.pdb_links_stale |= changed;
         changed
     }
 
     /// Applies one PDB delta; returns whether anything changed.
-    pub fn apply_pdb(&mut self, delta: Delta<SlimPdb>) -> bool {
+    pub fn apply_pdb(&mut self, delta: Delta<ItemOf<Pdbs>>) -> bool {
         let id = self.view.id.clone();
         let (unreadable, last) = (&mut self.unreadable, &mut self.last_unreadable);
-        let changed = self
-            .pdbs
-            .apply(&PDBS, delta, &mut self.view, &mut self.interner, &mut |e| {
-                note_unreadable(&id, e, unreadable, last)
-            });
+        let changed = self.pdbs.apply(&PDBS, delta, &mut self.view, &mut |e| {
+            note_unreadable(&id, e, unreadable, last)
+        });
         self.pdb_links_stale |= changed;
         changed
     }
@@ -289,31 +262,36 @@ fn note_unreadable(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::k8s::slim::decode_object;
+    use crate::model::fleet::Interner;
 
-    fn node(name: &str) -> SlimNode {
-        serde_json::from_value(serde_json::json!({
+    fn item<K: SlimKind>(value: serde_json::Value) -> ItemOf<K> {
+        decode_object::<K>(&value.to_string(), &mut Interner::new())
+            .unwrap()
+            .0
+    }
+
+    fn node(name: &str) -> ItemOf<Nodes> {
+        item::<Nodes>(serde_json::json!({
             "metadata": {"name": name},
             "status": {"allocatable": {"cpu": "4"}, "conditions": [{"type": "Ready", "status": "True"}]}
         }))
-        .unwrap()
     }
 
-    fn pod(ns: &str, name: &str, app: &str) -> SlimPod {
-        serde_json::from_value(serde_json::json!({
+    fn pod(ns: &str, name: &str, app: &str) -> ItemOf<Pods> {
+        item::<Pods>(serde_json::json!({
             "metadata": {"name": name, "namespace": ns, "labels": {"app": app}},
             "spec": {"nodeName": "n1", "containers": [{"resources": {"requests": {"cpu": "1"}}}]},
             "status": {"phase": "Running"}
         }))
-        .unwrap()
     }
 
-    fn pdb(ns: &str, name: &str, app: &str) -> SlimPdb {
-        serde_json::from_value(serde_json::json!({
+    fn pdb(ns: &str, name: &str, app: &str) -> ItemOf<Pdbs> {
+        item::<Pdbs>(serde_json::json!({
             "metadata": {"name": name, "namespace": ns},
             "spec": {"selector": {"matchLabels": {"app": app}}},
             "status": {"disruptionsAllowed": 0, "currentHealthy": 3, "desiredHealthy": 3, "expectedPods": 3}
         }))
-        .unwrap()
     }
 
     #[test]
@@ -369,5 +347,27 @@ mod tests {
         assert_eq!(link("web-2"), None, "PDBs only cover their own namespace");
         store.apply_pdb(Delta::Deleted(pdb("shop", "web-pdb", "web")));
         assert!(store.view().pods.iter().all(|p| p.pdb.is_none()));
+    }
+
+    #[test]
+    fn an_unreadable_object_is_counted_and_still_deletable() {
+        let mut store = ClusterStore::new("c1");
+        store.apply_node(Delta::Applied(node("a")));
+        let bad = item::<Nodes>(serde_json::json!({
+            "metadata": {"name": "a"}, "status": {"allocatable": {"cpu": "lots"}}
+        }));
+        assert!(!store.apply_node(Delta::Applied(bad)));
+        assert_eq!(store.unreadable, 1);
+        assert!(
+            store
+                .last_unreadable
+                .as_deref()
+                .is_some_and(|r| r.contains("lots"))
+        );
+        let bad = item::<Nodes>(serde_json::json!({
+            "metadata": {"name": "a"}, "status": {"allocatable": {"cpu": "lots"}}
+        }));
+        assert!(store.apply_node(Delta::Deleted(bad)));
+        assert!(store.view().nodes.is_empty());
     }
 }

@@ -15,7 +15,7 @@ use super::cluster_store::ClusterStore;
 use super::connect::{ClusterClient, ConnectOptions, connect};
 use super::reflect::{Delta, ReflectOptions, describe_error, is_unreachable, reflect};
 use super::retry::{RetryPolicy, retry_read};
-use super::slim::{SlimNode, SlimPdb, SlimPod};
+use super::slim::{ItemOf, Nodes, Pdbs, Pods};
 use crate::model::fleet::ClusterView;
 use crate::model::ledger::Cluster;
 use crate::model::live::{
@@ -242,14 +242,26 @@ async fn watch(
     client: &ClusterClient,
     mut permit: Option<tokio::sync::OwnedSemaphorePermit>,
 ) -> bool {
-    let (node_tx, mut node_rx) = mpsc::channel::<Delta<SlimNode>>(64);
-    let (pod_tx, mut pod_rx) = mpsc::channel::<Delta<SlimPod>>(64);
-    let (pdb_tx, mut pdb_rx) = mpsc::channel::<Delta<SlimPdb>>(64);
+    let (node_tx, mut node_rx) = mpsc::channel::<Delta<ItemOf<Nodes>>>(64);
+    let (pod_tx, mut pod_rx) = mpsc::channel::<Delta<ItemOf<Pods>>>(64);
+    let (pdb_tx, mut pdb_rx) = mpsc::channel::<Delta<ItemOf<Pdbs>>>(64);
     let reflect_options = state.options.reflect;
     let tasks = [
-        tokio::spawn(reflect(client.client.clone(), reflect_options, node_tx)),
-        tokio::spawn(reflect(client.client.clone(), reflect_options, pod_tx)),
-        tokio::spawn(reflect(client.client.clone(), reflect_options, pdb_tx)),
+        tokio::spawn(reflect::<Nodes>(
+            client.client.clone(),
+            reflect_options,
+            node_tx,
+        )),
+        tokio::spawn(reflect::<Pods>(
+            client.client.clone(),
+            reflect_options,
+            pod_tx,
+        )),
+        tokio::spawn(reflect::<Pdbs>(
+            client.client.clone(),
+            reflect_options,
+            pdb_tx,
+        )),
     ];
     // Abort the reflectors whenever this function returns.
     struct AbortOnDrop<const N: usize>([tokio::task::JoinHandle<()>; N]);

@@ -6,6 +6,7 @@ pub mod cluster_store;
 pub mod cluster_sync;
 pub mod connect;
 pub mod fleet_sync;
+pub mod json_reader;
 pub mod project;
 pub mod reflect;
 pub mod retry;

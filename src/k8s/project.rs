@@ -3,14 +3,16 @@
 
 use std::sync::Arc;
 
+use std::borrow::Cow;
+
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 
-use super::slim::{SlimContainer, SlimNode, SlimNodeInfo, SlimPdb, SlimPod};
+use super::slim::{SlimNode, SlimPdb, SlimPod};
 use crate::model::fleet::{
     GPU_REPLICAS_LABEL, InitContainerKind, InitContainerRequests, Interner, LabelRequirement,
     Labels, MaintenanceState, NodeName, NodeSelector, NodeView, OwnerRef, PdbView, PodPhase,
-    PodSpecRequests, PodView, Readiness, ResourceError, ResourceVector, Schedulability, Taint,
-    Toleration, TolerationOperator, effective_requests, gpu_replicas_from_label,
+    PodSpecRequests, PodView, Readiness, ResourceError, Schedulability, Taint, Toleration,
+    TolerationOperator, effective_requests, gpu_replicas_from_label,
 };
 
 /// Why an object could not be turned into a view (it is then left out and counted).
@@ -41,7 +43,7 @@ pub struct NodeVersions {
     pub runtime: Arc<str>,
 }
 
-fn labels(pairs: &[(String, String)], interner: &mut Interner) -> Labels {
+fn labels(pairs: &[(Cow<'_, str>, Cow<'_, str>)], interner: &mut Interner) -> Labels {
     Labels::new(
         pairs
             .iter()
@@ -51,7 +53,7 @@ fn labels(pairs: &[(String, String)], interner: &mut Interner) -> Labels {
 
 /// A node's view and versions.
 pub fn project_node(
-    node: &SlimNode,
+    node: &SlimNode<'_>,
     interner: &mut Interner,
 ) -> Result<(NodeView, NodeVersions), ProjectionError> {
     let name = node.metadata.name.as_deref().unwrap_or_default();
@@ -70,13 +72,7 @@ pub fn project_node(
         .or(node.metadata.gpu_replicas_annotation.as_deref());
     let gpu_replicas = gpu_replicas_from_label(replicas_value)
         .map_err(|_| ProjectionError::GpuReplicas(name.to_owned()))?;
-    let readiness = match node
-        .status
-        .conditions
-        .iter()
-        .find(|c| c.type_ == "Ready")
-        .map(|c| c.status.as_str())
-    {
+    let readiness = match node.status.ready.as_deref() {
         Some("True") => Readiness::Ready,
         Some("False") => Readiness::NotReady,
         _ => Readiness::Unknown,
@@ -93,8 +89,7 @@ pub fn project_node(
             })
         })
         .collect();
-    let info = node.status.node_info.as_ref();
-    let info_field = |field: fn(&SlimNodeInfo) -> &String| info.map_or("", |i| field(i).as_str());
+    let info = &node.status.node_info;
     let view = NodeView {
         name: NodeName(interner.intern(name)),
         labels: labels(&node.metadata.labels, interner),
@@ -108,28 +103,18 @@ pub fn project_node(
         taints,
         allocatable,
         gpu_replicas,
-        kubelet_version: interner.intern(info_field(|i| &i.kubelet_version)),
+        kubelet_version: interner.intern(&info.kubelet_version),
     };
     let versions = NodeVersions {
-        kernel: interner.intern(info_field(|i| &i.kernel_version)),
-        runtime: interner.intern(info_field(|i| &i.container_runtime_version)),
+        kernel: interner.intern(&info.kernel_version),
+        runtime: interner.intern(&info.container_runtime_version),
     };
     Ok((view, versions))
 }
 
-fn container_requests(
-    c: &SlimContainer,
-    interner: &mut Interner,
-) -> Result<ResourceVector, ResourceError> {
-    match &c.resources {
-        Some(resources) => resources.requests.to_vector(interner),
-        None => Ok(ResourceVector::ZERO),
-    }
-}
-
 /// A pod's view and its labels (kept for matching PDB selectors).
 pub fn project_pod(
-    pod: &SlimPod,
+    pod: &SlimPod<'_>,
     interner: &mut Interner,
 ) -> Result<(PodView, Labels), ProjectionError> {
     let name = pod.metadata.name.as_deref().unwrap_or_default();
@@ -141,11 +126,11 @@ pub fn project_pod(
     let mut spec = PodSpecRequests::default();
     for c in &pod.spec.containers {
         spec.containers
-            .push(container_requests(c, interner).map_err(bad)?);
+            .push(c.requests.to_vector(interner).map_err(bad)?);
     }
     for c in &pod.spec.init_containers {
         spec.init_containers.push(InitContainerRequests {
-            requests: container_requests(c, interner).map_err(bad)?,
+            requests: c.requests.to_vector(interner).map_err(bad)?,
             kind: if c.restarts_always {
                 InitContainerKind::Sidecar
             } else {
@@ -154,13 +139,14 @@ pub fn project_pod(
         });
     }
     spec.overhead = pod.spec.overhead.to_vector(interner).map_err(bad)?;
-    let phase = pod.status.phase.unwrap_or(PodPhase::Pending);
+    let phase = pod.phase.unwrap_or(PodPhase::Pending);
     let owner = pod.metadata.controller.as_ref().map(|o| OwnerRef {
         kind: interner.intern(&o.kind),
         name: interner.intern(&o.name),
     });
     // Document order, last value winning on a duplicate key, as the map it was read from.
-    let mut selector_pairs: Vec<&(String, String)> = pod.spec.node_selector.iter().collect();
+    let mut selector_pairs: Vec<&(Cow<'_, str>, Cow<'_, str>)> =
+        pod.spec.node_selector.iter().collect();
     selector_pairs.sort_by(|a, b| a.0.cmp(&b.0));
     selector_pairs.dedup_by(|later, earlier| {
         let same = later.0 == earlier.0;
@@ -255,7 +241,7 @@ fn selector(selector: Option<&LabelSelector>, interner: &mut Interner) -> PdbSel
 }
 
 /// A PDB's view and selector.
-pub fn project_pdb(pdb: &SlimPdb, interner: &mut Interner) -> (PdbView, PdbSelector) {
+pub fn project_pdb(pdb: &SlimPdb<'_>, interner: &mut Interner) -> (PdbView, PdbSelector) {
     let view = PdbView {
         namespace: interner.intern(pdb.metadata.namespace.as_deref().unwrap_or("default")),
         name: Arc::from(pdb.metadata.name.as_deref().unwrap_or_default()),
@@ -264,26 +250,29 @@ pub fn project_pdb(pdb: &SlimPdb, interner: &mut Interner) -> (PdbView, PdbSelec
         desired_healthy: pdb.status.desired_healthy,
         expected_pods: pdb.status.expected_pods,
     };
-    (view, selector(pdb.spec.selector.as_ref(), interner))
+    (view, selector(pdb.selector.as_ref(), interner))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::k8s::json_reader::Reader;
+    use crate::k8s::slim_de;
 
     #[test]
     fn node_projection_reads_readiness_gpus_and_replicas() {
-        let node: SlimNode = serde_json::from_value(serde_json::json!({
-            "metadata": {"name": "gpu-1", "labels": {"nvidia.com/gpu.replicas": "2", "topology.kubernetes.io/zone": "a"}},
-            "spec": {"unschedulable": true, "taints": [{"key": "gpu", "effect": "NoSchedule"}]},
-            "status": {
-                "allocatable": {"cpu": "63500m", "memory": "500Gi", "nvidia.com/gpu": "16", "pods": "110"},
-                "conditions": [{"type": "Ready", "status": "True"}],
-                "nodeInfo": {"kubeletVersion": "v1.31.4", "kernelVersion": "6.1.0", "containerRuntimeVersion": "containerd://1.7.22"}
-            },
-            "ignored": {"big": [1, 2, 3]}
-        }))
-        .unwrap();
+        let text = serde_json::json!({
+                "metadata": {"name": "gpu-1", "labels": {"nvidia.com/gpu.replicas": "2", "topology.kubernetes.io/zone": "a"}},
+                "spec": {"unschedulable": true, "taints": [{"key": "gpu", "effect": "NoSchedule"}]},
+                "status": {
+                    "allocatable": {"cpu": "63500m", "memory": "500Gi", "nvidia.com/gpu": "16", "pods": "110"},
+                    "conditions": [{"type": "Ready", "status": "True"}],
+                    "nodeInfo": {"kubeletVersion": "v1.31.4", "kernelVersion": "6.1.0", "containerRuntimeVersion": "containerd://1.7.22"}
+                },
+                "ignored": {"big": [1, 2, 3]}
+            })
+        .to_string();
+        let node = slim_de::node(&mut Reader::new(&text)).unwrap();
         let mut interner = Interner::new();
         let (view, versions) = project_node(&node, &mut interner).unwrap();
         assert_eq!(view.readiness, Readiness::Ready);
@@ -296,18 +285,19 @@ mod tests {
 
     #[test]
     fn pod_projection_computes_scheduler_requests_and_owner() {
-        let pod: SlimPod = serde_json::from_value(serde_json::json!({
-            "metadata": {"name": "web-1", "namespace": "shop", "labels": {"app": "web"},
-                         "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-abc", "uid": "u", "controller": true}]},
-            "spec": {
-                "nodeName": "n1",
-                "initContainers": [{"name": "init", "resources": {"requests": {"cpu": "2"}}}],
-                "containers": [{"name": "a", "resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}}],
-                "overhead": {"cpu": "100m"}
-            },
-            "status": {"phase": "Running"}
-        }))
-        .unwrap();
+        let text = serde_json::json!({
+                "metadata": {"name": "web-1", "namespace": "shop", "labels": {"app": "web"},
+                             "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-abc", "uid": "u", "controller": true}]},
+                "spec": {
+                    "nodeName": "n1",
+                    "initContainers": [{"name": "init", "resources": {"requests": {"cpu": "2"}}}],
+                    "containers": [{"name": "a", "resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}}],
+                    "overhead": {"cpu": "100m"}
+                },
+                "status": {"phase": "Running"}
+            })
+        .to_string();
+        let pod = slim_de::pod(&mut Reader::new(&text)).unwrap();
         let mut interner = Interner::new();
         let (view, labels) = project_pod(&pod, &mut interner).unwrap();
         assert_eq!(
@@ -321,10 +311,11 @@ mod tests {
 
     #[test]
     fn malformed_quantities_are_errors_not_panics() {
-        let node: SlimNode = serde_json::from_value(serde_json::json!({
+        let text = serde_json::json!({
             "metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "lots"}}
-        }))
-        .unwrap();
+        })
+        .to_string();
+        let node = slim_de::node(&mut Reader::new(&text)).unwrap();
         assert!(project_node(&node, &mut Interner::new()).is_err());
     }
 }

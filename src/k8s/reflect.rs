@@ -13,7 +13,8 @@ use serde::Deserialize;
 use tokio::sync::mpsc;
 
 use super::retry::RetryPolicy;
-use super::slim::SlimObject;
+use super::slim::{ItemOf, ListPage, SlimKind, decode_list, decode_object};
+use crate::model::fleet::Interner;
 
 /// What the loop tells its consumer.
 #[derive(Debug)]
@@ -94,36 +95,31 @@ enum Next {
     Stop,
 }
 
-/// One list page: the slim items and where to go next.
-#[derive(Deserialize)]
-#[serde(bound(deserialize = "K: SlimObject"))]
-struct Page<K> {
-    #[serde(default)]
-    metadata: PageMeta,
-    #[serde(default)]
-    items: Option<Vec<K>>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct PageMeta {
-    #[serde(default)]
-    resource_version: Option<String>,
-    #[serde(default, rename = "continue")]
-    continue_: Option<String>,
-}
+/// A watch event's object, kept as its text until it is decoded like a list item. The
+/// API server writes `type` before `object`, which lets serde hand over the text as is.
+#[derive(Clone, Deserialize)]
+struct RawObject(Box<serde_json::value::RawValue>);
 
 /// Lists and watches `K` at its path across all namespaces, through `client`.
 struct Resource<K> {
     client: kube::Client,
     request: Request,
+    /// Shares repeated strings (namespaces, label keys, node names) among this
+    /// resource's objects for as long as the loop runs.
+    interner: Interner,
     _kind: std::marker::PhantomData<fn() -> K>,
 }
 
-impl<K: SlimObject> Resource<K> {
+/// A decoding failure, reported the way kube reports one of its own.
+fn decode_error(error: super::json_reader::JsonError) -> kube::Error {
+    kube::Error::SerdeError(<serde_json::Error as serde::de::Error>::custom(error))
+}
+
+impl<K: SlimKind> Resource<K> {
     /// One list page, decoded from the response bytes where they arrived: no copy into a
-    /// `String` first (a page is hundreds of kilobytes, a fleet's lists hundreds of MiB).
-    async fn list(&self, params: &ListParams) -> Result<Page<K>, kube::Error> {
+    /// `String` first (a page is hundreds of kilobytes, a fleet's lists hundreds of MiB),
+    /// and each object projected as it is read.
+    async fn list(&mut self, params: &ListParams) -> Result<ListPage<ItemOf<K>>, kube::Error> {
         let request = self
             .request
             .list(params)
@@ -137,29 +133,35 @@ impl<K: SlimObject> Resource<K> {
         if status.is_client_error() || status.is_server_error() {
             return Err(api_error(status, &body));
         }
-        // One UTF-8 check over the whole page, then the `str` reader, which trusts it;
-        // decoding from bytes instead would re-check every key and value it reads.
+        // One UTF-8 check over the whole page; the reader then works on the `str`.
         match std::str::from_utf8(&body) {
-            Ok(text) => serde_json::from_str(text).map_err(kube::Error::SerdeError),
+            Ok(text) => decode_list::<K>(text, &mut self.interner).map_err(decode_error),
             // Not UTF-8: let kube's own conversion say so, as it did before.
             Err(_) => match String::from_utf8(body.to_vec()) {
-                Ok(text) => serde_json::from_str(&text).map_err(kube::Error::SerdeError),
+                Ok(text) => decode_list::<K>(&text, &mut self.interner).map_err(decode_error),
                 Err(error) => Err(kube::Error::FromUtf8(error)),
             },
         }
+    }
+
+    /// A watch event's object as an item, with its resource version.
+    fn decode(&mut self, object: &RawObject) -> Result<(ItemOf<K>, Option<String>), kube::Error> {
+        decode_object::<K>(object.0.get(), &mut self.interner).map_err(decode_error)
     }
 
     async fn watch(
         &self,
         params: &WatchParams,
         version: &str,
-    ) -> Result<impl TryStream<Item = Result<WatchEvent<K>, kube::Error>> + use<K>, kube::Error>
-    {
+    ) -> Result<
+        impl TryStream<Item = Result<WatchEvent<RawObject>, kube::Error>> + use<K>,
+        kube::Error,
+    > {
         let request = self
             .request
             .watch(params, version)
             .map_err(kube::Error::BuildRequest)?;
-        self.client.request_events::<K>(request).await
+        self.client.request_events::<RawObject>(request).await
     }
 }
 
@@ -175,19 +177,20 @@ fn api_error(code: http::StatusCode, body: &[u8]) -> kube::Error {
 }
 
 /// Runs until the receiver of `tx` is dropped.
-pub async fn reflect<K: SlimObject>(
+pub async fn reflect<K: SlimKind>(
     client: kube::Client,
     options: ReflectOptions,
-    tx: mpsc::Sender<Delta<K>>,
+    tx: mpsc::Sender<Delta<ItemOf<K>>>,
 ) {
-    let api = Resource::<K> {
+    let mut api = Resource::<K> {
         client,
         request: Request::new(K::PATH),
+        interner: Interner::new(),
         _kind: std::marker::PhantomData,
     };
     let mut failures: u32 = 0;
     loop {
-        match list_then_watch(&api, &options, &tx, &mut failures).await {
+        match list_then_watch(&mut api, &options, &tx, &mut failures).await {
             Next::Stop => return,
             Next::Relist => continue,
         }
@@ -215,10 +218,10 @@ async fn fail<K>(
     Ok(())
 }
 
-async fn list_then_watch<K: SlimObject>(
-    api: &Resource<K>,
+async fn list_then_watch<K: SlimKind>(
+    api: &mut Resource<K>,
     options: &ReflectOptions,
-    tx: &mpsc::Sender<Delta<K>>,
+    tx: &mpsc::Sender<Delta<ItemOf<K>>>,
     failures: &mut u32,
 ) -> Next {
     // List, page by page.
@@ -234,13 +237,9 @@ async fn list_then_watch<K: SlimObject>(
         match api.list(&params).await {
             Ok(list) => {
                 *failures = 0;
-                let version = list.metadata.resource_version;
-                continue_token = list.metadata.continue_.filter(|t| !t.is_empty());
-                if tx
-                    .send(Delta::Page(list.items.unwrap_or_default()))
-                    .await
-                    .is_err()
-                {
+                let version = list.resource_version;
+                continue_token = list.continue_token.filter(|t| !t.is_empty());
+                if tx.send(Delta::Page(list.items)).await.is_err() {
                     return Next::Stop;
                 }
                 if continue_token.is_none() {
@@ -276,38 +275,23 @@ async fn list_then_watch<K: SlimObject>(
         let mut stream = stream.boxed();
         loop {
             // `ended`: the server closed the watch at its timeout; resume from `version`.
-            let (delta, ended) = match stream.try_next().await {
-                Ok(Some(WatchEvent::Added(object) | WatchEvent::Modified(object))) => {
-                    if let Some(v) = object.resource_version() {
-                        v.clone_into(&mut version);
-                    }
-                    (Delta::Applied(object), false)
-                }
-                Ok(Some(WatchEvent::Deleted(object))) => {
-                    if let Some(v) = object.resource_version() {
-                        v.clone_into(&mut version);
-                    }
-                    (Delta::Deleted(object), false)
-                }
+            let event = stream.try_next().await;
+            let (delta, ended) = match event {
                 Ok(Some(WatchEvent::Bookmark(bookmark))) => {
                     version = bookmark.metadata.resource_version;
                     (Delta::Alive, false)
                 }
                 Ok(Some(WatchEvent::Error(status))) if status.code == 410 => return Next::Relist,
-                Ok(Some(WatchEvent::Error(status))) => {
-                    let error = kube::Error::Api(status);
-                    if fail(tx, &error, options, failures).await.is_err() {
-                        return Next::Stop;
-                    }
-                    break;
-                }
                 Ok(None) => (Delta::Alive, true),
-                Err(error) => {
-                    if fail(tx, &error, options, failures).await.is_err() {
-                        return Next::Stop;
+                other => match object_delta(api, other, &mut version) {
+                    Ok(delta) => (delta, false),
+                    Err(error) => {
+                        if fail(tx, &error, options, failures).await.is_err() {
+                            return Next::Stop;
+                        }
+                        break;
                     }
-                    break;
-                }
+                },
             };
             *failures = 0;
             if tx.send(delta).await.is_err() {
@@ -318,4 +302,28 @@ async fn list_then_watch<K: SlimObject>(
             }
         }
     }
+}
+
+/// An object event as a delta (moving `version` to the object's), or the failure of the
+/// watch: an error event, a stream error, or an object that could not be decoded.
+fn object_delta<K: SlimKind>(
+    api: &mut Resource<K>,
+    event: Result<Option<WatchEvent<RawObject>>, kube::Error>,
+    version: &mut String,
+) -> Result<Delta<ItemOf<K>>, kube::Error> {
+    let (object, deleted) = match event? {
+        Some(WatchEvent::Added(object) | WatchEvent::Modified(object)) => (object, false),
+        Some(WatchEvent::Deleted(object)) => (object, true),
+        Some(WatchEvent::Error(status)) => return Err(kube::Error::Api(status)),
+        Some(WatchEvent::Bookmark(_)) | None => return Ok(Delta::Alive),
+    };
+    let (item, object_version) = api.decode(&object)?;
+    if let Some(v) = object_version {
+        *version = v;
+    }
+    Ok(if deleted {
+        Delta::Deleted(item)
+    } else {
+        Delta::Applied(item)
+    })
 }

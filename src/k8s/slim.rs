@@ -1,294 +1,354 @@
-//! Slim Kubernetes objects: only the fields fleetdeck reads are decoded, straight into the
-//! form the projection uses (see `slim_de`); the rest of each object is skipped by the
-//! JSON parser and never allocated. Each type knows the API path it is listed and watched
-//! at, which is all the list-then-watch loop needs from it.
+//! Slim Kubernetes objects: only the fields fleetdeck reads, with strings borrowed from
+//! the page they were read from (see `slim_de`). They live only while one object is
+//! turned into its view (see `project`): nothing of a page outlives its decoding but the
+//! views and the interned strings they share.
+//!
+//! Each kind knows the API path it is listed and watched at and how one of its objects
+//! becomes an [`Item`], which is all the list-then-watch loop needs from it.
 
+use std::borrow::Cow;
 use std::fmt::Debug;
+use std::hash::Hash;
+use std::sync::Arc;
 
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
-use serde::Deserialize;
-use serde::de::DeserializeOwned;
-
+use super::json_reader::{JsonError, Reader};
+use super::project::{self, NodeVersions, PdbSelector, ProjectionError};
 use super::slim_de::{self, Owner, Quantities};
-use crate::model::fleet::{PodPhase, TaintEffect};
+use crate::model::fleet::{Interner, Labels, NodeView, PdbView, PodPhase, PodView, TaintEffect};
 
-/// An object the list-then-watch loop can keep: decodable, and listed across all
-/// namespaces at `PATH`.
-pub trait SlimObject: DeserializeOwned + Clone + Debug + Send + 'static {
+/// One object as the store receives it: its key, and its view with the facts kept beside
+/// it, or why it could not be read (it is then left out and counted).
+#[derive(Debug)]
+pub struct Item<K, V, E> {
+    /// What identifies the object in its cluster (a deletion needs only this).
+    pub key: K,
+    /// The view and its companion facts, or the reason the object is left out.
+    pub view: Result<(V, E), ProjectionError>,
+}
+
+/// A resource kind the list-then-watch loop keeps.
+pub trait SlimKind: Send + 'static {
     /// The collection path, e.g. `/api/v1/pods`.
     const PATH: &'static str;
-    /// The object's `metadata.resourceVersion`, where a watch resumes.
-    fn resource_version(&self) -> Option<&str>;
+    /// Identity within the cluster.
+    type Key: Hash + Eq + Clone + Send + Debug + 'static;
+    /// What the console and the engine read.
+    type View: Clone + Send + Debug + 'static;
+    /// Facts kept beside each view.
+    type Extra: Send + Debug + 'static;
+
+    /// Reads one object at `reader` and projects it, sharing strings through `interner`.
+    /// Also returns the object's `metadata.resourceVersion`, where a watch resumes.
+    fn decode<'a>(
+        reader: &mut Reader<'a>,
+        interner: &mut Interner,
+    ) -> Result<(ItemOf<Self>, Option<Cow<'a, str>>), JsonError>;
+}
+
+/// The item type of a kind.
+pub type ItemOf<K> = Item<<K as SlimKind>::Key, <K as SlimKind>::View, <K as SlimKind>::Extra>;
+
+/// Nodes, keyed by name.
+#[derive(Debug)]
+pub enum Nodes {}
+
+/// Pods, keyed by namespace and name.
+#[derive(Debug)]
+pub enum Pods {}
+
+/// PodDisruptionBudgets, keyed by namespace and name.
+#[derive(Debug)]
+pub enum Pdbs {}
+
+/// Namespace and name.
+pub type NamespacedKey = (Arc<str>, Arc<str>);
+
+impl SlimKind for Nodes {
+    const PATH: &'static str = "/api/v1/nodes";
+    type Key = Arc<str>;
+    type View = NodeView;
+    type Extra = NodeVersions;
+
+    fn decode<'a>(
+        reader: &mut Reader<'a>,
+        interner: &mut Interner,
+    ) -> Result<(ItemOf<Self>, Option<Cow<'a, str>>), JsonError> {
+        let node = slim_de::node(reader)?;
+        let view = project::project_node(&node, interner);
+        let key = match &view {
+            Ok((view, _)) => Arc::clone(&view.name.0),
+            Err(_) => interner.intern(node.metadata.name.as_deref().unwrap_or_default()),
+        };
+        Ok((Item { key, view }, node.metadata.resource_version))
+    }
+}
+
+impl SlimKind for Pods {
+    const PATH: &'static str = "/api/v1/pods";
+    type Key = NamespacedKey;
+    type View = PodView;
+    type Extra = Labels;
+
+    fn decode<'a>(
+        reader: &mut Reader<'a>,
+        interner: &mut Interner,
+    ) -> Result<(ItemOf<Self>, Option<Cow<'a, str>>), JsonError> {
+        let pod = slim_de::pod(reader)?;
+        let view = project::project_pod(&pod, interner);
+        let key = match &view {
+            Ok((view, _)) => (Arc::clone(&view.namespace), Arc::clone(&view.name)),
+            Err(_) => pod.metadata.key(interner),
+        };
+        Ok((Item { key, view }, pod.metadata.resource_version))
+    }
+}
+
+impl SlimKind for Pdbs {
+    const PATH: &'static str = "/apis/policy/v1/poddisruptionbudgets";
+    type Key = NamespacedKey;
+    type View = PdbView;
+    type Extra = PdbSelector;
+
+    fn decode<'a>(
+        reader: &mut Reader<'a>,
+        interner: &mut Interner,
+    ) -> Result<(ItemOf<Self>, Option<Cow<'a, str>>), JsonError> {
+        let pdb = slim_de::pdb(reader)?;
+        let (view, selector) = project::project_pdb(&pdb, interner);
+        let key = (Arc::clone(&view.namespace), Arc::clone(&view.name));
+        Ok((
+            Item {
+                key,
+                view: Ok((view, selector)),
+            },
+            pdb.metadata.resource_version,
+        ))
+    }
+}
+
+/// One list page: its items and where to go next.
+#[derive(Debug)]
+pub struct ListPage<T> {
+    /// The list's `metadata.resourceVersion`, where the watch starts.
+    pub resource_version: Option<String>,
+    /// The token for the next page; `None` (or empty) on the last page.
+    pub continue_token: Option<String>,
+    /// The page's objects.
+    pub items: Vec<T>,
+}
+
+/// Reads one list page of kind `K` from its text.
+pub fn decode_list<K: SlimKind>(
+    text: &str,
+    interner: &mut Interner,
+) -> Result<ListPage<ItemOf<K>>, JsonError> {
+    let mut page = ListPage {
+        resource_version: None,
+        continue_token: None,
+        items: Vec::new(),
+    };
+    let mut reader = Reader::new(text);
+    if reader.peek() != Some(b'{') {
+        return Err(reader.error("expected a list object"));
+    }
+    reader.object(|r, key| match &*key {
+        "metadata" => r.object(|r, key| {
+            match &*key {
+                "resourceVersion" => {
+                    page.resource_version = r.optional_string()?.map(Cow::into_owned)
+                }
+                "continue" => page.continue_token = r.optional_string()?.map(Cow::into_owned),
+                _ => r.skip()?,
+            }
+            Ok(())
+        }),
+        "items" => r.array(|r| {
+            if r.peek() != Some(b'{') {
+                return Err(r.error("expected an object"));
+            }
+            let (item, _) = K::decode(r, interner)?;
+            page.items.push(item);
+            Ok(())
+        }),
+        _ => r.skip(),
+    })?;
+    reader.end()?;
+    Ok(page)
+}
+
+/// Reads one object of kind `K` (a watch event's `object`), with its resource version.
+pub fn decode_object<K: SlimKind>(
+    text: &str,
+    interner: &mut Interner,
+) -> Result<(ItemOf<K>, Option<String>), JsonError> {
+    let mut reader = Reader::new(text);
+    if reader.peek() != Some(b'{') {
+        return Err(reader.error("expected an object"));
+    }
+    let (item, version) = K::decode(&mut reader, interner)?;
+    reader.end()?;
+    Ok((item, version.map(Cow::into_owned)))
 }
 
 /// `metadata`, slim: identity, labels, the controller and the one annotation read.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SlimMeta {
+#[derive(Debug, Clone, Default)]
+pub struct SlimMeta<'a> {
     /// Object name.
-    #[serde(default)]
-    pub name: Option<String>,
+    pub name: Option<Cow<'a, str>>,
     /// Namespace (none for cluster-scoped objects).
-    #[serde(default)]
-    pub namespace: Option<String>,
+    pub namespace: Option<Cow<'a, str>>,
     /// Where a watch resumes.
-    #[serde(default)]
-    pub resource_version: Option<String>,
+    pub resource_version: Option<Cow<'a, str>>,
     /// Labels, in document order.
-    #[serde(default, deserialize_with = "slim_de::string_pairs")]
-    pub labels: Vec<(String, String)>,
+    pub labels: Vec<(Cow<'a, str>, Cow<'a, str>)>,
     /// `nvidia.com/gpu.replicas`, the only annotation read.
-    #[serde(
-        default,
-        rename = "annotations",
-        deserialize_with = "slim_de::gpu_replicas_annotation"
-    )]
-    pub gpu_replicas_annotation: Option<String>,
+    pub gpu_replicas_annotation: Option<Cow<'a, str>>,
     /// The controlling owner reference.
-    #[serde(
-        default,
-        rename = "ownerReferences",
-        deserialize_with = "slim_de::controller"
-    )]
-    pub controller: Option<Owner>,
+    pub controller: Option<Owner<'a>>,
 }
 
-impl SlimMeta {
+impl SlimMeta<'_> {
     /// The value of label `key`, if present (last one wins, as in a JSON map).
     pub fn label(&self, key: &str) -> Option<&str> {
         self.labels
             .iter()
             .rev()
             .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+            .map(|(_, v)| v.as_ref())
+    }
+
+    /// Namespace (`default` when absent, as the API server defaults it) and name.
+    pub fn key(&self, interner: &mut Interner) -> NamespacedKey {
+        (
+            interner.intern(self.namespace.as_deref().unwrap_or("default")),
+            Arc::from(self.name.as_deref().unwrap_or_default()),
+        )
     }
 }
 
 /// A Node, as much of it as capacity, drift and maintenance read.
-#[derive(Debug, Clone, Deserialize)]
-pub struct SlimNode {
+#[derive(Debug, Clone, Default)]
+pub struct SlimNode<'a> {
     /// Name, labels, the GPU annotation.
-    #[serde(default)]
-    pub metadata: SlimMeta,
+    pub metadata: SlimMeta<'a>,
     /// Cordon and taints.
-    #[serde(default)]
-    pub spec: SlimNodeSpec,
+    pub spec: SlimNodeSpec<'a>,
     /// Allocatable, conditions, versions.
-    #[serde(default)]
-    pub status: SlimNodeStatus,
-}
-
-impl SlimObject for SlimNode {
-    const PATH: &'static str = "/api/v1/nodes";
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
-    }
+    pub status: SlimNodeStatus<'a>,
 }
 
 /// `Node.spec`, slim.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SlimNodeSpec {
+#[derive(Debug, Clone, Default)]
+pub struct SlimNodeSpec<'a> {
     /// Cordoned.
-    #[serde(default)]
     pub unschedulable: Option<bool>,
     /// Taints.
-    #[serde(default, deserialize_with = "slim_de::vec_or_null")]
-    pub taints: Vec<SlimTaint>,
+    pub taints: Vec<SlimTaint<'a>>,
 }
 
 /// A node taint, slim.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct SlimTaint {
+#[derive(Debug, Clone, Default)]
+pub struct SlimTaint<'a> {
     /// Taint key.
-    #[serde(default)]
-    pub key: String,
+    pub key: Cow<'a, str>,
     /// Taint value.
-    #[serde(default)]
-    pub value: Option<String>,
+    pub value: Option<Cow<'a, str>>,
     /// Effect; `None` when the spelling is unknown (the taint is then ignored).
-    #[serde(default, deserialize_with = "slim_de::taint_effect")]
     pub effect: Option<TaintEffect>,
 }
 
 /// `Node.status`, slim.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SlimNodeStatus {
+#[derive(Debug, Clone, Default)]
+pub struct SlimNodeStatus<'a> {
     /// Allocatable resources, already in amounts.
-    #[serde(default)]
     pub allocatable: Quantities,
-    /// Conditions; only `Ready` is read.
-    #[serde(default, deserialize_with = "slim_de::vec_or_null")]
-    pub conditions: Vec<SlimCondition>,
+    /// The `Ready` condition's status (`True`, `False`, `Unknown`), if reported.
+    pub ready: Option<Cow<'a, str>>,
     /// Versions reported by the kubelet.
-    #[serde(default)]
-    pub node_info: Option<SlimNodeInfo>,
-}
-
-/// A status condition, slim.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct SlimCondition {
-    /// Condition type, e.g. `Ready`.
-    #[serde(rename = "type", default)]
-    pub type_: String,
-    /// `True`, `False` or `Unknown`.
-    #[serde(default)]
-    pub status: String,
+    pub node_info: SlimNodeInfo<'a>,
 }
 
 /// `Node.status.nodeInfo`, slim.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SlimNodeInfo {
+#[derive(Debug, Clone, Default)]
+pub struct SlimNodeInfo<'a> {
     /// e.g. `v1.31.4`.
-    #[serde(default)]
-    pub kubelet_version: String,
+    pub kubelet_version: Cow<'a, str>,
     /// e.g. `6.1.0-28-amd64`.
-    #[serde(default)]
-    pub kernel_version: String,
+    pub kernel_version: Cow<'a, str>,
     /// e.g. `containerd://1.7.22`.
-    #[serde(default)]
-    pub container_runtime_version: String,
+    pub container_runtime_version: Cow<'a, str>,
 }
 
 /// A Pod, as much of it as capacity and drains read.
-#[derive(Debug, Clone, Deserialize)]
-pub struct SlimPod {
+#[derive(Debug, Clone, Default)]
+pub struct SlimPod<'a> {
     /// Name, namespace, labels, controller.
-    #[serde(default)]
-    pub metadata: SlimMeta,
+    pub metadata: SlimMeta<'a>,
     /// Placement and requests.
-    #[serde(default)]
-    pub spec: SlimPodSpec,
-    /// Phase.
-    #[serde(default)]
-    pub status: SlimPodStatus,
-}
-
-impl SlimObject for SlimPod {
-    const PATH: &'static str = "/api/v1/pods";
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
-    }
+    pub spec: SlimPodSpec<'a>,
+    /// The phase; `None` when absent (a pod not yet seen by a kubelet: pending).
+    pub phase: Option<PodPhase>,
 }
 
 /// `Pod.spec`, slim.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SlimPodSpec {
+#[derive(Debug, Clone, Default)]
+pub struct SlimPodSpec<'a> {
     /// Bound node.
-    #[serde(default)]
-    pub node_name: Option<String>,
+    pub node_name: Option<Cow<'a, str>>,
     /// Plain node selector, in document order.
-    #[serde(default, deserialize_with = "slim_de::string_pairs")]
-    pub node_selector: Vec<(String, String)>,
+    pub node_selector: Vec<(Cow<'a, str>, Cow<'a, str>)>,
     /// Tolerations.
-    #[serde(default, deserialize_with = "slim_de::vec_or_null")]
-    pub tolerations: Vec<SlimToleration>,
+    pub tolerations: Vec<SlimToleration<'a>>,
     /// App containers.
-    #[serde(default, deserialize_with = "slim_de::vec_or_null")]
     pub containers: Vec<SlimContainer>,
     /// Init containers and sidecars.
-    #[serde(default, deserialize_with = "slim_de::vec_or_null")]
     pub init_containers: Vec<SlimContainer>,
     /// RuntimeClass overhead, already in amounts.
-    #[serde(default)]
     pub overhead: Quantities,
 }
 
 /// A toleration, slim.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct SlimToleration {
+#[derive(Debug, Clone, Default)]
+pub struct SlimToleration<'a> {
     /// Key; empty or absent matches every key (with `Exists`).
-    #[serde(default)]
-    pub key: Option<String>,
+    pub key: Option<Cow<'a, str>>,
     /// `operator: Exists` (otherwise `Equal`).
-    #[serde(default, rename = "operator", deserialize_with = "slim_de::is_exists")]
     pub exists: bool,
     /// Value for `Equal`.
-    #[serde(default)]
-    pub value: Option<String>,
+    pub value: Option<Cow<'a, str>>,
     /// Effect to match; `None` matches every effect.
-    #[serde(default, deserialize_with = "slim_de::taint_effect")]
     pub effect: Option<TaintEffect>,
 }
 
 /// A container, slim: its requests and whether it is a sidecar.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default)]
 pub struct SlimContainer {
-    /// Requests only; limits do not matter for placement.
-    #[serde(default)]
-    pub resources: Option<SlimResources>,
+    /// `resources.requests`, already in amounts; limits do not matter for placement.
+    pub requests: Quantities,
     /// `restartPolicy: Always`, which marks a sidecar init container.
-    #[serde(
-        default,
-        rename = "restartPolicy",
-        deserialize_with = "slim_de::is_always"
-    )]
     pub restarts_always: bool,
 }
 
-/// `resources`, slim.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct SlimResources {
-    /// Requests, already in amounts.
-    #[serde(default)]
-    pub requests: Quantities,
-}
-
-/// `Pod.status`, slim.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct SlimPodStatus {
-    /// The phase; `None` when absent (a pod not yet seen by a kubelet: pending).
-    #[serde(default, deserialize_with = "slim_de::pod_phase")]
-    pub phase: Option<PodPhase>,
-}
-
 /// A PodDisruptionBudget, slim.
-#[derive(Debug, Clone, Deserialize)]
-pub struct SlimPdb {
+#[derive(Debug, Clone, Default)]
+pub struct SlimPdb<'a> {
     /// Name and namespace.
-    #[serde(default)]
-    pub metadata: SlimMeta,
-    /// The selector.
-    #[serde(default)]
-    pub spec: SlimPdbSpec,
+    pub metadata: SlimMeta<'a>,
+    /// `spec.selector`, decoded in full (PDBs are few and selectors small).
+    pub selector: Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector>,
     /// What the disruption controller computed.
-    #[serde(default)]
     pub status: SlimPdbStatus,
 }
 
-impl SlimObject for SlimPdb {
-    const PATH: &'static str = "/apis/policy/v1/poddisruptionbudgets";
-    fn resource_version(&self) -> Option<&str> {
-        self.metadata.resource_version.as_deref()
-    }
-}
-
-/// `PodDisruptionBudget.spec`, slim.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct SlimPdbSpec {
-    /// Pods covered.
-    #[serde(default)]
-    pub selector: Option<LabelSelector>,
-}
-
 /// `PodDisruptionBudget.status`, slim.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default)]
 pub struct SlimPdbStatus {
     /// Evictions allowed now.
-    #[serde(default)]
     pub disruptions_allowed: i32,
     /// Healthy pods now.
-    #[serde(default)]
     pub current_healthy: i32,
     /// Healthy pods required.
-    #[serde(default)]
     pub desired_healthy: i32,
     /// Pods counted.
-    #[serde(default)]
     pub expected_pods: i32,
 }

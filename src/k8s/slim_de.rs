@@ -1,134 +1,316 @@
-//! Field decoders for the slim objects: each reads one JSON field straight into the form
-//! the projection needs, without building the general Kubernetes type first. Resource
-//! lists become amounts as they are read, label maps become pairs, owner references
-//! shrink to the controller, and enum-like strings are compared in place. A value a
+//! Readers for the slim objects: each reads one object's JSON straight into the form the
+//! projection needs, skipping every field it does not name. Resource lists become amounts
+//! as they are read, label maps become pairs, owner references shrink to the controller,
+//! conditions to the `Ready` one, and enum-like strings are compared in place. A value a
 //! cluster got wrong (a malformed quantity) is kept as an error on the object, so that
-//! the object alone is left out, not the whole page.
+//! the object alone is left out, not the whole page; text that is not the JSON shape of
+//! the object fails the page, as the API types would.
 
-use std::fmt;
+use std::borrow::Cow;
 
-use serde::Deserializer;
-use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
-
+use super::json_reader::{JsonError, Reader};
+use super::slim::{
+    SlimContainer, SlimMeta, SlimNode, SlimNodeInfo, SlimPdb, SlimPdbStatus, SlimPod, SlimTaint,
+    SlimToleration,
+};
 use crate::model::fleet::{
-    ATTACHABLE_VOLUMES_PREFIX, Dimension, GPU_RESOURCE, Interner, MIG_RESOURCE_PREFIX, PodPhase,
-    ResourceError, ResourceVector, TaintEffect,
+    ATTACHABLE_VOLUMES_PREFIX, Dimension, GPU_REPLICAS_LABEL, GPU_RESOURCE, Interner,
+    MIG_RESOURCE_PREFIX, PodPhase, ResourceError, ResourceVector, TaintEffect,
 };
 use crate::model::quantity::parse_quantity;
 
-/// Reads `null` as the default and anything else with `visit`, the way the Kubernetes
-/// types treat an explicit `null` like an absent field.
-fn nullable<'de, D, V>(deserializer: D, visit: V) -> Result<V::Value, D::Error>
-where
-    D: Deserializer<'de>,
-    V: Visitor<'de>,
-    V::Value: Default,
-{
-    struct OrNull<V>(V);
-    impl<'de, V> Visitor<'de> for OrNull<V>
-    where
-        V: Visitor<'de>,
-        V::Value: Default,
-    {
-        type Value = V::Value;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            self.0.expecting(f)
-        }
-        fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-            Ok(V::Value::default())
-        }
-        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-            Ok(V::Value::default())
-        }
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            d.deserialize_any(self.0)
-        }
-    }
-    deserializer.deserialize_option(OrNull(visit))
+type Result<T> = std::result::Result<T, JsonError>;
+
+/// A string field, `null` reading as absent.
+fn text<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>> {
+    Ok(r.optional_string()?.unwrap_or_default())
 }
 
 /// A string map (labels, node selector) as pairs in document order; no tree is built,
 /// because the pairs are interned and sorted once by the projection anyway.
-pub fn string_pairs<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, String)>, D::Error> {
-    struct Pairs;
-    impl<'de> Visitor<'de> for Pairs {
-        type Value = Vec<(String, String)>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a map of strings")
+fn string_pairs<'a>(r: &mut Reader<'a>) -> Result<Vec<(Cow<'a, str>, Cow<'a, str>)>> {
+    let mut pairs = Vec::new();
+    r.object(|r, key| {
+        let value = text(r)?;
+        pairs.push((key, value));
+        Ok(())
+    })?;
+    Ok(pairs)
+}
+
+/// `metadata`, slim.
+fn meta<'a>(r: &mut Reader<'a>) -> Result<SlimMeta<'a>> {
+    let mut meta = SlimMeta::default();
+    r.object(|r, key| {
+        match &*key {
+            "name" => meta.name = r.optional_string()?,
+            "namespace" => meta.namespace = r.optional_string()?,
+            "resourceVersion" => meta.resource_version = r.optional_string()?,
+            "labels" => meta.labels = string_pairs(r)?,
+            "annotations" => meta.gpu_replicas_annotation = one_annotation(r, GPU_REPLICAS_LABEL)?,
+            "ownerReferences" => meta.controller = controller(r)?,
+            _ => r.skip()?,
         }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut pairs = Vec::with_capacity(map.size_hint().unwrap_or(4));
-            while let Some((k, v)) = map.next_entry::<String, Option<String>>()? {
-                pairs.push((k, v.unwrap_or_default()));
+        Ok(())
+    })?;
+    Ok(meta)
+}
+
+/// The value of one annotation (`key`), the others skipped unread.
+fn one_annotation<'a>(r: &mut Reader<'a>, wanted: &str) -> Result<Option<Cow<'a, str>>> {
+    let mut found = None;
+    r.object(|r, key| {
+        if key == wanted {
+            found = r.optional_string()?;
+        } else {
+            r.skip()?;
+        }
+        Ok(())
+    })?;
+    Ok(found)
+}
+
+/// The controlling owner of an object: kind and name of the first owner reference with
+/// `controller: true`; the others are skipped.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Owner<'a> {
+    /// e.g. `ReplicaSet`.
+    pub kind: Cow<'a, str>,
+    /// The owner's name.
+    pub name: Cow<'a, str>,
+}
+
+/// `ownerReferences`, reduced to the controller.
+fn controller<'a>(r: &mut Reader<'a>) -> Result<Option<Owner<'a>>> {
+    let mut found = None;
+    r.array(|r| {
+        let mut owner = Owner::default();
+        let mut is_controller = false;
+        r.object(|r, key| {
+            match &*key {
+                "kind" => owner.kind = text(r)?,
+                "name" => owner.name = text(r)?,
+                "controller" => is_controller = r.optional_bool()?.unwrap_or(false),
+                _ => r.skip()?,
             }
-            Ok(pairs)
+            Ok(())
+        })?;
+        if found.is_none() && is_controller {
+            found = Some(owner);
         }
-    }
-    nullable(d, Pairs)
-}
-
-/// Calls `f` with a string value without keeping it (borrowed from the input when it has
-/// no escapes), so that a field can be compared or parsed without an allocation.
-struct WithStr<F>(F);
-
-impl<'de, F, T> Visitor<'de> for WithStr<F>
-where
-    F: FnOnce(&str) -> T,
-{
-    type Value = T;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string")
-    }
-    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<T, E> {
-        Ok((self.0)(v))
-    }
-}
-
-impl<'de, F, T> DeserializeSeed<'de> for WithStr<F>
-where
-    F: FnOnce(&str) -> T,
-{
-    type Value = T;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-/// One string field reduced to a value by `f` (`null` or absent: `T::default()`).
-fn reduce_str<'de, D, T>(d: D, f: impl FnOnce(&str) -> T) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Default,
-{
-    nullable(d, WithStr(f))
-}
-
-/// `restartPolicy: Always` on an init container marks a sidecar.
-pub fn is_always<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-    reduce_str(d, |s| s == "Always")
-}
-
-/// A toleration's `operator: Exists` (anything else, or nothing, means `Equal`).
-pub fn is_exists<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-    reduce_str(d, |s| s == "Exists")
+        Ok(())
+    })?;
+    Ok(found)
 }
 
 /// A taint or toleration effect; an unknown spelling reads as `None`.
-pub fn taint_effect<'de, D: Deserializer<'de>>(d: D) -> Result<Option<TaintEffect>, D::Error> {
-    reduce_str(d, TaintEffect::parse)
+fn effect(r: &mut Reader<'_>) -> Result<Option<TaintEffect>> {
+    Ok(r.optional_string()?.and_then(|s| TaintEffect::parse(&s)))
+}
+
+/// A Node.
+pub fn node<'a>(r: &mut Reader<'a>) -> Result<SlimNode<'a>> {
+    let mut node = SlimNode::default();
+    r.object(|r, key| {
+        match &*key {
+            "metadata" => node.metadata = meta(r)?,
+            "spec" => r.object(|r, key| {
+                match &*key {
+                    "unschedulable" => node.spec.unschedulable = r.optional_bool()?,
+                    "taints" => r.array(|r| {
+                        let mut taint = SlimTaint::default();
+                        r.object(|r, key| {
+                            match &*key {
+                                "key" => taint.key = text(r)?,
+                                "value" => taint.value = r.optional_string()?,
+                                "effect" => taint.effect = effect(r)?,
+                                _ => r.skip()?,
+                            }
+                            Ok(())
+                        })?;
+                        node.spec.taints.push(taint);
+                        Ok(())
+                    })?,
+                    _ => r.skip()?,
+                }
+                Ok(())
+            })?,
+            "status" => r.object(|r, key| {
+                match &*key {
+                    "allocatable" => node.status.allocatable = quantities(r)?,
+                    "conditions" => r.array(|r| {
+                        let (mut kind, mut status) = (Cow::Borrowed(""), None);
+                        r.object(|r, key| {
+                            match &*key {
+                                "type" => kind = text(r)?,
+                                "status" => status = r.optional_string()?,
+                                _ => r.skip()?,
+                            }
+                            Ok(())
+                        })?;
+                        if kind == "Ready" && node.status.ready.is_none() {
+                            node.status.ready = Some(status.unwrap_or_default());
+                        }
+                        Ok(())
+                    })?,
+                    "nodeInfo" => node.status.node_info = node_info(r)?,
+                    _ => r.skip()?,
+                }
+                Ok(())
+            })?,
+            _ => r.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(node)
+}
+
+fn node_info<'a>(r: &mut Reader<'a>) -> Result<SlimNodeInfo<'a>> {
+    let mut info = SlimNodeInfo::default();
+    r.object(|r, key| {
+        match &*key {
+            "kubeletVersion" => info.kubelet_version = text(r)?,
+            "kernelVersion" => info.kernel_version = text(r)?,
+            "containerRuntimeVersion" => info.container_runtime_version = text(r)?,
+            _ => r.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(info)
+}
+
+/// A Pod.
+pub fn pod<'a>(r: &mut Reader<'a>) -> Result<SlimPod<'a>> {
+    let mut pod = SlimPod::default();
+    r.object(|r, key| {
+        match &*key {
+            "metadata" => pod.metadata = meta(r)?,
+            "spec" => r.object(|r, key| {
+                let spec = &mut pod.spec;
+                match &*key {
+                    "nodeName" => spec.node_name = r.optional_string()?,
+                    "nodeSelector" => spec.node_selector = string_pairs(r)?,
+                    "tolerations" => r.array(|r| {
+                        spec.tolerations.push(toleration(r)?);
+                        Ok(())
+                    })?,
+                    "containers" => r.array(|r| {
+                        spec.containers.push(container(r)?);
+                        Ok(())
+                    })?,
+                    "initContainers" => r.array(|r| {
+                        spec.init_containers.push(container(r)?);
+                        Ok(())
+                    })?,
+                    "overhead" => spec.overhead = quantities(r)?,
+                    _ => r.skip()?,
+                }
+                Ok(())
+            })?,
+            "status" => r.object(|r, key| {
+                match &*key {
+                    "phase" => pod.phase = r.optional_string()?.map(|s| phase(&s)),
+                    _ => r.skip()?,
+                }
+                Ok(())
+            })?,
+            _ => r.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(pod)
 }
 
 /// A pod phase; a spelling this version does not know reads as `Unknown`.
-pub fn pod_phase<'de, D: Deserializer<'de>>(d: D) -> Result<Option<PodPhase>, D::Error> {
-    reduce_str(d, |s| {
-        Some(match s {
-            "Running" => PodPhase::Running,
-            "Succeeded" => PodPhase::Succeeded,
-            "Failed" => PodPhase::Failed,
-            "Pending" => PodPhase::Pending,
-            _ => PodPhase::Unknown,
-        })
-    })
+fn phase(s: &str) -> PodPhase {
+    match s {
+        "Running" => PodPhase::Running,
+        "Succeeded" => PodPhase::Succeeded,
+        "Failed" => PodPhase::Failed,
+        "Pending" => PodPhase::Pending,
+        _ => PodPhase::Unknown,
+    }
+}
+
+fn toleration<'a>(r: &mut Reader<'a>) -> Result<SlimToleration<'a>> {
+    let mut t = SlimToleration::default();
+    r.object(|r, key| {
+        match &*key {
+            "key" => t.key = r.optional_string()?,
+            // `Exists`; anything else, or nothing, means `Equal`.
+            "operator" => t.exists = r.optional_string()?.is_some_and(|s| s == "Exists"),
+            "value" => t.value = r.optional_string()?,
+            "effect" => t.effect = effect(r)?,
+            _ => r.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(t)
+}
+
+fn container(r: &mut Reader<'_>) -> Result<SlimContainer> {
+    let mut c = SlimContainer::default();
+    r.object(|r, key| {
+        match &*key {
+            "resources" => r.object(|r, key| {
+                match &*key {
+                    "requests" => c.requests = quantities(r)?,
+                    _ => r.skip()?,
+                }
+                Ok(())
+            })?,
+            // `restartPolicy: Always` on an init container marks a sidecar.
+            "restartPolicy" => {
+                c.restarts_always = r.optional_string()?.is_some_and(|s| s == "Always")
+            }
+            _ => r.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(c)
+}
+
+/// A PodDisruptionBudget.
+pub fn pdb<'a>(r: &mut Reader<'a>) -> Result<SlimPdb<'a>> {
+    let mut pdb = SlimPdb::default();
+    r.object(|r, key| {
+        match &*key {
+            "metadata" => pdb.metadata = meta(r)?,
+            "spec" => r.object(|r, key| {
+                match &*key {
+                    "selector" => {
+                        let at = r.error("invalid label selector");
+                        let raw = r.raw_value()?;
+                        pdb.selector = serde_json::from_str(raw).map_err(|_| at)?;
+                    }
+                    _ => r.skip()?,
+                }
+                Ok(())
+            })?,
+            "status" => pdb.status = pdb_status(r)?,
+            _ => r.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(pdb)
+}
+
+fn pdb_status(r: &mut Reader<'_>) -> Result<SlimPdbStatus> {
+    let mut status = SlimPdbStatus::default();
+    r.object(|r, key| {
+        let field = match &*key {
+            "disruptionsAllowed" => &mut status.disruptions_allowed,
+            "currentHealthy" => &mut status.current_healthy,
+            "desiredHealthy" => &mut status.desired_healthy,
+            "expectedPods" => &mut status.expected_pods,
+            _ => return r.skip(),
+        };
+        let at = r.error("expected a 32-bit integer");
+        let value = r.optional_integer()?.unwrap_or_default();
+        *field = i32::try_from(value).map_err(|_| at)?;
+        Ok(())
+    })?;
+    Ok(status)
 }
 
 /// A resource list (`requests`, `allocatable`, `overhead`) read straight into amounts.
@@ -145,7 +327,10 @@ pub struct Quantities {
 impl Quantities {
     /// The amounts, with dimension names shared through `interner`, or the first
     /// malformed quantity.
-    pub fn into_vector(self, interner: &mut Interner) -> Result<ResourceVector, ResourceError> {
+    pub fn into_vector(
+        self,
+        interner: &mut Interner,
+    ) -> std::result::Result<ResourceVector, ResourceError> {
         match self.error {
             Some(error) => Err(error),
             None => {
@@ -157,7 +342,10 @@ impl Quantities {
     }
 
     /// As [`Quantities::into_vector`], without consuming.
-    pub fn to_vector(&self, interner: &mut Interner) -> Result<ResourceVector, ResourceError> {
+    pub fn to_vector(
+        &self,
+        interner: &mut Interner,
+    ) -> std::result::Result<ResourceVector, ResourceError> {
         self.clone().into_vector(interner)
     }
 }
@@ -193,136 +381,56 @@ fn resource_name(dim: &Dimension) -> String {
     }
 }
 
-impl<'de> serde::Deserialize<'de> for Quantities {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct List;
-        impl<'de> Visitor<'de> for List {
-            type Value = Quantities;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a resource list")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Quantities, A::Error> {
-                let mut q = Quantities::default();
-                while let Some(dim) = map.next_key_seed(WithStr(dimension))? {
-                    let Some(dim) = dim else {
-                        map.next_value::<IgnoredAny>()?;
-                        continue;
-                    };
-                    let scale = dim.scale();
-                    match map.next_value_seed(WithStr(|s: &str| parse_quantity(s, scale)))? {
-                        Ok(amount) => q.amounts.set(dim, amount),
-                        Err(source) => {
-                            if q.error.is_none() {
-                                q.error = Some(ResourceError {
-                                    resource: resource_name(&dim),
-                                    source,
-                                });
-                            }
-                        }
-                    }
-                }
-                Ok(q)
-            }
-        }
-        nullable(d, List)
-    }
-}
-
-/// The controlling owner of an object: kind and name of the first owner reference with
-/// `controller: true`; the others are skipped.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
-pub struct Owner {
-    /// e.g. `ReplicaSet`.
-    #[serde(default)]
-    pub kind: String,
-    /// The owner's name.
-    #[serde(default)]
-    pub name: String,
-    /// Whether this reference is the controller.
-    #[serde(default, deserialize_with = "nullable_bool")]
-    pub controller: bool,
-}
-
-fn nullable_bool<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-    Ok(<Option<bool> as serde::Deserialize>::deserialize(d)?.unwrap_or(false))
-}
-
-/// `ownerReferences`, reduced to the controller.
-pub fn controller<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Owner>, D::Error> {
-    struct Controller;
-    impl<'de> Visitor<'de> for Controller {
-        type Value = Option<Owner>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a list of owner references")
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            let mut found = None;
-            while let Some(owner) = seq.next_element::<Owner>()? {
-                if found.is_none() && owner.controller {
-                    found = Some(owner);
+/// A resource list read straight into amounts. Quantities come as strings (bare numbers
+/// are read too, as the API server reads them); a malformed one is kept as the error.
+pub fn quantities(r: &mut Reader<'_>) -> Result<Quantities> {
+    let mut q = Quantities::default();
+    r.object(|r, name| {
+        let Some(dim) = dimension(&name) else {
+            return r.skip();
+        };
+        let value = match r.peek() {
+            Some(b'"') => r.string()?,
+            // `null` is a zero amount, as the API server reads it.
+            Some(b'n') if r.null()? => return Ok(()),
+            // A number, or anything else (kept as the malformed quantity).
+            _ => Cow::Borrowed(r.raw_value()?),
+        };
+        match parse_quantity(&value, dim.scale()) {
+            Ok(amount) => q.amounts.set(dim, amount),
+            Err(source) => {
+                if q.error.is_none() {
+                    q.error = Some(ResourceError {
+                        resource: resource_name(&dim),
+                        source,
+                    });
                 }
             }
-            Ok(found)
         }
-    }
-    nullable(d, Controller)
-}
-
-/// The value of one annotation (`key`), the others skipped unread.
-fn one_annotation<'de, D: Deserializer<'de>>(
-    d: D,
-    key: &'static str,
-) -> Result<Option<String>, D::Error> {
-    struct One(&'static str);
-    impl<'de> Visitor<'de> for One {
-        type Value = Option<String>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a map of strings")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut found = None;
-            while let Some(wanted) = map.next_key_seed(WithStr(|k: &str| k == self.0))? {
-                if wanted {
-                    found = map.next_value::<Option<String>>()?;
-                } else {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-            Ok(found)
-        }
-    }
-    nullable(d, One(key))
-}
-
-/// The GPU time-slicing annotation, the only annotation fleetdeck reads.
-pub fn gpu_replicas_annotation<'de, D: Deserializer<'de>>(
-    d: D,
-) -> Result<Option<String>, D::Error> {
-    one_annotation(d, crate::model::fleet::GPU_REPLICAS_LABEL)
-}
-
-/// A `Vec` field where `null` means empty.
-pub fn vec_or_null<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
-where
-    D: Deserializer<'de>,
-    T: serde::Deserialize<'de>,
-{
-    Ok(<Option<Vec<T>> as serde::Deserialize>::deserialize(d)?.unwrap_or_default())
+        Ok(())
+    })?;
+    Ok(q)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::k8s::slim::{SlimNode, SlimPod};
     use crate::model::quantity::QuantityError;
+
+    fn read<'a, T>(json: &'a str, f: impl FnOnce(&mut Reader<'a>) -> Result<T>) -> T {
+        let mut r = Reader::new(json);
+        let value = f(&mut r).unwrap();
+        r.end().unwrap();
+        value
+    }
 
     #[test]
     fn resource_lists_become_amounts_and_skip_unmodelled_resources() {
-        let q: Quantities = serde_json::from_str(
+        let q = read(
             r#"{"cpu": "1500m", "memory": "1Gi", "ephemeral-storage": "10Gi",
-                "nvidia.com/mig-1g.5gb": "2", "pods": "110"}"#,
-        )
-        .unwrap();
+                "nvidia.com/mig-1g.5gb": "2", "pods": 110}"#,
+            quantities,
+        );
         let mut interner = Interner::new();
         let v = q.into_vector(&mut interner).unwrap();
         assert_eq!(v.cpu_millis(), 1500);
@@ -334,44 +442,59 @@ mod tests {
 
     #[test]
     fn a_malformed_quantity_is_kept_as_the_objects_error() {
-        let q: Quantities = serde_json::from_str(r#"{"cpu": "lots", "memory": "1Gi"}"#).unwrap();
-        let error = q.into_vector(&mut Interner::new()).unwrap_err();
-        assert_eq!(error.resource, "cpu");
-        assert_eq!(error.source, QuantityError::Malformed("lots".into()));
+        for json in [r#"{"cpu": "lots", "memory": "1Gi"}"#, r#"{"cpu": true}"#] {
+            let q = read(json, quantities);
+            let error = q.into_vector(&mut Interner::new()).unwrap_err();
+            assert_eq!(error.resource, "cpu");
+            assert!(
+                matches!(error.source, QuantityError::Malformed(_)),
+                "{json}"
+            );
+        }
     }
 
     #[test]
     fn nulls_read_as_absent() {
-        let pod: SlimPod = serde_json::from_str(
+        let pod = read(
             r#"{"metadata": {"name": "p", "labels": null, "ownerReferences": null, "annotations": null},
                 "spec": {"containers": [{"resources": {"requests": null}, "restartPolicy": null}],
                          "tolerations": null, "nodeSelector": null, "overhead": null},
                 "status": {"phase": null}}"#,
-        )
-        .unwrap();
+            pod,
+        );
         assert!(pod.metadata.labels.is_empty());
         assert!(pod.metadata.controller.is_none());
-        assert!(pod.status.phase.is_none());
+        assert!(pod.phase.is_none());
         assert!(!pod.spec.containers[0].restarts_always);
     }
 
     #[test]
     fn owner_references_reduce_to_the_controller_and_annotations_to_the_gpu_one() {
-        let pod: SlimPod = serde_json::from_str(
+        let pod = read(
             r#"{"metadata": {"name": "p", "ownerReferences": [
                   {"kind": "Foo", "name": "a", "controller": false},
                   {"kind": "ReplicaSet", "name": "web-1", "controller": true}]}}"#,
-        )
-        .unwrap();
-        let owner = pod.metadata.controller.unwrap();
-        assert_eq!(
-            (owner.kind.as_str(), owner.name.as_str()),
-            ("ReplicaSet", "web-1")
+            pod,
         );
-        let node: SlimNode = serde_json::from_str(
-            r#"{"metadata": {"name": "n", "annotations": {"a": "x", "nvidia.com/gpu.replicas": "4"}}}"#,
-        )
-        .unwrap();
+        let owner = pod.metadata.controller.unwrap();
+        assert_eq!((&*owner.kind, &*owner.name), ("ReplicaSet", "web-1"));
+        let node = read(
+            r#"{"metadata": {"name": "n", "annotations": {"a": "x", "nvidia.com/gpu.replicas": "4"}},
+                "status": {"conditions": [{"type": "MemoryPressure", "status": "False"},
+                                          {"type": "Ready", "status": "True"}]}}"#,
+            node,
+        );
         assert_eq!(node.metadata.gpu_replicas_annotation.as_deref(), Some("4"));
+        assert_eq!(node.status.ready.as_deref(), Some("True"));
+    }
+
+    #[test]
+    fn a_wrong_shape_fails_with_the_place() {
+        let mut r = Reader::new(r#"{"spec": {"unschedulable": "yes"}}"#);
+        let error = node(&mut r).unwrap_err();
+        assert_eq!(error.message, "expected a boolean");
+        assert_eq!(error.offset, 27);
+        let mut r = Reader::new(r#"{"status": {"expectedPods": 1e12}}"#);
+        assert_eq!(pdb(&mut r).unwrap_err().message, "expected an integer");
     }
 }

@@ -1,0 +1,653 @@
+//! A small pull reader for the JSON of list pages and watch events.
+//!
+//! A fleet's first sync reads hundreds of MiB of list JSON of which fleetdeck keeps a few
+//! percent. The reader is built for that shape: the fields that are read come out as
+//! strings borrowed from the page (copied only when they contain escapes), and everything
+//! else is skipped by jumping from quote to quote while counting brackets, instead of
+//! being parsed token by token.
+//!
+//! What is read is checked fully (string escapes, control characters, literals, integers).
+//! What is skipped is checked for terminated strings and balanced, matching brackets, not
+//! for every detail of the grammar: the text comes from an API server, and a page that is
+//! not even that is reported with the byte where it went wrong.
+
+use std::borrow::Cow;
+
+/// Nesting deeper than this is refused (the same limit serde_json applies).
+const MAX_DEPTH: u32 = 128;
+
+/// Why a text could not be read, and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid JSON at byte {offset}: {message} (near `{near}`)")]
+pub struct JsonError {
+    /// Byte offset in the text.
+    pub offset: usize,
+    /// What was expected or found.
+    pub message: &'static str,
+    /// A few characters of the text around the offset.
+    pub near: String,
+}
+
+/// A cursor over one JSON text.
+pub struct Reader<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+type Result<T> = std::result::Result<T, JsonError>;
+
+impl<'a> Reader<'a> {
+    /// A reader at the start of `text`.
+    pub fn new(text: &'a str) -> Self {
+        Reader { text, pos: 0 }
+    }
+
+    fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
+
+    /// An error at the current position.
+    pub fn error(&self, message: &'static str) -> JsonError {
+        self.error_at(self.pos, message)
+    }
+
+    fn error_at(&self, offset: usize, message: &'static str) -> JsonError {
+        let offset = offset.min(self.text.len());
+        let mut start = offset.saturating_sub(20);
+        while !self.text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = (offset + 20).min(self.text.len());
+        while !self.text.is_char_boundary(end) {
+            end += 1;
+        }
+        JsonError {
+            offset,
+            message,
+            near: self.text[start..end].to_owned(),
+        }
+    }
+
+    /// The next byte that is not whitespace, without consuming it.
+    pub fn peek(&mut self) -> Option<u8> {
+        let bytes = self.bytes();
+        while let Some(&b) = bytes.get(self.pos) {
+            if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+                self.pos += 1;
+            } else {
+                return Some(b);
+            }
+        }
+        None
+    }
+
+    fn expect(&mut self, byte: u8, message: &'static str) -> Result<()> {
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.error(message))
+        }
+    }
+
+    fn literal(&mut self, word: &'static str, message: &'static str) -> Result<()> {
+        if self.bytes()[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            Err(self.error(message))
+        }
+    }
+
+    /// Consumes `null` if it comes next; whether it did.
+    pub fn null(&mut self) -> Result<bool> {
+        if self.peek() == Some(b'n') {
+            self.literal("null", "expected `null`")?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    /// Calls `member` with each key of the object that comes next; `member` must read or
+    /// skip the value. `null` reads as an object without members, the way the Kubernetes
+    /// types treat an explicit `null` like an absent field.
+    pub fn object(
+        &mut self,
+        mut member: impl FnMut(&mut Self, Cow<'a, str>) -> Result<()>,
+    ) -> Result<()> {
+        if self.null()? {
+            return Ok(());
+        }
+        self.expect(b'{', "expected an object")?;
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            if self.peek() != Some(b'"') {
+                return Err(self.error("expected a key"));
+            }
+            let key = self.string()?;
+            self.expect(b':', "expected `:`")?;
+            member(self, key)?;
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.error("expected `,` or `}`")),
+            }
+        }
+    }
+
+    /// Calls `element` for each element of the array that comes next; `element` must read
+    /// or skip it. `null` reads as an empty array.
+    pub fn array(&mut self, mut element: impl FnMut(&mut Self) -> Result<()>) -> Result<()> {
+        if self.null()? {
+            return Ok(());
+        }
+        self.expect(b'[', "expected an array")?;
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            element(self)?;
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.error("expected `,` or `]`")),
+            }
+        }
+    }
+
+    /// The string that comes next, borrowed from the text unless it has escapes.
+    pub fn string(&mut self) -> Result<Cow<'a, str>> {
+        self.expect(b'"', "expected a string")?;
+        let start = self.pos;
+        let bytes = self.bytes();
+        let Some(at) = string_special(bytes, start) else {
+            return Err(self.error_at(start, "unterminated string"));
+        };
+        match bytes[at] {
+            b'"' => {
+                self.pos = at + 1;
+                Ok(Cow::Borrowed(&self.text[start..at]))
+            }
+            b'\\' => self.unescape(start, at),
+            _ => Err(self.error_at(at, "control character in string")),
+        }
+    }
+
+    /// `null` as `None`, a string as `Some`.
+    pub fn optional_string(&mut self) -> Result<Option<Cow<'a, str>>> {
+        if self.null()? {
+            Ok(None)
+        } else {
+            self.string().map(Some)
+        }
+    }
+
+    /// `null` as `None`, `true`/`false` as `Some`.
+    pub fn optional_bool(&mut self) -> Result<Option<bool>> {
+        match self.peek() {
+            Some(b't') => self.literal("true", "expected `true`").map(|()| Some(true)),
+            Some(b'f') => self
+                .literal("false", "expected `false`")
+                .map(|()| Some(false)),
+            Some(b'n') => self.literal("null", "expected `null`").map(|()| None),
+            _ => Err(self.error("expected a boolean")),
+        }
+    }
+
+    /// `null` as `None`, an integer as `Some`.
+    pub fn optional_integer(&mut self) -> Result<Option<i64>> {
+        if self.null()? {
+            return Ok(None);
+        }
+        let start = self.pos;
+        let token = self.number_token()?;
+        token
+            .parse::<i64>()
+            .map(Some)
+            .map_err(|_| self.error_at(start, "expected an integer"))
+    }
+
+    /// The text of the number that comes next (checked only for its characters).
+    pub fn number_token(&mut self) -> Result<&'a str> {
+        if !matches!(self.peek(), Some(b'-' | b'0'..=b'9')) {
+            return Err(self.error("expected a number"));
+        }
+        let bytes = self.bytes();
+        let start = self.pos;
+        let mut end = start + 1;
+        while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = bytes.get(end) {
+            end += 1;
+        }
+        self.pos = end;
+        Ok(&self.text[start..end])
+    }
+
+    /// Skips the value that comes next.
+    pub fn skip(&mut self) -> Result<()> {
+        match self.peek() {
+            Some(b'"') => {
+                self.pos += 1;
+                self.skip_string_body()
+            }
+            Some(b'{' | b'[') => self.skip_container(),
+            Some(b't') => self.literal("true", "expected a value"),
+            Some(b'f') => self.literal("false", "expected a value"),
+            Some(b'n') => self.literal("null", "expected a value"),
+            Some(b'-' | b'0'..=b'9') => self.number_token().map(drop),
+            _ => Err(self.error("expected a value")),
+        }
+    }
+
+    /// Skips the value that comes next and returns its text.
+    pub fn raw_value(&mut self) -> Result<&'a str> {
+        self.peek();
+        let start = self.pos;
+        self.skip()?;
+        Ok(&self.text[start..self.pos])
+    }
+
+    /// Checks that nothing but whitespace follows.
+    pub fn end(&mut self) -> Result<()> {
+        match self.peek() {
+            None => Ok(()),
+            Some(_) => Err(self.error("trailing characters")),
+        }
+    }
+
+    /// After an opening quote: moves past the closing one.
+    fn skip_string_body(&mut self) -> Result<()> {
+        let bytes = self.bytes();
+        loop {
+            let Some(at) = string_special(bytes, self.pos) else {
+                return Err(self.error_at(bytes.len(), "unterminated string"));
+            };
+            match bytes[at] {
+                b'"' => {
+                    self.pos = at + 1;
+                    return Ok(());
+                }
+                // An escape: whatever follows the backslash is part of the string.
+                b'\\' => self.pos = at + 2,
+                _ => return Err(self.error_at(at, "control character in string")),
+            }
+        }
+    }
+
+    /// At `{` or `[`: moves past the matching bracket, jumping over strings whole.
+    fn skip_container(&mut self) -> Result<()> {
+        let bytes = self.bytes();
+        // One bit per open bracket, innermost lowest: 1 for an object, 0 for an array.
+        let mut kinds: u128 = 0;
+        let mut depth: u32 = 0;
+        let mut pos = self.pos;
+        loop {
+            let Some(&b) = bytes.get(pos) else {
+                return Err(self.error_at(pos, "unterminated object or array"));
+            };
+            pos += 1;
+            match b {
+                b'"' => {
+                    self.pos = pos;
+                    self.skip_string_body()?;
+                    pos = self.pos;
+                }
+                b'{' | b'[' => {
+                    if depth == MAX_DEPTH {
+                        return Err(self.error_at(pos - 1, "nested too deeply"));
+                    }
+                    kinds = (kinds << 1) | u128::from(b == b'{');
+                    depth += 1;
+                }
+                b'}' | b']' => {
+                    if depth == 0 || (kinds & 1 == 1) != (b == b'}') {
+                        return Err(self.error_at(pos - 1, "mismatched bracket"));
+                    }
+                    kinds >>= 1;
+                    depth -= 1;
+                    if depth == 0 {
+                        self.pos = pos;
+                        return Ok(());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The slow path of [`Reader::string`]: a string with escapes, from `start` (after
+    /// the opening quote), with the first backslash at `escape`.
+    fn unescape(&mut self, start: usize, escape: usize) -> Result<Cow<'a, str>> {
+        let bytes = self.bytes();
+        let mut out = String::with_capacity(escape - start + 16);
+        out.push_str(&self.text[start..escape]);
+        let mut pos = escape;
+        loop {
+            // `pos` is at a backslash or the closing quote.
+            if bytes[pos] == b'"' {
+                self.pos = pos + 1;
+                return Ok(Cow::Owned(out));
+            }
+            let after = match bytes.get(pos + 1) {
+                Some(b'u') => {
+                    let (c, after) = self.unicode_escape(pos)?;
+                    out.push(c);
+                    after
+                }
+                Some(&b) => {
+                    out.push(match b {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        _ => return Err(self.error_at(pos, "invalid escape")),
+                    });
+                    pos + 2
+                }
+                None => return Err(self.error_at(pos, "unterminated string")),
+            };
+            let next = self.next_special(after)?;
+            out.push_str(&self.text[after..next]);
+            pos = next;
+        }
+    }
+
+    /// The next quote or backslash at or after `pos`, with no control character before it.
+    fn next_special(&self, pos: usize) -> Result<usize> {
+        let bytes = self.bytes();
+        match string_special(bytes, pos) {
+            Some(at) if bytes[at] >= 0x20 => Ok(at),
+            Some(at) => Err(self.error_at(at, "control character in string")),
+            None => Err(self.error_at(bytes.len(), "unterminated string")),
+        }
+    }
+
+    /// `\uXXXX` at `pos` (a surrogate pair takes two): the character and the position after.
+    fn unicode_escape(&self, pos: usize) -> Result<(char, usize)> {
+        let unit = |at: usize| -> Result<u32> {
+            let bytes = self.bytes();
+            if bytes.get(at..at + 2) != Some(b"\\u") {
+                return Err(self.error_at(at, "expected `\\u`"));
+            }
+            self.text
+                .get(at + 2..at + 6)
+                .filter(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit()))
+                .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+                .ok_or_else(|| self.error_at(at, "invalid \\u escape"))
+        };
+        let first = unit(pos)?;
+        match first {
+            0xD800..=0xDBFF => {
+                let second = unit(pos + 6)?;
+                if !(0xDC00..=0xDFFF).contains(&second) {
+                    return Err(self.error_at(pos + 6, "unpaired surrogate"));
+                }
+                let code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+                char::from_u32(code)
+                    .map(|c| (c, pos + 12))
+                    .ok_or_else(|| self.error_at(pos, "invalid \\u escape"))
+            }
+            0xDC00..=0xDFFF => Err(self.error_at(pos, "unpaired surrogate")),
+            _ => char::from_u32(first)
+                .map(|c| (c, pos + 6))
+                .ok_or_else(|| self.error_at(pos, "invalid \\u escape")),
+        }
+    }
+}
+
+/// The first byte at or after `pos` that ends a plain run inside a string: a quote, a
+/// backslash, or a control character (which JSON forbids there). This is where reading
+/// spends most of its time, so it looks at sixteen bytes per step with SSE2 (part of the
+/// x86_64 baseline: no detection needed), then eight with plain integer arithmetic.
+fn string_special(bytes: &[u8], pos: usize) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    let pos = {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8,
+            _mm_or_si128, _mm_set1_epi8,
+        };
+        let mut pos = pos;
+        while pos + 16 <= bytes.len() {
+            // SAFETY: `pos + 16 <= bytes.len()`, so the sixteen bytes loaded lie inside
+            // `bytes` (an unaligned load has no alignment requirement), and SSE2, which
+            // the other calls need, is enabled for this target (checked by the `cfg`).
+            let found = unsafe {
+                let chunk = _mm_loadu_si128(bytes.as_ptr().add(pos).cast::<__m128i>());
+                let quote = _mm_cmpeq_epi8(chunk, _mm_set1_epi8(b'"' as i8));
+                let backslash = _mm_cmpeq_epi8(chunk, _mm_set1_epi8(b'\\' as i8));
+                // Unsigned `byte < 0x20` is `min(byte, 0x1f) == byte`.
+                let control = _mm_cmpeq_epi8(_mm_min_epu8(chunk, _mm_set1_epi8(0x1f)), chunk);
+                _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control))
+            };
+            if found != 0 {
+                return Some(pos + found.trailing_zeros() as usize);
+            }
+            pos += 16;
+        }
+        pos
+    };
+    string_special_words(bytes, pos)
+}
+
+/// [`string_special`] eight bytes at a time, then byte by byte.
+fn string_special_words(bytes: &[u8], mut pos: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    // A byte of `v` is zero: its high bit in the result (exact up to the first such byte,
+    // which is all that is used).
+    let zero_bytes = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(word);
+        let found = zero_bytes(word ^ (ONES * u64::from(b'"')))
+            | zero_bytes(word ^ (ONES * u64::from(b'\\')))
+            | (word.wrapping_sub(ONES * 0x20) & !word & HIGHS);
+        if found != 0 {
+            return Some(pos + (found.trailing_zeros() / 8) as usize);
+        }
+        pos += 8;
+    }
+    let rest = bytes.get(pos..)?;
+    rest.iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .map(|i| pos + i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn read_string(json: &str) -> Result<String> {
+        let mut r = Reader::new(json);
+        let s = r.string()?.into_owned();
+        r.end()?;
+        Ok(s)
+    }
+
+    #[test]
+    fn strings_are_borrowed_unless_escaped() {
+        let mut r = Reader::new(r#""plain" "a\"b""#);
+        assert!(matches!(r.string().unwrap(), Cow::Borrowed("plain")));
+        assert_eq!(r.string().unwrap(), Cow::<str>::Owned("a\"b".into()));
+        assert_eq!(
+            read_string(r#""\u00e9\ud83d\ude00\n/\/""#).unwrap(),
+            "é😀\n//"
+        );
+    }
+
+    #[test]
+    fn bad_strings_name_the_byte() {
+        assert_eq!(
+            read_string(r#""abc"#).unwrap_err().message,
+            "unterminated string"
+        );
+        assert_eq!(read_string("\"a\u{1}b\"").unwrap_err().offset, 2);
+        assert_eq!(
+            read_string(r#""\x""#).unwrap_err().message,
+            "invalid escape"
+        );
+        assert_eq!(
+            read_string(r#""\ud800x""#).unwrap_err().message,
+            "expected `\\u`"
+        );
+        assert_eq!(
+            read_string(r#""\udc00""#).unwrap_err().message,
+            "unpaired surrogate"
+        );
+    }
+
+    #[test]
+    fn objects_arrays_and_scalars() {
+        let mut r = Reader::new(r#" {"a": [1, true, null, "x"], "b": {"c": -12}, "d": null} "#);
+        let mut seen = Vec::new();
+        r.object(|r, key| {
+            match &*key {
+                "a" => r.array(|r| r.skip())?,
+                "b" => r.object(|r, _| {
+                    seen.push(r.optional_integer()?.unwrap_or_default().to_string());
+                    Ok(())
+                })?,
+                _ => assert!(r.optional_string()?.is_none()),
+            }
+            seen.push(key.into_owned());
+            Ok(())
+        })
+        .unwrap();
+        r.end().unwrap();
+        assert_eq!(seen, ["a", "-12", "b", "d"]);
+    }
+
+    #[test]
+    fn skipping_checks_brackets_and_strings() {
+        let skip = |json: &str| {
+            let mut r = Reader::new(json);
+            r.skip()?;
+            r.end()
+        };
+        skip(r#"{"a": [{"b": "}]\"{"}, [], {}], "c": 1.5e3}"#).unwrap();
+        assert_eq!(
+            skip(r#"{"a": [}"#).unwrap_err().message,
+            "mismatched bracket"
+        );
+        assert_eq!(
+            skip(r#"{"a": "x}"#).unwrap_err().message,
+            "unterminated string"
+        );
+        assert_eq!(
+            skip(r#"[[1]"#).unwrap_err().message,
+            "unterminated object or array"
+        );
+        assert_eq!(
+            skip(&"[".repeat(200)).unwrap_err().message,
+            "nested too deeply"
+        );
+        assert_eq!(skip("1 2").unwrap_err().message, "trailing characters");
+        assert_eq!(skip("nul").unwrap_err().message, "expected a value");
+    }
+
+    #[test]
+    fn raw_values_are_the_exact_text() {
+        let mut r = Reader::new(r#"{"s": {"matchLabels": {"a": "b"}} }"#);
+        let mut raw = "";
+        r.object(|r, _| {
+            raw = r.raw_value()?;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(raw, r#"{"matchLabels": {"a": "b"}}"#);
+    }
+
+    #[test]
+    fn integers_must_be_integers() {
+        assert_eq!(Reader::new("42").optional_integer().unwrap(), Some(42));
+        assert_eq!(Reader::new("null").optional_integer().unwrap(), None);
+        assert_eq!(
+            Reader::new("1.5").optional_integer().unwrap_err().message,
+            "expected an integer"
+        );
+    }
+
+    fn json_value() -> impl Strategy<Value = serde_json::Value> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i64>().prop_map(serde_json::Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(serde_json::Value::from),
+            any::<String>().prop_map(serde_json::Value::from),
+        ];
+        leaf.prop_recursive(4, 64, 8, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..8).prop_map(serde_json::Value::from),
+                prop::collection::btree_map(any::<String>(), inner, 0..8)
+                    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn both_scanners_find_the_same_byte(text in prop::collection::vec(any::<u8>(), 0..80), from in 0usize..80) {
+            let naive = text.iter().skip(from).position(|&b| b == b'"' || b == b'\\' || b < 0x20).map(|i| from + i);
+            prop_assert_eq!(string_special(&text, from), naive);
+            prop_assert_eq!(string_special_words(&text, from), naive);
+        }
+
+        #[test]
+        fn strings_read_as_serde_json_reads_them(s in any::<String>()) {
+            let json = serde_json::to_string(&s).unwrap();
+            prop_assert_eq!(read_string(&json).unwrap(), s.clone());
+            // Escaping every non-ASCII character (surrogate pairs included) reads the same.
+            let mut escaped = String::from("\"");
+            for c in s.chars() {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    escaped.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+            escaped.push('"');
+            prop_assert_eq!(read_string(&escaped).unwrap(), s);
+        }
+
+        #[test]
+        fn any_value_is_skipped_whole(value in json_value(), pretty in any::<bool>()) {
+            let json = if pretty {
+                serde_json::to_string_pretty(&value).unwrap()
+            } else {
+                serde_json::to_string(&value).unwrap()
+            };
+            let text = format!("[{json}, 7]");
+            let mut r = Reader::new(&text);
+            let mut last = None;
+            let mut first = None;
+            r.array(|r| {
+                if first.is_none() {
+                    first = Some(r.raw_value()?.to_owned());
+                } else {
+                    last = r.optional_integer()?;
+                }
+                Ok(())
+            }).unwrap();
+            r.end().unwrap();
+            prop_assert_eq!(first.unwrap(), json);
+            prop_assert_eq!(last, Some(7));
+        }
+    }
+}
