@@ -69,6 +69,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The next byte that is not whitespace, without consuming it.
+    #[inline]
     pub fn peek(&mut self) -> Option<u8> {
         let bytes = self.bytes();
         while let Some(&b) = bytes.get(self.pos) {
@@ -81,6 +82,7 @@ impl<'a> Reader<'a> {
         None
     }
 
+    #[inline]
     fn expect(&mut self, byte: u8, message: &'static str) -> Result<()> {
         if self.peek() == Some(byte) {
             self.pos += 1;
@@ -100,6 +102,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Consumes `null` if it comes next; whether it did.
+    #[inline]
     pub fn null(&mut self) -> Result<bool> {
         if self.peek() == Some(b'n') {
             self.literal("null", "expected `null`")?;
@@ -128,7 +131,8 @@ impl<'a> Reader<'a> {
             if self.peek() != Some(b'"') {
                 return Err(self.error("expected a key"));
             }
-            let key = self.string()?;
+            self.pos += 1;
+            let key = self.string_body()?;
             self.expect(b':', "expected `:`")?;
             member(self, key)?;
             match self.peek() {
@@ -167,8 +171,15 @@ impl<'a> Reader<'a> {
     }
 
     /// The string that comes next, borrowed from the text unless it has escapes.
+    #[inline]
     pub fn string(&mut self) -> Result<Cow<'a, str>> {
         self.expect(b'"', "expected a string")?;
+        self.string_body()
+    }
+
+    /// After an opening quote: the string up to the closing one.
+    #[inline]
+    fn string_body(&mut self) -> Result<Cow<'a, str>> {
         let start = self.pos;
         let bytes = self.bytes();
         let Some(at) = string_special(bytes, start) else {
@@ -185,6 +196,7 @@ impl<'a> Reader<'a> {
     }
 
     /// `null` as `None`, a string as `Some`.
+    #[inline]
     pub fn optional_string(&mut self) -> Result<Option<Cow<'a, str>>> {
         if self.null()? {
             Ok(None)
@@ -413,6 +425,7 @@ impl<'a> Reader<'a> {
 /// backslash, or a control character (which JSON forbids there). This is where reading
 /// spends most of its time, so it looks at sixteen bytes per step with SSE2 (part of the
 /// x86_64 baseline: no detection needed), then eight with plain integer arithmetic.
+#[inline]
 fn string_special(bytes: &[u8], pos: usize) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     let pos = {
