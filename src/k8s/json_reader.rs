@@ -624,6 +624,32 @@ mod tests {
         }
 
         #[test]
+        fn any_text_is_read_or_refused_without_panicking(text in "[\\[\\]{}\":,\\\\ a-z0-9.eu-]{0,40}") {
+            let mut r = Reader::new(&text);
+            if r.skip().is_ok() {
+                let _ = r.end();
+            }
+            let page = crate::k8s::slim::decode_list::<crate::k8s::slim::Pods>(
+                &text,
+                &mut crate::model::fleet::Interner::new(),
+            );
+            if let Err(error) = page {
+                prop_assert!(error.offset <= text.len());
+            }
+        }
+
+        #[test]
+        fn any_shape_of_object_is_read_or_refused_without_panicking(value in json_value()) {
+            use crate::k8s::slim::{Nodes, Pdbs, Pods, decode_list};
+            use crate::model::fleet::Interner;
+            let v = serde_json::to_string(&value).unwrap();
+            let page = format!(r#"{{"items": [{{"metadata": {v}, "spec": {v}, "status": {v}}}]}}"#);
+            let _ = decode_list::<Nodes>(&page, &mut Interner::new());
+            let _ = decode_list::<Pods>(&page, &mut Interner::new());
+            let _ = decode_list::<Pdbs>(&page, &mut Interner::new());
+        }
+
+        #[test]
         fn strings_read_as_serde_json_reads_them(s in any::<String>()) {
             let json = serde_json::to_string(&s).unwrap();
             prop_assert_eq!(read_string(&json).unwrap(), s.clone());
