@@ -20,6 +20,7 @@ use fleetdeck::model::ledger::{Ledger, LedgerContext, read_ledger};
 use fleetdeck::model::live::{
     ClusterSnapshot, ClusterStatus, ConnectionFacts, FleetSnapshot, IdentityVerdict, SyncPhase,
 };
+use fleetdeck::model::maintenance::Step;
 use fleetdeck::model::rollout::{
     BatchPhase, ReleaseDigest, RolloutRunSpec, RolloutSpec, VerifyOutcome, plan_rollout,
     read_rollout,
@@ -273,33 +274,20 @@ fn journal(ledger: &Ledger) -> Vec<Event> {
         );
         for c in batch {
             let c = c.0.as_str();
-            push(
-                "ro-bench",
-                Some(c),
-                Some(c),
-                None,
+            // Each cluster of the batch staged, applied and verified.
+            for body in [
                 EventBody::ItemStaged {
                     digest: digest.clone(),
                 },
-            );
-            push(
-                "ro-bench",
-                Some(c),
-                Some(c),
-                None,
                 EventBody::ItemApplied {
                     digest: digest.clone(),
                 },
-            );
-            push(
-                "ro-bench",
-                Some(c),
-                Some(c),
-                None,
                 EventBody::ItemVerified {
                     outcome: VerifyOutcome::Pass,
                 },
-            );
+            ] {
+                push("ro-bench", Some(c), Some(c), None, body);
+            }
         }
         push(
             "ro-bench",
@@ -312,15 +300,7 @@ fn journal(ledger: &Ledger) -> Vec<Event> {
             },
         );
     }
-    let steps = [
-        "Precheck",
-        "Cordon",
-        "Drain",
-        "Maintain",
-        "VerifyNode",
-        "VerifyWorkloads",
-        "Uncordon",
-    ];
+    let steps = Step::WORK.map(|step| step.to_string());
     for r in 0..30 {
         let run = format!("mnt-bench-{r:02}");
         let cluster = id(r * 7);
@@ -350,7 +330,7 @@ fn journal(ledger: &Ledger) -> Vec<Event> {
                     &run,
                     Some(node),
                     Some(&cluster),
-                    Some(step),
+                    Some(step.as_str()),
                     EventBody::StepStatusChanged {
                         status: StepStatus::Running,
                     },
@@ -369,7 +349,7 @@ fn journal(ledger: &Ledger) -> Vec<Event> {
                     &run,
                     Some(node),
                     Some(&cluster),
-                    Some(step),
+                    Some(step.as_str()),
                     EventBody::StepStatusChanged { status },
                 );
             }

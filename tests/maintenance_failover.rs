@@ -11,22 +11,12 @@ use executor_support::{Executor, journal, wait};
 
 use fleetdeck::engine::start::{node_facts, plan, record_run};
 use fleetdeck::journal::{EventQuery, JournalStore, SqliteJournal};
-use fleetdeck::model::maintenance::read_maintenance;
+use fleetdeck::model::maintenance::{Step, read_maintenance};
 use fleetdeck::model::run::{Actor, EventBody, RunId, RunStatus, StepStatus};
 use fleetdeck::sim::{SimFleet, start_on_loopback, write_kubeconfig, write_ledger};
 use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 use kube::api::ListParams;
-
-const STEPS: [&str; 7] = [
-    "Precheck",
-    "Cordon",
-    "Drain",
-    "Maintain",
-    "VerifyNode",
-    "VerifyWorkloads",
-    "Uncordon",
-];
 
 fn succeeded_steps(store: &SqliteJournal, run: &RunId) -> Vec<String> {
     store
@@ -77,13 +67,13 @@ async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary() {
     nodes.sort();
     nodes.dedup();
     assert!(
-        nodes.len() >= STEPS.len(),
+        nodes.len() >= Step::WORK.len(),
         "need {} nodes with pods, have {nodes:?}",
-        STEPS.len()
+        Step::WORK.len()
     );
     let dir_path: PathBuf = dir.path().to_path_buf();
 
-    for (boundary, node) in STEPS.iter().zip(&nodes) {
+    for (boundary, node) in Step::WORK.iter().zip(&nodes) {
         // The hook (`true`) is declared idempotent: a kill can land while it runs, and a
         // non-idempotent hook with an unknown outcome is (rightly) handed to a person
         // rather than re-run, which the reducer's restart tests cover.
@@ -136,7 +126,7 @@ async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary() {
         let store = journal(&dir_path);
         let mut steps = succeeded_steps(&store, &run);
         steps.sort();
-        let mut expected: Vec<String> = STEPS.iter().map(|s| s.to_string()).collect();
+        let mut expected: Vec<String> = Step::WORK.iter().map(|s| s.to_string()).collect();
         expected.sort();
         assert_eq!(steps, expected, "killed after {boundary}");
         // The standby did take over.

@@ -8,15 +8,14 @@
 //! out a cluster freeze, gets its environment, and a failing `exec` check fails its cluster
 //! and halts the rollout.
 
-mod executor_support;
+mod cli_support;
 mod prometheus_support;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
-use executor_support::binary;
 use fleetdeck::engine::executor::{Executor, ExecutorOptions, RolloutOptions};
 use fleetdeck::engine::kube_port::KubePort;
 use fleetdeck::engine::prometheus::Prometheus;
@@ -188,25 +187,22 @@ impl Harness {
         self.dir.path().join("journal.sqlite")
     }
 
+    /// `fleetdeck ARGS` as `actor` on this fleet's ledger, kubeconfig and journal.
     fn fleetdeck(&self, actor: &str, args: &[&str]) -> Output {
-        let dir = self.dir.path();
-        Command::new(binary())
-            .args([
-                "--ledger",
-                "ledger.yaml",
-                "--kubeconfig",
-                "kubeconfig",
-                "--journal",
-            ])
-            .arg(self.journal())
-            .args(["--as", actor])
-            .args(args)
-            .current_dir(dir)
-            .env("FLEETDECK_CONFIG", dir.join("config.toml"))
-            .env("FLEETDECK_DATA_DIR", dir.join("data"))
-            .env("HOME", dir)
-            .output()
-            .expect("run fleetdeck")
+        let journal = self.journal();
+        let journal = journal.to_str().expect("temporary paths are UTF-8");
+        let mut all = vec![
+            "--ledger",
+            "ledger.yaml",
+            "--kubeconfig",
+            "kubeconfig",
+            "--journal",
+            journal,
+            "--as",
+            actor,
+        ];
+        all.extend_from_slice(args);
+        cli_support::fleetdeck(&all, self.dir.path())
     }
 
     fn start_rollout(&self) -> RunId {

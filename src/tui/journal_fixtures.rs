@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::app::{App, Msg};
 use super::fixtures::{ago, app, ledger};
+use crate::model::maintenance::Step;
 
 /// A journal for the operator screens: a maintenance on eu-fra-prod-01 with a drain stuck
 /// on a PDB, a node handed off to bob and one finished; a rollout of the example release
@@ -67,21 +68,13 @@ pub fn journal_events() -> Vec<crate::model::run::Event> {
             spec: serde_json::json!({"name": "kernel"}),
         },
     );
-    for step in [
-        "Precheck",
-        "Cordon",
-        "Drain",
-        "Maintain",
-        "VerifyNode",
-        "VerifyWorkloads",
-        "Uncordon",
-    ] {
+    for step in Step::WORK.map(|step| step.to_string()) {
         push(
             3000,
             "executor/e1",
             m,
             Some("fra1-cpu-a00"),
-            Some(step),
+            Some(&step),
             fra,
             EventBody::StepStatusChanged {
                 status: StepStatus::Succeeded,
@@ -166,37 +159,32 @@ pub fn journal_events() -> Vec<crate::model::run::Event> {
             phase: BatchPhase::Executing,
         },
     );
-    push(
-        6900,
-        "executor/e1",
-        r,
-        Some(&canary),
-        None,
-        Some(&canary),
-        EventBody::ItemStaged {
-            digest: digest.clone(),
-        },
-    );
-    push(
-        6800,
-        "executor/e1",
-        r,
-        Some(&canary),
-        None,
-        Some(&canary),
-        EventBody::ItemApplied { digest },
-    );
-    push(
-        6700,
-        "executor/e1",
-        r,
-        Some(&canary),
-        None,
-        Some(&canary),
-        EventBody::ItemVerified {
-            outcome: VerifyOutcome::Pass,
-        },
-    );
+    // The canary staged, applied and verified, a hundred seconds apart.
+    for (age, body) in [
+        (
+            6900,
+            EventBody::ItemStaged {
+                digest: digest.clone(),
+            },
+        ),
+        (6800, EventBody::ItemApplied { digest }),
+        (
+            6700,
+            EventBody::ItemVerified {
+                outcome: VerifyOutcome::Pass,
+            },
+        ),
+    ] {
+        push(
+            age,
+            "executor/e1",
+            r,
+            Some(&canary),
+            None,
+            Some(&canary),
+            body,
+        );
+    }
     push(
         6600,
         "executor/e1",

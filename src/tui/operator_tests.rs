@@ -335,12 +335,18 @@ fn handover_walkthrough_and_acknowledge() {
     );
 }
 
-#[test]
-fn start_maintenance_from_marked_nodes() {
+/// The operator console drilled down into `cluster`, then `keys` pressed there.
+fn on_cluster(cluster: &str, keys: &str) -> super::app::App {
     let mut app = fixtures::operator_app();
     press(&mut app, ":");
-    typed(&mut app, "cluster us-east-stg-01");
-    press(&mut app, "enter space space m");
+    typed(&mut app, &format!("cluster {cluster}"));
+    press(&mut app, &format!("enter {keys}"));
+    app
+}
+
+#[test]
+fn start_maintenance_from_marked_nodes() {
+    let mut app = on_cluster("us-east-stg-01", "space space m");
     let screen = render(&app, 160, 36);
     assert!(screen.contains("batch 2: use1-cpu-b00"), "{screen}");
     insta::assert_snapshot!("start_maintenance_dialog", screen);
@@ -373,10 +379,7 @@ fn start_maintenance_from_marked_nodes() {
 
 #[test]
 fn start_maintenance_refused_when_nothing_can_be_planned() {
-    let mut app = fixtures::operator_app();
-    press(&mut app, ":");
-    typed(&mut app, "cluster eu-fra-prod-01");
-    press(&mut app, "enter space space m");
+    let app = on_cluster("eu-fra-prod-01", "space space m");
     let screen = render(&app, 160, 36);
     assert!(
         screen.contains("refused: no node can be planned"),
@@ -387,10 +390,7 @@ fn start_maintenance_refused_when_nothing_can_be_planned() {
 
 #[test]
 fn start_maintenance_refused_on_a_cluster_that_is_not_synced() {
-    let mut app = fixtures::operator_app();
-    press(&mut app, ":");
-    typed(&mut app, "cluster eu-fra-prod-02");
-    press(&mut app, "enter space m");
+    let app = on_cluster("eu-fra-prod-02", "space m");
     let screen = render(&app, 160, 24);
     assert!(
         screen.contains("only a Synced cluster allows actions"),
