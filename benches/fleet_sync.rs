@@ -20,6 +20,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 use std::time::{Duration, Instant};
 
+mod support;
+
 use fleetdeck::k8s::cluster_store::ClusterStore;
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
 use fleetdeck::k8s::reflect::Delta;
@@ -28,6 +30,7 @@ use fleetdeck::model::fleet::Interner;
 use fleetdeck::model::live::ClusterStatus;
 use futures::StreamExt;
 use serde::Deserialize;
+use support::{cpu_seconds, median, rss_bytes};
 
 /// Counts live heap bytes so that the slim store's footprint can be measured exactly.
 /// Counting is switched on only for that measurement: a counter every allocation on both
@@ -99,32 +102,6 @@ fn start_sim() -> Sim {
     Sim { child, dir }
 }
 
-/// CPU seconds this process has used (user + system), to tell the client's own cost from
-/// the simulator's, which runs on the same cores.
-fn cpu_seconds() -> f64 {
-    std::fs::read_to_string("/proc/self/stat")
-        .ok()
-        .and_then(|s| {
-            let fields: Vec<&str> = s.rsplit(')').next()?.split_whitespace().collect();
-            let utime: f64 = fields.get(11)?.parse().ok()?;
-            let stime: f64 = fields.get(12)?.parse().ok()?;
-            Some((utime + stime) / 100.0)
-        })
-        .unwrap_or(0.0)
-}
-
-fn rss_bytes() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        })
-        .map_or(0, |kb| kb * 1024)
-}
-
 #[derive(Deserialize)]
 struct ListMeta {
     #[serde(rename = "continue")]
@@ -193,11 +170,6 @@ async fn raw_download(clients: &[kube::Client], how: Token) -> (Duration, f64, u
         .fold(0, |a, b| async move { a + b })
         .await;
     (started.elapsed(), cpu_seconds() - cpu_before, bytes)
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }
 
 /// The simulator serving 300 clusters on two cores answers slowly; a generous connect

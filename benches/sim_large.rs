@@ -4,41 +4,19 @@
 //!
 //! Run: `cargo bench --bench sim_large` (add `-- --iterations N` to change the count).
 
-use std::time::{Duration, Instant};
+mod support;
+
+use std::time::Instant;
 
 use fleetdeck::sim::{SimFleet, start_on_loopback, write_kubeconfig};
 use futures::StreamExt;
 use k8s_openapi::api::core::v1::{Node, Pod};
 use kube::api::{Api, ListParams};
 use kube::config::{KubeConfigOptions, Kubeconfig};
+use support::{cpu_seconds, median};
 
 fn rss_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<f64>().ok())
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
-}
-
-/// CPU seconds (user + system) this process has used: robust against other load.
-fn cpu_secs() -> f64 {
-    std::fs::read_to_string("/proc/self/stat")
-        .ok()
-        .and_then(|s| {
-            let rest = s.rsplit_once(')')?.1.to_string();
-            let f: Vec<&str> = rest.split_whitespace().collect();
-            Some((f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?) / 100.0)
-        })
-        .unwrap_or(0.0)
-}
-
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort();
-    v[v.len() / 2]
+    support::rss_bytes() as f64 / 1048576.0
 }
 
 async fn page_all<K>(api: &Api<K>, limit: u32) -> Result<usize, kube::Error>
@@ -64,7 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .and_then(|n| n.parse().ok())
         .unwrap_or(7);
     let rss_before = rss_mib();
-    let cpu_before = cpu_secs();
+    let cpu_before = cpu_seconds();
     let started = Instant::now();
     let fleet = SimFleet::load("large", 1, 1.0)?;
     let generated = started.elapsed();
@@ -73,7 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "sim_large: generated {clusters} clusters, {nodes} nodes, {pods} pods in {:.2} s ({:.2} CPU s, up to 2 threads)",
         generated.as_secs_f64(),
-        cpu_secs() - cpu_before
+        cpu_seconds() - cpu_before
     );
     println!("sim_large: RSS {rss_after:.0} MiB (before generation {rss_before:.0} MiB)");
 

@@ -19,8 +19,8 @@ use super::slim::{ItemOf, Nodes, Pdbs, Pods};
 use crate::model::fleet::ClusterView;
 use crate::model::ledger::Cluster;
 use crate::model::live::{
-    ClusterSnapshot, ConnectionFacts, IdentityVerdict, ObservedIdentity, SyncPhase, classify,
-    verify_identity,
+    ClusterSnapshot, ClusterStatus, ConnectionFacts, IdentityVerdict, ObservedIdentity, SyncPhase,
+    classify, verify_identity,
 };
 
 /// Settings for every cluster's loop.
@@ -122,11 +122,12 @@ impl Loop {
         })
     }
 
-    async fn publish(&self, store: Option<&mut ClusterStore>) -> bool {
-        self.updates
-            .send((self.index, self.snapshot(store)))
-            .await
-            .is_ok()
+    /// Sends a snapshot; its status, or `None` when nobody listens any more.
+    async fn publish(&self, store: Option<&mut ClusterStore>) -> Option<ClusterStatus> {
+        let snapshot = self.snapshot(store);
+        let status = snapshot.status;
+        self.updates.send((self.index, snapshot)).await.ok()?;
+        Some(status)
     }
 
     fn fail(&mut self, error: String, unreachable: bool) {
@@ -163,7 +164,7 @@ pub async fn run_cluster(
         last_error: None,
         requests: None,
     };
-    if !state.publish(None).await {
+    if state.publish(None).await.is_none() {
         return;
     }
     loop {
@@ -173,7 +174,7 @@ pub async fn run_cluster(
             Err(error) => {
                 state.fail(describe_error(&error), true);
                 drop(permit);
-                if !state.publish(None).await {
+                if state.publish(None).await.is_none() {
                     return;
                 }
                 tokio::time::sleep(state.options.reconnect_after).await;
@@ -186,7 +187,7 @@ pub async fn run_cluster(
             Ok(false) => {
                 // An impostor is neither watched nor acted on; look again later.
                 drop(permit);
-                if !state.publish(None).await {
+                if state.publish(None).await.is_none() {
                     return;
                 }
                 tokio::time::sleep(state.options.reconnect_after * 4).await;
@@ -199,7 +200,7 @@ pub async fn run_cluster(
                     unreachable,
                 );
                 drop(permit);
-                if !state.publish(None).await {
+                if state.publish(None).await.is_none() {
                     return;
                 }
                 tokio::time::sleep(state.options.reconnect_after).await;
@@ -293,11 +294,10 @@ async fn watch(
                 let status = classify(&facts, Timestamp::now(), state.options.stale_after);
                 let status_changed = last_published_status != Some(status);
                 if dirty || status_changed {
-                    let snapshot = state.snapshot(Some(&mut store));
-                    last_published_status = Some(snapshot.status);
-                    if state.updates.send((state.index, snapshot)).await.is_err() {
+                    let Some(published) = state.publish(Some(&mut store)).await else {
                         return false;
-                    }
+                    };
+                    last_published_status = Some(published);
                     dirty = false;
                 }
                 continue;
@@ -348,11 +348,10 @@ async fn watch(
             // A phase change (lists complete, failing, recovered) is what an operator
             // waits for: publish it now rather than at the next tick. Phases change a
             // few times per cluster, so this adds no meaningful work.
-            let snapshot = state.snapshot(Some(&mut store));
-            last_published_status = Some(snapshot.status);
-            if state.updates.send((state.index, snapshot)).await.is_err() {
+            let Some(published) = state.publish(Some(&mut store)).await else {
                 return false;
-            }
+            };
+            last_published_status = Some(published);
             dirty = false;
         }
     }

@@ -111,7 +111,7 @@ struct Resource<K> {
 }
 
 /// A decoding failure, reported the way kube reports one of its own.
-fn decode_error(error: super::json_reader::JsonError) -> kube::Error {
+fn decode_error(error: impl std::fmt::Display) -> kube::Error {
     kube::Error::SerdeError(<serde_json::Error as serde::de::Error>::custom(error))
 }
 
@@ -136,11 +136,7 @@ impl<K: SlimKind> Resource<K> {
         // One UTF-8 check over the whole page; the reader then works on the `str`.
         match std::str::from_utf8(&body) {
             Ok(text) => decode_list::<K>(text, &mut self.interner).map_err(decode_error),
-            // Not UTF-8: let kube's own conversion say so, as it did before.
-            Err(_) => match String::from_utf8(body.to_vec()) {
-                Ok(text) => decode_list::<K>(&text, &mut self.interner).map_err(decode_error),
-                Err(error) => Err(kube::Error::FromUtf8(error)),
-            },
+            Err(error) => Err(decode_error(format!("list page is not UTF-8: {error}"))),
         }
     }
 

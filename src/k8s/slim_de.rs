@@ -14,8 +14,7 @@ use super::slim::{
     SlimToleration,
 };
 use crate::model::fleet::{
-    ATTACHABLE_VOLUMES_PREFIX, Dimension, GPU_REPLICAS_LABEL, GPU_RESOURCE, Interner,
-    MIG_RESOURCE_PREFIX, PodPhase, ResourceError, ResourceVector, TaintEffect,
+    Dimension, GPU_REPLICAS_LABEL, Interner, PodPhase, ResourceError, ResourceVector, TaintEffect,
 };
 use crate::model::quantity::parse_quantity;
 
@@ -350,43 +349,12 @@ impl Quantities {
     }
 }
 
-/// The dimension a resource name maps to, decided on the borrowed name. MIG profiles and
-/// volume drivers (rare) get their own string here and are interned later.
-fn dimension(name: &str) -> Option<Dimension> {
-    match name {
-        "cpu" => Some(Dimension::Cpu),
-        "memory" => Some(Dimension::Memory),
-        GPU_RESOURCE => Some(Dimension::Gpu),
-        "pods" => Some(Dimension::Pods),
-        _ => {
-            if let Some(profile) = name.strip_prefix(MIG_RESOURCE_PREFIX) {
-                Some(Dimension::Mig(profile.into()))
-            } else {
-                name.strip_prefix(ATTACHABLE_VOLUMES_PREFIX)
-                    .map(|driver| Dimension::AttachableVolumes(driver.into()))
-            }
-        }
-    }
-}
-
-/// The resource name as the API spells it, for error messages.
-fn resource_name(dim: &Dimension) -> String {
-    match dim {
-        Dimension::Cpu => "cpu".to_owned(),
-        Dimension::Memory => "memory".to_owned(),
-        Dimension::Gpu => GPU_RESOURCE.to_owned(),
-        Dimension::Pods => "pods".to_owned(),
-        Dimension::Mig(p) => format!("{MIG_RESOURCE_PREFIX}{p}"),
-        Dimension::AttachableVolumes(d) => format!("{ATTACHABLE_VOLUMES_PREFIX}{d}"),
-    }
-}
-
 /// A resource list read straight into amounts. Quantities come as strings (bare numbers
 /// are read too, as the API server reads them); a malformed one is kept as the error.
 pub fn quantities(r: &mut Reader<'_>) -> Result<Quantities> {
     let mut q = Quantities::default();
     r.object(|r, name| {
-        let Some(dim) = dimension(&name) else {
+        let Some(dim) = Dimension::from_resource_name(&name) else {
             return r.skip();
         };
         let value = match r.peek() {
@@ -401,7 +369,7 @@ pub fn quantities(r: &mut Reader<'_>) -> Result<Quantities> {
             Err(source) => {
                 if q.error.is_none() {
                     q.error = Some(ResourceError {
-                        resource: resource_name(&dim),
+                        resource: dim.resource_name(),
                         source,
                     });
                 }

@@ -38,7 +38,9 @@ pub enum Dimension {
 impl Dimension {
     /// Maps a Kubernetes resource name to the dimension fleetdeck tracks, or `None` for
     /// resources capacity does not model (ephemeral-storage, hugepages, other devices).
-    pub fn from_resource_name(name: &str, interner: &mut Interner) -> Option<Self> {
+    /// MIG profiles and volume drivers (rare) get their own string; a vector's names are
+    /// shared through an interner afterwards ([`ResourceVector::share_names`]).
+    pub fn from_resource_name(name: &str) -> Option<Self> {
         match name {
             "cpu" => Some(Self::Cpu),
             "memory" => Some(Self::Memory),
@@ -46,12 +48,25 @@ impl Dimension {
             "pods" => Some(Self::Pods),
             _ => {
                 if let Some(profile) = name.strip_prefix(MIG_RESOURCE_PREFIX) {
-                    Some(Self::Mig(interner.intern(profile)))
+                    Some(Self::Mig(profile.into()))
                 } else {
                     name.strip_prefix(ATTACHABLE_VOLUMES_PREFIX)
-                        .map(|driver| Self::AttachableVolumes(interner.intern(driver)))
+                        .map(|driver| Self::AttachableVolumes(driver.into()))
                 }
             }
+        }
+    }
+
+    /// The resource name as the API spells it (the inverse of
+    /// [`Dimension::from_resource_name`]), for messages.
+    pub fn resource_name(&self) -> String {
+        match self {
+            Self::Cpu => "cpu".to_owned(),
+            Self::Memory => "memory".to_owned(),
+            Self::Gpu => GPU_RESOURCE.to_owned(),
+            Self::Pods => "pods".to_owned(),
+            Self::Mig(p) => format!("{MIG_RESOURCE_PREFIX}{p}"),
+            Self::AttachableVolumes(d) => format!("{ATTACHABLE_VOLUMES_PREFIX}{d}"),
         }
     }
 
@@ -145,7 +160,7 @@ impl ResourceVector {
     ) -> Result<Self, ResourceError> {
         let mut v = Self::ZERO;
         for (name, quantity) in list {
-            let Some(dim) = Dimension::from_resource_name(name, interner) else {
+            let Some(dim) = Dimension::from_resource_name(name) else {
                 continue;
             };
             let amount = parse_quantity(quantity, dim.scale()).map_err(|source| ResourceError {
@@ -154,6 +169,7 @@ impl ResourceVector {
             })?;
             v.set(dim, amount);
         }
+        v.share_names(interner);
         Ok(v)
     }
 
