@@ -3,9 +3,7 @@
 //! rollouts need (Prometheus, the kubeconfig and contexts given to exec actions).
 
 use std::collections::HashMap;
-use std::time::Duration;
 
-use fleetdeck::engine::executor::RolloutOptions;
 use fleetdeck::engine::kube_port::KubePort;
 use fleetdeck::engine::prometheus::Prometheus;
 use fleetdeck::engine::rollout_kube::RolloutSettings;
@@ -48,12 +46,4 @@ pub async fn kube_port(
         ..RolloutSettings::default()
     };
     KubePort::new(clients, snapshots, settings.actor.clone()).with_rollout_settings(rollout)
-}
-
-/// Rollout timing from `fleetdeck run`'s flags.
-pub fn rollout_options(verify_timeout: Duration, evidence_interval: Duration) -> RolloutOptions {
-    RolloutOptions {
-        verify_timeout,
-        evidence_interval,
-    }
 }

@@ -189,8 +189,10 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
                 .await;
         let mut options = ExecutorOptions::new(Actor(settings.actor.clone()));
         options.lease_ttl = args.lease_ttl;
-        options.rollout =
-            super::engine_port::rollout_options(args.verify_timeout, args.evidence_interval);
+        options.rollout = fleetdeck::engine::executor::RolloutOptions {
+            verify_timeout: args.verify_timeout,
+            evidence_interval: args.evidence_interval,
+        };
         let mut executor = Executor::new(store, port, options).with_fleet(sync.snapshots.clone());
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
         tokio::spawn(async move {

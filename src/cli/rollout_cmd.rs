@@ -13,7 +13,7 @@ use fleetdeck::ledger_file;
 use fleetdeck::model::duration::format_duration;
 use fleetdeck::model::rollout::{
     BatchPhase, Manifest, ManifestText, ReleaseAction, ReleaseDigest, RolloutPlan, RolloutRunSpec,
-    RolloutSpec, plan_rollout, read_rollout, release_digest,
+    RolloutSpec, file_spelling, plan_rollout, read_rollout, release_digest,
 };
 use fleetdeck::model::run::{Actor, OperatorCommand, PauseScope, RunId, RunView};
 use jiff::Timestamp;
@@ -315,9 +315,9 @@ fn render_plan(spec: &RolloutSpec, digest: &ReleaseDigest, plan: &RolloutPlan) -
             stage.name.clone(),
             stage.size().to_string(),
             stage.batches.len().to_string(),
-            word(&stage.approval),
+            file_spelling(&stage.approval),
             format_duration(stage.soak),
-            word(&stage.pick),
+            file_spelling(&stage.pick),
             stage.covers.len().to_string(),
             stage.newly_covered.len().to_string(),
             stage.untested_before.len().to_string(),
@@ -351,22 +351,14 @@ fn render_plan(spec: &RolloutSpec, digest: &ReleaseDigest, plan: &RolloutPlan) -
     s
 }
 
-/// An enum as the file spells it (`lowestTierFirst`).
-fn word<T: Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(s)) => s,
-        _ => "-".to_string(),
-    }
-}
-
 /// Rollout runs are the runs started from a rollout file.
-fn is_rollout(run: &RunView) -> bool {
-    !run.rollout.batches.is_empty() || fleetdeck::model::rollout::is_rollout_spec(&run.spec)
-}
-
 fn list(settings: &Settings) -> anyhow::Result<ExitCode> {
     let projection = open(settings)?.projection()?;
-    let runs: Vec<&RunView> = projection.runs.values().filter(|r| is_rollout(r)).collect();
+    let runs: Vec<&RunView> = projection
+        .runs
+        .values()
+        .filter(|r| r.is_rollout())
+        .collect();
     emit(settings.output, &runs, || {
         let mut table = Table::new(vec![
             "RUN",

@@ -121,12 +121,18 @@ impl KubePort {
     }
 }
 
-fn observe(node: &Node) -> NodeObservation {
-    let status = node.status.as_ref();
-    let ready = status
+/// Whether the node reports its `Ready` condition `True` (absent or anything else: not).
+pub(crate) fn node_is_ready(node: &Node) -> bool {
+    node.status
+        .as_ref()
         .and_then(|s| s.conditions.as_ref())
         .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
-        .is_some_and(|c| c.status == "True");
+        .is_some_and(|c| c.status == "True")
+}
+
+fn observe(node: &Node) -> NodeObservation {
+    let status = node.status.as_ref();
+    let ready = node_is_ready(node);
     let gpus = status
         .and_then(|s| s.allocatable.as_ref())
         .and_then(|a| a.get("nvidia.com/gpu"))
@@ -375,14 +381,9 @@ impl MaintenancePort for KubePort {
         else {
             return Err(PortError::Hook("not a hook action".into()));
         };
-        let outcome = crate::engine::program::run_program(argv, env, *timeout)
+        crate::engine::program::run_program(argv, env, *timeout)
             .await
-            .map_err(PortError::Hook)?;
-        Ok(HookResult {
-            exit_code: outcome.exit_code,
-            timed_out: outcome.timed_out,
-            output: outcome.output,
-        })
+            .map_err(PortError::Hook)
     }
 
     async fn observe_node(

@@ -3,54 +3,18 @@
 
 use std::time::Duration;
 
+use crate::model::maintenance::HookResult;
+
 /// Output kept from one program run, at most this many bytes.
 const OUTPUT_LIMIT: usize = 64 * 1024;
 
-/// How a program run ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProgramOutcome {
-    /// The exit code (none when killed by a signal or the timeout).
-    pub exit_code: Option<i32>,
-    /// Killed because its timeout passed.
-    pub timed_out: bool,
-    /// Standard output then standard error, truncated.
-    pub output: String,
-}
-
-impl ProgramOutcome {
-    /// Whether it exited with status 0.
-    pub fn succeeded(&self) -> bool {
-        self.exit_code == Some(0) && !self.timed_out
-    }
-
-    /// One line for people: the exit and the output's last line.
-    pub fn summary(&self) -> String {
-        let last = self
-            .output
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("")
-            .trim();
-        let end = match (self.timed_out, self.exit_code) {
-            (true, _) => "killed after its timeout".to_string(),
-            (false, Some(code)) => format!("exit status {code}"),
-            (false, None) => "killed by a signal".to_string(),
-        };
-        if last.is_empty() {
-            end
-        } else {
-            format!("{end}: {last}")
-        }
-    }
-}
-
-/// Runs `argv` with `env` added to ours; `Err` when it could not be started at all.
+/// Runs `argv` with `env` added to ours: how it ended (exit, timeout, output), or `Err`
+/// when it could not be started at all.
 pub async fn run_program(
     argv: &[String],
     env: &[(String, String)],
     timeout: Duration,
-) -> Result<ProgramOutcome, String> {
+) -> Result<HookResult, String> {
     let Some((program, args)) = argv.split_first() else {
         return Err("empty argv".into());
     };
@@ -61,7 +25,7 @@ pub async fn run_program(
         .stdin(std::process::Stdio::null())
         .kill_on_drop(true);
     match tokio::time::timeout(timeout, command.output()).await {
-        Err(_) => Ok(ProgramOutcome {
+        Err(_) => Ok(HookResult {
             exit_code: None,
             timed_out: true,
             output: format!("killed after {}s", timeout.as_secs()),
@@ -78,7 +42,7 @@ pub async fn run_program(
                 text.truncate(cut);
                 text.push_str("\n[output truncated]");
             }
-            Ok(ProgramOutcome {
+            Ok(HookResult {
                 exit_code: output.status.code(),
                 timed_out: false,
                 output: text,

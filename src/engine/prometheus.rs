@@ -119,11 +119,6 @@ impl Prometheus {
         }
     }
 
-    /// The base URL.
-    pub fn url(&self) -> &str {
-        &self.base
-    }
-
     /// Runs one instant query and returns its single value.
     pub async fn query(&self, promql: &str) -> Result<f64, QueryError> {
         let unreachable = |why: String| QueryError::Unreachable {

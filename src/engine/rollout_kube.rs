@@ -173,7 +173,10 @@ impl KubePort {
                 if nodes.is_empty() {
                     return CheckVerdict::Fail("the cluster has no nodes".into());
                 }
-                let ready = nodes.iter().filter(|n| node_ready(n)).count();
+                let ready = nodes
+                    .iter()
+                    .filter(|n| super::kube_port::node_is_ready(n))
+                    .count();
                 match nodes_ready(ready, nodes.len(), *min_ratio) {
                     Ok(()) => CheckVerdict::Pass,
                     // Nodes may be coming back from a reboot: asked again until the deadline.
@@ -205,10 +208,7 @@ impl KubePort {
                     Ok(value) if comparison.passes(value, *threshold) => CheckVerdict::Pass,
                     Ok(value) => CheckVerdict::Fail(format!(
                         "query value {value} is not {} {threshold}",
-                        serde_json::to_value(comparison)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_string))
-                            .unwrap_or_default()
+                        crate::model::rollout::file_spelling(comparison)
                     )),
                     Err(why) => CheckVerdict::NotYet {
                         why: format!("metrics unknown: {why}"),
@@ -226,14 +226,6 @@ fn qualified(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) 
         meta.namespace.as_deref().unwrap_or(""),
         meta.name.as_deref().unwrap_or("")
     )
-}
-
-fn node_ready(node: &Node) -> bool {
-    node.status
-        .as_ref()
-        .and_then(|s| s.conditions.as_ref())
-        .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
-        .is_some_and(|c| c.status == "True")
 }
 
 /// Deployments and DaemonSets in scope that are not available at their newest generation,

@@ -58,12 +58,7 @@ pub async fn node_facts(
 /// What the planner needs of one node: name, labels, and whether it is already
 /// unavailable (NotReady or cordoned), which counts against every batch's budget.
 pub fn facts_of(node: &Node) -> NodeFacts {
-    let ready = node
-        .status
-        .as_ref()
-        .and_then(|s| s.conditions.as_ref())
-        .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
-        .is_some_and(|c| c.status == "True");
+    let ready = super::kube_port::node_is_ready(node);
     let cordoned = node
         .spec
         .as_ref()

@@ -296,7 +296,7 @@ pub(super) fn outcome_ok(observation: &Observation) -> bool {
                     | crate::model::maintenance::EvictionResult::PodGone
             )
         }),
-        Observation::HookFinished(h) => h.exit_code == Some(0) && !h.timed_out,
+        Observation::HookFinished(h) => h.succeeded(),
         _ => true,
     }
 }

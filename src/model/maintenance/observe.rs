@@ -147,6 +147,34 @@ pub struct HookResult {
     pub output: String,
 }
 
+impl HookResult {
+    /// Whether it exited with status 0.
+    pub fn succeeded(&self) -> bool {
+        self.exit_code == Some(0) && !self.timed_out
+    }
+
+    /// One line for people: the exit and the output's last line.
+    pub fn summary(&self) -> String {
+        let last = self
+            .output
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .trim();
+        let end = match (self.timed_out, self.exit_code) {
+            (true, _) => "killed after its timeout".to_string(),
+            (false, Some(code)) => format!("exit status {code}"),
+            (false, None) => "killed by a signal".to_string(),
+        };
+        if last.is_empty() {
+            end
+        } else {
+            format!("{end}: {last}")
+        }
+    }
+}
+
 /// Whether the displaced workloads are healthy again.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct WorkloadObservation {

@@ -281,3 +281,12 @@ pub enum ApprovalPolicy {
     /// Any person except the one who started the rollout (`distinctApprover: true`).
     DistinctFromAuthor,
 }
+
+/// An enum value as a rollout file spells it (`lowestTierFirst`, `atMost`), for messages
+/// and tables; `-` for a value that is not spelled as one word.
+pub fn file_spelling<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => "-".to_string(),
+    }
+}

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::digest::ReleaseDigest;
 use super::gates::{Evidence, HaltReason};
+#[cfg(test)]
 use super::planner::RolloutPlan;
 use super::restart::AppliedSeen;
 use super::spec::{Approval, ApprovalPolicy, StopWhen};
@@ -264,7 +265,9 @@ impl RunState {
         }
     }
 
-    /// A fresh run over a plan's batches.
+    /// A fresh run over a plan's batches (runs themselves start from their journaled
+    /// spec: [`RolloutRunSpec::initial_state`](super::RolloutRunSpec::initial_state)).
+    #[cfg(test)]
     pub fn from_plan(
         run: RunId,
         author: Actor,

@@ -59,6 +59,14 @@ pub struct RunView {
     pub rollout: RolloutView,
 }
 
+impl RunView {
+    /// Whether the run is a rollout (batches of clusters) rather than a maintenance
+    /// (batches of nodes): told by its journaled spec, or by rollout batch events.
+    pub fn is_rollout(&self) -> bool {
+        !self.rollout.batches.is_empty() || crate::model::rollout::is_rollout_spec(&self.spec)
+    }
+}
+
 /// What the journal says about a rollout's batches.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct RolloutView {

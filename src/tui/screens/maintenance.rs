@@ -15,17 +15,12 @@ pub struct MaintenanceState {
     pub selected: Option<(RunId, ItemId)>,
 }
 
-/// Whether a run is a rollout (its spec is a rollout's) rather than a maintenance.
-pub fn is_rollout(run: &RunView) -> bool {
-    !run.rollout.batches.is_empty() || crate::model::rollout::is_rollout_spec(&run.spec)
-}
-
 /// Maintenance runs, unfinished first, newest first within each group.
 pub fn lanes(projection: &Projection) -> Vec<&RunView> {
     let mut runs: Vec<&RunView> = projection
         .runs
         .values()
-        .filter(|r| !is_rollout(r))
+        .filter(|r| !r.is_rollout())
         .collect();
     runs.sort_by_key(|r| (r.status.is_final(), std::cmp::Reverse(r.created_at)));
     runs
@@ -46,7 +41,7 @@ pub fn selected(state: &MaintenanceState, projection: &Projection) -> Option<(Ru
         && projection
             .runs
             .get(r)
-            .is_some_and(|run| !is_rollout(run) && run.order.contains(i))
+            .is_some_and(|run| !run.is_rollout() && run.order.contains(i))
     {
         return Some((r.clone(), i.clone()));
     }

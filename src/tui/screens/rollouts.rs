@@ -4,7 +4,6 @@
 
 use jiff::Timestamp;
 
-use super::maintenance::is_rollout;
 use crate::model::ledger::Ledger;
 use crate::model::rollout::{
     BatchPhase, HaltReason, RolloutPlan, RolloutSpec, VerifyOutcome, plan_rollout,
@@ -20,7 +19,11 @@ pub struct RolloutsState {
 
 /// Rollout runs, unfinished first, newest first.
 pub fn runs(projection: &Projection) -> Vec<&RunView> {
-    let mut runs: Vec<&RunView> = projection.runs.values().filter(|r| is_rollout(r)).collect();
+    let mut runs: Vec<&RunView> = projection
+        .runs
+        .values()
+        .filter(|r| r.is_rollout())
+        .collect();
     runs.sort_by_key(|r| (r.status.is_final(), std::cmp::Reverse(r.created_at)));
     runs
 }
@@ -163,10 +166,7 @@ pub fn gates(run: &RunView, spec: Option<&RolloutSpec>) -> Vec<(bool, String)> {
             )),
             None => out.push((false, "no SLO burn-rate gate".into())),
         }
-        let unknown = match serde_json::to_value(stop.unknown_metrics) {
-            Ok(serde_json::Value::String(s)) => s,
-            _ => "-".into(),
-        };
+        let unknown = crate::model::rollout::file_spelling(&stop.unknown_metrics);
         out.push((false, format!("a metric that is UNKNOWN means: {unknown}")));
     }
     // Verification results that need a person: failed checks and checks that could not
