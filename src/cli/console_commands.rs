@@ -22,28 +22,32 @@ pub fn serve(
 ) -> tokio::task::JoinHandle<()> {
     tokio::task::spawn_blocking(move || {
         let actor = Actor(actor);
+        // Opened on the first command and kept; opened again after a failure.
+        let mut store: Option<SqliteJournal> = None;
         while let Some(command) = commands.blocking_recv() {
-            let notice = match SqliteJournal::open(&journal, Durability::Full) {
-                Err(error) => Notice {
-                    ok: false,
-                    text: format!("journal {}: {error}", journal.display()),
-                },
-                Ok(mut store) => answer(&mut store, &command, &actor, readonly),
+            if command == ConsoleCommand::Quit {
+                return;
+            }
+            if store.is_none() {
+                store = SqliteJournal::open(&journal, Durability::Full)
+                    .map_err(|error| {
+                        let _ = notices.send(Notice {
+                            ok: false,
+                            text: format!("journal {}: {error}", journal.display()),
+                        });
+                    })
+                    .ok();
+            }
+            let Some(journal_store) = store.as_mut() else {
+                continue;
             };
-            if let Some(notice) = notice_or_quit(notice, &command) {
-                tracing::info!(ok = notice.ok, text = %notice.text, "console command");
-                if notices.send(notice).is_err() {
-                    return;
-                }
-            } else {
+            let notice = answer(journal_store, &command, &actor, readonly);
+            tracing::info!(ok = notice.ok, text = %notice.text, "console command");
+            if notices.send(notice).is_err() {
                 return;
             }
         }
     })
-}
-
-fn notice_or_quit(notice: Notice, command: &ConsoleCommand) -> Option<Notice> {
-    (*command != ConsoleCommand::Quit).then_some(notice)
 }
 
 fn answer(
@@ -56,7 +60,7 @@ fn answer(
     match command {
         ConsoleCommand::Quit => Notice {
             ok: true,
-            text: String::new(),
+            text: "console closing".into(),
         },
         ConsoleCommand::Operator(op) => match execute(store, op, actor, readonly, now) {
             Ok(recorded) => Notice {

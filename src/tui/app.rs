@@ -99,6 +99,19 @@ pub struct AppConfig {
     pub notice: Option<String>,
 }
 
+/// What the Rollouts screen shows of the selected run beyond the journal: its rollout
+/// file (decoded once from the journaled spec) and the plan today's ledger gives it,
+/// when that plan's batches are the run's (stage names, coverage).
+#[derive(Debug, Clone)]
+pub struct SelectedRollout {
+    /// The run.
+    pub run: crate::model::run::RunId,
+    /// Its rollout file.
+    pub spec: Option<Arc<crate::model::rollout::RolloutSpec>>,
+    /// Its plan from today's ledger.
+    pub plan: Option<Arc<crate::model::rollout::RolloutPlan>>,
+}
+
 /// The console's whole state.
 #[derive(Debug, Clone)]
 pub struct App {
@@ -130,12 +143,9 @@ pub struct App {
     pub capacity_state: CapacityState,
     /// Rollouts screen.
     pub rollouts_state: RolloutsState,
-    /// The selected rollout's plan from today's ledger (stage names, coverage), when its
-    /// batches match the run's; recomputed when the run or the journal changes.
-    pub rollouts_plan: Option<(
-        crate::model::run::RunId,
-        Option<Arc<crate::model::rollout::RolloutPlan>>,
-    )>,
+    /// The selected rollout's file and plan, read when the selection or the journal
+    /// changes rather than per frame.
+    pub selected_rollout: Option<SelectedRollout>,
     /// Maintenance screen.
     pub maintenance_state: MaintenanceState,
     /// Timeline screen.
@@ -182,7 +192,7 @@ impl App {
             cluster_state: None,
             capacity_state: CapacityState::default(),
             rollouts_state: RolloutsState::default(),
-            rollouts_plan: None,
+            selected_rollout: None,
             maintenance_state: MaintenanceState::default(),
             timeline_state: TimelineState::default(),
             handover: HandoverState::default(),

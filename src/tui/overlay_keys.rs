@@ -11,24 +11,33 @@ use super::dialog::DialogResult;
 use super::feed::ConsoleCommand;
 
 impl App {
-    /// Keeps the selected rollout's plan in step with the selection and the journal.
+    /// Keeps the selected rollout's file and plan in step with the selection and the
+    /// journal.
     pub(super) fn refresh_rollout_plan(&mut self, force: bool) {
         let projection = Arc::clone(&self.activity.journal.projection);
         let Some(run) = super::screens::rollouts::selected(&self.rollouts_state, &projection)
         else {
-            self.rollouts_plan = None;
+            self.selected_rollout = None;
             return;
         };
         if !force
             && self
-                .rollouts_plan
+                .selected_rollout
                 .as_ref()
-                .is_some_and(|(id, _)| *id == run.id)
+                .is_some_and(|selected| selected.run == run.id)
         {
             return;
         }
-        let plan = super::screens::rollouts::plan(run, &self.ledger).map(Arc::new);
-        self.rollouts_plan = Some((run.id.clone(), plan));
+        let spec = super::screens::rollouts::spec(run).map(Arc::new);
+        let plan = spec
+            .as_deref()
+            .and_then(|spec| super::screens::rollouts::plan(run, spec, &self.ledger))
+            .map(Arc::new);
+        self.selected_rollout = Some(super::app::SelectedRollout {
+            run: run.id.clone(),
+            spec,
+            plan,
+        });
     }
 
     pub(super) fn on_dialog_key(&mut self, key: KeyEvent) -> Vec<Command> {

@@ -129,9 +129,11 @@ pub fn is_rollout_spec(spec: &serde_json::Value) -> bool {
 
 /// The rollout file of a journaled run's spec; `None` for runs that are not rollouts.
 pub fn rollout_of(spec: &serde_json::Value) -> Option<RolloutSpec> {
-    serde_json::from_value::<RolloutRunSpec>(spec.clone())
-        .ok()
-        .map(|s| s.rollout)
+    // Only the `rollout` part is read, in place: the rest carries the manifests' text.
+    if !is_rollout_spec(spec) {
+        return None;
+    }
+    RolloutSpec::deserialize(spec.get("rollout")?).ok()
 }
 
 /// A run spec for `rollout` as tests journal it (no manifests, batches or applied).

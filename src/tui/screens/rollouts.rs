@@ -30,7 +30,11 @@ pub fn runs(projection: &Projection) -> Vec<&RunView> {
 
 /// The selected run: the remembered one, else one awaiting approval, else the first.
 pub fn selected<'p>(state: &RolloutsState, projection: &'p Projection) -> Option<&'p RunView> {
-    let all = runs(projection);
+    selected_in(state, &runs(projection))
+}
+
+/// [`selected`] among `all`, the rollout runs as [`runs`] lists them.
+pub fn selected_in<'p>(state: &RolloutsState, all: &[&'p RunView]) -> Option<&'p RunView> {
     if let Some(id) = &state.selected
         && let Some(r) = all.iter().find(|r| r.id == *id)
     {
@@ -215,9 +219,8 @@ fn gate_halt(batch: usize, why: &HaltReason) -> String {
 
 /// The plan as the ledger gives it now, when its batches are the run's (so stage names
 /// and coverage can be shown); `None` when the ledger changed since.
-pub fn plan(run: &RunView, ledger: &Ledger) -> Option<RolloutPlan> {
-    let spec = spec(run)?;
-    let plan = plan_rollout(&spec, ledger).ok()?;
+pub fn plan(run: &RunView, spec: &RolloutSpec, ledger: &Ledger) -> Option<RolloutPlan> {
+    let plan = plan_rollout(spec, ledger).ok()?;
     let batches: Vec<Vec<&str>> = plan
         .stages
         .iter()

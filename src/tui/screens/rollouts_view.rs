@@ -7,9 +7,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
-use super::rollouts::{
-    CellState, cell, gates, phase_text, progress, runs, selected, spec, stage_of,
-};
+use super::rollouts::{CellState, cell, gates, phase_text, progress, runs, selected_in, stage_of};
 use crate::model::run::RunView;
 use crate::tui::app::App;
 use crate::tui::format::{age, bar, fit};
@@ -44,7 +42,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     }
     let [list, body] =
         Layout::horizontal([Constraint::Length(34), Constraint::Min(20)]).areas(area);
-    let current = selected(&app.rollouts_state, projection);
+    let current = selected_in(&app.rollouts_state, &all);
     let mut lines = vec![Line::styled("RUN · STATUS", t.style(Slot::Muted))];
     for run in &all {
         let is_sel = current.is_some_and(|c| c.id == run.id);
@@ -91,14 +89,14 @@ fn run_slot(status: &crate::model::run::RunStatus) -> Slot {
 fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
     let t = &app.config.theme;
     let projection = &app.activity.journal.projection;
-    let spec = spec(run);
-    // The plan is recomputed only when the run or the journal changes (see
+    // The file and the plan are read only when the run or the journal changes (see
     // `App::refresh_rollout_plan`), never per frame.
-    let plan = app
-        .rollouts_plan
+    let selected = app
+        .selected_rollout
         .as_ref()
-        .filter(|(id, _)| *id == run.id)
-        .and_then(|(_, plan)| plan.clone());
+        .filter(|selected| selected.run == run.id);
+    let spec = selected.and_then(|s| s.spec.clone());
+    let plan = selected.and_then(|s| s.plan.clone());
     let status = projection.effective_status(run);
     let mut lines = vec![Line::from(vec![
         Span::styled(format!("{} ", run.id), t.style(Slot::Title)),
@@ -184,7 +182,7 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("GATES", t.style(Slot::Title)));
-    for (alarm, text) in gates(run, spec.as_ref()) {
+    for (alarm, text) in gates(run, spec.as_deref()) {
         lines.push(Line::styled(
             format!("  {text}"),
             t.style(if alarm { Slot::Critical } else { Slot::Text }),
