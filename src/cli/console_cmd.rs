@@ -65,12 +65,14 @@ pub async fn run_live(
     let (automation_tx, automation) = tokio::sync::watch::channel(AutomationState::Running);
     let (activity_tx, activity) = tokio::sync::watch::channel(Activity::default());
     let journal = SqliteJournal::open(&settings.journal, Durability::Full)?;
-    let feed = tokio::spawn(console_feed::feed(
-        journal,
-        automation_tx,
-        activity_tx,
-        Duration::from_millis(500),
-    ));
+    let feed = tokio::task::spawn_blocking(move || {
+        console_feed::feed(
+            journal,
+            automation_tx,
+            activity_tx,
+            Duration::from_millis(500),
+        )
+    });
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let executor_task = if executor {
         let store = SqliteJournal::open(&settings.journal, Durability::Full)?;
@@ -120,7 +122,8 @@ pub async fn run_live(
     }
     // The console dropped its sender: the command thread ends after the last answer.
     let _ = tokio::time::timeout(Duration::from_secs(2), commands_task).await;
-    feed.abort();
+    // The console dropped its receivers: the feed thread ends at its next look.
+    let _ = tokio::time::timeout(Duration::from_secs(2), feed).await;
     sync.stop();
     result?;
     Ok(())

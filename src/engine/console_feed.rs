@@ -54,19 +54,17 @@ fn in_flight(projection: &Projection) -> BTreeMap<String, String> {
 }
 
 /// Publishes automation state and activity from `store` every `every` until both
-/// receivers are gone.
-pub async fn feed(
+/// receivers are gone. Blocking (SQLite reads): run it on a thread of its own, e.g. with
+/// `tokio::task::spawn_blocking`, never on the console's async workers.
+pub fn feed(
     store: impl JournalStore,
     automation_tx: watch::Sender<AutomationState>,
     activity_tx: watch::Sender<Activity>,
     every: Duration,
 ) {
     let mut projection = Projection::default();
-    let mut recent: Vec<JournalLine> = Vec::new();
     let mut timeline: Vec<Event> = Vec::new();
-    let mut ticker = tokio::time::interval(every);
     loop {
-        ticker.tick().await;
         if automation_tx.is_closed() && activity_tx.is_closed() {
             return;
         }
@@ -77,44 +75,46 @@ pub async fn feed(
         };
         if let Err(error) = store.scan(&query, &mut |e| events.push(e)) {
             tracing::warn!(%error, "console feed cannot read the journal");
+            std::thread::sleep(every);
             continue;
         }
         if events.is_empty() && projection.last_seq.is_some() {
+            std::thread::sleep(every);
             continue;
         }
-        for event in &events {
-            projection.apply(event);
-            if matches!(
+        for event in events {
+            projection.apply(&event);
+            if !matches!(
                 event.event.body,
                 EventBody::Observed { .. }
                     | EventBody::RolloutObserved { .. }
                     | EventBody::LeaseAcquired { .. }
             ) {
-                continue;
+                timeline.push(event);
             }
-            timeline.push(event.clone());
-            recent.push(JournalLine {
-                at: event.event.time,
-                actor: event.event.actor.to_string(),
-                cluster: event.event.cluster.as_ref().map(|c| c.0.clone()),
-                text: describe(event),
-            });
-        }
-        if recent.len() > RECENT {
-            recent.drain(..recent.len() - RECENT);
         }
         if timeline.len() > TIMELINE {
             timeline.drain(..timeline.len() - TIMELINE);
         }
+        let recent = timeline[timeline.len().saturating_sub(RECENT)..]
+            .iter()
+            .map(|event| JournalLine {
+                at: event.event.time,
+                actor: event.event.actor.to_string(),
+                cluster: event.event.cluster.as_ref().map(|c| c.0.clone()),
+                text: describe(event),
+            })
+            .collect();
         let _ = automation_tx.send(automation(&projection));
         let _ = activity_tx.send(Activity {
             in_flight: in_flight(&projection),
-            recent: recent.clone(),
+            recent,
             connected: true,
             journal: JournalView {
                 projection: std::sync::Arc::new(projection.clone()),
                 events: std::sync::Arc::new(timeline.clone()),
             },
         });
+        std::thread::sleep(every);
     }
 }
