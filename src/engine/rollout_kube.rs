@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use k8s_openapi::api::apps::v1::{DaemonSet, Deployment};
 use k8s_openapi::api::core::v1::{ConfigMap, Node};
 use kube::Api;
-use kube::api::{DynamicObject, GroupVersionKind, ListParams, Patch, PatchParams};
+use kube::api::{ApiResource, DynamicObject, GroupVersionKind, ListParams, Patch, PatchParams};
+use kube::discovery::ApiCapabilities;
 use serde_json::{Value, json};
 
 use super::kube_port::KubePort;
@@ -279,6 +280,8 @@ async fn workloads_behind(
 async fn apply_manifests(client: &kube::Client, run: &RolloutRunSpec) -> Result<usize, String> {
     let params = PatchParams::apply(FIELD_MANAGER).force();
     let mut applied = 0;
+    // Discovery is a request per kind: asked once per kind for the whole release.
+    let mut kinds: HashMap<GroupVersionKind, (ApiResource, ApiCapabilities)> = HashMap::new();
     for manifest in &run.manifests {
         let documents = crate::yaml::documents_to_json(&manifest.text)
             .map_err(|e| format!("{}: {e}", manifest.path))?;
@@ -298,9 +301,18 @@ async fn apply_manifests(client: &kube::Client, run: &RolloutRunSpec) -> Result<
                 .rsplit_once('/')
                 .unwrap_or(("", api_version.as_str()));
             let gvk = GroupVersionKind::gvk(group, version, &kind);
-            let (resource, caps) = kube::discovery::pinned_kind(client, &gvk)
-                .await
-                .map_err(|e| format!("{at}: {api_version} {kind}: {}", describe_error(&e)))?;
+            let (resource, caps) = match kinds.get(&gvk) {
+                Some(known) => known.clone(),
+                None => {
+                    let found = kube::discovery::pinned_kind(client, &gvk)
+                        .await
+                        .map_err(|e| {
+                            format!("{at}: {api_version} {kind}: {}", describe_error(&e))
+                        })?;
+                    kinds.insert(gvk.clone(), found.clone());
+                    found
+                }
+            };
             let api: Api<DynamicObject> = if caps.scope == kube::discovery::Scope::Namespaced {
                 let ns = document
                     .pointer("/metadata/namespace")

@@ -4,7 +4,7 @@ use super::{EngineError, Executor, now};
 use crate::journal::JournalStore;
 use crate::model::ledger::ClusterId;
 use crate::model::maintenance::{MaintenancePort, MaintenanceSpec};
-use crate::model::run::{EventBody, IdempotencyKey, NewEvent, RunStatus, RunView};
+use crate::model::run::{EventBody, IdempotencyKey, NewEvent, RunView};
 
 impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + Sync>
     Executor<S, P>
@@ -19,30 +19,12 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         };
         let snapshot = fleet.borrow().clone();
         let now = now();
-        let runs: Vec<(RunView, MaintenanceSpec)> = self
-            .projection
-            .runs
-            .values()
-            .filter_map(|r| {
-                Some((
-                    r.clone(),
-                    serde_json::from_value::<MaintenanceSpec>(r.spec.clone()).ok()?,
-                ))
-            })
-            .collect();
+        let runs = self.active_maintenance();
         let mut appended = false;
         for live in snapshot.clusters.iter() {
             let cluster = ClusterId(live.id.to_string());
-            let active: Vec<&(RunView, MaintenanceSpec)> = runs
-                .iter()
-                .filter(|(r, s)| {
-                    s.cluster == cluster
-                        && !matches!(
-                            r.status,
-                            RunStatus::Succeeded | RunStatus::Aborted | RunStatus::Halted { .. }
-                        )
-                })
-                .collect();
+            let active: Vec<&(RunView, MaintenanceSpec)> =
+                runs.iter().filter(|(_, s)| s.cluster == cluster).collect();
             let label = active
                 .first()
                 .map(|(_, s)| s.budgets.failure_domain_label.clone())

@@ -277,6 +277,27 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         Ok(())
     }
 
+    /// Maintenance runs still to drive (not succeeded, aborted or halted), with their
+    /// specs. Finished runs and rollouts are passed over before anything is copied or
+    /// decoded: a rollout's spec carries its manifests' text.
+    fn active_maintenance(&self) -> Vec<(RunView, MaintenanceSpec)> {
+        self.projection
+            .runs
+            .values()
+            .filter(|r| {
+                !r.is_rollout()
+                    && !matches!(
+                        r.status,
+                        RunStatus::Succeeded | RunStatus::Aborted | RunStatus::Halted { .. }
+                    )
+            })
+            .filter_map(|r| {
+                let spec = serde::Deserialize::deserialize(&r.spec).ok()?;
+                Some((r.clone(), spec))
+            })
+            .collect()
+    }
+
     /// One pass: lease, catch up with the journal, drive every active maintenance run.
     pub async fn pass(&mut self) -> Result<PassOutcome, EngineError> {
         if !self.hold_lease()? {
@@ -284,17 +305,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         }
         self.catch_up()?;
         self.check_guards()?;
-        let runs: Vec<RunView> = self.projection.runs.values().cloned().collect();
-        for run in runs {
-            let Ok(spec) = serde_json::from_value::<MaintenanceSpec>(run.spec.clone()) else {
-                continue;
-            };
-            if matches!(
-                run.status,
-                RunStatus::Succeeded | RunStatus::Aborted | RunStatus::Halted { .. }
-            ) {
-                continue;
-            }
+        for (run, spec) in self.active_maintenance() {
             self.drive_run(&run, &spec).await?;
             self.catch_up()?;
         }

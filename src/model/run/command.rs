@@ -186,6 +186,15 @@ fn run_of<'p>(projection: &'p Projection, run: &RunId) -> Result<&'p RunView, Co
         .ok_or_else(|| CommandRefusal::NoRun(run.clone()))
 }
 
+/// A pause or resume of one run needs the run to be in the journal (a mistyped id would
+/// otherwise be journaled and stop nothing).
+fn known_run(projection: &Projection, scope: &PauseScope) -> Result<(), CommandRefusal> {
+    match scope {
+        PauseScope::Run { run } => run_of(projection, run).map(drop),
+        _ => Ok(()),
+    }
+}
+
 fn has_item(view: &RunView, item: &ItemId) -> bool {
     view.items.contains_key(item) || view.order.contains(item)
 }
@@ -250,6 +259,7 @@ pub fn command_event(
             if reason.trim().is_empty() {
                 return Err(CommandRefusal::Empty("the reason"));
             }
+            known_run(projection, scope)?;
             Ok(scoped(
                 new(EventBody::Paused {
                     scope: scope.clone(),
@@ -258,13 +268,16 @@ pub fn command_event(
                 scope,
             ))
         }
-        OperatorCommand::Resume { scope, note } => Ok(scoped(
-            new(EventBody::Resumed {
-                scope: scope.clone(),
-                note: note.clone(),
-            }),
-            scope,
-        )),
+        OperatorCommand::Resume { scope, note } => {
+            known_run(projection, scope)?;
+            Ok(scoped(
+                new(EventBody::Resumed {
+                    scope: scope.clone(),
+                    note: note.clone(),
+                }),
+                scope,
+            ))
+        }
         OperatorCommand::HandOff {
             run,
             item,

@@ -121,6 +121,36 @@ fn item_commands_name_run_item_and_cluster() {
 }
 
 #[test]
+fn pausing_or_resuming_a_run_not_in_the_journal_is_refused() {
+    let projection = waiting_rollout();
+    let scope = PauseScope::Run {
+        run: RunId("r9".into()),
+    };
+    for command in [
+        OperatorCommand::Pause {
+            scope: scope.clone(),
+            reason: "typo".into(),
+        },
+        OperatorCommand::Resume {
+            scope: scope.clone(),
+            note: String::new(),
+        },
+    ] {
+        assert!(matches!(
+            command_event(&projection, &command, &Actor("bob@h".into()), at(5)),
+            Err(CommandRefusal::NoRun(_))
+        ));
+    }
+    let known = OperatorCommand::Pause {
+        scope: PauseScope::Run {
+            run: RunId("r1".into()),
+        },
+        reason: "looking".into(),
+    };
+    assert!(command_event(&projection, &known, &Actor("bob@h".into()), at(5)).is_ok());
+}
+
+#[test]
 fn pauses_need_a_reason_and_carry_their_scope() {
     let projection = Projection::default();
     let empty = OperatorCommand::Pause {
