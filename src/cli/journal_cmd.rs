@@ -47,6 +47,26 @@ pub fn open(settings: &Settings) -> anyhow::Result<SqliteJournal> {
         .with_context(|| format!("journal {}", settings.journal.display()))
 }
 
+/// Records an operator command as the console does (same checks, same events), with
+/// the settings' actor. In read-only mode it is refused before the journal is even
+/// opened, so nothing is written, not even a new journal file.
+pub fn record_command(
+    settings: &Settings,
+    command: &fleetdeck::model::run::OperatorCommand,
+) -> anyhow::Result<fleetdeck::engine::operator::Recorded> {
+    use fleetdeck::engine::operator::{OperatorError, execute};
+    if settings.readonly {
+        return Err(OperatorError::ReadOnly(command.verb().to_string()).into());
+    }
+    Ok(execute(
+        &mut open(settings)?,
+        command,
+        &fleetdeck::model::run::Actor(settings.actor.clone()),
+        settings.readonly,
+        jiff::Timestamp::now(),
+    )?)
+}
+
 /// The run `id` in the journal's projection, or an error that names it.
 pub fn run_view<'p>(
     projection: &'p fleetdeck::model::run::Projection,

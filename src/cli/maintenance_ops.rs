@@ -5,9 +5,9 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use super::journal_cmd::record_command;
 use anyhow::{Context, bail};
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
-use fleetdeck::engine::operator;
 use fleetdeck::engine::start::{node_facts, plan, record_run};
 use fleetdeck::k8s::connect::{ConnectOptions, connect};
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
@@ -115,7 +115,6 @@ pub fn operator(
     note: &str,
     command: Command<'_>,
 ) -> anyhow::Result<ExitCode> {
-    refuse_readonly(settings, "changing who owns a step")?;
     let (run, item, note) = (
         RunId(run.to_string()),
         ItemId(node.to_string()),
@@ -140,35 +139,26 @@ pub fn operator(
             note,
         },
     };
-    let actor = Actor(settings.actor.clone());
-    let mut store = open(settings)?;
-    operator::execute(
-        &mut store,
-        &command,
-        &actor,
-        settings.readonly,
-        Timestamp::now(),
-    )?;
-    println!("{} recorded for {node} in {run} by {actor}", command.verb());
+    record_command(settings, &command)?;
+    println!(
+        "{} recorded for {node} in {run} by {}",
+        command.verb(),
+        settings.actor
+    );
     Ok(ExitCode::SUCCESS)
 }
 
 /// `maintenance abort RUN --note …`: no new step starts; nothing is undone.
 pub fn abort(settings: &Settings, run: &str, note: &str) -> anyhow::Result<ExitCode> {
-    refuse_readonly(settings, "aborting a run")?;
     let command = OperatorCommand::Abort {
         run: RunId(run.to_string()),
         note: note.to_string(),
     };
-    let actor = Actor(settings.actor.clone());
-    operator::execute(
-        &mut open(settings)?,
-        &command,
-        &actor,
-        settings.readonly,
-        Timestamp::now(),
-    )?;
-    println!("run {run} aborted by {actor}; nothing already done is undone");
+    record_command(settings, &command)?;
+    println!(
+        "run {run} aborted by {}; nothing already done is undone",
+        settings.actor
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -3,12 +3,10 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use fleetdeck::engine::operator::execute;
 use fleetdeck::model::ledger::ClusterId;
-use fleetdeck::model::run::{Actor, OperatorCommand, PauseScope, RunId};
-use jiff::Timestamp;
+use fleetdeck::model::run::{OperatorCommand, PauseScope, RunId};
 
-use super::journal_cmd::open;
+use super::journal_cmd::record_command;
 use super::settings::Settings;
 
 /// Which switch: exactly one of the flags.
@@ -75,14 +73,7 @@ fn scope(args: &ScopeArgs) -> anyhow::Result<PauseScope> {
 }
 
 fn write(settings: &Settings, command: &OperatorCommand) -> anyhow::Result<ExitCode> {
-    let actor = Actor(settings.actor.clone());
-    let recorded = execute(
-        &mut open(settings)?,
-        command,
-        &actor,
-        settings.readonly,
-        Timestamp::now(),
-    )?;
+    let recorded = record_command(settings, command)?;
     let scope = match command {
         OperatorCommand::Pause { scope, .. } | OperatorCommand::Resume { scope, .. } => {
             scope.to_string()

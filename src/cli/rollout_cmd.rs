@@ -132,14 +132,7 @@ pub fn run(settings: &Settings, command: &RolloutCommand) -> anyhow::Result<Exit
 
 /// Records an operator command the way the console does (same checks, same events).
 fn record(settings: &Settings, command: OperatorCommand) -> anyhow::Result<ExitCode> {
-    let mut journal = open(settings)?;
-    let recorded = fleetdeck::engine::operator::execute(
-        &mut journal,
-        &command,
-        &Actor(settings.actor.clone()),
-        settings.readonly,
-        Timestamp::now(),
-    )?;
+    let recorded = super::journal_cmd::record_command(settings, &command)?;
     println!("{}", recorded.summary);
     Ok(ExitCode::SUCCESS)
 }
