@@ -4,16 +4,12 @@
 //!
 //! `demo_walkthrough` drives `fleetdeck demo --seed 1` through every screen.
 
+mod cli_support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
-
-/// The binary under test: `FLEETDECK_BIN` when set (a copy taken right after building,
-/// useful when several checkouts share one target directory), else Cargo's.
-fn bin() -> String {
-    std::env::var("FLEETDECK_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_fleetdeck").to_owned())
-}
 
 /// A detached tmux session running one command; killed on drop.
 struct Tmux {
@@ -44,7 +40,7 @@ impl Tmux {
         for (k, v) in env {
             line.push_str(&format!("{k}='{v}' "));
         }
-        line.push_str(&format!("'{}'", bin()));
+        line.push_str(&format!("'{}'", cli_support::binary()));
         for a in args {
             line.push_str(&format!(" '{a}'"));
         }
@@ -257,13 +253,11 @@ fn demo_walkthrough() {
 }
 
 /// Runs `fleetdeck ARGS` to completion and returns its stdout.
+/// `fleetdeck ARGS` (paths in ARGS absolute), kept away from the user's own settings;
+/// its standard output.
 fn fleetdeck(args: &[&str]) -> String {
-    let out = Command::new(bin())
-        .args(args)
-        .env_remove("FLEETDECK_LEDGER")
-        .env_remove("FLEETDECK_CONFIG")
-        .output()
-        .expect("fleetdeck runs");
+    let home = tempfile::tempdir().expect("tempdir");
+    let out = cli_support::fleetdeck(args, home.path());
     assert!(
         out.status.success(),
         "fleetdeck {args:?} failed: {}",

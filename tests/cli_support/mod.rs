@@ -6,9 +6,15 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+/// The binary under test: `FLEETDECK_BIN` when set (a copy taken right after building,
+/// useful when several checkouts share one target directory), else Cargo's.
+pub fn binary() -> String {
+    std::env::var("FLEETDECK_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_fleetdeck").to_owned())
+}
+
 /// Runs `fleetdeck ARGS` in `dir`.
 pub fn fleetdeck(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
+    Command::new(binary())
         .args(args)
         .current_dir(dir)
         .env("FLEETDECK_CONFIG", dir.join("config.toml"))
