@@ -26,7 +26,7 @@ use fleetdeck::model::rollout::{
     read_rollout,
 };
 use fleetdeck::model::run::{
-    Actor, Event, EventBody, IdempotencyKey, ItemId, NewEvent, Projection, RunId, Sequence,
+    Actor, Event, EventBody, EventLog, IdempotencyKey, ItemId, NewEvent, Projection, RunId,
     StepName, StepStatus,
 };
 use fleetdeck::tui::{
@@ -184,13 +184,13 @@ fn cluster(c: usize, generation: usize) -> Arc<ClusterSnapshot> {
 /// staged, applied and verified, the seventh awaiting approval) and 30 maintenance runs of
 /// 100 nodes each with every step's status changes — about 20,000 events.
 fn journal(ledger: &Ledger) -> Vec<Event> {
-    let mut events = Vec::new();
+    let mut events = EventLog::default();
     let mut push = |run: &str,
                     item: Option<&str>,
                     cluster: Option<&str>,
                     step: Option<&str>,
                     body: EventBody| {
-        let seq = events.len() as i64 + 1;
+        let seq = events.next_seq();
         let mut e = NewEvent::new(
             now()
                 .checked_sub(jiff::SignedDuration::from_secs(20_000 - seq.min(19_999)))
@@ -203,11 +203,7 @@ fn journal(ledger: &Ledger) -> Vec<Event> {
         e.item = item.map(|i| ItemId(i.into()));
         e.step = step.map(|s| StepName(s.into()));
         e.cluster = cluster.map(|c| fleetdeck::model::ledger::ClusterId(c.into()));
-        events.push(Event {
-            seq: Sequence(seq),
-            token: None,
-            event: e,
-        });
+        events.push(e);
     };
     let rollout = read_rollout(
         &std::fs::read_to_string(concat!(
@@ -355,7 +351,7 @@ fn journal(ledger: &Ledger) -> Vec<Event> {
             }
         }
     }
-    events
+    events.0
 }
 
 fn stats(name: &str, mut samples: Vec<Duration>) -> Duration {

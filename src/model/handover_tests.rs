@@ -1,12 +1,13 @@
 use super::*;
 use crate::model::ledger::read_ledger;
-use crate::model::run::{IdempotencyKey, NewEvent, PauseScope, Sequence, StepName};
+use crate::model::run::{EventLog, IdempotencyKey, NewEvent, PauseScope, StepName};
 
 fn at(s: i64) -> Timestamp {
     Timestamp::from_second(1_795_800_000 + s).unwrap()
 }
 
-struct Log(Vec<Event>);
+/// The maintenance run's events, numbered as the journal numbers them.
+struct Log(EventLog);
 
 impl Log {
     fn push(
@@ -17,29 +18,24 @@ impl Log {
         step: Option<&str>,
         body: EventBody,
     ) {
-        let seq = self.0.len() as i64 + 1;
         let mut e = NewEvent::new(
             at(t),
             Actor(actor.into()),
-            IdempotencyKey(format!("k{seq}")),
+            IdempotencyKey(format!("k{}", self.0.next_seq())),
             body,
         )
         .with_run(RunId("mnt-reboot-1".into()))
         .with_cluster(ClusterId("prod-use1-01".into()));
         e.item = item.map(ItemId::from);
         e.step = step.map(StepName::from);
-        self.0.push(Event {
-            seq: Sequence(seq),
-            token: None,
-            event: e,
-        });
+        self.0.push(e);
     }
 }
 
 /// A maintenance with one drain stuck on a PDB and one node handed off, a fleet pause,
 /// a note and an acknowledgement.
 fn shift() -> Log {
-    let mut log = Log(Vec::new());
+    let mut log = Log(EventLog::default());
     log.push(
         0,
         "alice@ops",
@@ -82,7 +78,7 @@ fn shift() -> Log {
             note: "checkout team must scale up first".into(),
         },
     );
-    let mut pause = Log(Vec::new());
+    let mut pause = Log(EventLog::default());
     pause.push(
         200,
         "alice@ops",
@@ -93,10 +89,7 @@ fn shift() -> Log {
             reason: "incident 7".into(),
         },
     );
-    log.0.push(Event {
-        seq: Sequence(5),
-        ..pause.0.remove(0)
-    });
+    log.0.push(pause.0.0.remove(0).event);
     log.push(
         240,
         "alice@ops",
@@ -137,7 +130,7 @@ fn input<'a>(
 #[test]
 fn lists_pauses_stuck_and_handed_off_steps_notes_and_acks() {
     let log = shift();
-    let projection = Projection::replay(&log.0);
+    let projection = Projection::replay(&log.0.0);
     let clusters = vec![
         ClusterHealth {
             id: ClusterId("prod-apse1-03".into()),
@@ -150,7 +143,7 @@ fn lists_pauses_stuck_and_handed_off_steps_notes_and_acks() {
             error: None,
         },
     ];
-    let items = handover(&input(&projection, &log.0, &clusters));
+    let items = handover(&input(&projection, &log.0.0, &clusters));
     let sections: Vec<Section> = items.iter().map(|i| i.section).collect();
     assert_eq!(
         sections,
@@ -192,7 +185,7 @@ fn lists_pauses_stuck_and_handed_off_steps_notes_and_acks() {
     assert_eq!(handed.acks[0].note, "seen, on it");
     assert!(items[0].details.contains(&"by: alice@ops".to_string()));
 
-    let md = to_markdown(&items, &input(&projection, &log.0, &clusters));
+    let md = to_markdown(&items, &input(&projection, &log.0.0, &clusters));
     assert!(md.contains("## Handed-off steps"), "{md}");
     assert!(md.contains("checkout team must scale up first"), "{md}");
     assert!(md.contains("acknowledged by bob@ops"), "{md}");

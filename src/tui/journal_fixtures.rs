@@ -16,10 +16,9 @@ pub fn journal_events() -> Vec<crate::model::run::Event> {
         BatchPhase, ReleaseDigest, VerifyOutcome, plan_rollout, read_rollout,
     };
     use crate::model::run::{
-        Actor, Event, EventBody, IdempotencyKey, ItemId, NewEvent, RunId, Sequence, StepName,
-        StepStatus,
+        Actor, EventBody, EventLog, IdempotencyKey, ItemId, NewEvent, RunId, StepName, StepStatus,
     };
-    let mut events = Vec::new();
+    let mut events = EventLog::default();
     let mut push = |secs_ago: i64,
                     actor: &str,
                     run: Option<&str>,
@@ -27,22 +26,17 @@ pub fn journal_events() -> Vec<crate::model::run::Event> {
                     step: Option<&str>,
                     cluster: Option<&str>,
                     body: EventBody| {
-        let seq = events.len() as i64 + 1;
         let mut e = NewEvent::new(
             ago(secs_ago).unwrap(),
             Actor(actor.into()),
-            IdempotencyKey(format!("fixture-{seq}")),
+            IdempotencyKey(format!("fixture-{}", events.next_seq())),
             body,
         );
         e.run = run.map(RunId::from);
         e.item = item.map(ItemId::from);
         e.step = step.map(StepName::from);
         e.cluster = cluster.map(|c| crate::model::ledger::ClusterId(c.to_string()));
-        events.push(Event {
-            seq: Sequence(seq),
-            token: None,
-            event: e,
-        });
+        events.push(e);
     };
     let m = Some("mnt-kernel-1");
     let fra = Some("eu-fra-prod-01");
@@ -232,7 +226,7 @@ pub fn journal_events() -> Vec<crate::model::run::Event> {
             text: "registry slow in eu-central since 13:40; pulls retry".into(),
         },
     );
-    events
+    events.0
 }
 
 /// The fixture app, writable (not read-only), with the operator journal.

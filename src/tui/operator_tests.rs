@@ -8,8 +8,8 @@ use super::nav::Route;
 use super::tests::{press, render, typed};
 use crate::model::handover::ACK_PREFIX;
 use crate::model::run::{
-    Actor, EventBody, IdempotencyKey, ItemId, NewEvent, OperatorCommand, PauseScope, ReturnOutcome,
-    RunId, Sequence,
+    Actor, EventBody, EventLog, IdempotencyKey, ItemId, NewEvent, OperatorCommand, PauseScope,
+    ReturnOutcome, RunId,
 };
 
 fn sent(commands: &[Command]) -> Option<&OperatorCommand> {
@@ -116,22 +116,17 @@ fn pause_run_and_freeze_cluster_dialogs() {
 }
 
 fn paused(app: &mut super::app::App) {
-    let mut events = fixtures::journal_events();
-    let seq = events.len() as i64 + 1;
-    events.push(crate::model::run::Event {
-        seq: Sequence(seq),
-        token: None,
-        event: NewEvent::new(
-            fixtures::now() - jiff::SignedDuration::from_mins(5),
-            Actor("alice@ops-laptop".into()),
-            IdempotencyKey("pause".into()),
-            EventBody::Paused {
-                scope: PauseScope::Fleet,
-                reason: "incident 4711: registry outage".into(),
-            },
-        ),
-    });
-    fixtures::with_journal(app, events);
+    let mut events = EventLog(fixtures::journal_events());
+    events.push(NewEvent::new(
+        fixtures::now() - jiff::SignedDuration::from_mins(5),
+        Actor("alice@ops-laptop".into()),
+        IdempotencyKey("pause".into()),
+        EventBody::Paused {
+            scope: PauseScope::Fleet,
+            reason: "incident 4711: registry outage".into(),
+        },
+    ));
+    fixtures::with_journal(app, events.0);
     app.update(super::app::Msg::Automation(
         super::feed::AutomationState::Paused {
             reason: "incident 4711: registry outage".into(),
@@ -459,12 +454,9 @@ fn operator_screens_and_dialogs_never_panic_at_any_size() {
 fn a_halted_rollout_shows_why_and_p_resumes_it() {
     use crate::model::rollout::HaltReason;
     let mut app = fixtures::operator_app();
-    let mut events = fixtures::journal_events();
-    let seq = events.len() as i64 + 1;
-    events.push(crate::model::run::Event {
-        seq: Sequence(seq),
-        token: None,
-        event: NewEvent::new(
+    let mut events = EventLog(fixtures::journal_events());
+    events.push(
+        NewEvent::new(
             fixtures::now(),
             Actor("executor/e1".into()),
             IdempotencyKey("halt".into()),
@@ -476,8 +468,8 @@ fn a_halted_rollout_shows_why_and_p_resumes_it() {
             },
         )
         .with_run(RunId("ro-cni-1".into())),
-    });
-    fixtures::with_journal(&mut app, events);
+    );
+    fixtures::with_journal(&mut app, events.0);
     press(&mut app, "3");
     let screen = render(&app, 200, 30);
     assert!(

@@ -442,6 +442,28 @@ pub struct Event {
     pub event: NewEvent,
 }
 
+/// Events numbered as a journal numbers them (1, 2, …), kept in memory: for replays
+/// built by hand (fixtures, benchmarks, tests) rather than read from a store.
+#[derive(Debug, Clone, Default)]
+pub struct EventLog(pub Vec<Event>);
+
+impl EventLog {
+    /// Appends `event` with the next sequence number, without a fencing token.
+    pub fn push(&mut self, event: NewEvent) {
+        let seq = Sequence(self.0.len() as i64 + 1);
+        self.0.push(Event {
+            seq,
+            token: None,
+            event,
+        });
+    }
+
+    /// The next sequence number, for keys that must differ per event.
+    pub fn next_seq(&self) -> i64 {
+        self.0.len() as i64 + 1
+    }
+}
+
 impl Serialize for Event {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;

@@ -13,7 +13,7 @@ mod status;
 pub use command::{CommandRefusal, OperatorCommand, approval_target, check_approve, command_event};
 pub use describe::describe;
 pub use event::{
-    Event, EventBody, FencingToken, IdempotencyKey, LeaseScope, NewEvent, PauseScope,
+    Event, EventBody, EventLog, FencingToken, IdempotencyKey, LeaseScope, NewEvent, PauseScope,
     ReturnOutcome, Sequence,
 };
 pub(crate) use ids::cluster_id;
