@@ -29,9 +29,7 @@ use fleetdeck::model::run::{
     Actor, Event, EventBody, EventLog, IdempotencyKey, ItemId, NewEvent, Projection, RunId,
     StepName, StepStatus,
 };
-use fleetdeck::tui::{
-    Activity, App, AppConfig, AutomationState, JournalView, Keymap, Msg, Theme, render_to_buffer,
-};
+use fleetdeck::tui::{Activity, App, AppConfig, JournalView, Keymap, Msg, Theme, render_to_buffer};
 use jiff::Timestamp;
 
 const CLUSTERS: usize = 300;
@@ -412,7 +410,6 @@ fn main() {
     };
     let mut app = App::new(config, ledger, now());
     app.update(Msg::Resize(W, H));
-    app.update(Msg::Automation(AutomationState::Running));
     let t = Instant::now();
     app.update(Msg::Snapshot(snapshot));
     println!(

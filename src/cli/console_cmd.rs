@@ -13,7 +13,7 @@ use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
 use fleetdeck::ledger_file;
 use fleetdeck::model::ledger::Ledger;
 use fleetdeck::model::run::Actor;
-use fleetdeck::tui::{Activity, AutomationState, ConsoleInputs, no_color_requested, run_console};
+use fleetdeck::tui::{Activity, ConsoleInputs, no_color_requested, run_console};
 use kube::config::Kubeconfig;
 use std::time::Duration;
 
@@ -62,16 +62,10 @@ pub async fn run_live(
     executor: bool,
 ) -> anyhow::Result<()> {
     let mut sync = FleetSync::start(&ledger, kubeconfig.clone(), FleetSyncOptions::default());
-    let (automation_tx, automation) = tokio::sync::watch::channel(AutomationState::Running);
     let (activity_tx, activity) = tokio::sync::watch::channel(Activity::default());
     let journal = SqliteJournal::open(&settings.journal, Durability::Full)?;
     let feed = tokio::task::spawn_blocking(move || {
-        console_feed::feed(
-            journal,
-            automation_tx,
-            activity_tx,
-            Duration::from_millis(500),
-        )
+        console_feed::feed(journal, activity_tx, Duration::from_millis(500))
     });
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let executor_task = if executor {
@@ -108,7 +102,6 @@ pub async fn run_live(
         keymap: std::env::var("FLEETDECK_KEYMAP").unwrap_or_else(|_| "default".into()),
         config_dir: Some(settings.paths.config_dir.clone()),
         no_color: no_color_requested(std::env::var_os("NO_COLOR")),
-        automation: Some(automation),
         activity: Some(activity),
         commands: Some(command_tx),
         notices: Some(notice_rx),

@@ -8,8 +8,8 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use crate::journal::{EventQuery, JournalStore};
-use crate::model::run::{Event, EventBody, PauseScope, Projection, RunStatus};
-use crate::tui::{Activity, AutomationState, JournalLine, JournalView};
+use crate::model::run::{Event, EventBody, Projection, RunStatus};
+use crate::tui::{Activity, JournalLine, JournalView};
 
 /// Recent lines kept for the console.
 const RECENT: usize = 300;
@@ -17,17 +17,6 @@ const RECENT: usize = 300;
 const TIMELINE: usize = 5000;
 
 pub use crate::model::run::describe;
-
-fn automation(projection: &Projection) -> AutomationState {
-    match projection.pauses.get(&PauseScope::Fleet) {
-        Some(p) => AutomationState::Paused {
-            reason: p.reason.clone(),
-            by: p.by.to_string(),
-            since: p.since,
-        },
-        None => AutomationState::Running,
-    }
-}
 
 fn in_flight(projection: &Projection) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
@@ -53,19 +42,14 @@ fn in_flight(projection: &Projection) -> BTreeMap<String, String> {
     out
 }
 
-/// Publishes automation state and activity from `store` every `every` until both
-/// receivers are gone. Blocking (SQLite reads): run it on a thread of its own, e.g. with
+/// Publishes the journal's activity (runs, pauses, recent events) from `store` every
+/// `every` until the receiver is gone. Blocking (SQLite reads): run it on a thread of its own, e.g. with
 /// `tokio::task::spawn_blocking`, never on the console's async workers.
-pub fn feed(
-    store: impl JournalStore,
-    automation_tx: watch::Sender<AutomationState>,
-    activity_tx: watch::Sender<Activity>,
-    every: Duration,
-) {
+pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, every: Duration) {
     let mut projection = Projection::default();
     let mut timeline: Vec<Event> = Vec::new();
     loop {
-        if automation_tx.is_closed() && activity_tx.is_closed() {
+        if activity_tx.is_closed() {
             return;
         }
         let mut events = Vec::new();
@@ -105,7 +89,6 @@ pub fn feed(
                 text: describe(event),
             })
             .collect();
-        let _ = automation_tx.send(automation(&projection));
         let _ = activity_tx.send(Activity {
             in_flight: in_flight(&projection),
             recent,

@@ -11,7 +11,7 @@ use jiff::tz::TimeZone;
 use super::action::Action;
 use super::config_file::ConfigWarning;
 use super::dialog::Dialog;
-use super::feed::{Activity, AutomationState, ConsoleCommand, Notice};
+use super::feed::{Activity, ConsoleCommand, Notice};
 use super::filter::Filter;
 use super::fleet_data::FleetData;
 use super::handover::HandoverState;
@@ -41,8 +41,6 @@ pub enum Msg {
     Resize(u16, u16),
     /// A new fleet snapshot.
     Snapshot(FleetSnapshot),
-    /// Automation switched state.
-    Automation(AutomationState),
     /// Journal-derived activity changed.
     Activity(Activity),
     /// Time passed (clocks, data ages).
@@ -125,8 +123,6 @@ pub struct App {
     pub data: FleetData,
     /// One row per cluster.
     pub rows: Vec<LedgerRow>,
-    /// Automation state; `None` until an engine reports.
-    pub automation: Option<AutomationState>,
     /// Changes in flight and journal lines.
     pub activity: Activity,
     /// Now.
@@ -183,7 +179,6 @@ impl App {
             snapshot: FleetSnapshot::empty(),
             data: FleetData::default(),
             rows: Vec::new(),
-            automation: None,
             activity: Activity::default(),
             now,
             size: (120, 40),
@@ -261,10 +256,6 @@ impl App {
                 self.rebuild_rows();
                 self.refresh_report();
                 self.refresh_handover();
-                self.dirty = true;
-            }
-            Msg::Automation(state) => {
-                self.automation = Some(state);
                 self.dirty = true;
             }
             Msg::Activity(activity) => {

@@ -26,9 +26,6 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
     let config = inputs.app_config();
     let mut app = App::new(config, inputs.ledger.clone(), jiff::Timestamp::now());
     app.update(Msg::Snapshot(inputs.snapshots.borrow_and_update().clone()));
-    if let Some(rx) = inputs.automation.as_mut() {
-        app.update(Msg::Automation(rx.borrow_and_update().clone()));
-    }
     if let Some(rx) = inputs.activity.as_mut() {
         app.update(Msg::Activity(rx.borrow_and_update().clone()));
     }
@@ -82,7 +79,6 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
                     data_pending = last_frame.elapsed() < DATA_FRAME_INTERVAL;
                 }
             }
-            Some(state) = next_value(&mut inputs.automation) => { app.update(Msg::Automation(state)); }
             Some(activity) = next_value(&mut inputs.activity) => { app.update(Msg::Activity(activity)); }
             Some(notice) = next_notice(&mut inputs.notices) => { app.update(Msg::Notice(notice)); }
             _ = sleep_until(last_frame + DATA_FRAME_INTERVAL), if data_pending => { data_pending = false; }

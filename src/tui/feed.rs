@@ -1,5 +1,5 @@
-//! What flows into and out of the console besides fleet snapshots: automation state and
-//! journal-derived activity in, console commands out.
+//! What flows into and out of the console besides fleet snapshots: journal-derived
+//! activity (runs, pauses, recent events) in, console commands out.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -8,22 +8,6 @@ use jiff::Timestamp;
 
 use crate::model::maintenance::{MaintenanceSpec, NodeFacts};
 use crate::model::run::{Event, OperatorCommand, Projection};
-
-/// Whether automation may start new actions; the engine publishes this.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AutomationState {
-    /// Automation is starting new actions.
-    Running,
-    /// Nothing new starts until someone resumes.
-    Paused {
-        /// Why, in words.
-        reason: String,
-        /// Who (or what guard) paused it.
-        by: String,
-        /// Since when.
-        since: Timestamp,
-    },
-}
 
 /// One journal line shown in a cluster's recent events.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
 use super::app::{App, AppConfig, Msg};
-use super::feed::{Activity, AutomationState, JournalLine};
+use super::feed::{Activity, JournalLine};
 use super::keymap::Keymap;
 use super::theme::Theme;
 use crate::model::capacity::CapacityConfig;
@@ -371,7 +371,6 @@ pub fn app_with(theme: Theme) -> App {
     };
     let mut app = App::new(config, Arc::new(ledger()), now());
     app.update(Msg::Snapshot(snapshot()));
-    app.update(Msg::Automation(AutomationState::Running));
     let line = |secs: i64, actor: &str, text: &str| JournalLine {
         at: ago(secs).unwrap(),
         actor: actor.into(),

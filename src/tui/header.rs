@@ -7,7 +7,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::app::App;
-use super::feed::AutomationState;
 use super::format::count;
 use super::theme::{Slot, Theme};
 use crate::model::live::ClusterStatus;
@@ -80,10 +79,18 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     }
 
     let mut second = vec![Span::raw(" ")];
-    second.push(match &app.automation {
-        Some(AutomationState::Running) => Span::styled("AUTOMATION RUNNING", theme.style(Slot::Ok)),
-        Some(AutomationState::Paused { reason, by, .. }) => Span::styled(
-            format!(" AUTOMATION PAUSED ({reason}, by {by}) "),
+    // The fleet pause as the journal has it (the same switch the banner shows).
+    let fleet_pause = app.activity.connected.then(|| {
+        app.activity
+            .journal
+            .projection
+            .pauses
+            .get(&crate::model::run::PauseScope::Fleet)
+    });
+    second.push(match fleet_pause {
+        Some(None) => Span::styled("AUTOMATION RUNNING", theme.style(Slot::Ok)),
+        Some(Some(pause)) => Span::styled(
+            format!(" AUTOMATION PAUSED ({}, by {}) ", pause.reason, pause.by),
             theme.style(Slot::Paused),
         ),
         None => Span::styled(

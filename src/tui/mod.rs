@@ -1,6 +1,6 @@
 //! The console: a ratatui terminal UI that renders fleet snapshots and sends commands. It
 //! never talks to a cluster; one task owns the state and reacts to messages (keys,
-//! snapshots, automation, activity, ticks, signals), drawing only when something changed.
+//! snapshots, journal activity, ticks, signals), drawing only when something changed.
 
 mod action;
 mod app;
@@ -45,7 +45,7 @@ use tokio::sync::{mpsc, watch};
 pub use action::{ACTIONS, Action};
 pub use app::{App, AppConfig, Command, MIN_SIZE, Msg};
 pub use config_file::ConfigWarning;
-pub use feed::{Activity, AutomationState, ConsoleCommand, JournalLine, JournalView, Notice};
+pub use feed::{Activity, ConsoleCommand, JournalLine, JournalView, Notice};
 pub use filter::{Filter, Filterable};
 pub use keymap::{BUILTIN_KEYMAPS, Binding, Context, KeyChord, Keymap};
 pub use nav::{CapacityScope, Route};
@@ -81,8 +81,6 @@ pub struct ConsoleInputs {
     pub config_dir: Option<PathBuf>,
     /// Whether to strip colours (`NO_COLOR`).
     pub no_color: bool,
-    /// Automation state from the engine, when one runs.
-    pub automation: Option<watch::Receiver<AutomationState>>,
     /// Journal-derived activity, when a journal is connected.
     pub activity: Option<watch::Receiver<Activity>>,
     /// Where console commands go, when someone listens.

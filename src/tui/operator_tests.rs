@@ -127,13 +127,6 @@ fn paused(app: &mut super::app::App) {
         },
     ));
     fixtures::with_journal(app, events.0);
-    app.update(super::app::Msg::Automation(
-        super::feed::AutomationState::Paused {
-            reason: "incident 4711: registry outage".into(),
-            by: "alice@ops-laptop".into(),
-            since: fixtures::now() - jiff::SignedDuration::from_mins(5),
-        },
-    ));
 }
 
 #[test]

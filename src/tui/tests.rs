@@ -7,7 +7,7 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 
 use super::app::{App, Command, Msg, Overlay};
-use super::feed::{AutomationState, ConsoleCommand};
+use super::feed::ConsoleCommand;
 use super::fixtures;
 use super::nav::{CapacityScope, Route};
 use super::theme::Theme;
@@ -230,11 +230,18 @@ fn help_is_generated_from_the_keymap() {
 fn paused_automation_and_light_theme_header() {
     let (light, _) = Theme::load("light", None, false);
     let mut app = fixtures::app_with(light);
-    app.update(Msg::Automation(AutomationState::Paused {
-        reason: "mass failure in eu-fra-1b".into(),
-        by: "guard".into(),
-        since: fixtures::now(),
-    }));
+    let pause = crate::model::run::NewEvent::new(
+        fixtures::now(),
+        crate::model::run::Actor("guard".into()),
+        crate::model::run::IdempotencyKey("guard-pause".into()),
+        crate::model::run::EventBody::Paused {
+            scope: crate::model::run::PauseScope::Fleet,
+            reason: "mass failure in eu-fra-1b".into(),
+        },
+    );
+    let mut events = crate::model::run::EventLog::default();
+    events.push(pause);
+    fixtures::with_journal(&mut app, events.0);
     let screen = render(&app, 200, 12);
     assert!(
         screen.contains("AUTOMATION PAUSED (mass failure in eu-fra-1b, by guard)"),
