@@ -7,11 +7,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context;
-use fleetdeck::engine::rollout_start::{already_applied, record_rollout};
-use fleetdeck::journal::{Durability, JournalStore, SqliteJournal};
+use fleetdeck::engine::rollout_start::{NewRollout, record_rollout};
+use fleetdeck::journal::{Durability, SqliteJournal};
 use fleetdeck::model::ledger::Ledger;
 use fleetdeck::model::rollout::{
-    Manifest, ManifestText, RolloutRunSpec, plan_rollout, read_rollout, release_digest,
+    Manifest, ManifestText, plan_rollout, read_rollout, release_digest,
 };
 use fleetdeck::model::run::{Actor, RunId};
 use fleetdeck::sim::ScrapingPrometheus;
@@ -73,16 +73,20 @@ pub fn seed_rollout(journal: &Path, ledger: &Ledger) -> anyhow::Result<RunId> {
     let digest = release_digest(&spec.release, std::slice::from_ref(&manifest));
     let plan = plan_rollout(&spec, ledger)?;
     let mut store = SqliteJournal::open(journal, Durability::Full)?;
-    let applied = already_applied(&store.projection()?, &digest);
     let texts = vec![ManifestText {
         path: manifest.path,
         text: DEMO_MANIFEST.to_string(),
     }];
-    let run_spec = RolloutRunSpec::new(spec, digest, texts, &plan, applied);
-    Ok(record_rollout(
+    let (run, _) = record_rollout(
         &mut store,
         &Actor("fleetdeck/demo".into()),
-        &run_spec,
+        NewRollout {
+            rollout: spec,
+            digest,
+            manifests: texts,
+            plan: &plan,
+        },
         jiff::Timestamp::now(),
-    )?)
+    )?;
+    Ok(run)
 }

@@ -7,13 +7,13 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Subcommand;
-use fleetdeck::engine::rollout_start::{already_applied, record_rollout};
+use fleetdeck::engine::rollout_start::{NewRollout, record_rollout};
 use fleetdeck::journal::JournalStore;
 use fleetdeck::ledger_file;
 use fleetdeck::model::duration::format_duration;
 use fleetdeck::model::rollout::{
-    BatchPhase, Manifest, ManifestText, ReleaseAction, ReleaseDigest, RolloutPlan, RolloutRunSpec,
-    RolloutSpec, file_spelling, plan_rollout, read_rollout, release_digest,
+    BatchPhase, Manifest, ManifestText, ReleaseAction, ReleaseDigest, RolloutPlan, RolloutSpec,
+    file_spelling, plan_rollout, read_rollout, release_digest,
 };
 use fleetdeck::model::run::{Actor, OperatorCommand, PauseScope, RunId, RunView};
 use jiff::Timestamp;
@@ -248,10 +248,18 @@ fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
         });
     }
     let mut journal = open(settings)?;
-    let applied = already_applied(&journal.projection()?, &loaded.digest);
-    let spec = RolloutRunSpec::new(loaded.spec, loaded.digest, texts, &loaded.plan, applied);
     let actor = Actor(settings.actor.clone());
-    let run = record_rollout(&mut journal, &actor, &spec, Timestamp::now())?;
+    let (run, spec) = record_rollout(
+        &mut journal,
+        &actor,
+        NewRollout {
+            rollout: loaded.spec,
+            digest: loaded.digest,
+            manifests: texts,
+            plan: &loaded.plan,
+        },
+        Timestamp::now(),
+    )?;
     let batches = spec.batches.len();
     let targets: usize = spec.batches.iter().map(|b| b.clusters.len()).sum();
     println!(

@@ -21,9 +21,9 @@ use crate::k8s::reflect::describe_error;
 use crate::model::ledger::ClusterId;
 use crate::model::live::IdentityVerdict;
 use crate::model::rollout::{
-    AppliedSeen, BurnRateLimit, Check, Evidence, ExecCommand, MetricReading, PrometheusCheck,
-    ReleaseAction, ReleaseDigest, RolloutPort, RolloutRunSpec, VerifyOutcome, VerifyProgress,
-    WorkloadScope, WorkloadStatus, nodes_ready, workload_behind,
+    AppliedSeen, BurnRateLimit, Check, Evidence, ExecCommand, MetricReading, NodesReadiness,
+    PrometheusCheck, ReleaseAction, ReleaseDigest, RolloutPort, RolloutRunSpec, VerifyOutcome,
+    VerifyProgress, WorkloadScope, WorkloadStatus, nodes_ready, workload_behind,
 };
 use crate::model::run::IdempotencyKey;
 
@@ -171,20 +171,20 @@ impl KubePort {
                     Ok(list) => list.items,
                     Err(e) => return unknown(e),
                 };
-                if nodes.is_empty() {
-                    return CheckVerdict::Fail("the cluster has no nodes".into());
-                }
                 let ready = nodes
                     .iter()
                     .filter(|n| super::kube_port::node_is_ready(n))
                     .count();
                 match nodes_ready(ready, nodes.len(), *min_ratio) {
-                    Ok(()) => CheckVerdict::Pass,
+                    NodesReadiness::Enough => CheckVerdict::Pass,
                     // Nodes may be coming back from a reboot: asked again until the deadline.
-                    Err(why) => CheckVerdict::NotYet {
+                    NodesReadiness::TooFew(why) => CheckVerdict::NotYet {
                         why,
                         unknown: false,
                     },
+                    NodesReadiness::NoNodes => {
+                        CheckVerdict::Fail("the cluster has no nodes".into())
+                    }
                 }
             }
             Check::WorkloadsReady(scope) => match workloads_behind(client, scope).await {

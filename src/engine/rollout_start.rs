@@ -8,7 +8,9 @@ use jiff::Timestamp;
 
 use super::start::planned_event;
 use crate::journal::{JournalError, JournalStore};
-use crate::model::rollout::{ReleaseDigest, RolloutRunSpec};
+use crate::model::rollout::{
+    ManifestText, ReleaseDigest, RolloutPlan, RolloutRunSpec, RolloutSpec,
+};
 use crate::model::run::{Actor, ItemId, Projection, RunId};
 
 /// Why a rollout could not be started.
@@ -27,7 +29,7 @@ pub enum RolloutStartError {
 
 /// Clusters that earlier runs in the journal saw applied with `digest`: a new run
 /// verifies them and never applies to them again.
-pub fn already_applied(
+fn already_applied(
     projection: &Projection,
     digest: &ReleaseDigest,
 ) -> BTreeMap<String, ReleaseDigest> {
@@ -42,13 +44,29 @@ pub fn already_applied(
     out
 }
 
-/// Journals a new rollout run; returns its id. The executor picks it up.
+/// What a new rollout run is made of, as the file, the digest and the planner gave it.
+pub struct NewRollout<'a> {
+    /// The decoded rollout file.
+    pub rollout: RolloutSpec,
+    /// The release digest over the file's release and its manifests.
+    pub digest: ReleaseDigest,
+    /// The manifests' text, exactly the bytes the digest covers.
+    pub manifests: Vec<ManifestText>,
+    /// The planned batches.
+    pub plan: &'a RolloutPlan,
+}
+
+/// Journals a new rollout run, noting which clusters earlier runs already saw with this
+/// digest (they are verified, never applied again); returns its id and the spec as
+/// journaled. The executor picks it up.
 pub fn record_rollout(
     store: &mut impl JournalStore,
     actor: &Actor,
-    spec: &RolloutRunSpec,
+    new: NewRollout<'_>,
     now: Timestamp,
-) -> Result<RunId, RolloutStartError> {
+) -> Result<(RunId, RolloutRunSpec), RolloutStartError> {
+    let applied = already_applied(&store.projection()?, &new.digest);
+    let spec = RolloutRunSpec::new(new.rollout, new.digest, new.manifests, new.plan, applied);
     if spec.batches.iter().all(|b| b.clusters.is_empty()) {
         return Err(RolloutStartError::Empty);
     }
@@ -68,9 +86,9 @@ pub fn record_rollout(
         &run,
         title,
         batches,
-        serde_json::to_value(spec)?,
+        serde_json::to_value(&spec)?,
         now,
     );
     store.append(event, None)?;
-    Ok(run)
+    Ok((run, spec))
 }

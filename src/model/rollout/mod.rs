@@ -29,7 +29,7 @@ pub use approval::{Refusal, check_approval};
 pub use gates::{Evidence, HaltReason, MetricReading, failed_gate, metrics_gate};
 pub use machine::{item_key, step};
 pub use port::{RolloutPort, VerifyProgress};
-pub use readiness::{WorkloadStatus, nodes_ready, workload_behind};
+pub use readiness::{NodesReadiness, WorkloadStatus, nodes_ready, workload_behind};
 pub use restart::{AppliedSeen, ApplyResolution, reconcile_apply};
 #[cfg(test)]
 pub use run_spec::journaled_for_tests;

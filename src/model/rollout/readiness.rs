@@ -41,16 +41,27 @@ pub fn workload_behind(w: &WorkloadStatus) -> Option<String> {
     None
 }
 
-/// Whether `ready` of `total` nodes meets `min_ratio`: `Err` says how far off it is.
-pub fn nodes_ready(ready: usize, total: usize, min_ratio: f64) -> Result<(), String> {
+/// How a cluster's nodes stand against a check's minimum Ready ratio.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NodesReadiness {
+    /// Enough nodes are Ready.
+    Enough,
+    /// Too few are, in words (nodes coming back from a reboot: worth asking again).
+    TooFew(String),
+    /// The cluster has no nodes at all: nothing will become Ready by waiting.
+    NoNodes,
+}
+
+/// Whether `ready` of `total` nodes meets `min_ratio`.
+pub fn nodes_ready(ready: usize, total: usize, min_ratio: f64) -> NodesReadiness {
     if total == 0 {
-        return Err("the cluster has no nodes".into());
+        return NodesReadiness::NoNodes;
     }
     let ratio = ready as f64 / total as f64;
     if ratio >= min_ratio {
-        Ok(())
+        NodesReadiness::Enough
     } else {
-        Err(format!(
+        NodesReadiness::TooFew(format!(
             "{ready} of {total} nodes Ready ({:.0}%), need {:.0}%",
             ratio * 100.0,
             min_ratio * 100.0
@@ -94,11 +105,11 @@ mod tests {
 
     #[test]
     fn node_readiness_is_a_ratio_and_no_nodes_is_not_ready() {
-        assert_eq!(nodes_ready(19, 20, 0.95), Ok(()));
+        assert_eq!(nodes_ready(19, 20, 0.95), NodesReadiness::Enough);
         assert_eq!(
             nodes_ready(18, 20, 0.95),
-            Err("18 of 20 nodes Ready (90%), need 95%".into())
+            NodesReadiness::TooFew("18 of 20 nodes Ready (90%), need 95%".into())
         );
-        assert!(nodes_ready(0, 0, 0.5).is_err());
+        assert_eq!(nodes_ready(0, 0, 0.5), NodesReadiness::NoNodes);
     }
 }
