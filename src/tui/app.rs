@@ -319,8 +319,7 @@ impl App {
 
     /// Performs an action from the keymap (also used by tests and the bench).
     pub fn on_action(&mut self, action: Action) -> Vec<Command> {
-        if action.mutates() && self.config.readonly {
-            self.message = Some(readonly_refusal(action));
+        if action.mutates() && self.refused_readonly(action.description()) {
             return Vec::new();
         }
         match action {
@@ -619,9 +618,7 @@ impl App {
                     Some("type :start FILE to start the maintenance a file describes".into())
             }
             Target::StartFile(path) => {
-                if self.config.readonly {
-                    self.message = Some(readonly_refusal(Action::StartMaintenance));
-                } else {
+                if !self.refused_readonly(Action::StartMaintenance.description()) {
                     super::operator_keys::start_from_file(self, &path);
                 }
             }
@@ -648,9 +645,15 @@ impl App {
 }
 
 /// What a read-only console says when a mutating key is pressed.
-pub fn readonly_refusal(action: Action) -> String {
-    format!(
-        "read-only mode (--readonly): \"{}\" would write to the journal and is refused; restart without --readonly to act",
-        action.description()
-    )
+impl App {
+    /// In read-only mode, says why `what` (an action's description) is refused and
+    /// returns true: every key and command that would write to the journal asks this.
+    pub(super) fn refused_readonly(&mut self, what: &str) -> bool {
+        if self.config.readonly {
+            self.message = Some(format!(
+                "read-only mode (--readonly): \"{what}\" would write to the journal and is refused; restart without --readonly to act"
+            ));
+        }
+        self.config.readonly
+    }
 }

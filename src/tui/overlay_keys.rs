@@ -108,11 +108,7 @@ impl App {
             KeyCode::Home | KeyCode::Char('g') => *index = 0,
             KeyCode::End | KeyCode::Char('G') => *index = last,
             KeyCode::Char('a') => {
-                if self.config.readonly {
-                    self.message = Some(
-                        "read-only mode (--readonly): acknowledging writes to the journal and is refused"
-                            .into(),
-                    );
+                if self.refused_readonly("Acknowledge a handover item") {
                     return Vec::new();
                 }
                 if let Some(item) = self.handover.items.get(self.handover.index).cloned() {
