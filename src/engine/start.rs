@@ -9,7 +9,7 @@ use kube::Api;
 use kube::api::ListParams;
 
 use crate::journal::{JournalError, JournalStore};
-use crate::model::maintenance::{MaintenanceSpec, NodeFacts, Plan, PlannedOn, plan_on};
+use crate::model::maintenance::{MaintenanceSpec, NodeFacts, Plan, plan_on};
 use crate::model::run::{Actor, EventBody, IdempotencyKey, ItemId, NewEvent, NodeName, RunId};
 
 /// Why a run could not be started.
@@ -24,12 +24,9 @@ pub enum StartError {
         #[source]
         source: kube::Error,
     },
-    /// Nodes named in the file do not exist.
-    #[error("nodes not found on the cluster: {0}")]
-    Missing(String),
-    /// Nothing to do.
-    #[error("no node to maintain: {0}")]
-    Empty(String),
+    /// The plan may not start (unknown nodes, nothing selected, nothing fits).
+    #[error(transparent)]
+    Refused(#[from] crate::model::maintenance::PlanRefusal),
     /// The journal refused.
     #[error(transparent)]
     Journal(#[from] JournalError),
@@ -79,22 +76,9 @@ pub fn facts_of(node: &Node) -> NodeFacts {
 
 /// Plans `spec` against the cluster's `inventory`.
 pub fn plan(spec: &MaintenanceSpec, inventory: &[NodeFacts]) -> Result<Plan, StartError> {
-    let PlannedOn {
-        targets,
-        missing,
-        plan,
-    } = plan_on(&spec.nodes, &spec.budgets, inventory);
-    if !missing.is_empty() {
-        let names: Vec<&str> = missing.iter().map(|n| n.as_str()).collect();
-        return Err(StartError::Missing(names.join(", ")));
-    }
-    if targets.is_empty() {
-        return Err(StartError::Empty(format!(
-            "{:?} selects nothing",
-            spec.nodes
-        )));
-    }
-    Ok(plan)
+    let planned = plan_on(&spec.nodes, &spec.budgets, inventory);
+    planned.check(&spec.nodes)?;
+    Ok(planned.plan)
 }
 
 /// Journals a new run for `spec` with `plan`; returns its id. The executor picks it up.

@@ -440,11 +440,13 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) {
         return;
     };
     let inventory = inventory(&facts.view);
+    let planned = plan_on(&spec.nodes, &spec.budgets, &inventory);
+    let refusal = planned.check(&spec.nodes).err();
     let PlannedOn {
         targets,
         missing,
         plan,
-    } = plan_on(&spec.nodes, &spec.budgets, &inventory);
+    } = planned;
     let mut context = vec![
         format!(
             "{} node(s) on {id}, at most {} unavailable at once",
@@ -464,13 +466,13 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) {
         context.push(format!("not found on {id}: {n}"));
     }
     context.extend(plan.warnings.iter().map(|w| format!("warning: {w}")));
-    if plan.batches.is_empty() || !missing.is_empty() {
+    if let Some(refusal) = refusal {
         open(
             app,
             Dialog::refused(
                 title,
                 context,
-                "refused: no node can be planned within the budgets (or a named node does not exist); nothing would run".into(),
+                format!("refused: {refusal}; nothing would run"),
             ),
         );
         return;

@@ -29,6 +29,8 @@ pub use guard::{
     evaluate as evaluate_guard,
 };
 mod planner;
-pub use planner::{NodeFacts, Plan, PlannedOn, labels_match, plan_batches, plan_on, select_nodes};
+pub use planner::{
+    NodeFacts, Plan, PlanRefusal, PlannedOn, labels_match, plan_batches, plan_on, select_nodes,
+};
 mod ports;
 pub use ports::MaintenancePort;

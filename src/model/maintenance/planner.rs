@@ -133,6 +133,44 @@ pub struct PlannedOn {
     pub plan: Plan,
 }
 
+/// Why a planned maintenance may not start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanRefusal {
+    /// Nodes named in the file do not exist.
+    #[error("nodes not found on the cluster: {0}")]
+    Missing(String),
+    /// The selection selects no node.
+    #[error("no node to maintain: {0} selects nothing")]
+    NothingSelected(String),
+    /// Nodes are selected but none fits in a batch within the budgets.
+    #[error("no node can be planned within the budgets: {0}")]
+    NothingPlannable(String),
+}
+
+impl PlannedOn {
+    /// Whether the run may start: every named node exists, something is selected, and at
+    /// least one node fits in a batch (a run with no batch would do nothing).
+    pub fn check(&self, selection: &NodeSelection) -> Result<(), PlanRefusal> {
+        if !self.missing.is_empty() {
+            let names: Vec<&str> = self.missing.iter().map(|n| n.as_str()).collect();
+            return Err(PlanRefusal::Missing(names.join(", ")));
+        }
+        if self.targets.is_empty() {
+            return Err(PlanRefusal::NothingSelected(format!("{selection:?}")));
+        }
+        if self.plan.batches.is_empty() {
+            let reasons: Vec<String> = self
+                .plan
+                .unplanned
+                .iter()
+                .map(|(n, why)| format!("{n}: {why}"))
+                .collect();
+            return Err(PlanRefusal::NothingPlannable(reasons.join("; ")));
+        }
+        Ok(())
+    }
+}
+
 /// Selects `selection` among `inventory` and partitions it under `budgets`, counting the
 /// cluster's other unavailable nodes against every batch.
 pub fn plan_on(selection: &NodeSelection, budgets: &Budgets, inventory: &[NodeFacts]) -> PlannedOn {
@@ -308,6 +346,33 @@ mod tests {
         );
         assert!(matches!(plan.prechecks[0].1[0].1, CheckOutcome::Fail(_)));
         assert_eq!(plan.warnings.len(), 1);
+    }
+
+    #[test]
+    fn a_plan_starts_only_with_known_nodes_and_at_least_one_batch() {
+        let inventory = vec![node("a1", "a", None), node("x", "a", None)];
+        let names = |list: &[&str]| {
+            NodeSelection::Names(list.iter().map(|n| NodeName((*n).into())).collect())
+        };
+        let check = |selection: NodeSelection, down: bool| {
+            let mut inventory = inventory.clone();
+            inventory[1].unavailable = down;
+            plan_on(&selection, &budgets(1, Some(1), None), &inventory).check(&selection)
+        };
+        assert_eq!(check(names(&["a1"]), false), Ok(()));
+        assert!(matches!(
+            check(names(&["a1", "zz"]), false),
+            Err(PlanRefusal::Missing(m)) if m == "zz"
+        ));
+        assert!(matches!(
+            check(NodeSelection::Selector("group=none".into()), false),
+            Err(PlanRefusal::NothingSelected(_))
+        ));
+        // `x` already down uses up the only slot: `a1` fits in no batch.
+        assert!(matches!(
+            check(names(&["a1"]), true),
+            Err(PlanRefusal::NothingPlannable(why)) if why.contains("a1")
+        ));
     }
 
     #[test]
