@@ -148,8 +148,9 @@ pub enum PlanRefusal {
 }
 
 impl PlannedOn {
-    /// Whether the run may start: every named node exists, something is selected, and at
-    /// least one node fits in a batch (a run with no batch would do nothing).
+    /// Whether the run may be journaled: every named node exists and something is
+    /// selected. (A run whose selected nodes all fall outside the budgets is journaled
+    /// without a batch; see [`PlannedOn::nothing_plannable`].)
     pub fn check(&self, selection: &NodeSelection) -> Result<(), PlanRefusal> {
         if !self.missing.is_empty() {
             let names: Vec<&str> = self.missing.iter().map(|n| n.as_str()).collect();
@@ -158,16 +159,22 @@ impl PlannedOn {
         if self.targets.is_empty() {
             return Err(PlanRefusal::NothingSelected(format!("{selection:?}")));
         }
-        if self.plan.batches.is_empty() {
-            let reasons: Vec<String> = self
-                .plan
-                .unplanned
-                .iter()
-                .map(|(n, why)| format!("{n}: {why}"))
-                .collect();
-            return Err(PlanRefusal::NothingPlannable(reasons.join("; ")));
-        }
         Ok(())
+    }
+
+    /// When no selected node fits in a batch within the budgets: the run would do
+    /// nothing now, with each node's reason.
+    pub fn nothing_plannable(&self) -> Option<PlanRefusal> {
+        if !self.plan.batches.is_empty() || self.targets.is_empty() {
+            return None;
+        }
+        let reasons: Vec<String> = self
+            .plan
+            .unplanned
+            .iter()
+            .map(|(n, why)| format!("{n}: {why}"))
+            .collect();
+        Some(PlanRefusal::NothingPlannable(reasons.join("; ")))
     }
 }
 
@@ -349,7 +356,7 @@ mod tests {
     }
 
     #[test]
-    fn a_plan_starts_only_with_known_nodes_and_at_least_one_batch() {
+    fn a_plan_needs_known_nodes_and_says_when_nothing_fits() {
         let inventory = vec![node("a1", "a", None), node("x", "a", None)];
         let names = |list: &[&str]| {
             NodeSelection::Names(list.iter().map(|n| NodeName((*n).into())).collect())
@@ -357,7 +364,10 @@ mod tests {
         let check = |selection: NodeSelection, down: bool| {
             let mut inventory = inventory.clone();
             inventory[1].unavailable = down;
-            plan_on(&selection, &budgets(1, Some(1), None), &inventory).check(&selection)
+            let planned = plan_on(&selection, &budgets(1, Some(1), None), &inventory);
+            planned
+                .check(&selection)
+                .and_then(|()| planned.nothing_plannable().map_or(Ok(()), Err))
         };
         assert_eq!(check(names(&["a1"]), false), Ok(()));
         assert!(matches!(
