@@ -10,6 +10,7 @@
 
 mod cli_support;
 mod prometheus_support;
+mod rollout_support;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -25,10 +26,8 @@ use fleetdeck::k8s::connect::{ConnectOptions, connect};
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
 use fleetdeck::model::rollout::{BatchPhase, HaltReason};
 use fleetdeck::model::run::{Actor, Projection, RunId, RunView};
-use fleetdeck::sim::{
-    Degradation, ScrapingPrometheus, SimFleet, SimServer, start_on_loopback, write_kubeconfig,
-    write_ledger,
-};
+use fleetdeck::sim::{Degradation, ScrapingPrometheus};
+use rollout_support::Workspace;
 
 const RELEASE: &str = "cni-test-1";
 
@@ -104,9 +103,7 @@ spec:
 "#;
 
 struct Harness {
-    dir: tempfile::TempDir,
-    sim: SimFleet,
-    _server: SimServer,
+    ws: Workspace,
     sync: FleetSync,
     prometheus: ScrapingPrometheus,
     clusters: Vec<String>,
@@ -116,17 +113,10 @@ struct Harness {
 
 impl Harness {
     async fn start(rollout: String) -> Harness {
-        let dir = tempfile::tempdir().expect("tempdir");
         // The demo fleet, as `fleetdeck demo --seed 1` serves it.
-        let sim = SimFleet::load("demo", 1, 1.0).expect("demo scenario");
-        let (addr, server) = start_on_loopback(sim.clone(), 0).await.expect("loopback");
-        write_kubeconfig(&sim, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
-        write_ledger(&sim, &dir.path().join("ledger.yaml"), addr).expect("ledger");
-        std::fs::create_dir_all(dir.path().join("manifests")).expect("mkdir");
-        std::fs::write(dir.path().join("manifests/cni.yaml"), MANIFESTS).expect("manifests");
-        std::fs::write(dir.path().join("rollout.yaml"), rollout).expect("rollout");
-        let prometheus = prometheus_support::start(dir.path(), addr).await;
-        let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).expect("ledger");
+        let ws = Workspace::new("demo", 1, MANIFESTS, &rollout).await;
+        let prometheus = prometheus_support::start(ws.path(), ws.addr).await;
+        let ledger = ws.ledger();
         // The targets in ledger order (`pick: ordered`): one per stage.
         let clusters: Vec<String> = ["stg-apse1-01", "stg-apse1-02", "stg-apse1-03"]
             .map(String::from)
@@ -137,7 +127,7 @@ impl Harness {
             .map(|c| (c.id.0.clone(), c.context.clone()))
             .collect();
         let kubeconfig =
-            kube::config::Kubeconfig::read_from(dir.path().join("kubeconfig")).expect("kubeconfig");
+            kube::config::Kubeconfig::read_from(ws.path().join("kubeconfig")).expect("kubeconfig");
         let mut clients = HashMap::new();
         for cluster in &ledger.clusters {
             if let Ok(client) = connect(cluster, &kubeconfig, &ConnectOptions::default()).await {
@@ -148,9 +138,7 @@ impl Harness {
         sync.wait_settled(Duration::from_secs(20)).await;
         let (stop, stop_rx) = tokio::sync::watch::channel(false);
         let mut harness = Harness {
-            dir,
-            sim,
-            _server: server,
+            ws,
             sync,
             prometheus,
             clusters,
@@ -165,7 +153,7 @@ impl Harness {
         )
         .with_rollout_settings(RolloutSettings {
             prometheus: Some(Prometheus::new(&harness.prometheus.url)),
-            kubeconfig: Some(harness.dir.path().join("kubeconfig")),
+            kubeconfig: Some(harness.ws.path().join("kubeconfig")),
             contexts,
             ..RolloutSettings::default()
         });
@@ -184,7 +172,7 @@ impl Harness {
     }
 
     fn journal(&self) -> PathBuf {
-        self.dir.path().join("journal.sqlite")
+        self.ws.path().join("journal.sqlite")
     }
 
     /// `fleetdeck ARGS` as `actor` on this fleet's ledger, kubeconfig and journal.
@@ -202,7 +190,7 @@ impl Harness {
             actor,
         ];
         all.extend_from_slice(args);
-        cli_support::fleetdeck(&all, self.dir.path())
+        cli_support::fleetdeck(&all, self.ws.path())
     }
 
     fn start_rollout(&self) -> RunId {
@@ -260,12 +248,7 @@ impl Harness {
 
     /// PATCH requests to the cluster's release record (one per apply).
     fn record_writes(&self, cluster: &str) -> usize {
-        self.sim
-            .request_log(cluster)
-            .expect("cluster")
-            .iter()
-            .filter(|r| r.method == "PATCH" && r.path.ends_with("/configmaps/fleetdeck-release"))
-            .count()
+        self.ws.patches(cluster, "/configmaps/fleetdeck-release")
     }
 
     async fn stop(mut self) {
@@ -286,7 +269,7 @@ async fn canary_waits_for_a_distinct_approver_then_stages_run_until_a_burn_rate_
     let h = Harness::start(rollout_yaml("3s")).await;
     let [canary, second, third] = [&h.clusters[0], &h.clusters[1], &h.clusters[2]];
     // The stage-2 cluster degrades once this release reaches it.
-    h.sim
+    h.ws.fleet
         .update_faults(second, |f| {
             f.degradation = Some(Degradation {
                 error_ratio: 0.6,

@@ -6,16 +6,17 @@
 //! lease is renewed during the call), and a cluster that already records the digest is not
 //! applied again.
 
+mod cli_support;
 mod executor_support;
+mod rollout_support;
 
 use std::collections::BTreeMap;
-use std::process::Command;
 
-use executor_support::{Executor, binary, journal, wait};
+use executor_support::{Executor, journal, wait};
 use fleetdeck::journal::{EventQuery, JournalStore};
 use fleetdeck::model::rollout::Observation;
 use fleetdeck::model::run::{EventBody, RunStatus};
-use fleetdeck::sim::{SimFleet, start_on_loopback, write_kubeconfig, write_ledger};
+use rollout_support::Workspace;
 
 const ROLLOUT: &str = r#"apiVersion: fleetdeck.dev/v1
 kind: Rollout
@@ -51,58 +52,40 @@ data:
   mode: native
 "#;
 
-/// A simulated fleet on loopback with its kubeconfig, ledger, manifests and a rollout
-/// file in a temporary directory, where the executors and the CLI run.
+/// The small fleet's rollout workspace, with its clusters in ledger order.
 struct Setup {
-    dir: tempfile::TempDir,
-    fleet: SimFleet,
-    _server: fleetdeck::sim::SimServer,
+    ws: Workspace,
     clusters: Vec<String>,
 }
 
 impl Setup {
     async fn new(seed: u64, rollout: &str) -> Setup {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path();
-        let fleet = SimFleet::load("small", seed, 1.0).expect("small");
-        let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("loopback");
-        write_kubeconfig(&fleet, &path.join("kubeconfig"), addr).expect("kubeconfig");
-        write_ledger(&fleet, &path.join("ledger.yaml"), addr).expect("ledger");
-        std::fs::create_dir_all(path.join("manifests")).expect("mkdir");
-        std::fs::write(path.join("manifests/cni.yaml"), MANIFESTS).expect("manifests");
-        std::fs::write(path.join("rollout.yaml"), rollout).expect("rollout");
-        let ledger = fleetdeck::ledger_file::load(&path.join("ledger.yaml")).expect("ledger");
-        let clusters = ledger.clusters.iter().map(|c| c.id.0.clone()).collect();
-        Setup {
-            dir,
-            fleet,
-            _server: server,
-            clusters,
-        }
+        let ws = Workspace::new("small", seed, MANIFESTS, rollout).await;
+        let clusters = ws
+            .ledger()
+            .clusters
+            .iter()
+            .map(|c| c.id.0.clone())
+            .collect();
+        Setup { ws, clusters }
     }
 
     fn path(&self) -> &std::path::Path {
-        self.dir.path()
+        self.ws.path()
     }
 
     /// `fleetdeck ARGS` as alice, on the directory's ledger and journal.
     fn cli(&self, args: &[&str]) -> std::process::Output {
-        let path = self.path();
-        Command::new(binary())
-            .args([
-                "--ledger",
-                "ledger.yaml",
-                "--journal",
-                "journal.sqlite",
-                "--as",
-                "alice@ops",
-            ])
-            .args(args)
-            .current_dir(path)
-            .env("FLEETDECK_CONFIG", path.join("config.toml"))
-            .env("FLEETDECK_DATA_DIR", path.join("data"))
-            .output()
-            .expect("fleetdeck")
+        let mut all = vec![
+            "--ledger",
+            "ledger.yaml",
+            "--journal",
+            "journal.sqlite",
+            "--as",
+            "alice@ops",
+        ];
+        all.extend_from_slice(args);
+        cli_support::fleetdeck(&all, self.path())
     }
 
     fn start_rollout(&self) -> std::process::Output {
@@ -113,16 +96,6 @@ impl Setup {
             String::from_utf8_lossy(&out.stderr)
         );
         out
-    }
-
-    /// PATCH requests the cluster answered (`suffix` narrows them by path).
-    fn patches(&self, cluster: &str, suffix: &str) -> usize {
-        self.fleet
-            .request_log(cluster)
-            .expect("log")
-            .iter()
-            .filter(|r| r.method == "PATCH" && r.path.ends_with(suffix))
-            .count()
     }
 
     fn wait_succeeded(&self, runs: usize) {
@@ -146,6 +119,7 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
     // Every API call takes a while, so the kill lands while the batch is being applied.
     for c in &setup.clusters {
         setup
+            .ws
             .fleet
             .update_faults(c, |f| f.latency_ms = 150)
             .expect("faults");
@@ -194,7 +168,7 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
             "journal: {cluster} applied once"
         );
         assert_eq!(
-            setup.patches(cluster, record),
+            setup.ws.patches(cluster, record),
             1,
             "simulator: {cluster}'s record written once"
         );
@@ -210,7 +184,7 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
     setup.wait_succeeded(2);
     for cluster in &setup.clusters {
         assert_eq!(
-            setup.patches(cluster, record),
+            setup.ws.patches(cluster, record),
             1,
             "a re-run does not apply {cluster} again"
         );
@@ -285,16 +259,23 @@ async fn a_cluster_that_records_the_digest_is_not_applied_again_without_journal_
         "data": {"release": "cni-failover-1", "digest": digest},
     }))
     .expect("configmap");
-    kube::Api::<ConfigMap>::namespaced(setup.fleet.client(&first).expect("client"), "kube-system")
-        .create(&Default::default(), &record)
-        .await
-        .expect("record written");
+    kube::Api::<ConfigMap>::namespaced(
+        setup.ws.fleet.client(&first).expect("client"),
+        "kube-system",
+    )
+    .create(&Default::default(), &record)
+    .await
+    .expect("record written");
     setup.start_rollout();
     let _executor = Executor::spawn(setup.path(), "exec-a", &[]);
     setup.wait_succeeded(1);
-    assert_eq!(setup.patches(&first, ""), 0, "nothing applied to {first}");
+    assert_eq!(
+        setup.ws.patches(&first, ""),
+        0,
+        "nothing applied to {first}"
+    );
     for other in &setup.clusters[1..] {
         // Two manifests and the release record.
-        assert_eq!(setup.patches(other, ""), 3, "{other}");
+        assert_eq!(setup.ws.patches(other, ""), 3, "{other}");
     }
 }
