@@ -306,13 +306,16 @@ fn main() {
         let mut bare_ratios = Vec::new();
         let mut last = None;
         for round in 1..=ROUNDS {
+            if let Some((sync, snapshot)) = last.take() {
+                // The previous round's sync is stopped and its memory given back before
+                // anything is timed: its aborted tasks are torn down by the runtime's
+                // workers, which would otherwise charge that work to the next download.
+                drop::<FleetSync>(sync);
+                drop::<fleetdeck::model::live::FleetSnapshot>(snapshot);
+                tokio::time::sleep(Duration::from_secs(2)).await;
+            }
             let (bare, bare_cpu, _) = raw_download(&clients, Token::MetadataOnly).await;
             let (raw, raw_cpu, bytes) = raw_download(&clients, Token::Parsed).await;
-            if let Some((sync, _)) = last.take() {
-                // The previous round's sync stops only now, so that its memory is not
-                // being freed while the raw download is timed.
-                drop::<FleetSync>(sync);
-            }
             let cpu_before = cpu_seconds();
             let started = Instant::now();
             let mut options = FleetSyncOptions::default();
