@@ -61,15 +61,24 @@ impl fmt::Display for OwnerRef {
 /// Hands out one shared `Arc<str>` per distinct string, so that label keys and values,
 /// namespaces and owner kinds repeated across thousands of objects are stored once.
 ///
-/// One interner per cluster (or per fleet) lives in the adapter that builds the views; it
-/// only grows, which is fine because the set of distinct label strings is small.
+/// One interner per cluster resource lives in the adapter that builds the views, for as
+/// long as the console runs. Some interned strings come and go with the objects (the
+/// `pod-template-hash` of every new ReplicaSet, owner names), so the interner forgets the
+/// strings no view holds any more whenever it has doubled since it last did: memory
+/// follows what the cluster holds now, not everything it ever held, at an amortised cost
+/// of one pass per doubling.
 ///
 /// Hashed with foldhash rather than SipHash: a fleet sync interns a dozen strings per pod,
 /// millions in all, and the keys are short. foldhash is still seeded per process.
 #[derive(Debug, Default)]
 pub struct Interner {
     strings: HashSet<Arc<str>, foldhash::fast::RandomState>,
+    /// The size at which unused strings are next looked for.
+    prune_at: usize,
 }
+
+/// Below this many strings the interner never looks for unused ones.
+const MIN_PRUNE_AT: usize = 4096;
 
 impl Interner {
     /// Creates an empty interner.
@@ -84,7 +93,18 @@ impl Interner {
         }
         let shared: Arc<str> = Arc::from(s);
         self.strings.insert(Arc::clone(&shared));
+        if self.strings.len() >= self.prune_at.max(MIN_PRUNE_AT) {
+            self.prune();
+        }
         shared
+    }
+
+    /// Forgets the strings that only the interner still holds (no view refers to them).
+    /// A string is never handed out again once forgotten, so sharing is unaffected: the
+    /// next object that needs it interns a fresh copy.
+    pub fn prune(&mut self) {
+        self.strings.retain(|s| Arc::strong_count(s) > 1);
+        self.prune_at = self.strings.len().saturating_mul(2);
     }
 
     /// Number of distinct strings held.
@@ -109,6 +129,36 @@ mod tests {
         let b = interner.intern("topology.kubernetes.io/zone");
         assert!(Arc::ptr_eq(&a, &b));
         assert_eq!(interner.len(), 1);
+    }
+
+    #[test]
+    fn strings_no_view_holds_are_forgotten_as_the_interner_grows() {
+        let mut interner = Interner::new();
+        let kept = interner.intern("kept");
+        // A long-running watch: every object's hash label is new and soon dropped.
+        for i in 0..100_000 {
+            drop(interner.intern(&format!("pod-template-hash-{i}")));
+        }
+        assert!(
+            interner.len() <= 2 * MIN_PRUNE_AT,
+            "{} strings held",
+            interner.len()
+        );
+        assert!(Arc::ptr_eq(&kept, &interner.intern("kept")));
+        interner.prune();
+        assert_eq!(interner.len(), 1);
+    }
+
+    #[test]
+    fn strings_still_held_survive_a_prune() {
+        let mut interner = Interner::new();
+        let held: Vec<Arc<str>> = (0..10_000)
+            .map(|i| interner.intern(&i.to_string()))
+            .collect();
+        assert_eq!(interner.len(), 10_000);
+        for (i, s) in held.iter().enumerate() {
+            assert!(Arc::ptr_eq(s, &interner.intern(&i.to_string())));
+        }
     }
 
     #[test]
