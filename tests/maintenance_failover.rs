@@ -2,6 +2,7 @@
 //! in turn, and the standby finishes each run. The journal and the simulator's request log
 //! must show no pod evicted twice, no step skipped, cordon and uncordon each done once.
 
+mod cli_support;
 mod executor_support;
 
 use std::collections::HashMap;

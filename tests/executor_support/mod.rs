@@ -1,5 +1,5 @@
 //! Executor processes for failover tests: `fleetdeck run` started, SIGKILLed and waited
-//! for, and the journal they share.
+//! for, and the journal they share. Needs `mod cli_support;` in the test crate.
 #![allow(dead_code)]
 
 use std::path::Path;
@@ -8,10 +8,9 @@ use std::time::{Duration, Instant};
 
 use fleetdeck::journal::{Durability, EventQuery, JournalStore, SqliteJournal};
 
-/// The binary under test (`FLEETDECK_BIN` overrides).
-pub fn binary() -> String {
-    std::env::var("FLEETDECK_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_fleetdeck").to_owned())
-}
+// The test crate includes `cli_support` next to this module: one definition of the
+// binary under test.
+use super::cli_support::binary;
 
 /// An executor process, killed on drop.
 pub struct Executor(Child);
