@@ -7,6 +7,7 @@ pub mod cluster_sync;
 pub mod connect;
 pub mod fleet_sync;
 pub mod json_reader;
+pub mod json_skip;
 pub mod project;
 pub mod reflect;
 pub mod retry;
