@@ -136,6 +136,11 @@ impl<K: SlimKind> Resource<K> {
         let body = &mut self.page;
         body.clear();
         let mut frames = response.into_body();
+        // With a Content-Length the page's size is known: one allocation of that size
+        // rather than doublings that leave up to half of it unused.
+        if let Some(exact) = hyper::body::Body::size_hint(&frames).exact() {
+            body.reserve_exact(usize::try_from(exact).unwrap_or(0));
+        }
         while let Some(frame) = frames.frame().await {
             if let Ok(data) = frame?.into_data() {
                 body.extend_from_slice(&data);
