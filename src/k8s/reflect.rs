@@ -114,6 +114,10 @@ struct Resource<K> {
     _kind: std::marker::PhantomData<fn() -> K>,
 }
 
+/// The largest page buffer reserved up front from a Content-Length (a page of 500 pods
+/// is about 1 MiB; larger pages still arrive, growing the buffer as they do).
+const PRESIZE_LIMIT: u64 = 64 << 20;
+
 /// A decoding failure, reported the way kube reports one of its own.
 fn decode_error(error: impl std::fmt::Display) -> kube::Error {
     kube::Error::SerdeError(<serde_json::Error as serde::de::Error>::custom(error))
@@ -137,9 +141,10 @@ impl<K: SlimKind> Resource<K> {
         body.clear();
         let mut frames = response.into_body();
         // With a Content-Length the page's size is known: one allocation of that size
-        // rather than doublings that leave up to half of it unused.
+        // rather than doublings that leave up to half of it unused. The header is the
+        // server's word, so it is capped and a failed reservation is only a missed hint.
         if let Some(exact) = hyper::body::Body::size_hint(&frames).exact() {
-            body.reserve_exact(usize::try_from(exact).unwrap_or(0));
+            let _ = body.try_reserve_exact(exact.min(PRESIZE_LIMIT) as usize);
         }
         while let Some(frame) = frames.frame().await {
             if let Ok(data) = frame?.into_data() {
