@@ -114,6 +114,17 @@ impl Fixture {
         store.append(event, None).unwrap();
     }
 
+    /// Sets or clears a pause switch as an operator would.
+    fn switch(&self, body: EventBody) {
+        let mut store = SqliteJournal::open(&self.journal_path, Durability::Full).unwrap();
+        let now = jiff::Timestamp::now();
+        let actor = Actor("bob@ops".into());
+        let key = IdempotencyKey::for_command(&actor, now, &format!("{body:?}"));
+        store
+            .append(NewEvent::new(now, actor, key, body), None)
+            .unwrap();
+    }
+
     fn events(&self, run: &RunId) -> Vec<fleetdeck::model::run::Event> {
         let store = SqliteJournal::open(&self.journal_path, Durability::Full).unwrap();
         store
@@ -358,25 +369,10 @@ async fn pause_stops_new_steps() {
     let fx = fixture().await;
     let client = fx.client("small-02");
     let node = node_with_pods(&client, "").await;
-    {
-        let mut store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
-        let now = jiff::Timestamp::now();
-        let actor = Actor("bob@ops".into());
-        store
-            .append(
-                NewEvent::new(
-                    now,
-                    actor.clone(),
-                    IdempotencyKey::for_command(&actor, now, "pause"),
-                    EventBody::Paused {
-                        scope: PauseScope::Fleet,
-                        reason: "change freeze".into(),
-                    },
-                ),
-                None,
-            )
-            .unwrap();
-    }
+    fx.switch(EventBody::Paused {
+        scope: PauseScope::Fleet,
+        reason: "change freeze".into(),
+    });
     let run = fx.start(&spec("small-02", &node, "60s")).await;
     let mut executor = fx.executor("executor-a");
     for _ in 0..15 {
@@ -389,25 +385,10 @@ async fn pause_stops_new_steps() {
         .filter(|e| matches!(e.event.body, EventBody::Intent { .. }))
         .count();
     assert_eq!(intents, 0, "no side effect while paused");
-    {
-        let mut store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
-        let now = jiff::Timestamp::now();
-        let actor = Actor("bob@ops".into());
-        store
-            .append(
-                NewEvent::new(
-                    now,
-                    actor.clone(),
-                    IdempotencyKey::for_command(&actor, now, "resume"),
-                    EventBody::Resumed {
-                        scope: PauseScope::Fleet,
-                        note: "freeze over".into(),
-                    },
-                ),
-                None,
-            )
-            .unwrap();
-    }
+    fx.switch(EventBody::Resumed {
+        scope: PauseScope::Fleet,
+        note: "freeze over".into(),
+    });
     drive_until(
         &mut executor,
         &fx,
@@ -450,6 +431,18 @@ async fn mass_failure_guard_pauses_the_failed_zone_only() {
     let failed_node = failed_zone_node.metadata.name.clone().unwrap();
 
     let run = fx.start(&spec("small-02", &healthy_node, "60s")).await;
+    // A run in the zone that will fail, planned while the zone is healthy and held by
+    // its own pause until the guard has had its say.
+    // (Its own name: run ids are made of the name and the second they start in.)
+    let second_spec = spec("small-02", &failed_node, "60s").replace("name: patch", "name: zone-b");
+    let second = fx.start(&second_spec).await;
+    assert_ne!(second, run);
+    fx.switch(EventBody::Paused {
+        scope: PauseScope::Run {
+            run: second.clone(),
+        },
+        reason: "later".into(),
+    });
     let mut executor = fx.executor("executor-a");
     executor.pass().await.unwrap();
     // The other zone goes dark at once: a shared dependency, not many broken nodes.
@@ -517,17 +510,39 @@ async fn mass_failure_guard_pauses_the_failed_zone_only() {
         })
     };
     drive_until(&mut executor, &fx, &run, maintained, 90).await;
-    // Maintenance in the failed zone does not start.
-    let second = fx.start(&spec("small-02", &failed_node, "60s")).await;
+    // The failed zone's run, released by its own pause, starts nothing: the guard's
+    // pause of its zone holds it.
+    fx.switch(EventBody::Resumed {
+        scope: PauseScope::Run {
+            run: second.clone(),
+        },
+        note: "go".into(),
+    });
+    let started = |fx: &Fixture| {
+        fx.events(&second).iter().any(|e| {
+            matches!(
+                e.event.body,
+                EventBody::StepStatusChanged { .. } | EventBody::Intent { .. }
+            )
+        })
+    };
     for _ in 0..10 {
         executor.pass().await.unwrap();
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let intents = fx
-        .events(&second)
-        .iter()
-        .filter(|e| matches!(e.event.body, EventBody::Intent { .. }))
-        .count();
-    assert_eq!(intents, 0, "nothing is done in a zone the guard paused");
+    assert!(!started(&fx), "nothing is done in a zone the guard paused");
+    // The zone comes back and a person lifts the guard's pause (only a person does);
+    // then the run proceeds.
+    fleet
+        .update_faults("small-02", |f| f.zone_outage = None)
+        .unwrap();
+    fx.switch(EventBody::Resumed {
+        scope: PauseScope::FailureDomain {
+            cluster: fleetdeck::model::ledger::ClusterId("small-02".into()),
+            domain: failed_zone.clone(),
+        },
+        note: "zone back".into(),
+    });
+    drive_until(&mut executor, &fx, &second, started, 60).await;
     fx.server.shutdown().await;
 }

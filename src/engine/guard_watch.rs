@@ -74,7 +74,8 @@ impl GuardWatch {
     }
 
     /// Domains of `cluster` that trip the guard now. `expected_down` are nodes our own
-    /// maintenance takes down (a reboot is not a failure); `paused` domains are skipped.
+    /// maintenance takes down (a reboot is not a failure); `paused` domains are skipped;
+    /// in a domain a person resumed, only changes after `resumed_at` count.
     pub fn trips(
         &self,
         snapshot: &FleetSnapshot,
@@ -82,6 +83,7 @@ impl GuardWatch {
         domain_label: &str,
         expected_down: BTreeSet<NodeName>,
         paused: BTreeSet<String>,
+        resumed_at: BTreeMap<String, Timestamp>,
         now: Timestamp,
     ) -> Vec<GuardTrip> {
         let Some(live) = snapshot.cluster(cluster) else {
@@ -99,7 +101,7 @@ impl GuardWatch {
         let context = GuardContext {
             totals,
             expected_down,
-            resumed_at: BTreeMap::new(),
+            resumed_at,
             paused,
         };
         let changes = self.changes.get(cluster).map(Vec::as_slice).unwrap_or(&[]);

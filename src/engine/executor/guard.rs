@@ -54,9 +54,21 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     _ => None,
                 })
                 .collect();
-            let trips = self
-                .guard
-                .trips(&snapshot, &cluster.0, &label, expected_down, paused, now);
+            let resumed_at = self
+                .projection
+                .domain_resumed_at
+                .get(&cluster)
+                .cloned()
+                .unwrap_or_default();
+            let trips = self.guard.trips(
+                &snapshot,
+                &cluster.0,
+                &label,
+                expected_down,
+                paused,
+                resumed_at,
+                now,
+            );
             for trip in trips {
                 tracing::error!(%cluster, domain = %trip.domain, reason = %trip.reason, "mass-failure guard tripped");
                 let body = EventBody::GuardTripped {

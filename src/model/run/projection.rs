@@ -26,6 +26,11 @@ pub struct Projection {
     /// Events that were read but not applied, with why (unknown kind, unknown run, a guard
     /// pause resumed by automation). Shown by `journal` so nothing is silently dropped.
     pub ignored: Vec<(Sequence, String)>,
+    /// When a person last resumed each failure domain, by cluster: the mass-failure guard
+    /// counts only readiness changes after that, so the outage a person chose to go on
+    /// through does not pause the domain again at once. (Engine state, not shown.)
+    #[serde(skip)]
+    pub domain_resumed_at: BTreeMap<ClusterId, BTreeMap<String, Timestamp>>,
 }
 
 /// One run's current state.
@@ -232,6 +237,12 @@ impl Projection {
                     return self.ignore(event, "a guard pause can only be resumed by a person");
                 }
                 self.pauses.remove(scope);
+                if let PauseScope::FailureDomain { cluster, domain } = scope {
+                    self.domain_resumed_at
+                        .entry(cluster.clone())
+                        .or_default()
+                        .insert(domain.clone(), e.time);
+                }
             }
             EventBody::LeaseAcquired { .. }
             | EventBody::Intent { .. }

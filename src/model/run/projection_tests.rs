@@ -243,6 +243,10 @@ fn pauses_apply_by_scope_and_guard_pauses_need_a_person() {
         "automation cannot resume a guard pause"
     );
     assert_eq!(p.ignored.len(), 1);
+    assert!(
+        p.domain_resumed_at.is_empty(),
+        "a refused resume is not a person's decision to go on"
+    );
 
     log.push(
         "alice@h",
@@ -266,6 +270,15 @@ fn pauses_apply_by_scope_and_guard_pauses_need_a_person() {
     );
     let p = Projection::replay(&log.events);
     assert!(p.pauses.is_empty());
+    // The guard counts only what happens in the zone after the person resumed it.
+    let resumed = log.events.iter().rev().nth(1).map(|e| e.event.time);
+    assert_eq!(
+        p.domain_resumed_at
+            .get(&ClusterId("c1".into()))
+            .and_then(|zones| zones.get("zone-a"))
+            .copied(),
+        resumed
+    );
     let run = &p.runs[&RunId("r1".into())];
     assert_eq!(p.effective_status(run), RunStatus::Running);
 }
