@@ -1,7 +1,7 @@
 //! Feeds the mass-failure guard from the live fleet view: node readiness transitions per
 //! failure domain, seen by watches (no polling), for the clusters with active runs.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use jiff::Timestamp;
 
@@ -73,37 +73,30 @@ impl GuardWatch {
         }
     }
 
-    /// Domains of `cluster` that trip the guard now. `expected_down` are nodes our own
-    /// maintenance takes down (a reboot is not a failure); `paused` domains are skipped;
-    /// in a domain a person resumed, only changes after `resumed_at` count.
+    /// Domains of `cluster` that trip the guard now. `context` says which nodes our own
+    /// maintenance takes down (a reboot is not a failure), which domains are paused
+    /// already and when a person last resumed each; the domains' sizes are counted here,
+    /// from the fleet view.
     pub fn trips(
         &self,
         snapshot: &FleetSnapshot,
         cluster: &str,
         domain_label: &str,
-        expected_down: BTreeSet<NodeName>,
-        paused: BTreeSet<String>,
-        resumed_at: BTreeMap<String, Timestamp>,
+        mut context: GuardContext,
         now: Timestamp,
     ) -> Vec<GuardTrip> {
         let Some(live) = snapshot.cluster(cluster) else {
             return Vec::new();
         };
-        let mut totals: BTreeMap<String, usize> = BTreeMap::new();
+        context.totals.clear();
         for node in &live.view.nodes {
             let domain = node
                 .labels
                 .get(domain_label)
                 .map(|v| v.to_string())
                 .unwrap_or_default();
-            *totals.entry(domain).or_default() += 1;
+            *context.totals.entry(domain).or_default() += 1;
         }
-        let context = GuardContext {
-            totals,
-            expected_down,
-            resumed_at,
-            paused,
-        };
         let changes = self.changes.get(cluster).map(Vec::as_slice).unwrap_or(&[]);
         evaluate_guard(&self.policy, &context, changes, now)
     }

@@ -54,21 +54,20 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     _ => None,
                 })
                 .collect();
-            let resumed_at = self
-                .projection
-                .domain_resumed_at
-                .get(&cluster)
-                .cloned()
-                .unwrap_or_default();
-            let trips = self.guard.trips(
-                &snapshot,
-                &cluster.0,
-                &label,
+            let context = crate::model::maintenance::GuardContext {
+                totals: Default::default(),
                 expected_down,
+                resumed_at: self
+                    .projection
+                    .domain_resumed_at
+                    .get(&cluster)
+                    .cloned()
+                    .unwrap_or_default(),
                 paused,
-                resumed_at,
-                now,
-            );
+            };
+            let trips = self
+                .guard
+                .trips(&snapshot, &cluster.0, &label, context, now);
             for trip in trips {
                 tracing::error!(%cluster, domain = %trip.domain, reason = %trip.reason, "mass-failure guard tripped");
                 let body = EventBody::GuardTripped {
