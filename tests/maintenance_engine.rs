@@ -462,6 +462,17 @@ async fn mass_failure_guard_pauses_the_failed_zone_only() {
         )
     };
     drive_until(&mut executor, &fx, &run, tripped, 60).await;
+    // A new run in the dark zone is refused when it is planned, with each node's reason,
+    // rather than journaled as a run with no batch.
+    let dark = read_maintenance(&spec("small-02", &failed_node, "60s"))
+        .spec
+        .unwrap();
+    let inventory = node_facts(&client, "small-02").await.unwrap();
+    let refusal = plan(&dark, &inventory).unwrap_err().to_string();
+    assert!(
+        refusal.contains("no node can be planned") && refusal.contains(failed_node.as_str()),
+        "{refusal}"
+    );
     let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
     let projection = store.projection().unwrap();
     let domains: Vec<String> = projection

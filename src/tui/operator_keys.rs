@@ -441,11 +441,7 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) {
     };
     let inventory = inventory(&facts.view);
     let planned = plan_on(&spec.nodes, &spec.budgets, &inventory);
-    // The console refuses a run that would do nothing now, too.
-    let refusal = planned
-        .check(&spec.nodes)
-        .err()
-        .or_else(|| planned.nothing_plannable());
+    let refusal = planned.check(&spec.nodes).err();
     let PlannedOn {
         targets,
         missing,

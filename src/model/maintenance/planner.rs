@@ -148,9 +148,11 @@ pub enum PlanRefusal {
 }
 
 impl PlannedOn {
-    /// Whether the run may be journaled: every named node exists and something is
-    /// selected. (A run whose selected nodes all fall outside the budgets is journaled
-    /// without a batch; see [`PlannedOn::nothing_plannable`].)
+    /// Whether the run may be journaled: every named node exists, something is selected,
+    /// and at least one selected node fits in a batch within the budgets (a run that
+    /// would do nothing now is refused, with each node's reason, rather than journaled
+    /// as a run without a batch). Nodes that do not fit while others do are planned
+    /// around, with the plan's warnings.
     pub fn check(&self, selection: &NodeSelection) -> Result<(), PlanRefusal> {
         if !self.missing.is_empty() {
             let names: Vec<&str> = self.missing.iter().map(|n| n.as_str()).collect();
@@ -159,22 +161,16 @@ impl PlannedOn {
         if self.targets.is_empty() {
             return Err(PlanRefusal::NothingSelected(format!("{selection:?}")));
         }
-        Ok(())
-    }
-
-    /// When no selected node fits in a batch within the budgets: the run would do
-    /// nothing now, with each node's reason.
-    pub fn nothing_plannable(&self) -> Option<PlanRefusal> {
-        if !self.plan.batches.is_empty() || self.targets.is_empty() {
-            return None;
+        if self.plan.batches.is_empty() {
+            let reasons: Vec<String> = self
+                .plan
+                .unplanned
+                .iter()
+                .map(|(n, why)| format!("{n}: {why}"))
+                .collect();
+            return Err(PlanRefusal::NothingPlannable(reasons.join("; ")));
         }
-        let reasons: Vec<String> = self
-            .plan
-            .unplanned
-            .iter()
-            .map(|(n, why)| format!("{n}: {why}"))
-            .collect();
-        Some(PlanRefusal::NothingPlannable(reasons.join("; ")))
+        Ok(())
     }
 }
 
@@ -365,9 +361,7 @@ mod tests {
             let mut inventory = inventory.clone();
             inventory[1].unavailable = down;
             let planned = plan_on(&selection, &budgets(1, Some(1), None), &inventory);
-            planned
-                .check(&selection)
-                .and_then(|()| planned.nothing_plannable().map_or(Ok(()), Err))
+            planned.check(&selection)
         };
         assert_eq!(check(names(&["a1"]), false), Ok(()));
         assert!(matches!(
