@@ -20,6 +20,7 @@ pub const MAX_DEPTH: u32 = 128;
 pub type SkipError = (usize, &'static str);
 
 /// The bit masks of one 64-byte block; bit `i` is byte `i` of the block.
+#[derive(Default)]
 struct Block {
     quote: u64,
     backslash: u64,
@@ -46,14 +47,7 @@ impl Block {
 /// [`Block::classify`] one byte at a time (other targets, and the reference in tests).
 #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
 fn classify_bytes(chunk: &[u8; 64]) -> Block {
-    let mut block = Block {
-        quote: 0,
-        backslash: 0,
-        control: 0,
-        open: 0,
-        close: 0,
-        curly: 0,
-    };
+    let mut block = Block::default();
     for (i, &b) in chunk.iter().enumerate() {
         let bit = 1u64 << i;
         match b {
@@ -79,14 +73,7 @@ fn classify_sse2(chunk: &[u8; 64]) -> Block {
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
         _mm_set1_epi8,
     };
-    let mut block = Block {
-        quote: 0,
-        backslash: 0,
-        control: 0,
-        open: 0,
-        close: 0,
-        curly: 0,
-    };
+    let mut block = Block::default();
     for part in 0..4 {
         // SAFETY: `part * 16 + 16 <= 64`, so the sixteen bytes loaded lie inside `chunk`
         // (an unaligned load has no alignment requirement), and SSE2, which every call
