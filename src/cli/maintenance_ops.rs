@@ -11,6 +11,7 @@ use fleetdeck::engine::executor::{Executor, ExecutorOptions};
 use fleetdeck::engine::start::{node_facts, plan, record_run};
 use fleetdeck::k8s::connect::{ConnectOptions, connect};
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
+use fleetdeck::model::live::{ObservedIdentity, may_change, verify_identity};
 use fleetdeck::model::run::{Actor, ItemId, OperatorCommand, ReturnOutcome, RunId};
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::Namespace;
@@ -59,15 +60,12 @@ pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<
             .metadata
             .uid
             .unwrap_or_default();
-        match &cluster.identity {
-            Some(pin) if pin.kube_system_uid == uid => {}
-            Some(pin) => bail!(
-                "identity mismatch on {}: kube-system UID is {uid} but the ledger pins {}; refusing",
-                cluster.id,
-                pin.kube_system_uid
-            ),
-            None => bail!("{} has no pinned identity in the ledger; refusing", cluster.id),
-        }
+        let observed = ObservedIdentity {
+            kube_system_uid: uid,
+            server: client.server.clone(),
+        };
+        may_change(Some(&verify_identity(cluster.identity.as_ref(), &observed)))
+            .with_context(|| format!("{}: refusing to plan maintenance", cluster.id))?;
         let inventory = node_facts(&client.client, &cluster.id.0).await?;
         anyhow::Ok(plan(&spec, &inventory)?)
     })?;

@@ -217,19 +217,12 @@ impl MaintenancePort for KubePort {
         }
         let identity = match &live {
             None => CheckOutcome::Unknown("cluster not in the fleet view".into()),
-            Some(c) if c.identity_verdict.as_ref().is_some_and(|v| v.is_mismatch()) => {
-                CheckOutcome::Fail(
-                    c.last_error
-                        .clone()
-                        .unwrap_or_else(|| "identity mismatch".into()),
-                )
-            }
-            Some(c) => match &c.identity_verdict {
-                Some(crate::model::live::IdentityVerdict::Match) => CheckOutcome::Pass,
-                Some(crate::model::live::IdentityVerdict::NotPinned) => {
-                    CheckOutcome::Fail("the ledger pins no identity for this cluster".into())
+            Some(c) => match crate::model::live::may_change(c.identity_verdict.as_ref()) {
+                Ok(()) => CheckOutcome::Pass,
+                Err(refusal) if refusal.may_change_later() => {
+                    CheckOutcome::Unknown(format!("{refusal}: cluster is {}", c.status.label()))
                 }
-                _ => CheckOutcome::Unknown(format!("cluster is {}", c.status.label())),
+                Err(refusal) => CheckOutcome::Fail(refusal.to_string()),
             },
         };
         let (pdb_headroom, capacity) = match &live {

@@ -19,7 +19,7 @@ use super::program::run_program;
 use super::prometheus::Prometheus;
 use crate::k8s::reflect::describe_error;
 use crate::model::ledger::ClusterId;
-use crate::model::live::IdentityVerdict;
+use crate::model::live::may_change;
 use crate::model::rollout::{
     AppliedSeen, BurnRateLimit, Check, Evidence, ExecCommand, MetricReading, NodesReadiness,
     PrometheusCheck, ReleaseAction, ReleaseDigest, RolloutPort, RolloutRunSpec, VerifyOutcome,
@@ -85,19 +85,12 @@ impl KubePort {
         let Some(live) = snapshot.cluster(&cluster.0) else {
             return Err(format!("{cluster} is not in the fleet view"));
         };
-        match &live.identity_verdict {
-            Some(IdentityVerdict::Match) => Ok(()),
-            Some(IdentityVerdict::NotPinned) => Err(format!(
-                "{cluster}: the ledger pins no identity; refusing to change it"
-            )),
-            Some(IdentityVerdict::Mismatch { reason }) => Err(format!(
-                "{cluster}: identity mismatch ({reason}); refusing to change it"
-            )),
-            None => Err(format!(
-                "{cluster}: identity not confirmed yet ({}); refusing to change it",
+        may_change(live.identity_verdict.as_ref()).map_err(|refusal| {
+            format!(
+                "{cluster} ({}): {refusal}; refusing to change it",
                 live.status.label()
-            )),
-        }
+            )
+        })
     }
 
     /// The environment of exec actions and checks.

@@ -38,6 +38,40 @@ impl IdentityVerdict {
     }
 }
 
+/// Why fleetdeck will not change a cluster.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChangeRefusal {
+    /// The ledger pins no identity: reading is fine, changing is not.
+    #[error("the ledger pins no identity")]
+    NotPinned,
+    /// The cluster behind the context is not the one the ledger pins.
+    #[error("identity mismatch: {0}")]
+    Mismatch(String),
+    /// The identity has not been compared yet (the cluster has not answered).
+    #[error("identity not confirmed yet")]
+    NotConfirmed,
+}
+
+impl ChangeRefusal {
+    /// Whether asking again later may give another answer (only an identity not yet
+    /// compared may still turn out to match).
+    pub fn may_change_later(&self) -> bool {
+        matches!(self, ChangeRefusal::NotConfirmed)
+    }
+}
+
+/// The one rule for acting on a cluster, wherever fleetdeck acts (starting maintenance,
+/// its precheck, a rollout's changes): only when the identity the ledger pins was compared
+/// with the cluster's and matched. `None` is a verdict not reached yet.
+pub fn may_change(verdict: Option<&IdentityVerdict>) -> Result<(), ChangeRefusal> {
+    match verdict {
+        Some(IdentityVerdict::Match) => Ok(()),
+        Some(IdentityVerdict::NotPinned) => Err(ChangeRefusal::NotPinned),
+        Some(IdentityVerdict::Mismatch { reason }) => Err(ChangeRefusal::Mismatch(reason.clone())),
+        None => Err(ChangeRefusal::NotConfirmed),
+    }
+}
+
 fn normalise(server: &str) -> &str {
     server.trim_end_matches('/')
 }
@@ -91,6 +125,26 @@ mod tests {
             IdentityVerdict::Match
         );
         assert_eq!(verify_identity(None, &observed), IdentityVerdict::NotPinned);
+    }
+
+    #[test]
+    fn only_a_matching_pinned_identity_may_be_changed() {
+        assert_eq!(may_change(Some(&IdentityVerdict::Match)), Ok(()));
+        assert_eq!(
+            may_change(Some(&IdentityVerdict::NotPinned)),
+            Err(ChangeRefusal::NotPinned)
+        );
+        let mismatch = IdentityVerdict::Mismatch {
+            reason: "server is https://b but the ledger pins https://a".into(),
+        };
+        let refusal = may_change(Some(&mismatch)).unwrap_err();
+        assert_eq!(
+            refusal.to_string(),
+            "identity mismatch: server is https://b but the ledger pins https://a"
+        );
+        assert!(!refusal.may_change_later());
+        assert_eq!(may_change(None), Err(ChangeRefusal::NotConfirmed));
+        assert!(ChangeRefusal::NotConfirmed.may_change_later());
     }
 
     #[test]

@@ -8,6 +8,6 @@ mod snapshot;
 mod status;
 
 pub use drift::{Drift, DriftKind, find_drift};
-pub use identity::{IdentityVerdict, ObservedIdentity, verify_identity};
+pub use identity::{ChangeRefusal, IdentityVerdict, ObservedIdentity, may_change, verify_identity};
 pub use snapshot::{ClusterSnapshot, FleetSnapshot, StatusCounts, VersionCount};
 pub use status::{ClusterStatus, ConnectionFacts, SyncPhase, classify};
