@@ -78,7 +78,13 @@ impl Loop {
     fn snapshot(&self, store: Option<&mut ClusterStore>) -> Arc<ClusterSnapshot> {
         let now = Timestamp::now();
         let id: Arc<str> = Arc::from(self.cluster.id.0.as_str());
-        let (view, kubelets, kernels, runtimes, unreadable) = match store {
+        // Until the first lists are complete the cluster is Connecting and its partial
+        // view is neither shown nor counted, so it is not published either: sharing it
+        // would make the next page copy every object already stored (copy on write),
+        // and linking pods to PDBs for it is wasted work.
+        let unreadable = store.as_ref().map_or(0, |s| s.unreadable);
+        let store = store.filter(|_| self.facts.phase != SyncPhase::Connecting);
+        let (view, kubelets, kernels, runtimes) = match store {
             Some(store) => {
                 let view = store.view();
                 let kubelets =
@@ -89,7 +95,7 @@ impl Loop {
                 let runtimes = ClusterSnapshot::count_versions(
                     store.node_versions().iter().map(|v| &v.runtime),
                 );
-                (view, kubelets, kernels, runtimes, store.unreadable)
+                (view, kubelets, kernels, runtimes)
             }
             None => (
                 Arc::new(ClusterView {
@@ -101,7 +107,6 @@ impl Loop {
                 Vec::new(),
                 Vec::new(),
                 Vec::new(),
-                0,
             ),
         };
         let mut facts = self.facts.clone();
@@ -376,5 +381,78 @@ fn progress_of<K>(delta: &Delta<K>) -> Progress {
             error: error.clone(),
             unreachable: *unreachable,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::k8s::slim::decode_object;
+    use crate::model::fleet::Interner;
+    use crate::model::ledger::{LedgerContext, read_ledger};
+
+    fn state() -> Loop {
+        let text = "\
+apiVersion: fleetdeck.dev/v1
+kind: Ledger
+labelDictionary:
+  env: [staging]
+  tier: [standard]
+clusters:
+  - {id: c1, context: c1, env: staging, region: r, failureDomain: f, tier: standard, lifecycle: building}
+";
+        let report = read_ledger(
+            text,
+            &LedgerContext {
+                today: jiff::civil::date(2026, 12, 1),
+                is_known_zone: &|_| true,
+            },
+        );
+        let cluster = report.ledger.expect("valid ledger").clusters[0].clone();
+        let (updates, _) = mpsc::channel(1);
+        Loop {
+            index: 0,
+            cluster,
+            options: SyncOptions::default(),
+            updates,
+            facts: ConnectionFacts {
+                phase: SyncPhase::Connecting,
+                last_ok: Some(Timestamp::now()),
+                identity_mismatch: false,
+                unreadable_objects: 0,
+            },
+            identity: None,
+            verdict: None,
+            server_version: None,
+            last_error: None,
+            requests: None,
+        }
+    }
+
+    fn node(json: &str) -> ItemOf<Nodes> {
+        decode_object::<Nodes>(json, &mut Interner::new())
+            .unwrap()
+            .0
+    }
+
+    #[test]
+    fn partial_views_are_not_published_while_the_first_lists_run() {
+        let mut state = state();
+        let mut store = ClusterStore::new("c1");
+        store.apply_node(Delta::ListStarted);
+        store.apply_node(Delta::Page(vec![
+            node(r#"{"metadata": {"name": "n1"}, "status": {"conditions": [{"type": "Ready", "status": "True"}]}}"#),
+            node(r#"{"metadata": {"name": "n2"}, "status": {"allocatable": {"cpu": "lots"}}}"#),
+        ]));
+        let connecting = state.snapshot(Some(&mut store));
+        assert_eq!(connecting.status, ClusterStatus::Connecting);
+        assert!(connecting.view.nodes.is_empty());
+        assert_eq!(connecting.facts.unreadable_objects, 1, "still counted");
+
+        store.apply_node(Delta::ListDone);
+        state.facts.phase = SyncPhase::Watching { complete: true };
+        let synced = state.snapshot(Some(&mut store));
+        assert_eq!(synced.view.nodes.len(), 1);
+        assert_eq!(synced.facts.unreadable_objects, 1);
     }
 }
