@@ -75,6 +75,27 @@ struct Loop {
 }
 
 impl Loop {
+    /// A loop that has not connected yet.
+    fn new(
+        index: usize,
+        cluster: Cluster,
+        options: SyncOptions,
+        updates: mpsc::Sender<ClusterUpdate>,
+    ) -> Loop {
+        Loop {
+            index,
+            cluster,
+            options,
+            updates,
+            facts: ConnectionFacts::connecting(),
+            identity: None,
+            verdict: None,
+            server_version: None,
+            last_error: None,
+            requests: None,
+        }
+    }
+
     fn snapshot(&self, store: Option<&mut ClusterStore>) -> Arc<ClusterSnapshot> {
         let now = Timestamp::now();
         let id: Arc<str> = Arc::from(self.cluster.id.0.as_str());
@@ -152,23 +173,7 @@ pub async fn run_cluster(
     initial_lists: Arc<Semaphore>,
     updates: mpsc::Sender<ClusterUpdate>,
 ) {
-    let mut state = Loop {
-        index,
-        cluster,
-        options,
-        updates,
-        facts: ConnectionFacts {
-            phase: SyncPhase::Connecting,
-            last_ok: None,
-            identity_mismatch: false,
-            unreadable_objects: 0,
-        },
-        identity: None,
-        verdict: None,
-        server_version: None,
-        last_error: None,
-        requests: None,
-    };
+    let mut state = Loop::new(index, cluster, options, updates);
     if state.publish(None).await.is_none() {
         return;
     }
@@ -410,23 +415,9 @@ clusters:
         );
         let cluster = report.ledger.expect("valid ledger").clusters[0].clone();
         let (updates, _) = mpsc::channel(1);
-        Loop {
-            index: 0,
-            cluster,
-            options: SyncOptions::default(),
-            updates,
-            facts: ConnectionFacts {
-                phase: SyncPhase::Connecting,
-                last_ok: Some(Timestamp::now()),
-                identity_mismatch: false,
-                unreadable_objects: 0,
-            },
-            identity: None,
-            verdict: None,
-            server_version: None,
-            last_error: None,
-            requests: None,
-        }
+        let mut state = Loop::new(0, cluster, SyncOptions::default(), updates);
+        state.facts.last_ok = Some(Timestamp::now());
+        state
     }
 
     fn node(json: &str) -> ItemOf<Nodes> {

@@ -11,9 +11,7 @@ use tokio::task::JoinSet;
 
 use super::cluster_sync::{ClusterUpdate, SyncOptions, run_cluster};
 use crate::model::ledger::Ledger;
-use crate::model::live::{
-    ClusterSnapshot, ClusterStatus, ConnectionFacts, FleetSnapshot, SyncPhase,
-};
+use crate::model::live::{ClusterSnapshot, ClusterStatus, ConnectionFacts, FleetSnapshot};
 
 /// Fleet-wide sync settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -107,12 +105,7 @@ fn connecting(id: &str) -> Arc<ClusterSnapshot> {
     Arc::new(ClusterSnapshot {
         id: Arc::clone(&id),
         status: ClusterStatus::Connecting,
-        facts: ConnectionFacts {
-            phase: SyncPhase::Connecting,
-            last_ok: None,
-            identity_mismatch: false,
-            unreadable_objects: 0,
-        },
+        facts: ConnectionFacts::connecting(),
         identity: None,
         identity_verdict: None,
         server_version: None,

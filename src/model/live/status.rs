@@ -79,6 +79,18 @@ pub struct ConnectionFacts {
     pub unreadable_objects: u32,
 }
 
+impl ConnectionFacts {
+    /// A cluster not connected yet: nothing seen, nothing judged.
+    pub fn connecting() -> ConnectionFacts {
+        ConnectionFacts {
+            phase: SyncPhase::Connecting,
+            last_ok: None,
+            identity_mismatch: false,
+            unreadable_objects: 0,
+        }
+    }
+}
+
 /// The status for `facts` at `now`. Data older than `stale_after` is not trusted, whatever
 /// the loop believes (a hung connection looks like a quiet one).
 pub fn classify(facts: &ConnectionFacts, now: Timestamp, stale_after: Duration) -> ClusterStatus {
