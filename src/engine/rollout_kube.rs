@@ -442,19 +442,16 @@ impl RolloutPort for KubePort {
         }
     }
 
-    async fn burn_evidence(
-        &self,
-        clusters: &[ClusterId],
-        slo: &BurnRateLimit,
-        query: Option<&str>,
-    ) -> Evidence {
+    async fn burn_evidence(&self, clusters: &[ClusterId], slo: &BurnRateLimit) -> Evidence {
         let mut evidence = Evidence {
             at: Some(jiff::Timestamp::now()),
             ..Evidence::default()
         };
         let window = promql_window(slo.window);
         for cluster in clusters {
-            let promql = query
+            let promql = slo
+                .error_ratio_query
+                .as_deref()
                 .unwrap_or(&self.rollout.error_ratio_query)
                 .replace("$cluster", &cluster.0)
                 .replace("$window", &window);

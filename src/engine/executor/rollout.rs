@@ -305,7 +305,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
     /// Metric evidence for the clusters the release reached, at most once per interval,
     /// whenever a batch is active and the rollout has an SLO condition.
     async fn due_evidence(&mut self, runtime: &mut RolloutRuntime) -> Option<Feed> {
-        let slo = runtime.state.stop_when.slo_burn_rate?;
+        let slo = runtime.state.stop_when.slo_burn_rate.clone()?;
         let state = &runtime.state;
         if state.status != RolloutStatus::Running
             || !state
@@ -331,11 +331,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             return None;
         }
         runtime.evidence_at = Some(Instant::now());
-        let query = runtime.state.stop_when.error_ratio_query.clone();
-        let evidence = self
-            .port
-            .burn_evidence(&reached, &slo, query.as_deref())
-            .await;
+        let evidence = self.port.burn_evidence(&reached, &slo).await;
         Some(Feed {
             observation: Observation::Evidence(evidence),
             command: None,

@@ -444,10 +444,7 @@ fn decode_stop(node: &Node, diags: &mut Diagnostics) -> Option<StopWhen> {
     }
     if let Some(n) = fields.get("sloBurnRate") {
         match decode_burn(n, diags) {
-            Some((b, query)) => {
-                stop.slo_burn_rate = Some(b);
-                stop.error_ratio_query = query;
-            }
+            Some(b) => stop.slo_burn_rate = Some(b),
             None => ok = false,
         }
     }
@@ -467,8 +464,8 @@ fn decode_stop(node: &Node, diags: &mut Diagnostics) -> Option<StopWhen> {
     ok.then_some(stop)
 }
 
-/// The burn-rate limit and its error-ratio query, if the file gives one.
-fn decode_burn(node: &Node, diags: &mut Diagnostics) -> Option<(BurnRateLimit, Option<String>)> {
+/// The burn-rate limit, with its error-ratio query if the file gives one.
+fn decode_burn(node: &Node, diags: &mut Diagnostics) -> Option<BurnRateLimit> {
     let fields = Fields::of(node, "sloBurnRate", diags)?;
     fields.reject_unknown(BURN_FIELDS, diags);
     let objective = fields.required("objective", diags).and_then(|n| {
@@ -502,14 +499,12 @@ fn decode_burn(node: &Node, diags: &mut Diagnostics) -> Option<(BurnRateLimit, O
             "the query has no `$cluster`: every cluster would get the same error ratio",
         );
     }
-    Some((
-        BurnRateLimit {
-            objective: objective?,
-            window: window?,
-            max_burn: max_burn?,
-        },
-        query,
-    ))
+    Some(BurnRateLimit {
+        objective: objective?,
+        window: window?,
+        max_burn: max_burn?,
+        error_ratio_query: query,
+    })
 }
 
 fn decode_approvals(node: &Node, diags: &mut Diagnostics) -> Option<ApprovalPolicy> {

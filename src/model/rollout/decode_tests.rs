@@ -133,16 +133,38 @@ fn the_burn_rate_query_is_read_and_checked_for_cluster() {
     );
     let report = read_rollout(&with);
     let spec = report.spec.expect("valid");
+    let slo = spec.stop_when.slo_burn_rate.clone().expect("slo");
     assert_eq!(
-        spec.stop_when.error_ratio_query.as_deref(),
+        slo.error_ratio_query.as_deref(),
         Some("sum(rate(errors{cluster=\"$cluster\"}[$window]))")
     );
     assert_eq!(
         read_rollout(GOOD)
             .spec
-            .map(|s| s.stop_when.error_ratio_query),
+            .and_then(|s| s.stop_when.slo_burn_rate)
+            .map(|s| s.error_ratio_query),
         Some(None)
     );
+    // The spec as journaled keeps the query with the SLO; a run journaled before the
+    // query moved there (it sat beside `sloBurnRate`) decodes the same.
+    let journaled = serde_json::to_value(&spec.stop_when).expect("json");
+    assert_eq!(
+        journaled["sloBurnRate"]["errorRatioQuery"],
+        serde_json::json!(slo.error_ratio_query)
+    );
+    assert!(journaled.get("errorRatioQuery").is_none());
+    let mut earlier = journaled.clone();
+    let query = earlier["sloBurnRate"]
+        .as_object_mut()
+        .and_then(|o| o.remove("errorRatioQuery"))
+        .expect("query");
+    earlier["errorRatioQuery"] = query;
+    let decoded: crate::model::rollout::spec::StopWhen =
+        serde_json::from_value(earlier).expect("earlier journal");
+    assert_eq!(decoded, spec.stop_when);
+    let decoded: crate::model::rollout::spec::StopWhen =
+        serde_json::from_value(journaled).expect("journal");
+    assert_eq!(decoded, spec.stop_when);
     let fleetwide = GOOD.replace(
         "maxBurn: 14.4}",
         "maxBurn: 14.4, query: 'sum(rate(errors[5m]))'}",

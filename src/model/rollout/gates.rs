@@ -154,7 +154,7 @@ pub fn metrics_gate(
     watched: &[ClusterId],
     evidence: &Evidence,
 ) -> Option<HaltReason> {
-    let limit = stop.slo_burn_rate?;
+    let limit = stop.slo_burn_rate.as_ref()?;
     let budget = 1.0 - limit.objective;
     let mut worst: Option<(&ClusterId, f64)> = None;
     let mut unknown = Vec::new();
@@ -242,9 +242,9 @@ mod tests {
                 objective: 0.999,
                 window: Duration::from_secs(3600),
                 max_burn: 10.0,
+                error_ratio_query: None,
             }),
             unknown_metrics: unknown,
-            error_ratio_query: None,
         }
     }
 

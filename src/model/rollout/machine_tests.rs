@@ -55,9 +55,9 @@ fn stop(failed: u32, unknown: UnknownMetrics) -> StopWhen {
             objective: 0.999,
             window: Duration::from_secs(3600),
             max_burn: 10.0,
+            error_ratio_query: None,
         }),
         unknown_metrics: unknown,
-        error_ratio_query: None,
     }
 }
 

@@ -50,11 +50,10 @@ pub trait RolloutPort {
     fn applied_release(&self, cluster: &ClusterId) -> impl Future<Output = AppliedSeen> + Send;
 
     /// Error ratios over the SLO window for these clusters (unknown where missing), by
-    /// `query` when the rollout gives one.
+    /// the SLO's own query when the rollout gives one.
     fn burn_evidence(
         &self,
         clusters: &[ClusterId],
         slo: &BurnRateLimit,
-        query: Option<&str>,
     ) -> impl Future<Output = Evidence> + Send;
 }

@@ -214,7 +214,7 @@ pub struct Budgets {
 
 /// What halts the rollout. Evaluated whenever a batch is executing, verifying or soaking.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", from = "StopWhenAsJournaled")]
 pub struct StopWhen {
     /// Halt when this many clusters failed (default: the first failure).
     pub failed_clusters: FailedLimit,
@@ -222,10 +222,34 @@ pub struct StopWhen {
     pub slo_burn_rate: Option<BurnRateLimit>,
     /// What a missing metric means.
     pub unknown_metrics: UnknownMetrics,
-    /// PromQL for one cluster's error ratio over the SLO window (`$cluster` and `$window`
-    /// are replaced); unset, the executor's default over `http_requests_total` is used.
+}
+
+/// [`StopWhen`] as journals hold it: runs journaled before the error-ratio query moved
+/// into [`BurnRateLimit`] (where the file puts it) carry it here, and still decode.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StopWhenAsJournaled {
+    failed_clusters: FailedLimit,
+    slo_burn_rate: Option<BurnRateLimit>,
+    unknown_metrics: UnknownMetrics,
     #[serde(default)]
-    pub error_ratio_query: Option<String>,
+    error_ratio_query: Option<String>,
+}
+
+impl From<StopWhenAsJournaled> for StopWhen {
+    fn from(journaled: StopWhenAsJournaled) -> StopWhen {
+        let mut slo_burn_rate = journaled.slo_burn_rate;
+        if let Some(limit) = &mut slo_burn_rate
+            && limit.error_ratio_query.is_none()
+        {
+            limit.error_ratio_query = journaled.error_ratio_query;
+        }
+        StopWhen {
+            failed_clusters: journaled.failed_clusters,
+            slo_burn_rate,
+            unknown_metrics: journaled.unknown_metrics,
+        }
+    }
 }
 
 impl Default for StopWhen {
@@ -234,7 +258,6 @@ impl Default for StopWhen {
             failed_clusters: FailedLimit::Count(1),
             slo_burn_rate: None,
             unknown_metrics: UnknownMetrics::Stop,
-            error_ratio_query: None,
         }
     }
 }
@@ -250,7 +273,7 @@ pub enum FailedLimit {
 }
 
 /// An SLO burn-rate stop condition: burn rate = error ratio ÷ (1 − objective).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BurnRateLimit {
     /// The availability objective as a fraction (99.9% is 0.999).
@@ -259,6 +282,10 @@ pub struct BurnRateLimit {
     pub window: Duration,
     /// Halt when a cluster burns faster than this multiple of its budget.
     pub max_burn: f64,
+    /// PromQL for one cluster's error ratio over the window (`$cluster` and `$window`
+    /// are replaced); unset, the executor's default over `http_requests_total` is used.
+    #[serde(default)]
+    pub error_ratio_query: Option<String>,
 }
 
 /// What a metric that cannot be read means for the rollout.
