@@ -165,6 +165,7 @@ fn cluster(c: usize, generation: usize) -> Arc<ClusterSnapshot> {
             last_ok: Some(now()),
             identity_mismatch: status == ClusterStatus::IdentityMismatch,
             unreadable_objects: 0,
+            listed: true,
         },
         identity: None,
         identity_verdict: Some(IdentityVerdict::NotPinned),

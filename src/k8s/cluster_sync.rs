@@ -99,12 +99,12 @@ impl Loop {
     fn snapshot(&self, store: Option<&mut ClusterStore>) -> Arc<ClusterSnapshot> {
         let now = Timestamp::now();
         let id: Arc<str> = Arc::from(self.cluster.id.0.as_str());
-        // Until the first lists are complete the cluster is Connecting and its partial
-        // view is neither shown nor counted, so it is not published either: sharing it
-        // would make the next page copy every object already stored (copy on write),
-        // and linking pods to PDBs for it is wasted work.
+        // Until every resource has listed once the view is partial (all nodes and no pods
+        // reads as an empty cluster): it is not published. The status says Connecting, or
+        // Unknown if a first list fails. Not sharing it also spares the next page a copy
+        // of every object already stored (copy on write) and a re-link of pods to PDBs.
         let unreadable = store.as_ref().map_or(0, |s| s.unreadable);
-        let store = store.filter(|_| self.facts.phase != SyncPhase::Connecting);
+        let store = store.filter(|_| self.facts.listed);
         let (view, kubelets, kernels, runtimes) = match store {
             Some(store) => {
                 let view = store.view();
@@ -178,6 +178,8 @@ pub async fn run_cluster(
         return;
     }
     loop {
+        // A new connection starts with nothing listed.
+        state.facts.listed = false;
         let permit = initial_lists.clone().acquire_owned().await.ok();
         let client = match connect(&state.cluster, &kubeconfig, &state.options.connect).await {
             Ok(client) => client,
@@ -334,6 +336,7 @@ async fn watch(
             Progress::Data => {}
         }
         let all_listed = resources.iter().all(|r| r.listed_once);
+        state.facts.listed = all_listed;
         if all_listed {
             // First lists done: let another cluster start its lists.
             permit.take();
@@ -427,7 +430,7 @@ clusters:
     }
 
     #[test]
-    fn partial_views_are_not_published_while_the_first_lists_run() {
+    fn partial_views_are_not_published_until_every_resource_has_listed() {
         let mut state = state();
         let mut store = ClusterStore::new("c1");
         store.apply_node(Delta::ListStarted);
@@ -440,7 +443,16 @@ clusters:
         assert!(connecting.view.nodes.is_empty());
         assert_eq!(connecting.facts.unreadable_objects, 1, "still counted");
 
+        // Nodes are listed, but the pod list fails: still nothing to show or count (all
+        // nodes and no pods would read as an empty cluster).
         store.apply_node(Delta::ListDone);
+        state.facts.phase = SyncPhase::Failing { unreachable: false };
+        let failing = state.snapshot(Some(&mut store));
+        assert_eq!(failing.status, ClusterStatus::Unknown);
+        assert!(!failing.status.data_usable());
+        assert!(failing.view.nodes.is_empty());
+
+        state.facts.listed = true;
         state.facts.phase = SyncPhase::Watching { complete: true };
         let synced = state.snapshot(Some(&mut store));
         assert_eq!(synced.view.nodes.len(), 1);

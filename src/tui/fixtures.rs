@@ -263,6 +263,7 @@ fn snapshot_of(
             last_ok,
             identity_mismatch: status == ClusterStatus::IdentityMismatch,
             unreadable_objects: 0,
+            listed: status != ClusterStatus::Connecting,
         },
         identity: verdict.as_ref().map(|_| ObservedIdentity {
             kube_system_uid: format!("0000000{i}-1111"),

@@ -77,6 +77,9 @@ pub struct ConnectionFacts {
     pub identity_mismatch: bool,
     /// Objects that could not be read (malformed quantities…).
     pub unreadable_objects: u32,
+    /// Every watched resource has listed at least once on this connection, so the view
+    /// is whole (if perhaps stale). Until then there is no data to judge by.
+    pub listed: bool,
 }
 
 impl ConnectionFacts {
@@ -87,6 +90,7 @@ impl ConnectionFacts {
             last_ok: None,
             identity_mismatch: false,
             unreadable_objects: 0,
+            listed: false,
         }
     }
 }
@@ -106,6 +110,8 @@ pub fn classify(facts: &ConnectionFacts, now: Timestamp, stale_after: Duration) 
         SyncPhase::Failing { unreachable: false } if facts.last_ok.is_none() => {
             ClusterStatus::Unreachable
         }
+        // Failing before the first lists were complete: reachable, but nothing is known.
+        SyncPhase::Failing { .. } if !facts.listed => ClusterStatus::Unknown,
         SyncPhase::Failing { .. } if fresh => ClusterStatus::Degraded,
         SyncPhase::Failing { .. } => ClusterStatus::Unknown,
         SyncPhase::Watching { .. } if !fresh => ClusterStatus::Unknown,
@@ -126,6 +132,7 @@ mod tests {
             age_secs.map(|a| now.checked_sub(jiff::SignedDuration::from_secs(a)).unwrap());
         (
             ConnectionFacts {
+                listed: !matches!(phase, SyncPhase::Connecting),
                 phase,
                 last_ok,
                 identity_mismatch: false,
@@ -154,8 +161,15 @@ mod tests {
     fn failures_and_partial_data() {
         let (f, now) = facts(SyncPhase::Failing { unreachable: true }, Some(5));
         assert_eq!(classify(&f, now, STALE), ClusterStatus::Unreachable);
-        let (f, now) = facts(SyncPhase::Failing { unreachable: false }, Some(5));
+        let (mut f, now) = facts(SyncPhase::Failing { unreachable: false }, Some(5));
         assert_eq!(classify(&f, now, STALE), ClusterStatus::Degraded);
+        f.listed = false;
+        assert_eq!(
+            classify(&f, now, STALE),
+            ClusterStatus::Unknown,
+            "a first list that fails leaves nothing to judge by"
+        );
+        assert!(!ClusterStatus::Unknown.data_usable());
         let (f, now) = facts(SyncPhase::Failing { unreachable: false }, None);
         assert_eq!(classify(&f, now, STALE), ClusterStatus::Unreachable);
         let (f, now) = facts(SyncPhase::Watching { complete: false }, Some(5));
