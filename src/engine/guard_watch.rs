@@ -88,6 +88,11 @@ impl GuardWatch {
         let Some(live) = snapshot.cluster(cluster) else {
             return Vec::new();
         };
+        // Without a whole, fresh view the domains' sizes are not known (an empty view
+        // would make every recorded NotReady node 100% of its domain).
+        if !live.status.data_usable() {
+            return Vec::new();
+        }
         context.totals.clear();
         for node in &live.view.nodes {
             let domain = node

@@ -284,7 +284,7 @@ pub struct BurnRateLimit {
     pub max_burn: f64,
     /// PromQL for one cluster's error ratio over the window (`$cluster` and `$window`
     /// are replaced); unset, the executor's default over `http_requests_total` is used.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_ratio_query: Option<String>,
 }
 
