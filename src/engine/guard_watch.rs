@@ -106,3 +106,100 @@ impl GuardWatch {
         evaluate_guard(&self.policy, &context, changes, now)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::model::capacity::ZONE_LABEL;
+    use crate::model::fleet::{
+        ClusterId, ClusterView, Labels, MaintenanceState, NodeView, ResourceVector, Schedulability,
+    };
+    use crate::model::live::{ClusterSnapshot, ClusterStatus, ConnectionFacts, SyncPhase};
+
+    fn node(name: &str, zone: &str, ready: bool) -> NodeView {
+        NodeView {
+            name: crate::model::fleet::NodeName::from(name),
+            labels: Labels::new([(Arc::from(ZONE_LABEL), Arc::from(zone))]),
+            readiness: if ready {
+                Readiness::Ready
+            } else {
+                Readiness::NotReady
+            },
+            schedulability: Schedulability::Schedulable,
+            maintenance: MaintenanceState::InService,
+            taints: Box::new([]),
+            allocatable: ResourceVector::new(16_000, 64 << 30, 0, 110),
+            gpu_replicas: 1,
+            kubelet_version: Arc::from("v1.34.1"),
+        }
+    }
+
+    /// Zone `a` (four nodes, Ready or not) and zone `b` (four Ready nodes).
+    fn nodes(a_ready: bool) -> Vec<NodeView> {
+        (0..4)
+            .map(|i| node(&format!("a{i}"), "a", a_ready))
+            .chain((0..4).map(|i| node(&format!("b{i}"), "b", true)))
+            .collect()
+    }
+
+    fn fleet(status: ClusterStatus, nodes: Vec<NodeView>) -> FleetSnapshot {
+        let mut facts = ConnectionFacts::connecting();
+        facts.listed = status != ClusterStatus::Connecting;
+        if facts.listed {
+            facts.phase = SyncPhase::Watching { complete: true };
+        }
+        let cluster = ClusterSnapshot {
+            id: Arc::from("c1"),
+            status,
+            facts,
+            identity: None,
+            identity_verdict: None,
+            server_version: None,
+            last_error: None,
+            kubelet_versions: Vec::new(),
+            kernel_versions: Vec::new(),
+            runtime_versions: Vec::new(),
+            requests_sent: 0,
+            view: Arc::new(ClusterView {
+                id: ClusterId::from("c1"),
+                nodes,
+                pods: Vec::new(),
+                pdbs: Vec::new(),
+            }),
+        };
+        FleetSnapshot {
+            version: 1,
+            taken_at: Timestamp::from_second(1_800_000_000).unwrap(),
+            clusters: Arc::from(vec![Arc::new(cluster)]),
+        }
+    }
+
+    #[test]
+    fn a_dark_zone_trips_only_on_a_usable_view() {
+        let mut watch = GuardWatch::default();
+        let t0 = Timestamp::from_second(1_800_000_000).unwrap();
+        let t1 = Timestamp::from_second(1_800_000_010).unwrap();
+        watch.observe(
+            &fleet(ClusterStatus::Synced, nodes(true)),
+            "c1",
+            ZONE_LABEL,
+            t0,
+        );
+        let dark = fleet(ClusterStatus::Synced, nodes(false));
+        watch.observe(&dark, "c1", ZONE_LABEL, t1);
+        let trips = watch.trips(&dark, "c1", ZONE_LABEL, GuardContext::default(), t1);
+        assert_eq!(trips.len(), 1);
+        assert_eq!(trips[0].domain, "a");
+        assert_eq!((trips[0].not_ready.len(), trips[0].total), (4, 4));
+        // The same history, but the cluster reconnected and has not listed yet: its empty
+        // view says nothing about the size of zone `a`.
+        let reconnecting = fleet(ClusterStatus::Connecting, Vec::new());
+        assert!(
+            watch
+                .trips(&reconnecting, "c1", ZONE_LABEL, GuardContext::default(), t1)
+                .is_empty()
+        );
+    }
+}
