@@ -150,25 +150,15 @@ mod tests {
         if facts.listed {
             facts.phase = SyncPhase::Watching { complete: true };
         }
-        let cluster = ClusterSnapshot {
-            id: Arc::from("c1"),
-            status,
-            facts,
-            identity: None,
-            identity_verdict: None,
-            server_version: None,
-            last_error: None,
-            kubelet_versions: Vec::new(),
-            kernel_versions: Vec::new(),
-            runtime_versions: Vec::new(),
-            requests_sent: 0,
-            view: Arc::new(ClusterView {
-                id: ClusterId::from("c1"),
-                nodes,
-                pods: Vec::new(),
-                pdbs: Vec::new(),
-            }),
-        };
+        let mut cluster = ClusterSnapshot::connecting("c1");
+        cluster.status = status;
+        cluster.facts = facts;
+        cluster.view = Arc::new(ClusterView {
+            id: ClusterId::from("c1"),
+            nodes,
+            pods: Vec::new(),
+            pdbs: Vec::new(),
+        });
         FleetSnapshot {
             version: 1,
             taken_at: Timestamp::from_second(1_800_000_000).unwrap(),

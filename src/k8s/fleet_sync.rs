@@ -11,7 +11,7 @@ use tokio::task::JoinSet;
 
 use super::cluster_sync::{ClusterUpdate, SyncOptions, run_cluster};
 use crate::model::ledger::Ledger;
-use crate::model::live::{ClusterSnapshot, ClusterStatus, ConnectionFacts, FleetSnapshot};
+use crate::model::live::{ClusterSnapshot, FleetSnapshot};
 
 /// Fleet-wide sync settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -101,26 +101,7 @@ impl FleetSync {
 }
 
 fn connecting(id: &str) -> Arc<ClusterSnapshot> {
-    let id: Arc<str> = Arc::from(id);
-    Arc::new(ClusterSnapshot {
-        id: Arc::clone(&id),
-        status: ClusterStatus::Connecting,
-        facts: ConnectionFacts::connecting(),
-        identity: None,
-        identity_verdict: None,
-        server_version: None,
-        last_error: None,
-        kubelet_versions: Vec::new(),
-        kernel_versions: Vec::new(),
-        runtime_versions: Vec::new(),
-        requests_sent: 0,
-        view: Arc::new(crate::model::fleet::ClusterView {
-            id: crate::model::fleet::ClusterId(id),
-            nodes: Vec::new(),
-            pods: Vec::new(),
-            pdbs: Vec::new(),
-        }),
-    })
+    Arc::new(ClusterSnapshot::connecting(id))
 }
 
 /// Folds per-cluster updates into fleet snapshots, coalescing bursts: an update after a

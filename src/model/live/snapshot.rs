@@ -52,6 +52,30 @@ pub struct ClusterSnapshot {
 }
 
 impl ClusterSnapshot {
+    /// A cluster not connected yet: status Connecting, nothing observed, an empty view.
+    pub fn connecting(id: &str) -> ClusterSnapshot {
+        let id: Arc<str> = Arc::from(id);
+        ClusterSnapshot {
+            id: Arc::clone(&id),
+            status: ClusterStatus::Connecting,
+            facts: ConnectionFacts::connecting(),
+            identity: None,
+            identity_verdict: None,
+            server_version: None,
+            last_error: None,
+            kubelet_versions: Vec::new(),
+            kernel_versions: Vec::new(),
+            runtime_versions: Vec::new(),
+            requests_sent: 0,
+            view: Arc::new(ClusterView {
+                id: crate::model::fleet::ClusterId(id),
+                nodes: Vec::new(),
+                pods: Vec::new(),
+                pdbs: Vec::new(),
+            }),
+        }
+    }
+
     /// (Ready nodes, all nodes). Zero ready when the data is not usable: unknown is not
     /// healthy.
     pub fn nodes_ready(&self) -> (usize, usize) {
