@@ -25,6 +25,19 @@ fn text<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>> {
     Ok(r.optional_string()?.unwrap_or_default())
 }
 
+/// An array whose elements are each read by `element`; `null` reads as empty.
+fn list_of<'a, T>(
+    r: &mut Reader<'a>,
+    mut element: impl FnMut(&mut Reader<'a>) -> Result<T>,
+) -> Result<Vec<T>> {
+    let mut out = Vec::new();
+    r.array(|r| {
+        out.push(element(r)?);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
 /// A string map (labels, node selector) as pairs in document order; no tree is built,
 /// because the pairs are interned and sorted once by the projection anyway.
 fn string_pairs<'a>(r: &mut Reader<'a>) -> Result<Vec<(Cow<'a, str>, Cow<'a, str>)>> {
@@ -189,18 +202,9 @@ pub fn pod<'a>(r: &mut Reader<'a>) -> Result<SlimPod<'a>> {
                 match &*key {
                     "nodeName" => spec.node_name = r.optional_string()?,
                     "nodeSelector" => spec.node_selector = string_pairs(r)?,
-                    "tolerations" => r.array(|r| {
-                        spec.tolerations.push(toleration(r)?);
-                        Ok(())
-                    })?,
-                    "containers" => r.array(|r| {
-                        spec.containers.push(container(r)?);
-                        Ok(())
-                    })?,
-                    "initContainers" => r.array(|r| {
-                        spec.init_containers.push(container(r)?);
-                        Ok(())
-                    })?,
+                    "tolerations" => spec.tolerations = list_of(r, toleration)?,
+                    "containers" => spec.containers = list_of(r, container)?,
+                    "initContainers" => spec.init_containers = list_of(r, container)?,
                     "overhead" => spec.overhead = quantities(r)?,
                     _ => r.skip()?,
                 }
