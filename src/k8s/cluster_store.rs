@@ -157,12 +157,7 @@ impl ClusterStore {
     /// An empty store for cluster `id`.
     pub fn new(id: &str) -> Self {
         ClusterStore {
-            view: Arc::new(ClusterView {
-                id: ClusterId::from(id),
-                nodes: Vec::new(),
-                pods: Vec::new(),
-                pdbs: Vec::new(),
-            }),
+            view: Arc::new(ClusterView::empty(ClusterId::from(id))),
             nodes: Table::new(),
             pods: Table::new(),
             pdbs: Table::new(),

@@ -119,12 +119,9 @@ impl Loop {
                 (view, kubelets, kernels, runtimes)
             }
             None => (
-                Arc::new(ClusterView {
-                    id: crate::model::fleet::ClusterId(Arc::clone(&id)),
-                    nodes: Vec::new(),
-                    pods: Vec::new(),
-                    pdbs: Vec::new(),
-                }),
+                Arc::new(ClusterView::empty(crate::model::fleet::ClusterId(
+                    Arc::clone(&id),
+                ))),
                 Vec::new(),
                 Vec::new(),
                 Vec::new(),

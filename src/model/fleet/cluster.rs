@@ -18,6 +18,18 @@ pub struct ClusterView {
     pub pdbs: Vec<PdbView>,
 }
 
+impl ClusterView {
+    /// A cluster with nothing in it (not listed yet).
+    pub fn empty(id: ClusterId) -> ClusterView {
+        ClusterView {
+            id,
+            nodes: Vec::new(),
+            pods: Vec::new(),
+            pdbs: Vec::new(),
+        }
+    }
+}
+
 /// The whole fleet.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FleetView {

@@ -67,12 +67,7 @@ impl ClusterSnapshot {
             kernel_versions: Vec::new(),
             runtime_versions: Vec::new(),
             requests_sent: 0,
-            view: Arc::new(ClusterView {
-                id: crate::model::fleet::ClusterId(id),
-                nodes: Vec::new(),
-                pods: Vec::new(),
-                pdbs: Vec::new(),
-            }),
+            view: Arc::new(ClusterView::empty(crate::model::fleet::ClusterId(id))),
         }
     }
 
