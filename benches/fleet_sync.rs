@@ -33,7 +33,7 @@ use fleetdeck::model::fleet::Interner;
 use fleetdeck::model::live::ClusterStatus;
 use futures::StreamExt;
 use serde::Deserialize;
-use support::{cpu_seconds, median, rss_bytes};
+use support::{cpu_seconds, median, rss_bytes, trimmed_rss_bytes};
 
 /// Counts live heap bytes so that the slim store's footprint can be measured exactly.
 /// Counting is switched on only for that measurement: a counter every allocation on both
@@ -312,7 +312,7 @@ fn main() {
             .for_each(|_| async {})
             .await;
         println!("warm-up pass over the pod lists: {:.2} s", warm.elapsed().as_secs_f64());
-        let rss_start = rss_bytes();
+        let rss_start = trimmed_rss_bytes();
 
         // 1 and 2, in rounds: a raw download, then a full sync, three times over, so that
         // both meet the same background load; the median ratio is the figure.
@@ -373,6 +373,13 @@ fn main() {
                     rss_synced as f64 / 1048576.0,
                     (rss_synced.saturating_sub(rss_start)) as f64 / 1048576.0,
                     rss_synced.saturating_sub(rss_start) as f64 / pods.max(1) as f64
+                );
+                let rss_trimmed = trimmed_rss_bytes();
+                println!(
+                    "resident memory once the allocator has returned its free pages: {:.0} MiB (+{:.0} MiB over the start; {:.0} B per pod if all of it were charged to pods)",
+                    rss_trimmed as f64 / 1048576.0,
+                    (rss_trimmed.saturating_sub(rss_start)) as f64 / 1048576.0,
+                    rss_trimmed.saturating_sub(rss_start) as f64 / pods.max(1) as f64
                 );
             }
             last = Some((sync, snapshot));

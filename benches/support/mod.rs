@@ -33,3 +33,26 @@ pub fn median<T: PartialOrd + Copy>(values: &mut [T]) -> T {
     values.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     values[values.len() / 2]
 }
+
+/// Resident memory once the allocator has handed its free pages back to the kernel.
+/// glibc keeps memory that was used and freed (page buffers, decoded pages) in its
+/// per-thread arenas; `malloc_trim` returns it, which tells what the process holds on
+/// to from what it merely used once.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub fn trimmed_rss_bytes() -> u64 {
+    unsafe extern "C" {
+        fn malloc_trim(pad: usize) -> i32;
+    }
+    // SAFETY: `malloc_trim` takes no pointers; it only releases free memory of glibc's
+    // own heaps, which no live allocation uses.
+    unsafe {
+        malloc_trim(0);
+    }
+    rss_bytes()
+}
+
+/// Without glibc there is nothing to trim: the resident memory as it is.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub fn trimmed_rss_bytes() -> u64 {
+    rss_bytes()
+}

@@ -150,6 +150,13 @@ fn only_context(kubeconfig: &Kubeconfig, context: &str) -> Kubeconfig {
     }
 }
 
+/// The most a connection's read buffer may grow to. A connection keeps the buffer it
+/// grew to for as long as it lives, and after the initial lists every cluster keeps
+/// three connections open for its watches: with hyper's default (about 400 KiB) a
+/// fleet of 300 clusters held some 300 MiB of buffers for watch events of a few KiB.
+/// List pages still stream through in reads of this size.
+const READ_BUFFER_LIMIT: usize = 64 << 10;
+
 /// kube's client stack (base URL, auth, extra headers, timeouts) over a shared HTTPS
 /// connector, with our request budget outermost. Configs the shared path does not cover
 /// (proxies, client certificates, exec plugins, in-cluster CA files) get kube's own stack.
@@ -163,7 +170,9 @@ fn build_client(config: kube::Config, budget: &BudgetLayer) -> Result<kube::Clie
     connector.set_write_timeout(config.write_timeout);
     connector.set_reset_reader_on_write(config.reset_reader_on_write);
     let http: hyper_util::client::legacy::Client<_, kube::client::Body> =
-        hyper_util::client::legacy::Client::builder(TokioExecutor::new()).build(connector);
+        hyper_util::client::legacy::Client::builder(TokioExecutor::new())
+            .http1_max_buf_size(READ_BUFFER_LIMIT)
+            .build(connector);
     // Same order as kube's default stack (which has no retry here: `default_retry` is off).
     let service = ServiceBuilder::new()
         .layer(config.base_uri_layer())
