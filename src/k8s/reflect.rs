@@ -144,7 +144,14 @@ impl<K: SlimKind> Resource<K> {
         // rather than doublings that leave up to half of it unused. The header is the
         // server's word, so it is capped and a failed reservation is only a missed hint.
         if let Some(exact) = hyper::body::Body::size_hint(&frames).exact() {
-            let _ = body.try_reserve_exact(exact.min(PRESIZE_LIMIT) as usize);
+            let wanted = exact.min(PRESIZE_LIMIT) as usize;
+            if body.capacity() < wanted {
+                // Growing the emptied buffer would have the allocator copy the whole old
+                // allocation (it does not know the length is zero); a fresh one copies
+                // nothing.
+                *body = Vec::new();
+            }
+            let _ = body.try_reserve_exact(wanted);
         }
         while let Some(frame) = frames.frame().await {
             if let Ok(data) = frame?.into_data() {
