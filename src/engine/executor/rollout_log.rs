@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use jiff::Timestamp;
+use serde::Deserialize;
 
 use crate::model::rollout::{Observation, RolloutRunSpec};
 use crate::model::run::{Actor, EventBody, PauseScope, RunId, Sequence};
@@ -28,7 +29,7 @@ impl RolloutLog {
             return;
         };
         if let EventBody::RunPlanned { spec, .. } = &e.body {
-            if let Ok(spec) = serde_json::from_value::<RolloutRunSpec>(spec.clone()) {
+            if let Ok(spec) = RolloutRunSpec::deserialize(spec) {
                 self.specs.insert(run.clone(), (spec, e.actor.clone()));
             }
             return;

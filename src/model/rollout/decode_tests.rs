@@ -145,26 +145,41 @@ fn the_burn_rate_query_is_read_and_checked_for_cluster() {
             .map(|s| s.error_ratio_query),
         Some(None)
     );
-    // The spec as journaled keeps the query with the SLO; a run journaled before the
-    // query moved there (it sat beside `sloBurnRate`) decodes the same.
+    // The spec as journaled keeps the query with the SLO, and also beside `sloBurnRate`
+    // where earlier releases read it (a standby executor may still run one); a run
+    // journaled before the query moved (only beside it) decodes the same.
     let journaled = serde_json::to_value(&spec.stop_when).expect("json");
     assert_eq!(
         journaled["sloBurnRate"]["errorRatioQuery"],
         serde_json::json!(slo.error_ratio_query)
     );
-    assert!(journaled.get("errorRatioQuery").is_none());
+    assert_eq!(
+        journaled["errorRatioQuery"],
+        serde_json::json!(slo.error_ratio_query)
+    );
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct AsEarlierReleasesReadIt {
+        error_ratio_query: Option<String>,
+    }
+    let earlier_reader: AsEarlierReleasesReadIt =
+        serde_json::from_value(journaled.clone()).expect("earlier reader");
+    assert_eq!(earlier_reader.error_ratio_query, slo.error_ratio_query);
     let mut earlier = journaled.clone();
-    let query = earlier["sloBurnRate"]
+    earlier["sloBurnRate"]
         .as_object_mut()
         .and_then(|o| o.remove("errorRatioQuery"))
         .expect("query");
-    earlier["errorRatioQuery"] = query;
     let decoded: crate::model::rollout::spec::StopWhen =
         serde_json::from_value(earlier).expect("earlier journal");
     assert_eq!(decoded, spec.stop_when);
     let decoded: crate::model::rollout::spec::StopWhen =
         serde_json::from_value(journaled).expect("journal");
     assert_eq!(decoded, spec.stop_when);
+    let default_query = read_rollout(GOOD).spec.expect("spec").stop_when;
+    let journaled = serde_json::to_value(&default_query).expect("json");
+    assert!(journaled.get("errorRatioQuery").is_none());
+    assert!(journaled["sloBurnRate"].get("errorRatioQuery").is_none());
     let fleetwide = GOOD.replace(
         "maxBurn: 14.4}",
         "maxBurn: 14.4, query: 'sum(rate(errors[5m]))'}",

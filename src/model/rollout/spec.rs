@@ -214,7 +214,11 @@ pub struct Budgets {
 
 /// What halts the rollout. Evaluated whenever a batch is executing, verifying or soaking.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", from = "StopWhenAsJournaled")]
+#[serde(
+    rename_all = "camelCase",
+    from = "StopWhenAsJournaled",
+    into = "StopWhenAsJournaled"
+)]
 pub struct StopWhen {
     /// Halt when this many clusters failed (default: the first failure).
     pub failed_clusters: FailedLimit,
@@ -224,16 +228,33 @@ pub struct StopWhen {
     pub unknown_metrics: UnknownMetrics,
 }
 
-/// [`StopWhen`] as journals hold it: runs journaled before the error-ratio query moved
-/// into [`BurnRateLimit`] (where the file puts it) carry it here, and still decode.
-#[derive(Deserialize)]
+/// [`StopWhen`] as journals hold it. Runs journaled before the error-ratio query moved
+/// into [`BurnRateLimit`] (where the file puts it) carry it beside `sloBurnRate`, and
+/// still decode. It is also still written there, so that a standby executor running an
+/// older release during a rolling upgrade reads the run's own query rather than
+/// falling back to the default one.
+#[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct StopWhenAsJournaled {
     failed_clusters: FailedLimit,
     slo_burn_rate: Option<BurnRateLimit>,
     unknown_metrics: UnknownMetrics,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     error_ratio_query: Option<String>,
+}
+
+impl From<StopWhen> for StopWhenAsJournaled {
+    fn from(stop: StopWhen) -> StopWhenAsJournaled {
+        StopWhenAsJournaled {
+            error_ratio_query: stop
+                .slo_burn_rate
+                .as_ref()
+                .and_then(|limit| limit.error_ratio_query.clone()),
+            failed_clusters: stop.failed_clusters,
+            slo_burn_rate: stop.slo_burn_rate,
+            unknown_metrics: stop.unknown_metrics,
+        }
+    }
 }
 
 impl From<StopWhenAsJournaled> for StopWhen {
