@@ -7,6 +7,7 @@ use std::collections::hash_map::Entry;
 use std::hash::Hash;
 use std::sync::Arc;
 
+use super::pdb_index::PdbIndex;
 use super::project::{NodeVersions, ProjectionError};
 use super::reflect::Delta;
 use super::slim::{Item, ItemOf, NamespacedKey, Nodes, Pdbs, Pods, SlimKind};
@@ -214,22 +215,16 @@ impl ClusterStore {
     /// Points every pod at the first PDB of its namespace whose selector covers it.
     fn link_pdbs(&mut self) {
         self.pdb_links_stale = false;
-        let mut by_namespace: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (i, pdb) in self.view.pdbs.iter().enumerate() {
-            by_namespace.entry(&pdb.namespace).or_default().push(i);
-        }
+        let index = PdbIndex::new(&self.view.pdbs, &self.pdbs.extras);
         let links: Vec<Option<u32>> = self
             .view
             .pods
             .iter()
             .zip(&self.pods.extras)
             .map(|(pod, labels)| {
-                by_namespace.get(&*pod.namespace).and_then(|candidates| {
-                    candidates
-                        .iter()
-                        .find(|&&i| self.pdbs.extras[i].matches(labels))
-                        .and_then(|&i| u32::try_from(i).ok())
-                })
+                index
+                    .covering(&pod.namespace, labels)
+                    .and_then(|i| u32::try_from(i).ok())
             })
             .collect();
         if links.iter().zip(&self.view.pods).all(|(l, p)| *l == p.pdb) {

@@ -8,6 +8,7 @@ pub mod connect;
 pub mod fleet_sync;
 pub mod json_reader;
 pub mod json_skip;
+pub mod pdb_index;
 pub mod project;
 pub mod reflect;
 pub mod retry;
