@@ -169,10 +169,10 @@ impl Gen<'_> {
                         name: self.s(&owner),
                     }),
                     requests: ResourceVector::new(gpus * 20_000, gpus * 200 * GI, gpus, 1),
-                    node_selector: NodeSelector(Box::new([LabelRequirement::equals(
+                    node_selector: NodeSelector::all_of([LabelRequirement::equals(
                         self.s("pool"),
                         self.s("gpu"),
-                    )])),
+                    )]),
                     tolerations: gpu_toleration.clone(),
                     required_domain: None,
                     pdb: None,
@@ -189,10 +189,7 @@ impl Gen<'_> {
             let cpu = [100, 250, 500, 1000, 2000][(app % 5) as usize];
             let mem = [GI / 4, GI / 2, GI, 2 * GI, 4 * GI][((app / 5) % 5) as usize];
             let node_selector = if app.is_multiple_of(7) {
-                NodeSelector(Box::new([LabelRequirement::equals(
-                    self.s("pool"),
-                    self.s("highmem"),
-                )]))
+                NodeSelector::all_of([LabelRequirement::equals(self.s("pool"), self.s("highmem"))])
             } else {
                 NodeSelector::default()
             };

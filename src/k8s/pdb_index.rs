@@ -33,10 +33,13 @@ pub struct PdbIndex<'a> {
 
 /// The label and value a selector requires, if it requires one exactly.
 fn required_label(selector: &PdbSelector) -> Option<(&str, &str)> {
-    selector.0.iter().find_map(|requirement| match requirement {
-        LabelRequirement::In(key, values) if values.len() == 1 => Some((&**key, &*values[0])),
-        _ => None,
-    })
+    selector
+        .requirements()
+        .iter()
+        .find_map(|requirement| match requirement {
+            LabelRequirement::In(key, values) if values.len() == 1 => Some((&**key, &*values[0])),
+            _ => None,
+        })
 }
 
 impl<'a> PdbIndex<'a> {
@@ -129,20 +132,26 @@ mod tests {
     #[test]
     fn the_first_covering_pdb_wins_whichever_way_it_selects() {
         use LabelRequirement::*;
-        let pdbs = vec![pdb("shop"), pdb("shop"), pdb("shop"), pdb("other")];
+        let pdbs = vec![
+            pdb("shop"),
+            pdb("shop"),
+            pdb("shop"),
+            pdb("other"),
+            pdb("other"),
+        ];
+        let web = || LabelRequirement::equals(Arc::from("app"), Arc::from("web"));
         let selectors = vec![
             // Expressions only: not indexed, tried for every pod.
-            PdbSelector(Box::new([In(Arc::from("tier"), values(&["db", "cache"]))])),
-            PdbSelector(Box::new([LabelRequirement::equals(
-                Arc::from("app"),
-                Arc::from("web"),
-            )])),
+            PdbSelector(Some(Box::new([In(
+                Arc::from("tier"),
+                values(&["db", "cache"]),
+            )]))),
+            PdbSelector(Some(Box::new([web()]))),
             // Empty: covers the whole namespace.
-            PdbSelector(Box::new([])),
-            PdbSelector(Box::new([LabelRequirement::equals(
-                Arc::from("app"),
-                Arc::from("web"),
-            )])),
+            PdbSelector(Some(Box::new([]))),
+            PdbSelector(Some(Box::new([web()]))),
+            // No selector: covers nothing.
+            PdbSelector(None),
         ];
         let index = PdbIndex::new(&pdbs, &selectors);
         assert_eq!(index.covering("shop", &labels(&[("tier", "db")])), Some(0));
@@ -180,7 +189,10 @@ mod tests {
         #[test]
         fn the_index_finds_what_a_scan_finds(
             pdb_specs in prop::collection::vec(
-                (prop::sample::select(vec!["x", "y"]), prop::collection::vec(requirement(), 0..3)),
+                (
+                    prop::sample::select(vec!["x", "y"]),
+                    prop::option::weighted(0.9, prop::collection::vec(requirement(), 0..3)),
+                ),
                 0..12,
             ),
             pods in prop::collection::vec(
@@ -200,7 +212,7 @@ mod tests {
             let pdbs: Vec<PdbView> = pdb_specs.iter().map(|(ns, _)| pdb(ns)).collect();
             let selectors: Vec<PdbSelector> = pdb_specs
                 .into_iter()
-                .map(|(_, rs)| PdbSelector(rs.into_boxed_slice()))
+                .map(|(_, rs)| PdbSelector(rs.map(Vec::into_boxed_slice)))
                 .collect();
             let index = PdbIndex::new(&pdbs, &selectors);
             for (namespace, pairs) in pods {

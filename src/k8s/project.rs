@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 
-use super::slim::{SlimNode, SlimPdb, SlimPod};
+use super::slim::{SlimNode, SlimNodeSelectorTerm, SlimPdb, SlimPod};
 use crate::model::fleet::{
     GPU_REPLICAS_LABEL, InitContainerKind, InitContainerRequests, Interner, LabelRequirement,
     Labels, MaintenanceState, NodeName, NodeSelector, NodeView, OwnerRef, PdbView, PodPhase,
@@ -139,6 +139,9 @@ pub fn project_pod(
         });
     }
     spec.overhead = pod.spec.overhead.to_vector(interner).map_err(bad)?;
+    if let Some(pod_requests) = &pod.spec.pod_requests {
+        spec.pod_level = Some(pod_requests.to_vector(interner).map_err(bad)?);
+    }
     let phase = pod.phase.unwrap_or(PodPhase::Pending);
     let owner = pod.metadata.controller.as_ref().map(|o| OwnerRef {
         kind: interner.intern(&o.kind),
@@ -155,12 +158,19 @@ pub fn project_pod(
         }
         same
     });
-    let node_selector = NodeSelector(
-        selector_pairs
+    let node_selector = NodeSelector {
+        all: selector_pairs
             .into_iter()
             .map(|(k, v)| LabelRequirement::equals(interner.intern(k), interner.intern(v)))
             .collect(),
-    );
+        any_term: pod
+            .spec
+            .required_node_terms
+            .iter()
+            .flatten()
+            .map(|term| node_selector_term(term, interner))
+            .collect(),
+    };
     let tolerations = pod
         .spec
         .tolerations
@@ -200,21 +210,66 @@ pub fn project_pod(
     Ok((view, labels(&pod.metadata.labels, interner)))
 }
 
-/// A PDB selector in a form that can be matched against interned pod labels.
+/// One required node-affinity term as requirements that must all hold. A term that also
+/// selects by node name (`matchFields`) is read as admitting no node: which nodes it names
+/// is not modelled, and claiming a pod could move elsewhere would overstate headroom. An
+/// operator this version does not know makes the term admit no node for the same reason.
+fn node_selector_term(
+    term: &SlimNodeSelectorTerm<'_>,
+    interner: &mut Interner,
+) -> Box<[LabelRequirement]> {
+    let requirements: Option<Box<[LabelRequirement]>> = if term.by_field {
+        None
+    } else {
+        term.expressions
+            .iter()
+            .map(|e| {
+                let key = interner.intern(&e.key);
+                let number = || e.values.first().and_then(|v| v.parse::<i64>().ok());
+                let mut values = || e.values.iter().map(|v| interner.intern(v)).collect();
+                Some(match &*e.operator {
+                    "In" => LabelRequirement::In(key, values()),
+                    "NotIn" => LabelRequirement::NotIn(key, values()),
+                    "Exists" => LabelRequirement::Exists(key),
+                    "DoesNotExist" => LabelRequirement::DoesNotExist(key),
+                    "Gt" => LabelRequirement::Gt(key, number()?),
+                    "Lt" => LabelRequirement::Lt(key, number()?),
+                    _ => return None,
+                })
+            })
+            .collect()
+    };
+    // An empty term admits no node (the scheduler's rule), which is what "admits no
+    // node" is written as.
+    requirements.unwrap_or_default()
+}
+
+/// A PDB selector in a form that can be matched against interned pod labels: the
+/// requirements that must all hold, or `None` for a PDB without a selector.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PdbSelector(pub Box<[LabelRequirement]>);
+pub struct PdbSelector(pub Option<Box<[LabelRequirement]>>);
 
 impl PdbSelector {
-    /// Whether a pod with `labels` is covered. An empty selector covers every pod in the
-    /// namespace (policy/v1 semantics).
+    /// Whether a pod with `labels` is covered. By policy/v1's rule a PDB without a
+    /// selector covers no pod, and an empty selector (`{}`) every pod of its namespace.
     pub fn matches(&self, labels: &Labels) -> bool {
-        self.0.iter().all(|r| r.matches(labels))
+        self.0
+            .as_ref()
+            .is_some_and(|requirements| requirements.iter().all(|r| r.matches(labels)))
+    }
+
+    /// The requirements, none for a PDB without a selector.
+    pub fn requirements(&self) -> &[LabelRequirement] {
+        self.0.as_deref().unwrap_or_default()
     }
 }
 
 fn selector(selector: Option<&LabelSelector>, interner: &mut Interner) -> PdbSelector {
+    let Some(selector) = selector else {
+        return PdbSelector(None);
+    };
     let mut requirements = Vec::new();
-    if let Some(selector) = selector {
+    {
         for (k, v) in selector.match_labels.iter().flatten() {
             requirements.push(LabelRequirement::equals(
                 interner.intern(k),
@@ -237,7 +292,7 @@ fn selector(selector: Option<&LabelSelector>, interner: &mut Interner) -> PdbSel
             });
         }
     }
-    PdbSelector(requirements.into_boxed_slice())
+    PdbSelector(Some(requirements.into_boxed_slice()))
 }
 
 /// A PDB's view and selector.
@@ -307,6 +362,103 @@ mod tests {
         );
         assert_eq!(view.owner.unwrap().to_string(), "ReplicaSet web-abc");
         assert_eq!(labels.get("app").map(|v| &**v), Some("web"));
+    }
+
+    fn projected_pod(spec: serde_json::Value) -> PodView {
+        let text = serde_json::json!({
+            "metadata": {"name": "p", "namespace": "ns"},
+            "spec": spec,
+            "status": {"phase": "Running"}
+        })
+        .to_string();
+        let pod = slim_de::pod(&mut Reader::new(&text)).unwrap();
+        project_pod(&pod, &mut Interner::new()).unwrap().0
+    }
+
+    fn node_labels(pairs: &[(&str, &str)]) -> Labels {
+        Labels::new(pairs.iter().map(|(k, v)| (Arc::from(*k), Arc::from(*v))))
+    }
+
+    #[test]
+    fn required_node_affinity_becomes_ored_terms() {
+        let pod = projected_pod(serde_json::json!({
+            "nodeSelector": {"zone": "a"},
+            "affinity": {
+                "nodeAffinity": {
+                    "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                        {"matchExpressions": [{"key": "pool", "operator": "In", "values": ["a"]}]},
+                        {"matchExpressions": [
+                            {"key": "pool", "operator": "In", "values": ["b"]},
+                            {"key": "gen", "operator": "Gt", "values": ["4"]}
+                        ]},
+                        {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n9"]}]}
+                    ]},
+                    "preferredDuringSchedulingIgnoredDuringExecution": [
+                        {"weight": 1, "preference": {"matchExpressions": [{"key": "pool", "operator": "In", "values": ["c"]}]}}
+                    ]
+                },
+                "podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": []}
+            },
+            "containers": []
+        }));
+        let selector = &pod.node_selector;
+        assert_eq!(selector.any_term.len(), 3);
+        assert!(selector.matches(&node_labels(&[("zone", "a"), ("pool", "a")])));
+        assert!(selector.matches(&node_labels(&[("zone", "a"), ("pool", "b"), ("gen", "5")])));
+        assert!(!selector.matches(&node_labels(&[("zone", "a"), ("pool", "b"), ("gen", "3")])));
+        assert!(
+            !selector.matches(&node_labels(&[("zone", "a"), ("pool", "c")])),
+            "preferred terms do not restrict"
+        );
+        assert!(
+            !selector.matches(&node_labels(&[("zone", "b"), ("pool", "a")])),
+            "nodeSelector holds too"
+        );
+        // A term by node name is not modelled: it admits no node rather than every node.
+        let by_name = projected_pod(serde_json::json!({
+            "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n9"]}]}
+            ]}}},
+            "containers": []
+        }));
+        assert!(
+            !by_name
+                .node_selector
+                .matches(&node_labels(&[("pool", "a")]))
+        );
+        let none = projected_pod(serde_json::json!({"affinity": null, "containers": []}));
+        assert!(none.node_selector.is_empty());
+    }
+
+    #[test]
+    fn pod_level_requests_replace_the_containers_cpu_and_memory() {
+        let pod = projected_pod(serde_json::json!({
+            "resources": {"requests": {"cpu": "4", "memory": "8Gi"}, "limits": {"cpu": "8"}},
+            "containers": [{"name": "a"}, {"name": "b", "resources": {"requests": {"cpu": "1"}}}]
+        }));
+        assert_eq!(pod.requests.cpu_millis(), 4_000);
+        assert_eq!(pod.requests.memory_bytes(), 8 << 30);
+    }
+
+    #[test]
+    fn a_pdb_without_a_selector_covers_no_pod_and_an_empty_one_all() {
+        let read = |spec: serde_json::Value| {
+            let text = serde_json::json!({
+                "metadata": {"name": "pdb", "namespace": "ns"}, "spec": spec
+            })
+            .to_string();
+            let pdb = slim_de::pdb(&mut Reader::new(&text)).unwrap();
+            project_pdb(&pdb, &mut Interner::new()).1
+        };
+        let web = node_labels(&[("app", "web")]);
+        assert!(!read(serde_json::json!({"maxUnavailable": 1})).matches(&web));
+        assert!(read(serde_json::json!({"selector": {}})).matches(&web));
+        assert!(
+            read(serde_json::json!({"selector": {"matchLabels": {"app": "web"}}})).matches(&web)
+        );
+        assert!(
+            !read(serde_json::json!({"selector": {"matchLabels": {"app": "db"}}})).matches(&web)
+        );
     }
 
     #[test]

@@ -305,6 +305,31 @@ pub struct SlimPodSpec<'a> {
     pub init_containers: Vec<SlimContainer>,
     /// RuntimeClass overhead, already in amounts.
     pub overhead: Quantities,
+    /// Pod-level requests (`spec.resources.requests`), already in amounts.
+    pub pod_requests: Option<Quantities>,
+    /// Required node affinity's terms (`requiredDuringSchedulingIgnoredDuringExecution
+    /// .nodeSelectorTerms`), if the pod has required node affinity.
+    pub required_node_terms: Option<Vec<SlimNodeSelectorTerm<'a>>>,
+}
+
+/// One node-selector term of required node affinity, slim.
+#[derive(Debug, Clone, Default)]
+pub struct SlimNodeSelectorTerm<'a> {
+    /// `matchExpressions` on node labels, all of which must hold.
+    pub expressions: Vec<SlimSelectorRequirement<'a>>,
+    /// Whether the term also has `matchFields` (node name), which are not modelled.
+    pub by_field: bool,
+}
+
+/// A `matchExpressions` entry, slim.
+#[derive(Debug, Clone, Default)]
+pub struct SlimSelectorRequirement<'a> {
+    /// Label key.
+    pub key: Cow<'a, str>,
+    /// `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt` or `Lt`.
+    pub operator: Cow<'a, str>,
+    /// Values.
+    pub values: Vec<Cow<'a, str>>,
 }
 
 /// A toleration, slim.

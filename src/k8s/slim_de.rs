@@ -10,8 +10,8 @@ use std::borrow::Cow;
 
 use super::json_reader::{JsonError, Reader};
 use super::slim::{
-    SlimContainer, SlimMeta, SlimNode, SlimNodeInfo, SlimPdb, SlimPdbStatus, SlimPod, SlimTaint,
-    SlimToleration,
+    SlimContainer, SlimMeta, SlimNode, SlimNodeInfo, SlimNodeSelectorTerm, SlimPdb, SlimPdbStatus,
+    SlimPod, SlimSelectorRequirement, SlimTaint, SlimToleration,
 };
 use crate::model::fleet::{
     Dimension, GPU_REPLICAS_LABEL, Interner, PodPhase, ResourceError, ResourceVector, TaintEffect,
@@ -206,6 +206,8 @@ pub fn pod<'a>(r: &mut Reader<'a>) -> Result<SlimPod<'a>> {
                     "containers" => spec.containers = list_of(r, container)?,
                     "initContainers" => spec.init_containers = list_of(r, container)?,
                     "overhead" => spec.overhead = quantities(r)?,
+                    "resources" => spec.pod_requests = requests(r)?,
+                    "affinity" => spec.required_node_terms = required_node_terms(r)?,
                     _ => r.skip()?,
                 }
                 Ok(())
@@ -251,17 +253,71 @@ fn toleration<'a>(r: &mut Reader<'a>) -> Result<SlimToleration<'a>> {
     Ok(t)
 }
 
+/// `resources.requests` of a container or a pod; limits do not matter for placement.
+fn requests(r: &mut Reader<'_>) -> Result<Option<Quantities>> {
+    let mut requests = None;
+    r.object(|r, key| {
+        match &*key {
+            "requests" => requests = Some(quantities(r)?),
+            _ => r.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(requests)
+}
+
+/// `affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms`;
+/// `None` when the pod has no required node affinity.
+fn required_node_terms<'a>(r: &mut Reader<'a>) -> Result<Option<Vec<SlimNodeSelectorTerm<'a>>>> {
+    let mut terms = None;
+    r.object(|r, key| match &*key {
+        "nodeAffinity" => r.object(|r, key| match &*key {
+            "requiredDuringSchedulingIgnoredDuringExecution" => r.object(|r, key| {
+                match &*key {
+                    "nodeSelectorTerms" => terms = Some(list_of(r, node_selector_term)?),
+                    _ => r.skip()?,
+                }
+                Ok(())
+            }),
+            _ => r.skip(),
+        }),
+        _ => r.skip(),
+    })?;
+    Ok(terms)
+}
+
+fn node_selector_term<'a>(r: &mut Reader<'a>) -> Result<SlimNodeSelectorTerm<'a>> {
+    let mut term = SlimNodeSelectorTerm::default();
+    r.object(|r, key| {
+        match &*key {
+            "matchExpressions" => term.expressions = list_of(r, selector_requirement)?,
+            "matchFields" => term.by_field = !list_of(r, selector_requirement)?.is_empty(),
+            _ => r.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(term)
+}
+
+fn selector_requirement<'a>(r: &mut Reader<'a>) -> Result<SlimSelectorRequirement<'a>> {
+    let mut requirement = SlimSelectorRequirement::default();
+    r.object(|r, key| {
+        match &*key {
+            "key" => requirement.key = text(r)?,
+            "operator" => requirement.operator = text(r)?,
+            "values" => requirement.values = list_of(r, text)?,
+            _ => r.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(requirement)
+}
+
 fn container(r: &mut Reader<'_>) -> Result<SlimContainer> {
     let mut c = SlimContainer::default();
     r.object(|r, key| {
         match &*key {
-            "resources" => r.object(|r, key| {
-                match &*key {
-                    "requests" => c.requests = quantities(r)?,
-                    _ => r.skip()?,
-                }
-                Ok(())
-            })?,
+            "resources" => c.requests = requests(r)?.unwrap_or_default(),
             // `restartPolicy: Always` on an init container marks a sidecar.
             "restartPolicy" => {
                 c.restarts_always = r.optional_string()?.is_some_and(|s| s == "Always")

@@ -145,9 +145,20 @@ impl PodB {
         self
     }
     pub(crate) fn select(mut self, k: &str, v: &str) -> Self {
-        let mut reqs = self.0.node_selector.0.into_vec();
+        let mut reqs = std::mem::take(&mut self.0.node_selector.all).into_vec();
         reqs.push(LabelRequirement::equals(k.into(), v.into()));
-        self.0.node_selector = NodeSelector(reqs.into_boxed_slice());
+        self.0.node_selector.all = reqs.into_boxed_slice();
+        self
+    }
+    /// Required node affinity: one of these terms of `key In [values]` must hold.
+    pub(crate) fn affinity(mut self, terms: &[(&str, &[&str])]) -> Self {
+        self.0.node_selector.any_term = terms
+            .iter()
+            .map(|(k, vs)| {
+                let values = vs.iter().map(|v| Arc::<str>::from(*v)).collect();
+                Box::new([LabelRequirement::In((*k).into(), values)]) as Box<[_]>
+            })
+            .collect();
         self
     }
     pub(crate) fn tolerate(mut self, key: &str) -> Self {

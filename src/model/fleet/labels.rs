@@ -56,6 +56,11 @@ pub enum LabelRequirement {
     Exists(Arc<str>),
     /// The label is absent.
     DoesNotExist(Arc<str>),
+    /// The label is present and, read as an integer, greater than the number (node
+    /// affinity's `Gt`).
+    Gt(Arc<str>, i64),
+    /// The label is present and, read as an integer, less than the number (`Lt`).
+    Lt(Arc<str>, i64),
 }
 
 impl LabelRequirement {
@@ -67,7 +72,12 @@ impl LabelRequirement {
     /// The label key this requirement looks at.
     pub fn key(&self) -> &Arc<str> {
         match self {
-            Self::In(k, _) | Self::NotIn(k, _) | Self::Exists(k) | Self::DoesNotExist(k) => k,
+            Self::In(k, _)
+            | Self::NotIn(k, _)
+            | Self::Exists(k)
+            | Self::DoesNotExist(k)
+            | Self::Gt(k, _)
+            | Self::Lt(k, _) => k,
         }
     }
 
@@ -78,29 +88,61 @@ impl LabelRequirement {
             Self::NotIn(k, values) => labels.get(k).is_none_or(|v| !values.contains(v)),
             Self::Exists(k) => labels.get(k).is_some(),
             Self::DoesNotExist(k) => labels.get(k).is_none(),
+            Self::Gt(k, n) => integer_label(labels, k).is_some_and(|v| v > *n),
+            Self::Lt(k, n) => integer_label(labels, k).is_some_and(|v| v < *n),
         }
     }
 }
 
-/// The node-label requirements a pod needs, all of which must hold: its `nodeSelector`
-/// plus the required node-affinity term flattened by the adapter.
+/// A label's value read as an integer, as the scheduler reads it for `Gt` and `Lt`; a
+/// value that is not one satisfies neither.
+fn integer_label(labels: &Labels, key: &str) -> Option<i64> {
+    labels.get(key)?.parse().ok()
+}
+
+/// Where a pod may run as far as node labels go, by the scheduler's rule: every pair of
+/// its `nodeSelector` holds, and, when it has required node affinity, at least one of the
+/// affinity's terms holds (a term holds when all its requirements do; an empty term holds
+/// for no node).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct NodeSelector(pub Box<[LabelRequirement]>);
+pub struct NodeSelector {
+    /// `nodeSelector`: all must hold.
+    pub all: Box<[LabelRequirement]>,
+    /// `requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms`: one must hold.
+    /// Empty when the pod has no required node affinity.
+    pub any_term: Box<[Box<[LabelRequirement]>]>,
+}
 
 impl NodeSelector {
-    /// Whether a node with `labels` satisfies every requirement.
+    /// A selector of requirements that must all hold, and no affinity terms.
+    pub fn all_of(requirements: impl Into<Box<[LabelRequirement]>>) -> Self {
+        Self {
+            all: requirements.into(),
+            any_term: Box::new([]),
+        }
+    }
+
+    /// Whether a node with `labels` satisfies the selector.
     pub fn matches(&self, labels: &Labels) -> bool {
-        self.0.iter().all(|r| r.matches(labels))
+        self.all.iter().all(|r| r.matches(labels))
+            && (self.any_term.is_empty()
+                || self
+                    .any_term
+                    .iter()
+                    .any(|term| !term.is_empty() && term.iter().all(|r| r.matches(labels))))
     }
 
     /// True when the pod can go on any node as far as labels are concerned.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.all.is_empty() && self.any_term.is_empty()
     }
 
     /// The label keys the selector reads.
     pub fn keys(&self) -> impl Iterator<Item = &Arc<str>> {
-        self.0.iter().map(LabelRequirement::key)
+        self.all
+            .iter()
+            .chain(self.any_term.iter().flatten())
+            .map(LabelRequirement::key)
     }
 }
 
@@ -130,11 +172,45 @@ mod tests {
         assert!(LabelRequirement::NotIn(k("absent"), Box::new([k("b")])).matches(&node));
         assert!(LabelRequirement::Exists(k("zone")).matches(&node));
         assert!(LabelRequirement::DoesNotExist(k("spot")).matches(&node));
-        let sel = NodeSelector(Box::new([
+        let sel = NodeSelector::all_of([
             LabelRequirement::equals(k("pool"), k("gpu")),
             LabelRequirement::equals(k("zone"), k("b")),
-        ]));
+        ]);
         assert!(!sel.matches(&node));
         assert!(NodeSelector::default().matches(&node));
+    }
+
+    #[test]
+    fn affinity_terms_are_ored_and_their_requirements_anded() {
+        let k = |s: &str| Arc::from(s);
+        let pool_b = labels(&[("pool", "b"), ("zone", "a"), ("gen", "5")]);
+        let pool_c = labels(&[("pool", "c"), ("zone", "a"), ("gen", "3")]);
+        let sel = NodeSelector {
+            all: Box::new([LabelRequirement::equals(k("zone"), k("a"))]),
+            any_term: Box::new([
+                Box::new([LabelRequirement::equals(k("pool"), k("a"))]),
+                Box::new([
+                    LabelRequirement::equals(k("pool"), k("b")),
+                    LabelRequirement::Gt(k("gen"), 4),
+                ]),
+            ]),
+        };
+        assert!(sel.matches(&pool_b), "the second term holds");
+        assert!(!sel.matches(&pool_c), "no term holds");
+        let elsewhere = labels(&[("pool", "b"), ("zone", "b"), ("gen", "5")]);
+        assert!(!sel.matches(&elsewhere), "nodeSelector still holds too");
+        let empty_term = NodeSelector {
+            all: Box::new([]),
+            any_term: Box::new([Box::new([])]),
+        };
+        assert!(
+            !empty_term.matches(&pool_b),
+            "an empty term selects no node"
+        );
+        assert!(LabelRequirement::Lt(k("gen"), 4).matches(&pool_c));
+        assert!(!LabelRequirement::Lt(k("gen"), 4).matches(&pool_b));
+        let not_a_number = labels(&[("gen", "five")]);
+        assert!(!LabelRequirement::Gt(k("gen"), 0).matches(&not_a_number));
+        assert!(!LabelRequirement::Lt(k("gen"), 100).matches(&not_a_number));
     }
 }

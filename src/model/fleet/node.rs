@@ -6,7 +6,7 @@ use super::ids::NodeName;
 use super::labels::Labels;
 use super::resources::ResourceVector;
 use super::taints::Taint;
-use crate::model::quantity::{QuantityError, Scale, parse_quantity};
+use crate::model::quantity::QuantityError;
 
 /// Label (or annotation) the NVIDIA device plugin sets to the number of time-slicing
 /// replicas per physical GPU; the node then advertises `replicas × GPUs`.
@@ -77,8 +77,13 @@ impl NodeView {
 /// rather than a guess, because guessing 1 would overstate GPUs by the real factor.
 pub fn gpu_replicas_from_label(value: Option<&str>) -> Result<u32, QuantityError> {
     let Some(value) = value else { return Ok(1) };
-    let n = parse_quantity(value, Scale::Units)?;
-    u32::try_from(n)
+    // Digits only: "2.5", "1k" or "1e1" are not replica counts the device plugin writes,
+    // and reading them as quantities would round them into one.
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(QuantityError::Malformed(value.to_owned()));
+    }
+    value
+        .parse::<u32>()
         .ok()
         .filter(|n| *n > 0)
         .ok_or_else(|| QuantityError::OutOfRange(value.to_owned()))
@@ -94,5 +99,11 @@ mod tests {
         assert_eq!(gpu_replicas_from_label(Some("4")), Ok(4));
         assert!(gpu_replicas_from_label(Some("0")).is_err());
         assert!(gpu_replicas_from_label(Some("four")).is_err());
+        for not_a_count in ["2.5", "0.5", "1k", "1e1", "", "-2", "+2", "99999999999"] {
+            assert!(
+                gpu_replicas_from_label(Some(not_a_count)).is_err(),
+                "{not_a_count:?}"
+            );
+        }
     }
 }

@@ -233,6 +233,34 @@ fn node_selectors_restrict_re_placement() {
 }
 
 #[test]
+fn required_node_affinity_restricts_re_placement_to_any_of_its_terms() {
+    // x needs pool gpu or pool big; zone b has only pool cpu nodes, and zone c a big one.
+    let nodes = |with_big: bool| {
+        let mut nodes = vec![
+            node("gpu0", "a").cpu(8000).label("pool", "gpu").build(),
+            node("cpu0", "b").cpu(8000).label("pool", "cpu").build(),
+        ];
+        if with_big {
+            nodes.push(node("big0", "c").cpu(8000).label("pool", "big").build());
+        }
+        nodes
+    };
+    let x = || {
+        pod("x", Some("gpu0"))
+            .cpu(2000)
+            .affinity(&[("pool", &["gpu"]), ("pool", &["big"])])
+    };
+    let config = CapacityConfig::default();
+    let c = cluster(nodes(false), vec![x().build()]);
+    let report = what_if(&ClusterIndex::new(&c, &config), &lose_zone("a"), &[]);
+    assert_eq!(report.unplaced_pods(), 1);
+    assert_eq!(report.unplaced[0].reason, UnplacedReason::NoEligibleNode);
+    let c = cluster(nodes(true), vec![x().build()]);
+    let report = what_if(&ClusterIndex::new(&c, &config), &lose_zone("a"), &[]);
+    assert_eq!(report.unplaced_pods(), 0, "the second term admits big0");
+}
+
+#[test]
 fn required_topology_domain_pins_pods_to_their_zone() {
     // A pod with a zonal volume in zone a cannot follow the zone's loss to b.
     let c = cluster(
