@@ -454,10 +454,7 @@ fn main() {
         connected: true,
         ..Activity::default()
     };
-    activity.journal = JournalView {
-        projection: Arc::new(projection),
-        events: Arc::new(events),
-    };
+    activity.journal = JournalView::new(projection, events);
     app.update(Msg::Activity(activity));
     println!(
         "journal of {count} events (a 300-cluster rollout, 30 maintenances of 100 nodes) loaded in {:.2?}",

@@ -12,6 +12,7 @@ use fleetdeck::model::capacity::{
 };
 use fleetdeck::model::fleet::NodeName;
 use fleetdeck::model::live::ClusterSnapshot;
+use fleetdeck::model::maintenance::{MaintenanceHolds, maintenance_holds};
 use serde::Serialize;
 
 use super::live::observe;
@@ -142,6 +143,7 @@ fn scenario_line(report: &WhatIfReport) -> ScenarioLine {
 fn cluster_capacity(
     snapshot: &ClusterSnapshot,
     config: &CapacityConfig,
+    holds: &MaintenanceHolds,
     what: Option<&WhatIf>,
     gang: Option<&GangRequest>,
 ) -> ClusterCapacity {
@@ -159,7 +161,10 @@ fn cluster_capacity(
     if !out.counted {
         return out;
     }
-    let report = cluster_report(&snapshot.view, config, &[]);
+    let held = holds.of(&snapshot.view.id);
+    let view = held.apply(&snapshot.view);
+    let reserved = &held.reserved;
+    let report = cluster_report(&view, config, reserved);
     out.baseline = Some(scenario_line(&report.baseline));
     out.gpu = (report.gpu.total_gpus > 0).then(|| GpuLine {
         free: report.gpu.free_gpus,
@@ -192,7 +197,7 @@ fn cluster_capacity(
         })
         .collect();
     out.limits = report.limits.iter().map(ToString::to_string).collect();
-    let index = ClusterIndex::new(&snapshot.view, config);
+    let index = ClusterIndex::new(&view, config);
     if let Some(what) = what {
         let scenario = match what {
             WhatIf::Zone(zone) => Scenario::LoseFailureDomain {
@@ -204,16 +209,28 @@ fn cluster_capacity(
             }
             WhatIf::Cluster(_) => Scenario::LoseCluster,
         };
-        out.what_if = Some(scenario_line(&what_if(&index, &scenario, &[])));
+        out.what_if = Some(scenario_line(&what_if(&index, &scenario, reserved)));
     }
     if let Some(gang) = gang {
-        let fit = gang_fit(&gpu_shape(&index, &[]), gang);
+        let fit = gang_fit(&gpu_shape(&index, reserved), gang);
         out.gang = Some(format!(
             "{}x{}: fits on {} node(s); largest on one node {}; {} free in total",
             gang.size, gang.resource, fit.nodes_that_fit, fit.largest_on_one_node, fit.free_total
         ));
     }
     out
+}
+
+/// The nodes maintenance holds, from the journal; none when there is no journal yet
+/// (reading must not create one).
+fn maintenance_holds_of(settings: &Settings) -> anyhow::Result<MaintenanceHolds> {
+    if !settings.journal.exists() {
+        return Ok(MaintenanceHolds::default());
+    }
+    let journal = super::journal_cmd::open(settings)?;
+    let projection = fleetdeck::journal::JournalStore::projection(&journal)
+        .with_context(|| format!("journal {}", settings.journal.display()))?;
+    Ok(maintenance_holds(&projection))
 }
 
 /// Runs `fleetdeck capacity`.
@@ -244,11 +261,12 @@ pub fn run(
         bail!("cluster {id:?} is not in the ledger");
     }
     let config = CapacityConfig::default();
+    let holds = maintenance_holds_of(settings)?;
     let clusters: Vec<ClusterCapacity> = snapshot
         .clusters
         .iter()
         .filter(|c| only.as_deref().is_none_or(|id| &*c.id == id))
-        .map(|c| cluster_capacity(c, &config, what.as_ref(), gang.as_ref()))
+        .map(|c| cluster_capacity(c, &config, &holds, what.as_ref(), gang.as_ref()))
         .collect();
     emit(settings.output, &clusters, || render(&clusters))?;
     Ok(ExitCode::SUCCESS)

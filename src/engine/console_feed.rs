@@ -93,10 +93,7 @@ pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, ever
             in_flight: in_flight(&projection),
             recent,
             connected: true,
-            journal: JournalView {
-                projection: std::sync::Arc::new(projection.clone()),
-                events: std::sync::Arc::new(timeline.clone()),
-            },
+            journal: JournalView::new(projection.clone(), timeline.clone()),
         });
         std::thread::sleep(every);
     }

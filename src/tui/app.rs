@@ -250,8 +250,12 @@ impl App {
                 self.dirty = true;
             }
             Msg::Snapshot(snapshot) => {
-                self.data
-                    .refresh(&snapshot, &self.ledger, &self.config.capacity);
+                self.data.refresh(
+                    &snapshot,
+                    &self.ledger,
+                    &self.config.capacity,
+                    &self.activity.journal.holds,
+                );
                 self.snapshot = snapshot;
                 self.rebuild_rows();
                 self.refresh_report();
@@ -260,6 +264,14 @@ impl App {
             }
             Msg::Activity(activity) => {
                 self.activity = activity;
+                // Maintenance holds change what capacity counts.
+                self.data.refresh(
+                    &self.snapshot,
+                    &self.ledger,
+                    &self.config.capacity,
+                    &self.activity.journal.holds,
+                );
+                self.refresh_report();
                 self.rebuild_rows();
                 self.refresh_handover();
                 self.dirty = true;
@@ -424,13 +436,14 @@ impl App {
             self.capacity_state.report = None;
             return;
         };
+        let held = self.activity.journal.holds.of(&live.view.id);
         let fresh = self
             .capacity_state
             .report
             .as_ref()
-            .is_some_and(|r| Arc::ptr_eq(&r.view, &live.view));
+            .is_some_and(|r| Arc::ptr_eq(&r.view, &live.view) && r.held == *held);
         if !fresh {
-            self.capacity_state.report = Some(report_for(&live.view, &self.config.capacity));
+            self.capacity_state.report = Some(report_for(&live.view, &self.config.capacity, held));
         }
     }
 
@@ -446,8 +459,13 @@ impl App {
             ));
             return;
         }
-        let view = Arc::clone(&live.view);
-        self.capacity_state.what_if = Some(run_what_if(&view, &self.config.capacity, scenario));
+        let held = self.activity.journal.holds.of(&live.view.id);
+        self.capacity_state.what_if = Some(run_what_if(
+            &live.view,
+            &self.config.capacity,
+            held,
+            scenario,
+        ));
         if !matches!(self.nav.current(), Route::Capacity(CapacityScope::Cluster(id)) if id == cluster)
         {
             self.go_capacity(CapacityScope::Cluster(cluster.to_owned()), false);

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use jiff::Timestamp;
 
-use crate::model::maintenance::{MaintenanceSpec, NodeFacts};
+use crate::model::maintenance::{MaintenanceHolds, MaintenanceSpec, NodeFacts, maintenance_holds};
 use crate::model::run::{Event, OperatorCommand, Projection};
 
 /// One journal line shown in a cluster's recent events.
@@ -44,6 +44,19 @@ pub struct JournalView {
     pub projection: Arc<Projection>,
     /// The newest events (oldest first), without the engine's raw observations.
     pub events: Arc<Vec<Event>>,
+    /// The nodes maintenance runs hold, which capacity counts as unavailable.
+    pub holds: Arc<MaintenanceHolds>,
+}
+
+impl JournalView {
+    /// The view of a projection and its newest events.
+    pub fn new(projection: Projection, events: Vec<Event>) -> Self {
+        JournalView {
+            holds: Arc::new(maintenance_holds(&projection)),
+            projection: Arc::new(projection),
+            events: Arc::new(events),
+        }
+    }
 }
 
 impl PartialEq for JournalView {

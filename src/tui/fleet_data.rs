@@ -11,6 +11,7 @@ use crate::model::capacity::{
 use crate::model::fleet::{ClusterView, ResourceVector};
 use crate::model::ledger::Ledger;
 use crate::model::live::{DriftKind, FleetSnapshot, find_drift};
+use crate::model::maintenance::{ClusterHolds, MaintenanceHolds};
 
 /// What the drill-down shows about one node.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,7 +46,11 @@ pub struct BlockingPdb {
 /// Derived facts about one cluster's view.
 #[derive(Debug, Clone)]
 pub struct ClusterFacts {
-    /// The view these facts were computed from (compared by pointer).
+    /// The snapshot's view these facts were computed from (compared by pointer).
+    pub source: Arc<ClusterView>,
+    /// What maintenance held in the cluster when they were computed.
+    pub held: ClusterHolds,
+    /// The view as capacity sees it: `source` with the nodes maintenance holds marked.
     pub view: Arc<ClusterView>,
     /// One entry per node, in view order.
     pub nodes: Vec<NodeFacts>,
@@ -67,10 +72,15 @@ pub struct ClusterFacts {
 
 impl ClusterFacts {
     /// Computes the facts of one view.
-    pub fn compute(view: Arc<ClusterView>, config: &CapacityConfig) -> ClusterFacts {
+    pub fn compute(
+        source: Arc<ClusterView>,
+        config: &CapacityConfig,
+        held: &ClusterHolds,
+    ) -> ClusterFacts {
+        let view = held.apply(&source);
         let index = ClusterIndex::new(&view, config);
-        let domains = domain_capacity(&index, &[]);
-        let gpu = gpu_shape(&index, &[]);
+        let domains = domain_capacity(&index, &held.reserved);
+        let gpu = gpu_shape(&index, &held.reserved);
         let mut allocatable = ResourceVector::ZERO;
         let mut used = ResourceVector::ZERO;
         for d in &domains {
@@ -140,6 +150,8 @@ impl ClusterFacts {
             gpu,
             blocking_pdbs,
             view,
+            source,
+            held: held.clone(),
         }
     }
 }
@@ -155,12 +167,23 @@ pub struct FleetData {
 
 impl FleetData {
     /// Brings the facts up to date with `snapshot`, recomputing only changed clusters.
-    pub fn refresh(&mut self, snapshot: &FleetSnapshot, ledger: &Ledger, config: &CapacityConfig) {
+    pub fn refresh(
+        &mut self,
+        snapshot: &FleetSnapshot,
+        ledger: &Ledger,
+        config: &CapacityConfig,
+        holds: &MaintenanceHolds,
+    ) {
         let mut next = HashMap::with_capacity(snapshot.clusters.len());
         for cluster in snapshot.clusters.iter() {
+            let held = holds.of(&cluster.view.id);
             let facts = match self.facts.remove(&cluster.id) {
-                Some(f) if Arc::ptr_eq(&f.view, &cluster.view) => f,
-                _ => Arc::new(ClusterFacts::compute(Arc::clone(&cluster.view), config)),
+                Some(f) if Arc::ptr_eq(&f.source, &cluster.view) && f.held == *held => f,
+                _ => Arc::new(ClusterFacts::compute(
+                    Arc::clone(&cluster.view),
+                    config,
+                    held,
+                )),
             };
             next.insert(Arc::clone(&cluster.id), facts);
         }

@@ -2,8 +2,6 @@
 //! hand-off, a rollout whose second batch awaits approval, a note. Deterministic: times
 //! are relative to the fixtures' fixed "now".
 
-use std::sync::Arc;
-
 use super::app::{App, Msg};
 use super::fixtures::{ago, app, ledger};
 use crate::model::maintenance::Step;
@@ -240,9 +238,7 @@ pub fn operator_app() -> App {
 /// Feeds `events` to the app as the journal feed would.
 pub fn with_journal(app: &mut App, events: Vec<crate::model::run::Event>) {
     let mut activity = app.activity.clone();
-    activity.journal = super::feed::JournalView {
-        projection: Arc::new(crate::model::run::Projection::replay(&events)),
-        events: Arc::new(events),
-    };
+    activity.journal =
+        super::feed::JournalView::new(crate::model::run::Projection::replay(&events), events);
     app.update(Msg::Activity(activity));
 }

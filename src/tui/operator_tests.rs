@@ -494,3 +494,36 @@ fn a_halted_rollout_shows_why_and_p_resumes_it() {
         "the handover lists the halted rollout"
     );
 }
+
+#[test]
+fn nodes_maintenance_holds_are_shown_and_not_counted_as_capacity() {
+    // The fixture journal's maintenance on eu-fra-prod-01 has begun on fra1-cpu-b00 and
+    // fra1-cpu-c00 (drains blocked) and finished on fra1-cpu-a00; the nodes themselves
+    // still report schedulable.
+    let without = fixtures::app();
+    let mut app = fixtures::operator_app();
+    let free = |app: &super::app::App| {
+        app.data
+            .cluster("eu-fra-prod-01")
+            .map(|facts| facts.allocatable.cpu_millis())
+            .expect("facts")
+    };
+    assert!(
+        free(&app) < free(&without),
+        "nodes under maintenance leave healthy allocatable"
+    );
+    press(&mut app, ":");
+    typed(&mut app, "cluster eu-fra-prod-01");
+    press(&mut app, "enter");
+    let screen = render(&app, 200, 60);
+    let row = |node: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains(node))
+            .unwrap_or_else(|| panic!("{node} on screen:\n{screen}"))
+            .to_string()
+    };
+    assert!(row("fra1-cpu-b00").contains("in maintenance"), "{screen}");
+    assert!(row("fra1-cpu-c00").contains("in maintenance"), "{screen}");
+    assert!(!row("fra1-cpu-a00").contains("in maintenance"), "{screen}");
+}

@@ -21,7 +21,7 @@ mod summary;
 pub(crate) mod whatif;
 
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 #[cfg(test)]
 mod tests;
 

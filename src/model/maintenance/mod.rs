@@ -34,3 +34,5 @@ pub use planner::{
 };
 mod ports;
 pub use ports::MaintenancePort;
+mod holds;
+pub use holds::{ClusterHolds, MaintenanceHolds, maintenance_holds};

@@ -8,6 +8,7 @@ use crate::model::capacity::{
 };
 use crate::model::fleet::{ClusterView, NodeName, ResourceVector};
 use crate::model::live::{ClusterStatus, FleetSnapshot};
+use crate::model::maintenance::ClusterHolds;
 use crate::tui::filter::Filter;
 use crate::tui::fleet_data::FleetData;
 
@@ -53,6 +54,8 @@ pub fn fleet_totals(snapshot: &FleetSnapshot, data: &FleetData) -> FleetTotals {
 pub struct ReportCache {
     /// The view (compared by pointer to know when to recompute).
     pub view: Arc<ClusterView>,
+    /// What maintenance held (compared to know when to recompute).
+    pub held: ClusterHolds,
     /// The report.
     pub report: ClusterReport,
 }
@@ -68,22 +71,33 @@ pub struct WhatIfView {
     pub baseline: ResourceVector,
 }
 
-/// Runs a what-if on one cluster view.
-pub fn run_what_if(view: &ClusterView, config: &CapacityConfig, scenario: Scenario) -> WhatIfView {
-    let index = ClusterIndex::new(view, config);
-    let baseline = what_if(&index, &Scenario::Baseline, &[]).headroom;
+/// Runs a what-if on one cluster view, with what maintenance holds there.
+pub fn run_what_if(
+    view: &Arc<ClusterView>,
+    config: &CapacityConfig,
+    held: &ClusterHolds,
+    scenario: Scenario,
+) -> WhatIfView {
+    let view = held.apply(view);
+    let index = ClusterIndex::new(&view, config);
+    let baseline = what_if(&index, &Scenario::Baseline, &held.reserved).headroom;
     WhatIfView {
         cluster: view.id.to_string(),
-        report: what_if(&index, &scenario, &[]),
+        report: what_if(&index, &scenario, &held.reserved),
         baseline,
     }
 }
 
-/// Builds the report of one view.
-pub fn report_for(view: &Arc<ClusterView>, config: &CapacityConfig) -> ReportCache {
+/// Builds the report of one view, with what maintenance holds there.
+pub fn report_for(
+    view: &Arc<ClusterView>,
+    config: &CapacityConfig,
+    held: &ClusterHolds,
+) -> ReportCache {
     ReportCache {
         view: Arc::clone(view),
-        report: cluster_report(view, config, &[]),
+        held: held.clone(),
+        report: cluster_report(&held.apply(view), config, &held.reserved),
     }
 }
 
