@@ -43,7 +43,7 @@ impl Default for SyncOptions {
         SyncOptions {
             connect: ConnectOptions::default(),
             reflect: ReflectOptions::default(),
-            stale_after: Duration::from_secs(150),
+            stale_after: crate::model::live::STALE_AFTER,
             publish_every: Duration::from_millis(250),
             reconnect_after: Duration::from_secs(15),
         }

@@ -27,7 +27,7 @@ use super::screens::timeline::TimelineState;
 use super::theme::Theme;
 use crate::model::capacity::{CapacityConfig, Scenario};
 use crate::model::ledger::Ledger;
-use crate::model::live::FleetSnapshot;
+use crate::model::live::{FleetSnapshot, STALE_AFTER};
 
 /// Smallest terminal the console draws in; below it, a "too small" note.
 pub const MIN_SIZE: (u16, u16) = (40, 12);
@@ -249,19 +249,7 @@ impl App {
                 self.size = (w, h);
                 self.dirty = true;
             }
-            Msg::Snapshot(snapshot) => {
-                self.data.refresh(
-                    &snapshot,
-                    &self.ledger,
-                    &self.config.capacity,
-                    &self.activity.journal.holds,
-                );
-                self.snapshot = snapshot;
-                self.rebuild_rows();
-                self.refresh_report();
-                self.refresh_handover();
-                self.dirty = true;
-            }
+            Msg::Snapshot(snapshot) => self.take_snapshot(snapshot),
             Msg::Activity(activity) => {
                 self.activity = activity;
                 // Maintenance holds change what capacity counts.
@@ -287,10 +275,31 @@ impl App {
             Msg::Tick(now) => {
                 self.dirty |= now.as_second() != self.now.as_second();
                 self.now = now;
+                // If no newer snapshot says so (its publisher stalled or gone), data
+                // that went stale must still stop reading as healthy.
+                if let Some(aged) = self.snapshot.aged(now, STALE_AFTER) {
+                    self.take_snapshot(aged);
+                }
             }
             Msg::Terminate => return vec![Command::Quit],
         }
         Vec::new()
+    }
+
+    /// Shows a new fleet snapshot: facts, rows, the capacity report and the handover
+    /// follow it.
+    fn take_snapshot(&mut self, snapshot: FleetSnapshot) {
+        self.data.refresh(
+            &snapshot,
+            &self.ledger,
+            &self.config.capacity,
+            &self.activity.journal.holds,
+        );
+        self.snapshot = snapshot;
+        self.rebuild_rows();
+        self.refresh_report();
+        self.refresh_handover();
+        self.dirty = true;
     }
 
     fn on_key(&mut self, key: KeyEvent) -> Vec<Command> {

@@ -314,3 +314,39 @@ fn resize_any_time_never_panics() {
         }
     }
 }
+
+#[test]
+fn data_that_goes_stale_reads_unknown_without_a_new_snapshot() {
+    use crate::model::live::ClusterStatus;
+    // The publisher stops (no snapshot arrives); only time passes.
+    let mut app = fixtures::app();
+    let id = "eu-fra-prod-01";
+    let status = |app: &App| app.snapshot.cluster(id).map(|c| c.status);
+    assert_eq!(status(&app), Some(ClusterStatus::Synced));
+    let soon = jiff::Timestamp::from_second(app.now.as_second() + 60).unwrap();
+    app.update(Msg::Tick(soon));
+    assert_eq!(status(&app), Some(ClusterStatus::Synced), "still fresh");
+    let later = jiff::Timestamp::from_second(app.now.as_second() + 600).unwrap();
+    app.update(Msg::Tick(later));
+    assert_eq!(status(&app), Some(ClusterStatus::Unknown));
+    let (ready, total) = app.snapshot.cluster(id).map(|c| c.nodes_ready()).unwrap();
+    assert_eq!((ready, total > 0), (0, true), "no longer counted as ready");
+    assert!(
+        app.data
+            .cluster(id)
+            .is_some_and(|facts| std::sync::Arc::ptr_eq(
+                &facts.source,
+                &app.snapshot.cluster(id).unwrap().view
+            )),
+        "the facts follow the aged snapshot"
+    );
+    // The cluster screen says so.
+    press(&mut app, ":");
+    typed(&mut app, "cluster eu-fra-prod-01");
+    press(&mut app, "enter");
+    let screen = render(&app, 200, 40);
+    assert!(
+        screen.contains("Unknown") || screen.contains("UNKNOWN"),
+        "{screen}"
+    );
+}

@@ -8,7 +8,7 @@ use jiff::Timestamp;
 use serde::Serialize;
 
 use super::identity::{IdentityVerdict, ObservedIdentity};
-use super::status::{ClusterStatus, ConnectionFacts};
+use super::status::{ClusterStatus, ConnectionFacts, classify};
 use crate::model::fleet::{ClusterView, Readiness};
 
 /// How many nodes report one version string.
@@ -144,6 +144,34 @@ impl FleetSnapshot {
             *counts.0.entry(c.status).or_default() += 1;
         }
         counts
+    }
+
+    /// The snapshot as it must read at `now`: a cluster whose data went stale after the
+    /// snapshot was taken — its publisher stalled or gone, so no newer snapshot says so —
+    /// reads `Unknown` rather than the usable status it had. `None` when nothing aged.
+    pub fn aged(&self, now: Timestamp, stale_after: std::time::Duration) -> Option<Self> {
+        let mut aged = false;
+        let clusters: Vec<Arc<ClusterSnapshot>> = self
+            .clusters
+            .iter()
+            .map(|c| {
+                let status = classify(&c.facts, now, stale_after);
+                if c.status.data_usable() && !status.data_usable() {
+                    aged = true;
+                    Arc::new(ClusterSnapshot {
+                        status,
+                        ..ClusterSnapshot::clone(c)
+                    })
+                } else {
+                    Arc::clone(c)
+                }
+            })
+            .collect();
+        aged.then(|| FleetSnapshot {
+            version: self.version,
+            taken_at: self.taken_at,
+            clusters: Arc::from(clusters),
+        })
     }
 
     /// Whether every cluster has reached a final verdict for now (no longer connecting).

@@ -95,6 +95,10 @@ impl ConnectionFacts {
     }
 }
 
+/// How old data may be before it is not trusted, unless configured otherwise: a watch
+/// that saw neither an event nor a bookmark for this long may be hung.
+pub const STALE_AFTER: Duration = Duration::from_secs(150);
+
 /// The status for `facts` at `now`. Data older than `stale_after` is not trusted, whatever
 /// the loop believes (a hung connection looks like a quiet one).
 pub fn classify(facts: &ConnectionFacts, now: Timestamp, stale_after: Duration) -> ClusterStatus {
