@@ -138,14 +138,17 @@ fn observe(node: &Node) -> NodeObservation {
         .and_then(|a| a.get("nvidia.com/gpu"))
         .and_then(|q| q.0.parse::<u32>().ok())
         .unwrap_or(0);
+    // Under the names maintenance files use for `expectedVersions` (`VERSION_KEYS`).
     let mut versions = BTreeMap::new();
     if let Some(info) = status.and_then(|s| s.node_info.as_ref()) {
-        versions.insert("kubelet".to_string(), info.kubelet_version.clone());
-        versions.insert("kernel".to_string(), info.kernel_version.clone());
-        versions.insert(
-            "runtime".to_string(),
-            info.container_runtime_version.clone(),
-        );
+        for (key, value) in [
+            ("kubelet", &info.kubelet_version),
+            ("kernel", &info.kernel_version),
+            ("containerRuntime", &info.container_runtime_version),
+            ("osImage", &info.os_image),
+        ] {
+            versions.insert(key.to_string(), value.clone());
+        }
     }
     NodeObservation {
         ready,
@@ -547,5 +550,25 @@ mod tests {
             Some(("web-pdb".to_string(), 3, 3))
         );
         assert_eq!(parse_pdb_refusal("Too many requests"), None);
+    }
+
+    #[test]
+    fn observed_versions_use_the_keys_maintenance_files_expect() {
+        let node: Node = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "n1"},
+            "status": {"nodeInfo": {
+                "kubeletVersion": "v1.31.4", "kernelVersion": "6.8.0",
+                "containerRuntimeVersion": "containerd://1.7.22", "osImage": "Ubuntu 24.04",
+                "machineID": "", "systemUUID": "", "bootID": "", "kubeProxyVersion": "",
+                "operatingSystem": "linux", "architecture": "amd64"
+            }}
+        }))
+        .expect("node");
+        let seen = observe(&node);
+        for key in crate::model::maintenance::VERSION_KEYS {
+            assert!(seen.versions.contains_key(*key), "{key} observed");
+        }
+        assert_eq!(seen.versions["containerRuntime"], "containerd://1.7.22");
+        assert_eq!(seen.versions["osImage"], "Ubuntu 24.04");
     }
 }
