@@ -195,6 +195,27 @@ fn count_intents(events: &[fleetdeck::model::run::Event], action: &str) -> usize
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_executors_under_one_actor_name_never_both_hold_the_lease() {
+    // The same user starting a second executor on one host (or a restart while the old
+    // process still runs): the second must stand by, not renew the first one's lease.
+    let f = fixture().await;
+    let mut first = f.executor("alice@ops-host");
+    let mut second = f.executor("alice@ops-host");
+    assert!(first.hold_lease().unwrap());
+    assert!(!second.hold_lease().unwrap(), "the second stands by");
+    assert!(first.hold_lease().unwrap(), "the first still renews");
+    first.release_lease().unwrap();
+    assert!(
+        second.hold_lease().unwrap(),
+        "once released, the second takes it"
+    );
+    assert!(
+        !first.hold_lease().unwrap(),
+        "and the first stands by in turn"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn full_cycle_on_a_node() {
     let fx = fixture().await;
     let client = fx.client("small-02");

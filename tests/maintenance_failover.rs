@@ -105,7 +105,7 @@ async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary() {
                     .ok()
                     .flatten()
                     .and_then(|l| l.holder)
-                    .is_some_and(|h| h.0 == "exec-a")
+                    .is_some_and(|h| h.0.starts_with("exec-a ["))
             });
             let _standby = Executor::spawn(&dir_a, "exec-b", &[]);
             wait(&format!("step {boundary_s} to succeed"), 60, &dir_a, || {

@@ -222,7 +222,7 @@ async fn a_long_exec_keeps_the_lease_and_runs_once_per_cluster() {
             .ok()
             .flatten()
             .and_then(|l| l.holder)
-            .is_some_and(|h| h.0 == "exec-a")
+            .is_some_and(|h| h.0.starts_with("exec-a ["))
     });
     let _standby = Executor::spawn(path, "exec-b", &[]);
     setup.wait_succeeded(1);

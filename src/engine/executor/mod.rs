@@ -72,6 +72,8 @@ pub struct Executor<S, P> {
     store: S,
     port: P,
     options: ExecutorOptions,
+    /// The name this executor holds the lease under (see [`instance_holder`]).
+    lease_holder: Actor,
     lease: Option<Lease>,
     projection: Projection,
     checkpoints: HashMap<(RunId, ItemId), Checkpoint>,
@@ -100,6 +102,16 @@ fn now() -> Timestamp {
     Timestamp::now()
 }
 
+/// The lease holder name of one executor: its actor, this process and a count. The
+/// journal treats a lease taken again by the same holder as a renewal, so two executors
+/// that share an actor name (the same user on one host, a restart while the old process
+/// still runs) must not share a holder name, or both would act.
+fn instance_holder(actor: &Actor) -> Actor {
+    static STARTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Actor(format!("{actor} [pid {} #{n}]", std::process::id()))
+}
+
 impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + Sync>
     Executor<S, P>
 {
@@ -108,6 +120,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         Executor {
             store,
             port,
+            lease_holder: instance_holder(&options.actor),
             options,
             lease: None,
             projection: Projection::default(),
@@ -153,7 +166,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     return Ok(true);
                 }
                 Err(JournalError::LeaseLost { .. }) => {
-                    tracing::warn!(actor = %self.options.actor, "lease lost; standing by");
+                    tracing::warn!(holder = %self.lease_holder, "lease lost; standing by");
                     self.lease = None;
                 }
                 Err(e) => return Err(e.into()),
@@ -161,16 +174,37 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         }
         match self
             .store
-            .acquire_lease(&LeaseScope::fleet(), &self.options.actor, ttl, now())?
+            .acquire_lease(&LeaseScope::fleet(), &self.lease_holder, ttl, now())?
         {
             LeaseGrant::Acquired { lease } => {
-                tracing::info!(actor = %self.options.actor, token = %lease.token, "lease acquired");
+                tracing::info!(holder = %self.lease_holder, token = %lease.token, "lease acquired");
                 self.lease = Some(lease);
                 // Another executor may have acted meanwhile: rebuild rollouts from the journal.
                 self.rollouts.clear();
                 Ok(true)
             }
             LeaseGrant::HeldByOther { .. } => Ok(false),
+        }
+    }
+
+    /// Renews the lease this executor has held since its pass began; false when it was
+    /// lost. Never takes the lease afresh: another executor may have acted meanwhile, so
+    /// only a new pass, which first catches up with the journal, may take it again.
+    fn still_hold_lease(&mut self) -> Result<bool, EngineError> {
+        let Some(lease) = &self.lease else {
+            return Ok(false);
+        };
+        match self.store.renew_lease(lease, self.options.lease_ttl, now()) {
+            Ok(renewed) => {
+                self.lease = Some(renewed);
+                Ok(true)
+            }
+            Err(JournalError::LeaseLost { .. }) => {
+                tracing::warn!(holder = %self.lease_holder, "lease lost mid-pass; standing by");
+                self.lease = None;
+                Ok(false)
+            }
+            Err(e) => Err(e.into()),
         }
     }
 

@@ -95,8 +95,9 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     format!("{key}/state"),
                     checkpoint.to_body(),
                 );
-                // Renew first: a side effect is only started by the lease holder.
-                if !self.hold_lease()? {
+                // Renew first: a side effect is only started by an executor that held
+                // the lease without a break since its pass caught up with the journal.
+                if !self.still_hold_lease()? {
                     return Ok(None);
                 }
                 let fence = self.fence();
@@ -244,7 +245,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             format!("{first}/state"),
             checkpoint.to_body(),
         ));
-        if !self.hold_lease()? {
+        if !self.still_hold_lease()? {
             return Ok(None);
         }
         let fence = self.fence();
