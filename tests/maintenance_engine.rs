@@ -216,6 +216,46 @@ async fn two_executors_under_one_actor_name_never_both_hold_the_lease() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_node_keeps_the_next_batch_from_starting() {
+    let fx = fixture().await;
+    let nodes: Api<Node> = Api::all(fx.client("small-02"));
+    let names: Vec<String> = nodes
+        .list(&ListParams::default())
+        .await
+        .unwrap()
+        .items
+        .into_iter()
+        .filter_map(|n| n.metadata.name)
+        .take(2)
+        .collect();
+    assert_eq!(names.len(), 2);
+    // One node per batch (maxUnavailable 1); the hook fails on the first.
+    let yaml =
+        spec("small-02", &names.join(", "), "60s").replace("argv: [\"true\"]", "argv: [\"false\"]");
+    let run = fx.start(&yaml).await;
+    let mut executor = fx.executor("executor-a");
+    drive_until(
+        &mut executor,
+        &fx,
+        &run,
+        |fx| matches!(fx.status(&run), RunStatus::Halted { .. }),
+        90,
+    )
+    .await;
+    let events = fx.events(&run);
+    assert_eq!(
+        count_intents(&events, "hook"),
+        1,
+        "the hook ran on one node"
+    );
+    assert_eq!(
+        count_intents(&events, "cordon"),
+        1,
+        "the second batch's node was never cordoned"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn full_cycle_on_a_node() {
     let fx = fixture().await;
     let client = fx.client("small-02");

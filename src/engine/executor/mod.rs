@@ -390,29 +390,45 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             );
             self.append(e)?;
         }
-        let finished = |this: &Self, item: &ItemId| {
+        let checkpoint = |this: &Self, item: &ItemId| {
             this.checkpoints
                 .get(&(run.id.clone(), item.clone()))
-                .is_some_and(|c| c.node_state.is_finished())
+                .map(|c| c.node_state.clone())
         };
-        let Some(batch) = run
-            .batches
+        let finished =
+            |this: &Self, item: &ItemId| checkpoint(this, item).is_some_and(|n| n.is_finished());
+        let failed: Vec<String> = run
+            .order
             .iter()
-            .find(|batch| batch.iter().any(|item| !finished(self, item)))
-            .cloned()
-        else {
-            let failed: Vec<String> = run
+            .filter(|item| {
+                checkpoint(self, item).is_some_and(|n| {
+                    matches!(n.status, crate::model::run::StepStatus::Failed { .. })
+                })
+            })
+            .map(ToString::to_string)
+            .collect();
+        // Once a node failed, no further node is touched: its cordon and drain would take
+        // capacity on top of a node that may not come back. Nodes already past their
+        // precheck are still brought to an end (left half-drained they would help no one).
+        let next: Option<Vec<ItemId>> = if failed.is_empty() {
+            run.batches
+                .iter()
+                .find(|batch| batch.iter().any(|item| !finished(self, item)))
+                .cloned()
+        } else {
+            let begun: Vec<ItemId> = run
                 .order
                 .iter()
-                .filter_map(|item| {
-                    let c = self.checkpoints.get(&(run.id.clone(), item.clone()))?;
-                    matches!(
-                        c.node_state.status,
-                        crate::model::run::StepStatus::Failed { .. }
-                    )
-                    .then(|| item.to_string())
+                .filter(|item| {
+                    checkpoint(self, item).is_some_and(|n| {
+                        n.step > crate::model::maintenance::Step::Precheck && !n.is_finished()
+                    })
                 })
+                .cloned()
                 .collect();
+            (!begun.is_empty()).then_some(begun)
+        };
+        let Some(batch) = next else {
             let status = if failed.is_empty() {
                 RunStatus::Succeeded
             } else {
