@@ -256,6 +256,48 @@ async fn a_failed_node_keeps_the_next_batch_from_starting() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_cordon_or_eviction_once_the_cluster_is_not_the_one_pinned() {
+    use fleetdeck::engine::kube_port::PortError;
+    use fleetdeck::model::live::{ClusterSnapshot, FleetSnapshot, IdentityVerdict};
+    use fleetdeck::model::maintenance::{MaintenancePort, PodRef};
+    let fx = fixture().await;
+    let node = node_with_pods(&fx.client("small-02"), "").await;
+    // The fleet view now says the context reaches another cluster.
+    let mut impostor = ClusterSnapshot::connecting("small-02");
+    impostor.identity_verdict = Some(IdentityVerdict::Mismatch {
+        reason: "kube-system UID differs".into(),
+    });
+    let mut view = FleetSnapshot::empty();
+    view.clusters = std::sync::Arc::from(vec![std::sync::Arc::new(impostor)]);
+    let (_keep, snapshots) = tokio::sync::watch::channel(view);
+    let port = KubePort::new(fx.clients.clone(), snapshots, "executor-a".into());
+    let cluster = fleetdeck::model::ledger::ClusterId("small-02".into());
+    let node_name = fleetdeck::model::run::NodeName(node.clone());
+    let refused = port.set_unschedulable(&cluster, &node_name, true).await;
+    assert!(
+        matches!(&refused, Err(PortError::Refused { reason, .. }) if reason.contains("UID")),
+        "{refused:?}"
+    );
+    let pod = PodRef {
+        namespace: "default".into(),
+        name: "any".into(),
+        uid: String::new(),
+    };
+    let refused = port.evict(&cluster, &pod, None).await;
+    assert!(
+        matches!(refused, Err(PortError::Refused { .. })),
+        "{refused:?}"
+    );
+    let nodes: Api<Node> = Api::all(fx.client("small-02"));
+    let live = nodes.get(&node).await.unwrap();
+    assert_ne!(
+        live.spec.and_then(|s| s.unschedulable),
+        Some(true),
+        "the node was not cordoned"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn full_cycle_on_a_node() {
     let fx = fixture().await;
     let client = fx.client("small-02");

@@ -45,6 +45,15 @@ pub enum PortError {
     /// A hook could not be started.
     #[error("hook: {0}")]
     Hook(String),
+    /// The cluster may not be changed: its identity does not match the ledger's pin, or
+    /// is not confirmed (yet).
+    #[error("cluster {cluster}: not changed: {reason}")]
+    Refused {
+        /// Ledger id.
+        cluster: String,
+        /// Why, in words.
+        reason: String,
+    },
 }
 
 /// The port: one client per ledger cluster plus the latest fleet snapshot.
@@ -110,6 +119,24 @@ impl KubePort {
             .get(&cluster.0)
             .map(|c| c.client.clone())
             .ok_or_else(|| PortError::NoClient(cluster.0.clone()))
+    }
+
+    /// The client for a change to `cluster`, checked against the identity the fleet view
+    /// confirmed for it just now: a context re-pointed or a cluster rebuilt while a node
+    /// is mid-maintenance must not receive the next cordon or eviction.
+    fn client_for_change(&self, cluster: &ClusterId) -> Result<kube::Client, PortError> {
+        let refused = |reason: String| PortError::Refused {
+            cluster: cluster.0.clone(),
+            reason,
+        };
+        let snapshot = self.snapshots.borrow();
+        let live = snapshot
+            .cluster(&cluster.0)
+            .ok_or_else(|| refused("not in the fleet view".into()))?;
+        crate::model::live::may_change(live.identity_verdict.as_ref())
+            .map_err(|refusal| refused(refusal.to_string()))?;
+        drop(snapshot);
+        self.client(cluster)
     }
 
     async fn node(&self, cluster: &ClusterId, node: &NodeName) -> Result<Node, PortError> {
@@ -294,7 +321,7 @@ impl MaintenancePort for KubePort {
         node: &NodeName,
         unschedulable: bool,
     ) -> Result<Result<(), String>, PortError> {
-        let nodes: Api<Node> = Api::all(self.client(cluster)?);
+        let nodes: Api<Node> = Api::all(self.client_for_change(cluster)?);
         let patch = serde_json::json!({"spec": {"unschedulable": unschedulable}});
         match nodes
             .patch(
@@ -329,7 +356,7 @@ impl MaintenancePort for KubePort {
         pod: &PodRef,
         grace_period: Option<Duration>,
     ) -> Result<EvictionResult, PortError> {
-        let pods: Api<Pod> = Api::namespaced(self.client(cluster)?, &pod.namespace);
+        let pods: Api<Pod> = Api::namespaced(self.client_for_change(cluster)?, &pod.namespace);
         let params = EvictParams {
             delete_options: Some(DeleteParams {
                 grace_period_seconds: grace_period
