@@ -538,3 +538,79 @@ async fn an_exec_release_waits_out_a_freeze_gets_its_environment_and_a_failing_c
     }
     h.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_apply_that_waited_out_a_freeze_does_not_go_to_a_paused_run() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let h = Harness::start(exec_rollout(scratch.path(), "none")).await;
+    let ok = |out: Output| {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    ok(h.fleetdeck(
+        "carol@ops",
+        &[
+            "pause",
+            "--cluster",
+            "stg-apse1-01",
+            "--reason",
+            "change freeze",
+        ],
+    ));
+    let run = h.start_rollout();
+    h.wait_for(
+        &run,
+        "the apply to wait for the freeze",
+        Duration::from_secs(30),
+        |v| {
+            v.notes
+                .iter()
+                .any(|(_, _, text)| text.contains("apply waits: stg-apse1-01 is frozen"))
+        },
+    )
+    .await;
+    ok(h.fleetdeck(
+        "carol@ops",
+        &["pause", "--run", &run.0, "--reason", "bad release"],
+    ));
+    // Until the executor has folded the pause into the run.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let events = SqliteJournal::open(&h.journal(), Durability::Full)
+            .and_then(|j| j.query(&fleetdeck::journal::EventQuery::default()))
+            .expect("events");
+        let folded = events.iter().any(|e| {
+            matches!(
+                &e.event.body,
+                fleetdeck::model::run::EventBody::RolloutObserved {
+                    observation: fleetdeck::model::rollout::Observation::Pause { .. },
+                    ..
+                }
+            )
+        });
+        if folded {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the pause was never folded");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    ok(h.fleetdeck(
+        "carol@ops",
+        &[
+            "resume",
+            "--cluster",
+            "stg-apse1-01",
+            "--note",
+            "freeze over",
+        ],
+    ));
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert!(
+        !scratch.path().join("applied.txt").exists(),
+        "nothing is applied while the run is paused"
+    );
+    h.stop().await;
+}

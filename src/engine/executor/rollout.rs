@@ -166,11 +166,16 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 command: Some(seq),
             });
         }
-        match self.thawed_applies(run, &mut runtime).await {
-            Ok(applied) => queue.extend(applied),
-            Err(e) => {
-                self.rollouts.insert(run.clone(), runtime);
-                return Err(e);
+        // An apply that waited out a freeze goes only to a run that is still running, with
+        // no operator command left to fold first (a pause or an abort may be among them).
+        let commands_pending = queue.iter().any(|feed| feed.command.is_some());
+        if runtime.state.status == RolloutStatus::Running && !commands_pending {
+            match self.thawed_applies(run, &mut runtime).await {
+                Ok(applied) => queue.extend(applied),
+                Err(e) => {
+                    self.rollouts.insert(run.clone(), runtime);
+                    return Err(e);
+                }
             }
         }
         queue.extend(self.poll_verifications(&mut runtime).await);
