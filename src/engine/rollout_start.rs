@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 
 use jiff::Timestamp;
 
-use super::start::planned_event;
 use crate::journal::{JournalError, JournalStore};
 use crate::model::rollout::{
     ManifestText, ReleaseDigest, RolloutPlan, RolloutRunSpec, RolloutSpec,
@@ -70,25 +69,18 @@ pub fn record_rollout(
     if spec.batches.iter().all(|b| b.clusters.is_empty()) {
         return Err(RolloutStartError::Empty);
     }
-    let run = RunId(format!(
-        "ro-{}-{}",
-        spec.rollout.release.name,
-        now.as_second()
-    ));
     let batches: Vec<Vec<ItemId>> = spec
         .batches
         .iter()
         .map(|b| b.clusters.iter().map(|c| ItemId(c.clone())).collect())
         .collect();
-    let title = format!("rollout {}", spec.rollout.release.name);
-    let event = planned_event(
-        actor,
-        &run,
-        title,
+    let planned = super::start::Planned {
+        base: format!("ro-{}-{}", spec.rollout.release.name, now.as_second()),
+        title: format!("rollout {}", spec.rollout.release.name),
         batches,
-        serde_json::to_value(&spec)?,
-        now,
-    );
-    store.append(event, None)?;
+        spec: serde_json::to_value(&spec)?,
+        cluster: None,
+    };
+    let run = super::start::append_planned(store, actor, planned, now)?;
     Ok((run, spec))
 }

@@ -89,24 +89,77 @@ pub fn record_run(
     plan: &Plan,
     now: Timestamp,
 ) -> Result<RunId, StartError> {
-    let run = RunId(format!("mnt-{}-{}", spec.name, now.as_second()));
     let batches: Vec<Vec<ItemId>> = plan
         .batches
         .iter()
         .map(|b| b.iter().map(|n| ItemId(n.as_str().to_string())).collect())
         .collect();
-    let title = format!("maintenance {} on {}", spec.name, spec.cluster);
-    let event = planned_event(
-        actor,
-        &run,
-        title,
+    let planned = Planned {
+        base: format!("mnt-{}-{}", spec.name, now.as_second()),
+        title: format!("maintenance {} on {}", spec.name, spec.cluster),
         batches,
-        serde_json::to_value(spec)?,
-        now,
-    )
-    .with_cluster(spec.cluster.clone());
-    store.append(event, None)?;
-    Ok(run)
+        spec: serde_json::to_value(spec)?,
+        cluster: Some(spec.cluster.clone()),
+    };
+    Ok(append_planned(store, actor, planned, now)?)
+}
+
+/// A run about to be journaled: the id it would like, and what its planned event says.
+pub(crate) struct Planned {
+    /// The id, unless another run already has it.
+    pub base: String,
+    /// Its title.
+    pub title: String,
+    /// Its items, in batches.
+    pub batches: Vec<Vec<ItemId>>,
+    /// The spec the executor works from.
+    pub spec: serde_json::Value,
+    /// The cluster it works on (maintenance).
+    pub cluster: Option<crate::model::ledger::ClusterId>,
+}
+
+/// How many ids `append_planned` tries before giving up.
+const RUN_ID_TRIES: u32 = 100;
+
+/// Journals a run's planned event under `planned.base` as its id, or `base-2`, `base-3`, …
+/// when another run already has it (two runs of one name started within a second): a
+/// new run is never taken for an older one. The same start journaled again (a retry by
+/// the same person with the same spec) keeps the id it got.
+pub(crate) fn append_planned(
+    store: &mut impl JournalStore,
+    actor: &Actor,
+    planned: Planned,
+    now: Timestamp,
+) -> Result<RunId, JournalError> {
+    for n in 1..=RUN_ID_TRIES {
+        let run = RunId(match n {
+            1 => planned.base.clone(),
+            n => format!("{}-{n}", planned.base),
+        });
+        let mut event = planned_event(
+            actor,
+            &run,
+            planned.title.clone(),
+            planned.batches.clone(),
+            planned.spec.clone(),
+            now,
+        );
+        if let Some(cluster) = &planned.cluster {
+            event = event.with_cluster(cluster.clone());
+        }
+        let appended = store.append(event, None)?;
+        let stored = &appended.event.event;
+        let same_start = matches!(&stored.body, EventBody::RunPlanned { spec, .. } if *spec == planned.spec)
+            && stored.cluster == planned.cluster
+            && stored.actor == *actor;
+        if !appended.duplicate || same_start {
+            return Ok(run);
+        }
+    }
+    Err(JournalError::Invalid(format!(
+        "runs {}-2 to -{RUN_ID_TRIES} all exist already",
+        planned.base
+    )))
 }
 
 /// The event that starts a run (maintenance or rollout): its items in batch order and the
@@ -132,4 +185,49 @@ pub fn planned_event(
         },
     )
     .with_run(run.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::journal::SqliteJournal;
+    use crate::model::maintenance::read_maintenance;
+
+    fn spec(cluster: &str) -> MaintenanceSpec {
+        let yaml = format!(
+            "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: patch\ncluster: {cluster}\nnodes:\n  names: [n1]\naction:\n  exec:\n    argv: [\"true\"]\n    timeout: 30s\n    idempotent: false\nbudgets:\n  maxUnavailable: 1\n"
+        );
+        let report = read_maintenance(&yaml);
+        report
+            .spec
+            .unwrap_or_else(|| panic!("{:?}", report.diagnostics))
+    }
+
+    #[test]
+    fn runs_started_in_one_second_get_their_own_ids_and_a_retry_keeps_its_own() {
+        let mut store = SqliteJournal::in_memory().unwrap();
+        let alice = Actor("alice@ops".into());
+        let now = Timestamp::from_second(1_800_000_000).unwrap();
+        let plan = Plan {
+            batches: vec![vec![NodeName("n1".into())]],
+            unplanned: vec![],
+            prechecks: vec![],
+            warnings: vec![],
+        };
+        let first = record_run(&mut store, &alice, &spec("c1"), &plan, now).unwrap();
+        let second = record_run(&mut store, &alice, &spec("c2"), &plan, now).unwrap();
+        assert_ne!(first, second, "another cluster's run is its own");
+        assert_eq!(second.0, format!("{}-2", first.0));
+        let retried = record_run(&mut store, &alice, &spec("c1"), &plan, now).unwrap();
+        assert_eq!(retried, first, "the same start again is the same run");
+        let projection = store.projection().unwrap();
+        assert_eq!(projection.runs.len(), 2);
+        assert_eq!(
+            projection.runs[&second]
+                .cluster
+                .as_ref()
+                .map(|c| c.0.as_str()),
+            Some("c2")
+        );
+    }
 }
