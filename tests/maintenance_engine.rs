@@ -298,6 +298,65 @@ async fn no_cordon_or_eviction_once_the_cluster_is_not_the_one_pinned() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pause_written_while_a_hook_runs_holds_the_rest_of_the_batch() {
+    let fx = fixture().await;
+    let nodes: Api<Node> = Api::all(fx.client("small-02"));
+    let names: Vec<String> = nodes
+        .list(&ListParams::default())
+        .await
+        .unwrap()
+        .items
+        .into_iter()
+        .filter_map(|n| n.metadata.name)
+        .take(2)
+        .collect();
+    // Both nodes in one batch; the first node's hook pauses the fleet, as a person
+    // would from another terminal while it runs.
+    let journal = fx.journal_path.display().to_string();
+    let hook = format!(
+        "[\"{}\", \"--journal\", \"{journal}\", \"--as\", \"bob@ops\", \"pause\", \"--all\", \"--reason\", \"stop the line\"]",
+        env!("CARGO_BIN_EXE_fleetdeck")
+    );
+    let yaml = spec("small-02", &names.join(", "), "60s")
+        .replace("argv: [\"true\"]", &format!("argv: {hook}"))
+        .replace(
+            "maxUnavailable: 1\n  perFailureDomain: 1\n",
+            "maxUnavailable: 2\n",
+        );
+    let run = fx.start(&yaml).await;
+    let mut executor = fx.executor("executor-a");
+    drive_until(
+        &mut executor,
+        &fx,
+        &run,
+        |fx| count_intents(&fx.events(&run), "hook") >= 1,
+        90,
+    )
+    .await;
+    for _ in 0..5 {
+        executor.pass().await.unwrap();
+    }
+    let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+    let all = store.query(&EventQuery::default()).unwrap();
+    let paused_at = all
+        .iter()
+        .find(|e| matches!(e.event.body, EventBody::Paused { .. }))
+        .map(|e| e.seq)
+        .expect("the hook paused the fleet");
+    let second = fleetdeck::model::run::ItemId(names[1].clone());
+    let after_pause: Vec<String> = all
+        .iter()
+        .filter(|e| e.seq > paused_at && e.event.item.as_ref() == Some(&second))
+        .filter(|e| matches!(e.event.body, EventBody::Intent { .. }))
+        .map(|e| e.event.key.to_string())
+        .collect();
+    assert!(
+        after_pause.is_empty(),
+        "nothing done to the batch's other node after the pause: {after_pause:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn full_cycle_on_a_node() {
     let fx = fixture().await;
     let client = fx.client("small-02");

@@ -447,6 +447,9 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             return Ok(());
         };
         for item in batch {
+            // A pause, take-over or abort written while the previous item's calls ran (a
+            // hook may take many minutes) must hold this one: read the journal again.
+            self.catch_up()?;
             if finished(self, &item) {
                 continue;
             }

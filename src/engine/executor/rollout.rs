@@ -188,6 +188,20 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         result
     }
 
+    /// Whether applies of `run` must wait: the fleet or the run is paused, or operator
+    /// commands for it are still to be folded (one may be a pause or an abort). Waiting
+    /// applies go out once the run is running with nothing left to fold.
+    fn apply_held(&self, run: &RunId, runtime: &RolloutRuntime) -> bool {
+        let pauses = &self.projection.pauses;
+        pauses.contains_key(&PauseScope::Fleet)
+            || pauses.contains_key(&PauseScope::Run { run: run.clone() })
+            || self.rollout_log.commands.get(run).is_some_and(|commands| {
+                commands
+                    .iter()
+                    .any(|(seq, _)| runtime.consumed.is_none_or(|done| *seq > done))
+            })
+    }
+
     /// Why the cluster is frozen (a cluster pause), if it is.
     fn freeze_of(&self, cluster: &ClusterId) -> Option<String> {
         self.projection
@@ -468,6 +482,13 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         };
         match action {
             Action::Apply { cluster, key, .. } => {
+                // A pause or an abort written while the batch's earlier applies ran is
+                // read before each apply; the apply then waits like a frozen one.
+                self.catch_up()?;
+                if self.apply_held(run, runtime) {
+                    runtime.deferred.insert(cluster, key);
+                    return Ok(Vec::new());
+                }
                 if let Some(freeze) = self.freeze_of(&cluster) {
                     // The intent is journaled; the apply waits for the freeze to lift
                     // (and after a restart, the release record says it never happened).
