@@ -20,13 +20,16 @@ fn wrapped_height(lines: &[String], width: u16) -> u16 {
         .sum()
 }
 
-/// Draws `dialog` centred over `area`.
-pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
+/// The dialog's width in `area`, and the width inside its border.
+fn widths(area: Rect) -> (u16, u16) {
     let width = area.width.saturating_sub(4).min(100);
-    let inner_w = width.saturating_sub(2);
-    let context_h = wrapped_height(&dialog.context, inner_w);
-    let body_h = match &dialog.stage {
+    (width, width.saturating_sub(2))
+}
+
+/// Rows the dialog's body takes below the context: the inputs, or what will happen (or
+/// why not), with the key hint.
+fn body_rows(dialog: &Dialog, inner_w: u16) -> u16 {
+    match &dialog.stage {
         Stage::Edit => {
             dialog
                 .fields
@@ -36,10 +39,33 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                 + u16::from(dialog.outcome.is_some())
                 + 2
         }
+        // The heading (or the text's first row), the text, a blank row and the hint.
         Stage::Confirm(text) | Stage::Refused(text) => {
             wrapped_height(std::slice::from_ref(text), inner_w) + 3
         }
+    }
+}
+
+/// Whether `area` is tall enough to show all of what a confirmation will do, with its
+/// heading and key hint. The context above gives way first; when even this does not fit,
+/// the console does not take the confirming key.
+pub fn confirmation_fits(dialog: &Dialog, area: Rect) -> bool {
+    let Stage::Confirm(text) = &dialog.stage else {
+        return true;
     };
+    let (_, inner_w) = widths(area);
+    // The text is indented by two; around it the heading and the hint, and around
+    // those the borders and the blank row below the context.
+    let text_rows = wrapped_height(std::slice::from_ref(text), inner_w.saturating_sub(2));
+    area.height >= text_rows + 2 + 3
+}
+
+/// Draws `dialog` centred over `area`.
+pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
+    let t = &app.config.theme;
+    let (width, inner_w) = widths(area);
+    let context_h = wrapped_height(&dialog.context, inner_w);
+    let body_h = body_rows(dialog, inner_w);
     let height = (context_h + body_h + 3).min(area.height);
     let rect = centred(area, width, height);
     let inner = overlay_block(app, rect, &dialog.title, buf);
@@ -51,8 +77,9 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
         .iter()
         .map(|l| Line::raw(l.clone()))
         .collect();
+    // What the operator acts on comes first: the context gets the rows the body leaves.
     let ctx_rect = Rect {
-        height: context_h.min(inner.height),
+        height: context_h.min(inner.height.saturating_sub(body_h + 1)),
         ..inner
     };
     Paragraph::new(context)
@@ -160,7 +187,11 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                 .render(r, buf);
             hint(
                 app,
-                "enter confirms · esc goes back · nothing is sent before enter",
+                if confirmation_fits(dialog, area) {
+                    "enter confirms · esc goes back · nothing is sent before enter"
+                } else {
+                    "enlarge the terminal to see all and confirm · esc goes back"
+                },
                 inner,
                 buf,
             );

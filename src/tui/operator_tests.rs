@@ -527,3 +527,40 @@ fn nodes_maintenance_holds_are_shown_and_not_counted_as_capacity() {
     assert!(row("fra1-cpu-c00").contains("in maintenance"), "{screen}");
     assert!(!row("fra1-cpu-a00").contains("in maintenance"), "{screen}");
 }
+
+#[test]
+fn a_confirmation_too_tall_for_the_terminal_is_not_taken() {
+    use super::app::Msg;
+    let mut app = fixtures::operator_app();
+    press(&mut app, "3 a");
+    typed(&mut app, "canary clean for 45m");
+    press(&mut app, "enter");
+    // A short terminal: the approval's context gives way to what it will do.
+    app.update(Msg::Resize(40, 12));
+    let screen = render(&app, 40, 12);
+    assert!(screen.contains("This will:"), "{screen}");
+    assert!(screen.contains("clean for 45m)"), "all of it: {screen}");
+    assert!(screen.contains("enter confirms"), "{screen}");
+    // Where even that cannot be shown in full, enter sends nothing.
+    press(&mut app, "esc");
+    typed(
+        &mut app,
+        ", latency flat, error ratio under the objective in every canary cluster, dashboards reviewed with the service owners",
+    );
+    press(&mut app, "enter");
+    let screen = render(&app, 40, 12);
+    assert!(screen.contains("enlarge the terminal"), "{screen}");
+    assert!(press(&mut app, "enter").is_empty(), "nothing sent blind");
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("too small")),
+        "{:?}",
+        app.message
+    );
+    // Once it fits, the same key sends.
+    app.update(Msg::Resize(160, 36));
+    let screen = render(&app, 160, 36);
+    assert!(screen.contains("This will:"), "{screen}");
+    assert!(sent(&press(&mut app, "enter")).is_some());
+}

@@ -41,9 +41,20 @@ impl App {
     }
 
     pub(super) fn on_dialog_key(&mut self, key: KeyEvent) -> Vec<Command> {
+        // Nothing is confirmed that the operator could not read in full.
+        let area = super::view::overlay_area(self);
         let Some(Overlay::Dialog(dialog)) = self.overlay.as_mut() else {
             return Vec::new();
         };
+        if matches!(dialog.stage, super::dialog::Stage::Confirm(_))
+            && matches!(key.code, KeyCode::Enter | KeyCode::Char('y'))
+            && !super::dialog_view::confirmation_fits(dialog, area)
+        {
+            self.message = Some(
+                "not sent: the terminal is too small to show what this will do; enlarge it".into(),
+            );
+            return Vec::new();
+        }
         let result = dialog.on_key(key);
         let close = |app: &mut App| {
             app.overlay = if std::mem::take(&mut app.handover_underneath) {

@@ -15,6 +15,23 @@ use super::nav::{CapacityScope, Route};
 use super::theme::Slot;
 use super::{dialog_view, handover, header, help, screens};
 
+/// The header, the pause banner (when shown), the body and the footer.
+fn regions(area: Rect, banner: bool) -> [Rect; 4] {
+    Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Length(u16::from(banner)),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(area)
+}
+
+/// Where overlays (dialogs, help, the handover) are drawn at the app's terminal size.
+pub fn overlay_area(app: &App) -> Rect {
+    let area = Rect::new(0, 0, app.size.0, app.size.1);
+    regions(area, paused_banner(app).is_some())[2]
+}
+
 /// Draws the console into `buf` over `area`.
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.config.theme;
@@ -23,13 +40,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         return too_small(app, area, buf);
     }
     let paused = paused_banner(app);
-    let [head, banner, body, foot] = Layout::vertical([
-        Constraint::Length(2),
-        Constraint::Length(u16::from(paused.is_some())),
-        Constraint::Min(1),
-        Constraint::Length(1),
-    ])
-    .areas(area);
+    let [head, banner, body, foot] = regions(area, paused.is_some());
     header::draw(app, head, buf);
     if let Some(text) = paused {
         // Everywhere, on every screen: nothing new starts while this shows.
