@@ -82,7 +82,15 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
             Some(activity) = next_value(&mut inputs.activity) => { app.update(Msg::Activity(activity)); }
             Some(notice) = next_notice(&mut inputs.notices) => { app.update(Msg::Notice(notice)); }
             _ = sleep_until(last_frame + DATA_FRAME_INTERVAL), if data_pending => { data_pending = false; }
-            _ = tick.tick() => { app.update(Msg::Tick(jiff::Timestamp::now())); }
+            _ = tick.tick() => {
+                app.update(Msg::Tick(jiff::Timestamp::now()));
+                if let Some(failure) = terminal::take_background_failure() {
+                    app.message = Some(format!(
+                        "✗ a background task failed, its data may stop updating (see the log): {failure}"
+                    ));
+                    app.dirty = true;
+                }
+            }
             _ = sigterm.recv() => commands.extend(app.update(Msg::Terminate)),
             _ = sigint.recv() => commands.extend(app.update(Msg::Terminate)),
             _ = sighup.recv() => commands.extend(app.update(Msg::Terminate)),
