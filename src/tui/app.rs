@@ -350,7 +350,10 @@ impl App {
             Action::HistoryForward => self.walk(true),
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::Palette => self.open_palette(),
-            Action::Filter => self.filter_input = Some(self.current_filter().text.clone()),
+            Action::Filter => match self.current_filter() {
+                Some(filter) => self.filter_input = Some(filter.text.clone()),
+                None => self.message = Some("this screen has no filter".into()),
+            },
             Action::ScreenLedger => self.nav.reset(Route::Ledger),
             Action::ScreenCapacity => self.go_capacity(CapacityScope::Fleet, true),
             Action::ScreenRollouts => self.nav.reset(Route::Rollouts),
@@ -370,8 +373,8 @@ impl App {
         if self.timeline_state.detail.take().is_some() {
             return;
         }
-        if !self.current_filter().is_empty() {
-            *self.current_filter_mut() = Filter::parse("");
+        if self.current_filter().is_some_and(|f| !f.is_empty()) {
+            self.set_current_filter(Filter::parse(""));
             return;
         }
         if !self.nav.pop() {
@@ -502,28 +505,38 @@ impl App {
         self.what_if(&id, scenario);
     }
 
-    /// The filter of the current screen.
-    pub fn current_filter(&self) -> &Filter {
+    /// The filter of the current screen; none on screens that do not filter (Rollouts,
+    /// Maintenance), which must not edit another screen's filter out of sight.
+    pub fn current_filter(&self) -> Option<&Filter> {
         match self.nav.current() {
-            Route::Cluster(_) => self
-                .cluster_state
-                .as_ref()
-                .map_or(&self.ledger_state.filter, |s| &s.filter),
-            Route::Capacity(_) => &self.capacity_state.filter,
-            Route::Timeline => &self.timeline_state.filter,
-            Route::Ledger | Route::Rollouts | Route::Maintenance => &self.ledger_state.filter,
+            Route::Cluster(_) => Some(
+                self.cluster_state
+                    .as_ref()
+                    .map_or(&self.ledger_state.filter, |s| &s.filter),
+            ),
+            Route::Capacity(_) => Some(&self.capacity_state.filter),
+            Route::Timeline => Some(&self.timeline_state.filter),
+            Route::Ledger => Some(&self.ledger_state.filter),
+            Route::Rollouts | Route::Maintenance => None,
         }
     }
 
-    fn current_filter_mut(&mut self) -> &mut Filter {
+    fn current_filter_mut(&mut self) -> Option<&mut Filter> {
         match self.nav.current() {
-            Route::Cluster(_) => match self.cluster_state.as_mut() {
+            Route::Cluster(_) => Some(match self.cluster_state.as_mut() {
                 Some(state) => &mut state.filter,
                 None => &mut self.ledger_state.filter,
-            },
-            Route::Capacity(_) => &mut self.capacity_state.filter,
-            Route::Timeline => &mut self.timeline_state.filter,
-            Route::Ledger | Route::Rollouts | Route::Maintenance => &mut self.ledger_state.filter,
+            }),
+            Route::Capacity(_) => Some(&mut self.capacity_state.filter),
+            Route::Timeline => Some(&mut self.timeline_state.filter),
+            Route::Ledger => Some(&mut self.ledger_state.filter),
+            Route::Rollouts | Route::Maintenance => None,
+        }
+    }
+
+    fn set_current_filter(&mut self, filter: Filter) {
+        if let Some(current) = self.current_filter_mut() {
+            *current = filter;
         }
     }
 
@@ -534,7 +547,7 @@ impl App {
         match key.code {
             KeyCode::Esc => {
                 self.filter_input = None;
-                *self.current_filter_mut() = Filter::parse("");
+                self.set_current_filter(Filter::parse(""));
                 return;
             }
             KeyCode::Enter => {
@@ -549,7 +562,7 @@ impl App {
             _ => return,
         }
         let filter = Filter::parse(text);
-        *self.current_filter_mut() = filter;
+        self.set_current_filter(filter);
     }
 
     fn open_palette(&mut self) {

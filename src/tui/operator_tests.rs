@@ -564,3 +564,45 @@ fn a_confirmation_too_tall_for_the_terminal_is_not_taken() {
     assert!(screen.contains("This will:"), "{screen}");
     assert!(sent(&press(&mut app, "enter")).is_some());
 }
+
+#[test]
+fn slash_on_a_screen_without_a_filter_does_not_filter_another_screen() {
+    let mut app = fixtures::operator_app();
+    let ledger_rows = app.rows.len();
+    press(&mut app, "3 /");
+    assert!(app.filter_input.is_none(), "no filter input opens");
+    assert_eq!(app.message.as_deref(), Some("this screen has no filter"));
+    press(&mut app, "1");
+    assert!(
+        app.ledger_state.filter.is_empty(),
+        "the ledger filter is untouched"
+    );
+    assert_eq!(app.rows.len(), ledger_rows);
+}
+
+#[test]
+fn the_rollout_list_scrolls_to_keep_the_selected_run_in_view() {
+    use crate::model::run::{EventBody, Sequence};
+    let mut events = fixtures::journal_events();
+    let planned = events
+        .iter()
+        .find(|e| {
+            matches!(e.event.body, EventBody::RunPlanned { .. })
+                && e.event.run.as_ref().is_some_and(|r| r.0 == "ro-cni-1")
+        })
+        .cloned()
+        .expect("the fixture rollout");
+    let first = events.last().map_or(1, |e| e.seq.0 + 1);
+    for i in 0..40 {
+        let mut copy = planned.clone();
+        copy.seq = Sequence(first + i);
+        copy.event.run = Some(RunId(format!("ro-old-{i:02}")));
+        copy.event.key = IdempotencyKey(format!("ro-old-{i:02}/planned"));
+        events.push(copy);
+    }
+    let mut app = fixtures::operator_app();
+    fixtures::with_journal(&mut app, events);
+    press(&mut app, "3 G");
+    let screen = render(&app, 120, 20);
+    assert!(screen.contains('▶'), "the selected run is drawn: {screen}");
+}

@@ -270,9 +270,9 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             ));
         }
     }
-    if !app.current_filter().is_empty() {
+    if let Some(filter) = app.current_filter().filter(|f| !f.is_empty()) {
         spans.push(Span::styled(
-            format!("filter: {}", app.current_filter().text),
+            format!("filter: {}", filter.text),
             theme.style(Slot::Warn),
         ));
     }

@@ -43,8 +43,14 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let [list, body] =
         Layout::horizontal([Constraint::Length(34), Constraint::Min(20)]).areas(area);
     let current = selected_in(&app.rollouts_state, &all);
+    // The list scrolls so that the selected run (the one the keys act on) stays in view.
+    let rows = usize::from(list.height.saturating_sub(1)).max(1);
+    let selected_at = current
+        .and_then(|c| all.iter().position(|run| run.id == c.id))
+        .unwrap_or(0);
+    let first = (selected_at + 1).saturating_sub(rows);
     let mut lines = vec![Line::styled("RUN · STATUS", t.style(Slot::Muted))];
-    for run in &all {
+    for run in all.iter().skip(first).take(rows) {
         let is_sel = current.is_some_and(|c| c.id == run.id);
         let status = projection.effective_status(run);
         let style = if is_sel {
