@@ -370,9 +370,11 @@ impl Keymap {
         (map, warnings)
     }
 
-    /// Merges a layer: a key already bound in the same context is replaced in place; a
-    /// screen binding that hides a global one is reported as a conflict.
+    /// Merges a layer: a key already bound in the same context is replaced in place. Once
+    /// the whole layer is in, a screen binding that hides a global one — either added by
+    /// this layer — is reported as a conflict at the line of this layer's binding.
     fn apply(&mut self, layer: Layer, file: &str, warnings: &mut Vec<ConfigWarning>) {
+        let mut touched = Vec::new();
         for (ctx, key, action, desc, line) in layer {
             let section = self.sections.entry(ctx).or_default();
             let existing = section.iter().position(|b| b.key == key);
@@ -384,20 +386,34 @@ impl Keymap {
                 (None, Some(action)) => section.push(Binding { key, action, desc }),
                 (None, None) => {}
             }
-            if ctx != Context::Global
-                && let Some(action) = action
-                && let Some(global) = self.binding(Context::Global, key)
-                && global.action != action
-            {
-                warnings.push(ConfigWarning {
-                    file: file.to_owned(),
-                    line,
-                    message: format!(
-                        "key {key} in [{}] hides the global binding {:?}",
-                        ctx.name(),
-                        global.action.name()
-                    ),
-                });
+            touched.push((ctx, key, line));
+        }
+        for (ctx, key, line) in touched {
+            let Some(global) = self.binding(Context::Global, key) else {
+                continue;
+            };
+            let screens: Vec<Context> = match ctx {
+                Context::Global => Context::ALL.to_vec(),
+                ctx => vec![ctx],
+            };
+            for screen in screens {
+                if screen == Context::Global {
+                    continue;
+                }
+                if let Some(hiding) = self.binding(screen, key)
+                    && hiding.action != global.action
+                {
+                    warnings.push(ConfigWarning {
+                        file: file.to_owned(),
+                        line,
+                        message: format!(
+                            "key {key} in [{}] ({:?}) hides the global binding {:?}",
+                            screen.name(),
+                            hiding.action.name(),
+                            global.action.name()
+                        ),
+                    });
+                }
             }
         }
     }

@@ -64,7 +64,15 @@ fn user_file_overrides_a_few_keys_and_keeps_the_rest() {
     )
     .unwrap();
     let (map, warnings) = Keymap::load("default", Some(dir.path()));
-    assert!(warnings.is_empty(), "{warnings:?}");
+    // The new global `x` is hidden where a screen binds `x` itself: said, with the line.
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0].line, 2);
+    assert!(
+        warnings[0]
+            .message
+            .contains("key x in [capacity] (\"whatif.clear\") hides the global binding \"quit\""),
+        "{warnings:?}"
+    );
     assert_eq!(map.lookup(Context::Ledger, key("x")), Some(Action::Quit));
     assert_eq!(map.lookup(Context::Ledger, key("q")), None, "unbound");
     assert_eq!(map.lookup(Context::Ledger, key("j")), Some(Action::Up));
@@ -133,4 +141,24 @@ fn broken_files_are_warnings_and_defaults_stay() {
     );
     assert_eq!(warnings.len(), 1);
     assert_eq!(warnings[0].line, 4, "{warnings:?}");
+}
+
+#[test]
+fn the_vim_keymap_walks_history_with_h_everywhere_without_conflicts() {
+    let (map, warnings) = Keymap::load("vim", None);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    for ctx in Context::ALL {
+        if ctx == Context::Global {
+            continue;
+        }
+        assert_eq!(
+            map.lookup(ctx, key("h")),
+            Some(Action::HistoryBack),
+            "{ctx:?}"
+        );
+    }
+    assert_eq!(
+        map.lookup(Context::Maintenance, key("O")),
+        Some(Action::HandOff)
+    );
 }
