@@ -59,6 +59,10 @@ pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, ever
         };
         if let Err(error) = store.scan(&query, &mut |e| events.push(e)) {
             tracing::warn!(%error, "console feed cannot read the journal");
+            // What was read before stays on screen, marked as no longer known to be
+            // current: the header then says automation's state is unknown.
+            activity_tx
+                .send_if_modified(|activity| std::mem::replace(&mut activity.connected, false));
             std::thread::sleep(every);
             continue;
         }

@@ -69,11 +69,25 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
         state.items.len()
     );
     let inner = overlay_block(app, rect, &title, buf);
+    if state.items.is_empty() && !app.activity.connected {
+        // Unknown is not "nothing": without the journal, pauses, approvals and stuck
+        // steps cannot be seen at all.
+        Paragraph::new(vec![
+            Line::styled("Journal not connected: nothing can be handed over from it.", t.style(Slot::Unknown)),
+            Line::raw("Pauses, batches awaiting approval, stuck or handed-off steps and notes are read from the journal; check the log and the journal file."),
+        ])
+        .wrap(Wrap { trim: true })
+        .render(inner, buf);
+        return;
+    }
     if state.items.is_empty() {
         Paragraph::new(vec![
             Line::styled("Nothing to hand over.", t.style(Slot::Ok)),
             Line::raw("No pause, no batch awaiting approval, no stuck or handed-off step, no halted rollout,"),
-            Line::raw("no Unreachable / IdentityMismatch / UNKNOWN cluster, no exception expiring within 14 days, no note in the last 8h."),
+            Line::raw(format!(
+                "no Unreachable / IdentityMismatch / UNKNOWN cluster, no exception expiring within 14 days, no note in the last {}.",
+                crate::model::duration::format_duration(state.shift.unwrap_or(SHIFT))
+            )),
         ])
         .render(inner, buf);
         return;

@@ -606,3 +606,18 @@ fn the_rollout_list_scrolls_to_keep_the_selected_run_in_view() {
     let screen = render(&app, 120, 20);
     assert!(screen.contains('▶'), "the selected run is drawn: {screen}");
 }
+
+#[test]
+fn the_handover_without_a_journal_says_so_rather_than_nothing_to_hand_over() {
+    let mut app = fixtures::app();
+    app.activity.connected = false;
+    // A fleet with nothing to say for itself: only the journal could add items.
+    app.update(super::app::Msg::Snapshot(
+        crate::model::live::FleetSnapshot::empty(),
+    ));
+    press(&mut app, "H");
+    let screen = render(&app, 160, 36);
+    assert!(app.handover.items.is_empty(), "{:?}", app.handover.items);
+    assert!(screen.contains("Journal not connected"), "{screen}");
+    assert!(!screen.contains("Nothing to hand over"), "{screen}");
+}
