@@ -39,6 +39,8 @@ pub enum Msg {
     Key(KeyEvent),
     /// The terminal changed size.
     Resize(u16, u16),
+    /// Text pasted (bracketed paste): goes into the field being edited, if any.
+    Paste(String),
     /// A new fleet snapshot.
     Snapshot(FleetSnapshot),
     /// Journal-derived activity changed.
@@ -247,6 +249,10 @@ impl App {
             Msg::Key(_) => {}
             Msg::Resize(w, h) => {
                 self.size = (w, h);
+                self.dirty = true;
+            }
+            Msg::Paste(text) => {
+                self.on_paste(&text);
                 self.dirty = true;
             }
             Msg::Snapshot(snapshot) => self.take_snapshot(snapshot),
@@ -538,6 +544,23 @@ impl App {
         if let Some(current) = self.current_filter_mut() {
             *current = filter;
         }
+    }
+
+    /// Pasted text: into the filter being typed or the dialog field being edited; it
+    /// never confirms anything. Elsewhere it is dropped, and the operator told so.
+    fn on_paste(&mut self, text: &str) {
+        if let Some(input) = self.filter_input.as_mut() {
+            input.push_str(&text.replace(['\r', '\n'], " "));
+            let filter = Filter::parse(input);
+            self.set_current_filter(filter);
+            return;
+        }
+        if let Some(Overlay::Dialog(dialog)) = self.overlay.as_mut()
+            && dialog.on_paste(text)
+        {
+            return;
+        }
+        self.message = Some("paste ignored: no text field is being edited".into());
     }
 
     fn on_filter_key(&mut self, key: KeyEvent) {

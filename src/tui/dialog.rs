@@ -272,6 +272,26 @@ impl Dialog {
         }
     }
 
+    /// Inserts pasted text into the focused field while the form is edited; never
+    /// confirms. A one-line field takes line breaks as spaces. Whether it was taken.
+    pub fn on_paste(&mut self, text: &str) -> bool {
+        if !matches!(self.stage, Stage::Edit) {
+            return false;
+        }
+        let Some(field) = self.fields.get_mut(self.focus) else {
+            return false;
+        };
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        if field.multiline {
+            field.area.insert_str(text);
+        } else {
+            field
+                .area
+                .insert_str(text.trim_end_matches('\n').replace('\n', " "));
+        }
+        true
+    }
+
     /// Applies one key.
     pub fn on_key(&mut self, key: KeyEvent) -> DialogResult {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);

@@ -137,6 +137,7 @@ fn apply_event(app: &mut App, event: Event) -> Vec<Command> {
     match event {
         Event::Key(key) => app.update(Msg::Key(key)),
         Event::Resize(w, h) => app.update(Msg::Resize(w, h)),
+        Event::Paste(text) => app.update(Msg::Paste(text)),
         _ => Vec::new(),
     }
 }

@@ -621,3 +621,34 @@ fn the_handover_without_a_journal_says_so_rather_than_nothing_to_hand_over() {
     assert!(screen.contains("Journal not connected"), "{screen}");
     assert!(!screen.contains("Nothing to hand over"), "{screen}");
 }
+
+#[test]
+fn pasted_text_goes_into_the_field_being_edited_and_confirms_nothing() {
+    use super::app::Msg;
+    let mut app = fixtures::operator_app();
+    press(&mut app, "4 h");
+    assert!(app.update(Msg::Paste("dave@ops\n".into())).is_empty());
+    press(&mut app, "enter");
+    assert!(
+        app.update(Msg::Paste("PDB web-pdb blocks;\nowners paged".into()))
+            .is_empty(),
+        "a pasted line break sends nothing"
+    );
+    assert!(press(&mut app, "enter").is_empty(), "nothing sent yet");
+    assert_eq!(
+        sent(&press(&mut app, "enter")),
+        Some(&OperatorCommand::HandOff {
+            run: RunId("mnt-kernel-1".into()),
+            item: ItemId("fra1-cpu-b00".into()),
+            to: Actor("dave@ops".into()),
+            note: "PDB web-pdb blocks;\nowners paged".into(),
+        })
+    );
+    // Outside a field, a paste is dropped and said so.
+    app.update(Msg::Paste("x".into()));
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.starts_with("paste ignored"))
+    );
+}
