@@ -437,9 +437,42 @@ impl App {
         self.enter_route();
     }
 
+    /// Runs the shown what-if again when its cluster's data changed, so its answer is
+    /// never older than the baseline beside it; drops it when the data is no longer
+    /// usable.
+    fn refresh_what_if(&mut self) {
+        let Some(shown) = &self.capacity_state.what_if else {
+            return;
+        };
+        let live = self
+            .snapshot
+            .cluster(&shown.cluster)
+            .filter(|c| c.status.data_usable());
+        let Some(live) = live else {
+            self.message = Some(format!(
+                "what-if on {} cleared: its data cannot be trusted now",
+                shown.cluster
+            ));
+            self.capacity_state.what_if = None;
+            return;
+        };
+        let held = self.activity.journal.holds.of(&live.view.id);
+        if Arc::ptr_eq(&shown.view, &live.view) && shown.held == *held {
+            return;
+        }
+        let scenario = shown.scenario.clone();
+        self.capacity_state.what_if = Some(run_what_if(
+            &live.view,
+            &self.config.capacity,
+            held,
+            scenario,
+        ));
+    }
+
     /// Recomputes the cluster report when the capacity screen shows a cluster whose view
     /// changed (or none was computed).
     fn refresh_report(&mut self) {
+        self.refresh_what_if();
         let id = match self.nav.current() {
             Route::Capacity(CapacityScope::Cluster(id) | CapacityScope::Domain(id, _)) => {
                 id.clone()

@@ -350,3 +350,62 @@ fn data_that_goes_stale_reads_unknown_without_a_new_snapshot() {
         "{screen}"
     );
 }
+
+#[test]
+fn a_shown_what_if_follows_new_data_and_goes_when_the_data_cannot_be_trusted() {
+    use std::sync::Arc;
+    let mut app = fixtures::app();
+    press(&mut app, "2 enter j w");
+    let lost = |app: &App| {
+        app.capacity_state
+            .what_if
+            .as_ref()
+            .map(|w| w.report.lost_nodes)
+    };
+    assert_eq!(lost(&app), Some(4));
+    // A newer snapshot in which the zone has one node fewer: the what-if is run again.
+    let mut snapshot = app.snapshot.clone();
+    let clusters: Vec<_> = snapshot
+        .clusters
+        .iter()
+        .map(|c| {
+            if &*c.id != "eu-fra-prod-01" {
+                return Arc::clone(c);
+            }
+            let zone = app
+                .capacity_state
+                .what_if
+                .as_ref()
+                .map(|w| w.scenario.clone());
+            let mut view = (*c.view).clone();
+            let gone = view
+                .nodes
+                .iter()
+                .position(|n| match &zone {
+                    Some(crate::model::capacity::Scenario::LoseFailureDomain { value, .. }) => {
+                        n.labels.get("topology.kubernetes.io/zone") == Some(value)
+                    }
+                    _ => false,
+                })
+                .expect("a node in the zone");
+            view.nodes.remove(gone);
+            let mut cluster = (**c).clone();
+            cluster.view = Arc::new(view);
+            Arc::new(cluster)
+        })
+        .collect();
+    snapshot.clusters = Arc::from(clusters);
+    app.update(Msg::Snapshot(snapshot.clone()));
+    assert_eq!(lost(&app), Some(3), "run again on the newer view");
+    // The cluster's data goes stale: the what-if is dropped, and the footer says why.
+    let later = jiff::Timestamp::from_second(app.now.as_second() + 600).unwrap();
+    app.update(Msg::Tick(later));
+    assert_eq!(lost(&app), None);
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("cleared")),
+        "{:?}",
+        app.message
+    );
+}

@@ -65,6 +65,12 @@ pub struct ReportCache {
 pub struct WhatIfView {
     /// Cluster id.
     pub cluster: String,
+    /// What was taken away (kept to run it again on newer data).
+    pub scenario: Scenario,
+    /// The snapshot's view it was computed on (compared by pointer).
+    pub view: Arc<ClusterView>,
+    /// What maintenance held when it was computed.
+    pub held: ClusterHolds,
     /// The outcome.
     pub report: WhatIfReport,
     /// Headroom with nothing lost, for the before → after comparison.
@@ -78,13 +84,16 @@ pub fn run_what_if(
     held: &ClusterHolds,
     scenario: Scenario,
 ) -> WhatIfView {
-    let view = held.apply(view);
-    let index = ClusterIndex::new(&view, config);
+    let applied = held.apply(view);
+    let index = ClusterIndex::new(&applied, config);
     let baseline = what_if(&index, &Scenario::Baseline, &held.reserved).headroom;
     WhatIfView {
         cluster: view.id.to_string(),
         report: what_if(&index, &scenario, &held.reserved),
         baseline,
+        scenario,
+        view: Arc::clone(view),
+        held: held.clone(),
     }
 }
 
