@@ -148,6 +148,12 @@ impl KubePort {
     }
 }
 
+/// Whether a 409's message is a failed precondition (the API server words it
+/// "Precondition failed: UID in precondition: …").
+fn is_precondition_failure(message: &str) -> bool {
+    message.to_ascii_lowercase().contains("precondition")
+}
+
 /// Whether the node reports its `Ready` condition `True` (absent or anything else: not).
 pub(crate) fn node_is_ready(node: &Node) -> bool {
     node.status
@@ -387,8 +393,17 @@ impl MaintenancePort for KubePort {
                     },
                 })
             }
-            Err(kube::Error::Api(status)) if status.code == 404 || status.code == 409 => {
-                Ok(EvictionResult::PodGone)
+            Err(kube::Error::Api(status)) if status.code == 404 => Ok(EvictionResult::PodGone),
+            // 409 is both "the pod we saw was replaced" (its UID precondition failed: ours
+            // is gone) and a conflict updating the PDB (the pod is still there: try again).
+            Err(kube::Error::Api(status)) if status.code == 409 => {
+                Ok(if is_precondition_failure(&status.message) {
+                    EvictionResult::PodGone
+                } else {
+                    EvictionResult::Error {
+                        message: format!("409: {}", status.message),
+                    }
+                })
             }
             Err(e) if is_unreachable(&e) => Err(classify(cluster, e)),
             Err(e) => Ok(EvictionResult::Error {
@@ -577,6 +592,16 @@ mod tests {
             Some(("web-pdb".to_string(), 3, 3))
         );
         assert_eq!(parse_pdb_refusal("Too many requests"), None);
+    }
+
+    #[test]
+    fn only_a_failed_uid_precondition_means_the_evicted_pod_is_gone() {
+        assert!(is_precondition_failure(
+            "Precondition failed: UID in precondition: 1234, UID in object meta: 5678"
+        ));
+        assert!(!is_precondition_failure(
+            "Operation cannot be fulfilled on poddisruptionbudgets.policy \"web\": the object has been modified; please apply your changes to the latest version and try again"
+        ));
     }
 
     #[test]

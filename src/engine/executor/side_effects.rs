@@ -252,7 +252,17 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         self.store.append_all(events, fence.as_ref())?;
         let mut results = Vec::new();
         let mut outcomes = Vec::new();
+        let renew_every = self.options.lease_ttl / 3;
+        let mut renewed = std::time::Instant::now();
         for ((pod, grace), key) in pods.into_iter().zip(keys) {
+            // A node with many pods takes a while at the request budget: keep the lease,
+            // and stop evicting the moment it is lost (the rest stay open intents).
+            if renewed.elapsed() >= renew_every {
+                if !self.still_hold_lease()? {
+                    break;
+                }
+                renewed = std::time::Instant::now();
+            }
             match self.port.evict(&cluster, &pod, grace).await {
                 Ok(result) => {
                     let observation = Observation::Evictions(vec![(pod.clone(), result.clone())]);
