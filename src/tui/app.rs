@@ -292,6 +292,14 @@ impl App {
         Vec::new()
     }
 
+    /// Whether a dialog is asking for confirmation (its "This will:" stage).
+    pub fn in_confirmation(&self) -> bool {
+        matches!(
+            &self.overlay,
+            Some(Overlay::Dialog(dialog)) if matches!(dialog.stage, super::dialog::Stage::Confirm(_))
+        )
+    }
+
     /// Shows a new fleet snapshot: facts, rows, the capacity report and the handover
     /// follow it.
     fn take_snapshot(&mut self, snapshot: FleetSnapshot) {

@@ -53,14 +53,12 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
             event = events.next() => {
                 match event {
                     Some(Ok(event)) => {
-                        commands.extend(apply_event(&mut app, event));
-                        // Merge whatever else is already queued into the same frame.
-                        for _ in 0..BURST {
+                        commands.extend(apply_burst(&mut app, event, || {
                             match events.next().now_or_never() {
-                                Some(Some(Ok(event))) => commands.extend(apply_event(&mut app, event)),
-                                _ => break,
+                                Some(Some(Ok(event))) => Some(event),
+                                _ => None,
                             }
-                        }
+                        }));
                         data_pending = false;
                     }
                     Some(Err(e)) => return Err(ConsoleError::Terminal(e)),
@@ -133,6 +131,38 @@ async fn next_notice(
     }
 }
 
+/// Applies `first` and whatever else is already queued (`queued`), to be drawn as one
+/// frame. Keys typed ahead of a confirmation are dropped: the operator has not seen what
+/// it will do yet, so a fast `a ⏎ ⏎` must not send it. Other events still apply.
+fn apply_burst(
+    app: &mut App,
+    first: Event,
+    mut queued: impl FnMut() -> Option<Event>,
+) -> Vec<Command> {
+    let confirming_before = app.in_confirmation();
+    let mut commands = apply_event(app, first);
+    let mut dropped = 0;
+    for _ in 0..BURST {
+        let Some(event) = queued() else {
+            break;
+        };
+        if !confirming_before
+            && app.in_confirmation()
+            && matches!(event, Event::Key(_) | Event::Paste(_))
+        {
+            dropped += 1;
+            continue;
+        }
+        commands.extend(apply_event(app, event));
+    }
+    if dropped > 0 {
+        app.message = Some(format!(
+            "{dropped} key(s) typed ahead of the confirmation were dropped: read it, then confirm"
+        ));
+    }
+    commands
+}
+
 fn apply_event(app: &mut App, event: Event) -> Vec<Command> {
     match event {
         Event::Key(key) => app.update(Msg::Key(key)),
@@ -154,5 +184,42 @@ async fn next_value<T: Clone>(rx: &mut Option<tokio::sync::watch::Receiver<T>>) 
             }
         },
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    use super::*;
+    use crate::tui::fixtures;
+
+    fn key(code: KeyCode) -> Event {
+        Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+
+    #[test]
+    fn keys_typed_ahead_of_a_confirmation_are_dropped() {
+        let mut app = fixtures::operator_app();
+        // `3` then `a`: the approval form opens; its note is optional.
+        for code in [KeyCode::Char('3'), KeyCode::Char('a')] {
+            apply_burst(&mut app, key(code), || None);
+        }
+        // Enter (to the confirmation) and Enter again, typed ahead in one burst.
+        let mut queue = vec![key(KeyCode::Enter)].into_iter();
+        let commands = apply_burst(&mut app, key(KeyCode::Enter), || queue.next());
+        assert!(commands.is_empty(), "nothing sent unseen: {commands:?}");
+        assert!(app.in_confirmation());
+        assert!(
+            app.message
+                .as_deref()
+                .is_some_and(|m| m.contains("typed ahead"))
+        );
+        // Drawn and read, the next Enter confirms.
+        let commands = apply_burst(&mut app, key(KeyCode::Enter), || None);
+        assert!(
+            commands.iter().any(|c| matches!(c, Command::Send(_))),
+            "{commands:?}"
+        );
     }
 }
