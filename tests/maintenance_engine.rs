@@ -288,6 +288,12 @@ async fn no_cordon_or_eviction_once_the_cluster_is_not_the_one_pinned() {
         matches!(refused, Err(PortError::Refused { .. })),
         "{refused:?}"
     );
+    // Nor is its release record trusted to say a rollout already reached it.
+    let seen = fleetdeck::model::rollout::RolloutPort::applied_release(&port, &cluster).await;
+    assert!(
+        matches!(&seen, fleetdeck::model::rollout::AppliedSeen::Unreachable { why } if why.contains("UID")),
+        "{seen:?}"
+    );
     let nodes: Api<Node> = Api::all(fx.client("small-02"));
     let live = nodes.get(&node).await.unwrap();
     assert_ne!(

@@ -124,7 +124,7 @@ impl KubePort {
     /// The client for a change to `cluster`, checked against the identity the fleet view
     /// confirmed for it just now: a context re-pointed or a cluster rebuilt while a node
     /// is mid-maintenance must not receive the next cordon or eviction.
-    fn client_for_change(&self, cluster: &ClusterId) -> Result<kube::Client, PortError> {
+    pub(super) fn client_for_change(&self, cluster: &ClusterId) -> Result<kube::Client, PortError> {
         let refused = |reason: String| PortError::Refused {
             cluster: cluster.0.clone(),
             reason,

@@ -436,7 +436,9 @@ impl RolloutPort for KubePort {
     }
 
     async fn applied_release(&self, cluster: &ClusterId) -> AppliedSeen {
-        match self.client(cluster) {
+        // Read to decide a change (a digest already recorded counts as applied), so only
+        // from a cluster whose identity is confirmed: an impostor's record proves nothing.
+        match self.client_for_change(cluster) {
             Ok(client) => read_record(&client).await,
             Err(e) => AppliedSeen::Unreachable { why: e.to_string() },
         }
