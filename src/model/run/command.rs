@@ -112,6 +112,16 @@ pub enum CommandRefusal {
     /// A required text (reason, note, assignee) is empty.
     #[error("{0} must not be empty")]
     Empty(&'static str),
+    /// A return for a node nobody was handed or took over: the engine still has it.
+    #[error(
+        "node {item} of {run} is not in a person's hands (the engine has it): hand it off or take it over first"
+    )]
+    NotInHand {
+        /// The run.
+        run: RunId,
+        /// The item.
+        item: ItemId,
+    },
 }
 
 impl OperatorCommand {
@@ -308,15 +318,30 @@ pub fn command_event(
             item,
             outcome,
             note,
-        } => item_event(
-            projection,
-            run,
-            item,
-            new(EventBody::Returned {
-                outcome: *outcome,
-                note: note.clone(),
-            }),
-        ),
+        } => {
+            let event = item_event(
+                projection,
+                run,
+                item,
+                new(EventBody::Returned {
+                    outcome: *outcome,
+                    note: note.clone(),
+                }),
+            )?;
+            // Only a person holding the node can give it back; otherwise the journal
+            // would show the step done while the engine ignores the return.
+            let in_hand = run_of(projection, run)?
+                .items
+                .get(item)
+                .is_some_and(|i| i.handoff.is_some());
+            if !in_hand {
+                return Err(CommandRefusal::NotInHand {
+                    run: run.clone(),
+                    item: item.clone(),
+                });
+            }
+            Ok(event)
+        }
         OperatorCommand::Abort { run, note } => {
             let view = run_of(projection, run)?;
             Ok(new(EventBody::Aborted { note: note.clone() }).with_run(view.id.clone()))

@@ -171,3 +171,29 @@ fn pauses_need_a_reason_and_carry_their_scope() {
     assert_eq!(e.cluster, Some(ClusterId("c7".into())));
     assert!(cluster.describe().contains("nothing is undone"));
 }
+
+#[test]
+fn only_a_node_in_a_persons_hands_can_be_returned() {
+    let mut projection = waiting_rollout();
+    let give_back = OperatorCommand::Return {
+        run: RunId("r1".into()),
+        item: ItemId("c2".into()),
+        outcome: ReturnOutcome::Done,
+        note: "fixed".into(),
+    };
+    let bob = Actor("bob@h".into());
+    assert!(matches!(
+        command_event(&projection, &give_back, &bob, at(5)),
+        Err(CommandRefusal::NotInHand { .. })
+    ));
+    let mut taken = event(
+        3,
+        "bob@h",
+        EventBody::TakenOver {
+            note: "mine".into(),
+        },
+    );
+    taken.event.item = Some(ItemId("c2".into()));
+    projection.apply(&taken);
+    assert!(command_event(&projection, &give_back, &bob, at(6)).is_ok());
+}
