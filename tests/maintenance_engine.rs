@@ -148,6 +148,20 @@ fn spec(cluster: &str, node: &str, drain_deadline: &str) -> String {
     )
 }
 
+/// The names of the cluster's first `n` nodes.
+async fn node_names(client: &kube::Client, n: usize) -> Vec<String> {
+    let nodes: Api<Node> = Api::all(client.clone());
+    nodes
+        .list(&ListParams::default())
+        .await
+        .unwrap()
+        .items
+        .into_iter()
+        .filter_map(|node| node.metadata.name)
+        .take(n)
+        .collect()
+}
+
 /// A node that hosts at least one pod not owned by a DaemonSet.
 async fn node_with_pods(client: &kube::Client, name_prefix: &str) -> String {
     let pods: Api<Pod> = Api::all(client.clone());
@@ -218,16 +232,7 @@ async fn two_executors_under_one_actor_name_never_both_hold_the_lease() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_node_keeps_the_next_batch_from_starting() {
     let fx = fixture().await;
-    let nodes: Api<Node> = Api::all(fx.client("small-02"));
-    let names: Vec<String> = nodes
-        .list(&ListParams::default())
-        .await
-        .unwrap()
-        .items
-        .into_iter()
-        .filter_map(|n| n.metadata.name)
-        .take(2)
-        .collect();
+    let names = node_names(&fx.client("small-02"), 2).await;
     assert_eq!(names.len(), 2);
     // One node per batch (maxUnavailable 1); the hook fails on the first.
     let yaml =
@@ -306,16 +311,7 @@ async fn no_cordon_or_eviction_once_the_cluster_is_not_the_one_pinned() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pause_written_while_a_hook_runs_holds_the_rest_of_the_batch() {
     let fx = fixture().await;
-    let nodes: Api<Node> = Api::all(fx.client("small-02"));
-    let names: Vec<String> = nodes
-        .list(&ListParams::default())
-        .await
-        .unwrap()
-        .items
-        .into_iter()
-        .filter_map(|n| n.metadata.name)
-        .take(2)
-        .collect();
+    let names = node_names(&fx.client("small-02"), 2).await;
     // Both nodes in one batch; the first node's hook pauses the fleet, as a person
     // would from another terminal while it runs.
     let journal = fx.journal_path.display().to_string();

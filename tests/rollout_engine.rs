@@ -193,6 +193,32 @@ impl Harness {
         cli_support::fleetdeck(&all, self.ws.path())
     }
 
+    /// Runs the CLI and insists it succeeded.
+    fn fleetdeck_ok(&self, actor: &str, args: &[&str]) {
+        let out = self.fleetdeck(actor, args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// carol freezes a cluster ("change freeze").
+    fn freeze(&self, cluster: &str) {
+        self.fleetdeck_ok(
+            "carol@ops",
+            &["pause", "--cluster", cluster, "--reason", "change freeze"],
+        );
+    }
+
+    /// carol lifts the freeze ("freeze over").
+    fn thaw(&self, cluster: &str) {
+        self.fleetdeck_ok(
+            "carol@ops",
+            &["resume", "--cluster", cluster, "--note", "freeze over"],
+        );
+    }
+
     fn start_rollout(&self) -> RunId {
         let out = self.fleetdeck("alice@ops", &["rollout", "start", "rollout.yaml"]);
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -242,6 +268,26 @@ impl Harness {
                 "timed out waiting for {what}: {:#?}",
                 projection.runs.get(run).map(|r| (&r.status, &r.rollout))
             );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// Waits until the journal holds an event `found` accepts.
+    async fn wait_for_event(
+        &self,
+        what: &str,
+        timeout: Duration,
+        found: impl Fn(&fleetdeck::model::run::EventBody) -> bool,
+    ) {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let events = SqliteJournal::open(&self.journal(), Durability::Full)
+                .and_then(|j| j.query(&fleetdeck::journal::EventQuery::default()))
+                .expect("events");
+            if events.iter().any(|e| found(&e.event.body)) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
@@ -444,60 +490,23 @@ async fn an_exec_release_waits_out_a_freeze_gets_its_environment_and_a_failing_c
     let scratch = tempfile::tempdir().expect("tempdir");
     let h = Harness::start(exec_rollout(scratch.path(), "stg-apse1-02")).await;
     // A frozen cluster is not changed: its apply waits, visibly, until the freeze lifts.
-    let froze = h.fleetdeck(
-        "carol@ops",
-        &[
-            "pause",
-            "--cluster",
-            "stg-apse1-01",
-            "--reason",
-            "change freeze",
-        ],
-    );
-    assert!(
-        froze.status.success(),
-        "{}",
-        String::from_utf8_lossy(&froze.stderr)
-    );
+    h.freeze("stg-apse1-01");
     let run = h.start_rollout();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let events = SqliteJournal::open(&h.journal(), Durability::Full)
-            .and_then(|j| j.query(&fleetdeck::journal::EventQuery::default()))
-            .expect("events");
-        let waiting = events.iter().any(|e| {
-            matches!(&e.event.body, fleetdeck::model::run::EventBody::Note { text }
-                if text.contains("apply waits: stg-apse1-01 is frozen (change freeze by carol@ops)"))
-        });
-        if waiting {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no note about the frozen cluster"
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    h.wait_for_event(
+        "a note about the frozen cluster",
+        Duration::from_secs(30),
+        |body| {
+            matches!(body, fleetdeck::model::run::EventBody::Note { text }
+            if text.contains("apply waits: stg-apse1-01 is frozen (change freeze by carol@ops)"))
+        },
+    )
+    .await;
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert!(
         !scratch.path().join("applied.txt").exists(),
         "nothing is applied to a frozen cluster"
     );
-    let thawed = h.fleetdeck(
-        "carol@ops",
-        &[
-            "resume",
-            "--cluster",
-            "stg-apse1-01",
-            "--note",
-            "freeze over",
-        ],
-    );
-    assert!(
-        thawed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&thawed.stderr)
-    );
+    h.thaw("stg-apse1-01");
     let view = h
         .wait_for(
             &run,
@@ -543,23 +552,7 @@ async fn an_exec_release_waits_out_a_freeze_gets_its_environment_and_a_failing_c
 async fn an_apply_that_waited_out_a_freeze_does_not_go_to_a_paused_run() {
     let scratch = tempfile::tempdir().expect("tempdir");
     let h = Harness::start(exec_rollout(scratch.path(), "none")).await;
-    let ok = |out: Output| {
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    };
-    ok(h.fleetdeck(
-        "carol@ops",
-        &[
-            "pause",
-            "--cluster",
-            "stg-apse1-01",
-            "--reason",
-            "change freeze",
-        ],
-    ));
+    h.freeze("stg-apse1-01");
     let run = h.start_rollout();
     h.wait_for(
         &run,
@@ -572,41 +565,25 @@ async fn an_apply_that_waited_out_a_freeze_does_not_go_to_a_paused_run() {
         },
     )
     .await;
-    ok(h.fleetdeck(
+    h.fleetdeck_ok(
         "carol@ops",
         &["pause", "--run", &run.0, "--reason", "bad release"],
-    ));
-    // Until the executor has folded the pause into the run.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let events = SqliteJournal::open(&h.journal(), Durability::Full)
-            .and_then(|j| j.query(&fleetdeck::journal::EventQuery::default()))
-            .expect("events");
-        let folded = events.iter().any(|e| {
+    );
+    h.wait_for_event(
+        "the executor to fold the pause",
+        Duration::from_secs(30),
+        |body| {
             matches!(
-                &e.event.body,
+                body,
                 fleetdeck::model::run::EventBody::RolloutObserved {
                     observation: fleetdeck::model::rollout::Observation::Pause { .. },
                     ..
                 }
             )
-        });
-        if folded {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the pause was never folded");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    ok(h.fleetdeck(
-        "carol@ops",
-        &[
-            "resume",
-            "--cluster",
-            "stg-apse1-01",
-            "--note",
-            "freeze over",
-        ],
-    ));
+        },
+    )
+    .await;
+    h.thaw("stg-apse1-01");
     tokio::time::sleep(Duration::from_secs(3)).await;
     assert!(
         !scratch.path().join("applied.txt").exists(),
