@@ -63,9 +63,17 @@ pub struct Config {
     pub readonly: Option<bool>,
     /// Prometheus base URL for rollout gates (`http://127.0.0.1:9090`).
     pub prometheus: Option<String>,
+    /// `[capacity]`: failure-domain and topology label keys, dedication taints, gang
+    /// sizes and the safety reserve.
+    pub capacity: Option<crate::config_capacity::CapacitySection>,
 }
 
 impl Config {
+    /// The capacity model's configuration: `[capacity]` over the defaults.
+    pub fn capacity_config(&self) -> crate::model::capacity::CapacityConfig {
+        self.capacity.clone().unwrap_or_default().config()
+    }
+
     /// Reads `path`; a missing file is an empty configuration.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let text = match std::fs::read_to_string(path) {

@@ -2,6 +2,7 @@
 //! Kubernetes clusters. The library holds every layer; `main.rs` is only the CLI edge.
 
 pub mod config;
+pub mod config_capacity;
 pub mod engine;
 pub mod journal;
 pub mod k8s;

@@ -162,6 +162,38 @@ async fn snapshot_capacity_and_reconcile_commands() {
         "{text}"
     );
 
+    // config.toml's [capacity] reaches the command: a CPU reserve of half.
+    let path = dir.path().to_path_buf();
+    std::fs::write(
+        path.join("config.toml"),
+        "[capacity.safety_reserve]\ncpu = 50\n",
+    )
+    .unwrap();
+    let reserved = tokio::task::spawn_blocking(move || {
+        fleetdeck(
+            &path,
+            &["capacity", "--cluster", "prod-use1-01", "-o", "json"],
+        )
+    })
+    .await
+    .unwrap();
+    assert!(
+        reserved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&reserved.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&reserved.stdout).unwrap();
+    let dimension = |name: &str| {
+        json[0]["baseline"]["headroom"]
+            .as_array()
+            .and_then(|dims| dims.iter().find(|d| d["dimension"] == name))
+            .cloned()
+            .unwrap_or_else(|| panic!("a {name} line: {json}"))
+    };
+    // Half of 127.2 allocatable cores is held back; memory keeps the default (none).
+    assert_eq!(dimension("CPU")["reserve"], "63.6 cores", "{json}");
+    assert_eq!(dimension("memory")["reserve"], "0 MiB", "{json}");
+
     let text = String::from_utf8_lossy(&reconcile.stdout);
     assert_eq!(reconcile.status.code(), Some(1));
     assert!(text.contains("prod-use1-04   identity"), "{text}");

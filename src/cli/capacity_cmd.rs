@@ -260,13 +260,13 @@ pub fn run(
     {
         bail!("cluster {id:?} is not in the ledger");
     }
-    let config = CapacityConfig::default();
+    let config = &settings.capacity;
     let holds = maintenance_holds_of(settings)?;
     let clusters: Vec<ClusterCapacity> = snapshot
         .clusters
         .iter()
         .filter(|c| only.as_deref().is_none_or(|id| &*c.id == id))
-        .map(|c| cluster_capacity(c, &config, &holds, what.as_ref(), gang.as_ref()))
+        .map(|c| cluster_capacity(c, config, &holds, what.as_ref(), gang.as_ref()))
         .collect();
     emit(settings.output, &clusters, || render(&clusters))?;
     Ok(ExitCode::SUCCESS)

@@ -106,6 +106,7 @@ pub async fn run_live(
         commands: Some(command_tx),
         notices: Some(notice_rx),
         notice,
+        capacity: settings.capacity.clone(),
     };
     let result = run_console(inputs).await;
     let _ = stop_tx.send(true);

@@ -45,5 +45,7 @@ pub async fn kube_port(
         contexts,
         ..RolloutSettings::default()
     };
-    KubePort::new(clients, snapshots, settings.actor.clone()).with_rollout_settings(rollout)
+    KubePort::new(clients, snapshots, settings.actor.clone())
+        .with_rollout_settings(rollout)
+        .with_capacity(settings.capacity.clone())
 }

@@ -27,6 +27,8 @@ pub struct Settings {
     pub output: OutputFormat,
     /// Prometheus base URL for rollout gates.
     pub prometheus: Option<String>,
+    /// The capacity model's configuration (`[capacity]` in config.toml).
+    pub capacity: fleetdeck::model::capacity::CapacityConfig,
 }
 
 impl Settings {
@@ -58,6 +60,7 @@ impl Settings {
             readonly: global.readonly || config.readonly.unwrap_or(false),
             prometheus: global.prometheus.clone().or(config.prometheus.clone()),
             output: global.output.or(config.output).unwrap_or_default(),
+            capacity: config.capacity_config(),
             paths,
         })
     }

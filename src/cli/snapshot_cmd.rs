@@ -61,7 +61,7 @@ fn summary(snapshot: &ClusterSnapshot, config: &CapacityConfig) -> Option<Capaci
 /// Runs `fleetdeck snapshot`. Exits 1 when any cluster is not Synced, so scripts notice.
 pub fn run(settings: &Settings, wait: Duration) -> anyhow::Result<ExitCode> {
     let (_ledger, snapshot) = observe(settings, wait)?;
-    let config = CapacityConfig::default();
+    let config = &settings.capacity;
     let lines: Vec<ClusterLine> = snapshot
         .clusters
         .iter()
@@ -72,7 +72,7 @@ pub fn run(settings: &Settings, wait: Duration) -> anyhow::Result<ExitCode> {
                 nodes_ready: ready,
                 nodes_total: total,
                 pods: c.view.pods.len(),
-                capacity: summary(c, &config),
+                capacity: summary(c, config),
             }
         })
         .collect();

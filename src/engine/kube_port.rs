@@ -63,6 +63,8 @@ pub struct KubePort {
     pub(super) snapshots: watch::Receiver<FleetSnapshot>,
     actor: String,
     pub(super) rollout: Arc<super::rollout_kube::RolloutSettings>,
+    /// The capacity model's configuration (failure-domain key, reserve) for prechecks.
+    capacity: Arc<CapacityConfig>,
 }
 
 fn classify(cluster: &ClusterId, error: kube::Error) -> PortError {
@@ -105,7 +107,14 @@ impl KubePort {
             snapshots,
             actor,
             rollout: Arc::default(),
+            capacity: Arc::default(),
         }
+    }
+
+    /// The capacity model's configuration for the maintenance precheck.
+    pub fn with_capacity(mut self, config: CapacityConfig) -> Self {
+        self.capacity = Arc::new(config);
+        self
     }
 
     /// Where rollouts find Prometheus and what their exec actions are given.
@@ -268,8 +277,7 @@ impl MaintenancePort for KubePort {
                 // a visible stuck step naming the PDB and its numbers, which a person can
                 // take over. Refusing here would hide that behind a generic precheck.
                 let pdb = CheckOutcome::Pass;
-                let config = CapacityConfig::default();
-                let index = ClusterIndex::new(view, &config);
+                let index = ClusterIndex::new(view, &self.capacity);
                 let report = what_if(
                     &index,
                     &Scenario::MaintenanceBatch(vec![crate::model::fleet::NodeName::from(

@@ -89,6 +89,8 @@ pub struct ConsoleInputs {
     pub notices: Option<mpsc::UnboundedReceiver<Notice>>,
     /// A note shown above the ledger (e.g. that no live sync is running).
     pub notice: Option<String>,
+    /// The capacity model's configuration.
+    pub capacity: crate::model::capacity::CapacityConfig,
 }
 
 impl ConsoleInputs {
@@ -107,7 +109,7 @@ impl ConsoleInputs {
             readonly: self.readonly,
             theme,
             keymap,
-            capacity: crate::model::capacity::CapacityConfig::default(),
+            capacity: self.capacity.clone(),
             local_tz: jiff::tz::TimeZone::system(),
             warnings,
             notice: self.notice.clone(),
