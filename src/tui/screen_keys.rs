@@ -225,6 +225,28 @@ pub fn capacity_rows(app: &App) -> Vec<&LedgerRow> {
     app.rows.iter().filter(|r| filter.matches(*r)).collect()
 }
 
+/// On the fleet list, `w` shows the selected cluster losing its worst failure domain: the
+/// one whose loss strands the most pods (the first of them in domain order).
+fn what_if_worst_domain(app: &mut App, id: &str) {
+    let worst = app.capacity_state.report.as_ref().and_then(|r| {
+        r.report
+            .n_minus_one
+            .per_domain
+            .iter()
+            .rev()
+            .max_by_key(|loss| loss.unplaced_pods())
+            .map(|loss| loss.scenario.clone())
+    });
+    match worst {
+        Some(scenario) => app.what_if(id, scenario),
+        None => {
+            app.message = Some(format!(
+                "{id}: no failure domain to lose (or no usable data)"
+            ))
+        }
+    }
+}
+
 fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
     let page = app.page();
     match scope {
@@ -249,6 +271,14 @@ fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
                         app.capacity_state.fleet_selected = Some(id.clone());
                         app.capacity_state.domain_selected = 0;
                         app.go_capacity(CapacityScope::Cluster(id), false);
+                    }
+                }
+                Action::WhatIfLose => {
+                    if let Some(id) = selected {
+                        app.capacity_state.fleet_selected = Some(id.clone());
+                        app.capacity_state.domain_selected = 0;
+                        app.go_capacity(CapacityScope::Cluster(id.clone()), false);
+                        what_if_worst_domain(app, &id);
                     }
                 }
                 _ => {}

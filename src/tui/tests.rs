@@ -409,3 +409,33 @@ fn a_shown_what_if_follows_new_data_and_goes_when_the_data_cannot_be_trusted() {
         app.message
     );
 }
+
+#[test]
+fn w_on_the_fleet_capacity_list_shows_the_selected_cluster_losing_its_worst_zone() {
+    let mut app = fixtures::app();
+    press(&mut app, "2");
+    assert_eq!(app.nav.current(), &Route::Capacity(CapacityScope::Fleet));
+    press(&mut app, "w");
+    let Route::Capacity(CapacityScope::Cluster(id)) = app.nav.current().clone() else {
+        panic!("{:?}", app.nav.current());
+    };
+    let shown = app.capacity_state.what_if.as_ref().expect("a what-if ran");
+    assert_eq!(shown.cluster, id);
+    assert!(
+        matches!(
+            shown.scenario,
+            crate::model::capacity::Scenario::LoseFailureDomain { .. }
+        ),
+        "{:?}",
+        shown.scenario
+    );
+    let report = &app.capacity_state.report.as_ref().expect("report").report;
+    let most = report
+        .n_minus_one
+        .per_domain
+        .iter()
+        .map(|l| l.unplaced_pods())
+        .max()
+        .unwrap_or(0);
+    assert_eq!(shown.report.unplaced_pods(), most, "the worst domain");
+}
