@@ -66,12 +66,19 @@ pub struct Config {
     /// `[capacity]`: failure-domain and topology label keys, dedication taints, gang
     /// sizes and the safety reserve.
     pub capacity: Option<crate::config_capacity::CapacitySection>,
+    /// `[sync]`: how many clusters list at once, and each cluster's request budget.
+    pub sync: Option<crate::config_sync::SyncSection>,
 }
 
 impl Config {
     /// The capacity model's configuration: `[capacity]` over the defaults.
     pub fn capacity_config(&self) -> crate::model::capacity::CapacityConfig {
         self.capacity.clone().unwrap_or_default().config()
+    }
+
+    /// The fleet sync's options: `[sync]` over the defaults.
+    pub fn sync_options(&self) -> crate::k8s::fleet_sync::FleetSyncOptions {
+        self.sync.unwrap_or_default().options()
     }
 
     /// Reads `path`; a missing file is an empty configuration.

@@ -137,6 +137,13 @@ mod tests {
         );
         assert_eq!(capacity.gang_sizes, defaults.gang_sizes);
         assert_eq!(capacity.safety_reserve.pods_percent, 5);
+        let sync = config.sync_options();
+        let defaults = crate::k8s::fleet_sync::FleetSyncOptions::default();
+        assert_eq!(
+            sync.initial_list_concurrency,
+            defaults.initial_list_concurrency
+        );
+        assert_eq!(sync.cluster.connect.budget, defaults.cluster.connect.budget);
     }
 
     #[test]

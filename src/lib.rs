@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod config_capacity;
+pub mod config_sync;
 pub mod engine;
 pub mod journal;
 pub mod k8s;

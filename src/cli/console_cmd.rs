@@ -9,7 +9,7 @@ use fleetdeck::engine::console_feed;
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
 use fleetdeck::journal::{Durability, SqliteJournal};
 
-use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
+use fleetdeck::k8s::fleet_sync::FleetSync;
 use fleetdeck::ledger_file;
 use fleetdeck::model::ledger::Ledger;
 use fleetdeck::model::run::Actor;
@@ -61,7 +61,7 @@ pub async fn run_live(
     notice: Option<String>,
     executor: bool,
 ) -> anyhow::Result<()> {
-    let mut sync = FleetSync::start(&ledger, kubeconfig.clone(), FleetSyncOptions::default());
+    let mut sync = FleetSync::start(&ledger, kubeconfig.clone(), settings.sync);
     let (activity_tx, activity) = tokio::sync::watch::channel(Activity::default());
     let journal = SqliteJournal::open(&settings.journal, Durability::Full)?;
     let feed = tokio::task::spawn_blocking(move || {

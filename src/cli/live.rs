@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
+use fleetdeck::k8s::fleet_sync::FleetSync;
 use fleetdeck::kubeconfig;
 use fleetdeck::ledger_file;
 use fleetdeck::model::ledger::Ledger;
@@ -25,7 +25,7 @@ pub fn observe(settings: &Settings, wait: Duration) -> anyhow::Result<(Ledger, F
         .enable_all()
         .build()?;
     let snapshot = runtime.block_on(async {
-        let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+        let mut sync = FleetSync::start(&ledger, kubeconfig, settings.sync);
         let snapshot = sync.wait_settled(wait).await;
         sync.stop();
         snapshot

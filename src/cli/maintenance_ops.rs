@@ -10,7 +10,7 @@ use anyhow::{Context, bail};
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
 use fleetdeck::engine::start::{node_facts, plan, record_run};
 use fleetdeck::k8s::connect::{ConnectOptions, connect};
-use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
+use fleetdeck::k8s::fleet_sync::FleetSync;
 use fleetdeck::model::live::{ObservedIdentity, may_change, verify_identity};
 use fleetdeck::model::run::{Actor, ItemId, OperatorCommand, ReturnOutcome, RunId};
 use jiff::Timestamp;
@@ -169,7 +169,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
     let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
     let store = open(settings)?;
     runtime()?.block_on(async move {
-        let mut sync = FleetSync::start(&ledger, kubeconfig.clone(), FleetSyncOptions::default());
+        let mut sync = FleetSync::start(&ledger, kubeconfig.clone(), settings.sync);
         // Prechecks read the fleet view: let every cluster reach a verdict first.
         sync.wait_settled(std::time::Duration::from_secs(30)).await;
         let port =

@@ -29,6 +29,8 @@ pub struct Settings {
     pub prometheus: Option<String>,
     /// The capacity model's configuration (`[capacity]` in config.toml).
     pub capacity: fleetdeck::model::capacity::CapacityConfig,
+    /// How the fleet is synced (`[sync]` in config.toml).
+    pub sync: fleetdeck::k8s::fleet_sync::FleetSyncOptions,
 }
 
 impl Settings {
@@ -61,6 +63,7 @@ impl Settings {
             prometheus: global.prometheus.clone().or(config.prometheus.clone()),
             output: global.output.or(config.output).unwrap_or_default(),
             capacity: config.capacity_config(),
+            sync: config.sync_options(),
             paths,
         })
     }
