@@ -83,9 +83,39 @@ pub fn fit(text: &str, width: usize) -> String {
     out
 }
 
+/// `text` cut to `width` characters in the middle, keeping its start and its end: for
+/// ids that differ only at the end (`ro-cni-1796020170` and `ro-cni-1796020170-2`), where
+/// cutting the end would make them look the same.
+pub fn fit_middle(text: &str, width: usize) -> String {
+    let count = text.chars().count();
+    if count <= width {
+        return text.to_owned();
+    }
+    if width < 3 {
+        return fit(text, width);
+    }
+    let tail = (width - 1) / 2;
+    let head = width - 1 - tail;
+    let mut out: String = text.chars().take(head).collect();
+    out.push('…');
+    out.extend(text.chars().skip(count - tail));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ids_cut_in_the_middle_keep_their_ends_apart() {
+        assert_eq!(fit_middle("ro-cni-1796020170", 18), "ro-cni-1796020170");
+        let a = fit_middle("ro-cni-1796020170-1", 12);
+        let b = fit_middle("ro-cni-1796020170-2", 12);
+        assert_ne!(a, b);
+        assert_eq!(a.chars().count(), 12);
+        assert_eq!(b, "ro-cni…170-2");
+        assert_eq!(fit_middle("abcdef", 2), "a…");
+    }
 
     #[test]
     fn shapes() {

@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 use super::rollouts::{CellState, cell, gates, phase_text, progress, runs, selected_in, stage_of};
 use crate::model::run::RunView;
 use crate::tui::app::App;
-use crate::tui::format::{age, bar, fit};
+use crate::tui::format::{age, bar, fit, fit_middle};
 use crate::tui::theme::Slot;
 
 /// The slot a cluster cell is drawn in. Unknown is never green.
@@ -63,7 +63,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                 format!(
                     "{}{}",
                     if is_sel { "▶ " } else { "  " },
-                    fit(run.id.as_str(), 18)
+                    fit_middle(run.id.as_str(), 18)
                 ),
                 style,
             ),
