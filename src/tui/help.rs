@@ -17,7 +17,14 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     let map = &app.config.keymap;
     let mut out = Vec::new();
     for ctx in [app.context(), Context::List, Context::Global] {
-        let bindings = map.bindings(ctx);
+        let screen = app.context();
+        let bindings: Vec<_> = map
+            .bindings(ctx)
+            .iter()
+            .filter(|b| {
+                ctx != Context::List || super::screen_keys::uses_list_action(screen, b.action)
+            })
+            .collect();
         if bindings.is_empty() {
             continue;
         }

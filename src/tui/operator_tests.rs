@@ -652,3 +652,27 @@ fn pasted_text_goes_into_the_field_being_edited_and_confirms_nothing() {
             .is_some_and(|m| m.starts_with("paste ignored"))
     );
 }
+
+#[test]
+fn help_lists_only_the_list_keys_a_screen_uses() {
+    let text = |app: &super::app::App| -> String {
+        super::help::lines(app)
+            .iter()
+            .map(|l| l.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mut app = fixtures::operator_app();
+    let ledger = text(&app);
+    assert!(ledger.contains("Mark or unmark"), "{ledger}");
+    press(&mut app, "3");
+    let rollouts = text(&app);
+    assert!(!rollouts.contains("Mark or unmark"), "{rollouts}");
+    assert!(
+        rollouts.contains("approve") || rollouts.contains("Approve"),
+        "{rollouts}"
+    );
+    press(&mut app, "4");
+    let maintenance = text(&app);
+    assert!(!maintenance.contains("Mark or unmark"), "{maintenance}");
+}

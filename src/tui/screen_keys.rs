@@ -3,6 +3,7 @@
 
 use super::action::Action;
 use super::app::App;
+use super::keymap::Context;
 use super::nav::{CapacityScope, Route};
 use super::screens::cluster::Focus;
 use super::screens::ledger::{Grouping, LedgerRow};
@@ -32,6 +33,20 @@ fn is_motion(action: Action) -> bool {
             | Action::Top
             | Action::Bottom
     )
+}
+
+/// Whether `screen` does anything with a list key's `action`: help lists only those, so it
+/// never promises a key that does nothing where it is read.
+pub fn uses_list_action(screen: Context, action: Action) -> bool {
+    match action {
+        a if is_motion(a) => true,
+        Action::Open => matches!(
+            screen,
+            Context::Ledger | Context::Capacity | Context::Timeline
+        ),
+        Action::Mark | Action::ClearMarks => matches!(screen, Context::Ledger | Context::Cluster),
+        _ => true,
+    }
 }
 
 /// Dispatches an action to the current screen.
