@@ -158,6 +158,9 @@ pub struct App {
     pub filter_input: Option<String>,
     /// A one-line message for the footer.
     pub message: Option<String>,
+    /// Until when the message stays through key presses (a refusal, a failure): read at
+    /// 3 a.m., it must not vanish with the next key. `esc` still clears it.
+    pub message_held_until: Option<Timestamp>,
     /// Whether something changed since the last frame.
     pub dirty: bool,
     /// Palette search space (rebuilt when the palette opens).
@@ -197,6 +200,7 @@ impl App {
             overlay: None,
             filter_input: None,
             message,
+            message_held_until: None,
             dirty: true,
             candidates: Candidates::default(),
         };
@@ -271,11 +275,11 @@ impl App {
                 self.dirty = true;
             }
             Msg::Notice(notice) => {
-                self.message = Some(if notice.ok {
-                    format!("✓ {}", notice.text)
+                if notice.ok {
+                    self.message = Some(format!("✓ {}", notice.text));
                 } else {
-                    format!("✗ refused: {}", notice.text)
-                });
+                    self.hold_message(format!("✗ refused: {}", notice.text));
+                }
                 self.dirty = true;
             }
             Msg::Tick(now) => {
@@ -290,6 +294,16 @@ impl App {
             Msg::Terminate => return vec![Command::Quit],
         }
         Vec::new()
+    }
+
+    /// How long a refusal or failure stays in the footer through other keys.
+    const HELD_MESSAGE: jiff::SignedDuration = jiff::SignedDuration::from_secs(15);
+
+    /// Shows a message that stays through key presses for a while (`esc` clears it).
+    pub fn hold_message(&mut self, text: String) {
+        self.message = Some(text);
+        self.message_held_until = self.now.checked_add(Self::HELD_MESSAGE).ok();
+        self.dirty = true;
     }
 
     /// Whether a dialog is asking for confirmation (its "This will:" stage).
@@ -345,7 +359,13 @@ impl App {
             }
             return Vec::new();
         }
-        self.message = None;
+        let held = self
+            .message_held_until
+            .is_some_and(|until| self.now < until);
+        if !held || key.code == KeyCode::Esc {
+            self.message = None;
+            self.message_held_until = None;
+        }
         match action {
             Some(action) => self.on_action(action),
             None => Vec::new(),

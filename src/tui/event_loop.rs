@@ -83,10 +83,9 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
             _ = tick.tick() => {
                 app.update(Msg::Tick(jiff::Timestamp::now()));
                 if let Some(failure) = terminal::take_background_failure() {
-                    app.message = Some(format!(
+                    app.hold_message(format!(
                         "✗ a background task failed, its data may stop updating (see the log): {failure}"
                     ));
-                    app.dirty = true;
                 }
             }
             _ = sigterm.recv() => commands.extend(app.update(Msg::Terminate)),

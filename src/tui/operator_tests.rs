@@ -676,3 +676,38 @@ fn help_lists_only_the_list_keys_a_screen_uses() {
     let maintenance = text(&app);
     assert!(!maintenance.contains("Mark or unmark"), "{maintenance}");
 }
+
+#[test]
+fn a_refusal_stays_in_the_footer_through_other_keys_for_a_while() {
+    use super::app::Msg;
+    use super::feed::Notice;
+    let mut app = fixtures::operator_app();
+    app.update(Msg::Notice(Notice {
+        ok: false,
+        text: "cluster prod-use1-04 is not the one the ledger pins".into(),
+    }));
+    press(&mut app, "j k");
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("refused")),
+        "{:?}",
+        app.message
+    );
+    let later = jiff::Timestamp::from_second(app.now.as_second() + 20).unwrap();
+    app.update(Msg::Tick(later));
+    press(&mut app, "j");
+    assert_eq!(app.message, None, "gone after a while");
+    app.update(Msg::Notice(Notice {
+        ok: false,
+        text: "again".into(),
+    }));
+    press(&mut app, "esc");
+    assert!(
+        !app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("refused")),
+        "esc clears it at once: {:?}",
+        app.message
+    );
+}
