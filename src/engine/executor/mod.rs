@@ -518,7 +518,29 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 Ok(seen) => seen,
                 Err(error) => {
                     tracing::warn!(%error, "cannot settle an open intent yet");
-                    return Ok(());
+                    // Nothing is done to the node meanwhile; past the step's deadline
+                    // it is shown stuck, with why.
+                    let domain_label = spec.budgets.failure_domain_label.clone();
+                    let domain = self.node_domain(&spec.cluster, &node, &domain_label);
+                    let paused = self.pause_reason(run, spec, domain.as_deref());
+                    let env = Env {
+                        now: now(),
+                        paused: paused.as_deref(),
+                        spec,
+                        run: &run.id,
+                        actor: &self.options.actor,
+                    };
+                    let (next, actions) = crate::model::maintenance::unsettled(
+                        &checkpoint.node_state,
+                        &env,
+                        &error.to_string(),
+                    );
+                    checkpoint.node_state = next;
+                    for action in actions {
+                        self.perform(run, spec, item, &mut checkpoint, action)
+                            .await?;
+                    }
+                    return self.save_checkpoint(run, spec, item, checkpoint, &before);
                 }
             };
             let hook_idempotent = matches!(&spec.action, crate::model::maintenance::MaintainAction::Exec(h) if h.idempotent);
@@ -603,25 +625,39 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 }
             }
         }
-        if checkpoint != before {
-            let body = checkpoint.to_body();
-            let seq = self.projection.last_seq.map_or(0, |s| s.0);
-            let e = self.event(
-                &run.id,
-                Some(item),
-                &spec.cluster,
-                format!(
-                    "{}/{}/checkpoint@{}/{}",
-                    run.id,
-                    item,
-                    seq,
-                    now().as_nanosecond()
-                ),
-                body,
-            );
-            self.append(e)?;
-            self.checkpoints.insert(key, checkpoint);
+        self.save_checkpoint(run, spec, item, checkpoint, &before)
+    }
+
+    /// Journals the item's checkpoint when it changed since `before`, and keeps it.
+    fn save_checkpoint(
+        &mut self,
+        run: &RunView,
+        spec: &MaintenanceSpec,
+        item: &ItemId,
+        checkpoint: Checkpoint,
+        before: &Checkpoint,
+    ) -> Result<(), EngineError> {
+        if checkpoint == *before {
+            return Ok(());
         }
+        let body = checkpoint.to_body();
+        let seq = self.projection.last_seq.map_or(0, |s| s.0);
+        let e = self.event(
+            &run.id,
+            Some(item),
+            &spec.cluster,
+            format!(
+                "{}/{}/checkpoint@{}/{}",
+                run.id,
+                item,
+                seq,
+                now().as_nanosecond()
+            ),
+            body,
+        );
+        self.append(e)?;
+        self.checkpoints
+            .insert((run.id.clone(), item.clone()), checkpoint);
         Ok(())
     }
 

@@ -263,6 +263,29 @@ fn kick(s: &mut NodeState, env: &Env<'_>, out: &mut Vec<Action>) {
     }
 }
 
+/// An earlier call of the step is still without an outcome and the cluster cannot be
+/// observed to settle it (`why`). Nothing may be done to the node meanwhile; past the
+/// step's deadline the step is `Blocked` with the reason, so that a person sees it rather
+/// than a step that silently waits. Before the deadline, or once stuck or in a person's
+/// hands, nothing changes.
+pub fn unsettled(s: &NodeState, env: &Env<'_>, why: &str) -> (NodeState, Vec<Action>) {
+    let mut s = s.clone();
+    let mut out = Vec::new();
+    let waiting = !matches!(
+        s.status,
+        StepStatus::Blocked { .. } | StepStatus::HandedOff { .. } | StepStatus::Failed { .. }
+    );
+    if waiting && past_deadline(&s, env) {
+        block(
+            &mut s,
+            env,
+            format!("an earlier call cannot be settled: {why}"),
+            &mut out,
+        );
+    }
+    (s, out)
+}
+
 fn past_deadline(s: &NodeState, env: &Env<'_>) -> bool {
     env.paused.is_none()
         && s.started_at

@@ -547,3 +547,45 @@ fn failing_prechecks_are_retried_until_the_deadline() {
         }
     );
 }
+
+#[test]
+fn a_call_that_cannot_be_settled_is_shown_stuck_once_its_step_is_overdue() {
+    let mut h = Harness::new(exec_spec());
+    into_drain(&mut h, vec![info("web-1", PodOwner::Other)]);
+    assert_eq!(h.state.step, Step::Drain);
+    fn env(h: &Harness) -> Env<'_> {
+        Env {
+            now: h.now,
+            paused: None,
+            spec: &h.spec,
+            run: &h.run,
+            actor: &h.actor,
+        }
+    }
+    // Within the drain deadline (10m): nothing changes, nothing is done.
+    h.advance(60);
+    let (state, actions) = unsettled(&h.state, &env(&h), "cluster c1 unreachable");
+    assert!(actions.is_empty());
+    assert_eq!(state, h.state);
+    // Past it: the step is stuck with why, for a person to see.
+    h.advance(11 * 60);
+    let (state, actions) = unsettled(&h.state, &env(&h), "cluster c1 unreachable");
+    let StepStatus::Blocked { reason } = &state.status else {
+        panic!("{:?}", state.status);
+    };
+    assert!(
+        reason.contains("cannot be settled: cluster c1 unreachable"),
+        "{reason}"
+    );
+    assert!(!actions.is_empty(), "the status change is journaled");
+    assert!(
+        !actions
+            .iter()
+            .any(|a| matches!(a, Action::Evict { .. } | Action::Cordon | Action::Uncordon)),
+        "{actions:?}"
+    );
+    // Stuck once: asked again, nothing more happens.
+    let (again, actions) = unsettled(&state, &env(&h), "cluster c1 unreachable");
+    assert!(actions.is_empty());
+    assert_eq!(again, state);
+}

@@ -17,7 +17,7 @@ mod state;
 
 pub use drain::{DrainProgress, PodDrain, is_evictable};
 pub use machine::{
-    Action, CordonRecord, Env, NODE_EVENT_REASON, NodeState, ON_CALL, step, verify_node,
+    Action, CordonRecord, Env, NODE_EVENT_REASON, NodeState, ON_CALL, step, unsettled, verify_node,
 };
 pub use observe::*;
 pub use restart::{
