@@ -661,7 +661,9 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         Ok(())
     }
 
-    /// The node's failure domain (its `label` value) from the live fleet view, if known.
+    /// The node's failure domain (its `label` value) from the live fleet view, if the
+    /// node is known there. A node without the label is in the domain `""`, as the
+    /// mass-failure guard counts it, so that a guard pause of unlabelled nodes holds them.
     fn node_domain(&self, cluster: &ClusterId, node: &NodeName, label: &str) -> Option<String> {
         let snapshot = self.fleet.as_ref()?.borrow().clone();
         let live = snapshot.cluster(&cluster.0)?;
@@ -670,7 +672,13 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             .nodes
             .iter()
             .find(|n| n.name.as_str() == node.as_str())?;
-        view_node.labels.get(label).map(|v| v.to_string())
+        Some(
+            view_node
+                .labels
+                .get(label)
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
+        )
     }
 
     /// Runs passes until `stop` turns true; then records nothing new and gives the lease
