@@ -204,3 +204,46 @@ async fn snapshot_capacity_and_reconcile_commands() {
     assert_eq!(text.matches("-> v1.33.1").count(), 1, "{text}");
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quiet_synced_cluster_stays_fresh_for_readers_judging_its_published_facts() {
+    // The console judges published facts against its own clock; a cluster with nothing
+    // changing but bookmarks flowing must not age into Unknown there.
+    let dir = tempfile::tempdir().unwrap();
+    let mut scenario = fleetdeck::sim::Scenario::load("demo").expect("demo scenario");
+    scenario.settings.bookmark_seconds = 0.3;
+    let fleet = SimFleet::from_scenario(&scenario, 1, 1.0).expect("fleet");
+    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
+    write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
+    write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).expect("ledger");
+    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
+    let source = fleetdeck::kubeconfig::KubeconfigSource {
+        paths: vec![dir.path().join("kubeconfig")],
+        explicit: true,
+    };
+    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let stale_after = Duration::from_secs(2);
+    let mut options = FleetSyncOptions::default();
+    options.cluster.stale_after = stale_after;
+    let mut sync = FleetSync::start(&ledger, kubeconfig, options);
+    sync.wait_settled(Duration::from_secs(30)).await;
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let snapshot = sync.snapshots.borrow().clone();
+    let synced = snapshot
+        .clusters
+        .iter()
+        .filter(|c| c.status == ClusterStatus::Synced)
+        .count();
+    assert!(synced > 0, "some clusters are synced");
+    let aged = snapshot.aged(jiff::Timestamp::now(), stale_after);
+    let turned: Vec<&str> = aged
+        .iter()
+        .flat_map(|a| a.clusters.iter())
+        .zip(snapshot.clusters.iter())
+        .filter(|(now, was)| now.status != was.status)
+        .map(|(now, _)| &*now.id)
+        .collect();
+    assert!(turned.is_empty(), "read as stale although fine: {turned:?}");
+    sync.stop();
+    server.shutdown().await;
+}

@@ -290,6 +290,12 @@ async fn watch(
     let mut ticker = tokio::time::interval(state.options.publish_every);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut last_published_status = None;
+    let mut last_published_ok = None;
+    // Readers judge the published facts against their own clock (the console ages a
+    // snapshot nobody replaces): a quiet cluster's bookmarks must reach them well within
+    // the staleness limit, or it would read Unknown while it is fine.
+    let heartbeat = jiff::SignedDuration::try_from(state.options.stale_after / 3)
+        .unwrap_or(jiff::SignedDuration::from_secs(50));
     loop {
         let (which, changed, progress) = tokio::select! {
             Some(delta) = node_rx.recv() => { let p = progress_of(&delta); (0, store.apply_node(delta), p) }
@@ -302,11 +308,17 @@ async fn watch(
                 facts.unreadable_objects = store.unreadable;
                 let status = classify(&facts, Timestamp::now(), state.options.stale_after);
                 let status_changed = last_published_status != Some(status);
-                if dirty || status_changed {
+                let heartbeat_due = match (facts.last_ok, last_published_ok) {
+                    (Some(seen), Some(published)) => seen.duration_since(published) >= heartbeat,
+                    (Some(_), None) => true,
+                    (None, _) => false,
+                };
+                if dirty || status_changed || heartbeat_due {
                     let Some(published) = state.publish(Some(&mut store)).await else {
                         return false;
                     };
                     last_published_status = Some(published);
+                    last_published_ok = facts.last_ok;
                     dirty = false;
                 }
                 continue;
