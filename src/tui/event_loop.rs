@@ -138,21 +138,25 @@ fn apply_burst(
     first: Event,
     mut queued: impl FnMut() -> Option<Event>,
 ) -> Vec<Command> {
-    let confirming_before = app.in_confirmation();
+    // Once a confirmation opens within this burst (whether or not one was on screen
+    // when it began), no later key of the burst is taken: none of them was typed
+    // after seeing it.
+    let mut confirming = app.in_confirmation();
     let mut commands = apply_event(app, first);
+    let mut unseen = !confirming && app.in_confirmation();
+    confirming = app.in_confirmation();
     let mut dropped = 0;
     for _ in 0..BURST {
         let Some(event) = queued() else {
             break;
         };
-        if !confirming_before
-            && app.in_confirmation()
-            && matches!(event, Event::Key(_) | Event::Paste(_))
-        {
+        if unseen && matches!(event, Event::Key(_) | Event::Paste(_)) {
             dropped += 1;
             continue;
         }
         commands.extend(apply_event(app, event));
+        unseen |= !confirming && app.in_confirmation();
+        confirming = app.in_confirmation();
     }
     if dropped > 0 {
         app.message = Some(format!(
@@ -219,6 +223,33 @@ mod tests {
         assert!(
             commands.iter().any(|c| matches!(c, Command::Send(_))),
             "{commands:?}"
+        );
+    }
+
+    #[test]
+    fn a_second_confirmation_opened_within_one_burst_is_not_confirmed_either() {
+        let mut app = fixtures::operator_app();
+        for code in [KeyCode::Char('3'), KeyCode::Char('a')] {
+            apply_burst(&mut app, key(code), || None);
+        }
+        apply_burst(&mut app, key(KeyCode::Enter), || None);
+        assert!(app.in_confirmation(), "a confirmation is on screen");
+        // ⏎ confirms the one on screen; then `a ⏎ ⏎` would open, advance and confirm a
+        // second approval nobody has seen (the journal has not answered the first yet).
+        let mut queue = vec![
+            key(KeyCode::Char('a')),
+            key(KeyCode::Enter),
+            key(KeyCode::Enter),
+        ]
+        .into_iter();
+        let commands = apply_burst(&mut app, key(KeyCode::Enter), || queue.next());
+        let sent = commands
+            .iter()
+            .filter(|c| matches!(c, Command::Send(_)))
+            .count();
+        assert_eq!(
+            sent, 1,
+            "only the confirmation that was drawn: {commands:?}"
         );
     }
 }

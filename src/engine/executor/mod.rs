@@ -75,6 +75,10 @@ pub struct Executor<S, P> {
     /// The name this executor holds the lease under (see [`instance_holder`]).
     lease_holder: Actor,
     lease: Option<Lease>,
+    /// The fence of the last lease held. Kept after the lease is lost, so that whatever
+    /// this executor still writes (an outcome, a checkpoint) goes to the journal fenced
+    /// with its old token and is refused once another executor holds the lease.
+    last_fence: Option<Fence>,
     projection: Projection,
     checkpoints: HashMap<(RunId, ItemId), Checkpoint>,
     commands: HashMap<(RunId, ItemId), Vec<Pending>>,
@@ -123,6 +127,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             lease_holder: instance_holder(&options.actor),
             options,
             lease: None,
+            last_fence: None,
             projection: Projection::default(),
             checkpoints: HashMap::new(),
             commands: HashMap::new(),
@@ -178,6 +183,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         {
             LeaseGrant::Acquired { lease } => {
                 tracing::info!(holder = %self.lease_holder, token = %lease.token, "lease acquired");
+                self.last_fence = Some(lease.fence());
                 self.lease = Some(lease);
                 // Another executor may have acted meanwhile: rebuild rollouts from the journal.
                 self.rollouts.clear();
@@ -246,7 +252,10 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
     }
 
     fn fence(&self) -> Option<Fence> {
-        self.lease.as_ref().map(Lease::fence)
+        self.lease
+            .as_ref()
+            .map(Lease::fence)
+            .or_else(|| self.last_fence.clone())
     }
 
     /// Folds events appended since the last pass (ours and everyone else's).
