@@ -12,12 +12,40 @@ use super::theme::Slot;
 use super::view::{centred, overlay_block};
 use crate::model::run::ReturnOutcome;
 
+/// Rows `lines` take when wrapped at word boundaries to `width` columns, as the
+/// paragraphs here are drawn (a word longer than a row is broken). Counted the way the
+/// text wraps, not by its length: a confirmation judged to fit must fit.
 fn wrapped_height(lines: &[String], width: u16) -> u16 {
     let w = usize::from(width.max(1));
-    lines
+    let rows: usize = lines
         .iter()
-        .map(|l| u16::try_from(l.chars().count().max(1).div_ceil(w)).unwrap_or(1))
-        .sum()
+        .flat_map(|l| l.split('\n'))
+        .map(|line| word_wrapped_rows(line, w))
+        .sum();
+    u16::try_from(rows).unwrap_or(u16::MAX)
+}
+
+fn word_wrapped_rows(line: &str, width: usize) -> usize {
+    let mut rows = 1;
+    let mut used = 0;
+    for word in line.split(' ') {
+        let len = word.chars().count();
+        let needed = if used == 0 { len } else { used + 1 + len };
+        if needed <= width {
+            used = needed;
+            continue;
+        }
+        if used > 0 {
+            rows += 1;
+        }
+        // A word longer than a row fills whole rows, then starts the next one.
+        rows += len.saturating_sub(1) / width;
+        used = match len % width {
+            0 if len > 0 => width,
+            rest => rest,
+        };
+    }
+    rows
 }
 
 /// The dialog's width in `area`, and the width inside its border.
@@ -39,10 +67,11 @@ fn body_rows(dialog: &Dialog, inner_w: u16) -> u16 {
                 + u16::from(dialog.outcome.is_some())
                 + 2
         }
-        // The heading (or the text's first row), the text, a blank row and the hint.
-        Stage::Confirm(text) | Stage::Refused(text) => {
-            wrapped_height(std::slice::from_ref(text), inner_w) + 3
+        // The heading, the text (indented by two), a blank row and the hint.
+        Stage::Confirm(text) => {
+            wrapped_height(std::slice::from_ref(text), inner_w.saturating_sub(2)) + 3
         }
+        Stage::Refused(text) => wrapped_height(std::slice::from_ref(text), inner_w) + 3,
     }
 }
 
@@ -217,4 +246,25 @@ fn hint(app: &App, text: &str, inner: Rect, buf: &mut Buffer) {
         usize::from(inner.width),
         app.config.theme.style(Slot::Muted),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_counted_as_words_wrap() {
+        assert_eq!(word_wrapped_rows("", 10), 1);
+        assert_eq!(word_wrapped_rows("aaaa bbbb", 9), 1);
+        // By length this is 2 rows of 10; by words, each 6-letter word needs its own.
+        assert_eq!(word_wrapped_rows("aaaaaa bbbbbb cccccc", 10), 3);
+        // A word longer than a row is broken.
+        assert_eq!(word_wrapped_rows("aaaaaaaaaaaaaaaaaaaaaaaaa", 10), 3);
+        assert_eq!(word_wrapped_rows("x aaaaaaaaaaaaaaaaaaaa y", 10), 4);
+        assert_eq!(
+            wrapped_height(&["one two\nthree".to_string()], 20),
+            2,
+            "line breaks count"
+        );
+    }
 }
