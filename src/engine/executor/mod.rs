@@ -106,6 +106,15 @@ fn now() -> Timestamp {
     Timestamp::now()
 }
 
+/// Whether maintenance has touched the node: its cordon was asked for (or done), or it is
+/// further along; and it has not finished.
+fn touched(node: &NodeState) -> bool {
+    use crate::model::maintenance::Step;
+    let cordon_asked = node.step == Step::Cordon
+        && (node.call_in_flight || node.status != crate::model::run::StepStatus::Pending);
+    (node.step > Step::Cordon || cordon_asked) && !node.is_finished()
+}
+
 /// The lease holder name of one executor: its actor, this process and a count. The
 /// journal treats a lease taken again by the same holder as a renewal, so two executors
 /// that share an actor name (the same user on one host, a restart while the old process
@@ -428,11 +437,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             let begun: Vec<ItemId> = run
                 .order
                 .iter()
-                .filter(|item| {
-                    checkpoint(self, item).is_some_and(|n| {
-                        n.step > crate::model::maintenance::Step::Precheck && !n.is_finished()
-                    })
-                })
+                .filter(|item| checkpoint(self, item).is_some_and(|n| touched(&n)))
                 .cloned()
                 .collect();
             (!begun.is_empty()).then_some(begun)
@@ -460,6 +465,15 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             // hook may take many minutes) must hold this one: read the journal again.
             self.catch_up()?;
             if finished(self, &item) {
+                continue;
+            }
+            // A node that failed earlier in this pass keeps the untouched ones untouched.
+            let any_failed = run.order.iter().any(|other| {
+                checkpoint(self, other).is_some_and(|n| {
+                    matches!(n.status, crate::model::run::StepStatus::Failed { .. })
+                })
+            });
+            if any_failed && !checkpoint(self, &item).is_some_and(|n| touched(&n)) {
                 continue;
             }
             self.drive_item(run, spec, &item).await?;
@@ -527,6 +541,16 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 Ok(seen) => seen,
                 Err(error) => {
                     tracing::warn!(%error, "cannot settle an open intent yet");
+                    if !queue.is_empty() {
+                        // Outcomes not folded yet must not end up behind a newer
+                        // checkpoint (where a restart would not replay them): keep them
+                        // for the next pass and change nothing now.
+                        self.unfolded
+                            .entry(key.clone())
+                            .or_default()
+                            .extend(queue.drain(..));
+                        return Ok(());
+                    }
                     // Nothing is done to the node meanwhile; past the step's deadline
                     // it is shown stuck, with why.
                     let domain_label = spec.budgets.failure_domain_label.clone();
