@@ -317,7 +317,7 @@ fn demo_operator_actions() {
     t.send(&["Enter", "BSpace", "BSpace", "BSpace"]);
     t.send_text("20s");
     t.send(&["Enter"]);
-    t.wait_for("stuck", 5);
+    t.wait_for("This will:", 5);
     t.send(&["Enter"]);
     t.wait_for("started run mnt-console-prod-use1-01-n000", 10);
 
