@@ -158,9 +158,10 @@ pub struct App {
     pub filter_input: Option<String>,
     /// A one-line message for the footer.
     pub message: Option<String>,
-    /// Until when the message stays through key presses (a refusal, a failure): read at
-    /// 3 a.m., it must not vanish with the next key. `esc` still clears it.
-    pub message_held_until: Option<Timestamp>,
+    /// A message that stays through key presses until a time (a refusal, a failure):
+    /// read at 3 a.m., it must not vanish with the next key. `esc` still clears it, and
+    /// any other message replacing it ends the hold.
+    pub held_message: Option<(String, Timestamp)>,
     /// Whether something changed since the last frame.
     pub dirty: bool,
     /// Palette search space (rebuilt when the palette opens).
@@ -200,7 +201,7 @@ impl App {
             overlay: None,
             filter_input: None,
             message,
-            message_held_until: None,
+            held_message: None,
             dirty: true,
             candidates: Candidates::default(),
         };
@@ -301,8 +302,12 @@ impl App {
 
     /// Shows a message that stays through key presses for a while (`esc` clears it).
     pub fn hold_message(&mut self, text: String) {
+        self.held_message = self
+            .now
+            .checked_add(Self::HELD_MESSAGE)
+            .ok()
+            .map(|until| (text.clone(), until));
         self.message = Some(text);
-        self.message_held_until = self.now.checked_add(Self::HELD_MESSAGE).ok();
         self.dirty = true;
     }
 
@@ -359,12 +364,12 @@ impl App {
             }
             return Vec::new();
         }
-        let held = self
-            .message_held_until
-            .is_some_and(|until| self.now < until);
+        let held = self.held_message.as_ref().is_some_and(|(text, until)| {
+            self.now < *until && self.message.as_deref() == Some(text.as_str())
+        });
         if !held || key.code == KeyCode::Esc {
             self.message = None;
-            self.message_held_until = None;
+            self.held_message = None;
         }
         match action {
             Some(action) => self.on_action(action),

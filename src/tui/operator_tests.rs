@@ -710,4 +710,15 @@ fn a_refusal_stays_in_the_footer_through_other_keys_for_a_while() {
         "esc clears it at once: {:?}",
         app.message
     );
+    // Another message replacing a held one is not held itself.
+    app.update(Msg::Notice(Notice {
+        ok: false,
+        text: "third".into(),
+    }));
+    app.update(Msg::Notice(Notice {
+        ok: true,
+        text: "recorded".into(),
+    }));
+    press(&mut app, "j");
+    assert_eq!(app.message, None, "{:?}", app.message);
 }
