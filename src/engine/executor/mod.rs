@@ -481,6 +481,23 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         Ok(())
     }
 
+    /// What the node state machine decides with: now, the pause holding the node (if
+    /// any), the run's spec.
+    fn env<'a>(
+        &'a self,
+        run: &'a RunView,
+        spec: &'a MaintenanceSpec,
+        paused: Option<&'a str>,
+    ) -> Env<'a> {
+        Env {
+            now: now(),
+            paused,
+            spec,
+            run: &run.id,
+            actor: &self.options.actor,
+        }
+    }
+
     /// The pause that applies to this item, if any.
     fn pause_reason(
         &self,
@@ -553,19 +570,12 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     }
                     // Nothing is done to the node meanwhile; past the step's deadline
                     // it is shown stuck, with why.
-                    let domain_label = spec.budgets.failure_domain_label.clone();
-                    let domain = self.node_domain(&spec.cluster, &node, &domain_label);
+                    let domain =
+                        self.node_domain(&spec.cluster, &node, &spec.budgets.failure_domain_label);
                     let paused = self.pause_reason(run, spec, domain.as_deref());
-                    let env = Env {
-                        now: now(),
-                        paused: paused.as_deref(),
-                        spec,
-                        run: &run.id,
-                        actor: &self.options.actor,
-                    };
                     let (next, actions) = crate::model::maintenance::unsettled(
                         &checkpoint.node_state,
-                        &env,
+                        &self.env(run, spec, paused.as_deref()),
                         &error.to_string(),
                     );
                     checkpoint.node_state = next;
@@ -623,14 +633,11 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 break; // a safety net against a livelock; the next pass continues
             }
             let paused = self.pause_reason(run, spec, domain.as_deref());
-            let env = Env {
-                now: now(),
-                paused: paused.as_deref(),
-                spec,
-                run: &run.id,
-                actor: &self.options.actor,
-            };
-            let (next, actions) = step(checkpoint.node_state.clone(), &env, observation);
+            let (next, actions) = step(
+                checkpoint.node_state.clone(),
+                &self.env(run, spec, paused.as_deref()),
+                observation,
+            );
             checkpoint.node_state = next;
             let mut evictions: Vec<(PodRef, Option<Duration>)> = Vec::new();
             for action in actions {
