@@ -408,18 +408,15 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             );
             self.append(e)?;
         }
-        let checkpoint = |this: &Self, item: &ItemId| {
-            this.checkpoints
-                .get(&(run.id.clone(), item.clone()))
-                .map(|c| c.node_state.clone())
+        let finished = |this: &Self, item: &ItemId| {
+            this.node_state(&run.id, item)
+                .is_some_and(NodeState::is_finished)
         };
-        let finished =
-            |this: &Self, item: &ItemId| checkpoint(this, item).is_some_and(|n| n.is_finished());
         let failed: Vec<String> = run
             .order
             .iter()
             .filter(|item| {
-                checkpoint(self, item).is_some_and(|n| {
+                self.node_state(&run.id, item).is_some_and(|n| {
                     matches!(n.status, crate::model::run::StepStatus::Failed { .. })
                 })
             })
@@ -437,7 +434,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             let begun: Vec<ItemId> = run
                 .order
                 .iter()
-                .filter(|item| checkpoint(self, item).is_some_and(|n| touched(&n)))
+                .filter(|item| self.node_state(&run.id, item).is_some_and(touched))
                 .cloned()
                 .collect();
             (!begun.is_empty()).then_some(begun)
@@ -469,11 +466,11 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             }
             // A node that failed earlier in this pass keeps the untouched ones untouched.
             let any_failed = run.order.iter().any(|other| {
-                checkpoint(self, other).is_some_and(|n| {
+                self.node_state(&run.id, other).is_some_and(|n| {
                     matches!(n.status, crate::model::run::StepStatus::Failed { .. })
                 })
             });
-            if any_failed && !checkpoint(self, &item).is_some_and(|n| touched(&n)) {
+            if any_failed && !self.node_state(&run.id, &item).is_some_and(touched) {
                 continue;
             }
             self.drive_item(run, spec, &item).await?;
@@ -496,6 +493,13 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             run: &run.id,
             actor: &self.options.actor,
         }
+    }
+
+    /// The node state an item's latest checkpoint holds, if it has one.
+    fn node_state(&self, run: &RunId, item: &ItemId) -> Option<&NodeState> {
+        self.checkpoints
+            .get(&(run.clone(), item.clone()))
+            .map(|c| &c.node_state)
     }
 
     /// The pause that applies to this item, if any.

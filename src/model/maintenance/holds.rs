@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::model::fleet::{ClusterId, ClusterView, MaintenanceState, NodeName, NodeView};
+use crate::model::fleet::{ClusterId, ClusterView, MaintenanceState, NodeName};
 use crate::model::run::{ItemView, Projection, RunStatus, RunView, StepStatus};
 
 use super::Step;
@@ -55,17 +55,12 @@ impl ClusterHolds {
             return Arc::clone(view);
         }
         let mut marked = ClusterView::clone(view);
-        self.mark(&mut marked.nodes);
-        Arc::new(marked)
-    }
-
-    /// Marks the nodes under maintenance on the cluster's node views.
-    pub fn mark(&self, nodes: &mut [NodeView]) {
-        for node in nodes {
+        for node in &mut marked.nodes {
             if self.under_maintenance.contains(&node.name) {
                 node.maintenance = MaintenanceState::UnderMaintenance;
             }
         }
+        Arc::new(marked)
     }
 }
 
