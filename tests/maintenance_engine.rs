@@ -64,6 +64,15 @@ async fn fixture() -> Fixture {
 
 impl Fixture {
     fn executor(&self, actor: &str) -> Executor<SqliteJournal, KubePort> {
+        self.executor_with(actor, |_| {})
+    }
+
+    /// An executor whose options `adjust` changes from the test defaults.
+    fn executor_with(
+        &self,
+        actor: &str,
+        adjust: impl FnOnce(&mut ExecutorOptions),
+    ) -> Executor<SqliteJournal, KubePort> {
         let store = SqliteJournal::open(&self.journal_path, Durability::Full).unwrap();
         let port = KubePort::new(
             self.clients.clone(),
@@ -72,6 +81,7 @@ impl Fixture {
         );
         let mut options = ExecutorOptions::new(Actor(actor.to_string()));
         options.tick = Duration::from_millis(100);
+        adjust(&mut options);
         Executor::new(store, port, options).with_fleet(self.sync.snapshots.clone())
     }
 
@@ -719,5 +729,61 @@ async fn mass_failure_guard_pauses_the_failed_zone_only() {
         note: "zone back".into(),
     });
     drive_until(&mut executor, &fx, &second, started, 60).await;
+    fx.server.shutdown().await;
+}
+
+/// With no maintenance running in a cluster, the guard groups its nodes by the configured
+/// failure-domain label (`[capacity] failure_domain_key`), not always by zone: with the
+/// region as the domain, a zone going dark pauses the region.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guard_without_a_run_groups_nodes_by_the_configured_label() {
+    let fx = fixture().await;
+    let nodes = Api::<Node>::all(fx.client("small-02"))
+        .list(&ListParams::default())
+        .await
+        .unwrap()
+        .items;
+    let label = |node: &Node, key: &str| {
+        node.metadata
+            .labels
+            .as_ref()
+            .and_then(|l| l.get(key).cloned())
+            .unwrap_or_default()
+    };
+    let zone = label(&nodes[0], "topology.kubernetes.io/zone");
+    let region = label(&nodes[0], "topology.kubernetes.io/region");
+    assert!(!region.is_empty() && region != zone);
+    let mut executor = fx.executor_with("executor-a", |options| {
+        options.guard_domain_label = "topology.kubernetes.io/region".into();
+    });
+    executor.pass().await.unwrap();
+    fx.sim
+        .update_faults("small-02", |f| {
+            f.zone_outage = Some(fleetdeck::sim::ZoneOutage {
+                zone: zone.clone(),
+                at_seconds: 0.0,
+            })
+        })
+        .unwrap();
+    let paused_domains = || {
+        let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+        store
+            .projection()
+            .unwrap()
+            .pauses
+            .keys()
+            .filter_map(|scope| match scope {
+                PauseScope::FailureDomain { domain, .. } => Some(domain.clone()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while paused_domains().is_empty() {
+        assert!(Instant::now() < deadline, "the guard never tripped");
+        executor.pass().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(paused_domains(), vec![region]);
     fx.server.shutdown().await;
 }

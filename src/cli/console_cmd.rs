@@ -74,8 +74,9 @@ pub async fn run_live(
             super::engine_port::kube_port(settings, &ledger, &kubeconfig, sync.snapshots.clone())
                 .await;
         let actor = Actor(format!("executor@{}", settings.actor));
-        let mut executor = Executor::new(store, port, ExecutorOptions::new(actor))
-            .with_fleet(sync.snapshots.clone());
+        let mut options = ExecutorOptions::new(actor);
+        options.guard_domain_label = settings.capacity.failure_domain_key.to_string();
+        let mut executor = Executor::new(store, port, options).with_fleet(sync.snapshots.clone());
         Some(tokio::spawn(async move {
             if let Err(error) = executor.run_until(stop_rx).await {
                 tracing::error!(%error, "executor stopped");

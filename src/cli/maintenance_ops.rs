@@ -177,6 +177,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
                 .await;
         let mut options = ExecutorOptions::new(Actor(settings.actor.clone()));
         options.lease_ttl = args.lease_ttl;
+        options.guard_domain_label = settings.capacity.failure_domain_key.to_string();
         options.rollout = fleetdeck::engine::executor::RolloutOptions {
             verify_timeout: args.verify_timeout,
             evidence_interval: args.evidence_interval,

@@ -28,7 +28,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             let label = active
                 .first()
                 .map(|(_, s)| s.budgets.failure_domain_label.clone())
-                .unwrap_or_else(|| crate::model::capacity::ZONE_LABEL.to_string());
+                .unwrap_or_else(|| self.options.guard_domain_label.clone());
             self.guard.observe(&snapshot, &cluster.0, &label, now);
             // Nodes our own maintenance has past Precheck go down on purpose.
             let expected_down = active

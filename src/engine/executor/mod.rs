@@ -47,6 +47,10 @@ pub struct ExecutorOptions {
     pub tick: Duration,
     /// Rollout verification and evidence timing.
     pub rollout: RolloutOptions,
+    /// The node label the mass-failure guard groups a cluster's nodes by while no
+    /// maintenance runs there (a running one's spec names its own): `[capacity]
+    /// failure_domain_key`, so the guard and the capacity view agree on the domains.
+    pub guard_domain_label: String,
 }
 
 impl ExecutorOptions {
@@ -57,6 +61,7 @@ impl ExecutorOptions {
             lease_ttl: Duration::from_secs(15),
             tick: Duration::from_millis(500),
             rollout: RolloutOptions::default(),
+            guard_domain_label: crate::model::capacity::ZONE_LABEL.to_string(),
         }
     }
 }
