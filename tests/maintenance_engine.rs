@@ -787,3 +787,73 @@ async fn guard_without_a_run_groups_nodes_by_the_configured_label() {
     assert_eq!(paused_domains(), vec![region]);
     fx.server.shutdown().await;
 }
+
+/// A node's precheck counts what other runs hold: with every other node of the cluster in
+/// the batch another (paused) run was let go on, the node's pods have nowhere to go, so
+/// its precheck waits on capacity and it is never cordoned.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn precheck_leaves_out_nodes_another_run_holds() {
+    let fx = fixture().await;
+    let client = fx.client("small-02");
+    let pods = Api::<Pod>::all(client.clone())
+        .list(&ListParams::default())
+        .await
+        .unwrap()
+        .items;
+    // A node hosting a pod that must be re-placed (a DaemonSet's pod would not be).
+    let node = pods
+        .iter()
+        .filter(|p| {
+            p.metadata
+                .owner_references
+                .iter()
+                .flatten()
+                .all(|o| o.kind != "DaemonSet")
+        })
+        .find_map(|p| p.spec.as_ref()?.node_name.clone())
+        .expect("a node with a pod to re-place");
+    let others: Vec<String> = node_names(&client, usize::MAX)
+        .await
+        .into_iter()
+        .filter(|n| *n != node)
+        .collect();
+    let everything_else = spec("small-02", &others.join(", "), "60s")
+        .replace("name: patch", "name: the-rest")
+        .replace("maxUnavailable: 1", "maxUnavailable: 1000")
+        .replace("perFailureDomain: 1", "perFailureDomain: 1000");
+    let holder = fx.start(&everything_else).await;
+    fx.switch(EventBody::Paused {
+        scope: PauseScope::Run {
+            run: holder.clone(),
+        },
+        reason: "approved, not begun".into(),
+    });
+    let mut executor = fx.executor("executor-a");
+    // The holding run becomes Running (paused): its first batch is now reserved.
+    drive_until(
+        &mut executor,
+        &fx,
+        &holder,
+        |fx| {
+            let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+            store.projection().unwrap().runs[&holder].status == RunStatus::Running
+        },
+        30,
+    )
+    .await;
+    let run = fx.start(&spec("small-02", &node, "60s")).await;
+    let refused = |fx: &Fixture| {
+        fx.events(&run).iter().any(|e| {
+            matches!(&e.event.body, EventBody::Observed { observation }
+                if observation.to_string().contains("capacity: displaced pods would not fit"))
+        })
+    };
+    drive_until(&mut executor, &fx, &run, refused, 30).await;
+    let events = fx.events(&run);
+    assert_eq!(count_intents(&events, "cordon"), 0, "the node was cordoned");
+    assert!(
+        count_intents(&fx.events(&holder), "cordon") == 0,
+        "the paused run did nothing"
+    );
+    fx.server.shutdown().await;
+}

@@ -245,6 +245,7 @@ impl MaintenancePort for KubePort {
         &self,
         cluster: &ClusterId,
         node: &NodeName,
+        held: &crate::model::maintenance::ClusterHolds,
     ) -> Result<PrecheckReport, PortError> {
         let observed = observe(&self.node(cluster, node).await?);
         let snapshot = self.snapshots.borrow().clone();
@@ -272,18 +273,18 @@ impl MaintenancePort for KubePort {
         };
         let (pdb_headroom, capacity) = match &live {
             Some(c) if c.status.data_usable() => {
-                let view = &c.view;
+                let view = held.apply(&c.view);
                 // PDBs are judged where they act: a refused eviction in the Drain step becomes
                 // a visible stuck step naming the PDB and its numbers, which a person can
                 // take over. Refusing here would hide that behind a generic precheck.
                 let pdb = CheckOutcome::Pass;
-                let index = ClusterIndex::new(view, &self.capacity);
+                let index = ClusterIndex::new(&view, &self.capacity);
                 let report = what_if(
                     &index,
                     &Scenario::MaintenanceBatch(vec![crate::model::fleet::NodeName::from(
                         node.as_str(),
                     )]),
-                    &[],
+                    &held.reserved,
                 );
                 let capacity = if report.unplaced.is_empty() {
                     CheckOutcome::Pass

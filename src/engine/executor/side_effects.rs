@@ -108,12 +108,24 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             None => None,
         };
         let observation = match &action {
-            Action::Precheck => self.port.precheck(cluster, &node).await.map(|mut report| {
-                // Budgets were enforced by the batch plan; the guard acts through pauses.
-                report.budgets = CheckOutcome::Pass;
-                report.guard = CheckOutcome::Pass;
-                Observation::Prechecked(report)
-            }),
+            Action::Precheck => {
+                // Other runs' nodes in maintenance, and the batches they were let go on,
+                // are not room for this node's pods.
+                let held = crate::model::maintenance::maintenance_holds(&self.projection)
+                    .of(&crate::model::fleet::ClusterId(std::sync::Arc::from(
+                        cluster.0.as_str(),
+                    )))
+                    .clone();
+                self.port
+                    .precheck(cluster, &node, &held)
+                    .await
+                    .map(|mut report| {
+                        // Budgets were enforced by the batch plan; the guard acts through pauses.
+                        report.budgets = CheckOutcome::Pass;
+                        report.guard = CheckOutcome::Pass;
+                        Observation::Prechecked(report)
+                    })
+            }
             Action::Cordon => self
                 .port
                 .set_unschedulable(cluster, &node, true)

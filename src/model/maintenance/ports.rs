@@ -24,10 +24,13 @@ pub trait MaintenancePort {
     type Error: std::error::Error + Send + Sync + 'static;
 
     /// Identity, budgets, PDB headroom, capacity what-if, guard state and the node.
+    /// `held` is what maintenance holds in the cluster (this and every other run): the
+    /// what-if re-places the node's pods without those nodes.
     fn precheck(
         &self,
         cluster: &ClusterId,
         node: &NodeName,
+        held: &super::ClusterHolds,
     ) -> impl Future<Output = Result<PrecheckReport, Self::Error>> + Send;
 
     /// Sets (`true`) or clears `spec.unschedulable`; `Ok(Err(message))` when refused.
