@@ -857,3 +857,65 @@ async fn precheck_leaves_out_nodes_another_run_holds() {
     );
     fx.server.shutdown().await;
 }
+
+/// Once the fleet view stops vouching for a cluster's identity mid-run, the executor
+/// journals nothing more that would change it: no intent per pass, refused each time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cluster_that_may_not_be_changed_gets_no_intent_at_all() {
+    use fleetdeck::model::live::IdentityVerdict;
+    let fx = fixture().await;
+    let node = node_with_pods(&fx.client("small-02"), "").await;
+    let (view_tx, view) = tokio::sync::watch::channel(fx.sync.snapshots.borrow().clone());
+    let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+    let port = KubePort::new(fx.clients.clone(), view.clone(), "executor-a".into());
+    let mut options = ExecutorOptions::new(Actor("executor-a".into()));
+    options.tick = Duration::from_millis(100);
+    let mut executor = Executor::new(store, port, options).with_fleet(view);
+    let run = fx.start(&spec("small-02", &node, "60s")).await;
+    drive_until(
+        &mut executor,
+        &fx,
+        &run,
+        |fx| count_intents(&fx.events(&run), "cordon") == 1,
+        30,
+    )
+    .await;
+    // The context now reaches a cluster whose kube-system UID is not the pinned one.
+    let mut snapshot = view_tx.borrow().clone();
+    snapshot.clusters = snapshot
+        .clusters
+        .iter()
+        .map(|c| {
+            let mut c = fleetdeck::model::live::ClusterSnapshot::clone(c);
+            if &*c.id == "small-02" {
+                c.identity_verdict = Some(IdentityVerdict::Mismatch {
+                    reason: "kube-system UID differs".into(),
+                });
+            }
+            std::sync::Arc::new(c)
+        })
+        .collect();
+    view_tx.send(snapshot).unwrap();
+    let intents = |fx: &Fixture| {
+        fx.events(&run)
+            .iter()
+            .filter(|e| matches!(e.event.body, EventBody::Intent { .. }))
+            .count()
+    };
+    let before = intents(&fx);
+    for _ in 0..15 {
+        executor.pass().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        intents(&fx),
+        before,
+        "no intent once the cluster may not be changed"
+    );
+    assert_ne!(
+        fx.status(&run),
+        RunStatus::Succeeded,
+        "the run cannot finish"
+    );
+    fx.server.shutdown().await;
+}

@@ -330,6 +330,14 @@ impl MaintenancePort for KubePort {
         })
     }
 
+    fn change_refused(&self, cluster: &ClusterId) -> Option<String> {
+        match self.client_for_change(cluster) {
+            Ok(_) => None,
+            Err(PortError::Refused { reason, .. }) => Some(reason),
+            Err(other) => Some(other.to_string()),
+        }
+    }
+
     async fn set_unschedulable(
         &self,
         cluster: &ClusterId,

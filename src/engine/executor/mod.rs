@@ -490,10 +490,12 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         run: &'a RunView,
         spec: &'a MaintenanceSpec,
         paused: Option<&'a str>,
+        change_refused: Option<&'a str>,
     ) -> Env<'a> {
         Env {
             now: now(),
             paused,
+            change_refused,
             spec,
             run: &run.id,
             actor: &self.options.actor,
@@ -584,7 +586,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     let paused = self.pause_reason(run, spec, domain.as_deref());
                     let (next, actions) = crate::model::maintenance::unsettled(
                         &checkpoint.node_state,
-                        &self.env(run, spec, paused.as_deref()),
+                        &self.env(run, spec, paused.as_deref(), None),
                         &error.to_string(),
                     );
                     checkpoint.node_state = next;
@@ -635,6 +637,9 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         // 3. Run the state machine until it has nothing more to do right now.
         let domain_label = spec.budgets.failure_domain_label.clone();
         let domain = self.node_domain(&spec.cluster, &node, &domain_label);
+        // Asked once per item and pass: a cluster that may not be changed gets no intent
+        // (and no call) at all, rather than one refused intent per pass.
+        let change_refused = self.port.change_refused(&spec.cluster);
         let mut steps = 0;
         while let Some(observation) = queue.pop_front() {
             steps += 1;
@@ -644,7 +649,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             let paused = self.pause_reason(run, spec, domain.as_deref());
             let (next, actions) = step(
                 checkpoint.node_state.clone(),
-                &self.env(run, spec, paused.as_deref()),
+                &self.env(run, spec, paused.as_deref(), change_refused.as_deref()),
                 observation,
             );
             checkpoint.node_state = next;

@@ -106,12 +106,28 @@ fn absorb(s: &mut NodeState, env: &Env<'_>, obs: &Observation, out: &mut Vec<Act
     }
 }
 
-fn emit(env: &Env<'_>, action: Action, out: &mut Vec<Action>) -> bool {
-    if env.paused.is_some() && action.intent().is_some() {
+/// Emits a call unless it would change the cluster while that is held back: by a pause
+/// (the step simply waits) or by a cluster that may not be changed (the step waits on
+/// that, so it is the reason shown once the step is overdue). A call not made here is
+/// asked for again on a later tick.
+fn emit(s: &mut NodeState, env: &Env<'_>, action: Action, out: &mut Vec<Action>) -> bool {
+    if action.intent().is_none() {
+        out.push(action);
+        return true;
+    }
+    if env.paused.is_some() {
+        return false;
+    }
+    if let Some(why) = env.change_refused {
+        s.waiting_on = vec![refusal_reason(why)];
         return false;
     }
     out.push(action);
     true
+}
+
+fn refusal_reason(why: &str) -> String {
+    format!("cluster may not be changed: {why}")
 }
 
 fn node_event(env: &Env<'_>, message: &str, out: &mut Vec<Action>) {
@@ -189,7 +205,7 @@ fn kick(s: &mut NodeState, env: &Env<'_>, out: &mut Vec<Action>) {
                 finish(s, env, StepStatus::Succeeded, out);
             } else if s.cordon == CordonRecord::CordonedByUs {
                 finish(s, env, StepStatus::Succeeded, out);
-            } else if !s.call_in_flight && emit(env, Action::Cordon, out) {
+            } else if !s.call_in_flight && emit(s, env, Action::Cordon, out) {
                 s.call_in_flight = true;
             }
         }
@@ -218,7 +234,7 @@ fn kick(s: &mut NodeState, env: &Env<'_>, out: &mut Vec<Action>) {
                     ],
                     key,
                 };
-                if emit(env, action, out) {
+                if emit(s, env, action, out) {
                     s.hook_attempt = attempt;
                     s.call_in_flight = true;
                 }
@@ -246,7 +262,7 @@ fn kick(s: &mut NodeState, env: &Env<'_>, out: &mut Vec<Action>) {
         }
         Step::Uncordon => match s.cordon {
             CordonRecord::CordonedByUs => {
-                if !s.call_in_flight && emit(env, Action::Uncordon, out) {
+                if !s.call_in_flight && emit(s, env, Action::Uncordon, out) {
                     s.call_in_flight = true;
                 }
             }
@@ -331,7 +347,7 @@ fn drive(s: &mut NodeState, env: &Env<'_>, obs: Observation, out: &mut Vec<Actio
                     pod: pod.clone(),
                     grace_period: env.spec.drain.grace_period,
                 };
-                if emit(env, action, out) {
+                if emit(s, env, action, out) {
                     s.drain.mark_asked(&pod, env.now);
                 }
             }
@@ -385,6 +401,11 @@ fn drive(s: &mut NodeState, env: &Env<'_>, obs: Observation, out: &mut Vec<Actio
 fn tick(s: &mut NodeState, env: &Env<'_>, out: &mut Vec<Action>) {
     if past_deadline(s, env) {
         let reason = match s.step {
+            Step::Cordon | Step::Drain | Step::Maintain | Step::Uncordon
+                if !s.call_in_flight && env.change_refused.is_some() =>
+            {
+                refusal_reason(env.change_refused.unwrap_or_default())
+            }
             Step::Drain => s.drain.blocked_reason(env.now, &env.spec.drain),
             Step::Maintain if s.call_in_flight => {
                 "hook still running past the Maintain deadline".into()
@@ -395,15 +416,21 @@ fn tick(s: &mut NodeState, env: &Env<'_>, out: &mut Vec<Action>) {
         block(s, env, reason, out);
         return;
     }
-    let retryable = matches!(
-        s.step,
-        Step::Precheck
-            | Step::Cordon
-            | Step::Drain
-            | Step::VerifyNode
-            | Step::VerifyWorkloads
-            | Step::Uncordon
-    );
+    // A hook not started yet (held back by a cluster that may not be changed) is asked
+    // for again; one started is never re-run from here.
+    let hook_not_started = s.step == Step::Maintain
+        && !s.call_in_flight
+        && matches!(env.spec.action, MaintainAction::Exec(_));
+    let retryable = hook_not_started
+        || matches!(
+            s.step,
+            Step::Precheck
+                | Step::Cordon
+                | Step::Drain
+                | Step::VerifyNode
+                | Step::VerifyWorkloads
+                | Step::Uncordon
+        );
     if retryable && retry_due(s, env) {
         kick(s, env, out);
     }

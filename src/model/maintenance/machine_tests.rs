@@ -26,6 +26,7 @@ struct Harness {
     actor: Actor,
     now: Timestamp,
     paused: Option<String>,
+    change_refused: Option<String>,
     state: NodeState,
     log: Vec<Action>,
 }
@@ -38,6 +39,7 @@ impl Harness {
             actor: Actor("executor/a".into()),
             now: Timestamp::from_second(1_750_000_000).unwrap(),
             paused: None,
+            change_refused: None,
             state: NodeState::new(NodeName("n1".into())),
             log: Vec::new(),
         }
@@ -54,6 +56,7 @@ impl Harness {
         let env = Env {
             now: self.now,
             paused: self.paused.as_deref(),
+            change_refused: self.change_refused.as_deref(),
             spec: &self.spec,
             run: &self.run,
             actor: &self.actor,
@@ -377,6 +380,64 @@ fn no_step_starts_and_no_side_effect_is_asked_while_paused() {
 }
 
 #[test]
+fn nothing_changes_a_cluster_that_may_not_be_changed_and_the_step_says_why() {
+    let refusal = "identity not confirmed: cluster is Unreachable";
+    let mut h = Harness::new(exec_spec());
+    h.feed(Observation::Tick);
+    h.change_refused = Some(refusal.into());
+    // Precheck passed (its identity check is its own), but no cordon is asked for.
+    let actions = h.feed(Observation::Prechecked(pass_report(false)));
+    assert_eq!(h.state.step, Step::Cordon);
+    assert!(!actions.contains(&Action::Cordon), "{actions:?}");
+    assert!(!h.state.call_in_flight);
+    assert_eq!(
+        h.state.waiting_on,
+        vec![format!("cluster may not be changed: {refusal}")]
+    );
+    // Confirmed again: the next retry asks for it.
+    h.change_refused = None;
+    h.advance(20);
+    assert!(h.feed(Observation::Tick).contains(&Action::Cordon));
+    h.feed(Observation::Cordoned(Ok(())));
+    // Refused mid-drain: no eviction goes out, and once the drain is overdue it is stuck
+    // naming the refusal, not the pods.
+    h.change_refused = Some(refusal.into());
+    let actions = h.feed(Observation::Pods(vec![info("web-1", PodOwner::Other)]));
+    assert!(!actions.iter().any(is_evict), "{actions:?}");
+    h.advance(11 * 60);
+    h.feed(Observation::Tick);
+    assert_eq!(h.count(is_evict), 0);
+    let StepStatus::Blocked { reason } = &h.state.status else {
+        panic!("{:?}", h.state.status);
+    };
+    assert_eq!(*reason, format!("cluster may not be changed: {refusal}"));
+}
+
+#[test]
+fn a_hook_held_back_by_a_refused_cluster_runs_once_it_is_confirmed() {
+    let mut h = Harness::new(exec_spec());
+    h.feed(Observation::Tick);
+    h.feed(Observation::Prechecked(pass_report(false)));
+    h.feed(Observation::Cordoned(Ok(())));
+    h.change_refused = Some("kube-system UID differs from the ledger's pin".into());
+    // The node is drained (nothing to evict): Maintain starts, but its hook waits.
+    h.feed(Observation::Pods(vec![]));
+    assert_eq!(h.state.step, Step::Maintain);
+    let hooks = |h: &Harness| h.count(|a| matches!(a, Action::RunHook { .. }));
+    assert_eq!(hooks(&h), 0);
+    h.advance(60);
+    h.feed(Observation::Tick);
+    assert_eq!(hooks(&h), 0);
+    h.change_refused = None;
+    h.advance(60);
+    h.feed(Observation::Tick);
+    h.advance(60);
+    h.feed(Observation::Tick);
+    assert_eq!(hooks(&h), 1, "asked for once, then in flight");
+    assert!(h.state.call_in_flight);
+}
+
+#[test]
 fn after_a_restart_a_settled_cordon_is_not_repeated() {
     let mut h = Harness::new(exec_spec());
     h.feed(Observation::Tick);
@@ -557,6 +618,7 @@ fn a_call_that_cannot_be_settled_is_shown_stuck_once_its_step_is_overdue() {
         Env {
             now: h.now,
             paused: None,
+            change_refused: None,
             spec: &h.spec,
             run: &h.run,
             actor: &h.actor,

@@ -33,6 +33,11 @@ pub trait MaintenancePort {
         held: &super::ClusterHolds,
     ) -> impl Future<Output = Result<PrecheckReport, Self::Error>> + Send;
 
+    /// Why a change to `cluster` would be refused now (its identity is not confirmed, or
+    /// is not the one the ledger pins); `None` when it may be changed. Asked before a
+    /// change is journaled; the calls themselves check again.
+    fn change_refused(&self, cluster: &ClusterId) -> Option<String>;
+
     /// Sets (`true`) or clears `spec.unschedulable`; `Ok(Err(message))` when refused.
     fn set_unschedulable(
         &self,

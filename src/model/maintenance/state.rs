@@ -27,6 +27,10 @@ pub struct Env<'a> {
     /// The reason of the pause that applies to this node (fleet, cluster, run or its
     /// failure domain), if any.
     pub paused: Option<&'a str>,
+    /// Why the node's cluster may not be changed now (its identity is not confirmed, or
+    /// is not the one the ledger pins), if so: no call that changes it is made, and the
+    /// step waits on this, shown stuck past its deadline.
+    pub change_refused: Option<&'a str>,
     /// The maintenance.
     pub spec: &'a MaintenanceSpec,
     /// The run.
