@@ -29,7 +29,7 @@ fn word_wrapped_rows(line: &str, width: usize) -> usize {
     let mut rows = 1;
     let mut used = 0;
     for word in line.split(' ') {
-        let len = word.chars().count();
+        let len = unicode_width::UnicodeWidthStr::width(word);
         let needed = if used == 0 { len } else { used + 1 + len };
         if needed <= width {
             used = needed;
@@ -266,5 +266,7 @@ mod tests {
             2,
             "line breaks count"
         );
+        // Wide characters take two cells each: four of them fill an 8-cell row.
+        assert_eq!(word_wrapped_rows("節点保守 節点保守", 8), 2);
     }
 }

@@ -2,6 +2,7 @@
 
 use jiff::Timestamp;
 use jiff::civil::Date;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// `12s`, `5m`, `3h`, `2d`; `-` when unknown; `now` for future times (clock skew).
 pub fn age(now: Timestamp, then: Option<Timestamp>) -> String {
@@ -73,33 +74,46 @@ pub fn percent(part: i64, whole: i64) -> String {
     }
 }
 
-/// Cuts `text` to at most `width` characters, marking the cut with `…`.
+/// Cuts `text` to at most `width` terminal cells, marking the cut with `…`. Widths are
+/// display widths: a CJK character or an emoji takes two cells.
 pub fn fit(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
+    if text.width() <= width {
         return text.to_owned();
     }
-    let mut out: String = text.chars().take(width.saturating_sub(1)).collect();
+    let mut out = take_cells(text.chars(), width.saturating_sub(1));
     out.push('…');
     out
 }
 
-/// `text` cut to `width` characters in the middle, keeping its start and its end: for
-/// ids that differ only at the end (`ro-cni-1796020170` and `ro-cni-1796020170-2`), where
-/// cutting the end would make them look the same.
+/// `text` cut to `width` cells in the middle, keeping its start and its end: for ids that
+/// differ only at the end (`ro-cni-1796020170` and `ro-cni-1796020170-2`), where cutting
+/// the end would make them look the same.
 pub fn fit_middle(text: &str, width: usize) -> String {
-    let count = text.chars().count();
-    if count <= width {
+    if text.width() <= width {
         return text.to_owned();
     }
     if width < 3 {
         return fit(text, width);
     }
-    let tail = (width - 1) / 2;
-    let head = width - 1 - tail;
-    let mut out: String = text.chars().take(head).collect();
+    let tail_cells = (width - 1) / 2;
+    let head_cells = width - 1 - tail_cells;
+    let mut out = take_cells(text.chars(), head_cells);
     out.push('…');
-    out.extend(text.chars().skip(count - tail));
+    let tail: String = take_cells(text.chars().rev(), tail_cells);
+    out.extend(tail.chars().rev());
     out
+}
+
+/// The leading characters of `chars` that fill at most `cells` cells (a wide character
+/// that would straddle the edge is left out).
+fn take_cells(chars: impl Iterator<Item = char>, cells: usize) -> String {
+    let mut used = 0;
+    chars
+        .take_while(|c| {
+            used += c.width().unwrap_or(0);
+            used <= cells
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -115,6 +129,20 @@ mod tests {
         assert_eq!(a.chars().count(), 12);
         assert_eq!(b, "ro-cni…170-2");
         assert_eq!(fit_middle("abcdef", 2), "a…");
+    }
+
+    #[test]
+    fn wide_characters_count_two_cells() {
+        // Four CJK characters are eight cells: cut to six, three cells of text remain
+        // whole (a character is never split) and the mark takes one.
+        let cut = fit("節点保守", 6);
+        assert_eq!(cut, "節点…");
+        assert!(cut.width() <= 6);
+        assert_eq!(fit("節点", 4), "節点");
+        let middle = fit_middle("保守-節点-2", 8);
+        assert!(middle.width() <= 8, "{middle}");
+        assert!(middle.ends_with("-2"), "{middle}");
+        assert_eq!(fit("abc", 2), "a…");
     }
 
     #[test]

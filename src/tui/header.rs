@@ -124,8 +124,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         .style(head)
         .render(l1, buf);
     let width = usize::from(area.width);
-    if left + clock.chars().count() < width {
-        let pad = width - left - clock.chars().count();
+    let clock_cells = unicode_width::UnicodeWidthStr::width(clock.as_str());
+    if left + clock_cells < width {
+        let pad = width - left - clock_cells;
         second.push(Span::raw(" ".repeat(pad)));
         second.push(Span::styled(clock, theme.style(Slot::Muted)));
     }
