@@ -221,6 +221,15 @@ impl App {
         }
     }
 
+    /// `"KEY does"` for the key the active keymap binds to `action` on this screen, so
+    /// that hints in the console's text follow a remapped key; `None` when it is unbound.
+    pub fn key_hint(&self, action: Action, does: &str) -> Option<String> {
+        self.config
+            .keymap
+            .key_for(self.context(), action)
+            .map(|key| format!("{key} {does}"))
+    }
+
     /// Rows a page move jumps.
     pub fn page(&self) -> usize {
         usize::from(self.size.1.saturating_sub(8)).max(1)

@@ -151,6 +151,35 @@ fn capacity_cluster_with_zone_what_if() {
 }
 
 #[test]
+fn hints_in_the_text_follow_a_remapped_key() {
+    use super::keymap::{Keymap, USER_KEYMAP_FILE};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(USER_KEYMAP_FILE),
+        "[[capacity]]\non = \"w\"\nrun = \"none\"\n\n[[capacity]]\non = \"L\"\nrun = \"whatif.lose\"\n\n[[global]]\non = \"esc\"\nrun = \"none\"\n\n[[global]]\non = \"backspace\"\nrun = \"back\"\n",
+    )
+    .unwrap();
+    let (keymap, warnings) = Keymap::load("default", Some(dir.path()));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let mut app = fixtures::app();
+    app.config.keymap = keymap;
+    press(&mut app, "2 enter");
+    let screen = render(&app, 200, 45);
+    assert!(
+        screen.contains("Failure domains · enter opens · L loses one"),
+        "{screen}"
+    );
+    press(&mut app, "1 /");
+    typed(&mut app, "no-such-cluster");
+    press(&mut app, "enter");
+    let screen = render(&app, 160, 30);
+    assert!(
+        screen.contains("no cluster matches the filter (backspace clears it)"),
+        "{screen}"
+    );
+}
+
+#[test]
 fn capacity_domain() {
     let mut app = fixtures::app();
     press(&mut app, "2 enter enter");

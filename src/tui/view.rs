@@ -96,10 +96,8 @@ fn paused_banner(app: &App) -> Option<String> {
         .pauses
         .get(&crate::model::run::PauseScope::Fleet)?;
     let key = app
-        .config
-        .keymap
-        .key_for(app.context(), Action::PauseAll)
-        .map(|k| format!(" · {k} resumes"))
+        .key_hint(Action::PauseAll, "resumes")
+        .map(|hint| format!(" · {hint}"))
         .unwrap_or_default();
     Some(format!(
         " ⏸ ALL AUTOMATION PAUSED by {} since {} ({} ago): {} — no new step starts anywhere{key}",

@@ -13,6 +13,7 @@ use super::capacity_panels::{gpu_panel, what_if_panel};
 use super::table::{Col, fit_columns, header, row, scroll_offset};
 use crate::model::capacity::format_amount;
 use crate::model::fleet::{Dimension, ResourceVector};
+use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::format::{bar, count, fit, percent};
 use crate::tui::header::status_slot;
@@ -391,12 +392,11 @@ fn domain_table(
     buf: &mut Buffer,
 ) {
     let t = &app.config.theme;
-    let inner = boxed(
-        app,
-        "Failure domains · enter opens · w loses one",
-        area,
-        buf,
-    );
+    let title: Vec<String> = std::iter::once("Failure domains".to_string())
+        .chain(app.key_hint(Action::Open, "opens"))
+        .chain(app.key_hint(Action::WhatIfLose, "loses one"))
+        .collect();
+    let inner = boxed(app, &title.join(" · "), area, buf);
     if inner.height < 2 {
         return;
     }

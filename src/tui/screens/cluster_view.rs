@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
 use super::cluster::{Focus, maintenance_label, readiness_label};
-use super::table::{Col, fit_columns, header, row, scroll_offset};
+use super::table::{Col, fit_columns, header, no_match_text, row, scroll_offset};
 use crate::model::fleet::{Readiness, Schedulability};
 use crate::model::live::IdentityVerdict;
 use crate::tui::app::App;
@@ -240,7 +240,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         buf.set_stringn(
             body.x + 2,
             body.y,
-            "no node matches the filter (esc clears it)",
+            no_match_text(app, "node"),
             usize::from(body.width),
             muted,
         );

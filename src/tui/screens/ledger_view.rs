@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 
 use super::ledger::{Column, Grouping, LedgerRow, Line, status_label};
-use super::table::{Col, fit_columns, header, row, scroll_offset};
+use super::table::{Col, fit_columns, header, no_match_text, row, scroll_offset};
 use crate::tui::app::App;
 use crate::tui::format::{age, days_since};
 use crate::tui::header::status_slot;
@@ -218,9 +218,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     };
     if lines.is_empty() {
         let text = if app.rows.is_empty() {
-            "the ledger has no clusters"
+            "the ledger has no clusters".to_string()
         } else {
-            "no cluster matches the filter (esc clears it)"
+            no_match_text(app, "cluster")
         };
         buf.set_stringn(
             body.x + 2,

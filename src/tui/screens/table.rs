@@ -73,3 +73,11 @@ pub fn scroll_offset(selected: usize, len: usize, height: usize) -> usize {
     // Keep the selection in the middle third when possible, like k9s.
     selected.saturating_sub(height / 2).min(len - height)
 }
+
+/// What an empty, filtered list of `what` says, naming the key that clears the filter.
+pub fn no_match_text(app: &crate::tui::app::App, what: &str) -> String {
+    match app.key_hint(crate::tui::action::Action::Back, "clears it") {
+        Some(hint) => format!("no {what} matches the filter ({hint})"),
+        None => format!("no {what} matches the filter"),
+    }
+}
