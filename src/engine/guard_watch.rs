@@ -1,7 +1,7 @@
 //! Feeds the mass-failure guard from the live fleet view: node readiness transitions per
 //! failure domain, seen by watches (no polling), for the clusters with active runs.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use jiff::Timestamp;
 
@@ -18,6 +18,10 @@ pub struct GuardWatch {
     policy: GuardPolicy,
     last_ready: HashMap<(String, String), bool>,
     changes: HashMap<String, Vec<ReadinessChange>>,
+    /// Each person's resume of a (cluster, domain): the time the journal has (the
+    /// writer's clock) and when this executor first saw it (its own clock, the one
+    /// readiness changes are timed by).
+    resumes_seen: HashMap<(String, String), (Timestamp, Timestamp)>,
 }
 
 impl GuardWatch {
@@ -71,6 +75,32 @@ impl GuardWatch {
         if let Some(changes) = self.changes.get_mut(cluster) {
             changes.retain(|c| c.at >= horizon);
         }
+    }
+
+    /// When this executor first saw each resume in `written` (domain → the resume's time
+    /// in the journal), by its own clock. Only readiness changes after a resume count, and
+    /// those are timed by this clock: comparing them with the writer's clock would let a
+    /// clock ahead of the executor's hide a new outage for as long as the skew, and one
+    /// behind let the outage the person chose to go on through trip the guard again.
+    pub fn resumes_as_seen(
+        &mut self,
+        cluster: &str,
+        written: &BTreeMap<String, Timestamp>,
+        now: Timestamp,
+    ) -> BTreeMap<String, Timestamp> {
+        written
+            .iter()
+            .map(|(domain, at)| {
+                let seen = self
+                    .resumes_seen
+                    .entry((cluster.to_string(), domain.clone()))
+                    .or_insert((*at, now));
+                if seen.0 != *at {
+                    *seen = (*at, now);
+                }
+                (domain.clone(), seen.1)
+            })
+            .collect()
     }
 
     /// Domains of `cluster` that trip the guard now. `context` says which nodes our own
@@ -191,5 +221,39 @@ mod tests {
                 .trips(&reconnecting, "c1", ZONE_LABEL, GuardContext::default(), t1)
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn a_resume_counts_from_when_this_executor_saw_it_not_the_writers_clock() {
+        let at = |s: i64| Timestamp::from_second(1_800_000_000 + s).unwrap();
+        let mut watch = GuardWatch::default();
+        let healthy = fleet(ClusterStatus::Synced, nodes(true));
+        let dark = fleet(ClusterStatus::Synced, nodes(false));
+        watch.observe(&healthy, "c1", ZONE_LABEL, at(0));
+        // A person resumed zone `a`; their clock is ten minutes ahead of the executor's.
+        let written = BTreeMap::from([("a".to_string(), at(600))]);
+        let resumed_at = watch.resumes_as_seen("c1", &written, at(5));
+        assert_eq!(resumed_at["a"], at(5));
+        // Zone `a` then goes dark, by the executor's clock after the resume.
+        watch.observe(&dark, "c1", ZONE_LABEL, at(10));
+        let context = GuardContext {
+            resumed_at: watch.resumes_as_seen("c1", &written, at(10)),
+            ..GuardContext::default()
+        };
+        let trips = watch.trips(&dark, "c1", ZONE_LABEL, context, at(10));
+        assert_eq!(trips.len(), 1, "the new outage trips despite the skew");
+        // The writer's own time would have hidden it.
+        let by_writer = GuardContext {
+            resumed_at: written.clone(),
+            ..GuardContext::default()
+        };
+        assert!(
+            watch
+                .trips(&dark, "c1", ZONE_LABEL, by_writer, at(10))
+                .is_empty()
+        );
+        // A later resume is seen anew.
+        let again = BTreeMap::from([("a".to_string(), at(700))]);
+        assert_eq!(watch.resumes_as_seen("c1", &again, at(20))["a"], at(20));
     }
 }

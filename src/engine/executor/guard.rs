@@ -54,15 +54,14 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     _ => None,
                 })
                 .collect();
+            let resumed_at = match self.projection.domain_resumed_at.get(&cluster) {
+                Some(written) => self.guard.resumes_as_seen(&cluster.0, written, now),
+                None => Default::default(),
+            };
             let context = crate::model::maintenance::GuardContext {
                 totals: Default::default(),
                 expected_down,
-                resumed_at: self
-                    .projection
-                    .domain_resumed_at
-                    .get(&cluster)
-                    .cloned()
-                    .unwrap_or_default(),
+                resumed_at,
                 paused,
             };
             let trips = self
