@@ -919,3 +919,73 @@ async fn a_cluster_that_may_not_be_changed_gets_no_intent_at_all() {
     );
     fx.server.shutdown().await;
 }
+
+/// An executor that finds its lease gone in the middle of a drain (another took it over
+/// while a slow eviction call ran) writes nothing more: the outcomes it still has go to
+/// the journal under its old fencing token and are refused, never written unfenced.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn writes_after_losing_the_lease_mid_drain_are_refused() {
+    let fx = fixture().await;
+    let client = fx.client("small-02");
+    let node = node_names(&client, 1).await.remove(0);
+    // Two more pods on the node, so that the eviction loop looks at its lease again.
+    let pods: Api<Pod> = Api::namespaced(client.clone(), "default");
+    for name in ["slow-1", "slow-2"] {
+        let pod: Pod = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": name, "namespace": "default"},
+            "spec": {"nodeName": node, "containers": [{"name": "c", "image": "busybox"}]}
+        }))
+        .unwrap();
+        pods.create(&Default::default(), &pod).await.unwrap();
+    }
+    let run = fx.start(&spec("small-02", &node, "60s")).await;
+    // Every call to the cluster now takes longer than the lease lives.
+    fx.sim
+        .update_faults("small-02", |f| f.latency_ms = 1500)
+        .unwrap();
+    let mut first = fx.executor_with("executor-a", |options| {
+        options.lease_ttl = Duration::from_secs(1);
+    });
+    let mut second = fx.executor("executor-b");
+    let take_over = async {
+        // Wait for the drain to begin, then take the lease as soon as it expires.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while count_intents(&fx.events(&run), "evict") == 0 {
+            assert!(Instant::now() < deadline, "the drain never began");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        while !second.hold_lease().unwrap() {
+            assert!(Instant::now() < deadline, "the lease never expired");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    let (outcome, ()) = tokio::join!(first.pass(), take_over);
+    let error = outcome.expect_err("the old executor's last writes were refused");
+    assert!(
+        error.to_string().to_lowercase().contains("stale"),
+        "{error}"
+    );
+    // Nothing the old executor wrote landed after the new one took the lease.
+    let events = fx.events(&run);
+    let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+    let taken = store
+        .query(&EventQuery::default())
+        .unwrap()
+        .into_iter()
+        .filter(|e| matches!(e.event.body, EventBody::LeaseAcquired { .. }))
+        .map(|e| e.seq)
+        .max()
+        .unwrap();
+    assert!(
+        events
+            .iter()
+            .filter(|e| e.seq > taken)
+            .all(|e| e.event.actor.0 != "executor-a"),
+        "{:#?}",
+        events
+            .iter()
+            .map(|e| (e.seq, e.event.actor.0.clone(), e.event.key.0.clone()))
+            .collect::<Vec<_>>()
+    );
+    fx.server.shutdown().await;
+}
