@@ -989,3 +989,45 @@ async fn writes_after_losing_the_lease_mid_drain_are_refused() {
     );
     fx.server.shutdown().await;
 }
+
+/// Nodes without the failure-domain label are in the domain `""`, as the guard counts
+/// them: a pause of that domain holds their maintenance.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pause_of_the_unlabelled_domain_holds_unlabelled_nodes() {
+    let fx = fixture().await;
+    let node = node_names(&fx.client("small-02"), 1).await.remove(0);
+    let cluster = fleetdeck::model::ledger::ClusterId("small-02".into());
+    let unlabelled = PauseScope::FailureDomain {
+        cluster,
+        domain: String::new(),
+    };
+    fx.switch(EventBody::Paused {
+        scope: unlabelled.clone(),
+        reason: "suspect shared dependency: 3 of 9 unlabelled nodes".into(),
+    });
+    let yaml = spec("small-02", &node, "60s").replace(
+        "failureDomainLabel: topology.kubernetes.io/zone",
+        "failureDomainLabel: example.com/no-such-label",
+    );
+    let run = fx.start(&yaml).await;
+    let started = |fx: &Fixture| {
+        fx.events(&run)
+            .iter()
+            .any(|e| matches!(e.event.body, EventBody::StepStatusChanged { .. }))
+    };
+    let mut executor = fx.executor("executor-a");
+    for _ in 0..10 {
+        executor.pass().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        !started(&fx),
+        "an unlabelled node went ahead under the pause"
+    );
+    fx.switch(EventBody::Resumed {
+        scope: unlabelled,
+        note: "checked".into(),
+    });
+    drive_until(&mut executor, &fx, &run, started, 30).await;
+    fx.server.shutdown().await;
+}
