@@ -247,3 +247,117 @@ async fn a_quiet_synced_cluster_stays_fresh_for_readers_judging_its_published_fa
     sync.stop();
     server.shutdown().await;
 }
+
+/// A cluster rebuilt behind the same address (its watches fail and list again) has its
+/// identity read again: the new kube-system UID is not the pinned one, so it turns
+/// IdentityMismatch and may no longer be changed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cluster_rebuilt_behind_the_same_address_turns_identity_mismatch() {
+    let dir = tempfile::tempdir().unwrap();
+    let fleet = SimFleet::load("small", 1, 1.0).expect("small scenario");
+    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
+    write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
+    write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).expect("ledger");
+    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
+    let source = fleetdeck::kubeconfig::KubeconfigSource {
+        paths: vec![dir.path().join("kubeconfig")],
+        explicit: true,
+    };
+    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+    sync.wait_settled(Duration::from_secs(30)).await;
+    let verdict = |sync: &FleetSync| {
+        sync.snapshots
+            .borrow()
+            .cluster("small-01")
+            .and_then(|c| c.identity_verdict.clone())
+    };
+    assert!(
+        matches!(
+            verdict(&sync),
+            Some(fleetdeck::model::live::IdentityVerdict::Match)
+        ),
+        "{:?}",
+        verdict(&sync)
+    );
+    fleet.rebuild_identity("small-01").unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let snapshot = sync.snapshots.borrow().clone();
+        let cluster = snapshot.cluster("small-01").unwrap();
+        if cluster.status == ClusterStatus::IdentityMismatch {
+            assert!(fleetdeck::model::live::may_change(cluster.identity_verdict.as_ref()).is_err());
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "still {:?} with {:?}",
+            cluster.status,
+            cluster.identity_verdict
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The other clusters are untouched.
+    let snapshot = sync.snapshots.borrow().clone();
+    assert_eq!(
+        snapshot.cluster("small-02").map(|c| c.status),
+        Some(ClusterStatus::Synced)
+    );
+    sync.stop();
+    server.shutdown().await;
+}
+
+/// A cluster whose first list is refused (no RBAC to read PDBs) gives its initial-list
+/// slot back: with one slot, every other cluster still reaches a verdict.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cluster_whose_first_list_is_refused_does_not_keep_the_others_waiting() {
+    let dir = tempfile::tempdir().unwrap();
+    let fleet = SimFleet::load("small", 1, 1.0).expect("small scenario");
+    for id in ["small-01", "small-02"] {
+        fleet
+            .update_faults(id, |f| {
+                f.forbidden_resources = vec!["poddisruptionbudgets".into()]
+            })
+            .unwrap();
+    }
+    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
+    write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
+    write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).expect("ledger");
+    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
+    let source = fleetdeck::kubeconfig::KubeconfigSource {
+        paths: vec![dir.path().join("kubeconfig")],
+        explicit: true,
+    };
+    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let options = FleetSyncOptions {
+        initial_list_concurrency: 1,
+        ..FleetSyncOptions::default()
+    };
+    let mut sync = FleetSync::start(&ledger, kubeconfig, options);
+    let snapshot = sync.wait_settled(Duration::from_secs(20)).await;
+    let statuses: Vec<(String, ClusterStatus)> = snapshot
+        .clusters
+        .iter()
+        .map(|c| (c.id.to_string(), c.status))
+        .collect();
+    assert!(snapshot.settled(), "{statuses:?}");
+    assert_eq!(
+        snapshot.cluster("small-stg-01").map(|c| c.status),
+        Some(ClusterStatus::Synced),
+        "{statuses:?}"
+    );
+    for id in ["small-01", "small-02"] {
+        let cluster = snapshot.cluster(id).unwrap();
+        assert!(!cluster.status.data_usable(), "{statuses:?}");
+        assert!(
+            cluster
+                .last_error
+                .as_deref()
+                .is_some_and(|e| e.contains("forbidden")),
+            "{:?}",
+            cluster.last_error
+        );
+    }
+    sync.stop();
+    server.shutdown().await;
+}

@@ -222,6 +222,10 @@ pub async fn run_cluster(
     }
 }
 
+/// How long a re-read of a watched cluster's identity may take before it is tried again
+/// later (the watches go on meanwhile).
+const IDENTITY_RECHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Reads the kube-system UID and `/version`; returns whether the identity is acceptable.
 async fn check_identity(state: &mut Loop, client: &ClusterClient) -> Result<bool, kube::Error> {
     let reads = RetryPolicy::default();
@@ -291,6 +295,12 @@ async fn watch(
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut last_published_status = None;
     let mut last_published_ok = None;
+    // When set, the cluster's identity is to be read again from then on: a watch failed
+    // or had to list again, which is also what a cluster rebuilt (or a load balancer
+    // failed over) behind the same address looks like. Until it is read again, nothing
+    // vouches for it and no change is made to it. Costs one read per disruption, none
+    // while the watches run.
+    let mut identity_suspect: Option<tokio::time::Instant> = None;
     // Readers judge the published facts against their own clock (the console ages a
     // snapshot nobody replaces): a quiet cluster's bookmarks must reach them well within
     // the staleness limit, or it would read Unknown while it is fine.
@@ -302,6 +312,20 @@ async fn watch(
             Some(delta) = pod_rx.recv() => { let p = progress_of(&delta); (1, store.apply_pod(delta), p) }
             Some(delta) = pdb_rx.recv() => { let p = progress_of(&delta); (2, store.apply_pdb(delta), p) }
             _ = ticker.tick() => {
+                if identity_suspect.is_some_and(|at| tokio::time::Instant::now() >= at) {
+                    let check =
+                        tokio::time::timeout(IDENTITY_RECHECK_TIMEOUT, check_identity(state, client));
+                    match check.await {
+                        Ok(Ok(true)) => identity_suspect = None,
+                        // Another cluster answers now: stop watching it, connect anew.
+                        Ok(Ok(false)) => return true,
+                        Ok(Err(_)) | Err(_) => {
+                            identity_suspect =
+                                Some(tokio::time::Instant::now() + state.options.reconnect_after);
+                        }
+                    }
+                    dirty = true;
+                }
                 // Cheap check first: a quiet cluster only needs its status re-derived (data
                 // ages into Unknown); the full snapshot is built only when something changed.
                 let mut facts = state.facts.clone();
@@ -330,6 +354,12 @@ async fn watch(
             state.facts.last_ok = Some(Timestamp::now());
         }
         let resource = &mut resources[which];
+        let relist = matches!(progress, Progress::ListStarted) && resource.listed_once;
+        if (relist || matches!(progress, Progress::Failed { .. })) && identity_suspect.is_none() {
+            identity_suspect = Some(tokio::time::Instant::now());
+            state.verdict = None;
+            dirty = true;
+        }
         match progress {
             Progress::ListStarted => resource.relisting = true,
             Progress::ListDone => {
@@ -346,8 +376,10 @@ async fn watch(
         }
         let all_listed = resources.iter().all(|r| r.listed_once);
         state.facts.listed = all_listed;
-        if all_listed {
-            // First lists done: let another cluster start its lists.
+        if all_listed || resources.iter().any(|r| r.failing.is_some()) {
+            // First lists done, or one of them failed (it is retried with backoff, which
+            // may take long, or never succeed: no RBAC, no such API): let another cluster
+            // start its lists.
             permit.take();
         }
         let failing: Vec<bool> = resources.iter().filter_map(|r| r.failing).collect();

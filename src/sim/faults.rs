@@ -60,6 +60,9 @@ pub struct Faults {
     /// The cluster's service metrics are missing from `/sim/v1/metrics` (an exporter
     /// that stopped): a scrape finds no series for it.
     pub metrics_down: bool,
+    /// Resources (plurals, e.g. `poddisruptionbudgets`) the caller may not read or
+    /// change: every request to them answers 403 Forbidden, as with missing RBAC.
+    pub forbidden_resources: Vec<String>,
 }
 
 /// Service errors injected into a cluster's metrics, from the start or once a release is

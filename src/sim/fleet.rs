@@ -264,6 +264,28 @@ impl SimFleet {
         Ok(())
     }
 
+    /// Makes a cluster look rebuilt behind the same address, as one torn down and created
+    /// again under the same name (or a load balancer failed over to another) would: a new
+    /// kube-system namespace UID, open watches cut, and the watch history forgotten, so
+    /// watches resuming from before get 410 Expired. Returns the new UID.
+    pub fn rebuild_identity(&self, id: &str) -> Result<String, SimError> {
+        let c = self.cluster(id)?;
+        let uid = {
+            let mut st = c.lock();
+            let mut namespace = st
+                .store
+                .get_value(super::resource::Kind::Namespace, "", "kube-system")
+                .unwrap_or_else(|| serde_json::json!({"metadata": {"name": "kube-system"}}));
+            let uid = st.store.new_uid();
+            namespace["metadata"]["uid"] = serde_json::Value::String(uid.clone());
+            st.store.put(super::resource::Kind::Namespace, namespace);
+            st.store.restart_history();
+            uid
+        };
+        c.kick();
+        Ok(uid)
+    }
+
     /// The current resourceVersion of a cluster.
     pub fn resource_version(&self, id: &str) -> Result<u64, SimError> {
         Ok(self.cluster(id)?.lock().store.rv())

@@ -75,6 +75,21 @@ async fn serve(cluster: Arc<Cluster>, path: &str, req: Request) -> Response {
         }
         Gate::Hang => std::future::pending::<()>().await,
     }
+    if let Some(kind) = parse(path).and_then(|route| match route {
+        Route::Collection { kind, .. } | Route::Item { kind, .. } => Some(kind),
+        _ => None,
+    }) && cluster
+        .faults()
+        .forbidden_resources
+        .iter()
+        .any(|r| r == kind.plural())
+    {
+        return ApiError::forbidden(format!(
+            "{} is forbidden: the caller may not access it (simulated RBAC)",
+            kind.plural()
+        ))
+        .into_response();
+    }
     let method = req.method().clone();
     let query = Query::<HashMap<String, String>>::try_from_uri(req.uri())
         .map(|q| q.0)

@@ -189,6 +189,15 @@ impl Store {
         self.compacted = self.rv;
     }
 
+    /// Starts the watch history anew, as a rebuilt cluster's: open watches end, and no
+    /// resourceVersion handed out so far can be resumed from (410 Expired).
+    pub fn restart_history(&mut self) {
+        self.history.clear();
+        self.rv += 1;
+        self.compacted = self.rv;
+        self.tx = broadcast::channel(4096).0;
+    }
+
     /// Subscribes to changes after the current resourceVersion.
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<Change>> {
         self.tx.subscribe()
