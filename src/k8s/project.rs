@@ -29,7 +29,7 @@ pub enum ProjectionError {
         #[source]
         source: ResourceError,
     },
-    /// `nvidia.com/gpu.replicas` is not a positive integer.
+    /// `nvidia.com/gpu.replicas` is not a whole number.
     #[error("node {0}: invalid {GPU_REPLICAS_LABEL} value")]
     GpuReplicas(String),
 }

@@ -73,8 +73,10 @@ impl NodeView {
 }
 
 /// Reads the time-slicing replica count from the `nvidia.com/gpu.replicas` label or
-/// annotation value; absent means 1. A value that is not a positive integer is an error
-/// rather than a guess, because guessing 1 would overstate GPUs by the real factor.
+/// annotation value; absent means 1, and so does 0, which NVIDIA's GPU feature discovery
+/// writes when sharing is off (every MIG-enabled GPU). A value that is not a whole number
+/// is an error rather than a guess, because guessing 1 would overstate GPUs by the real
+/// factor.
 pub fn gpu_replicas_from_label(value: Option<&str>) -> Result<u32, QuantityError> {
     let Some(value) = value else { return Ok(1) };
     // Digits only: "2.5", "1k" or "1e1" are not replica counts the device plugin writes,
@@ -84,9 +86,8 @@ pub fn gpu_replicas_from_label(value: Option<&str>) -> Result<u32, QuantityError
     }
     value
         .parse::<u32>()
-        .ok()
-        .filter(|n| *n > 0)
-        .ok_or_else(|| QuantityError::OutOfRange(value.to_owned()))
+        .map(|n| n.max(1))
+        .map_err(|_| QuantityError::OutOfRange(value.to_owned()))
 }
 
 #[cfg(test)]
@@ -97,7 +98,7 @@ mod tests {
     fn replicas_label() {
         assert_eq!(gpu_replicas_from_label(None), Ok(1));
         assert_eq!(gpu_replicas_from_label(Some("4")), Ok(4));
-        assert!(gpu_replicas_from_label(Some("0")).is_err());
+        assert_eq!(gpu_replicas_from_label(Some("0")), Ok(1), "sharing off");
         assert!(gpu_replicas_from_label(Some("four")).is_err());
         for not_a_count in ["2.5", "0.5", "1k", "1e1", "", "-2", "+2", "99999999999"] {
             assert!(
