@@ -361,3 +361,52 @@ async fn a_cluster_whose_first_list_is_refused_does_not_keep_the_others_waiting(
     sync.stop();
     server.shutdown().await;
 }
+
+/// The data is as old as its oldest part: when the pods can no longer be listed again
+/// while the nodes' watch keeps answering, the cluster turns Unknown once the pods are
+/// stale, rather than staying Degraded (and counted) on a frozen view.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resource_that_cannot_list_again_ages_the_whole_cluster() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut scenario = fleetdeck::sim::Scenario::load("small").expect("small scenario");
+    scenario.settings.bookmark_seconds = 0.3;
+    let fleet = SimFleet::from_scenario(&scenario, 1, 1.0).expect("fleet");
+    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
+    write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
+    write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).expect("ledger");
+    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
+    let source = fleetdeck::kubeconfig::KubeconfigSource {
+        paths: vec![dir.path().join("kubeconfig")],
+        explicit: true,
+    };
+    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let mut options = FleetSyncOptions::default();
+    options.cluster.stale_after = Duration::from_secs(2);
+    let mut sync = FleetSync::start(&ledger, kubeconfig, options);
+    sync.wait_settled(Duration::from_secs(30)).await;
+    let status = |sync: &FleetSync| {
+        sync.snapshots
+            .borrow()
+            .cluster("small-01")
+            .map(|c| c.status)
+    };
+    assert_eq!(status(&sync), Some(ClusterStatus::Synced));
+    // The pods may no longer be read, and every watch must list again.
+    fleet
+        .update_faults("small-01", |f| f.forbidden_resources = vec!["pods".into()])
+        .unwrap();
+    fleet.cut_watches("small-01").unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while status(&sync) != Some(ClusterStatus::Unknown) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "still {:?}",
+            status(&sync)
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let snapshot = sync.snapshots.borrow().clone();
+    assert!(!snapshot.cluster("small-01").unwrap().status.data_usable());
+    sync.stop();
+    server.shutdown().await;
+}

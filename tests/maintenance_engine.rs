@@ -1031,3 +1031,47 @@ async fn a_pause_of_the_unlabelled_domain_holds_unlabelled_nodes() {
     drive_until(&mut executor, &fx, &run, started, 30).await;
     fx.server.shutdown().await;
 }
+
+/// A cluster that nothing recent is known about gets no change, even with its identity
+/// confirmed: its fleet-view data is stale, so whatever was decided on it may be wrong.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_change_to_a_cluster_nothing_recent_is_known_about() {
+    use fleetdeck::engine::kube_port::PortError;
+    use fleetdeck::model::live::ClusterStatus;
+    use fleetdeck::model::maintenance::MaintenancePort;
+    let fx = fixture().await;
+    let node = node_names(&fx.client("small-02"), 1).await.remove(0);
+    let mut snapshot = fx.sync.snapshots.borrow().clone();
+    snapshot.clusters = snapshot
+        .clusters
+        .iter()
+        .map(|c| {
+            let mut c = fleetdeck::model::live::ClusterSnapshot::clone(c);
+            if &*c.id == "small-02" {
+                c.status = ClusterStatus::Unknown;
+            }
+            std::sync::Arc::new(c)
+        })
+        .collect();
+    let (_keep, view) = tokio::sync::watch::channel(snapshot);
+    let port = KubePort::new(fx.clients.clone(), view, "executor-a".into());
+    let cluster = fleetdeck::model::ledger::ClusterId("small-02".into());
+    let refused = port
+        .set_unschedulable(
+            &cluster,
+            &fleetdeck::model::run::NodeName(node.clone()),
+            true,
+        )
+        .await;
+    assert!(
+        matches!(&refused, Err(PortError::Refused { reason, .. }) if reason.contains("UNKNOWN")),
+        "{refused:?}"
+    );
+    assert!(port.change_refused(&cluster).is_some());
+    let live = Api::<Node>::all(fx.client("small-02"))
+        .get(&node)
+        .await
+        .unwrap();
+    assert_ne!(live.spec.and_then(|s| s.unschedulable), Some(true));
+    fx.server.shutdown().await;
+}

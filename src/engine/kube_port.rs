@@ -144,6 +144,12 @@ impl KubePort {
             .ok_or_else(|| refused("not in the fleet view".into()))?;
         crate::model::live::may_change(live.identity_verdict.as_ref())
             .map_err(|refusal| refused(refusal.to_string()))?;
+        if !live.status.allows_actions() {
+            return Err(refused(format!(
+                "nothing recent is known about it (cluster is {})",
+                live.status.label()
+            )));
+        }
         drop(snapshot);
         self.client(cluster)
     }

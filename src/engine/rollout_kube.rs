@@ -79,7 +79,8 @@ fn promql_window(window: std::time::Duration) -> String {
 }
 
 impl KubePort {
-    /// Refuses to change a cluster whose identity is not confirmed against the ledger.
+    /// Refuses to change a cluster whose identity is not confirmed against the ledger, or
+    /// that nothing recent is known about.
     fn confirmed_identity(&self, cluster: &ClusterId) -> Result<(), String> {
         let snapshot = self.snapshots.borrow().clone();
         let Some(live) = snapshot.cluster(&cluster.0) else {
@@ -90,7 +91,14 @@ impl KubePort {
                 "{cluster} ({}): {refusal}; refusing to change it",
                 live.status.label()
             )
-        })
+        })?;
+        if !live.status.allows_actions() {
+            return Err(format!(
+                "{cluster} ({}): nothing recent is known about it; refusing to change it",
+                live.status.label()
+            ));
+        }
+        Ok(())
     }
 
     /// The environment of exec actions and checks.

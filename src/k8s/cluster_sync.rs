@@ -59,6 +59,8 @@ struct ResourceState {
     listed_once: bool,
     relisting: bool,
     failing: Option<bool>,
+    /// When the server last answered for this resource (data, a bookmark, a list done).
+    last_ok: Option<Timestamp>,
 }
 
 struct Loop {
@@ -350,8 +352,14 @@ async fn watch(
             else => return true,
         };
         dirty |= changed;
-        if !matches!(progress, Progress::Failed { .. }) {
-            state.facts.last_ok = Some(Timestamp::now());
+        // The data is as old as its oldest part: a pods watch that keeps failing to list
+        // again must not be hidden by the nodes' bookmarks. A list about to start is the
+        // reflector's own word, not the server's.
+        if !matches!(progress, Progress::Failed { .. } | Progress::ListStarted) {
+            resources[which].last_ok = Some(Timestamp::now());
+            if let Some(oldest) = resources.iter().map(|r| r.last_ok).min().flatten() {
+                state.facts.last_ok = Some(oldest);
+            }
         }
         let resource = &mut resources[which];
         let relist = matches!(progress, Progress::ListStarted) && resource.listed_once;

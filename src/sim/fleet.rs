@@ -264,6 +264,16 @@ impl SimFleet {
         Ok(())
     }
 
+    /// Cuts a cluster's open watches and forgets its watch history (an API server
+    /// restart that lost its watch cache): watches resuming from before get 410 Expired
+    /// and must list again.
+    pub fn cut_watches(&self, id: &str) -> Result<(), SimError> {
+        let c = self.cluster(id)?;
+        c.lock().store.restart_history();
+        c.kick();
+        Ok(())
+    }
+
     /// Makes a cluster look rebuilt behind the same address, as one torn down and created
     /// again under the same name (or a load balancer failed over to another) would: a new
     /// kube-system namespace UID, open watches cut, and the watch history forgotten, so

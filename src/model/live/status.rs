@@ -42,9 +42,12 @@ impl ClusterStatus {
         matches!(self, ClusterStatus::Synced | ClusterStatus::Degraded)
     }
 
-    /// Whether actions on the cluster may proceed at all.
+    /// Whether a change may be made to the cluster at all: only while something recent is
+    /// known about it (`Synced`, or `Degraded`: reachable and fresh, partly failing). One
+    /// nothing recent is known about, still connecting, or not the one pinned, gets none.
+    /// The identity rule ([`super::may_change`]) applies on top.
     pub fn allows_actions(self) -> bool {
-        matches!(self, ClusterStatus::Synced)
+        matches!(self, ClusterStatus::Synced | ClusterStatus::Degraded)
     }
 }
 
@@ -191,5 +194,20 @@ mod tests {
         f.identity_mismatch = true;
         assert_eq!(classify(&f, now, STALE), ClusterStatus::IdentityMismatch);
         assert!(!ClusterStatus::IdentityMismatch.allows_actions());
+    }
+
+    #[test]
+    fn only_fresh_data_allows_changes() {
+        for status in [ClusterStatus::Synced, ClusterStatus::Degraded] {
+            assert!(status.allows_actions(), "{status:?}");
+        }
+        for status in [
+            ClusterStatus::Connecting,
+            ClusterStatus::Unreachable,
+            ClusterStatus::Unknown,
+            ClusterStatus::IdentityMismatch,
+        ] {
+            assert!(!status.allows_actions(), "{status:?}");
+        }
     }
 }
