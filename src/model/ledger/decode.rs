@@ -228,8 +228,9 @@ fn decode_cluster(
 fn decode_identity(node: &Node, diags: &mut Diagnostics) -> Option<Identity> {
     let fields = Fields::of(node, "identity", diags)?;
     fields.reject_unknown(IDENTITY_FIELDS, diags);
-    let uid = fields.required_string("kubeSystemUID", diags);
-    let server = fields.required_string("server", diags);
+    // A blank UID would compare equal to a cluster that reports none.
+    let uid = fields.non_empty("kubeSystemUID", diags);
+    let server = fields.non_empty("server", diags);
     if let (Some(node), Some(server)) = (fields.get("server"), &server)
         && !(server.starts_with("https://") || server.starts_with("http://"))
     {

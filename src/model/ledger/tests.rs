@@ -369,3 +369,16 @@ fn every_problem_is_reported_sorted_by_position() {
     assert!(out[1].starts_with("ledger.yaml:22:16:"));
     assert!(out[2].starts_with("ledger.yaml:43:10:"));
 }
+
+#[test]
+fn a_blank_pinned_uid_is_refused() {
+    let text = with(
+        "kubeSystemUID: 11111111-1111-1111-1111-111111111111",
+        "kubeSystemUID: \"\"",
+    );
+    let found = check(&text);
+    assert!(
+        found.contains(&"ledger.yaml:11:22: field `kubeSystemUID` must not be empty".to_string()),
+        "{found:?}"
+    );
+}

@@ -82,7 +82,10 @@ pub fn verify_identity(pinned: Option<&Identity>, observed: &ObservedIdentity) -
         return IdentityVerdict::NotPinned;
     };
     let mut reasons = Vec::new();
-    if pinned.kube_system_uid != observed.kube_system_uid {
+    if observed.kube_system_uid.trim().is_empty() {
+        // Nothing to compare: an absent UID never vouches for a cluster.
+        reasons.push("the cluster reports no kube-system UID".to_string());
+    } else if pinned.kube_system_uid != observed.kube_system_uid {
         reasons.push(format!(
             "kube-system UID is {} but the ledger pins {}",
             observed.kube_system_uid, pinned.kube_system_uid
@@ -145,6 +148,20 @@ mod tests {
         assert!(!refusal.may_change_later());
         assert_eq!(may_change(None), Err(ChangeRefusal::NotConfirmed));
         assert!(ChangeRefusal::NotConfirmed.may_change_later());
+    }
+
+    #[test]
+    fn an_absent_uid_never_matches() {
+        let blank = Identity {
+            kube_system_uid: String::new(),
+            server: "https://a:6443".into(),
+        };
+        let observed = ObservedIdentity {
+            kube_system_uid: String::new(),
+            server: "https://a:6443".into(),
+        };
+        assert!(verify_identity(Some(&blank), &observed).is_mismatch());
+        assert!(verify_identity(Some(&pinned()), &observed).is_mismatch());
     }
 
     #[test]
