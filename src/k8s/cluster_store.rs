@@ -2,8 +2,8 @@
 //! behind an `Arc`: publishing a snapshot is a pointer copy, and the first change after a
 //! publish copies the view once (copy-on-write), so a synced, quiet cluster is held once.
 
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 use std::sync::Arc;
 
@@ -27,6 +27,11 @@ struct Table<K, V, E> {
     index: HashMap<K, usize, foldhash::fast::RandomState>,
     extras: Vec<E>,
     pending: Option<Vec<(K, V, E)>>,
+    /// Objects whose latest state could not be read: left out of the view until a
+    /// readable state (or their deletion, or a list without them) arrives.
+    unreadable: HashSet<K, foldhash::fast::RandomState>,
+    /// The same, for the list being collected.
+    pending_unreadable: HashSet<K, foldhash::fast::RandomState>,
 }
 
 impl<K: Hash + Eq + Clone, V, E> Table<K, V, E> {
@@ -35,7 +40,34 @@ impl<K: Hash + Eq + Clone, V, E> Table<K, V, E> {
             index: HashMap::default(),
             extras: Vec::new(),
             pending: None,
+            unreadable: HashSet::default(),
+            pending_unreadable: HashSet::default(),
         }
+    }
+
+    /// Objects left out, counting one that is both left out now and in the list being
+    /// collected once.
+    fn unreadable_count(&self) -> usize {
+        self.unreadable.len()
+            + self
+                .pending_unreadable
+                .iter()
+                .filter(|key| !self.unreadable.contains(*key))
+                .count()
+    }
+
+    /// Takes the object at `key` out of the views; returns whether it was there.
+    fn remove(&mut self, kind: &Kind<K, V>, key: &K, view: &mut Arc<ClusterView>) -> bool {
+        let Some(i) = self.index.remove(key) else {
+            return false;
+        };
+        let views = (kind.views)(Arc::make_mut(view));
+        views.swap_remove(i);
+        self.extras.swap_remove(i);
+        if let Some(moved) = views.get(i) {
+            self.index.insert((kind.view_key)(moved), i);
+        }
+        true
     }
 
     /// Applies one delta; returns whether the views changed.
@@ -52,6 +84,7 @@ impl<K: Hash + Eq + Clone, V, E> Table<K, V, E> {
         match delta {
             Delta::ListStarted => {
                 self.pending = Some(Vec::new());
+                self.pending_unreadable.clear();
                 false
             }
             Delta::Page(items) => {
@@ -60,7 +93,10 @@ impl<K: Hash + Eq + Clone, V, E> Table<K, V, E> {
                 for item in items {
                     match item.view {
                         Ok((v, e)) => pending.push((item.key, v, e)),
-                        Err(error) => unreadable(error),
+                        Err(error) => {
+                            unreadable(error);
+                            self.pending_unreadable.insert(item.key);
+                        }
                     }
                 }
                 false
@@ -69,6 +105,7 @@ impl<K: Hash + Eq + Clone, V, E> Table<K, V, E> {
                 let Some(pending) = self.pending.take() else {
                     return false;
                 };
+                self.unreadable = std::mem::take(&mut self.pending_unreadable);
                 let views = (kind.views)(Arc::make_mut(view));
                 views.clear();
                 views.reserve_exact(pending.len());
@@ -88,6 +125,9 @@ impl<K: Hash + Eq + Clone, V, E> Table<K, V, E> {
             }
             Delta::Applied(item) => match item.view {
                 Ok((new_view, extra)) => {
+                    if !self.unreadable.is_empty() {
+                        self.unreadable.remove(&item.key);
+                    }
                     let views = (kind.views)(Arc::make_mut(view));
                     match self.index.get(&item.key) {
                         Some(&i) => {
@@ -103,21 +143,17 @@ impl<K: Hash + Eq + Clone, V, E> Table<K, V, E> {
                     true
                 }
                 Err(error) => {
+                    // Its old state is no longer true (a node may have just turned
+                    // NotReady): it is left out rather than shown as it was.
                     unreadable(error);
-                    false
+                    let removed = self.remove(kind, &item.key, view);
+                    self.unreadable.insert(item.key);
+                    removed
                 }
             },
             Delta::Deleted(item) => {
-                let Some(i) = self.index.remove(&item.key) else {
-                    return false;
-                };
-                let views = (kind.views)(Arc::make_mut(view));
-                views.swap_remove(i);
-                self.extras.swap_remove(i);
-                if let Some(moved) = views.get(i) {
-                    self.index.insert((kind.view_key)(moved), i);
-                }
-                true
+                let unreadable_gone = self.unreadable.remove(&item.key);
+                self.remove(kind, &item.key, view) || unreadable_gone
             }
             Delta::Alive | Delta::Failed { .. } => false,
         }
@@ -148,8 +184,6 @@ pub struct ClusterStore {
     pods: TableOf<Pods>,
     pdbs: TableOf<Pdbs>,
     pdb_links_stale: bool,
-    /// Objects left out because they could not be read.
-    pub unreadable: u32,
     /// The last reason an object could not be read.
     pub last_unreadable: Option<String>,
 }
@@ -163,7 +197,6 @@ impl ClusterStore {
             pods: Table::new(),
             pdbs: Table::new(),
             pdb_links_stale: false,
-            unreadable: 0,
             last_unreadable: None,
         }
     }
@@ -176,6 +209,15 @@ impl ClusterStore {
         Arc::clone(&self.view)
     }
 
+    /// Objects left out now because their latest state could not be read (including
+    /// those of a list still being collected).
+    pub fn unreadable(&self) -> u32 {
+        let count = self.nodes.unreadable_count()
+            + self.pods.unreadable_count()
+            + self.pdbs.unreadable_count();
+        u32::try_from(count).unwrap_or(u32::MAX)
+    }
+
     /// Versions reported by each node, in `view().nodes` order.
     pub fn node_versions(&self) -> &[NodeVersions] {
         &self.nodes.extras
@@ -184,18 +226,18 @@ impl ClusterStore {
     /// Applies one node delta; returns whether anything changed.
     pub fn apply_node(&mut self, delta: Delta<ItemOf<Nodes>>) -> bool {
         let id = self.view.id.clone();
-        let (unreadable, last) = (&mut self.unreadable, &mut self.last_unreadable);
+        let last = &mut self.last_unreadable;
         self.nodes.apply(&NODES, delta, &mut self.view, &mut |e| {
-            note_unreadable(&id, e, unreadable, last)
+            note_unreadable(&id, e, last)
         })
     }
 
     /// Applies one pod delta; returns whether anything changed.
     pub fn apply_pod(&mut self, delta: Delta<ItemOf<Pods>>) -> bool {
         let id = self.view.id.clone();
-        let (unreadable, last) = (&mut self.unreadable, &mut self.last_unreadable);
+        let last = &mut self.last_unreadable;
         let changed = self.pods.apply(&PODS, delta, &mut self.view, &mut |e| {
-            note_unreadable(&id, e, unreadable, last)
+            note_unreadable(&id, e, last)
         });
         self.pdb_links_stale |= changed;
         changed
@@ -204,9 +246,9 @@ impl ClusterStore {
     /// Applies one PDB delta; returns whether anything changed.
     pub fn apply_pdb(&mut self, delta: Delta<ItemOf<Pdbs>>) -> bool {
         let id = self.view.id.clone();
-        let (unreadable, last) = (&mut self.unreadable, &mut self.last_unreadable);
+        let last = &mut self.last_unreadable;
         let changed = self.pdbs.apply(&PDBS, delta, &mut self.view, &mut |e| {
-            note_unreadable(&id, e, unreadable, last)
+            note_unreadable(&id, e, last)
         });
         self.pdb_links_stale |= changed;
         changed
@@ -237,15 +279,9 @@ impl ClusterStore {
     }
 }
 
-/// Counts an object left out, keeping the reason for the status line.
-fn note_unreadable(
-    cluster: &ClusterId,
-    error: ProjectionError,
-    count: &mut u32,
-    last: &mut Option<String>,
-) {
+/// Logs an object left out, keeping the reason for the status line.
+fn note_unreadable(cluster: &ClusterId, error: ProjectionError, last: &mut Option<String>) {
     tracing::warn!(%cluster, %error, "object left out");
-    *count += 1;
     *last = Some(error.to_string());
 }
 
@@ -339,25 +375,52 @@ mod tests {
         assert!(store.view().pods.iter().all(|p| p.pdb.is_none()));
     }
 
+    fn unreadable_node(name: &str) -> ItemOf<Nodes> {
+        item::<Nodes>(serde_json::json!({
+            "metadata": {"name": name}, "status": {"allocatable": {"cpu": "lots"}}
+        }))
+    }
+
     #[test]
-    fn an_unreadable_object_is_counted_and_still_deletable() {
+    fn an_unreadable_update_leaves_the_object_out_until_it_reads_again() {
         let mut store = ClusterStore::new("c1");
         store.apply_node(Delta::Applied(node("a")));
-        let bad = item::<Nodes>(serde_json::json!({
-            "metadata": {"name": "a"}, "status": {"allocatable": {"cpu": "lots"}}
-        }));
-        assert!(!store.apply_node(Delta::Applied(bad)));
-        assert_eq!(store.unreadable, 1);
+        // Its new state cannot be read: its old one is no longer shown.
+        assert!(store.apply_node(Delta::Applied(unreadable_node("a"))));
+        assert_eq!(store.unreadable(), 1);
+        assert!(store.view().nodes.is_empty());
         assert!(
             store
                 .last_unreadable
                 .as_deref()
                 .is_some_and(|r| r.contains("lots"))
         );
-        let bad = item::<Nodes>(serde_json::json!({
-            "metadata": {"name": "a"}, "status": {"allocatable": {"cpu": "lots"}}
-        }));
-        assert!(store.apply_node(Delta::Deleted(bad)));
+        // Fixed: shown again, and no longer counted.
+        assert!(store.apply_node(Delta::Applied(node("a"))));
+        assert_eq!(store.unreadable(), 0);
+        assert_eq!(store.view().nodes.len(), 1);
+        // Unreadable again, then deleted: nothing is left out any more.
+        store.apply_node(Delta::Applied(unreadable_node("a")));
+        assert!(store.apply_node(Delta::Deleted(unreadable_node("a"))));
+        assert_eq!(store.unreadable(), 0);
         assert!(store.view().nodes.is_empty());
+    }
+
+    #[test]
+    fn a_list_counts_only_the_objects_it_could_not_read() {
+        let mut store = ClusterStore::new("c1");
+        store.apply_node(Delta::Applied(unreadable_node("a")));
+        assert_eq!(store.unreadable(), 1);
+        store.apply_node(Delta::ListStarted);
+        store.apply_node(Delta::Page(vec![unreadable_node("a"), node("b")]));
+        assert_eq!(store.unreadable(), 1, "the same object is counted once");
+        store.apply_node(Delta::ListDone);
+        assert_eq!(store.unreadable(), 1);
+        // The next list reads everything: nothing is left out.
+        store.apply_node(Delta::ListStarted);
+        store.apply_node(Delta::Page(vec![node("a"), node("b")]));
+        store.apply_node(Delta::ListDone);
+        assert_eq!(store.unreadable(), 0);
+        assert_eq!(store.view().nodes.len(), 2);
     }
 }

@@ -105,7 +105,7 @@ impl Loop {
         // reads as an empty cluster): it is not published. The status says Connecting, or
         // Unknown if a first list fails. Not sharing it also spares the next page a copy
         // of every object already stored (copy on write) and a re-link of pods to PDBs.
-        let unreadable = store.as_ref().map_or(0, |s| s.unreadable);
+        let unreadable = store.as_ref().map_or(0, |s| s.unreadable());
         let store = store.filter(|_| self.facts.listed);
         let (view, kubelets, kernels, runtimes) = match store {
             Some(store) => {
@@ -331,7 +331,7 @@ async fn watch(
                 // Cheap check first: a quiet cluster only needs its status re-derived (data
                 // ages into Unknown); the full snapshot is built only when something changed.
                 let mut facts = state.facts.clone();
-                facts.unreadable_objects = store.unreadable;
+                facts.unreadable_objects = store.unreadable();
                 let status = classify(&facts, Timestamp::now(), state.options.stale_after);
                 let status_changed = last_published_status != Some(status);
                 let heartbeat_due = match (facts.last_ok, last_published_ok) {
