@@ -410,3 +410,55 @@ async fn a_resource_that_cannot_list_again_ages_the_whole_cluster() {
     sync.stop();
     server.shutdown().await;
 }
+
+/// A server (or proxy) that closes every watch without a word is not a sign of life, and
+/// the watches are not reopened in a tight loop: they back off as after a failure.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watches_closed_without_a_word_back_off_and_age_the_cluster() {
+    let dir = tempfile::tempdir().unwrap();
+    let fleet = SimFleet::load("small", 1, 1.0).expect("small scenario");
+    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
+    write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
+    write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).expect("ledger");
+    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
+    let source = fleetdeck::kubeconfig::KubeconfigSource {
+        paths: vec![dir.path().join("kubeconfig")],
+        explicit: true,
+    };
+    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let mut options = FleetSyncOptions::default();
+    options.cluster.stale_after = Duration::from_secs(3);
+    let mut sync = FleetSync::start(&ledger, kubeconfig, options);
+    sync.wait_settled(Duration::from_secs(30)).await;
+    let cluster = |sync: &FleetSync| {
+        sync.snapshots
+            .borrow()
+            .cluster("small-01")
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(cluster(&sync).status, ClusterStatus::Synced);
+    // Every watch from now on is closed as soon as it is opened.
+    fleet
+        .update_faults("small-01", |f| f.drop_watches_after_seconds = Some(0.0))
+        .unwrap();
+    fleet.cut_watches("small-01").unwrap();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let before = cluster(&sync).requests_sent;
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let sent = cluster(&sync).requests_sent - before;
+    // Three watches backing off from 0.5 s doubling: a handful of requests, where a
+    // tight loop would send as many as the request budget allows (10 per second).
+    assert!(sent <= 15, "{sent} requests in 4 s");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while cluster(&sync).status != ClusterStatus::Unknown {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "still {:?}",
+            cluster(&sync).status
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    sync.stop();
+    server.shutdown().await;
+}

@@ -300,6 +300,8 @@ async fn list_then_watch<K: SlimKind>(
             }
         };
         let mut stream = stream.boxed();
+        // Whether the server said anything on this watch (an event or a bookmark).
+        let mut heard = false;
         loop {
             // `ended`: the server closed the watch at its timeout; resume from `version`.
             let event = stream.try_next().await;
@@ -309,6 +311,13 @@ async fn list_then_watch<K: SlimKind>(
                     (Delta::Alive, false)
                 }
                 Ok(Some(WatchEvent::Error(status))) if status.code == 410 => return Next::Relist,
+                Ok(None) if !heard => {
+                    // Closed without a word (a proxy that cuts watches, a server that
+                    // ends them at once): not a sign of life, and not to be reopened in
+                    // a tight loop. Back off as after a failure, resume from `version`.
+                    backoff(options, failures).await;
+                    break;
+                }
                 Ok(None) => (Delta::Alive, true),
                 other => match object_delta(api, other, &mut version) {
                     Ok(delta) => (delta, false),
@@ -321,6 +330,7 @@ async fn list_then_watch<K: SlimKind>(
                 },
             };
             *failures = 0;
+            heard = true;
             if tx.send(delta).await.is_err() {
                 return Next::Stop;
             }
