@@ -462,3 +462,49 @@ async fn watches_closed_without_a_word_back_off_and_age_the_cluster() {
     sync.stop();
     server.shutdown().await;
 }
+
+/// A server that accepts connections and never answers reads as Unreachable within the
+/// identity timeout, not Connecting for as long as the watch-sized read timeout allows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hung_server_is_unreachable_within_the_identity_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let fleet = SimFleet::load("small", 1, 1.0).expect("small scenario");
+    fleet
+        .update_faults("small-01", |f| {
+            f.unreachable = Some(fleetdeck::sim::Unreachable::Hanging)
+        })
+        .unwrap();
+    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
+    write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
+    write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).expect("ledger");
+    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
+    let source = fleetdeck::kubeconfig::KubeconfigSource {
+        paths: vec![dir.path().join("kubeconfig")],
+        explicit: true,
+    };
+    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let mut options = FleetSyncOptions::default();
+    options.cluster.identity_timeout = Duration::from_secs(2);
+    let mut sync = FleetSync::start(&ledger, kubeconfig, options);
+    let snapshot = sync.wait_settled(Duration::from_secs(15)).await;
+    let hung = snapshot.cluster("small-01").unwrap();
+    assert_eq!(
+        hung.status,
+        ClusterStatus::Unreachable,
+        "{:?}",
+        hung.last_error
+    );
+    assert!(
+        hung.last_error
+            .as_deref()
+            .is_some_and(|e| e.contains("no answer in 2s")),
+        "{:?}",
+        hung.last_error
+    );
+    assert_eq!(
+        snapshot.cluster("small-02").map(|c| c.status),
+        Some(ClusterStatus::Synced)
+    );
+    sync.stop();
+    server.shutdown().await;
+}

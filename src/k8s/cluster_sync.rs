@@ -36,6 +36,11 @@ pub struct SyncOptions {
     pub publish_every: Duration,
     /// How long to wait before trying again after a failed connection or identity check.
     pub reconnect_after: Duration,
+    /// An identity read (kube-system namespace and `/version`, with its retries) not
+    /// answered in this long is given up: the cluster is unreachable for now. The
+    /// client's read timeout is sized for watches, so a hung server would otherwise keep
+    /// the cluster `Connecting` for many minutes.
+    pub identity_timeout: Duration,
 }
 
 impl Default for SyncOptions {
@@ -46,6 +51,7 @@ impl Default for SyncOptions {
             stale_after: crate::model::live::STALE_AFTER,
             publish_every: Duration::from_millis(250),
             reconnect_after: Duration::from_secs(15),
+            identity_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -193,7 +199,15 @@ pub async fn run_cluster(
             }
         };
         state.requests = Some(client.requests.clone());
-        match check_identity(&mut state, &client).await {
+        let identity_timeout = state.options.identity_timeout;
+        let checked = tokio::time::timeout(identity_timeout, check_identity(&mut state, &client))
+            .await
+            .unwrap_or_else(|_| {
+                Err(kube::Error::Service(
+                    format!("no answer in {}s", identity_timeout.as_secs()).into(),
+                ))
+            });
+        match checked {
             Ok(true) => {}
             Ok(false) => {
                 // An impostor is neither watched nor acted on; look again later.
@@ -223,10 +237,6 @@ pub async fn run_cluster(
         }
     }
 }
-
-/// How long a re-read of a watched cluster's identity may take before it is tried again
-/// later (the watches go on meanwhile).
-const IDENTITY_RECHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Reads the kube-system UID and `/version`; returns whether the identity is acceptable.
 async fn check_identity(state: &mut Loop, client: &ClusterClient) -> Result<bool, kube::Error> {
@@ -316,7 +326,7 @@ async fn watch(
             _ = ticker.tick() => {
                 if identity_suspect.is_some_and(|at| tokio::time::Instant::now() >= at) {
                     let check =
-                        tokio::time::timeout(IDENTITY_RECHECK_TIMEOUT, check_identity(state, client));
+                        tokio::time::timeout(state.options.identity_timeout, check_identity(state, client));
                     match check.await {
                         Ok(Ok(true)) => identity_suspect = None,
                         // Another cluster answers now: stop watching it, connect anew.

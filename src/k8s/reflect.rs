@@ -49,6 +49,10 @@ pub struct ReflectOptions {
     pub watch_timeout_secs: u32,
     /// Backoff between failed attempts.
     pub backoff: RetryPolicy,
+    /// A list page not answered in this long is given up and the list retried (a well
+    /// server answers a page in well under a second; the client's read timeout is sized
+    /// for watches, so a hung server would otherwise hold a list for minutes).
+    pub list_page_timeout: Duration,
 }
 
 impl Default for ReflectOptions {
@@ -61,6 +65,7 @@ impl Default for ReflectOptions {
                 base: Duration::from_millis(500),
                 max: Duration::from_secs(30),
             },
+            list_page_timeout: Duration::from_secs(60),
         }
     }
 }
@@ -234,10 +239,24 @@ async fn fail<K>(
     options: &ReflectOptions,
     failures: &mut u32,
 ) -> Result<(), ()> {
-    let delta = Delta::Failed {
-        error: describe_error(error),
-        unreachable: is_unreachable(error),
-    };
+    fail_with(
+        tx,
+        describe_error(error),
+        is_unreachable(error),
+        options,
+        failures,
+    )
+    .await
+}
+
+async fn fail_with<K>(
+    tx: &mpsc::Sender<Delta<K>>,
+    error: String,
+    unreachable: bool,
+    options: &ReflectOptions,
+    failures: &mut u32,
+) -> Result<(), ()> {
+    let delta = Delta::Failed { error, unreachable };
     tx.send(delta).await.map_err(|_| ())?;
     backoff(options, failures).await;
     Ok(())
@@ -259,7 +278,21 @@ async fn list_then_watch<K: SlimKind>(
         if let Some(token) = &continue_token {
             params = params.continue_token(token);
         }
-        match api.list(&params).await {
+        let page = match tokio::time::timeout(options.list_page_timeout, api.list(&params)).await {
+            Ok(page) => page,
+            Err(_) => {
+                api.page = Vec::new();
+                let error = format!(
+                    "list page not answered in {}s",
+                    options.list_page_timeout.as_secs()
+                );
+                if fail_with(tx, error, true, options, failures).await.is_err() {
+                    return Next::Stop;
+                }
+                return Next::Relist;
+            }
+        };
+        match page {
             Ok(list) => {
                 *failures = 0;
                 let version = list.resource_version;
