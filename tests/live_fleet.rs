@@ -508,3 +508,45 @@ async fn a_hung_server_is_unreachable_within_the_identity_timeout() {
     sync.stop();
     server.shutdown().await;
 }
+
+/// One failed first list is retried without a word: waiting for a verdict does not end
+/// on it with the cluster read as Unknown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_failed_first_list_does_not_end_the_wait_with_a_wrong_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let fleet = SimFleet::load("small", 1, 1.0).expect("small scenario");
+    // Every cluster's first list fails once, so that all of them would read Unknown at
+    // the same moment (no cluster still connecting keeps the wait going).
+    for id in fleet.cluster_ids() {
+        fleet.update_faults(&id, |f| f.fail_next_lists = 1).unwrap();
+    }
+    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
+    write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
+    write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).expect("ledger");
+    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
+    let source = fleetdeck::kubeconfig::KubeconfigSource {
+        paths: vec![dir.path().join("kubeconfig")],
+        explicit: true,
+    };
+    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+    let snapshot = sync.wait_settled(Duration::from_secs(30)).await;
+    for id in fleet.cluster_ids() {
+        assert_eq!(
+            fleet.faults(&id).unwrap().fail_next_lists,
+            0,
+            "a list failed"
+        );
+    }
+    let statuses: Vec<(String, ClusterStatus)> = snapshot
+        .clusters
+        .iter()
+        .map(|c| (c.id.to_string(), c.status))
+        .collect();
+    assert!(
+        statuses.iter().all(|(_, s)| *s == ClusterStatus::Synced),
+        "{statuses:?}"
+    );
+    sync.stop();
+    server.shutdown().await;
+}

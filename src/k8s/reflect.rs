@@ -256,8 +256,13 @@ async fn fail_with<K>(
     options: &ReflectOptions,
     failures: &mut u32,
 ) -> Result<(), ()> {
-    let delta = Delta::Failed { error, unreachable };
-    tx.send(delta).await.map_err(|_| ())?;
+    // A failure alone is retried after a short backoff without a word: one 429 or one
+    // dropped connection says nothing about the cluster (and would end a wait for a first
+    // verdict with a wrong one). The second in a row is reported.
+    if *failures > 0 {
+        let delta = Delta::Failed { error, unreachable };
+        tx.send(delta).await.map_err(|_| ())?;
+    }
     backoff(options, failures).await;
     Ok(())
 }

@@ -63,6 +63,8 @@ pub struct Faults {
     /// Resources (plurals, e.g. `poddisruptionbudgets`) the caller may not read or
     /// change: every request to them answers 403 Forbidden, as with missing RBAC.
     pub forbidden_resources: Vec<String>,
+    /// The next this many list requests (not watches) answer 500, then lists work again.
+    pub fail_next_lists: u32,
 }
 
 /// Service errors injected into a cluster's metrics, from the start or once a release is

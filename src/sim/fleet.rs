@@ -77,6 +77,17 @@ impl Cluster {
         self.kick();
     }
 
+    /// Whether this list request is one of the next ones the faults say to fail (and
+    /// counts it).
+    pub fn take_list_failure(&self) -> bool {
+        let mut faults = self.faults.lock().unwrap_or_else(|p| p.into_inner());
+        if faults.fail_next_lists == 0 {
+            return false;
+        }
+        faults.fail_next_lists -= 1;
+        true
+    }
+
     /// Tells the control loop that something changed.
     pub fn kick(&self) {
         self.wake.notify_one();

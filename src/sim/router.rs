@@ -90,6 +90,15 @@ async fn serve(cluster: Arc<Cluster>, path: &str, req: Request) -> Response {
         ))
         .into_response();
     }
+    let is_list = req.method() == Method::GET
+        && matches!(parse(path), Some(Route::Collection { .. }))
+        && !req
+            .uri()
+            .query()
+            .is_some_and(|q| q.contains("watch=true") || q.contains("watch=1"));
+    if is_list && cluster.take_list_failure() {
+        return ApiError::internal("simulated list failure").into_response();
+    }
     let method = req.method().clone();
     let query = Query::<HashMap<String, String>>::try_from_uri(req.uri())
         .map(|q| q.0)
