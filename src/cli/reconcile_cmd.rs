@@ -40,6 +40,13 @@ fn describe(kind: &DriftKind) -> (String, String) {
             "identity not pinned".into(),
             format!("observed kubeSystemUID {kube_system_uid} at {server}"),
         ),
+        DriftKind::KubeletSkew { api_server, live } => (
+            "kubelet skew".into(),
+            format!(
+                "API server {api_server}; kubelets outside the supported skew (newer, or more than 3 minors older): {}",
+                live.join(", ")
+            ),
+        ),
         DriftKind::Version {
             component,
             ledger,

@@ -192,6 +192,7 @@ impl FleetData {
         for d in find_drift(ledger, snapshot) {
             let what = match &d.kind {
                 DriftKind::Version { component, .. } => component.clone(),
+                DriftKind::KubeletSkew { .. } => "kubelet skew".to_owned(),
                 DriftKind::Identity { .. } => "identity".to_owned(),
                 DriftKind::UnpinnedIdentity { .. } => "unpinned".to_owned(),
                 DriftKind::Unobservable { .. } => continue,

@@ -30,6 +30,14 @@ pub enum DriftKind {
         /// Observed server.
         server: String,
     },
+    /// Kubelets outside the version skew the API server supports: newer than it, or more
+    /// than three minor versions older. Not a ledger edit: the nodes must be upgraded.
+    KubeletSkew {
+        /// The API server's version.
+        api_server: String,
+        /// The kubelet versions outside the policy (most common first).
+        live: Vec<String>,
+    },
     /// A version in the ledger differs from what nodes or the API server report.
     Version {
         /// Which version (`kubernetes`, `kubelet`, `kernel`, `runtime`).
@@ -65,6 +73,41 @@ fn version_matches(ledger: &str, live: &str) -> bool {
     live == ledger
         || live.starts_with(&format!("{ledger}-"))
         || live.starts_with(&format!("{ledger}+"))
+}
+
+/// The `(major, minor)` of a Kubernetes version (`v1.31.4-eks-1234` → `(1, 31)`).
+fn major_minor(version: &str) -> Option<(u32, u32)> {
+    let mut parts = strip_v(version).split('.');
+    let major = parts.next()?.parse().ok()?;
+    let minor: String = parts
+        .next()?
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    Some((major, minor.parse().ok()?))
+}
+
+/// Kubelets the skew policy does not allow with an API server at `api_server`.
+fn kubelet_skew(cluster: &str, api_server: &str, kubelets: &[VersionCount]) -> Option<Drift> {
+    let (server_major, server_minor) = major_minor(api_server)?;
+    let outside: Vec<String> = kubelets
+        .iter()
+        .filter(|k| match major_minor(&k.version) {
+            Some((major, minor)) => {
+                major != server_major || minor > server_minor || minor + 3 < server_minor
+            }
+            None => false,
+        })
+        .map(|k| format!("{} ({} nodes)", k.version, k.nodes))
+        .collect();
+    (!outside.is_empty()).then(|| Drift {
+        cluster: cluster.to_string(),
+        kind: DriftKind::KubeletSkew {
+            api_server: api_server.to_string(),
+            live: outside,
+        },
+        suggestion: None,
+    })
 }
 
 fn version_drift(
@@ -163,13 +206,30 @@ pub fn find_drift(ledger: &Ledger, snapshot: &FleetSnapshot) -> Vec<Drift> {
                 out.push(drift);
             }
         }
-        out.extend(version_drift(
+        // The ledger's `kubernetes` is the control plane's version; kubelets lag it
+        // during every upgrade (control plane first). They are reported against it, but
+        // suggest a ledger edit only when the API server runs that same version, or the
+        // two suggestions would contradict each other under normal skew.
+        if let Some(mut drift) = version_drift(
             id,
             "kubelet",
             "kubernetes",
             kubernetes,
             &live.kubelet_versions,
-        ));
+        ) {
+            let agrees_with_server = live.server_version.as_deref().is_some_and(|server| {
+                live.kubelet_versions
+                    .first()
+                    .is_some_and(|k| version_matches(&k.version, server))
+            });
+            if !agrees_with_server {
+                drift.suggestion = None;
+            }
+            out.push(drift);
+        }
+        if let Some(server) = &live.server_version {
+            out.extend(kubelet_skew(id, server, &live.kubelet_versions));
+        }
         out.extend(version_drift(
             id,
             "kernel",
@@ -208,6 +268,75 @@ mod tests {
         assert!(version_matches("6.1.0-28", "6.1.0-28-amd64"));
         assert!(!version_matches("6.1.0-28", "6.1.0-280"));
         assert!(!version_matches("v1.31.4", "v1.31.5"));
+    }
+
+    #[test]
+    fn kubelets_outside_the_skew_policy_are_reported_without_a_ledger_edit() {
+        let kubelets = |versions: &[&str]| -> Vec<VersionCount> {
+            versions
+                .iter()
+                .map(|v| VersionCount {
+                    version: (*v).into(),
+                    nodes: 2,
+                })
+                .collect()
+        };
+        // Up to three minors older is allowed; newer, or four older, is not.
+        assert!(kubelet_skew("c1", "v1.32.1", &kubelets(&["v1.31.4", "v1.29.0-eks-1"])).is_none());
+        let drift = kubelet_skew(
+            "c1",
+            "v1.32.1",
+            &kubelets(&["v1.33.0", "v1.28.9", "v1.32.1"]),
+        )
+        .expect("outside the policy");
+        assert_eq!(drift.suggestion, None);
+        assert_eq!(
+            drift.kind,
+            DriftKind::KubeletSkew {
+                api_server: "v1.32.1".into(),
+                live: vec!["v1.33.0 (2 nodes)".into(), "v1.28.9 (2 nodes)".into()],
+            }
+        );
+    }
+
+    #[test]
+    fn kubelets_lagging_an_upgraded_control_plane_suggest_no_ledger_edit() {
+        let text = "\
+apiVersion: fleetdeck.dev/v1
+kind: Ledger
+labelDictionary:
+  env: [staging]
+  tier: [standard]
+clusters:
+  - {id: c1, context: c1, env: staging, region: r, failureDomain: f, tier: standard, lifecycle: building, versions: {kubernetes: v1.32.1}}
+";
+        let ledger = crate::model::ledger::read_ledger(
+            text,
+            &crate::model::ledger::LedgerContext {
+                today: jiff::civil::date(2026, 12, 1),
+                is_known_zone: &|_| true,
+            },
+        )
+        .ledger
+        .expect("valid ledger");
+        let mut live = super::super::ClusterSnapshot::connecting("c1");
+        live.status = ClusterStatus::Synced;
+        live.server_version = Some("v1.32.1".into());
+        live.kubelet_versions = vec![VersionCount {
+            version: "v1.31.4".into(),
+            nodes: 5,
+        }];
+        let mut snapshot = FleetSnapshot::empty();
+        snapshot.clusters = std::sync::Arc::from(vec![std::sync::Arc::new(live)]);
+        let drift = find_drift(&ledger, &snapshot);
+        assert_eq!(drift.len(), 1, "{drift:?}");
+        assert!(
+            matches!(&drift[0].kind, DriftKind::Version { component, .. } if component == "kubelet")
+        );
+        assert_eq!(
+            drift[0].suggestion, None,
+            "the ledger is right about the API server"
+        );
     }
 
     #[test]
