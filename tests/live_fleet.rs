@@ -17,6 +17,28 @@ async fn demo_fleet(dir: &Path) -> fleetdeck::sim::SimServer {
     server
 }
 
+/// Serves `fleet` on loopback and writes its kubeconfig and ledger into `dir`; returns the
+/// server with the ledger and kubeconfig read back as fleetdeck reads them.
+async fn serve(
+    fleet: &SimFleet,
+    dir: &Path,
+) -> (
+    fleetdeck::sim::SimServer,
+    fleetdeck::model::ledger::Ledger,
+    kube::config::Kubeconfig,
+) {
+    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
+    write_kubeconfig(fleet, &dir.join("kubeconfig"), addr).expect("kubeconfig");
+    write_ledger(fleet, &dir.join("ledger.yaml"), addr).expect("ledger");
+    let ledger = fleetdeck::ledger_file::load(&dir.join("ledger.yaml")).expect("ledger");
+    let source = fleetdeck::kubeconfig::KubeconfigSource {
+        paths: vec![dir.join("kubeconfig")],
+        explicit: true,
+    };
+    let kubeconfig = fleetdeck::kubeconfig::load(&source).expect("kubeconfig");
+    (server, ledger, kubeconfig)
+}
+
 fn fleetdeck(dir: &Path, args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
         .args(["--ledger", "ledger.yaml", "--kubeconfig", "kubeconfig"])
@@ -213,15 +235,7 @@ async fn a_quiet_synced_cluster_stays_fresh_for_readers_judging_its_published_fa
     let mut scenario = fleetdeck::sim::Scenario::load("demo").expect("demo scenario");
     scenario.settings.bookmark_seconds = 0.3;
     let fleet = SimFleet::from_scenario(&scenario, 1, 1.0).expect("fleet");
-    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
-    write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
-    write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).expect("ledger");
-    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
-    let source = fleetdeck::kubeconfig::KubeconfigSource {
-        paths: vec![dir.path().join("kubeconfig")],
-        explicit: true,
-    };
-    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let (server, ledger, kubeconfig) = serve(&fleet, dir.path()).await;
     let stale_after = Duration::from_secs(2);
     let mut options = FleetSyncOptions::default();
     options.cluster.stale_after = stale_after;
@@ -255,15 +269,7 @@ async fn a_quiet_synced_cluster_stays_fresh_for_readers_judging_its_published_fa
 async fn a_cluster_rebuilt_behind_the_same_address_turns_identity_mismatch() {
     let dir = tempfile::tempdir().unwrap();
     let fleet = SimFleet::load("small", 1, 1.0).expect("small scenario");
-    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
-    write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
-    write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).expect("ledger");
-    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
-    let source = fleetdeck::kubeconfig::KubeconfigSource {
-        paths: vec![dir.path().join("kubeconfig")],
-        explicit: true,
-    };
-    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let (server, ledger, kubeconfig) = serve(&fleet, dir.path()).await;
     let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
     sync.wait_settled(Duration::from_secs(30)).await;
     let verdict = |sync: &FleetSync| {
@@ -320,15 +326,7 @@ async fn a_cluster_whose_first_list_is_refused_does_not_keep_the_others_waiting(
             })
             .unwrap();
     }
-    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
-    write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
-    write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).expect("ledger");
-    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
-    let source = fleetdeck::kubeconfig::KubeconfigSource {
-        paths: vec![dir.path().join("kubeconfig")],
-        explicit: true,
-    };
-    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let (server, ledger, kubeconfig) = serve(&fleet, dir.path()).await;
     let options = FleetSyncOptions {
         initial_list_concurrency: 1,
         ..FleetSyncOptions::default()
@@ -371,15 +369,7 @@ async fn a_resource_that_cannot_list_again_ages_the_whole_cluster() {
     let mut scenario = fleetdeck::sim::Scenario::load("small").expect("small scenario");
     scenario.settings.bookmark_seconds = 0.3;
     let fleet = SimFleet::from_scenario(&scenario, 1, 1.0).expect("fleet");
-    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
-    write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
-    write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).expect("ledger");
-    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
-    let source = fleetdeck::kubeconfig::KubeconfigSource {
-        paths: vec![dir.path().join("kubeconfig")],
-        explicit: true,
-    };
-    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let (server, ledger, kubeconfig) = serve(&fleet, dir.path()).await;
     let mut options = FleetSyncOptions::default();
     options.cluster.stale_after = Duration::from_secs(2);
     let mut sync = FleetSync::start(&ledger, kubeconfig, options);
@@ -417,15 +407,7 @@ async fn a_resource_that_cannot_list_again_ages_the_whole_cluster() {
 async fn watches_closed_without_a_word_back_off_and_age_the_cluster() {
     let dir = tempfile::tempdir().unwrap();
     let fleet = SimFleet::load("small", 1, 1.0).expect("small scenario");
-    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
-    write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
-    write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).expect("ledger");
-    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
-    let source = fleetdeck::kubeconfig::KubeconfigSource {
-        paths: vec![dir.path().join("kubeconfig")],
-        explicit: true,
-    };
-    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let (server, ledger, kubeconfig) = serve(&fleet, dir.path()).await;
     let mut options = FleetSyncOptions::default();
     options.cluster.stale_after = Duration::from_secs(3);
     let mut sync = FleetSync::start(&ledger, kubeconfig, options);
@@ -474,15 +456,7 @@ async fn a_hung_server_is_unreachable_within_the_identity_timeout() {
             f.unreachable = Some(fleetdeck::sim::Unreachable::Hanging)
         })
         .unwrap();
-    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
-    write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
-    write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).expect("ledger");
-    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
-    let source = fleetdeck::kubeconfig::KubeconfigSource {
-        paths: vec![dir.path().join("kubeconfig")],
-        explicit: true,
-    };
-    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let (server, ledger, kubeconfig) = serve(&fleet, dir.path()).await;
     let mut options = FleetSyncOptions::default();
     options.cluster.identity_timeout = Duration::from_secs(2);
     let mut sync = FleetSync::start(&ledger, kubeconfig, options);
@@ -520,15 +494,7 @@ async fn one_failed_first_list_does_not_end_the_wait_with_a_wrong_verdict() {
     for id in fleet.cluster_ids() {
         fleet.update_faults(&id, |f| f.fail_next_lists = 1).unwrap();
     }
-    let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
-    write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).expect("kubeconfig");
-    write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).expect("ledger");
-    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
-    let source = fleetdeck::kubeconfig::KubeconfigSource {
-        paths: vec![dir.path().join("kubeconfig")],
-        explicit: true,
-    };
-    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let (server, ledger, kubeconfig) = serve(&fleet, dir.path()).await;
     let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
     let snapshot = sync.wait_settled(Duration::from_secs(30)).await;
     for id in fleet.cluster_ids() {

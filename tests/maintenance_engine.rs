@@ -211,6 +211,27 @@ async fn drive_until(
     }
 }
 
+/// The fleet view the sync publishes now, with cluster `id` changed by `change`.
+fn view_with(
+    fx: &Fixture,
+    id: &str,
+    change: impl Fn(&mut fleetdeck::model::live::ClusterSnapshot),
+) -> fleetdeck::model::live::FleetSnapshot {
+    let mut snapshot = fx.sync.snapshots.borrow().clone();
+    snapshot.clusters = snapshot
+        .clusters
+        .iter()
+        .map(|c| {
+            let mut c = fleetdeck::model::live::ClusterSnapshot::clone(c);
+            if &*c.id == id {
+                change(&mut c);
+            }
+            std::sync::Arc::new(c)
+        })
+        .collect();
+    snapshot
+}
+
 fn count_intents(events: &[fleetdeck::model::run::Event], action: &str) -> usize {
     events
         .iter()
@@ -881,21 +902,12 @@ async fn a_cluster_that_may_not_be_changed_gets_no_intent_at_all() {
     )
     .await;
     // The context now reaches a cluster whose kube-system UID is not the pinned one.
-    let mut snapshot = view_tx.borrow().clone();
-    snapshot.clusters = snapshot
-        .clusters
-        .iter()
-        .map(|c| {
-            let mut c = fleetdeck::model::live::ClusterSnapshot::clone(c);
-            if &*c.id == "small-02" {
-                c.identity_verdict = Some(IdentityVerdict::Mismatch {
-                    reason: "kube-system UID differs".into(),
-                });
-            }
-            std::sync::Arc::new(c)
+    let impostor = view_with(&fx, "small-02", |c| {
+        c.identity_verdict = Some(IdentityVerdict::Mismatch {
+            reason: "kube-system UID differs".into(),
         })
-        .collect();
-    view_tx.send(snapshot).unwrap();
+    });
+    view_tx.send(impostor).unwrap();
     let intents = |fx: &Fixture| {
         fx.events(&run)
             .iter()
@@ -1041,19 +1053,8 @@ async fn no_change_to_a_cluster_nothing_recent_is_known_about() {
     use fleetdeck::model::maintenance::MaintenancePort;
     let fx = fixture().await;
     let node = node_names(&fx.client("small-02"), 1).await.remove(0);
-    let mut snapshot = fx.sync.snapshots.borrow().clone();
-    snapshot.clusters = snapshot
-        .clusters
-        .iter()
-        .map(|c| {
-            let mut c = fleetdeck::model::live::ClusterSnapshot::clone(c);
-            if &*c.id == "small-02" {
-                c.status = ClusterStatus::Unknown;
-            }
-            std::sync::Arc::new(c)
-        })
-        .collect();
-    let (_keep, view) = tokio::sync::watch::channel(snapshot);
+    let stale = view_with(&fx, "small-02", |c| c.status = ClusterStatus::Unknown);
+    let (_keep, view) = tokio::sync::watch::channel(stale);
     let port = KubePort::new(fx.clients.clone(), view, "executor-a".into());
     let cluster = fleetdeck::model::ledger::ClusterId("small-02".into());
     let refused = port

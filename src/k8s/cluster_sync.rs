@@ -456,26 +456,9 @@ mod tests {
     use super::*;
     use crate::k8s::slim::decode_object;
     use crate::model::fleet::Interner;
-    use crate::model::ledger::{LedgerContext, read_ledger};
 
     fn state() -> Loop {
-        let text = "\
-apiVersion: fleetdeck.dev/v1
-kind: Ledger
-labelDictionary:
-  env: [staging]
-  tier: [standard]
-clusters:
-  - {id: c1, context: c1, env: staging, region: r, failureDomain: f, tier: standard, lifecycle: building}
-";
-        let report = read_ledger(
-            text,
-            &LedgerContext {
-                today: jiff::civil::date(2026, 12, 1),
-                is_known_zone: &|_| true,
-            },
-        );
-        let cluster = report.ledger.expect("valid ledger").clusters[0].clone();
+        let cluster = crate::model::ledger::one_cluster_ledger("").clusters[0].clone();
         let (updates, _) = mpsc::channel(1);
         let mut state = Loop::new(0, cluster, SyncOptions::default(), updates);
         state.facts.last_ok = Some(Timestamp::now());

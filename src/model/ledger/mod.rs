@@ -46,3 +46,28 @@ pub fn read_ledger(text: &str, context: &LedgerContext<'_>) -> LedgerReport {
 
 #[cfg(test)]
 mod tests;
+
+/// A valid ledger of one cluster, `c1`, with `extra` added to its fields (e.g.
+/// `versions: {kubernetes: v1.32.1}`), for other modules' tests.
+#[cfg(test)]
+pub(crate) fn one_cluster_ledger(extra: &str) -> Ledger {
+    let text = format!(
+        "apiVersion: fleetdeck.dev/v1\nkind: Ledger\nlabelDictionary:\n  env: [staging]\n  tier: [standard]\nclusters:\n  - {{id: c1, context: c1, env: staging, region: r, failureDomain: f, tier: standard, lifecycle: building{}}}\n",
+        if extra.is_empty() {
+            String::new()
+        } else {
+            format!(", {extra}")
+        }
+    );
+    let report = read_ledger(
+        &text,
+        &LedgerContext {
+            today: jiff::civil::date(2026, 12, 1),
+            is_known_zone: &|_| true,
+        },
+    );
+    match report.ledger {
+        Some(ledger) => ledger,
+        None => panic!("test ledger is invalid: {:?}", report.diagnostics),
+    }
+}

@@ -301,24 +301,7 @@ mod tests {
 
     #[test]
     fn kubelets_lagging_an_upgraded_control_plane_suggest_no_ledger_edit() {
-        let text = "\
-apiVersion: fleetdeck.dev/v1
-kind: Ledger
-labelDictionary:
-  env: [staging]
-  tier: [standard]
-clusters:
-  - {id: c1, context: c1, env: staging, region: r, failureDomain: f, tier: standard, lifecycle: building, versions: {kubernetes: v1.32.1}}
-";
-        let ledger = crate::model::ledger::read_ledger(
-            text,
-            &crate::model::ledger::LedgerContext {
-                today: jiff::civil::date(2026, 12, 1),
-                is_known_zone: &|_| true,
-            },
-        )
-        .ledger
-        .expect("valid ledger");
+        let ledger = crate::model::ledger::one_cluster_ledger("versions: {kubernetes: v1.32.1}");
         let mut live = super::super::ClusterSnapshot::connecting("c1");
         live.status = ClusterStatus::Synced;
         live.server_version = Some("v1.32.1".into());
