@@ -35,8 +35,12 @@ pub const RELEASE_RECORD_NAMESPACE: &str = "kube-system";
 pub const RELEASE_RECORD: &str = "fleetdeck-release";
 
 /// The error ratio of a cluster's services over the SLO window; `$cluster` and `$window`
-/// are replaced.
-pub const DEFAULT_ERROR_RATIO_QUERY: &str = "sum(rate(http_requests_total{cluster=\"$cluster\",code=~\"5..\"}[$window])) / sum(rate(http_requests_total{cluster=\"$cluster\"}[$window]))";
+/// are replaced. Client libraries create a labelled series on its first increment, so a
+/// cluster that never answered a 5xx has no 5xx series at all: the numerator then reads 0
+/// (`or vector(0)`; both sides of the division carry no labels after `sum`, so they
+/// match). A missing denominator — no traffic series, metrics not scraped — still leaves
+/// the result empty, which reads as unknown.
+pub const DEFAULT_ERROR_RATIO_QUERY: &str = "(sum(rate(http_requests_total{cluster=\"$cluster\",code=~\"5..\"}[$window])) or vector(0)) / sum(rate(http_requests_total{cluster=\"$cluster\"}[$window]))";
 
 /// What rollouts need beyond the clusters' clients.
 #[derive(Debug, Clone)]
