@@ -185,6 +185,37 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
         );
     }
 
+    // Every intent the killed executor left open was settled with an outcome: nothing
+    // stays open for `rollout show` (OPEN-INTENTS) or a later restart to trip over.
+    let projection = journal(path).projection().expect("projection");
+    for run in projection.runs.values() {
+        for (item, view) in &run.items {
+            assert!(
+                view.open_intents.is_empty(),
+                "{item}: {:?}",
+                view.open_intents
+            );
+        }
+    }
+    let show = setup.cli(&[
+        "rollout",
+        "show",
+        &projection.runs.keys().next().expect("run").0,
+    ]);
+    let shown = String::from_utf8_lossy(&show.stdout);
+    assert!(show.status.success(), "{shown}");
+    for cluster in &setup.clusters {
+        let row = shown
+            .lines()
+            .find(|l| l.starts_with(cluster.as_str()))
+            .unwrap_or_else(|| panic!("{cluster} in {shown}"));
+        assert_eq!(
+            row.split_whitespace().last(),
+            Some("0"),
+            "OPEN-INTENTS: {shown}"
+        );
+    }
+
     // Starting the same release again verifies every cluster and applies to none.
     let again = setup.start_rollout();
     let said = String::from_utf8_lossy(&again.stdout);
