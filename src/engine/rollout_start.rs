@@ -24,6 +24,36 @@ pub enum RolloutStartError {
     /// The spec could not be recorded.
     #[error("recording the rollout spec: {0}")]
     Spec(#[from] serde_json::Error),
+    /// Rollouts that have not finished already target some of the clusters: each would
+    /// go on applying its own release there.
+    #[error("{}", describe_busy(.0))]
+    Busy(Vec<BusyRun>),
+}
+
+/// A rollout that has not finished, and the clusters a new one would share with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BusyRun {
+    /// The run.
+    pub run: RunId,
+    /// Its status, in words.
+    pub status: String,
+    /// The clusters both target.
+    pub clusters: Vec<String>,
+}
+
+fn describe_busy(busy: &[BusyRun]) -> String {
+    let runs: Vec<String> = busy
+        .iter()
+        .map(|b| format!("{} ({}) on {}", b.run, b.status, b.clusters.join(", ")))
+        .collect();
+    let ids: Vec<&str> = busy.iter().map(|b| b.run.as_str()).collect();
+    format!(
+        "refusing to start: unfinished rollouts already target these clusters: {}. One rollout \
+         at a time per cluster: wait for it to succeed, or abort it first (`fleetdeck rollout \
+         abort {}`)",
+        runs.join("; "),
+        ids.join("`, `fleetdeck rollout abort ")
+    )
 }
 
 /// Clusters whose latest release in the journal is `digest`: a new run verifies them and
@@ -54,17 +84,36 @@ pub struct NewRollout<'a> {
 
 /// Journals a new rollout run, noting which clusters earlier runs already saw with this
 /// digest (they are verified, never applied again); returns its id and the spec as
-/// journaled. The executor picks it up.
+/// journaled. The executor picks it up. Refused while a rollout that has not succeeded or
+/// been aborted targets any of the same clusters (a halted or paused one may be resumed).
 pub fn record_rollout(
     store: &mut impl JournalStore,
     actor: &Actor,
     new: NewRollout<'_>,
     now: Timestamp,
 ) -> Result<(RunId, RolloutRunSpec), RolloutStartError> {
-    let applied = already_applied(&store.projection()?, &new.digest);
+    let projection = store.projection()?;
+    let applied = already_applied(&projection, &new.digest);
     let spec = RolloutRunSpec::new(new.rollout, new.digest, new.manifests, new.plan, applied);
     if spec.batches.iter().all(|b| b.clusters.is_empty()) {
         return Err(RolloutStartError::Empty);
+    }
+    let targets: Vec<String> = spec
+        .batches
+        .iter()
+        .flat_map(|b| b.clusters.iter().cloned())
+        .collect();
+    let busy: Vec<BusyRun> = projection
+        .unfinished_rollouts_on(&targets)
+        .into_iter()
+        .map(|(run, clusters)| BusyRun {
+            run: run.id.clone(),
+            status: projection.effective_status(run).to_string(),
+            clusters,
+        })
+        .collect();
+    if !busy.is_empty() {
+        return Err(RolloutStartError::Busy(busy));
     }
     let batches: Vec<Vec<ItemId>> = spec
         .batches
@@ -168,6 +217,74 @@ mod tests {
         let p = j.projection();
         assert_eq!(already_applied(&p, &digest("d2")).len(), 2);
         assert!(already_applied(&p, &digest("d3")).is_empty());
+    }
+
+    #[test]
+    fn a_rollout_blocks_its_clusters_until_it_succeeds_or_is_aborted() {
+        use crate::model::rollout::{BatchPhase, HaltReason};
+        use crate::model::run::RunStatus;
+        let targets = ["x".to_string(), "z".to_string()];
+        let busy = |j: &Journal| -> Vec<(String, Vec<String>)> {
+            j.projection()
+                .unfinished_rollouts_on(&targets)
+                .into_iter()
+                .map(|(run, clusters)| (run.id.0.clone(), clusters))
+                .collect()
+        };
+        let mut j = Journal(EventLog::default());
+        j.plan("r1");
+        // A rollout batch under way: the run is a rollout and blocks x (y is not asked).
+        j.push(
+            "r1",
+            None,
+            EventBody::RolloutBatch {
+                batch: 0,
+                phase: BatchPhase::Executing,
+            },
+        );
+        assert_eq!(busy(&j), [("r1".to_string(), vec!["x".to_string()])]);
+        // Halted, it may be resumed: still blocks.
+        j.push(
+            "r1",
+            None,
+            EventBody::RolloutHalted {
+                batch: 0,
+                why: HaltReason::MetricsUnknown {
+                    clusters: vec![("x".into(), "no samples".into())],
+                },
+            },
+        );
+        assert_eq!(busy(&j).len(), 1);
+        j.push(
+            "r1",
+            None,
+            EventBody::Aborted {
+                note: "wrong release".into(),
+            },
+        );
+        assert!(busy(&j).is_empty(), "an aborted rollout blocks nothing");
+
+        j.plan("r2");
+        j.push(
+            "r2",
+            None,
+            EventBody::RolloutBatch {
+                batch: 0,
+                phase: BatchPhase::Done,
+            },
+        );
+        j.push(
+            "r2",
+            None,
+            EventBody::RunStatusChanged {
+                status: RunStatus::Succeeded,
+            },
+        );
+        assert!(busy(&j).is_empty(), "a succeeded rollout blocks nothing");
+
+        // A maintenance run on a node that happens to share a name is no rollout.
+        j.plan("m1");
+        assert!(busy(&j).is_empty());
     }
 
     #[test]

@@ -382,6 +382,24 @@ impl Projection {
             .collect()
     }
 
+    /// Rollout runs that are not final and target any of `clusters`, each with the
+    /// clusters it shares, in run id order. A halted or paused run counts: a person may
+    /// resume it, and it would then go on applying its own release there.
+    pub fn unfinished_rollouts_on(&self, clusters: &[String]) -> Vec<(&RunView, Vec<String>)> {
+        self.runs
+            .values()
+            .filter(|run| run.is_rollout() && !run.status.is_final())
+            .filter_map(|run| {
+                let shared: Vec<String> = clusters
+                    .iter()
+                    .filter(|c| run.items.contains_key(&ItemId((*c).clone())))
+                    .cloned()
+                    .collect();
+                (!shared.is_empty()).then_some((run, shared))
+            })
+            .collect()
+    }
+
     /// The guard (or person) pause on one failure domain of a cluster, if any.
     pub fn domain_pause(&self, cluster: &ClusterId, domain: &str) -> Option<&PauseSwitch> {
         self.pauses.get(&PauseScope::FailureDomain {
