@@ -673,3 +673,106 @@ async fn the_default_slo_query_reads_a_cluster_without_5xx_series_as_no_errors()
         "{evidence:?}"
     );
 }
+
+/// A soak shorter than the executor's evidence interval sees no evidence during it: the
+/// executor gathers evidence as the soak ends and the batch is judged on it, rather than
+/// every such rollout halting with "no metric evidence during the soak".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_soak_shorter_than_the_evidence_interval_ends_on_evidence_gathered_as_it_ends() {
+    use fleetdeck::model::run::{EventBody, RunStatus};
+    let rollout = format!(
+        r#"apiVersion: fleetdeck.dev/v1
+kind: Rollout
+release:
+  name: {RELEASE}
+  bundle: {{cni: cilium-1.17.2}}
+  action:
+    apply: {{directory: manifests}}
+  checks:
+    - nodesReady: {{minRatio: 0.9}}
+targets: "env=staging"
+stages:
+  - {{name: all, batchSize: 1, soak: 2s, approval: auto, pick: ordered}}
+budgets: {{maxInFlight: 1}}
+stopWhen:
+  failedClusters: 1
+  sloBurnRate: {{objective: 99, window: 20s, maxBurn: 5}}
+  unknownMetrics: stop
+"#
+    );
+    let ws = Workspace::new("small", 11, MANIFESTS, &rollout).await;
+    let prometheus = prometheus_support::start(ws.path(), ws.addr).await;
+    let mut live = rollout_support::Live::new(&ws).await;
+    let journal = ws.path().join("journal.sqlite");
+    let journal = journal.to_str().expect("temporary paths are UTF-8");
+    let started = cli_support::fleetdeck(
+        &[
+            "--ledger",
+            "ledger.yaml",
+            "--journal",
+            journal,
+            "--as",
+            "alice@ops",
+            "rollout",
+            "start",
+            "rollout.yaml",
+        ],
+        ws.path(),
+    );
+    assert!(
+        started.status.success(),
+        "{}",
+        String::from_utf8_lossy(&started.stderr)
+    );
+    // Evidence at most every 2 minutes: none falls inside the 2 s soak, and waiting for
+    // the next interval would outlast the deadline below.
+    let mut executor = live.executor_with(&ws, "executor/test", Some(&prometheus.url), |o| {
+        o.rollout.evidence_interval = Duration::from_secs(120);
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let view = loop {
+        executor.pass().await.expect("pass");
+        let projection = SqliteJournal::open(std::path::Path::new(journal), Durability::Full)
+            .and_then(|j| j.projection())
+            .expect("projection");
+        let view = projection.runs.values().next().cloned().expect("the run");
+        if view.status.is_final() || view.rollout.halted.is_some() {
+            break view;
+        }
+        assert!(Instant::now() < deadline, "{:?}", view.rollout);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(
+        view.status,
+        RunStatus::Succeeded,
+        "{:?}",
+        view.rollout.halted
+    );
+    // The batch was judged on evidence: some was journaled while it soaked or as it ended.
+    let events = SqliteJournal::open(std::path::Path::new(journal), Durability::Full)
+        .and_then(|j| j.query(&fleetdeck::journal::EventQuery::default()))
+        .expect("events");
+    let soaking = events
+        .iter()
+        .position(|e| {
+            matches!(
+                e.event.body,
+                EventBody::RolloutBatch {
+                    phase: BatchPhase::Soaking { .. },
+                    ..
+                }
+            )
+        })
+        .expect("the batch soaked");
+    assert!(
+        events[soaking..].iter().any(|e| matches!(
+            &e.event.body,
+            EventBody::RolloutObserved {
+                observation: fleetdeck::model::rollout::Observation::Evidence(_),
+                ..
+            }
+        )),
+        "no evidence after the soak began"
+    );
+    live.stop();
+}

@@ -11,23 +11,15 @@ mod cli_support;
 mod executor_support;
 mod rollout_support;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use executor_support::{Executor, journal, wait};
-use fleetdeck::engine::executor::{EngineError, ExecutorOptions};
-use fleetdeck::engine::kube_port::KubePort;
-use fleetdeck::engine::prometheus::Prometheus;
-use fleetdeck::engine::rollout_kube::RolloutSettings;
-use fleetdeck::journal::{Durability, EventQuery, JournalError, JournalStore, SqliteJournal};
-use fleetdeck::k8s::connect::{ClusterClient, ConnectOptions, connect};
-use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
+use fleetdeck::engine::executor::EngineError;
+use fleetdeck::journal::{EventQuery, JournalError, JournalStore};
 use fleetdeck::model::rollout::Observation;
-use fleetdeck::model::run::{Actor, EventBody, RunStatus};
-use rollout_support::Workspace;
-
-/// An executor in this process (for tests that interleave two of them on one task).
-type InProcess = fleetdeck::engine::executor::Executor<SqliteJournal, KubePort>;
+use fleetdeck::model::run::{EventBody, RunStatus};
+use rollout_support::{InProcess, Live, Workspace};
 
 const ROLLOUT: &str = r#"apiVersion: fleetdeck.dev/v1
 kind: Rollout
@@ -322,52 +314,6 @@ async fn a_cluster_that_records_the_digest_is_not_applied_again_without_journal_
     }
 }
 
-/// The workspace's fleet seen from this process: clients and a synced fleet view, for
-/// executors run in the test itself.
-struct Live {
-    sync: FleetSync,
-    clients: HashMap<String, ClusterClient>,
-}
-
-impl Live {
-    async fn new(setup: &Setup) -> Live {
-        let ledger = setup.ws.ledger();
-        let kubeconfig = kube::config::Kubeconfig::read_from(setup.path().join("kubeconfig"))
-            .expect("kubeconfig");
-        let mut clients = HashMap::new();
-        for cluster in &ledger.clusters {
-            let client = connect(cluster, &kubeconfig, &ConnectOptions::default())
-                .await
-                .expect("client");
-            clients.insert(cluster.id.0.clone(), client);
-        }
-        let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
-        sync.wait_settled(Duration::from_secs(20)).await;
-        Live { sync, clients }
-    }
-
-    /// An executor named `actor` with a one-second lease, querying `prometheus` if given.
-    fn executor(&self, setup: &Setup, actor: &str, prometheus: Option<&str>) -> InProcess {
-        let store = SqliteJournal::open(&setup.path().join("journal.sqlite"), Durability::Full)
-            .expect("journal");
-        let port = KubePort::new(
-            self.clients.clone(),
-            self.sync.snapshots.clone(),
-            actor.to_string(),
-        )
-        .with_rollout_settings(RolloutSettings {
-            prometheus: prometheus.map(Prometheus::new),
-            ..RolloutSettings::default()
-        });
-        let mut options = ExecutorOptions::new(Actor(actor.into()));
-        options.lease_ttl = Duration::from_secs(1);
-        options.tick = Duration::from_millis(50);
-        options.rollout.evidence_interval = Duration::from_secs(1);
-        fleetdeck::engine::executor::Executor::new(store, port, options)
-            .with_fleet(self.sync.snapshots.clone())
-    }
-}
-
 impl Setup {
     fn events(&self) -> Vec<fleetdeck::model::run::Event> {
         journal(self.path())
@@ -445,15 +391,15 @@ impl Setup {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_read_slower_than_the_lease_keeps_it_and_no_cluster_is_applied_twice() {
     let setup = Setup::new(8, ROLLOUT).await;
-    let mut live = Live::new(&setup).await;
+    let mut live = Live::new(&setup.ws).await;
     setup.start_rollout();
     setup
         .ws
         .fleet
         .update_faults(&setup.clusters[0], |f| f.latency_ms = 1500)
         .expect("faults");
-    let mut active = live.executor(&setup, "executor-a", None);
-    let mut standby = live.executor(&setup, "executor-b", None);
+    let mut active = live.executor(&setup.ws, "executor-a", None);
+    let mut standby = live.executor(&setup.ws, "executor-b", None);
     let (outcome, ()) = tokio::join!(active.pass(), setup.finish_with(&mut standby));
     setup.each_applied_once();
     outcome.expect("the active executor kept its lease through its pass");
@@ -462,7 +408,7 @@ async fn a_read_slower_than_the_lease_keeps_it_and_no_cluster_is_applied_twice()
         setup.clusters.len(),
         "the active executor applied every cluster, its lease held through the slow read"
     );
-    live.sync.stop();
+    live.stop();
 }
 
 /// The executor stalls (a paused process, a frozen VM) right after journaling its applies,
@@ -471,7 +417,7 @@ async fn a_read_slower_than_the_lease_keeps_it_and_no_cluster_is_applied_twice()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_executor_that_lost_its_lease_while_stalled_starts_no_apply() {
     let setup = Setup::new(9, ROLLOUT).await;
-    let mut live = Live::new(&setup).await;
+    let mut live = Live::new(&setup.ws).await;
     setup.start_rollout();
     // The first apply's read takes a while: the stall lands in it.
     setup
@@ -479,8 +425,8 @@ async fn an_executor_that_lost_its_lease_while_stalled_starts_no_apply() {
         .fleet
         .update_faults(&setup.clusters[0], |f| f.latency_ms = 1500)
         .expect("faults");
-    let mut active = live.executor(&setup, "executor-a", None);
-    let mut standby = live.executor(&setup, "executor-b", None);
+    let mut active = live.executor(&setup.ws, "executor-a", None);
+    let mut standby = live.executor(&setup.ws, "executor-b", None);
     let take_over = async {
         let deadline = Instant::now() + Duration::from_secs(60);
         while !setup.apply_journaled() {
@@ -504,7 +450,7 @@ async fn an_executor_that_lost_its_lease_while_stalled_starts_no_apply() {
         "the stalled executor applied nothing"
     );
     outcome.expect("the stalled executor stood down without writing under its old lease");
-    live.sync.stop();
+    live.stop();
 }
 
 /// Metric evidence from a Prometheus that never answers takes its full timeout per
@@ -517,7 +463,7 @@ async fn slow_metric_evidence_keeps_the_lease() {
         ROLLOUT.replace("targets: \"\"", "targets: \"env=staging\"")
     );
     let setup = Setup::new(10, &rollout).await;
-    let mut live = Live::new(&setup).await;
+    let mut live = Live::new(&setup.ws).await;
     // Accepts connections and never answers.
     let silent = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -530,8 +476,8 @@ async fn slow_metric_evidence_keeps_the_lease() {
         }
     });
     setup.start_rollout();
-    let mut active = live.executor(&setup, "executor-a", Some(&url));
-    let mut standby = live.executor(&setup, "executor-b", Some(&url));
+    let mut active = live.executor(&setup.ws, "executor-a", Some(&url));
+    let mut standby = live.executor(&setup.ws, "executor-b", Some(&url));
     tokio::join!(
         setup.finish_with(&mut active),
         setup.finish_with(&mut standby)
@@ -542,5 +488,5 @@ async fn slow_metric_evidence_keeps_the_lease() {
         1,
         "the lease never changed hands: {holders:?}"
     );
-    live.sync.stop();
+    live.stop();
 }

@@ -17,7 +17,7 @@ use crate::model::ledger::ClusterId;
 use crate::model::maintenance::MaintenancePort;
 use crate::model::rollout::{
     Action, AppliedSeen, Observation, RolloutPort, RolloutRunSpec, RolloutStatus, RunState,
-    VerifyProgress, replay, step,
+    VerifyProgress, replay, soak_awaits_evidence, step,
 };
 use crate::model::run::{
     EventBody, IdempotencyKey, ItemId, NewEvent, PauseScope, RunId, RunStatus, Sequence,
@@ -367,9 +367,12 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         {
             return None;
         }
+        // At most once per interval, unless a soak is over without evidence: it waits for
+        // some (a soak shorter than the interval would otherwise never see any).
         if runtime
             .evidence_at
             .is_some_and(|at| at.elapsed() < self.options.rollout.evidence_interval)
+            && !soak_awaits_evidence(state, now())
         {
             return None;
         }
@@ -589,8 +592,9 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 tracing::info!(%run, batch = batch + 1, "batch awaits approval");
                 Ok(Vec::new())
             }
-            // Evidence is collected on its own interval; soaks are re-judged every pass;
-            // journal events and refusals were written with the observation.
+            // Evidence is collected on its own interval (at once when a soak ended without
+            // any, see `due_evidence`); soaks are re-judged every pass; journal events and
+            // refusals were written with the observation.
             Action::CollectEvidence { .. }
             | Action::WakeAt(_)
             | Action::Journal { .. }

@@ -147,6 +147,61 @@ fn refusal(actions: &[Action]) -> Option<&Refusal> {
 }
 
 /// Drives the canary to "soaking with evidence", returning the state.
+#[test]
+fn a_soak_without_evidence_waits_for_evidence_gathered_as_it_ends() {
+    // Soaking from t(3) for 600 s; no evidence came during it (the executor's interval
+    // was longer than the soak).
+    let (s, _) = step(run(), t(0), Observation::Tick);
+    let (s, _) = step(
+        s,
+        t(1),
+        Observation::Approve {
+            batch: 0,
+            by: bob(),
+            note: "go".into(),
+        },
+    );
+    let (s, _) = step(s, t(2), ok("a"));
+    let (s, _) = step(s, t(3), pass("a"));
+    assert!(
+        !soak_awaits_evidence(&s, t(3 + 599)),
+        "the soak is not over"
+    );
+    let (s, out) = step(s, t(3 + 600), Observation::Tick);
+    assert_eq!(
+        s.status,
+        RolloutStatus::Running,
+        "not halted for lack of evidence"
+    );
+    assert!(applies(&out).is_empty(), "nothing new starts meanwhile");
+    assert!(
+        out.contains(&Action::CollectEvidence {
+            clusters: vec![id("a")]
+        }),
+        "{out:?}"
+    );
+    assert!(soak_awaits_evidence(&s, t(3 + 601)));
+
+    // Healthy evidence gathered as it ends: the batch is done, the next one starts.
+    let (done, out) = step(s.clone(), t(3 + 602), healthy(&["a"]));
+    assert!(!soak_awaits_evidence(&done, t(3 + 602)));
+    assert_eq!(done.batches[0].phase, BatchPhase::Done);
+    assert_eq!(applies(&out), vec!["b", "c"]);
+
+    // Evidence of a burn: halted, as during the soak.
+    let (burnt, _) = step(
+        s,
+        t(3 + 602),
+        evidence(vec![("a", MetricReading::Known { error_ratio: 0.5 })]),
+    );
+    assert!(matches!(
+        &burnt.status,
+        RolloutStatus::Halted {
+            why: HaltReason::BurnRate { .. }
+        }
+    ));
+}
+
 fn canary_soaking() -> RunState {
     let (s, _) = step(run(), t(0), Observation::Tick);
     let (s, _) = step(
@@ -358,7 +413,8 @@ fn missing_metrics_halt_as_unknown_whether_reported_or_absent() {
     };
     assert!(why.to_string().starts_with("metrics unknown"), "{why}");
 
-    // No evidence at all during the soak: the soak cannot end well.
+    // No evidence at all during the soak: it does not end until evidence is gathered;
+    // gathered and unknown, it halts naming why.
     let (s, _) = step(run(), t(0), Observation::Tick);
     let (s, _) = step(
         s,
@@ -371,16 +427,20 @@ fn missing_metrics_halt_as_unknown_whether_reported_or_absent() {
     );
     let (s, _) = step(s, t(2), ok("a"));
     let (s, _) = step(s, t(3), pass("a"));
-    let (s, out) = step(s, t(3 + 600), Observation::Tick);
-    assert!(applies(&out).is_empty());
+    let (s, _) = step(
+        s,
+        t(4),
+        evidence(vec![(
+            "a",
+            MetricReading::Unknown {
+                why: "Prometheus unreachable".into(),
+            },
+        )]),
+    );
     let RolloutStatus::Halted { why } = &s.status else {
         panic!("not halted");
     };
-    assert!(
-        why.to_string()
-            .contains("no metric evidence during the soak"),
-        "{why}"
-    );
+    assert!(why.to_string().contains("Prometheus unreachable"), "{why}");
 
     // unknownMetrics: ignore carries on.
     let (s, _) = step(
