@@ -127,3 +127,92 @@ fn operator_commands_are_refused_read_only() {
         );
     }
 }
+
+/// A rollout file over `targets`, applying `manifests/cni.yaml`.
+fn rollout_over(name: &str, targets: &str) -> String {
+    format!(
+        "apiVersion: fleetdeck.dev/v1\nkind: Rollout\nrelease:\n  name: {name}\n  bundle: {{cni: cilium-1.17.2}}\n  action:\n    apply: {{directory: manifests}}\n  checks:\n    - nodesReady: {{minRatio: 0.9}}\ntargets: \"{targets}\"\nstages:\n  - {{name: all, batchSize: 2, soak: 1s, approval: auto, pick: ordered}}\nbudgets: {{maxInFlight: 2}}\n"
+    )
+}
+
+#[test]
+fn a_rollout_is_refused_while_another_unfinished_one_targets_the_same_clusters() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join("manifests")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("manifests/cni.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cni, namespace: kube-system}\ndata: {version: '1.17.2'}\n",
+    )
+    .expect("manifests");
+    for (file, name, targets) in [
+        ("staging.yaml", "cni-staging", "env=staging"),
+        ("eu.yaml", "cni-eu", "region=eu-central"),
+        (
+            "cn-prod.yaml",
+            "cni-cn-prod",
+            "env=production,region=cn-east",
+        ),
+    ] {
+        std::fs::write(dir.path().join(file), rollout_over(name, targets)).expect("rollout");
+    }
+    let ledger = example("ledger.yaml");
+    let cli = |args: &[&str]| {
+        let mut all = vec![
+            "--ledger",
+            ledger.as_str(),
+            "--journal",
+            "journal.sqlite",
+            "--as",
+            "alice@ops",
+        ];
+        all.extend_from_slice(args);
+        fleetdeck(&all, dir.path())
+    };
+    let started = |file: &str| {
+        let out = cli(&["rollout", "start", file]);
+        assert!(
+            out.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .nth(1)
+            .expect("run id")
+            .to_string()
+    };
+
+    let staging = started("staging.yaml");
+    // eu-fra-stg-01 is both a staging and an eu-central cluster.
+    let refused = cli(&["rollout", "start", "eu.yaml"]);
+    assert!(!refused.status.success());
+    let why = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        why.contains(&format!("{staging} (planned) on eu-fra-stg-01"))
+            && why.contains(&format!("fleetdeck rollout abort {staging}")),
+        "{why}"
+    );
+    assert!(
+        !why.contains("eu-fra-prod-01"),
+        "only the shared clusters are named: {why}"
+    );
+    // Nothing was journaled for the refused rollout.
+    let list = cli(&["rollout", "list"]);
+    assert!(
+        !String::from_utf8_lossy(&list.stdout).contains("cni-eu"),
+        "{}",
+        String::from_utf8_lossy(&list.stdout)
+    );
+
+    // Clusters of no unfinished rollout are free.
+    started("cn-prod.yaml");
+
+    // Once the staging rollout is aborted, its clusters take another rollout.
+    let abort = cli(&["rollout", "abort", &staging, "--note", "wrong release"]);
+    assert!(
+        abort.status.success(),
+        "{}",
+        String::from_utf8_lossy(&abort.stderr)
+    );
+    started("eu.yaml");
+}

@@ -591,3 +591,188 @@ async fn an_apply_that_waited_out_a_freeze_does_not_go_to_a_paused_run() {
     );
     h.stop().await;
 }
+
+/// Serves `http_requests_total` at `/sim/v1/metrics` as a service's client library would
+/// expose it: cluster `quiet` has served only 2xx (so it has no 5xx series at all),
+/// `failing` answers one request in eleven with a 500, and `gone` has no series.
+async fn exporter() -> std::net::SocketAddr {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("listener");
+    let addr = listener.local_addr().expect("address");
+    let start = Instant::now();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let mut request = Vec::new();
+            let mut buf = [0u8; 1024];
+            while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                match socket.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => request.extend_from_slice(&buf[..n]),
+                }
+            }
+            let t = start.elapsed().as_secs_f64();
+            let body = format!(
+                "# TYPE http_requests_total counter\n\
+                 http_requests_total{{cluster=\"quiet\",code=\"200\"}} {ok}\n\
+                 http_requests_total{{cluster=\"failing\",code=\"200\"}} {ok}\n\
+                 http_requests_total{{cluster=\"failing\",code=\"500\"}} {errors}\n",
+                ok = 50.0 * t,
+                errors = 5.0 * t,
+            );
+            let response = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = socket.write_all(response.as_bytes()).await;
+        }
+    });
+    addr
+}
+
+/// A healthy cluster that never answered a 5xx has no 5xx series (client libraries create
+/// a labelled series on its first increment). The default error-ratio query reads it as no
+/// errors rather than "metrics unknown", which would halt every rollout on a healthy fleet;
+/// a cluster without any request series still reads unknown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_default_slo_query_reads_a_cluster_without_5xx_series_as_no_errors() {
+    use fleetdeck::model::ledger::ClusterId;
+    use fleetdeck::model::rollout::{BurnRateLimit, MetricReading, RolloutPort};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let prometheus = prometheus_support::start(dir.path(), exporter().await).await;
+    let (_snapshots, snapshots) =
+        tokio::sync::watch::channel(fleetdeck::model::live::FleetSnapshot::empty());
+    let port = KubePort::new(HashMap::new(), snapshots, "executor/test".into())
+        .with_rollout_settings(RolloutSettings {
+            prometheus: Some(Prometheus::new(&prometheus.url)),
+            ..RolloutSettings::default()
+        });
+    let slo = BurnRateLimit {
+        objective: 0.99,
+        window: Duration::from_secs(10),
+        max_burn: 5.0,
+        error_ratio_query: None,
+    };
+    let clusters = ["quiet", "failing", "gone"].map(|c| ClusterId(c.into()));
+    let evidence = port.burn_evidence(&clusters, &slo).await;
+    let reading = |c: &str| evidence.readings.get(&ClusterId(c.into())).cloned();
+    assert_eq!(
+        reading("quiet"),
+        Some(MetricReading::Known { error_ratio: 0.0 }),
+        "{evidence:?}"
+    );
+    match reading("failing") {
+        Some(MetricReading::Known { error_ratio }) => {
+            assert!((error_ratio - 5.0 / 55.0).abs() < 0.01, "{error_ratio}")
+        }
+        other => panic!("failing: {other:?}"),
+    }
+    assert!(
+        matches!(reading("gone"), Some(MetricReading::Unknown { .. })),
+        "{evidence:?}"
+    );
+}
+
+/// A soak shorter than the executor's evidence interval sees no evidence during it: the
+/// executor gathers evidence as the soak ends and the batch is judged on it, rather than
+/// every such rollout halting with "no metric evidence during the soak".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_soak_shorter_than_the_evidence_interval_ends_on_evidence_gathered_as_it_ends() {
+    use fleetdeck::model::run::{EventBody, RunStatus};
+    let rollout = format!(
+        r#"apiVersion: fleetdeck.dev/v1
+kind: Rollout
+release:
+  name: {RELEASE}
+  bundle: {{cni: cilium-1.17.2}}
+  action:
+    apply: {{directory: manifests}}
+  checks:
+    - nodesReady: {{minRatio: 0.9}}
+targets: "env=staging"
+stages:
+  - {{name: all, batchSize: 1, soak: 2s, approval: auto, pick: ordered}}
+budgets: {{maxInFlight: 1}}
+stopWhen:
+  failedClusters: 1
+  sloBurnRate: {{objective: 99, window: 20s, maxBurn: 5}}
+  unknownMetrics: stop
+"#
+    );
+    let ws = Workspace::new("small", 11, MANIFESTS, &rollout).await;
+    let prometheus = prometheus_support::start(ws.path(), ws.addr).await;
+    let mut live = rollout_support::Live::new(&ws).await;
+    let journal = ws.path().join("journal.sqlite");
+    let journal = journal.to_str().expect("temporary paths are UTF-8");
+    let started = cli_support::fleetdeck(
+        &[
+            "--ledger",
+            "ledger.yaml",
+            "--journal",
+            journal,
+            "--as",
+            "alice@ops",
+            "rollout",
+            "start",
+            "rollout.yaml",
+        ],
+        ws.path(),
+    );
+    assert!(
+        started.status.success(),
+        "{}",
+        String::from_utf8_lossy(&started.stderr)
+    );
+    // Evidence at most every 2 minutes: none falls inside the 2 s soak, and waiting for
+    // the next interval would outlast the deadline below.
+    let mut executor = live.executor_with(&ws, "executor/test", Some(&prometheus.url), |o| {
+        o.rollout.evidence_interval = Duration::from_secs(120);
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let view = loop {
+        executor.pass().await.expect("pass");
+        let projection = SqliteJournal::open(std::path::Path::new(journal), Durability::Full)
+            .and_then(|j| j.projection())
+            .expect("projection");
+        let view = projection.runs.values().next().cloned().expect("the run");
+        if view.status.is_final() || view.rollout.halted.is_some() {
+            break view;
+        }
+        assert!(Instant::now() < deadline, "{:?}", view.rollout);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(
+        view.status,
+        RunStatus::Succeeded,
+        "{:?}",
+        view.rollout.halted
+    );
+    // The batch was judged on evidence: some was journaled while it soaked or as it ended.
+    let events = SqliteJournal::open(std::path::Path::new(journal), Durability::Full)
+        .and_then(|j| j.query(&fleetdeck::journal::EventQuery::default()))
+        .expect("events");
+    let soaking = events
+        .iter()
+        .position(|e| {
+            matches!(
+                e.event.body,
+                EventBody::RolloutBatch {
+                    phase: BatchPhase::Soaking { .. },
+                    ..
+                }
+            )
+        })
+        .expect("the batch soaked");
+    assert!(
+        events[soaking..].iter().any(|e| matches!(
+            &e.event.body,
+            EventBody::RolloutObserved {
+                observation: fleetdeck::model::rollout::Observation::Evidence(_),
+                ..
+            }
+        )),
+        "no evidence after the soak began"
+    );
+    live.stop();
+}

@@ -3,20 +3,23 @@
 //! (the others have their intents journaled, one is usually mid-apply), and the standby
 //! finishes the batch. The journal and the simulator's request log must show every cluster
 //! applied exactly once. Also: a program longer than the lease runs once per cluster (the
-//! lease is renewed during the call), and a cluster that already records the digest is not
-//! applied again.
+//! lease is renewed during the call), a read slower than the lease lives keeps it too, an
+//! executor that lost its lease while stalled starts no apply, and a cluster that already
+//! records the digest is not applied again.
 
 mod cli_support;
 mod executor_support;
 mod rollout_support;
 
 use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
 
 use executor_support::{Executor, journal, wait};
-use fleetdeck::journal::{EventQuery, JournalStore};
+use fleetdeck::engine::executor::EngineError;
+use fleetdeck::journal::{EventQuery, JournalError, JournalStore};
 use fleetdeck::model::rollout::Observation;
 use fleetdeck::model::run::{EventBody, RunStatus};
-use rollout_support::Workspace;
+use rollout_support::{InProcess, Live, Workspace};
 
 const ROLLOUT: &str = r#"apiVersion: fleetdeck.dev/v1
 kind: Rollout
@@ -174,6 +177,37 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
         );
     }
 
+    // Every intent the killed executor left open was settled with an outcome: nothing
+    // stays open for `rollout show` (OPEN-INTENTS) or a later restart to trip over.
+    let projection = journal(path).projection().expect("projection");
+    for run in projection.runs.values() {
+        for (item, view) in &run.items {
+            assert!(
+                view.open_intents.is_empty(),
+                "{item}: {:?}",
+                view.open_intents
+            );
+        }
+    }
+    let show = setup.cli(&[
+        "rollout",
+        "show",
+        &projection.runs.keys().next().expect("run").0,
+    ]);
+    let shown = String::from_utf8_lossy(&show.stdout);
+    assert!(show.status.success(), "{shown}");
+    for cluster in &setup.clusters {
+        let row = shown
+            .lines()
+            .find(|l| l.starts_with(cluster.as_str()))
+            .unwrap_or_else(|| panic!("{cluster} in {shown}"));
+        assert_eq!(
+            row.split_whitespace().last(),
+            Some("0"),
+            "OPEN-INTENTS: {shown}"
+        );
+    }
+
     // Starting the same release again verifies every cluster and applies to none.
     let again = setup.start_rollout();
     let said = String::from_utf8_lossy(&again.stdout);
@@ -278,4 +312,181 @@ async fn a_cluster_that_records_the_digest_is_not_applied_again_without_journal_
         // Two manifests and the release record.
         assert_eq!(setup.ws.patches(other, ""), 3, "{other}");
     }
+}
+
+impl Setup {
+    fn events(&self) -> Vec<fleetdeck::model::run::Event> {
+        journal(self.path())
+            .query(&EventQuery::default())
+            .unwrap_or_default()
+    }
+
+    /// Whether the journal holds an apply intent.
+    fn apply_journaled(&self) -> bool {
+        self.events()
+            .iter()
+            .any(|e| matches!(&e.event.body, EventBody::Intent { action, .. } if action == "apply"))
+    }
+
+    fn succeeded(&self) -> bool {
+        journal(self.path())
+            .projection()
+            .is_ok_and(|p| p.runs.values().any(|r| r.status == RunStatus::Succeeded))
+    }
+
+    /// Runs `executor`'s passes until the rollout succeeded.
+    async fn finish_with(&self, executor: &mut InProcess) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !self.succeeded() {
+            assert!(Instant::now() < deadline, "the rollout never succeeded");
+            match executor.pass().await {
+                // As `fleetdeck run` does: a write refused under a lost lease means
+                // another executor holds it; this one stands by.
+                Ok(_)
+                | Err(EngineError::Journal(
+                    JournalError::StaleToken { .. } | JournalError::LeaseLost { .. },
+                )) => {}
+                Err(error) => panic!("an executor failed: {error}"),
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Apply outcomes journaled by `actor`.
+    fn applies_by(&self, actor: &str) -> usize {
+        self.events()
+            .iter()
+            .filter(|e| {
+                e.event.actor.0 == actor
+                    && matches!(&e.event.body, EventBody::Outcome { intent, .. } if intent.0.contains("/apply/intent"))
+            })
+            .count()
+    }
+
+    /// Lease holders in the order they took the lease.
+    fn lease_holders(&self) -> Vec<String> {
+        self.events()
+            .iter()
+            .filter(|e| matches!(e.event.body, EventBody::LeaseAcquired { .. }))
+            .map(|e| e.event.actor.0.clone())
+            .collect()
+    }
+
+    /// Each cluster's release record was written exactly once, by one apply.
+    fn each_applied_once(&self) {
+        for cluster in &self.clusters {
+            assert_eq!(
+                self.ws.patches(cluster, "/configmaps/fleetdeck-release"),
+                1,
+                "{cluster}'s release applied once; lease holders {:?}",
+                self.lease_holders()
+            );
+        }
+    }
+}
+
+/// The first cluster answers each request more slowly than the executor's lease lives. The
+/// executor reads its release record before applying: that read keeps the lease, so the
+/// standby, passing all along, never takes over mid-apply to apply the same cluster again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_slower_than_the_lease_keeps_it_and_no_cluster_is_applied_twice() {
+    let setup = Setup::new(8, ROLLOUT).await;
+    let mut live = Live::new(&setup.ws).await;
+    setup.start_rollout();
+    setup
+        .ws
+        .fleet
+        .update_faults(&setup.clusters[0], |f| f.latency_ms = 1500)
+        .expect("faults");
+    let mut active = live.executor(&setup.ws, "executor-a", None);
+    let mut standby = live.executor(&setup.ws, "executor-b", None);
+    let (outcome, ()) = tokio::join!(active.pass(), setup.finish_with(&mut standby));
+    setup.each_applied_once();
+    outcome.expect("the active executor kept its lease through its pass");
+    assert_eq!(
+        setup.applies_by("executor-a"),
+        setup.clusters.len(),
+        "the active executor applied every cluster, its lease held through the slow read"
+    );
+    live.stop();
+}
+
+/// The executor stalls (a paused process, a frozen VM) right after journaling its applies,
+/// longer than its lease lives; the standby takes the lease and settles them. Resumed, the
+/// stalled executor finds its lease gone and starts no apply of its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_executor_that_lost_its_lease_while_stalled_starts_no_apply() {
+    let setup = Setup::new(9, ROLLOUT).await;
+    let mut live = Live::new(&setup.ws).await;
+    setup.start_rollout();
+    // The first apply's read takes a while: the stall lands in it.
+    setup
+        .ws
+        .fleet
+        .update_faults(&setup.clusters[0], |f| f.latency_ms = 1500)
+        .expect("faults");
+    let mut active = live.executor(&setup.ws, "executor-a", None);
+    let mut standby = live.executor(&setup.ws, "executor-b", None);
+    let take_over = async {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !setup.apply_journaled() {
+            assert!(Instant::now() < deadline, "no apply was journaled");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        // Blocks this task, and with it the active executor's pass (its lease renewals
+        // included), as a stalled process would be.
+        tokio::task::block_in_place(|| std::thread::sleep(Duration::from_millis(2500)));
+        assert!(
+            standby.hold_lease().expect("journal"),
+            "the stalled executor's lease expired"
+        );
+        setup.finish_with(&mut standby).await;
+    };
+    let (outcome, ()) = tokio::join!(active.pass(), take_over);
+    setup.each_applied_once();
+    assert_eq!(
+        setup.applies_by("executor-a"),
+        0,
+        "the stalled executor applied nothing"
+    );
+    outcome.expect("the stalled executor stood down without writing under its old lease");
+    live.stop();
+}
+
+/// Metric evidence from a Prometheus that never answers takes its full timeout per
+/// cluster, far longer than the lease lives: the executor keeps its lease meanwhile, so
+/// the standby never takes over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_metric_evidence_keeps_the_lease() {
+    let rollout = format!(
+        "{}  sloBurnRate: {{objective: 99, window: 20s, maxBurn: 5}}\n  unknownMetrics: ignore\n",
+        ROLLOUT.replace("targets: \"\"", "targets: \"env=staging\"")
+    );
+    let setup = Setup::new(10, &rollout).await;
+    let mut live = Live::new(&setup.ws).await;
+    // Accepts connections and never answers.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("listener");
+    let url = format!("http://{}", silent.local_addr().expect("address"));
+    let _hold = tokio::spawn(async move {
+        let mut open = Vec::new();
+        while let Ok((socket, _)) = silent.accept().await {
+            open.push(socket);
+        }
+    });
+    setup.start_rollout();
+    let mut active = live.executor(&setup.ws, "executor-a", Some(&url));
+    let mut standby = live.executor(&setup.ws, "executor-b", Some(&url));
+    tokio::join!(
+        setup.finish_with(&mut active),
+        setup.finish_with(&mut standby)
+    );
+    let holders = setup.lease_holders();
+    assert_eq!(
+        holders.len(),
+        1,
+        "the lease never changed hands: {holders:?}"
+    );
+    live.stop();
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context;
-use fleetdeck::engine::rollout_start::{NewRollout, record_rollout};
+use fleetdeck::engine::rollout_start::{NewRollout, RolloutStartError, record_rollout};
 use fleetdeck::journal::{Durability, SqliteJournal};
 use fleetdeck::model::ledger::Ledger;
 use fleetdeck::model::rollout::{
@@ -77,7 +77,7 @@ pub fn seed_rollout(journal: &Path, ledger: &Ledger) -> anyhow::Result<RunId> {
         path: manifest.path,
         text: DEMO_MANIFEST.to_string(),
     }];
-    let (run, _) = record_rollout(
+    let recorded = record_rollout(
         &mut store,
         &Actor("fleetdeck/demo".into()),
         NewRollout {
@@ -87,6 +87,16 @@ pub fn seed_rollout(journal: &Path, ledger: &Ledger) -> anyhow::Result<RunId> {
             plan: &plan,
         },
         jiff::Timestamp::now(),
-    )?;
-    Ok(run)
+    );
+    match recorded {
+        Ok((run, _)) => Ok(run),
+        // A demo kept in a directory (`--dir`) and started again finds its earlier
+        // rollout unfinished on the same clusters: that one goes on.
+        Err(RolloutStartError::Busy(busy)) if !busy.is_empty() => {
+            let run = busy[0].run.clone();
+            tracing::info!(%run, "the demo rollout of an earlier demo in this directory goes on");
+            Ok(run)
+        }
+        Err(e) => Err(e.into()),
+    }
 }

@@ -35,8 +35,12 @@ pub const RELEASE_RECORD_NAMESPACE: &str = "kube-system";
 pub const RELEASE_RECORD: &str = "fleetdeck-release";
 
 /// The error ratio of a cluster's services over the SLO window; `$cluster` and `$window`
-/// are replaced.
-pub const DEFAULT_ERROR_RATIO_QUERY: &str = "sum(rate(http_requests_total{cluster=\"$cluster\",code=~\"5..\"}[$window])) / sum(rate(http_requests_total{cluster=\"$cluster\"}[$window]))";
+/// are replaced. Client libraries create a labelled series on its first increment, so a
+/// cluster that never answered a 5xx has no 5xx series at all: the numerator then reads 0
+/// (`or vector(0)`; both sides of the division carry no labels after `sum`, so they
+/// match). A missing denominator — no traffic series, metrics not scraped — still leaves
+/// the result empty, which reads as unknown.
+pub const DEFAULT_ERROR_RATIO_QUERY: &str = "(sum(rate(http_requests_total{cluster=\"$cluster\",code=~\"5..\"}[$window])) or vector(0)) / sum(rate(http_requests_total{cluster=\"$cluster\"}[$window]))";
 
 /// What rollouts need beyond the clusters' clients.
 #[derive(Debug, Clone)]
@@ -230,6 +234,38 @@ fn qualified(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) 
     )
 }
 
+/// The numbers readiness is judged on, as a Deployment reports them. `status.replicas`
+/// counts the pods of every ReplicaSet, old ones included: more than `updatedReplicas`
+/// means old replicas still serve.
+fn deployment_readiness(d: &Deployment) -> WorkloadStatus {
+    let status = d.status.clone().unwrap_or_default();
+    let desired = d.spec.as_ref().and_then(|s| s.replicas).unwrap_or(1);
+    WorkloadStatus {
+        name: format!("deployment {}", qualified(&d.metadata)),
+        generation: d.metadata.generation.unwrap_or(0),
+        observed_generation: status.observed_generation,
+        desired: desired.into(),
+        updated: status.updated_replicas.unwrap_or(0).into(),
+        available: status.available_replicas.unwrap_or(0).into(),
+        replicas: status.replicas.unwrap_or(0).into(),
+    }
+}
+
+/// The numbers readiness is judged on, as a DaemonSet reports them (one pod per node: a
+/// node still on the old template shows as not updated).
+fn daemon_set_readiness(ds: &DaemonSet) -> WorkloadStatus {
+    let status = ds.status.clone().unwrap_or_default();
+    WorkloadStatus {
+        name: format!("daemonset {}", qualified(&ds.metadata)),
+        generation: ds.metadata.generation.unwrap_or(0),
+        observed_generation: status.observed_generation,
+        desired: status.desired_number_scheduled.into(),
+        updated: status.updated_number_scheduled.unwrap_or(0).into(),
+        available: status.number_available.unwrap_or(0).into(),
+        replicas: status.current_number_scheduled.into(),
+    }
+}
+
 /// Deployments and DaemonSets in scope that are not available at their newest generation,
 /// in words. A status written for an older generation does not count.
 async fn workloads_behind(
@@ -251,27 +287,10 @@ async fn workloads_behind(
         };
     let mut statuses = Vec::new();
     for d in deployments.list(&params).await?.items {
-        let status = d.status.clone().unwrap_or_default();
-        let desired = d.spec.as_ref().and_then(|s| s.replicas).unwrap_or(1);
-        statuses.push(WorkloadStatus {
-            name: format!("deployment {}", qualified(&d.metadata)),
-            generation: d.metadata.generation.unwrap_or(0),
-            observed_generation: status.observed_generation,
-            desired: desired.into(),
-            updated: status.updated_replicas.unwrap_or(0).into(),
-            available: status.available_replicas.unwrap_or(0).into(),
-        });
+        statuses.push(deployment_readiness(&d));
     }
     for ds in daemon_sets.list(&params).await?.items {
-        let status = ds.status.clone().unwrap_or_default();
-        statuses.push(WorkloadStatus {
-            name: format!("daemonset {}", qualified(&ds.metadata)),
-            generation: ds.metadata.generation.unwrap_or(0),
-            observed_generation: status.observed_generation,
-            desired: status.desired_number_scheduled.into(),
-            updated: status.updated_number_scheduled.unwrap_or(0).into(),
-            available: status.number_available.unwrap_or(0).into(),
-        });
+        statuses.push(daemon_set_readiness(&ds));
     }
     let behind = statuses.iter().filter_map(workload_behind).collect();
     Ok(behind)
@@ -472,5 +491,28 @@ impl RolloutPort for KubePort {
             evidence.readings.insert(cluster.clone(), reading);
         }
         evidence
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deployment_with_old_replicas_still_serving_is_behind() {
+        let deployment = |replicas: i32| -> Deployment {
+            serde_json::from_value(json!({
+                "metadata": {"name": "web", "namespace": "shop", "generation": 2},
+                "spec": {"replicas": 3, "selector": {}, "template": {}},
+                "status": {"observedGeneration": 2, "replicas": replicas,
+                    "updatedReplicas": 3, "availableReplicas": 3, "readyReplicas": 3}
+            }))
+            .expect("a deployment")
+        };
+        assert_eq!(
+            workload_behind(&deployment_readiness(&deployment(4))),
+            Some("deployment shop/web: 1 old replica(s) pending termination".into())
+        );
+        assert_eq!(workload_behind(&deployment_readiness(&deployment(3))), None);
     }
 }

@@ -236,11 +236,14 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         Ok(())
     }
 
-    /// Awaits a side effect that may outlast the lease (a hook, a release's exec action)
-    /// while renewing the lease every third of its time to live, so a standby does not
-    /// take over and start the same change again while this one is still running. If the
-    /// lease is lost anyway, the call still finishes; its outcome is then refused by the
-    /// fence and the new holder settles it by observing the cluster.
+    /// Awaits a call that may outlast the lease (a hook, a release's exec action, a slow
+    /// read before a change) while renewing the lease every third of its time to live, so
+    /// a standby does not take over and start the same change again while this one is
+    /// still running. If the lease is lost anyway, the call still finishes; its outcome is
+    /// then refused by the fence and the new holder settles it by observing the cluster.
+    /// A lost lease is forgotten here (`lease` becomes `None`), so that the caller, which
+    /// must not start another side effect after it, sees it at once; a renewal that failed
+    /// for another reason is found out by [`Executor::still_hold_lease`] before the next one.
     async fn keeping_lease<T>(
         store: &mut S,
         lease: &mut Option<Lease>,
@@ -257,6 +260,10 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     if let Some(held) = lease.as_ref() {
                         match store.renew_lease(held, ttl, now()) {
                             Ok(renewed) => *lease = Some(renewed),
+                            Err(error @ JournalError::LeaseLost { .. }) => {
+                                tracing::warn!(%error, "lease lost during a long call; standing by after it");
+                                *lease = None;
+                            }
                             Err(error) => tracing::warn!(%error, "lease not renewed during a long call"),
                         }
                     }

@@ -17,7 +17,7 @@ use crate::model::ledger::ClusterId;
 use crate::model::maintenance::MaintenancePort;
 use crate::model::rollout::{
     Action, AppliedSeen, Observation, RolloutPort, RolloutRunSpec, RolloutStatus, RunState,
-    VerifyProgress, replay, step,
+    VerifyProgress, replay, soak_awaits_evidence, step,
 };
 use crate::model::run::{
     EventBody, IdempotencyKey, ItemId, NewEvent, PauseScope, RunId, RunStatus, Sequence,
@@ -150,6 +150,11 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         if let Some(evidence) = self.due_evidence(&mut runtime).await {
             queue.push(evidence);
         }
+        if self.lease.is_none() {
+            // Lost while the evidence was read: the new holder rebuilds the run.
+            self.rollouts.insert(run.clone(), runtime);
+            return Ok(());
+        }
         // Operator commands not folded yet, in journal order.
         for (seq, observation) in self
             .rollout_log
@@ -179,6 +184,11 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             }
         }
         queue.extend(self.poll_verifications(&mut runtime).await);
+        if self.lease.is_none() {
+            // Lost while checks ran: what they found is read again by the new holder.
+            self.rollouts.insert(run.clone(), runtime);
+            return Ok(());
+        }
         queue.push(Feed {
             observation: Observation::Tick,
             command: None,
@@ -212,25 +222,41 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             .map(|p| format!("{} by {}", p.reason, p.by))
     }
 
-    /// Applies the release to one cluster and journals the outcome.
+    /// Applies the release to one cluster and journals the outcome; `None` when the lease
+    /// was lost before the apply could start (its intent stays open, and the executor
+    /// that holds the lease now settles it by reading the cluster).
     async fn apply_now(
         &mut self,
         run: &RunId,
         runtime: &RolloutRuntime,
         cluster: ClusterId,
         key: IdempotencyKey,
-    ) -> Result<Feed, EngineError> {
+    ) -> Result<Option<Feed>, EngineError> {
         // The deployed id decides: a cluster whose release record already names this
         // digest (applied by an earlier run whose journal is gone, or by hand with
-        // fleetdeck's record) is not applied again.
-        let recorded = self.port.applied_release(&cluster).await;
+        // fleetdeck's record) is not applied again. A slow cluster can take longer to
+        // answer than the lease lives: renewed meanwhile.
+        let ttl = self.options.lease_ttl;
+        let recorded = Self::keeping_lease(
+            &mut self.store,
+            &mut self.lease,
+            ttl,
+            self.port.applied_release(&cluster),
+        )
+        .await;
         let result = match recorded {
             AppliedSeen::Digest { digest } if digest == runtime.spec.digest => {
                 tracing::info!(%run, %cluster, %digest, "release already recorded on the cluster; not applied again");
                 Ok(digest)
             }
             _ => {
-                let ttl = self.options.lease_ttl;
+                // Only an executor that held the lease without a break since it journaled
+                // the intent starts the change: a standby that took over meanwhile has
+                // read the same open intent and applies it itself.
+                if !self.still_hold_lease()? {
+                    tracing::warn!(%run, %cluster, "lease lost before the apply; not started");
+                    return Ok(None);
+                }
                 Self::keeping_lease(
                     &mut self.store,
                     &mut self.lease,
@@ -258,10 +284,10 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         .with_cluster(cluster.clone())
         .with_item(ItemId(cluster.0.clone()));
         self.append(outcome)?;
-        Ok(Feed {
+        Ok(Some(Feed {
             observation: Observation::Applied { cluster, result },
             command: None,
-        })
+        }))
     }
 
     /// Applies that waited for a freeze to lift, once it has.
@@ -279,7 +305,11 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         let mut out = Vec::new();
         for (cluster, key) in thawed {
             runtime.deferred.remove(&cluster);
-            out.push(self.apply_now(run, runtime, cluster, key).await?);
+            match self.apply_now(run, runtime, cluster, key).await? {
+                Some(feed) => out.push(feed),
+                // The lease is gone: nothing more is started in this pass.
+                None => break,
+            }
         }
         Ok(out)
     }
@@ -293,6 +323,9 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             .map(|(c, t)| (c.clone(), *t))
             .collect();
         for (cluster, since) in clusters {
+            if self.lease.is_none() {
+                break;
+            }
             // Checks may run programs for minutes: keep the lease meanwhile.
             let ttl = self.options.lease_ttl;
             let progress = Self::keeping_lease(
@@ -334,9 +367,12 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         {
             return None;
         }
+        // At most once per interval, unless a soak is over without evidence: it waits for
+        // some (a soak shorter than the interval would otherwise never see any).
         if runtime
             .evidence_at
             .is_some_and(|at| at.elapsed() < self.options.rollout.evidence_interval)
+            && !soak_awaits_evidence(state, now())
         {
             return None;
         }
@@ -350,7 +386,16 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             return None;
         }
         runtime.evidence_at = Some(Instant::now());
-        let evidence = self.port.burn_evidence(&reached, &slo).await;
+        // One query per cluster, each allowed seconds: a fleet's evidence can take longer
+        // than the lease lives, so it is renewed meanwhile.
+        let ttl = self.options.lease_ttl;
+        let evidence = Self::keeping_lease(
+            &mut self.store,
+            &mut self.lease,
+            ttl,
+            self.port.burn_evidence(&reached, &slo),
+        )
+        .await;
         Some(Feed {
             observation: Observation::Evidence(evidence),
             command: None,
@@ -374,11 +419,19 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             let at = now();
             let before = runtime.state.clone();
             let (next, actions) = step(before.clone(), at, feed.observation.clone());
-            if let Some(seq) = feed.command {
-                runtime.consumed = Some(seq);
-            }
             if feed.command.is_none() && is_noise(&feed.observation, &before, &next, &actions) {
                 continue;
+            }
+            // Apply intents are journaled only under a lease held without a break since
+            // the pass caught up: one lost meanwhile (a slow read, a stalled process) may
+            // already have let a standby act on the same clusters.
+            if actions.iter().any(|a| matches!(a, Action::Apply { .. }))
+                && !self.still_hold_lease()?
+            {
+                return Ok(());
+            }
+            if let Some(seq) = feed.command {
+                runtime.consumed = Some(seq);
             }
             self.journal_step(run, at, &feed, &actions)?;
             runtime.state = next;
@@ -386,9 +439,11 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 let more = self.perform_rollout(run, runtime, action).await?;
                 // Fed before anything queued later, as they happened.
                 queue.extend(more.into_iter().rev());
-            }
-            if self.lease.is_none() {
-                return Ok(());
+                if self.lease.is_none() {
+                    // Nothing more is started; the new holder rebuilds the run from
+                    // the journal and settles what was left open.
+                    return Ok(());
+                }
             }
         }
         Ok(())
@@ -507,7 +562,11 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                     runtime.deferred.insert(cluster, key);
                     return Ok(Vec::new());
                 }
-                Ok(vec![self.apply_now(run, runtime, cluster, key).await?])
+                Ok(self
+                    .apply_now(run, runtime, cluster, key)
+                    .await?
+                    .into_iter()
+                    .collect())
             }
             Action::Verify { cluster } => {
                 runtime
@@ -517,15 +576,25 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 Ok(Vec::new())
             }
             Action::ObserveApplied { cluster } => {
-                let seen = self.port.applied_release(&cluster).await;
+                // Settling decides whether to apply again: the lease must not run out
+                // while a slow cluster answers.
+                let ttl = self.options.lease_ttl;
+                let seen = Self::keeping_lease(
+                    &mut self.store,
+                    &mut self.lease,
+                    ttl,
+                    self.port.applied_release(&cluster),
+                )
+                .await;
                 Ok(vec![feed(Observation::Reconciled { cluster, seen })])
             }
             Action::AwaitApproval { batch } => {
                 tracing::info!(%run, batch = batch + 1, "batch awaits approval");
                 Ok(Vec::new())
             }
-            // Evidence is collected on its own interval; soaks are re-judged every pass;
-            // journal events and refusals were written with the observation.
+            // Evidence is collected on its own interval (at once when a soak ended without
+            // any, see `due_evidence`); soaks are re-judged every pass; journal events and
+            // refusals were written with the observation.
             Action::CollectEvidence { .. }
             | Action::WakeAt(_)
             | Action::Journal { .. }

@@ -9,7 +9,8 @@
 //! - a halt or a pause stops new applies; applies in flight are still recorded and
 //!   verified (reading is not changing); nothing is ever reverted;
 //! - approvals, resumes and aborts belong to people; `distinctApprover` refuses the author;
-//! - a soak ends only with metric evidence gathered during it when an SLO condition is set.
+//! - a soak ends only with metric evidence gathered during it when an SLO condition is set,
+//!   or, when none came during it, with evidence gathered as it ends.
 
 use jiff::Timestamp;
 
@@ -451,6 +452,18 @@ fn resume(
     s.status = RolloutStatus::Running;
 }
 
+/// Whether the current batch's soak is over but still waits for the metric evidence it
+/// needs (none was gathered during it): the executor then gathers evidence at once rather
+/// than at its next interval.
+pub fn soak_awaits_evidence(s: &RunState, now: Timestamp) -> bool {
+    s.status == RolloutStatus::Running
+        && s.stop_when.slo_burn_rate.is_some()
+        && matches!(
+            s.batches.get(s.current).map(|b| &b.phase),
+            Some(BatchPhase::Soaking { until, evidence_at: None }) if now >= *until
+        )
+}
+
 /// Starts what may start in the current batch.
 fn start_items(s: &mut RunState, out: &mut Vec<Action>) {
     let clusters = s
@@ -567,15 +580,14 @@ fn advance(s: &mut RunState, now: Timestamp, out: &mut Vec<Action>) {
                     return;
                 }
                 if needs_evidence && evidence_at.is_none() {
-                    let why = HaltReason::MetricsUnknown {
-                        clusters: watched(s)
-                            .into_iter()
-                            .map(|c| (c.0, "no metric evidence during the soak".to_string()))
-                            .collect(),
-                    };
-                    if s.stop_when.unknown_metrics == super::spec::UnknownMetrics::Stop {
-                        return halt(s, why, out);
-                    }
+                    // None came during the soak (one shorter than the executor's evidence
+                    // interval): the soak ends only once evidence gathered now is judged —
+                    // a burn rate halts, unknown metrics halt unless ignored. Nothing new
+                    // starts meanwhile.
+                    out.push(Action::CollectEvidence {
+                        clusters: watched(s),
+                    });
+                    return;
                 }
                 let key = batch_key(s, "gate");
                 journal(

@@ -147,6 +147,61 @@ fn refusal(actions: &[Action]) -> Option<&Refusal> {
 }
 
 /// Drives the canary to "soaking with evidence", returning the state.
+#[test]
+fn a_soak_without_evidence_waits_for_evidence_gathered_as_it_ends() {
+    // Soaking from t(3) for 600 s; no evidence came during it (the executor's interval
+    // was longer than the soak).
+    let (s, _) = step(run(), t(0), Observation::Tick);
+    let (s, _) = step(
+        s,
+        t(1),
+        Observation::Approve {
+            batch: 0,
+            by: bob(),
+            note: "go".into(),
+        },
+    );
+    let (s, _) = step(s, t(2), ok("a"));
+    let (s, _) = step(s, t(3), pass("a"));
+    assert!(
+        !soak_awaits_evidence(&s, t(3 + 599)),
+        "the soak is not over"
+    );
+    let (s, out) = step(s, t(3 + 600), Observation::Tick);
+    assert_eq!(
+        s.status,
+        RolloutStatus::Running,
+        "not halted for lack of evidence"
+    );
+    assert!(applies(&out).is_empty(), "nothing new starts meanwhile");
+    assert!(
+        out.contains(&Action::CollectEvidence {
+            clusters: vec![id("a")]
+        }),
+        "{out:?}"
+    );
+    assert!(soak_awaits_evidence(&s, t(3 + 601)));
+
+    // Healthy evidence gathered as it ends: the batch is done, the next one starts.
+    let (done, out) = step(s.clone(), t(3 + 602), healthy(&["a"]));
+    assert!(!soak_awaits_evidence(&done, t(3 + 602)));
+    assert_eq!(done.batches[0].phase, BatchPhase::Done);
+    assert_eq!(applies(&out), vec!["b", "c"]);
+
+    // Evidence of a burn: halted, as during the soak.
+    let (burnt, _) = step(
+        s,
+        t(3 + 602),
+        evidence(vec![("a", MetricReading::Known { error_ratio: 0.5 })]),
+    );
+    assert!(matches!(
+        &burnt.status,
+        RolloutStatus::Halted {
+            why: HaltReason::BurnRate { .. }
+        }
+    ));
+}
+
 fn canary_soaking() -> RunState {
     let (s, _) = step(run(), t(0), Observation::Tick);
     let (s, _) = step(
@@ -358,7 +413,8 @@ fn missing_metrics_halt_as_unknown_whether_reported_or_absent() {
     };
     assert!(why.to_string().starts_with("metrics unknown"), "{why}");
 
-    // No evidence at all during the soak: the soak cannot end well.
+    // No evidence at all during the soak: it does not end until evidence is gathered;
+    // gathered and unknown, it halts naming why.
     let (s, _) = step(run(), t(0), Observation::Tick);
     let (s, _) = step(
         s,
@@ -371,16 +427,20 @@ fn missing_metrics_halt_as_unknown_whether_reported_or_absent() {
     );
     let (s, _) = step(s, t(2), ok("a"));
     let (s, _) = step(s, t(3), pass("a"));
-    let (s, out) = step(s, t(3 + 600), Observation::Tick);
-    assert!(applies(&out).is_empty());
+    let (s, _) = step(
+        s,
+        t(4),
+        evidence(vec![(
+            "a",
+            MetricReading::Unknown {
+                why: "Prometheus unreachable".into(),
+            },
+        )]),
+    );
     let RolloutStatus::Halted { why } = &s.status else {
         panic!("not halted");
     };
-    assert!(
-        why.to_string()
-            .contains("no metric evidence during the soak"),
-        "{why}"
-    );
+    assert!(why.to_string().contains("Prometheus unreachable"), "{why}");
 
     // unknownMetrics: ignore carries on.
     let (s, _) = step(
@@ -615,6 +675,139 @@ fn after_a_restart_the_applied_digest_decides_whether_to_apply_again() {
     assert!(applies(&out).is_empty());
     let (_, out) = step(s, t(130), Observation::Tick);
     assert_eq!(out, vec![Action::ObserveApplied { cluster: id("a") }]);
+}
+
+/// The apply outcome a step journaled, if any: its key, intent, verdict and detail.
+fn settled(out: &[Action]) -> Option<(String, String, bool, serde_json::Value)> {
+    out.iter().find_map(|a| match a {
+        Action::Journal {
+            cluster: Some(_),
+            key,
+            body: EventBody::Outcome { intent, ok, detail },
+        } => Some((key.0.clone(), intent.0.clone(), *ok, detail.clone())),
+        _ => None,
+    })
+}
+
+#[test]
+fn an_apply_settled_after_a_restart_closes_its_intent() {
+    use crate::model::run::{Event, NewEvent, Projection, Sequence};
+    let (s, _) = step(run(), t(0), Observation::Tick);
+    let (s, out) = step(
+        s,
+        t(1),
+        Observation::Approve {
+            batch: 0,
+            by: bob(),
+            note: "go".into(),
+        },
+    );
+    assert_eq!(applies(&out), ["a"]);
+    let (s, _) = step(s, t(100), Observation::Restarted);
+    let reconciled = |seen| {
+        let (_, out) = step(
+            s.clone(),
+            t(101),
+            Observation::Reconciled {
+                cluster: id("a"),
+                seen,
+            },
+        );
+        out
+    };
+    let intent = "ro-1/a/apply/intent#1";
+    let outcome_key = "ro-1/a/apply/intent#1/outcome";
+
+    // Applied before the executor died: closed as done, with what the cluster showed.
+    let seen = AppliedSeen::Digest { digest: digest() };
+    let (key, settled_intent, ok, detail) =
+        settled(&reconciled(seen.clone())).expect("an outcome for the intent");
+    assert_eq!(
+        (key.as_str(), settled_intent.as_str(), ok),
+        (outcome_key, intent, true)
+    );
+    assert_eq!(detail["Ok"], serde_json::json!(digest()));
+    assert_eq!(detail["observed"], serde_json::json!(seen));
+
+    // Never applied: closed as not done, naming the apply that replaces it.
+    let out = reconciled(AppliedSeen::Nothing);
+    let (key, settled_intent, ok, detail) = settled(&out).expect("an outcome for the intent");
+    assert_eq!(
+        (key.as_str(), settled_intent.as_str(), ok),
+        (outcome_key, intent, false)
+    );
+    assert_eq!(
+        detail["Err"],
+        "not done; applied again as ro-1/a/apply/intent#2"
+    );
+    // The outcome comes before the new intent, in the same journal transaction.
+    let outcome_at = out.iter().position(|a| {
+        matches!(
+            a,
+            Action::Journal {
+                body: EventBody::Outcome { .. },
+                ..
+            }
+        )
+    });
+    let apply_at = out.iter().position(|a| matches!(a, Action::Apply { .. }));
+    assert!(outcome_at < apply_at, "{out:?}");
+
+    // Cannot tell yet: the intent stays open.
+    let unreachable = AppliedSeen::Unreachable {
+        why: "timeout".into(),
+    };
+    assert_eq!(settled(&reconciled(unreachable)), None);
+
+    // Folded, the intent and its outcome leave nothing open.
+    let event = |seq: i64, key: &str, body: EventBody| Event {
+        seq: Sequence(seq),
+        token: None,
+        event: NewEvent::new(
+            t(seq),
+            Actor("executor/x".into()),
+            IdempotencyKey(key.into()),
+            body,
+        )
+        .with_run(RunId("ro-1".into()))
+        .with_item(ItemId("a".into()))
+        .with_cluster(id("a")),
+    };
+    let events = vec![
+        event(
+            1,
+            "plan",
+            EventBody::RunPlanned {
+                title: "r".into(),
+                items: vec!["a".into()],
+                batches: vec![vec!["a".into()]],
+                spec: serde_json::Value::Null,
+            },
+        ),
+        event(
+            2,
+            intent,
+            EventBody::Intent {
+                action: "apply".into(),
+                detail: serde_json::Value::Null,
+            },
+        ),
+        event(
+            3,
+            outcome_key,
+            EventBody::Outcome {
+                intent: IdempotencyKey(intent.into()),
+                ok,
+                detail,
+            },
+        ),
+    ];
+    let p = Projection::replay(&events);
+    assert!(
+        p.runs[&RunId("ro-1".into())].items[&ItemId("a".into())]
+            .open_intents
+            .is_empty()
+    );
 }
 
 #[test]

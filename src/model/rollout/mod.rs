@@ -27,7 +27,7 @@ pub use spec::*;
 
 pub use approval::{Refusal, check_approval};
 pub use gates::{Evidence, HaltReason, MetricReading, failed_gate, metrics_gate};
-pub use machine::{item_key, step};
+pub use machine::{item_key, soak_awaits_evidence, step};
 pub use port::{RolloutPort, VerifyProgress};
 pub use readiness::{NodesReadiness, WorkloadStatus, nodes_ready, workload_behind};
 pub use restart::{AppliedSeen, ApplyResolution, reconcile_apply};

@@ -1,6 +1,7 @@
 //! What "ready" means for a release's checks, pure: a workload counts only when its status
-//! was written for its newest generation and every desired replica is updated and
-//! available; a cluster's nodes count when enough of them are Ready. The adapter reads the
+//! was written for its newest generation, every desired replica is updated and available,
+//! and no replica of an older template is left; a cluster's nodes count when enough of
+//! them are Ready. The adapter reads the
 //! numbers from the cluster; the verdicts are decided here.
 
 /// The numbers of one Deployment or DaemonSet that readiness depends on.
@@ -18,6 +19,9 @@ pub struct WorkloadStatus {
     pub updated: i64,
     /// Of those, available.
     pub available: i64,
+    /// Pods of every template, old ones included (a Deployment's `status.replicas`; a
+    /// DaemonSet's `currentNumberScheduled`).
+    pub replicas: i64,
 }
 
 /// Why the workload is not ready at its newest generation, or `None` when it is.
@@ -36,6 +40,15 @@ pub fn workload_behind(w: &WorkloadStatus) -> Option<String> {
         return Some(format!(
             "{}: {} of {} updated, {} available",
             w.name, w.updated, w.desired, w.available
+        ));
+    }
+    if w.replicas > w.updated {
+        // Old replicas still serve next to the new ones (a surge not scaled down yet):
+        // the old release is still answering requests, so the new one is not verified.
+        return Some(format!(
+            "{}: {} old replica(s) pending termination",
+            w.name,
+            w.replicas - w.updated
         ));
     }
     None
@@ -81,6 +94,7 @@ mod tests {
             desired: 3,
             updated,
             available,
+            replicas: updated,
         }
     }
 
@@ -101,6 +115,24 @@ mod tests {
         );
         assert!(workload_behind(&web(2, Some(2), 3, 1)).is_some());
         assert!(workload_behind(&web(1, None, 3, 3)).is_some());
+    }
+
+    #[test]
+    fn old_replicas_still_serving_are_not_ready() {
+        // Three new replicas up and available, one old one not scaled down yet.
+        let surge = WorkloadStatus {
+            replicas: 4,
+            ..web(2, Some(2), 3, 3)
+        };
+        assert_eq!(
+            workload_behind(&surge),
+            Some("deployment shop/web: 1 old replica(s) pending termination".into())
+        );
+        let done = WorkloadStatus {
+            replicas: 3,
+            ..surge
+        };
+        assert_eq!(workload_behind(&done), None);
     }
 
     #[test]

@@ -4,10 +4,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::digest::ReleaseDigest;
-use super::machine::applied;
+use super::machine::{applied, item_key};
 use super::state::{Action, BatchPhase, ItemPhase, RolloutStatus, RunState};
 use crate::model::ledger::ClusterId;
-use crate::model::run::{IdempotencyKey, ItemId, StepName};
+use crate::model::run::{EventBody, IdempotencyKey};
 
 /// What a cluster reports as its applied release after a restart.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,7 +78,28 @@ pub(super) fn restarted(s: &mut RunState, out: &mut Vec<Action>) {
     }
 }
 
-/// What a cluster reports settles its apply without outcome.
+/// The outcome of an apply intent settled by observing the cluster, under the key an
+/// executor that saw the apply finish would have used: the intent is closed either way
+/// (and a late outcome from that executor, should there be one, is the same event).
+fn settle(
+    cluster: &ClusterId,
+    intent: &IdempotencyKey,
+    ok: bool,
+    detail: serde_json::Value,
+    out: &mut Vec<Action>,
+) {
+    out.push(Action::Journal {
+        cluster: Some(cluster.clone()),
+        key: IdempotencyKey(format!("{intent}/outcome")),
+        body: EventBody::Outcome {
+            intent: intent.clone(),
+            ok,
+            detail,
+        },
+    });
+}
+
+/// What a cluster reports settles its apply without outcome, and closes its intent.
 pub(super) fn reconciled(
     s: &mut RunState,
     cluster: &ClusterId,
@@ -93,27 +114,35 @@ pub(super) fn reconciled(
         return;
     }
     let intended = item.staged.clone().unwrap_or_else(|| s.digest.clone());
+    // The intent being settled is the one of the attempt in flight.
+    let attempt = item.attempt;
+    let intent = item_key(s, cluster, "apply", "intent", attempt);
     match reconcile_apply(&intended, seen) {
-        ApplyResolution::Happened => applied(s, cluster, Ok(intended), out),
+        ApplyResolution::Happened => {
+            // Shaped like an apply's own outcome (`Ok` and the digest), with what was seen.
+            let detail = serde_json::json!({"Ok": intended, "observed": seen});
+            settle(cluster, &intent, true, detail, out);
+            applied(s, cluster, Ok(intended), out)
+        }
         ApplyResolution::NotDone => {
-            let run = s.run.clone();
+            let next = item_key(s, cluster, "apply", "intent", attempt + 1);
+            let why = if running {
+                format!("not done; applied again as {next}")
+            } else {
+                "not done; applied again when the run goes on".to_string()
+            };
+            let detail = serde_json::json!({"Err": why, "observed": seen});
+            settle(cluster, &intent, false, detail, out);
             let Some(item) = s.items.get_mut(cluster) else {
                 return;
             };
             item.reconciling = false;
             if running {
-                item.attempt += 1;
-                let key = IdempotencyKey::for_step(
-                    &run,
-                    &ItemId(cluster.0.clone()),
-                    &StepName("apply".to_string()),
-                    "intent",
-                    item.attempt,
-                );
+                item.attempt = attempt + 1;
                 out.push(Action::Apply {
                     cluster: cluster.clone(),
                     digest: intended,
-                    key,
+                    key: next,
                 });
             } else {
                 // Paused or halted: the apply waits for a person, like any new one.

@@ -99,6 +99,11 @@ pub struct ItemView {
     pub staged: Option<ReleaseDigest>,
     /// Rollouts: the release digest the cluster reported as applied.
     pub applied: Option<ReleaseDigest>,
+    /// Rollouts: where `staged` was last set. With `applied_seq`, orders one cluster's
+    /// releases across runs: only its latest says what it runs now.
+    pub staged_seq: Option<Sequence>,
+    /// Rollouts: where `applied` was last set.
+    pub applied_seq: Option<Sequence>,
     /// Rollouts: how the cluster's checks came out last.
     pub verified: Option<VerifyOutcome>,
 }
@@ -349,6 +354,52 @@ impl Projection {
         })
     }
 
+    /// Rollouts: the release each cluster runs according to the journal, by cluster id.
+    /// Only a cluster's latest release event counts, across every run, in journal order:
+    /// after D2, D3 and a rollback to D2 it runs D2 again. A cluster whose latest event is
+    /// a release staged without a recorded apply is left out: that attempt may have
+    /// changed it in part, so nothing is known.
+    pub fn applied_releases(&self) -> BTreeMap<String, ReleaseDigest> {
+        // Per cluster: the latest release event, and the digest if it was an apply.
+        let mut latest: BTreeMap<&str, (Sequence, Option<&ReleaseDigest>)> = BTreeMap::new();
+        for run in self.runs.values() {
+            for (item, view) in &run.items {
+                let events = [
+                    view.staged_seq.map(|seq| (seq, None)),
+                    view.applied_seq.map(|seq| (seq, view.applied.as_ref())),
+                ];
+                for (seq, applied) in events.into_iter().flatten() {
+                    let slot = latest.entry(item.0.as_str()).or_insert((seq, applied));
+                    if seq > slot.0 {
+                        *slot = (seq, applied);
+                    }
+                }
+            }
+        }
+        latest
+            .into_iter()
+            .filter_map(|(cluster, (_, applied))| Some((cluster.to_string(), applied?.clone())))
+            .collect()
+    }
+
+    /// Rollout runs that are not final and target any of `clusters`, each with the
+    /// clusters it shares, in run id order. A halted or paused run counts: a person may
+    /// resume it, and it would then go on applying its own release there.
+    pub fn unfinished_rollouts_on(&self, clusters: &[String]) -> Vec<(&RunView, Vec<String>)> {
+        self.runs
+            .values()
+            .filter(|run| run.is_rollout() && !run.status.is_final())
+            .filter_map(|run| {
+                let shared: Vec<String> = clusters
+                    .iter()
+                    .filter(|c| run.items.contains_key(&ItemId((*c).clone())))
+                    .cloned()
+                    .collect();
+                (!shared.is_empty()).then_some((run, shared))
+            })
+            .collect()
+    }
+
     /// The guard (or person) pause on one failure domain of a cluster, if any.
     pub fn domain_pause(&self, cluster: &ClusterId, domain: &str) -> Option<&PauseSwitch> {
         self.pauses.get(&PauseScope::FailureDomain {
@@ -435,8 +486,14 @@ fn apply_to_item(item: &mut ItemView, event: &Event, body: &EventBody) {
             };
             set(item, status);
         }
-        EventBody::ItemStaged { digest } => item.staged = Some(digest.clone()),
-        EventBody::ItemApplied { digest } => item.applied = Some(digest.clone()),
+        EventBody::ItemStaged { digest } => {
+            item.staged = Some(digest.clone());
+            item.staged_seq = Some(event.seq);
+        }
+        EventBody::ItemApplied { digest } => {
+            item.applied = Some(digest.clone());
+            item.applied_seq = Some(event.seq);
+        }
         EventBody::ItemVerified { outcome } => item.verified = Some(outcome.clone()),
         EventBody::Aborted { note } => set(
             item,
