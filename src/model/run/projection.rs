@@ -212,6 +212,10 @@ impl Projection {
                     },
                 );
             }
+            // A rollout's executor journals the pause it acted on again, as its own
+            // record: the person's switch, with who set it and since when, stays.
+            EventBody::Paused { scope, .. }
+                if !e.key.is_command() && self.pauses.contains_key(scope) => {}
             EventBody::Paused { scope, reason } => {
                 self.pauses.insert(
                     scope.clone(),
@@ -279,8 +283,15 @@ impl Projection {
         };
         match (&e.body, &e.item) {
             (EventBody::RunApproved { batch, note }, _) => {
-                run.approvals
-                    .push((e.actor.clone(), e.time, *batch, note.clone()));
+                // A rollout's executor journals the approval it acted on again, as its
+                // own record: the person's approval is already folded and says who.
+                let echo = !e.key.is_command()
+                    && batch.is_some()
+                    && run.approvals.iter().any(|(_, _, b, _)| b == batch);
+                if !echo {
+                    run.approvals
+                        .push((e.actor.clone(), e.time, *batch, note.clone()));
+                }
                 if matches!(run.status, RunStatus::Planned | RunStatus::AwaitingApproval) {
                     run.status = RunStatus::Running;
                 }

@@ -301,3 +301,50 @@ fn replaying_an_overlapping_tail_does_not_double_apply() {
     }
     assert_eq!(p.runs[&RunId("r1".into())].notes.len(), 1);
 }
+
+#[test]
+fn an_executors_record_of_an_approval_or_pause_does_not_replace_the_persons() {
+    let mut log = Log::new();
+    log.plan();
+    let command = |log: &mut Log, actor: &str, body: EventBody| {
+        log.push(actor, None, None, body);
+        let last = log.events.len() - 1;
+        log.events[last].event.key = IdempotencyKey(format!("cmd/{actor}/{last}"));
+    };
+    let approved = EventBody::RunApproved {
+        batch: Some(0),
+        note: "canary looks fine".into(),
+    };
+    command(&mut log, "bob@ops", approved.clone());
+    log.push("executor@host", None, None, approved);
+    let paused = EventBody::Paused {
+        scope: PauseScope::Run {
+            run: RunId("r1".into()),
+        },
+        reason: "error budget".into(),
+    };
+    command(&mut log, "carol@ops", paused.clone());
+    log.push("executor@host", None, None, paused);
+    let mut p = Projection::default();
+    for e in &log.events {
+        p.apply(e);
+    }
+    let run = &p.runs[&RunId("r1".into())];
+    let approvers: Vec<&str> = run.approvals.iter().map(|a| a.0.0.as_str()).collect();
+    assert_eq!(approvers, vec!["bob@ops"]);
+    let pause = &p.pauses[&PauseScope::Run {
+        run: RunId("r1".into()),
+    }];
+    assert_eq!(pause.by.0, "carol@ops");
+    // A second person approving the same batch is recorded.
+    command(
+        &mut log,
+        "dave@ops",
+        EventBody::RunApproved {
+            batch: Some(0),
+            note: "second pair of eyes".into(),
+        },
+    );
+    p.apply(log.events.last().unwrap());
+    assert_eq!(p.runs[&RunId("r1".into())].approvals.len(), 2);
+}
