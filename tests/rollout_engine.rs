@@ -776,3 +776,57 @@ stopWhen:
     );
     live.stop();
 }
+
+/// No evidence is gathered while a batch waits for its approval; the approval is judged
+/// with evidence from then: a canary that started failing during the wait halts the run,
+/// and the approved batch never starts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approval_is_judged_on_evidence_from_when_it_is_given() {
+    // The canary goes without a person; the second stage waits for one.
+    let yaml = rollout_yaml("2s")
+        .replace("approval: required", "approval: AUTO")
+        .replace("soak: 12s, approval: auto", "soak: 12s, approval: required")
+        .replace("approval: AUTO", "approval: auto");
+    let h = Harness::start(yaml).await;
+    let [canary, second] = [&h.clusters[0], &h.clusters[1]];
+    let run = h.start_rollout();
+    h.wait_for(
+        &run,
+        "the second stage to await approval",
+        Duration::from_secs(60),
+        |v| {
+            phase(v, 0) == Some(&BatchPhase::Done)
+                && phase(v, 1) == Some(&BatchPhase::AwaitingApproval)
+        },
+    )
+    .await;
+    // While it waits, the canary starts failing; Prometheus scrapes it for a while.
+    h.ws.fleet
+        .update_faults(canary, |f| {
+            f.degradation = Some(Degradation {
+                error_ratio: 0.6,
+                after_release: None,
+            })
+        })
+        .expect("faults");
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    h.fleetdeck_ok(
+        "bob@ops",
+        &["rollout", "approve", &run.0, "--note", "looks fine"],
+    );
+    let view = h
+        .wait_for(&run, "the burn-rate halt", Duration::from_secs(30), |v| {
+            v.rollout.halted.is_some()
+        })
+        .await;
+    match view.rollout.halted.as_ref() {
+        Some(HaltReason::BurnRate { cluster, .. }) => assert_eq!(cluster, canary),
+        other => panic!("expected a burn-rate halt on the canary, got {other:?}"),
+    }
+    assert_eq!(
+        h.record_writes(second),
+        0,
+        "the approved batch never started"
+    );
+    h.stop().await;
+}

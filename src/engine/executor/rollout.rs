@@ -166,6 +166,14 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             if runtime.consumed.is_some_and(|c| seq <= c) {
                 continue;
             }
+            // No evidence is gathered while a batch waits for its approval, which may be
+            // hours: the approval is judged with evidence from now, so that harm seen since
+            // the last soak halts the run before the approved batch starts.
+            if matches!(observation, Observation::Approve { .. })
+                && let Some(evidence) = self.collect_evidence(&mut runtime).await
+            {
+                queue.push(evidence);
+            }
             queue.push(Feed {
                 observation,
                 command: Some(seq),
@@ -357,7 +365,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
     /// Metric evidence for the clusters the release reached, at most once per interval,
     /// whenever a batch is active and the rollout has an SLO condition.
     async fn due_evidence(&mut self, runtime: &mut RolloutRuntime) -> Option<Feed> {
-        let slo = runtime.state.stop_when.slo_burn_rate.clone()?;
+        runtime.state.stop_when.slo_burn_rate.as_ref()?;
         let state = &runtime.state;
         if state.status != RolloutStatus::Running
             || !state
@@ -376,7 +384,15 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         {
             return None;
         }
-        let reached: Vec<ClusterId> = state
+        self.collect_evidence(runtime).await
+    }
+
+    /// Metric evidence for the clusters the release reached, now: `None` without an SLO
+    /// condition or before the release reached any cluster.
+    async fn collect_evidence(&mut self, runtime: &mut RolloutRuntime) -> Option<Feed> {
+        let slo = runtime.state.stop_when.slo_burn_rate.clone()?;
+        let reached: Vec<ClusterId> = runtime
+            .state
             .items
             .iter()
             .filter(|(_, i)| i.phase != crate::model::rollout::ItemPhase::Pending)

@@ -389,7 +389,15 @@ fn resume(
         }));
     }
     match &s.status {
-        RolloutStatus::Paused { .. } => {}
+        RolloutStatus::Paused { .. } => {
+            // Evidence from before the pause says nothing about the time it lasted: a
+            // soak that ended meanwhile ends only on evidence gathered from now on.
+            if let Some(b) = s.batches.get_mut(s.current)
+                && let BatchPhase::Soaking { evidence_at, .. } = &mut b.phase
+            {
+                *evidence_at = None;
+            }
+        }
         RolloutStatus::Halted { .. } => {
             // The person accepts the failures seen so far and asks for fresh evidence:
             // unknown clusters are verified again, a finished batch soaks again.

@@ -220,6 +220,39 @@ fn canary_soaking() -> RunState {
 }
 
 #[test]
+fn a_pause_across_a_soaks_end_needs_evidence_from_after_it() {
+    // Soaking from t(3) for 600 s with evidence at t(10); paused at t(20) and resumed an
+    // hour later, after the soak's end.
+    let s = canary_soaking();
+    let (s, _) = step(
+        s,
+        t(20),
+        Observation::Pause {
+            by: bob(),
+            reason: "look at the canary".into(),
+        },
+    );
+    let (s, out) = step(
+        s,
+        t(3600),
+        Observation::Resume {
+            by: bob(),
+            note: "carry on".into(),
+        },
+    );
+    assert_eq!(s.status, RolloutStatus::Running);
+    assert!(
+        applies(&out).is_empty(),
+        "nothing starts on old evidence: {out:?}"
+    );
+    assert!(soak_awaits_evidence(&s, t(3601)));
+    // Evidence from now ends the soak.
+    let (done, out) = step(s, t(3602), healthy(&["a"]));
+    assert_eq!(done.batches[0].phase, BatchPhase::Done);
+    assert_eq!(applies(&out), vec!["b", "c"]);
+}
+
+#[test]
 fn the_canary_waits_for_approval_then_applies_verifies_soaks_and_the_next_stage_starts() {
     let (s, out) = step(run(), t(0), Observation::Tick);
     assert_eq!(s.batches[0].phase, BatchPhase::AwaitingApproval);
@@ -838,6 +871,9 @@ fn pausing_stops_new_items_reverts_nothing_and_resuming_continues() {
             note: "thawed".into(),
         },
     );
+    // The soak ended during the pause: it ends on evidence from after it.
+    assert!(applies(&out).is_empty());
+    let (s, out) = step(s, t(2002), healthy(&["a"]));
     assert_eq!(applies(&out), vec!["b", "c"]);
     assert_eq!(s.current, 1);
 }
