@@ -516,3 +516,31 @@ async fn one_failed_first_list_does_not_end_the_wait_with_a_wrong_verdict() {
     sync.stop();
     server.shutdown().await;
 }
+
+/// A server that answers the identity read with 403 is reachable: the cluster reads
+/// UNKNOWN with the reason, not Unreachable.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cluster_that_refuses_the_identity_read_is_reachable_but_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let fleet = SimFleet::load("small", 1, 1.0).expect("small scenario");
+    fleet
+        .update_faults("small-01", |f| {
+            f.forbidden_resources = vec!["namespaces".into()]
+        })
+        .unwrap();
+    let (server, ledger, kubeconfig) = serve(&fleet, dir.path()).await;
+    let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+    let snapshot = sync.wait_settled(Duration::from_secs(30)).await;
+    let refused = snapshot.cluster("small-01").unwrap();
+    assert_eq!(refused.status, ClusterStatus::Unknown);
+    assert!(
+        refused
+            .last_error
+            .as_deref()
+            .is_some_and(|e| e.contains("identity check") && e.contains("forbidden")),
+        "{:?}",
+        refused.last_error
+    );
+    sync.stop();
+    server.shutdown().await;
+}

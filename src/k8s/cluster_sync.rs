@@ -13,7 +13,7 @@ use tokio::sync::{Semaphore, mpsc};
 
 use super::cluster_store::ClusterStore;
 use super::connect::{ClusterClient, ConnectOptions, connect};
-use super::reflect::{Delta, ReflectOptions, describe_error, is_unreachable, reflect};
+use super::reflect::{Delta, ReflectOptions, describe_error, reflect};
 use super::retry::{RetryPolicy, retry_read};
 use super::slim::{ItemOf, Nodes, Pdbs, Pods};
 use crate::model::fleet::ClusterView;
@@ -219,7 +219,10 @@ pub async fn run_cluster(
                 continue;
             }
             Err(error) => {
-                let unreachable = is_unreachable(&error);
+                // Only an answer with a status (403, 404, 500) says the server is there;
+                // anything else (no connection, no credentials, no answer) means it could
+                // not be reached.
+                let unreachable = !matches!(error, kube::Error::Api(_));
                 state.fail(
                     format!("identity check: {}", describe_error(&error)),
                     unreachable,

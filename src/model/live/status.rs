@@ -114,8 +114,10 @@ pub fn classify(facts: &ConnectionFacts, now: Timestamp, stale_after: Duration) 
     match &facts.phase {
         SyncPhase::Connecting => ClusterStatus::Connecting,
         SyncPhase::Failing { unreachable: true } => ClusterStatus::Unreachable,
+        // The server answered, with an error (403 on the kube-system namespace): it is
+        // reachable, but nothing is known.
         SyncPhase::Failing { unreachable: false } if facts.last_ok.is_none() => {
-            ClusterStatus::Unreachable
+            ClusterStatus::Unknown
         }
         // Failing before the first lists were complete: reachable, but nothing is known.
         SyncPhase::Failing { .. } if !facts.listed => ClusterStatus::Unknown,
@@ -178,7 +180,11 @@ mod tests {
         );
         assert!(!ClusterStatus::Unknown.data_usable());
         let (f, now) = facts(SyncPhase::Failing { unreachable: false }, None);
-        assert_eq!(classify(&f, now, STALE), ClusterStatus::Unreachable);
+        assert_eq!(
+            classify(&f, now, STALE),
+            ClusterStatus::Unknown,
+            "answered with an error: reachable, nothing known"
+        );
         let (f, now) = facts(SyncPhase::Watching { complete: false }, Some(5));
         assert_eq!(classify(&f, now, STALE), ClusterStatus::Degraded);
         let (mut f, now) = facts(SyncPhase::Watching { complete: true }, Some(5));
