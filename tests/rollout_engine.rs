@@ -371,6 +371,32 @@ async fn canary_waits_for_a_distinct_approver_then_stages_run_until_a_burn_rate_
     let canary_item = &view.items[&fleetdeck::model::run::ItemId(canary.clone())];
     assert!(canary_item.applied.is_some(), "{canary_item:?}");
     assert_eq!(h.record_writes(canary), 1);
+    // Its Prometheus check (a 20 s rate) was judged only once its window covered no time
+    // from before the change.
+    let store = SqliteJournal::open(&h.journal(), Durability::Full).expect("journal");
+    let canary_events = store
+        .query(&fleetdeck::journal::EventQuery {
+            run: Some(run.clone()),
+            ..Default::default()
+        })
+        .expect("events")
+        .into_iter()
+        .filter(|e| e.event.item.as_ref().is_some_and(|i| i.0 == *canary))
+        .collect::<Vec<_>>();
+    let at = |pick: fn(&fleetdeck::model::run::EventBody) -> bool| {
+        canary_events
+            .iter()
+            .find(|e| pick(&e.event.body))
+            .map(|e| e.event.time)
+            .expect("event")
+    };
+    let applied_at = at(|b| matches!(b, fleetdeck::model::run::EventBody::ItemApplied { .. }));
+    let verified_at = at(|b| matches!(b, fleetdeck::model::run::EventBody::ItemVerified { .. }));
+    assert!(
+        verified_at.duration_since(applied_at) >= jiff::SignedDuration::from_secs(20),
+        "verified {} after the apply",
+        verified_at.duration_since(applied_at)
+    );
 
     // Stage 2's cluster degrades once applied: the soak's evidence halts the rollout.
     let view = h

@@ -162,6 +162,7 @@ impl KubePort {
         cluster: &ClusterId,
         run: &RolloutRunSpec,
         check: &Check,
+        since_applied: std::time::Duration,
     ) -> CheckVerdict {
         let unknown = |e: kube::Error| CheckVerdict::NotYet {
             why: describe_error(&e),
@@ -204,11 +205,26 @@ impl KubePort {
                 Ok(()) => CheckVerdict::Pass,
                 Err(why) => CheckVerdict::Fail(why),
             },
-            Check::Prometheus(PrometheusCheck {
-                query,
-                threshold,
-                comparison,
-            }) => {
+            Check::Prometheus(prometheus) => {
+                if let Some(lookback) = prometheus.lookback()
+                    && since_applied < lookback
+                {
+                    // Part of the window is from before the change: any value now would
+                    // judge the old release as much as the new one.
+                    return CheckVerdict::NotYet {
+                        why: format!(
+                            "metric window {} still reaches back before the change (applied {} ago)",
+                            crate::model::duration::format_duration(lookback),
+                            crate::model::duration::format_duration(since_applied)
+                        ),
+                        unknown: false,
+                    };
+                }
+                let PrometheusCheck {
+                    query,
+                    threshold,
+                    comparison,
+                } = prometheus;
                 let promql = query.replace("$cluster", &cluster.0);
                 match self.query(&promql).await {
                     Ok(value) if comparison.passes(value, *threshold) => CheckVerdict::Pass,
@@ -425,7 +441,12 @@ impl RolloutPort for KubePort {
         }
     }
 
-    async fn verify_release(&self, cluster: &ClusterId, run: &RolloutRunSpec) -> VerifyProgress {
+    async fn verify_release(
+        &self,
+        cluster: &ClusterId,
+        run: &RolloutRunSpec,
+        since_applied: std::time::Duration,
+    ) -> VerifyProgress {
         let client = match self.client(cluster) {
             Ok(c) => c,
             Err(e) => {
@@ -435,7 +456,10 @@ impl RolloutPort for KubePort {
         let mut waiting: Vec<String> = Vec::new();
         let mut unknown = false;
         for check in &run.rollout.release.checks {
-            match self.check(&client, cluster, run, check).await {
+            match self
+                .check(&client, cluster, run, check, since_applied)
+                .await
+            {
                 CheckVerdict::Pass => {}
                 CheckVerdict::Fail(reason) => {
                     return VerifyProgress::Done(VerifyOutcome::Fail { reason });

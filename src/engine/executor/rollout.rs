@@ -340,7 +340,8 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 &mut self.store,
                 &mut self.lease,
                 ttl,
-                self.port.verify_release(&cluster, &runtime.spec),
+                self.port
+                    .verify_release(&cluster, &runtime.spec, since.elapsed()),
             )
             .await;
             let outcome = match progress {

@@ -39,11 +39,14 @@ pub trait RolloutPort {
         key: &IdempotencyKey,
     ) -> impl Future<Output = Result<super::digest::ReleaseDigest, String>> + Send;
 
-    /// Runs the release's checks on a cluster once.
+    /// Runs the release's checks on a cluster once, `since_applied` after the release was
+    /// applied there (a metric check is not judged while its range still reaches back to
+    /// before the change).
     fn verify_release(
         &self,
         cluster: &ClusterId,
         run: &RolloutRunSpec,
+        since_applied: std::time::Duration,
     ) -> impl Future<Output = VerifyProgress> + Send;
 
     /// The release digest the cluster records as applied.

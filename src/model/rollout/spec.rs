@@ -102,6 +102,23 @@ pub struct PrometheusCheck {
     pub comparison: Comparison,
 }
 
+impl PrometheusCheck {
+    /// The longest range the query looks back over (`[5m]`, or the range of a subquery
+    /// `[30m:1m]`): until that long has passed since the change, part of what it measures
+    /// is from before the change. `None` for an instant query.
+    pub fn lookback(&self) -> Option<Duration> {
+        self.query
+            .split('[')
+            .skip(1)
+            .filter_map(|rest| {
+                let range = rest.split(']').next()?;
+                let range = range.split(':').next()?.trim();
+                crate::model::duration::parse_duration(range).ok()
+            })
+            .max()
+    }
+}
+
 /// How a measured value must compare with a threshold to pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -336,5 +353,31 @@ pub fn file_spelling<T: serde::Serialize>(value: &T) -> String {
     match serde_json::to_value(value) {
         Ok(serde_json::Value::String(s)) => s,
         _ => "-".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(query: &str) -> PrometheusCheck {
+        PrometheusCheck {
+            query: query.into(),
+            threshold: 0.1,
+            comparison: Comparison::LessThan,
+        }
+    }
+
+    #[test]
+    fn a_checks_lookback_is_its_longest_range() {
+        let ratio = check(
+            r#"sum(rate(http_requests_total{code=~"5.."}[5m])) / sum(rate(http_requests_total[20s]))"#,
+        );
+        assert_eq!(ratio.lookback(), Some(Duration::from_secs(300)));
+        assert_eq!(
+            check("max_over_time(rate(errors_total[1m])[30m:1m])").lookback(),
+            Some(Duration::from_secs(1800))
+        );
+        assert_eq!(check("up{cluster=\"c1\"}").lookback(), None);
     }
 }
