@@ -139,6 +139,21 @@ fn applies(actions: &[Action]) -> Vec<String> {
         .collect()
 }
 
+/// The run with its canary batch approved by bob at t(1) (its apply asked for).
+fn canary_approved() -> RunState {
+    let (s, _) = step(run(), t(0), Observation::Tick);
+    let (s, _) = step(
+        s,
+        t(1),
+        Observation::Approve {
+            batch: 0,
+            by: bob(),
+            note: "go".into(),
+        },
+    );
+    s
+}
+
 fn refusal(actions: &[Action]) -> Option<&Refusal> {
     actions.iter().find_map(|a| match a {
         Action::Refused(r) => Some(r),
@@ -151,16 +166,7 @@ fn refusal(actions: &[Action]) -> Option<&Refusal> {
 fn a_soak_without_evidence_waits_for_evidence_gathered_as_it_ends() {
     // Soaking from t(3) for 600 s; no evidence came during it (the executor's interval
     // was longer than the soak).
-    let (s, _) = step(run(), t(0), Observation::Tick);
-    let (s, _) = step(
-        s,
-        t(1),
-        Observation::Approve {
-            batch: 0,
-            by: bob(),
-            note: "go".into(),
-        },
-    );
+    let s = canary_approved();
     let (s, _) = step(s, t(2), ok("a"));
     let (s, _) = step(s, t(3), pass("a"));
     assert!(
@@ -203,16 +209,7 @@ fn a_soak_without_evidence_waits_for_evidence_gathered_as_it_ends() {
 }
 
 fn canary_soaking() -> RunState {
-    let (s, _) = step(run(), t(0), Observation::Tick);
-    let (s, _) = step(
-        s,
-        t(1),
-        Observation::Approve {
-            batch: 0,
-            by: bob(),
-            note: "go".into(),
-        },
-    );
+    let s = canary_approved();
     let (s, _) = step(s, t(2), ok("a"));
     let (s, _) = step(s, t(3), pass("a"));
     let (s, _) = step(s, t(10), healthy(&["a"]));
@@ -448,16 +445,7 @@ fn missing_metrics_halt_as_unknown_whether_reported_or_absent() {
 
     // No evidence at all during the soak: it does not end until evidence is gathered;
     // gathered and unknown, it halts naming why.
-    let (s, _) = step(run(), t(0), Observation::Tick);
-    let (s, _) = step(
-        s,
-        t(1),
-        Observation::Approve {
-            batch: 0,
-            by: bob(),
-            note: "go".into(),
-        },
-    );
+    let s = canary_approved();
     let (s, _) = step(s, t(2), ok("a"));
     let (s, _) = step(s, t(3), pass("a"));
     let (s, _) = step(
@@ -573,16 +561,7 @@ fn failed_clusters_halt_at_the_limit_and_a_resume_accepts_them() {
 
 #[test]
 fn an_unknown_verification_halts_and_a_resume_verifies_again() {
-    let (s, _) = step(run(), t(0), Observation::Tick);
-    let (s, _) = step(
-        s,
-        t(1),
-        Observation::Approve {
-            batch: 0,
-            by: bob(),
-            note: "go".into(),
-        },
-    );
+    let s = canary_approved();
     let (s, _) = step(s, t(2), ok("a"));
     let (s, _) = step(
         s,
@@ -650,16 +629,7 @@ fn a_cluster_that_already_runs_the_digest_is_verified_not_applied() {
 
 #[test]
 fn after_a_restart_the_applied_digest_decides_whether_to_apply_again() {
-    let (s, _) = step(run(), t(0), Observation::Tick);
-    let (s, _) = step(
-        s,
-        t(1),
-        Observation::Approve {
-            batch: 0,
-            by: bob(),
-            note: "go".into(),
-        },
-    );
+    let s = canary_approved();
     // The executor died after the intent: no outcome. A new one replays and restarts.
     let (s, out) = step(s.clone(), t(100), Observation::Restarted);
     assert_eq!(out, vec![Action::ObserveApplied { cluster: id("a") }]);
