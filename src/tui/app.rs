@@ -224,10 +224,16 @@ impl App {
     /// `"KEY does"` for the key the active keymap binds to `action` on this screen, so
     /// that hints in the console's text follow a remapped key; `None` when it is unbound.
     pub fn key_hint(&self, action: Action, does: &str) -> Option<String> {
+        self.key_on(self.context(), action)
+            .map(|key| format!("{key} {does}"))
+    }
+
+    /// The key the active keymap binds to `action` on the screen of `context`, as shown.
+    pub fn key_on(&self, context: Context, action: Action) -> Option<String> {
         self.config
             .keymap
-            .key_for(self.context(), action)
-            .map(|key| format!("{key} {does}"))
+            .key_for(context, action)
+            .map(|key| key.to_string())
     }
 
     /// Rows a page move jumps.

@@ -365,7 +365,11 @@ pub fn start_maintenance(app: &mut App) {
     };
     let names = state.what_if_nodes(&facts);
     if names.is_empty() {
-        app.message = Some("mark nodes with space first".into());
+        let mark = app.key_on(app.context(), crate::tui::action::Action::Mark);
+        app.message = Some(match mark {
+            Some(key) => format!("mark nodes with {key} first"),
+            None => "mark nodes first".to_string(),
+        });
         return;
     }
     let spec = MaintenanceSpec {

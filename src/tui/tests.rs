@@ -156,7 +156,7 @@ fn hints_in_the_text_follow_a_remapped_key() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join(USER_KEYMAP_FILE),
-        "[[capacity]]\non = \"w\"\nrun = \"none\"\n\n[[capacity]]\non = \"L\"\nrun = \"whatif.lose\"\n\n[[global]]\non = \"esc\"\nrun = \"none\"\n\n[[global]]\non = \"backspace\"\nrun = \"back\"\n",
+        "[[capacity]]\non = \"w\"\nrun = \"none\"\n\n[[capacity]]\non = \"L\"\nrun = \"whatif.lose\"\n\n[[global]]\non = \"esc\"\nrun = \"none\"\n\n[[global]]\non = \"backspace\"\nrun = \"back\"\n\n[[list]]\non = \"space\"\nrun = \"none\"\n\n[[list]]\non = \"v\"\nrun = \"mark\"\n",
     )
     .unwrap();
     let (keymap, warnings) = Keymap::load("default", Some(dir.path()));
@@ -177,6 +177,9 @@ fn hints_in_the_text_follow_a_remapped_key() {
         screen.contains("no cluster matches the filter (backspace clears it)"),
         "{screen}"
     );
+    press(&mut app, "4");
+    let screen = render(&app, 160, 30);
+    assert!(screen.contains("mark nodes with v, then m."), "{screen}");
 }
 
 #[test]

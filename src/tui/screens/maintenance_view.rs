@@ -46,9 +46,19 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let runs = lanes(projection);
     if runs.is_empty() {
         let text = if app.activity.connected {
-            "No maintenance runs in the journal. Start one from a cluster's drill-down: mark nodes with space, then m."
+            let cluster = crate::tui::keymap::Context::Cluster;
+            let how = match (
+                app.key_on(cluster, crate::tui::action::Action::Mark),
+                app.key_on(cluster, crate::tui::action::Action::StartMaintenance),
+            ) {
+                (Some(mark), Some(start)) => format!(": mark nodes with {mark}, then {start}"),
+                _ => String::new(),
+            };
+            format!(
+                "No maintenance runs in the journal. Start one from a cluster's drill-down{how}."
+            )
         } else {
-            "No journal connected: maintenance runs cannot be shown."
+            "No journal connected: maintenance runs cannot be shown.".to_string()
         };
         Paragraph::new(Span::styled(text, t.style(Slot::Muted)))
             .wrap(Wrap { trim: true })
