@@ -138,20 +138,14 @@ impl KubePort {
             cluster: cluster.0.clone(),
             reason,
         };
-        let snapshot = self.snapshots.borrow();
-        let live = snapshot
-            .cluster(&cluster.0)
-            .ok_or_else(|| refused("not in the fleet view".into()))?;
-        crate::model::live::may_change(live.identity_verdict.as_ref())
-            .map_err(|refusal| refused(refusal.to_string()))?;
-        if !live.status.allows_actions() {
-            return Err(refused(format!(
-                "nothing recent is known about it (cluster is {})",
-                live.status.label()
-            )));
+        let refusal = match self.snapshots.borrow().cluster(&cluster.0) {
+            None => Some("not in the fleet view".to_string()),
+            Some(live) => live.change_refusal(),
+        };
+        match refusal {
+            Some(reason) => Err(refused(reason)),
+            None => self.client(cluster),
         }
-        drop(snapshot);
-        self.client(cluster)
     }
 
     async fn node(&self, cluster: &ClusterId, node: &NodeName) -> Result<Node, PortError> {

@@ -19,7 +19,6 @@ use super::program::run_program;
 use super::prometheus::Prometheus;
 use crate::k8s::reflect::describe_error;
 use crate::model::ledger::ClusterId;
-use crate::model::live::may_change;
 use crate::model::rollout::{
     AppliedSeen, BurnRateLimit, Check, Evidence, ExecCommand, MetricReading, NodesReadiness,
     PrometheusCheck, ReleaseAction, ReleaseDigest, RolloutPort, RolloutRunSpec, VerifyOutcome,
@@ -84,25 +83,11 @@ fn promql_window(window: std::time::Duration) -> String {
 
 impl KubePort {
     /// Refuses to change a cluster whose identity is not confirmed against the ledger, or
-    /// that nothing recent is known about.
+    /// that nothing recent is known about (the rule of [`Self::client_for_change`]).
     fn confirmed_identity(&self, cluster: &ClusterId) -> Result<(), String> {
-        let snapshot = self.snapshots.borrow().clone();
-        let Some(live) = snapshot.cluster(&cluster.0) else {
-            return Err(format!("{cluster} is not in the fleet view"));
-        };
-        may_change(live.identity_verdict.as_ref()).map_err(|refusal| {
-            format!(
-                "{cluster} ({}): {refusal}; refusing to change it",
-                live.status.label()
-            )
-        })?;
-        if !live.status.allows_actions() {
-            return Err(format!(
-                "{cluster} ({}): nothing recent is known about it; refusing to change it",
-                live.status.label()
-            ));
-        }
-        Ok(())
+        self.client_for_change(cluster)
+            .map(|_| ())
+            .map_err(|refusal| format!("{refusal}; refusing to change it"))
     }
 
     /// The environment of exec actions and checks.

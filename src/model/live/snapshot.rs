@@ -52,6 +52,22 @@ pub struct ClusterSnapshot {
 }
 
 impl ClusterSnapshot {
+    /// Why no change may be made to this cluster now, if so: its identity is not the one
+    /// pinned or not confirmed ([`super::may_change`]), or nothing recent is known about
+    /// it ([`ClusterStatus::allows_actions`]). The one rule every adapter asks before it
+    /// changes a cluster.
+    pub fn change_refusal(&self) -> Option<String> {
+        if let Err(refusal) = super::may_change(self.identity_verdict.as_ref()) {
+            return Some(refusal.to_string());
+        }
+        (!self.status.allows_actions()).then(|| {
+            format!(
+                "nothing recent is known about it (cluster is {})",
+                self.status.label()
+            )
+        })
+    }
+
     /// A cluster not connected yet: status Connecting, nothing observed, an empty view.
     pub fn connecting(id: &str) -> ClusterSnapshot {
         let id: Arc<str> = Arc::from(id);
