@@ -385,19 +385,26 @@ impl Setup {
     }
 }
 
-/// The first cluster answers each request more slowly than the executor's lease lives. The
-/// executor reads its release record before applying: that read keeps the lease, so the
-/// standby, passing all along, never takes over mid-apply to apply the same cluster again.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_read_slower_than_the_lease_keeps_it_and_no_cluster_is_applied_twice() {
-    let setup = Setup::new(8, ROLLOUT).await;
-    let mut live = Live::new(&setup.ws).await;
+/// A started rollout whose first cluster answers every request in 1.5 s, longer than the
+/// executors' one-second lease lives.
+async fn started_with_a_slow_first_cluster(seed: u64) -> (Setup, Live) {
+    let setup = Setup::new(seed, ROLLOUT).await;
+    let live = Live::new(&setup.ws).await;
     setup.start_rollout();
     setup
         .ws
         .fleet
         .update_faults(&setup.clusters[0], |f| f.latency_ms = 1500)
         .expect("faults");
+    (setup, live)
+}
+
+/// The first cluster answers each request more slowly than the executor's lease lives. The
+/// executor reads its release record before applying: that read keeps the lease, so the
+/// standby, passing all along, never takes over mid-apply to apply the same cluster again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_slower_than_the_lease_keeps_it_and_no_cluster_is_applied_twice() {
+    let (setup, mut live) = started_with_a_slow_first_cluster(8).await;
     let mut active = live.executor(&setup.ws, "executor-a", None);
     let mut standby = live.executor(&setup.ws, "executor-b", None);
     let (outcome, ()) = tokio::join!(active.pass(), setup.finish_with(&mut standby));
@@ -416,15 +423,8 @@ async fn a_read_slower_than_the_lease_keeps_it_and_no_cluster_is_applied_twice()
 /// stalled executor finds its lease gone and starts no apply of its own.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_executor_that_lost_its_lease_while_stalled_starts_no_apply() {
-    let setup = Setup::new(9, ROLLOUT).await;
-    let mut live = Live::new(&setup.ws).await;
-    setup.start_rollout();
     // The first apply's read takes a while: the stall lands in it.
-    setup
-        .ws
-        .fleet
-        .update_faults(&setup.clusters[0], |f| f.latency_ms = 1500)
-        .expect("faults");
+    let (setup, mut live) = started_with_a_slow_first_cluster(9).await;
     let mut active = live.executor(&setup.ws, "executor-a", None);
     let mut standby = live.executor(&setup.ws, "executor-b", None);
     let take_over = async {
