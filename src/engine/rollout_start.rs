@@ -82,19 +82,53 @@ pub struct NewRollout<'a> {
     pub plan: &'a RolloutPlan,
 }
 
+/// How often a start is decided again when other writes came in while it was checked.
+const START_TRIES: u32 = 5;
+
 /// Journals a new rollout run, noting which clusters earlier runs already saw with this
 /// digest (they are verified, never applied again); returns its id and the spec as
 /// journaled. The executor picks it up. Refused while a rollout that has not succeeded or
 /// been aborted targets any of the same clusters (a halted or paused one may be resumed).
+/// The check and the write are one decision: a run journaled by someone else meanwhile
+/// makes it read the journal and check again, so two starts at the same instant cannot
+/// both pass.
 pub fn record_rollout(
     store: &mut impl JournalStore,
     actor: &Actor,
     new: NewRollout<'_>,
     now: Timestamp,
 ) -> Result<(RunId, RolloutRunSpec), RolloutStartError> {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match record_once(store, actor, &new, now) {
+            Err(RolloutStartError::Journal(JournalError::MovedOn { .. }))
+                if tries < START_TRIES =>
+            {
+                continue;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// One decision: the journal as it is now, checked, then the run appended unless the
+/// journal moved on meanwhile.
+fn record_once(
+    store: &mut impl JournalStore,
+    actor: &Actor,
+    new: &NewRollout<'_>,
+    now: Timestamp,
+) -> Result<(RunId, RolloutRunSpec), RolloutStartError> {
     let projection = store.projection()?;
     let applied = already_applied(&projection, &new.digest);
-    let spec = RolloutRunSpec::new(new.rollout, new.digest, new.manifests, new.plan, applied);
+    let spec = RolloutRunSpec::new(
+        new.rollout.clone(),
+        new.digest.clone(),
+        new.manifests.clone(),
+        new.plan,
+        applied,
+    );
     if spec.batches.iter().all(|b| b.clusters.is_empty()) {
         return Err(RolloutStartError::Empty);
     }
@@ -126,6 +160,7 @@ pub fn record_rollout(
         batches,
         spec: serde_json::to_value(&spec)?,
         cluster: None,
+        decided_on: super::start::DecidedOn::LastEvent(projection.last_seq),
     };
     let run = super::start::append_planned(store, actor, planned, now)?;
     Ok((run, spec))
@@ -299,5 +334,143 @@ mod tests {
         let p = j.projection();
         assert!(already_applied(&p, &digest("d2")).is_empty());
         assert!(already_applied(&p, &digest("d3")).is_empty());
+    }
+
+    /// A journal in which another start lands between a start's check and its write.
+    struct RacedJournal {
+        inner: crate::journal::SqliteJournal,
+        rival: Option<NewEvent>,
+    }
+
+    impl JournalStore for RacedJournal {
+        fn append(
+            &mut self,
+            event: NewEvent,
+            fence: Option<&crate::journal::Fence>,
+        ) -> Result<crate::journal::Appended, JournalError> {
+            self.inner.append(event, fence)
+        }
+        fn append_all(
+            &mut self,
+            events: Vec<NewEvent>,
+            fence: Option<&crate::journal::Fence>,
+        ) -> Result<Vec<crate::journal::Appended>, JournalError> {
+            self.inner.append_all(events, fence)
+        }
+        fn append_if_last(
+            &mut self,
+            event: NewEvent,
+            last_seen: Option<crate::model::run::Sequence>,
+        ) -> Result<crate::journal::Appended, JournalError> {
+            if let Some(rival) = self.rival.take() {
+                self.inner.append(rival, None)?;
+            }
+            self.inner.append_if_last(event, last_seen)
+        }
+        fn scan(
+            &self,
+            query: &crate::journal::EventQuery,
+            visit: &mut dyn FnMut(crate::model::run::Event),
+        ) -> Result<(), JournalError> {
+            self.inner.scan(query, visit)
+        }
+        fn acquire_lease(
+            &mut self,
+            scope: &crate::model::run::LeaseScope,
+            holder: &Actor,
+            ttl: std::time::Duration,
+            now: Timestamp,
+        ) -> Result<crate::journal::LeaseGrant, JournalError> {
+            self.inner.acquire_lease(scope, holder, ttl, now)
+        }
+        fn renew_lease(
+            &mut self,
+            lease: &crate::journal::Lease,
+            ttl: std::time::Duration,
+            now: Timestamp,
+        ) -> Result<crate::journal::Lease, JournalError> {
+            self.inner.renew_lease(lease, ttl, now)
+        }
+        fn release_lease(
+            &mut self,
+            lease: &crate::journal::Lease,
+            now: Timestamp,
+        ) -> Result<(), JournalError> {
+            self.inner.release_lease(lease, now)
+        }
+        fn lease(
+            &self,
+            scope: &crate::model::run::LeaseScope,
+        ) -> Result<Option<crate::journal::Lease>, JournalError> {
+            self.inner.lease(scope)
+        }
+    }
+
+    #[test]
+    fn two_starts_checked_at_the_same_instant_cannot_both_go_in() {
+        use crate::model::rollout::{Approval, Pick, PlannedStage, read_rollout};
+        let rollout = read_rollout(
+            "apiVersion: fleetdeck.dev/v1\nkind: Rollout\nrelease:\n  name: r1\n  bundle: {cni: c1}\n  action:\n    exec: {argv: [helm, upgrade], timeout: 1m}\n  checks:\n    - nodesReady: {minRatio: 0.9}\ntargets: \"\"\nstages:\n  - {name: all, batchSize: 1, soak: 10s, approval: auto, pick: ordered}\nbudgets: {maxInFlight: 1}\nstopWhen: {failedClusters: 1}\n",
+        )
+        .spec
+        .unwrap_or_else(|| panic!("a valid rollout file"));
+        let plan = RolloutPlan {
+            release: "r1".into(),
+            targets: 1,
+            combinations: 1,
+            stages: vec![PlannedStage {
+                name: "all".into(),
+                pick: Pick::Ordered,
+                approval: Approval::Auto,
+                soak: std::time::Duration::from_secs(10),
+                batches: vec![vec![ClusterId("x".into())]],
+                covers: Vec::new(),
+                newly_covered: Vec::new(),
+                untested_before: Vec::new(),
+            }],
+            warnings: Vec::new(),
+        };
+        let new = |release: &str| NewRollout {
+            rollout: rollout.clone(),
+            digest: digest(release),
+            manifests: Vec::new(),
+            plan: &plan,
+        };
+        let in_memory = || {
+            crate::journal::SqliteJournal::in_memory()
+                .unwrap_or_else(|e| panic!("an in-memory journal: {e}"))
+        };
+        // Bob's start of another release on x, as his own journal write would have it.
+        let mut elsewhere = in_memory();
+        let bob = Actor("bob".into());
+        let later = Timestamp::from_second(1_750_000_100).unwrap_or_default();
+        let rival = record_rollout(&mut elsewhere, &bob, new("d2"), later);
+        assert!(rival.is_ok(), "{rival:?}");
+        let rival = elsewhere
+            .query(&crate::journal::EventQuery::default())
+            .unwrap_or_default()
+            .into_iter()
+            .find(|e| matches!(e.event.body, EventBody::RunPlanned { .. }))
+            .map(|e| e.event);
+
+        // Alice checks an empty journal; Bob's start goes in before her write.
+        let mut raced = RacedJournal {
+            inner: in_memory(),
+            rival,
+        };
+        let alice = Actor("alice".into());
+        let now = Timestamp::from_second(1_750_000_000).unwrap_or_default();
+        let started = record_rollout(&mut raced, &alice, new("d1"), now);
+        assert!(
+            matches!(&started, Err(RolloutStartError::Busy(busy)) if busy.len() == 1),
+            "{started:?}"
+        );
+        let planned = raced
+            .query(&crate::journal::EventQuery::default())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|e| matches!(e.event.body, EventBody::RunPlanned { .. }))
+            .count();
+        assert_eq!(planned, 1, "only Bob's run is journaled");
     }
 }

@@ -10,7 +10,9 @@ use kube::api::ListParams;
 
 use crate::journal::{JournalError, JournalStore};
 use crate::model::maintenance::{MaintenanceSpec, NodeFacts, Plan, plan_on};
-use crate::model::run::{Actor, EventBody, IdempotencyKey, ItemId, NewEvent, NodeName, RunId};
+use crate::model::run::{
+    Actor, EventBody, IdempotencyKey, ItemId, NewEvent, NodeName, RunId, Sequence,
+};
 
 /// Why a run could not be started.
 #[derive(Debug, thiserror::Error)]
@@ -100,6 +102,7 @@ pub fn record_run(
         batches,
         spec: serde_json::to_value(spec)?,
         cluster: Some(spec.cluster.clone()),
+        decided_on: DecidedOn::Anything,
     };
     Ok(append_planned(store, actor, planned, now)?)
 }
@@ -116,6 +119,18 @@ pub(crate) struct Planned {
     pub spec: serde_json::Value,
     /// The cluster it works on (maintenance).
     pub cluster: Option<crate::model::ledger::ClusterId>,
+    /// The journal state the start was decided on.
+    pub decided_on: DecidedOn,
+}
+
+/// What the decision to start a run read from the journal.
+pub(crate) enum DecidedOn {
+    /// Nothing: the run is journaled whatever was written before it.
+    Anything,
+    /// The journal up to this last event (`None`: it was empty). The run is journaled only
+    /// if nothing was written since ([`JournalError::MovedOn`] otherwise), so two starts
+    /// checked against the same journal cannot both go in.
+    LastEvent(Option<Sequence>),
 }
 
 /// How many ids `append_planned` tries before giving up.
@@ -147,7 +162,10 @@ pub(crate) fn append_planned(
         if let Some(cluster) = &planned.cluster {
             event = event.with_cluster(cluster.clone());
         }
-        let appended = store.append(event, None)?;
+        let appended = match planned.decided_on {
+            DecidedOn::Anything => store.append(event, None)?,
+            DecidedOn::LastEvent(last) => store.append_if_last(event, last)?,
+        };
         let stored = &appended.event.event;
         let same_start = matches!(&stored.body, EventBody::RunPlanned { spec, .. } if *spec == planned.spec)
             && stored.cluster == planned.cluster

@@ -72,6 +72,15 @@ pub enum JournalError {
     /// A path or another value that is not usable.
     #[error("{0}")]
     Invalid(String),
+    /// A conditional append found events written after the state its caller decided on:
+    /// nothing was written; the caller reads the journal again and decides again.
+    #[error("the journal moved on to event {found} after event {expected}; nothing was written")]
+    MovedOn {
+        /// The last event the caller had read (0 for an empty journal).
+        expected: i64,
+        /// The last event in the journal now.
+        found: i64,
+    },
 }
 
 /// The result of an append.
@@ -114,6 +123,16 @@ pub trait JournalStore {
         events: Vec<NewEvent>,
         fence: Option<&Fence>,
     ) -> Result<Vec<Appended>, JournalError>;
+
+    /// Appends one event only if the journal's last event is still `last_seen` (the state
+    /// the caller made its decision on, `None` for an empty journal); otherwise nothing is
+    /// written and [`JournalError::MovedOn`] says so. Two writers checking the same state
+    /// cannot both append: the check and the write are one transaction.
+    fn append_if_last(
+        &mut self,
+        event: NewEvent,
+        last_seen: Option<Sequence>,
+    ) -> Result<Appended, JournalError>;
 
     /// Calls `visit` with every matching event in sequence order, without holding them all
     /// in memory.

@@ -334,6 +334,23 @@ impl JournalStore for SqliteJournal {
         Ok(out)
     }
 
+    fn append_if_last(
+        &mut self,
+        event: NewEvent,
+        last_seen: Option<Sequence>,
+    ) -> Result<Appended, JournalError> {
+        let tx = self.write_tx()?;
+        let found: i64 =
+            tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))?;
+        let expected = last_seen.map_or(0, |s| s.0);
+        if found != expected {
+            return Err(JournalError::MovedOn { expected, found });
+        }
+        let appended = insert(&tx, event, None)?;
+        tx.commit()?;
+        Ok(appended)
+    }
+
     fn scan(&self, query: &EventQuery, visit: &mut dyn FnMut(Event)) -> Result<(), JournalError> {
         let mut sql = format!("SELECT {COLUMNS} FROM events WHERE 1=1");
         let mut args: Vec<SqlValue> = Vec::new();

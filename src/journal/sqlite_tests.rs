@@ -58,6 +58,26 @@ fn a_repeated_idempotency_key_returns_the_stored_event() {
 }
 
 #[test]
+fn a_conditional_append_goes_in_only_on_the_journal_it_was_decided_on() {
+    let (_dir, _path, mut j) = temp_journal();
+    let first = j.append_if_last(note("a", 1), None).unwrap();
+    let seen = Some(first.event.seq);
+    j.append(note("b", 2), None).unwrap();
+    let refused = j.append_if_last(note("c", 3), seen);
+    assert!(
+        matches!(refused, Err(JournalError::MovedOn { expected, found }) if expected == 1 && found == 2),
+        "{refused:?}"
+    );
+    assert_eq!(
+        j.query(&EventQuery::default()).unwrap().len(),
+        2,
+        "nothing written"
+    );
+    let last = j.projection().unwrap().last_seq;
+    assert!(j.append_if_last(note("c", 3), last).is_ok());
+}
+
+#[test]
 fn queries_filter_by_time_cluster_run_kind_and_sequence() {
     let (_dir, _path, mut j) = temp_journal();
     j.append_all(
