@@ -490,3 +490,164 @@ async fn slow_metric_evidence_keeps_the_lease() {
     );
     live.stop();
 }
+
+/// The batch's first apply fails (its cluster refuses ConfigMaps), which halts the run
+/// (`failedClusters: 1`). Returns once the halt is journaled, with the executor that
+/// halted it.
+async fn halted_by_a_failed_first_apply(seed: u64) -> (Setup, Live, InProcess) {
+    let setup = Setup::new(seed, ROLLOUT).await;
+    let live = Live::new(&setup.ws).await;
+    setup
+        .ws
+        .fleet
+        .update_faults(&setup.clusters[0], |f| {
+            f.forbidden_resources = vec!["configmaps".into()]
+        })
+        .expect("faults");
+    setup.start_rollout();
+    let mut executor = live.executor(&setup.ws, "executor-a", None);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !setup.halted() {
+        assert!(Instant::now() < deadline, "the run never halted");
+        executor.pass().await.expect("pass");
+    }
+    (setup, live, executor)
+}
+
+impl Setup {
+    fn halted(&self) -> bool {
+        self.events()
+            .iter()
+            .any(|e| matches!(e.event.body, EventBody::RolloutHalted { .. }))
+    }
+
+    /// Release records written to `cluster`.
+    fn records(&self, cluster: &str) -> usize {
+        self.ws.patches(cluster, "/configmaps/fleetdeck-release")
+    }
+
+    fn run_id(&self) -> String {
+        let projection = journal(self.path()).projection().expect("projection");
+        projection.runs.keys().next().expect("a run").0.clone()
+    }
+}
+
+/// A failed apply that halts the run stops the rest of its batch: the two clusters whose
+/// applies were to follow in the same batch are not touched. Resumed by a person once the
+/// cause is mended, the run applies them, once each, under the intents it journaled; the
+/// failed cluster stays failed (the person accepted it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_apply_that_halts_the_run_stops_the_rest_of_its_batch() {
+    let (setup, mut live, mut executor) = halted_by_a_failed_first_apply(12).await;
+    for _ in 0..5 {
+        executor.pass().await.expect("pass");
+    }
+    for other in &setup.clusters[1..] {
+        assert_eq!(setup.ws.patches(other, ""), 0, "{other} untouched");
+    }
+    let held = setup
+        .events()
+        .iter()
+        .filter(|e| matches!(&e.event.body, EventBody::Note { text } if text.contains("waits: the run is halted")))
+        .count();
+    assert_eq!(held, 2, "each held apply is noted once");
+
+    setup
+        .ws
+        .fleet
+        .update_faults(&setup.clusters[0], |f| f.forbidden_resources.clear())
+        .expect("faults");
+    let resumed = setup.cli(&[
+        "rollout",
+        "resume",
+        &setup.run_id(),
+        "--note",
+        "RBAC mended",
+    ]);
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    setup.finish_with(&mut executor).await;
+    assert_eq!(
+        setup.records(&setup.clusters[0]),
+        0,
+        "the failed cluster stays failed"
+    );
+    for other in &setup.clusters[1..] {
+        assert_eq!(setup.records(other), 1, "{other} applied once");
+    }
+    let second_attempts = setup
+        .events()
+        .iter()
+        .filter(|e| {
+            matches!(&e.event.body, EventBody::Intent { .. }) && e.event.key.0.ends_with("#2")
+        })
+        .count();
+    assert_eq!(second_attempts, 0, "the held applies went out as journaled");
+    live.stop();
+}
+
+/// The executor journaled a failed apply's outcome and stopped before folding it (the
+/// journal is cut right there). A new executor folds the failure as the apply reported
+/// it, so the run halts as it would have; it does not read the cluster, find the release
+/// missing and apply it again, and the batch's other clusters wait for a person.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failure_journaled_just_before_a_crash_is_folded_not_applied_again() {
+    let (setup, mut live, executor) = halted_by_a_failed_first_apply(13).await;
+    drop(executor);
+    let path = setup.path();
+    let first = setup.clusters[0].clone();
+    let events = setup.events();
+    let cut = events
+        .iter()
+        .position(|e| {
+            matches!(
+                &e.event.body,
+                EventBody::RolloutObserved {
+                    observation: Observation::Applied { cluster, result: Err(_) },
+                    ..
+                } if cluster.0 == first
+            )
+        })
+        .expect("the failure was folded");
+    assert!(
+        events[..cut].iter().any(|e| matches!(&e.event.body,
+            EventBody::Outcome { intent, ok: false, .. } if intent.0.contains(&format!("/{first}/apply/intent")))),
+        "the failed outcome precedes the cut"
+    );
+    for suffix in ["", "-wal", "-shm"] {
+        let file = path.join(format!("journal.sqlite{suffix}"));
+        if file.exists() {
+            std::fs::remove_file(file).expect("remove the journal");
+        }
+    }
+    journal(path)
+        .append_all(
+            events[..cut].iter().map(|e| e.event.clone()).collect(),
+            None,
+        )
+        .expect("the journal as it was at the crash");
+
+    // The cause is mended: an apply now would write the release record.
+    setup
+        .ws
+        .fleet
+        .update_faults(&first, |f| f.forbidden_resources.clear())
+        .expect("faults");
+    let mut restarted = live.executor(&setup.ws, "executor-b", None);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let applied_any = || setup.clusters.iter().any(|c| setup.ws.patches(c, "") > 0);
+    while !setup.halted() && !applied_any() {
+        assert!(Instant::now() < deadline, "the restarted run never halted");
+        restarted.pass().await.expect("pass");
+    }
+    for _ in 0..5 {
+        restarted.pass().await.expect("pass");
+    }
+    for cluster in &setup.clusters {
+        assert_eq!(setup.ws.patches(cluster, ""), 0, "{cluster} not applied");
+    }
+    live.stop();
+}

@@ -6,7 +6,7 @@
 //! restarted, which settles applies without outcome by reading each cluster's release
 //! record, never by applying again blindly.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
@@ -17,7 +17,7 @@ use crate::model::ledger::ClusterId;
 use crate::model::maintenance::MaintenancePort;
 use crate::model::rollout::{
     Action, AppliedSeen, Observation, RolloutPort, RolloutRunSpec, RolloutStatus, RunState,
-    VerifyProgress, replay, soak_awaits_evidence, step,
+    VerifyProgress, replay, soak_awaits_evidence, step, unfolded_applies,
 };
 use crate::model::run::{
     EventBody, IdempotencyKey, ItemId, NewEvent, PauseScope, RunId, RunStatus, Sequence,
@@ -41,6 +41,12 @@ pub(super) struct RolloutRuntime {
 struct Feed {
     observation: Observation,
     command: Option<Sequence>,
+}
+
+/// Observations still to feed and the actions of the last one fed, still to perform.
+struct Frame {
+    feeds: VecDeque<Feed>,
+    actions: VecDeque<Action>,
 }
 
 /// Whether feeding `observation` changed nothing worth keeping: the journal then stays
@@ -113,6 +119,15 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                     return Ok(());
                 };
                 if started {
+                    // Applies that reported before the stop are folded as they reported;
+                    // only those that never did are settled by reading the cluster.
+                    let outcomes = &self.rollout_log.apply_outcomes;
+                    let reported =
+                        unfolded_applies(&runtime.state, |intent| outcomes.get(intent).cloned());
+                    queue.extend(reported.into_iter().map(|observation| Feed {
+                        observation,
+                        command: None,
+                    }));
                     queue.push(Feed {
                         observation: Observation::Restarted,
                         command: None,
@@ -420,18 +435,53 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
     }
 
     /// Feeds observations until none is left, journaling each before acting on it.
+    /// Depth first: what an action reports is fed (and acted on) before the step's next
+    /// action is performed. A failed apply that halts the run is thus folded before the
+    /// batch's next apply would start, and that apply waits: its intent is journaled, a
+    /// person's resume sends it, and a restart settles it by reading the cluster.
     async fn feed_all(
         &mut self,
         run: &RunId,
         runtime: &mut RolloutRuntime,
-        mut queue: Vec<Feed>,
+        queue: Vec<Feed>,
     ) -> Result<(), EngineError> {
-        queue.reverse();
+        let mut frames = vec![Frame {
+            feeds: queue.into(),
+            actions: VecDeque::new(),
+        }];
         let mut steps = 0;
-        while let Some(feed) = queue.pop() {
+        while let Some(frame) = frames.last_mut() {
+            if let Some(action) = frame.actions.pop_front() {
+                let reports = self.perform_rollout(run, runtime, action).await?;
+                if self.lease.is_none() {
+                    // Nothing more is started; the new holder rebuilds the run from
+                    // the journal and settles what was left open.
+                    return Ok(());
+                }
+                if !reports.is_empty() {
+                    frames.push(Frame {
+                        feeds: reports.into(),
+                        actions: VecDeque::new(),
+                    });
+                }
+                continue;
+            }
+            let Some(feed) = frame.feeds.pop_front() else {
+                frames.pop();
+                continue;
+            };
             steps += 1;
             if steps > 500 {
-                break; // a safety net against a livelock; the next pass continues
+                // A safety net against a livelock; the next pass continues. Applies whose
+                // intents are journaled go out then.
+                for frame in frames {
+                    for action in frame.actions {
+                        if let Action::Apply { cluster, key, .. } = action {
+                            runtime.deferred.insert(cluster, key);
+                        }
+                    }
+                }
+                return Ok(());
             }
             let at = now();
             let before = runtime.state.clone();
@@ -452,16 +502,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             }
             self.journal_step(run, at, &feed, &actions)?;
             runtime.state = next;
-            for action in actions {
-                let more = self.perform_rollout(run, runtime, action).await?;
-                // Fed before anything queued later, as they happened.
-                queue.extend(more.into_iter().rev());
-                if self.lease.is_none() {
-                    // Nothing more is started; the new holder rebuilds the run from
-                    // the journal and settles what was left open.
-                    return Ok(());
-                }
-            }
+            frame.actions = actions.into();
         }
         Ok(())
     }
@@ -557,6 +598,27 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 // A pause or an abort written while the batch's earlier applies ran is
                 // read before each apply; the apply then waits like a frozen one.
                 self.catch_up()?;
+                if runtime.state.status != RolloutStatus::Running {
+                    // Halted (or paused) by what an earlier apply of the same step
+                    // reported: the intent is journaled, the apply waits for a person.
+                    let note = NewEvent::new(
+                        now(),
+                        self.options.actor.clone(),
+                        IdempotencyKey(format!("{key}/held")),
+                        EventBody::Note {
+                            text: format!(
+                                "apply to {cluster} waits: the run is {}",
+                                runtime.state.status
+                            ),
+                        },
+                    )
+                    .with_run(run.clone())
+                    .with_cluster(cluster.clone())
+                    .with_item(ItemId(cluster.0.clone()));
+                    self.append(note)?;
+                    runtime.deferred.insert(cluster, key);
+                    return Ok(Vec::new());
+                }
                 if self.apply_held(run, runtime) {
                     runtime.deferred.insert(cluster, key);
                     return Ok(Vec::new());

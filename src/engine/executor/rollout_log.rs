@@ -1,14 +1,15 @@
 //! What the rollout executor reads from the journal, in order: which runs are rollouts
 //! (with their spec and author), the observations fed to each run's reducer, and the
-//! operator commands (approve, pause, resume, abort) not folded yet.
+//! operator commands (approve, pause, resume, abort) not folded yet, and what each apply
+//! reported.
 
 use std::collections::{BTreeMap, HashMap};
 
 use jiff::Timestamp;
 use serde::Deserialize;
 
-use crate::model::rollout::{Observation, RolloutRunSpec};
-use crate::model::run::{Actor, EventBody, PauseScope, RunId, Sequence};
+use crate::model::rollout::{Observation, ReleaseDigest, RolloutRunSpec, apply_result};
+use crate::model::run::{Actor, EventBody, IdempotencyKey, PauseScope, RunId, Sequence};
 
 /// What catch-up keeps for rollout runs, read from every event in order.
 #[derive(Default)]
@@ -19,6 +20,8 @@ pub(super) struct RolloutLog {
     pub observed: HashMap<RunId, Vec<(Timestamp, Observation, Option<Sequence>)>>,
     /// Operator commands per run, in order.
     pub commands: HashMap<RunId, Vec<(Sequence, Observation)>>,
+    /// What each rollout apply reported, by its intent's key.
+    pub apply_outcomes: HashMap<IdempotencyKey, Result<ReleaseDigest, String>>,
 }
 
 impl RolloutLog {
@@ -47,6 +50,12 @@ impl RolloutLog {
                 observation.clone(),
                 command.map(Sequence),
             ));
+            return;
+        }
+        if let EventBody::Outcome { intent, detail, .. } = &e.body {
+            if let Some(result) = apply_result(detail) {
+                self.apply_outcomes.insert(intent.clone(), result);
+            }
             return;
         }
         if !e.key.is_command() {

@@ -163,16 +163,9 @@ fn halt(s: &mut RunState, why: HaltReason, out: &mut Vec<Action>) {
 }
 
 fn refuse_now(s: &RunState, what: &str, out: &mut Vec<Action>) {
-    let status = match &s.status {
-        RolloutStatus::Running => "running".to_string(),
-        RolloutStatus::Paused { by, .. } => format!("paused by {by}"),
-        RolloutStatus::Halted { why } => format!("halted: {why}"),
-        RolloutStatus::Aborted { by, .. } => format!("aborted by {by}"),
-        RolloutStatus::Succeeded => "succeeded".to_string(),
-    };
     out.push(Action::Refused(Refusal::NotNow {
         what: what.to_string(),
-        status,
+        status: s.status.to_string(),
     }));
 }
 

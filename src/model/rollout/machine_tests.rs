@@ -680,6 +680,50 @@ fn after_a_restart_the_applied_digest_decides_whether_to_apply_again() {
     assert_eq!(out, vec![Action::ObserveApplied { cluster: id("a") }]);
 }
 
+#[test]
+fn an_apply_that_reported_before_a_restart_is_folded_as_reported_not_applied_again() {
+    use crate::model::rollout::{apply_result, unfolded_applies};
+    let s = canary_approved();
+    // The executor journaled the failed apply's outcome, then died before folding it.
+    let journaled: BTreeMap<String, serde_json::Value> = BTreeMap::from([(
+        "ro-1/a/apply/intent#1".to_string(),
+        serde_json::json!({"Err": "configmaps is forbidden"}),
+    )]);
+    let outcome_of = |key: &IdempotencyKey| journaled.get(&key.0).and_then(apply_result);
+    let reports = unfolded_applies(&s, outcome_of);
+    assert_eq!(
+        reports,
+        vec![Observation::Applied {
+            cluster: id("a"),
+            result: Err("configmaps is forbidden".into()),
+        }]
+    );
+    let (s, _) = step(s, t(100), reports[0].clone());
+    let (s, out) = step(s, t(100), Observation::Restarted);
+    assert!(
+        matches!(s.items[&id("a")].phase, ItemPhase::Failed { .. }),
+        "{:?}",
+        s.items[&id("a")].phase
+    );
+    assert!(
+        out.is_empty(),
+        "nothing to settle, nothing applied: {out:?}"
+    );
+
+    // An outcome of another attempt, or none at all, leaves the apply to be settled by
+    // reading the cluster.
+    let s = canary_approved();
+    assert!(unfolded_applies(&s, |_| None).is_empty());
+    let next_attempt =
+        |key: &IdempotencyKey| (key.0 == "ro-1/a/apply/intent#2").then(|| Ok(digest()));
+    assert!(unfolded_applies(&s, next_attempt).is_empty());
+    // Outcomes settled by reading the cluster carry what was seen too.
+    assert_eq!(
+        apply_result(&serde_json::json!({"Ok": digest(), "observed": {"seen": "nothing"}})),
+        Some(Ok(digest()))
+    );
+}
+
 /// The apply outcome a step journaled, if any: its key, intent, verdict and detail.
 fn settled(out: &[Action]) -> Option<(String, String, bool, serde_json::Value)> {
     out.iter().find_map(|a| match a {

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::digest::ReleaseDigest;
 use super::machine::{applied, item_key};
-use super::state::{Action, BatchPhase, ItemPhase, RolloutStatus, RunState};
+use super::state::{Action, BatchPhase, ItemPhase, Observation, RolloutStatus, RunState};
 use crate::model::ledger::ClusterId;
 use crate::model::run::{EventBody, IdempotencyKey};
 
@@ -76,6 +76,37 @@ pub(super) fn restarted(s: &mut RunState, out: &mut Vec<Action>) {
         Some(BatchPhase::Soaking { until, .. }) => out.push(Action::WakeAt(*until)),
         _ => {}
     }
+}
+
+/// Reports of applies whose outcome the journal holds but that were never fed to the
+/// run (the executor stopped between journaling the outcome and folding it), for each
+/// cluster still applying: `outcome_of` gives what an intent's outcome said. Folding them
+/// before [`Observation::Restarted`] matters for failures: settling a failed apply by
+/// reading the cluster would find its release missing and apply it again.
+pub fn unfolded_applies(
+    s: &RunState,
+    outcome_of: impl Fn(&IdempotencyKey) -> Option<Result<ReleaseDigest, String>>,
+) -> Vec<Observation> {
+    s.items
+        .iter()
+        .filter(|(_, item)| item.phase == ItemPhase::Applying)
+        .filter_map(|(cluster, item)| {
+            let intent = item_key(s, cluster, "apply", "intent", item.attempt);
+            outcome_of(&intent).map(|result| Observation::Applied {
+                cluster: cluster.clone(),
+                result,
+            })
+        })
+        .collect()
+}
+
+/// What an apply's journaled outcome says, as the apply reported it: `{"Ok": digest}` or
+/// `{"Err": why}` (outcomes settled by reading the cluster carry what was seen as well).
+pub fn apply_result(detail: &serde_json::Value) -> Option<Result<ReleaseDigest, String>> {
+    if let Some(ok) = detail.get("Ok") {
+        return serde_json::from_value(ok.clone()).ok().map(Ok);
+    }
+    detail.get("Err")?.as_str().map(|e| Err(e.to_string()))
 }
 
 /// The outcome of an apply intent settled by observing the cluster, under the key an

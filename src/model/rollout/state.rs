@@ -172,6 +172,18 @@ pub enum RolloutStatus {
     Succeeded,
 }
 
+impl std::fmt::Display for RolloutStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RolloutStatus::Running => write!(f, "running"),
+            RolloutStatus::Paused { by, .. } => write!(f, "paused by {by}"),
+            RolloutStatus::Halted { why } => write!(f, "halted: {why}"),
+            RolloutStatus::Aborted { by, .. } => write!(f, "aborted by {by}"),
+            RolloutStatus::Succeeded => write!(f, "succeeded"),
+        }
+    }
+}
+
 /// The rollout run: everything the reducer decides from. Rebuilt after a restart by
 /// replaying the journaled observations through the reducer, so it is only written out.
 #[derive(Debug, Clone, PartialEq, Serialize)]
