@@ -651,3 +651,60 @@ async fn a_failure_journaled_just_before_a_crash_is_folded_not_applied_again() {
     }
     live.stop();
 }
+
+/// The journal says every cluster runs the release, but one was rebuilt since (its release
+/// record is gone). Started again, the release is applied to that cluster and only
+/// verified on the others: the deployed id decides, not the journal's memory.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rebuilt_cluster_the_journal_says_runs_the_release_gets_it_again() {
+    use k8s_openapi::api::core::v1::ConfigMap;
+    let setup = Setup::new(14, ROLLOUT).await;
+    let mut live = Live::new(&setup.ws).await;
+    let mut executor = live.executor(&setup.ws, "executor-a", None);
+    setup.start_rollout();
+    setup.finish_with(&mut executor).await;
+    let rebuilt = setup.clusters[0].clone();
+    kube::Api::<ConfigMap>::namespaced(
+        setup.ws.fleet.client(&rebuilt).expect("client"),
+        "kube-system",
+    )
+    .delete("fleetdeck-release", &Default::default())
+    .await
+    .expect("record deleted");
+
+    let again = setup.start_rollout();
+    let said = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        said.contains("3 cluster(s) already run this digest"),
+        "{said}"
+    );
+    setup.wait_succeeded_with(&mut executor, 2).await;
+    assert_eq!(setup.records(&rebuilt), 2, "applied again to {rebuilt}");
+    for other in &setup.clusters[1..] {
+        assert_eq!(setup.records(other), 1, "{other} only verified");
+    }
+    assert!(setup.events().iter().any(|e| matches!(&e.event.body,
+        EventBody::Note { text } if text.contains(&format!("the journal says {rebuilt} runs")))));
+    live.stop();
+}
+
+impl Setup {
+    /// Runs `executor`'s passes until `runs` rollouts succeeded.
+    async fn wait_succeeded_with(&self, executor: &mut InProcess, runs: usize) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let succeeded = || {
+            journal(self.path()).projection().is_ok_and(|p| {
+                p.runs
+                    .values()
+                    .filter(|r| r.status == RunStatus::Succeeded)
+                    .count()
+                    == runs
+            })
+        };
+        while !succeeded() {
+            assert!(Instant::now() < deadline, "{runs} rollouts never succeeded");
+            executor.pass().await.expect("pass");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}

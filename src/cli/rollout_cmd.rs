@@ -268,7 +268,7 @@ fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
     );
     if !spec.applied.is_empty() {
         println!(
-            "{} cluster(s) already run this digest: they are verified, not applied again",
+            "{} cluster(s) already run this digest: verified, not applied again, once their release record confirms it",
             spec.applied.len()
         );
     }

@@ -3,7 +3,8 @@
 //! Batch: `Pending → AwaitingApproval → Executing → Verifying → Soaking → Done | Halted`.
 //! Cluster: `Pending → Applying → Verifying → Succeeded | Failed | Unknown`.
 //! Rules kept here:
-//! - a cluster whose applied digest is the run's is verified, never applied again;
+//! - a cluster whose applied digest is the run's is verified, never applied again, once its
+//!   release record confirms it (one rebuilt since is applied like any other);
 //! - stop conditions are evaluated whenever a batch is active (and metric evidence while a
 //!   batch waits too: harm seen before a batch starts must stop it from starting);
 //! - a halt or a pause stops new applies; applies in flight are still recorded and
@@ -32,7 +33,7 @@ pub fn step(mut s: RunState, now: Timestamp, obs: Observation) -> (RunState, Vec
     match obs {
         Observation::Tick => {
             for (cluster, item) in &s.items {
-                if item.reconciling {
+                if item.reconciling || item.confirming {
                     out.push(Action::ObserveApplied {
                         cluster: cluster.clone(),
                     });
@@ -465,6 +466,73 @@ pub fn soak_awaits_evidence(s: &RunState, now: Timestamp) -> bool {
         )
 }
 
+/// What the release record of a cluster the journal says runs the release shows: the
+/// same digest, it is only verified; anything else, it is applied like any other (once
+/// the run goes on, if it is paused or halted); unreadable, it is asked again next tick.
+pub(super) fn confirmed(
+    s: &mut RunState,
+    cluster: &ClusterId,
+    seen: &super::restart::AppliedSeen,
+    out: &mut Vec<Action>,
+) {
+    let digest = s.digest.clone();
+    let running = s.status == RolloutStatus::Running;
+    let Some(item) = s.items.get_mut(cluster) else {
+        return;
+    };
+    match super::restart::reconcile_apply(&digest, seen) {
+        super::restart::ApplyResolution::Happened => {
+            item.confirming = false;
+            item.reconciling = false;
+            item.phase = ItemPhase::Verifying;
+            item.verifications += 1;
+            let key = item_key(s, cluster, "apply", "skipped", 0);
+            journal(
+                out,
+                Some(cluster),
+                key,
+                EventBody::StepStatusChanged {
+                    status: StepStatus::Skipped,
+                },
+            );
+            out.push(Action::Verify {
+                cluster: cluster.clone(),
+            });
+        }
+        super::restart::ApplyResolution::NotDone => {
+            item.confirming = false;
+            item.reconciling = false;
+            item.applied = None;
+            item.phase = ItemPhase::Pending;
+            let key = item_key(s, cluster, "apply", "unconfirmed", 0);
+            journal(
+                out,
+                Some(cluster),
+                key,
+                EventBody::Note {
+                    text: format!(
+                        "the journal says {cluster} runs {digest}, but its release record \
+                         shows {}: applied like any other cluster",
+                        describe_seen(seen)
+                    ),
+                },
+            );
+            if running {
+                start_items(s, out);
+            }
+        }
+        super::restart::ApplyResolution::Unknown { .. } => {}
+    }
+}
+
+fn describe_seen(seen: &super::restart::AppliedSeen) -> String {
+    match seen {
+        super::restart::AppliedSeen::Digest { digest } => format!("release {digest}"),
+        super::restart::AppliedSeen::Nothing => "no release".to_string(),
+        super::restart::AppliedSeen::Unreachable { why } => format!("nothing readable ({why})"),
+    }
+}
+
 /// Starts what may start in the current batch.
 fn start_items(s: &mut RunState, out: &mut Vec<Action>) {
     let clusters = s
@@ -481,19 +549,11 @@ fn start_items(s: &mut RunState, out: &mut Vec<Action>) {
             continue;
         }
         if item.applied.as_ref() == Some(&digest) {
-            // Deployed id equals staged id: nothing to apply, only to verify.
-            item.phase = ItemPhase::Verifying;
-            item.verifications += 1;
-            let key = item_key(s, &cluster, "apply", "skipped", 0);
-            journal(
-                out,
-                Some(&cluster),
-                key,
-                EventBody::StepStatusChanged {
-                    status: StepStatus::Skipped,
-                },
-            );
-            out.push(Action::Verify { cluster });
+            // The journal says the cluster runs this release. Its release record (the
+            // deployed id) decides: a cluster rebuilt under the same id runs nothing.
+            item.phase = ItemPhase::Applying;
+            item.confirming = true;
+            out.push(Action::ObserveApplied { cluster });
             continue;
         }
         item.attempt += 1;

@@ -609,6 +609,26 @@ fn a_cluster_that_already_runs_the_digest_is_verified_not_applied() {
             note: "go".into(),
         },
     );
+    // The journal says so; the cluster's release record is read before anything else.
+    assert!(applies(&out).is_empty());
+    assert_eq!(
+        out.last(),
+        Some(&Action::ObserveApplied { cluster: id("a") })
+    );
+    let (_, out) = step(s.clone(), t(1), Observation::Tick);
+    assert_eq!(
+        out,
+        vec![Action::ObserveApplied { cluster: id("a") }],
+        "asked again each tick until it answers"
+    );
+    let (s, out) = step(
+        s,
+        t(1),
+        Observation::Reconciled {
+            cluster: id("a"),
+            seen: AppliedSeen::Digest { digest: digest() },
+        },
+    );
     assert!(applies(&out).is_empty());
     assert!(out.contains(&Action::Verify { cluster: id("a") }));
     assert_eq!(s.items[&id("a")].phase, ItemPhase::Verifying);
@@ -617,6 +637,8 @@ fn a_cluster_that_already_runs_the_digest_is_verified_not_applied() {
         None,
         "nothing staged: nothing to apply"
     );
+    let (_, out) = step(s.clone(), t(1), Observation::Tick);
+    assert!(out.is_empty(), "confirmed: nothing more to read: {out:?}");
     let (s, _) = step(s, t(2), pass("a"));
     let (s, _) = step(s, t(3), healthy(&["a"]));
     let (_, out) = step(s, t(2 + 600), Observation::Tick);
@@ -625,6 +647,60 @@ fn a_cluster_that_already_runs_the_digest_is_verified_not_applied() {
         vec!["b", "c"],
         "b runs an older digest: applied"
     );
+}
+
+#[test]
+fn a_cluster_the_journal_wrongly_says_runs_the_digest_is_applied() {
+    // Rebuilt under the same id: the journal's latest release for it is the run's, but
+    // its release record shows nothing.
+    let s = run_with(&[("a", "sha256:new")], stop(1, UnknownMetrics::Stop));
+    let (s, _) = step(s, t(0), Observation::Tick);
+    let approve = Observation::Approve {
+        batch: 0,
+        by: bob(),
+        note: "go".into(),
+    };
+    let (s, _) = step(s, t(1), approve);
+    let seen = |seen| Observation::Reconciled {
+        cluster: id("a"),
+        seen,
+    };
+    // Unreadable: nothing decided.
+    let (s, out) = step(
+        s,
+        t(2),
+        seen(AppliedSeen::Unreachable {
+            why: "timeout".into(),
+        }),
+    );
+    assert!(out.is_empty(), "{out:?}");
+    let (paused, _) = step(
+        s.clone(),
+        t(3),
+        Observation::Pause {
+            by: bob(),
+            reason: "wait".into(),
+        },
+    );
+    let (s, out) = step(s, t(3), seen(AppliedSeen::Nothing));
+    assert_eq!(applies(&out), ["a"]);
+    assert!(matches!(s.items[&id("a")].phase, ItemPhase::Applying));
+    assert!(!s.items[&id("a")].confirming);
+    assert_eq!(s.items[&id("a")].applied, None);
+
+    // Paused meanwhile: the apply waits for the resume, like any new one.
+    let (paused, out) = step(paused, t(4), seen(AppliedSeen::Nothing));
+    assert!(applies(&out).is_empty());
+    assert_eq!(paused.items[&id("a")].phase, ItemPhase::Pending);
+    let (_, out) = step(
+        paused,
+        t(5),
+        Observation::Resume {
+            by: bob(),
+            note: "go on".into(),
+        },
+    );
+    assert_eq!(applies(&out), ["a"]);
 }
 
 #[test]

@@ -57,7 +57,8 @@ pub(super) fn restarted(s: &mut RunState, out: &mut Vec<Action>) {
     for (cluster, item) in s.items.iter_mut() {
         match item.phase {
             ItemPhase::Applying => {
-                item.reconciling = true;
+                // A confirmation is asked again as it was; an apply is settled.
+                item.reconciling = !item.confirming;
                 out.push(Action::ObserveApplied {
                     cluster: cluster.clone(),
                 });
@@ -89,7 +90,7 @@ pub fn unfolded_applies(
 ) -> Vec<Observation> {
     s.items
         .iter()
-        .filter(|(_, item)| item.phase == ItemPhase::Applying)
+        .filter(|(_, item)| item.phase == ItemPhase::Applying && !item.confirming)
         .filter_map(|(cluster, item)| {
             let intent = item_key(s, cluster, "apply", "intent", item.attempt);
             outcome_of(&intent).map(|result| Observation::Applied {
@@ -141,7 +142,14 @@ pub(super) fn reconciled(
     let Some(item) = s.items.get(cluster) else {
         return;
     };
-    if !item.reconciling || item.phase != ItemPhase::Applying {
+    if item.phase != ItemPhase::Applying {
+        return;
+    }
+    if item.confirming {
+        // No apply was started: the record only confirms what the journal said.
+        return super::machine::confirmed(s, cluster, seen, out);
+    }
+    if !item.reconciling {
         return;
     }
     let intended = item.staged.clone().unwrap_or_else(|| s.digest.clone());

@@ -117,6 +117,10 @@ pub struct Item {
     pub attempt: u32,
     /// After a restart, waiting to learn whether an apply without outcome happened.
     pub reconciling: bool,
+    /// The journal says the cluster runs the run's release: waiting for its release
+    /// record to confirm it before it is only verified (a cluster rebuilt under the same
+    /// id runs nothing of it).
+    pub confirming: bool,
     /// How many verification rounds were requested (part of the verdict's key).
     pub verifications: u32,
 }
@@ -257,6 +261,7 @@ impl RunState {
                     applied: applied.get(c).cloned(),
                     attempt: 0,
                     reconciling: false,
+                    confirming: false,
                     verifications: 0,
                 };
                 (c.clone(), item)
