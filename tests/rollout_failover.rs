@@ -103,14 +103,18 @@ impl Setup {
 
     fn wait_succeeded(&self, runs: usize) {
         wait("the rollout to succeed", 120, self.path(), || {
-            journal(self.path()).projection().is_ok_and(|p| {
-                p.runs
-                    .values()
-                    .filter(|r| r.status == RunStatus::Succeeded)
-                    .count()
-                    == runs
-            })
+            self.succeeded_runs() == runs
         });
+    }
+
+    /// How many rollouts the journal records as succeeded.
+    fn succeeded_runs(&self) -> usize {
+        journal(self.path()).projection().map_or(0, |p| {
+            p.runs
+                .values()
+                .filter(|r| r.status == RunStatus::Succeeded)
+                .count()
+        })
     }
 }
 
@@ -328,16 +332,15 @@ impl Setup {
             .any(|e| matches!(&e.event.body, EventBody::Intent { action, .. } if action == "apply"))
     }
 
-    fn succeeded(&self) -> bool {
-        journal(self.path())
-            .projection()
-            .is_ok_and(|p| p.runs.values().any(|r| r.status == RunStatus::Succeeded))
-    }
-
     /// Runs `executor`'s passes until the rollout succeeded.
     async fn finish_with(&self, executor: &mut InProcess) {
+        self.finish_runs_with(executor, 1).await
+    }
+
+    /// Runs `executor`'s passes until `runs` rollouts succeeded.
+    async fn finish_runs_with(&self, executor: &mut InProcess, runs: usize) {
         let deadline = Instant::now() + Duration::from_secs(60);
-        while !self.succeeded() {
+        while self.succeeded_runs() < runs {
             assert!(Instant::now() < deadline, "the rollout never succeeded");
             match executor.pass().await {
                 // As `fleetdeck run` does: a write refused under a lost lease means
@@ -678,7 +681,7 @@ async fn a_rebuilt_cluster_the_journal_says_runs_the_release_gets_it_again() {
         said.contains("3 cluster(s) already run this digest"),
         "{said}"
     );
-    setup.wait_succeeded_with(&mut executor, 2).await;
+    setup.finish_runs_with(&mut executor, 2).await;
     assert_eq!(setup.records(&rebuilt), 2, "applied again to {rebuilt}");
     for other in &setup.clusters[1..] {
         assert_eq!(setup.records(other), 1, "{other} only verified");
@@ -686,25 +689,4 @@ async fn a_rebuilt_cluster_the_journal_says_runs_the_release_gets_it_again() {
     assert!(setup.events().iter().any(|e| matches!(&e.event.body,
         EventBody::Note { text } if text.contains(&format!("the journal says {rebuilt} runs")))));
     live.stop();
-}
-
-impl Setup {
-    /// Runs `executor`'s passes until `runs` rollouts succeeded.
-    async fn wait_succeeded_with(&self, executor: &mut InProcess, runs: usize) {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let succeeded = || {
-            journal(self.path()).projection().is_ok_and(|p| {
-                p.runs
-                    .values()
-                    .filter(|r| r.status == RunStatus::Succeeded)
-                    .count()
-                    == runs
-            })
-        };
-        while !succeeded() {
-            assert!(Instant::now() < deadline, "{runs} rollouts never succeeded");
-            executor.pass().await.expect("pass");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
 }

@@ -313,6 +313,32 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         }))
     }
 
+    /// Keeps an apply whose intent is journaled for later, noting why once (under the
+    /// intent's key with `suffix`): it goes out when the run is running and its cluster
+    /// not frozen (`thawed_applies`), or a restart settles it by reading the cluster.
+    fn hold_apply(
+        &mut self,
+        run: &RunId,
+        runtime: &mut RolloutRuntime,
+        cluster: ClusterId,
+        key: IdempotencyKey,
+        suffix: &str,
+        why: String,
+    ) -> Result<(), EngineError> {
+        let note = NewEvent::new(
+            now(),
+            self.options.actor.clone(),
+            IdempotencyKey(format!("{key}/{suffix}")),
+            EventBody::Note { text: why },
+        )
+        .with_run(run.clone())
+        .with_cluster(cluster.clone())
+        .with_item(ItemId(cluster.0.clone()));
+        self.append(note)?;
+        runtime.deferred.insert(cluster, key);
+        Ok(())
+    }
+
     /// Applies that waited for a freeze to lift, once it has.
     async fn thawed_applies(
         &mut self,
@@ -601,22 +627,11 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 if runtime.state.status != RolloutStatus::Running {
                     // Halted (or paused) by what an earlier apply of the same step
                     // reported: the intent is journaled, the apply waits for a person.
-                    let note = NewEvent::new(
-                        now(),
-                        self.options.actor.clone(),
-                        IdempotencyKey(format!("{key}/held")),
-                        EventBody::Note {
-                            text: format!(
-                                "apply to {cluster} waits: the run is {}",
-                                runtime.state.status
-                            ),
-                        },
-                    )
-                    .with_run(run.clone())
-                    .with_cluster(cluster.clone())
-                    .with_item(ItemId(cluster.0.clone()));
-                    self.append(note)?;
-                    runtime.deferred.insert(cluster, key);
+                    let why = format!(
+                        "apply to {cluster} waits: the run is {}",
+                        runtime.state.status
+                    );
+                    self.hold_apply(run, runtime, cluster, key, "held", why)?;
                     return Ok(Vec::new());
                 }
                 if self.apply_held(run, runtime) {
@@ -626,19 +641,8 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 if let Some(freeze) = self.freeze_of(&cluster) {
                     // The intent is journaled; the apply waits for the freeze to lift
                     // (and after a restart, the release record says it never happened).
-                    let note = NewEvent::new(
-                        now(),
-                        self.options.actor.clone(),
-                        IdempotencyKey(format!("{key}/frozen")),
-                        EventBody::Note {
-                            text: format!("apply waits: {cluster} is frozen ({freeze})"),
-                        },
-                    )
-                    .with_run(run.clone())
-                    .with_cluster(cluster.clone())
-                    .with_item(ItemId(cluster.0.clone()));
-                    self.append(note)?;
-                    runtime.deferred.insert(cluster, key);
+                    let why = format!("apply waits: {cluster} is frozen ({freeze})");
+                    self.hold_apply(run, runtime, cluster, key, "frozen", why)?;
                     return Ok(Vec::new());
                 }
                 Ok(self
