@@ -498,30 +498,67 @@ async fn slow_metric_evidence_keeps_the_lease() {
 /// (`failedClusters: 1`). Returns once the halt is journaled, with the executor that
 /// halted it.
 async fn halted_by_a_failed_first_apply(seed: u64) -> (Setup, Live, InProcess) {
+    halted_by_failing_applies(seed, 1).await
+}
+
+/// As [`halted_by_a_failed_first_apply`], with the batch's first `failing` clusters
+/// refusing ConfigMaps.
+async fn halted_by_failing_applies(seed: u64, failing: usize) -> (Setup, Live, InProcess) {
     let setup = Setup::new(seed, ROLLOUT).await;
     let live = Live::new(&setup.ws).await;
-    setup
-        .ws
-        .fleet
-        .update_faults(&setup.clusters[0], |f| {
-            f.forbidden_resources = vec!["configmaps".into()]
-        })
-        .expect("faults");
+    setup.refuse_configmaps(&setup.clusters[..failing], true);
     setup.start_rollout();
     let mut executor = live.executor(&setup.ws, "executor-a", None);
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !setup.halted() {
-        assert!(Instant::now() < deadline, "the run never halted");
-        executor.pass().await.expect("pass");
-    }
+    setup.pass_until_halted(&mut executor, 1).await;
     (setup, live, executor)
 }
 
 impl Setup {
     fn halted(&self) -> bool {
+        self.halts() > 0
+    }
+
+    /// Halts journaled so far.
+    fn halts(&self) -> usize {
         self.events()
             .iter()
-            .any(|e| matches!(e.event.body, EventBody::RolloutHalted { .. }))
+            .filter(|e| matches!(e.event.body, EventBody::RolloutHalted { .. }))
+            .count()
+    }
+
+    /// Runs `executor`'s passes until `halts` halts are journaled.
+    async fn pass_until_halted(&self, executor: &mut InProcess, halts: usize) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while self.halts() < halts {
+            assert!(Instant::now() < deadline, "the run never halted");
+            executor.pass().await.expect("pass");
+        }
+    }
+
+    /// Makes `clusters` refuse (or accept again) every ConfigMap request.
+    fn refuse_configmaps(&self, clusters: &[String], refuse: bool) {
+        for cluster in clusters {
+            self.ws
+                .fleet
+                .update_faults(cluster, |f| {
+                    f.forbidden_resources = if refuse {
+                        vec!["configmaps".into()]
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .expect("faults");
+        }
+    }
+
+    /// `rollout resume` as alice.
+    fn resume(&self, note: &str) {
+        let resumed = self.cli(&["rollout", "resume", &self.run_id(), "--note", note]);
+        assert!(
+            resumed.status.success(),
+            "{}",
+            String::from_utf8_lossy(&resumed.stderr)
+        );
     }
 
     /// Release records written to `cluster`.
@@ -541,11 +578,13 @@ impl Setup {
 /// failed cluster stays failed (the person accepted it).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_apply_that_halts_the_run_stops_the_rest_of_its_batch() {
-    let (setup, mut live, mut executor) = halted_by_a_failed_first_apply(12).await;
+    // The first two clusters refuse the release; the run allows no failed cluster.
+    let (setup, mut live, mut executor) = halted_by_failing_applies(12, 2).await;
+    let [first, second, third] = [0, 1, 2].map(|i| setup.clusters[i].clone());
     for _ in 0..5 {
         executor.pass().await.expect("pass");
     }
-    for other in &setup.clusters[1..] {
+    for other in [&second, &third] {
         assert_eq!(setup.ws.patches(other, ""), 0, "{other} untouched");
     }
     let held = setup
@@ -555,32 +594,22 @@ async fn a_failed_apply_that_halts_the_run_stops_the_rest_of_its_batch() {
         .count();
     assert_eq!(held, 2, "each held apply is noted once");
 
-    setup
-        .ws
-        .fleet
-        .update_faults(&setup.clusters[0], |f| f.forbidden_resources.clear())
-        .expect("faults");
-    let resumed = setup.cli(&[
-        "rollout",
-        "resume",
-        &setup.run_id(),
-        "--note",
-        "RBAC mended",
-    ]);
-    assert!(
-        resumed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&resumed.stderr)
-    );
-    setup.finish_with(&mut executor).await;
-    assert_eq!(
-        setup.records(&setup.clusters[0]),
-        0,
-        "the failed cluster stays failed"
-    );
-    for other in &setup.clusters[1..] {
-        assert_eq!(setup.records(other), 1, "{other} applied once");
+    // Resumed without mending the second: its held apply fails in turn and halts the run
+    // again before the third's goes out.
+    setup.resume("the first one is a known issue");
+    setup.pass_until_halted(&mut executor, 2).await;
+    for _ in 0..5 {
+        executor.pass().await.expect("pass");
     }
+    assert_eq!(setup.ws.patches(&third, ""), 0, "{third} still untouched");
+
+    setup.refuse_configmaps(&setup.clusters, false);
+    setup.resume("RBAC mended");
+    setup.finish_with(&mut executor).await;
+    for failed in [&first, &second] {
+        assert_eq!(setup.records(failed), 0, "{failed} stays failed");
+    }
+    assert_eq!(setup.records(&third), 1, "{third} applied once");
     let second_attempts = setup
         .events()
         .iter()
@@ -589,6 +618,56 @@ async fn a_failed_apply_that_halts_the_run_stops_the_rest_of_its_batch() {
         })
         .count();
     assert_eq!(second_attempts, 0, "the held applies went out as journaled");
+    live.stop();
+}
+
+/// Aborted while applies wait: they never start, and their intents are closed (no open
+/// intent is left for `rollout show` or a later executor), also by an executor that
+/// rebuilds the run after a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_aborted_run_closes_the_intents_of_applies_that_never_started() {
+    let (setup, mut live, mut executor) = halted_by_a_failed_first_apply(15).await;
+    let aborted = setup.cli(&[
+        "rollout",
+        "abort",
+        &setup.run_id(),
+        "--note",
+        "wrong release",
+    ]);
+    assert!(
+        aborted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&aborted.stderr)
+    );
+    for _ in 0..3 {
+        executor.pass().await.expect("pass");
+    }
+    let open = |setup: &Setup| -> Vec<String> {
+        let projection = journal(setup.path()).projection().expect("projection");
+        projection
+            .runs
+            .values()
+            .flat_map(|run| run.items.iter())
+            .filter(|(_, view)| !view.open_intents.is_empty())
+            .map(|(item, view)| format!("{item}: {:?}", view.open_intents))
+            .collect()
+    };
+    assert_eq!(open(&setup), Vec::<String>::new());
+    drop(executor);
+    let mut restarted = live.executor(&setup.ws, "executor-b", None);
+    for _ in 0..3 {
+        restarted.pass().await.expect("pass");
+    }
+    assert_eq!(open(&setup), Vec::<String>::new());
+    for other in &setup.clusters[1..] {
+        assert_eq!(setup.ws.patches(other, ""), 0, "{other} never applied");
+        let failed = setup.events().iter().any(|e| {
+            matches!(&e.event.body, EventBody::RolloutObserved {
+                observation: Observation::Applied { cluster, result: Err(_) }, ..
+            } if cluster.0 == *other)
+        });
+        assert!(!failed, "{other} never started, so it did not fail either");
+    }
     live.stop();
 }
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use jiff::Timestamp;
 
-use crate::journal::{JournalError, JournalStore};
+use crate::journal::{EventQuery, JournalError, JournalStore};
 use crate::model::rollout::{
     ManifestText, ReleaseDigest, RolloutPlan, RolloutRunSpec, RolloutSpec,
 };
@@ -82,8 +82,9 @@ pub struct NewRollout<'a> {
     pub plan: &'a RolloutPlan,
 }
 
-/// How often a start is decided again when other writes came in while it was checked.
-const START_TRIES: u32 = 5;
+/// How often a start is decided again when other writes came in while it was checked
+/// (each time on the journal brought up to date, which takes milliseconds).
+const START_TRIES: u32 = 20;
 
 /// Journals a new rollout run, noting which clusters earlier runs already saw with this
 /// digest (they are verified, never applied again); returns its id and the spec as
@@ -98,30 +99,37 @@ pub fn record_rollout(
     new: NewRollout<'_>,
     now: Timestamp,
 ) -> Result<(RunId, RolloutRunSpec), RolloutStartError> {
+    let mut projection = store.projection()?;
     let mut tries = 0;
     loop {
         tries += 1;
-        match record_once(store, actor, &new, now) {
+        match record_once(store, actor, &new, now, &projection) {
             Err(RolloutStartError::Journal(JournalError::MovedOn { .. }))
                 if tries < START_TRIES =>
             {
-                continue;
+                // Only what was written since is read, so an executor writing all along
+                // does not keep the start from ever catching up.
+                let since = EventQuery {
+                    after: projection.last_seq,
+                    ..EventQuery::default()
+                };
+                store.scan(&since, &mut |event| projection.apply(&event))?;
             }
             other => return other,
         }
     }
 }
 
-/// One decision: the journal as it is now, checked, then the run appended unless the
-/// journal moved on meanwhile.
+/// One decision on `projection`, the journal as last read: checked, then the run
+/// appended unless the journal moved on meanwhile.
 fn record_once(
     store: &mut impl JournalStore,
     actor: &Actor,
     new: &NewRollout<'_>,
     now: Timestamp,
+    projection: &Projection,
 ) -> Result<(RunId, RolloutRunSpec), RolloutStartError> {
-    let projection = store.projection()?;
-    let applied = already_applied(&projection, &new.digest);
+    let applied = already_applied(projection, &new.digest);
     let spec = RolloutRunSpec::new(
         new.rollout.clone(),
         new.digest.clone(),

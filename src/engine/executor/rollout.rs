@@ -16,8 +16,8 @@ use crate::journal::JournalStore;
 use crate::model::ledger::ClusterId;
 use crate::model::maintenance::MaintenancePort;
 use crate::model::rollout::{
-    Action, AppliedSeen, Observation, RolloutPort, RolloutRunSpec, RolloutStatus, RunState,
-    VerifyProgress, replay, soak_awaits_evidence, step, unfolded_applies,
+    Action, AppliedSeen, ItemPhase, Observation, RolloutPort, RolloutRunSpec, RolloutStatus,
+    RunState, VerifyProgress, replay, soak_awaits_evidence, step, unfolded_applies,
 };
 use crate::model::run::{
     EventBody, IdempotencyKey, ItemId, NewEvent, PauseScope, RunId, RunStatus, Sequence,
@@ -33,8 +33,12 @@ pub(super) struct RolloutRuntime {
     verifying: BTreeMap<ClusterId, Instant>,
     /// When metric evidence was last collected.
     evidence_at: Option<Instant>,
-    /// Applies whose cluster is frozen, with their intent's key.
+    /// Applies whose intent is journaled but that wait (a frozen cluster, a run halted
+    /// or paused before they started), with their intent's key.
     deferred: BTreeMap<ClusterId, IdempotencyKey>,
+    /// What a pass left unfed and unperformed when it reached its step limit, continued
+    /// first by the next pass.
+    leftover: Vec<Frame>,
 }
 
 /// An observation waiting to be fed, with the operator command it came from.
@@ -43,25 +47,51 @@ struct Feed {
     command: Option<Sequence>,
 }
 
+/// Observations fed per pass at most (a run of hundreds of clusters settling after a
+/// restart needs about two per cluster); the rest waits for the next pass.
+const MAX_STEPS_PER_PASS: usize = 2000;
+
 /// Observations still to feed and the actions of the last one fed, still to perform.
 struct Frame {
     feeds: VecDeque<Feed>,
     actions: VecDeque<Action>,
 }
 
+impl Frame {
+    fn feeds(feeds: Vec<Feed>) -> Frame {
+        Frame {
+            feeds: feeds.into(),
+            actions: VecDeque::new(),
+        }
+    }
+
+    fn actions(actions: Vec<Action>) -> Frame {
+        Frame {
+            feeds: VecDeque::new(),
+            actions: actions.into(),
+        }
+    }
+}
+
 /// Whether feeding `observation` changed nothing worth keeping: the journal then stays
-/// quiet (a replay without it reaches the same state).
+/// quiet (a replay without it reaches the same state). Its actions are still performed:
+/// they only read (asking a cluster for its release record again, gathering evidence).
 fn is_noise(
     observation: &Observation,
     before: &RunState,
     after: &RunState,
     actions: &[Action],
 ) -> bool {
-    matches!(observation, Observation::Tick | Observation::Evidence(_))
-        && before == after
-        && actions
-            .iter()
-            .all(|a| matches!(a, Action::CollectEvidence { .. } | Action::WakeAt(_)))
+    matches!(
+        observation,
+        Observation::Tick | Observation::Evidence(_) | Observation::Reconciled { .. }
+    ) && before == after
+        && actions.iter().all(|a| {
+            matches!(
+                a,
+                Action::CollectEvidence { .. } | Action::WakeAt(_) | Action::ObserveApplied { .. }
+            )
+        })
 }
 
 impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
@@ -105,6 +135,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 verifying: BTreeMap::new(),
                 evidence_at: None,
                 deferred: BTreeMap::new(),
+                leftover: Vec::new(),
             },
             started,
         ))
@@ -140,8 +171,24 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             runtime.state.status,
             RolloutStatus::Succeeded | RolloutStatus::Aborted { .. }
         ) {
+            // Finished: applies that waited never start; their intents are closed. After
+            // a restart an aborted run still settles the applies it left without outcome
+            // (by reading the clusters), and nothing else.
+            let result = match self.close_held_applies(run, &mut runtime) {
+                Ok(())
+                    if runtime
+                        .state
+                        .items
+                        .values()
+                        .any(|i| i.phase == ItemPhase::Applying) =>
+                {
+                    self.feed_all(run, &mut runtime, vec![Frame::feeds(queue)])
+                        .await
+                }
+                other => other,
+            };
             self.rollouts.insert(run.clone(), runtime);
-            return Ok(());
+            return result;
         }
         if self
             .projection
@@ -194,29 +241,28 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 command: Some(seq),
             });
         }
-        // An apply that waited out a freeze goes only to a run that is still running, with
-        // no operator command left to fold first (a pause or an abort may be among them).
-        let commands_pending = queue.iter().any(|feed| feed.command.is_some());
-        if runtime.state.status == RolloutStatus::Running && !commands_pending {
-            match self.thawed_applies(run, &mut runtime).await {
-                Ok(applied) => queue.extend(applied),
-                Err(e) => {
-                    self.rollouts.insert(run.clone(), runtime);
-                    return Err(e);
-                }
-            }
-        }
-        queue.extend(self.poll_verifications(&mut runtime).await);
+        // Applies that waited go out once their cluster thaws, each as an action of its
+        // own: performed after the commands above were folded, each report folded before
+        // the next starts, and held again if the run is not running (then) any more.
+        let thawed = self.thawed_applies(&mut runtime);
+        let mut reports = self.poll_verifications(&mut runtime).await;
         if self.lease.is_none() {
             // Lost while checks ran: what they found is read again by the new holder.
             self.rollouts.insert(run.clone(), runtime);
             return Ok(());
         }
-        queue.push(Feed {
+        reports.push(Feed {
             observation: Observation::Tick,
             command: None,
         });
-        let result = self.feed_all(run, &mut runtime, queue).await;
+        // A stack: the last frame is worked through first.
+        let mut frames = vec![
+            Frame::feeds(reports),
+            Frame::actions(thawed),
+            Frame::feeds(queue),
+        ];
+        frames.append(&mut runtime.leftover);
+        let result = self.feed_all(run, &mut runtime, frames).await;
         self.rollouts.insert(run.clone(), runtime);
         result
     }
@@ -339,28 +385,59 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         Ok(())
     }
 
-    /// Applies that waited for a freeze to lift, once it has.
-    async fn thawed_applies(
+    /// Applies that waited, whose cluster is not frozen (any more), taken out of the
+    /// waiting list as the actions that start them.
+    fn thawed_applies(&self, runtime: &mut RolloutRuntime) -> Vec<Action> {
+        let thawed: Vec<ClusterId> = runtime
+            .deferred
+            .keys()
+            .filter(|c| self.freeze_of(c).is_none())
+            .cloned()
+            .collect();
+        thawed
+            .into_iter()
+            .filter_map(|cluster| {
+                let key = runtime.deferred.remove(&cluster)?;
+                Some(Action::Apply {
+                    cluster,
+                    digest: runtime.spec.digest.clone(),
+                    key,
+                })
+            })
+            .collect()
+    }
+
+    /// Closes the intents of applies that waited in a run that finished without them:
+    /// they never started.
+    fn close_held_applies(
         &mut self,
         run: &RunId,
         runtime: &mut RolloutRuntime,
-    ) -> Result<Vec<Feed>, EngineError> {
-        let thawed: Vec<(ClusterId, IdempotencyKey)> = runtime
-            .deferred
-            .iter()
-            .filter(|(c, _)| self.freeze_of(c).is_none())
-            .map(|(c, k)| (c.clone(), k.clone()))
-            .collect();
-        let mut out = Vec::new();
-        for (cluster, key) in thawed {
-            runtime.deferred.remove(&cluster);
-            match self.apply_now(run, runtime, cluster, key).await? {
-                Some(feed) => out.push(feed),
-                // The lease is gone: nothing more is started in this pass.
-                None => break,
-            }
+    ) -> Result<(), EngineError> {
+        for (cluster, key) in std::mem::take(&mut runtime.deferred) {
+            let why = format!(
+                "not applied: the run ended ({}) before it started",
+                runtime.state.status
+            );
+            let outcome = NewEvent::new(
+                now(),
+                self.options.actor.clone(),
+                IdempotencyKey(format!("{key}/outcome")),
+                EventBody::Outcome {
+                    intent: key.clone(),
+                    ok: false,
+                    // Not `Err`: nothing failed, and a rebuild must not fold it as a
+                    // failed apply (it reads the cluster, finds nothing, and leaves the
+                    // cluster pending).
+                    detail: serde_json::json!({ "NotStarted": why }),
+                },
+            )
+            .with_run(run.clone())
+            .with_cluster(cluster.clone())
+            .with_item(ItemId(cluster.0.clone()));
+            self.append(outcome)?;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Checks of clusters in verification, once each; verdicts become observations.
@@ -469,12 +546,8 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         &mut self,
         run: &RunId,
         runtime: &mut RolloutRuntime,
-        queue: Vec<Feed>,
+        mut frames: Vec<Frame>,
     ) -> Result<(), EngineError> {
-        let mut frames = vec![Frame {
-            feeds: queue.into(),
-            actions: VecDeque::new(),
-        }];
         let mut steps = 0;
         while let Some(frame) = frames.last_mut() {
             if let Some(action) = frame.actions.pop_front() {
@@ -492,27 +565,25 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 }
                 continue;
             }
-            let Some(feed) = frame.feeds.pop_front() else {
+            if frame.feeds.is_empty() {
                 frames.pop();
                 continue;
-            };
+            }
             steps += 1;
-            if steps > 500 {
-                // A safety net against a livelock; the next pass continues. Applies whose
-                // intents are journaled go out then.
-                for frame in frames {
-                    for action in frame.actions {
-                        if let Action::Apply { cluster, key, .. } = action {
-                            runtime.deferred.insert(cluster, key);
-                        }
-                    }
-                }
+            if steps > MAX_STEPS_PER_PASS {
+                // A safety net against a livelock: the next pass continues from here, so
+                // no report is lost and no journaled apply is left behind.
+                runtime.leftover = frames;
                 return Ok(());
             }
+            let Some(feed) = frame.feeds.pop_front() else {
+                continue;
+            };
             let at = now();
             let before = runtime.state.clone();
             let (next, actions) = step(before.clone(), at, feed.observation.clone());
             if feed.command.is_none() && is_noise(&feed.observation, &before, &next, &actions) {
+                frame.actions = actions.into();
                 continue;
             }
             // Apply intents are journaled only under a lease held without a break since

@@ -83,8 +83,10 @@ pub fn step(mut s: RunState, now: Timestamp, obs: Observation) -> (RunState, Vec
                 s.status = RolloutStatus::Aborted { by, note };
             }
         }
-        Observation::Restarted => restarted(&mut s, &mut out),
-        Observation::Reconciled { cluster, seen } => reconciled(&mut s, &cluster, &seen, &mut out),
+        Observation::Restarted => restarted(&mut s, now, &mut out),
+        Observation::Reconciled { cluster, seen } => {
+            reconciled(&mut s, now, &cluster, &seen, &mut out)
+        }
     }
     items_gate(&mut s, &mut out);
     advance(&mut s, now, &mut out);
@@ -144,7 +146,7 @@ fn set_phase(s: &mut RunState, phase: BatchPhase, out: &mut Vec<Action>) {
     journal(out, None, key, EventBody::RolloutBatch { batch: b, phase });
 }
 
-fn halt(s: &mut RunState, why: HaltReason, out: &mut Vec<Action>) {
+pub(super) fn halt(s: &mut RunState, why: HaltReason, out: &mut Vec<Action>) {
     let b = s.current;
     if let Some(batch) = s.batches.get_mut(b) {
         batch.changes += 1;
@@ -403,6 +405,12 @@ fn resume(
                 .map(|x| x.clusters.clone())
                 .unwrap_or_default();
             for c in &clusters {
+                // Records still being read get a fresh allowance from the resume.
+                if let Some(item) = s.items.get_mut(c)
+                    && item.reading_since.is_some()
+                {
+                    item.reading_since = Some(now);
+                }
                 if let Some(item) = s.items.get_mut(c)
                     && matches!(item.phase, ItemPhase::Unknown { .. })
                 {
@@ -471,6 +479,7 @@ pub fn soak_awaits_evidence(s: &RunState, now: Timestamp) -> bool {
 /// the run goes on, if it is paused or halted); unreadable, it is asked again next tick.
 pub(super) fn confirmed(
     s: &mut RunState,
+    now: Timestamp,
     cluster: &ClusterId,
     seen: &super::restart::AppliedSeen,
     out: &mut Vec<Action>,
@@ -484,6 +493,7 @@ pub(super) fn confirmed(
         super::restart::ApplyResolution::Happened => {
             item.confirming = false;
             item.reconciling = false;
+            item.reading_since = None;
             item.phase = ItemPhase::Verifying;
             item.verifications += 1;
             let key = item_key(s, cluster, "apply", "skipped", 0);
@@ -502,6 +512,7 @@ pub(super) fn confirmed(
         super::restart::ApplyResolution::NotDone => {
             item.confirming = false;
             item.reconciling = false;
+            item.reading_since = None;
             item.applied = None;
             item.phase = ItemPhase::Pending;
             let key = item_key(s, cluster, "apply", "unconfirmed", 0);
@@ -518,10 +529,12 @@ pub(super) fn confirmed(
                 },
             );
             if running {
-                start_items(s, out);
+                start_items(s, now, out);
             }
         }
-        super::restart::ApplyResolution::Unknown { .. } => {}
+        super::restart::ApplyResolution::Unknown { why } => {
+            super::restart::unreadable_for_long(s, now, cluster, &why, out)
+        }
     }
 }
 
@@ -534,7 +547,7 @@ fn describe_seen(seen: &super::restart::AppliedSeen) -> String {
 }
 
 /// Starts what may start in the current batch.
-fn start_items(s: &mut RunState, out: &mut Vec<Action>) {
+fn start_items(s: &mut RunState, now: Timestamp, out: &mut Vec<Action>) {
     let clusters = s
         .batches
         .get(s.current)
@@ -548,12 +561,30 @@ fn start_items(s: &mut RunState, out: &mut Vec<Action>) {
         if item.phase != ItemPhase::Pending {
             continue;
         }
-        if item.applied.as_ref() == Some(&digest) {
+        if item.applied.as_ref() == Some(&digest) && s.confirm_applied {
             // The journal says the cluster runs this release. Its release record (the
             // deployed id) decides: a cluster rebuilt under the same id runs nothing.
             item.phase = ItemPhase::Applying;
             item.confirming = true;
+            item.reading_since = Some(now);
             out.push(Action::ObserveApplied { cluster });
+            continue;
+        }
+        if item.applied.as_ref() == Some(&digest) {
+            // A run journaled before release records were read first: verified at once,
+            // as it was decided then.
+            item.phase = ItemPhase::Verifying;
+            item.verifications += 1;
+            let key = item_key(s, &cluster, "apply", "skipped", 0);
+            journal(
+                out,
+                Some(&cluster),
+                key,
+                EventBody::StepStatusChanged {
+                    status: StepStatus::Skipped,
+                },
+            );
+            out.push(Action::Verify { cluster });
             continue;
         }
         item.attempt += 1;
@@ -597,7 +628,7 @@ fn advance(s: &mut RunState, now: Timestamp, out: &mut Vec<Action>) {
                 set_phase(s, BatchPhase::Executing, out);
             }
             BatchPhase::Executing => {
-                start_items(s, out);
+                start_items(s, now, out);
                 let busy = s.batches[s.current].clusters.iter().any(|c| {
                     s.items.get(c).is_some_and(|i| {
                         matches!(i.phase, ItemPhase::Pending | ItemPhase::Applying)

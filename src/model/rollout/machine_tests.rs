@@ -704,6 +704,93 @@ fn a_cluster_the_journal_wrongly_says_runs_the_digest_is_applied() {
 }
 
 #[test]
+fn a_release_record_unreadable_for_too_long_halts_the_run_and_a_resume_asks_again() {
+    use crate::model::rollout::RECORD_READ_LIMIT;
+    let unreadable = |at| {
+        (
+            at,
+            Observation::Reconciled {
+                cluster: id("a"),
+                seen: AppliedSeen::Unreachable {
+                    why: "identity mismatch".into(),
+                },
+            },
+        )
+    };
+    let limit = RECORD_READ_LIMIT.as_secs();
+    // Confirming a journaled release, and settling an apply after a restart, alike.
+    let confirming = {
+        let s = run_with(&[("a", "sha256:new")], stop(1, UnknownMetrics::Stop));
+        let (s, _) = step(s, t(0), Observation::Tick);
+        step(
+            s,
+            t(1),
+            Observation::Approve {
+                batch: 0,
+                by: bob(),
+                note: "go".into(),
+            },
+        )
+        .0
+    };
+    let settling = step(canary_approved(), t(1), Observation::Restarted).0;
+    for s in [confirming, settling] {
+        let (at, seen) = unreadable(t(1 + limit - 1));
+        let (s, out) = step(s, at, seen);
+        assert_eq!(s.status, RolloutStatus::Running, "within the limit");
+        assert!(out.is_empty(), "{out:?}");
+        let (at, seen) = unreadable(t(1 + limit));
+        let (s, _) = step(s, at, seen);
+        assert!(
+            matches!(&s.status, RolloutStatus::Halted { why: HaltReason::OutcomeUnknown { cluster, why } }
+                if cluster == "a" && why.contains("could not be read for 10 minutes: identity mismatch")),
+            "{:?}",
+            s.status
+        );
+        assert_eq!(
+            s.items[&id("a")].phase,
+            ItemPhase::Applying,
+            "still to be settled"
+        );
+        // A person resumes: the record is asked for again, with a fresh allowance.
+        let (s, _) = step(
+            s,
+            t(2000),
+            Observation::Resume {
+                by: bob(),
+                note: "fixed the pin".into(),
+            },
+        );
+        let (_, out) = step(s.clone(), t(2001), Observation::Tick);
+        assert_eq!(out, vec![Action::ObserveApplied { cluster: id("a") }]);
+        let (at, seen) = unreadable(t(2000 + limit - 1));
+        let (s, _) = step(s, at, seen);
+        assert_eq!(s.status, RolloutStatus::Running);
+    }
+}
+
+#[test]
+fn a_run_journaled_before_records_were_read_first_replays_as_decided() {
+    let mut s = run_with(&[("a", "sha256:new")], stop(1, UnknownMetrics::Stop));
+    s.confirm_applied = false;
+    let (s, _) = step(s, t(0), Observation::Tick);
+    let (s, out) = step(
+        s,
+        t(1),
+        Observation::Approve {
+            batch: 0,
+            by: bob(),
+            note: "go".into(),
+        },
+    );
+    assert!(
+        out.contains(&Action::Verify { cluster: id("a") }),
+        "{out:?}"
+    );
+    assert_eq!(s.items[&id("a")].phase, ItemPhase::Verifying);
+}
+
+#[test]
 fn after_a_restart_the_applied_digest_decides_whether_to_apply_again() {
     let s = canary_approved();
     // The executor died after the intent: no outcome. A new one replays and restarts.

@@ -30,7 +30,10 @@ pub use gates::{Evidence, HaltReason, MetricReading, failed_gate, metrics_gate};
 pub use machine::{item_key, soak_awaits_evidence, step};
 pub use port::{RolloutPort, VerifyProgress};
 pub use readiness::{NodesReadiness, WorkloadStatus, nodes_ready, workload_behind};
-pub use restart::{AppliedSeen, ApplyResolution, apply_result, reconcile_apply, unfolded_applies};
+pub use restart::{
+    AppliedSeen, ApplyResolution, RECORD_READ_LIMIT, apply_result, reconcile_apply,
+    unfolded_applies,
+};
 #[cfg(test)]
 pub use run_spec::journaled_for_tests;
 pub use run_spec::{

@@ -3,7 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use jiff::Timestamp;
+
 use super::digest::ReleaseDigest;
+use super::gates::HaltReason;
 use super::machine::{applied, item_key};
 use super::state::{Action, BatchPhase, ItemPhase, Observation, RolloutStatus, RunState};
 use crate::model::ledger::ClusterId;
@@ -53,12 +56,13 @@ pub fn reconcile_apply(intended: &ReleaseDigest, seen: &AppliedSeen) -> ApplyRes
 
 /// A new executor took over: ask each cluster with an apply in flight what it runs,
 /// verify again what was verifying (reading is harmless), repeat waits.
-pub(super) fn restarted(s: &mut RunState, out: &mut Vec<Action>) {
+pub(super) fn restarted(s: &mut RunState, now: Timestamp, out: &mut Vec<Action>) {
     for (cluster, item) in s.items.iter_mut() {
         match item.phase {
             ItemPhase::Applying => {
                 // A confirmation is asked again as it was; an apply is settled.
                 item.reconciling = !item.confirming;
+                item.reading_since = Some(now);
                 out.push(Action::ObserveApplied {
                     cluster: cluster.clone(),
                 });
@@ -134,6 +138,7 @@ fn settle(
 /// What a cluster reports settles its apply without outcome, and closes its intent.
 pub(super) fn reconciled(
     s: &mut RunState,
+    now: Timestamp,
     cluster: &ClusterId,
     seen: &AppliedSeen,
     out: &mut Vec<Action>,
@@ -147,7 +152,7 @@ pub(super) fn reconciled(
     }
     if item.confirming {
         // No apply was started: the record only confirms what the journal said.
-        return super::machine::confirmed(s, cluster, seen, out);
+        return super::machine::confirmed(s, now, cluster, seen, out);
     }
     if !item.reconciling {
         return;
@@ -158,6 +163,9 @@ pub(super) fn reconciled(
     let intent = item_key(s, cluster, "apply", "intent", attempt);
     match reconcile_apply(&intended, seen) {
         ApplyResolution::Happened => {
+            if let Some(item) = s.items.get_mut(cluster) {
+                item.reading_since = None;
+            }
             // Shaped like an apply's own outcome (`Ok` and the digest), with what was seen.
             let detail = serde_json::json!({"Ok": intended, "observed": seen});
             settle(cluster, &intent, true, detail, out);
@@ -176,6 +184,7 @@ pub(super) fn reconciled(
                 return;
             };
             item.reconciling = false;
+            item.reading_since = None;
             if running {
                 item.attempt = attempt + 1;
                 out.push(Action::Apply {
@@ -189,7 +198,41 @@ pub(super) fn reconciled(
             }
         }
         // Still reconciling: the next tick asks the cluster again.
-        ApplyResolution::Unknown { .. } => {}
+        ApplyResolution::Unknown { why } => unreadable_for_long(s, now, cluster, &why, out),
+    }
+}
+
+/// How long a release record may stay unreadable, while an apply without outcome is
+/// settled or a journaled release confirmed, before the run halts for a person: the
+/// cluster's batch cannot go on without knowing (a cluster rebuilt with a new identity
+/// answers nothing fleetdeck may act on).
+pub const RECORD_READ_LIMIT: jiff::SignedDuration = jiff::SignedDuration::from_secs(600);
+
+/// Halts a running run whose cluster's release record has been unreadable for
+/// [`RECORD_READ_LIMIT`]; the record is still asked for each tick, and a resume gives it
+/// a fresh allowance.
+pub(super) fn unreadable_for_long(
+    s: &mut RunState,
+    now: Timestamp,
+    cluster: &ClusterId,
+    why: &str,
+    out: &mut Vec<Action>,
+) {
+    let overdue = s
+        .items
+        .get(cluster)
+        .and_then(|item| item.reading_since)
+        .is_some_and(|since| now.duration_since(since) >= RECORD_READ_LIMIT);
+    if overdue && s.status == RolloutStatus::Running {
+        let minutes = RECORD_READ_LIMIT.as_secs() / 60;
+        super::machine::halt(
+            s,
+            HaltReason::OutcomeUnknown {
+                cluster: cluster.0.clone(),
+                why: format!("its release record could not be read for {minutes} minutes: {why}"),
+            },
+            out,
+        );
     }
 }
 

@@ -52,6 +52,10 @@ pub struct RolloutRunSpec {
     pub batches: Vec<PlannedBatch>,
     /// What clusters were known to run when the rollout started (never applied again).
     pub applied: BTreeMap<String, ReleaseDigest>,
+    /// Whether those clusters' release records are read before they are only verified
+    /// (absent, hence false, in runs journaled before that rule: they replay as decided).
+    #[serde(default)]
+    pub confirm_applied: bool,
 }
 
 impl RolloutRunSpec {
@@ -81,6 +85,7 @@ impl RolloutRunSpec {
             manifests,
             batches,
             applied,
+            confirm_applied: true,
         }
     }
 
@@ -107,7 +112,7 @@ impl RolloutRunSpec {
             .iter()
             .map(|(c, d)| (ClusterId(c.clone()), d.clone()))
             .collect();
-        RunState::new(
+        let mut state = RunState::new(
             run,
             author,
             self.digest.clone(),
@@ -115,7 +120,9 @@ impl RolloutRunSpec {
             self.rollout.stop_when.clone(),
             self.rollout.approvals,
             &applied,
-        )
+        );
+        state.confirm_applied = self.confirm_applied;
+        state
     }
 }
 
@@ -145,6 +152,7 @@ pub fn journaled_for_tests(rollout: RolloutSpec) -> serde_json::Value {
         manifests: Vec::new(),
         batches: Vec::new(),
         applied: BTreeMap::new(),
+        confirm_applied: true,
     })
     .unwrap_or_default()
 }
@@ -204,6 +212,7 @@ approvals: {distinctApprover: true}
                 batch("rest", &["c2", "c3"], Approval::Auto),
             ],
             applied: BTreeMap::from([("c3".to_string(), ReleaseDigest("sha256:aa".into()))]),
+            confirm_applied: true,
         }
     }
 
@@ -220,8 +229,22 @@ approvals: {distinctApprover: true}
     fn the_journaled_spec_reads_back_unchanged() {
         let spec = spec();
         let json = serde_json::to_value(&spec).unwrap_or_default();
-        let back: Option<RolloutRunSpec> = serde_json::from_value(json).ok();
-        assert_eq!(back, Some(spec));
+        let back: Option<RolloutRunSpec> = serde_json::from_value(json.clone()).ok();
+        assert_eq!(back, Some(spec.clone()));
+        assert!(
+            spec.initial_state(RunId("r".into()), Actor("a".into()))
+                .confirm_applied
+        );
+        // Journaled before release records were read first: replayed under the old rule.
+        let mut older = json;
+        if let Some(fields) = older.as_object_mut() {
+            fields.remove("confirmApplied");
+        }
+        let older: Option<RolloutRunSpec> = serde_json::from_value(older).ok();
+        assert!(older.is_some_and(|o| {
+            !o.initial_state(RunId("r".into()), Actor("a".into()))
+                .confirm_applied
+        }));
     }
 
     #[test]

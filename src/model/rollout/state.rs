@@ -121,6 +121,11 @@ pub struct Item {
     /// record to confirm it before it is only verified (a cluster rebuilt under the same
     /// id runs nothing of it).
     pub confirming: bool,
+    /// When its release record was first asked for while reconciling or confirming: one
+    /// that stays unreadable for [`RECORD_READ_LIMIT`](super::RECORD_READ_LIMIT) halts
+    /// the run rather than keeping its batch busy for ever.
+    #[serde(default)]
+    pub reading_since: Option<Timestamp>,
     /// How many verification rounds were requested (part of the verdict's key).
     pub verifications: u32,
 }
@@ -216,6 +221,10 @@ pub struct RunState {
     pub failed: Vec<ClusterId>,
     /// How many of `failed` a person accepted by resuming; only newer ones count.
     pub accepted_failures: usize,
+    /// Whether a cluster the journal says runs the digest has its release record read
+    /// before it is only verified. Runs journaled before this rule verified such a
+    /// cluster at once; their spec says so, and they replay as they were decided.
+    pub confirm_applied: bool,
 }
 
 impl Batch {
@@ -262,6 +271,7 @@ impl RunState {
                     attempt: 0,
                     reconciling: false,
                     confirming: false,
+                    reading_since: None,
                     verifications: 0,
                 };
                 (c.clone(), item)
@@ -279,6 +289,7 @@ impl RunState {
             items,
             failed: Vec::new(),
             accepted_failures: 0,
+            confirm_applied: true,
         }
     }
 
