@@ -313,7 +313,16 @@ async fn zone_outage_evicts_pods_after_their_toleration() {
                 .await
                 .map(|l| l.items)
                 .unwrap_or_default();
-            let workload = |p: &&Pod| p.metadata.namespace.as_deref() == Some("shop");
+            // Deployment pods are replaced elsewhere; a StatefulSet's pod is bound to a
+            // volume in its zone and waits for it (tests/sim_volumes.rs).
+            let workload = |p: &&Pod| {
+                p.metadata.namespace.as_deref() == Some("shop")
+                    && p.metadata
+                        .owner_references
+                        .iter()
+                        .flatten()
+                        .any(|o| o.kind == "ReplicaSet")
+            };
             let stranded = all
                 .iter()
                 .filter(workload)

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use k8s_openapi::api::core::v1::{Node, Pod};
 use kube::api::{Api, DeleteParams, ListParams};
-use sim_support::{Served, serve, small};
+use sim_support::{Served, serve, small, small_with_postgres};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::Command;
 
@@ -241,6 +241,72 @@ async fn kubectl_get_pods_watch_sees_a_change() {
         result,
         Ok(true),
         "kubectl --watch did not show the pod terminating (seen {seen} lines)"
+    );
+    s.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_gets_statefulsets_claims_and_volumes_by_short_name() {
+    let s = serve(small_with_postgres(1.0)).await;
+    let out = kubectl(&s, "small-02", &["get", "sts", "-n", "shop"]).await;
+    assert!(out.ok, "{}", out.stderr);
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("postgres "))
+        .unwrap_or_default();
+    assert!(line.contains("3/3"), "{}", out.stdout);
+
+    let out = kubectl(&s, "small-02", &["get", "pvc", "-n", "shop"]).await;
+    assert!(out.ok, "{}", out.stderr);
+    for ordinal in 0..3 {
+        let line = out
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("data-postgres-{ordinal} ")))
+            .unwrap_or_default();
+        assert!(
+            line.contains("Bound")
+                && line.contains("pvc-")
+                && line.contains("10Gi")
+                && line.contains("RWO")
+                && line.contains("gp3"),
+            "{}",
+            out.stdout
+        );
+    }
+
+    let out = kubectl(&s, "small-02", &["get", "pv"]).await;
+    assert!(out.ok, "{}", out.stderr);
+    assert_eq!(
+        out.stdout.lines().filter(|l| l.starts_with("pvc-")).count(),
+        3,
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("shop/data-postgres-0") && out.stdout.contains("Delete"),
+        "{}",
+        out.stdout
+    );
+
+    // A volume by name, as YAML: pinned to its zone.
+    let name = out
+        .stdout
+        .lines()
+        .find_map(|l| {
+            l.split_whitespace()
+                .next()
+                .filter(|n| n.starts_with("pvc-"))
+        })
+        .unwrap_or_default()
+        .to_string();
+    let out = kubectl(&s, "small-02", &["get", "pv", &name, "-o", "yaml"]).await;
+    assert!(
+        out.ok && out.stdout.contains("topology.kubernetes.io/zone"),
+        "{} {}",
+        out.stdout,
+        out.stderr
     );
     s.server.shutdown().await;
 }

@@ -241,3 +241,79 @@ async fn demo_fleet_ledger_and_kubeconfig_are_coherent() {
         "free GPUs fragmented over several nodes: {used:?}"
     );
 }
+
+/// The demo's production clusters in us-east-1 and eu-west-1 run a StatefulSet whose
+/// pods each hold a volume pinned to the zone of their node; the others run none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn demo_statefulsets_hold_volumes_in_their_pods_zones() {
+    use k8s_openapi::api::apps::v1::StatefulSet;
+    use k8s_openapi::api::core::v1::{PersistentVolume, PersistentVolumeClaim};
+    const ZONE: &str = "topology.kubernetes.io/zone";
+    let fleet = SimFleet::load("demo", 1, 1.0).expect("demo");
+    for cluster in ["prod-use1-01", "prod-euw1-03"] {
+        let client = fleet.client(cluster).expect("client");
+        let sets = Api::<StatefulSet>::all(client.clone())
+            .list(&ListParams::default())
+            .await
+            .expect("statefulsets")
+            .items;
+        assert_eq!(sets.len(), 1, "{cluster}");
+        assert_eq!(sets[0].spec.as_ref().and_then(|s| s.replicas), Some(3));
+        let zone_of: BTreeMap<String, String> = Api::<Node>::all(client.clone())
+            .list(&ListParams::default())
+            .await
+            .expect("nodes")
+            .items
+            .into_iter()
+            .filter_map(|n| Some((n.metadata.name?, n.metadata.labels?.get(ZONE)?.clone())))
+            .collect();
+        let volumes: BTreeMap<String, PersistentVolume> =
+            Api::<PersistentVolume>::all(client.clone())
+                .list(&ListParams::default())
+                .await
+                .expect("volumes")
+                .items
+                .into_iter()
+                .filter_map(|v| Some((v.metadata.name.clone()?, v)))
+                .collect();
+        let claims = Api::<PersistentVolumeClaim>::namespaced(client.clone(), "shop");
+        let pods = Api::<Pod>::namespaced(client, "shop")
+            .list(&ListParams::default().labels("statefulset.kubernetes.io/pod-name"))
+            .await
+            .expect("pods")
+            .items;
+        assert_eq!(pods.len(), 3, "{cluster}");
+        let mut zones = Vec::new();
+        for pod in pods {
+            let spec = pod.spec.expect("spec");
+            let zone = zone_of[&spec.node_name.expect("placed")].clone();
+            let claim = spec
+                .volumes
+                .iter()
+                .flatten()
+                .find_map(|v| v.persistent_volume_claim.clone())
+                .expect("a claim");
+            let claim = claims.get(&claim.claim_name).await.expect("claim");
+            let volume = &volumes[&claim.spec.and_then(|s| s.volume_name).expect("bound")];
+            let pinned = volume
+                .spec
+                .as_ref()
+                .and_then(|s| s.node_affinity.as_ref()?.required.clone())
+                .and_then(|r| r.node_selector_terms.into_iter().next())
+                .and_then(|t| t.match_expressions?.into_iter().next())
+                .filter(|e| e.key == ZONE)
+                .and_then(|e| e.values?.into_iter().next());
+            assert_eq!(pinned.as_ref(), Some(&zone), "{cluster}");
+            zones.push(zone);
+        }
+        zones.sort();
+        zones.dedup();
+        assert_eq!(zones.len(), 3, "{cluster}: one replica per zone");
+    }
+    let staging = fleet.client("stg-use1-01").expect("client");
+    let none = Api::<StatefulSet>::all(staging)
+        .list(&ListParams::default())
+        .await
+        .expect("statefulsets");
+    assert!(none.items.is_empty());
+}

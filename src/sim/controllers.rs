@@ -15,8 +15,10 @@ use super::kubelet;
 pub use super::kubelet::begin_pod_deletion;
 use super::objects::{condition_status, deleting, set_condition};
 use super::resource::Kind;
-use super::scheduler::{NodeFit, choose, pod_requests};
+use super::scheduler::{NodeFit, choose_where, pod_requests};
+use super::stateful_sets;
 use super::store::str_at;
+use super::volumes::{self, ClaimFit};
 use super::workloads;
 
 /// One reconcile pass over a cluster, holding its lock.
@@ -87,6 +89,7 @@ pub fn reconcile(cluster: &Cluster, st: &mut ClusterState, faults: &Faults) -> O
         kubelet::pods(&mut pass, cluster, faults, &nodes_health);
         workloads::deployments(&mut pass);
         workloads::replica_sets(&mut pass);
+        stateful_sets::reconcile(&mut pass);
         let fits = node_fits(&pass);
         workloads::daemon_sets(&mut pass, &fits);
         schedule(&mut pass, fits);
@@ -136,6 +139,8 @@ fn node_fits(pass: &Pass) -> Vec<NodeFit> {
 }
 
 /// Binds pending, unscheduled pods to feasible nodes; marks the rest Unschedulable.
+/// A pod whose claim is bound goes only where its volume can be attached (the volume's
+/// zone); claims waiting for their first consumer get a volume where the pod lands.
 fn schedule(pass: &mut Pass, mut fits: Vec<NodeFit>) {
     let mut queue: Vec<usize> = (0..pass.pods.len())
         .filter(|&i| {
@@ -154,9 +159,14 @@ fn schedule(pass: &mut Pass, mut fits: Vec<NodeFit>) {
     for i in queue {
         let req = pod_requests(&pass.pods[i]);
         let now = pass.now.clone();
-        match choose(&fits, &pass.pods[i], &req) {
+        let claims = ClaimFit::of(&pass.st.store, &pass.pods[i]);
+        match choose_where(&fits, &pass.pods[i], &req, |n| claims.allow(n)) {
             Some(n) => {
                 fits[n].used.add(req);
+                if !claims.waiting.is_empty() {
+                    let ns = str_at(&pass.pods[i], "/metadata/namespace");
+                    volumes::provision(&mut pass.st.store, &ns, &claims.waiting, &fits[n], &now);
+                }
                 pass.pods[i]["spec"]["nodeName"] = json!(fits[n].name);
                 set_condition(&mut pass.pods[i], "PodScheduled", "True", "", "", &now);
                 pass.put_pod(i);
@@ -181,10 +191,12 @@ fn schedule(pass: &mut Pass, mut fits: Vec<NodeFit>) {
             }
             None => {
                 if condition_status(&pass.pods[i], "PodScheduled") != Some("False") {
-                    let msg = format!(
-                        "0/{} nodes are available: no node fits the pod's requests, selectors and tolerations.",
-                        fits.len()
-                    );
+                    let msg = claims.unschedulable(&fits).unwrap_or_else(|| {
+                        format!(
+                            "0/{} nodes are available: no node fits the pod's requests, selectors and tolerations.",
+                            fits.len()
+                        )
+                    });
                     set_condition(
                         &mut pass.pods[i],
                         "PodScheduled",

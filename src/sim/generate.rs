@@ -15,6 +15,7 @@ use super::objects::{self, controller_ref, pod_from_template, pod_template, set_
 use super::resource::Kind;
 use super::scenario::{ClusterGroup, ClusterOverride, LedgerDrift, Scenario, Settings};
 use super::scheduler::{NodeFit, choose, pod_requests};
+use super::stateful::{self, Placement};
 use super::store::Store;
 use super::workloads::{daemon_set_status, deployment_status, replica_set_status, template_hash};
 
@@ -154,7 +155,8 @@ fn pick(rng: &mut SmallRng, list: &[String], default: &str) -> String {
     }
 }
 
-fn uid(rng: &mut SmallRng) -> String {
+/// A random RFC 4122 version-4 UID from the generation's seeded generator.
+pub(super) fn uid(rng: &mut SmallRng) -> String {
     let b: [u8; 16] = rng.random();
     format!(
         "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
@@ -487,6 +489,22 @@ fn build_cluster(
             pdb["status"] = pdb_status(&spec, ready as i64, *replicas as i64, 1, &created, None);
             st.put(Kind::PodDisruptionBudget, pdb);
         }
+    }
+    // StatefulSets come last, so the objects generated before them do not depend on
+    // whether a scenario has any.
+    if let Some(spec) = &g.workloads.stateful_sets {
+        let ns = g
+            .workloads
+            .namespaces
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "default".into());
+        let mut at = Placement {
+            nodes: &mut nodes,
+            node_ips: &node_ips,
+            next_pod_ip: &mut next_pod_ip,
+        };
+        stateful::generate(&mut st, &mut rng, spec, &ns, &mut at, &created);
     }
     // Generation is history nobody watched: start watch history empty.
     st.compact();

@@ -24,11 +24,17 @@ pub enum Kind {
     ReplicaSet,
     /// apps/v1 DaemonSet.
     DaemonSet,
+    /// apps/v1 StatefulSet.
+    StatefulSet,
+    /// core/v1 PersistentVolumeClaim.
+    PersistentVolumeClaim,
+    /// core/v1 PersistentVolume (cluster-scoped).
+    PersistentVolume,
 }
 
 impl Kind {
     /// Every kind, in a fixed order (used for storage slots and discovery).
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 13] = [
         Kind::Namespace,
         Kind::Node,
         Kind::Pod,
@@ -39,6 +45,9 @@ impl Kind {
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::DaemonSet,
+        Kind::StatefulSet,
+        Kind::PersistentVolumeClaim,
+        Kind::PersistentVolume,
     ];
 
     /// Position in [`Kind::ALL`], used to index per-kind storage.
@@ -59,6 +68,9 @@ impl Kind {
             Kind::Deployment => "Deployment",
             Kind::ReplicaSet => "ReplicaSet",
             Kind::DaemonSet => "DaemonSet",
+            Kind::StatefulSet => "StatefulSet",
+            Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
+            Kind::PersistentVolume => "PersistentVolume",
         }
     }
 
@@ -75,6 +87,9 @@ impl Kind {
             Kind::Deployment => "deployments",
             Kind::ReplicaSet => "replicasets",
             Kind::DaemonSet => "daemonsets",
+            Kind::StatefulSet => "statefulsets",
+            Kind::PersistentVolumeClaim => "persistentvolumeclaims",
+            Kind::PersistentVolume => "persistentvolumes",
         }
     }
 
@@ -96,6 +111,9 @@ impl Kind {
             Kind::Deployment => &["deploy"],
             Kind::ReplicaSet => &["rs"],
             Kind::DaemonSet => &["ds"],
+            Kind::StatefulSet => &["sts"],
+            Kind::PersistentVolumeClaim => &["pvc"],
+            Kind::PersistentVolume => &["pv"],
         }
     }
 
@@ -104,7 +122,7 @@ impl Kind {
         match self {
             Kind::PodDisruptionBudget => "policy",
             Kind::Lease => "coordination.k8s.io",
-            Kind::Deployment | Kind::ReplicaSet | Kind::DaemonSet => "apps",
+            Kind::Deployment | Kind::ReplicaSet | Kind::DaemonSet | Kind::StatefulSet => "apps",
             _ => "",
         }
     }
@@ -121,7 +139,7 @@ impl Kind {
 
     /// Whether objects live in a namespace.
     pub fn namespaced(self) -> bool {
-        !matches!(self, Kind::Namespace | Kind::Node)
+        !matches!(self, Kind::Namespace | Kind::Node | Kind::PersistentVolume)
     }
 
     /// Whether the kind has a `/status` subresource (main-resource writes keep status).
@@ -133,7 +151,11 @@ impl Kind {
     pub fn tracks_generation(self) -> bool {
         matches!(
             self,
-            Kind::PodDisruptionBudget | Kind::Deployment | Kind::ReplicaSet | Kind::DaemonSet
+            Kind::PodDisruptionBudget
+                | Kind::Deployment
+                | Kind::ReplicaSet
+                | Kind::DaemonSet
+                | Kind::StatefulSet
         )
     }
 
@@ -191,5 +213,18 @@ mod tests {
             assert_eq!(Kind::from_plural(k.group(), k.plural()), Some(k));
         }
         assert_eq!(Kind::Lease.qualified(), "leases.coordination.k8s.io");
+    }
+
+    #[test]
+    fn volumes_are_core_and_only_claims_are_namespaced() {
+        assert_eq!(
+            Kind::from_plural("apps", "statefulsets"),
+            Some(Kind::StatefulSet)
+        );
+        assert_eq!(Kind::PersistentVolumeClaim.api_version(), "v1");
+        assert!(Kind::PersistentVolumeClaim.namespaced());
+        assert!(!Kind::PersistentVolume.namespaced());
+        assert!(Kind::StatefulSet.tracks_generation());
+        assert_eq!(Kind::PersistentVolume.short_names(), &["pv"]);
     }
 }

@@ -1,5 +1,5 @@
-//! The `scale` subresource of Deployments and ReplicaSets (`autoscaling/v1 Scale`), used
-//! by `kubectl scale` and autoscalers.
+//! The `scale` subresource of Deployments, ReplicaSets and StatefulSets
+//! (`autoscaling/v1 Scale`), used by `kubectl scale` and autoscalers.
 
 use axum::response::Response;
 use http::{Method, header};
@@ -44,7 +44,10 @@ pub fn scale(
     method: &Method,
     req: &ApiRequest,
 ) -> Result<Response, ApiError> {
-    if !matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
+    if !matches!(
+        kind,
+        Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
+    ) {
         return Err(ApiError::no_route(&format!(
             "{}/{name}/scale",
             kind.plural()

@@ -184,6 +184,37 @@ pub struct Workloads {
     pub pdbs: bool,
     /// DaemonSets in kube-system (one pod per node).
     pub daemon_sets: Vec<String>,
+    /// StatefulSets whose pods each hold a zonal persistent volume (none by default).
+    pub stateful_sets: Option<StatefulSets>,
+}
+
+/// StatefulSets in the first workload namespace. Each pod claims a volume that lives in
+/// one zone, so the pod can only ever run in that zone.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct StatefulSets {
+    /// StatefulSets per cluster.
+    pub count: usize,
+    /// Replicas (ordinal pods) per StatefulSet.
+    pub replicas: i32,
+    /// CPU request per pod in millicores.
+    pub cpu_millis: u32,
+    /// Memory request per pod in MiB.
+    pub memory_mi: u32,
+    /// Size of each pod's volume in GiB.
+    pub storage_gi: u32,
+}
+
+impl Default for StatefulSets {
+    fn default() -> Self {
+        StatefulSets {
+            count: 1,
+            replicas: 3,
+            cpu_millis: 500,
+            memory_mi: 1024,
+            storage_gi: 20,
+        }
+    }
 }
 
 impl Default for Workloads {
@@ -196,6 +227,7 @@ impl Default for Workloads {
             memory_mi: 256,
             pdbs: true,
             daemon_sets: vec!["kube-proxy".into()],
+            stateful_sets: None,
         }
     }
 }
@@ -348,6 +380,28 @@ mod tests {
                 s.err()
             );
         }
+    }
+
+    #[test]
+    fn statefulsets_only_where_a_scenario_asks_for_them() {
+        let groups_with = |name: &str| -> Vec<String> {
+            Scenario::load(name)
+                .map(|s| s.groups)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|g| g.workloads.stateful_sets.is_some())
+                .map(|g| g.prefix)
+                .collect()
+        };
+        assert_eq!(groups_with("demo"), ["prod-use1", "prod-euw1"]);
+        assert!(groups_with("large").is_empty());
+        let sets = Scenario::load("demo")
+            .ok()
+            .and_then(|s| s.groups[0].workloads.stateful_sets.clone());
+        assert_eq!(
+            sets.map(|s| (s.count, s.replicas, s.cpu_millis, s.memory_mi, s.storage_gi)),
+            Some((1, 3, 1000, 2048, 100))
+        );
     }
 
     #[test]

@@ -156,7 +156,8 @@ impl NodeFit {
         }
     }
 
-    fn label(&self, k: &str) -> Option<&str> {
+    /// The value of one of the node's labels.
+    pub fn label(&self, k: &str) -> Option<&str> {
         self.labels
             .iter()
             .find(|(lk, _)| lk == k)
@@ -252,6 +253,17 @@ pub fn matches_node(node: &NodeFit, pod: &Value) -> bool {
 /// still fits (to keep large GPU slots free), other pods to the least loaded node
 /// (spreading, like the default scheduler's LeastAllocated score). Ties by name.
 pub fn choose(nodes: &[NodeFit], pod: &Value, req: &Res) -> Option<usize> {
+    choose_where(nodes, pod, req, |_| true)
+}
+
+/// [`choose`] among the nodes `allow` accepts as well: what the pod itself says is not
+/// all that binds it (the zone of its volumes, a spread its owner prefers).
+pub fn choose_where(
+    nodes: &[NodeFit],
+    pod: &Value,
+    req: &Res,
+    allow: impl Fn(&NodeFit) -> bool,
+) -> Option<usize> {
     let constraints = Constraints::of(pod);
     let score = |n: &NodeFit| -> i64 {
         if req.gpu > 0 {
@@ -265,7 +277,9 @@ pub fn choose(nodes: &[NodeFit], pod: &Value, req: &Res) -> Option<usize> {
     nodes
         .iter()
         .enumerate()
-        .filter(|(_, n)| n.schedulable && n.alloc.fits(&n.used, req) && constraints.allow(n))
+        .filter(|(_, n)| {
+            n.schedulable && n.alloc.fits(&n.used, req) && constraints.allow(n) && allow(n)
+        })
         .max_by(|(_, a), (_, b)| score(a).cmp(&score(b)).then(b.name.cmp(&a.name)))
         .map(|(i, _)| i)
 }

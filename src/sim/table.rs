@@ -1,5 +1,5 @@
 //! Server-side printing: `meta.k8s.io/v1 Table` answers for clients that ask for them
-//! (kubectl `get`), with the columns kubectl shows for nodes and pods.
+//! (kubectl `get`), with the columns kubectl shows for nodes, pods, workloads and volumes.
 
 use serde_json::{Value, json};
 
@@ -67,6 +67,33 @@ fn columns(kind: Kind) -> Vec<Value> {
             col("Available", "integer", 0),
             col("Age", "string", 0),
         ],
+        Kind::StatefulSet => vec![
+            col("Name", "string", 0),
+            col("Ready", "string", 0),
+            col("Age", "string", 0),
+        ],
+        Kind::PersistentVolumeClaim => vec![
+            col("Name", "string", 0),
+            col("Status", "string", 0),
+            col("Volume", "string", 0),
+            col("Capacity", "string", 0),
+            col("Access Modes", "string", 0),
+            col("StorageClass", "string", 0),
+            col("Age", "string", 0),
+            col("VolumeMode", "string", 1),
+        ],
+        Kind::PersistentVolume => vec![
+            col("Name", "string", 0),
+            col("Capacity", "string", 0),
+            col("Access Modes", "string", 0),
+            col("Reclaim Policy", "string", 0),
+            col("Status", "string", 0),
+            col("Claim", "string", 0),
+            col("StorageClass", "string", 0),
+            col("Reason", "string", 0),
+            col("Age", "string", 0),
+            col("VolumeMode", "string", 1),
+        ],
         Kind::PodDisruptionBudget => vec![
             col("Name", "string", 0),
             col("Min Available", "string", 0),
@@ -105,6 +132,26 @@ fn int_or_str(o: &Value, p: &str) -> Value {
         Some(Value::String(s)) => json!(s),
         _ => json!("N/A"),
     }
+}
+
+/// Access modes as kubectl abbreviates them (`RWO,ROX`).
+fn access_modes(modes: Option<&Value>) -> String {
+    modes
+        .and_then(Value::as_array)
+        .map(|ms| {
+            ms.iter()
+                .filter_map(Value::as_str)
+                .map(|m| match m {
+                    "ReadWriteOnce" => "RWO",
+                    "ReadOnlyMany" => "ROX",
+                    "ReadWriteMany" => "RWX",
+                    "ReadWriteOncePod" => "RWOP",
+                    other => other,
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .unwrap_or_default()
 }
 
 /// Kubernetes' short age format (`5s`, `3m`, `2h`, `90d`).
@@ -242,6 +289,58 @@ fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
             int(o, "/status/numberAvailable"),
             json!(age(o, clock)),
         ],
+        Kind::StatefulSet => vec![
+            json!(name),
+            json!(format!(
+                "{}/{}",
+                o.pointer("/status/readyReplicas")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(0),
+                o.pointer("/spec/replicas")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(1)
+            )),
+            json!(age(o, clock)),
+        ],
+        Kind::PersistentVolumeClaim => {
+            let text = |p: &str| o.pointer(p).and_then(Value::as_str).unwrap_or("");
+            vec![
+                json!(name),
+                json!(s("/status/phase")),
+                json!(text("/spec/volumeName")),
+                json!(text("/status/capacity/storage")),
+                json!(access_modes(o.pointer("/status/accessModes"))),
+                json!(s("/spec/storageClassName")),
+                json!(age(o, clock)),
+                json!(s("/spec/volumeMode")),
+            ]
+        }
+        Kind::PersistentVolume => {
+            let claim = match (
+                o.pointer("/spec/claimRef/namespace")
+                    .and_then(Value::as_str),
+                o.pointer("/spec/claimRef/name").and_then(Value::as_str),
+            ) {
+                (Some(ns), Some(n)) => format!("{ns}/{n}"),
+                _ => String::new(),
+            };
+            vec![
+                json!(name),
+                json!(s("/spec/capacity/storage")),
+                json!(access_modes(o.pointer("/spec/accessModes"))),
+                json!(s("/spec/persistentVolumeReclaimPolicy")),
+                json!(s("/status/phase")),
+                json!(claim),
+                json!(s("/spec/storageClassName")),
+                json!(
+                    o.pointer("/status/reason")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                ),
+                json!(age(o, clock)),
+                json!(s("/spec/volumeMode")),
+            ]
+        }
         Kind::PodDisruptionBudget => vec![
             json!(name),
             int_or_str(o, "/spec/minAvailable"),

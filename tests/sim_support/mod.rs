@@ -12,6 +12,21 @@ pub fn small(speed: f64) -> SimFleet {
     SimFleet::load("small", 7, speed).expect("small scenario loads")
 }
 
+/// The small scenario with a fixed seed, its StatefulSet `postgres` (in `small-01` and
+/// `small-02`, namespace `shop`) grown to three replicas, one per zone, each pod holding
+/// a 10Gi zonal volume.
+pub fn small_with_postgres(speed: f64) -> SimFleet {
+    let mut scenario = fleetdeck::sim::Scenario::load("small").expect("small scenario loads");
+    scenario.groups[0].workloads.stateful_sets = Some(fleetdeck::sim::StatefulSets {
+        count: 1,
+        replicas: 3,
+        cpu_millis: 200,
+        memory_mi: 256,
+        storage_gi: 10,
+    });
+    SimFleet::from_scenario(&scenario, 7, speed).expect("small scenario with postgres")
+}
+
 /// A fleet served on a loopback port, with its kubeconfig written into a temp dir.
 pub struct Served {
     pub fleet: SimFleet,
