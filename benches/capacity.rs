@@ -229,6 +229,8 @@ impl Gen<'_> {
         }
         ClusterView {
             id: ClusterId(self.s(&format!("cluster-{c:03}"))),
+            claims: Vec::new(),
+            volumes: Vec::new(),
             nodes,
             pods,
             pdbs: Vec::new(),

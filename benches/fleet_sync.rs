@@ -179,6 +179,8 @@ async fn raw_download(clients: &[kube::Client], how: Token) -> (Duration, f64, u
             download(c, "/api/v1/nodes", how).await
                 + download(c, "/api/v1/pods", how).await
                 + download(c, "/apis/policy/v1/poddisruptionbudgets", how).await
+                + download(c, "/api/v1/persistentvolumeclaims", how).await
+                + download(c, "/api/v1/persistentvolumes", how).await
         })
         .buffer_unordered(32)
         .fold(0, |a, b| async move { a + b })

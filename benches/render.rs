@@ -143,6 +143,8 @@ fn view(c: usize, generation: usize) -> ClusterView {
         .collect();
     ClusterView {
         id: ClusterId::from(id(c).as_str()),
+        claims: Vec::new(),
+        volumes: Vec::new(),
         nodes,
         pods,
         pdbs,

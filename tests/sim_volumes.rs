@@ -122,6 +122,26 @@ async fn claim_zone(client: &kube::Client, name: &str) -> String {
     pinned_zone(&pv).expect("the volume is zonal")
 }
 
+/// Waits until pod `name` is back (a new object, not `before`) and unschedulable, and
+/// checks it is still waiting ten simulated seconds later.
+async fn recreated_and_still_pending(pods: &Api<Pod>, name: &str, before: &Pod) {
+    eventually(
+        &format!("{name} recreated and Unschedulable"),
+        15,
+        || async {
+            pods.get_opt(name)
+                .await
+                .ok()
+                .flatten()
+                .is_some_and(|p| uid(&p) != uid(before) && unschedulable(&p))
+        },
+    )
+    .await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let waiting = pods.get(name).await.expect("pod");
+    assert!(unschedulable(&waiting), "{:?}", waiting.status);
+}
+
 async fn set_unschedulable(client: &kube::Client, node: &str, on: bool) {
     Api::<Node>::all(client.clone())
         .patch(
@@ -344,18 +364,8 @@ async fn a_pod_whose_zone_has_no_room_stays_pending() {
     pods.delete("postgres-0", &DeleteParams::default())
         .await
         .expect("delete");
-    eventually("postgres-0 recreated and Unschedulable", 15, || async {
-        pods.get_opt("postgres-0")
-            .await
-            .ok()
-            .flatten()
-            .is_some_and(|p| uid(&p) != uid(&before) && unschedulable(&p))
-    })
-    .await;
-    // Ten simulated seconds later it is still waiting.
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    let waiting = pods.get("postgres-0").await.expect("pod");
-    assert!(unschedulable(&waiting), "{:?}", waiting.status);
+    // Ten simulated seconds after it is recreated it is still waiting.
+    recreated_and_still_pending(&pods, "postgres-0", &before).await;
     let events = Api::<Event>::namespaced(client.clone(), "shop")
         .list(
             &ListParams::default().fields("involvedObject.name=postgres-0,reason=FailedScheduling"),
@@ -425,15 +435,5 @@ async fn a_pod_whose_zone_has_no_room_stays_pending() {
     )
     .await
     .expect("force delete");
-    eventually("postgres-1 recreated and Unschedulable", 15, || async {
-        pods.get_opt("postgres-1")
-            .await
-            .ok()
-            .flatten()
-            .is_some_and(|p| uid(&p) != uid(&before) && unschedulable(&p))
-    })
-    .await;
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    let waiting = pods.get("postgres-1").await.expect("pod");
-    assert!(unschedulable(&waiting), "{:?}", waiting.status);
+    recreated_and_still_pending(&pods, "postgres-1", &before).await;
 }

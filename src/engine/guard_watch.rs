@@ -185,6 +185,8 @@ mod tests {
         cluster.facts = facts;
         cluster.view = Arc::new(ClusterView {
             id: ClusterId::from("c1"),
+            claims: Vec::new(),
+            volumes: Vec::new(),
             nodes,
             pods: Vec::new(),
             pdbs: Vec::new(),

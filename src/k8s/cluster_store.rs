@@ -10,8 +10,10 @@ use std::sync::Arc;
 use super::pdb_index::PdbIndex;
 use super::project::{NodeVersions, ProjectionError};
 use super::reflect::Delta;
-use super::slim::{Item, ItemOf, NamespacedKey, Nodes, Pdbs, Pods, SlimKind};
-use crate::model::fleet::{ClusterId, ClusterView, NodeView, PdbView, PodView};
+use super::slim::{Claims, Item, ItemOf, NamespacedKey, Nodes, Pdbs, Pods, SlimKind, Volumes};
+use crate::model::fleet::{
+    ClaimView, ClusterId, ClusterView, NodeView, PdbView, PodView, TopologyDomain, VolumeView,
+};
 
 /// How one resource kind is kept: where its views live in the shared `ClusterView`, and
 /// the key of a view (read back from the view rather than stored a second time).
@@ -175,6 +177,16 @@ const PDBS: Kind<NamespacedKey, PdbView> = Kind {
     views: |view| &mut view.pdbs,
 };
 
+const CLAIMS: Kind<NamespacedKey, ClaimView> = Kind {
+    view_key: |claim| (Arc::clone(&claim.namespace), Arc::clone(&claim.name)),
+    views: |view| &mut view.claims,
+};
+
+const VOLUMES: Kind<Arc<str>, VolumeView> = Kind {
+    view_key: |volume| Arc::clone(&volume.name),
+    views: |view| &mut view.volumes,
+};
+
 type TableOf<K> = Table<<K as SlimKind>::Key, <K as SlimKind>::View, <K as SlimKind>::Extra>;
 
 /// The slim state of one cluster.
@@ -183,7 +195,10 @@ pub struct ClusterStore {
     nodes: TableOf<Nodes>,
     pods: TableOf<Pods>,
     pdbs: TableOf<Pdbs>,
+    claims: TableOf<Claims>,
+    volumes: TableOf<Volumes>,
     pdb_links_stale: bool,
+    volume_links_stale: bool,
     /// The last reason an object could not be read.
     pub last_unreadable: Option<String>,
 }
@@ -196,15 +211,22 @@ impl ClusterStore {
             nodes: Table::new(),
             pods: Table::new(),
             pdbs: Table::new(),
+            claims: Table::new(),
+            volumes: Table::new(),
             pdb_links_stale: false,
+            volume_links_stale: false,
             last_unreadable: None,
         }
     }
 
-    /// The current view, shared (a pointer copy). Links pods to their PDBs first if needed.
+    /// The current view, shared (a pointer copy). Links pods to their PDBs and to the
+    /// domains of their volumes first if needed.
     pub fn view(&mut self) -> Arc<ClusterView> {
         if self.pdb_links_stale {
             self.link_pdbs();
+        }
+        if self.volume_links_stale {
+            self.link_volumes();
         }
         Arc::clone(&self.view)
     }
@@ -214,7 +236,9 @@ impl ClusterStore {
     pub fn unreadable(&self) -> u32 {
         let count = self.nodes.unreadable_count()
             + self.pods.unreadable_count()
-            + self.pdbs.unreadable_count();
+            + self.pdbs.unreadable_count()
+            + self.claims.unreadable_count()
+            + self.volumes.unreadable_count();
         u32::try_from(count).unwrap_or(u32::MAX)
     }
 
@@ -240,6 +264,31 @@ impl ClusterStore {
             note_unreadable(&id, e, last)
         });
         self.pdb_links_stale |= changed;
+        self.volume_links_stale |= changed;
+        changed
+    }
+
+    /// Applies one PersistentVolumeClaim delta; returns whether anything changed.
+    pub fn apply_claim(&mut self, delta: Delta<ItemOf<Claims>>) -> bool {
+        let id = self.view.id.clone();
+        let last = &mut self.last_unreadable;
+        let changed = self.claims.apply(&CLAIMS, delta, &mut self.view, &mut |e| {
+            note_unreadable(&id, e, last)
+        });
+        self.volume_links_stale |= changed;
+        changed
+    }
+
+    /// Applies one PersistentVolume delta; returns whether anything changed.
+    pub fn apply_volume(&mut self, delta: Delta<ItemOf<Volumes>>) -> bool {
+        let id = self.view.id.clone();
+        let last = &mut self.last_unreadable;
+        let changed = self
+            .volumes
+            .apply(&VOLUMES, delta, &mut self.view, &mut |e| {
+                note_unreadable(&id, e, last)
+            });
+        self.volume_links_stale |= changed;
         changed
     }
 
@@ -263,9 +312,9 @@ impl ClusterStore {
             .pods
             .iter()
             .zip(&self.pods.extras)
-            .map(|(pod, labels)| {
+            .map(|(pod, links)| {
                 index
-                    .covering(&pod.namespace, labels)
+                    .covering(&pod.namespace, &links.labels)
                     .and_then(|i| u32::try_from(i).ok())
             })
             .collect();
@@ -275,6 +324,40 @@ impl ClusterStore {
         let view = Arc::make_mut(&mut self.view);
         for (pod, link) in view.pods.iter_mut().zip(links) {
             pod.pdb = link;
+        }
+    }
+}
+
+impl ClusterStore {
+    /// Gives every pod the topology domain its claims' bound volumes confine it to (the
+    /// first one found; a pod whose volumes sit in two domains fits nowhere anyway).
+    /// Pods without claims, the vast majority, cost one check each.
+    fn link_volumes(&mut self) {
+        self.volume_links_stale = false;
+        let domains: Vec<Option<TopologyDomain>> = self
+            .view
+            .pods
+            .iter()
+            .zip(&self.pods.extras)
+            .map(|(pod, links)| {
+                links.claims.iter().find_map(|claim| {
+                    let key = (Arc::clone(&pod.namespace), Arc::clone(claim));
+                    let bound = self.view.claims.get(*self.claims.index.get(&key)?)?;
+                    let volume = self.volumes.index.get(bound.volume.as_ref()?)?;
+                    self.view.volumes.get(*volume)?.domain.clone()
+                })
+            })
+            .collect();
+        if domains
+            .iter()
+            .zip(&self.view.pods)
+            .all(|(d, p)| *d == p.required_domain)
+        {
+            return;
+        }
+        let view = Arc::make_mut(&mut self.view);
+        for (pod, domain) in view.pods.iter_mut().zip(domains) {
+            pod.required_domain = domain;
         }
     }
 }
@@ -373,6 +456,71 @@ mod tests {
         assert_eq!(link("web-2"), None, "PDBs only cover their own namespace");
         store.apply_pdb(Delta::Deleted(pdb("shop", "web-pdb", "web")));
         assert!(store.view().pods.iter().all(|p| p.pdb.is_none()));
+    }
+
+    fn pod_with_claim(name: &str, claim: &str) -> ItemOf<Pods> {
+        item::<Pods>(serde_json::json!({
+            "metadata": {"name": name, "namespace": "db"},
+            "spec": {"nodeName": "n1", "containers": [{"resources": {"requests": {"cpu": "1"}}}],
+                     "volumes": [{"name": "data", "persistentVolumeClaim": {"claimName": claim}}]},
+            "status": {"phase": "Running"}
+        }))
+    }
+
+    fn claim(name: &str, volume: Option<&str>) -> ItemOf<Claims> {
+        item::<Claims>(serde_json::json!({
+            "metadata": {"name": name, "namespace": "db"},
+            "spec": {"volumeName": volume}
+        }))
+    }
+
+    fn zonal_volume(name: &str, zone: &str) -> ItemOf<Volumes> {
+        item::<Volumes>(serde_json::json!({
+            "metadata": {"name": name},
+            "spec": {"nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [
+                {"key": "topology.kubernetes.io/zone", "operator": "In", "values": [zone]}
+            ]}]}}}
+        }))
+    }
+
+    #[test]
+    fn pods_take_the_domain_of_their_bound_zonal_volume() {
+        let mut store = ClusterStore::new("c1");
+        store.apply_pod(Delta::Applied(pod_with_claim("pg-0", "data-pg-0")));
+        store.apply_pod(Delta::Applied(pod("db", "web-1", "web")));
+        // The claim is still unbound (WaitForFirstConsumer): nothing pins the pod yet.
+        store.apply_claim(Delta::Applied(claim("data-pg-0", None)));
+        let domain = |store: &mut ClusterStore, name: &str| {
+            store
+                .view()
+                .pods
+                .iter()
+                .find(|p| &*p.name == name)
+                .and_then(|p| p.required_domain.clone())
+                .map(|d| format!("{}={}", d.key, d.value))
+        };
+        assert_eq!(domain(&mut store, "pg-0"), None);
+        // Bound, but the volume is not seen yet; then it is.
+        store.apply_claim(Delta::Applied(claim("data-pg-0", Some("pv-1"))));
+        assert_eq!(domain(&mut store, "pg-0"), None);
+        store.apply_volume(Delta::Applied(zonal_volume("pv-1", "us-east-1a")));
+        assert_eq!(
+            domain(&mut store, "pg-0").as_deref(),
+            Some("topology.kubernetes.io/zone=us-east-1a")
+        );
+        assert_eq!(domain(&mut store, "web-1"), None, "no claim, no pin");
+        // The pod is recreated: the link follows the new object.
+        store.apply_pod(Delta::Applied(pod_with_claim("pg-0", "data-pg-0")));
+        assert!(domain(&mut store, "pg-0").is_some());
+        // The claim goes away: the pin goes with it.
+        store.apply_claim(Delta::Deleted(claim("data-pg-0", Some("pv-1"))));
+        assert_eq!(domain(&mut store, "pg-0"), None);
+        // A claim of the same name in another namespace is another claim.
+        store.apply_claim(Delta::Applied(item::<Claims>(serde_json::json!({
+            "metadata": {"name": "data-pg-0", "namespace": "other"},
+            "spec": {"volumeName": "pv-1"}
+        }))));
+        assert_eq!(domain(&mut store, "pg-0"), None);
     }
 
     fn unreadable_node(name: &str) -> ItemOf<Nodes> {

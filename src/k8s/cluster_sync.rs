@@ -15,7 +15,7 @@ use super::cluster_store::ClusterStore;
 use super::connect::{ClusterClient, ConnectOptions, connect};
 use super::reflect::{Delta, ReflectOptions, describe_error, reflect};
 use super::retry::{RetryPolicy, retry_read};
-use super::slim::{ItemOf, Nodes, Pdbs, Pods};
+use super::slim::{Claims, ItemOf, Nodes, Pdbs, Pods, Volumes};
 use crate::model::fleet::ClusterView;
 use crate::model::ledger::Cluster;
 use crate::model::live::{
@@ -265,7 +265,8 @@ async fn check_identity(state: &mut Loop, client: &ClusterClient) -> Result<bool
     Ok(acceptable)
 }
 
-/// Watches the three resources until the consumer goes away (returns false).
+/// Watches the five resources (nodes, pods, PDBs, claims, volumes) until the consumer
+/// goes away (returns false).
 async fn watch(
     state: &mut Loop,
     client: &ClusterClient,
@@ -274,6 +275,8 @@ async fn watch(
     let (node_tx, mut node_rx) = mpsc::channel::<Delta<ItemOf<Nodes>>>(64);
     let (pod_tx, mut pod_rx) = mpsc::channel::<Delta<ItemOf<Pods>>>(64);
     let (pdb_tx, mut pdb_rx) = mpsc::channel::<Delta<ItemOf<Pdbs>>>(64);
+    let (claim_tx, mut claim_rx) = mpsc::channel::<Delta<ItemOf<Claims>>>(64);
+    let (volume_tx, mut volume_rx) = mpsc::channel::<Delta<ItemOf<Volumes>>>(64);
     let reflect_options = state.options.reflect;
     let tasks = [
         tokio::spawn(reflect::<Nodes>(
@@ -291,6 +294,16 @@ async fn watch(
             reflect_options,
             pdb_tx,
         )),
+        tokio::spawn(reflect::<Claims>(
+            client.client.clone(),
+            reflect_options,
+            claim_tx,
+        )),
+        tokio::spawn(reflect::<Volumes>(
+            client.client.clone(),
+            reflect_options,
+            volume_tx,
+        )),
     ];
     // Abort the reflectors whenever this function returns.
     struct AbortOnDrop<const N: usize>([tokio::task::JoinHandle<()>; N]);
@@ -304,7 +317,7 @@ async fn watch(
     let _guard = AbortOnDrop(tasks);
 
     let mut store = ClusterStore::new(&state.cluster.id.0);
-    let mut resources = [ResourceState::default(); 3];
+    let mut resources = [ResourceState::default(); 5];
     let mut dirty = true;
     let mut ticker = tokio::time::interval(state.options.publish_every);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -326,6 +339,8 @@ async fn watch(
             Some(delta) = node_rx.recv() => { let p = progress_of(&delta); (0, store.apply_node(delta), p) }
             Some(delta) = pod_rx.recv() => { let p = progress_of(&delta); (1, store.apply_pod(delta), p) }
             Some(delta) = pdb_rx.recv() => { let p = progress_of(&delta); (2, store.apply_pdb(delta), p) }
+            Some(delta) = claim_rx.recv() => { let p = progress_of(&delta); (3, store.apply_claim(delta), p) }
+            Some(delta) = volume_rx.recv() => { let p = progress_of(&delta); (4, store.apply_volume(delta), p) }
             _ = ticker.tick() => {
                 if identity_suspect.is_some_and(|at| tokio::time::Instant::now() >= at) {
                     let check =

@@ -607,13 +607,15 @@ mod tests {
 
         #[test]
         fn any_shape_of_object_is_read_or_refused_without_panicking(value in json_value()) {
-            use crate::k8s::slim::{Nodes, Pdbs, Pods, decode_list};
+            use crate::k8s::slim::{Claims, Nodes, Pdbs, Pods, Volumes, decode_list};
             use crate::model::fleet::Interner;
             let v = serde_json::to_string(&value).unwrap();
             let page = format!(r#"{{"items": [{{"metadata": {v}, "spec": {v}, "status": {v}}}]}}"#);
             let _ = decode_list::<Nodes>(&page, &mut Interner::new());
             let _ = decode_list::<Pods>(&page, &mut Interner::new());
             let _ = decode_list::<Pdbs>(&page, &mut Interner::new());
+            let _ = decode_list::<Claims>(&page, &mut Interner::new());
+            let _ = decode_list::<Volumes>(&page, &mut Interner::new());
         }
 
         #[test]

@@ -7,12 +7,13 @@ use std::borrow::Cow;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 
-use super::slim::{SlimNode, SlimNodeSelectorTerm, SlimPdb, SlimPod};
+use super::slim::{SlimClaim, SlimNode, SlimNodeSelectorTerm, SlimPdb, SlimPod, SlimVolume};
 use crate::model::fleet::{
-    GPU_REPLICAS_LABEL, InitContainerKind, InitContainerRequests, Interner, LabelRequirement,
-    Labels, MaintenanceState, NodeName, NodeSelector, NodeView, OwnerRef, PdbView, PodPhase,
-    PodSpecRequests, PodView, Readiness, ResourceError, Schedulability, Taint, Toleration,
-    TolerationOperator, effective_requests, gpu_replicas_from_label,
+    ClaimView, GPU_REPLICAS_LABEL, InitContainerKind, InitContainerRequests, Interner,
+    LabelRequirement, Labels, MaintenanceState, NodeName, NodeSelector, NodeView, OwnerRef,
+    PdbView, PodPhase, PodSpecRequests, PodView, Readiness, ResourceError, Schedulability, Taint,
+    Toleration, TolerationOperator, VolumeView, effective_requests, gpu_replicas_from_label,
+    volume_domain,
 };
 
 /// Why an object could not be turned into a view (it is then left out and counted).
@@ -112,11 +113,22 @@ pub fn project_node(
     Ok((view, versions))
 }
 
-/// A pod's view and its labels (kept for matching PDB selectors).
+/// What a pod's links to other objects are found from, kept beside its view: its labels
+/// (PDB selectors cover pods by label) and the claims it mounts by name (their volumes
+/// may confine it to a topology domain).
+#[derive(Debug, Clone, Default)]
+pub struct PodLinks {
+    /// Labels, for PDB selectors.
+    pub labels: Labels,
+    /// Claim names, in its namespace.
+    pub claims: Box<[Arc<str>]>,
+}
+
+/// A pod's view and what its links are found from.
 pub fn project_pod(
     pod: &SlimPod<'_>,
     interner: &mut Interner,
-) -> Result<(PodView, Labels), ProjectionError> {
+) -> Result<(PodView, PodLinks), ProjectionError> {
     let name = pod.metadata.name.as_deref().unwrap_or_default();
     let bad = |source| ProjectionError::Resource {
         kind: "pod",
@@ -207,7 +219,38 @@ pub fn project_pod(
         required_domain: None,
         pdb: None,
     };
-    Ok((view, labels(&pod.metadata.labels, interner)))
+    let links = PodLinks {
+        labels: labels(&pod.metadata.labels, interner),
+        claims: pod.spec.claims.iter().map(|c| Arc::from(&**c)).collect(),
+    };
+    Ok((view, links))
+}
+
+/// A claim's view: the volume it is bound to.
+pub fn project_claim(claim: &SlimClaim<'_>, interner: &mut Interner) -> ClaimView {
+    let (namespace, name) = claim.metadata.key(interner);
+    ClaimView {
+        namespace,
+        name,
+        volume: claim
+            .volume_name
+            .as_deref()
+            .filter(|v| !v.is_empty())
+            .map(Arc::from),
+    }
+}
+
+/// A volume's view: the one topology domain its node affinity confines it to, if any.
+pub fn project_volume(volume: &SlimVolume<'_>, interner: &mut Interner) -> VolumeView {
+    let terms: Vec<Box<[LabelRequirement]>> = volume
+        .required_terms
+        .iter()
+        .map(|term| node_selector_term(term, interner))
+        .collect();
+    VolumeView {
+        name: Arc::from(volume.metadata.name.as_deref().unwrap_or_default()),
+        domain: volume_domain(&terms),
+    }
 }
 
 /// One required node-affinity term as requirements that must all hold. A term that also
@@ -347,14 +390,25 @@ mod tests {
                     "nodeName": "n1",
                     "initContainers": [{"name": "init", "resources": {"requests": {"cpu": "2"}}}],
                     "containers": [{"name": "a", "resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}}],
-                    "overhead": {"cpu": "100m"}
+                    "overhead": {"cpu": "100m"},
+                    "volumes": [
+                        {"name": "data", "persistentVolumeClaim": {"claimName": "data-web-1"}},
+                        {"name": "scratch", "ephemeral": {"volumeClaimTemplate": {"spec": {}}}},
+                        {"name": "config", "configMap": {"name": "web"}}
+                    ]
                 },
                 "status": {"phase": "Running"}
             })
         .to_string();
         let pod = slim_de::pod(&mut Reader::new(&text)).unwrap();
         let mut interner = Interner::new();
-        let (view, labels) = project_pod(&pod, &mut interner).unwrap();
+        let (view, links) = project_pod(&pod, &mut interner).unwrap();
+        let labels = links.labels;
+        assert_eq!(
+            &*links.claims,
+            [Arc::from("data-web-1")],
+            "claims mounted by name; an ephemeral claim pins nothing"
+        );
         assert_eq!(
             view.requests.cpu_millis(),
             2_100,

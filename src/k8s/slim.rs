@@ -12,9 +12,11 @@ use std::hash::Hash;
 use std::sync::Arc;
 
 use super::json_reader::{JsonError, Reader};
-use super::project::{self, NodeVersions, PdbSelector, ProjectionError};
+use super::project::{self, NodeVersions, PdbSelector, PodLinks, ProjectionError};
 use super::slim_de::{self, Owner, Quantities};
-use crate::model::fleet::{Interner, Labels, NodeView, PdbView, PodPhase, PodView, TaintEffect};
+use crate::model::fleet::{
+    ClaimView, Interner, NodeView, PdbView, PodPhase, PodView, TaintEffect, VolumeView,
+};
 
 /// One object as the store receives it: its key, and its view with the facts kept beside
 /// it, or why it could not be read (it is then left out and counted).
@@ -60,6 +62,14 @@ pub enum Pods {}
 #[derive(Debug)]
 pub enum Pdbs {}
 
+/// PersistentVolumeClaims, keyed by namespace and name.
+#[derive(Debug)]
+pub enum Claims {}
+
+/// PersistentVolumes, keyed by name.
+#[derive(Debug)]
+pub enum Volumes {}
+
 /// Namespace and name.
 pub type NamespacedKey = (Arc<str>, Arc<str>);
 
@@ -87,7 +97,7 @@ impl SlimKind for Pods {
     const PATH: &'static str = "/api/v1/pods";
     type Key = NamespacedKey;
     type View = PodView;
-    type Extra = Labels;
+    type Extra = PodLinks;
 
     fn decode<'a>(
         reader: &mut Reader<'a>,
@@ -100,6 +110,52 @@ impl SlimKind for Pods {
             Err(_) => pod.metadata.key(interner),
         };
         Ok((Item { key, view }, pod.metadata.resource_version))
+    }
+}
+
+impl SlimKind for Claims {
+    const PATH: &'static str = "/api/v1/persistentvolumeclaims";
+    type Key = NamespacedKey;
+    type View = ClaimView;
+    type Extra = ();
+
+    fn decode<'a>(
+        reader: &mut Reader<'a>,
+        interner: &mut Interner,
+    ) -> Result<(ItemOf<Self>, Option<Cow<'a, str>>), JsonError> {
+        let claim = slim_de::claim(reader)?;
+        let view = project::project_claim(&claim, interner);
+        let key = (Arc::clone(&view.namespace), Arc::clone(&view.name));
+        Ok((
+            Item {
+                key,
+                view: Ok((view, ())),
+            },
+            claim.metadata.resource_version,
+        ))
+    }
+}
+
+impl SlimKind for Volumes {
+    const PATH: &'static str = "/api/v1/persistentvolumes";
+    type Key = Arc<str>;
+    type View = VolumeView;
+    type Extra = ();
+
+    fn decode<'a>(
+        reader: &mut Reader<'a>,
+        interner: &mut Interner,
+    ) -> Result<(ItemOf<Self>, Option<Cow<'a, str>>), JsonError> {
+        let volume = slim_de::volume(reader)?;
+        let view = project::project_volume(&volume, interner);
+        let key = Arc::clone(&view.name);
+        Ok((
+            Item {
+                key,
+                view: Ok((view, ())),
+            },
+            volume.metadata.resource_version,
+        ))
     }
 }
 
@@ -310,6 +366,10 @@ pub struct SlimPodSpec<'a> {
     /// Required node affinity's terms (`requiredDuringSchedulingIgnoredDuringExecution
     /// .nodeSelectorTerms`), if the pod has required node affinity.
     pub required_node_terms: Option<Vec<SlimNodeSelectorTerm<'a>>>,
+    /// Claims its volumes mount by name (`volumes[].persistentVolumeClaim.claimName`).
+    /// Generic ephemeral volumes are left out: a pod recreated elsewhere gets a new claim
+    /// and a new volume, so they pin nothing.
+    pub claims: Vec<Cow<'a, str>>,
 }
 
 /// One node-selector term of required node affinity, slim.
@@ -352,6 +412,24 @@ pub struct SlimContainer {
     pub requests: Quantities,
     /// `restartPolicy: Always`, which marks a sidecar init container.
     pub restarts_always: bool,
+}
+
+/// A PersistentVolumeClaim, slim.
+#[derive(Debug, Clone, Default)]
+pub struct SlimClaim<'a> {
+    /// Name and namespace.
+    pub metadata: SlimMeta<'a>,
+    /// `spec.volumeName`: the volume it is bound to.
+    pub volume_name: Option<Cow<'a, str>>,
+}
+
+/// A PersistentVolume, slim.
+#[derive(Debug, Clone, Default)]
+pub struct SlimVolume<'a> {
+    /// Name.
+    pub metadata: SlimMeta<'a>,
+    /// `spec.nodeAffinity.required.nodeSelectorTerms`: where it can be attached.
+    pub required_terms: Vec<SlimNodeSelectorTerm<'a>>,
 }
 
 /// A PodDisruptionBudget, slim.

@@ -10,8 +10,8 @@ use std::borrow::Cow;
 
 use super::json_reader::{JsonError, Reader};
 use super::slim::{
-    SlimContainer, SlimMeta, SlimNode, SlimNodeInfo, SlimNodeSelectorTerm, SlimPdb, SlimPdbStatus,
-    SlimPod, SlimSelectorRequirement, SlimTaint, SlimToleration,
+    SlimClaim, SlimContainer, SlimMeta, SlimNode, SlimNodeInfo, SlimNodeSelectorTerm, SlimPdb,
+    SlimPdbStatus, SlimPod, SlimSelectorRequirement, SlimTaint, SlimToleration, SlimVolume,
 };
 use crate::model::fleet::{
     Dimension, GPU_REPLICAS_LABEL, Interner, PodPhase, ResourceError, ResourceVector, TaintEffect,
@@ -208,6 +208,9 @@ pub fn pod<'a>(r: &mut Reader<'a>) -> Result<SlimPod<'a>> {
                     "overhead" => spec.overhead = quantities(r)?,
                     "resources" => spec.pod_requests = requests(r)?,
                     "affinity" => spec.required_node_terms = required_node_terms(r)?,
+                    "volumes" => {
+                        spec.claims = list_of(r, claim_name)?.into_iter().flatten().collect()
+                    }
                     _ => r.skip()?,
                 }
                 Ok(())
@@ -224,6 +227,70 @@ pub fn pod<'a>(r: &mut Reader<'a>) -> Result<SlimPod<'a>> {
         Ok(())
     })?;
     Ok(pod)
+}
+
+/// The claim a pod volume mounts by name, if it is a `persistentVolumeClaim` volume.
+fn claim_name<'a>(r: &mut Reader<'a>) -> Result<Option<Cow<'a, str>>> {
+    let mut name = None;
+    r.object(|r, key| match &*key {
+        "persistentVolumeClaim" => r.object(|r, key| {
+            match &*key {
+                "claimName" => name = r.optional_string()?,
+                _ => r.skip()?,
+            }
+            Ok(())
+        }),
+        _ => r.skip(),
+    })?;
+    Ok(name)
+}
+
+/// A PersistentVolumeClaim.
+pub fn claim<'a>(r: &mut Reader<'a>) -> Result<SlimClaim<'a>> {
+    let mut claim = SlimClaim::default();
+    r.object(|r, key| {
+        match &*key {
+            "metadata" => claim.metadata = meta(r)?,
+            "spec" => r.object(|r, key| {
+                match &*key {
+                    "volumeName" => claim.volume_name = r.optional_string()?,
+                    _ => r.skip()?,
+                }
+                Ok(())
+            })?,
+            _ => r.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(claim)
+}
+
+/// A PersistentVolume.
+pub fn volume<'a>(r: &mut Reader<'a>) -> Result<SlimVolume<'a>> {
+    let mut volume = SlimVolume::default();
+    r.object(|r, key| {
+        match &*key {
+            "metadata" => volume.metadata = meta(r)?,
+            "spec" => r.object(|r, key| match &*key {
+                "nodeAffinity" => r.object(|r, key| match &*key {
+                    "required" => r.object(|r, key| {
+                        match &*key {
+                            "nodeSelectorTerms" => {
+                                volume.required_terms = list_of(r, node_selector_term)?
+                            }
+                            _ => r.skip()?,
+                        }
+                        Ok(())
+                    }),
+                    _ => r.skip(),
+                }),
+                _ => r.skip(),
+            })?,
+            _ => r.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(volume)
 }
 
 /// A pod phase; a spelling this version does not know reads as `Unknown`.

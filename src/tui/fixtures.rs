@@ -215,6 +215,8 @@ fn view(id: &str, prefix: &str, per_zone: usize, gpu_nodes: usize) -> ClusterVie
     }
     ClusterView {
         id: ClusterId::from(id),
+        claims: Vec::new(),
+        volumes: Vec::new(),
         nodes,
         pods,
         pdbs: vec![PdbView {
@@ -340,6 +342,8 @@ pub fn snapshot() -> FleetSnapshot {
             ClusterStatus::Connecting,
             ClusterView {
                 id: ClusterId::from("ap-sg-stg-02"),
+                claims: Vec::new(),
+                volumes: Vec::new(),
                 nodes: vec![],
                 pods: vec![],
                 pdbs: vec![],

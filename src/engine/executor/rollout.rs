@@ -339,20 +339,8 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             Ok(digest) => tracing::info!(%run, %cluster, %digest, "release applied"),
             Err(error) => tracing::warn!(%run, %cluster, %error, "release apply failed"),
         }
-        let outcome = NewEvent::new(
-            now(),
-            self.options.actor.clone(),
-            IdempotencyKey(format!("{key}/outcome")),
-            EventBody::Outcome {
-                intent: key.clone(),
-                ok: result.is_ok(),
-                detail: serde_json::to_value(&result).unwrap_or_default(),
-            },
-        )
-        .with_run(run.clone())
-        .with_cluster(cluster.clone())
-        .with_item(ItemId(cluster.0.clone()));
-        self.append(outcome)?;
+        let detail = serde_json::to_value(&result).unwrap_or_default();
+        self.append_outcome(run, &cluster, &key, result.is_ok(), detail)?;
         Ok(Some(Feed {
             observation: Observation::Applied { cluster, result },
             command: None,
@@ -407,6 +395,32 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             .collect()
     }
 
+    /// Journals the outcome of apply intent `key`, under the key any executor uses for it.
+    fn append_outcome(
+        &mut self,
+        run: &RunId,
+        cluster: &ClusterId,
+        key: &IdempotencyKey,
+        ok: bool,
+        detail: serde_json::Value,
+    ) -> Result<(), EngineError> {
+        let outcome = NewEvent::new(
+            now(),
+            self.options.actor.clone(),
+            IdempotencyKey(format!("{key}/outcome")),
+            EventBody::Outcome {
+                intent: key.clone(),
+                ok,
+                detail,
+            },
+        )
+        .with_run(run.clone())
+        .with_cluster(cluster.clone())
+        .with_item(ItemId(cluster.0.clone()));
+        self.append(outcome)?;
+        Ok(())
+    }
+
     /// Closes the intents of applies that waited in a run that finished without them:
     /// they never started.
     fn close_held_applies(
@@ -419,23 +433,10 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 "not applied: the run ended ({}) before it started",
                 runtime.state.status
             );
-            let outcome = NewEvent::new(
-                now(),
-                self.options.actor.clone(),
-                IdempotencyKey(format!("{key}/outcome")),
-                EventBody::Outcome {
-                    intent: key.clone(),
-                    ok: false,
-                    // Not `Err`: nothing failed, and a rebuild must not fold it as a
-                    // failed apply (it reads the cluster, finds nothing, and leaves the
-                    // cluster pending).
-                    detail: serde_json::json!({ "NotStarted": why }),
-                },
-            )
-            .with_run(run.clone())
-            .with_cluster(cluster.clone())
-            .with_item(ItemId(cluster.0.clone()));
-            self.append(outcome)?;
+            // Not `Err`: nothing failed, and a rebuild must not fold it as a failed
+            // apply (it reads the cluster, finds nothing, and leaves the cluster pending).
+            let detail = serde_json::json!({ "NotStarted": why });
+            self.append_outcome(run, &cluster, &key, false, detail)?;
         }
         Ok(())
     }

@@ -192,6 +192,8 @@ impl PodB {
 pub(crate) fn cluster(nodes: Vec<NodeView>, pods: Vec<PodView>) -> ClusterView {
     ClusterView {
         id: ClusterId::from("c1"),
+        claims: Vec::new(),
+        volumes: Vec::new(),
         nodes,
         pods,
         pdbs: Vec::new(),

@@ -16,7 +16,9 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::index::{ClusterIndex, capacity_physical, demand_physical};
-use crate::model::fleet::{ClusterId, Dimension, NodeName, OwnerRef, ResourceVector};
+use crate::model::fleet::{
+    ClusterId, Dimension, NodeName, OwnerRef, ResourceVector, TopologyDomain,
+};
 
 /// What is taken away in a what-if.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -85,6 +87,9 @@ pub enum UnplacedReason {
     /// No remaining healthy node satisfies the pod's selector, tolerations or required
     /// topology domain, whatever its free resources.
     NoEligibleNode,
+    /// Its volume confines it to a topology domain (a zonal disk's zone, a local
+    /// volume's node) where no healthy node is left.
+    VolumeDomainLost(TopologyDomain),
     /// No eligible node has enough free of this dimension.
     Insufficient(Dimension),
     /// Each dimension is available somewhere, but no single eligible node has all of it.
@@ -98,6 +103,11 @@ impl fmt::Display for UnplacedReason {
             Self::NoEligibleNode => {
                 f.write_str("no remaining node matches its selector, tolerations or topology")
             }
+            Self::VolumeDomainLost(domain) => write!(
+                f,
+                "its volume keeps it in {}={}, where no healthy node is left",
+                domain.key, domain.value
+            ),
             Self::Insufficient(dim) => write!(f, "no eligible node has enough free {dim}"),
             Self::Fragmented => f.write_str("free capacity is split across nodes"),
         }
@@ -396,7 +406,17 @@ fn unplaced_reason(
         .filter(|&n| target[n as usize])
         .collect();
     if eligible.is_empty() {
-        return UnplacedReason::NoEligibleNode;
+        let pod = &index.cluster.pods[p as usize];
+        return match &pod.required_domain {
+            Some(domain)
+                if !index.cluster.nodes.iter().zip(target).any(|(node, &left)| {
+                    left && node.labels.get(&domain.key) == Some(&domain.value)
+                }) =>
+            {
+                UnplacedReason::VolumeDomainLost(domain.clone())
+            }
+            _ => UnplacedReason::NoEligibleNode,
+        };
     }
     let gpu_first = std::iter::once((Dimension::Gpu, request.gpu()))
         .chain(request.iter().filter(|(d, _)| *d != Dimension::Gpu));

@@ -4,8 +4,9 @@ use super::ids::ClusterId;
 use super::node::NodeView;
 use super::pdb::PdbView;
 use super::pod::PodView;
+use super::volume::{ClaimView, VolumeView};
 
-/// Everything capacity needs about one cluster: its nodes, pods and PDBs.
+/// Everything capacity needs about one cluster: its nodes, pods, PDBs and volumes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClusterView {
     /// Ledger id.
@@ -16,6 +17,10 @@ pub struct ClusterView {
     pub pods: Vec<PodView>,
     /// PodDisruptionBudgets; pods refer to them by index.
     pub pdbs: Vec<PdbView>,
+    /// PersistentVolumeClaims (pods' `required_domain` comes from their bound volumes).
+    pub claims: Vec<ClaimView>,
+    /// PersistentVolumes.
+    pub volumes: Vec<VolumeView>,
 }
 
 impl ClusterView {
@@ -26,6 +31,8 @@ impl ClusterView {
             nodes: Vec::new(),
             pods: Vec::new(),
             pdbs: Vec::new(),
+            claims: Vec::new(),
+            volumes: Vec::new(),
         }
     }
 }

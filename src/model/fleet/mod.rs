@@ -1,4 +1,4 @@
-//! Slim, memory-frugal views of the fleet: only the node, pod and PDB fields fleetdeck
+//! Slim, memory-frugal views of the fleet: only the node, pod, PDB and volume fields fleetdeck
 //! decides on, with label and name strings shared through an [`Interner`] so that 30,000
 //! nodes carrying the same zone label hold one copy of it. Adapters fill these from
 //! Kubernetes objects; nothing here knows about the Kubernetes API types.
@@ -12,6 +12,7 @@ mod pod;
 mod requests;
 mod resources;
 mod taints;
+mod volume;
 
 pub use cluster::{ClusterView, FleetView};
 pub use ids::{ClusterId, Interner, NodeName, OwnerRef};
@@ -31,3 +32,4 @@ pub use resources::{
     ResourceVector,
 };
 pub use taints::{Taint, TaintEffect, Toleration, TolerationOperator, tolerates_all};
+pub use volume::{ClaimView, VolumeView, volume_domain};

@@ -32,7 +32,7 @@ impl PodPhase {
 
 /// A topology domain a pod is pinned to: its node must carry label `key` = `value`
 /// (for example the zone of a zonal persistent volume).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TopologyDomain {
     /// Topology label key, e.g. `topology.kubernetes.io/zone`.
     pub key: Arc<str>,

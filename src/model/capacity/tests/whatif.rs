@@ -1,6 +1,6 @@
 use crate::model::capacity::fixtures::*;
 use crate::model::capacity::*;
-use crate::model::fleet::{Dimension, NodeName, PodPhase, TaintEffect};
+use crate::model::fleet::{Dimension, NodeName, PodPhase, TaintEffect, TopologyDomain};
 
 fn names(ns: &[&str]) -> Vec<NodeName> {
     ns.iter().map(|n| NodeName::from(*n)).collect()
@@ -280,7 +280,48 @@ fn required_topology_domain_pins_pods_to_their_zone() {
     assert_eq!(report.placed_pods, 1);
     assert_eq!(report.unplaced.len(), 1);
     assert_eq!(&*report.unplaced[0].owner.name, "db");
-    assert_eq!(report.unplaced[0].reason, UnplacedReason::NoEligibleNode);
+    assert_eq!(
+        report.unplaced[0].reason,
+        UnplacedReason::VolumeDomainLost(TopologyDomain {
+            key: "topology.kubernetes.io/zone".into(),
+            value: "a".into(),
+        })
+    );
+    assert_eq!(
+        report.unplaced[0].reason.to_string(),
+        "its volume keeps it in topology.kubernetes.io/zone=a, where no healthy node is left"
+    );
+}
+
+#[test]
+fn a_pinned_pod_whose_domain_is_left_but_full_is_short_of_resources() {
+    // Zone a keeps a node, but it is full: the pod is short of CPU there, not lost.
+    let c = cluster(
+        vec![
+            node("a0", "a").build(),
+            node("a1", "a").cpu(1000).build(),
+            node("b0", "b").build(),
+        ],
+        vec![
+            pod("db-0", Some("a0"))
+                .owner("data", "StatefulSet", "db")
+                .cpu(2000)
+                .domain("topology.kubernetes.io/zone", "a")
+                .build(),
+        ],
+    );
+    let config = CapacityConfig::default();
+    let report = what_if(
+        &ClusterIndex::new(&c, &config),
+        &Scenario::LoseNodes(names(&["a0"])),
+        &[],
+    );
+    assert_eq!(report.unplaced_pods(), 1);
+    assert!(
+        matches!(report.unplaced[0].reason, UnplacedReason::Insufficient(_)),
+        "{:?}",
+        report.unplaced[0].reason
+    );
 }
 
 #[test]
