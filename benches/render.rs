@@ -167,6 +167,7 @@ fn cluster(c: usize, generation: usize) -> Arc<ClusterSnapshot> {
             last_ok: Some(now()),
             identity_mismatch: status == ClusterStatus::IdentityMismatch,
             unreadable_objects: 0,
+            partial: None,
             listed: true,
         },
         identity: None,

@@ -569,3 +569,83 @@ async fn a_cluster_that_refuses_the_identity_read_is_reachable_but_unknown() {
     sync.stop();
     server.shutdown().await;
 }
+
+/// A role without access to PersistentVolumes (cluster-scoped, so left out of roles
+/// built from namespace `view`) costs the volume pins only: the cluster is usable and
+/// counted, reads Degraded naming what is missing, and keeps its confirmed identity (so
+/// changes to it are allowed). Once the role is fixed it reads Synced and pins pods again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cluster_that_refuses_persistent_volumes_stays_usable_without_volume_pins() {
+    let dir = tempfile::tempdir().unwrap();
+    let fleet = SimFleet::load("small", 1, 1.0).expect("small scenario");
+    fleet
+        .update_faults("small-01", |f| {
+            f.forbidden_resources = vec!["persistentvolumes".into()]
+        })
+        .unwrap();
+    let (server, ledger, kubeconfig) = serve(&fleet, dir.path()).await;
+    let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+    let cluster = |sync: &FleetSync| {
+        sync.snapshots
+            .borrow()
+            .cluster("small-01")
+            .cloned()
+            .unwrap()
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while cluster(&sync).status != ClusterStatus::Degraded {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "still {:?}: {:?}",
+            cluster(&sync).status,
+            cluster(&sync).last_error
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let degraded = cluster(&sync);
+    assert!(degraded.status.data_usable());
+    assert!(degraded.status.allows_actions());
+    assert!(!degraded.view.pods.is_empty(), "its pods are counted");
+    assert!(
+        degraded
+            .view
+            .pods
+            .iter()
+            .all(|p| p.required_domain.is_none()),
+        "no volume, no pin"
+    );
+    assert!(
+        degraded
+            .last_error
+            .as_deref()
+            .is_some_and(|e| e.contains("persistentvolumes cannot be read")),
+        "{:?}",
+        degraded.last_error
+    );
+    // Still so while the refused list is retried.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert!(cluster(&sync).identity_verdict.is_some());
+    assert_eq!(cluster(&sync).status, ClusterStatus::Degraded);
+
+    fleet
+        .update_faults("small-01", |f| f.forbidden_resources.clear())
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let now = cluster(&sync);
+        if now.status == ClusterStatus::Synced
+            && now.view.pods.iter().any(|p| p.required_domain.is_some())
+        {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "still {:?}: {:?}",
+            now.status,
+            now.last_error
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    sync.stop();
+    server.shutdown().await;
+}

@@ -286,12 +286,14 @@ impl MaintenancePort for KubePort {
                     )]),
                     &held.reserved,
                 );
-                let capacity = if report.unplaced.is_empty() {
+                // Pods held on the node by their volume (a local volume, or a zonal one
+                // with no other node in the zone) wait for it to come back, as they
+                // would for any maintenance of it; their PDBs still govern the drain.
+                let capacity = if report.short_pods() == 0 {
                     CheckOutcome::Pass
                 } else {
                     let groups: Vec<String> = report
-                        .unplaced
-                        .iter()
+                        .short_groups()
                         .map(|g| {
                             format!(
                                 "{} pods of {} {}/{} ({})",

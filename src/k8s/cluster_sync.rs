@@ -60,14 +60,31 @@ impl Default for SyncOptions {
 pub type ClusterUpdate = (usize, Arc<ClusterSnapshot>);
 
 /// Per-resource progress of the watches.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 struct ResourceState {
     listed_once: bool,
     relisting: bool,
     failing: Option<bool>,
     /// When the server last answered for this resource (data, a bookmark, a list done).
     last_ok: Option<Timestamp>,
+    /// The resource only refines the view (claims and volumes pin pods to their
+    /// volumes' domains): one the server refuses to serve leaves the cluster usable.
+    optional: bool,
+    /// Why the server refuses to serve this optional resource (403, 404), while it does.
+    refused: Option<String>,
 }
+
+/// The watched resources, in the order of the sync loop's channels.
+const RESOURCES: [&str; 5] = [
+    "nodes",
+    "pods",
+    "poddisruptionbudgets",
+    "persistentvolumeclaims",
+    "persistentvolumes",
+];
+
+/// Which of [`RESOURCES`] are optional.
+const OPTIONAL: [bool; 5] = [false, false, false, true, true];
 
 struct Loop {
     index: usize,
@@ -144,7 +161,10 @@ impl Loop {
             identity: self.identity.clone(),
             identity_verdict: self.verdict.clone(),
             server_version: self.server_version.clone(),
-            last_error: self.last_error.clone(),
+            last_error: self
+                .last_error
+                .clone()
+                .or_else(|| self.facts.partial.clone()),
             kubelet_versions: kubelets,
             kernel_versions: kernels,
             runtime_versions: runtimes,
@@ -317,7 +337,10 @@ async fn watch(
     let _guard = AbortOnDrop(tasks);
 
     let mut store = ClusterStore::new(&state.cluster.id.0);
-    let mut resources = [ResourceState::default(); 5];
+    let mut resources: [ResourceState; 5] = std::array::from_fn(|i| ResourceState {
+        optional: OPTIONAL[i],
+        ..ResourceState::default()
+    });
     let mut dirty = true;
     let mut ticker = tokio::time::interval(state.options.publish_every);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -380,12 +403,44 @@ async fn watch(
             else => return true,
         };
         dirty |= changed;
+        let progress = match progress {
+            // An optional resource the server will not serve (no RBAC to read it, an API
+            // it does not offer) counts as listed and empty: the cluster stays usable and
+            // reads Degraded, naming what is missing. It is still retried, in case the
+            // role is fixed.
+            Progress::Failed {
+                error,
+                refused: true,
+                ..
+            } if resources[which].optional => {
+                let resource = &mut resources[which];
+                resource.refused = Some(format!(
+                    "{} cannot be read ({error}): pods are not pinned to their volumes' domains",
+                    RESOURCES[which]
+                ));
+                Progress::ListDone
+            }
+            Progress::ListDone => {
+                resources[which].refused = None;
+                Progress::ListDone
+            }
+            // Its retries are not news: no relist, no doubt about the identity.
+            Progress::ListStarted if resources[which].refused.is_some() => Progress::Data,
+            other => other,
+        };
+        state.facts.partial = resources.iter().find_map(|r| r.refused.clone());
         // The data is as old as its oldest part: a pods watch that keeps failing to list
         // again must not be hidden by the nodes' bookmarks. A list about to start is the
-        // reflector's own word, not the server's.
+        // reflector's own word, not the server's; a refused optional resource has no age.
         if !matches!(progress, Progress::Failed { .. } | Progress::ListStarted) {
             resources[which].last_ok = Some(Timestamp::now());
-            if let Some(oldest) = resources.iter().map(|r| r.last_ok).min().flatten() {
+            let oldest = resources
+                .iter()
+                .filter(|r| r.refused.is_none())
+                .map(|r| r.last_ok)
+                .min()
+                .flatten();
+            if let Some(oldest) = oldest {
                 state.facts.last_ok = Some(oldest);
             }
         }
@@ -404,7 +459,9 @@ async fn watch(
                 resource.failing = None;
             }
             Progress::Ok => resource.failing = None,
-            Progress::Failed { error, unreachable } => {
+            Progress::Failed {
+                error, unreachable, ..
+            } => {
                 resource.failing = Some(unreachable);
                 state.last_error = Some(error);
             }
@@ -453,7 +510,11 @@ enum Progress {
     ListDone,
     Ok,
     Data,
-    Failed { error: String, unreachable: bool },
+    Failed {
+        error: String,
+        unreachable: bool,
+        refused: bool,
+    },
 }
 
 fn progress_of<K>(delta: &Delta<K>) -> Progress {
@@ -462,9 +523,14 @@ fn progress_of<K>(delta: &Delta<K>) -> Progress {
         Delta::ListDone => Progress::ListDone,
         Delta::Page(_) | Delta::Applied(_) | Delta::Deleted(_) => Progress::Data,
         Delta::Alive => Progress::Ok,
-        Delta::Failed { error, unreachable } => Progress::Failed {
+        Delta::Failed {
+            error,
+            unreachable,
+            refused,
+        } => Progress::Failed {
             error: error.clone(),
             unreachable: *unreachable,
+            refused: *refused,
         },
     }
 }

@@ -37,6 +37,9 @@ pub enum Delta<K> {
         error: String,
         /// True when the server could not be reached at all.
         unreachable: bool,
+        /// True when the server answered that the resource may not be read (403) or is
+        /// not served (404): retrying will not help until someone changes the cluster.
+        refused: bool,
     },
 }
 
@@ -239,10 +242,13 @@ async fn fail<K>(
     options: &ReflectOptions,
     failures: &mut u32,
 ) -> Result<(), ()> {
+    let refused =
+        matches!(error, kube::Error::Api(status) if status.code == 403 || status.code == 404);
     fail_with(
         tx,
         describe_error(error),
         is_unreachable(error),
+        refused,
         options,
         failures,
     )
@@ -253,6 +259,7 @@ async fn fail_with<K>(
     tx: &mpsc::Sender<Delta<K>>,
     error: String,
     unreachable: bool,
+    refused: bool,
     options: &ReflectOptions,
     failures: &mut u32,
 ) -> Result<(), ()> {
@@ -260,7 +267,11 @@ async fn fail_with<K>(
     // dropped connection says nothing about the cluster (and would end a wait for a first
     // verdict with a wrong one). The second in a row is reported.
     if *failures > 0 {
-        let delta = Delta::Failed { error, unreachable };
+        let delta = Delta::Failed {
+            error,
+            unreachable,
+            refused,
+        };
         tx.send(delta).await.map_err(|_| ())?;
     }
     backoff(options, failures).await;
@@ -291,7 +302,10 @@ async fn list_then_watch<K: SlimKind>(
                     "list page not answered in {}s",
                     options.list_page_timeout.as_secs()
                 );
-                if fail_with(tx, error, true, options, failures).await.is_err() {
+                if fail_with(tx, error, true, false, options, failures)
+                    .await
+                    .is_err()
+                {
                     return Next::Stop;
                 }
                 return Next::Relist;

@@ -265,6 +265,7 @@ fn snapshot_of(
             last_ok,
             identity_mismatch: status == ClusterStatus::IdentityMismatch,
             unreadable_objects: 0,
+            partial: None,
             listed: status != ClusterStatus::Connecting,
         },
         identity: verdict.as_ref().map(|_| ObservedIdentity {

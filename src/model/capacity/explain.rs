@@ -154,11 +154,11 @@ pub fn explain(
     }
     if let Some((report, group)) = n_minus_one
         .most_unplaced()
-        .and_then(|r| r.unplaced.first().map(|g| (r, g)))
+        .and_then(|r| r.short_groups().next().map(|g| (r, g)))
     {
         limits.push(HeadroomLimit::Unplaceable {
             scenario: report.scenario.clone(),
-            pods: report.unplaced_pods(),
+            pods: report.short_pods(),
             example: (Arc::clone(&group.namespace), group.owner.clone()),
             reason: group.reason.clone(),
         });

@@ -10,15 +10,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::model::fleet::{
-    ClusterView, Labels, NodeSelector, PodView, Taint, Toleration, TopologyDomain, tolerates_all,
+    ClusterView, Labels, NodeSelector, PodView, Taint, Toleration, tolerates_all,
 };
 
-/// The constraints of one pod that decide where it may go.
-type ConstraintKey<'a> = (
-    &'a NodeSelector,
-    &'a [Toleration],
-    Option<&'a TopologyDomain>,
-);
+/// The constraints of one pod that decide which node classes it may use (its required
+/// topology domain is checked per node instead, see [`FeasibilityIndex::candidates`]).
+type ConstraintKey<'a> = (&'a NodeSelector, &'a [Toleration]);
 
 /// A node's projection on the selected label keys, and its repelling taints.
 type ClassKey<'a> = (Vec<Option<&'a Arc<str>>>, Vec<&'a Taint>);
@@ -28,23 +25,27 @@ type ClassKey<'a> = (Vec<Option<&'a Arc<str>>>, Vec<&'a Taint>);
 pub(crate) struct FeasibilityIndex {
     /// Nodes of each class, in node order.
     class_nodes: Vec<Vec<u32>>,
+    /// Class of each node.
+    node_class: Vec<u32>,
     /// Constraint id of each pod.
     pod_constraint: Vec<u32>,
     /// Classes each constraint id may use, in class order.
     feasible: Vec<Vec<u32>>,
+    /// Required topology domain of each pod, as an index into `domain_nodes`.
+    pod_domain: Vec<Option<u32>>,
+    /// Nodes in each required domain, in node order.
+    domain_nodes: Vec<Vec<u32>>,
 }
 
 impl FeasibilityIndex {
     /// Builds the index for a cluster.
     pub(crate) fn build(cluster: &ClusterView) -> Self {
-        // Label keys any pod selects on; everything else does not split classes.
+        // Label keys any pod selects on; everything else does not split classes. Required
+        // domains do not either: a local volume pins a pod to `kubernetes.io/hostname`,
+        // which would make every node a class of its own.
         let mut keys: Vec<&Arc<str>> = Vec::new();
         for pod in &cluster.pods {
-            for key in pod
-                .node_selector
-                .keys()
-                .chain(pod.required_domain.as_ref().map(|d| &d.key))
-            {
+            for key in pod.node_selector.keys() {
                 if !keys.contains(&key) {
                     keys.push(key);
                 }
@@ -54,6 +55,7 @@ impl FeasibilityIndex {
         let mut class_of: HashMap<ClassKey<'_>, u32> = HashMap::new();
         let mut class_nodes: Vec<Vec<u32>> = Vec::new();
         let mut class_repr: Vec<usize> = Vec::new();
+        let mut node_class: Vec<u32> = Vec::with_capacity(cluster.nodes.len());
         for (i, node) in cluster.nodes.iter().enumerate() {
             let projection = keys.iter().map(|k| node.labels.get(k)).collect();
             let taints = node.taints.iter().filter(|t| t.effect.repels()).collect();
@@ -66,17 +68,14 @@ impl FeasibilityIndex {
             if let (Some(list), Ok(i)) = (class_nodes.get_mut(class as usize), u32::try_from(i)) {
                 list.push(i);
             }
+            node_class.push(class);
         }
 
         let mut constraint_of: HashMap<ConstraintKey<'_>, u32> = HashMap::new();
         let mut feasible: Vec<Vec<u32>> = Vec::new();
         let mut pod_constraint = Vec::with_capacity(cluster.pods.len());
         for pod in &cluster.pods {
-            let key = (
-                &pod.node_selector,
-                &*pod.tolerations,
-                pod.required_domain.as_ref(),
-            );
+            let key = (&pod.node_selector, &*pod.tolerations);
             let next = u32::try_from(feasible.len()).unwrap_or(u32::MAX);
             let id = *constraint_of.entry(key).or_insert(next);
             if id == next {
@@ -85,7 +84,7 @@ impl FeasibilityIndex {
                     .zip(0u32..)
                     .filter(|(repr, _)| {
                         let node = &cluster.nodes[**repr];
-                        admits(pod, &node.labels, &node.taints)
+                        admits_ignoring_domain(pod, &node.labels, &node.taints)
                     })
                     .map(|(_, class)| class)
                     .collect();
@@ -93,21 +92,47 @@ impl FeasibilityIndex {
             }
             pod_constraint.push(id);
         }
+        let (pod_domain, domain_nodes) = domains(cluster);
         Self {
             class_nodes,
+            node_class,
             pod_constraint,
             feasible,
+            pod_domain,
+            domain_nodes,
         }
     }
 
-    /// Candidate nodes for pod `pod`, class by class, in node order within a class.
+    /// Candidate nodes for pod `pod`: class by class, in node order within a class; for
+    /// a pod pinned to a topology domain, the domain's nodes in node order whose class
+    /// it may use.
     pub(crate) fn candidates(&self, pod: usize) -> impl Iterator<Item = u32> + '_ {
         let constraint = self.pod_constraint.get(pod).copied().unwrap_or(u32::MAX);
-        self.feasible
+        let classes = self
+            .feasible
             .get(constraint as usize)
+            .map_or(&[][..], Vec::as_slice);
+        let domain = self.pod_domain.get(pod).copied().flatten();
+        let unpinned = domain
+            .is_none()
+            .then(|| {
+                classes
+                    .iter()
+                    .flat_map(|class| self.class_nodes[*class as usize].iter().copied())
+            })
+            .into_iter()
+            .flatten();
+        let pinned = domain
+            .and_then(|d| self.domain_nodes.get(d as usize))
             .into_iter()
             .flatten()
-            .flat_map(|class| self.class_nodes[*class as usize].iter().copied())
+            .copied()
+            .filter(move |n| {
+                self.node_class
+                    .get(*n as usize)
+                    .is_some_and(|class| classes.binary_search(class).is_ok())
+            });
+        unpinned.chain(pinned)
     }
 
     /// Number of node classes (for tests and diagnostics).
@@ -117,14 +142,49 @@ impl FeasibilityIndex {
     }
 }
 
-/// Whether a node with these labels and taints admits the pod, ignoring resources.
+/// Each pod's required domain as an index into the list of nodes in each distinct
+/// domain: one pass over the nodes per distinct domain key (a zone key, the hostname).
+fn domains(cluster: &ClusterView) -> (Vec<Option<u32>>, Vec<Vec<u32>>) {
+    let mut ids: HashMap<(&Arc<str>, &Arc<str>), u32> = HashMap::new();
+    let mut pod_domain = Vec::with_capacity(cluster.pods.len());
+    for pod in &cluster.pods {
+        pod_domain.push(pod.required_domain.as_ref().map(|d| {
+            let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+            *ids.entry((&d.key, &d.value)).or_insert(next)
+        }));
+    }
+    let mut domain_nodes = vec![Vec::new(); ids.len()];
+    let mut keys: Vec<&Arc<str>> = ids.keys().map(|(k, _)| *k).collect();
+    keys.sort();
+    keys.dedup();
+    for key in keys {
+        for (i, node) in cluster.nodes.iter().enumerate() {
+            let Some(value) = node.labels.get(key) else {
+                continue;
+            };
+            if let (Some(&id), Ok(i)) = (ids.get(&(key, value)), u32::try_from(i)) {
+                domain_nodes[id as usize].push(i);
+            }
+        }
+    }
+    (pod_domain, domain_nodes)
+}
+
+/// Whether a node with these labels and taints admits the pod, ignoring resources (the
+/// rule `candidates` answers per class and domain; the placement property test checks
+/// every placement against it).
+#[cfg(test)]
 pub(crate) fn admits(pod: &PodView, labels: &Labels, taints: &[Taint]) -> bool {
-    pod.node_selector.matches(labels)
-        && tolerates_all(&pod.tolerations, taints)
+    admits_ignoring_domain(pod, labels, taints)
         && pod
             .required_domain
             .as_ref()
             .is_none_or(|d| labels.get(&d.key) == Some(&d.value))
+}
+
+/// The same, leaving out the pod's required topology domain.
+fn admits_ignoring_domain(pod: &PodView, labels: &Labels, taints: &[Taint]) -> bool {
+    pod.node_selector.matches(labels) && tolerates_all(&pod.tolerations, taints)
 }
 
 #[cfg(test)]
@@ -156,5 +216,42 @@ mod tests {
         assert_eq!(index.candidates(0).collect::<Vec<_>>(), vec![0, 1]);
         // The untolerating pod may use every untainted node.
         assert_eq!(index.candidates(1).collect::<Vec<_>>(), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn a_pinned_pod_gets_only_its_domains_nodes_and_pins_split_no_classes() {
+        let nodes: Vec<_> = (0..6)
+            .map(|i| {
+                let name = format!("n{i}");
+                let zone = if i < 3 { "a" } else { "b" };
+                node(&name, zone)
+                    .label("kubernetes.io/hostname", &name)
+                    .label("pool", if i % 2 == 0 { "x" } else { "y" })
+                    .build()
+            })
+            .collect();
+        let pods = vec![
+            pod("local", Some("n4"))
+                .domain("kubernetes.io/hostname", "n4")
+                .build(),
+            pod("zonal", Some("n1"))
+                .select("pool", "x")
+                .domain("topology.kubernetes.io/zone", "a")
+                .build(),
+            pod("free", None).build(),
+        ];
+        let index = FeasibilityIndex::build(&cluster(nodes, pods));
+        assert_eq!(
+            index.class_count(),
+            2,
+            "only the selected pool splits nodes"
+        );
+        assert_eq!(index.candidates(0).collect::<Vec<_>>(), vec![4]);
+        assert_eq!(
+            index.candidates(1).collect::<Vec<_>>(),
+            vec![0, 2],
+            "zone a and pool x"
+        );
+        assert_eq!(index.candidates(2).count(), 6);
     }
 }

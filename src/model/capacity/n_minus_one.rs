@@ -43,13 +43,14 @@ impl FailureDomainHeadroom {
 
     /// The domain loss that leaves the most pods unplaced, if any pod is left unplaced.
     pub fn most_unplaced(&self) -> Option<&WhatIfReport> {
-        // The first domain (in value order) among those with the most unplaced pods.
+        // The first domain (in value order) among those with the most pods short of
+        // capacity (pods stranded with their volumes wait for their domain instead).
         self.per_domain
             .iter()
             .fold(None, |best: Option<&WhatIfReport>, r| {
-                let count = r.unplaced_pods();
+                let count = r.short_pods();
                 match best {
-                    Some(b) if b.unplaced_pods() >= count => Some(b),
+                    Some(b) if b.short_pods() >= count => Some(b),
                     _ if count > 0 => Some(r),
                     _ => best,
                 }

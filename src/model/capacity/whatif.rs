@@ -96,6 +96,14 @@ pub enum UnplacedReason {
     Fragmented,
 }
 
+impl UnplacedReason {
+    /// Whether the pods wait for their own domain to return (their volume is there)
+    /// rather than lack capacity: more nodes elsewhere would not take them.
+    pub fn is_stranded(&self) -> bool {
+        matches!(self, Self::VolumeDomainLost(_))
+    }
+}
+
 impl fmt::Display for UnplacedReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -158,6 +166,16 @@ impl WhatIfReport {
     /// Total pods that could not be placed.
     pub fn unplaced_pods(&self) -> u32 {
         self.unplaced.iter().map(|g| g.pods).sum()
+    }
+
+    /// Unplaced pods that lack capacity (not those stranded with their volumes).
+    pub fn short_pods(&self) -> u32 {
+        self.short_groups().map(|g| g.pods).sum()
+    }
+
+    /// Groups of pods that lack capacity, largest first.
+    pub fn short_groups(&self) -> impl Iterator<Item = &UnplacedGroup> {
+        self.unplaced.iter().filter(|g| !g.reason.is_stranded())
     }
 }
 
@@ -277,7 +295,16 @@ pub fn what_if(
             outstanding.add_assign(&index.movable_used_physical[i]);
         }
     }
+    let reasons: HashMap<u32, UnplacedReason> = unplaced
+        .iter()
+        .map(|&p| (p, unplaced_reason(index, p, &target, &free)))
+        .collect();
     for &p in &unplaced {
+        // A pod stranded with its volume waits for its domain; no capacity elsewhere
+        // would take it, so it is reported but not counted as capacity missing.
+        if reasons.get(&p).is_some_and(UnplacedReason::is_stranded) {
+            continue;
+        }
         let replicas = index.pod_node[p as usize]
             .map(|n| cluster.nodes[n as usize].gpu_replicas)
             .unwrap_or(1);
@@ -287,7 +314,10 @@ pub fn what_if(
         ));
     }
     let groups = group_unplaced(index, &unplaced, |p| {
-        unplaced_reason(index, p, &target, &free)
+        reasons
+            .get(&p)
+            .cloned()
+            .unwrap_or(UnplacedReason::NoEligibleNode)
     });
     finish(
         index,

@@ -39,16 +39,33 @@ pub fn volume_domain(required_terms: &[Box<[LabelRequirement]>]) -> Option<Topol
     let [term] = required_terms else {
         return None;
     };
-    term.iter().find_map(|requirement| match requirement {
-        LabelRequirement::In(key, values) => match &**values {
-            [value] => Some(TopologyDomain {
-                key: Arc::clone(key),
-                value: Arc::clone(value),
-            }),
+    // A term may name several levels at once (region and zone, as the in-tree labeller
+    // and multi-segment CSI topologies write them, in no fixed order): the narrowest one
+    // is the pin, the others contain it.
+    term.iter()
+        .filter_map(|requirement| match requirement {
+            LabelRequirement::In(key, values) => match &**values {
+                [value] => Some(TopologyDomain {
+                    key: Arc::clone(key),
+                    value: Arc::clone(value),
+                }),
+                _ => None,
+            },
             _ => None,
-        },
-        _ => None,
-    })
+        })
+        .min_by_key(|domain| breadth(&domain.key))
+}
+
+/// How wide a topology level is, narrowest first: a node, a zone, anything else (a
+/// region, a partition).
+fn breadth(key: &str) -> u8 {
+    if key == "kubernetes.io/hostname" {
+        0
+    } else if key.ends_with("zone") {
+        1
+    } else {
+        2
+    }
 }
 
 #[cfg(test)]
@@ -78,6 +95,20 @@ mod tests {
                 key: s("topology.kubernetes.io/zone"),
                 value: s("a"),
             })
+        );
+        // Region and zone in one term, in either order: the zone is the pin.
+        let region = || LabelRequirement::In(s("topology.kubernetes.io/region"), [s("r")].into());
+        for term in [[region(), zone_in(&["a"])], [zone_in(&["a"]), region()]] {
+            let domain = volume_domain(&[Box::from(term)]);
+            assert_eq!(domain.map(|d| d.value), Some(s("a")));
+        }
+        let local = [Box::from([
+            LabelRequirement::In(s("kubernetes.io/hostname"), [s("n7")].into()),
+            zone_in(&["a"]),
+        ])];
+        assert_eq!(
+            volume_domain(&local).map(|d| d.key),
+            Some(s("kubernetes.io/hostname"))
         );
         let regional = [Box::from([zone_in(&["a", "b"])])];
         assert_eq!(

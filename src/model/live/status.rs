@@ -83,6 +83,9 @@ pub struct ConnectionFacts {
     /// Every watched resource has listed at least once on this connection, so the view
     /// is whole (if perhaps stale). Until then there is no data to judge by.
     pub listed: bool,
+    /// An optional resource the server refuses to serve, and what the view lacks for it:
+    /// the data is usable, the cluster reads `Degraded`.
+    pub partial: Option<String>,
 }
 
 impl ConnectionFacts {
@@ -94,6 +97,7 @@ impl ConnectionFacts {
             identity_mismatch: false,
             unreadable_objects: 0,
             listed: false,
+            partial: None,
         }
     }
 }
@@ -124,7 +128,9 @@ pub fn classify(facts: &ConnectionFacts, now: Timestamp, stale_after: Duration) 
         SyncPhase::Failing { .. } if fresh => ClusterStatus::Degraded,
         SyncPhase::Failing { .. } => ClusterStatus::Unknown,
         SyncPhase::Watching { .. } if !fresh => ClusterStatus::Unknown,
-        SyncPhase::Watching { complete: true } if facts.unreadable_objects == 0 => {
+        SyncPhase::Watching { complete: true }
+            if facts.unreadable_objects == 0 && facts.partial.is_none() =>
+        {
             ClusterStatus::Synced
         }
         SyncPhase::Watching { .. } => ClusterStatus::Degraded,
@@ -146,6 +152,7 @@ mod tests {
                 last_ok,
                 identity_mismatch: false,
                 unreadable_objects: 0,
+                partial: None,
             },
             now,
         )

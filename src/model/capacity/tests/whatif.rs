@@ -294,6 +294,44 @@ fn required_topology_domain_pins_pods_to_their_zone() {
 }
 
 #[test]
+fn pods_stranded_with_their_volume_are_reported_but_not_counted_as_missing_capacity() {
+    let db = || {
+        pod("db-0", Some("a0"))
+            .owner("data", "StatefulSet", "db")
+            .cpu(3000)
+            .domain("kubernetes.io/hostname", "a0")
+            .build()
+    };
+    let web = || pod("web", Some("a0")).cpu(1000).build();
+    let nodes = || {
+        vec![
+            node("a0", "a")
+                .label("kubernetes.io/hostname", "a0")
+                .build(),
+            node("b0", "b")
+                .label("kubernetes.io/hostname", "b0")
+                .build(),
+        ]
+    };
+    let config = CapacityConfig::default();
+    let maintenance = Scenario::MaintenanceBatch(names(&["a0"]));
+    let with_db = cluster(nodes(), vec![db(), web()]);
+    let report = what_if(&ClusterIndex::new(&with_db, &config), &maintenance, &[]);
+    assert_eq!(
+        report.unplaced_pods(),
+        1,
+        "the local-volume pod waits for a0"
+    );
+    assert_eq!(report.short_pods(), 0, "nothing lacks capacity");
+    assert!(report.unplaced[0].reason.is_stranded());
+    // Its requests are not counted against what is left: the same headroom as without it.
+    let without = cluster(nodes(), vec![web()]);
+    let baseline = what_if(&ClusterIndex::new(&without, &config), &maintenance, &[]);
+    assert_eq!(report.headroom, baseline.headroom);
+    assert_eq!(report.placed_pods, 1);
+}
+
+#[test]
 fn a_pinned_pod_whose_domain_is_left_but_full_is_short_of_resources() {
     // Zone a keeps a node, but it is full: the pod is short of CPU there, not lost.
     let c = cluster(
