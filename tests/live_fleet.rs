@@ -39,6 +39,23 @@ async fn serve(
     (server, ledger, kubeconfig)
 }
 
+/// The small fleet served with `small-01` refusing every request for `resource` (as a
+/// role without it would), and a sync of it with default options.
+async fn small_refusing(
+    dir: &Path,
+    resource: &str,
+) -> (SimFleet, fleetdeck::sim::SimServer, FleetSync) {
+    let fleet = SimFleet::load("small", 1, 1.0).expect("small scenario");
+    fleet
+        .update_faults("small-01", |f| {
+            f.forbidden_resources = vec![resource.to_string()]
+        })
+        .unwrap();
+    let (server, ledger, kubeconfig) = serve(&fleet, dir).await;
+    let sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+    (fleet, server, sync)
+}
+
 fn fleetdeck(dir: &Path, args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
         .args(["--ledger", "ledger.yaml", "--kubeconfig", "kubeconfig"])
@@ -547,14 +564,7 @@ async fn one_failed_first_list_does_not_end_the_wait_with_a_wrong_verdict() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cluster_that_refuses_the_identity_read_is_reachable_but_unknown() {
     let dir = tempfile::tempdir().unwrap();
-    let fleet = SimFleet::load("small", 1, 1.0).expect("small scenario");
-    fleet
-        .update_faults("small-01", |f| {
-            f.forbidden_resources = vec!["namespaces".into()]
-        })
-        .unwrap();
-    let (server, ledger, kubeconfig) = serve(&fleet, dir.path()).await;
-    let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+    let (_fleet, server, mut sync) = small_refusing(dir.path(), "namespaces").await;
     let snapshot = sync.wait_settled(Duration::from_secs(30)).await;
     let refused = snapshot.cluster("small-01").unwrap();
     assert_eq!(refused.status, ClusterStatus::Unknown);
@@ -577,14 +587,7 @@ async fn a_cluster_that_refuses_the_identity_read_is_reachable_but_unknown() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cluster_that_refuses_persistent_volumes_stays_usable_without_volume_pins() {
     let dir = tempfile::tempdir().unwrap();
-    let fleet = SimFleet::load("small", 1, 1.0).expect("small scenario");
-    fleet
-        .update_faults("small-01", |f| {
-            f.forbidden_resources = vec!["persistentvolumes".into()]
-        })
-        .unwrap();
-    let (server, ledger, kubeconfig) = serve(&fleet, dir.path()).await;
-    let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+    let (fleet, server, mut sync) = small_refusing(dir.path(), "persistentvolumes").await;
     let cluster = |sync: &FleetSync| {
         sync.snapshots
             .borrow()

@@ -3,9 +3,26 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use fleetdeck::sim::{SimFleet, SimServer, start_on_loopback, write_kubeconfig};
 use kube::config::{KubeConfigOptions, Kubeconfig};
+
+/// Waits until `f` says yes, polling every 100 ms; fails naming `what` after `secs`.
+pub async fn eventually<F, Fut>(what: &str, secs: u64, mut f: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    while !f().await {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
 
 /// The small scenario with a fixed seed.
 pub fn small(speed: f64) -> SimFleet {

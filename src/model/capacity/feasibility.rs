@@ -10,12 +10,20 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::model::fleet::{
-    ClusterView, Labels, NodeSelector, PodView, Taint, Toleration, tolerates_all,
+    ClusterView, Labels, NodeSelector, PodView, Taint, Toleration, TopologyDomain, tolerates_all,
 };
 
-/// The constraints of one pod that decide which node classes it may use (its required
-/// topology domain is checked per node instead, see [`FeasibilityIndex::candidates`]).
-type ConstraintKey<'a> = (&'a NodeSelector, &'a [Toleration]);
+/// The constraints of one pod that decide which node classes it may use: its required
+/// topology domain only when its key splits classes (see [`FeasibilityIndex::build`]).
+type ConstraintKey<'a> = (
+    &'a NodeSelector,
+    &'a [Toleration],
+    Option<&'a TopologyDomain>,
+);
+
+/// A domain key with more values than this among the nodes (a hostname) does not split
+/// node classes: its pinned pods are checked node by node instead.
+const MAX_CLASS_SPLITTING_VALUES: usize = 64;
 
 /// A node's projection on the selected label keys, and its repelling taints.
 type ClassKey<'a> = (Vec<Option<&'a Arc<str>>>, Vec<&'a Taint>);
@@ -40,12 +48,18 @@ pub(crate) struct FeasibilityIndex {
 impl FeasibilityIndex {
     /// Builds the index for a cluster.
     pub(crate) fn build(cluster: &ClusterView) -> Self {
-        // Label keys any pod selects on; everything else does not split classes. Required
-        // domains do not either: a local volume pins a pod to `kubernetes.io/hostname`,
-        // which would make every node a class of its own.
+        // Label keys any pod selects on or is pinned by; everything else does not split
+        // classes. A pin key with many values does not either: a local volume pins a pod
+        // to `kubernetes.io/hostname`, which would make every node a class of its own.
+        let per_node = per_node_keys(cluster);
         let mut keys: Vec<&Arc<str>> = Vec::new();
         for pod in &cluster.pods {
-            for key in pod.node_selector.keys() {
+            let pin = pod
+                .required_domain
+                .as_ref()
+                .map(|d| &d.key)
+                .filter(|k| !per_node.contains(k));
+            for key in pod.node_selector.keys().chain(pin) {
                 if !keys.contains(&key) {
                     keys.push(key);
                 }
@@ -75,7 +89,11 @@ impl FeasibilityIndex {
         let mut feasible: Vec<Vec<u32>> = Vec::new();
         let mut pod_constraint = Vec::with_capacity(cluster.pods.len());
         for pod in &cluster.pods {
-            let key = (&pod.node_selector, &*pod.tolerations);
+            let class_pin = pod
+                .required_domain
+                .as_ref()
+                .filter(|d| !per_node.contains(&&d.key));
+            let key = (&pod.node_selector, &*pod.tolerations, class_pin);
             let next = u32::try_from(feasible.len()).unwrap_or(u32::MAX);
             let id = *constraint_of.entry(key).or_insert(next);
             if id == next {
@@ -85,6 +103,7 @@ impl FeasibilityIndex {
                     .filter(|(repr, _)| {
                         let node = &cluster.nodes[**repr];
                         admits_ignoring_domain(pod, &node.labels, &node.taints)
+                            && class_pin.is_none_or(|d| node.labels.get(&d.key) == Some(&d.value))
                     })
                     .map(|(_, class)| class)
                     .collect();
@@ -92,7 +111,7 @@ impl FeasibilityIndex {
             }
             pod_constraint.push(id);
         }
-        let (pod_domain, domain_nodes) = domains(cluster);
+        let (pod_domain, domain_nodes) = domains(cluster, &per_node);
         Self {
             class_nodes,
             node_class,
@@ -103,36 +122,57 @@ impl FeasibilityIndex {
         }
     }
 
-    /// Candidate nodes for pod `pod`: class by class, in node order within a class; for
-    /// a pod pinned to a topology domain, the domain's nodes in node order whose class
-    /// it may use.
-    pub(crate) fn candidates(&self, pod: usize) -> impl Iterator<Item = u32> + '_ {
+    /// Calls `visit` with every candidate node of pod `pod`: class by class, in node
+    /// order within a class; for a pod pinned by a per-node key, the domain's nodes in
+    /// node order whose class it may use.
+    pub(crate) fn for_each_candidate(&self, pod: usize, mut visit: impl FnMut(u32)) {
+        // Stops at nothing: `first_candidate` with an acceptance that never accepts.
+        self.first_candidate(pod, |n| {
+            visit(n);
+            false
+        });
+    }
+
+    /// Every candidate node of pod `pod`, in order (for tests).
+    #[cfg(test)]
+    pub(crate) fn candidates(&self, pod: usize) -> Vec<u32> {
+        let mut nodes = Vec::new();
+        self.for_each_candidate(pod, |n| nodes.push(n));
+        nodes
+    }
+
+    /// The first candidate of pod `pod`, in [`for_each_candidate`](Self::for_each_candidate)
+    /// order, that `accept`s. The placement's innermost loop: one branch, then a plain
+    /// search the compiler folds (an iterator of either kind would be stepped one node at
+    /// a time, at a measurable cost).
+    pub(crate) fn first_candidate(
+        &self,
+        pod: usize,
+        mut accept: impl FnMut(u32) -> bool,
+    ) -> Option<u32> {
         let constraint = self.pod_constraint.get(pod).copied().unwrap_or(u32::MAX);
         let classes = self
             .feasible
             .get(constraint as usize)
             .map_or(&[][..], Vec::as_slice);
-        let domain = self.pod_domain.get(pod).copied().flatten();
-        let unpinned = domain
-            .is_none()
-            .then(|| {
-                classes
-                    .iter()
-                    .flat_map(|class| self.class_nodes[*class as usize].iter().copied())
-            })
-            .into_iter()
-            .flatten();
-        let pinned = domain
-            .and_then(|d| self.domain_nodes.get(d as usize))
-            .into_iter()
-            .flatten()
-            .copied()
-            .filter(move |n| {
-                self.node_class
-                    .get(*n as usize)
-                    .is_some_and(|class| classes.binary_search(class).is_ok())
-            });
-        unpinned.chain(pinned)
+        match self.pod_domain.get(pod).copied().flatten() {
+            None => classes
+                .iter()
+                .flat_map(|class| self.class_nodes[*class as usize].iter().copied())
+                .find(|&n| accept(n)),
+            Some(domain) => self
+                .domain_nodes
+                .get(domain as usize)
+                .map_or(&[][..], Vec::as_slice)
+                .iter()
+                .copied()
+                .find(|&n| {
+                    self.node_class
+                        .get(n as usize)
+                        .is_some_and(|class| classes.binary_search(class).is_ok())
+                        && accept(n)
+                }),
+        }
     }
 
     /// Number of node classes (for tests and diagnostics).
@@ -142,16 +182,49 @@ impl FeasibilityIndex {
     }
 }
 
-/// Each pod's required domain as an index into the list of nodes in each distinct
-/// domain: one pass over the nodes per distinct domain key (a zone key, the hostname).
-fn domains(cluster: &ClusterView) -> (Vec<Option<u32>>, Vec<Vec<u32>>) {
+/// Pin keys with more than [`MAX_CLASS_SPLITTING_VALUES`] values among the nodes.
+fn per_node_keys(cluster: &ClusterView) -> Vec<&Arc<str>> {
+    let mut pin_keys: Vec<&Arc<str>> = cluster
+        .pods
+        .iter()
+        .filter_map(|p| p.required_domain.as_ref().map(|d| &d.key))
+        .collect();
+    pin_keys.sort();
+    pin_keys.dedup();
+    pin_keys
+        .into_iter()
+        .filter(|key| {
+            let mut values: Vec<&Arc<str>> = Vec::new();
+            for node in &cluster.nodes {
+                if let Some(value) = node.labels.get(key)
+                    && !values.contains(&value)
+                {
+                    values.push(value);
+                    if values.len() > MAX_CLASS_SPLITTING_VALUES {
+                        return true;
+                    }
+                }
+            }
+            false
+        })
+        .collect()
+}
+
+/// Each pod pinned by a per-node key, as an index into the list of nodes in each
+/// distinct domain of such keys: one pass over the nodes per key.
+fn domains(cluster: &ClusterView, per_node: &[&Arc<str>]) -> (Vec<Option<u32>>, Vec<Vec<u32>>) {
     let mut ids: HashMap<(&Arc<str>, &Arc<str>), u32> = HashMap::new();
     let mut pod_domain = Vec::with_capacity(cluster.pods.len());
     for pod in &cluster.pods {
-        pod_domain.push(pod.required_domain.as_ref().map(|d| {
-            let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
-            *ids.entry((&d.key, &d.value)).or_insert(next)
-        }));
+        pod_domain.push(
+            pod.required_domain
+                .as_ref()
+                .filter(|d| per_node.contains(&&d.key))
+                .map(|d| {
+                    let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+                    *ids.entry((&d.key, &d.value)).or_insert(next)
+                }),
+        );
     }
     let mut domain_nodes = vec![Vec::new(); ids.len()];
     let mut keys: Vec<&Arc<str>> = ids.keys().map(|(k, _)| *k).collect();
@@ -213,17 +286,19 @@ mod tests {
         let c = cluster(nodes, pods);
         let index = FeasibilityIndex::build(&c);
         assert_eq!(index.class_count(), 3);
-        assert_eq!(index.candidates(0).collect::<Vec<_>>(), vec![0, 1]);
+        assert_eq!(index.candidates(0), vec![0, 1]);
         // The untolerating pod may use every untainted node.
-        assert_eq!(index.candidates(1).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert_eq!(index.candidates(1), vec![0, 1, 2]);
     }
 
     #[test]
-    fn a_pinned_pod_gets_only_its_domains_nodes_and_pins_split_no_classes() {
-        let nodes: Vec<_> = (0..6)
+    fn hostname_pins_split_no_classes_and_zone_pins_do() {
+        // 70 nodes, each with its own hostname, in zones a (n0–n34) and b, pools x and y
+        // alternating.
+        let nodes: Vec<_> = (0..70)
             .map(|i| {
                 let name = format!("n{i}");
-                let zone = if i < 3 { "a" } else { "b" };
+                let zone = if i < 35 { "a" } else { "b" };
                 node(&name, zone)
                     .label("kubernetes.io/hostname", &name)
                     .label("pool", if i % 2 == 0 { "x" } else { "y" })
@@ -234,7 +309,7 @@ mod tests {
             pod("local", Some("n4"))
                 .domain("kubernetes.io/hostname", "n4")
                 .build(),
-            pod("zonal", Some("n1"))
+            pod("zonal", Some("n2"))
                 .select("pool", "x")
                 .domain("topology.kubernetes.io/zone", "a")
                 .build(),
@@ -243,15 +318,15 @@ mod tests {
         let index = FeasibilityIndex::build(&cluster(nodes, pods));
         assert_eq!(
             index.class_count(),
-            2,
-            "only the selected pool splits nodes"
+            4,
+            "pool × zone; hostnames do not split"
         );
-        assert_eq!(index.candidates(0).collect::<Vec<_>>(), vec![4]);
-        assert_eq!(
-            index.candidates(1).collect::<Vec<_>>(),
-            vec![0, 2],
-            "zone a and pool x"
-        );
-        assert_eq!(index.candidates(2).count(), 6);
+        assert_eq!(index.candidates(0), vec![4]);
+        let zone_a_pool_x: Vec<u32> = (0..35).filter(|i| i % 2 == 0).collect();
+        assert_eq!(index.candidates(1), zone_a_pool_x);
+        assert_eq!(index.candidates(2).len(), 70);
+        // The placement's search walks the same order and stops at the first accepted.
+        assert_eq!(index.first_candidate(1, |n| n > 10), Some(12));
+        assert_eq!(index.first_candidate(0, |n| n != 4), None);
     }
 }

@@ -238,10 +238,9 @@ pub(crate) fn place(
         }
         displaced += 1;
         let request = &cluster.pods[p as usize].requests;
-        let slot = index
-            .feasibility
-            .candidates(p as usize)
-            .find(|&n| target[n as usize] && request.fits_in(&free[n as usize]));
+        let slot = index.feasibility.first_candidate(p as usize, |n| {
+            target[n as usize] && request.fits_in(&free[n as usize])
+        });
         match slot {
             Some(n) => {
                 free[n as usize].sub_assign(request);
@@ -295,14 +294,16 @@ pub fn what_if(
             outstanding.add_assign(&index.movable_used_physical[i]);
         }
     }
-    let reasons: HashMap<u32, UnplacedReason> = unplaced
+    // Whether each domain pinned pods need still has a node: asked once per domain.
+    let mut domain_left: HashMap<TopologyDomain, bool> = HashMap::new();
+    let reasons: Vec<UnplacedReason> = unplaced
         .iter()
-        .map(|&p| (p, unplaced_reason(index, p, &target, &free)))
+        .map(|&p| unplaced_reason(index, p, &target, &free, &mut domain_left))
         .collect();
-    for &p in &unplaced {
+    for (&p, reason) in unplaced.iter().zip(&reasons) {
         // A pod stranded with its volume waits for its domain; no capacity elsewhere
         // would take it, so it is reported but not counted as capacity missing.
-        if reasons.get(&p).is_some_and(UnplacedReason::is_stranded) {
+        if reason.is_stranded() {
             continue;
         }
         let replicas = index.pod_node[p as usize]
@@ -313,12 +314,7 @@ pub fn what_if(
             replicas,
         ));
     }
-    let groups = group_unplaced(index, &unplaced, |p| {
-        reasons
-            .get(&p)
-            .cloned()
-            .unwrap_or(UnplacedReason::NoEligibleNode)
-    });
+    let groups = group_unplaced(index, unplaced.iter().copied().zip(reasons));
     finish(
         index,
         scenario.clone(),
@@ -406,7 +402,10 @@ fn lose_cluster(index: &ClusterIndex<'_>) -> WhatIfReport {
         .map(|(_, i)| i)
         .collect();
     let displaced = u32::try_from(pods.len()).unwrap_or(u32::MAX);
-    let groups = group_unplaced(index, &pods, |_| UnplacedReason::ClusterLost);
+    let groups = group_unplaced(
+        index,
+        pods.iter().map(|&p| (p, UnplacedReason::ClusterLost)),
+    );
     let lost_nodes = u32::try_from(cluster.nodes.len()).unwrap_or(u32::MAX);
     let zero = ResourceVector::ZERO;
     finish(
@@ -428,24 +427,30 @@ fn unplaced_reason(
     p: u32,
     target: &[bool],
     free: &[ResourceVector],
+    domain_left: &mut HashMap<TopologyDomain, bool>,
 ) -> UnplacedReason {
     let request = &index.cluster.pods[p as usize].requests;
-    let eligible: Vec<u32> = index
-        .feasibility
-        .candidates(p as usize)
-        .filter(|&n| target[n as usize])
-        .collect();
+    let mut eligible: Vec<u32> = Vec::new();
+    index.feasibility.for_each_candidate(p as usize, |n| {
+        if target[n as usize] {
+            eligible.push(n);
+        }
+    });
     if eligible.is_empty() {
         let pod = &index.cluster.pods[p as usize];
-        return match &pod.required_domain {
-            Some(domain)
-                if !index.cluster.nodes.iter().zip(target).any(|(node, &left)| {
+        let Some(domain) = &pod.required_domain else {
+            return UnplacedReason::NoEligibleNode;
+        };
+        let left =
+            *domain_left.entry(domain.clone()).or_insert_with(|| {
+                index.cluster.nodes.iter().zip(target).any(|(node, &left)| {
                     left && node.labels.get(&domain.key) == Some(&domain.value)
-                }) =>
-            {
-                UnplacedReason::VolumeDomainLost(domain.clone())
-            }
-            _ => UnplacedReason::NoEligibleNode,
+                })
+            });
+        return if left {
+            UnplacedReason::NoEligibleNode
+        } else {
+            UnplacedReason::VolumeDomainLost(domain.clone())
         };
     }
     let gpu_first = std::iter::once((Dimension::Gpu, request.gpu()))
@@ -468,18 +473,16 @@ fn unplaced_reason(
 /// Groups unplaced pods by namespace, owner and reason; largest groups first.
 fn group_unplaced(
     index: &ClusterIndex<'_>,
-    pods: &[u32],
-    mut reason_of: impl FnMut(u32) -> UnplacedReason,
+    pods: impl IntoIterator<Item = (u32, UnplacedReason)>,
 ) -> Vec<UnplacedGroup> {
     let mut groups: Vec<UnplacedGroup> = Vec::new();
     let mut slot: HashMap<(Arc<str>, OwnerRef, UnplacedReason), usize> = HashMap::new();
-    for &p in pods {
+    for (p, reason) in pods {
         let pod = &index.cluster.pods[p as usize];
         let owner = pod.owner.clone().unwrap_or_else(|| OwnerRef {
             kind: Arc::from("Pod"),
             name: Arc::clone(&pod.name),
         });
-        let reason = reason_of(p);
         let key = (Arc::clone(&pod.namespace), owner, reason);
         let i = *slot.entry(key.clone()).or_insert_with(|| {
             groups.push(UnplacedGroup {
