@@ -652,3 +652,37 @@ async fn a_cluster_that_refuses_persistent_volumes_stays_usable_without_volume_p
     sync.stop();
     server.shutdown().await;
 }
+
+/// The same for claims: a role that may not read PersistentVolumeClaims costs the pins
+/// only, and says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cluster_that_refuses_claims_stays_usable_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_fleet, server, mut sync) = small_refusing(dir.path(), "persistentvolumeclaims").await;
+    let snapshot = sync.wait_settled(Duration::from_secs(30)).await;
+    let refusing = snapshot.cluster("small-01").unwrap();
+    assert_eq!(
+        refusing.status,
+        ClusterStatus::Degraded,
+        "{:?}",
+        refusing.last_error
+    );
+    assert!(refusing.status.allows_actions());
+    assert!(
+        refusing
+            .last_error
+            .as_deref()
+            .is_some_and(|e| e.contains("persistentvolumeclaims cannot be read")),
+        "{:?}",
+        refusing.last_error
+    );
+    assert!(
+        refusing
+            .view
+            .pods
+            .iter()
+            .all(|p| p.required_domain.is_none())
+    );
+    sync.stop();
+    server.shutdown().await;
+}
