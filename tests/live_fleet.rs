@@ -2,10 +2,11 @@
 //! real kube client: statuses, identity pinning, drift and what is counted in capacity.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
-use fleetdeck::model::live::{ClusterStatus, DriftKind, find_drift};
+use fleetdeck::model::live::{ClusterSnapshot, ClusterStatus, DriftKind, find_drift};
 use fleetdeck::sim::{SimFleet, start_on_loopback, write_kubeconfig, write_ledger};
 
 /// Serves the demo fleet and writes its kubeconfig and ledger into `dir`.
@@ -54,6 +55,39 @@ async fn small_refusing(
     let (server, ledger, kubeconfig) = serve(&fleet, dir).await;
     let sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
     (fleet, server, sync)
+}
+
+/// Cluster `id` as the sync publishes it now.
+fn cluster_now(sync: &FleetSync, id: &str) -> Arc<ClusterSnapshot> {
+    let snapshot = sync.snapshots.borrow().clone();
+    snapshot
+        .cluster(id)
+        .cloned()
+        .unwrap_or_else(|| panic!("{id} in the snapshot"))
+}
+
+/// Waits up to `secs` until cluster `id` is published as `done` says; returns it then.
+async fn wait_for_cluster(
+    sync: &FleetSync,
+    id: &str,
+    secs: u64,
+    done: impl Fn(&ClusterSnapshot) -> bool,
+) -> Arc<ClusterSnapshot> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        let cluster = cluster_now(sync, id);
+        if done(&cluster) {
+            return cluster;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{id} still {:?} ({:?}, identity {:?})",
+            cluster.status,
+            cluster.last_error,
+            cluster.identity_verdict
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 fn fleetdeck(dir: &Path, args: &[&str]) -> std::process::Output {
@@ -329,22 +363,11 @@ async fn a_cluster_rebuilt_behind_the_same_address_turns_identity_mismatch() {
         verdict(&sync)
     );
     fleet.rebuild_identity("small-01").unwrap();
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    loop {
-        let snapshot = sync.snapshots.borrow().clone();
-        let cluster = snapshot.cluster("small-01").unwrap();
-        if cluster.status == ClusterStatus::IdentityMismatch {
-            assert!(fleetdeck::model::live::may_change(cluster.identity_verdict.as_ref()).is_err());
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "still {:?} with {:?}",
-            cluster.status,
-            cluster.identity_verdict
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let mismatched = wait_for_cluster(&sync, "small-01", 30, |c| {
+        c.status == ClusterStatus::IdentityMismatch
+    })
+    .await;
+    assert!(fleetdeck::model::live::may_change(mismatched.identity_verdict.as_ref()).is_err());
     // The other clusters are untouched.
     let snapshot = sync.snapshots.borrow().clone();
     assert_eq!(
@@ -416,27 +439,16 @@ async fn a_resource_that_cannot_list_again_ages_the_whole_cluster() {
     options.cluster.stale_after = Duration::from_secs(2);
     let mut sync = FleetSync::start(&ledger, kubeconfig, options);
     sync.wait_settled(Duration::from_secs(30)).await;
-    let status = |sync: &FleetSync| {
-        sync.snapshots
-            .borrow()
-            .cluster("small-01")
-            .map(|c| c.status)
-    };
-    assert_eq!(status(&sync), Some(ClusterStatus::Synced));
+    assert_eq!(cluster_now(&sync, "small-01").status, ClusterStatus::Synced);
     // The pods may no longer be read, and every watch must list again.
     fleet
         .update_faults("small-01", |f| f.forbidden_resources = vec!["pods".into()])
         .unwrap();
     fleet.cut_watches("small-01").unwrap();
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    while status(&sync) != Some(ClusterStatus::Unknown) {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "still {:?}",
-            status(&sync)
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait_for_cluster(&sync, "small-01", 20, |c| {
+        c.status == ClusterStatus::Unknown
+    })
+    .await;
     let snapshot = sync.snapshots.borrow().clone();
     assert!(!snapshot.cluster("small-01").unwrap().status.data_usable());
     sync.stop();
@@ -454,13 +466,7 @@ async fn watches_closed_without_a_word_back_off_and_age_the_cluster() {
     options.cluster.stale_after = Duration::from_secs(3);
     let mut sync = FleetSync::start(&ledger, kubeconfig, options);
     sync.wait_settled(Duration::from_secs(30)).await;
-    let cluster = |sync: &FleetSync| {
-        sync.snapshots
-            .borrow()
-            .cluster("small-01")
-            .cloned()
-            .unwrap()
-    };
+    let cluster = |sync: &FleetSync| cluster_now(sync, "small-01");
     assert_eq!(cluster(&sync).status, ClusterStatus::Synced);
     // Every watch from now on is closed as soon as it is opened.
     fleet
@@ -474,15 +480,10 @@ async fn watches_closed_without_a_word_back_off_and_age_the_cluster() {
     // Five watches backing off from 0.5 s doubling: a handful of requests each, where a
     // tight loop would send as many as the request budget allows (10 per second).
     assert!(sent <= 25, "{sent} requests in 4 s");
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    while cluster(&sync).status != ClusterStatus::Unknown {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "still {:?}",
-            cluster(&sync).status
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait_for_cluster(&sync, "small-01", 20, |c| {
+        c.status == ClusterStatus::Unknown
+    })
+    .await;
     sync.stop();
     server.shutdown().await;
 }
@@ -588,24 +589,11 @@ async fn a_cluster_that_refuses_the_identity_read_is_reachable_but_unknown() {
 async fn a_cluster_that_refuses_persistent_volumes_stays_usable_without_volume_pins() {
     let dir = tempfile::tempdir().unwrap();
     let (fleet, server, mut sync) = small_refusing(dir.path(), "persistentvolumes").await;
-    let cluster = |sync: &FleetSync| {
-        sync.snapshots
-            .borrow()
-            .cluster("small-01")
-            .cloned()
-            .unwrap()
-    };
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    while cluster(&sync).status != ClusterStatus::Degraded {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "still {:?}: {:?}",
-            cluster(&sync).status,
-            cluster(&sync).last_error
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let degraded = cluster(&sync);
+    let cluster = |sync: &FleetSync| cluster_now(sync, "small-01");
+    let degraded = wait_for_cluster(&sync, "small-01", 20, |c| {
+        c.status == ClusterStatus::Degraded
+    })
+    .await;
     assert!(degraded.status.data_usable());
     assert!(degraded.status.allows_actions());
     assert!(!degraded.view.pods.is_empty(), "its pods are counted");
@@ -633,22 +621,10 @@ async fn a_cluster_that_refuses_persistent_volumes_stays_usable_without_volume_p
     fleet
         .update_faults("small-01", |f| f.forbidden_resources.clear())
         .unwrap();
-    let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    loop {
-        let now = cluster(&sync);
-        if now.status == ClusterStatus::Synced
-            && now.view.pods.iter().any(|p| p.required_domain.is_some())
-        {
-            break;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "still {:?}: {:?}",
-            now.status,
-            now.last_error
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    wait_for_cluster(&sync, "small-01", 60, |c| {
+        c.status == ClusterStatus::Synced && c.view.pods.iter().any(|p| p.required_domain.is_some())
+    })
+    .await;
     sync.stop();
     server.shutdown().await;
 }
