@@ -248,7 +248,6 @@ async fn demo_fleet_ledger_and_kubeconfig_are_coherent() {
 async fn demo_statefulsets_hold_volumes_in_their_pods_zones() {
     use k8s_openapi::api::apps::v1::StatefulSet;
     use k8s_openapi::api::core::v1::{PersistentVolume, PersistentVolumeClaim};
-    const ZONE: &str = "topology.kubernetes.io/zone";
     let fleet = SimFleet::load("demo", 1, 1.0).expect("demo");
     for cluster in ["prod-use1-01", "prod-euw1-03"] {
         let client = fleet.client(cluster).expect("client");
@@ -259,14 +258,7 @@ async fn demo_statefulsets_hold_volumes_in_their_pods_zones() {
             .items;
         assert_eq!(sets.len(), 1, "{cluster}");
         assert_eq!(sets[0].spec.as_ref().and_then(|s| s.replicas), Some(3));
-        let zone_of: BTreeMap<String, String> = Api::<Node>::all(client.clone())
-            .list(&ListParams::default())
-            .await
-            .expect("nodes")
-            .items
-            .into_iter()
-            .filter_map(|n| Some((n.metadata.name?, n.metadata.labels?.get(ZONE)?.clone())))
-            .collect();
+        let zone_of = sim_support::zones(&client).await;
         let volumes: BTreeMap<String, PersistentVolume> =
             Api::<PersistentVolume>::all(client.clone())
                 .list(&ListParams::default())
@@ -295,14 +287,7 @@ async fn demo_statefulsets_hold_volumes_in_their_pods_zones() {
                 .expect("a claim");
             let claim = claims.get(&claim.claim_name).await.expect("claim");
             let volume = &volumes[&claim.spec.and_then(|s| s.volume_name).expect("bound")];
-            let pinned = volume
-                .spec
-                .as_ref()
-                .and_then(|s| s.node_affinity.as_ref()?.required.clone())
-                .and_then(|r| r.node_selector_terms.into_iter().next())
-                .and_then(|t| t.match_expressions?.into_iter().next())
-                .filter(|e| e.key == ZONE)
-                .and_then(|e| e.values?.into_iter().next());
+            let pinned = sim_support::pinned_zone(volume);
             assert_eq!(pinned.as_ref(), Some(&zone), "{cluster}");
             zones.push(zone);
         }

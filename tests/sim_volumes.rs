@@ -4,31 +4,13 @@
 
 mod sim_support;
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use k8s_openapi::api::apps::v1::StatefulSet;
 use k8s_openapi::api::core::v1::{Event, Node, PersistentVolume, PersistentVolumeClaim, Pod};
 use kube::api::{Api, DeleteParams, EvictParams, ListParams, Patch, PatchParams};
 use serde_json::json;
-use sim_support::{eventually, small_with_postgres};
-
-const ZONE: &str = "topology.kubernetes.io/zone";
-
-/// Node name → zone label.
-async fn zones(client: &kube::Client) -> BTreeMap<String, String> {
-    Api::<Node>::all(client.clone())
-        .list(&ListParams::default())
-        .await
-        .expect("nodes")
-        .items
-        .into_iter()
-        .filter_map(|n| {
-            let zone = n.metadata.labels.as_ref()?.get(ZONE)?.clone();
-            Some((n.metadata.name?, zone))
-        })
-        .collect()
-}
+use sim_support::{eventually, pinned_zone, small_with_postgres, zones};
 
 fn node_of(p: &Pod) -> Option<String> {
     p.spec.as_ref()?.node_name.clone()
@@ -71,23 +53,6 @@ fn claims_of(p: &Pod) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// The zone a volume's node affinity pins it to.
-fn pinned_zone(pv: &PersistentVolume) -> Option<String> {
-    let terms = &pv
-        .spec
-        .as_ref()?
-        .node_affinity
-        .as_ref()?
-        .required
-        .as_ref()?
-        .node_selector_terms;
-    terms
-        .iter()
-        .flat_map(|t| t.match_expressions.iter().flatten())
-        .find(|e| e.key == ZONE && e.operator == "In")
-        .and_then(|e| e.values.as_ref()?.first().cloned())
 }
 
 /// The zone of the volume bound to claim `name` in `shop`.

@@ -24,6 +24,42 @@ where
     }
 }
 
+/// The zone label nodes carry and zonal volumes are pinned by.
+pub const ZONE: &str = "topology.kubernetes.io/zone";
+
+/// Node name → zone label.
+pub async fn zones(client: &kube::Client) -> std::collections::BTreeMap<String, String> {
+    use k8s_openapi::api::core::v1::Node;
+    kube::Api::<Node>::all(client.clone())
+        .list(&kube::api::ListParams::default())
+        .await
+        .expect("nodes")
+        .items
+        .into_iter()
+        .filter_map(|n| {
+            let zone = n.metadata.labels.as_ref()?.get(ZONE)?.clone();
+            Some((n.metadata.name?, zone))
+        })
+        .collect()
+}
+
+/// The zone a volume's node affinity pins it to.
+pub fn pinned_zone(pv: &k8s_openapi::api::core::v1::PersistentVolume) -> Option<String> {
+    let terms = &pv
+        .spec
+        .as_ref()?
+        .node_affinity
+        .as_ref()?
+        .required
+        .as_ref()?
+        .node_selector_terms;
+    terms
+        .iter()
+        .flat_map(|t| t.match_expressions.iter().flatten())
+        .find(|e| e.key == ZONE && e.operator == "In")
+        .and_then(|e| e.values.as_ref()?.first().cloned())
+}
+
 /// The small scenario with a fixed seed.
 pub fn small(speed: f64) -> SimFleet {
     SimFleet::load("small", 7, speed).expect("small scenario loads")
