@@ -67,24 +67,20 @@ struct ResourceState {
     failing: Option<bool>,
     /// When the server last answered for this resource (data, a bookmark, a list done).
     last_ok: Option<Timestamp>,
-    /// The resource only refines the view (claims and volumes pin pods to their
-    /// volumes' domains): one the server refuses to serve leaves the cluster usable.
-    optional: bool,
     /// Why the server refuses to serve this optional resource (403, 404), while it does.
     refused: Option<String>,
 }
 
-/// The watched resources, in the order of the sync loop's channels.
-const RESOURCES: [&str; 5] = [
-    "nodes",
-    "pods",
-    "poddisruptionbudgets",
-    "persistentvolumeclaims",
-    "persistentvolumes",
+/// The watched resources, in the order of the sync loop's channels, and whether each is
+/// optional: claims and volumes only refine the view (they pin pods to their volumes'
+/// domains), so one the server refuses to serve leaves the cluster usable.
+const RESOURCES: [(&str, bool); 5] = [
+    ("nodes", false),
+    ("pods", false),
+    ("poddisruptionbudgets", false),
+    ("persistentvolumeclaims", true),
+    ("persistentvolumes", true),
 ];
-
-/// Which of [`RESOURCES`] are optional.
-const OPTIONAL: [bool; 5] = [false, false, false, true, true];
 
 struct Loop {
     index: usize,
@@ -337,10 +333,7 @@ async fn watch(
     let _guard = AbortOnDrop(tasks);
 
     let mut store = ClusterStore::new(&state.cluster.id.0);
-    let mut resources: [ResourceState; 5] = std::array::from_fn(|i| ResourceState {
-        optional: OPTIONAL[i],
-        ..ResourceState::default()
-    });
+    let mut resources: [ResourceState; 5] = Default::default();
     let mut dirty = true;
     let mut ticker = tokio::time::interval(state.options.publish_every);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -412,11 +405,11 @@ async fn watch(
                 error,
                 refused: true,
                 ..
-            } if resources[which].optional => {
+            } if RESOURCES[which].1 => {
                 let resource = &mut resources[which];
                 resource.refused = Some(format!(
                     "{} cannot be read ({error}): pods are not pinned to their volumes' domains",
-                    RESOURCES[which]
+                    RESOURCES[which].0
                 ));
                 Progress::ListDone
             }
