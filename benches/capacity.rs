@@ -11,8 +11,8 @@ use fleetdeck::model::capacity::{CapacityConfig, ClusterIndex, cluster_report, n
 use fleetdeck::model::fleet::{
     ClusterId, ClusterView, Dimension, FleetView, Interner, LabelRequirement, Labels,
     MaintenanceState, NodeName, NodeSelector, NodeView, OwnerRef, PodPhase, PodView, Readiness,
-    ResourceVector, Schedulability, Taint, TaintEffect, Toleration, TolerationOperator,
-    TopologyDomain,
+    RequiredDomain, ResourceVector, Schedulability, Taint, TaintEffect, Toleration,
+    TolerationOperator,
 };
 
 const CLUSTERS: usize = 300;
@@ -199,10 +199,8 @@ impl Gen<'_> {
                     .labels
                     .get("topology.kubernetes.io/zone")
                     .cloned();
-                let domain = zone.map(|value| TopologyDomain {
-                    key: self.s("topology.kubernetes.io/zone"),
-                    value,
-                });
+                let domain = zone
+                    .map(|value| RequiredDomain::one(self.s("topology.kubernetes.io/zone"), value));
                 ("StatefulSet", domain)
             } else {
                 ("ReplicaSet", None)

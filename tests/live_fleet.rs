@@ -662,3 +662,61 @@ async fn a_cluster_that_refuses_claims_stays_usable_and_says_why() {
     sync.stop();
     server.shutdown().await;
 }
+
+/// A regional volume (replicated in its pod's zone and the next) pins its pod to both
+/// zones: losing the pod's zone moves it to the other one instead of stranding it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_regional_volume_lets_its_pod_move_to_its_second_zone() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut scenario = fleetdeck::sim::Scenario::load("small").expect("small scenario");
+    scenario.groups[0].workloads.stateful_sets = Some(fleetdeck::sim::StatefulSets {
+        replicas: 3,
+        cpu_millis: 200,
+        memory_mi: 256,
+        regional: true,
+        ..Default::default()
+    });
+    let fleet = SimFleet::from_scenario(&scenario, 7, 1.0).expect("regional postgres");
+    let (server, ledger, kubeconfig) = serve(&fleet, dir.path()).await;
+    let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+    let cluster = wait_for_cluster(&sync, "small-01", 30, |c| {
+        c.status == ClusterStatus::Synced && c.view.pods.iter().any(|p| p.required_domain.is_some())
+    })
+    .await;
+    let pod = cluster
+        .view
+        .pods
+        .iter()
+        .find(|p| &*p.name == "postgres-0")
+        .expect("postgres-0");
+    let zone = pod
+        .node
+        .as_ref()
+        .and_then(|n| cluster.view.nodes.iter().find(|node| node.name == *n))
+        .and_then(|node| node.labels.get("topology.kubernetes.io/zone"))
+        .map(|z| z.to_string())
+        .expect("postgres-0 runs on a zoned node");
+    let domain = pod.required_domain.clone().expect("pinned by its volume");
+    assert_eq!(domain.values.len(), 2, "{domain}");
+    assert!(domain.admits(Some(&Arc::from(zone.as_str()))), "{domain}");
+    sync.stop();
+
+    let path = dir.path().to_path_buf();
+    let what_if = format!("zone={zone}");
+    let out = tokio::task::spawn_blocking(move || {
+        fleetdeck(
+            &path,
+            &["capacity", "--cluster", "small-01", "--what-if", &what_if],
+        )
+    })
+    .await
+    .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains(&format!("what-if after losing zone {zone}")),
+        "{text}"
+    );
+    assert!(!text.contains("shop/postgres"), "postgres-0 moves: {text}");
+    server.shutdown().await;
+}

@@ -12,7 +12,7 @@ use super::project::{NodeVersions, ProjectionError};
 use super::reflect::Delta;
 use super::slim::{Claims, Item, ItemOf, NamespacedKey, Nodes, Pdbs, Pods, SlimKind, Volumes};
 use crate::model::fleet::{
-    ClaimView, ClusterId, ClusterView, NodeView, PdbView, PodView, TopologyDomain, VolumeView,
+    ClaimView, ClusterId, ClusterView, NodeView, PdbView, PodView, RequiredDomain, VolumeView,
 };
 
 /// How one resource kind is kept: where its views live in the shared `ClusterView`, and
@@ -329,22 +329,26 @@ impl ClusterStore {
 }
 
 impl ClusterStore {
-    /// Gives every pod the topology domain its claims' bound volumes confine it to (the
-    /// first one found; a pod whose volumes sit in two domains fits nowhere anyway).
-    /// Pods without claims, the vast majority, cost one check each.
+    /// Gives every pod the topology domains its claims' bound volumes confine it to: all
+    /// of them, where they pin the same key (a zonal and a regional disk leave the zonal
+    /// disk's zone). Pods without claims, the vast majority, cost one check each.
     fn link_volumes(&mut self) {
         self.volume_links_stale = false;
-        let domains: Vec<Option<TopologyDomain>> = self
+        let domains: Vec<Option<RequiredDomain>> = self
             .view
             .pods
             .iter()
             .zip(&self.pods.extras)
             .map(|(pod, links)| {
-                links.claims.iter().find_map(|claim| {
+                let pins = links.claims.iter().filter_map(|claim| {
                     let key = (Arc::clone(&pod.namespace), Arc::clone(claim));
                     let bound = self.view.claims.get(*self.claims.index.get(&key)?)?;
                     let volume = self.volumes.index.get(bound.volume.as_ref()?)?;
-                    self.view.volumes.get(*volume)?.domain.clone()
+                    self.view.volumes.get(*volume)?.domain.as_ref()
+                });
+                pins.fold(None, |pin: Option<RequiredDomain>, next| match pin {
+                    None => Some(next.clone()),
+                    Some(pin) => Some(pin.within(next)),
                 })
             })
             .collect();
@@ -497,7 +501,7 @@ mod tests {
                 .iter()
                 .find(|p| &*p.name == name)
                 .and_then(|p| p.required_domain.clone())
-                .map(|d| format!("{}={}", d.key, d.value))
+                .map(|d| d.to_string())
         };
         assert_eq!(domain(&mut store, "pg-0"), None);
         // Bound, but the volume is not seen yet; then it is.
@@ -521,6 +525,25 @@ mod tests {
             "spec": {"volumeName": "pv-1"}
         }))));
         assert_eq!(domain(&mut store, "pg-0"), None);
+    }
+
+    #[test]
+    fn a_regional_volume_pins_its_pod_to_both_zones() {
+        let mut store = ClusterStore::new("c1");
+        store.apply_pod(Delta::Applied(pod_with_claim("pg-0", "data-pg-0")));
+        store.apply_claim(Delta::Applied(claim("data-pg-0", Some("pv-1"))));
+        store.apply_volume(Delta::Applied(item::<Volumes>(serde_json::json!({
+            "metadata": {"name": "pv-1"},
+            "spec": {"nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [
+                {"key": "topology.kubernetes.io/zone", "operator": "In",
+                 "values": ["us-east-1b", "us-east-1a"]}
+            ]}]}}}
+        }))));
+        let pin = store.view().pods[0].required_domain.clone();
+        assert_eq!(
+            pin.map(|d| d.to_string()).as_deref(),
+            Some("topology.kubernetes.io/zone in (us-east-1a, us-east-1b)")
+        );
     }
 
     fn unreadable_node(name: &str) -> ItemOf<Nodes> {

@@ -150,6 +150,7 @@ fn schedule(pass: &mut Pass, mut fits: Vec<NodeFit>) {
                     .is_none_or(|n| n.as_str().unwrap_or_default().is_empty())
         })
         .collect();
+    let zones = volumes::zones_of(&fits);
     queue.sort_by_key(|&i| {
         (
             str_at(&pass.pods[i], "/metadata/creationTimestamp"),
@@ -165,7 +166,14 @@ fn schedule(pass: &mut Pass, mut fits: Vec<NodeFit>) {
                 fits[n].used.add(req);
                 if !claims.waiting.is_empty() {
                     let ns = str_at(&pass.pods[i], "/metadata/namespace");
-                    volumes::provision(&mut pass.st.store, &ns, &claims.waiting, &fits[n], &now);
+                    volumes::provision(
+                        &mut pass.st.store,
+                        &ns,
+                        &claims.waiting,
+                        &fits[n],
+                        &zones,
+                        &now,
+                    );
                 }
                 pass.pods[i]["spec"]["nodeName"] = json!(fits[n].name);
                 set_condition(&mut pass.pods[i], "PodScheduled", "True", "", "", &now);

@@ -203,6 +203,9 @@ pub struct StatefulSets {
     pub memory_mi: u32,
     /// Size of each pod's volume in GiB.
     pub storage_gi: u32,
+    /// Volumes replicated in two zones (the pod's and the next), so a pod may move to
+    /// the other when its zone is lost; zonal (one zone) when false.
+    pub regional: bool,
 }
 
 impl Default for StatefulSets {
@@ -213,6 +216,7 @@ impl Default for StatefulSets {
             cpu_millis: 500,
             memory_mi: 1024,
             storage_gi: 20,
+            regional: false,
         }
     }
 }

@@ -11,7 +11,10 @@ use super::resource::Kind;
 use super::scenario::StatefulSets;
 use super::scheduler::{NodeFit, choose, choose_where, pod_requests};
 use super::store::{Store, str_at};
-use super::volumes::{ZONE_LABEL, bind_claim, claim_from_template, claim_template, volume_for};
+use super::volumes::{
+    REGIONAL_STORAGE_CLASS, STORAGE_CLASS, ZONE_LABEL, bind_claim, claim_from_template,
+    claim_template, volume_for, zones_of,
+};
 
 const NAMES: &[&str] = &[
     "postgres",
@@ -104,13 +107,18 @@ pub fn ordinal_of(set: &str, pod: &str) -> Option<i64> {
 /// A StatefulSet object (without status).
 fn stateful_set(name: &str, ns: &str, uid: &str, spec: &StatefulSets, ts: &str) -> Value {
     let template = pod_template(name, spec.cpu_millis, spec.memory_mi, 0, &[]);
+    let class = if spec.regional {
+        REGIONAL_STORAGE_CLASS
+    } else {
+        STORAGE_CLASS
+    };
     json!({
         "apiVersion": "apps/v1", "kind": "StatefulSet",
         "metadata": {"name": name, "namespace": ns, "uid": uid, "generation": 1,
             "creationTimestamp": ts, "labels": {"app": name}},
         "spec": {"replicas": spec.replicas, "serviceName": name,
             "selector": {"matchLabels": {"app": name}}, "template": template,
-            "volumeClaimTemplates": [claim_template(DATA, spec.storage_gi)],
+            "volumeClaimTemplates": [claim_template(DATA, spec.storage_gi, class)],
             "podManagementPolicy": "OrderedReady",
             "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 0}},
             "persistentVolumeClaimRetentionPolicy": {"whenDeleted": "Retain", "whenScaled": "Retain"}}
@@ -139,6 +147,7 @@ pub fn generate(
     at: &mut Placement,
     created: &str,
 ) {
+    let cluster_zones = zones_of(at.nodes);
     for s in 0..spec.count {
         let base = NAMES[s % NAMES.len()];
         let name = if s < NAMES.len() {
@@ -172,7 +181,8 @@ pub fn generate(
                 set_running(&mut pod, &n.name.clone(), &host, &ip, created, true);
                 ready += 1;
                 for claim in &mut claims {
-                    let volume = volume_for(claim, &at.nodes[i], &uid(rng), created);
+                    let volume =
+                        volume_for(claim, &at.nodes[i], &cluster_zones, &uid(rng), created);
                     bind_claim(claim, &volume, &at.nodes[i].name);
                     st.put(Kind::PersistentVolume, volume);
                 }
@@ -211,6 +221,7 @@ mod tests {
             cpu_millis: 1000,
             memory_mi: 1024,
             storage_gi: 50,
+            regional: false,
         };
         let ips = vec!["100.64.0.1".to_string(); nodes.len()];
         let mut counter = 0;

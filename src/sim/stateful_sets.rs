@@ -91,7 +91,7 @@ pub fn reconcile(pass: &mut Pass) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::volumes::claim_template;
+    use crate::sim::volumes::{STORAGE_CLASS, claim_template};
     use serde_json::json;
 
     #[test]
@@ -101,7 +101,7 @@ mod tests {
             "spec": {"replicas": 2, "serviceName": "kafka-headless",
                 "selector": {"matchLabels": {"app": "kafka"}},
                 "template": {"metadata": {"labels": {"app": "kafka"}}, "spec": {"containers": [{"name": "k"}]}},
-                "volumeClaimTemplates": [claim_template("data", 5)]}
+                "volumeClaimTemplates": [claim_template("data", 5, STORAGE_CLASS)]}
         });
         let pod = ordinal_pod(&sts, 1, "p-1", "t");
         assert_eq!(str_at(&pod, "/metadata/name"), "kafka-1");
@@ -118,7 +118,13 @@ mod tests {
             controller_of(&pod).map(|(kind, name, _)| (kind, name)),
             Some(("StatefulSet".to_string(), "kafka".to_string()))
         );
-        let claim = ordinal_claim(&sts, &claim_template("data", 5), "kafka-1", "c-1", "t");
+        let claim = ordinal_claim(
+            &sts,
+            &claim_template("data", 5, STORAGE_CLASS),
+            "kafka-1",
+            "c-1",
+            "t",
+        );
         assert_eq!(str_at(&claim, "/metadata/name"), "data-kafka-1");
         assert_eq!(str_at(&claim, "/metadata/labels/app"), "kafka");
         assert_eq!(str_at(&claim, "/status/phase"), "Pending");

@@ -4,7 +4,9 @@
 //! Claims wait for their first consumer (`WaitForFirstConsumer`, as EBS storage classes
 //! do): the volume is provisioned when the pod is scheduled, in that node's zone. From
 //! then on the volume stays in that zone, and so must every pod that mounts it: this is
-//! what keeps a StatefulSet's pod from moving to another zone when its own is lost.
+//! what keeps a StatefulSet's pod from moving to another zone when its own is lost. A
+//! claim of the regional class gets a volume replicated in two zones (as GCE regional
+//! persistent disks and Azure zone-redundant disks are): its pod may move between them.
 
 use serde_json::{Value, json};
 
@@ -20,14 +22,17 @@ pub const ZONE_LABEL: &str = "topology.kubernetes.io/zone";
 const HOSTNAME_LABEL: &str = "kubernetes.io/hostname";
 /// The storage class of generated claims (EBS gp3).
 pub const STORAGE_CLASS: &str = "gp3";
+/// The storage class whose volumes are replicated in two zones.
+pub const REGIONAL_STORAGE_CLASS: &str = "regional-replicated";
 /// The CSI driver that provisions the volumes.
 const CSI_DRIVER: &str = "ebs.csi.aws.com";
 
-/// A `volumeClaimTemplates` entry: `storage_gi` GiB of gp3, ReadWriteOnce.
-pub fn claim_template(name: &str, storage_gi: u32) -> Value {
+/// A `volumeClaimTemplates` entry: `storage_gi` GiB of storage class `class`,
+/// ReadWriteOnce.
+pub fn claim_template(name: &str, storage_gi: u32, class: &str) -> Value {
     json!({
         "metadata": {"name": name},
-        "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": STORAGE_CLASS,
+        "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": class,
             "volumeMode": "Filesystem", "resources": {"requests": {"storage": format!("{storage_gi}Gi")}}}
     })
 }
@@ -55,19 +60,47 @@ pub fn claim_from_template(
     })
 }
 
-/// Where a volume provisioned for a pod on `node` lives: the node's zone, or the node
-/// itself when it has no zone label.
-fn topology(node: &NodeFit) -> (&'static str, String) {
+/// The distinct zones of a cluster's nodes, sorted.
+pub fn zones_of(nodes: &[NodeFit]) -> Vec<String> {
+    let mut zones: Vec<String> = nodes
+        .iter()
+        .filter_map(|n| n.label(ZONE_LABEL))
+        .filter(|z| !z.is_empty())
+        .map(String::from)
+        .collect();
+    zones.sort();
+    zones.dedup();
+    zones
+}
+
+/// Where a volume provisioned for a pod on `node` lives: the node's zone (and, for the
+/// regional class, the cluster's next zone after it), or the node itself when it has no
+/// zone label.
+fn topology(node: &NodeFit, regional: bool, zones: &[String]) -> (&'static str, Vec<String>) {
     match node.label(ZONE_LABEL) {
-        Some(zone) if !zone.is_empty() => (ZONE_LABEL, zone.to_string()),
-        _ => (HOSTNAME_LABEL, node.name.clone()),
+        Some(zone) if !zone.is_empty() => {
+            let mut values = vec![zone.to_string()];
+            let next = zones
+                .iter()
+                .position(|z| z == zone)
+                .and_then(|i| zones.get((i + 1) % zones.len()))
+                .filter(|next| *next != zone);
+            if let (true, Some(next)) = (regional, next) {
+                values.push(next.clone());
+                values.sort();
+            }
+            (ZONE_LABEL, values)
+        }
+        _ => (HOSTNAME_LABEL, vec![node.name.clone()]),
     }
 }
 
 /// The volume provisioned for `claim` on `node` (named `pvc-<claim uid>`, as dynamic
-/// provisioning names them), pinned to the node's zone and bound to the claim.
-pub fn volume_for(claim: &Value, node: &NodeFit, uid: &str, ts: &str) -> Value {
-    let (key, value) = topology(node);
+/// provisioning names them), pinned to the node's zone (regional: that zone and the next
+/// of `zones`) and bound to the claim.
+pub fn volume_for(claim: &Value, node: &NodeFit, zones: &[String], uid: &str, ts: &str) -> Value {
+    let regional = str_at(claim, "/spec/storageClassName") == REGIONAL_STORAGE_CLASS;
+    let (key, values) = topology(node, regional, zones);
     let claim_uid = str_at(claim, "/metadata/uid");
     let storage = claim
         .pointer("/spec/resources/requests/storage")
@@ -95,7 +128,7 @@ pub fn volume_for(claim: &Value, node: &NodeFit, uid: &str, ts: &str) -> Value {
             "storageClassName": class, "persistentVolumeReclaimPolicy": "Delete", "volumeMode": "Filesystem",
             "csi": {"driver": CSI_DRIVER, "volumeHandle": format!("vol-0{:016x}", fnv(uid)), "fsType": "ext4"},
             "nodeAffinity": {"required": {"nodeSelectorTerms": [
-                {"matchExpressions": [{"key": key, "operator": "In", "values": [value]}]}
+                {"matchExpressions": [{"key": key, "operator": "In", "values": values}]}
             ]}}
         },
         "status": {"phase": "Bound"}
@@ -205,14 +238,22 @@ impl ClaimFit {
 }
 
 /// Provisions a volume for each claim of a pod just bound to `node` that was waiting for
-/// it, in the node's zone, and binds the claim.
-pub fn provision(store: &mut Store, ns: &str, waiting: &[String], node: &NodeFit, ts: &str) {
+/// it, in the node's zone (see [`volume_for`] for the cluster's `zones`), and binds the
+/// claim.
+pub fn provision(
+    store: &mut Store,
+    ns: &str,
+    waiting: &[String],
+    node: &NodeFit,
+    zones: &[String],
+    ts: &str,
+) {
     for name in waiting {
         let Some(mut claim) = store.get_value(Kind::PersistentVolumeClaim, ns, name) else {
             continue;
         };
         let uid = store.new_uid();
-        let volume = volume_for(&claim, node, &uid, ts);
+        let volume = volume_for(&claim, node, zones, &uid, ts);
         bind_claim(&mut claim, &volume, &node.name);
         store.put(Kind::PersistentVolume, volume);
         store.put(Kind::PersistentVolumeClaim, claim);
@@ -233,7 +274,7 @@ mod tests {
     #[test]
     fn a_bound_claim_keeps_its_pod_in_the_volume_zone() {
         let mut store = Store::new(1, 100);
-        let template = claim_template("data", 10);
+        let template = claim_template("data", 10, STORAGE_CLASS);
         let claim = claim_from_template(&template, "db", "data-pg-0", "c-1", &json!({}), "t");
         store.put(Kind::PersistentVolumeClaim, claim);
         let pod = json!({"metadata": {"name": "pg-0", "namespace": "db"}, "spec": {"volumes": [
@@ -244,7 +285,8 @@ mod tests {
         assert_eq!(waiting.waiting, vec!["data-pg-0".to_string()]);
         assert!(waiting.allow(&a) && waiting.allow(&b), "not bound yet");
 
-        provision(&mut store, "db", &waiting.waiting, &b, "t");
+        let zones = zones_of(&[a.clone(), b.clone()]);
+        provision(&mut store, "db", &waiting.waiting, &b, &zones, "t");
         let claim = store.get_value(Kind::PersistentVolumeClaim, "db", "data-pg-0");
         let claim = claim.unwrap_or_default();
         assert_eq!(str_at(&claim, "/status/phase"), "Bound");
@@ -262,6 +304,44 @@ mod tests {
             message.contains("volume node affinity conflict"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn a_regional_claim_gets_a_volume_in_its_nodes_zone_and_the_next() {
+        let mut store = Store::new(1, 100);
+        let template = claim_template("data", 10, REGIONAL_STORAGE_CLASS);
+        let claim = claim_from_template(&template, "db", "data-pg-0", "c-1", &json!({}), "t");
+        store.put(Kind::PersistentVolumeClaim, claim);
+        let pod = json!({"metadata": {"name": "pg-0", "namespace": "db"}, "spec": {"volumes": [
+            {"name": "data", "persistentVolumeClaim": {"claimName": "data-pg-0"}}]}});
+        let nodes = [
+            node("n-a", "zone-a"),
+            node("n-b", "zone-b"),
+            node("n-c", "zone-c"),
+        ];
+        let zones = zones_of(&nodes);
+        // Placed in the last zone, the second is the first again.
+        provision(
+            &mut store,
+            "db",
+            &["data-pg-0".into()],
+            &nodes[2],
+            &zones,
+            "t",
+        );
+        let volume = store.get_value(Kind::PersistentVolume, "", "pvc-c-1");
+        let values = volume
+            .as_ref()
+            .and_then(|v| {
+                v.pointer(
+                    "/spec/nodeAffinity/required/nodeSelectorTerms/0/matchExpressions/0/values",
+                )
+            })
+            .cloned();
+        assert_eq!(values, Some(json!(["zone-a", "zone-c"])));
+        let fit = ClaimFit::of(&store, &pod);
+        assert!(fit.allow(&nodes[0]) && fit.allow(&nodes[2]));
+        assert!(!fit.allow(&nodes[1]));
     }
 
     #[test]

@@ -76,6 +76,7 @@ pub fn small_with_postgres(speed: f64) -> SimFleet {
         cpu_millis: 200,
         memory_mi: 256,
         storage_gi: 10,
+        regional: false,
     });
     SimFleet::from_scenario(&scenario, 7, speed).expect("small scenario with postgres")
 }

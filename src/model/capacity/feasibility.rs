@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::model::fleet::{
-    ClusterView, Labels, NodeSelector, PodView, Taint, Toleration, TopologyDomain, tolerates_all,
+    ClusterView, Labels, NodeSelector, PodView, RequiredDomain, Taint, Toleration, tolerates_all,
 };
 
 /// The constraints of one pod that decide which node classes it may use: its required
@@ -18,7 +18,7 @@ use crate::model::fleet::{
 type ConstraintKey<'a> = (
     &'a NodeSelector,
     &'a [Toleration],
-    Option<&'a TopologyDomain>,
+    Option<&'a RequiredDomain>,
 );
 
 /// A domain key with more values than this among the nodes (a hostname) does not split
@@ -103,7 +103,7 @@ impl FeasibilityIndex {
                     .filter(|(repr, _)| {
                         let node = &cluster.nodes[**repr];
                         admits_ignoring_domain(pod, &node.labels, &node.taints)
-                            && class_pin.is_none_or(|d| node.labels.get(&d.key) == Some(&d.value))
+                            && class_pin.is_none_or(|d| d.admits_labels(&node.labels))
                     })
                     .map(|(_, class)| class)
                     .collect();
@@ -211,9 +211,9 @@ fn per_node_keys(cluster: &ClusterView) -> Vec<&Arc<str>> {
 }
 
 /// Each pod pinned by a per-node key, as an index into the list of nodes in each
-/// distinct domain of such keys: one pass over the nodes per key.
+/// distinct required domain of such keys: one pass over the nodes per key.
 fn domains(cluster: &ClusterView, per_node: &[&Arc<str>]) -> (Vec<Option<u32>>, Vec<Vec<u32>>) {
-    let mut ids: HashMap<(&Arc<str>, &Arc<str>), u32> = HashMap::new();
+    let mut ids: HashMap<&RequiredDomain, u32> = HashMap::new();
     let mut pod_domain = Vec::with_capacity(cluster.pods.len());
     for pod in &cluster.pods {
         pod_domain.push(
@@ -222,12 +222,19 @@ fn domains(cluster: &ClusterView, per_node: &[&Arc<str>]) -> (Vec<Option<u32>>, 
                 .filter(|d| per_node.contains(&&d.key))
                 .map(|d| {
                     let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
-                    *ids.entry((&d.key, &d.value)).or_insert(next)
+                    *ids.entry(d).or_insert(next)
                 }),
         );
     }
+    // The domains each (key, value) lies in: usually one, a local volume's node.
+    let mut containing: HashMap<(&Arc<str>, &Arc<str>), Vec<u32>> = HashMap::new();
+    for (domain, &id) in &ids {
+        for value in domain.values.iter() {
+            containing.entry((&domain.key, value)).or_default().push(id);
+        }
+    }
     let mut domain_nodes = vec![Vec::new(); ids.len()];
-    let mut keys: Vec<&Arc<str>> = ids.keys().map(|(k, _)| *k).collect();
+    let mut keys: Vec<&Arc<str>> = ids.keys().map(|d| &d.key).collect();
     keys.sort();
     keys.dedup();
     for key in keys {
@@ -235,8 +242,10 @@ fn domains(cluster: &ClusterView, per_node: &[&Arc<str>]) -> (Vec<Option<u32>>, 
             let Some(value) = node.labels.get(key) else {
                 continue;
             };
-            if let (Some(&id), Ok(i)) = (ids.get(&(key, value)), u32::try_from(i)) {
-                domain_nodes[id as usize].push(i);
+            if let (Some(domain_ids), Ok(i)) = (containing.get(&(key, value)), u32::try_from(i)) {
+                for &id in domain_ids {
+                    domain_nodes[id as usize].push(i);
+                }
             }
         }
     }
@@ -252,7 +261,7 @@ pub(crate) fn admits(pod: &PodView, labels: &Labels, taints: &[Taint]) -> bool {
         && pod
             .required_domain
             .as_ref()
-            .is_none_or(|d| labels.get(&d.key) == Some(&d.value))
+            .is_none_or(|d| d.admits_labels(labels))
 }
 
 /// The same, leaving out the pod's required topology domain.
@@ -328,5 +337,41 @@ mod tests {
         // The placement's search walks the same order and stops at the first accepted.
         assert_eq!(index.first_candidate(1, |n| n > 10), Some(12));
         assert_eq!(index.first_candidate(0, |n| n != 4), None);
+    }
+
+    #[test]
+    fn pins_to_several_values_admit_each_of_them() {
+        // As above, 70 hostnames in zones a (n0–n34) and b. One pod's local volume may
+        // attach to n4 or n60; another's regional disk to zone a or b; a third's to a.
+        let nodes: Vec<_> = (0..70)
+            .map(|i| {
+                let name = format!("n{i}");
+                node(&name, if i < 35 { "a" } else { "b" }).build()
+            })
+            .collect();
+        let pods = vec![
+            pod("two-hosts", Some("n4"))
+                .domains("kubernetes.io/hostname", &["n60", "n4"])
+                .build(),
+            pod("one-host", Some("n4"))
+                .domain("kubernetes.io/hostname", "n4")
+                .build(),
+            pod("regional", Some("n2"))
+                .domains("topology.kubernetes.io/zone", &["a", "b"])
+                .build(),
+            pod("zonal", Some("n2"))
+                .domain("topology.kubernetes.io/zone", "a")
+                .build(),
+        ];
+        let index = FeasibilityIndex::build(&cluster(nodes, pods));
+        assert_eq!(
+            index.class_count(),
+            2,
+            "zone a and b; hostnames do not split"
+        );
+        assert_eq!(index.candidates(0), vec![4, 60]);
+        assert_eq!(index.candidates(1), vec![4]);
+        assert_eq!(index.candidates(2).len(), 70);
+        assert_eq!(index.candidates(3), (0..35).collect::<Vec<u32>>());
     }
 }

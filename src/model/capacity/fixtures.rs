@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use crate::model::fleet::{
     ClusterId, ClusterView, Dimension, LabelRequirement, Labels, MaintenanceState, NodeName,
-    NodeSelector, NodeView, OwnerRef, PodPhase, PodView, Readiness, ResourceVector, Schedulability,
-    Taint, TaintEffect, Toleration, TolerationOperator, TopologyDomain,
+    NodeSelector, NodeView, OwnerRef, PodPhase, PodView, Readiness, RequiredDomain, ResourceVector,
+    Schedulability, Taint, TaintEffect, Toleration, TolerationOperator,
 };
 
 /// One gibibyte.
@@ -173,10 +173,12 @@ impl PodB {
         self
     }
     pub(crate) fn domain(mut self, k: &str, v: &str) -> Self {
-        self.0.required_domain = Some(TopologyDomain {
-            key: k.into(),
-            value: v.into(),
-        });
+        self.0.required_domain = Some(RequiredDomain::one(k.into(), v.into()));
+        self
+    }
+    /// Pinned to any of several values of `k` (a regional disk's zones).
+    pub(crate) fn domains(mut self, k: &str, values: &[&str]) -> Self {
+        self.0.required_domain = RequiredDomain::any_of(k.into(), values.iter().map(|&v| v.into()));
         self
     }
     pub(crate) fn phase(mut self, phase: PodPhase) -> Self {

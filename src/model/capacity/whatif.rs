@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use super::index::{ClusterIndex, capacity_physical, demand_physical};
 use crate::model::fleet::{
-    ClusterId, Dimension, NodeName, OwnerRef, ResourceVector, TopologyDomain,
+    ClusterId, Dimension, NodeName, OwnerRef, RequiredDomain, ResourceVector,
 };
 
 /// What is taken away in a what-if.
@@ -87,9 +87,9 @@ pub enum UnplacedReason {
     /// No remaining healthy node satisfies the pod's selector, tolerations or required
     /// topology domain, whatever its free resources.
     NoEligibleNode,
-    /// Its volume confines it to a topology domain (a zonal disk's zone, a local
-    /// volume's node) where no healthy node is left.
-    VolumeDomainLost(TopologyDomain),
+    /// Its volume confines it to topology domains (a zonal disk's zone, a regional
+    /// disk's two zones, a local volume's node) where no healthy node is left.
+    VolumeDomainLost(RequiredDomain),
     /// No eligible node has enough free of this dimension.
     Insufficient(Dimension),
     /// Each dimension is available somewhere, but no single eligible node has all of it.
@@ -113,8 +113,7 @@ impl fmt::Display for UnplacedReason {
             }
             Self::VolumeDomainLost(domain) => write!(
                 f,
-                "its volume keeps it in {}={}, where no healthy node is left",
-                domain.key, domain.value
+                "its volume keeps it in {domain}, where no healthy node is left"
             ),
             Self::Insufficient(dim) => write!(f, "no eligible node has enough free {dim}"),
             Self::Fragmented => f.write_str("free capacity is split across nodes"),
@@ -295,7 +294,7 @@ pub fn what_if(
         }
     }
     // Whether each domain pinned pods need still has a node: asked once per domain.
-    let mut domain_left: HashMap<TopologyDomain, bool> = HashMap::new();
+    let mut domain_left: HashMap<RequiredDomain, bool> = HashMap::new();
     let reasons: Vec<UnplacedReason> = unplaced
         .iter()
         .map(|&p| unplaced_reason(index, p, &target, &free, &mut domain_left))
@@ -427,7 +426,7 @@ fn unplaced_reason(
     p: u32,
     target: &[bool],
     free: &[ResourceVector],
-    domain_left: &mut HashMap<TopologyDomain, bool>,
+    domain_left: &mut HashMap<RequiredDomain, bool>,
 ) -> UnplacedReason {
     let request = &index.cluster.pods[p as usize].requests;
     let mut eligible: Vec<u32> = Vec::new();
@@ -441,12 +440,14 @@ fn unplaced_reason(
         let Some(domain) = &pod.required_domain else {
             return UnplacedReason::NoEligibleNode;
         };
-        let left =
-            *domain_left.entry(domain.clone()).or_insert_with(|| {
-                index.cluster.nodes.iter().zip(target).any(|(node, &left)| {
-                    left && node.labels.get(&domain.key) == Some(&domain.value)
-                })
-            });
+        let left = *domain_left.entry(domain.clone()).or_insert_with(|| {
+            index
+                .cluster
+                .nodes
+                .iter()
+                .zip(target)
+                .any(|(node, &left)| left && domain.admits_labels(&node.labels))
+        });
         return if left {
             UnplacedReason::NoEligibleNode
         } else {

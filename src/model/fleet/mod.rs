@@ -22,7 +22,7 @@ pub use node::{
     gpu_replicas_from_label,
 };
 pub use pdb::PdbView;
-pub use pod::{PodPhase, PodView, TopologyDomain};
+pub use pod::{PodPhase, PodView, RequiredDomain};
 pub use requests::{
     ContainerRequests, InitContainerKind, InitContainerRequests, PodSpecRequests,
     effective_requests,

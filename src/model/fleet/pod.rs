@@ -30,14 +30,70 @@ impl PodPhase {
     }
 }
 
-/// A topology domain a pod is pinned to: its node must carry label `key` = `value`
-/// (for example the zone of a zonal persistent volume).
+/// The topology domains a pod is pinned to: its node must carry label `key` with one of
+/// `values` (the zone of a zonal persistent volume; both zones of a regional disk).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TopologyDomain {
+pub struct RequiredDomain {
     /// Topology label key, e.g. `topology.kubernetes.io/zone`.
     pub key: Arc<str>,
-    /// Required value.
-    pub value: Arc<str>,
+    /// Admitted values, sorted and without repeats (never empty).
+    pub values: Arc<[Arc<str>]>,
+}
+
+impl RequiredDomain {
+    /// A domain of one value.
+    pub fn one(key: Arc<str>, value: Arc<str>) -> Self {
+        Self {
+            key,
+            values: Arc::from([value]),
+        }
+    }
+
+    /// A domain of any of `values`; `None` when there are none (no node could satisfy
+    /// it, which is not a pin but an impossibility the caller decides about).
+    pub fn any_of(key: Arc<str>, values: impl IntoIterator<Item = Arc<str>>) -> Option<Self> {
+        let mut values: Vec<Arc<str>> = values.into_iter().collect();
+        values.sort();
+        values.dedup();
+        (!values.is_empty()).then(|| Self {
+            key,
+            values: values.into(),
+        })
+    }
+
+    /// The part of this domain that also lies in `other`, when both pin the same key and
+    /// share a value; otherwise this domain as it is (a pod whose volumes pin it apart
+    /// fits nowhere anyway, and keys of different levels are not compared).
+    pub fn within(self, other: &RequiredDomain) -> RequiredDomain {
+        if self.key != other.key {
+            return self;
+        }
+        let shared = self
+            .values
+            .iter()
+            .filter(|v| other.values.contains(v))
+            .cloned();
+        RequiredDomain::any_of(Arc::clone(&self.key), shared).unwrap_or(self)
+    }
+
+    /// Whether a node with this value of `key` (or none) lies in the domain.
+    pub fn admits(&self, value: Option<&Arc<str>>) -> bool {
+        value.is_some_and(|value| self.values.binary_search(value).is_ok())
+    }
+
+    /// Whether a node with these labels lies in the domain.
+    pub fn admits_labels(&self, labels: &super::Labels) -> bool {
+        self.admits(labels.get(&self.key))
+    }
+}
+
+impl std::fmt::Display for RequiredDomain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &*self.values {
+            [value] => write!(f, "{}={value}", self.key),
+            values => write!(f, "{} in ({})", self.key, values.join(", ")),
+        }
+    }
 }
 
 /// A pod as capacity sees it.
@@ -60,8 +116,8 @@ pub struct PodView {
     pub node_selector: NodeSelector,
     /// Tolerations.
     pub tolerations: Box<[Toleration]>,
-    /// Topology domain the pod must stay in, if any (zonal volume, hard affinity).
-    pub required_domain: Option<TopologyDomain>,
+    /// Topology domains the pod must stay in, if any (its zonal or local volume's).
+    pub required_domain: Option<RequiredDomain>,
     /// Index of the PDB covering this pod in the cluster's `pdbs`, if any.
     pub pdb: Option<u32>,
 }

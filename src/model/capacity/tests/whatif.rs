@@ -1,6 +1,6 @@
 use crate::model::capacity::fixtures::*;
 use crate::model::capacity::*;
-use crate::model::fleet::{Dimension, NodeName, PodPhase, TaintEffect, TopologyDomain};
+use crate::model::fleet::{Dimension, NodeName, PodPhase, RequiredDomain, TaintEffect};
 
 fn names(ns: &[&str]) -> Vec<NodeName> {
     ns.iter().map(|n| NodeName::from(*n)).collect()
@@ -282,14 +282,68 @@ fn required_topology_domain_pins_pods_to_their_zone() {
     assert_eq!(&*report.unplaced[0].owner.name, "db");
     assert_eq!(
         report.unplaced[0].reason,
-        UnplacedReason::VolumeDomainLost(TopologyDomain {
-            key: "topology.kubernetes.io/zone".into(),
-            value: "a".into(),
-        })
+        UnplacedReason::VolumeDomainLost(RequiredDomain::one(
+            "topology.kubernetes.io/zone".into(),
+            "a".into()
+        ))
     );
     assert_eq!(
         report.unplaced[0].reason.to_string(),
         "its volume keeps it in topology.kubernetes.io/zone=a, where no healthy node is left"
+    );
+}
+
+#[test]
+fn a_regional_volume_lets_its_pod_move_to_the_other_zone_only() {
+    // db-0's regional disk lives in zones a and b. Losing a, it moves to b; losing a and
+    // b strands it although c0 is free.
+    let c = cluster(
+        vec![
+            node("a0", "a").build(),
+            node("c0", "c").build(),
+            node("b0", "b").build(),
+        ],
+        vec![
+            pod("db-0", Some("a0"))
+                .owner("data", "StatefulSet", "db")
+                .cpu(1000)
+                .domains("topology.kubernetes.io/zone", &["a", "b"])
+                .build(),
+        ],
+    );
+    let config = CapacityConfig::default();
+    let index = ClusterIndex::new(&c, &config);
+    let report = what_if(&index, &lose_zone("a"), &[]);
+    assert_eq!((report.placed_pods, report.unplaced_pods()), (1, 0));
+    let c_only = what_if(&index, &Scenario::LoseNodes(names(&["a0", "b0"])), &[]);
+    assert_eq!(c_only.unplaced_pods(), 1);
+    assert_eq!(
+        c_only.unplaced[0].reason.to_string(),
+        "its volume keeps it in topology.kubernetes.io/zone in (a, b), where no healthy node is left"
+    );
+    assert_eq!(c_only.short_pods(), 0, "stranded, not short of capacity");
+    // With b full, the pod is short of CPU in its own domain, not stranded: c's free
+    // CPU does not help it.
+    let full_b = cluster(
+        vec![
+            node("a0", "a").build(),
+            node("c0", "c").build(),
+            node("b0", "b").cpu(1000).build(),
+        ],
+        vec![
+            pod("db-0", Some("a0"))
+                .owner("data", "StatefulSet", "db")
+                .cpu(1000)
+                .domains("topology.kubernetes.io/zone", &["a", "b"])
+                .build(),
+            pod("web", Some("b0")).cpu(1000).build(),
+        ],
+    );
+    let report = what_if(&ClusterIndex::new(&full_b, &config), &lose_zone("a"), &[]);
+    assert_eq!(report.unplaced_pods(), 1);
+    assert_eq!(
+        report.unplaced[0].reason,
+        UnplacedReason::Insufficient(Dimension::Cpu)
     );
 }
 
