@@ -348,6 +348,16 @@ async fn canary_waits_for_a_distinct_approver_then_stages_run_until_a_burn_rate_
         why.contains("alice@ops") && why.contains("approve"),
         "{why}"
     );
+    // The attempt is in the audit trail under her name.
+    let audit = h.fleetdeck(
+        "carol@ops",
+        &["journal", "--run", &run.0, "--kind", "operator.refused"],
+    );
+    let audit = String::from_utf8_lossy(&audit.stdout);
+    assert!(
+        audit.contains("alice@ops") && audit.contains(r#""command":"approve""#),
+        "{audit}"
+    );
 
     let approved = h.fleetdeck(
         "bob@ops",

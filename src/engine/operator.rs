@@ -6,7 +6,9 @@ use jiff::Timestamp;
 
 use crate::journal::{JournalError, JournalStore};
 use crate::model::maintenance::{MaintenanceSpec, NodeFacts};
-use crate::model::run::{Actor, CommandRefusal, OperatorCommand, RunId, Sequence, command_event};
+use crate::model::run::{
+    Actor, CommandRefusal, OperatorCommand, RunId, Sequence, command_event, refusal_event,
+};
 
 use super::start::{StartError, plan, record_run};
 
@@ -36,7 +38,9 @@ pub struct Recorded {
     pub summary: String,
 }
 
-/// Checks `command` and appends it for `actor`.
+/// Checks `command` and appends it for `actor`. A refusal by the rules is journaled too
+/// (see [`refusal_event`]), so the audit trail shows who tried what; if that write fails
+/// the refusal is still returned, and the failure logged.
 pub fn execute(
     store: &mut impl JournalStore,
     command: &OperatorCommand,
@@ -48,7 +52,17 @@ pub fn execute(
         return Err(OperatorError::ReadOnly(command.verb().to_string()));
     }
     let projection = store.projection()?;
-    let event = command_event(&projection, command, actor, now)?;
+    let event = match command_event(&projection, command, actor, now) {
+        Ok(event) => event,
+        Err(refusal) => {
+            if let Some(record) = refusal_event(&projection, command, actor, now, &refusal)
+                && let Err(error) = store.append(record, None)
+            {
+                tracing::warn!(%error, command = command.verb(), "refusal not journaled");
+            }
+            return Err(refusal.into());
+        }
+    };
     let appended = store.append(event, None)?;
     Ok(Recorded {
         seq: appended.event.seq,
@@ -149,6 +163,34 @@ mod tests {
             panic!("{refused:?}")
         };
         assert!(why.to_string().contains("distinctApprover"), "{why}");
+        // The attempt is in the audit trail, about the run, and changed nothing.
+        let events = store.query(&crate::journal::EventQuery::default()).unwrap();
+        let Some(last) = events.last() else {
+            panic!("no events")
+        };
+        assert_eq!(last.event.actor, carol);
+        assert_eq!(last.event.run.as_ref(), Some(&run));
+        assert!(
+            matches!(&last.event.body, EventBody::CommandRefused { command, reason }
+                if command == "approve" && reason.contains("distinctApprover")),
+            "{:?}",
+            last.event.body
+        );
+        assert!(store.projection().unwrap().runs[&run].approvals.is_empty());
+        // A mistyped run is the person's to fix, not the audit trail's.
+        let unknown = OperatorCommand::Approve {
+            run: RunId("ro-typo".into()),
+            batch: None,
+            note: "x".into(),
+        };
+        assert!(execute(&mut store, &unknown, &carol, false, Timestamp::now()).is_err());
+        assert_eq!(
+            store
+                .query(&crate::journal::EventQuery::default())
+                .unwrap()
+                .len(),
+            events.len()
+        );
         let dave = Actor("dave@ops".into());
         execute(&mut store, &approve, &dave, false, Timestamp::now()).unwrap();
         let projection = store.projection().unwrap();

@@ -379,6 +379,65 @@ pub fn command_event(
     }
 }
 
+impl CommandRefusal {
+    /// Whether the refusal is worth an entry in the audit trail: the rules said no to
+    /// something a person meant to do. Input that names nothing real or leaves a text
+    /// empty is a typing mistake, reported to the person only.
+    pub fn is_audited(&self) -> bool {
+        !matches!(
+            self,
+            CommandRefusal::NoRun(_) | CommandRefusal::NoItem { .. } | CommandRefusal::Empty(_)
+        )
+    }
+}
+
+/// The journal event recording that `actor` gave `command` at `now` and it was refused,
+/// about the same run, item and cluster the command would have been; `None` when the
+/// refusal is not audited (see [`CommandRefusal::is_audited`]). Pure: the caller appends.
+pub fn refusal_event(
+    projection: &Projection,
+    command: &OperatorCommand,
+    actor: &Actor,
+    now: Timestamp,
+    refusal: &CommandRefusal,
+) -> Option<NewEvent> {
+    if !refusal.is_audited() {
+        return None;
+    }
+    let mut event = NewEvent::new(
+        now,
+        actor.clone(),
+        IdempotencyKey::for_command(actor, now, &format!("refused-{}", command.verb())),
+        EventBody::CommandRefused {
+            command: command.verb().to_string(),
+            reason: refusal.to_string(),
+        },
+    );
+    let (run, item) = match command {
+        OperatorCommand::Pause { scope, .. } | OperatorCommand::Resume { scope, .. } => {
+            return Some(scoped(event, scope));
+        }
+        OperatorCommand::HandOff { run, item, .. }
+        | OperatorCommand::TakeOver { run, item, .. }
+        | OperatorCommand::Return { run, item, .. } => (Some(run), Some(item)),
+        OperatorCommand::Abort { run, .. } | OperatorCommand::Approve { run, .. } => {
+            (Some(run), None)
+        }
+        OperatorCommand::Note {
+            run, item, cluster, ..
+        } => {
+            event.cluster = cluster.clone();
+            (run.as_ref(), item.as_ref())
+        }
+    };
+    if let Some(view) = run.and_then(|run| run_of(projection, run).ok()) {
+        event.run = Some(view.id.clone());
+        event.cluster = view.cluster.clone().or(event.cluster);
+    }
+    event.item = item.cloned();
+    Some(event)
+}
+
 /// Pause switches carry what they stop in the envelope, so `journal --cluster` finds them.
 fn scoped(mut event: NewEvent, scope: &PauseScope) -> NewEvent {
     match scope {

@@ -33,6 +33,9 @@ fn describe_body(event: &Event) -> String {
             format!("{item}{step}: returned ({outcome:?}): {note}")
         }
         EventBody::Aborted { note } => format!("aborted: {note}"),
+        EventBody::CommandRefused { command, reason } => {
+            format!("{item}{step}: REFUSED {command}: {reason}")
+        }
         EventBody::Note { text } if item.is_empty() && step.is_empty() => format!("note: {text}"),
         EventBody::Note { text } => format!("{item}{step}: {text}"),
         EventBody::RolloutBatch { batch, phase } => {

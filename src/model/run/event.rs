@@ -243,6 +243,16 @@ pub enum EventBody {
         /// The note.
         text: String,
     },
+    /// An operator command was refused by the rules (an approver the rollout does not
+    /// allow, a return of an item nobody holds): recorded for the audit trail, it changes
+    /// nothing. Mistyped input (an unknown run, an empty reason) is not recorded.
+    #[serde(rename = "operator.refused")]
+    CommandRefused {
+        /// The command's verb (`approve`, `return`, …).
+        command: String,
+        /// Why it was refused.
+        reason: String,
+    },
     /// The mass-failure guard paused a failure domain.
     #[serde(rename = "guard.tripped")]
     GuardTripped {

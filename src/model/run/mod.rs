@@ -10,7 +10,9 @@ mod ids;
 mod projection;
 mod status;
 
-pub use command::{CommandRefusal, OperatorCommand, approval_target, check_approve, command_event};
+pub use command::{
+    CommandRefusal, OperatorCommand, approval_target, check_approve, command_event, refusal_event,
+};
 pub use describe::describe;
 pub use event::{
     Event, EventBody, EventLog, FencingToken, IdempotencyKey, LeaseScope, NewEvent, PauseScope,

@@ -329,6 +329,8 @@ impl Projection {
             (EventBody::Note { text }, _) => {
                 run.notes.push((e.actor.clone(), e.time, text.clone()));
             }
+            // An audit record only: the command it records changed nothing.
+            (EventBody::CommandRefused { .. }, _) => {}
             (body, Some(item_id)) => {
                 let item = run.items.entry(item_id.clone()).or_default();
                 apply_to_item(item, event, body);
