@@ -387,3 +387,64 @@ async fn a_pod_whose_zone_has_no_room_stays_pending() {
     .expect("force delete");
     recreated_and_still_pending(&pods, "postgres-1", &before).await;
 }
+
+/// A replica that fails is deleted and recreated under its name, on its volume; deleting
+/// a claim takes its dynamically provisioned volume with it (reclaim policy `Delete`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_replica_is_replaced_and_a_deleted_claim_takes_its_volume() {
+    let fleet = small_with_postgres(10.0);
+    let client = fleet.client("small-02").expect("client");
+    let zone_of = zones(&client).await;
+    let pods: Api<Pod> = Api::namespaced(client.clone(), "shop");
+    let before = pods.get("postgres-1").await.expect("pod");
+    let zone = zone_of[&node_of(&before).expect("placed")].clone();
+    pods.patch_status(
+        "postgres-1",
+        &PatchParams::default(),
+        &Patch::Merge(json!({"status": {"phase": "Failed", "reason": "Evicted"}})),
+    )
+    .await
+    .expect("fail the pod");
+    eventually("postgres-1 replaced, Ready", 15, || async {
+        pods.get_opt("postgres-1")
+            .await
+            .ok()
+            .flatten()
+            .is_some_and(|p| uid(&p) != uid(&before) && running_and_ready(&p))
+    })
+    .await;
+    let after = pods.get("postgres-1").await.expect("pod");
+    assert_eq!(zone_of[&node_of(&after).expect("placed")], zone);
+
+    // Scaled down to two, postgres-2's claim is left; deleting it deletes its volume.
+    let claims: Api<PersistentVolumeClaim> = Api::namespaced(client.clone(), "shop");
+    let volumes: Api<PersistentVolume> = Api::all(client.clone());
+    Api::<StatefulSet>::namespaced(client.clone(), "shop")
+        .patch(
+            "postgres",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": {"replicas": 2}})),
+        )
+        .await
+        .expect("scale");
+    eventually("postgres-2 gone", 15, || async {
+        pods.get_opt("postgres-2").await.ok().flatten().is_none()
+    })
+    .await;
+    let volume = claims
+        .get("data-postgres-2")
+        .await
+        .expect("claim kept")
+        .spec
+        .and_then(|s| s.volume_name)
+        .expect("bound");
+    assert!(volumes.get_opt(&volume).await.expect("read").is_some());
+    claims
+        .delete("data-postgres-2", &DeleteParams::default())
+        .await
+        .expect("delete claim");
+    assert!(
+        volumes.get_opt(&volume).await.expect("read").is_none(),
+        "{volume} deleted with its claim"
+    );
+}

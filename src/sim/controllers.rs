@@ -58,9 +58,15 @@ impl Pass<'_> {
 
     /// Starts graceful deletion of pod `i` (as a controller scaling down does).
     pub fn delete_pod_graceful(&mut self, i: usize) {
+        self.delete_pod(i, None);
+    }
+
+    /// Deletes pod `i` with grace period `grace` (its own when `None`; 0 removes a pod
+    /// without finalizers at once, as for one whose containers have already ended).
+    pub fn delete_pod(&mut self, i: usize, grace: Option<i64>) {
         let now = self.now.clone();
         let mut pod = self.pods[i].clone();
-        begin_pod_deletion(&mut self.st.store, &mut pod, None, &now);
+        begin_pod_deletion(&mut self.st.store, &mut pod, grace, &now);
         self.pods[i] = pod;
         self.changed = true;
     }

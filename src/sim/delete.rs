@@ -107,7 +107,31 @@ pub fn delete_object(
     if !orphan && gone && kind.namespaced() {
         cascade(cluster, st, ns, &uid);
     }
+    if gone && kind == Kind::PersistentVolumeClaim {
+        reclaim(st, &obj);
+    }
     Ok(obj)
+}
+
+/// What happens to the volume of a deleted claim, by its reclaim policy: `Delete` (what
+/// dynamic provisioning sets) removes it, `Retain` leaves it `Released` for a person.
+fn reclaim(st: &mut ClusterState, claim: &Value) {
+    let volume = str_at(claim, "/spec/volumeName");
+    if volume.is_empty() {
+        return;
+    }
+    let Some(mut pv) = st.store.get_value(Kind::PersistentVolume, "", &volume) else {
+        return;
+    };
+    if str_at(&pv, "/spec/claimRef/uid") != str_at(claim, "/metadata/uid") {
+        return;
+    }
+    if str_at(&pv, "/spec/persistentVolumeReclaimPolicy") == "Retain" {
+        pv["status"] = json!({"phase": "Released"});
+        st.store.put(Kind::PersistentVolume, pv);
+    } else {
+        st.store.remove(Kind::PersistentVolume, "", &volume);
+    }
 }
 
 /// Deletes the dependents of an owner (background propagation).

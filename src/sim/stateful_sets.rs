@@ -1,7 +1,8 @@
 //! The StatefulSet controller: every ordinal below `spec.replicas` has its pod, under
 //! the same name as before and with the same claims, so a pod that was evicted or
 //! deleted comes back bound to its old volume (and therefore, through the scheduler,
-//! to its old zone). Pods above the count are removed; statuses are kept current.
+//! to its old zone). A pod that failed (or ran to completion) is deleted and so replaced
+//! the same way. Pods above the count are removed; statuses are kept current.
 
 use serde_json::Value;
 
@@ -58,11 +59,17 @@ pub fn reconcile(pass: &mut Pass) {
                 pass.create_pod(pod);
             }
         }
+        let owns = |pod: &Value| controller_of(pod).is_some_and(|(_, _, owner)| owner == uid);
+        // Its containers have ended, so nothing is left to stop: it goes at once and its
+        // ordinal is recreated on the next round.
+        let finished: Vec<usize> = (0..pass.pods.len())
+            .filter(|&i| owns(&pass.pods[i]) && !deleting(&pass.pods[i]) && !active(&pass.pods[i]))
+            .collect();
+        for i in finished {
+            pass.delete_pod(i, Some(0));
+        }
         let owned: Vec<usize> = (0..pass.pods.len())
-            .filter(|&i| {
-                controller_of(&pass.pods[i]).is_some_and(|(_, _, owner)| owner == uid)
-                    && active(&pass.pods[i])
-            })
+            .filter(|&i| owns(&pass.pods[i]) && active(&pass.pods[i]))
             .collect();
         let mut count = 0;
         let mut ready = 0;
