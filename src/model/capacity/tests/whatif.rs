@@ -297,19 +297,20 @@ fn required_topology_domain_pins_pods_to_their_zone() {
 fn a_regional_volume_lets_its_pod_move_to_the_other_zone_only() {
     // db-0's regional disk lives in zones a and b. Losing a, it moves to b; losing a and
     // b strands it although c0 is free.
+    let db = || {
+        pod("db-0", Some("a0"))
+            .owner("data", "StatefulSet", "db")
+            .cpu(1000)
+            .domains("topology.kubernetes.io/zone", &["a", "b"])
+            .build()
+    };
     let c = cluster(
         vec![
             node("a0", "a").build(),
             node("c0", "c").build(),
             node("b0", "b").build(),
         ],
-        vec![
-            pod("db-0", Some("a0"))
-                .owner("data", "StatefulSet", "db")
-                .cpu(1000)
-                .domains("topology.kubernetes.io/zone", &["a", "b"])
-                .build(),
-        ],
+        vec![db()],
     );
     let config = CapacityConfig::default();
     let index = ClusterIndex::new(&c, &config);
@@ -330,14 +331,7 @@ fn a_regional_volume_lets_its_pod_move_to_the_other_zone_only() {
             node("c0", "c").build(),
             node("b0", "b").cpu(1000).build(),
         ],
-        vec![
-            pod("db-0", Some("a0"))
-                .owner("data", "StatefulSet", "db")
-                .cpu(1000)
-                .domains("topology.kubernetes.io/zone", &["a", "b"])
-                .build(),
-            pod("web", Some("b0")).cpu(1000).build(),
-        ],
+        vec![db(), pod("web", Some("b0")).cpu(1000).build()],
     );
     let report = what_if(&ClusterIndex::new(&full_b, &config), &lose_zone("a"), &[]);
     assert_eq!(report.unplaced_pods(), 1);
