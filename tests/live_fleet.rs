@@ -480,10 +480,19 @@ async fn watches_closed_without_a_word_back_off_and_age_the_cluster() {
     // Five watches backing off from 0.5 s doubling: a handful of requests each, where a
     // tight loop would send as many as the request budget allows (10 per second).
     assert!(sent <= 25, "{sent} requests in 4 s");
-    wait_for_cluster(&sync, "small-01", 20, |c| {
+    let unknown = wait_for_cluster(&sync, "small-01", 20, |c| {
         c.status == ClusterStatus::Unknown
     })
     .await;
+    // Nothing failed, so the only reason is the silence, and it is given.
+    assert!(
+        unknown
+            .last_error
+            .as_deref()
+            .is_some_and(|e| e.starts_with("nothing heard for ")),
+        "{:?}",
+        unknown.last_error
+    );
     sync.stop();
     server.shutdown().await;
 }
@@ -522,6 +531,42 @@ async fn a_hung_server_is_unreachable_within_the_identity_timeout() {
         snapshot.cluster("small-02").map(|c| c.status),
         Some(ClusterStatus::Synced)
     );
+    sync.stop();
+    server.shutdown().await;
+}
+
+/// A synced cluster whose server hangs and whose watches are cut reads Unreachable once a
+/// new watch goes unanswered for the watch-start timeout, rather than Synced until its
+/// data ages out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cluster_that_hangs_after_its_sync_turns_unreachable_within_the_watch_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let fleet = SimFleet::load("small", 1, 1.0).expect("small scenario");
+    let (server, ledger, kubeconfig) = serve(&fleet, dir.path()).await;
+    let mut options = FleetSyncOptions::default();
+    options.cluster.reflect.watch_start_timeout = Duration::from_secs(2);
+    options.cluster.identity_timeout = Duration::from_secs(2);
+    let mut sync = FleetSync::start(&ledger, kubeconfig, options);
+    sync.wait_settled(Duration::from_secs(30)).await;
+    assert_eq!(cluster_now(&sync, "small-01").status, ClusterStatus::Synced);
+    fleet
+        .update_faults("small-01", |f| {
+            f.unreachable = Some(fleetdeck::sim::Unreachable::Hanging)
+        })
+        .unwrap();
+    fleet.cut_watches("small-01").unwrap();
+    let hung = wait_for_cluster(&sync, "small-01", 10, |c| {
+        c.status == ClusterStatus::Unreachable
+    })
+    .await;
+    assert!(
+        hung.last_error
+            .as_deref()
+            .is_some_and(|e| e.contains("not answered in 2s") || e.contains("no answer in 2s")),
+        "{:?}",
+        hung.last_error
+    );
+    assert_eq!(cluster_now(&sync, "small-02").status, ClusterStatus::Synced);
     sync.stop();
     server.shutdown().await;
 }

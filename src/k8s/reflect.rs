@@ -56,6 +56,11 @@ pub struct ReflectOptions {
     /// server answers a page in well under a second; the client's read timeout is sized
     /// for watches, so a hung server would otherwise hold a list for minutes).
     pub list_page_timeout: Duration,
+    /// A watch whose response has not begun in this long is given up as unreachable: a
+    /// well server answers a watch request at once and then streams, while a hung one
+    /// would hold it for the whole watch-sized read timeout with the cluster still
+    /// reading as it did before.
+    pub watch_start_timeout: Duration,
 }
 
 impl Default for ReflectOptions {
@@ -69,6 +74,7 @@ impl Default for ReflectOptions {
                 max: Duration::from_secs(30),
             },
             list_page_timeout: Duration::from_secs(60),
+            watch_start_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -341,10 +347,28 @@ async fn list_then_watch<K: SlimKind>(
     let mut version = resource_version;
     loop {
         let params = WatchParams::default().timeout(options.watch_timeout_secs);
-        let stream = match api.watch(&params, &version).await {
-            Ok(stream) => stream,
-            Err(error) if is_gone(&error) => return Next::Relist,
-            Err(error) => {
+        let started =
+            tokio::time::timeout(options.watch_start_timeout, api.watch(&params, &version));
+        let stream = match started.await {
+            Ok(Ok(stream)) => stream,
+            Ok(Err(error)) if is_gone(&error) => return Next::Relist,
+            Err(_) => {
+                let error = format!(
+                    "watch not answered in {}s",
+                    options.watch_start_timeout.as_secs()
+                );
+                // Unlike one 429 or one dropped connection, that long a silence is news
+                // the first time.
+                *failures = (*failures).max(1);
+                if fail_with(tx, error, true, false, options, failures)
+                    .await
+                    .is_err()
+                {
+                    return Next::Stop;
+                }
+                continue;
+            }
+            Ok(Err(error)) => {
                 if fail(tx, &error, options, failures).await.is_err() {
                     return Next::Stop;
                 }

@@ -8,7 +8,7 @@ use jiff::Timestamp;
 use serde::Serialize;
 
 use super::identity::{IdentityVerdict, ObservedIdentity};
-use super::status::{ClusterStatus, ConnectionFacts, classify};
+use super::status::{ClusterStatus, ConnectionFacts, classify, staleness};
 use crate::model::fleet::{ClusterView, Readiness};
 
 /// How many nodes report one version string.
@@ -176,6 +176,8 @@ impl FleetSnapshot {
                     aged = true;
                     Arc::new(ClusterSnapshot {
                         status,
+                        last_error: staleness(&c.facts, now, stale_after)
+                            .or_else(|| c.last_error.clone()),
                         ..ClusterSnapshot::clone(c)
                     })
                 } else {

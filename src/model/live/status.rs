@@ -137,6 +137,20 @@ pub fn classify(facts: &ConnectionFacts, now: Timestamp, stale_after: Duration) 
     }
 }
 
+/// Why the data is not trusted when its age alone says so: nothing (no event, no
+/// bookmark, no list page) was heard from the cluster for longer than `stale_after`. A
+/// hung watch says nothing else, so this is the only reason an operator would get.
+pub fn staleness(facts: &ConnectionFacts, now: Timestamp, stale_after: Duration) -> Option<String> {
+    let age = now.duration_since(facts.last_ok?).unsigned_abs();
+    (age > stale_after).then(|| {
+        format!(
+            "nothing heard for {} (no event or bookmark; data older than {} is not trusted)",
+            crate::model::duration::format_duration(age),
+            crate::model::duration::format_duration(stale_after)
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,6 +173,25 @@ mod tests {
     }
 
     const STALE: Duration = Duration::from_secs(150);
+
+    #[test]
+    fn stale_data_says_how_long_nothing_was_heard() {
+        let (f, now) = facts(SyncPhase::Watching { complete: true }, Some(200));
+        assert_eq!(
+            staleness(&f, now, STALE).as_deref(),
+            Some(
+                "nothing heard for 3m20s (no event or bookmark; data older than 2m30s is not trusted)"
+            )
+        );
+        let (f, now) = facts(SyncPhase::Watching { complete: true }, Some(100));
+        assert_eq!(staleness(&f, now, STALE), None);
+        let (f, now) = facts(SyncPhase::Connecting, None);
+        assert_eq!(
+            staleness(&f, now, STALE),
+            None,
+            "nothing heard yet is not stale"
+        );
+    }
 
     #[test]
     fn fresh_complete_watches_are_synced() {
