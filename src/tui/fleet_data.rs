@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::model::capacity::{
-    CapacityConfig, ClusterIndex, DomainCapacity, GpuShape, NodeHealth, domain_capacity, gpu_shape,
+    CapacityConfig, ClusterIndex, DomainCapacity, GpuShape, NodeHealth, Scenario, domain_capacity,
+    gpu_shape, what_if,
 };
 use crate::model::fleet::{ClusterView, ResourceVector};
 use crate::model::ledger::Ledger;
@@ -60,9 +61,12 @@ pub struct ClusterFacts {
     pub gpus_total: i64,
     /// Capacity per failure domain.
     pub domains: Vec<DomainCapacity>,
-    /// Healthy allocatable, summed over domains (physical GPUs).
+    /// Healthy allocatable, without nodes maintenance holds or reserves (physical GPUs).
     pub allocatable: ResourceVector,
-    /// Requests held on healthy nodes.
+    /// Demand that needs a place in it: requests on healthy nodes and those of pods on
+    /// nodes that do not count (a node in maintenance still runs pods that must move).
+    /// The same figure as the cluster page's "headroom with nothing lost", so the fleet
+    /// list and the cluster agree.
     pub used: ResourceVector,
     /// GPU shape of healthy nodes.
     pub gpu: GpuShape,
@@ -81,12 +85,8 @@ impl ClusterFacts {
         let index = ClusterIndex::new(&view, config);
         let domains = domain_capacity(&index, &held.reserved);
         let gpu = gpu_shape(&index, &held.reserved);
-        let mut allocatable = ResourceVector::ZERO;
-        let mut used = ResourceVector::ZERO;
-        for d in &domains {
-            allocatable.add_assign(&d.allocatable);
-            used.add_assign(&d.used);
-        }
+        let baseline = what_if(&index, &Scenario::Baseline, &held.reserved);
+        let (allocatable, used) = (baseline.allocatable, baseline.demand);
         let mut pods_on = vec![0u32; view.nodes.len()];
         let mut pdb_pods = vec![(0u32, Vec::<u32>::new()); view.pdbs.len()];
         for (pod, node) in view.pods.iter().zip(&index.pod_node) {

@@ -722,3 +722,33 @@ fn a_refusal_stays_in_the_footer_through_other_keys_for_a_while() {
     press(&mut app, "j");
     assert_eq!(app.message, None, "{:?}", app.message);
 }
+
+#[test]
+fn the_fleet_capacity_list_and_the_cluster_page_agree_while_nodes_are_in_maintenance() {
+    // eu-fra-prod-01 has two nodes in maintenance still running their pods: both screens
+    // count those pods as demand that needs a place, so they show the same CPU figure.
+    let mut app = fixtures::operator_app();
+    press(&mut app, "2");
+    let fleet = render(&app, 200, 40);
+    let percent_in = |line: &str| -> String {
+        line.split_whitespace()
+            .find(|w| w.ends_with('%'))
+            .unwrap_or_else(|| panic!("a percentage in {line}"))
+            .to_string()
+    };
+    let row = fleet
+        .lines()
+        .find(|l| l.contains("eu-fra-prod-01"))
+        .unwrap_or_else(|| panic!("eu-fra-prod-01 listed:\n{fleet}"));
+    let listed = percent_in(row);
+    app.go_capacity(
+        crate::tui::CapacityScope::Cluster("eu-fra-prod-01".into()),
+        false,
+    );
+    let page = render(&app, 200, 40);
+    let cpu = page
+        .lines()
+        .find(|l| l.trim_start_matches(['│', ' ']).starts_with("CPU "))
+        .unwrap_or_else(|| panic!("a CPU line:\n{page}"));
+    assert_eq!(percent_in(cpu), listed, "{row}\n{cpu}");
+}

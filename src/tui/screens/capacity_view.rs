@@ -80,10 +80,12 @@ fn dimension_lines(
                 Span::styled(
                     format!(
                         "{} {}",
+                        // Without a reserve this is what is left once the pods of
+                        // nodes that do not count have a place: not just what is free.
                         if headroom.is_some() {
                             "headroom"
                         } else {
-                            "free"
+                            "left"
                         },
                         format_amount(d, left)
                     ),
