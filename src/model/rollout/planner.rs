@@ -67,6 +67,36 @@ impl PlannedStage {
     }
 }
 
+impl RolloutPlan {
+    /// The combinations a run of this plan has really reached, each with the stage that
+    /// was to cover it: those that a cluster where the release `passed` verification runs
+    /// (per the ledger, as the plan was made). A batch awaiting approval, applying or
+    /// failed reaches nothing.
+    pub fn reached(
+        &self,
+        ledger: &Ledger,
+        passed: impl Fn(&ClusterId) -> bool,
+    ) -> Vec<(&str, &Combination)> {
+        let verified: BTreeSet<Combination> = self
+            .stages
+            .iter()
+            .flat_map(|s| s.batches.iter().flatten())
+            .filter(|id| passed(id))
+            .filter_map(|id| ledger.cluster(&id.0))
+            .map(Combination::of)
+            .collect();
+        self.stages
+            .iter()
+            .flat_map(|s| {
+                s.newly_covered
+                    .iter()
+                    .map(move |combo| (s.name.as_str(), combo))
+            })
+            .filter(|(_, combo)| verified.contains(*combo))
+            .collect()
+    }
+}
+
 /// The size of each stage for `total` targets: as declared, percentages rounded to the
 /// nearest cluster but never zero while targets remain, capped by what remains; the last
 /// stage takes the rest whatever it declares.

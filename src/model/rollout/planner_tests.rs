@@ -133,3 +133,25 @@ fn no_target_is_an_error_not_an_empty_plan() {
         Err(PlanError::NoTargets("region=mars".into()))
     );
 }
+
+#[test]
+fn combinations_are_reached_by_verified_clusters_only() {
+    let spec = read_rollout(include_str!("../../../examples/rollout-300.yaml"))
+        .spec
+        .expect("valid rollout");
+    let ledger = ledger(include_str!("../../../examples/ledger-300.yaml"));
+    let plan = plan_rollout(&spec, &ledger).expect("plan");
+    assert!(
+        plan.reached(&ledger, |_| false).is_empty(),
+        "nothing verified"
+    );
+    // The canary verified: its stage's one combination, nothing of the next stage's.
+    let canary = plan.stages[0].batches[0][0].clone();
+    let reached = plan.reached(&ledger, |id| *id == canary);
+    assert_eq!(reached.len(), 1);
+    assert_eq!(reached[0].0, plan.stages[0].name);
+    let canary_combo = ledger.cluster(&canary.0).map(Combination::of);
+    assert_eq!(Some(reached[0].1), canary_combo.as_ref());
+    // Everything verified: every combination the plan names.
+    assert_eq!(plan.reached(&ledger, |_| true).len(), plan.combinations);
+}

@@ -198,28 +198,20 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
     lines.push(Line::styled("COVERAGE", t.style(Slot::Title)));
     match &plan {
         Some(plan) => {
-            let reached = run
-                .rollout
-                .batches
-                .iter()
-                .filter(|(_, p)| !matches!(p, crate::model::rollout::BatchPhase::Pending))
-                .map(|(b, _)| *b)
-                .max();
-            let mut covered = 0;
-            let mut seen = 0;
-            for stage in &plan.stages {
-                let first = seen;
-                seen += stage.batches.len();
-                if reached.is_some_and(|r| r >= first) {
-                    covered += stage.newly_covered.len();
-                    for combo in &stage.newly_covered {
-                        lines.push(Line::raw(format!("  ✓ {} ({combo})", stage.name)));
-                    }
-                }
+            // Reached means verified on a cluster running it, not a batch begun.
+            let passed = |id: &crate::model::ledger::ClusterId| {
+                run.items
+                    .get(&crate::model::run::ItemId::from(id.0.as_str()))
+                    .is_some_and(|i| i.verified == Some(crate::model::rollout::VerifyOutcome::Pass))
+            };
+            let reached = plan.reached(&app.ledger, passed);
+            for (stage, combo) in &reached {
+                lines.push(Line::raw(format!("  ✓ {stage} ({combo})")));
             }
             lines.push(Line::styled(
                 format!(
-                    "  {covered} of {} version/hardware combinations reached so far",
+                    "  {} of {} version/hardware combinations (as the ledger declares them) verified so far",
+                    reached.len(),
                     plan.combinations
                 ),
                 t.style(Slot::Muted),
