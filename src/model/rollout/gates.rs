@@ -79,6 +79,23 @@ pub enum HaltReason {
     },
 }
 
+impl HaltReason {
+    /// The clusters the halt names: the ones to look at first.
+    pub fn clusters(&self) -> Vec<&str> {
+        match self {
+            HaltReason::FailedClusters { failed, .. } => {
+                failed.iter().map(String::as_str).collect()
+            }
+            HaltReason::BurnRate { cluster, .. } | HaltReason::OutcomeUnknown { cluster, .. } => {
+                vec![cluster.as_str()]
+            }
+            HaltReason::MetricsUnknown { clusters } => {
+                clusters.iter().map(|(c, _)| c.as_str()).collect()
+            }
+        }
+    }
+}
+
 impl std::fmt::Display for HaltReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -89,6 +89,18 @@ impl CellState {
             CellState::Unknown => "unknown",
         }
     }
+
+    /// A mark that tells the states apart without colour (staged and applied share one).
+    pub fn glyph(self) -> char {
+        match self {
+            CellState::Pending => '·',
+            CellState::Staged => '◇',
+            CellState::Applied => '◆',
+            CellState::Verified => '■',
+            CellState::Failed => '✗',
+            CellState::Unknown => '?',
+        }
+    }
 }
 
 /// A cluster's state from its item.

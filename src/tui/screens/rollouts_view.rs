@@ -168,17 +168,35 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
         legend(app, CellState::Verified),
         legend(app, CellState::Failed),
         legend(app, CellState::Unknown),
+        Span::styled("! halted on", t.style(Slot::Critical)),
     ]));
     let cell_w = 20usize;
     let per_row = (usize::from(area.width).saturating_sub(2) / cell_w).max(1);
+    // A cluster the halt names is drawn as the reason, whatever its own checks said (a
+    // burn rate trips on a cluster that verified).
+    let halted_on: Vec<&str> = run
+        .rollout
+        .halted
+        .as_ref()
+        .map(|why| why.clusters())
+        .unwrap_or_default();
     for chunk in run.order.chunks(per_row) {
         let spans: Vec<Span> = chunk
             .iter()
             .map(|c| {
                 let state = cell(run.items.get(c));
+                let (glyph, slot) = if halted_on.contains(&c.as_str()) {
+                    ('!', Slot::Critical)
+                } else {
+                    (state.glyph(), cell_slot(state))
+                };
                 Span::styled(
-                    format!("■ {:<w$}", fit(c.as_str(), cell_w - 3), w = cell_w - 2),
-                    t.style(cell_slot(state)),
+                    format!(
+                        "{glyph} {:<w$}",
+                        fit(c.as_str(), cell_w - 3),
+                        w = cell_w - 2
+                    ),
+                    t.style(slot),
                 )
             })
             .collect();
@@ -229,7 +247,7 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
 
 fn legend(app: &App, state: CellState) -> Span<'static> {
     Span::styled(
-        format!("■ {}  ", state.word()),
+        format!("{} {}  ", state.glyph(), state.word()),
         app.config.theme.style(cell_slot(state)),
     )
 }
