@@ -31,23 +31,34 @@ pub fn pause_all(app: &mut App) {
         .filter(|r| !r.status.is_final())
         .count();
     match projection.pauses.get(&PauseScope::Fleet) {
-        Some(p) => open(
-            app,
-            Dialog::new(
-                "resume all automation",
-                vec![
-                    format!(
-                        "All automation is paused by {} since {}: {}",
-                        p.by,
-                        p.since.strftime("%H:%M UTC"),
-                        p.reason
-                    ),
-                    format!("Resuming lets {active} unfinished run(s) start new steps again."),
-                    "Other pauses (per run, cluster or failure domain) stay in force.".into(),
-                ],
-                Purpose::Resume(PauseScope::Fleet),
-            ),
-        ),
+        Some(p) => {
+            // Only runs no other switch holds start again when the fleet's is cleared.
+            let freed = projection
+                .runs
+                .values()
+                .filter(|r| !r.status.is_final() && projection.pauses_for(r).len() == 1)
+                .count();
+            let held = active - freed;
+            open(
+                app,
+                Dialog::new(
+                    "resume all automation",
+                    vec![
+                        format!(
+                            "All automation is paused by {} since {}: {}",
+                            p.by,
+                            p.since.strftime("%H:%M UTC"),
+                            p.reason
+                        ),
+                        format!("Resuming lets {freed} unfinished run(s) start new steps again."),
+                        format!(
+                            "Other pauses (per run, cluster or failure domain) stay in force: they still hold {held} run(s)."
+                        ),
+                    ],
+                    Purpose::Resume(PauseScope::Fleet),
+                ),
+            )
+        }
         None => open(
             app,
             Dialog::new(
@@ -162,19 +173,25 @@ pub fn abort(app: &mut App) {
         return;
     }
     let name = run.id.0.clone();
+    let status = app.activity.journal.projection.effective_status(&run);
+    let mut lines = vec![
+        format!("{} · {status} · started by {}", run.title, run.created_by),
+        "No new step of this run will ever start. Nothing already done is undone.".into(),
+    ];
+    if crate::model::rollout::rollout_of(&run.spec).is_some() {
+        lines.push("A rollback is a separate rollout of the previous release.".into());
+    } else {
+        lines.push(
+            "A node it cordoned stays cordoned until someone uncordons it (kubectl uncordon)."
+                .into(),
+        );
+    }
+    lines.push(format!("Type {name} to confirm."));
     open(
         app,
         Dialog::new(
             format!("abort {name}"),
-            vec![
-                format!(
-                    "{} · {} · started by {}",
-                    run.title, run.status, run.created_by
-                ),
-                "No new step of this run will ever start. Nothing already done is undone:".into(),
-                "a rollback is a separate rollout of the previous release.".into(),
-                format!("Type {name} to confirm."),
-            ],
+            lines,
             Purpose::Abort(run.id.clone(), name),
         ),
     );

@@ -267,6 +267,15 @@ fn abort_needs_the_name_typed() {
 }
 
 #[test]
+fn aborting_a_maintenance_says_what_stays_and_not_a_rollouts_rollback() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "4 X");
+    let screen = render(&app, 160, 30);
+    assert!(screen.contains("stays cordoned"), "{screen}");
+    assert!(!screen.contains("rollback"), "{screen}");
+}
+
+#[test]
 fn timeline_filters_and_details() {
     let mut app = fixtures::operator_app();
     press(&mut app, "5");

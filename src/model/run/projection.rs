@@ -352,19 +352,23 @@ impl Projection {
     /// The pause switch that stops `run`, if any (failure-domain pauses apply per node and
     /// are asked for with [`Projection::domain_pause`]).
     pub fn pause_for(&self, run: &RunView) -> Option<&PauseSwitch> {
-        self.pauses.get(&PauseScope::Fleet).or_else(|| {
-            self.pauses
-                .get(&PauseScope::Run {
-                    run: run.id.clone(),
-                })
-                .or_else(|| {
-                    run.cluster.as_ref().and_then(|cluster| {
-                        self.pauses.get(&PauseScope::Cluster {
-                            cluster: cluster.clone(),
-                        })
-                    })
-                })
-        })
+        self.pauses_for(run).into_iter().next()
+    }
+
+    /// Every pause switch that stops `run` (fleet, its own, its cluster's, in that order):
+    /// clearing one leaves the others in force, so a person must see them all.
+    pub fn pauses_for(&self, run: &RunView) -> Vec<&PauseSwitch> {
+        let cluster = run.cluster.as_ref().map(|cluster| PauseScope::Cluster {
+            cluster: cluster.clone(),
+        });
+        let own = PauseScope::Run {
+            run: run.id.clone(),
+        };
+        [Some(PauseScope::Fleet), Some(own), cluster]
+            .into_iter()
+            .flatten()
+            .filter_map(|scope| self.pauses.get(&scope))
+            .collect()
     }
 
     /// Rollouts: the release each cluster runs according to the journal, by cluster id.

@@ -212,6 +212,27 @@ fn pauses_apply_by_scope_and_guard_pauses_need_a_person() {
     let run = &p.runs[&RunId("r1".into())];
     assert_eq!(p.effective_status(run), RunStatus::Paused);
     assert_eq!(p.pause_for(run).unwrap().reason, "freeze");
+    // A fleet pause on top hides neither: both are listed, the fleet's first.
+    let mut with_fleet = Log {
+        events: log.events.clone(),
+        t: log.t,
+    };
+    with_fleet.push(
+        "bob@h",
+        None,
+        None,
+        EventBody::Paused {
+            scope: PauseScope::Fleet,
+            reason: "incident 42".into(),
+        },
+    );
+    let both = Projection::replay(&with_fleet.events);
+    let reasons: Vec<&str> = both
+        .pauses_for(&both.runs[&RunId("r1".into())])
+        .iter()
+        .map(|p| p.reason.as_str())
+        .collect();
+    assert_eq!(reasons, ["incident 42", "freeze"]);
 
     let zone = PauseScope::FailureDomain {
         cluster: ClusterId("c1".into()),

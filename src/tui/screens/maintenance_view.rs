@@ -200,7 +200,7 @@ fn lane_header(app: &App, run: &RunView) -> Line<'static> {
         Span::raw(format!("{} · ", run.title)),
         Span::styled(status.word().to_uppercase(), t.style(status_slot)),
     ];
-    if let Some(p) = projection.pause_for(run) {
+    for p in projection.pauses_for(run) {
         spans.push(Span::styled(
             format!(" ({}: {})", p.scope, p.reason),
             t.style(Slot::Paused),

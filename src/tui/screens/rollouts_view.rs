@@ -117,7 +117,7 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
             t.style(Slot::Muted),
         ),
     ])];
-    if let Some(p) = projection.pause_for(run) {
+    for p in projection.pauses_for(run) {
         lines.push(Line::styled(
             format!("paused ({}) by {}: {}", p.scope, p.by, p.reason),
             t.style(Slot::Paused),
