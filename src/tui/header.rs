@@ -26,14 +26,34 @@ fn sep(theme: &Theme) -> Span<'static> {
     Span::styled(" │ ", theme.style(Slot::Muted))
 }
 
-/// Draws the two header lines.
-pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
-    let theme = &app.config.theme;
-    let head = theme.style(Slot::Header);
-    buf.set_style(area, head);
-    let mut first = vec![Span::styled(" fleetdeck ", theme.style(Slot::Title))];
+/// A short status word for a narrow header.
+fn short_label(status: Option<ClusterStatus>) -> &'static str {
+    match status {
+        Some(ClusterStatus::Synced) => "ok",
+        Some(ClusterStatus::Degraded) => "degr",
+        Some(ClusterStatus::Connecting) => "conn",
+        Some(ClusterStatus::Unreachable) => "unreach",
+        Some(ClusterStatus::IdentityMismatch) => "IDMISMATCH",
+        Some(ClusterStatus::Unknown) => "UNKNOWN",
+        None => "no data",
+    }
+}
+
+/// The first line as groups that are shown whole or not at all: cut in the middle, `nodes
+/// 257/260` would read `nodes 257/2`, a wrong number. `compact` is the narrow form: short
+/// status words, worst first, no title.
+fn summary_groups(app: &App, theme: &Theme, compact: bool) -> Vec<Vec<Span<'static>>> {
+    let mut groups: Vec<Vec<Span<'static>>> = Vec::new();
     let total = app.rows.len();
-    first.push(Span::raw(format!("{total} clusters ")));
+    let mut head = Vec::new();
+    if !compact {
+        head.push(Span::styled(" fleetdeck ", theme.style(Slot::Title)));
+    }
+    head.push(Span::raw(format!(
+        "{}{total} clusters ",
+        if compact { " " } else { "" }
+    )));
+    groups.push(head);
     let mut by_status: Vec<(Option<ClusterStatus>, usize)> = Vec::new();
     for row in &app.rows {
         match by_status.iter_mut().find(|(s, _)| *s == row.status) {
@@ -41,12 +61,21 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             None => by_status.push((row.status, 1)),
         }
     }
-    by_status.sort_by_key(|(s, _)| std::cmp::Reverse(super::screens::ledger::severity(*s)));
+    if compact {
+        by_status.sort_by_key(|(s, _)| super::screens::ledger::severity(*s));
+    } else {
+        by_status.sort_by_key(|(s, _)| std::cmp::Reverse(super::screens::ledger::severity(*s)));
+    }
     for (status, n) in by_status {
-        first.push(Span::styled(
-            format!(" {n} {}", super::screens::ledger::status_label(status)),
+        let label = if compact {
+            short_label(status)
+        } else {
+            super::screens::ledger::status_label(status)
+        };
+        groups.push(vec![Span::styled(
+            format!(" {n} {label}"),
             theme.style(status_slot(status)),
-        ));
+        )]);
     }
     let usable: Vec<_> = app.rows.iter().filter(|r| r.usable()).collect();
     let (ready, nodes) = usable
@@ -56,27 +85,74 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         .iter()
         .filter_map(|r| r.gpus)
         .fold((0, 0), |a, g| (a.0 + g.0, a.1 + g.1));
-    first.push(sep(theme));
-    first.push(Span::raw(format!(
-        "nodes {}/{} ready",
-        count(ready as i64),
-        count(nodes as i64)
-    )));
-    if gpus > 0 {
-        first.push(sep(theme));
-        first.push(Span::raw(format!(
-            "GPUs {}/{} free",
-            count(free),
-            count(gpus)
-        )));
-    }
+    let mut nodes_group = vec![
+        sep(theme),
+        Span::raw(format!(
+            "nodes {}/{} ready",
+            count(ready as i64),
+            count(nodes as i64)
+        )),
+    ];
+    // The clusters left out qualify the figures: narrow, they go with the node count,
+    // which is kept longest.
     let left_out = total - usable.len();
-    if left_out > 0 {
-        first.push(Span::styled(
+    let not_counted = (left_out > 0).then(|| {
+        Span::styled(
             format!(" ({left_out} not counted)"),
             theme.style(Slot::Unknown),
-        ));
+        )
+    });
+    if compact {
+        nodes_group.extend(not_counted.clone());
     }
+    groups.push(nodes_group);
+    if gpus > 0 {
+        groups.push(vec![
+            sep(theme),
+            Span::raw(format!("GPUs {}/{} free", count(free), count(gpus))),
+        ]);
+    }
+    if !compact {
+        groups.extend(not_counted.map(|span| vec![span]));
+    }
+    groups
+}
+
+fn groups_width(groups: &[Vec<Span<'static>>]) -> usize {
+    groups.iter().flatten().map(Span::width).sum()
+}
+
+/// The groups that fit in `width`, whole and in order, with `…` where some had to go.
+fn fit_groups(groups: Vec<Vec<Span<'static>>>, width: usize) -> Vec<Span<'static>> {
+    if groups_width(&groups) <= width {
+        return groups.into_iter().flatten().collect();
+    }
+    let mut out = Vec::new();
+    let mut used = 0;
+    for group in groups {
+        let w: usize = group.iter().map(Span::width).sum();
+        if used + w + 2 > width {
+            break;
+        }
+        used += w;
+        out.extend(group);
+    }
+    out.push(Span::raw(" …"));
+    out
+}
+
+/// Draws the two header lines.
+pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = &app.config.theme;
+    let head = theme.style(Slot::Header);
+    buf.set_style(area, head);
+    let width = usize::from(area.width);
+    let full = summary_groups(app, theme, false);
+    let first = if groups_width(&full) <= width {
+        full.into_iter().flatten().collect()
+    } else {
+        fit_groups(summary_groups(app, theme, true), width)
+    };
 
     let mut second = vec![Span::raw(" ")];
     // The fleet pause as the journal has it (the same switch the banner shows).
@@ -123,7 +199,6 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     Paragraph::new(Line::from(first))
         .style(head)
         .render(l1, buf);
-    let width = usize::from(area.width);
     let clock_cells = unicode_width::UnicodeWidthStr::width(clock.as_str());
     if left + clock_cells < width {
         let pad = width - left - clock_cells;

@@ -471,3 +471,24 @@ fn w_on_the_fleet_capacity_list_shows_the_selected_cluster_losing_its_worst_zone
         .unwrap_or(0);
     assert_eq!(shown.report.unplaced_pods(), most, "the worst domain");
 }
+
+#[test]
+fn a_narrow_header_drops_whole_figures_rather_than_cutting_them() {
+    let app = fixtures::app();
+    let wide = render(&app, 200, 24);
+    let full = wide.lines().next().unwrap_or_default().to_string();
+    let nodes = full
+        .split(" │ ")
+        .find(|part| part.starts_with("nodes "))
+        .map(|part| part.split(" (").next().unwrap_or(part).trim().to_string())
+        .unwrap_or_else(|| panic!("nodes in {full}"));
+    for width in [60u16, 80, 100] {
+        let screen = render(&app, width, 24);
+        let first = screen.lines().next().unwrap_or_default();
+        assert!(
+            !first.contains("nodes ") || first.contains(&nodes),
+            "{width}: {first} (whole: {nodes})"
+        );
+        assert!(first.contains("IDMISMATCH"), "worst first: {first}");
+    }
+}
