@@ -761,3 +761,18 @@ fn the_fleet_capacity_list_and_the_cluster_page_agree_while_nodes_are_in_mainten
         .unwrap_or_else(|| panic!("a CPU line:\n{page}"));
     assert_eq!(percent_in(cpu), listed, "{row}\n{cpu}");
 }
+
+#[test]
+fn a_narrow_maintenance_screen_keeps_the_run_status_and_stuck_count() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "4");
+    let screen = render(&app, 80, 24);
+    let header = screen
+        .lines()
+        .find(|l| l.contains("▌mnt-kernel-1"))
+        .unwrap_or_else(|| panic!("run header:\n{screen}"));
+    assert!(
+        header.contains("PLANNED") && header.contains("1 STUCK"),
+        "{header}"
+    );
+}

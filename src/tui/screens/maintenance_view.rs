@@ -195,17 +195,25 @@ fn lane_header(app: &App, run: &RunView) -> Line<'static> {
         .filter_map(current_status)
         .filter(|s| matches!(s, StepStatus::Blocked { .. }))
         .count();
+    // What needs a person comes first, so a narrow terminal cuts the title, not the
+    // status, the stuck count or the pauses.
     let mut spans = vec![
         Span::styled(format!("▌{} ", run.id), t.style(Slot::Title)),
-        Span::raw(format!("{} · ", run.title)),
         Span::styled(status.word().to_uppercase(), t.style(status_slot)),
     ];
+    if stuck > 0 {
+        spans.push(Span::styled(
+            format!(" · {stuck} STUCK"),
+            t.style(Slot::Critical),
+        ));
+    }
     for p in projection.pauses_for(run) {
         spans.push(Span::styled(
             format!(" ({}: {})", p.scope, p.reason),
             t.style(Slot::Paused),
         ));
     }
+    spans.push(Span::raw(format!(" · {}", run.title)));
     spans.push(Span::styled(
         format!(
             " · {} nodes · by {} · {} ago",
@@ -215,12 +223,6 @@ fn lane_header(app: &App, run: &RunView) -> Line<'static> {
         ),
         t.style(Slot::Muted),
     ));
-    if stuck > 0 {
-        spans.push(Span::styled(
-            format!(" · {stuck} STUCK"),
-            t.style(Slot::Critical),
-        ));
-    }
     Line::from(spans)
 }
 
