@@ -11,8 +11,9 @@ use super::capacity::WhatIfView;
 use super::capacity_view::{DIMS, boxed, dim_name};
 use crate::model::capacity::format_amount;
 use crate::tui::app::App;
-use crate::tui::format::{bar, fit};
+use crate::tui::format::{bar, fit_middle};
 use crate::tui::theme::Slot;
+use unicode_width::UnicodeWidthStr;
 
 pub(super) fn gpu_panel(
     app: &App,
@@ -50,13 +51,14 @@ pub(super) fn gpu_panel(
             t.style(Slot::Muted),
         ));
     }
-    for d in &g.domains {
-        let key = d.key.rsplit('/').next().unwrap_or(&d.key);
+    let labels: Vec<String> = g
+        .domains
+        .iter()
+        .map(|d| format!("{}={}", d.key.rsplit('/').next().unwrap_or(&d.key), d.value))
+        .collect();
+    for (d, label) in g.domains.iter().zip(domain_cells(&labels, inner.width)) {
         lines.push(Line::from(vec![
-            Span::styled(
-                format!("  {:<14}", fit(&format!("{key}={}", d.value), 14)),
-                Style::new(),
-            ),
+            Span::styled(label, Style::new()),
             Span::styled(bar(d.free_gpus, d.total_gpus, 8), t.style(Slot::Ok)),
             Span::raw(format!(
                 " {}/{} · {} whole nodes",
@@ -65,6 +67,18 @@ pub(super) fn gpu_panel(
         ]));
     }
     Paragraph::new(lines).render(inner, buf);
+}
+
+/// The domain labels as cells of one width: what the bar and figures (about 34 cells)
+/// leave of `width`, at least 14, cut in the middle rather than at the end, since two
+/// NVLink cliques or zones often differ only in their last characters.
+fn domain_cells(labels: &[String], width: u16) -> Vec<String> {
+    let longest = labels.iter().map(|l| l.width()).max().unwrap_or(0);
+    let cells = longest.min(usize::from(width).saturating_sub(34).max(14));
+    labels
+        .iter()
+        .map(|label| format!("  {:<cells$}  ", fit_middle(label, cells)))
+        .collect()
 }
 
 pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buffer) {
@@ -126,4 +140,24 @@ pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buf
         ));
     }
     Paragraph::new(lines).render(inner, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::domain_cells;
+
+    #[test]
+    fn long_domain_labels_keep_the_end_that_tells_them_apart() {
+        let labels = [
+            "gpu.clique=7612ab34-cd56-ef78-9012-3456789a.1".to_string(),
+            "gpu.clique=7612ab34-cd56-ef78-9012-3456789a.2".to_string(),
+        ];
+        let cells = domain_cells(&labels, 60);
+        assert_ne!(cells[0], cells[1], "{cells:?}");
+        assert!(cells[0].trim_end().ends_with(".1"), "{cells:?}");
+        assert_eq!(cells[0].chars().count(), cells[1].chars().count());
+        // Short labels are not padded past their own length.
+        let short = domain_cells(&["zone=a".to_string()], 200);
+        assert_eq!(short, ["  zone=a  "]);
+    }
 }
