@@ -63,6 +63,15 @@ impl Section {
             Section::Notes => "Open notes",
         }
     }
+
+    /// The heading where space is short (the walkthrough's list); the full one is shown
+    /// with the item.
+    pub fn short_heading(self) -> &'static str {
+        match self {
+            Section::Clusters => "Untrusted clusters",
+            other => other.heading(),
+        }
+    }
 }
 
 /// Someone read an item and said something about it.

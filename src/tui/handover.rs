@@ -100,7 +100,7 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
         if section != Some(item.section) {
             section = Some(item.section);
             lines.push(Line::styled(
-                item.section.heading().to_uppercase(),
+                item.section.short_heading().to_uppercase(),
                 t.style(Slot::Title),
             ));
         }
