@@ -776,3 +776,38 @@ fn a_narrow_maintenance_screen_keeps_the_run_status_and_stuck_count() {
         "{header}"
     );
 }
+
+#[test]
+fn long_run_ids_are_listed_whole_when_the_screen_has_room() {
+    // Two runs of one rollout file: their ids differ in the middle and at the end.
+    let base: Vec<_> = fixtures::journal_events()
+        .into_iter()
+        .filter(|e| e.event.run.as_ref().is_some_and(|r| r.0 == "ro-cni-1"))
+        .collect();
+    let mut events = Vec::new();
+    for (copy, id) in [
+        "ro-cni-canary-ux-1-1796048131",
+        "ro-cni-canary-ux-2-1796048127",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for (i, e) in base.iter().enumerate() {
+            let mut e = e.clone();
+            e.seq = crate::model::run::Sequence((copy * 1000 + i + 1) as i64);
+            e.event.run = Some(RunId(id.into()));
+            e.event.key = crate::model::run::IdempotencyKey(format!("{id}/{i}"));
+            events.push(e);
+        }
+    }
+    let mut app = fixtures::app();
+    fixtures::with_journal(&mut app, events);
+    press(&mut app, "3");
+    let screen = render(&app, 200, 30);
+    for id in [
+        "ro-cni-canary-ux-1-1796048131",
+        "ro-cni-canary-ux-2-1796048127",
+    ] {
+        assert!(screen.contains(id), "{id}:\n{screen}");
+    }
+}

@@ -12,6 +12,7 @@ use crate::model::run::RunView;
 use crate::tui::app::App;
 use crate::tui::format::{age, bar, fit, fit_middle};
 use crate::tui::theme::Slot;
+use unicode_width::UnicodeWidthStr;
 
 /// The slot a cluster cell is drawn in. Unknown is never green.
 pub fn cell_slot(state: CellState) -> Slot {
@@ -23,6 +24,9 @@ pub fn cell_slot(state: CellState) -> Slot {
         CellState::Unknown => Slot::Unknown,
     }
 }
+
+/// Cells of a run list line besides the id: the selection mark and the status word.
+const RUN_LIST_EXTRA: usize = 16;
 
 /// Draws the screen into `area`.
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
@@ -40,8 +44,16 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             .render(area, buf);
         return;
     }
-    let [list, body] =
-        Layout::horizontal([Constraint::Length(34), Constraint::Min(20)]).areas(area);
+    // Ids end in a number that tells runs of one rollout file apart: the list is as wide
+    // as the longest id needs (up to a third of the screen) rather than cutting them.
+    let longest = all.iter().map(|r| r.id.as_str().width()).max().unwrap_or(0);
+    let list_w = (longest + RUN_LIST_EXTRA).clamp(34, usize::from(area.width / 3).max(34));
+    let id_cells = list_w - RUN_LIST_EXTRA;
+    let [list, body] = Layout::horizontal([
+        Constraint::Length(u16::try_from(list_w).unwrap_or(34)),
+        Constraint::Min(20),
+    ])
+    .areas(area);
     let current = selected_in(&app.rollouts_state, &all);
     // The list scrolls so that the selected run (the one the keys act on) stays in view.
     let rows = usize::from(list.height.saturating_sub(1)).max(1);
@@ -63,7 +75,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                 format!(
                     "{}{}",
                     if is_sel { "▶ " } else { "  " },
-                    fit_middle(run.id.as_str(), 18)
+                    fit_middle(run.id.as_str(), id_cells)
                 ),
                 style,
             ),
