@@ -7,6 +7,7 @@ use super::fixtures;
 use super::nav::Route;
 use super::tests::{press, render, typed};
 use crate::model::handover::ACK_PREFIX;
+use crate::model::live::ClusterStatus;
 use crate::model::run::{
     Actor, EventBody, EventLog, IdempotencyKey, ItemId, NewEvent, OperatorCommand, PauseScope,
     ReturnOutcome, RunId,
@@ -218,6 +219,8 @@ fn rollouts_screen() {
 #[test]
 fn approve_dialog_lists_clusters_budgets_and_gates() {
     let mut app = fixtures::operator_app();
+    // Batch 2 is eu-fra-prod-02 (Degraded) and us-east-prod-03, reachable again.
+    fixtures::seen_as(&mut app, "us-east-prod-03", ClusterStatus::Synced);
     press(&mut app, "3 a");
     let screen = render(&app, 160, 36);
     assert!(screen.contains("budgets: 2 in flight at once"), "{screen}");
@@ -232,6 +235,22 @@ fn approve_dialog_lists_clusters_budgets_and_gates() {
             note: "canary clean for 45m".into()
         })
     );
+}
+
+#[test]
+fn approve_is_refused_before_the_form_when_a_cluster_of_the_batch_cannot_act() {
+    // Batch 2 holds us-east-prod-03, which the fixture fleet sees Unreachable.
+    let mut app = fixtures::operator_app();
+    press(&mut app, "3 a");
+    let screen = render(&app, 160, 36);
+    assert!(
+        screen.contains("refused: batch 2 cannot be approved now: us-east-prod-03 (Unreachable)"),
+        "{screen}"
+    );
+    assert!(screen.contains("pause"), "{screen}");
+    assert!(!screen.contains("▸ note"), "no form:\n{screen}");
+    assert!(press(&mut app, "enter").is_empty());
+    assert!(app.overlay.is_none());
 }
 
 #[test]
@@ -532,6 +551,7 @@ fn nodes_maintenance_holds_are_shown_and_not_counted_as_capacity() {
 fn a_confirmation_too_tall_for_the_terminal_is_not_taken() {
     use super::app::Msg;
     let mut app = fixtures::operator_app();
+    fixtures::seen_as(&mut app, "us-east-prod-03", ClusterStatus::Synced);
     press(&mut app, "3 a");
     typed(&mut app, "canary clean for 45m");
     press(&mut app, "enter");
