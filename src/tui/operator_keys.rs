@@ -266,7 +266,7 @@ fn card_context(run: &RunView, item: &crate::model::run::ItemId) -> Vec<String> 
         && let Some(step) = &view.current
         && let Some(s) = view.steps.get(step)
     {
-        out.push(format!("step {step}: {}", s.status.word()));
+        out.push(format!("step {step}: {}", view.status_word(&s.status)));
         if let StepStatus::Blocked { reason } = &s.status {
             for r in maintenance::reasons(reason) {
                 out.push(format!("  • {r}"));

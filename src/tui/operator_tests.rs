@@ -742,3 +742,60 @@ fn a_refusal_stays_in_the_footer_through_other_keys_for_a_while() {
     press(&mut app, "j");
     assert_eq!(app.message, None, "{:?}", app.message);
 }
+
+#[test]
+fn a_handed_off_or_taken_over_step_names_the_person_not_the_executor() {
+    let mut app = fixtures::operator_app();
+    let mut events = EventLog(fixtures::journal_events());
+    let on_c00 = |actor: &str, key: &str, body: EventBody| {
+        let mut e = NewEvent::new(
+            fixtures::now(),
+            Actor(actor.into()),
+            IdempotencyKey(key.into()),
+            body,
+        )
+        .with_run(RunId("mnt-kernel-1".into()))
+        .with_item(ItemId("fra1-cpu-c00".into()));
+        e.step = Some(crate::model::run::StepName::from("Drain"));
+        e
+    };
+    let handed = |to: &str, note: &str| crate::model::run::StepStatus::HandedOff {
+        to: Actor(to.into()),
+        note: note.into(),
+    };
+    // The executor records alice's hand-off to bob as the step's status.
+    events.push(on_c00(
+        "executor@vm",
+        "mnt-kernel-1/fra1-cpu-c00/Drain/status#2",
+        EventBody::StepStatusChanged {
+            status: handed("bob@ops", "web team is scaling up; retry after 15:00"),
+        },
+    ));
+    fixtures::with_journal(&mut app, events.0.clone());
+    press(&mut app, "4 j");
+    let screen = render(&app, 200, 36);
+    assert!(screen.contains("step Drain: handed-off"), "{screen}");
+    assert!(screen.contains("(set by alice@ops-laptop)"), "{screen}");
+    assert!(!screen.contains("set by executor@vm"), "{screen}");
+
+    // carol takes it over; the executor records that too.
+    events.push(on_c00(
+        "carol@ops",
+        "cmd/carol@ops/takeover/1",
+        EventBody::TakenOver {
+            note: "on it".into(),
+        },
+    ));
+    events.push(on_c00(
+        "executor@vm",
+        "mnt-kernel-1/fra1-cpu-c00/Drain/status#3",
+        EventBody::StepStatusChanged {
+            status: handed("carol@ops", "on it"),
+        },
+    ));
+    fixtures::with_journal(&mut app, events.0);
+    let screen = render(&app, 200, 36);
+    assert!(screen.contains("step Drain: taken-over"), "{screen}");
+    assert!(screen.contains("(set by carol@ops)"), "{screen}");
+    assert!(!screen.contains("set by executor@vm"), "{screen}");
+}
