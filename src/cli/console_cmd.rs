@@ -51,8 +51,26 @@ pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The notice the ledger screen shows: in read-only mode it says first that no executor
+/// runs in this console (runs go on only where one runs elsewhere) and nothing is written.
+fn readonly_notice(readonly: bool, executor: bool, notice: Option<String>) -> Option<String> {
+    if !readonly {
+        return notice;
+    }
+    let what = if executor {
+        "read-only: no executor runs in this console; it writes to no cluster and no journal"
+    } else {
+        "read-only: this console writes to no cluster and no journal"
+    };
+    Some(match notice {
+        Some(notice) => format!("{what} · {notice}"),
+        None => what.to_string(),
+    })
+}
+
 /// Runs the console on a live sync of `ledger` until the operator quits. With `executor`
-/// set, an executor runs in this process too (the demo); the journal feeds the header
+/// set, an executor runs in this process too (the demo) — never in read-only mode, where
+/// this process writes to no cluster and no journal; the journal feeds the header
 /// (automation running or paused) and the recent-events panels either way.
 pub async fn run_live(
     settings: &Settings,
@@ -68,7 +86,8 @@ pub async fn run_live(
         console_feed::feed(journal, activity_tx, Duration::from_millis(500))
     });
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let executor_task = if executor {
+    let notice = readonly_notice(settings.readonly, executor, notice);
+    let executor_task = if executor && !settings.readonly {
         let store = SqliteJournal::open(&settings.journal, Durability::Full)?;
         let port =
             super::engine_port::kube_port(settings, &ledger, &kubeconfig, sync.snapshots.clone())

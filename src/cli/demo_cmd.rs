@@ -70,8 +70,11 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
         if settings.prometheus.is_none() {
             settings.prometheus = prometheus.as_ref().map(|p| p.url.clone());
         }
-        let rollout = super::demo_seed::seed_rollout(&settings.journal, &ledger)?;
-        tracing::info!(%rollout, prometheus = ?settings.prometheus, "demo rollout waits for approval");
+        // Read-only: nothing is journaled, not even the demo's own rollout.
+        if !settings.readonly {
+            let rollout = super::demo_seed::seed_rollout(&settings.journal, &ledger)?;
+            tracing::info!(%rollout, prometheus = ?settings.prometheus, "demo rollout waits for approval");
+        }
         let result =
             super::console_cmd::run_live(&settings, ledger, kubeconfig, Some(notice), true).await;
         drop(prometheus);

@@ -1,5 +1,6 @@
 //! The command-line edge: parses arguments, resolves settings, dispatches to commands.
 
+mod approve_check;
 mod args;
 mod capacity_cmd;
 mod config_cmd;

@@ -93,6 +93,10 @@ pub fn run(settings: &Settings, command: &RolloutCommand) -> anyhow::Result<Exit
                 Some(0) => anyhow::bail!("batches are counted from 1"),
                 other => other.map(|n| n - 1),
             };
+            // Read-only is refused by `record` without reaching any cluster.
+            if !settings.readonly {
+                super::approve_check::check_clusters(settings, run, batch)?;
+            }
             record(
                 settings,
                 OperatorCommand::Approve {

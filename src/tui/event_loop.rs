@@ -195,6 +195,7 @@ mod tests {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
     use super::*;
+    use crate::model::live::ClusterStatus;
     use crate::tui::fixtures;
 
     fn key(code: KeyCode) -> Event {
@@ -204,6 +205,7 @@ mod tests {
     #[test]
     fn keys_typed_ahead_of_a_confirmation_are_dropped() {
         let mut app = fixtures::operator_app();
+        fixtures::seen_as(&mut app, "us-east-prod-03", ClusterStatus::Synced);
         // `3` then `a`: the approval form opens; its note is optional.
         for code in [KeyCode::Char('3'), KeyCode::Char('a')] {
             apply_burst(&mut app, key(code), || None);
@@ -229,6 +231,7 @@ mod tests {
     #[test]
     fn a_second_confirmation_opened_within_one_burst_is_not_confirmed_either() {
         let mut app = fixtures::operator_app();
+        fixtures::seen_as(&mut app, "us-east-prod-03", ClusterStatus::Synced);
         for code in [KeyCode::Char('3'), KeyCode::Char('a')] {
             apply_burst(&mut app, key(code), || None);
         }

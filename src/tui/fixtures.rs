@@ -408,3 +408,21 @@ pub fn app() -> App {
 }
 
 pub use super::journal_fixtures::{journal_events, operator_app, with_journal};
+
+/// `app` sees `cluster` in `status` from now on (e.g. the Unreachable cluster of the
+/// fixture rollout's waiting batch reachable again, so the batch may be approved).
+pub fn seen_as(app: &mut App, cluster: &str, status: ClusterStatus) {
+    let clusters: Vec<Arc<ClusterSnapshot>> = app
+        .snapshot
+        .clusters
+        .iter()
+        .map(|c| {
+            let mut c = (**c).clone();
+            if &*c.id == cluster {
+                c.status = status;
+            }
+            Arc::new(c)
+        })
+        .collect();
+    app.snapshot.clusters = clusters.into();
+}

@@ -9,11 +9,13 @@ use super::dialog::{Dialog, Purpose};
 use super::nav::Route;
 use super::screens::{maintenance, rollouts};
 use crate::model::handover::HandoverItem;
+use crate::model::ledger::ClusterId;
 use crate::model::live::ClusterStatus;
 use crate::model::maintenance::{
     Budgets, DEFAULT_FAILURE_DOMAIN_LABEL, Deadlines, DrainOptions, MaintainAction,
     MaintenanceSpec, NodeFacts, NodeSelection, PlannedOn, VerifyOptions, plan_on,
 };
+use crate::model::rollout::check_batch_can_act;
 use crate::model::run::{
     Actor, NodeName, PauseScope, RunView, StepStatus, approval_target, check_approve,
 };
@@ -198,7 +200,8 @@ pub fn abort(app: &mut App) {
 }
 
 /// `a` on the rollouts screen: approve the waiting batch, listing its clusters, budgets
-/// and gates; a `distinctApprover` refusal says why instead.
+/// and gates; a `distinctApprover` refusal, or clusters of the batch that cannot take
+/// actions (their live status), say why instead.
 pub fn approve(app: &mut App) {
     let projection = Arc::clone(&app.activity.journal.projection);
     let Some(run) = rollouts::selected(&app.rollouts_state, &projection) else {
@@ -242,7 +245,17 @@ pub fn approve(app: &mut App) {
         context.push(format!("gate: {gate}"));
     }
     let actor = Actor(app.config.actor.clone());
-    let dialog = match check_approve(run, &actor, Some(batch)) {
+    // Every cluster of the batch must be able to take actions, as last seen live.
+    let seen: Vec<(ClusterId, Option<ClusterStatus>)> = clusters
+        .iter()
+        .map(|c| {
+            let status = app.snapshot.cluster(c).map(|v| v.status);
+            (ClusterId((*c).to_string()), status)
+        })
+        .collect();
+    let checked = check_approve(run, &actor, Some(batch))
+        .and_then(|b| check_batch_can_act(b, &seen).map(|_| b).map_err(Into::into));
+    let dialog = match checked {
         Ok(_) => Dialog::new(
             format!("approve batch {} of {}", batch + 1, run.id),
             context,
@@ -270,7 +283,7 @@ fn card_context(run: &RunView, item: &crate::model::run::ItemId) -> Vec<String> 
         && let Some(step) = &view.current
         && let Some(s) = view.steps.get(step)
     {
-        out.push(format!("step {step}: {}", s.status.word()));
+        out.push(format!("step {step}: {}", view.status_word(&s.status)));
         if let StepStatus::Blocked { reason } = &s.status {
             for r in maintenance::reasons(reason) {
                 out.push(format!("  • {r}"));

@@ -7,6 +7,7 @@ use super::fixtures;
 use super::nav::Route;
 use super::tests::{press, render, typed};
 use crate::model::handover::ACK_PREFIX;
+use crate::model::live::ClusterStatus;
 use crate::model::run::{
     Actor, EventBody, EventLog, IdempotencyKey, ItemId, NewEvent, OperatorCommand, PauseScope,
     ReturnOutcome, RunId,
@@ -218,6 +219,8 @@ fn rollouts_screen() {
 #[test]
 fn approve_dialog_lists_clusters_budgets_and_gates() {
     let mut app = fixtures::operator_app();
+    // Batch 2 is eu-fra-prod-02 (Degraded) and us-east-prod-03, reachable again.
+    fixtures::seen_as(&mut app, "us-east-prod-03", ClusterStatus::Synced);
     press(&mut app, "3 a");
     let screen = render(&app, 160, 36);
     assert!(screen.contains("budgets: 2 in flight at once"), "{screen}");
@@ -232,6 +235,22 @@ fn approve_dialog_lists_clusters_budgets_and_gates() {
             note: "canary clean for 45m".into()
         })
     );
+}
+
+#[test]
+fn approve_is_refused_before_the_form_when_a_cluster_of_the_batch_cannot_act() {
+    // Batch 2 holds us-east-prod-03, which the fixture fleet sees Unreachable.
+    let mut app = fixtures::operator_app();
+    press(&mut app, "3 a");
+    let screen = render(&app, 160, 36);
+    assert!(
+        screen.contains("refused: batch 2 cannot be approved now: us-east-prod-03 (Unreachable)"),
+        "{screen}"
+    );
+    assert!(screen.contains("pause"), "{screen}");
+    assert!(!screen.contains("▸ note"), "no form:\n{screen}");
+    assert!(press(&mut app, "enter").is_empty());
+    assert!(app.overlay.is_none());
 }
 
 #[test]
@@ -541,6 +560,7 @@ fn nodes_maintenance_holds_are_shown_and_not_counted_as_capacity() {
 fn a_confirmation_too_tall_for_the_terminal_is_not_taken() {
     use super::app::Msg;
     let mut app = fixtures::operator_app();
+    fixtures::seen_as(&mut app, "us-east-prod-03", ClusterStatus::Synced);
     press(&mut app, "3 a");
     typed(&mut app, "canary clean for 45m");
     press(&mut app, "enter");
@@ -810,4 +830,61 @@ fn long_run_ids_are_listed_whole_when_the_screen_has_room() {
     ] {
         assert!(screen.contains(id), "{id}:\n{screen}");
     }
+}
+
+#[test]
+fn a_handed_off_or_taken_over_step_names_the_person_not_the_executor() {
+    let mut app = fixtures::operator_app();
+    let mut events = EventLog(fixtures::journal_events());
+    let on_c00 = |actor: &str, key: &str, body: EventBody| {
+        let mut e = NewEvent::new(
+            fixtures::now(),
+            Actor(actor.into()),
+            IdempotencyKey(key.into()),
+            body,
+        )
+        .with_run(RunId("mnt-kernel-1".into()))
+        .with_item(ItemId("fra1-cpu-c00".into()));
+        e.step = Some(crate::model::run::StepName::from("Drain"));
+        e
+    };
+    let handed = |to: &str, note: &str| crate::model::run::StepStatus::HandedOff {
+        to: Actor(to.into()),
+        note: note.into(),
+    };
+    // The executor records alice's hand-off to bob as the step's status.
+    events.push(on_c00(
+        "executor@vm",
+        "mnt-kernel-1/fra1-cpu-c00/Drain/status#2",
+        EventBody::StepStatusChanged {
+            status: handed("bob@ops", "web team is scaling up; retry after 15:00"),
+        },
+    ));
+    fixtures::with_journal(&mut app, events.0.clone());
+    press(&mut app, "4 j");
+    let screen = render(&app, 200, 36);
+    assert!(screen.contains("step Drain: handed-off"), "{screen}");
+    assert!(screen.contains("(set by alice@ops-laptop)"), "{screen}");
+    assert!(!screen.contains("set by executor@vm"), "{screen}");
+
+    // carol takes it over; the executor records that too.
+    events.push(on_c00(
+        "carol@ops",
+        "cmd/carol@ops/takeover/1",
+        EventBody::TakenOver {
+            note: "on it".into(),
+        },
+    ));
+    events.push(on_c00(
+        "executor@vm",
+        "mnt-kernel-1/fra1-cpu-c00/Drain/status#3",
+        EventBody::StepStatusChanged {
+            status: handed("carol@ops", "on it"),
+        },
+    ));
+    fixtures::with_journal(&mut app, events.0);
+    let screen = render(&app, 200, 36);
+    assert!(screen.contains("step Drain: taken-over"), "{screen}");
+    assert!(screen.contains("(set by carol@ops)"), "{screen}");
+    assert!(!screen.contains("set by executor@vm"), "{screen}");
 }

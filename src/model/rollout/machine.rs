@@ -40,7 +40,7 @@ pub fn step(mut s: RunState, now: Timestamp, obs: Observation) -> (RunState, Vec
                 }
             }
         }
-        Observation::Approve { batch, by, note } => approve(&mut s, batch, by, note, &mut out),
+        Observation::Approve { batch, by, .. } => approve(&mut s, batch, by, &mut out),
         Observation::Applied { cluster, result } => applied(&mut s, &cluster, result, &mut out),
         Observation::Verified { cluster, outcome } => verified(&mut s, &cluster, outcome, &mut out),
         Observation::Evidence(evidence) => observe_evidence(&mut s, now, &evidence, &mut out),
@@ -189,13 +189,7 @@ fn watched(s: &RunState) -> Vec<ClusterId> {
         .collect()
 }
 
-fn approve(
-    s: &mut RunState,
-    batch: usize,
-    by: crate::model::run::Actor,
-    note: String,
-    out: &mut Vec<Action>,
-) {
+fn approve(s: &mut RunState, batch: usize, by: crate::model::run::Actor, out: &mut Vec<Action>) {
     if !is_live(s) {
         return refuse_now(s, "approve", out);
     }
@@ -212,15 +206,8 @@ fn approve(
     if let Err(refusal) = check_approval(s.approvals, &s.author, &by, batch, &phase) {
         return out.push(Action::Refused(refusal));
     }
-    journal(
-        out,
-        None,
-        batch_key(s, "approved"),
-        EventBody::RunApproved {
-            batch: Some(batch),
-            note,
-        },
-    );
+    // The person's approval is journaled already, under their name; journaling it again
+    // here read as a second approval. The batch's phase change below is this record.
     if let Some(b) = s.batches.get_mut(batch) {
         b.approved_by = Some(by);
     }

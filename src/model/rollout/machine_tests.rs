@@ -1163,7 +1163,9 @@ fn journal_keys_are_unique_and_the_projection_folds_the_events() {
     assert_eq!(view.items[&ItemId("a".into())].applied, Some(digest()));
     assert_eq!(view.items[&ItemId("c".into())].staged, Some(digest()));
     assert_eq!(view.items[&ItemId("c".into())].applied, None);
-    assert_eq!(view.approvals.len(), 1);
+    // The approval is the person's own event (the operator command); the executor's
+    // events do not repeat it.
+    assert!(view.approvals.is_empty());
 }
 
 #[test]
@@ -1195,4 +1197,36 @@ fn observations_round_trip_through_the_journal() {
             obs
         );
     }
+}
+
+#[test]
+fn an_approval_is_journaled_once_by_the_person_not_again_by_the_executor() {
+    let (s, _) = step(run(), t(0), Observation::Tick);
+    let (s, out) = step(
+        s,
+        t(1),
+        Observation::Approve {
+            batch: 0,
+            by: bob(),
+            note: "canary ok".into(),
+        },
+    );
+    let journaled: Vec<&EventBody> = out
+        .iter()
+        .filter_map(|a| match a {
+            Action::Journal { body, .. } => Some(body),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !journaled
+            .iter()
+            .any(|b| matches!(b, EventBody::RunApproved { .. })),
+        "the person's approval is the only run.approved: {journaled:#?}"
+    );
+    assert!(journaled.contains(&&EventBody::RolloutBatch {
+        batch: 0,
+        phase: BatchPhase::Executing,
+    }));
+    assert_eq!(s.batches[0].approved_by, Some(bob()));
 }

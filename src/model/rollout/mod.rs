@@ -4,6 +4,7 @@
 //! functions return and feeds back what it observed.
 
 mod approval;
+mod approval_clusters;
 mod coverage;
 mod decode;
 mod digest;
@@ -26,6 +27,7 @@ pub use planner::{
 pub use spec::*;
 
 pub use approval::{Refusal, check_approval};
+pub use approval_clusters::check_batch_can_act;
 pub use gates::{Evidence, HaltReason, MetricReading, failed_gate, metrics_gate};
 pub use machine::{item_key, soak_awaits_evidence, step};
 pub use port::{RolloutPort, VerifyProgress};

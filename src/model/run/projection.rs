@@ -426,24 +426,52 @@ impl Projection {
     }
 }
 
+/// Who set `status` and since when, when it is the executor's record of the hand-off or
+/// take-over the item is in (same owner, same note); `None` for anything else.
+fn person_set(
+    item: &ItemView,
+    key: &IdempotencyKey,
+    status: &StepStatus,
+) -> Option<(Actor, Timestamp)> {
+    let StepStatus::HandedOff { to, note } = status else {
+        return None;
+    };
+    let h = item.handoff.as_ref()?;
+    (!key.is_command() && h.to == *to && h.note == *note).then(|| (h.by.clone(), h.since))
+}
+
+impl ItemView {
+    /// `status` (the item's current step's) as people read it: `taken-over` while the
+    /// person who took the step over has it, else the status's own word.
+    pub fn status_word(&self, status: &StepStatus) -> &'static str {
+        match (status, &self.handoff) {
+            (StepStatus::HandedOff { to, .. }, Some(h)) if h.by == h.to && h.to == *to => {
+                "taken-over"
+            }
+            _ => status.word(),
+        }
+    }
+}
+
 fn apply_to_item(item: &mut ItemView, event: &Event, body: &EventBody) {
     let e = &event.event;
     let step = e.step.clone().or_else(|| item.current.clone());
-    let set = |item: &mut ItemView, status: StepStatus| {
+    let set_by = |item: &mut ItemView, status: StepStatus, by: Actor, since: Timestamp| {
         if let Some(step) = &step {
-            item.steps.insert(
-                step.clone(),
-                StepView {
-                    status,
-                    since: e.time,
-                    by: e.actor.clone(),
-                },
-            );
+            item.steps
+                .insert(step.clone(), StepView { status, since, by });
             item.current = Some(step.clone());
         }
     };
+    let set =
+        |item: &mut ItemView, status: StepStatus| set_by(item, status, e.actor.clone(), e.time);
     match body {
-        EventBody::StepStatusChanged { status } => set(item, status.clone()),
+        EventBody::StepStatusChanged { status } => match person_set(item, &e.key, status) {
+            // The executor journals the hand-off or take-over it acted on as the step's
+            // status: it stays the person's, since when they did it.
+            Some((by, since)) => set_by(item, status.clone(), by, since),
+            None => set(item, status.clone()),
+        },
         EventBody::Intent { action, detail } => {
             item.open_intents.insert(
                 e.key.clone(),

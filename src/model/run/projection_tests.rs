@@ -369,3 +369,97 @@ fn an_executors_record_of_an_approval_or_pause_does_not_replace_the_persons() {
     p.apply(log.events.last().unwrap());
     assert_eq!(p.runs[&RunId("r1".into())].approvals.len(), 2);
 }
+
+#[test]
+fn a_hand_off_or_take_over_stays_the_persons_after_the_executor_records_it() {
+    let mut log = Log::new();
+    log.plan();
+    let command = |log: &mut Log, actor: &str, body: EventBody| {
+        log.push(actor, Some("n1"), None, body);
+        let last = log.events.len() - 1;
+        log.events[last].event.key = IdempotencyKey(format!("cmd/{actor}/{last}"));
+    };
+    let blocked = StepStatus::Blocked {
+        reason: "PDB web needs 2".into(),
+    };
+    log.push(
+        "executor@vm",
+        Some("n1"),
+        Some("Drain"),
+        EventBody::StepStatusChanged { status: blocked },
+    );
+    let note = "web team scales up".to_string();
+    command(
+        &mut log,
+        "alice@ops",
+        EventBody::HandedOff {
+            to: Actor("carol@ops".into()),
+            note: note.clone(),
+        },
+    );
+    let handed_at = log.events.last().map(|e| e.event.time);
+    // The executor folds it and journals the step's status under its own name.
+    log.push(
+        "executor@vm",
+        Some("n1"),
+        Some("Drain"),
+        EventBody::StepStatusChanged {
+            status: StepStatus::HandedOff {
+                to: Actor("carol@ops".into()),
+                note: note.clone(),
+            },
+        },
+    );
+    let p = Projection::replay(&log.events);
+    let item = &p.runs[&RunId("r1".into())].items[&ItemId::from("n1")];
+    let step = &item.steps[&StepName::from("Drain")];
+    assert_eq!(
+        step.by.0, "alice@ops",
+        "set by the person who handed it off"
+    );
+    assert_eq!(Some(step.since), handed_at);
+    assert_eq!(item.status_word(&step.status), "handed-off");
+
+    // carol takes it over; the executor records that too.
+    command(
+        &mut log,
+        "carol@ops",
+        EventBody::TakenOver {
+            note: "on it".into(),
+        },
+    );
+    log.push(
+        "executor@vm",
+        Some("n1"),
+        Some("Drain"),
+        EventBody::StepStatusChanged {
+            status: StepStatus::HandedOff {
+                to: Actor("carol@ops".into()),
+                note: "on it".into(),
+            },
+        },
+    );
+    let p = Projection::replay(&log.events);
+    let item = &p.runs[&RunId("r1".into())].items[&ItemId::from("n1")];
+    let step = &item.steps[&StepName::from("Drain")];
+    assert_eq!(step.by.0, "carol@ops", "set by the person who took it over");
+    assert_eq!(item.status_word(&step.status), "taken-over");
+
+    // The engine's own hand-off to the on-call (a manual Maintain) stays the engine's.
+    log.push(
+        "executor@vm",
+        Some("n1"),
+        Some("Maintain"),
+        EventBody::StepStatusChanged {
+            status: StepStatus::HandedOff {
+                to: Actor("on-call".into()),
+                note: "replace the disk".into(),
+            },
+        },
+    );
+    let p = Projection::replay(&log.events);
+    let item = &p.runs[&RunId("r1".into())].items[&ItemId::from("n1")];
+    let step = &item.steps[&StepName::from("Maintain")];
+    assert_eq!(step.by.0, "executor@vm");
+    assert_eq!(item.status_word(&step.status), "handed-off");
+}

@@ -253,7 +253,7 @@ fn detail(
         Some(s) => vec![
             Span::styled(format!("{item_id} "), t.style(Slot::Title)),
             Span::raw(format!("in {run} · step {step}: ")),
-            Span::styled(s.status.word(), t.style(step_slot(&s.status))),
+            Span::styled(view.status_word(&s.status), t.style(step_slot(&s.status))),
             Span::raw(format!(
                 " for {} (set by {})",
                 age(app.now, Some(s.since)),
