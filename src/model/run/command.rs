@@ -271,6 +271,7 @@ pub fn command_event(
             }
             known_run(projection, scope)?;
             Ok(scoped(
+                projection,
                 new(EventBody::Paused {
                     scope: scope.clone(),
                     reason: reason.clone(),
@@ -281,6 +282,7 @@ pub fn command_event(
         OperatorCommand::Resume { scope, note } => {
             known_run(projection, scope)?;
             Ok(scoped(
+                projection,
                 new(EventBody::Resumed {
                     scope: scope.clone(),
                     note: note.clone(),
@@ -415,7 +417,7 @@ pub fn refusal_event(
     );
     let (run, item) = match command {
         OperatorCommand::Pause { scope, .. } | OperatorCommand::Resume { scope, .. } => {
-            return Some(scoped(event, scope));
+            return Some(scoped(projection, event, scope));
         }
         OperatorCommand::HandOff { run, item, .. }
         | OperatorCommand::TakeOver { run, item, .. }
@@ -438,13 +440,20 @@ pub fn refusal_event(
     Some(event)
 }
 
-/// Pause switches carry what they stop in the envelope, so `journal --cluster` finds them.
-fn scoped(mut event: NewEvent, scope: &PauseScope) -> NewEvent {
+/// Pause switches carry what they stop in the envelope, so `journal --cluster` finds them:
+/// a run's pause also names the run's cluster.
+fn scoped(projection: &Projection, mut event: NewEvent, scope: &PauseScope) -> NewEvent {
     match scope {
         PauseScope::Cluster { cluster } | PauseScope::FailureDomain { cluster, .. } => {
             event.cluster = Some(cluster.clone());
         }
-        PauseScope::Run { run } => event.run = Some(run.clone()),
+        PauseScope::Run { run } => {
+            event.run = Some(run.clone());
+            event.cluster = projection
+                .runs
+                .get(run)
+                .and_then(|view| view.cluster.clone());
+        }
         PauseScope::Fleet => {}
     }
     event

@@ -170,6 +170,18 @@ fn pauses_need_a_reason_and_carry_their_scope() {
     let e = command_event(&projection, &cluster, &Actor("a@h".into()), at(1)).unwrap();
     assert_eq!(e.cluster, Some(ClusterId("c7".into())));
     assert!(cluster.describe().contains("nothing is undone"));
+    // A run's pause names the run and its cluster, so a filter by cluster finds it.
+    let run = OperatorCommand::Pause {
+        scope: PauseScope::Run {
+            run: RunId("r1".into()),
+        },
+        reason: "looks odd".into(),
+    };
+    let e = command_event(&waiting_rollout(), &run, &Actor("a@h".into()), at(3)).unwrap();
+    assert_eq!(
+        (e.run, e.cluster),
+        (Some(RunId("r1".into())), Some(ClusterId("c1".into())))
+    );
 }
 
 #[test]
