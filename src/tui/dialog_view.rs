@@ -64,7 +64,7 @@ fn body_rows(dialog: &Dialog, inner_w: u16) -> u16 {
                 .iter()
                 .map(|f| if f.multiline { 4 } else { 2 })
                 .sum::<u16>()
-                + u16::from(dialog.outcome.is_some())
+                + u16::from(dialog.asks_outcome)
                 + 2
         }
         // The heading, the text (indented by two), a blank row and the hint.
@@ -147,7 +147,7 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                 (&area).render(r, buf);
                 y += h;
             }
-            if let Some(outcome) = dialog.outcome {
+            if dialog.asks_outcome {
                 let focused = dialog.focus == dialog.fields.len();
                 let mut spans = vec![Span::styled(
                     format!("{}outcome  ", if focused { "▸ " } else { "  " }),
@@ -162,9 +162,11 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                     (ReturnOutcome::Retry, "r retry"),
                     (ReturnOutcome::Abort, "a abort"),
                 ] {
+                    // The choice is marked, not only coloured: `[x]` is the chosen one.
+                    let chosen = dialog.outcome == Some(o);
                     spans.push(Span::styled(
-                        format!(" {word} "),
-                        if o == outcome {
+                        format!(" [{}] {word} ", if chosen { 'x' } else { ' ' }),
+                        if chosen {
                             t.style(Slot::Selection).add_modifier(Modifier::BOLD)
                         } else {
                             t.style(Slot::Muted)

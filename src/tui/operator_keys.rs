@@ -323,8 +323,10 @@ pub fn return_item(app: &mut App) {
         return;
     }
     let mut context = card_context(&run, &item);
-    context
-        .push("outcome: d done (the engine goes on) · r retry the step · a abort the node".into());
+    context.push(
+        "outcome (choose one): d done (the engine goes on) · r retry the step · a abort the node"
+            .into(),
+    );
     open(
         app,
         Dialog::new(
