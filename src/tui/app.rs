@@ -622,6 +622,29 @@ impl App {
     }
 
     fn set_current_filter(&mut self, filter: Filter) {
+        // What the filter names exactly (a cluster id, a node name) is listed first and
+        // selected, so `enter` opens what was typed.
+        match self.nav.current() {
+            Route::Ledger => {
+                if let Some(row) = self.rows.iter().find(|r| filter.names(&r.id)) {
+                    self.ledger_state.selected = Some(row.id.clone());
+                }
+            }
+            Route::Cluster(id) => {
+                let node = self
+                    .snapshot
+                    .clusters
+                    .iter()
+                    .filter(|c| *c.id == **id)
+                    .flat_map(|c| c.view.nodes.iter())
+                    .find(|n| filter.names(&n.name.0))
+                    .map(|n| Arc::clone(&n.name.0));
+                if let (Some(node), Some(state)) = (node, self.cluster_state.as_mut()) {
+                    state.selected = Some(node);
+                }
+            }
+            _ => {}
+        }
         if let Some(current) = self.current_filter_mut() {
             *current = filter;
         }
