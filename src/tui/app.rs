@@ -97,6 +97,8 @@ pub struct AppConfig {
     pub warnings: Vec<ConfigWarning>,
     /// A note shown until the first snapshot with clusters (e.g. no live sync).
     pub notice: Option<String>,
+    /// The actor of the executor running inside this console (the demo), if any.
+    pub executor: Option<String>,
 }
 
 /// What the Rollouts screen shows of the selected run beyond the journal: its rollout
@@ -373,7 +375,8 @@ impl App {
                 Some(Action::PageDown) => *scroll += 10,
                 Some(Action::PageUp) => *scroll = scroll.saturating_sub(10),
                 Some(Action::Quit) if chord.mods.contains(KeyModifiers::CONTROL) => {
-                    return vec![Command::Quit];
+                    self.overlay = None;
+                    return super::quit::quit(self);
                 }
                 _ => self.overlay = None,
             }
@@ -398,7 +401,7 @@ impl App {
             return Vec::new();
         }
         match action {
-            Action::Quit => return vec![Command::Send(ConsoleCommand::Quit), Command::Quit],
+            Action::Quit => return super::quit::quit(self),
             Action::Back => self.back(),
             Action::HistoryBack => self.walk(false),
             Action::HistoryForward => self.walk(true),
@@ -764,9 +767,7 @@ impl App {
 
     fn open_target(&mut self, target: Target) -> Vec<Command> {
         match target {
-            Target::Command(PaletteCommand::Quit) => {
-                return vec![Command::Send(ConsoleCommand::Quit), Command::Quit];
-            }
+            Target::Command(PaletteCommand::Quit) => return super::quit::quit(self),
             Target::Command(PaletteCommand::Help) => {
                 self.overlay = Some(Overlay::Help { scroll: 0 })
             }

@@ -67,6 +67,8 @@ pub enum Purpose {
     Acknowledge(String, Subject),
     /// Start a maintenance (fields: name, drain deadline; the plan is the context).
     StartMaintenance(Box<MaintenanceSpec>, Vec<NodeFacts>),
+    /// Quit while this console's executor drives runs (named in the context).
+    Quit,
     /// Nothing can be sent (a refusal).
     Nothing,
 }
@@ -141,7 +143,7 @@ impl Dialog {
                 false,
             ),
             Purpose::Acknowledge(..) => (vec![Field::new("note", true, true)], false),
-            Purpose::Nothing => (Vec::new(), false),
+            Purpose::Nothing | Purpose::Quit => (Vec::new(), false),
             Purpose::StartMaintenance(..) => (
                 vec![
                     Field::new("name", true, false),
@@ -243,6 +245,7 @@ impl Dialog {
                 text: format!("{}{key}: {}", ACK_PREFIX, self.text(0)),
             },
             Purpose::Nothing => return Err("nothing can be sent".into()),
+            Purpose::Quit => return Ok(ConsoleCommand::Quit),
             Purpose::StartMaintenance(spec, inventory) => {
                 let deadline = self.text(1);
                 let drain = crate::model::duration::parse_duration(&deadline)
@@ -298,7 +301,11 @@ impl Dialog {
         match &self.stage {
             Stage::Refused(_) => return DialogResult::Cancelled,
             Stage::Confirm(_) => {
+                // A second `q` (or `ctrl-c`) confirms a quit.
+                let quit_again = self.purpose == Purpose::Quit
+                    && (key.code == KeyCode::Char('q') || (ctrl && key.code == KeyCode::Char('c')));
                 return match key.code {
+                    _ if quit_again => DialogResult::Send(ConsoleCommand::Quit),
                     KeyCode::Enter | KeyCode::Char('y') => match self.build() {
                         Ok(command) => DialogResult::Send(command),
                         Err(problem) => {

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::app::App;
-use super::dialog::{Dialog, Stage};
+use super::dialog::{Dialog, Purpose, Stage};
 use super::theme::Slot;
 use super::view::{centred, overlay_block};
 use crate::model::run::ReturnOutcome;
@@ -218,7 +218,9 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                 .render(r, buf);
             hint(
                 app,
-                if confirmation_fits(dialog, area) {
+                if dialog.purpose == Purpose::Quit {
+                    "q or enter quits · esc stays"
+                } else if confirmation_fits(dialog, area) {
                     "enter confirms · esc goes back · nothing is sent before enter"
                 } else {
                     "enlarge the terminal to see all and confirm · esc goes back"

@@ -722,3 +722,57 @@ fn a_refusal_stays_in_the_footer_through_other_keys_for_a_while() {
     press(&mut app, "j");
     assert_eq!(app.message, None, "{:?}", app.message);
 }
+
+/// The fixture journal with its maintenance running under `executor/e1`.
+fn maintenance_running(app: &mut super::app::App) {
+    let mut events = EventLog(fixtures::journal_events());
+    events.push(
+        NewEvent::new(
+            fixtures::now() - jiff::SignedDuration::from_mins(1),
+            Actor("executor/e1".into()),
+            IdempotencyKey("running".into()),
+            EventBody::RunStatusChanged {
+                status: crate::model::run::RunStatus::Running,
+            },
+        )
+        .with_run(RunId("mnt-kernel-1".into())),
+    );
+    fixtures::with_journal(app, events.0);
+}
+
+#[test]
+fn quit_asks_first_while_this_consoles_executor_drives_runs() {
+    // Without an executor in the console, `q` quits at once.
+    let mut app = fixtures::operator_app();
+    maintenance_running(&mut app);
+    assert!(press(&mut app, "q").contains(&Command::Quit));
+
+    let mut app = fixtures::operator_app();
+    app.config.executor = Some("executor/e1".into());
+    maintenance_running(&mut app);
+    assert!(press(&mut app, "q").is_empty(), "asks first");
+    let screen = render(&app, 160, 30);
+    assert!(screen.contains("mnt-kernel-1"), "{screen}");
+    assert!(screen.contains("undone"), "{screen}");
+    assert!(screen.contains("picks the runs up from the"), "{screen}");
+    insta::assert_snapshot!("quit_confirm", screen);
+    press(&mut app, "esc");
+    assert!(app.overlay.is_none(), "esc stays");
+    press(&mut app, "q");
+    assert!(
+        press(&mut app, "q").contains(&Command::Quit),
+        "a second q quits"
+    );
+    // ctrl-c from the help asks too.
+    let mut app = fixtures::operator_app();
+    app.config.executor = Some("executor/e1".into());
+    maintenance_running(&mut app);
+    assert!(press(&mut app, "? ctrl-c").is_empty(), "asks first");
+    assert!(press(&mut app, "ctrl-c").contains(&Command::Quit));
+
+    // Another executor drives it: this console stops nothing by quitting.
+    let mut app = fixtures::operator_app();
+    app.config.executor = Some("executor@alice".into());
+    maintenance_running(&mut app);
+    assert!(press(&mut app, "q").contains(&Command::Quit));
+}
