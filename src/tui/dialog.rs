@@ -40,7 +40,7 @@ impl Field {
         }
     }
 
-    /// The text, lines joined with a space when the target is one line.
+    /// The text; a multi-line note keeps its line breaks.
     pub fn text(&self) -> String {
         self.area.lines().join("\n").trim().to_string()
     }

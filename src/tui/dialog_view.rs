@@ -3,7 +3,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
-use ratatui::text::{Line, Span};
+use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::app::App;
@@ -101,10 +101,12 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
     if inner.height == 0 {
         return;
     }
+    // A multi-line note keeps its line breaks (counted as rows by `wrapped_height`).
     let context: Vec<Line> = dialog
         .context
         .iter()
-        .map(|l| Line::raw(l.clone()))
+        .flat_map(|l| l.split('\n'))
+        .map(|l| Line::raw(l.to_owned()))
         .collect();
     // What the operator acts on comes first: the context gets the rows the body leaves.
     let ctx_rect = Rect {
@@ -213,7 +215,7 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                 inner.width.saturating_sub(2),
                 bottom.saturating_sub(y + 2),
             );
-            Paragraph::new(Span::styled(text.clone(), t.style(Slot::Warn)))
+            Paragraph::new(Text::styled(text.clone(), t.style(Slot::Warn)))
                 .wrap(Wrap { trim: false })
                 .render(r, buf);
             hint(

@@ -776,3 +776,58 @@ fn quit_asks_first_while_this_consoles_executor_drives_runs() {
     maintenance_running(&mut app);
     assert!(press(&mut app, "q").contains(&Command::Quit));
 }
+
+#[test]
+fn a_multi_line_note_keeps_its_line_break() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "4 h");
+    typed(&mut app, "dave@ops");
+    press(&mut app, "enter");
+    typed(&mut app, "line one");
+    press(&mut app, "alt-enter");
+    typed(&mut app, "line two");
+    press(&mut app, "enter");
+    let confirm = render(&app, 160, 36);
+    assert!(
+        confirm.contains("(note: line one ") && confirm.contains("│  line two)"),
+        "the confirmation breaks the line:\n{confirm}"
+    );
+    let commands = press(&mut app, "enter");
+    let Some(OperatorCommand::HandOff { note, .. }) = sent(&commands) else {
+        panic!("not sent")
+    };
+    assert_eq!(note, "line one\nline two");
+    assert!(
+        app.message
+            .as_deref()
+            .unwrap_or("")
+            .contains("line one ⏎ line two"),
+        "{:?}",
+        app.message
+    );
+
+    // Journaled: the panel breaks the line, the timeline shows the break on one line.
+    let mut events = EventLog(fixtures::journal_events());
+    events.push(
+        NewEvent::new(
+            fixtures::now(),
+            Actor("alice@ops-laptop".into()),
+            IdempotencyKey("handoff-2".into()),
+            EventBody::HandedOff {
+                to: Actor("dave@ops".into()),
+                note: note.clone(),
+            },
+        )
+        .with_run(RunId("mnt-kernel-1".into()))
+        .with_item(ItemId("fra1-cpu-b00".into())),
+    );
+    fixtures::with_journal(&mut app, events.0);
+    let panel = render(&app, 200, 36);
+    assert!(
+        panel.contains("note: line one ") && panel.contains("│      line two "),
+        "{panel}"
+    );
+    press(&mut app, "5");
+    let timeline = render(&app, 200, 36);
+    assert!(timeline.contains("line one ⏎ line two"), "{timeline}");
+}

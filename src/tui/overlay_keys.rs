@@ -82,7 +82,7 @@ impl App {
                 close(self);
                 self.message = Some(format!(
                     "sent: {} (waiting for the journal)",
-                    super::dialog::what_happens(&command)
+                    super::format::one_line(&super::dialog::what_happens(&command))
                 ));
                 vec![Command::Send(command)]
             }

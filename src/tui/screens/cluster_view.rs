@@ -378,7 +378,7 @@ fn draw_events(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
                 t.style(Slot::Muted),
             ),
             Span::styled(format!("{} ", e.actor), t.style(Slot::Mark)),
-            Span::raw(e.text.clone()),
+            Span::raw(crate::tui::format::one_line(&e.text)),
         ]);
         buf.set_line(
             inner.x + 1,

@@ -10,7 +10,7 @@ use super::table::scroll_offset;
 use super::timeline::{selected_pos, visible};
 use crate::model::run::{Event, describe};
 use crate::tui::app::App;
-use crate::tui::format::fit;
+use crate::tui::format::{fit, one_line};
 use crate::tui::theme::Slot;
 use crate::tui::view::{centred, overlay_block};
 
@@ -95,7 +95,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                 ),
                 t.style(Slot::Muted),
             ),
-            Span::raw(describe(e)),
+            Span::raw(one_line(&describe(e))),
         ]);
         if is_sel {
             buf.set_style(
@@ -148,9 +148,15 @@ fn detail(app: &App, e: &Event, area: Rect, buf: &mut Buffer) {
             dash(e.token.map(|t| t.0.to_string()))
         )),
         Line::raw(""),
-        Line::styled(describe(e), app.config.theme.style(Slot::Title)),
-        Line::raw(""),
     ];
+    // The event in full: a multi-line note keeps its line breaks.
+    let title = app.config.theme.style(Slot::Title);
+    lines.extend(
+        describe(e)
+            .lines()
+            .map(|l| Line::styled(l.to_owned(), title)),
+    );
+    lines.push(Line::raw(""));
     let pretty = serde_json::to_string_pretty(&payload).unwrap_or_else(|_| payload.to_string());
     lines.extend(pretty.lines().map(|l| Line::raw(l.to_owned())));
     Paragraph::new(lines)
