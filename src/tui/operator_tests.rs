@@ -831,3 +831,33 @@ fn a_multi_line_note_keeps_its_line_break() {
     let timeline = render(&app, 200, 36);
     assert!(timeline.contains("line one ⏎ line two"), "{timeline}");
 }
+
+#[test]
+fn timeline_filter_says_what_it_cannot_read_and_when_nothing_matches() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "5 /");
+    typed(&mut app, "since=abc bogus=1");
+    press(&mut app, "enter");
+    let screen = render(&app, 200, 30);
+    assert!(
+        screen.contains("since=abc: not a duration or an RFC 3339 time (try 30m, 8h)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("bogus: unknown key (cluster, run, actor, kind, since)"),
+        "{screen}"
+    );
+    let total = app.activity.journal.events.len();
+    assert!(
+        screen.contains(&format!("{total} of {total} events")),
+        "terms it cannot read are not applied:\n{screen}"
+    );
+    press(&mut app, "esc /");
+    typed(&mut app, "actor=nobody");
+    press(&mut app, "enter");
+    let screen = render(&app, 200, 30);
+    assert!(
+        screen.contains("no event matches the filter (esc clears it)"),
+        "{screen}"
+    );
+}
