@@ -377,13 +377,18 @@ fn start_maintenance_refused_when_nothing_can_be_planned() {
 }
 
 #[test]
-fn start_maintenance_refused_on_a_cluster_that_is_not_synced() {
-    let app = on_cluster("eu-fra-prod-02", "space m");
+fn start_maintenance_refused_on_a_cluster_that_allows_no_change() {
+    let app = on_cluster("us-east-prod-03", "space m");
     let screen = render(&app, 160, 24);
     assert!(
-        screen.contains("only a Synced cluster allows actions"),
+        screen.contains("only a Synced or Degraded cluster whose identity is confirmed"),
         "{screen}"
     );
+    assert!(screen.contains("cluster is Unreachable"), "{screen}");
+    // A Degraded cluster allows actions, as the rule says: the plan is shown.
+    let app = on_cluster("eu-fra-prod-02", "space m");
+    let screen = render(&app, 160, 36);
+    assert!(!screen.contains("refused"), "{screen}");
 }
 
 #[test]
