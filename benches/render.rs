@@ -411,6 +411,7 @@ fn main() {
         local_tz: jiff::tz::TimeZone::UTC,
         warnings: Vec::new(),
         notice: None,
+        executor: None,
     };
     let mut app = App::new(config, ledger, now());
     app.update(Msg::Resize(W, H));

@@ -317,6 +317,14 @@ fn demo_operator_actions() {
         "applied only after the approval"
     );
 
+    // The console's own executor drives the maintenance: `q` names it and asks first.
+    t.send(&["q"]);
+    let screen = t.wait_for("quit fleetdeck?", 5);
+    assert!(
+        screen.contains("mnt-console-prod-use1-01-n000"),
+        "the runs that stop are named:\n{screen}"
+    );
+    assert!(screen.contains("undone"), "{screen}");
     t.send(&["q"]);
     let screen = t.wait_for("exit=", 15);
     assert!(screen.contains("exit=0"), "{screen}");
@@ -346,7 +354,12 @@ fn demo_operator_actions() {
     ro.send(&["h"]);
     let screen = ro.wait_for("read-only mode (--readonly)", 5);
     assert!(screen.contains("Hand the step to a person"), "{screen}");
+    // Its executor may have picked the runs up by now: then `q` asks, a second confirms.
     ro.send(&["q"]);
+    sleep(Duration::from_millis(500));
+    if ro.capture().contains("quit fleetdeck?") {
+        ro.send(&["q"]);
+    }
     ro.wait_for("exit=", 15);
     let after: Vec<serde_json::Value> = journal_events(&journal);
     assert!(

@@ -92,7 +92,7 @@ pub async fn run_live(
         let port =
             super::engine_port::kube_port(settings, &ledger, &kubeconfig, sync.snapshots.clone())
                 .await;
-        let actor = Actor(format!("executor@{}", settings.actor));
+        let actor = Actor(executor_actor(settings));
         let mut options = ExecutorOptions::new(actor);
         options.guard_domain_label = settings.capacity.failure_domain_key.to_string();
         let mut executor = Executor::new(store, port, options).with_fleet(sync.snapshots.clone());
@@ -127,6 +127,7 @@ pub async fn run_live(
         notices: Some(notice_rx),
         notice,
         capacity: settings.capacity.clone(),
+        executor: executor.then(|| executor_actor(settings)),
     };
     let result = run_console(inputs).await;
     let _ = stop_tx.send(true);
@@ -141,4 +142,9 @@ pub async fn run_live(
     sync.stop();
     result?;
     Ok(())
+}
+
+/// Who the executor running inside the console writes as.
+fn executor_actor(settings: &Settings) -> String {
+    format!("executor@{}", settings.actor)
 }

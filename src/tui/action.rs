@@ -31,7 +31,7 @@ pub enum Action {
     Bottom,
     /// Open the selected row.
     Open,
-    /// Mark or unmark the selected row (for bulk actions).
+    /// Mark or unmark the selected row (for bulk actions), then move down.
     Mark,
     /// Clear all marks.
     ClearMarks,
@@ -121,7 +121,7 @@ pub const ACTIONS: &[(Action, &str, &str)] = &[
     (Action::Top, "top", "First row"),
     (Action::Bottom, "bottom", "Last row"),
     (Action::Open, "open", "Open the selected row"),
-    (Action::Mark, "mark", "Mark or unmark the row"),
+    (Action::Mark, "mark", "Mark or unmark the row and move down"),
     (Action::ClearMarks, "mark.clear", "Clear all marks"),
     (Action::SortNext, "sort.next", "Sort by the next column"),
     (Action::SortPrev, "sort.prev", "Sort by the previous column"),

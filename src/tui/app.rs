@@ -97,6 +97,8 @@ pub struct AppConfig {
     pub warnings: Vec<ConfigWarning>,
     /// A note shown until the first snapshot with clusters (e.g. no live sync).
     pub notice: Option<String>,
+    /// The actor of the executor running inside this console (the demo), if any.
+    pub executor: Option<String>,
 }
 
 /// What the Rollouts screen shows of the selected run beyond the journal: its rollout
@@ -373,7 +375,8 @@ impl App {
                 Some(Action::PageDown) => *scroll += 10,
                 Some(Action::PageUp) => *scroll = scroll.saturating_sub(10),
                 Some(Action::Quit) if chord.mods.contains(KeyModifiers::CONTROL) => {
-                    return vec![Command::Quit];
+                    self.overlay = None;
+                    return super::quit::quit(self);
                 }
                 _ => self.overlay = None,
             }
@@ -398,7 +401,7 @@ impl App {
             return Vec::new();
         }
         match action {
-            Action::Quit => return vec![Command::Send(ConsoleCommand::Quit), Command::Quit],
+            Action::Quit => return super::quit::quit(self),
             Action::Back => self.back(),
             Action::HistoryBack => self.walk(false),
             Action::HistoryForward => self.walk(true),
@@ -622,6 +625,29 @@ impl App {
     }
 
     fn set_current_filter(&mut self, filter: Filter) {
+        // What the filter names exactly (a cluster id, a node name) is listed first and
+        // selected, so `enter` opens what was typed.
+        match self.nav.current() {
+            Route::Ledger => {
+                if let Some(row) = self.rows.iter().find(|r| filter.names(&r.id)) {
+                    self.ledger_state.selected = Some(row.id.clone());
+                }
+            }
+            Route::Cluster(id) => {
+                let node = self
+                    .snapshot
+                    .clusters
+                    .iter()
+                    .filter(|c| *c.id == **id)
+                    .flat_map(|c| c.view.nodes.iter())
+                    .find(|n| filter.names(&n.name.0))
+                    .map(|n| Arc::clone(&n.name.0));
+                if let (Some(node), Some(state)) = (node, self.cluster_state.as_mut()) {
+                    state.selected = Some(node);
+                }
+            }
+            _ => {}
+        }
         if let Some(current) = self.current_filter_mut() {
             *current = filter;
         }
@@ -741,9 +767,7 @@ impl App {
 
     fn open_target(&mut self, target: Target) -> Vec<Command> {
         match target {
-            Target::Command(PaletteCommand::Quit) => {
-                return vec![Command::Send(ConsoleCommand::Quit), Command::Quit];
-            }
+            Target::Command(PaletteCommand::Quit) => return super::quit::quit(self),
             Target::Command(PaletteCommand::Help) => {
                 self.overlay = Some(Overlay::Help { scroll: 0 })
             }

@@ -12,6 +12,9 @@ use crate::model::handover::{ACK_PREFIX, Subject};
 use crate::model::maintenance::{MaintenanceSpec, NodeFacts};
 use crate::model::run::{Actor, ItemId, OperatorCommand, PauseScope, ReturnOutcome, RunId};
 
+/// What a return without a chosen outcome is told.
+pub const CHOOSE_OUTCOME: &str = "choose an outcome: d done, r retry or a abort";
+
 /// One text input.
 #[derive(Debug, Clone)]
 pub struct Field {
@@ -37,7 +40,7 @@ impl Field {
         }
     }
 
-    /// The text, lines joined with a space when the target is one line.
+    /// The text; a multi-line note keeps its line breaks.
     pub fn text(&self) -> String {
         self.area.lines().join("\n").trim().to_string()
     }
@@ -64,6 +67,8 @@ pub enum Purpose {
     Acknowledge(String, Subject),
     /// Start a maintenance (fields: name, drain deadline; the plan is the context).
     StartMaintenance(Box<MaintenanceSpec>, Vec<NodeFacts>),
+    /// Quit while this console's executor drives runs (named in the context).
+    Quit,
     /// Nothing can be sent (a refusal).
     Nothing,
 }
@@ -88,7 +93,9 @@ pub struct Dialog {
     pub context: Vec<String>,
     /// Inputs.
     pub fields: Vec<Field>,
-    /// The outcome choice of a return, when any.
+    /// Whether the dialog asks for the outcome of a return.
+    pub asks_outcome: bool,
+    /// The outcome the person chose; none until they choose one (nothing is preselected).
     pub outcome: Option<ReturnOutcome>,
     /// Which input has the keys (`fields.len()` is the outcome choice).
     pub focus: usize,
@@ -114,54 +121,49 @@ pub enum DialogResult {
 impl Dialog {
     /// A dialog for `purpose` with `context` lines; inputs follow from the purpose.
     pub fn new(title: impl Into<String>, context: Vec<String>, purpose: Purpose) -> Dialog {
-        let (fields, outcome) = match &purpose {
-            Purpose::Pause(_) => (vec![Field::new("reason", true, false)], None),
-            Purpose::Resume(_) => (vec![Field::new("note", false, false)], None),
+        let (fields, asks_outcome) = match &purpose {
+            Purpose::Pause(_) => (vec![Field::new("reason", true, false)], false),
+            Purpose::Resume(_) => (vec![Field::new("note", false, false)], false),
             Purpose::HandOff(..) => (
                 vec![
                     Field::new("assignee", true, false),
                     Field::new("note", true, true),
                 ],
-                None,
+                false,
             ),
             Purpose::TakeOver(..) | Purpose::Approve(..) => {
-                (vec![Field::new("note", false, true)], None)
+                (vec![Field::new("note", false, true)], false)
             }
-            Purpose::Return(..) => (
-                vec![Field::new("note", false, true)],
-                Some(ReturnOutcome::Done),
-            ),
+            Purpose::Return(..) => (vec![Field::new("note", false, true)], true),
             Purpose::Abort(..) => (
                 vec![
                     Field::new("why", true, false),
                     Field::new("type the name to confirm", true, false),
                 ],
-                None,
+                false,
             ),
-            Purpose::Acknowledge(..) => (vec![Field::new("note", true, true)], None),
-            Purpose::Nothing => (Vec::new(), None),
+            Purpose::Acknowledge(..) => (vec![Field::new("note", true, true)], false),
+            Purpose::Nothing | Purpose::Quit => (Vec::new(), false),
             Purpose::StartMaintenance(..) => (
                 vec![
                     Field::new("name", true, false),
                     Field::new("drain deadline (stuck after)", true, false),
                 ],
-                None,
+                false,
             ),
         };
         let mut dialog = Dialog {
             title: title.into(),
             context,
             fields,
-            outcome,
+            asks_outcome,
+            outcome: None,
             focus: 0,
             stage: Stage::Edit,
             purpose,
             problem: None,
         };
-        if dialog.fields.is_empty()
-            && dialog.outcome.is_none()
-            && dialog.purpose != Purpose::Nothing
-        {
+        if dialog.fields.is_empty() && !dialog.asks_outcome && dialog.purpose != Purpose::Nothing {
             // Nothing to fill in: go straight to saying what will happen.
             dialog.advance();
         }
@@ -219,7 +221,7 @@ impl Dialog {
             Purpose::Return(run, item) => OperatorCommand::Return {
                 run: run.clone(),
                 item: item.clone(),
-                outcome: self.outcome.unwrap_or(ReturnOutcome::Done),
+                outcome: self.outcome.ok_or_else(|| CHOOSE_OUTCOME.to_string())?,
                 note: self.text(0),
             },
             Purpose::Abort(run, name) => {
@@ -243,6 +245,7 @@ impl Dialog {
                 text: format!("{}{key}: {}", ACK_PREFIX, self.text(0)),
             },
             Purpose::Nothing => return Err("nothing can be sent".into()),
+            Purpose::Quit => return Ok(ConsoleCommand::Quit),
             Purpose::StartMaintenance(spec, inventory) => {
                 let deadline = self.text(1);
                 let drain = crate::model::duration::parse_duration(&deadline)
@@ -298,7 +301,11 @@ impl Dialog {
         match &self.stage {
             Stage::Refused(_) => return DialogResult::Cancelled,
             Stage::Confirm(_) => {
+                // A second `q` (or `ctrl-c`) confirms a quit.
+                let quit_again = self.purpose == Purpose::Quit
+                    && (key.code == KeyCode::Char('q') || (ctrl && key.code == KeyCode::Char('c')));
                 return match key.code {
+                    _ if quit_again => DialogResult::Send(ConsoleCommand::Quit),
                     KeyCode::Enter | KeyCode::Char('y') => match self.build() {
                         Ok(command) => DialogResult::Send(command),
                         Err(problem) => {
@@ -320,7 +327,7 @@ impl Dialog {
             }
             Stage::Edit => {}
         }
-        let inputs = self.fields.len() + usize::from(self.outcome.is_some());
+        let inputs = self.fields.len() + usize::from(self.asks_outcome);
         match key.code {
             KeyCode::Esc => return DialogResult::Cancelled,
             KeyCode::Char('c') if ctrl => return DialogResult::Cancelled,
@@ -340,11 +347,15 @@ impl Dialog {
                 // Enter walks the form, then asks for confirmation once it is complete.
                 if self.focus + 1 < self.fields.len() {
                     self.focus += 1;
+                } else if self.asks_outcome && self.outcome.is_none() {
+                    // Never a default: the person picks the outcome themselves.
+                    self.focus = self.fields.len();
+                    self.problem = Some(CHOOSE_OUTCOME.into());
                 } else {
                     self.advance();
                 }
             }
-            _ if self.focus == self.fields.len() && self.outcome.is_some() => {
+            _ if self.focus == self.fields.len() && self.asks_outcome => {
                 self.outcome = Some(match (key.code, self.outcome) {
                     (KeyCode::Char('d'), _) => ReturnOutcome::Done,
                     (KeyCode::Char('r'), _) => ReturnOutcome::Retry,
@@ -359,8 +370,12 @@ impl Dialog {
                     (KeyCode::Left, Some(ReturnOutcome::Abort)) => ReturnOutcome::Retry,
                     (KeyCode::Left, Some(ReturnOutcome::Retry)) => ReturnOutcome::Done,
                     (KeyCode::Left, _) => ReturnOutcome::Abort,
-                    (_, current) => current.unwrap_or(ReturnOutcome::Done),
+                    (_, current) => {
+                        self.outcome = current;
+                        return DialogResult::Open;
+                    }
                 });
+                self.problem = None;
             }
             _ => {
                 if let Some(f) = self.fields.get_mut(self.focus) {
@@ -467,5 +482,34 @@ mod tests {
         d.on_key(key(KeyCode::Tab));
         d.on_key(key(KeyCode::Char('r')));
         assert_eq!(d.outcome, Some(ReturnOutcome::Retry));
+    }
+
+    #[test]
+    fn return_has_no_outcome_until_one_is_chosen() {
+        let mut d = Dialog::new(
+            "return",
+            vec![],
+            Purpose::Return(RunId("r".into()), ItemId("n".into())),
+        );
+        assert_eq!(d.outcome, None, "nothing is preselected");
+        typed(&mut d, "PDB relaxed");
+        assert_eq!(d.on_key(key(KeyCode::Enter)), DialogResult::Open);
+        assert_eq!(
+            d.stage,
+            Stage::Edit,
+            "enter without an outcome does not confirm"
+        );
+        assert_eq!(d.problem.as_deref(), Some(CHOOSE_OUTCOME));
+        assert_eq!(d.focus, 1, "the outcome choice has the keys");
+        assert_eq!(d.on_key(key(KeyCode::Enter)), DialogResult::Open);
+        assert_eq!(d.stage, Stage::Edit, "still no outcome");
+        assert!(d.build().is_err(), "no command without an outcome");
+        d.on_key(key(KeyCode::Char('a')));
+        assert_eq!(d.problem, None);
+        d.on_key(key(KeyCode::Enter));
+        let Stage::Confirm(what) = &d.stage else {
+            panic!("{:?}", d.stage)
+        };
+        assert!(what.contains("Abort"), "{what}");
     }
 }

@@ -3,11 +3,11 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
-use ratatui::text::{Line, Span};
+use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::app::App;
-use super::dialog::{Dialog, Stage};
+use super::dialog::{Dialog, Purpose, Stage};
 use super::theme::Slot;
 use super::view::{centred, overlay_block};
 use crate::model::run::ReturnOutcome;
@@ -64,7 +64,7 @@ fn body_rows(dialog: &Dialog, inner_w: u16) -> u16 {
                 .iter()
                 .map(|f| if f.multiline { 4 } else { 2 })
                 .sum::<u16>()
-                + u16::from(dialog.outcome.is_some())
+                + u16::from(dialog.asks_outcome)
                 + 2
         }
         // The heading, the text (indented by two), a blank row and the hint.
@@ -101,10 +101,12 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
     if inner.height == 0 {
         return;
     }
+    // A multi-line note keeps its line breaks (counted as rows by `wrapped_height`).
     let context: Vec<Line> = dialog
         .context
         .iter()
-        .map(|l| Line::raw(l.clone()))
+        .flat_map(|l| l.split('\n'))
+        .map(|l| Line::raw(l.to_owned()))
         .collect();
     // What the operator acts on comes first: the context gets the rows the body leaves.
     let ctx_rect = Rect {
@@ -147,7 +149,7 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                 (&area).render(r, buf);
                 y += h;
             }
-            if let Some(outcome) = dialog.outcome {
+            if dialog.asks_outcome {
                 let focused = dialog.focus == dialog.fields.len();
                 let mut spans = vec![Span::styled(
                     format!("{}outcome  ", if focused { "▸ " } else { "  " }),
@@ -162,9 +164,11 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                     (ReturnOutcome::Retry, "r retry"),
                     (ReturnOutcome::Abort, "a abort"),
                 ] {
+                    // The choice is marked, not only coloured: `[x]` is the chosen one.
+                    let chosen = dialog.outcome == Some(o);
                     spans.push(Span::styled(
-                        format!(" {word} "),
-                        if o == outcome {
+                        format!(" [{}] {word} ", if chosen { 'x' } else { ' ' }),
+                        if chosen {
                             t.style(Slot::Selection).add_modifier(Modifier::BOLD)
                         } else {
                             t.style(Slot::Muted)
@@ -211,12 +215,14 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                 inner.width.saturating_sub(2),
                 bottom.saturating_sub(y + 2),
             );
-            Paragraph::new(Span::styled(text.clone(), t.style(Slot::Warn)))
+            Paragraph::new(Text::styled(text.clone(), t.style(Slot::Warn)))
                 .wrap(Wrap { trim: false })
                 .render(r, buf);
             hint(
                 app,
-                if confirmation_fits(dialog, area) {
+                if dialog.purpose == Purpose::Quit {
+                    "q or enter quits · esc stays"
+                } else if confirmation_fits(dialog, area) {
                     "enter confirms · esc goes back · nothing is sent before enter"
                 } else {
                     "enlarge the terminal to see all and confirm · esc goes back"

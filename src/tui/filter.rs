@@ -86,6 +86,12 @@ impl Filter {
         self.fuzzy.is_empty() && self.terms.is_empty()
     }
 
+    /// Whether the filter's words are exactly `name` (an id or a name, case-insensitive):
+    /// that row is listed first, so `enter` opens what was typed.
+    pub fn names(&self, name: &str) -> bool {
+        !self.fuzzy.is_empty() && !self.fuzzy.contains(' ') && self.fuzzy.eq_ignore_ascii_case(name)
+    }
+
     /// Whether `row` passes.
     pub fn matches(&self, row: &impl Filterable) -> bool {
         if self.is_empty() {
@@ -142,6 +148,15 @@ mod tests {
         assert!(!Filter::parse("efp01").matches(&STAGE));
         assert!(Filter::parse("").matches(&STAGE));
         assert!(Filter::parse("   ").is_empty());
+    }
+
+    #[test]
+    fn an_exact_word_names_a_row() {
+        assert!(Filter::parse("EU-fra-prod-01").names("eu-fra-prod-01"));
+        assert!(Filter::parse("env=production eu-fra-prod-01").names("eu-fra-prod-01"));
+        assert!(!Filter::parse("eu-fra-prod").names("eu-fra-prod-01"));
+        assert!(!Filter::parse("eu fra").names("eu-fra-prod-01"));
+        assert!(!Filter::parse("").names(""));
     }
 
     #[test]

@@ -374,6 +374,7 @@ pub fn app_with(theme: Theme) -> App {
         local_tz: TimeZone::fixed(jiff::tz::offset(1)),
         warnings: Vec::new(),
         notice: None,
+        executor: None,
     };
     let mut app = App::new(config, Arc::new(ledger()), now());
     app.update(Msg::Snapshot(snapshot()));

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::app::App;
-use super::format::fit;
+use super::format::{fit, one_line};
 use super::theme::Slot;
 use super::view::{centred, overlay_block};
 use crate::model::handover::{HandoverInput, HandoverItem, cluster_health, handover};
@@ -111,7 +111,7 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
             t.style(Slot::Text)
         };
         lines.push(Line::styled(
-            format!("{mark} {}", fit(&item.title, 40)),
+            format!("{mark} {}", fit(&one_line(&item.title), 40)),
             style,
         ));
     }
@@ -128,11 +128,11 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
     };
     let mut text = vec![
         Line::styled(item.section.heading(), t.style(Slot::Muted)),
-        Line::styled(item.title.clone(), t.style(Slot::Title)),
+        Line::styled(one_line(&item.title), t.style(Slot::Title)),
         Line::raw(""),
     ];
     for d in &item.details {
-        text.push(Line::raw(format!("  {d}")));
+        text.push(Line::raw(format!("  {}", one_line(d))));
     }
     text.push(Line::raw(""));
     if item.acks.is_empty() {
@@ -148,7 +148,7 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
                 "by {} at {}: {}",
                 a.by,
                 a.at.strftime("%H:%M UTC"),
-                a.note
+                one_line(&a.note)
             )),
         ]));
     }

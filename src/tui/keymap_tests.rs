@@ -162,3 +162,27 @@ fn the_vim_keymap_walks_history_with_h_everywhere_without_conflicts() {
         Some(Action::HandOff)
     );
 }
+
+#[test]
+fn help_for_mark_says_it_also_moves_down() {
+    // Space marks the row and moves the cursor down; the help must say both.
+    for (name, _) in BUILTIN_KEYMAPS {
+        let (map, _) = Keymap::load(name, None);
+        let marks: Vec<String> = Context::ALL
+            .iter()
+            .flat_map(|ctx| map.bindings(*ctx))
+            .filter(|b| b.action == Action::Mark)
+            .map(|b| b.desc.clone())
+            .collect();
+        assert!(!marks.is_empty(), "{name}");
+        for desc in marks {
+            assert!(desc.contains("move down"), "{name}: {desc:?}");
+        }
+    }
+    let default = crate::tui::action::ACTIONS
+        .iter()
+        .find(|(a, _, _)| *a == Action::Mark)
+        .map(|(_, _, d)| *d)
+        .unwrap_or_default();
+    assert!(default.contains("move down"), "{default}");
+}

@@ -20,6 +20,7 @@ mod nav;
 mod operator_keys;
 mod overlay_keys;
 mod palette;
+mod quit;
 mod screen_keys;
 mod screens;
 mod terminal;
@@ -91,6 +92,9 @@ pub struct ConsoleInputs {
     pub notice: Option<String>,
     /// The capacity model's configuration.
     pub capacity: crate::model::capacity::CapacityConfig,
+    /// The actor of the executor running in this process, if any (`q` asks before
+    /// stopping it in the middle of runs).
+    pub executor: Option<String>,
 }
 
 impl ConsoleInputs {
@@ -113,6 +117,7 @@ impl ConsoleInputs {
             local_tz: jiff::tz::TimeZone::system(),
             warnings,
             notice: self.notice.clone(),
+            executor: self.executor.clone(),
         }
     }
 }

@@ -353,8 +353,10 @@ pub fn return_item(app: &mut App) {
         return;
     }
     let mut context = card_context(&run, &item);
-    context
-        .push("outcome: d done (the engine goes on) · r retry the step · a abort the node".into());
+    context.push(
+        "outcome (choose one): d done (the engine goes on) · r retry the step · a abort the node"
+            .into(),
+    );
     open(
         app,
         Dialog::new(
@@ -455,20 +457,28 @@ pub fn start_from_file(app: &mut App, path: &std::path::Path) {
 }
 
 /// The two-phase dialog for starting `spec`: the plan against the nodes as last seen,
-/// then name and drain deadline, then what will happen. Only a Synced cluster allows it.
+/// then name and drain deadline, then what will happen. Only a cluster that allows changes
+/// (Synced or Degraded, identity confirmed) allows it.
 fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) {
     let id = spec.cluster.0.clone();
     let title = format!("start maintenance on {id}");
-    let status = app.snapshot.cluster(&id).map(|c| c.status);
+    // The rule every change obeys (`ClusterSnapshot::change_refusal`): a Synced or
+    // Degraded cluster whose pinned identity is confirmed.
+    let refusal = match app.snapshot.cluster(&id) {
+        None => Some("it is not in the fleet view".to_owned()),
+        Some(c) => c.change_refusal(),
+    };
     let facts = app.data.cluster(&id).cloned();
-    let (Some(ClusterStatus::Synced), Some(facts)) = (status, facts) else {
-        let label = status.map_or("not in the fleet view", |s| s.label());
+    let (None, Some(facts)) = (&refusal, facts) else {
+        let why = refusal.unwrap_or_else(|| "no data for it yet".to_owned());
         open(
             app,
             Dialog::refused(
                 title,
                 vec![format!("maintenance {} on {id}", spec.name)],
-                format!("refused: only a Synced cluster allows actions, and {id} is {label}"),
+                format!(
+                    "refused: only a Synced or Degraded cluster whose identity is confirmed allows actions; {id}: {why}"
+                ),
             ),
         );
         return;

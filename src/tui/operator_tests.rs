@@ -405,13 +405,18 @@ fn start_maintenance_refused_when_nothing_can_be_planned() {
 }
 
 #[test]
-fn start_maintenance_refused_on_a_cluster_that_is_not_synced() {
-    let app = on_cluster("eu-fra-prod-02", "space m");
+fn start_maintenance_refused_on_a_cluster_that_allows_no_change() {
+    let app = on_cluster("us-east-prod-03", "space m");
     let screen = render(&app, 160, 24);
     assert!(
-        screen.contains("only a Synced cluster allows actions"),
+        screen.contains("only a Synced or Degraded cluster whose identity is confirmed"),
         "{screen}"
     );
+    assert!(screen.contains("cluster is Unreachable"), "{screen}");
+    // A Degraded cluster allows actions, as the rule says: the plan is shown.
+    let app = on_cluster("eu-fra-prod-02", "space m");
+    let screen = render(&app, 160, 36);
+    assert!(!screen.contains("refused"), "{screen}");
 }
 
 #[test]
@@ -887,4 +892,143 @@ fn a_handed_off_or_taken_over_step_names_the_person_not_the_executor() {
     assert!(screen.contains("step Drain: taken-over"), "{screen}");
     assert!(screen.contains("(set by carol@ops)"), "{screen}");
     assert!(!screen.contains("set by executor@vm"), "{screen}");
+}
+
+/// The fixture journal with its maintenance running under `executor/e1`.
+fn maintenance_running(app: &mut super::app::App) {
+    let mut events = EventLog(fixtures::journal_events());
+    events.push(
+        NewEvent::new(
+            fixtures::now() - jiff::SignedDuration::from_mins(1),
+            Actor("executor/e1".into()),
+            IdempotencyKey("running".into()),
+            EventBody::RunStatusChanged {
+                status: crate::model::run::RunStatus::Running,
+            },
+        )
+        .with_run(RunId("mnt-kernel-1".into())),
+    );
+    fixtures::with_journal(app, events.0);
+}
+
+#[test]
+fn quit_asks_first_while_this_consoles_executor_drives_runs() {
+    // Without an executor in the console, `q` quits at once.
+    let mut app = fixtures::operator_app();
+    maintenance_running(&mut app);
+    assert!(press(&mut app, "q").contains(&Command::Quit));
+
+    let mut app = fixtures::operator_app();
+    app.config.executor = Some("executor/e1".into());
+    maintenance_running(&mut app);
+    assert!(press(&mut app, "q").is_empty(), "asks first");
+    let screen = render(&app, 160, 30);
+    assert!(screen.contains("mnt-kernel-1"), "{screen}");
+    assert!(screen.contains("undone"), "{screen}");
+    assert!(screen.contains("picks the runs up from the"), "{screen}");
+    insta::assert_snapshot!("quit_confirm", screen);
+    press(&mut app, "esc");
+    assert!(app.overlay.is_none(), "esc stays");
+    press(&mut app, "q");
+    assert!(
+        press(&mut app, "q").contains(&Command::Quit),
+        "a second q quits"
+    );
+    // ctrl-c from the help asks too.
+    let mut app = fixtures::operator_app();
+    app.config.executor = Some("executor/e1".into());
+    maintenance_running(&mut app);
+    assert!(press(&mut app, "? ctrl-c").is_empty(), "asks first");
+    assert!(press(&mut app, "ctrl-c").contains(&Command::Quit));
+
+    // Another executor drives it: this console stops nothing by quitting.
+    let mut app = fixtures::operator_app();
+    app.config.executor = Some("executor@alice".into());
+    maintenance_running(&mut app);
+    assert!(press(&mut app, "q").contains(&Command::Quit));
+}
+
+#[test]
+fn a_multi_line_note_keeps_its_line_break() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "4 h");
+    typed(&mut app, "dave@ops");
+    press(&mut app, "enter");
+    typed(&mut app, "line one");
+    press(&mut app, "alt-enter");
+    typed(&mut app, "line two");
+    press(&mut app, "enter");
+    let confirm = render(&app, 160, 36);
+    assert!(
+        confirm.contains("(note: line one ") && confirm.contains("│  line two)"),
+        "the confirmation breaks the line:\n{confirm}"
+    );
+    let commands = press(&mut app, "enter");
+    let Some(OperatorCommand::HandOff { note, .. }) = sent(&commands) else {
+        panic!("not sent")
+    };
+    assert_eq!(note, "line one\nline two");
+    assert!(
+        app.message
+            .as_deref()
+            .unwrap_or("")
+            .contains("line one ⏎ line two"),
+        "{:?}",
+        app.message
+    );
+
+    // Journaled: the panel breaks the line, the timeline shows the break on one line.
+    let mut events = EventLog(fixtures::journal_events());
+    events.push(
+        NewEvent::new(
+            fixtures::now(),
+            Actor("alice@ops-laptop".into()),
+            IdempotencyKey("handoff-2".into()),
+            EventBody::HandedOff {
+                to: Actor("dave@ops".into()),
+                note: note.clone(),
+            },
+        )
+        .with_run(RunId("mnt-kernel-1".into()))
+        .with_item(ItemId("fra1-cpu-b00".into())),
+    );
+    fixtures::with_journal(&mut app, events.0);
+    let panel = render(&app, 200, 36);
+    assert!(
+        panel.contains("note: line one ") && panel.contains("│      line two "),
+        "{panel}"
+    );
+    press(&mut app, "5");
+    let timeline = render(&app, 200, 36);
+    assert!(timeline.contains("line one ⏎ line two"), "{timeline}");
+}
+
+#[test]
+fn timeline_filter_says_what_it_cannot_read_and_when_nothing_matches() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "5 /");
+    typed(&mut app, "since=abc bogus=1");
+    press(&mut app, "enter");
+    let screen = render(&app, 200, 30);
+    assert!(
+        screen.contains("since=abc: not a duration or an RFC 3339 time (try 30m, 8h)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("bogus: unknown key (cluster, run, actor, kind, since)"),
+        "{screen}"
+    );
+    let total = app.activity.journal.events.len();
+    assert!(
+        screen.contains(&format!("{total} of {total} events")),
+        "terms it cannot read are not applied:\n{screen}"
+    );
+    press(&mut app, "esc /");
+    typed(&mut app, "actor=nobody");
+    press(&mut app, "enter");
+    let screen = render(&app, 200, 30);
+    assert!(
+        screen.contains("no event matches the filter (esc clears it)"),
+        "{screen}"
+    );
 }

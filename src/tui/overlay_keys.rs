@@ -55,6 +55,7 @@ impl App {
             );
             return Vec::new();
         }
+        let quitting = dialog.purpose == super::dialog::Purpose::Quit;
         let result = dialog.on_key(key);
         let close = |app: &mut App| {
             app.overlay = if std::mem::take(&mut app.handover_underneath) {
@@ -67,14 +68,21 @@ impl App {
             DialogResult::Open => Vec::new(),
             DialogResult::Cancelled => {
                 close(self);
-                self.message = Some("cancelled: nothing was sent".into());
+                self.message = Some(if quitting {
+                    "not quit: the executor goes on".into()
+                } else {
+                    "cancelled: nothing was sent".into()
+                });
                 Vec::new()
+            }
+            DialogResult::Send(ConsoleCommand::Quit) => {
+                vec![Command::Send(ConsoleCommand::Quit), Command::Quit]
             }
             DialogResult::Send(command) => {
                 close(self);
                 self.message = Some(format!(
                     "sent: {} (waiting for the journal)",
-                    super::dialog::what_happens(&command)
+                    super::format::one_line(&super::dialog::what_happens(&command))
                 ));
                 vec![Command::Send(command)]
             }

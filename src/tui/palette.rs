@@ -154,6 +154,9 @@ pub fn search(input: &str, candidates: &Candidates) -> Vec<Entry> {
     let mut consider = |text: &str, entry: Entry| {
         if query.is_empty() {
             scored.push((0, entry));
+        } else if text.eq_ignore_ascii_case(query) {
+            // What was typed exactly (a cluster id, a node name) comes first.
+            scored.push((i64::MAX, entry));
         } else if subsequence(text, query)
             && let Some(score) = matcher.fuzzy_match(text, query)
         {
@@ -244,7 +247,13 @@ pub fn exact(input: &str, candidates: &Candidates) -> Option<Target> {
             .iter()
             .find(|(_, n)| &**n == name.trim())
             .map(|(c, n)| Target::Node(c.clone(), Arc::clone(n))),
-        _ => None,
+        Some(_) => None,
+        // A bare cluster id opens that cluster.
+        None => candidates
+            .clusters
+            .iter()
+            .find(|(c, _)| c == input)
+            .map(|(c, _)| Target::Cluster(c.clone())),
     }
 }
 
@@ -288,6 +297,34 @@ mod tests {
     }
 
     #[test]
+    fn an_exact_id_comes_first() {
+        let c = Candidates {
+            clusters: vec![
+                ("prod-use1-01".into(), "production".into()),
+                ("prod-use1-04".into(), "production".into()),
+            ],
+            nodes: vec![
+                ("prod-use1-01".into(), Arc::from("prod-use1-01-n001")),
+                ("prod-use1-04".into(), Arc::from("prod-use1-04-n001")),
+            ],
+            readonly: false,
+        };
+        for query in ["prod-use1-01", "cluster prod-use1-01"] {
+            let m = search(query, &c);
+            assert_eq!(
+                m[0].target,
+                Target::Cluster("prod-use1-01".into()),
+                "{query}"
+            );
+        }
+        let m = search("prod-use1-04-n001", &c);
+        assert_eq!(
+            m[0].target,
+            Target::Node("prod-use1-04".into(), "prod-use1-04-n001".into())
+        );
+    }
+
+    #[test]
     fn nodes_only_when_asked_or_specific() {
         assert!(
             search("gp", &candidates())
@@ -319,6 +356,11 @@ mod tests {
             Some(Target::Cluster("us-east-stg-02".into()))
         );
         assert_eq!(exact("cluster nope", &c), None);
+        assert_eq!(
+            exact("us-east-stg-02", &c),
+            Some(Target::Cluster("us-east-stg-02".into())),
+            "a bare cluster id"
+        );
         assert_eq!(
             exact("start /tmp/m.yaml", &c),
             Some(Target::StartFile("/tmp/m.yaml".into()))

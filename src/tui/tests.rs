@@ -492,3 +492,28 @@ fn a_narrow_header_drops_whole_figures_rather_than_cutting_them() {
         assert!(first.contains("IDMISMATCH"), "worst first: {first}");
     }
 }
+
+#[test]
+fn a_cluster_nothing_was_read_from_shows_no_data_not_zeros() {
+    let mut app = fixtures::app();
+    press(&mut app, ":");
+    typed(&mut app, "cluster ap-sg-stg-02");
+    press(&mut app, "enter");
+    let screen = render(&app, 160, 30);
+    assert!(!screen.contains("0 nodes · 0 pods"), "{screen}");
+    assert!(
+        !screen.contains("matches the filter"),
+        "no filter is active:\n{screen}"
+    );
+    assert!(
+        screen.contains("no node or pod data") || screen.contains("no data for this cluster yet"),
+        "{screen}"
+    );
+    press(&mut app, "esc");
+    let ledger = render(&app, 200, 30);
+    let row = ledger
+        .lines()
+        .find(|l| l.contains("ap-sg-stg-02"))
+        .unwrap_or_default();
+    assert!(!row.contains("?/0"), "{row}");
+}

@@ -47,9 +47,10 @@ impl ClusterState {
         }
     }
 
-    /// Node indices that pass the filter, in view order.
+    /// Node indices that pass the filter, in view order; the node the filter names
+    /// exactly comes first.
     pub fn visible(&self, facts: &ClusterFacts) -> Vec<usize> {
-        facts
+        let mut visible: Vec<usize> = facts
             .view
             .nodes
             .iter()
@@ -57,7 +58,9 @@ impl ClusterState {
             .enumerate()
             .filter(|(_, (node, f))| self.filter.matches(&NodeRef { node, facts: f }))
             .map(|(i, _)| i)
-            .collect()
+            .collect();
+        visible.sort_by_key(|i| !self.filter.names(&facts.view.nodes[*i].name.0));
+        visible
     }
 
     /// Position of the selected node in `visible`.

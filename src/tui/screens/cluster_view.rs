@@ -115,14 +115,22 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         };
         facts_line.push(Span::raw(" · "));
         facts_line.push(Span::styled(verdict, t.style(slot)));
-        facts_line.push(Span::styled(
-            format!(
-                " · {} nodes · {} pods",
-                count(c.view.nodes.len() as i64),
-                count(c.view.pods.len() as i64)
-            ),
-            t.style(Slot::Muted),
-        ));
+        // Unknown counts are not shown as zero: nothing read from a cluster is no data
+        // (one that stopped answering keeps its last seen figures, as said below).
+        let unknown = !c.status.data_usable() && c.view.nodes.is_empty() && c.view.pods.is_empty();
+        let (counts, slot) = if unknown {
+            ("no node or pod data".to_owned(), Slot::Unknown)
+        } else {
+            (
+                format!(
+                    "{} nodes · {} pods",
+                    count(c.view.nodes.len() as i64),
+                    count(c.view.pods.len() as i64)
+                ),
+                Slot::Muted,
+            )
+        };
+        facts_line.push(Span::styled(format!(" · {counts}"), t.style(slot)));
     }
     let mut head = vec![Line::from(info), Line::from(facts_line)];
     if let Some(c) = live.filter(|c| !c.status.data_usable()) {
@@ -237,13 +245,18 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         row(buf, body, body.y + n as u16, &COLS, &chosen, &cells, base);
     }
     if visible.is_empty() {
-        buf.set_stringn(
-            body.x + 2,
-            body.y,
-            no_match_text(app, "node"),
-            usize::from(body.width),
-            muted,
-        );
+        // "No match" only when a filter is active; otherwise there is no node to show.
+        let (text, style) = if !state.filter.is_empty() {
+            (no_match_text(app, "node"), muted)
+        } else if usable {
+            ("the cluster has no nodes".to_owned(), muted)
+        } else {
+            (
+                "no node data: nothing is known about this cluster's nodes".to_owned(),
+                t.style(Slot::Unknown),
+            )
+        };
+        buf.set_stringn(body.x + 2, body.y, text, usize::from(body.width), style);
     }
     if bottom.height == 0 {
         return;
@@ -378,7 +391,7 @@ fn draw_events(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
                 t.style(Slot::Muted),
             ),
             Span::styled(format!("{} ", e.actor), t.style(Slot::Mark)),
-            Span::raw(e.text.clone()),
+            Span::raw(crate::tui::format::one_line(&e.text)),
         ]);
         buf.set_line(
             inner.x + 1,

@@ -365,6 +365,8 @@ impl LedgerState {
             let ord = compare(&rows[*a], &rows[*b], self.sort);
             if self.ascending { ord } else { ord.reverse() }
         });
+        // The cluster the filter names exactly comes first, the rest in their order.
+        order.sort_by_key(|i| !self.filter.names(&rows[*i].id));
         let group_of = |r: &LedgerRow| match self.grouping {
             Grouping::None => None,
             Grouping::Region => Some(r.region.clone()),
@@ -373,8 +375,16 @@ impl LedgerState {
         if self.grouping == Grouping::None {
             return order.into_iter().map(Line::Row).collect();
         }
-        // Stable sort by group keeps the chosen order inside each group.
-        order.sort_by_key(|i| group_of(&rows[*i]));
+        // Stable sort by group keeps the chosen order inside each group; the named
+        // cluster's group comes first.
+        let named = order
+            .first()
+            .filter(|i| self.filter.names(&rows[**i].id))
+            .map(|i| group_of(&rows[*i]));
+        order.sort_by_key(|i| {
+            let group = group_of(&rows[*i]);
+            (Some(&group) != named.as_ref(), group)
+        });
         let mut lines = Vec::with_capacity(order.len() + 8);
         let mut i = 0;
         while i < order.len() {

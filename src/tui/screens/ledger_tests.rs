@@ -84,3 +84,29 @@ fn label_filters_reach_fields() {
         .collect();
     assert_eq!(ids, ["us-west-dev-01"]);
 }
+
+#[test]
+fn the_cluster_a_filter_names_exactly_comes_first_and_opens() {
+    let mut app = fixtures::app();
+    // A rival the fuzzy words also match, sorted first by status.
+    let mut rival = app.rows[0].clone();
+    rival.id = "eu-fra-prod-011".into();
+    rival.status = Some(ClusterStatus::IdentityMismatch);
+    app.rows.push(rival);
+    let state = LedgerState {
+        filter: Filter::parse("eu-fra-prod-01"),
+        ..LedgerState::default()
+    };
+    let visible = state.visible(&app.rows);
+    assert!(visible.len() > 1, "the fuzzy words match others too");
+    assert_eq!(app.rows[visible[0]].id, "eu-fra-prod-01");
+    // Typed on the screen: `enter` closes the filter, the next opens the named cluster,
+    // even when the cursor was on another row.
+    crate::tui::tests::press(&mut app, "j j /");
+    crate::tui::tests::typed(&mut app, "eu-fra-prod-01");
+    crate::tui::tests::press(&mut app, "enter enter");
+    assert_eq!(
+        app.nav.current(),
+        &crate::tui::nav::Route::Cluster("eu-fra-prod-01".into())
+    );
+}

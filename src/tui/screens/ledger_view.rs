@@ -98,6 +98,9 @@ fn cells(app: &App, r: &LedgerRow) -> Vec<(String, Style)> {
             t.style(Slot::Warn)
         };
         (format!("{}/{}", r.nodes.0, r.nodes.1), style)
+    } else if r.nodes.1 == 0 {
+        // Nothing was ever read: the total is unknown too, not zero.
+        ("?".into(), t.style(Slot::Unknown))
     } else {
         (format!("?/{}", r.nodes.1), t.style(Slot::Unknown))
     };

@@ -287,7 +287,11 @@ fn detail(
                 format!("owner: {to}{since}"),
                 t.style(Slot::Paused),
             ));
-            lines.push(Line::raw(format!("note: {note}")));
+            // A multi-line note keeps its line breaks, indented under the first line.
+            for (i, part) in note.lines().enumerate() {
+                let lead = if i == 0 { "note: " } else { "      " };
+                lines.push(Line::raw(format!("{lead}{part}")));
+            }
             lines.push(Line::styled(
                 "r returns it: done, retry or abort",
                 t.style(Slot::Muted),

@@ -61,24 +61,74 @@ impl Filterable for EventRow<'_> {
     }
 }
 
+/// The keys a timeline filter term may name.
+const KEYS: &[&str] = &[
+    "cluster", "run", "item", "node", "step", "actor", "kind", "since",
+];
+
 /// `since=30m` (or an RFC 3339 time) taken out of the filter text, as an instant; the
-/// rest is an ordinary filter.
+/// rest is an ordinary filter. Terms the timeline cannot read (see [`problems`]) are left
+/// out: they are reported, not applied.
 pub fn split_since(text: &str, now: Timestamp) -> (Option<Timestamp>, String) {
     let mut since = None;
     let mut rest = Vec::new();
     for word in text.split_whitespace() {
+        if problem(word).is_some() {
+            continue;
+        }
         match word.strip_prefix("since=") {
-            Some(value) => {
-                since = parse_duration(value)
-                    .ok()
-                    .and_then(|d| jiff::SignedDuration::try_from(d).ok())
-                    .and_then(|d| now.checked_sub(d).ok())
-                    .or_else(|| value.parse::<Timestamp>().ok());
-            }
+            Some(value) => since = since_instant(value, now),
             None => rest.push(word),
         }
     }
     (since, rest.join(" "))
+}
+
+/// `30m` ago, or an RFC 3339 time.
+fn since_instant(value: &str, now: Timestamp) -> Option<Timestamp> {
+    parse_duration(value)
+        .ok()
+        .and_then(|d| jiff::SignedDuration::try_from(d).ok())
+        .and_then(|d| now.checked_sub(d).ok())
+        .or_else(|| value.parse::<Timestamp>().ok())
+}
+
+/// What is wrong with one filter term, when the timeline cannot read it.
+fn problem(word: &str) -> Option<String> {
+    let (key, value, negated) = match word.split_once("!=") {
+        Some((k, v)) => (k, v, true),
+        None => match word.split_once('=') {
+            Some((k, v)) => (k, v, false),
+            None => return None,
+        },
+    };
+    let key = key.to_lowercase();
+    if !KEYS.contains(&key.as_str()) {
+        return Some(format!(
+            "{key}: unknown key ({})",
+            KEYS.iter()
+                .filter(|k| !matches!(**k, "node" | "item" | "step"))
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if key == "since" {
+        if negated {
+            return Some(format!("{word}: since takes = only (since=30m)"));
+        }
+        if since_instant(value, Timestamp::now()).is_none() {
+            return Some(format!(
+                "since={value}: not a duration or an RFC 3339 time (try 30m, 8h)"
+            ));
+        }
+    }
+    None
+}
+
+/// The terms of `text` the timeline cannot read, each with why; they are not applied.
+pub fn problems(text: &str) -> Vec<String> {
+    text.split_whitespace().filter_map(problem).collect()
 }
 
 /// The events that pass the filter, oldest first.
@@ -114,5 +164,21 @@ mod tests {
         let (since, rest) = split_since("actor=bob since=10m drain", now);
         assert_eq!(since, Some(Timestamp::from_second(9_400).unwrap()));
         assert_eq!(rest, "actor=bob drain");
+    }
+
+    #[test]
+    fn terms_the_timeline_cannot_read_are_reported_and_left_out() {
+        let now = Timestamp::from_second(10_000).unwrap();
+        assert_eq!(
+            problems("since=abc bogus=1 actor=bob since=2026-11-30T12:00:00Z drain"),
+            vec![
+                "since=abc: not a duration or an RFC 3339 time (try 30m, 8h)".to_string(),
+                "bogus: unknown key (cluster, run, actor, kind, since)".to_string(),
+            ]
+        );
+        assert!(problems("since!=1h")[0].contains("since takes = only"));
+        assert!(problems("kind=operator.pause node!=n1 !drain").is_empty());
+        let (since, rest) = split_since("since=abc bogus=1 actor=bob", now);
+        assert_eq!((since, rest.as_str()), (None, "actor=bob"));
     }
 }

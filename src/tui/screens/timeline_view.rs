@@ -6,11 +6,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
+use super::table::no_match_text;
 use super::table::scroll_offset;
-use super::timeline::{selected_pos, visible};
+use super::timeline::{problems, selected_pos, visible};
 use crate::model::run::{Event, describe};
 use crate::tui::app::App;
-use crate::tui::format::fit;
+use crate::tui::format::{fit, one_line};
 use crate::tui::theme::Slot;
 use crate::tui::view::{centred, overlay_block};
 
@@ -30,10 +31,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let state = &app.timeline_state;
     let events = &app.activity.journal.events;
     let shown = visible(state, events, app.now);
-    let head = format!(
-        "{} of {} events · {}{}",
-        shown.len(),
-        events.len(),
+    let count = format!("{} of {} events", shown.len(), events.len());
+    let rest = format!(
+        " · {}{}",
         if state.follow {
             "LIVE TAIL (f stops)"
         } else {
@@ -45,15 +45,28 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             format!(" · filter: {}", state.filter.text)
         }
     );
-    buf.set_stringn(
-        area.x,
-        area.y,
-        head,
-        usize::from(area.width),
-        t.style(Slot::Muted),
-    );
+    // Terms the filter cannot read are said (and not applied), right after the count.
+    let problems = problems(&state.filter.text);
+    let mut spans = vec![Span::styled(count, t.style(Slot::Muted))];
+    if !problems.is_empty() {
+        spans.push(Span::styled(
+            format!(" · not applied: {}", problems.join(" · ")),
+            t.style(Slot::Warn),
+        ));
+    }
+    spans.push(Span::styled(rest, t.style(Slot::Muted)));
+    buf.set_line(area.x, area.y, &Line::from(spans), area.width);
     if area.height < 3 {
         return;
+    }
+    if shown.is_empty() && !events.is_empty() {
+        buf.set_stringn(
+            area.x + 2,
+            area.y + 2,
+            no_match_text(app, "event"),
+            usize::from(area.width.saturating_sub(2)),
+            t.style(Slot::Muted),
+        );
     }
     let cols = format!(
         "  {:<6} {:<8} {:<22} {:<18} {:<16} {}",
@@ -95,7 +108,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                 ),
                 t.style(Slot::Muted),
             ),
-            Span::raw(describe(e)),
+            Span::raw(one_line(&describe(e))),
         ]);
         if is_sel {
             buf.set_style(
@@ -148,9 +161,15 @@ fn detail(app: &App, e: &Event, area: Rect, buf: &mut Buffer) {
             dash(e.token.map(|t| t.0.to_string()))
         )),
         Line::raw(""),
-        Line::styled(describe(e), app.config.theme.style(Slot::Title)),
-        Line::raw(""),
     ];
+    // The event in full: a multi-line note keeps its line breaks.
+    let title = app.config.theme.style(Slot::Title);
+    lines.extend(
+        describe(e)
+            .lines()
+            .map(|l| Line::styled(l.to_owned(), title)),
+    );
+    lines.push(Line::raw(""));
     let pretty = serde_json::to_string_pretty(&payload).unwrap_or_else(|_| payload.to_string());
     lines.extend(pretty.lines().map(|l| Line::raw(l.to_owned())));
     Paragraph::new(lines)
