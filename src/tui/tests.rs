@@ -502,6 +502,10 @@ fn a_cluster_nothing_was_read_from_shows_no_data_not_zeros() {
     let screen = render(&app, 160, 30);
     assert!(!screen.contains("0 nodes · 0 pods"), "{screen}");
     assert!(
+        !screen.contains("figures below"),
+        "there are no figures:\n{screen}"
+    );
+    assert!(
         !screen.contains("matches the filter"),
         "no filter is active:\n{screen}"
     );

@@ -103,6 +103,12 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
             },
         ));
         let (verdict, slot) = match &c.identity_verdict {
+            // A verdict is only as current as the data: a cluster that stopped answering
+            // was matching when last checked, which vouches for nothing now.
+            Some(IdentityVerdict::Match) if !c.status.data_usable() => (
+                "identity matched when last checked".to_owned(),
+                Slot::Unknown,
+            ),
             Some(IdentityVerdict::Match) => ("identity pinned and matching".to_owned(), Slot::Ok),
             Some(IdentityVerdict::NotPinned) => (
                 "identity not pinned: actions refused".to_owned(),
@@ -139,11 +145,13 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
             .as_deref()
             .map(|e| format!(": {e}"))
             .unwrap_or_default();
+        let what = if c.view.nodes.is_empty() && c.view.pods.is_empty() {
+            "nothing has been read from it; nothing here counts"
+        } else {
+            "the figures below are the last seen, not current; nothing here counts"
+        };
         head.push(Line::styled(
-            format!(
-                "{} — the figures below are the last seen, not current; nothing here counts{why}",
-                c.status.label()
-            ),
+            format!("{} — {what}{why}", c.status.label()),
             t.style(Slot::Unknown),
         ));
     }
@@ -191,7 +199,10 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
                 t.style(bad)
             }
         };
-        let health = if f.health.is_healthy() {
+        // Nothing of a cluster without fresh data counts, whatever its last seen nodes said.
+        let health = if !usable {
+            format!("no: cluster {}", status.map_or("no data", |s| s.label()))
+        } else if f.health.is_healthy() {
             "yes".to_owned()
         } else {
             format!("no: {}", health_reason(&f.health))
