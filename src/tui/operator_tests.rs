@@ -1032,3 +1032,14 @@ fn timeline_filter_says_what_it_cannot_read_and_when_nothing_matches() {
         "{screen}"
     );
 }
+
+#[test]
+fn a_narrow_timeline_keeps_room_for_what_happened() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "5");
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("WHAT"), "{screen}");
+    assert!(!screen.contains("KIND"), "KIND gives way: {screen}");
+    // The words are readable, not cut to a character.
+    assert!(screen.contains("note: registry slow in eu-central"), "{screen}");
+}

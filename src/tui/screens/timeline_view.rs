@@ -68,9 +68,21 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             t.style(Slot::Muted),
         );
     }
+    // What happened is the point of a row: on a narrow terminal the other columns give
+    // way (KIND goes, since WHAT says it in words) rather than squeezing WHAT to nothing.
+    let (actor_w, kind_w, cluster_w) = if area.width >= 120 {
+        (22, 18, 16)
+    } else {
+        (12, 0, 12)
+    };
+    let kind_head = if kind_w > 0 {
+        format!("{:<kind_w$} ", "KIND")
+    } else {
+        String::new()
+    };
     let cols = format!(
-        "  {:<6} {:<8} {:<22} {:<18} {:<16} {}",
-        "SEQ", "TIME", "ACTOR", "KIND", "CLUSTER", "WHAT"
+        "  {:<6} {:<8} {:<actor_w$} {kind_head}{:<cluster_w$} {}",
+        "SEQ", "TIME", "ACTOR", "CLUSTER", "WHAT"
     );
     buf.set_stringn(
         area.x,
@@ -89,26 +101,33 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         let line = Line::from(vec![
             Span::styled(
                 format!(
-                    "{}{:<6} {:<8} {:<22} ",
+                    "{}{:<6} {:<8} {:<actor_w$} ",
                     if is_sel { "▶ " } else { "  " },
                     e.seq.0,
                     e.event.time.strftime("%H:%M:%S"),
-                    fit(e.event.actor.as_str(), 22)
+                    fit(e.event.actor.as_str(), actor_w)
                 ),
                 t.style(Slot::Text),
             ),
             Span::styled(
-                format!("{:<18} ", fit(&kind, 18)),
+                if kind_w > 0 {
+                    format!("{:<kind_w$} ", fit(&kind, kind_w))
+                } else {
+                    String::new()
+                },
                 t.style(kind_slot(&kind)),
             ),
             Span::styled(
                 format!(
-                    "{:<16} ",
-                    fit(e.event.cluster.as_ref().map_or("-", |c| c.0.as_str()), 16)
+                    "{:<cluster_w$} ",
+                    fit(
+                        e.event.cluster.as_ref().map_or("-", |c| c.0.as_str()),
+                        cluster_w
+                    )
                 ),
                 t.style(Slot::Muted),
             ),
-            Span::raw(one_line(&describe(e))),
+            Span::styled(one_line(&describe(e)), t.style(kind_slot(&kind))),
         ]);
         if is_sel {
             buf.set_style(
