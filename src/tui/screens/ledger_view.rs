@@ -17,6 +17,9 @@ const BACKUP_WARN_SECS: i64 = 2 * 86_400;
 /// Restore drills older than this are a warning.
 const DRILL_WARN_DAYS: i64 = 180;
 
+// Widths fit the longest usual values whole (`IdentityMismatch 40m`,
+// `ap-southeast-1/ap-southeast-1a`, a maintenance run id); narrow screens drop whole
+// columns by PRIORITY instead.
 const COLS: [Col; 12] = [
     Col {
         title: "  CLUSTER",
@@ -28,7 +31,7 @@ const COLS: [Col; 12] = [
     },
     Col {
         title: "REGION/FD",
-        width: 22,
+        width: 30,
     },
     Col {
         title: "TIER",
@@ -48,11 +51,11 @@ const COLS: [Col; 12] = [
     },
     Col {
         title: "STATUS",
-        width: 19,
+        width: 21,
     },
     Col {
         title: "IN FLIGHT",
-        width: 18,
+        width: 24,
     },
     Col {
         title: "OWNER",
