@@ -167,7 +167,7 @@ pub struct App {
     /// Whether something changed since the last frame.
     pub dirty: bool,
     /// Palette search space (rebuilt when the palette opens).
-    candidates: Candidates,
+    pub(crate) candidates: Candidates,
 }
 
 impl App {
@@ -741,11 +741,12 @@ impl App {
             KeyCode::Enter => {
                 let target = palette::exact(&state.input, &self.candidates)
                     .or_else(|| state.matches.get(state.selected).map(|e| e.target.clone()));
+                let hint = palette::unmatched_hint(&state.input, &self.candidates);
                 self.overlay = None;
                 return match target {
                     Some(target) => self.open_target(target),
                     None => {
-                        self.message = Some("nothing matches".into());
+                        self.message = Some(hint.unwrap_or_else(|| "nothing matches".into()));
                         Vec::new()
                     }
                 };

@@ -1041,5 +1041,8 @@ fn a_narrow_timeline_keeps_room_for_what_happened() {
     assert!(screen.contains("WHAT"), "{screen}");
     assert!(!screen.contains("KIND"), "KIND gives way: {screen}");
     // The words are readable, not cut to a character.
-    assert!(screen.contains("note: registry slow in eu-central"), "{screen}");
+    assert!(
+        screen.contains("note: registry slow in eu-central"),
+        "{screen}"
+    );
 }

@@ -216,6 +216,23 @@ pub fn search(input: &str, candidates: &Candidates) -> Vec<Entry> {
     scored.into_iter().map(|(_, e)| e).collect()
 }
 
+/// What to say when nothing in the list matches `input`: that enter will still run it
+/// (`start /tmp/m.yaml` is a command with an argument, not a name to match), or that a
+/// writing command is refused in read-only mode. `None`: it means nothing.
+pub fn unmatched_hint(input: &str, candidates: &Candidates) -> Option<String> {
+    if exact(input, candidates).is_some() {
+        return Some(format!("enter runs :{}", input.trim()));
+    }
+    let word = input.split_whitespace().next()?;
+    COMMANDS
+        .iter()
+        .find(|(c, name, _)| *name == word && c.mutates())
+        .filter(|_| candidates.readonly)
+        .map(|_| {
+            format!("read-only mode: :{word} would write to the journal (drop --readonly to act)")
+        })
+}
+
 /// What typed text means exactly, before falling back to the selected match:
 /// `q`/`quit`, a command word, `cluster ID` or `node NAME` naming something that exists.
 pub fn exact(input: &str, candidates: &Candidates) -> Option<Target> {
@@ -340,6 +357,21 @@ mod tests {
             search("gpu7", &candidates())
                 .iter()
                 .any(|e| matches!(e.target, Target::Node(..)))
+        );
+    }
+
+    #[test]
+    fn a_command_with_an_argument_says_enter_runs_it_and_read_only_says_why_not() {
+        let mut c = candidates();
+        assert_eq!(
+            unmatched_hint("start /tmp/x.yaml", &c).as_deref(),
+            Some("enter runs :start /tmp/x.yaml")
+        );
+        assert_eq!(unmatched_hint("zzzz", &c), None);
+        c.readonly = true;
+        assert_eq!(
+            unmatched_hint("start /tmp/x.yaml", &c).as_deref(),
+            Some("read-only mode: :start would write to the journal (drop --readonly to act)")
         );
     }
 

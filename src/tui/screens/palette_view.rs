@@ -29,10 +29,11 @@ pub fn draw(app: &App, state: &PaletteState, area: Rect, buf: &mut Buffer) {
     let rows = usize::from(inner.height.saturating_sub(1));
     let offset = state.selected.saturating_sub(rows.saturating_sub(1));
     if state.matches.is_empty() {
+        let hint = crate::tui::palette::unmatched_hint(&state.input, &app.candidates);
         buf.set_stringn(
             inner.x,
             inner.y + 1,
-            "no match",
+            hint.as_deref().unwrap_or("no match"),
             usize::from(inner.width),
             t.style(Slot::Muted),
         );
