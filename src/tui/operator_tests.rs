@@ -800,6 +800,12 @@ fn a_narrow_maintenance_screen_keeps_the_run_status_and_stuck_count() {
         header.contains("PLANNED") && header.contains("1 STUCK"),
         "{header}"
     );
+    // The two Verify columns stay apart, and no cell runs into the next.
+    assert!(
+        screen.contains("VNode") && screen.contains("VWork"),
+        "{screen}"
+    );
+    assert!(!screen.contains("pending·"), "{screen}");
 }
 
 #[test]

@@ -95,7 +95,10 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         if shown.contains(&(n + 1)) {
             let mut head = format!("  {:<w$}", "NODE", w = NAME - 2);
             for step in COLUMNS {
-                head.push_str(&format!("{:<col_w$}", fit(&step.to_string(), col_w - 1)));
+                head.push_str(&format!(
+                    "{:<col_w$}",
+                    fit(&step_head(step, col_w - 1), col_w - 1)
+                ));
             }
             lines.push(Line::styled(head, t.style(Slot::Muted)));
         }
@@ -168,14 +171,36 @@ fn card_line(
                 }
             }
             (Some(a), _) if c < a => Span::styled(format!("{:<col_w$}", "✓"), t.style(Slot::Muted)),
-            (None, _) if c == 0 => {
-                Span::styled(format!("{:<col_w$}", "pending"), t.style(Slot::Muted))
-            }
+            (None, _) if c == 0 => Span::styled(
+                format!("{:<col_w$}", fit("pending", col_w - 1)),
+                t.style(Slot::Muted),
+            ),
             _ => Span::styled(format!("{:<col_w$}", "·"), t.style(Slot::Muted)),
         };
         spans.push(cell);
     }
     Line::from(spans)
+}
+
+/// A step's column head in `cells`: its name, or a short form that still tells the two
+/// Verify steps apart (cut to `Veri…` they would read alike).
+fn step_head(step: crate::model::maintenance::Step, cells: usize) -> String {
+    use crate::model::maintenance::Step;
+    let name = step.to_string();
+    if name.len() <= cells {
+        return name;
+    }
+    match step {
+        Step::Precheck => "Check",
+        Step::Cordon => "Cordn",
+        Step::Drain => "Drain",
+        Step::Maintain => "Maint",
+        Step::VerifyNode => "VNode",
+        Step::VerifyWorkloads => "VWork",
+        Step::Uncordon => "Uncrd",
+        Step::Done => "Done",
+    }
+    .to_string()
 }
 
 fn lane_header(app: &App, run: &RunView) -> Line<'static> {
