@@ -521,3 +521,24 @@ fn a_cluster_nothing_was_read_from_shows_no_data_not_zeros() {
         .unwrap_or_default();
     assert!(!row.contains("?/0"), "{row}");
 }
+
+#[test]
+fn an_identity_mismatch_drill_down_shows_the_whole_reason() {
+    let mut app = fixtures::app();
+    press(&mut app, ":");
+    typed(&mut app, "cluster ap-sg-prod-01");
+    press(&mut app, "enter");
+    let screen = render(&app, 160, 30);
+    let reason = app
+        .snapshot
+        .cluster("ap-sg-prod-01")
+        .and_then(|c| match &c.identity_verdict {
+            Some(crate::model::live::IdentityVerdict::Mismatch { reason }) => Some(reason.clone()),
+            _ => None,
+        })
+        .expect("the fixture's impostor");
+    assert!(
+        screen.contains(&format!("IDENTITY MISMATCH: {reason}")),
+        "{reason}\n{screen}"
+    );
+}

@@ -114,8 +114,10 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
                 "identity not pinned: actions refused".to_owned(),
                 Slot::Warn,
             ),
-            Some(IdentityVerdict::Mismatch { reason }) => {
-                (format!("IDENTITY MISMATCH: {reason}"), Slot::Critical)
+            // The reason (two UIDs or servers) gets a line of its own below: at the end
+            // of this one it was cut where the pinned value is.
+            Some(IdentityVerdict::Mismatch { .. }) => {
+                ("IDENTITY MISMATCH (below)".to_owned(), Slot::Critical)
             }
             None => ("identity not checked yet".to_owned(), Slot::Unknown),
         };
@@ -139,6 +141,14 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         facts_line.push(Span::styled(format!(" · {counts}"), t.style(slot)));
     }
     let mut head = vec![Line::from(info), Line::from(facts_line)];
+    if let Some(IdentityVerdict::Mismatch { reason }) =
+        live.and_then(|c| c.identity_verdict.as_ref())
+    {
+        head.push(Line::styled(
+            format!("IDENTITY MISMATCH: {reason}"),
+            t.style(Slot::Critical),
+        ));
+    }
     if let Some(c) = live.filter(|c| !c.status.data_usable()) {
         let why = c
             .last_error
