@@ -35,25 +35,10 @@ stopWhen:
   unknownMetrics: ignore
 "#;
 
-fn fleetdeck(ws: &Workspace, actor: &str, args: &[&str]) -> std::process::Output {
-    let mut all = vec![
-        "--ledger",
-        "ledger.yaml",
-        "--kubeconfig",
-        "kubeconfig",
-        "--journal",
-        "journal.sqlite",
-        "--as",
-        actor,
-    ];
-    all.extend_from_slice(args);
-    cli_support::fleetdeck(&all, ws.path())
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn approving_a_batch_with_an_unreachable_cluster_is_refused_naming_it() {
     let ws = Workspace::new("demo", 1, MANIFESTS, ROLLOUT).await;
-    let started = fleetdeck(&ws, "alice@ops", &["rollout", "start", "rollout.yaml"]);
+    let started = ws.fleetdeck("alice@ops", &["rollout", "start", "rollout.yaml"]);
     assert!(started.status.success(), "{}", cli_support::text(&started));
     let live = Live::new(&ws).await;
     let mut executor = live.executor(&ws, "executor-a", None);
@@ -73,11 +58,7 @@ async fn approving_a_batch_with_an_unreachable_cluster_is_refused_naming_it() {
     let RunId(run) = waiting.expect("the first batch awaits approval");
 
     let refused = tokio::task::block_in_place(|| {
-        fleetdeck(
-            &ws,
-            "bob@ops",
-            &["rollout", "approve", &run, "--note", "go"],
-        )
+        ws.fleetdeck("bob@ops", &["rollout", "approve", &run, "--note", "go"])
     });
     let why = cli_support::text(&refused);
     assert!(!refused.status.success(), "{why}");

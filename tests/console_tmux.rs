@@ -331,20 +331,7 @@ fn demo_operator_actions() {
 
     // Read-only: approve and hand-off are refused with the reason, nothing is written.
     let before = journal_events(&journal).len();
-    let ro = Tmux::start(
-        "readonly",
-        &[
-            "--as",
-            "viewer@e2e",
-            "--readonly",
-            "demo",
-            "--seed",
-            "1",
-            "--dir",
-            &dir_s,
-        ],
-        &[],
-    );
+    let ro = Tmux::readonly_demo("readonly", &dir_s);
     ro.wait_for("READ-ONLY", 60);
     ro.send(&["3", "a"]);
     let screen = ro.wait_for("read-only mode (--readonly)", 5);

@@ -44,20 +44,7 @@ fn a_readonly_demo_runs_no_executor_and_writes_nothing() {
     require_tmux();
     let dir = tempfile::tempdir().expect("demo dir");
     let dir_s = dir.path().to_str().expect("utf-8 path").to_owned();
-    let t = Tmux::start(
-        "readonly-demo",
-        &[
-            "--as",
-            "viewer@e2e",
-            "--readonly",
-            "demo",
-            "--seed",
-            "1",
-            "--dir",
-            &dir_s,
-        ],
-        &[],
-    );
+    let t = Tmux::readonly_demo("readonly-demo", &dir_s);
     let screen = t.wait_for("Synced", 60);
     assert!(
         screen.contains("read-only: no executor runs in this console"),

@@ -177,20 +177,7 @@ impl Harness {
 
     /// `fleetdeck ARGS` as `actor` on this fleet's ledger, kubeconfig and journal.
     fn fleetdeck(&self, actor: &str, args: &[&str]) -> Output {
-        let journal = self.journal();
-        let journal = journal.to_str().expect("temporary paths are UTF-8");
-        let mut all = vec![
-            "--ledger",
-            "ledger.yaml",
-            "--kubeconfig",
-            "kubeconfig",
-            "--journal",
-            journal,
-            "--as",
-            actor,
-        ];
-        all.extend_from_slice(args);
-        cli_support::fleetdeck(&all, self.ws.path())
+        self.ws.fleetdeck(actor, args)
     }
 
     /// Runs the CLI and insists it succeeded.

@@ -50,6 +50,23 @@ impl Workspace {
         self.dir.path()
     }
 
+    /// `fleetdeck ARGS` as `actor` in the workspace, on its ledger, kubeconfig and
+    /// journal (`journal.sqlite`).
+    pub fn fleetdeck(&self, actor: &str, args: &[&str]) -> std::process::Output {
+        let mut all = vec![
+            "--ledger",
+            "ledger.yaml",
+            "--kubeconfig",
+            "kubeconfig",
+            "--journal",
+            "journal.sqlite",
+            "--as",
+            actor,
+        ];
+        all.extend_from_slice(args);
+        crate::cli_support::fleetdeck(&all, self.path())
+    }
+
     /// The ledger written for the fleet.
     pub fn ledger(&self) -> fleetdeck::model::ledger::Ledger {
         fleetdeck::ledger_file::load(&self.path().join("ledger.yaml")).expect("ledger")

@@ -28,6 +28,25 @@ pub fn require_tmux() {
 }
 
 impl Tmux {
+    /// Starts the demo read-only as `viewer@e2e` (seed 1) on the fleet and journal in
+    /// `dir`, as a person watching over someone else's shoulder would.
+    pub fn readonly_demo(test: &str, dir: &str) -> Tmux {
+        Tmux::start(
+            test,
+            &[
+                "--as",
+                "viewer@e2e",
+                "--readonly",
+                "demo",
+                "--seed",
+                "1",
+                "--dir",
+                dir,
+            ],
+            &[],
+        )
+    }
+
     /// Starts `fleetdeck ARGS` in a fresh session with an isolated HOME and config; the
     /// shell prints `exit=<code>` when the binary returns, then waits.
     pub fn start(test: &str, args: &[&str], env: &[(&str, &str)]) -> Tmux {
