@@ -839,7 +839,12 @@ fn long_run_ids_are_listed_whole_when_the_screen_has_room() {
         "ro-cni-canary-ux-1-1796048131",
         "ro-cni-canary-ux-2-1796048127",
     ] {
-        assert!(screen.contains(id), "{id}:\n{screen}");
+        let line = screen
+            .lines()
+            .find(|l| l.contains(id))
+            .unwrap_or_else(|| panic!("{id}:\n{screen}"));
+        // And its status after it, whole.
+        assert!(line.contains("awaiting-approval"), "{line}");
     }
 }
 

@@ -541,4 +541,55 @@ fn an_identity_mismatch_drill_down_shows_the_whole_reason() {
         screen.contains(&format!("IDENTITY MISMATCH: {reason}")),
         "{reason}\n{screen}"
     );
+    assert_eq!(
+        screen.matches(reason.as_str()).count(),
+        1,
+        "once:\n{screen}"
+    );
+}
+
+#[test]
+fn no_blocking_pdb_seen_is_not_none_without_fresh_data() {
+    // us-east-stg-01 with its PDBs gone: nothing blocks a drain while its data is fresh.
+    let without_pdbs = |status: crate::model::live::ClusterStatus| {
+        let mut snapshot = fixtures::snapshot();
+        let clusters: Vec<_> = snapshot
+            .clusters
+            .iter()
+            .map(|c| {
+                let mut c = (**c).clone();
+                if &*c.id == "us-east-stg-01" {
+                    let mut view = (*c.view).clone();
+                    view.pdbs.clear();
+                    view.pods.iter_mut().for_each(|p| p.pdb = None);
+                    c.view = std::sync::Arc::new(view);
+                    c.status = status;
+                }
+                std::sync::Arc::new(c)
+            })
+            .collect();
+        snapshot.clusters = clusters.into();
+        snapshot
+    };
+    let mut app = fixtures::app();
+    app.update(super::app::Msg::Snapshot(without_pdbs(
+        crate::model::live::ClusterStatus::Synced,
+    )));
+    press(&mut app, ":");
+    typed(&mut app, "cluster us-east-stg-01");
+    press(&mut app, "enter");
+    let fresh = render(&app, 160, 30);
+    assert!(
+        fresh.contains("every PDB allows a disruption now"),
+        "{fresh}"
+    );
+    app.update(super::app::Msg::Snapshot(without_pdbs(
+        crate::model::live::ClusterStatus::Unknown,
+    )));
+    let stale = render(&app, 160, 30);
+    assert!(!stale.contains("every PDB allows"), "{stale}");
+    assert!(
+        stale.contains("unknown: no fresh data from this cluster"),
+        "{stale}"
+    );
 }

@@ -2,6 +2,15 @@
 
 use super::event::{Event, EventBody};
 
+/// `: note`, or nothing when the person left the note empty (no dangling colon).
+fn said(note: &str) -> String {
+    if note.trim().is_empty() {
+        String::new()
+    } else {
+        format!(": {note}")
+    }
+}
+
 /// A one-line description of an event for people.
 pub fn describe(event: &Event) -> String {
     describe_body(event).trim_start().to_string()
@@ -25,14 +34,16 @@ fn describe_body(event: &Event) -> String {
             if *ok { "ok" } else { "not ok" }
         ),
         EventBody::Paused { scope, reason } => format!("paused {scope}: {reason}"),
-        EventBody::Resumed { scope, note } => format!("resumed {scope}: {note}"),
+        EventBody::Resumed { scope, note } => format!("resumed {scope}{}", said(note)),
         EventBody::GuardTripped { scope, reason, .. } => format!("GUARD paused {scope}: {reason}"),
-        EventBody::HandedOff { to, note } => format!("{item}{step}: handed off to {to}: {note}"),
-        EventBody::TakenOver { note } => format!("{item}{step}: taken over: {note}"),
-        EventBody::Returned { outcome, note } => {
-            format!("{item}{step}: returned ({outcome:?}): {note}")
+        EventBody::HandedOff { to, note } => {
+            format!("{item}{step}: handed off to {to}{}", said(note))
         }
-        EventBody::Aborted { note } => format!("aborted: {note}"),
+        EventBody::TakenOver { note } => format!("{item}{step}: taken over{}", said(note)),
+        EventBody::Returned { outcome, note } => {
+            format!("{item}{step}: returned ({outcome:?}){}", said(note))
+        }
+        EventBody::Aborted { note } => format!("aborted{}", said(note)),
         EventBody::CommandRefused { command, reason } => {
             format!("{item}{step}: REFUSED {command}: {reason}")
         }
@@ -55,9 +66,47 @@ fn describe_body(event: &Event) -> String {
             format!("HALTED at batch {}: {why}", batch + 1)
         }
         EventBody::RunApproved { batch, note } => match batch {
-            Some(b) => format!("approved batch {}: {note}", b + 1),
-            None => format!("approved: {note}"),
+            Some(b) => format!("approved batch {}{}", b + 1, said(note)),
+            None => format!("approved{}", said(note)),
         },
         other => other.to_parts().0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::run::{Actor, IdempotencyKey, NewEvent, PauseScope, ReturnOutcome, Sequence};
+
+    fn described(body: EventBody) -> String {
+        describe(&Event {
+            seq: Sequence(1),
+            token: None,
+            event: NewEvent::new(
+                jiff::Timestamp::UNIX_EPOCH,
+                Actor("a@h".into()),
+                IdempotencyKey("k".into()),
+                body,
+            ),
+        })
+    }
+
+    #[test]
+    fn an_empty_note_leaves_no_dangling_colon() {
+        let resumed = |note: &str| {
+            described(EventBody::Resumed {
+                scope: PauseScope::Fleet,
+                note: note.into(),
+            })
+        };
+        assert_eq!(resumed(""), "resumed fleet");
+        assert_eq!(resumed("all clear"), "resumed fleet: all clear");
+        assert_eq!(
+            described(EventBody::Returned {
+                outcome: ReturnOutcome::Retry,
+                note: " ".into(),
+            }),
+            ": returned (Retry)"
+        );
     }
 }

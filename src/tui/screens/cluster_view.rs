@@ -150,9 +150,15 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         ));
     }
     if let Some(c) = live.filter(|c| !c.status.data_usable()) {
+        // A mismatch's reason already has its line above.
+        let mismatch = match &c.identity_verdict {
+            Some(IdentityVerdict::Mismatch { reason }) => Some(reason.as_str()),
+            _ => None,
+        };
         let why = c
             .last_error
             .as_deref()
+            .filter(|e| mismatch.is_none_or(|reason| !e.contains(reason)))
             .map(|e| format!(": {e}"))
             .unwrap_or_default();
         let what = if c.view.nodes.is_empty() && c.view.pods.is_empty() {
@@ -211,7 +217,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         };
         // Nothing of a cluster without fresh data counts, whatever its last seen nodes said.
         let health = if !usable {
-            format!("no: cluster {}", status.map_or("no data", |s| s.label()))
+            "no: no fresh data".to_owned()
         } else if f.health.is_healthy() {
             "yes".to_owned()
         } else {
@@ -288,6 +294,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         app,
         state.focus == Focus::Pdbs,
         facts,
+        usable,
         state.pdb_selected,
         left,
         buf,
@@ -322,10 +329,14 @@ fn panel(app: &App, title: String, focused: bool, area: Rect, buf: &mut Buffer) 
     inner
 }
 
+/// The PDBs panel. Without fresh data (`usable` false) the last seen blockers are still
+/// listed, as the banner says, but none seen is not "none": that would read as safe to
+/// drain.
 fn draw_pdbs(
     app: &App,
     focused: bool,
     facts: &crate::tui::fleet_data::ClusterFacts,
+    usable: bool,
     selected: usize,
     area: Rect,
     buf: &mut Buffer,
@@ -336,6 +347,16 @@ fn draw_pdbs(
         facts.blocking_pdbs.len()
     );
     let inner = panel(app, title, focused, area, buf);
+    if facts.blocking_pdbs.is_empty() && !usable {
+        buf.set_stringn(
+            inner.x + 1,
+            inner.y,
+            "unknown: no fresh data from this cluster",
+            usize::from(inner.width),
+            t.style(Slot::Unknown),
+        );
+        return;
+    }
     if facts.blocking_pdbs.is_empty() {
         buf.set_stringn(
             inner.x + 1,

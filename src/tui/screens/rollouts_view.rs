@@ -25,8 +25,9 @@ pub fn cell_slot(state: CellState) -> Slot {
     }
 }
 
-/// Cells of a run list line besides the id: the selection mark and the status word.
-const RUN_LIST_EXTRA: usize = 16;
+/// Cells of a run list line besides the id: the selection mark (2), a space and the
+/// longest status word (`awaiting-approval`).
+const RUN_LIST_EXTRA: usize = 20;
 
 /// Draws the screen into `area`.
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
