@@ -124,6 +124,15 @@ pub enum CommandRefusal {
     },
 }
 
+/// ` (note: …)`, or nothing for an empty note.
+fn noted(note: &str) -> String {
+    if note.trim().is_empty() {
+        String::new()
+    } else {
+        format!(" (note: {note})")
+    }
+}
+
 impl OperatorCommand {
     /// A short verb for messages and idempotency keys (`approve`, `handoff`, …).
     pub fn verb(&self) -> &'static str {
@@ -146,7 +155,10 @@ impl OperatorCommand {
                 "pause {scope}: no new step starts there until someone resumes; steps in flight finish and nothing is undone (reason: {reason})"
             ),
             OperatorCommand::Resume { scope, note } => {
-                format!("resume {scope}: automation starts new steps there again (note: {note})")
+                format!(
+                    "resume {scope}: automation starts new steps there again{}",
+                    noted(note)
+                )
             }
             OperatorCommand::HandOff {
                 run,
@@ -154,10 +166,12 @@ impl OperatorCommand {
                 to,
                 note,
             } => format!(
-                "hand {item} of {run} to {to}: the engine leaves it alone until it is returned (note: {note})"
+                "hand {item} of {run} to {to}: the engine leaves it alone until it is returned{}",
+                noted(note)
             ),
             OperatorCommand::TakeOver { run, item, note } => format!(
-                "take over {item} of {run}: it becomes yours and the engine leaves it alone until you return it (note: {note})"
+                "take over {item} of {run}: it becomes yours and the engine leaves it alone until you return it{}",
+                noted(note)
             ),
             OperatorCommand::Return {
                 run,
@@ -170,18 +184,26 @@ impl OperatorCommand {
                     ReturnOutcome::Retry => "the engine retries the step with a fresh deadline",
                     ReturnOutcome::Abort => "the node stops here; nothing is undone",
                 };
-                format!("return {item} of {run} ({outcome:?}): {what} (note: {note})")
+                format!(
+                    "return {item} of {run} ({outcome:?}): {what}{}",
+                    noted(note)
+                )
             }
             OperatorCommand::Abort { run, note } => format!(
-                "abort {run}: no new step of it ever starts; nothing already done is undone (note: {note})"
+                "abort {run}: no new step of it ever starts; nothing already done is undone{}",
+                noted(note)
             ),
             OperatorCommand::Approve { run, batch, note } => match batch {
                 Some(b) => format!(
-                    "approve batch {} of {run}: its clusters start (note: {note})",
-                    b + 1
+                    "approve batch {} of {run}: its clusters start{}",
+                    b + 1,
+                    noted(note)
                 ),
                 None => {
-                    format!("approve the waiting batch of {run}: its clusters start (note: {note})")
+                    format!(
+                        "approve the waiting batch of {run}: its clusters start{}",
+                        noted(note)
+                    )
                 }
             },
             OperatorCommand::Note { text, .. } => format!("journal the note: {text}"),

@@ -209,3 +209,13 @@ fn only_a_node_in_a_persons_hands_can_be_returned() {
     projection.apply(&taken);
     assert!(command_event(&projection, &give_back, &bob, at(6)).is_ok());
 }
+
+#[test]
+fn an_empty_note_is_not_announced() {
+    let resume = |note: &str| OperatorCommand::Resume {
+        scope: PauseScope::Fleet,
+        note: note.into(),
+    };
+    assert!(!resume("").describe().contains("note:"));
+    assert!(resume("all clear").describe().ends_with("(note: all clear)"));
+}
