@@ -217,5 +217,9 @@ fn an_empty_note_is_not_announced() {
         note: note.into(),
     };
     assert!(!resume("").describe().contains("note:"));
-    assert!(resume("all clear").describe().ends_with("(note: all clear)"));
+    assert!(
+        resume("all clear")
+            .describe()
+            .ends_with("(note: all clear)")
+    );
 }

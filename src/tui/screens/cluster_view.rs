@@ -347,23 +347,18 @@ fn draw_pdbs(
         facts.blocking_pdbs.len()
     );
     let inner = panel(app, title, focused, area, buf);
-    if facts.blocking_pdbs.is_empty() && !usable {
-        buf.set_stringn(
-            inner.x + 1,
-            inner.y,
-            "unknown: no fresh data from this cluster",
-            usize::from(inner.width),
-            t.style(Slot::Unknown),
-        );
-        return;
-    }
     if facts.blocking_pdbs.is_empty() {
+        let (text, slot) = if usable {
+            ("none: every PDB allows a disruption now", Slot::Ok)
+        } else {
+            ("unknown: no fresh data from this cluster", Slot::Unknown)
+        };
         buf.set_stringn(
             inner.x + 1,
             inner.y,
-            "none: every PDB allows a disruption now",
+            text,
             usize::from(inner.width),
-            t.style(Slot::Ok),
+            t.style(slot),
         );
         return;
     }
