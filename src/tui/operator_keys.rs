@@ -357,6 +357,13 @@ pub fn return_item(app: &mut App) {
         "outcome (choose one): d done (the engine goes on) · r retry the step · a abort the node"
             .into(),
     );
+    // Whatever is chosen, the engine acts on it only once the run may start steps again.
+    if let Some(p) = app.activity.journal.projection.pause_for(&run) {
+        context.push(format!(
+            "the run is paused ({}: {}): done or retry takes effect once it is resumed",
+            p.scope, p.reason
+        ));
+    }
     open(
         app,
         Dialog::new(

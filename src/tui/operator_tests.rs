@@ -1057,3 +1057,15 @@ fn a_narrow_timeline_keeps_room_for_what_happened() {
         "{screen}"
     );
 }
+
+#[test]
+fn returning_a_step_of_a_paused_run_says_it_waits_for_the_resume() {
+    let mut app = fixtures::operator_app();
+    paused(&mut app);
+    press(&mut app, "4 j r");
+    let screen = render(&app, 200, 60);
+    assert!(
+        screen.contains("the run is paused (fleet: incident 4711"),
+        "{screen}"
+    );
+}

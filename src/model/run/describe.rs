@@ -1,6 +1,7 @@
 //! One line per journal event, in words, for the console's panels and the timeline.
 
 use super::event::{Event, EventBody};
+use super::status::StepStatus;
 
 /// `: note`, or nothing when the person left the note empty (no dangling colon).
 fn said(note: &str) -> String {
@@ -27,6 +28,11 @@ fn describe_body(event: &Event) -> String {
             e.run.as_ref().map(|r| r.as_str()).unwrap_or(""),
             status.word()
         ),
+        // The person's hand-off or take-over has its own event; the engine's status event
+        // after it only says whose hands the step is in (it cannot tell the two apart).
+        EventBody::StepStatusChanged {
+            status: StepStatus::HandedOff { to, .. },
+        } => format!("{item}{step}: in {to}'s hands"),
         EventBody::StepStatusChanged { status } => format!("{item}{step}: {status}"),
         EventBody::Intent { action, .. } => format!("{item}{step}: {action} (intent)"),
         EventBody::Outcome { ok, .. } => format!(
@@ -89,6 +95,17 @@ mod tests {
                 body,
             ),
         })
+    }
+
+    #[test]
+    fn the_engines_hand_off_status_says_whose_hands_not_who_handed() {
+        let status = described(EventBody::StepStatusChanged {
+            status: StepStatus::HandedOff {
+                to: Actor("alice@ops".into()),
+                note: "I have it".into(),
+            },
+        });
+        assert_eq!(status, ": in alice@ops's hands");
     }
 
     #[test]
