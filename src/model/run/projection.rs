@@ -352,23 +352,35 @@ impl Projection {
     /// The pause switch that stops `run`, if any (failure-domain pauses apply per node and
     /// are asked for with [`Projection::domain_pause`]).
     pub fn pause_for(&self, run: &RunView) -> Option<&PauseSwitch> {
-        self.pauses_for(run).into_iter().next()
+        self.switches_for(run).next()
     }
 
     /// Every pause switch that stops `run` (fleet, its own, its cluster's, in that order):
     /// clearing one leaves the others in force, so a person must see them all.
     pub fn pauses_for(&self, run: &RunView) -> Vec<&PauseSwitch> {
-        let cluster = run.cluster.as_ref().map(|cluster| PauseScope::Cluster {
-            cluster: cluster.clone(),
+        self.switches_for(run).collect()
+    }
+
+    /// The switches stopping `run`, looked up lazily in order: `pause_for`, asked for
+    /// every run on every frame, stops at the first without building the other scopes.
+    fn switches_for<'a, 'r>(
+        &'a self,
+        run: &'r RunView,
+    ) -> impl Iterator<Item = &'a PauseSwitch> + use<'a, 'r> {
+        let fleet = std::iter::once_with(|| self.pauses.get(&PauseScope::Fleet));
+        let own = std::iter::once_with(move || {
+            self.pauses.get(&PauseScope::Run {
+                run: run.id.clone(),
+            })
         });
-        let own = PauseScope::Run {
-            run: run.id.clone(),
-        };
-        [Some(PauseScope::Fleet), Some(own), cluster]
-            .into_iter()
-            .flatten()
-            .filter_map(|scope| self.pauses.get(&scope))
-            .collect()
+        let cluster = std::iter::once_with(move || {
+            run.cluster.as_ref().and_then(|cluster| {
+                self.pauses.get(&PauseScope::Cluster {
+                    cluster: cluster.clone(),
+                })
+            })
+        });
+        fleet.chain(own).chain(cluster).flatten()
     }
 
     /// Rollouts: the release each cluster runs according to the journal, by cluster id.
