@@ -245,11 +245,17 @@ pub fn approve(app: &mut App) {
         context.push(format!("gate: {gate}"));
     }
     let actor = Actor(app.config.actor.clone());
-    // Every cluster of the batch must be able to take actions, as last seen live.
+    // Every cluster of the batch must be able to take actions, as last seen live, by the
+    // one rule every change goes through (`change_refusal`): fresh data and a confirmed
+    // identity. A fresh cluster refused only for its identity counts as a mismatch, as
+    // `rollout approve` counts it.
     let seen: Vec<(ClusterId, Option<ClusterStatus>)> = clusters
         .iter()
         .map(|c| {
-            let status = app.snapshot.cluster(c).map(|v| v.status);
+            let status = app.snapshot.cluster(c).map(|v| match v.change_refusal() {
+                Some(_) if v.status.allows_actions() => ClusterStatus::IdentityMismatch,
+                _ => v.status,
+            });
             (ClusterId((*c).to_string()), status)
         })
         .collect();

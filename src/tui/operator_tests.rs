@@ -1069,3 +1069,27 @@ fn returning_a_step_of_a_paused_run_says_it_waits_for_the_resume() {
         "{screen}"
     );
 }
+
+#[test]
+fn a_batch_cluster_whose_identity_is_not_confirmed_refuses_the_approval() {
+    let mut app = fixtures::operator_app();
+    fixtures::seen_as(&mut app, "us-east-prod-03", ClusterStatus::Synced);
+    // eu-fra-prod-02 is fresh, but nothing pins its identity.
+    let clusters: Vec<_> = app
+        .snapshot
+        .clusters
+        .iter()
+        .map(|c| {
+            let mut c = (**c).clone();
+            if &*c.id == "eu-fra-prod-02" {
+                c.identity_verdict = Some(crate::model::live::IdentityVerdict::NotPinned);
+            }
+            std::sync::Arc::new(c)
+        })
+        .collect();
+    app.snapshot.clusters = clusters.into();
+    press(&mut app, "3 a");
+    let screen = render(&app, 160, 36);
+    assert!(screen.contains("cannot be approved now"), "{screen}");
+    assert!(screen.contains("eu-fra-prod-02"), "{screen}");
+}
