@@ -93,8 +93,6 @@ pub struct Dialog {
     pub context: Vec<String>,
     /// Inputs.
     pub fields: Vec<Field>,
-    /// Whether the dialog asks for the outcome of a return.
-    pub asks_outcome: bool,
     /// The outcome the person chose; none until they choose one (nothing is preselected).
     pub outcome: Option<ReturnOutcome>,
     /// Which input has the keys (`fields.len()` is the outcome choice).
@@ -119,51 +117,46 @@ pub enum DialogResult {
 }
 
 impl Dialog {
+    /// Whether the dialog asks for a return's outcome (done, retry, abort).
+    pub fn asks_outcome(&self) -> bool {
+        matches!(self.purpose, Purpose::Return(..))
+    }
+
     /// A dialog for `purpose` with `context` lines; inputs follow from the purpose.
     pub fn new(title: impl Into<String>, context: Vec<String>, purpose: Purpose) -> Dialog {
-        let (fields, asks_outcome) = match &purpose {
-            Purpose::Pause(_) => (vec![Field::new("reason", true, false)], false),
-            Purpose::Resume(_) => (vec![Field::new("note", false, false)], false),
-            Purpose::HandOff(..) => (
-                vec![
-                    Field::new("assignee", true, false),
-                    Field::new("note", true, true),
-                ],
-                false,
-            ),
-            Purpose::TakeOver(..) | Purpose::Approve(..) => {
-                (vec![Field::new("note", false, true)], false)
+        let fields = match &purpose {
+            Purpose::Pause(_) => vec![Field::new("reason", true, false)],
+            Purpose::Resume(_) => vec![Field::new("note", false, false)],
+            Purpose::HandOff(..) => vec![
+                Field::new("assignee", true, false),
+                Field::new("note", true, true),
+            ],
+            Purpose::TakeOver(..) | Purpose::Approve(..) | Purpose::Return(..) => {
+                vec![Field::new("note", false, true)]
             }
-            Purpose::Return(..) => (vec![Field::new("note", false, true)], true),
-            Purpose::Abort(..) => (
-                vec![
-                    Field::new("why", true, false),
-                    Field::new("type the name to confirm", true, false),
-                ],
-                false,
-            ),
-            Purpose::Acknowledge(..) => (vec![Field::new("note", true, true)], false),
-            Purpose::Nothing | Purpose::Quit => (Vec::new(), false),
-            Purpose::StartMaintenance(..) => (
-                vec![
-                    Field::new("name", true, false),
-                    Field::new("drain deadline (stuck after)", true, false),
-                ],
-                false,
-            ),
+            Purpose::Abort(..) => vec![
+                Field::new("why", true, false),
+                Field::new("type the name to confirm", true, false),
+            ],
+            Purpose::Acknowledge(..) => vec![Field::new("note", true, true)],
+            Purpose::Nothing | Purpose::Quit => Vec::new(),
+            Purpose::StartMaintenance(..) => vec![
+                Field::new("name", true, false),
+                Field::new("drain deadline (stuck after)", true, false),
+            ],
         };
         let mut dialog = Dialog {
             title: title.into(),
             context,
             fields,
-            asks_outcome,
             outcome: None,
             focus: 0,
             stage: Stage::Edit,
             purpose,
             problem: None,
         };
-        if dialog.fields.is_empty() && !dialog.asks_outcome && dialog.purpose != Purpose::Nothing {
+        if dialog.fields.is_empty() && !dialog.asks_outcome() && dialog.purpose != Purpose::Nothing
+        {
             // Nothing to fill in: go straight to saying what will happen.
             dialog.advance();
         }
@@ -327,7 +320,7 @@ impl Dialog {
             }
             Stage::Edit => {}
         }
-        let inputs = self.fields.len() + usize::from(self.asks_outcome);
+        let inputs = self.fields.len() + usize::from(self.asks_outcome());
         match key.code {
             KeyCode::Esc => return DialogResult::Cancelled,
             KeyCode::Char('c') if ctrl => return DialogResult::Cancelled,
@@ -347,7 +340,7 @@ impl Dialog {
                 // Enter walks the form, then asks for confirmation once it is complete.
                 if self.focus + 1 < self.fields.len() {
                     self.focus += 1;
-                } else if self.asks_outcome && self.outcome.is_none() {
+                } else if self.asks_outcome() && self.outcome.is_none() {
                     // Never a default: the person picks the outcome themselves.
                     self.focus = self.fields.len();
                     self.problem = Some(CHOOSE_OUTCOME.into());
@@ -355,7 +348,7 @@ impl Dialog {
                     self.advance();
                 }
             }
-            _ if self.focus == self.fields.len() && self.asks_outcome => {
+            _ if self.focus == self.fields.len() && self.asks_outcome() => {
                 self.outcome = Some(match (key.code, self.outcome) {
                     (KeyCode::Char('d'), _) => ReturnOutcome::Done,
                     (KeyCode::Char('r'), _) => ReturnOutcome::Retry,

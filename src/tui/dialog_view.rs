@@ -64,7 +64,7 @@ fn body_rows(dialog: &Dialog, inner_w: u16) -> u16 {
                 .iter()
                 .map(|f| if f.multiline { 4 } else { 2 })
                 .sum::<u16>()
-                + u16::from(dialog.asks_outcome)
+                + u16::from(dialog.asks_outcome())
                 + 2
         }
         // The heading, the text (indented by two), a blank row and the hint.
@@ -149,7 +149,7 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                 (&area).render(r, buf);
                 y += h;
             }
-            if dialog.asks_outcome {
+            if dialog.asks_outcome() {
                 let focused = dialog.focus == dialog.fields.len();
                 let mut spans = vec![Span::styled(
                     format!("{}outcome  ", if focused { "▸ " } else { "  " }),

@@ -72,6 +72,9 @@ impl std::fmt::Display for StepStatus {
         match self {
             StepStatus::Blocked { reason } => write!(f, "blocked: {reason}"),
             StepStatus::Failed { error } => write!(f, "failed: {error}"),
+            StepStatus::HandedOff { to, note } if note.trim().is_empty() => {
+                write!(f, "handed off to {to}")
+            }
             StepStatus::HandedOff { to, note } => write!(f, "handed off to {to}: {note}"),
             other => f.write_str(other.word()),
         }
