@@ -51,11 +51,18 @@ fn a_readonly_demo_runs_no_executor_and_writes_nothing() {
         "the console says no executor runs here:\n{screen}"
     );
 
+    assert!(
+        !dir.path().join("journal.sqlite").exists(),
+        "a read-only console creates no journal"
+    );
+
     // Someone else pauses, starts a maintenance and resumes from the CLI.
     let file = dir.path().join("patch.yaml");
     std::fs::write(&file, MAINTENANCE).expect("write the maintenance");
     let file = file.to_str().expect("utf-8 path");
     as_bob(&dir_s, &["pause", "--all", "--reason", "change window"]);
+    // The console reads the journal once someone else has created it.
+    t.wait_for("AUTOMATION PAUSED", 15);
     as_bob(&dir_s, &["maintenance", "start", file]);
     as_bob(&dir_s, &["resume", "--all", "--note", "window open"]);
 

@@ -81,10 +81,22 @@ pub async fn run_live(
 ) -> anyhow::Result<()> {
     let mut sync = FleetSync::start(&ledger, kubeconfig.clone(), settings.sync);
     let (activity_tx, activity) = tokio::sync::watch::channel(Activity::default());
-    let journal = SqliteJournal::open(&settings.journal, Durability::Full)?;
-    let feed = tokio::task::spawn_blocking(move || {
-        console_feed::feed(journal, activity_tx, Duration::from_millis(500))
-    });
+    let feed_every = Duration::from_millis(500);
+    let feed = if settings.readonly {
+        // Read-only opens nothing for writing and creates no journal: the feed waits for
+        // one to appear (another console or executor may start writing it).
+        let path = settings.journal.clone();
+        tokio::task::spawn_blocking(move || {
+            console_feed::feed_once_open(
+                || SqliteJournal::open_read_only(&path),
+                activity_tx,
+                feed_every,
+            )
+        })
+    } else {
+        let journal = SqliteJournal::open(&settings.journal, Durability::Full)?;
+        tokio::task::spawn_blocking(move || console_feed::feed(journal, activity_tx, feed_every))
+    };
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let notice = readonly_notice(settings.readonly, executor, notice);
     let executor_task = if executor && !settings.readonly {

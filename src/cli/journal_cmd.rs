@@ -41,8 +41,12 @@ pub fn parse_since(text: &str, now: Timestamp) -> anyhow::Result<Timestamp> {
     })
 }
 
-/// Opens the journal named by the settings.
+/// Opens the journal named by the settings; in read-only mode for reading only, so
+/// nothing is created, migrated or written.
 pub fn open(settings: &Settings) -> anyhow::Result<SqliteJournal> {
+    if settings.readonly {
+        return Ok(SqliteJournal::open_read_only(&settings.journal)?);
+    }
     SqliteJournal::open(&settings.journal, Durability::Full)
         .with_context(|| format!("journal {}", settings.journal.display()))
 }

@@ -42,6 +42,31 @@ fn in_flight(projection: &Projection) -> BTreeMap<String, String> {
     out
 }
 
+/// [`feed`] from the journal `open` gives, trying again every `every` while it fails
+/// (a read-only console whose journal does not exist yet): until then the console's
+/// header says automation's state is unknown.
+pub fn feed_once_open<S: JournalStore>(
+    mut open: impl FnMut() -> Result<S, crate::journal::JournalError>,
+    activity_tx: watch::Sender<Activity>,
+    every: Duration,
+) {
+    let mut logged = false;
+    loop {
+        if activity_tx.is_closed() {
+            return;
+        }
+        match open() {
+            Ok(store) => return feed(store, activity_tx, every),
+            Err(error) => {
+                if !std::mem::replace(&mut logged, true) {
+                    tracing::warn!(%error, "console feed cannot open the journal; trying again");
+                }
+                std::thread::sleep(every);
+            }
+        }
+    }
+}
+
 /// Publishes the journal's activity (runs, pauses, recent events) from `store` every
 /// `every` until the receiver is gone. Blocking (SQLite reads): run it on a thread of its own, e.g. with
 /// `tokio::task::spawn_blocking`, never on the console's async workers.

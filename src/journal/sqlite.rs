@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use jiff::Timestamp;
 use rusqlite::types::Value as SqlValue;
-use rusqlite::{Connection, OptionalExtension, Row, Transaction, TransactionBehavior, params};
+use rusqlite::{
+    Connection, OpenFlags, OptionalExtension, Row, Transaction, TransactionBehavior, params,
+};
 
 use super::lease::{Fence, Lease, LeaseGrant};
 use super::migrations::{MIGRATIONS, current_version};
@@ -52,6 +54,36 @@ impl SqliteJournal {
             })?;
         }
         Self::from_connection(Connection::open(path)?, durability)
+    }
+
+    /// Opens the existing journal at `path` for reading only (read-only mode): no file is
+    /// created, no schema is migrated and every write is refused by SQLite itself. A
+    /// journal that does not exist yet, or whose schema an older fleetdeck wrote, is an
+    /// error that says so.
+    pub fn open_read_only(path: &Path) -> Result<Self, JournalError> {
+        if !path.is_file() {
+            return Err(JournalError::Invalid(format!(
+                "no journal at {} yet (read-only mode creates none)",
+                path.display()
+            )));
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags)?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let journal = SqliteJournal { conn };
+        let found = journal.schema_version()?;
+        let known = current_version();
+        if found > known {
+            return Err(JournalError::SchemaTooNew { found, known });
+        }
+        if found < known {
+            return Err(JournalError::Invalid(format!(
+                "journal {} has schema version {found}, older than this fleetdeck's {known}; \
+                 open it once without --readonly to bring it up to date",
+                path.display()
+            )));
+        }
+        Ok(journal)
     }
 
     /// A journal in memory, for tests and dry runs.

@@ -317,3 +317,36 @@ fn projection_replays_what_was_appended() {
     let item = &p.runs[&RunId("r1".into())].items[&ItemId("n1".into())];
     assert_eq!(item.current, Some(StepName("Cordon".into())));
 }
+
+#[test]
+fn a_read_only_journal_reads_creates_nothing_and_refuses_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal.sqlite");
+    let missing = SqliteJournal::open_read_only(&path).err().unwrap();
+    assert!(missing.to_string().contains("no journal at"), "{missing}");
+    assert!(!path.exists(), "read-only mode created the journal file");
+
+    let mut writer = SqliteJournal::open(&path, Durability::Normal).unwrap();
+    writer.append(note("a", 1), None).unwrap();
+    let mut reader = SqliteJournal::open_read_only(&path).unwrap();
+    assert_eq!(reader.query(&EventQuery::default()).unwrap().len(), 1);
+    assert!(reader.append(note("b", 2), None).is_err());
+    writer.append(note("c", 3), None).unwrap();
+    assert_eq!(reader.query(&EventQuery::default()).unwrap().len(), 2);
+}
+
+#[test]
+fn a_read_only_journal_of_an_older_schema_asks_for_one_writable_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal.sqlite");
+    SqliteJournal::open(&path, Durability::Normal).unwrap();
+    let conn = Connection::open(&path).unwrap();
+    conn.execute("UPDATE schema_version SET version = 0", [])
+        .unwrap();
+    drop(conn);
+    let refused = SqliteJournal::open_read_only(&path).err().unwrap();
+    assert!(
+        refused.to_string().contains("without --readonly"),
+        "{refused}"
+    );
+}
