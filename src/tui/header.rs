@@ -155,6 +155,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     };
 
     let mut second = vec![Span::raw(" ")];
+    // Read-only comes first: the switch after it is the fleet's, not this console's.
+    if app.config.readonly {
+        second.push(Span::styled(" READ-ONLY ", theme.style(Slot::Paused)));
+        second.push(sep(theme));
+    }
     // The fleet pause as the journal has it (the same switch the banner shows).
     let fleet_pause = app.activity.connected.then(|| {
         app.activity
@@ -176,10 +181,6 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     });
     second.push(sep(theme));
     second.push(Span::raw(app.config.actor.clone()));
-    if app.config.readonly {
-        second.push(Span::raw(" "));
-        second.push(Span::styled(" READ-ONLY ", theme.style(Slot::Paused)));
-    }
     let utc = app.now.strftime("%H:%M:%S UTC").to_string();
     let local = app
         .now
