@@ -905,9 +905,19 @@ fn a_handed_off_or_taken_over_step_names_the_person_not_the_executor() {
     assert!(!screen.contains("set by executor@vm"), "{screen}");
 }
 
-/// The fixture journal with its maintenance running under `executor/e1`.
-fn maintenance_running(app: &mut super::app::App) {
+/// The fixture journal with its maintenance running under `executor/e1`, and the fleet
+/// lease last taken by `lease_holder`.
+fn maintenance_running(app: &mut super::app::App, lease_holder: &str) {
     let mut events = EventLog(fixtures::journal_events());
+    events.push(NewEvent::new(
+        fixtures::now() - jiff::SignedDuration::from_mins(2),
+        Actor(lease_holder.into()),
+        IdempotencyKey("lease".into()),
+        EventBody::LeaseAcquired {
+            scope: crate::model::run::LeaseScope::fleet(),
+            token: crate::model::run::FencingToken(1),
+        },
+    ));
     events.push(
         NewEvent::new(
             fixtures::now() - jiff::SignedDuration::from_mins(1),
@@ -924,19 +934,20 @@ fn maintenance_running(app: &mut super::app::App) {
 
 #[test]
 fn quit_asks_first_while_this_consoles_executor_drives_runs() {
+    let ours = Actor::instance(&Actor("executor/e1".into()), std::process::id(), 0);
     // Without an executor in the console, `q` quits at once.
     let mut app = fixtures::operator_app();
-    maintenance_running(&mut app);
+    maintenance_running(&mut app, &ours.0);
     assert!(press(&mut app, "q").contains(&Command::Quit));
 
     let mut app = fixtures::operator_app();
     app.config.executor = Some("executor/e1".into());
-    maintenance_running(&mut app);
+    maintenance_running(&mut app, &ours.0);
     assert!(press(&mut app, "q").is_empty(), "asks first");
     let screen = render(&app, 160, 30);
     assert!(screen.contains("mnt-kernel-1"), "{screen}");
     assert!(screen.contains("undone"), "{screen}");
-    assert!(screen.contains("picks the runs up from the"), "{screen}");
+    assert!(screen.contains("picks the runs up"), "{screen}");
     insta::assert_snapshot!("quit_confirm", screen);
     press(&mut app, "esc");
     assert!(app.overlay.is_none(), "esc stays");
@@ -948,15 +959,32 @@ fn quit_asks_first_while_this_consoles_executor_drives_runs() {
     // ctrl-c from the help asks too.
     let mut app = fixtures::operator_app();
     app.config.executor = Some("executor/e1".into());
-    maintenance_running(&mut app);
+    maintenance_running(&mut app, &ours.0);
     assert!(press(&mut app, "? ctrl-c").is_empty(), "asks first");
     assert!(press(&mut app, "ctrl-c").contains(&Command::Quit));
 
-    // Another executor drives it: this console stops nothing by quitting.
+    // The run's title is shown whole on a small terminal: the warning gives way first.
     let mut app = fixtures::operator_app();
-    app.config.executor = Some("executor@alice".into());
-    maintenance_running(&mut app);
-    assert!(press(&mut app, "q").contains(&Command::Quit));
+    app.config.executor = Some("executor/e1".into());
+    maintenance_running(&mut app, &ours.0);
+    press(&mut app, "q");
+    let small = render(&app, 80, 24);
+    assert!(
+        small.contains("(maintenance kernel on eu-fra-prod-01)"),
+        "{small}"
+    );
+
+    // Another executor holds the lease (even one of the same name in another process):
+    // this console stops nothing by quitting.
+    for other in [
+        Actor::instance(&Actor("executor/e1".into()), std::process::id() + 1, 0),
+        Actor::instance(&Actor("executor@alice".into()), std::process::id(), 0),
+    ] {
+        let mut app = fixtures::operator_app();
+        app.config.executor = Some("executor/e1".into());
+        maintenance_running(&mut app, &other.0);
+        assert!(press(&mut app, "q").contains(&Command::Quit), "{other}");
+    }
 }
 
 #[test]

@@ -6,31 +6,25 @@
 use super::app::{App, Command, Overlay};
 use super::dialog::{Dialog, Purpose, Stage};
 use super::feed::ConsoleCommand;
-use crate::model::run::RunStatus;
+use crate::model::run::{LeaseScope, RunStatus};
 
-/// The runs this console's executor is driving now, as `id (title)`: running (not
-/// paused) runs whose latest executor event is not another executor's. Empty when the
-/// console runs no executor.
+/// The runs this console's executor is driving now, as `id (title)`: every running (not
+/// paused) run while it holds the fleet lease, which one executor at a time holds. Empty
+/// when the console runs no executor or another executor took the lease last; before
+/// anyone took it, this console's executor is about to, so quitting asks.
 pub fn runs_in_flight(app: &App) -> Vec<String> {
     let Some(ours) = app.config.executor.as_deref() else {
         return Vec::new();
     };
-    let journal = &app.activity.journal;
-    journal
-        .projection
+    let projection = &app.activity.journal.projection;
+    let holder = projection.lease_holders.get(&LeaseScope::fleet());
+    if holder.is_some_and(|holder| !holder.is_instance_of(ours, std::process::id())) {
+        return Vec::new();
+    }
+    projection
         .runs
         .values()
-        .filter(|run| journal.projection.effective_status(run) == RunStatus::Running)
-        .filter(|run| {
-            let driver = journal
-                .events
-                .iter()
-                .rev()
-                .filter(|e| e.event.run.as_ref() == Some(&run.id))
-                .map(|e| e.event.actor.0.as_str())
-                .find(|actor| actor.starts_with("executor"));
-            driver.is_none_or(|actor| actor == ours)
-        })
+        .filter(|run| projection.effective_status(run) == RunStatus::Running)
         .map(|run| format!("{} ({})", run.id, run.title))
         .collect()
 }
@@ -48,7 +42,7 @@ pub fn quit(app: &mut App) -> Vec<Command> {
     context.extend(runs.iter().map(|r| format!("  • {r}")));
     let mut dialog = Dialog::new("quit fleetdeck?", context, Purpose::Quit);
     dialog.stage = Stage::Confirm(
-        "quit and stop this console's executor: no step of these runs goes on; a step in flight is left where it is (a node may stay cordoned, a batch half applied) and nothing is undone; another fleetdeck executor (`fleetdeck run`) or this console started again picks the runs up from the journal".into(),
+        "stop this console's executor: a step in flight stays where it is (a node may stay cordoned), nothing is undone; `fleetdeck run` or this console started again picks the runs up".into(),
     );
     app.overlay = Some(Overlay::Dialog(Box::new(dialog)));
     Vec::new()

@@ -127,7 +127,7 @@ fn touched(node: &NodeState) -> bool {
 fn instance_holder(actor: &Actor) -> Actor {
     static STARTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    Actor(format!("{actor} [pid {} #{n}]", std::process::id()))
+    Actor::instance(actor, std::process::id(), n)
 }
 
 impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + Sync>

@@ -63,7 +63,24 @@ impl Actor {
     /// Whether this actor is fleetdeck's own automation rather than a person. Decisions
     /// that only a person may take (resuming a guard pause) check this.
     pub fn is_automation(&self) -> bool {
-        self.0.starts_with("executor/") || self.0.starts_with("fleetdeck/")
+        // `executor@<person>` is the executor a console runs for its operator (the demo).
+        ["executor/", "executor@", "fleetdeck/"]
+            .iter()
+            .any(|prefix| self.0.starts_with(prefix))
+    }
+
+    /// The name one executor instance takes leases under: `actor` with the process and a
+    /// counter, so two executors of one actor never mistake each other's lease for theirs.
+    pub fn instance(actor: &Actor, pid: u32, n: u64) -> Actor {
+        Actor(format!("{actor} [pid {pid} #{n}]"))
+    }
+
+    /// Whether this lease holder is an instance of `actor` in process `pid` (see
+    /// [`Actor::instance`]).
+    pub fn is_instance_of(&self, actor: &str, pid: u32) -> bool {
+        self.0
+            .strip_prefix(actor)
+            .is_some_and(|rest| rest.starts_with(&format!(" [pid {pid} #")))
     }
 }
 
@@ -79,5 +96,36 @@ pub(crate) mod cluster_id {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<ClusterId, D::Error> {
         String::deserialize(d).map(ClusterId)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Actor;
+
+    #[test]
+    fn executors_are_automation_and_people_are_not() {
+        for robot in [
+            "executor/prod-1",
+            "executor@alice@laptop",
+            "fleetdeck/guard",
+        ] {
+            assert!(Actor(robot.into()).is_automation(), "{robot}");
+        }
+        for person in ["alice@laptop", "executive@ops", "bob"] {
+            assert!(!Actor(person.into()).is_automation(), "{person}");
+        }
+    }
+
+    #[test]
+    fn a_lease_holder_is_an_instance_of_its_actor_in_its_process_only() {
+        let holder = Actor::instance(&Actor("executor@alice".into()), 42, 0);
+        assert!(holder.is_instance_of("executor@alice", 42));
+        assert!(
+            !holder.is_instance_of("executor@alice", 43),
+            "another process"
+        );
+        assert!(!holder.is_instance_of("executor@al", 42), "another actor");
+        assert!(!Actor("executor@alice".into()).is_instance_of("executor@alice", 42));
     }
 }

@@ -8,7 +8,9 @@ use jiff::Timestamp;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::event::{Event, EventBody, IdempotencyKey, PauseScope, ReturnOutcome, Sequence};
+use super::event::{
+    Event, EventBody, IdempotencyKey, LeaseScope, PauseScope, ReturnOutcome, Sequence,
+};
 use super::ids::{Actor, ItemId, RunId, StepName};
 use super::status::{RunStatus, StepStatus};
 use crate::model::ledger::ClusterId;
@@ -31,6 +33,11 @@ pub struct Projection {
     /// through does not pause the domain again at once. (Engine state, not shown.)
     #[serde(skip)]
     pub domain_resumed_at: BTreeMap<ClusterId, BTreeMap<String, Timestamp>>,
+    /// Who last took each executor lease: the executor driving the runs under it now
+    /// (leases expire without an event, so a holder may have stopped since). Engine
+    /// state, not shown.
+    #[serde(skip)]
+    pub lease_holders: BTreeMap<LeaseScope, Actor>,
 }
 
 /// One run's current state.
@@ -253,9 +260,10 @@ impl Projection {
                         .insert(domain.clone(), e.time);
                 }
             }
-            EventBody::LeaseAcquired { .. }
-            | EventBody::Intent { .. }
-            | EventBody::Observed { .. } => {
+            EventBody::LeaseAcquired { scope, .. } => {
+                self.lease_holders.insert(scope.clone(), e.actor.clone());
+            }
+            EventBody::Intent { .. } | EventBody::Observed { .. } => {
                 self.apply_to_run(event);
             }
             EventBody::Unrecognized { kind, .. } => {
