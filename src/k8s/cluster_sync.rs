@@ -20,7 +20,7 @@ use crate::model::fleet::ClusterView;
 use crate::model::ledger::Cluster;
 use crate::model::live::{
     ClusterSnapshot, ClusterStatus, ConnectionFacts, IdentityVerdict, ObservedIdentity, SyncPhase,
-    classify, staleness, verify_identity,
+    classify, status_reason, verify_identity,
 };
 
 /// Settings for every cluster's loop.
@@ -150,18 +150,18 @@ impl Loop {
         };
         let mut facts = self.facts.clone();
         facts.unreadable_objects = unreadable;
-        let stale = staleness(&facts, now, self.options.stale_after);
         Arc::new(ClusterSnapshot {
             id,
             status: classify(&facts, now, self.options.stale_after),
             identity: self.identity.clone(),
             identity_verdict: self.verdict.clone(),
             server_version: self.server_version.clone(),
-            last_error: self
-                .last_error
-                .clone()
-                .or(stale)
-                .or_else(|| self.facts.partial.clone()),
+            last_error: status_reason(
+                &facts,
+                self.last_error.as_deref(),
+                now,
+                self.options.stale_after,
+            ),
             facts,
             kubelet_versions: kubelets,
             kernel_versions: kernels,

@@ -10,4 +10,4 @@ mod status;
 pub use drift::{Drift, DriftKind, find_drift};
 pub use identity::{ChangeRefusal, IdentityVerdict, ObservedIdentity, may_change, verify_identity};
 pub use snapshot::{ClusterSnapshot, FleetSnapshot, StatusCounts, VersionCount};
-pub use status::{ClusterStatus, ConnectionFacts, STALE_AFTER, SyncPhase, classify, staleness};
+pub use status::{ClusterStatus, ConnectionFacts, STALE_AFTER, SyncPhase, classify, status_reason};

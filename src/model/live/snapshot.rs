@@ -8,7 +8,7 @@ use jiff::Timestamp;
 use serde::Serialize;
 
 use super::identity::{IdentityVerdict, ObservedIdentity};
-use super::status::{ClusterStatus, ConnectionFacts, classify, staleness};
+use super::status::{ClusterStatus, ConnectionFacts, classify, status_reason};
 use crate::model::fleet::{ClusterView, Readiness};
 
 /// How many nodes report one version string.
@@ -176,8 +176,17 @@ impl FleetSnapshot {
                     aged = true;
                     Arc::new(ClusterSnapshot {
                         status,
-                        last_error: staleness(&c.facts, now, stale_after)
-                            .or_else(|| c.last_error.clone()),
+                        // The published reason had no silence in it (the data was
+                        // fresh then); a reason that was only the missing data is not
+                        // an error.
+                        last_error: status_reason(
+                            &c.facts,
+                            c.last_error
+                                .as_deref()
+                                .filter(|e| c.facts.partial.as_deref() != Some(e)),
+                            now,
+                            stale_after,
+                        ),
                         ..ClusterSnapshot::clone(c)
                     })
                 } else {
@@ -197,5 +206,46 @@ impl FleetSnapshot {
         self.clusters
             .iter()
             .all(|c| c.status != ClusterStatus::Connecting)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::live::SyncPhase;
+
+    #[test]
+    fn an_aged_cluster_says_how_long_it_was_silent_and_keeps_its_last_error() {
+        let now = Timestamp::from_second(1_800_000_000).unwrap();
+        let heard = now - jiff::SignedDuration::from_secs(200);
+        let synced = |last_error: Option<&str>| {
+            let mut c = ClusterSnapshot::connecting("c1");
+            c.status = ClusterStatus::Degraded;
+            c.facts.phase = SyncPhase::Watching { complete: true };
+            c.facts.listed = true;
+            c.facts.last_ok = Some(heard);
+            c.facts.partial = Some("PDBs not listed".into());
+            c.last_error = last_error.map(str::to_owned);
+            FleetSnapshot {
+                version: 1,
+                taken_at: heard,
+                clusters: Arc::from(vec![Arc::new(c)]),
+            }
+        };
+        let stale = std::time::Duration::from_secs(150);
+        let reason = |fleet: FleetSnapshot| {
+            let aged = fleet.aged(now, stale).unwrap();
+            assert_eq!(aged.clusters[0].status, ClusterStatus::Unknown);
+            aged.clusters[0].last_error.clone().unwrap()
+        };
+        let with_error = reason(synced(Some("watch pods: reset")));
+        assert!(
+            with_error.starts_with("nothing heard for 3m20s"),
+            "{with_error}"
+        );
+        assert!(with_error.ends_with("; last error: watch pods: reset"));
+        // What was published as the reason was only the missing data, not an error.
+        let without = reason(synced(Some("PDBs not listed")));
+        assert!(!without.contains("last error"), "{without}");
     }
 }

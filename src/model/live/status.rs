@@ -140,7 +140,7 @@ pub fn classify(facts: &ConnectionFacts, now: Timestamp, stale_after: Duration) 
 /// Why the data is not trusted when its age alone says so: nothing (no event, no
 /// bookmark, no list page) was heard from the cluster for longer than `stale_after`. A
 /// hung watch says nothing else, so this is the only reason an operator would get.
-pub fn staleness(facts: &ConnectionFacts, now: Timestamp, stale_after: Duration) -> Option<String> {
+fn staleness(facts: &ConnectionFacts, now: Timestamp, stale_after: Duration) -> Option<String> {
     let age = now.duration_since(facts.last_ok?).unsigned_abs();
     (age > stale_after).then(|| {
         format!(
@@ -149,6 +149,24 @@ pub fn staleness(facts: &ConnectionFacts, now: Timestamp, stale_after: Duration)
             crate::model::duration::format_duration(stale_after)
         )
     })
+}
+
+/// What an operator reads as the reason a cluster is in its status at `now`: the silence
+/// first when its data aged out (a hung watch says nothing else), with the last error
+/// after it; else the last error; else which of its data is missing. The publisher and a
+/// reader ageing a snapshot both ask this, so one cluster never reads two ways.
+pub fn status_reason(
+    facts: &ConnectionFacts,
+    last_error: Option<&str>,
+    now: Timestamp,
+    stale_after: Duration,
+) -> Option<String> {
+    match (staleness(facts, now, stale_after), last_error) {
+        (Some(silence), Some(error)) => Some(format!("{silence}; last error: {error}")),
+        (Some(silence), None) => Some(silence),
+        (None, Some(error)) => Some(error.to_owned()),
+        (None, None) => facts.partial.clone(),
+    }
 }
 
 #[cfg(test)]
@@ -190,6 +208,28 @@ mod tests {
             staleness(&f, now, STALE),
             None,
             "nothing heard yet is not stale"
+        );
+    }
+
+    #[test]
+    fn the_reason_puts_the_silence_first_then_the_error_then_what_is_missing() {
+        let (mut f, now) = facts(SyncPhase::Watching { complete: true }, Some(200));
+        f.partial = Some("pods not listed".into());
+        let reason = status_reason(&f, Some("watch pods: reset"), now, STALE).unwrap();
+        assert!(reason.starts_with("nothing heard for 3m20s"), "{reason}");
+        assert!(
+            reason.ends_with("; last error: watch pods: reset"),
+            "{reason}"
+        );
+        let (mut f, now) = facts(SyncPhase::Watching { complete: true }, Some(10));
+        f.partial = Some("pods not listed".into());
+        assert_eq!(
+            status_reason(&f, Some("watch pods: reset"), now, STALE).as_deref(),
+            Some("watch pods: reset")
+        );
+        assert_eq!(
+            status_reason(&f, None, now, STALE).as_deref(),
+            Some("pods not listed")
         );
     }
 
