@@ -112,6 +112,8 @@ pub struct SelectedRollout {
     pub spec: Option<Arc<crate::model::rollout::RolloutSpec>>,
     /// Its plan from today's ledger.
     pub plan: Option<Arc<crate::model::rollout::RolloutPlan>>,
+    /// The plan's combinations this run has reached so far, as `stage (combination)`.
+    pub reached: Vec<String>,
 }
 
 /// The console's whole state.

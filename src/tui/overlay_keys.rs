@@ -33,10 +33,23 @@ impl App {
             .as_deref()
             .and_then(|spec| super::screens::rollouts::plan(run, spec, &self.ledger))
             .map(Arc::new);
+        // Reached means verified on a cluster running it, not a batch begun.
+        let passed = |id: &crate::model::ledger::ClusterId| {
+            run.items
+                .get(&crate::model::run::ItemId::from(id.0.as_str()))
+                .is_some_and(|i| i.verified == Some(crate::model::rollout::VerifyOutcome::Pass))
+        };
+        let reached = plan.as_deref().map_or_else(Vec::new, |plan| {
+            plan.reached(&self.ledger, passed)
+                .into_iter()
+                .map(|(stage, combo)| format!("{stage} ({combo})"))
+                .collect()
+        });
         self.selected_rollout = Some(super::app::SelectedRollout {
             run: run.id.clone(),
             spec,
             plan,
+            reached,
         });
     }
 

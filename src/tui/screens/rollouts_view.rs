@@ -229,15 +229,9 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
     lines.push(Line::styled("COVERAGE", t.style(Slot::Title)));
     match &plan {
         Some(plan) => {
-            // Reached means verified on a cluster running it, not a batch begun.
-            let passed = |id: &crate::model::ledger::ClusterId| {
-                run.items
-                    .get(&crate::model::run::ItemId::from(id.0.as_str()))
-                    .is_some_and(|i| i.verified == Some(crate::model::rollout::VerifyOutcome::Pass))
-            };
-            let reached = plan.reached(&app.ledger, passed);
-            for (stage, combo) in &reached {
-                lines.push(Line::raw(format!("  ✓ {stage} ({combo})")));
+            let reached = selected.map_or(&[][..], |s| &s.reached[..]);
+            for combination in reached {
+                lines.push(Line::raw(format!("  ✓ {combination}")));
             }
             lines.push(Line::styled(
                 format!(
