@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
+use fleetdeck::model::fleet::Readiness;
 use fleetdeck::model::live::{ClusterSnapshot, ClusterStatus, DriftKind, find_drift};
 use fleetdeck::sim::{SimFleet, start_on_loopback, write_kubeconfig, write_ledger};
 
@@ -373,6 +374,56 @@ async fn a_cluster_rebuilt_behind_the_same_address_turns_identity_mismatch() {
     assert_eq!(
         snapshot.cluster("small-02").map(|c| c.status),
         Some(ClusterStatus::Synced)
+    );
+    sync.stop();
+    server.shutdown().await;
+}
+
+/// While a cluster's identity is read again after its watches had to list again, what
+/// the watches bring keeps being applied: a slow identity read holds no news back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn news_keeps_coming_while_the_identity_is_read_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let fleet = SimFleet::load("small", 1, 1.0).expect("small scenario");
+    let (server, ledger, kubeconfig) = serve(&fleet, dir.path()).await;
+    let mut options = FleetSyncOptions::default();
+    options.cluster.identity_timeout = Duration::from_secs(60);
+    let mut sync = FleetSync::start(&ledger, kubeconfig, options);
+    sync.wait_settled(Duration::from_secs(30)).await;
+    let node = cluster_now(&sync, "small-01").view.nodes[0]
+        .name
+        .to_string();
+    // Reading the kube-system namespace now takes 30 s; everything else is quick.
+    fleet
+        .update_faults("small-01", |f| {
+            f.slow_resources.insert("namespaces".into(), 30_000);
+        })
+        .unwrap();
+    // The watches are cut and must list again, which has the identity read again; then
+    // the node's kubelet stops reporting.
+    fleet.compact("small-01").unwrap();
+    fleet.cut_watches("small-01").unwrap();
+    let cut = std::time::Instant::now();
+    fleet
+        .update_faults("small-01", |f| f.not_ready_nodes = vec![node.clone()])
+        .unwrap();
+    let seen = wait_for_cluster(&sync, "small-01", 60, |c| {
+        c.view
+            .nodes
+            .iter()
+            .any(|n| n.name.to_string() == node && n.readiness != Readiness::Ready)
+    })
+    .await;
+    // Held back, the news would come only once the 30 s read is answered.
+    assert!(
+        cut.elapsed() < Duration::from_secs(20),
+        "the node's news waited {:?} for the identity read",
+        cut.elapsed()
+    );
+    assert!(
+        seen.identity_verdict.is_none(),
+        "nothing vouches for the cluster until its identity is read again: {:?}",
+        seen.identity_verdict
     );
     sync.stop();
     server.shutdown().await;

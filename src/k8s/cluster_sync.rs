@@ -217,15 +217,13 @@ pub async fn run_cluster(
             }
         };
         state.requests = Some(client.requests.clone());
-        let identity_timeout = state.options.identity_timeout;
-        let checked = tokio::time::timeout(identity_timeout, check_identity(&mut state, &client))
-            .await
-            .unwrap_or_else(|_| {
-                Err(kube::Error::Service(
-                    format!("no answer in {}s", identity_timeout.as_secs()).into(),
-                ))
-            });
-        match checked {
+        let read = read_identity(
+            client.client.clone(),
+            client.server.clone(),
+            state.options.identity_timeout,
+        )
+        .await;
+        match read.map(|read| state.judge_identity(read)) {
             Ok(true) => {}
             Ok(false) => {
                 // An impostor is neither watched nor acted on; look again later.
@@ -259,28 +257,68 @@ pub async fn run_cluster(
     }
 }
 
-/// Reads the kube-system UID and `/version`; returns whether the identity is acceptable.
-async fn check_identity(state: &mut Loop, client: &ClusterClient) -> Result<bool, kube::Error> {
-    let reads = RetryPolicy::default();
-    let namespaces: Api<Namespace> = Api::all(client.client.clone());
-    let kube_system = retry_read(reads, || namespaces.get("kube-system")).await?;
-    let version = retry_read(reads, || client.client.apiserver_version()).await?;
-    let observed = ObservedIdentity {
-        kube_system_uid: kube_system.metadata.uid.unwrap_or_default(),
-        server: client.server.clone(),
+/// What the cluster says it is: its kube-system UID and server, and its `/version`.
+struct IdentityRead {
+    observed: ObservedIdentity,
+    version: String,
+}
+
+/// Reads the kube-system UID and `/version` (with read retries), giving up after
+/// `timeout`. Needs nothing of the loop, so the watch loop can run it on a task of its own.
+async fn read_identity(
+    client: kube::Client,
+    server: String,
+    timeout: Duration,
+) -> Result<IdentityRead, kube::Error> {
+    let read = async {
+        let reads = RetryPolicy::default();
+        let namespaces: Api<Namespace> = Api::all(client.clone());
+        let kube_system = retry_read(reads, || namespaces.get("kube-system")).await?;
+        let version = retry_read(reads, || client.apiserver_version()).await?;
+        Ok(IdentityRead {
+            observed: ObservedIdentity {
+                kube_system_uid: kube_system.metadata.uid.unwrap_or_default(),
+                server,
+            },
+            version: version.git_version,
+        })
     };
-    let verdict = verify_identity(state.cluster.identity.as_ref(), &observed);
-    state.facts.identity_mismatch = verdict.is_mismatch();
-    if let IdentityVerdict::Mismatch { reason } = &verdict {
-        tracing::error!(cluster = %state.cluster.id, %reason, "identity mismatch");
-        state.last_error = Some(reason.clone());
+    tokio::time::timeout(timeout, read)
+        .await
+        .unwrap_or_else(|_| {
+            Err(kube::Error::Service(
+                format!("no answer in {}s", timeout.as_secs()).into(),
+            ))
+        })
+}
+
+impl Loop {
+    /// Judges what the cluster said it is against the ledger's pin; whether it is
+    /// acceptable (not a mismatch).
+    fn judge_identity(&mut self, read: IdentityRead) -> bool {
+        let verdict = verify_identity(self.cluster.identity.as_ref(), &read.observed);
+        self.facts.identity_mismatch = verdict.is_mismatch();
+        if let IdentityVerdict::Mismatch { reason } = &verdict {
+            tracing::error!(cluster = %self.cluster.id, %reason, "identity mismatch");
+            self.last_error = Some(reason.clone());
+        }
+        let acceptable = !verdict.is_mismatch();
+        self.identity = Some(read.observed);
+        self.verdict = Some(verdict);
+        self.server_version = Some(read.version);
+        self.facts.last_ok = Some(Timestamp::now());
+        acceptable
     }
-    let acceptable = !verdict.is_mismatch();
-    state.identity = Some(observed);
-    state.verdict = Some(verdict);
-    state.server_version = Some(version.git_version);
-    state.facts.last_ok = Some(Timestamp::now());
-    Ok(acceptable)
+}
+
+/// An identity read on a task of its own, stopped when dropped (the watch loop that
+/// started it returned).
+struct PendingIdentityRead(tokio::task::JoinHandle<Result<IdentityRead, kube::Error>>);
+
+impl Drop for PendingIdentityRead {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 /// Watches the five resources (nodes, pods, PDBs, claims, volumes) until the consumer
@@ -347,6 +385,9 @@ async fn watch(
     // vouches for it and no change is made to it. Costs one read per disruption, none
     // while the watches run.
     let mut identity_suspect: Option<tokio::time::Instant> = None;
+    // The read itself runs beside the loop, so the watches' events keep being applied
+    // while a slow server takes its time answering it.
+    let mut identity_read: Option<PendingIdentityRead> = None;
     // Readers judge the published facts against their own clock (the console ages a
     // snapshot nobody replaces): a quiet cluster's bookmarks must reach them well within
     // the staleness limit, or it would read Unknown while it is fine.
@@ -359,20 +400,38 @@ async fn watch(
             Some(delta) = pdb_rx.recv() => { let p = progress_of(&delta); (2, store.apply_pdb(delta), p) }
             Some(delta) = claim_rx.recv() => { let p = progress_of(&delta); (3, store.apply_claim(delta), p) }
             Some(delta) = volume_rx.recv() => { let p = progress_of(&delta); (4, store.apply_volume(delta), p) }
-            _ = ticker.tick() => {
-                if identity_suspect.is_some_and(|at| tokio::time::Instant::now() >= at) {
-                    let check =
-                        tokio::time::timeout(state.options.identity_timeout, check_identity(state, client));
-                    match check.await {
-                        Ok(Ok(true)) => identity_suspect = None,
-                        // Another cluster answers now: stop watching it, connect anew.
-                        Ok(Ok(false)) => return true,
-                        Ok(Err(_)) | Err(_) => {
-                            identity_suspect =
-                                Some(tokio::time::Instant::now() + state.options.reconnect_after);
+            read = async {
+                match identity_read.as_mut() {
+                    Some(pending) => (&mut pending.0).await,
+                    None => std::future::pending().await,
+                }
+            } => {
+                identity_read = None;
+                match read {
+                    Ok(Ok(read)) => {
+                        if !state.judge_identity(read) {
+                            // Another cluster answers now: stop watching it, connect anew.
+                            return true;
                         }
+                        identity_suspect = None;
                     }
-                    dirty = true;
+                    Ok(Err(_)) | Err(_) => {
+                        identity_suspect =
+                            Some(tokio::time::Instant::now() + state.options.reconnect_after);
+                    }
+                }
+                dirty = true;
+                continue;
+            }
+            _ = ticker.tick() => {
+                if identity_read.is_none()
+                    && identity_suspect.is_some_and(|at| tokio::time::Instant::now() >= at)
+                {
+                    identity_read = Some(PendingIdentityRead(tokio::spawn(read_identity(
+                        client.client.clone(),
+                        client.server.clone(),
+                        state.options.identity_timeout,
+                    ))));
                 }
                 // Cheap check first: a quiet cluster only needs its status re-derived (data
                 // ages into Unknown); the full snapshot is built only when something changed.

@@ -65,6 +65,9 @@ pub struct Faults {
     pub forbidden_resources: Vec<String>,
     /// The next this many list requests (not watches) answer 500, then lists work again.
     pub fail_next_lists: u32,
+    /// Requests to these resources (plurals, e.g. `namespaces`) take this many real
+    /// milliseconds more than the others: one slow path on an otherwise healthy server.
+    pub slow_resources: std::collections::BTreeMap<String, u64>,
 }
 
 /// Service errors injected into a cluster's metrics, from the start or once a release is

@@ -75,14 +75,20 @@ async fn serve(cluster: Arc<Cluster>, path: &str, req: Request) -> Response {
         }
         Gate::Hang => std::future::pending::<()>().await,
     }
-    if let Some(kind) = parse(path).and_then(|route| match route {
+    let kind = parse(path).and_then(|route| match route {
         Route::Collection { kind, .. } | Route::Item { kind, .. } => Some(kind),
         _ => None,
-    }) && cluster
-        .faults()
-        .forbidden_resources
-        .iter()
-        .any(|r| r == kind.plural())
+    });
+    let extra = kind.and_then(|kind| cluster.faults().slow_resources.get(kind.plural()).copied());
+    if let Some(ms) = extra {
+        tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+    }
+    if let Some(kind) = kind
+        && cluster
+            .faults()
+            .forbidden_resources
+            .iter()
+            .any(|r| r == kind.plural())
     {
         return ApiError::forbidden(format!(
             "{} is forbidden: the caller may not access it (simulated RBAC)",
