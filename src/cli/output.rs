@@ -18,9 +18,15 @@ impl Table {
         }
     }
 
-    /// Adds a row (one cell per header).
+    /// Adds a row (one cell per header). A multi-line cell (a note) is shown on one line,
+    /// its breaks as ` ⏎ `, so every row stays one line under its headers.
     pub fn row(&mut self, cells: Vec<String>) {
-        self.rows.push(cells);
+        self.rows.push(
+            cells
+                .iter()
+                .map(|cell| fleetdeck::model::text::one_line(cell))
+                .collect(),
+        );
     }
 
     /// The table as text, columns separated by two spaces, no trailing blanks.

@@ -67,11 +67,30 @@ pub fn execute(
     Ok(Recorded {
         seq: appended.event.seq,
         summary: format!(
-            "{} recorded by {actor} (journal event {})",
+            "{} recorded by {actor} (journal event {}){}",
             command.verb(),
-            appended.event.seq.0
+            appended.event.seq.0,
+            waits_for_resume(&projection, command).unwrap_or_default()
         ),
     })
+}
+
+/// For an approval or a return on a paused run: that nothing it lets go happens until the
+/// run is resumed, and which pause holds it.
+fn waits_for_resume(
+    projection: &crate::model::run::Projection,
+    command: &OperatorCommand,
+) -> Option<String> {
+    let run = match command {
+        OperatorCommand::Approve { run, .. } | OperatorCommand::Return { run, .. } => run,
+        _ => return None,
+    };
+    let view = projection.runs.get(run)?;
+    let pause = projection.pause_for(view)?;
+    Some(format!(
+        "; the run is paused ({}: {}, by {}): nothing goes on until it is resumed",
+        pause.scope, pause.reason, pause.by
+    ))
 }
 
 /// Plans `spec` against `inventory` (the cluster's nodes as last seen) and journals the
@@ -191,8 +210,21 @@ mod tests {
                 .len(),
             events.len()
         );
+        // Approved while paused: recorded, and the approver is told it waits.
+        let pause = OperatorCommand::Pause {
+            scope: PauseScope::Run { run: run.clone() },
+            reason: "error budget".into(),
+        };
+        execute(&mut store, &pause, &carol, false, Timestamp::now()).unwrap();
         let dave = Actor("dave@ops".into());
-        execute(&mut store, &approve, &dave, false, Timestamp::now()).unwrap();
+        let approved = execute(&mut store, &approve, &dave, false, Timestamp::now()).unwrap();
+        assert!(
+            approved
+                .summary
+                .contains("the run is paused (run ro-1: error budget, by carol@ops)"),
+            "{}",
+            approved.summary
+        );
         let projection = store.projection().unwrap();
         let view = &projection.runs[&run];
         assert_eq!(view.approvals.len(), 1);

@@ -12,6 +12,7 @@ use crate::model::ledger::{ClusterId, Ledger};
 use crate::model::live::ClusterStatus;
 use crate::model::rollout::BatchPhase;
 use crate::model::run::{Actor, Event, EventBody, ItemId, Projection, RunId, StepStatus};
+use crate::model::text::one_line;
 
 /// Notes that acknowledge a handover item start with this, then the item's key and `: `.
 pub const ACK_PREFIX: &str = "handover ack ";
@@ -41,6 +42,9 @@ pub enum Section {
     HandedOff,
     /// Rollouts a stop condition halted.
     HaltedRollouts,
+    /// What a failed or aborted run left half done: nodes left cordoned or stopped
+    /// mid-step, a release on some clusters and not the others.
+    LeftMidChange,
     /// Clusters that cannot be trusted.
     Clusters,
     /// Ledger exceptions expiring soon (or expired).
@@ -58,6 +62,7 @@ impl Section {
             Section::StuckSteps => "Stuck steps",
             Section::HandedOff => "Handed-off steps",
             Section::HaltedRollouts => "Halted rollouts",
+            Section::LeftMidChange => "Left mid-change",
             Section::Clusters => "Clusters Unreachable / IdentityMismatch / UNKNOWN",
             Section::Exceptions => "Exceptions expiring soon",
             Section::Notes => "Open notes",
@@ -179,38 +184,46 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             pause.by.to_string()
         };
         let mut subject = Subject::default();
+        let mut held = Vec::new();
         match &pause.scope {
             crate::model::run::PauseScope::Cluster { cluster }
             | crate::model::run::PauseScope::FailureDomain { cluster, .. } => {
                 subject.cluster = Some(cluster.clone());
             }
-            crate::model::run::PauseScope::Run { run } => subject.run = Some(run.clone()),
+            crate::model::run::PauseScope::Run { run } => {
+                subject.run = Some(run.clone());
+                if let Some(view) = p.runs.get(run) {
+                    held = approved_but_held(view, now);
+                }
+            }
             crate::model::run::PauseScope::Fleet => {}
         }
+        let mut details = vec![
+            format!("why: {}", pause.reason),
+            format!("by: {by}"),
+            format!(
+                "since: {} ({} ago)",
+                when(pause.since),
+                age(now, pause.since)
+            ),
+        ];
+        details.extend(held);
         items.push(HandoverItem {
             key: format!("pause/{}", pause.scope),
             section: Section::PausedAutomation,
             title: format!("{} paused: {}", pause.scope, pause.reason),
-            details: vec![
-                format!("why: {}", pause.reason),
-                format!("by: {by}"),
-                format!(
-                    "since: {} ({} ago)",
-                    when(pause.since),
-                    age(now, pause.since)
-                ),
-            ],
+            details,
             since: Some(pause.since),
             subject,
             acks: Vec::new(),
         });
     }
     for run in p.runs.values() {
-        if run.status.is_final() {
-            continue;
-        }
+        // A finished run waits for nobody, but a node in a person's hands is still theirs
+        // and what an abort left half done is still there.
+        let finished = run.status.is_final();
         for (batch, phase) in &run.rollout.batches {
-            if *phase != BatchPhase::AwaitingApproval {
+            if finished || *phase != BatchPhase::AwaitingApproval {
                 continue;
             }
             let clusters: Vec<&str> = run
@@ -255,7 +268,7 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             };
             let key = format!("step/{}/{item_id}/{step}", run.id);
             match &view.status {
-                StepStatus::Blocked { reason } => {
+                StepStatus::Blocked { reason } if !finished => {
                     let mut details = vec![format!(
                         "stuck for {} (since {})",
                         age(now, view.since),
@@ -280,19 +293,33 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                         .handoff
                         .as_ref()
                         .map_or((view.by.clone(), view.since), |h| (h.by.clone(), h.since));
+                    // Taking a step over is handing it to oneself.
+                    let how = if by == *to {
+                        "taken over"
+                    } else {
+                        "handed off"
+                    };
+                    let mut details = vec![format!("owner: {to}")];
+                    if !note.trim().is_empty() {
+                        details.push(format!("note: {note}"));
+                    }
+                    details.push(format!(
+                        "{how} by {by} {} ago ({})",
+                        age(now, since),
+                        when(since)
+                    ));
+                    if finished {
+                        details.push(format!(
+                            "the run is {}: nothing more happens to this node unless its \
+                             owner acts",
+                            run.status
+                        ));
+                    }
                     items.push(HandoverItem {
                         key,
                         section: Section::HandedOff,
-                        title: format!("{item_id} {step} in {} is with {to}", run.id),
-                        details: vec![
-                            format!("owner: {to}"),
-                            format!("note: {note}"),
-                            format!(
-                                "handed off by {by} {} ago ({})",
-                                age(now, since),
-                                when(since)
-                            ),
-                        ],
+                        title: format!("{item_id} {step} in {} is with {to} ({how})", run.id),
+                        details,
                         since: Some(since),
                         subject,
                         acks: Vec::new(),
@@ -300,6 +327,10 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                 }
                 _ => {}
             }
+        }
+        items.extend(left_mid_change(run, now));
+        if finished {
+            continue;
         }
         if let Some(why) = &run.rollout.halted {
             items.push(HandoverItem {
@@ -391,6 +422,11 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
         let EventBody::Note { text } = &e.body else {
             continue;
         };
+        // Only what people wrote: the executor's own notes (a step's instructions, the
+        // record of acting on a return) are not notes anyone left for the next shift.
+        if !e.key.is_command() {
+            continue;
+        }
         if let Some(rest) = text.strip_prefix(ACK_PREFIX) {
             let (key, note) = rest.split_once(": ").unwrap_or((rest, ""));
             acks.push((
@@ -446,6 +482,137 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
     items
 }
 
+/// For a paused rollout: the batches a person approved that wait for the resume.
+fn approved_but_held(run: &crate::model::run::RunView, now: Timestamp) -> Vec<String> {
+    run.approvals
+        .iter()
+        .filter_map(|(by, at, batch, _)| {
+            let batch = (*batch)?;
+            let waiting = matches!(
+                run.rollout.batches.get(&batch),
+                Some(BatchPhase::AwaitingApproval | BatchPhase::Executing | BatchPhase::Pending)
+            );
+            waiting.then(|| {
+                format!(
+                    "holds back batch {}, approved by {by} {} ago: it starts once resumed",
+                    batch + 1,
+                    age(now, *at)
+                )
+            })
+        })
+        .collect()
+}
+
+/// What `run` left half done, when it can no longer finish it by itself: the nodes of an
+/// aborted or halted maintenance between cordon and uncordon, a node whose step failed,
+/// and an aborted rollout's release on some of its clusters only. Nodes in a person's
+/// hands are listed with them instead.
+fn left_mid_change(run: &crate::model::run::RunView, now: Timestamp) -> Vec<HandoverItem> {
+    use crate::model::maintenance::{left_cordoned, mid_maintenance};
+    let subject = |item: Option<&ItemId>| Subject {
+        run: Some(run.id.clone()),
+        item: item.cloned(),
+        cluster: run.cluster.clone(),
+    };
+    let mut out = Vec::new();
+    if run.is_rollout() {
+        if run.status != crate::model::run::RunStatus::Aborted {
+            return out;
+        }
+        let on: Vec<&str> = run
+            .order
+            .iter()
+            .filter(|id| run.items.get(*id).is_some_and(|i| i.applied.is_some()))
+            .map(|id| id.0.as_str())
+            .collect();
+        if on.is_empty() {
+            return out;
+        }
+        out.push(HandoverItem {
+            key: format!("left/{}", run.id),
+            section: Section::LeftMidChange,
+            title: format!(
+                "{} aborted with its release on {} of {} clusters",
+                run.id,
+                on.len(),
+                run.order.len()
+            ),
+            details: vec![
+                format!("rollout: {}", run.title),
+                format!("release on: {}", on.join(", ")),
+                "the other clusters run what they ran before; a rollback is a rollout of the \
+                 previous release"
+                    .into(),
+            ],
+            since: None,
+            subject: subject(None),
+            acks: Vec::new(),
+        });
+        return out;
+    }
+    let stopped = matches!(
+        run.status,
+        crate::model::run::RunStatus::Aborted | crate::model::run::RunStatus::Halted { .. }
+    );
+    for id in &run.order {
+        let Some(item) = run.items.get(id) else {
+            continue;
+        };
+        let current = item
+            .current
+            .as_ref()
+            .and_then(|step| Some((step, item.steps.get(step)?)));
+        let failed = current.filter(|(_, v)| matches!(v.status, StepStatus::Failed { .. }));
+        // In a person's hands, or stuck in a run that is not over: listed as such already.
+        let listed = current.is_some_and(|(_, v)| match v.status {
+            StepStatus::HandedOff { .. } => true,
+            StepStatus::Blocked { .. } => !run.status.is_final(),
+            _ => false,
+        });
+        if listed || !mid_maintenance(item) || !(stopped || failed.is_some()) {
+            continue;
+        }
+        let cordoned = left_cordoned(item);
+        let mut details = Vec::new();
+        if let Some((step, view)) = failed {
+            details.push(format!(
+                "{step} {}, set by {} {} ago ({})",
+                view.status,
+                view.by,
+                age(now, view.since),
+                when(view.since)
+            ));
+        } else if let Some((step, view)) = current {
+            details.push(format!("stood at {step}: {}", view.status));
+        }
+        details.push(format!("run: {} ({})", run.title, run.status));
+        details.push(if cordoned {
+            "the node is still cordoned by fleetdeck: uncordon it (kubectl uncordon) once it is \
+             fit, or finish it in a new maintenance run"
+                .into()
+        } else {
+            "fleetdeck had not cordoned it; pods may have been evicted".into()
+        });
+        if let Some(cluster) = &run.cluster {
+            details.push(format!("cluster: {cluster}"));
+        }
+        out.push(HandoverItem {
+            key: format!("left/{}/{id}", run.id),
+            section: Section::LeftMidChange,
+            title: format!(
+                "{id} in {} left {}",
+                run.id,
+                if cordoned { "cordoned" } else { "mid-step" }
+            ),
+            details,
+            since: current.map(|(_, v)| v.since),
+            subject: subject(Some(id)),
+            acks: Vec::new(),
+        });
+    }
+    out
+}
+
 /// The handover as a Markdown report.
 pub fn to_markdown(items: &[HandoverItem], input: &HandoverInput<'_>) -> String {
     let mut out = format!(
@@ -463,16 +630,18 @@ pub fn to_markdown(items: &[HandoverItem], input: &HandoverInput<'_>) -> String 
             section = Some(item.section);
             out.push_str(&format!("\n## {}\n\n", item.section.heading()));
         }
-        out.push_str(&format!("- **{}**\n", item.title));
+        // One line each: a note's own line breaks (or a `## ` it starts a line with) must
+        // not end the list item or open a heading of its own.
+        out.push_str(&format!("- **{}**\n", one_line(item.title.trim())));
         for d in &item.details {
-            out.push_str(&format!("  - {d}\n"));
+            out.push_str(&format!("  - {}\n", one_line(d)));
         }
         for a in &item.acks {
             out.push_str(&format!(
                 "  - acknowledged by {} at {}: {}\n",
                 a.by,
                 when(a.at),
-                a.note
+                one_line(&a.note)
             ));
         }
     }

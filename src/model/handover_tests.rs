@@ -21,7 +21,12 @@ impl Log {
         let mut e = NewEvent::new(
             at(t),
             Actor(actor.into()),
-            IdempotencyKey(format!("k{}", self.0.next_seq())),
+            // People's events are commands, as the journal keys them; the executor's not.
+            IdempotencyKey(if actor.starts_with("executor") {
+                format!("k{}", self.0.next_seq())
+            } else {
+                format!("cmd/k{}", self.0.next_seq())
+            }),
             body,
         )
         .with_run(RunId("mnt-reboot-1".into()))
@@ -211,4 +216,336 @@ fn exceptions_expiring_within_the_window_are_listed() {
     assert!(items.iter().all(|i| i.section == Section::Exceptions));
     i.expiring_within_days = -100_000;
     assert!(handover(&i).is_empty());
+}
+
+/// The two-node maintenance with n1 cordoned and draining, as the executor records it.
+fn draining() -> Log {
+    let mut log = Log(EventLog::default());
+    log.push(
+        0,
+        "alice@ops",
+        None,
+        None,
+        EventBody::RunPlanned {
+            title: "maintenance reboot on prod-use1-01".into(),
+            items: vec!["n1".into(), "n2".into()],
+            batches: vec![vec!["n1".into()], vec!["n2".into()]],
+            spec: serde_json::Value::Null,
+        },
+    );
+    for (t, step, status) in [
+        (10, "Precheck", StepStatus::Succeeded),
+        (20, "Cordon", StepStatus::Running),
+        (30, "Cordon", StepStatus::Succeeded),
+        (40, "Drain", StepStatus::Running),
+    ] {
+        log.push(
+            t,
+            "executor/e1",
+            Some("n1"),
+            Some(step),
+            EventBody::StepStatusChanged { status },
+        );
+    }
+    log
+}
+
+fn items_of(log: &Log) -> Vec<HandoverItem> {
+    let projection = Projection::replay(&log.0.0);
+    handover(&input(&projection, &log.0.0, &[]))
+}
+
+#[test]
+fn an_abort_mid_drain_leaves_the_node_cordoned_and_the_handover_says_so() {
+    let mut log = draining();
+    assert!(
+        items_of(&log).is_empty(),
+        "a node being drained by a running run is not left behind"
+    );
+    log.push(
+        100,
+        "bob@ops",
+        None,
+        None,
+        EventBody::Aborted {
+            note: "wrong firmware".into(),
+        },
+    );
+    let projection = Projection::replay(&log.0.0);
+    let step = &projection.runs[&RunId("mnt-reboot-1".into())].items[&ItemId::from("n1")].steps
+        [&StepName::from("Drain")];
+    assert!(
+        matches!(&step.status, StepStatus::Failed { error } if error.contains("stopped mid-step: bob@ops aborted the run")),
+        "the drain no longer reads running: {:?}",
+        step.status
+    );
+    let items = items_of(&log);
+    assert_eq!(items.len(), 1, "{items:#?}");
+    let left = &items[0];
+    assert_eq!(left.section, Section::LeftMidChange);
+    assert_eq!(left.title, "n1 in mnt-reboot-1 left cordoned");
+    assert!(
+        left.details
+            .iter()
+            .any(|d| d.contains("still cordoned by fleetdeck")),
+        "{:?}",
+        left.details
+    );
+}
+
+#[test]
+fn a_failed_node_of_a_running_run_is_left_mid_change_with_who_failed_it() {
+    let mut log = draining();
+    log.push(
+        50,
+        "bob@ops",
+        Some("n1"),
+        Some("Drain"),
+        EventBody::StepStatusChanged {
+            status: StepStatus::Failed {
+                error: "returned with outcome abort".into(),
+            },
+        },
+    );
+    let items = items_of(&log);
+    assert_eq!(items.len(), 1, "{items:#?}");
+    assert_eq!(items[0].section, Section::LeftMidChange);
+    assert!(
+        items[0].details[0]
+            .starts_with("Drain failed: returned with outcome abort, set by bob@ops"),
+        "{:?}",
+        items[0].details
+    );
+}
+
+#[test]
+fn a_take_over_reads_as_one_and_a_hand_off_on_an_aborted_run_is_still_listed() {
+    let mut log = draining();
+    log.push(
+        60,
+        "carol@ops",
+        Some("n1"),
+        Some("Drain"),
+        EventBody::TakenOver {
+            note: "I have it".into(),
+        },
+    );
+    log.push(
+        61,
+        "executor/e1",
+        Some("n1"),
+        Some("Drain"),
+        EventBody::StepStatusChanged {
+            status: StepStatus::HandedOff {
+                to: Actor("carol@ops".into()),
+                note: "I have it".into(),
+            },
+        },
+    );
+    let items = items_of(&log);
+    assert_eq!(items.len(), 1, "{items:#?}");
+    assert_eq!(
+        items[0].title,
+        "n1 Drain in mnt-reboot-1 is with carol@ops (taken over)"
+    );
+    assert!(
+        items[0]
+            .details
+            .iter()
+            .any(|d| d.starts_with("taken over by carol@ops")),
+        "{:?}",
+        items[0].details
+    );
+    log.push(
+        100,
+        "bob@ops",
+        None,
+        None,
+        EventBody::Aborted {
+            note: "stop".into(),
+        },
+    );
+    let items = items_of(&log);
+    let sections: Vec<Section> = items.iter().map(|i| i.section).collect();
+    assert_eq!(
+        sections,
+        vec![Section::HandedOff],
+        "the node is still in carol's hands, not left behind: {items:#?}"
+    );
+    assert!(
+        items[0]
+            .details
+            .iter()
+            .any(|d| d.contains("the run is aborted")),
+        "{:?}",
+        items[0].details
+    );
+}
+
+#[test]
+fn only_notes_people_wrote_are_open_notes_and_each_stays_one_line_in_markdown() {
+    let mut log = draining();
+    log.push(
+        70,
+        "executor/e1",
+        Some("n1"),
+        Some("Maintain"),
+        EventBody::Note {
+            text: "Reseat the NIC, then mark the step done.".into(),
+        },
+    );
+    log.push(
+        80,
+        "bob@ops",
+        Some("n1"),
+        None,
+        EventBody::Note {
+            text: "firmware staged\n## do not uncordon before 06:00".into(),
+        },
+    );
+    let projection = Projection::replay(&log.0.0);
+    let input = input(&projection, &log.0.0, &[]);
+    let items = handover(&input);
+    let notes: Vec<&str> = items
+        .iter()
+        .filter(|i| i.section == Section::Notes)
+        .map(|i| i.title.as_str())
+        .collect();
+    assert_eq!(
+        notes,
+        vec!["bob@ops: firmware staged\n## do not uncordon before 06:00"]
+    );
+    let md = to_markdown(&items, &input);
+    assert!(
+        md.contains("- **bob@ops: firmware staged ⏎ ## do not uncordon before 06:00**"),
+        "{md}"
+    );
+    assert!(
+        !md.lines().any(|l| l.starts_with("## do not")),
+        "a note opened a heading: {md}"
+    );
+}
+
+/// A rollout over three clusters whose first batch (prod-a) got the release and whose
+/// second (prod-b, prod-c) waits for approval.
+fn rollout() -> EventLog {
+    let mut log = EventLog::default();
+    let mut push = |t: i64, actor: &str, item: Option<&str>, body: EventBody| {
+        let key = if actor.starts_with("executor") {
+            format!("r{}", log.next_seq())
+        } else {
+            format!("cmd/r{}", log.next_seq())
+        };
+        let mut e = NewEvent::new(at(t), Actor(actor.into()), IdempotencyKey(key), body)
+            .with_run(RunId("ro-cni-1".into()));
+        e.item = item.map(ItemId::from);
+        log.push(e);
+    };
+    push(
+        0,
+        "carol@ops",
+        None,
+        EventBody::RunPlanned {
+            title: "rollout cni".into(),
+            items: vec!["prod-a".into(), "prod-b".into(), "prod-c".into()],
+            batches: vec![
+                vec!["prod-a".into()],
+                vec!["prod-b".into(), "prod-c".into()],
+            ],
+            spec: serde_json::Value::Null,
+        },
+    );
+    push(
+        10,
+        "executor/e1",
+        Some("prod-a"),
+        EventBody::ItemApplied {
+            digest: crate::model::rollout::ReleaseDigest("sha256:ab".into()),
+        },
+    );
+    for (batch, phase) in [(0, BatchPhase::Done), (1, BatchPhase::AwaitingApproval)] {
+        push(
+            20,
+            "executor/e1",
+            None,
+            EventBody::RolloutBatch { batch, phase },
+        );
+    }
+    log
+}
+
+#[test]
+fn a_paused_rollout_says_which_approved_batch_it_holds_back() {
+    let mut log = rollout();
+    let mut e = NewEvent::new(
+        at(30),
+        Actor("bob@ops".into()),
+        IdempotencyKey("cmd/pause".into()),
+        EventBody::Paused {
+            scope: PauseScope::Run {
+                run: RunId("ro-cni-1".into()),
+            },
+            reason: "error budget".into(),
+        },
+    );
+    e.run = Some(RunId("ro-cni-1".into()));
+    log.push(e);
+    let mut e = NewEvent::new(
+        at(40),
+        Actor("dave@ops".into()),
+        IdempotencyKey("cmd/approve".into()),
+        EventBody::RunApproved {
+            batch: Some(1),
+            note: "ok".into(),
+        },
+    );
+    e.run = Some(RunId("ro-cni-1".into()));
+    log.push(e);
+    let projection = Projection::replay(&log.0);
+    let run = &projection.runs[&RunId("ro-cni-1".into())];
+    assert_eq!(
+        projection.effective_status(run),
+        crate::model::run::RunStatus::Paused
+    );
+    let items = handover(&input(&projection, &log.0, &[]));
+    let pause = items
+        .iter()
+        .find(|i| i.section == Section::PausedAutomation)
+        .expect("the pause");
+    assert!(
+        pause
+            .details
+            .iter()
+            .any(|d| d.starts_with("holds back batch 2, approved by dave@ops")),
+        "{:?}",
+        pause.details
+    );
+}
+
+#[test]
+fn an_aborted_rollout_says_where_its_release_went() {
+    let mut log = rollout();
+    let mut e = NewEvent::new(
+        at(30),
+        Actor("bob@ops".into()),
+        IdempotencyKey("cmd/abort".into()),
+        EventBody::Aborted {
+            note: "bad canary".into(),
+        },
+    );
+    e.run = Some(RunId("ro-cni-1".into()));
+    log.push(e);
+    let projection = Projection::replay(&log.0);
+    let items = handover(&input(&projection, &log.0, &[]));
+    assert_eq!(
+        items.len(),
+        1,
+        "nothing awaits approval any more: {items:#?}"
+    );
+    assert_eq!(items[0].section, Section::LeftMidChange);
+    assert_eq!(
+        items[0].title,
+        "ro-cni-1 aborted with its release on 1 of 3 clusters"
+    );
+    assert!(items[0].details.contains(&"release on: prod-a".to_string()));
 }

@@ -13,3 +13,4 @@ pub mod quantity;
 pub mod rollout;
 pub mod run;
 pub mod serde_pairs;
+pub mod text;

@@ -74,20 +74,7 @@ pub fn percent(part: i64, whole: i64) -> String {
     }
 }
 
-/// The separator a line break of a note is shown as where only one line fits.
-pub const LINE_BREAK: &str = " ⏎ ";
-
-/// `text` on one line: each line break (of a multi-line note) shown as ` ⏎ ` rather
-/// than dropped, which would run the lines together.
-pub fn one_line(text: &str) -> String {
-    if !text.contains(['\n', '\r']) {
-        return text.to_owned();
-    }
-    text.replace("\r\n", "\n")
-        .split(['\n', '\r'])
-        .collect::<Vec<_>>()
-        .join(LINE_BREAK)
-}
+pub use crate::model::text::one_line;
 
 /// Cuts `text` to at most `width` terminal cells, marking the cut with `…`. Widths are
 /// display widths: a CJK character or an emoji takes two cells.
@@ -134,13 +121,6 @@ fn take_cells(chars: impl Iterator<Item = char>, cells: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn line_breaks_show_on_one_line() {
-        assert_eq!(one_line("line one\nline two"), "line one ⏎ line two");
-        assert_eq!(one_line("a\r\nb"), "a ⏎ b");
-        assert_eq!(one_line("plain"), "plain");
-    }
 
     #[test]
     fn ids_cut_in_the_middle_keep_their_ends_apart() {

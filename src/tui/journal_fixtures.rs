@@ -27,7 +27,12 @@ pub fn journal_events() -> Vec<crate::model::run::Event> {
         let mut e = NewEvent::new(
             ago(secs_ago).unwrap(),
             Actor(actor.into()),
-            IdempotencyKey(format!("fixture-{}", events.next_seq())),
+            // People's events are commands, as the journal keys them; the executor's not.
+            IdempotencyKey(if actor.starts_with("executor") {
+                format!("fixture-{}", events.next_seq())
+            } else {
+                format!("cmd/fixture-{}", events.next_seq())
+            }),
             body,
         );
         e.run = run.map(RunId::from);

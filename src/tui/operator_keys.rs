@@ -244,6 +244,12 @@ pub fn approve(app: &mut App) {
     for (_, gate) in rollouts::gates(run, spec.as_ref()) {
         context.push(format!("gate: {gate}"));
     }
+    if let Some(p) = projection.pause_for(run) {
+        context.push(format!(
+            "the run is paused ({}: {}, by {}): the batch starts once it is resumed",
+            p.scope, p.reason, p.by
+        ));
+    }
     let actor = Actor(app.config.actor.clone());
     // Every cluster of the batch must be able to take actions, as last seen live, by the
     // one rule every change goes through (`change_refusal`): fresh data and a confirmed

@@ -80,6 +80,20 @@ fn ended(item: &ItemView) -> bool {
     finished(Step::Uncordon) || item.steps.contains_key(&Step::Done.name())
 }
 
+/// Whether the item's node is between the start and the end of its maintenance: begun
+/// and not uncordoned (nor done).
+pub fn mid_maintenance(item: &ItemView) -> bool {
+    begun(item) && !ended(item)
+}
+
+/// Whether fleetdeck cordoned the item's node and has not uncordoned it.
+pub fn left_cordoned(item: &ItemView) -> bool {
+    item.steps
+        .get(&Step::Cordon.name())
+        .is_some_and(|s| s.status == StepStatus::Succeeded)
+        && !ended(item)
+}
+
 /// Reads the holds of every maintenance run that is still going.
 pub fn maintenance_holds(projection: &Projection) -> MaintenanceHolds {
     let mut holds = MaintenanceHolds::default();

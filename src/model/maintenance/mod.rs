@@ -35,4 +35,6 @@ pub use planner::{
 mod ports;
 pub use ports::MaintenancePort;
 mod holds;
-pub use holds::{ClusterHolds, MaintenanceHolds, maintenance_holds};
+pub use holds::{
+    ClusterHolds, MaintenanceHolds, left_cordoned, maintenance_holds, mid_maintenance,
+};

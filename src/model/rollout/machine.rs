@@ -44,17 +44,10 @@ pub fn step(mut s: RunState, now: Timestamp, obs: Observation) -> (RunState, Vec
         Observation::Applied { cluster, result } => applied(&mut s, &cluster, result, &mut out),
         Observation::Verified { cluster, outcome } => verified(&mut s, &cluster, outcome, &mut out),
         Observation::Evidence(evidence) => observe_evidence(&mut s, now, &evidence, &mut out),
+        // A pause and an abort are the person's own events already, under their name;
+        // journaling them again here read as a second pause or abort by the executor.
         Observation::Pause { by, reason } => match s.status {
             RolloutStatus::Running => {
-                journal(
-                    &mut out,
-                    None,
-                    batch_key(&s, "pause"),
-                    EventBody::Paused {
-                        scope: PauseScope::Run { run: s.run.clone() },
-                        reason: reason.clone(),
-                    },
-                );
                 s.status = RolloutStatus::Paused { by, reason };
             }
             // Already stopped: pausing adds nothing and undoes nothing.
@@ -74,12 +67,6 @@ pub fn step(mut s: RunState, now: Timestamp, obs: Observation) -> (RunState, Vec
             ) {
                 refuse_now(&s, "abort", &mut out);
             } else {
-                journal(
-                    &mut out,
-                    None,
-                    batch_key(&s, "abort"),
-                    EventBody::Aborted { note: note.clone() },
-                );
                 s.status = RolloutStatus::Aborted { by, note };
             }
         }

@@ -1230,3 +1230,57 @@ fn an_approval_is_journaled_once_by_the_person_not_again_by_the_executor() {
     }));
     assert_eq!(s.batches[0].approved_by, Some(bob()));
 }
+
+#[test]
+fn a_pause_and_an_abort_are_journaled_once_by_the_person_not_again_by_the_executor() {
+    let (s, _) = step(run(), t(0), Observation::Tick);
+    let (s, _) = step(
+        s,
+        t(1),
+        Observation::Approve {
+            batch: 0,
+            by: bob(),
+            note: "canary ok".into(),
+        },
+    );
+    let journaled = |out: &[Action]| -> Vec<EventBody> {
+        out.iter()
+            .filter_map(|a| match a {
+                Action::Journal { body, .. } => Some(body.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let (s, out) = step(
+        s,
+        t(2),
+        Observation::Pause {
+            by: bob(),
+            reason: "error budget".into(),
+        },
+    );
+    assert!(matches!(s.status, RolloutStatus::Paused { .. }));
+    assert!(
+        !journaled(&out)
+            .iter()
+            .any(|b| matches!(b, EventBody::Paused { .. })),
+        "{:#?}",
+        journaled(&out)
+    );
+    let (s, out) = step(
+        s,
+        t(3),
+        Observation::Abort {
+            by: bob(),
+            note: "bad canary".into(),
+        },
+    );
+    assert!(matches!(s.status, RolloutStatus::Aborted { .. }));
+    assert!(
+        !journaled(&out)
+            .iter()
+            .any(|b| matches!(b, EventBody::Aborted { .. })),
+        "{:#?}",
+        journaled(&out)
+    );
+}

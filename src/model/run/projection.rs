@@ -305,7 +305,31 @@ impl Projection {
                 }
             }
             (EventBody::RunStatusChanged { status }, _) => run.status = status.clone(),
-            (EventBody::Aborted { .. }, None) => run.status = RunStatus::Aborted,
+            (EventBody::Aborted { .. }, None) => {
+                run.status = RunStatus::Aborted;
+                // A step the executor was in the middle of stops there: it did not
+                // finish, and what it did so far (a node cordoned, pods evicted) stays.
+                for item in run.items.values_mut() {
+                    let Some(step) = item.current.clone() else {
+                        continue;
+                    };
+                    if let Some(view) = item.steps.get_mut(&step)
+                        && view.status == StepStatus::Running
+                    {
+                        *view = StepView {
+                            status: StepStatus::Failed {
+                                error: format!(
+                                    "stopped mid-step: {} aborted the run; what the step did \
+                                     so far stays",
+                                    e.actor
+                                ),
+                            },
+                            since: e.time,
+                            by: e.actor.clone(),
+                        };
+                    }
+                }
+            }
             (EventBody::RolloutBatch { batch, phase }, _) => {
                 if !matches!(phase, BatchPhase::Halted { .. }) && run.rollout.halted.is_some() {
                     // A batch moving on after a halt means a person resumed the run.
@@ -350,7 +374,11 @@ impl Projection {
     /// The run's status with pause switches taken into account: a running run under any
     /// active pause (fleet, its cluster, itself) shows as paused.
     pub fn effective_status(&self, run: &RunView) -> RunStatus {
-        if run.status == RunStatus::Running && self.pause_for(run).is_some() {
+        // A run waiting for an approval is stopped by a pause too: an approval given now
+        // starts nothing until the pause is lifted, so it reads as paused.
+        if matches!(run.status, RunStatus::Running | RunStatus::AwaitingApproval)
+            && self.pause_for(run).is_some()
+        {
             RunStatus::Paused
         } else {
             run.status.clone()
