@@ -10,7 +10,6 @@ use super::nav::Route;
 use super::screens::{maintenance, rollouts};
 use crate::model::handover::HandoverItem;
 use crate::model::ledger::ClusterId;
-use crate::model::live::ClusterStatus;
 use crate::model::maintenance::{
     Budgets, DEFAULT_FAILURE_DOMAIN_LABEL, Deadlines, DrainOptions, MaintainAction,
     MaintenanceSpec, NodeFacts, NodeSelection, PlannedOn, VerifyOptions, plan_on,
@@ -247,16 +246,15 @@ pub fn approve(app: &mut App) {
     let actor = Actor(app.config.actor.clone());
     // Every cluster of the batch must be able to take actions, as last seen live, by the
     // one rule every change goes through (`change_refusal`): fresh data and a confirmed
-    // identity. A fresh cluster refused only for its identity counts as a mismatch, as
-    // `rollout approve` counts it.
-    let seen: Vec<(ClusterId, Option<ClusterStatus>)> = clusters
+    // identity. Each refused cluster is named with that rule's reason.
+    let seen: Vec<(ClusterId, Option<String>)> = clusters
         .iter()
         .map(|c| {
-            let status = app.snapshot.cluster(c).map(|v| match v.change_refusal() {
-                Some(_) if v.status.allows_actions() => ClusterStatus::IdentityMismatch,
-                _ => v.status,
-            });
-            (ClusterId((*c).to_string()), status)
+            let reason = match app.snapshot.cluster(c) {
+                Some(view) => view.change_refusal(),
+                None => Some("not in the fleet view".to_owned()),
+            };
+            (ClusterId((*c).to_string()), reason)
         })
         .collect();
     let checked = check_approve(run, &actor, Some(batch))

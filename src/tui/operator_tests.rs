@@ -244,8 +244,10 @@ fn approve_is_refused_before_the_form_when_a_cluster_of_the_batch_cannot_act() {
     press(&mut app, "3 a");
     let screen = render(&app, 160, 36);
     assert!(
-        screen.contains("refused: batch 2 cannot be approved now: us-east-prod-03 (Unreachable)"),
-        "{screen}"
+        screen.contains(
+            "refused: batch 2 cannot be approved now: us-east-prod-03 (nothing recent is known about it"
+        ) && screen.contains("(cluster is Unreachable)) cannot take actions"),
+        "the cluster is named with the change rule's reason:\n{screen}"
     );
     assert!(screen.contains("pause"), "{screen}");
     assert!(!screen.contains("▸ note"), "no form:\n{screen}");
@@ -1091,5 +1093,12 @@ fn a_batch_cluster_whose_identity_is_not_confirmed_refuses_the_approval() {
     press(&mut app, "3 a");
     let screen = render(&app, 160, 36);
     assert!(screen.contains("cannot be approved now"), "{screen}");
-    assert!(screen.contains("eu-fra-prod-02"), "{screen}");
+    assert!(
+        screen.contains("eu-fra-prod-02 (the ledger pins no identity)"),
+        "named as not pinned, not as a mismatch:\n{screen}"
+    );
+    assert!(
+        !screen.contains("eu-fra-prod-02 (IdentityMismatch"),
+        "{screen}"
+    );
 }

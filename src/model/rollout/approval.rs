@@ -36,15 +36,16 @@ pub enum Refusal {
         phase: String,
     },
     /// Clusters of the batch to approve cannot take actions now (unreachable, not the
-    /// cluster the ledger pins, nothing recent known): approving would only fail them.
+    /// cluster the ledger pins, not pinned at all, nothing recent known): approving would
+    /// only fail them.
     #[error(
-        "batch {number} cannot be approved now: {} cannot take actions; pause or abort the run, or wait until every cluster of the batch is Synced (or Degraded) and approve then",
+        "batch {number} cannot be approved now: {} cannot take actions; pause or abort the run, or wait until every cluster of the batch can take actions (Synced or Degraded, with the identity the ledger pins confirmed) and approve then",
         .clusters.join(", ")
     )]
     ClustersCannotAct {
         /// The batch, counted from 1 as people count it.
         number: usize,
-        /// Each cluster that cannot act, with its status (`prod-apse1-03 (Unreachable)`).
+        /// Each cluster that cannot act, with its reason (`prod-apse1-03 (Unreachable)`).
         clusters: Vec<String>,
     },
     /// The command does not apply to the run as it stands.
