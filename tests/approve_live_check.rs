@@ -1,7 +1,8 @@
 //! `rollout approve` reaches every cluster of the batch to approve first (identity checked
 //! against the ledger's pin, as `maintenance start` does): a batch holding a cluster that
-//! cannot take actions is refused before anything is journaled, naming the cluster and
-//! its status and the way out. The demo fleet's `prod-apse1-03` refuses connections.
+//! cannot take actions is refused before any approval is journaled, naming the cluster and
+//! its reason and the way out, and the refusal is journaled as `operator.refused`. The
+//! demo fleet's `prod-apse1-03` refuses connections.
 
 mod cli_support;
 mod rollout_support;
@@ -163,6 +164,61 @@ async fn the_clusters_of_a_batch_are_reached_at_once() {
     assert!(
         took >= Duration::from_secs(9) && took < Duration::from_secs(18),
         "one reach timeout for both hung clusters, took {took:?}"
+    );
+    still_waiting(&executor, &run);
+}
+
+/// The `operator.refused` events `fleetdeck journal` lists with `filter` (as JSON).
+fn refused_events(ws: &Workspace, filter: &[&str]) -> Vec<serde_json::Value> {
+    let mut args = vec!["journal", "--kind", "operator.refused", "-o", "json"];
+    args.extend_from_slice(filter);
+    let out = ws.fleetdeck("carol@ops", &args);
+    assert!(out.status.success(), "{}", cli_support::text(&out));
+    serde_json::from_slice(&out.stdout).expect("journal json")
+}
+
+/// The refused approval is in the audit trail: bob's, about the run and the cluster that
+/// could not act, with the reason he was given; read-only mode writes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approval_refused_for_a_cluster_is_journaled_naming_the_cluster() {
+    let ws = Workspace::new("demo", 1, MANIFESTS, ROLLOUT).await;
+    let (_live, executor, run) = first_batch_awaiting_approval(&ws).await;
+
+    let readonly = tokio::task::block_in_place(|| {
+        ws.fleetdeck(
+            "bob@ops",
+            &["--readonly", "rollout", "approve", &run, "--note", "go"],
+        )
+    });
+    assert!(!readonly.status.success());
+    assert!(
+        refused_events(&ws, &[]).is_empty(),
+        "read-only mode journals nothing"
+    );
+
+    let refused = tokio::task::block_in_place(|| {
+        ws.fleetdeck("bob@ops", &["rollout", "approve", &run, "--note", "go"])
+    });
+    assert!(!refused.status.success(), "{}", cli_support::text(&refused));
+    let events = refused_events(&ws, &["--cluster", "prod-apse1-03"]);
+    let [event] = events.as_slice() else {
+        panic!("one refusal about prod-apse1-03: {events:#?}")
+    };
+    assert_eq!(event["actor"], "bob@ops");
+    assert_eq!(event["run"], run.as_str());
+    assert_eq!(event["cluster"], "prod-apse1-03");
+    assert_eq!(event["payload"]["command"], "approve");
+    let reason = event["payload"]["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.starts_with(
+            "batch 1 cannot be approved now: prod-apse1-03 (Unreachable) cannot take actions"
+        ),
+        "{reason}"
+    );
+    assert_eq!(
+        refused_events(&ws, &["--run", &run]).len(),
+        1,
+        "only the cluster that could not act has a record"
     );
     still_waiting(&executor, &run);
 }

@@ -1,25 +1,31 @@
 //! Before `rollout approve` journals an approval: every cluster of the batch to approve is
 //! reached, all at once, and its identity checked against the ledger's pin (as `maintenance
-//! start` does); one that cannot take actions refuses the approval, naming it and why.
+//! start` does); one that cannot take actions refuses the approval, naming it and why,
+//! and the refusal is journaled as `operator.refused`, one event per such cluster.
 
 use anyhow::Context;
+use fleetdeck::engine::operator::record_refusals;
 use fleetdeck::journal::JournalStore;
 use fleetdeck::k8s::connect::ConnectOptions;
 use fleetdeck::k8s::verified::verified_client;
 use fleetdeck::model::ledger::ClusterId;
 use fleetdeck::model::rollout::check_batch_can_act;
-use fleetdeck::model::run::approval_target;
+use fleetdeck::model::run::{Actor, ClusterRefusal, check_approve};
+use jiff::Timestamp;
 
 use super::journal_cmd::{open, run_view};
 use super::settings::Settings;
 
 /// Refuses approving `batch` (counted from 0; `None`: the one awaiting approval) of `run`
-/// when any of its clusters cannot take actions now. A run or batch the journal does not
-/// have is left to the command's own refusal.
+/// when any of its clusters cannot take actions now, and journals the refusal with the
+/// settings' actor. A run or batch the journal does not have, or an approval the rules
+/// refuse anyway, is left to the command's own refusal.
 pub fn check_clusters(settings: &Settings, run: &str, batch: Option<usize>) -> anyhow::Result<()> {
-    let projection = open(settings)?.projection()?;
+    let mut store = open(settings)?;
+    let projection = store.projection()?;
     let view = run_view(&projection, run)?;
-    let Ok((index, _)) = approval_target(view, batch) else {
+    let actor = Actor(settings.actor.clone());
+    let Ok(index) = check_approve(view, &actor, batch) else {
         return Ok(());
     };
     let clusters: Vec<ClusterId> = view
@@ -62,6 +68,15 @@ pub fn check_clusters(settings: &Settings, run: &str, batch: Option<usize>) -> a
         },
     )));
     runtime.shutdown_background();
-    check_batch_can_act(index, &seen)?;
+    if let Err(refusal) = check_batch_can_act(index, &seen) {
+        record_refusals(
+            &mut store,
+            &ClusterRefusal::of_approval(&view.id, &refusal),
+            &actor,
+            settings.readonly,
+            Timestamp::now(),
+        );
+        return Err(refusal.into());
+    }
     Ok(())
 }

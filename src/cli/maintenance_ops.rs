@@ -8,11 +8,12 @@ use std::process::ExitCode;
 use super::journal_cmd::record_command;
 use anyhow::{Context, bail};
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
+use fleetdeck::engine::operator::record_refusals;
 use fleetdeck::engine::start::{node_facts, plan, record_run};
 use fleetdeck::k8s::connect::ConnectOptions;
 use fleetdeck::k8s::fleet_sync::FleetSync;
 use fleetdeck::k8s::verified::verified_client;
-use fleetdeck::model::run::{Actor, ItemId, OperatorCommand, ReturnOutcome, RunId};
+use fleetdeck::model::run::{Actor, ClusterRefusal, ItemId, OperatorCommand, ReturnOutcome, RunId};
 use jiff::Timestamp;
 
 use super::journal_cmd::open;
@@ -49,10 +50,30 @@ pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<
         .clone();
     let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
     let plan = runtime()?.block_on(async {
-        // Never plan against a cluster that is not the one the ledger pins.
-        let client = verified_client(&cluster, &kubeconfig, &ConnectOptions::default())
-            .await
-            .with_context(|| format!("{}: refusing to plan maintenance", cluster.id))?;
+        // Never plan against a cluster that is not the one the ledger pins. A real start
+        // refused here is journaled; a dry run records nothing, refused or not.
+        let client = match verified_client(&cluster, &kubeconfig, &ConnectOptions::default()).await
+        {
+            Ok(client) => client,
+            Err(why) => {
+                if !dry_run {
+                    let refusal = ClusterRefusal::start_maintenance(
+                        &spec.name,
+                        cluster.id.clone(),
+                        &why.detailed(),
+                    );
+                    record_refusals(
+                        &mut open(settings)?,
+                        &[refusal],
+                        &Actor(settings.actor.clone()),
+                        settings.readonly,
+                        Timestamp::now(),
+                    );
+                }
+                return Err(anyhow::Error::new(why)
+                    .context(format!("{}: refusing to plan maintenance", cluster.id)));
+            }
+        };
         let inventory = node_facts(&client.client, &cluster.id.0).await?;
         anyhow::Ok(plan(&spec, &inventory)?)
     })?;

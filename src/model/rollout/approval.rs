@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::spec::ApprovalPolicy;
 use super::state::BatchPhase;
+use crate::model::ledger::ClusterId;
 use crate::model::run::Actor;
 
 /// Why an operator command was refused, in words the person can act on.
@@ -40,13 +41,13 @@ pub enum Refusal {
     /// only fail them.
     #[error(
         "batch {number} cannot be approved now: {} cannot take actions; pause or abort the run, or wait until every cluster of the batch can take actions (Synced or Degraded, with the identity the ledger pins confirmed) and approve then",
-        .clusters.join(", ")
+        named(.clusters)
     )]
     ClustersCannotAct {
         /// The batch, counted from 1 as people count it.
         number: usize,
-        /// Each cluster that cannot act, with its reason (`prod-apse1-03 (Unreachable)`).
-        clusters: Vec<String>,
+        /// Each cluster that cannot act, with its reason.
+        clusters: Vec<BlockedCluster>,
     },
     /// The command does not apply to the run as it stands.
     #[error("cannot {what}: the run is {status}")]
@@ -56,6 +57,24 @@ pub enum Refusal {
         /// The run's status.
         status: String,
     },
+}
+
+/// A cluster that cannot take actions now, and why (in the words of whoever looked).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BlockedCluster {
+    /// The cluster.
+    pub cluster: ClusterId,
+    /// Why it cannot take actions (`Unreachable`, `the ledger pins no identity`, …).
+    pub reason: String,
+}
+
+/// `prod-apse1-03 (Unreachable), prod-apse1-05 (the ledger pins no identity)`.
+fn named(clusters: &[BlockedCluster]) -> String {
+    clusters
+        .iter()
+        .map(|c| format!("{} ({})", c.cluster, c.reason))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Whether `approver` may approve batch `batch`, which stands at `phase`, of a rollout

@@ -3,7 +3,7 @@
 //! (unreachable, not the cluster the ledger pins, not pinned at all, nothing recent known,
 //! still connecting) is refused before the approval, naming the clusters and their reasons.
 
-use super::approval::Refusal;
+use super::approval::{BlockedCluster, Refusal};
 use crate::model::ledger::ClusterId;
 
 /// Refuses approving batch `batch` (counted from 0) when any of its clusters cannot take
@@ -13,9 +13,14 @@ pub fn check_batch_can_act(
     batch: usize,
     clusters: &[(ClusterId, Option<String>)],
 ) -> Result<(), Refusal> {
-    let blocked: Vec<String> = clusters
+    let blocked: Vec<BlockedCluster> = clusters
         .iter()
-        .filter_map(|(id, reason)| reason.as_ref().map(|why| format!("{id} ({why})")))
+        .filter_map(|(id, reason)| {
+            reason.as_ref().map(|why| BlockedCluster {
+                cluster: id.clone(),
+                reason: why.clone(),
+            })
+        })
         .collect();
     if blocked.is_empty() {
         return Ok(());

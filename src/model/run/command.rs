@@ -462,6 +462,81 @@ pub fn refusal_event(
     Some(event)
 }
 
+/// A change a person asked for, refused before anything was sent because a cluster it
+/// concerns cannot take actions now (unreachable, not the cluster the ledger pins, not
+/// pinned, nothing recent known). Built by the constructors, which fix the verb.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterRefusal {
+    /// The command's verb (`approve`, `start-maintenance`).
+    pub command: &'static str,
+    /// The run it concerns, if it has one yet.
+    pub run: Option<RunId>,
+    /// The cluster that cannot take actions.
+    pub cluster: ClusterId,
+    /// Why, in the words the person was told.
+    pub reason: String,
+}
+
+impl ClusterRefusal {
+    /// The verb of starting a maintenance.
+    pub const START_MAINTENANCE: &'static str = "start-maintenance";
+
+    /// One refusal per cluster an approval of `run` was refused for, each with the
+    /// refusal as it reads for that cluster alone; none when `refusal` is not about
+    /// clusters that cannot act.
+    pub fn of_approval(run: &RunId, refusal: &Refusal) -> Vec<ClusterRefusal> {
+        let Refusal::ClustersCannotAct { number, clusters } = refusal else {
+            return Vec::new();
+        };
+        clusters
+            .iter()
+            .map(|blocked| ClusterRefusal {
+                command: "approve",
+                run: Some(run.clone()),
+                cluster: blocked.cluster.clone(),
+                reason: Refusal::ClustersCannotAct {
+                    number: *number,
+                    clusters: vec![blocked.clone()],
+                }
+                .to_string(),
+            })
+            .collect()
+    }
+
+    /// Starting the maintenance `name` on `cluster` was refused: `reason` is why the
+    /// cluster cannot take actions.
+    pub fn start_maintenance(name: &str, cluster: ClusterId, reason: &str) -> ClusterRefusal {
+        ClusterRefusal {
+            command: Self::START_MAINTENANCE,
+            run: None,
+            reason: format!("maintenance {name} on {cluster}: {reason}"),
+            cluster,
+        }
+    }
+}
+
+/// The journal event recording that `actor` was refused `refusal` at `now`, about its run
+/// and cluster. Several refusals of one attempt (one per cluster) get distinct keys. Pure:
+/// the caller appends.
+pub fn cluster_refusal_event(refusal: &ClusterRefusal, actor: &Actor, now: Timestamp) -> NewEvent {
+    let mut event = NewEvent::new(
+        now,
+        actor.clone(),
+        IdempotencyKey::for_command(
+            actor,
+            now,
+            &format!("refused-{}/{}", refusal.command, refusal.cluster),
+        ),
+        EventBody::CommandRefused {
+            command: refusal.command.to_string(),
+            reason: refusal.reason.clone(),
+        },
+    )
+    .with_cluster(refusal.cluster.clone());
+    event.run = refusal.run.clone();
+    event
+}
+
 /// Pause switches carry what they stop in the envelope, so `journal --cluster` finds them:
 /// a run's pause also names the run's cluster.
 fn scoped(projection: &Projection, mut event: NewEvent, scope: &PauseScope) -> NewEvent {

@@ -223,3 +223,75 @@ fn an_empty_note_is_not_announced() {
             .ends_with("(note: all clear)")
     );
 }
+
+#[test]
+fn an_approval_refused_for_its_clusters_is_one_audit_event_per_cluster() {
+    use crate::model::rollout::check_batch_can_act;
+    let run = RunId("r1".into());
+    let refused = check_batch_can_act(
+        0,
+        &[
+            (ClusterId("c1".into()), None),
+            (ClusterId("c2".into()), Some("Unreachable".into())),
+            (
+                ClusterId("c3".into()),
+                Some("the ledger pins no identity".into()),
+            ),
+        ],
+    )
+    .unwrap_err();
+    let refusals = ClusterRefusal::of_approval(&run, &refused);
+    assert_eq!(refusals.len(), 2, "{refusals:?}");
+    let bob = Actor("bob@h".into());
+    let events: Vec<NewEvent> = refusals
+        .iter()
+        .map(|r| cluster_refusal_event(r, &bob, at(7)))
+        .collect();
+    let first = &events[0];
+    assert_eq!(first.actor, bob);
+    assert_eq!(first.run, Some(run.clone()));
+    assert_eq!(first.cluster, Some(ClusterId("c2".into())));
+    assert_eq!(events[1].cluster, Some(ClusterId("c3".into())));
+    assert!(first.key.is_command());
+    assert_ne!(first.key, events[1].key, "one attempt, two distinct keys");
+    let EventBody::CommandRefused { command, reason } = &first.body else {
+        panic!("{:?}", first.body)
+    };
+    assert_eq!(command, "approve");
+    assert!(
+        reason.starts_with("batch 1 cannot be approved now: c2 (Unreachable) cannot take actions"),
+        "each names its own cluster only: {reason}"
+    );
+    let EventBody::CommandRefused { reason, .. } = &events[1].body else {
+        panic!()
+    };
+    assert!(
+        reason.contains("c3 (the ledger pins no identity)") && !reason.contains("c2"),
+        "{reason}"
+    );
+    assert_eq!(first.body.to_parts().0, "operator.refused");
+    // A refusal not about clusters concerns none.
+    let policy = crate::model::rollout::Refusal::AuthorCannotApprove {
+        approver: Actor("alice@h".into()),
+    };
+    assert!(ClusterRefusal::of_approval(&run, &policy).is_empty());
+}
+
+#[test]
+fn a_maintenance_start_refused_for_its_cluster_names_the_cluster_and_no_run() {
+    let refusal = ClusterRefusal::start_maintenance(
+        "patch",
+        ClusterId("prod-03".into()),
+        "Unreachable: connection refused",
+    );
+    let event = cluster_refusal_event(&refusal, &Actor("bob@h".into()), at(9));
+    assert_eq!(event.run, None);
+    assert_eq!(event.cluster, Some(ClusterId("prod-03".into())));
+    assert_eq!(
+        event.body,
+        EventBody::CommandRefused {
+            command: "start-maintenance".into(),
+            reason: "maintenance patch on prod-03: Unreachable: connection refused".into(),
+        }
+    );
+}
