@@ -1,7 +1,8 @@
 //! `rollout approve` reaches every cluster of the batch to approve first (identity checked
 //! against the ledger's pin, as `maintenance start` does): a batch holding a cluster that
-//! cannot take actions is refused before anything is journaled, naming the cluster and
-//! its status and the way out. The demo fleet's `prod-apse1-03` refuses connections.
+//! cannot take actions is refused before any approval is journaled, naming the cluster and
+//! its reason and the way out, and the refusal is journaled as `operator.refused`. The
+//! demo fleet's `prod-apse1-03` refuses connections.
 
 mod cli_support;
 mod rollout_support;
@@ -35,27 +36,45 @@ stopWhen:
   unknownMetrics: ignore
 "#;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn approving_a_batch_with_an_unreachable_cluster_is_refused_naming_it() {
-    let ws = Workspace::new("demo", 1, MANIFESTS, ROLLOUT).await;
+/// Starts the rollout as alice and runs an executor in the test until the first batch
+/// awaits approval; the live view, the executor (for reading the journal) and the run's id.
+async fn first_batch_awaiting_approval(
+    ws: &Workspace,
+) -> (Live, rollout_support::InProcess, String) {
     let started = ws.fleetdeck("alice@ops", &["rollout", "start", "rollout.yaml"]);
     assert!(started.status.success(), "{}", cli_support::text(&started));
-    let live = Live::new(&ws).await;
-    let mut executor = live.executor(&ws, "executor-a", None);
-    let mut waiting = None;
+    let live = Live::new(ws).await;
+    let mut executor = live.executor(ws, "executor-a", None);
     for _ in 0..100 {
         executor.pass().await.expect("pass");
         let projection = executor.store().projection().expect("projection");
-        waiting = projection.runs.values().find_map(|run| {
+        let waiting = projection.runs.values().find_map(|run| {
             (run.rollout.batches.get(&0) == Some(&BatchPhase::AwaitingApproval))
                 .then(|| run.id.clone())
         });
-        if waiting.is_some() {
-            break;
+        if let Some(RunId(run)) = waiting {
+            return (live, executor, run);
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let RunId(run) = waiting.expect("the first batch awaits approval");
+    panic!("the first batch never awaited approval");
+}
+
+/// Nothing was approved and the batch still waits.
+fn still_waiting(executor: &rollout_support::InProcess, run: &str) {
+    let projection = executor.store().projection().expect("projection");
+    let view = &projection.runs[&RunId(run.to_string())];
+    assert!(view.approvals.is_empty(), "nothing approved");
+    assert_eq!(
+        view.rollout.batches.get(&0),
+        Some(&BatchPhase::AwaitingApproval)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approving_a_batch_with_an_unreachable_cluster_is_refused_naming_it() {
+    let ws = Workspace::new("demo", 1, MANIFESTS, ROLLOUT).await;
+    let (_live, executor, run) = first_batch_awaiting_approval(&ws).await;
 
     let refused = tokio::task::block_in_place(|| {
         ws.fleetdeck("bob@ops", &["rollout", "approve", &run, "--note", "go"])
@@ -73,11 +92,133 @@ async fn approving_a_batch_with_an_unreachable_cluster_is_refused_naming_it() {
         !why.contains("prod-apse1-01") && !why.contains("prod-apse1-02"),
         "only the clusters that cannot act are named: {why}"
     );
-    let projection = executor.store().projection().expect("projection");
-    let view = &projection.runs[&RunId(run)];
-    assert!(view.approvals.is_empty(), "nothing approved");
-    assert_eq!(
-        view.rollout.batches.get(&0),
-        Some(&BatchPhase::AwaitingApproval)
+    still_waiting(&executor, &run);
+}
+
+/// A cluster the ledger pins no identity for may be read but not changed: approving its
+/// batch is refused naming it as not pinned, not as another cluster answering.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approving_a_batch_with_an_unpinned_cluster_names_it_as_not_pinned() {
+    let ws = Workspace::new("demo", 1, MANIFESTS, ROLLOUT).await;
+    let (_live, executor, run) = first_batch_awaiting_approval(&ws).await;
+    // From now on the ledger pins nothing for prod-apse1-02 (it answers as itself).
+    let mut ledger = fleetdeck::sim::ledger(&ws.fleet, ws.addr);
+    let unpinned = ledger["clusters"]
+        .as_array_mut()
+        .and_then(|all| all.iter_mut().find(|c| c["id"] == "prod-apse1-02"))
+        .and_then(|c| c.as_object_mut())
+        .and_then(|c| c.remove("identity"));
+    assert!(unpinned.is_some(), "the ledger pinned prod-apse1-02");
+    std::fs::write(
+        ws.path().join("ledger.yaml"),
+        serde_json::to_string_pretty(&ledger).expect("json"),
+    )
+    .expect("write ledger");
+
+    let refused = tokio::task::block_in_place(|| {
+        ws.fleetdeck("bob@ops", &["rollout", "approve", &run, "--note", "go"])
+    });
+    let why = cli_support::text(&refused);
+    assert!(!refused.status.success(), "{why}");
+    assert!(
+        why.contains("prod-apse1-02 (the ledger pins no identity)"),
+        "named as not pinned: {why}"
     );
+    assert!(
+        !why.contains("mismatch") && !why.contains("IdentityMismatch"),
+        "not called a mismatch: {why}"
+    );
+    assert!(why.contains("prod-apse1-03 (Unreachable)"), "{why}");
+    assert!(
+        !why.contains("prod-apse1-01"),
+        "a pinned, reachable cluster is not named: {why}"
+    );
+    still_waiting(&executor, &run);
+}
+
+/// The batch's clusters are reached at the same time, each within the reach timeout (10s):
+/// two that never answer cost one timeout, not two.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_clusters_of_a_batch_are_reached_at_once() {
+    let ws = Workspace::new("demo", 1, MANIFESTS, ROLLOUT).await;
+    let (_live, executor, run) = first_batch_awaiting_approval(&ws).await;
+    for hung in ["prod-apse1-01", "prod-apse1-02"] {
+        ws.fleet
+            .update_faults(hung, |f| {
+                f.unreachable = Some(fleetdeck::sim::Unreachable::Hanging)
+            })
+            .expect("cluster");
+    }
+
+    let began = std::time::Instant::now();
+    let refused = tokio::task::block_in_place(|| {
+        ws.fleetdeck("bob@ops", &["rollout", "approve", &run, "--note", "go"])
+    });
+    let took = began.elapsed();
+    let why = cli_support::text(&refused);
+    assert!(!refused.status.success(), "{why}");
+    assert!(
+        why.contains("prod-apse1-01 (Unreachable), prod-apse1-02 (Unreachable), prod-apse1-03 (Unreachable) cannot take actions"),
+        "{why}"
+    );
+    assert!(
+        took >= Duration::from_secs(9) && took < Duration::from_secs(18),
+        "one reach timeout for both hung clusters, took {took:?}"
+    );
+    still_waiting(&executor, &run);
+}
+
+/// The `operator.refused` events `fleetdeck journal` lists with `filter` (as JSON).
+fn refused_events(ws: &Workspace, filter: &[&str]) -> Vec<serde_json::Value> {
+    let mut args = vec!["journal", "--kind", "operator.refused", "-o", "json"];
+    args.extend_from_slice(filter);
+    let out = ws.fleetdeck("carol@ops", &args);
+    assert!(out.status.success(), "{}", cli_support::text(&out));
+    serde_json::from_slice(&out.stdout).expect("journal json")
+}
+
+/// The refused approval is in the audit trail: bob's, about the run and the cluster that
+/// could not act, with the reason he was given; read-only mode writes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_approval_refused_for_a_cluster_is_journaled_naming_the_cluster() {
+    let ws = Workspace::new("demo", 1, MANIFESTS, ROLLOUT).await;
+    let (_live, executor, run) = first_batch_awaiting_approval(&ws).await;
+
+    let readonly = tokio::task::block_in_place(|| {
+        ws.fleetdeck(
+            "bob@ops",
+            &["--readonly", "rollout", "approve", &run, "--note", "go"],
+        )
+    });
+    assert!(!readonly.status.success());
+    assert!(
+        refused_events(&ws, &[]).is_empty(),
+        "read-only mode journals nothing"
+    );
+
+    let refused = tokio::task::block_in_place(|| {
+        ws.fleetdeck("bob@ops", &["rollout", "approve", &run, "--note", "go"])
+    });
+    assert!(!refused.status.success(), "{}", cli_support::text(&refused));
+    let events = refused_events(&ws, &["--cluster", "prod-apse1-03"]);
+    let [event] = events.as_slice() else {
+        panic!("one refusal about prod-apse1-03: {events:#?}")
+    };
+    assert_eq!(event["actor"], "bob@ops");
+    assert_eq!(event["run"], run.as_str());
+    assert_eq!(event["cluster"], "prod-apse1-03");
+    assert_eq!(event["payload"]["command"], "approve");
+    let reason = event["payload"]["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.starts_with(
+            "batch 1 cannot be approved now: prod-apse1-03 (Unreachable) cannot take actions"
+        ),
+        "{reason}"
+    );
+    assert_eq!(
+        refused_events(&ws, &["--run", &run]).len(),
+        1,
+        "only the cluster that could not act has a record"
+    );
+    still_waiting(&executor, &run);
 }

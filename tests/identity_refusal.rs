@@ -1,6 +1,8 @@
 //! Identity pinning where a person acts: `maintenance start` plans only on a cluster whose
 //! kube-system UID and API server match what the ledger pins (the demo fleet's
-//! `prod-use1-04` answers with another UID than its ledger entry; `prod-use1-05` matches).
+//! `prod-use1-04` answers with another UID than its ledger entry; `prod-use1-05` matches;
+//! `prod-apse1-03` refuses connections). A start refused there is journaled as
+//! `operator.refused`; a dry run records nothing.
 
 mod cli_support;
 mod rollout_support;
@@ -85,4 +87,98 @@ async fn maintenance_is_planned_only_on_the_pinned_cluster() {
     );
     assert!(stdout.contains(&format!("batch 1: {pinned}")), "{stdout}");
     assert!(stdout.contains("dry run: nothing recorded"), "{stdout}");
+}
+
+/// The `operator.refused` events about `cluster`, as `fleetdeck journal` lists them.
+fn refusals_about(ws: &Workspace, cluster: &str) -> Vec<serde_json::Value> {
+    let out = ws.fleetdeck(
+        "carol@ops",
+        &[
+            "journal",
+            "--kind",
+            "operator.refused",
+            "--cluster",
+            cluster,
+            "-o",
+            "json",
+        ],
+    );
+    assert!(out.status.success(), "{}", cli_support::text(&out));
+    serde_json::from_slice(&out.stdout).expect("journal json")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_maintenance_start_refused_for_its_cluster_is_journaled() {
+    let ws = Workspace::new("demo", 1, "", "").await;
+    let impostor = ready_node(&ws, "prod-use1-04").await;
+    std::fs::write(
+        ws.path().join("unreachable.yaml"),
+        maintenance("prod-apse1-03", "prod-apse1-03-n000"),
+    )
+    .expect("write");
+    std::fs::write(
+        ws.path().join("impostor.yaml"),
+        maintenance("prod-use1-04", &impostor),
+    )
+    .expect("write");
+
+    // A dry run refused records nothing; nor does read-only mode.
+    let dry = ws.fleetdeck(
+        "bob@ops",
+        &["maintenance", "start", "unreachable.yaml", "--dry-run"],
+    );
+    assert!(!dry.status.success(), "{}", cli_support::text(&dry));
+    let readonly = ws.fleetdeck(
+        "bob@ops",
+        &["--readonly", "maintenance", "start", "unreachable.yaml"],
+    );
+    assert!(
+        !readonly.status.success(),
+        "{}",
+        cli_support::text(&readonly)
+    );
+    assert!(
+        !ws.path().join("journal.sqlite").exists()
+            || refusals_about(&ws, "prod-apse1-03").is_empty(),
+        "nothing journaled by a dry run or in read-only mode"
+    );
+
+    let refused = ws.fleetdeck("bob@ops", &["maintenance", "start", "unreachable.yaml"]);
+    let said = cli_support::text(&refused);
+    assert!(!refused.status.success(), "{said}");
+    assert!(
+        said.contains("prod-apse1-03: refusing to plan maintenance: Unreachable"),
+        "{said}"
+    );
+    let events = refusals_about(&ws, "prod-apse1-03");
+    let [event] = events.as_slice() else {
+        panic!("one refusal about prod-apse1-03: {events:#?}")
+    };
+    assert_eq!(event["actor"], "bob@ops");
+    assert_eq!(event["cluster"], "prod-apse1-03");
+    assert_eq!(event["run"], serde_json::Value::Null, "no run was started");
+    assert_eq!(event["payload"]["command"], "start-maintenance");
+    let reason = event["payload"]["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.starts_with("maintenance patch on prod-apse1-03: Unreachable: "),
+        "the reason with what lies underneath: {reason}"
+    );
+
+    let refused = ws.fleetdeck("bob@ops", &["maintenance", "start", "impostor.yaml"]);
+    assert!(!refused.status.success(), "{}", cli_support::text(&refused));
+    let events = refusals_about(&ws, "prod-use1-04");
+    let [event] = events.as_slice() else {
+        panic!("one refusal about prod-use1-04: {events:#?}")
+    };
+    let reason = event["payload"]["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.starts_with(
+            "maintenance patch on prod-use1-04: identity mismatch: kube-system UID is"
+        ),
+        "{reason}"
+    );
+    // Nothing else was journaled: no run started.
+    let all = ws.fleetdeck("carol@ops", &["journal", "-o", "json"]);
+    let all: Vec<serde_json::Value> = serde_json::from_slice(&all.stdout).expect("journal json");
+    assert_eq!(all.len(), 2, "{all:#?}");
 }

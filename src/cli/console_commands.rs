@@ -1,10 +1,11 @@
 //! Where the console's commands land: each operator command is checked against the
 //! journal and appended with the console's actor (through the same library code as the
-//! CLI commands), and the console is told what was recorded or why not.
+//! CLI commands), and the console is told what was recorded or why not. Refusals the
+//! console made before sending anything are journaled too, without an answer.
 
 use std::path::PathBuf;
 
-use fleetdeck::engine::operator::{execute, start_maintenance};
+use fleetdeck::engine::operator::{execute, record_refusals, start_maintenance};
 use fleetdeck::journal::{Durability, SqliteJournal};
 use fleetdeck::model::run::Actor;
 use fleetdeck::tui::{ConsoleCommand, Notice};
@@ -41,7 +42,9 @@ pub fn serve(
             let Some(journal_store) = store.as_mut() else {
                 continue;
             };
-            let notice = answer(journal_store, &command, &actor, readonly);
+            let Some(notice) = answer(journal_store, &command, &actor, readonly) else {
+                continue;
+            };
             tracing::info!(ok = notice.ok, text = %notice.text, "console command");
             if notices.send(notice).is_err() {
                 return;
@@ -50,14 +53,15 @@ pub fn serve(
     })
 }
 
+/// Carries out `command`; what to tell the console, if anything.
 fn answer(
     store: &mut SqliteJournal,
     command: &ConsoleCommand,
     actor: &Actor,
     readonly: bool,
-) -> Notice {
+) -> Option<Notice> {
     let now = Timestamp::now();
-    match command {
+    let notice = match command {
         ConsoleCommand::Quit => Notice {
             ok: true,
             text: "console closing".into(),
@@ -87,5 +91,45 @@ fn answer(
                 },
             }
         }
+        // The console already said no; the journal only keeps the record.
+        ConsoleCommand::Refused(refusals) => {
+            let written = record_refusals(store, refusals, actor, readonly, now);
+            tracing::info!(written, "console refusals journaled");
+            return None;
+        }
+    };
+    Some(notice)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fleetdeck::journal::{EventQuery, JournalStore};
+    use fleetdeck::model::ledger::ClusterId;
+    use fleetdeck::model::run::{ClusterRefusal, EventBody};
+
+    #[test]
+    fn a_refusal_the_console_made_is_journaled_without_an_answer_unless_read_only() {
+        let mut store = SqliteJournal::in_memory().expect("journal");
+        let actor = Actor("dana@ops".into());
+        let refused = ConsoleCommand::Refused(vec![ClusterRefusal::start_maintenance(
+            "console-n1",
+            ClusterId("prod-03".into()),
+            "nothing recent is known about it (cluster is Unreachable)",
+        )]);
+        assert_eq!(answer(&mut store, &refused, &actor, true), None);
+        let all = EventQuery::default();
+        assert!(store.query(&all).expect("query").is_empty(), "read-only");
+        assert_eq!(answer(&mut store, &refused, &actor, false), None);
+        let events = store.query(&all).expect("query");
+        let [event] = events.as_slice() else {
+            panic!("{events:?}")
+        };
+        assert_eq!(event.event.actor, actor);
+        assert_eq!(event.event.cluster, Some(ClusterId("prod-03".into())));
+        assert!(matches!(
+            &event.event.body,
+            EventBody::CommandRefused { command, .. } if command == "start-maintenance"
+        ));
     }
 }

@@ -8,14 +8,13 @@ use std::process::ExitCode;
 use super::journal_cmd::record_command;
 use anyhow::{Context, bail};
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
+use fleetdeck::engine::operator::record_refusals;
 use fleetdeck::engine::start::{node_facts, plan, record_run};
-use fleetdeck::k8s::connect::{ConnectOptions, connect};
+use fleetdeck::k8s::connect::ConnectOptions;
 use fleetdeck::k8s::fleet_sync::FleetSync;
-use fleetdeck::model::live::{ObservedIdentity, may_change, verify_identity};
-use fleetdeck::model::run::{Actor, ItemId, OperatorCommand, ReturnOutcome, RunId};
+use fleetdeck::k8s::verified::verified_client;
+use fleetdeck::model::run::{Actor, ClusterRefusal, ItemId, OperatorCommand, ReturnOutcome, RunId};
 use jiff::Timestamp;
-use k8s_openapi::api::core::v1::Namespace;
-use kube::Api;
 
 use super::journal_cmd::open;
 use super::settings::Settings;
@@ -51,21 +50,30 @@ pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<
         .clone();
     let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
     let plan = runtime()?.block_on(async {
-        let client = connect(&cluster, &kubeconfig, &ConnectOptions::default()).await?;
-        // Never plan against a cluster that is not the one the ledger pins.
-        let uid = Api::<Namespace>::all(client.client.clone())
-            .get("kube-system")
-            .await
-            .context("reading the kube-system namespace")?
-            .metadata
-            .uid
-            .unwrap_or_default();
-        let observed = ObservedIdentity {
-            kube_system_uid: uid,
-            server: client.server.clone(),
+        // Never plan against a cluster that is not the one the ledger pins. A real start
+        // refused here is journaled; a dry run records nothing, refused or not.
+        let client = match verified_client(&cluster, &kubeconfig, &ConnectOptions::default()).await
+        {
+            Ok(client) => client,
+            Err(why) => {
+                if !dry_run {
+                    let refusal = ClusterRefusal::start_maintenance(
+                        &spec.name,
+                        cluster.id.clone(),
+                        &why.detailed(),
+                    );
+                    record_refusals(
+                        &mut open(settings)?,
+                        &[refusal],
+                        &Actor(settings.actor.clone()),
+                        settings.readonly,
+                        Timestamp::now(),
+                    );
+                }
+                return Err(anyhow::Error::new(why)
+                    .context(format!("{}: refusing to plan maintenance", cluster.id)));
+            }
         };
-        may_change(Some(&verify_identity(cluster.identity.as_ref(), &observed)))
-            .with_context(|| format!("{}: refusing to plan maintenance", cluster.id))?;
         let inventory = node_facts(&client.client, &cluster.id.0).await?;
         anyhow::Ok(plan(&spec, &inventory)?)
     })?;

@@ -7,7 +7,8 @@ use jiff::Timestamp;
 use crate::journal::{JournalError, JournalStore};
 use crate::model::maintenance::{MaintenanceSpec, NodeFacts};
 use crate::model::run::{
-    Actor, CommandRefusal, OperatorCommand, RunId, Sequence, command_event, refusal_event,
+    Actor, ClusterRefusal, CommandRefusal, OperatorCommand, RunId, Sequence, cluster_refusal_event,
+    command_event, refusal_event,
 };
 
 use super::start::{StartError, plan, record_run};
@@ -91,6 +92,33 @@ fn waits_for_resume(
         "; the run is paused ({}: {}, by {}): nothing goes on until it is resumed",
         pause.scope, pause.reason, pause.by
     ))
+}
+
+/// Journals refusals made before a command was sent, because a cluster it concerns cannot
+/// take actions (see [`cluster_refusal_event`]), with `actor`, in one write. The refusal
+/// stands whatever happens here: read-only mode writes nothing, and a failed write is
+/// logged. How many events were written.
+pub fn record_refusals(
+    store: &mut impl JournalStore,
+    refusals: &[ClusterRefusal],
+    actor: &Actor,
+    readonly: bool,
+    now: Timestamp,
+) -> usize {
+    if readonly || refusals.is_empty() {
+        return 0;
+    }
+    let events = refusals
+        .iter()
+        .map(|refusal| cluster_refusal_event(refusal, actor, now))
+        .collect();
+    match store.append_all(events, None) {
+        Ok(appended) => appended.len(),
+        Err(error) => {
+            tracing::warn!(%error, command = refusals[0].command, "refusal not journaled");
+            0
+        }
+    }
 }
 
 /// Plans `spec` against `inventory` (the cluster's nodes as last seen) and journals the
@@ -230,5 +258,37 @@ mod tests {
         assert_eq!(view.approvals.len(), 1);
         assert_eq!(view.approvals[0].0, dave);
         assert_eq!(view.approvals[0].2, Some(0));
+    }
+
+    #[test]
+    fn refusals_before_sending_are_journaled_with_the_actor_unless_read_only() {
+        use crate::model::ledger::ClusterId;
+        use crate::model::run::EventBody;
+        let mut store = SqliteJournal::in_memory().unwrap();
+        let bob = Actor("bob@ops".into());
+        let refusals = [
+            ClusterRefusal::start_maintenance("patch", ClusterId("c1".into()), "Unreachable"),
+            ClusterRefusal::start_maintenance("patch", ClusterId("c2".into()), "Unreachable"),
+        ];
+        let now = Timestamp::now();
+        assert_eq!(record_refusals(&mut store, &refusals, &bob, true, now), 0);
+        let all = crate::journal::EventQuery::default();
+        assert!(
+            store.query(&all).unwrap().is_empty(),
+            "read-only writes nothing"
+        );
+        assert_eq!(record_refusals(&mut store, &refusals, &bob, false, now), 2);
+        let events = store.query(&all).unwrap();
+        assert_eq!(events.len(), 2);
+        assert!(events.iter().all(|e| e.event.actor == bob));
+        assert_eq!(
+            events[1].event.cluster.as_ref().map(|c| c.0.as_str()),
+            Some("c2")
+        );
+        assert!(matches!(
+            &events[0].event.body,
+            EventBody::CommandRefused { command, reason }
+                if command == "start-maintenance" && reason.contains("c1: Unreachable")
+        ));
     }
 }

@@ -15,3 +15,4 @@ pub mod retry;
 pub mod slim;
 pub mod slim_de;
 pub mod tls;
+pub mod verified;

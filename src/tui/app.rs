@@ -420,7 +420,7 @@ impl App {
             Action::ScreenTimeline => self.nav.reset(Route::Timeline),
             Action::PauseAll => super::operator_keys::pause_all(self),
             Action::Handover => self.open_handover(None),
-            _ => super::screen_keys::on_screen_action(self, action),
+            _ => return super::screen_keys::on_screen_action(self, action),
         }
         Vec::new()
     }
@@ -790,7 +790,7 @@ impl App {
             }
             Target::StartFile(path) => {
                 if !self.refused_readonly(Action::StartMaintenance.description()) {
-                    super::operator_keys::start_from_file(self, &path);
+                    return super::operator_keys::start_from_file(self, &path);
                 }
             }
             Target::Cluster(id) => {

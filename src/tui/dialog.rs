@@ -405,6 +405,7 @@ pub fn what_happens(command: &ConsoleCommand) -> String {
                 )
             )
         }
+        ConsoleCommand::Refused(_) => "journal the refusal for the audit trail".into(),
         ConsoleCommand::Quit => "quit".into(),
     }
 }

@@ -96,12 +96,17 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
             match command {
                 Command::Quit => return Ok(()),
                 Command::Send(c) => {
-                    let quitting = c == super::feed::ConsoleCommand::Quit;
+                    // Quitting, or recording a refusal the console already showed, needs
+                    // no word when no journal listens.
+                    let quiet = matches!(
+                        c,
+                        super::feed::ConsoleCommand::Quit | super::feed::ConsoleCommand::Refused(_)
+                    );
                     let sent = inputs
                         .commands
                         .as_ref()
                         .is_some_and(|tx| tx.send(c).is_ok());
-                    if !sent && !quitting {
+                    if !sent && !quiet {
                         app.update(Msg::Notice(super::feed::Notice {
                             ok: false,
                             text: "no journal is connected to this console: nothing was recorded"

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use jiff::Timestamp;
 
 use crate::model::maintenance::{MaintenanceHolds, MaintenanceSpec, NodeFacts, maintenance_holds};
-use crate::model::run::{Event, OperatorCommand, Projection};
+use crate::model::run::{ClusterRefusal, Event, OperatorCommand, Projection};
 
 /// One journal line shown in a cluster's recent events.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,7 +70,7 @@ impl Eq for JournalView {}
 
 /// What the console asks of the rest of the program. Every operator action goes through
 /// the journal: whoever receives these appends them with the console's actor and answers
-/// with a [`Notice`].
+/// with a [`Notice`] (a refusal to record needs no answer: the console already said it).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ConsoleCommand {
     /// The user quit the console.
@@ -85,6 +85,9 @@ pub enum ConsoleCommand {
         /// The cluster's nodes as the console last saw them.
         inventory: Vec<NodeFacts>,
     },
+    /// The console refused an action before sending it, because clusters it concerns
+    /// cannot take actions: journal the refusals for the audit trail.
+    Refused(Vec<ClusterRefusal>),
 }
 
 /// The answer to a console command: what was recorded, or why not.

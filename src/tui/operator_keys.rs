@@ -4,20 +4,21 @@
 
 use std::sync::Arc;
 
-use super::app::{App, Overlay};
+use super::app::{App, Command, Overlay};
 use super::dialog::{Dialog, Purpose};
+use super::feed::ConsoleCommand;
 use super::nav::Route;
 use super::screens::{maintenance, rollouts};
 use crate::model::handover::HandoverItem;
 use crate::model::ledger::ClusterId;
-use crate::model::live::ClusterStatus;
 use crate::model::maintenance::{
     Budgets, DEFAULT_FAILURE_DOMAIN_LABEL, Deadlines, DrainOptions, MaintainAction,
     MaintenanceSpec, NodeFacts, NodeSelection, PlannedOn, VerifyOptions, plan_on,
 };
 use crate::model::rollout::check_batch_can_act;
 use crate::model::run::{
-    Actor, NodeName, PauseScope, RunView, StepStatus, approval_target, check_approve,
+    Actor, ClusterRefusal, CommandRefusal, NodeName, PauseScope, RunView, StepStatus,
+    approval_target, check_approve,
 };
 
 fn open(app: &mut App, dialog: Dialog) {
@@ -202,15 +203,15 @@ pub fn abort(app: &mut App) {
 /// `a` on the rollouts screen: approve the waiting batch, listing its clusters, budgets
 /// and gates; a `distinctApprover` refusal, or clusters of the batch that cannot take
 /// actions (their live status), say why instead.
-pub fn approve(app: &mut App) {
+pub fn approve(app: &mut App) -> Vec<Command> {
     let projection = Arc::clone(&app.activity.journal.projection);
     let Some(run) = rollouts::selected(&app.rollouts_state, &projection) else {
         app.message = Some("no rollout selected".into());
-        return;
+        return Vec::new();
     };
     let Ok((batch, _)) = approval_target(run, None) else {
         app.message = Some(format!("no batch of {} is awaiting approval", run.id));
-        return;
+        return Vec::new();
     };
     let spec = rollouts::spec(run);
     let clusters: Vec<&str> = run
@@ -253,33 +254,51 @@ pub fn approve(app: &mut App) {
     let actor = Actor(app.config.actor.clone());
     // Every cluster of the batch must be able to take actions, as last seen live, by the
     // one rule every change goes through (`change_refusal`): fresh data and a confirmed
-    // identity. A fresh cluster refused only for its identity counts as a mismatch, as
-    // `rollout approve` counts it.
-    let seen: Vec<(ClusterId, Option<ClusterStatus>)> = clusters
+    // identity. Each refused cluster is named with that rule's reason.
+    let seen: Vec<(ClusterId, Option<String>)> = clusters
         .iter()
         .map(|c| {
-            let status = app.snapshot.cluster(c).map(|v| match v.change_refusal() {
-                Some(_) if v.status.allows_actions() => ClusterStatus::IdentityMismatch,
-                _ => v.status,
-            });
-            (ClusterId((*c).to_string()), status)
+            let reason = match app.snapshot.cluster(c) {
+                Some(view) => view.change_refusal(),
+                None => Some("not in the fleet view".to_owned()),
+            };
+            (ClusterId((*c).to_string()), reason)
         })
         .collect();
     let checked = check_approve(run, &actor, Some(batch))
         .and_then(|b| check_batch_can_act(b, &seen).map(|_| b).map_err(Into::into));
-    let dialog = match checked {
-        Ok(_) => Dialog::new(
-            format!("approve batch {} of {}", batch + 1, run.id),
-            context,
-            Purpose::Approve(run.id.clone(), batch),
-        ),
-        Err(why) => Dialog::refused(
-            format!("approve batch {} of {}", batch + 1, run.id),
-            context,
-            format!("refused: {why}"),
-        ),
-    };
-    open(app, dialog);
+    let title = format!("approve batch {} of {}", batch + 1, run.id);
+    match checked {
+        Ok(_) => {
+            open(
+                app,
+                Dialog::new(title, context, Purpose::Approve(run.id.clone(), batch)),
+            );
+            Vec::new()
+        }
+        Err(why) => {
+            // Refused for its clusters, the approval is in the audit trail as it is when
+            // `rollout approve` refuses it.
+            let refusals = match &why {
+                CommandRefusal::Approval(refusal) => ClusterRefusal::of_approval(&run.id, refusal),
+                _ => Vec::new(),
+            };
+            open(
+                app,
+                Dialog::refused(title, context, format!("refused: {why}")),
+            );
+            journal_refusals(app, refusals)
+        }
+    }
+}
+
+/// Journals the refusals the console made before sending anything (clusters that cannot
+/// take actions); nothing in read-only mode, which writes nothing.
+fn journal_refusals(app: &App, refusals: Vec<ClusterRefusal>) -> Vec<Command> {
+    if app.config.readonly || refusals.is_empty() {
+        return Vec::new();
+    }
+    vec![Command::Send(ConsoleCommand::Refused(refusals))]
 }
 
 /// The selected node card and its run.
@@ -405,14 +424,14 @@ pub fn inventory(view: &crate::model::fleet::ClusterView) -> Vec<NodeFacts> {
 
 /// `m` in the drill-down: start a maintenance on the marked nodes (or the selected one),
 /// showing the planned batches first.
-pub fn start_maintenance(app: &mut App) {
+pub fn start_maintenance(app: &mut App) -> Vec<Command> {
     let Some(state) = &app.cluster_state else {
-        return;
+        return Vec::new();
     };
     let id = state.id.clone();
     let Some(facts) = app.data.cluster(&id).cloned() else {
         app.message = Some(format!("no data for {id} yet"));
-        return;
+        return Vec::new();
     };
     let names = state.what_if_nodes(&facts);
     if names.is_empty() {
@@ -421,7 +440,7 @@ pub fn start_maintenance(app: &mut App) {
             Some(key) => format!("mark nodes with {key} first"),
             None => "mark nodes first".to_string(),
         });
-        return;
+        return Vec::new();
     }
     let spec = MaintenanceSpec {
         name: format!("console-{}", names[0]),
@@ -442,12 +461,12 @@ pub fn start_maintenance(app: &mut App) {
         drain: DrainOptions::default(),
         verify: VerifyOptions::default(),
     };
-    maintenance_dialog(app, spec);
+    maintenance_dialog(app, spec)
 }
 
 /// `:start FILE`: start the maintenance a file describes, showing its plan first. The
 /// file is read here, on the operator's request; problems are shown as `file:line:col`.
-pub fn start_from_file(app: &mut App, path: &std::path::Path) {
+pub fn start_from_file(app: &mut App, path: &std::path::Path) -> Vec<Command> {
     let name = path.display().to_string();
     let title = format!("start maintenance from {name}");
     let text = match std::fs::read_to_string(path) {
@@ -457,28 +476,31 @@ pub fn start_from_file(app: &mut App, path: &std::path::Path) {
                 app,
                 Dialog::refused(title, Vec::new(), format!("cannot read {name}: {error}")),
             );
-            return;
+            return Vec::new();
         }
     };
     let report = crate::model::maintenance::read_maintenance(&text);
     let problems: Vec<String> = report.diagnostics.iter().map(|d| d.render(&name)).collect();
     match report.spec {
         Some(spec) => maintenance_dialog(app, spec),
-        None => open(
-            app,
-            Dialog::refused(
-                title,
-                problems,
-                format!("{name} has errors: nothing was started"),
-            ),
-        ),
+        None => {
+            open(
+                app,
+                Dialog::refused(
+                    title,
+                    problems,
+                    format!("{name} has errors: nothing was started"),
+                ),
+            );
+            Vec::new()
+        }
     }
 }
 
 /// The two-phase dialog for starting `spec`: the plan against the nodes as last seen,
 /// then name and drain deadline, then what will happen. Only a cluster that allows changes
 /// (Synced or Degraded, identity confirmed) allows it.
-fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) {
+fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
     let id = spec.cluster.0.clone();
     let title = format!("start maintenance on {id}");
     // The rule every change obeys (`ClusterSnapshot::change_refusal`): a Synced or
@@ -489,6 +511,11 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) {
     };
     let facts = app.data.cluster(&id).cloned();
     let (None, Some(facts)) = (&refusal, facts) else {
+        // A cluster that cannot take actions is the audit trail's; the console merely not
+        // having its nodes yet is not.
+        let refused = refusal
+            .as_deref()
+            .map(|why| ClusterRefusal::start_maintenance(&spec.name, spec.cluster.clone(), why));
         let why = refusal.unwrap_or_else(|| "no data for it yet".to_owned());
         open(
             app,
@@ -500,7 +527,7 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) {
                 ),
             ),
         );
-        return;
+        return journal_refusals(app, refused.into_iter().collect());
     };
     let inventory = inventory(&facts.view);
     let planned = plan_on(&spec.nodes, &spec.budgets, &inventory);
@@ -538,7 +565,7 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) {
                 format!("refused: {refusal}; nothing would run"),
             ),
         );
-        return;
+        return Vec::new();
     }
     let name = spec.name.clone();
     let deadline = crate::model::duration::format_duration(
@@ -554,6 +581,7 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) {
         .with_text(0, &name)
         .with_text(1, &deadline),
     );
+    Vec::new()
 }
 
 /// `a` in the handover walkthrough: acknowledge the item with a note.

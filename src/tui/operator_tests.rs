@@ -7,10 +7,11 @@ use super::fixtures;
 use super::nav::Route;
 use super::tests::{press, render, typed};
 use crate::model::handover::ACK_PREFIX;
+use crate::model::ledger::ClusterId;
 use crate::model::live::ClusterStatus;
 use crate::model::run::{
-    Actor, EventBody, EventLog, IdempotencyKey, ItemId, NewEvent, OperatorCommand, PauseScope,
-    ReturnOutcome, RunId,
+    Actor, ClusterRefusal, EventBody, EventLog, IdempotencyKey, ItemId, NewEvent, OperatorCommand,
+    PauseScope, ReturnOutcome, RunId,
 };
 
 fn sent(commands: &[Command]) -> Option<&OperatorCommand> {
@@ -244,8 +245,10 @@ fn approve_is_refused_before_the_form_when_a_cluster_of_the_batch_cannot_act() {
     press(&mut app, "3 a");
     let screen = render(&app, 160, 36);
     assert!(
-        screen.contains("refused: batch 2 cannot be approved now: us-east-prod-03 (Unreachable)"),
-        "{screen}"
+        screen.contains(
+            "refused: batch 2 cannot be approved now: us-east-prod-03 (nothing recent is known about it"
+        ) && screen.contains("(cluster is Unreachable)) cannot take actions"),
+        "the cluster is named with the change rule's reason:\n{screen}"
     );
     assert!(screen.contains("pause"), "{screen}");
     assert!(!screen.contains("▸ note"), "no form:\n{screen}");
@@ -1119,5 +1122,89 @@ fn a_batch_cluster_whose_identity_is_not_confirmed_refuses_the_approval() {
     press(&mut app, "3 a");
     let screen = render(&app, 160, 36);
     assert!(screen.contains("cannot be approved now"), "{screen}");
-    assert!(screen.contains("eu-fra-prod-02"), "{screen}");
+    assert!(
+        screen.contains("eu-fra-prod-02 (the ledger pins no identity)"),
+        "named as not pinned, not as a mismatch:\n{screen}"
+    );
+    assert!(
+        !screen.contains("eu-fra-prod-02 (IdentityMismatch"),
+        "{screen}"
+    );
+}
+
+/// The refusals the console asked to journal.
+fn refusals_sent(commands: &[Command]) -> Vec<ClusterRefusal> {
+    commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::Send(ConsoleCommand::Refused(refusals)) => Some(refusals.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+#[test]
+fn an_approval_refused_for_a_cluster_that_cannot_act_is_sent_to_the_journal() {
+    // Batch 2 holds us-east-prod-03, which the fixture fleet sees Unreachable.
+    let mut app = fixtures::operator_app();
+    let commands = press(&mut app, "3 a");
+    assert!(sent(&commands).is_none(), "no approval is sent");
+    let refusals = refusals_sent(&commands);
+    let [refusal] = refusals.as_slice() else {
+        panic!("one refusal, for the one cluster: {commands:?}")
+    };
+    assert_eq!(refusal.command, "approve");
+    assert_eq!(refusal.run, Some(RunId("ro-cni-1".into())));
+    assert_eq!(refusal.cluster, ClusterId("us-east-prod-03".into()));
+    assert!(
+        refusal.reason.starts_with(
+            "batch 2 cannot be approved now: us-east-prod-03 (nothing recent is known about it (cluster is Unreachable))"
+        ),
+        "the reason the dialog gives: {}",
+        refusal.reason
+    );
+    // Closing the refused dialog sends nothing more.
+    assert!(press(&mut app, "enter").is_empty());
+
+    // Refused by the rollout's policy, not by a cluster: nothing for this record.
+    let mut app = fixtures::operator_app();
+    app.config.actor = "carol@ops".into();
+    assert!(refusals_sent(&press(&mut app, "3 a")).is_empty());
+    // Every cluster able to act: the form opens and nothing is journaled yet.
+    let mut app = fixtures::operator_app();
+    fixtures::seen_as(&mut app, "us-east-prod-03", ClusterStatus::Synced);
+    assert!(press(&mut app, "3 a").is_empty());
+}
+
+#[test]
+fn a_maintenance_refused_for_its_cluster_is_sent_to_the_journal_unless_read_only() {
+    let mut app = on_cluster("us-east-prod-03", "space");
+    let commands = press(&mut app, "m");
+    let refusals = refusals_sent(&commands);
+    let [refusal] = refusals.as_slice() else {
+        panic!("one refusal: {commands:?}")
+    };
+    assert_eq!(refusal.command, ClusterRefusal::START_MAINTENANCE);
+    assert_eq!(refusal.run, None);
+    assert_eq!(refusal.cluster, ClusterId("us-east-prod-03".into()));
+    assert!(
+        refusal.reason.contains("on us-east-prod-03: ")
+            && refusal.reason.contains("cluster is Unreachable"),
+        "{}",
+        refusal.reason
+    );
+    assert!(
+        commands.len() == 1,
+        "only the refusal is sent: {commands:?}"
+    );
+
+    // A cluster that allows changes opens the plan; nothing is sent until confirmed.
+    let mut app = on_cluster("us-east-stg-01", "space space");
+    assert!(press(&mut app, "m").is_empty());
+
+    // Read-only mode writes nothing, not even the record of a refusal.
+    let mut app = on_cluster("us-east-prod-03", "space");
+    app.config.readonly = true;
+    assert!(press(&mut app, "m").is_empty());
 }

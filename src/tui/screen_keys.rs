@@ -2,7 +2,7 @@
 //! opens its own rows and owns its own keys.
 
 use super::action::Action;
-use super::app::App;
+use super::app::{App, Command};
 use super::keymap::Context;
 use super::nav::{CapacityScope, Route};
 use super::screens::cluster::Focus;
@@ -49,19 +49,20 @@ pub fn uses_list_action(screen: Context, action: Action) -> bool {
     }
 }
 
-/// Dispatches an action to the current screen.
-pub fn on_screen_action(app: &mut App, action: Action) {
+/// Dispatches an action to the current screen; what it asks to send.
+pub fn on_screen_action(app: &mut App, action: Action) -> Vec<Command> {
     match app.nav.current().clone() {
         Route::Ledger => ledger(app, action),
-        Route::Cluster(_) => cluster(app, action),
+        Route::Cluster(_) => return cluster(app, action),
         Route::Capacity(scope) => capacity(app, scope, action),
-        Route::Rollouts => rollouts(app, action),
+        Route::Rollouts => return rollouts(app, action),
         Route::Maintenance => maintenance(app, action),
         Route::Timeline => timeline(app, action),
     }
+    Vec::new()
 }
 
-fn rollouts(app: &mut App, action: Action) {
+fn rollouts(app: &mut App, action: Action) -> Vec<Command> {
     let projection = std::sync::Arc::clone(&app.activity.journal.projection);
     let runs = super::screens::rollouts::runs(&projection);
     let current = super::screens::rollouts::selected(&app.rollouts_state, &projection);
@@ -73,11 +74,12 @@ fn rollouts(app: &mut App, action: Action) {
             let next = moved(pos, runs.len(), a, app.page());
             app.rollouts_state.selected = runs.get(next).map(|r| r.id.clone());
         }
-        Action::Approve => super::operator_keys::approve(app),
+        Action::Approve => return super::operator_keys::approve(app),
         Action::PauseRun => super::operator_keys::pause_run(app),
         Action::AbortRun => super::operator_keys::abort(app),
         _ => {}
     }
+    Vec::new()
 }
 
 fn maintenance(app: &mut App, action: Action) {
@@ -182,16 +184,16 @@ fn ledger(app: &mut App, action: Action) {
     }
 }
 
-fn cluster(app: &mut App, action: Action) {
+fn cluster(app: &mut App, action: Action) -> Vec<Command> {
     let page = app.page();
     let Some(state) = app.cluster_state.as_mut() else {
-        return;
+        return Vec::new();
     };
     let id = state.id.clone();
     match action {
-        Action::ClusterCapacity => return app.go_capacity(CapacityScope::Cluster(id), false),
-        Action::WhatIfLose => return app.what_if_nodes(false),
-        Action::WhatIfBatch => return app.what_if_nodes(true),
+        Action::ClusterCapacity => app.go_capacity(CapacityScope::Cluster(id), false),
+        Action::WhatIfLose => app.what_if_nodes(false),
+        Action::WhatIfBatch => app.what_if_nodes(true),
         Action::StartMaintenance => return super::operator_keys::start_maintenance(app),
         Action::FocusNext => {
             state.focus = if state.focus == Focus::Nodes {
@@ -199,10 +201,20 @@ fn cluster(app: &mut App, action: Action) {
             } else {
                 Focus::Nodes
             };
-            return;
         }
-        _ => {}
+        _ => {
+            node_list(app, action, page);
+        }
     }
+    Vec::new()
+}
+
+/// Motion and marks in the drill-down's node list (or its PDB list, when focused).
+fn node_list(app: &mut App, action: Action, page: usize) {
+    let Some(state) = app.cluster_state.as_mut() else {
+        return;
+    };
+    let id = state.id.clone();
     let Some(facts) = app.data.cluster(&id) else {
         return;
     };

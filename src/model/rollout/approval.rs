@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::spec::ApprovalPolicy;
 use super::state::BatchPhase;
+use crate::model::ledger::ClusterId;
 use crate::model::run::Actor;
 
 /// Why an operator command was refused, in words the person can act on.
@@ -36,16 +37,17 @@ pub enum Refusal {
         phase: String,
     },
     /// Clusters of the batch to approve cannot take actions now (unreachable, not the
-    /// cluster the ledger pins, nothing recent known): approving would only fail them.
+    /// cluster the ledger pins, not pinned at all, nothing recent known): approving would
+    /// only fail them.
     #[error(
-        "batch {number} cannot be approved now: {} cannot take actions; pause or abort the run, or wait until every cluster of the batch is Synced (or Degraded) and approve then",
-        .clusters.join(", ")
+        "batch {number} cannot be approved now: {} cannot take actions; pause or abort the run, or wait until every cluster of the batch can take actions (Synced or Degraded, with the identity the ledger pins confirmed) and approve then",
+        named(.clusters)
     )]
     ClustersCannotAct {
         /// The batch, counted from 1 as people count it.
         number: usize,
-        /// Each cluster that cannot act, with its status (`prod-apse1-03 (Unreachable)`).
-        clusters: Vec<String>,
+        /// Each cluster that cannot act, with its reason.
+        clusters: Vec<BlockedCluster>,
     },
     /// The command does not apply to the run as it stands.
     #[error("cannot {what}: the run is {status}")]
@@ -55,6 +57,24 @@ pub enum Refusal {
         /// The run's status.
         status: String,
     },
+}
+
+/// A cluster that cannot take actions now, and why (in the words of whoever looked).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BlockedCluster {
+    /// The cluster.
+    pub cluster: ClusterId,
+    /// Why it cannot take actions (`Unreachable`, `the ledger pins no identity`, …).
+    pub reason: String,
+}
+
+/// `prod-apse1-03 (Unreachable), prod-apse1-05 (the ledger pins no identity)`.
+fn named(clusters: &[BlockedCluster]) -> String {
+    clusters
+        .iter()
+        .map(|c| format!("{} ({})", c.cluster, c.reason))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Whether `approver` may approve batch `batch`, which stands at `phase`, of a rollout

@@ -1,24 +1,25 @@
 //! Whether a batch may be approved given how its clusters are seen right now: an approval
 //! lets the executor act on every cluster of the batch, so one that cannot take actions
-//! (unreachable, not the cluster the ledger pins, nothing recent known, still connecting)
-//! is refused before the approval, naming the clusters and their statuses.
+//! (unreachable, not the cluster the ledger pins, not pinned at all, nothing recent known,
+//! still connecting) is refused before the approval, naming the clusters and their reasons.
 
-use super::approval::Refusal;
+use super::approval::{BlockedCluster, Refusal};
 use crate::model::ledger::ClusterId;
-use crate::model::live::ClusterStatus;
 
-/// Refuses approving batch `batch` (counted from 0) when any of its clusters, with the
-/// status it is seen in (`None`: not seen at all), cannot take actions.
+/// Refuses approving batch `batch` (counted from 0) when any of its clusters cannot take
+/// actions: each cluster comes with the reason it cannot, in the caller's words (`None`:
+/// it can).
 pub fn check_batch_can_act(
     batch: usize,
-    clusters: &[(ClusterId, Option<ClusterStatus>)],
+    clusters: &[(ClusterId, Option<String>)],
 ) -> Result<(), Refusal> {
-    let blocked: Vec<String> = clusters
+    let blocked: Vec<BlockedCluster> = clusters
         .iter()
-        .filter(|(_, status)| !status.is_some_and(ClusterStatus::allows_actions))
-        .map(|(id, status)| match status {
-            Some(status) => format!("{id} ({})", status.label()),
-            None => format!("{id} (not in the fleet view)"),
+        .filter_map(|(id, reason)| {
+            reason.as_ref().map(|why| BlockedCluster {
+                cluster: id.clone(),
+                reason: why.clone(),
+            })
         })
         .collect();
     if blocked.is_empty() {
@@ -38,37 +39,35 @@ mod tests {
         ClusterId(s.into())
     }
 
+    fn why(s: &str) -> Option<String> {
+        Some(s.into())
+    }
+
     #[test]
-    fn a_batch_with_a_cluster_that_cannot_act_is_refused_naming_it() {
+    fn a_batch_with_a_cluster_that_cannot_act_is_refused_naming_it_and_why() {
         let refused = check_batch_can_act(
             1,
             &[
-                (id("prod-apse1-01"), Some(ClusterStatus::Synced)),
-                (id("prod-apse1-03"), Some(ClusterStatus::Unreachable)),
-                (id("prod-apse1-04"), Some(ClusterStatus::IdentityMismatch)),
-                (id("prod-apse1-05"), None),
+                (id("prod-apse1-01"), None),
+                (id("prod-apse1-03"), why("Unreachable")),
+                (
+                    id("prod-apse1-04"),
+                    why("identity mismatch: kube-system UID is u2 but the ledger pins u1"),
+                ),
+                (id("prod-apse1-05"), why("the ledger pins no identity")),
+                (id("prod-apse1-06"), why("not in the fleet view")),
             ],
         );
         assert_eq!(
             refused.map_err(|e| e.to_string()),
-            Err("batch 2 cannot be approved now: prod-apse1-03 (Unreachable), prod-apse1-04 (IdentityMismatch), prod-apse1-05 (not in the fleet view) cannot take actions; pause or abort the run, or wait until every cluster of the batch is Synced (or Degraded) and approve then".to_string())
+            Err("batch 2 cannot be approved now: prod-apse1-03 (Unreachable), prod-apse1-04 (identity mismatch: kube-system UID is u2 but the ledger pins u1), prod-apse1-05 (the ledger pins no identity), prod-apse1-06 (not in the fleet view) cannot take actions; pause or abort the run, or wait until every cluster of the batch can take actions (Synced or Degraded, with the identity the ledger pins confirmed) and approve then".to_string())
         );
     }
 
     #[test]
-    fn synced_and_degraded_clusters_may_be_approved() {
-        assert!(
-            check_batch_can_act(
-                0,
-                &[
-                    (id("a"), Some(ClusterStatus::Synced)),
-                    (id("b"), Some(ClusterStatus::Degraded)),
-                ],
-            )
-            .is_ok()
-        );
-        for status in [ClusterStatus::Unknown, ClusterStatus::Connecting] {
-            assert!(check_batch_can_act(0, &[(id("a"), Some(status))]).is_err());
-        }
+    fn a_batch_whose_clusters_all_can_act_may_be_approved() {
+        assert!(check_batch_can_act(0, &[(id("a"), None), (id("b"), None)]).is_ok());
+        assert!(check_batch_can_act(0, &[]).is_ok());
+        assert!(check_batch_can_act(0, &[(id("a"), None), (id("b"), why("Connecting"))]).is_err());
     }
 }

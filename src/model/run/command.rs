@@ -278,14 +278,7 @@ pub fn command_event(
     actor: &Actor,
     now: Timestamp,
 ) -> Result<NewEvent, CommandRefusal> {
-    let new = |body: EventBody| {
-        NewEvent::new(
-            now,
-            actor.clone(),
-            IdempotencyKey::for_command(actor, now, command.verb()),
-            body,
-        )
-    };
+    let new = |body: EventBody| operator_event(actor, now, command.verb(), body);
     match command {
         OperatorCommand::Pause { scope, reason } => {
             if reason.trim().is_empty() {
@@ -390,9 +383,7 @@ pub fn command_event(
             }
             let mut event = new(EventBody::Note { text: text.clone() });
             if let Some(run) = run {
-                let view = run_of(projection, run)?;
-                event.run = Some(view.id.clone());
-                event.cluster = view.cluster.clone();
+                event = about_run(event, run_of(projection, run)?);
             }
             event.item = item.clone();
             if cluster.is_some() {
@@ -428,38 +419,120 @@ pub fn refusal_event(
     if !refusal.is_audited() {
         return None;
     }
-    let mut event = NewEvent::new(
+    let mut event = operator_event(
+        actor,
         now,
-        actor.clone(),
-        IdempotencyKey::for_command(actor, now, &format!("refused-{}", command.verb())),
+        &format!("refused-{}", command.verb()),
         EventBody::CommandRefused {
             command: command.verb().to_string(),
             reason: refusal.to_string(),
         },
     );
+    // The rules refuse only approvals and returns: every other command is refused only for
+    // naming nothing real or leaving a text empty, which is not audited (the test
+    // `only_approvals_and_returns_are_refused_by_the_rules` keeps this true). Should that
+    // change, the refusal is still kept, about nothing in particular.
     let (run, item) = match command {
-        OperatorCommand::Pause { scope, .. } | OperatorCommand::Resume { scope, .. } => {
-            return Some(scoped(projection, event, scope));
-        }
-        OperatorCommand::HandOff { run, item, .. }
-        | OperatorCommand::TakeOver { run, item, .. }
-        | OperatorCommand::Return { run, item, .. } => (Some(run), Some(item)),
-        OperatorCommand::Abort { run, .. } | OperatorCommand::Approve { run, .. } => {
-            (Some(run), None)
-        }
-        OperatorCommand::Note {
-            run, item, cluster, ..
-        } => {
-            event.cluster = cluster.clone();
-            (run.as_ref(), item.as_ref())
-        }
+        OperatorCommand::Approve { run, .. } => (Some(run), None),
+        OperatorCommand::Return { run, item, .. } => (Some(run), Some(item)),
+        _ => (None, None),
     };
     if let Some(view) = run.and_then(|run| run_of(projection, run).ok()) {
-        event.run = Some(view.id.clone());
-        event.cluster = view.cluster.clone().or(event.cluster);
+        event = about_run(event, view);
     }
     event.item = item.cloned();
     Some(event)
+}
+
+/// A change a person asked for, refused before anything was sent because a cluster it
+/// concerns cannot take actions now (unreachable, not the cluster the ledger pins, not
+/// pinned, nothing recent known). Built by the constructors, which fix the verb.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterRefusal {
+    /// The command's verb (`approve`, `start-maintenance`).
+    pub command: &'static str,
+    /// The run it concerns, if it has one yet.
+    pub run: Option<RunId>,
+    /// The cluster that cannot take actions.
+    pub cluster: ClusterId,
+    /// Why, in the words the person was told.
+    pub reason: String,
+}
+
+impl ClusterRefusal {
+    /// The verb of starting a maintenance.
+    pub const START_MAINTENANCE: &'static str = "start-maintenance";
+
+    /// One refusal per cluster an approval of `run` was refused for, each with the
+    /// refusal as it reads for that cluster alone; none when `refusal` is not about
+    /// clusters that cannot act.
+    pub fn of_approval(run: &RunId, refusal: &Refusal) -> Vec<ClusterRefusal> {
+        let Refusal::ClustersCannotAct { number, clusters } = refusal else {
+            return Vec::new();
+        };
+        clusters
+            .iter()
+            .map(|blocked| ClusterRefusal {
+                command: "approve",
+                run: Some(run.clone()),
+                cluster: blocked.cluster.clone(),
+                reason: Refusal::ClustersCannotAct {
+                    number: *number,
+                    clusters: vec![blocked.clone()],
+                }
+                .to_string(),
+            })
+            .collect()
+    }
+
+    /// Starting the maintenance `name` on `cluster` was refused: `reason` is why the
+    /// cluster cannot take actions.
+    pub fn start_maintenance(name: &str, cluster: ClusterId, reason: &str) -> ClusterRefusal {
+        ClusterRefusal {
+            command: Self::START_MAINTENANCE,
+            run: None,
+            reason: format!("maintenance {name} on {cluster}: {reason}"),
+            cluster,
+        }
+    }
+}
+
+/// The journal event recording that `actor` was refused `refusal` at `now`, about its run
+/// and cluster. Several refusals of one attempt (one per cluster) get distinct keys. Pure:
+/// the caller appends.
+pub fn cluster_refusal_event(refusal: &ClusterRefusal, actor: &Actor, now: Timestamp) -> NewEvent {
+    let mut event = operator_event(
+        actor,
+        now,
+        &format!("refused-{}/{}", refusal.command, refusal.cluster),
+        EventBody::CommandRefused {
+            command: refusal.command.to_string(),
+            reason: refusal.reason.clone(),
+        },
+    )
+    .with_cluster(refusal.cluster.clone());
+    event.run = refusal.run.clone();
+    event
+}
+
+/// The envelope every event an operator command becomes starts from: `actor` at `now`,
+/// keyed as the command `what` (unique per actor, time and process).
+fn operator_event(actor: &Actor, now: Timestamp, what: &str, body: EventBody) -> NewEvent {
+    NewEvent::new(
+        now,
+        actor.clone(),
+        IdempotencyKey::for_command(actor, now, what),
+        body,
+    )
+}
+
+/// Names `view`'s run on `event`, and its cluster when the run has one.
+fn about_run(mut event: NewEvent, view: &RunView) -> NewEvent {
+    event.run = Some(view.id.clone());
+    if let Some(cluster) = &view.cluster {
+        event.cluster = Some(cluster.clone());
+    }
+    event
 }
 
 /// Pause switches carry what they stop in the envelope, so `journal --cluster` finds them:
@@ -494,11 +567,7 @@ fn item_event(
             item: item.clone(),
         });
     }
-    let mut event = event.with_run(view.id.clone()).with_item(item.clone());
-    if let Some(cluster) = &view.cluster {
-        event = event.with_cluster(cluster.clone());
-    }
-    Ok(event)
+    Ok(about_run(event, view).with_item(item.clone()))
 }
 
 #[cfg(test)]

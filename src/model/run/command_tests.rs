@@ -223,3 +223,219 @@ fn an_empty_note_is_not_announced() {
             .ends_with("(note: all clear)")
     );
 }
+
+#[test]
+fn an_approval_refused_for_its_clusters_is_one_audit_event_per_cluster() {
+    use crate::model::rollout::check_batch_can_act;
+    let run = RunId("r1".into());
+    let refused = check_batch_can_act(
+        0,
+        &[
+            (ClusterId("c1".into()), None),
+            (ClusterId("c2".into()), Some("Unreachable".into())),
+            (
+                ClusterId("c3".into()),
+                Some("the ledger pins no identity".into()),
+            ),
+        ],
+    )
+    .unwrap_err();
+    let refusals = ClusterRefusal::of_approval(&run, &refused);
+    assert_eq!(refusals.len(), 2, "{refusals:?}");
+    let bob = Actor("bob@h".into());
+    let events: Vec<NewEvent> = refusals
+        .iter()
+        .map(|r| cluster_refusal_event(r, &bob, at(7)))
+        .collect();
+    let first = &events[0];
+    assert_eq!(first.actor, bob);
+    assert_eq!(first.run, Some(run.clone()));
+    assert_eq!(first.cluster, Some(ClusterId("c2".into())));
+    assert_eq!(events[1].cluster, Some(ClusterId("c3".into())));
+    assert!(first.key.is_command());
+    assert_ne!(first.key, events[1].key, "one attempt, two distinct keys");
+    let EventBody::CommandRefused { command, reason } = &first.body else {
+        panic!("{:?}", first.body)
+    };
+    assert_eq!(command, "approve");
+    assert!(
+        reason.starts_with("batch 1 cannot be approved now: c2 (Unreachable) cannot take actions"),
+        "each names its own cluster only: {reason}"
+    );
+    let EventBody::CommandRefused { reason, .. } = &events[1].body else {
+        panic!()
+    };
+    assert!(
+        reason.contains("c3 (the ledger pins no identity)") && !reason.contains("c2"),
+        "{reason}"
+    );
+    assert_eq!(first.body.to_parts().0, "operator.refused");
+    // A refusal not about clusters concerns none.
+    let policy = crate::model::rollout::Refusal::AuthorCannotApprove {
+        approver: Actor("alice@h".into()),
+    };
+    assert!(ClusterRefusal::of_approval(&run, &policy).is_empty());
+}
+
+#[test]
+fn a_maintenance_start_refused_for_its_cluster_names_the_cluster_and_no_run() {
+    let refusal = ClusterRefusal::start_maintenance(
+        "patch",
+        ClusterId("prod-03".into()),
+        "Unreachable: connection refused",
+    );
+    let event = cluster_refusal_event(&refusal, &Actor("bob@h".into()), at(9));
+    assert_eq!(event.run, None);
+    assert_eq!(event.cluster, Some(ClusterId("prod-03".into())));
+    assert_eq!(
+        event.body,
+        EventBody::CommandRefused {
+            command: "start-maintenance".into(),
+            reason: "maintenance patch on prod-03: Unreachable: connection refused".into(),
+        }
+    );
+}
+
+/// Every kind of command, in shapes the rules might refuse: unknown runs and items, empty
+/// texts, a node nobody holds, a batch not awaiting approval, the author approving.
+fn every_kind_of_command() -> Vec<OperatorCommand> {
+    let (r1, r9) = (RunId("r1".into()), RunId("r9".into()));
+    let (c2, nope) = (ItemId("c2".into()), ItemId("nope".into()));
+    let mut commands = Vec::new();
+    for run in [&r1, &r9] {
+        for text in ["", "why"] {
+            for scope in [
+                PauseScope::Fleet,
+                PauseScope::Run { run: run.clone() },
+                PauseScope::Cluster {
+                    cluster: ClusterId("c1".into()),
+                },
+            ] {
+                commands.push(OperatorCommand::Pause {
+                    scope: scope.clone(),
+                    reason: text.into(),
+                });
+                commands.push(OperatorCommand::Resume {
+                    scope,
+                    note: text.into(),
+                });
+            }
+            for item in [&c2, &nope] {
+                commands.push(OperatorCommand::HandOff {
+                    run: run.clone(),
+                    item: item.clone(),
+                    to: Actor(text.into()),
+                    note: text.into(),
+                });
+                commands.push(OperatorCommand::TakeOver {
+                    run: run.clone(),
+                    item: item.clone(),
+                    note: text.into(),
+                });
+                commands.push(OperatorCommand::Return {
+                    run: run.clone(),
+                    item: item.clone(),
+                    outcome: ReturnOutcome::Done,
+                    note: text.into(),
+                });
+            }
+            commands.push(OperatorCommand::Abort {
+                run: run.clone(),
+                note: text.into(),
+            });
+            for batch in [None, Some(0), Some(1)] {
+                commands.push(OperatorCommand::Approve {
+                    run: run.clone(),
+                    batch,
+                    note: text.into(),
+                });
+            }
+            commands.push(OperatorCommand::Note {
+                run: Some(run.clone()),
+                item: Some(c2.clone()),
+                cluster: None,
+                text: text.into(),
+            });
+        }
+    }
+    commands
+}
+
+#[test]
+fn only_approvals_and_returns_are_refused_by_the_rules() {
+    let projection = waiting_rollout();
+    let mut audited = std::collections::BTreeSet::new();
+    for command in every_kind_of_command() {
+        // Every kind is listed: a new one does not compile here until it is added above.
+        match &command {
+            OperatorCommand::Pause { .. }
+            | OperatorCommand::Resume { .. }
+            | OperatorCommand::HandOff { .. }
+            | OperatorCommand::TakeOver { .. }
+            | OperatorCommand::Return { .. }
+            | OperatorCommand::Abort { .. }
+            | OperatorCommand::Approve { .. }
+            | OperatorCommand::Note { .. } => {}
+        }
+        for actor in ["alice@h", "bob@h", "executor/x"] {
+            let actor = Actor(actor.into());
+            if let Err(refusal) = command_event(&projection, &command, &actor, at(20))
+                && refusal.is_audited()
+            {
+                audited.insert(command.verb());
+                assert!(
+                    refusal_event(&projection, &command, &actor, at(20), &refusal).is_some(),
+                    "{command:?}"
+                );
+            }
+        }
+    }
+    assert_eq!(
+        audited.into_iter().collect::<Vec<_>>(),
+        vec!["approve", "return"],
+        "refusal_event addresses only these; a new one needs its run and item named there"
+    );
+}
+
+#[test]
+fn a_refused_return_or_approval_is_about_the_run_the_command_named() {
+    let projection = waiting_rollout();
+    let bob = Actor("bob@h".into());
+    let give_back = OperatorCommand::Return {
+        run: RunId("r1".into()),
+        item: ItemId("c2".into()),
+        outcome: ReturnOutcome::Retry,
+        note: "x".into(),
+    };
+    let refusal = command_event(&projection, &give_back, &bob, at(30)).unwrap_err();
+    let event = refusal_event(&projection, &give_back, &bob, at(30), &refusal).unwrap();
+    assert_eq!(event.actor, bob);
+    assert_eq!(event.run, Some(RunId("r1".into())));
+    assert_eq!(event.item, Some(ItemId("c2".into())));
+    assert_eq!(event.cluster, Some(ClusterId("c1".into())));
+    assert!(event.key.0.starts_with("cmd/bob@h/refused-return/"));
+    assert!(matches!(
+        &event.body,
+        EventBody::CommandRefused { command, reason }
+            if command == "return" && reason.contains("not in a person's hands")
+    ));
+    let approve = OperatorCommand::Approve {
+        run: RunId("r1".into()),
+        batch: Some(1),
+        note: "x".into(),
+    };
+    let refusal = command_event(&projection, &approve, &bob, at(31)).unwrap_err();
+    let event = refusal_event(&projection, &approve, &bob, at(31), &refusal).unwrap();
+    assert_eq!(
+        (event.run, event.item, event.cluster),
+        (Some(RunId("r1".into())), None, Some(ClusterId("c1".into())))
+    );
+    assert!(event.key.0.starts_with("cmd/bob@h/refused-approve/"));
+    // A refusal that is not audited is not recorded.
+    let unknown = OperatorCommand::Abort {
+        run: RunId("r9".into()),
+        note: "x".into(),
+    };
+    let refusal = command_event(&projection, &unknown, &bob, at(32)).unwrap_err();
+    assert!(refusal_event(&projection, &unknown, &bob, at(32), &refusal).is_none());
+}

@@ -50,6 +50,10 @@ fn describe_body(event: &Event) -> String {
             format!("{item}{step}: returned ({outcome:?}){}", said(note))
         }
         EventBody::Aborted { note } => format!("aborted{}", said(note)),
+        // A refusal about a run or a cluster, not a node, has no node to lead with.
+        EventBody::CommandRefused { command, reason } if item.is_empty() && step.is_empty() => {
+            format!("REFUSED {command}: {reason}")
+        }
         EventBody::CommandRefused { command, reason } => {
             format!("{item}{step}: REFUSED {command}: {reason}")
         }
@@ -125,5 +129,29 @@ mod tests {
             }),
             ": returned (Retry)"
         );
+    }
+
+    #[test]
+    fn a_refusal_about_no_node_leads_with_the_refusal() {
+        let body = EventBody::CommandRefused {
+            command: "approve".into(),
+            reason: "batch 1 cannot be approved now: c2 (Unreachable) cannot take actions".into(),
+        };
+        assert_eq!(
+            described(body.clone()),
+            "REFUSED approve: batch 1 cannot be approved now: c2 (Unreachable) cannot take actions"
+        );
+        let mut on_node = Event {
+            seq: Sequence(2),
+            token: None,
+            event: NewEvent::new(
+                jiff::Timestamp::UNIX_EPOCH,
+                Actor("a@h".into()),
+                IdempotencyKey("k2".into()),
+                body,
+            ),
+        };
+        on_node.event.item = Some(crate::model::run::ItemId("n1".into()));
+        assert!(describe(&on_node).starts_with("n1: REFUSED approve"));
     }
 }

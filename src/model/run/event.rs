@@ -244,11 +244,13 @@ pub enum EventBody {
         text: String,
     },
     /// An operator command was refused by the rules (an approver the rollout does not
-    /// allow, a return of an item nobody holds): recorded for the audit trail, it changes
-    /// nothing. Mistyped input (an unknown run, an empty reason) is not recorded.
+    /// allow, a return of an item nobody holds), or refused before it was sent because a
+    /// cluster it concerns cannot take actions (one event per such cluster, naming it):
+    /// recorded for the audit trail, it changes nothing. Mistyped input (an unknown run,
+    /// an empty reason) is not recorded.
     #[serde(rename = "operator.refused")]
     CommandRefused {
-        /// The command's verb (`approve`, `return`, …).
+        /// The command's verb (`approve`, `return`, `start-maintenance`, …).
         command: String,
         /// Why it was refused.
         reason: String,

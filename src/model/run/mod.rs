@@ -11,7 +11,8 @@ mod projection;
 mod status;
 
 pub use command::{
-    CommandRefusal, OperatorCommand, approval_target, check_approve, command_event, refusal_event,
+    ClusterRefusal, CommandRefusal, OperatorCommand, approval_target, check_approve,
+    cluster_refusal_event, command_event, refusal_event,
 };
 pub use describe::describe;
 pub use event::{
