@@ -361,16 +361,22 @@ pub fn command_event(
         }
         OperatorCommand::Abort { run, note } => {
             let view = run_of(projection, run)?;
-            Ok(new(EventBody::Aborted { note: note.clone() }).with_run(view.id.clone()))
+            // Named with its cluster too, so `journal --cluster` finds a maintenance's abort.
+            Ok(about_run(
+                new(EventBody::Aborted { note: note.clone() }),
+                view,
+            ))
         }
         OperatorCommand::Approve { run, batch, note } => {
             let view = run_of(projection, run)?;
             let index = check_approve(view, actor, *batch)?;
-            Ok(new(EventBody::RunApproved {
-                batch: Some(index),
-                note: note.clone(),
-            })
-            .with_run(view.id.clone()))
+            Ok(about_run(
+                new(EventBody::RunApproved {
+                    batch: Some(index),
+                    note: note.clone(),
+                }),
+                view,
+            ))
         }
         OperatorCommand::Note {
             run,

@@ -110,6 +110,14 @@ fn item_commands_name_run_item_and_cluster() {
             .to_string(),
         "run r1 has no node nope"
     );
+    // A whole run's abort names the run's cluster as well, as its pause does.
+    let abort = OperatorCommand::Abort {
+        run: RunId("r1".into()),
+        note: "wrong firmware".into(),
+    };
+    let e = command_event(&projection, &abort, &Actor("bob@h".into()), at(5)).unwrap();
+    assert_eq!(e.run, Some(RunId("r1".into())));
+    assert_eq!(e.cluster, Some(ClusterId("c1".into())));
     let unknown = OperatorCommand::Abort {
         run: RunId("r9".into()),
         note: "x".into(),
