@@ -100,6 +100,26 @@ spec:
           image: example/cni-operator:1.17.2
           resources:
             requests: {cpu: 10m, memory: 16Mi}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: cni-store
+  namespace: fleet-system
+spec:
+  replicas: 2
+  serviceName: cni-store
+  selector:
+    matchLabels: {app: cni-store}
+  template:
+    metadata:
+      labels: {app: cni-store}
+    spec:
+      containers:
+        - name: store
+          image: example/cni-store:1.17.2
+          resources:
+            requests: {cpu: 10m, memory: 16Mi}
 "#;
 
 struct Harness {

@@ -448,3 +448,146 @@ async fn a_failed_replica_is_replaced_and_a_deleted_claim_takes_its_volume() {
         "{volume} deleted with its claim"
     );
 }
+
+/// A changed pod template rolls through the set as the StatefulSet controller rolls it:
+/// highest ordinal first, one at a time, each pod back on its own claim before the next
+/// goes; the status counts updated replicas and names both revisions until all run the
+/// new one. A partition keeps the ordinals below it on the old template.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_template_rolls_highest_ordinal_first_and_stops_at_the_partition() {
+    let fleet = small_with_postgres(10.0);
+    let client = fleet.client("small-02").expect("client");
+    let sets = Api::<StatefulSet>::namespaced(client.clone(), "shop");
+    let pods = Api::<Pod>::namespaced(client.clone(), "shop");
+    let before = sets.get("postgres").await.expect("statefulset");
+    let old = before
+        .status
+        .as_ref()
+        .and_then(|s| s.update_revision.clone())
+        .expect("a revision");
+    assert_eq!(
+        before
+            .status
+            .as_ref()
+            .and_then(|s| s.current_revision.clone()),
+        Some(old.clone())
+    );
+    let claims_before: Vec<Vec<String>> = {
+        let mut list = pods
+            .list(&ListParams::default().labels("app=postgres"))
+            .await
+            .expect("pods")
+            .items;
+        list.sort_by_key(|p| p.metadata.name.clone());
+        list.iter().map(claims_of).collect()
+    };
+    let image = |tag: &str| {
+        json!({"spec": {"updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 1}},
+            "template": {"metadata": {"annotations": {"release": tag}}}}})
+    };
+    sets.patch(
+        "postgres",
+        &PatchParams::default(),
+        &Patch::Merge(image("v2")),
+    )
+    .await
+    .expect("patch");
+    let revision_of = |p: &Pod| {
+        p.metadata
+            .labels
+            .as_ref()
+            .and_then(|l| l.get("controller-revision-hash").cloned())
+            .unwrap_or_default()
+    };
+    // Ordinal 2 goes first; 1 only once 2 is back and Ready; 0 stays (partition 1).
+    let mut order: Vec<String> = Vec::new();
+    let rolled = eventually("ordinals 1 and 2 on the new template", 60, || async {
+        let Ok(list) = pods
+            .list(&ListParams::default().labels("app=postgres"))
+            .await
+        else {
+            return false;
+        };
+        let set = sets.get("postgres").await.ok();
+        let new = set
+            .as_ref()
+            .and_then(|s| s.status.as_ref())
+            .and_then(|s| s.update_revision.clone())
+            .unwrap_or_default();
+        let on_new = |name: &str| {
+            list.items.iter().any(|p| {
+                p.metadata.name.as_deref() == Some(name)
+                    && revision_of(p) == new
+                    && running_and_ready(p)
+            })
+        };
+        on_new("postgres-2") && on_new("postgres-1")
+    });
+    // While it rolls, record which ordinal took the new template first.
+    let watch_order = async {
+        for _ in 0..600 {
+            if let Ok(list) = pods
+                .list(&ListParams::default().labels("app=postgres"))
+                .await
+            {
+                for p in &list.items {
+                    let name = p.metadata.name.clone().unwrap_or_default();
+                    if revision_of(p) != old && !order.contains(&name) {
+                        order.push(name);
+                    }
+                }
+            }
+            if order.len() >= 2 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    tokio::join!(rolled, watch_order);
+    assert_eq!(
+        order,
+        vec!["postgres-2", "postgres-1"],
+        "highest ordinal first"
+    );
+    let status = sets
+        .get("postgres")
+        .await
+        .expect("statefulset")
+        .status
+        .expect("status");
+    assert_eq!(status.updated_replicas, Some(2), "{status:?}");
+    assert_eq!(
+        status.current_revision,
+        Some(old.clone()),
+        "not all updated yet"
+    );
+    assert_ne!(status.update_revision, Some(old.clone()));
+    let zero = pods.get("postgres-0").await.expect("postgres-0");
+    assert_eq!(revision_of(&zero), old, "the partition keeps ordinal 0");
+
+    // Lifting the partition finishes the update; every pod kept its claim.
+    sets.patch(
+        "postgres",
+        &PatchParams::default(),
+        &Patch::Merge(json!({"spec": {"updateStrategy": {"rollingUpdate": {"partition": 0}}}})),
+    )
+    .await
+    .expect("patch");
+    eventually("every replica on the new revision", 60, || async {
+        sets.get("postgres").await.is_ok_and(|s| {
+            let s = s.status.unwrap_or_default();
+            s.updated_replicas == Some(3)
+                && s.ready_replicas == Some(3)
+                && s.current_revision == s.update_revision
+        })
+    })
+    .await;
+    let mut after = pods
+        .list(&ListParams::default().labels("app=postgres"))
+        .await
+        .expect("pods")
+        .items;
+    after.sort_by_key(|p| p.metadata.name.clone());
+    let claims_after: Vec<Vec<String>> = after.iter().map(claims_of).collect();
+    assert_eq!(claims_after, claims_before);
+}

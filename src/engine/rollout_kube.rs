@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use k8s_openapi::api::apps::v1::{DaemonSet, Deployment};
+use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, StatefulSet};
 use k8s_openapi::api::core::v1::{ConfigMap, Node};
 use kube::Api;
 use kube::api::{ApiResource, DynamicObject, GroupVersionKind, ListParams, Patch, PatchParams};
@@ -21,8 +21,8 @@ use crate::k8s::reflect::describe_error;
 use crate::model::ledger::ClusterId;
 use crate::model::rollout::{
     AppliedSeen, BurnRateLimit, Check, Evidence, ExecCommand, MetricReading, NodesReadiness,
-    PrometheusCheck, ReleaseAction, ReleaseDigest, RolloutPort, RolloutRunSpec, VerifyOutcome,
-    VerifyProgress, WorkloadScope, WorkloadStatus, nodes_ready, workload_behind,
+    PrometheusCheck, ReleaseAction, ReleaseDigest, RolloutPort, RolloutRunSpec, StatefulSetCounts,
+    VerifyOutcome, VerifyProgress, WorkloadScope, WorkloadStatus, nodes_ready, workload_behind,
 };
 use crate::model::run::IdempotencyKey;
 
@@ -249,6 +249,8 @@ fn deployment_readiness(d: &Deployment) -> WorkloadStatus {
         updated: status.updated_replicas.unwrap_or(0).into(),
         available: status.available_replicas.unwrap_or(0).into(),
         replicas: status.replicas.unwrap_or(0).into(),
+        held_back: 0,
+        on_delete: false,
     }
 }
 
@@ -264,34 +266,69 @@ fn daemon_set_readiness(ds: &DaemonSet) -> WorkloadStatus {
         updated: status.updated_number_scheduled.unwrap_or(0).into(),
         available: status.number_available.unwrap_or(0).into(),
         replicas: status.current_number_scheduled.into(),
+        held_back: 0,
+        on_delete: false,
     }
 }
 
-/// Deployments and DaemonSets in scope that are not available at their newest generation,
+/// The numbers readiness is judged on, as a StatefulSet reports them: its pods are
+/// replaced one ordinal at a time, and those below a partition keep the old template.
+fn stateful_set_readiness(sts: &StatefulSet) -> WorkloadStatus {
+    let status = sts.status.clone().unwrap_or_default();
+    let spec = sts.spec.as_ref();
+    let strategy = spec.and_then(|s| s.update_strategy.as_ref());
+    WorkloadStatus::stateful_set(
+        format!("statefulset {}", qualified(&sts.metadata)),
+        StatefulSetCounts {
+            generation: sts.metadata.generation.unwrap_or(0),
+            observed_generation: status.observed_generation,
+            desired: spec.and_then(|s| s.replicas).unwrap_or(1).into(),
+            updated: status.updated_replicas.unwrap_or(0).into(),
+            // `availableReplicas` is reported since 1.22; Ready is what it was before.
+            available: status
+                .available_replicas
+                .unwrap_or(status.ready_replicas.unwrap_or(0))
+                .into(),
+            replicas: status.replicas.into(),
+            partition: strategy
+                .and_then(|s| s.rolling_update.as_ref())
+                .and_then(|r| r.partition)
+                .unwrap_or(0)
+                .into(),
+            on_delete: strategy.and_then(|s| s.type_.as_deref()) == Some("OnDelete"),
+        },
+    )
+}
+
+/// Deployments, DaemonSets and StatefulSets in scope that are not available at their newest generation,
 /// in words. A status written for an older generation does not count.
 async fn workloads_behind(
     client: &kube::Client,
     scope: &WorkloadScope,
 ) -> Result<Vec<String>, kube::Error> {
-    let (deployments, daemon_sets, params): (Api<Deployment>, Api<DaemonSet>, ListParams) =
+    fn api<K>(client: &kube::Client, scope: &WorkloadScope) -> Api<K>
+    where
+        K: kube::Resource<Scope = k8s_openapi::NamespaceResourceScope>,
+        K::DynamicType: Default,
+    {
         match scope {
-            WorkloadScope::Namespace(ns) => (
-                Api::namespaced(client.clone(), ns),
-                Api::namespaced(client.clone(), ns),
-                ListParams::default(),
-            ),
-            WorkloadScope::Selector(selector) => (
-                Api::all(client.clone()),
-                Api::all(client.clone()),
-                ListParams::default().labels(selector),
-            ),
-        };
+            WorkloadScope::Namespace(ns) => Api::namespaced(client.clone(), ns),
+            WorkloadScope::Selector(_) => Api::all(client.clone()),
+        }
+    }
+    let params = match scope {
+        WorkloadScope::Namespace(_) => ListParams::default(),
+        WorkloadScope::Selector(selector) => ListParams::default().labels(selector),
+    };
     let mut statuses = Vec::new();
-    for d in deployments.list(&params).await?.items {
+    for d in api::<Deployment>(client, scope).list(&params).await?.items {
         statuses.push(deployment_readiness(&d));
     }
-    for ds in daemon_sets.list(&params).await?.items {
+    for ds in api::<DaemonSet>(client, scope).list(&params).await?.items {
         statuses.push(daemon_set_readiness(&ds));
+    }
+    for sts in api::<StatefulSet>(client, scope).list(&params).await?.items {
+        statuses.push(stateful_set_readiness(&sts));
     }
     let behind = statuses.iter().filter_map(workload_behind).collect();
     Ok(behind)
@@ -523,5 +560,34 @@ mod tests {
             Some("deployment shop/web: 1 old replica(s) pending termination".into())
         );
         assert_eq!(workload_behind(&deployment_readiness(&deployment(3))), None);
+    }
+
+    #[test]
+    fn a_stateful_set_reads_its_partition_and_strategy() {
+        let sts = |strategy: Value, updated: i32| -> StatefulSet {
+            serde_json::from_value(json!({
+                "metadata": {"name": "postgres", "namespace": "shop", "generation": 2},
+                "spec": {"replicas": 3, "selector": {}, "serviceName": "postgres",
+                    "template": {}, "updateStrategy": strategy},
+                "status": {"observedGeneration": 2, "replicas": 3, "updatedReplicas": updated,
+                    "readyReplicas": 3, "availableReplicas": 3}
+            }))
+            .expect("a statefulset")
+        };
+        let partitioned = json!({"type": "RollingUpdate", "rollingUpdate": {"partition": 2}});
+        assert_eq!(
+            workload_behind(&stateful_set_readiness(&sts(partitioned, 1))),
+            None
+        );
+        let rolling = json!({"type": "RollingUpdate"});
+        assert_eq!(
+            workload_behind(&stateful_set_readiness(&sts(rolling, 1))),
+            Some("statefulset shop/postgres: 1 of 3 updated, 3 available".into())
+        );
+        let on_delete = json!({"type": "OnDelete"});
+        assert!(
+            workload_behind(&stateful_set_readiness(&sts(on_delete, 1)))
+                .is_some_and(|why| why.contains("OnDelete"))
+        );
     }
 }

@@ -30,12 +30,50 @@ const NAMES: &[&str] = &[
 /// The name of the claim template every generated StatefulSet has.
 const DATA: &str = "data";
 
-/// A StatefulSet status: `replicas` pods exist, `ready` of them Ready, all of the
-/// current revision (the simulator does not roll StatefulSets).
-pub fn stateful_set_status(replicas: i32, ready: i32, generation: i64) -> Value {
-    json!({"replicas": replicas, "readyReplicas": ready, "currentReplicas": replicas,
-        "updatedReplicas": replicas, "availableReplicas": ready, "observedGeneration": generation,
-        "currentRevision": "", "updateRevision": "", "collisionCount": 0})
+/// The label a StatefulSet's pod carries with the revision of the template it was made
+/// from.
+pub const REVISION_LABEL: &str = "controller-revision-hash";
+
+/// The revision of a StatefulSet's current template: `postgres-5d8f…`.
+pub fn update_revision(sts: &Value) -> String {
+    let template = sts.pointer("/spec/template").cloned().unwrap_or(json!({}));
+    format!(
+        "{}-{}",
+        str_at(sts, "/metadata/name"),
+        super::workloads::template_hash(&template)
+    )
+}
+
+/// How a StatefulSet's pods stand, for its status.
+pub struct StatefulCounts {
+    /// Pods that count (not terminating, not finished).
+    pub replicas: i32,
+    /// Of those, Ready.
+    pub ready: i32,
+    /// Of those, made from the current template.
+    pub updated: i32,
+    /// Of those, made from the revision the set ran before this update.
+    pub current: i32,
+}
+
+/// A StatefulSet status. `currentRevision` is the revision it ran before the update in
+/// progress, and becomes the update's once every replica runs it.
+pub fn stateful_set_status(
+    counts: &StatefulCounts,
+    generation: i64,
+    current_revision: &str,
+    update_revision: &str,
+) -> Value {
+    let StatefulCounts {
+        replicas,
+        ready,
+        updated,
+        current,
+    } = *counts;
+    json!({"replicas": replicas, "readyReplicas": ready, "currentReplicas": current,
+        "updatedReplicas": updated, "availableReplicas": ready, "observedGeneration": generation,
+        "currentRevision": current_revision, "updateRevision": update_revision,
+        "collisionCount": 0})
 }
 
 /// The claim templates of a StatefulSet.
@@ -76,6 +114,7 @@ pub fn ordinal_pod(sts: &Value, ordinal: i64, uid: &str, ts: &str) -> Value {
     let owner = controller_ref(Kind::StatefulSet, &set, &str_at(sts, "/metadata/uid"));
     let ns = str_at(sts, "/metadata/namespace");
     let mut pod = pod_from_template(&template, &ns, &name, uid, owner, ts);
+    pod["metadata"]["labels"][REVISION_LABEL] = json!(update_revision(sts));
     pod["metadata"]["labels"]["statefulset.kubernetes.io/pod-name"] = json!(name);
     pod["metadata"]["labels"]["apps.kubernetes.io/pod-index"] = json!(ordinal.to_string());
     pod["spec"]["hostname"] = json!(name);
@@ -192,7 +231,19 @@ pub fn generate(
             }
             st.put(Kind::Pod, pod);
         }
-        sts["status"] = stateful_set_status(spec.replicas.max(0), ready, 1);
+        let revision = update_revision(&sts);
+        let replicas = spec.replicas.max(0);
+        sts["status"] = stateful_set_status(
+            &StatefulCounts {
+                replicas,
+                ready,
+                updated: replicas,
+                current: replicas,
+            },
+            1,
+            &revision,
+            &revision,
+        );
         st.put(Kind::StatefulSet, sts);
     }
 }

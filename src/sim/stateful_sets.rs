@@ -10,7 +10,8 @@ use super::controllers::Pass;
 use super::objects::{controller_of, deleting, pod_ready};
 use super::resource::Kind;
 use super::stateful::{
-    claim_name, claim_templates, ordinal_claim, ordinal_of, ordinal_pod, stateful_set_status,
+    REVISION_LABEL, StatefulCounts, claim_name, claim_templates, ordinal_claim, ordinal_of,
+    ordinal_pod, stateful_set_status, update_revision,
 };
 use super::store::str_at;
 
@@ -71,27 +72,97 @@ pub fn reconcile(pass: &mut Pass) {
         let owned: Vec<usize> = (0..pass.pods.len())
             .filter(|&i| owns(&pass.pods[i]) && active(&pass.pods[i]))
             .collect();
-        let mut count = 0;
-        let mut ready = 0;
+        let update = update_revision(&sts);
+        let status_revision = str_at(&sts, "/status/currentRevision");
+        let current = if status_revision.is_empty() {
+            update.clone()
+        } else {
+            status_revision
+        };
+        let revision_of = |pod: &Value| {
+            pod.pointer(&format!("/metadata/labels/{REVISION_LABEL}"))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let mut counts = StatefulCounts {
+            replicas: 0,
+            ready: 0,
+            updated: 0,
+            current: 0,
+        };
+        // Pods of an older template that the update may replace, by ordinal.
+        let mut outdated: Vec<(i64, usize)> = Vec::new();
         for i in owned {
             let ordinal = ordinal_of(&name, &str_at(&pass.pods[i], "/metadata/name"));
-            if ordinal.is_none_or(|o| o >= replicas) {
+            let Some(ordinal) = ordinal.filter(|o| *o < replicas) else {
                 pass.delete_pod_graceful(i);
                 continue;
+            };
+            let revision = revision_of(&pass.pods[i]);
+            counts.replicas += 1;
+            counts.ready += i32::from(pod_ready(&pass.pods[i]));
+            counts.updated += i32::from(revision == update);
+            counts.current += i32::from(revision == current);
+            if revision != update {
+                outdated.push((ordinal, i));
             }
-            count += 1;
-            ready += i32::from(pod_ready(&pass.pods[i]));
         }
+        if !deleting(&sts) {
+            roll_one(pass, &sts, &counts, replicas, &outdated, uid.as_str());
+        }
+        // The update is the current revision once every replica runs it.
+        let current = if i64::from(counts.updated) == replicas {
+            update.clone()
+        } else {
+            current
+        };
         let generation = sts
             .pointer("/metadata/generation")
             .and_then(Value::as_i64)
             .unwrap_or(1);
-        let status = stateful_set_status(count, ready, generation);
+        let status = stateful_set_status(&counts, generation, &current, &update);
         if sts.get("status") != Some(&status) {
             let mut sts = sts;
             sts["status"] = status;
             pass.put(Kind::StatefulSet, sts);
         }
+    }
+}
+
+/// A rolling update, as the StatefulSet controller makes it: while every replica is
+/// there and Ready and none is going away, the highest ordinal still on an older
+/// template (at or above the partition) is deleted, and recreated from the new one on a
+/// later round. `OnDelete` replaces nothing: pods take the new template when deleted.
+fn roll_one(
+    pass: &mut Pass,
+    sts: &Value,
+    counts: &StatefulCounts,
+    replicas: i64,
+    outdated: &[(i64, usize)],
+    uid: &str,
+) {
+    if str_at(sts, "/spec/updateStrategy/type") == "OnDelete" {
+        return;
+    }
+    let partition = sts
+        .pointer("/spec/updateStrategy/rollingUpdate/partition")
+        .and_then(Value::as_i64)
+        .unwrap_or(0);
+    let settled = i64::from(counts.replicas) == replicas && counts.ready == counts.replicas;
+    let going = pass
+        .pods
+        .iter()
+        .any(|pod| deleting(pod) && controller_of(pod).is_some_and(|(_, _, owner)| owner == uid));
+    if !settled || going {
+        return;
+    }
+    if let Some(&(_, i)) = outdated
+        .iter()
+        .filter(|(ordinal, _)| *ordinal >= partition)
+        .max_by_key(|(ordinal, _)| *ordinal)
+    {
+        pass.delete_pod_graceful(i);
     }
 }
 

@@ -31,7 +31,9 @@ pub use approval_clusters::check_batch_can_act;
 pub use gates::{Evidence, HaltReason, MetricReading, failed_gate, metrics_gate};
 pub use machine::{item_key, soak_awaits_evidence, step};
 pub use port::{RolloutPort, VerifyProgress};
-pub use readiness::{NodesReadiness, WorkloadStatus, nodes_ready, workload_behind};
+pub use readiness::{
+    NodesReadiness, StatefulSetCounts, WorkloadStatus, nodes_ready, workload_behind,
+};
 pub use restart::{
     AppliedSeen, ApplyResolution, RECORD_READ_LIMIT, apply_result, reconcile_apply,
     unfolded_applies,

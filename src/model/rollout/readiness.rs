@@ -22,6 +22,56 @@ pub struct WorkloadStatus {
     /// Pods of every template, old ones included (a Deployment's `status.replicas`; a
     /// DaemonSet's `currentNumberScheduled`).
     pub replicas: i64,
+    /// Replicas kept on the old template on purpose: a StatefulSet's partition leaves the
+    /// ordinals below it alone. They count as updated as intended.
+    pub held_back: i64,
+    /// The workload replaces a pod only when someone deletes it (a StatefulSet's
+    /// `OnDelete` strategy): said when it is behind, since waiting will not help.
+    pub on_delete: bool,
+}
+
+impl WorkloadStatus {
+    /// A StatefulSet's numbers. With a partition `p` under `RollingUpdate`, the ordinals
+    /// below `p` keep the old template as intended.
+    pub fn stateful_set(name: String, counts: StatefulSetCounts) -> WorkloadStatus {
+        let held_back = if counts.on_delete {
+            0
+        } else {
+            counts.partition.clamp(0, counts.desired)
+        };
+        WorkloadStatus {
+            name,
+            generation: counts.generation,
+            observed_generation: counts.observed_generation,
+            desired: counts.desired,
+            updated: counts.updated,
+            available: counts.available,
+            replicas: counts.replicas,
+            held_back,
+            on_delete: counts.on_delete,
+        }
+    }
+}
+
+/// What a StatefulSet reports, as [`WorkloadStatus::stateful_set`] reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatefulSetCounts {
+    /// `metadata.generation`.
+    pub generation: i64,
+    /// `status.observedGeneration`.
+    pub observed_generation: Option<i64>,
+    /// `spec.replicas`.
+    pub desired: i64,
+    /// `status.updatedReplicas`.
+    pub updated: i64,
+    /// `status.availableReplicas`.
+    pub available: i64,
+    /// `status.replicas`.
+    pub replicas: i64,
+    /// `spec.updateStrategy.rollingUpdate.partition`.
+    pub partition: i64,
+    /// `spec.updateStrategy.type` is `OnDelete`.
+    pub on_delete: bool,
 }
 
 /// Why the workload is not ready at its newest generation, or `None` when it is.
@@ -36,19 +86,33 @@ pub fn workload_behind(w: &WorkloadStatus) -> Option<String> {
             w.name, w.generation
         ));
     }
-    if w.updated < w.desired || w.available < w.desired {
+    let as_intended = w.updated + w.held_back;
+    if as_intended < w.desired || w.available < w.desired {
+        let held = if w.held_back > 0 {
+            format!(
+                " ({} kept on the old template by the partition)",
+                w.held_back
+            )
+        } else {
+            String::new()
+        };
+        let manual = if w.on_delete && as_intended < w.desired {
+            " (updateStrategy OnDelete: its pods take the new template only when deleted)"
+        } else {
+            ""
+        };
         return Some(format!(
-            "{}: {} of {} updated, {} available",
+            "{}: {} of {} updated{held}, {} available{manual}",
             w.name, w.updated, w.desired, w.available
         ));
     }
-    if w.replicas > w.updated {
+    if w.replicas > as_intended {
         // Old replicas still serve next to the new ones (a surge not scaled down yet):
         // the old release is still answering requests, so the new one is not verified.
         return Some(format!(
             "{}: {} old replica(s) pending termination",
             w.name,
-            w.replicas - w.updated
+            w.replicas - as_intended
         ));
     }
     None
@@ -95,7 +159,48 @@ mod tests {
             updated,
             available,
             replicas: updated,
+            held_back: 0,
+            on_delete: false,
         }
+    }
+
+    fn postgres(updated: i64, partition: i64, on_delete: bool) -> WorkloadStatus {
+        WorkloadStatus::stateful_set(
+            "statefulset shop/postgres".into(),
+            StatefulSetCounts {
+                generation: 2,
+                observed_generation: Some(2),
+                desired: 3,
+                updated,
+                available: 3,
+                replicas: 3,
+                partition,
+                on_delete,
+            },
+        )
+    }
+
+    #[test]
+    fn a_stateful_set_is_ready_once_every_ordinal_at_or_above_its_partition_is_updated() {
+        assert_eq!(
+            workload_behind(&postgres(1, 0, false)),
+            Some("statefulset shop/postgres: 1 of 3 updated, 3 available".into())
+        );
+        assert_eq!(workload_behind(&postgres(3, 0, false)), None);
+        // Partition 1: ordinal 0 stays on the old template as intended.
+        assert_eq!(workload_behind(&postgres(2, 1, false)), None);
+        assert_eq!(
+            workload_behind(&postgres(1, 1, false)),
+            Some(
+                "statefulset shop/postgres: 1 of 3 updated (1 kept on the old template by the partition), 3 available"
+                    .into()
+            )
+        );
+        // OnDelete: nothing rolls until pods are deleted, and the reason says so.
+        assert!(
+            workload_behind(&postgres(0, 0, true))
+                .is_some_and(|why| why.ends_with("take the new template only when deleted)"))
+        );
     }
 
     #[test]
