@@ -11,7 +11,7 @@ use fleetdeck::model::handover::{HandoverInput, cluster_health, handover, to_mar
 use jiff::Timestamp;
 
 use super::journal_cmd::{open, parse_since};
-use super::output::Table;
+use super::output::{Table, write_out};
 use super::settings::Settings;
 use fleetdeck::config::OutputFormat;
 
@@ -67,12 +67,11 @@ pub fn run(settings: &Settings, args: &HandoverArgs) -> anyhow::Result<ExitCode>
     };
     let items = handover(&input);
     match settings.output {
-        OutputFormat::Markdown => print!("{}", to_markdown(&items, &input)),
-        OutputFormat::Json => println!("{}", serde_json::to_string_pretty(&items)?),
-        OutputFormat::Yaml => print!(
-            "{}",
-            fleetdeck::yaml::to_yaml_string(&serde_json::to_value(&items)?)
-        ),
+        OutputFormat::Markdown => write_out(to_markdown(&items, &input))?,
+        OutputFormat::Json => write_out(serde_json::to_string_pretty(&items)? + "\n")?,
+        OutputFormat::Yaml => write_out(fleetdeck::yaml::to_yaml_string(&serde_json::to_value(
+            &items,
+        )?))?,
         OutputFormat::Table => {
             let mut table = Table::new(vec!["SECTION", "ITEM", "DETAILS", "ACKNOWLEDGED"]);
             for item in &items {
@@ -87,10 +86,11 @@ pub fn run(settings: &Settings, args: &HandoverArgs) -> anyhow::Result<ExitCode>
                         .join("; "),
                 ]);
             }
-            print!("{}", table.render());
+            let mut out = table.render();
             if clusters.is_none() {
-                println!("cluster statuses: not checked");
+                out.push_str("cluster statuses: not checked\n");
             }
+            write_out(out)?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -18,6 +18,7 @@ use k8s_openapi::api::core::v1::Namespace;
 use kube::Api;
 
 use super::journal_cmd::open;
+use super::output::outln;
 use super::settings::Settings;
 
 fn refuse_readonly(settings: &Settings, what: &str) -> anyhow::Result<()> {
@@ -71,16 +72,16 @@ pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<
     })?;
     for (i, batch) in plan.batches.iter().enumerate() {
         let names: Vec<&str> = batch.iter().map(|n| n.as_str()).collect();
-        println!("batch {}: {}", i + 1, names.join(", "));
+        outln!("batch {}: {}", i + 1, names.join(", "))?;
     }
     for (node, why) in &plan.unplanned {
-        println!("not planned: {node}: {why}");
+        outln!("not planned: {node}: {why}")?;
     }
     for warning in &plan.warnings {
-        println!("warning: {warning}");
+        outln!("warning: {warning}")?;
     }
     if dry_run {
-        println!("dry run: nothing recorded");
+        outln!("dry run: nothing recorded")?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut store = open(settings)?;
@@ -91,7 +92,7 @@ pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<
         &plan,
         Timestamp::now(),
     )?;
-    println!("started run {run}; `fleetdeck run` executes it");
+    outln!("started run {run}; `fleetdeck run` executes it")?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -138,11 +139,11 @@ pub fn operator(
         },
     };
     record_command(settings, &command)?;
-    println!(
+    outln!(
         "{} recorded for {node} in {run} by {}",
         command.verb(),
         settings.actor
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -153,10 +154,10 @@ pub fn abort(settings: &Settings, run: &str, note: &str) -> anyhow::Result<ExitC
         note: note.to_string(),
     };
     record_command(settings, &command)?;
-    println!(
+    outln!(
         "run {run} aborted by {}; nothing already done is undone",
         settings.actor
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
