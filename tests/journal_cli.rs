@@ -46,7 +46,12 @@ fn pause_and_resume_are_journaled_with_actor_and_reason() {
     assert_eq!(events[0]["payload"]["reason"], "incident 42");
     assert_eq!(events[1]["kind"], "operator.resume");
     let out = fleetdeck(&["journal", "--cluster", "other"], dir.path());
-    assert_eq!(text(&out).lines().count(), 1, "header only: {}", text(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().count(),
+        1,
+        "header only: {}",
+        text(&out)
+    );
     let out = fleetdeck(&["pause", "--reason", "x"], dir.path());
     assert!(!out.status.success(), "a scope is required");
     let out = fleetdeck(
@@ -100,6 +105,96 @@ fn maintenance_plan_prints_batches_and_reports_errors_with_positions() {
     assert!(
         text(&out)
             .contains("bad.yaml:6:28: unknown field `timout` in exec (did you mean `timeout`?)"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn journal_filters_say_when_they_cannot_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = fleetdeck(
+        &[
+            "pause",
+            "--cluster",
+            "prod-use1-01",
+            "--reason",
+            "incident 42",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+
+    for kind in ["bogus", "operator"] {
+        let out = fleetdeck(&["journal", "--kind", kind], dir.path());
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("unknown event kind \"{kind}\""))
+                && err.contains("run.approved")
+                && err.contains("operator.refused"),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty(), "{}", text(&out));
+    }
+    let out = fleetdeck(&["journal", "--kind", "operator"], dir.path());
+    assert!(
+        text(&out).contains("did you mean operator.*?"),
+        "{}",
+        text(&out)
+    );
+    let out = fleetdeck(
+        &["journal", "--kind", "operator.*", "-o", "json"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let events: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(events[0]["kind"], "operator.pause", "{events}");
+
+    // A plain date is its midnight UTC, as in the ledger.
+    let out = fleetdeck(
+        &["journal", "--since", "2026-11-30", "-o", "json"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let out = fleetdeck(&["journal", "--since=-5m"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("a duration is written without a sign: 5m means 5 minutes ago")
+            && !err.contains("year"),
+        "{err}"
+    );
+
+    // Exact names stay exact, and a name the journal has never seen is said so.
+    let out = fleetdeck(&["journal", "--cluster", "PROD-USE1-01"], dir.path());
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "no events: no cluster PROD-USE1-01 in the journal (did you mean prod-use1-01?)"
+        ),
+        "{}",
+        text(&out)
+    );
+    let out = fleetdeck(
+        &[
+            "journal",
+            "--cluster",
+            "prod-use1-01",
+            "--kind",
+            "operator.resume",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "a known cluster with no such event is no mistake: {}",
+        text(&out)
+    );
+    let out = fleetdeck(&["journal", "--run", "mnt-nope-1"], dir.path());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("no events: no run mnt-nope-1 in the journal"),
         "{}",
         text(&out)
     );

@@ -18,7 +18,8 @@ use fleetdeck::config::OutputFormat;
 /// `fleetdeck handover …`
 #[derive(Debug, Args)]
 pub struct HandoverArgs {
-    /// Since when the shift runs: a duration ago (`8h`) or an RFC 3339 instant
+    /// Since when the shift runs: a duration ago (`8h`), a date (midnight UTC) or an RFC
+    /// 3339 instant
     #[arg(long, value_name = "WHEN", default_value = "8h")]
     pub since: String,
     /// List ledger exceptions expiring within this many days

@@ -1050,7 +1050,7 @@ fn timeline_filter_says_what_it_cannot_read_and_when_nothing_matches() {
     press(&mut app, "enter");
     let screen = render(&app, 200, 30);
     assert!(
-        screen.contains("since=abc: not a duration or an RFC 3339 time (try 30m, 8h)"),
+        screen.contains("since=abc: not a duration, a date or an RFC 3339 time (try 30m, 8h)"),
         "{screen}"
     );
     assert!(

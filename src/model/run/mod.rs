@@ -7,6 +7,7 @@ mod command;
 mod describe;
 mod event;
 mod ids;
+mod kinds;
 mod projection;
 mod status;
 
@@ -20,6 +21,7 @@ pub use event::{
 };
 pub(crate) use ids::cluster_id;
 pub use ids::{Actor, ItemId, NodeName, RunId, StepName};
+pub use kinds::{EVENT_KINDS, UnknownKind, kinds_matching};
 pub use projection::{
     HandOff, ItemView, OpenIntent, PauseSwitch, Projection, RolloutView, RunView, StepView,
 };
