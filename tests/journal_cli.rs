@@ -199,3 +199,38 @@ fn journal_filters_say_when_they_cannot_match() {
         text(&out)
     );
 }
+
+#[test]
+fn maintenance_plan_with_a_ledger_names_a_cluster_it_does_not_have() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/ledger.yaml");
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/maintenance.yaml");
+    let out = fleetdeck(
+        &["--ledger", ledger, "maintenance", "plan", example],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+
+    let text_of_example = std::fs::read_to_string(example).unwrap();
+    std::fs::write(
+        dir.path().join("m.yaml"),
+        text_of_example.replace("cluster: cn-sh-prod-01", "cluster: cn-sh-prod-1"),
+    )
+    .unwrap();
+    let out = fleetdeck(
+        &["--ledger", ledger, "maintenance", "plan", "m.yaml"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(
+            "m.yaml:6:10: field `cluster` \"cn-sh-prod-1\" is not a cluster of the ledger (did you mean \"cn-sh-prod-01\"?)"
+        ),
+        "{}",
+        text(&out)
+    );
+    assert!(out.stdout.is_empty(), "nothing is planned: {}", text(&out));
+    // Without a ledger the file alone is planned, as before.
+    let out = fleetdeck(&["maintenance", "plan", "m.yaml"], dir.path());
+    assert!(out.status.success(), "{}", text(&out));
+}

@@ -40,12 +40,13 @@ pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<
     if !dry_run {
         refuse_readonly(settings, "starting maintenance")?;
     }
-    let Some(spec) =
-        super::spec_file::read_spec(file, super::maintenance_cmd::read_maintenance_file)?
+    let ledger = fleetdeck::ledger_file::load(&settings.ledger_path()?)?;
+    let Some(spec) = super::spec_file::read_spec(file, |text| {
+        super::maintenance_cmd::read_maintenance_file(text, Some(&ledger))
+    })?
     else {
         bail!("{}: not started", file.display());
     };
-    let ledger = fleetdeck::ledger_file::load(&settings.ledger_path()?)?;
     let cluster = ledger
         .cluster(&spec.cluster.0)
         .with_context(|| format!("cluster {} is not in the ledger", spec.cluster))?

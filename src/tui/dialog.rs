@@ -245,6 +245,8 @@ impl Dialog {
                     .map_err(|e| format!("drain deadline {deadline:?}: {e}"))?;
                 let mut spec = spec.clone();
                 spec.name = self.text(0);
+                crate::model::run::check_run_name(&spec.name)
+                    .map_err(|why| format!("name {:?} {why}", spec.name))?;
                 spec.deadlines
                     .by_step
                     .insert(crate::model::maintenance::Step::Drain, drain);

@@ -418,7 +418,7 @@ pub fn start_maintenance(app: &mut App) {
         return;
     }
     let spec = MaintenanceSpec {
-        name: format!("console-{}", names[0]),
+        name: default_run_name(&names[0]),
         cluster: crate::model::ledger::ClusterId(id.clone()),
         nodes: NodeSelection::Names(names.iter().map(|n| NodeName(n.to_string())).collect()),
         action: MaintainAction::Manual {
@@ -437,6 +437,15 @@ pub fn start_maintenance(app: &mut App) {
         verify: VerifyOptions::default(),
     };
     maintenance_dialog(app, spec);
+}
+
+/// `console-NODE`, cut to the longest run name and to end with a letter or digit.
+pub(crate) fn default_run_name(node: &str) -> String {
+    let name: String = format!("console-{node}")
+        .chars()
+        .take(crate::model::run::RUN_NAME_MAX)
+        .collect();
+    name.trim_end_matches(['-', '.']).to_string()
 }
 
 /// `:start FILE`: start the maintenance a file describes, showing its plan first. The

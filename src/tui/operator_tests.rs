@@ -394,6 +394,23 @@ fn start_maintenance_from_marked_nodes() {
 }
 
 #[test]
+fn a_maintenance_started_in_the_console_gets_a_name_fit_for_run_ids() {
+    let mut app = on_cluster("us-east-stg-01", "space m");
+    typed(&mut app, " / X");
+    press(&mut app, "enter enter");
+    let screen = render(&app, 200, 36);
+    assert!(
+        screen.contains("name \"console-use1-cpu-a00 / X\" must be lowercase letters"),
+        "{screen}"
+    );
+    assert_eq!(
+        super::operator_keys::default_run_name(&format!("n-{}.x", "a".repeat(60))),
+        format!("console-n-{}", "a".repeat(53)),
+        "a long node name is cut to 63 characters, ending with a letter or digit"
+    );
+}
+
+#[test]
 fn start_maintenance_refused_when_nothing_can_be_planned() {
     let app = on_cluster("eu-fra-prod-01", "space space m");
     let screen = render(&app, 160, 36);

@@ -205,6 +205,23 @@ impl<'a> Fields<'a> {
         Some(text)
     }
 
+    /// A required text field that must not be blank and that `check` accepts; what
+    /// `check` says against it is reported at the value.
+    pub fn non_empty_checked(
+        &self,
+        key: &str,
+        diags: &mut Diagnostics,
+        check: impl FnOnce(&str) -> Result<(), String>,
+    ) -> Option<String> {
+        let text = self.non_empty(key, diags)?;
+        if let Err(why) = check(&text) {
+            let pos = self.get(key).map_or(self.pos(), |n| n.pos);
+            diags.error(pos, format!("field `{key}` \"{text}\" {why}"));
+            return None;
+        }
+        Some(text)
+    }
+
     /// Reports every key not in `known`, suggesting the closest known one.
     pub fn reject_unknown(&self, known: &[&str], diags: &mut Diagnostics) {
         for (key, _) in self.entries {

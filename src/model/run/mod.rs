@@ -20,7 +20,7 @@ pub use event::{
     ReturnOutcome, Sequence,
 };
 pub(crate) use ids::cluster_id;
-pub use ids::{Actor, ItemId, NodeName, RunId, StepName};
+pub use ids::{Actor, ItemId, NodeName, RUN_NAME_MAX, RunId, StepName, check_run_name};
 pub use kinds::{EVENT_KINDS, UnknownKind, kinds_matching};
 pub use projection::{
     HandOff, ItemView, OpenIntent, PauseSwitch, Projection, RolloutView, RunView, StepView,
