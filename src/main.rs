@@ -11,7 +11,7 @@ fn main() -> ExitCode {
     match cli::run(cli) {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("fleetdeck: {error:#}");
+            eprintln!("fleetdeck: {}", cli::describe_error(&error));
             ExitCode::from(2)
         }
     }

@@ -33,6 +33,24 @@ pub use args::Cli;
 use args::{Command, ConfigCommand, LedgerCommand};
 use settings::Settings;
 
+/// An error as one line of causes, outermost first: `context: cause: its cause`. A cause
+/// whose text the line already holds (an error that prints its source itself) is not
+/// repeated.
+pub fn describe_error(error: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if text.is_empty() || line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
+}
+
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let settings = Settings::resolve(&cli.global)?;
@@ -91,5 +109,33 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             output::write_out(script)?;
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot read ledger {path}: {source}")]
+    struct ReadError {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn each_cause_is_said_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file or directory");
+        let error = anyhow::Error::new(ReadError {
+            path: "nope.yaml".into(),
+            source: io,
+        });
+        assert_eq!(
+            describe_error(&error),
+            "cannot read ledger nope.yaml: No such file or directory"
+        );
+        let error = anyhow::anyhow!("disk full").context("journal j.sqlite");
+        assert_eq!(describe_error(&error), "journal j.sqlite: disk full");
     }
 }
