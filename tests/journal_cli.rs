@@ -234,3 +234,49 @@ fn maintenance_plan_with_a_ledger_names_a_cluster_it_does_not_have() {
     let out = fleetdeck(&["maintenance", "plan", "m.yaml"], dir.path());
     assert!(out.status.success(), "{}", text(&out));
 }
+
+#[test]
+fn a_return_hand_off_or_abort_without_a_note_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        vec![
+            "maintenance",
+            "return",
+            "mnt-x-1",
+            "--node",
+            "n1",
+            "--outcome",
+            "done",
+            "--note",
+            "",
+        ],
+        vec![
+            "maintenance",
+            "handoff",
+            "mnt-x-1",
+            "--node",
+            "n1",
+            "--to",
+            "carol@ops",
+            "--note",
+            " ",
+        ],
+        vec!["maintenance", "abort", "mnt-x-1", "--note", ""],
+        vec!["rollout", "abort", "ro-x-1", "--note", ""],
+    ] {
+        let out = fleetdeck(&args, dir.path());
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            text(&out).contains("must not be empty"),
+            "{args:?}: {}",
+            text(&out)
+        );
+    }
+    let out = fleetdeck(&["journal", "-o", "json"], dir.path());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "[]",
+        "{}",
+        text(&out)
+    );
+}

@@ -321,6 +321,9 @@ pub fn command_event(
             if to.0.trim().is_empty() {
                 return Err(CommandRefusal::Empty("the assignee"));
             }
+            if note.trim().is_empty() {
+                return Err(CommandRefusal::Empty("the note"));
+            }
             item_event(
                 projection,
                 run,
@@ -343,6 +346,9 @@ pub fn command_event(
             outcome,
             note,
         } => {
+            if note.trim().is_empty() {
+                return Err(CommandRefusal::Empty("the note"));
+            }
             let event = item_event(
                 projection,
                 run,
@@ -367,6 +373,9 @@ pub fn command_event(
             Ok(event)
         }
         OperatorCommand::Abort { run, note } => {
+            if note.trim().is_empty() {
+                return Err(CommandRefusal::Empty("the reason"));
+            }
             let view = run_of(projection, run)?;
             Ok(new(EventBody::Aborted { note: note.clone() }).with_run(view.id.clone()))
         }
