@@ -449,11 +449,13 @@ pub(crate) fn default_run_name(node: &str) -> String {
 }
 
 /// `:start FILE`: start the maintenance a file describes, showing its plan first. The
-/// file is read here, on the operator's request; problems are shown as `file:line:col`.
+/// file is read here, on the operator's request (`~/` is `$HOME/`, as a shell reads it);
+/// problems are shown as `file:line:col`.
 pub fn start_from_file(app: &mut App, path: &std::path::Path) {
+    let path = crate::config::expand_home(path);
     let name = path.display().to_string();
     let title = format!("start maintenance from {name}");
-    let text = match std::fs::read_to_string(path) {
+    let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(error) => {
             open(

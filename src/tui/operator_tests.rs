@@ -479,6 +479,23 @@ fn start_maintenance_from_a_file() {
 }
 
 #[test]
+fn start_reads_a_path_under_home_as_a_shell_does() {
+    let Some(home) = std::env::var_os("HOME") else {
+        return;
+    };
+    let mut app = fixtures::operator_app();
+    press(&mut app, ":");
+    typed(&mut app, "start ~/fleetdeck-test-no-such-maintenance.yaml");
+    press(&mut app, "enter");
+    let screen = render(&app, 200, 30);
+    let expanded = std::path::Path::new(&home).join("fleetdeck-test-no-such-maintenance.yaml");
+    assert!(
+        screen.contains(&format!("cannot read {}", expanded.display())),
+        "{screen}"
+    );
+}
+
+#[test]
 fn operator_screens_and_dialogs_never_panic_at_any_size() {
     let mut app = fixtures::operator_app();
     for (w, h) in [(1, 1), (40, 12), (41, 13), (80, 24), (300, 100), (0, 0)] {
