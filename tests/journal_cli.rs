@@ -280,3 +280,25 @@ fn a_return_hand_off_or_abort_without_a_note_writes_nothing() {
         text(&out)
     );
 }
+
+#[test]
+fn a_rollout_file_given_to_maintenance_start_is_told_its_kind_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/ledger.yaml");
+    let rollout = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/rollout.yaml");
+    let out = fleetdeck(
+        &["--ledger", ledger, "maintenance", "start", rollout],
+        dir.path(),
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(
+        lines[0].ends_with(
+            "rollout.yaml:5:7: kind must be \"Maintenance\", found \"Rollout\"; nothing else in the file was checked"
+        ),
+        "{err}"
+    );
+    assert!(lines[1].ends_with("rollout.yaml: 1 error(s)"), "{err}");
+    assert!(!err.contains("missing required field"), "{err}");
+}

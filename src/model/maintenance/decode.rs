@@ -70,6 +70,9 @@ fn decode(
     diags: &mut Diagnostics,
 ) -> Option<MaintenanceSpec> {
     let top = Fields::of(root, "maintenance", diags)?;
+    if top.of_other_kind("Maintenance", diags) {
+        return None;
+    }
     top.reject_unknown(TOP_FIELDS, diags);
     top.expect_text("apiVersion", API_VERSION, diags);
     top.expect_text("kind", "Maintenance", diags);

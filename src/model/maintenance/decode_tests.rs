@@ -254,3 +254,15 @@ fn with_a_ledger_the_cluster_must_be_one_of_its_clusters() {
         ]
     );
 }
+
+#[test]
+fn a_rollout_file_is_told_it_is_not_a_maintenance_and_nothing_else() {
+    let out = errors(include_str!("../../../examples/rollout.yaml"));
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert!(
+        out[0].ends_with(
+            "kind must be \"Maintenance\", found \"Rollout\"; nothing else in the file was checked"
+        ),
+        "{out:?}"
+    );
+}

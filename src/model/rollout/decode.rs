@@ -58,6 +58,9 @@ pub fn read_rollout(text: &str) -> RolloutReport {
 
 fn decode(root: &Node, diags: &mut Diagnostics) -> Option<RolloutSpec> {
     let top = Fields::of(root, "rollout", diags)?;
+    if top.of_other_kind("Rollout", diags) {
+        return None;
+    }
     top.reject_unknown(TOP_FIELDS, diags);
     top.expect_text("apiVersion", API_VERSION, diags);
     top.expect_text("kind", "Rollout", diags);

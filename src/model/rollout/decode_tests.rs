@@ -213,3 +213,15 @@ fn targets_with_an_empty_term_are_refused() {
         "{out:?}"
     );
 }
+
+#[test]
+fn a_maintenance_file_is_told_it_is_not_a_rollout_and_nothing_else() {
+    let out = messages(include_str!("../../../examples/maintenance.yaml"));
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert!(
+        out[0].ends_with(
+            "kind must be \"Rollout\", found \"Maintenance\"; nothing else in the file was checked"
+        ),
+        "{out:?}"
+    );
+}
