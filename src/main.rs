@@ -12,7 +12,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) => {
             eprintln!("fleetdeck: {}", cli::describe_error(&error));
-            ExitCode::from(2)
+            cli::exit_code(&error)
         }
     }
 }

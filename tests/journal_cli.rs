@@ -58,7 +58,8 @@ fn pause_and_resume_are_journaled_with_actor_and_reason() {
         &["--readonly", "pause", "--all", "--reason", "x"],
         dir.path(),
     );
-    assert!(!out.status.success() && text(&out).contains("read-only"));
+    assert_eq!(out.status.code(), Some(1), "refused: {}", text(&out));
+    assert!(text(&out).contains("read-only"));
 }
 
 #[test]
@@ -265,7 +266,7 @@ fn a_return_hand_off_or_abort_without_a_note_writes_nothing() {
         vec!["rollout", "abort", "ro-x-1", "--note", ""],
     ] {
         let out = fleetdeck(&args, dir.path());
-        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
         assert!(
             text(&out).contains("must not be empty"),
             "{args:?}: {}",
@@ -290,7 +291,7 @@ fn a_rollout_file_given_to_maintenance_start_is_told_its_kind_alone() {
         &["--ledger", ledger, "maintenance", "start", rollout],
         dir.path(),
     );
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(1), "a file with errors");
     let err = String::from_utf8_lossy(&out.stderr);
     let lines: Vec<&str> = err.lines().collect();
     assert!(

@@ -6,7 +6,7 @@ use anyhow::Context;
 use clap::Args;
 use fleetdeck::journal::{Durability, EventQuery, JournalStore, SqliteJournal};
 use fleetdeck::model::ledger::ClusterId;
-use fleetdeck::model::run::{Event, RunId, kinds_matching};
+use fleetdeck::model::run::{CommandRefusal, Event, RunId, kinds_matching};
 use jiff::Timestamp;
 
 use super::output::{Table, emit};
@@ -72,10 +72,11 @@ pub fn run_view<'p>(
     projection: &'p fleetdeck::model::run::Projection,
     id: &str,
 ) -> anyhow::Result<&'p fleetdeck::model::run::RunView> {
-    projection
-        .runs
-        .get(&RunId(id.to_string()))
-        .with_context(|| format!("no run {id} in the journal"))
+    let id = RunId(id.to_string());
+    match projection.runs.get(&id) {
+        Some(run) => Ok(run),
+        None => Err(CommandRefusal::NoRun(id).into()),
+    }
 }
 
 /// `journal`: the matching events as a table or JSON/YAML.

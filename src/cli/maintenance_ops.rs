@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::journal_cmd::record_command;
-use anyhow::{Context, bail};
+use anyhow::Context;
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
 use fleetdeck::engine::start::{node_facts, plan, record_run};
 use fleetdeck::k8s::connect::{ConnectOptions, connect};
@@ -17,13 +17,17 @@ use jiff::Timestamp;
 use k8s_openapi::api::core::v1::Namespace;
 use kube::Api;
 
+use super::exit::Refused;
 use super::journal_cmd::open;
 use super::output::outln;
 use super::settings::Settings;
 
 fn refuse_readonly(settings: &Settings, what: &str) -> anyhow::Result<()> {
     if settings.readonly {
-        bail!("read-only mode: {what} is refused (drop --readonly to act)");
+        return Err(Refused(format!(
+            "read-only mode: {what} is refused (drop --readonly to act)"
+        ))
+        .into());
     }
     Ok(())
 }
@@ -45,7 +49,7 @@ pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<
         super::maintenance_cmd::read_maintenance_file(text, Some(&ledger))
     })?
     else {
-        bail!("{}: not started", file.display());
+        return Err(Refused(format!("{}: not started", file.display())).into());
     };
     let cluster = ledger
         .cluster(&spec.cluster.0)

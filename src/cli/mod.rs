@@ -9,6 +9,7 @@ mod console_commands;
 mod demo_cmd;
 mod demo_seed;
 mod engine_port;
+mod exit;
 mod handover_cmd;
 mod journal_cmd;
 mod journal_stress;
@@ -49,6 +50,11 @@ pub fn describe_error(error: &anyhow::Error) -> String {
         line.push_str(&text);
     }
     line
+}
+
+/// The exit code for a command that ended with `error` (see [`exit`]).
+pub fn exit_code(error: &anyhow::Error) -> ExitCode {
+    exit::code_for(error)
 }
 
 /// Runs the parsed command line.

@@ -237,7 +237,10 @@ fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
 
 fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
     if settings.readonly {
-        anyhow::bail!("read-only mode: refusing to start a rollout");
+        return Err(super::exit::Refused(
+            "read-only mode: refusing to start a rollout (drop --readonly to act)".into(),
+        )
+        .into());
     }
     let Some(loaded) = load(settings, file)? else {
         return Ok(ExitCode::FAILURE);
