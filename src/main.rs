@@ -11,8 +11,8 @@ fn main() -> ExitCode {
     match cli::run(cli) {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("fleetdeck: {error:#}");
-            ExitCode::from(2)
+            eprintln!("fleetdeck: {}", cli::describe_error(&error));
+            cli::exit_code(&error)
         }
     }
 }

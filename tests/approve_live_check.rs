@@ -80,7 +80,7 @@ async fn approving_a_batch_with_an_unreachable_cluster_is_refused_naming_it() {
         ws.fleetdeck("bob@ops", &["rollout", "approve", &run, "--note", "go"])
     });
     let why = cli_support::text(&refused);
-    assert!(!refused.status.success(), "{why}");
+    assert_eq!(refused.status.code(), Some(1), "refused: {why}");
     assert!(
         why.contains(
             "batch 1 cannot be approved now: prod-apse1-03 (Unreachable) cannot take actions"

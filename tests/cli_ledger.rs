@@ -323,3 +323,16 @@ fn completions_version_and_help() {
         assert!(stdout(&out).contains("Usage:"), "{args:?}");
     }
 }
+
+#[test]
+fn a_file_that_cannot_be_read_says_why_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = fleetdeck(&["ledger", "validate", "nope.yaml"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("fleetdeck: cannot read ledger nope.yaml: "),
+        "{err}"
+    );
+    assert_eq!(err.matches("(os error 2)").count(), 1, "{err}");
+}

@@ -66,7 +66,7 @@ async fn maintenance_is_planned_only_on_the_pinned_cluster() {
 
     let refused = dry_run_start(&ws, "impostor.yaml");
     let stderr = String::from_utf8_lossy(&refused.stderr);
-    assert!(!refused.status.success(), "{stderr}");
+    assert_eq!(refused.status.code(), Some(1), "refused: {stderr}");
     assert!(
         stderr.contains(
             "prod-use1-04: refusing to plan maintenance: identity mismatch: kube-system UID is"

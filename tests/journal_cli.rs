@@ -46,14 +46,20 @@ fn pause_and_resume_are_journaled_with_actor_and_reason() {
     assert_eq!(events[0]["payload"]["reason"], "incident 42");
     assert_eq!(events[1]["kind"], "operator.resume");
     let out = fleetdeck(&["journal", "--cluster", "other"], dir.path());
-    assert_eq!(text(&out).lines().count(), 1, "header only: {}", text(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().count(),
+        1,
+        "header only: {}",
+        text(&out)
+    );
     let out = fleetdeck(&["pause", "--reason", "x"], dir.path());
     assert!(!out.status.success(), "a scope is required");
     let out = fleetdeck(
         &["--readonly", "pause", "--all", "--reason", "x"],
         dir.path(),
     );
-    assert!(!out.status.success() && text(&out).contains("read-only"));
+    assert_eq!(out.status.code(), Some(1), "refused: {}", text(&out));
+    assert!(text(&out).contains("read-only"));
 }
 
 #[test]
@@ -103,4 +109,197 @@ fn maintenance_plan_prints_batches_and_reports_errors_with_positions() {
         "{}",
         text(&out)
     );
+}
+
+#[test]
+fn journal_filters_say_when_they_cannot_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = fleetdeck(
+        &[
+            "pause",
+            "--cluster",
+            "prod-use1-01",
+            "--reason",
+            "incident 42",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+
+    for kind in ["bogus", "operator"] {
+        let out = fleetdeck(&["journal", "--kind", kind], dir.path());
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("unknown event kind \"{kind}\""))
+                && err.contains("run.approved")
+                && err.contains("operator.refused"),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty(), "{}", text(&out));
+    }
+    let out = fleetdeck(&["journal", "--kind", "operator"], dir.path());
+    assert!(
+        text(&out).contains("did you mean operator.*?"),
+        "{}",
+        text(&out)
+    );
+    let out = fleetdeck(
+        &["journal", "--kind", "operator.*", "-o", "json"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let events: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(events[0]["kind"], "operator.pause", "{events}");
+
+    // A plain date is its midnight UTC, as in the ledger.
+    let out = fleetdeck(
+        &["journal", "--since", "2026-11-30", "-o", "json"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let out = fleetdeck(&["journal", "--since=-5m"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("a duration is written without a sign: 5m means 5 minutes ago")
+            && !err.contains("year"),
+        "{err}"
+    );
+
+    // Exact names stay exact, and a name the journal has never seen is said so.
+    let out = fleetdeck(&["journal", "--cluster", "PROD-USE1-01"], dir.path());
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "no events: no cluster PROD-USE1-01 in the journal (did you mean prod-use1-01?)"
+        ),
+        "{}",
+        text(&out)
+    );
+    let out = fleetdeck(
+        &[
+            "journal",
+            "--cluster",
+            "prod-use1-01",
+            "--kind",
+            "operator.resume",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "a known cluster with no such event is no mistake: {}",
+        text(&out)
+    );
+    let out = fleetdeck(&["journal", "--run", "mnt-nope-1"], dir.path());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("no events: no run mnt-nope-1 in the journal"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn maintenance_plan_with_a_ledger_names_a_cluster_it_does_not_have() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/ledger.yaml");
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/maintenance.yaml");
+    let out = fleetdeck(
+        &["--ledger", ledger, "maintenance", "plan", example],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out));
+
+    let text_of_example = std::fs::read_to_string(example).unwrap();
+    std::fs::write(
+        dir.path().join("m.yaml"),
+        text_of_example.replace("cluster: cn-sh-prod-01", "cluster: cn-sh-prod-1"),
+    )
+    .unwrap();
+    let out = fleetdeck(
+        &["--ledger", ledger, "maintenance", "plan", "m.yaml"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(
+            "m.yaml:6:10: field `cluster` \"cn-sh-prod-1\" is not a cluster of the ledger (did you mean \"cn-sh-prod-01\"?)"
+        ),
+        "{}",
+        text(&out)
+    );
+    assert!(out.stdout.is_empty(), "nothing is planned: {}", text(&out));
+    // Without a ledger the file alone is planned, as before.
+    let out = fleetdeck(&["maintenance", "plan", "m.yaml"], dir.path());
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+#[test]
+fn a_return_hand_off_or_abort_without_a_note_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        vec![
+            "maintenance",
+            "return",
+            "mnt-x-1",
+            "--node",
+            "n1",
+            "--outcome",
+            "done",
+            "--note",
+            "",
+        ],
+        vec![
+            "maintenance",
+            "handoff",
+            "mnt-x-1",
+            "--node",
+            "n1",
+            "--to",
+            "carol@ops",
+            "--note",
+            " ",
+        ],
+        vec!["maintenance", "abort", "mnt-x-1", "--note", ""],
+        vec!["rollout", "abort", "ro-x-1", "--note", ""],
+    ] {
+        let out = fleetdeck(&args, dir.path());
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            text(&out).contains("must not be empty"),
+            "{args:?}: {}",
+            text(&out)
+        );
+    }
+    let out = fleetdeck(&["journal", "-o", "json"], dir.path());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "[]",
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn a_rollout_file_given_to_maintenance_start_is_told_its_kind_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/ledger.yaml");
+    let rollout = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/rollout.yaml");
+    let out = fleetdeck(
+        &["--ledger", ledger, "maintenance", "start", rollout],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1), "a file with errors");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(
+        lines[0].ends_with(
+            "rollout.yaml:5:7: kind must be \"Maintenance\", found \"Rollout\"; nothing else in the file was checked"
+        ),
+        "{err}"
+    );
+    assert!(lines[1].ends_with("rollout.yaml: 1 error(s)"), "{err}");
+    assert!(!err.contains("missing required field"), "{err}");
 }

@@ -78,8 +78,10 @@ async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary() {
         // The hook (`true`) is declared idempotent: a kill can land while it runs, and a
         // non-idempotent hook with an unknown outcome is (rightly) handed to a person
         // rather than re-run, which the reducer's restart tests cover.
+        // Run names are lowercase: `kill-after-verifynode`.
+        let name = format!("kill-after-{boundary}").to_lowercase();
         let yaml = format!(
-            "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: kill-after-{boundary}\ncluster: small-02\nnodes:\n  names: [{node}]\naction:\n  exec:\n    argv: [\"true\"]\n    timeout: 30s\n    idempotent: true\nbudgets:\n  maxUnavailable: 1\n  failureDomainLabel: topology.kubernetes.io/zone\ndeadlines:\n  drain: 60s\n  verifyNode: 60s\n  verifyWorkloads: 60s\ndrain:\n  gracePeriod: 1s\n  evictionRetry: 1s\n"
+            "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: {name}\ncluster: small-02\nnodes:\n  names: [{node}]\naction:\n  exec:\n    argv: [\"true\"]\n    timeout: 30s\n    idempotent: true\nbudgets:\n  maxUnavailable: 1\n  failureDomainLabel: topology.kubernetes.io/zone\ndeadlines:\n  drain: 60s\n  verifyNode: 60s\n  verifyWorkloads: 60s\ndrain:\n  gracePeriod: 1s\n  evictionRetry: 1s\n"
         );
         let spec = read_maintenance(&yaml).spec.expect("valid maintenance");
         let inventory = node_facts(&client, "small-02").await.unwrap();

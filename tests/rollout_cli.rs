@@ -120,7 +120,7 @@ fn operator_commands_are_refused_read_only() {
         let mut all = args.clone();
         all.extend(["--readonly", "--journal", &journal]);
         let out = fleetdeck(&all, dir.path());
-        assert!(!out.status.success());
+        assert_eq!(out.status.code(), Some(1), "refused: {args:?}");
         assert!(
             String::from_utf8_lossy(&out.stderr).contains("read-only"),
             "{args:?}"
@@ -185,7 +185,7 @@ fn a_rollout_is_refused_while_another_unfinished_one_targets_the_same_clusters()
     let staging = started("staging.yaml");
     // eu-fra-stg-01 is both a staging and an eu-central cluster.
     let refused = cli(&["rollout", "start", "eu.yaml"]);
-    assert!(!refused.status.success());
+    assert_eq!(refused.status.code(), Some(1), "refused");
     let why = String::from_utf8_lossy(&refused.stderr);
     assert!(
         why.contains(&format!("{staging} (planned) on eu-fra-stg-01"))

@@ -349,7 +349,7 @@ async fn canary_waits_for_a_distinct_approver_then_stages_run_until_a_burn_rate_
 
     // The author may not approve under distinctApprover.
     let refused = h.fleetdeck("alice@ops", &["rollout", "approve", &run.0]);
-    assert!(!refused.status.success());
+    assert_eq!(refused.status.code(), Some(1), "refused, not failed to run");
     let why = String::from_utf8_lossy(&refused.stderr);
     assert!(
         why.contains("alice@ops") && why.contains("approve"),

@@ -11,14 +11,15 @@ use fleetdeck::model::handover::{HandoverInput, cluster_health, handover, to_mar
 use jiff::Timestamp;
 
 use super::journal_cmd::{open, parse_since};
-use super::output::Table;
+use super::output::{Table, write_out};
 use super::settings::Settings;
 use fleetdeck::config::OutputFormat;
 
 /// `fleetdeck handover …`
 #[derive(Debug, Args)]
 pub struct HandoverArgs {
-    /// Since when the shift runs: a duration ago (`8h`) or an RFC 3339 instant
+    /// Since when the shift runs: a duration ago (`8h`), a date (midnight UTC) or an RFC
+    /// 3339 instant
     #[arg(long, value_name = "WHEN", default_value = "8h")]
     pub since: String,
     /// List ledger exceptions expiring within this many days
@@ -67,12 +68,11 @@ pub fn run(settings: &Settings, args: &HandoverArgs) -> anyhow::Result<ExitCode>
     };
     let items = handover(&input);
     match settings.output {
-        OutputFormat::Markdown => print!("{}", to_markdown(&items, &input)),
-        OutputFormat::Json => println!("{}", serde_json::to_string_pretty(&items)?),
-        OutputFormat::Yaml => print!(
-            "{}",
-            fleetdeck::yaml::to_yaml_string(&serde_json::to_value(&items)?)
-        ),
+        OutputFormat::Markdown => write_out(to_markdown(&items, &input))?,
+        OutputFormat::Json => write_out(serde_json::to_string_pretty(&items)? + "\n")?,
+        OutputFormat::Yaml => write_out(fleetdeck::yaml::to_yaml_string(&serde_json::to_value(
+            &items,
+        )?))?,
         OutputFormat::Table => {
             let mut table = Table::new(vec!["SECTION", "ITEM", "DETAILS", "ACKNOWLEDGED"]);
             for item in &items {
@@ -87,10 +87,11 @@ pub fn run(settings: &Settings, args: &HandoverArgs) -> anyhow::Result<ExitCode>
                         .join("; "),
                 ]);
             }
-            print!("{}", table.render());
+            let mut out = table.render();
             if clusters.is_none() {
-                println!("cluster statuses: not checked");
+                out.push_str("cluster statuses: not checked\n");
             }
+            write_out(out)?;
         }
     }
     Ok(ExitCode::SUCCESS)

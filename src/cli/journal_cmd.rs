@@ -5,9 +5,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 use fleetdeck::journal::{Durability, EventQuery, JournalStore, SqliteJournal};
-use fleetdeck::model::duration::parse_duration;
 use fleetdeck::model::ledger::ClusterId;
-use fleetdeck::model::run::{Event, RunId};
+use fleetdeck::model::run::{CommandRefusal, Event, RunId, kinds_matching};
 use jiff::Timestamp;
 
 use super::output::{Table, emit};
@@ -16,7 +15,8 @@ use super::settings::Settings;
 /// `fleetdeck journal [--since 8h|RFC3339] [--cluster ID] [--run ID] [--kind KIND]`
 #[derive(Debug, Args)]
 pub struct JournalArgs {
-    /// Only events since this long ago (`8h`, `2d`) or this instant (RFC 3339)
+    /// Only events since this long ago (`8h`, `2d`), this date (`2026-11-30`, from
+    /// midnight UTC) or this instant (RFC 3339)
     #[arg(long, value_name = "WHEN")]
     pub since: Option<String>,
     /// Only events about this cluster (ledger id)
@@ -25,20 +25,16 @@ pub struct JournalArgs {
     /// Only events of this run
     #[arg(long, value_name = "ID")]
     pub run: Option<String>,
-    /// Only events of this kind (e.g. `operator.pause`); repeatable
+    /// Only events of this kind (e.g. `operator.pause`, or a group: `operator.*`);
+    /// repeatable
     #[arg(long, value_name = "KIND")]
     pub kind: Vec<String>,
 }
 
-/// Reads `8h` as "8 hours ago" and anything else as an RFC 3339 instant.
+/// `--since`: `8h` is 8 hours ago, `2026-11-30` that date's midnight UTC, anything else
+/// an RFC 3339 time.
 pub fn parse_since(text: &str, now: Timestamp) -> anyhow::Result<Timestamp> {
-    if let Ok(duration) = parse_duration(text) {
-        let ago = jiff::SignedDuration::try_from(duration)?;
-        return Ok(now.checked_sub(ago)?);
-    }
-    text.parse::<Timestamp>().with_context(|| {
-        format!("--since {text:?}: expected a duration such as 8h or an RFC 3339 time")
-    })
+    fleetdeck::model::duration::parse_since(text, now).with_context(|| format!("--since {text:?}"))
 }
 
 /// Opens the journal named by the settings; in read-only mode for reading only, so
@@ -76,28 +72,81 @@ pub fn run_view<'p>(
     projection: &'p fleetdeck::model::run::Projection,
     id: &str,
 ) -> anyhow::Result<&'p fleetdeck::model::run::RunView> {
-    projection
-        .runs
-        .get(&RunId(id.to_string()))
-        .with_context(|| format!("no run {id} in the journal"))
+    let id = RunId(id.to_string());
+    match projection.runs.get(&id) {
+        Some(run) => Ok(run),
+        None => Err(CommandRefusal::NoRun(id).into()),
+    }
 }
 
 /// `journal`: the matching events as a table or JSON/YAML.
 pub fn run(settings: &Settings, args: &JournalArgs) -> anyhow::Result<ExitCode> {
+    let since = args
+        .since
+        .as_deref()
+        .map(|s| parse_since(s, Timestamp::now()))
+        .transpose()?;
+    let journal = open(settings)?;
+    let mut kinds = Vec::new();
+    for pattern in &args.kind {
+        match kinds_matching(pattern) {
+            Ok(known) => kinds.extend(known.into_iter().map(str::to_string)),
+            // A kind a newer fleetdeck wrote is still a kind of this journal.
+            Err(unknown) => {
+                let written = EventQuery {
+                    kinds: vec![pattern.clone()],
+                    limit: Some(1),
+                    ..Default::default()
+                };
+                if journal.query(&written)?.is_empty() {
+                    return Err(anyhow::Error::new(unknown).context("--kind"));
+                }
+                kinds.push(pattern.clone());
+            }
+        }
+    }
     let query = EventQuery {
-        since: args
-            .since
-            .as_deref()
-            .map(|s| parse_since(s, Timestamp::now()))
-            .transpose()?,
+        since,
         cluster: args.cluster.clone().map(ClusterId),
         run: args.run.clone().map(RunId),
-        kinds: args.kind.clone(),
+        kinds,
         ..Default::default()
     };
-    let events = open(settings)?.query(&query)?;
+    let events = journal.query(&query)?;
     emit(settings.output, &events, || table(&events))?;
+    if events.is_empty() {
+        for hint in unknown_names(&journal, args)? {
+            eprintln!("no events: {hint}");
+        }
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Why `--cluster` or `--run` cannot match: the journal names no such cluster or run at
+/// all (with the closest one it does name). Filters that merely match nothing in the
+/// time or kinds asked are not mentioned.
+fn unknown_names(journal: &SqliteJournal, args: &JournalArgs) -> anyhow::Result<Vec<String>> {
+    let mut hints = Vec::new();
+    if let Some(cluster) = &args.cluster {
+        let known: Vec<String> = journal.clusters()?.into_iter().map(|c| c.0).collect();
+        hints.extend(unknown_name("cluster", cluster, &known));
+    }
+    if let Some(run) = &args.run {
+        let known: Vec<String> = journal.run_ids()?.into_iter().map(|r| r.0).collect();
+        hints.extend(unknown_name("run", run, &known));
+    }
+    Ok(hints)
+}
+
+/// `no cluster X in the journal (did you mean x?)`, or nothing when the journal has it.
+fn unknown_name(what: &str, name: &str, known: &[String]) -> Option<String> {
+    if known.iter().any(|k| k == name) {
+        return None;
+    }
+    let hint = fleetdeck::yaml::suggest(name, known.iter().map(String::as_str))
+        .map(|s| format!(" (did you mean {s}?)"))
+        .unwrap_or_default();
+    Some(format!("no {what} {name} in the journal{hint}"))
 }
 
 fn table(events: &[Event]) -> String {
@@ -124,4 +173,23 @@ fn table(events: &[Event]) -> String {
         ]);
     }
     table.render()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_the_journal_does_not_have_is_named_with_the_closest_it_has() {
+        let known = vec!["prod-use1-01".to_string(), "stg-euw1-02".to_string()];
+        assert_eq!(unknown_name("cluster", "prod-use1-01", &known), None);
+        assert_eq!(
+            unknown_name("cluster", "PROD-USE1-01", &known).as_deref(),
+            Some("no cluster PROD-USE1-01 in the journal (did you mean prod-use1-01?)")
+        );
+        assert_eq!(
+            unknown_name("run", "zzz", &known).as_deref(),
+            Some("no run zzz in the journal")
+        );
+    }
 }

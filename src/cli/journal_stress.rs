@@ -30,7 +30,7 @@ pub fn run(db: &Path) -> anyhow::Result<ExitCode> {
         .with_step(StepName("Drain".into()));
         journal.append(event, None)?;
         if i == 0 {
-            println!("ready");
+            super::output::outln!("ready")?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -7,8 +7,9 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Subcommand;
 use fleetdeck::journal::JournalStore;
+use fleetdeck::model::ledger::Ledger;
 use fleetdeck::model::maintenance::{
-    NodeFacts, NodeSelection, PlannedOn, plan_on, read_maintenance,
+    NodeFacts, NodeSelection, PlannedOn, plan_on, read_maintenance, read_maintenance_for,
 };
 use fleetdeck::model::run::NodeName;
 use serde::Serialize;
@@ -170,7 +171,14 @@ fn read_node_list(path: &Path) -> anyhow::Result<Vec<NodeFacts>> {
 }
 
 fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Result<ExitCode> {
-    let Some(spec) = super::spec_file::read_spec(file, read_maintenance_file)? else {
+    // Planned offline, but a ledger at hand still says whether the cluster exists.
+    let ledger = match &settings.ledger {
+        Some(path) => Some(fleetdeck::ledger_file::load(path)?),
+        None => None,
+    };
+    let Some(spec) =
+        super::spec_file::read_spec(file, |text| read_maintenance_file(text, ledger.as_ref()))?
+    else {
         return Ok(ExitCode::FAILURE);
     };
     let inventory = match nodes {
@@ -338,13 +346,18 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A maintenance file's text read into its spec and diagnostics.
+/// A maintenance file's text read into its spec and diagnostics; with a ledger, its
+/// cluster must be one of the ledger's (`maintenance plan` and `start` alike).
 pub fn read_maintenance_file(
     text: &str,
+    ledger: Option<&Ledger>,
 ) -> (
     Option<fleetdeck::model::maintenance::MaintenanceSpec>,
     Vec<fleetdeck::yaml::Diagnostic>,
 ) {
-    let report = read_maintenance(text);
+    let report = match ledger {
+        Some(ledger) => read_maintenance_for(text, ledger),
+        None => read_maintenance(text),
+    };
     (report.spec, report.diagnostics)
 }

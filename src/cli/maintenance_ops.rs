@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::journal_cmd::record_command;
-use anyhow::{Context, bail};
+use anyhow::Context;
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
 use fleetdeck::engine::operator::record_refusals;
 use fleetdeck::engine::start::{node_facts, plan, record_run};
@@ -16,12 +16,17 @@ use fleetdeck::k8s::verified::verified_client;
 use fleetdeck::model::run::{Actor, ClusterRefusal, ItemId, OperatorCommand, ReturnOutcome, RunId};
 use jiff::Timestamp;
 
+use super::exit::Refused;
 use super::journal_cmd::open;
+use super::output::outln;
 use super::settings::Settings;
 
 fn refuse_readonly(settings: &Settings, what: &str) -> anyhow::Result<()> {
     if settings.readonly {
-        bail!("read-only mode: {what} is refused (drop --readonly to act)");
+        return Err(Refused(format!(
+            "read-only mode: {what} is refused (drop --readonly to act)"
+        ))
+        .into());
     }
     Ok(())
 }
@@ -38,12 +43,13 @@ pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<
     if !dry_run {
         refuse_readonly(settings, "starting maintenance")?;
     }
-    let Some(spec) =
-        super::spec_file::read_spec(file, super::maintenance_cmd::read_maintenance_file)?
-    else {
-        bail!("{}: not started", file.display());
-    };
     let ledger = fleetdeck::ledger_file::load(&settings.ledger_path()?)?;
+    let Some(spec) = super::spec_file::read_spec(file, |text| {
+        super::maintenance_cmd::read_maintenance_file(text, Some(&ledger))
+    })?
+    else {
+        return Err(Refused(format!("{}: not started", file.display())).into());
+    };
     let cluster = ledger
         .cluster(&spec.cluster.0)
         .with_context(|| format!("cluster {} is not in the ledger", spec.cluster))?
@@ -79,16 +85,16 @@ pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<
     })?;
     for (i, batch) in plan.batches.iter().enumerate() {
         let names: Vec<&str> = batch.iter().map(|n| n.as_str()).collect();
-        println!("batch {}: {}", i + 1, names.join(", "));
+        outln!("batch {}: {}", i + 1, names.join(", "))?;
     }
     for (node, why) in &plan.unplanned {
-        println!("not planned: {node}: {why}");
+        outln!("not planned: {node}: {why}")?;
     }
     for warning in &plan.warnings {
-        println!("warning: {warning}");
+        outln!("warning: {warning}")?;
     }
     if dry_run {
-        println!("dry run: nothing recorded");
+        outln!("dry run: nothing recorded")?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut store = open(settings)?;
@@ -99,7 +105,7 @@ pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<
         &plan,
         Timestamp::now(),
     )?;
-    println!("started run {run}; `fleetdeck run` executes it");
+    outln!("started run {run}; `fleetdeck run` executes it")?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -146,11 +152,11 @@ pub fn operator(
         },
     };
     record_command(settings, &command)?;
-    println!(
+    outln!(
         "{} recorded for {node} in {run} by {}",
         command.verb(),
         settings.actor
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -161,10 +167,10 @@ pub fn abort(settings: &Settings, run: &str, note: &str) -> anyhow::Result<ExitC
         note: note.to_string(),
     };
     record_command(settings, &command)?;
-    println!(
+    outln!(
         "run {run} aborted by {}; nothing already done is undone",
         settings.actor
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

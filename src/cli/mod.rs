@@ -9,6 +9,7 @@ mod console_commands;
 mod demo_cmd;
 mod demo_seed;
 mod engine_port;
+mod exit;
 mod handover_cmd;
 mod journal_cmd;
 mod journal_stress;
@@ -32,6 +33,29 @@ use clap::CommandFactory;
 pub use args::Cli;
 use args::{Command, ConfigCommand, LedgerCommand};
 use settings::Settings;
+
+/// An error as one line of causes, outermost first: `context: cause: its cause`. A cause
+/// whose text the line already holds (an error that prints its source itself) is not
+/// repeated.
+pub fn describe_error(error: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if text.is_empty() || line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
+}
+
+/// The exit code for a command that ended with `error` (see [`exit`]).
+pub fn exit_code(error: &anyhow::Error) -> ExitCode {
+    exit::code_for(error)
+}
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -86,13 +110,38 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Resume(args)) => pause_cmd::resume(&settings, &args),
         Some(Command::JournalStress { db }) => journal_stress::run(&db),
         Some(Command::Completions { shell }) => {
-            clap_complete::generate(
-                shell,
-                &mut Cli::command(),
-                "fleetdeck",
-                &mut std::io::stdout(),
-            );
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "fleetdeck", &mut script);
+            output::write_out(script)?;
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot read ledger {path}: {source}")]
+    struct ReadError {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn each_cause_is_said_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file or directory");
+        let error = anyhow::Error::new(ReadError {
+            path: "nope.yaml".into(),
+            source: io,
+        });
+        assert_eq!(
+            describe_error(&error),
+            "cannot read ledger nope.yaml: No such file or directory"
+        );
+        let error = anyhow::anyhow!("disk full").context("journal j.sqlite");
+        assert_eq!(describe_error(&error), "journal j.sqlite: disk full");
     }
 }

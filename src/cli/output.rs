@@ -1,7 +1,48 @@
 //! Printing results as aligned tables, JSON or YAML.
+//!
+//! Everything a command prints on standard output goes through [`write_out`]: a reader
+//! that goes away early (`fleetdeck journal -o json | head -1`) is a normal end, not a
+//! failure, and the command finishes what it was doing without printing more.
 
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::Context;
 use fleetdeck::config::OutputFormat;
 use serde::Serialize;
+
+/// Set once standard output's reader has gone away; nothing more is written after that.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Writes `text` to standard output (locked, flushed). When the reader has gone away
+/// (broken pipe) the rest of the output is dropped quietly; any other write error is
+/// returned.
+pub fn write_out(text: impl AsRef<[u8]>) -> anyhow::Result<()> {
+    write_to(&mut io::stdout().lock(), text.as_ref(), &STDOUT_CLOSED)
+        .context("writing to standard output")
+}
+
+/// [`write_out`] to any writer, `closed` remembering a reader that went away.
+fn write_to(out: &mut impl Write, bytes: &[u8], closed: &AtomicBool) -> io::Result<()> {
+    if closed.load(Ordering::Relaxed) {
+        return Ok(());
+    }
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
+            closed.store(true, Ordering::Relaxed);
+            Ok(())
+        }
+        other => other,
+    }
+}
+
+/// `println!` through [`write_out`]: a closed standard output ends the output quietly.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::cli::output::write_out(format!("{}\n", format_args!($($arg)*)))
+    };
+}
+pub(crate) use outln;
 
 /// A table for people: a header row and data rows, printed with aligned columns.
 pub struct Table {
@@ -64,19 +105,61 @@ pub fn emit<T: Serialize>(
     table: impl FnOnce() -> String,
 ) -> anyhow::Result<()> {
     match format {
-        OutputFormat::Table | OutputFormat::Markdown => print!("{}", table()),
-        OutputFormat::Json => println!("{}", serde_json::to_string_pretty(value)?),
-        OutputFormat::Yaml => print!(
-            "{}",
-            fleetdeck::yaml::to_yaml_string(&serde_json::to_value(value)?)
-        ),
+        OutputFormat::Table | OutputFormat::Markdown => write_out(table()),
+        OutputFormat::Json => write_out(serde_json::to_string_pretty(value)? + "\n"),
+        OutputFormat::Yaml => write_out(fleetdeck::yaml::to_yaml_string(&serde_json::to_value(
+            value,
+        )?)),
     }
-    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A writer whose reader has gone away.
+    struct ClosedPipe {
+        attempts: usize,
+    }
+
+    impl Write for ClosedPipe {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            self.attempts += 1;
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_reader_that_went_away_ends_the_output_quietly() {
+        let closed = AtomicBool::new(false);
+        let mut pipe = ClosedPipe { attempts: 0 };
+        assert!(write_to(&mut pipe, b"[\n", &closed).is_ok());
+        assert!(closed.load(Ordering::Relaxed));
+        assert!(write_to(&mut pipe, b"more\n", &closed).is_ok());
+        assert_eq!(
+            pipe.attempts, 1,
+            "nothing more is written once it is closed"
+        );
+    }
+
+    #[test]
+    fn other_write_errors_are_reported() {
+        struct Full;
+        impl Write for Full {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::from(io::ErrorKind::StorageFull))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let closed = AtomicBool::new(false);
+        assert!(write_to(&mut Full, b"x", &closed).is_err());
+        assert!(!closed.load(Ordering::Relaxed));
+    }
 
     #[test]
     fn columns_align() {

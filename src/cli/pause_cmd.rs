@@ -7,6 +7,7 @@ use fleetdeck::model::ledger::ClusterId;
 use fleetdeck::model::run::{OperatorCommand, PauseScope, RunId};
 
 use super::journal_cmd::record_command;
+use super::output::outln;
 use super::settings::Settings;
 
 /// Which switch: exactly one of the flags.
@@ -80,11 +81,11 @@ fn write(settings: &Settings, command: &OperatorCommand) -> anyhow::Result<ExitC
         }
         _ => String::new(),
     };
-    println!(
+    outln!(
         "{}d {scope} (journal event {})",
         command.verb(),
         recorded.seq.0
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -20,7 +20,7 @@ use jiff::Timestamp;
 use serde::Serialize;
 
 use super::journal_cmd::open;
-use super::output::{Table, emit};
+use super::output::{Table, emit, outln};
 use super::settings::Settings;
 
 /// `fleetdeck rollout …`
@@ -137,7 +137,7 @@ pub fn run(settings: &Settings, command: &RolloutCommand) -> anyhow::Result<Exit
 /// Records an operator command the way the console does (same checks, same events).
 fn record(settings: &Settings, command: OperatorCommand) -> anyhow::Result<ExitCode> {
     let recorded = super::journal_cmd::record_command(settings, &command)?;
-    println!("{}", recorded.summary);
+    outln!("{}", recorded.summary)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -237,7 +237,10 @@ fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
 
 fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
     if settings.readonly {
-        anyhow::bail!("read-only mode: refusing to start a rollout");
+        return Err(super::exit::Refused(
+            "read-only mode: refusing to start a rollout (drop --readonly to act)".into(),
+        )
+        .into());
     }
     let Some(loaded) = load(settings, file)? else {
         return Ok(ExitCode::FAILURE);
@@ -266,22 +269,23 @@ fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
     )?;
     let batches = spec.batches.len();
     let targets: usize = spec.batches.iter().map(|b| b.clusters.len()).sum();
-    println!(
+    outln!(
         "rollout {run} started by {actor}: {targets} cluster(s) in {batches} batch(es), release {} ({})",
-        spec.rollout.release.name, spec.digest
-    );
+        spec.rollout.release.name,
+        spec.digest
+    )?;
     if !spec.applied.is_empty() {
-        println!(
+        outln!(
             "{} cluster(s) already run this digest: verified, not applied again, once their release record confirms it",
             spec.applied.len()
-        );
+        )?;
     }
     if spec.rollout.approvals == fleetdeck::model::rollout::ApprovalPolicy::DistinctFromAuthor {
-        println!("distinctApprover: someone other than {actor} approves its batches");
+        outln!("distinctApprover: someone other than {actor} approves its batches")?;
     }
-    println!(
+    outln!(
         "the executor (`fleetdeck run`, or the console) carries it out; follow it with `fleetdeck rollout show {run}`"
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

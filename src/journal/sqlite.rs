@@ -108,6 +108,30 @@ impl SqliteJournal {
         Ok(journal)
     }
 
+    /// Every cluster the journal's events name, sorted (what `--cluster` can match).
+    pub fn clusters(&self) -> Result<Vec<ClusterId>, JournalError> {
+        self.distinct("cluster")
+            .map(|v| v.into_iter().map(ClusterId).collect())
+    }
+
+    /// Every run the journal's events name, sorted (what `--run` can match).
+    pub fn run_ids(&self) -> Result<Vec<RunId>, JournalError> {
+        self.distinct("run_id")
+            .map(|v| v.into_iter().map(RunId).collect())
+    }
+
+    /// The distinct values of one indexed column (`cluster`, `run_id`), sorted.
+    fn distinct(&self, column: &'static str) -> Result<Vec<String>, JournalError> {
+        let sql = format!(
+            "SELECT DISTINCT {column} FROM events WHERE {column} IS NOT NULL ORDER BY {column}"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let values = stmt
+            .query_map([], |row| row.get::<_, String>(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(values)
+    }
+
     /// The schema version stored in the database.
     pub fn schema_version(&self) -> Result<i64, JournalError> {
         Ok(self

@@ -350,3 +350,27 @@ fn a_read_only_journal_of_an_older_schema_asks_for_one_writable_open() {
         "{refused}"
     );
 }
+
+#[test]
+fn the_clusters_and_runs_events_name_are_listed_once_each() {
+    let (_dir, _path, mut j) = temp_journal();
+    assert!(j.clusters().unwrap().is_empty());
+    for (key, run, cluster) in [("a", "r2", "c2"), ("b", "r1", "c1"), ("c", "r2", "c2")] {
+        j.append(
+            note(key, 1)
+                .with_run(RunId(run.into()))
+                .with_cluster(ClusterId(cluster.into())),
+            None,
+        )
+        .unwrap();
+    }
+    j.append(note("d", 2), None).unwrap();
+    assert_eq!(
+        j.clusters().unwrap(),
+        vec![ClusterId("c1".into()), ClusterId("c2".into())]
+    );
+    assert_eq!(
+        j.run_ids().unwrap(),
+        vec![RunId("r1".into()), RunId("r2".into())]
+    );
+}

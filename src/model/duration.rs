@@ -73,9 +73,109 @@ pub fn format_duration(duration: Duration) -> String {
     out
 }
 
+/// Why a `since` (`--since`, a timeline's `since=`) could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SinceError {
+    /// `-5m`: a duration already means "that long ago".
+    #[error("a duration is written without a sign: {written} means {spelled} ago")]
+    Signed {
+        /// The duration without its sign (`5m`).
+        written: String,
+        /// It in words (`5 minutes`).
+        spelled: String,
+    },
+    /// Neither a duration, a date nor a time.
+    #[error(
+        "expected a duration (8h: that long ago), a date (2026-11-30: midnight UTC) or an RFC 3339 time (2026-11-30T12:00:00Z)"
+    )]
+    Unreadable,
+    /// So long ago that no time is that early.
+    #[error("{0} ago is before the earliest time there is")]
+    TooFar(String),
+}
+
+/// The instant `text` names, as of `now`: a duration is that long before `now` (`8h`),
+/// a plain date its midnight UTC (`2026-11-30`, as the ledger reads dates), anything
+/// else an RFC 3339 time (`2026-11-30T12:00:00Z`).
+pub fn parse_since(text: &str, now: jiff::Timestamp) -> Result<jiff::Timestamp, SinceError> {
+    let text = text.trim();
+    if let Ok(duration) = parse_duration(text) {
+        let too_far = || SinceError::TooFar(text.to_string());
+        let ago = jiff::SignedDuration::try_from(duration).map_err(|_| too_far())?;
+        return now.checked_sub(ago).map_err(|_| too_far());
+    }
+    if let Some(unsigned) = text.strip_prefix(['-', '+'])
+        && let Ok(duration) = parse_duration(unsigned)
+    {
+        return Err(SinceError::Signed {
+            written: unsigned.trim().to_string(),
+            spelled: spell(duration),
+        });
+    }
+    if let Ok(ts) = text.parse::<jiff::Timestamp>() {
+        return Ok(ts);
+    }
+    if text.len() == 10
+        && let Ok(date) = text.parse::<jiff::civil::Date>()
+        && let Ok(midnight) = date.to_zoned(jiff::tz::TimeZone::UTC)
+    {
+        return Ok(midnight.timestamp());
+    }
+    Err(SinceError::Unreadable)
+}
+
+/// `5 minutes` for one unit, the file notation (`1h30m`) for several.
+fn spell(duration: Duration) -> String {
+    let secs = duration.as_secs();
+    for (unit, size) in [("day", 86_400), ("hour", 3_600), ("minute", 60)] {
+        if secs > 0 && secs.is_multiple_of(size) && secs / size < 1000 {
+            let n = secs / size;
+            return format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
+        }
+    }
+    if secs < 60 {
+        return format!("{secs} second{}", if secs == 1 { "" } else { "s" });
+    }
+    format_duration(duration)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn since_reads_durations_dates_and_times() {
+        let now: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+        let at = |t: &str| t.parse::<jiff::Timestamp>().unwrap();
+        assert_eq!(parse_since("90m", now), Ok(at("2026-12-01T08:30:00Z")));
+        assert_eq!(
+            parse_since("2026-11-30", now),
+            Ok(at("2026-11-30T00:00:00Z"))
+        );
+        assert_eq!(
+            parse_since("2026-11-30T12:00:00+01:00", now),
+            Ok(at("2026-11-30T11:00:00Z"))
+        );
+        assert_eq!(
+            parse_since("-5m", now).unwrap_err().to_string(),
+            "a duration is written without a sign: 5m means 5 minutes ago"
+        );
+        assert_eq!(
+            parse_since("+1h30m", now).unwrap_err().to_string(),
+            "a duration is written without a sign: 1h30m means 90 minutes ago"
+        );
+        assert_eq!(
+            parse_since("-1d", now).unwrap_err().to_string(),
+            "a duration is written without a sign: 1d means 1 day ago"
+        );
+        for bad in ["abc", "", "-", "2026-11-31", "2026-11-30T12:00:00", "-abc"] {
+            assert_eq!(parse_since(bad, now), Err(SinceError::Unreadable), "{bad}");
+        }
+        assert!(matches!(
+            parse_since("99999999d", now),
+            Err(SinceError::TooFar(_))
+        ));
+    }
 
     #[test]
     fn parses_compound_durations() {

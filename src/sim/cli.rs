@@ -1,5 +1,6 @@
 //! The `fleetdeck sim` command line: flags and the serve-until-Ctrl-C entry point.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use super::error::SimError;
@@ -50,8 +51,10 @@ pub async fn serve_from_cli(args: SimArgs) -> Result<(), SimError> {
     if let Some(path) = &args.write_ledger {
         write_ledger(&fleet, path, addr)?;
     }
-    // The one line a user needs: where the fleet is.
-    println!(
+    // The one line a user needs: where the fleet is. A reader that went away changes
+    // nothing: the fleet is served until Ctrl-C either way.
+    let _ = writeln!(
+        std::io::stdout().lock(),
         "fleetdeck sim: scenario {} ({clusters} clusters, {nodes} nodes, {pods} pods) serving on http://{addr}/clusters/<id>; kubeconfig {}",
         scenario.name,
         args.write_kubeconfig.display()

@@ -131,9 +131,10 @@ impl Dialog {
                 Field::new("assignee", true, false),
                 Field::new("note", true, true),
             ],
-            Purpose::TakeOver(..) | Purpose::Approve(..) | Purpose::Return(..) => {
+            Purpose::TakeOver(..) | Purpose::Approve(..) => {
                 vec![Field::new("note", false, true)]
             }
+            Purpose::Return(..) => vec![Field::new("note", true, true)],
             Purpose::Abort(..) => vec![
                 Field::new("why", true, false),
                 Field::new("type the name to confirm", true, false),
@@ -245,6 +246,8 @@ impl Dialog {
                     .map_err(|e| format!("drain deadline {deadline:?}: {e}"))?;
                 let mut spec = spec.clone();
                 spec.name = self.text(0);
+                crate::model::run::check_run_name(&spec.name)
+                    .map_err(|why| format!("name {:?} {why}", spec.name))?;
                 spec.deadlines
                     .by_step
                     .insert(crate::model::maintenance::Step::Drain, drain);
@@ -476,6 +479,20 @@ mod tests {
         d.on_key(key(KeyCode::Tab));
         d.on_key(key(KeyCode::Char('r')));
         assert_eq!(d.outcome, Some(ReturnOutcome::Retry));
+    }
+
+    #[test]
+    fn return_needs_a_note() {
+        let mut d = Dialog::new(
+            "return",
+            vec![],
+            Purpose::Return(RunId("r".into()), ItemId("n".into())),
+        );
+        d.on_key(key(KeyCode::Tab));
+        d.on_key(key(KeyCode::Char('d')));
+        assert_eq!(d.on_key(key(KeyCode::Enter)), DialogResult::Open);
+        assert_eq!(d.stage, Stage::Edit);
+        assert_eq!(d.problem.as_deref(), Some("note must not be empty"));
     }
 
     #[test]

@@ -443,7 +443,7 @@ pub fn start_maintenance(app: &mut App) -> Vec<Command> {
         return Vec::new();
     }
     let spec = MaintenanceSpec {
-        name: format!("console-{}", names[0]),
+        name: default_run_name(&names[0]),
         cluster: crate::model::ledger::ClusterId(id.clone()),
         nodes: NodeSelection::Names(names.iter().map(|n| NodeName(n.to_string())).collect()),
         action: MaintainAction::Manual {
@@ -464,12 +464,23 @@ pub fn start_maintenance(app: &mut App) -> Vec<Command> {
     maintenance_dialog(app, spec)
 }
 
+/// `console-NODE`, cut to the longest run name and to end with a letter or digit.
+pub(crate) fn default_run_name(node: &str) -> String {
+    let name: String = format!("console-{node}")
+        .chars()
+        .take(crate::model::run::RUN_NAME_MAX)
+        .collect();
+    name.trim_end_matches(['-', '.']).to_string()
+}
+
 /// `:start FILE`: start the maintenance a file describes, showing its plan first. The
-/// file is read here, on the operator's request; problems are shown as `file:line:col`.
+/// file is read here, on the operator's request (`~/` is `$HOME/`, as a shell reads it);
+/// problems are shown as `file:line:col`.
 pub fn start_from_file(app: &mut App, path: &std::path::Path) -> Vec<Command> {
+    let path = crate::config::expand_home(path);
     let name = path.display().to_string();
     let title = format!("start maintenance from {name}");
-    let text = match std::fs::read_to_string(path) {
+    let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(error) => {
             open(

@@ -397,6 +397,23 @@ fn start_maintenance_from_marked_nodes() {
 }
 
 #[test]
+fn a_maintenance_started_in_the_console_gets_a_name_fit_for_run_ids() {
+    let mut app = on_cluster("us-east-stg-01", "space m");
+    typed(&mut app, " / X");
+    press(&mut app, "enter enter");
+    let screen = render(&app, 200, 36);
+    assert!(
+        screen.contains("name \"console-use1-cpu-a00 / X\" must be lowercase letters"),
+        "{screen}"
+    );
+    assert_eq!(
+        super::operator_keys::default_run_name(&format!("n-{}.x", "a".repeat(60))),
+        format!("console-n-{}", "a".repeat(53)),
+        "a long node name is cut to 63 characters, ending with a letter or digit"
+    );
+}
+
+#[test]
 fn start_maintenance_refused_when_nothing_can_be_planned() {
     let app = on_cluster("eu-fra-prod-01", "space space m");
     let screen = render(&app, 160, 36);
@@ -461,6 +478,23 @@ fn start_maintenance_from_a_file() {
     assert!(
         screen.contains("m.yaml:"),
         "problems name the file:\n{screen}"
+    );
+}
+
+#[test]
+fn start_reads_a_path_under_home_as_a_shell_does() {
+    let Some(home) = std::env::var_os("HOME") else {
+        return;
+    };
+    let mut app = fixtures::operator_app();
+    press(&mut app, ":");
+    typed(&mut app, "start ~/fleetdeck-test-no-such-maintenance.yaml");
+    press(&mut app, "enter");
+    let screen = render(&app, 200, 30);
+    let expanded = std::path::Path::new(&home).join("fleetdeck-test-no-such-maintenance.yaml");
+    assert!(
+        screen.contains(&format!("cannot read {}", expanded.display())),
+        "{screen}"
     );
 }
 
@@ -1053,7 +1087,7 @@ fn timeline_filter_says_what_it_cannot_read_and_when_nothing_matches() {
     press(&mut app, "enter");
     let screen = render(&app, 200, 30);
     assert!(
-        screen.contains("since=abc: not a duration or an RFC 3339 time (try 30m, 8h)"),
+        screen.contains("since=abc: not a duration, a date or an RFC 3339 time (try 30m, 8h)"),
         "{screen}"
     );
     assert!(

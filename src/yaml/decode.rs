@@ -184,6 +184,29 @@ impl<'a> Fields<'a> {
         self.get(key).and_then(|n| string(n, key, diags))
     }
 
+    /// Whether the document says it is of another kind than `want` (`kind: Rollout` where
+    /// a Maintenance is read). That is reported as the one error worth reading: the
+    /// other kind's fields are not mistakes, so the caller stops there. A missing or
+    /// malformed `kind`, or a near miss (`Rolout`), is left to [`Fields::expect_text`],
+    /// and the rest of the document is checked as usual.
+    pub fn of_other_kind(&self, want: &str, diags: &mut Diagnostics) -> bool {
+        let Some(node) = self.get("kind") else {
+            return false;
+        };
+        match &node.value {
+            Value::Scalar { text, .. } if text != want && suggest(text, [want]).is_none() => {
+                diags.error(
+                    node.pos,
+                    format!(
+                        "kind must be \"{want}\", found \"{text}\"; nothing else in the file was checked"
+                    ),
+                );
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// A required text field that must be exactly `want` (`apiVersion`, `kind`).
     pub fn expect_text(&self, key: &str, want: &str, diags: &mut Diagnostics) {
         if let Some(node) = self.required(key, diags)
@@ -200,6 +223,23 @@ impl<'a> Fields<'a> {
         let text = string(node, key, diags)?;
         if text.trim().is_empty() {
             diags.error(node.pos, format!("field `{key}` must not be empty"));
+            return None;
+        }
+        Some(text)
+    }
+
+    /// A required text field that must not be blank and that `check` accepts; what
+    /// `check` says against it is reported at the value.
+    pub fn non_empty_checked(
+        &self,
+        key: &str,
+        diags: &mut Diagnostics,
+        check: impl FnOnce(&str) -> Result<(), String>,
+    ) -> Option<String> {
+        let text = self.non_empty(key, diags)?;
+        if let Err(why) = check(&text) {
+            let pos = self.get(key).map_or(self.pos(), |n| n.pos);
+            diags.error(pos, format!("field `{key}` \"{text}\" {why}"));
             return None;
         }
         Some(text)
@@ -318,6 +358,31 @@ pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 mod tests {
     use super::*;
     use crate::yaml::parse;
+
+    #[test]
+    fn a_document_of_another_kind_is_told_so_alone() {
+        let (root, _) = parse("kind: Rollout\nrelease: {}\n");
+        let root = root.unwrap();
+        let mut diags = Diagnostics::default();
+        let fields = Fields::of(&root, "maintenance", &mut diags).unwrap();
+        assert!(fields.of_other_kind("Maintenance", &mut diags));
+        assert!(!fields.of_other_kind("Rollout", &mut diags));
+        assert_eq!(
+            diags.into_sorted()[0].render("f.yaml"),
+            "f.yaml:1:7: kind must be \"Maintenance\", found \"Rollout\"; nothing else in the file was checked"
+        );
+        for text in ["kind: Maintenace\n", "name: x\n", "kind: [1]\n"] {
+            let (root, _) = parse(text);
+            let root = root.unwrap();
+            let mut diags = Diagnostics::default();
+            let fields = Fields::of(&root, "maintenance", &mut diags).unwrap();
+            assert!(
+                !fields.of_other_kind("Maintenance", &mut diags),
+                "{text}: a typo or no kind is checked with the rest"
+            );
+            assert!(!diags.has_errors());
+        }
+    }
 
     #[test]
     fn unknown_fields_get_a_suggestion() {

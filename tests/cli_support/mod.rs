@@ -12,9 +12,10 @@ pub fn binary() -> String {
     std::env::var("FLEETDECK_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_fleetdeck").to_owned())
 }
 
-/// Runs `fleetdeck ARGS` in `dir`.
-pub fn fleetdeck(args: &[&str], dir: &Path) -> Output {
-    Command::new(binary())
+/// `fleetdeck ARGS` in `dir`, ready to run, for tests that set up its standard streams.
+pub fn command(args: &[&str], dir: &Path) -> Command {
+    let mut command = Command::new(binary());
+    command
         .args(args)
         .current_dir(dir)
         .env("FLEETDECK_CONFIG", dir.join("config.toml"))
@@ -23,9 +24,13 @@ pub fn fleetdeck(args: &[&str], dir: &Path) -> Output {
         .env_remove("FLEETDECK_LEDGER")
         .env_remove("FLEETDECK_PROMETHEUS")
         .env_remove("KUBECONFIG")
-        .env("HOME", dir)
-        .output()
-        .expect("the binary runs")
+        .env("HOME", dir);
+    command
+}
+
+/// Runs `fleetdeck ARGS` in `dir`.
+pub fn fleetdeck(args: &[&str], dir: &Path) -> Output {
+    command(args, dir).output().expect("the binary runs")
 }
 
 /// Standard output then standard error, as text.

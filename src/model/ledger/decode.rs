@@ -56,6 +56,9 @@ pub fn decode_ledger(
         positions: Positions::default(),
     };
     let top = Fields::of(root, "ledger", diags)?;
+    if top.of_other_kind("Ledger", diags) {
+        return None;
+    }
     top.reject_unknown(LEDGER_FIELDS, diags);
     ledger.api_version = top.required_string("apiVersion", diags).unwrap_or_default();
     if let Some(node) = top.get("apiVersion")

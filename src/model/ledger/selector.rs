@@ -47,10 +47,15 @@ impl Selector {
             reason: reason.to_string(),
         };
         let mut requirements = Vec::new();
+        if text.trim().is_empty() {
+            return Ok(Selector { requirements });
+        }
         for part in split_top_level(text).map_err(|r| fail(&r))? {
             let part = part.trim();
             if part.is_empty() {
-                continue;
+                return Err(fail(
+                    "empty term (two commas in a row, or a comma at either end)",
+                ));
             }
             let requirement = if let Some((key, rest)) = split_word(part, " notin ") {
                 Requirement::NotIn(
@@ -155,13 +160,14 @@ fn parse_set(rest: &str) -> Result<Vec<String>, String> {
         .strip_prefix('(')
         .and_then(|r| r.strip_suffix(')'))
         .ok_or_else(|| "expected a set such as (a,b)".to_string())?;
-    let values: Vec<String> = inner
-        .split(',')
-        .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty())
-        .collect();
-    if values.is_empty() {
+    if inner.trim().is_empty() {
         return Err("a set needs at least one value".to_string());
+    }
+    let values: Vec<String> = inner.split(',').map(|v| v.trim().to_string()).collect();
+    if values.iter().any(String::is_empty) {
+        return Err(format!(
+            "empty value in the set ({inner}) (two commas in a row, or a comma at either end)"
+        ));
     }
     Ok(values)
 }
@@ -180,4 +186,31 @@ fn check_key(key: &str) -> Result<String, String> {
         ));
     }
     Ok(key.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_selector_with_an_empty_term_is_refused() {
+        assert_eq!(Selector::parse("").map(|s| s.requirements.len()), Ok(0));
+        assert_eq!(Selector::parse("  ").map(|s| s.requirements.len()), Ok(0));
+        assert_eq!(
+            Selector::parse("env=production, region in (a, b)").map(|s| s.requirements.len()),
+            Ok(2)
+        );
+        for bad in [
+            "env=production,,",
+            "env=production,",
+            ",env=production",
+            "a=b,,c=d",
+        ] {
+            let error = Selector::parse(bad).unwrap_err().to_string();
+            assert!(error.contains("empty term"), "{bad}: {error}");
+        }
+        let error = Selector::parse("env in (a,,b)").unwrap_err().to_string();
+        assert!(error.contains("empty value in the set (a,,b)"), "{error}");
+        assert!(Selector::parse("env in ( )").is_err());
+    }
 }

@@ -382,3 +382,14 @@ fn a_blank_pinned_uid_is_refused() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_file_of_another_kind_is_told_so_and_nothing_else() {
+    let out = check(include_str!("../../../examples/maintenance.yaml"));
+    assert_eq!(
+        out,
+        vec![
+            "ledger.yaml:4:7: kind must be \"Ledger\", found \"Maintenance\"; nothing else in the file was checked"
+        ]
+    );
+}

@@ -6,8 +6,8 @@ use std::time::Duration;
 use super::spec::*;
 use super::step::Step;
 use crate::model::duration::parse_duration;
-use crate::model::ledger::{API_VERSION, ClusterId, Selector};
-use crate::model::run::NodeName;
+use crate::model::ledger::{API_VERSION, ClusterId, Ledger, Selector};
+use crate::model::run::{NodeName, check_run_name};
 use crate::yaml::{Diagnostic, Diagnostics, Fields, Node, Value, string, string_list, suggest};
 
 const TOP_FIELDS: &[&str] = &[
@@ -52,17 +52,40 @@ pub struct MaintenanceReport {
 
 /// Reads and validates a maintenance file from its text. Never panics, whatever the input.
 pub fn read_maintenance(text: &str) -> MaintenanceReport {
-    let (spec, diagnostics) = crate::yaml::read_document(text, decode);
+    let (spec, diagnostics) =
+        crate::yaml::read_document(text, |root, diags| decode(root, None, diags));
     MaintenanceReport { spec, diagnostics }
 }
 
-fn decode(root: &Node, diags: &mut Diagnostics) -> Option<MaintenanceSpec> {
+/// [`read_maintenance`], and the file's `cluster` must be one of `ledger`'s.
+pub fn read_maintenance_for(text: &str, ledger: &Ledger) -> MaintenanceReport {
+    let (spec, diagnostics) =
+        crate::yaml::read_document(text, |root, diags| decode(root, Some(ledger), diags));
+    MaintenanceReport { spec, diagnostics }
+}
+
+fn decode(
+    root: &Node,
+    ledger: Option<&Ledger>,
+    diags: &mut Diagnostics,
+) -> Option<MaintenanceSpec> {
     let top = Fields::of(root, "maintenance", diags)?;
+    if top.of_other_kind("Maintenance", diags) {
+        return None;
+    }
     top.reject_unknown(TOP_FIELDS, diags);
     top.expect_text("apiVersion", API_VERSION, diags);
     top.expect_text("kind", "Maintenance", diags);
-    let name = top.non_empty("name", diags);
-    let cluster = top.non_empty("cluster", diags);
+    let name = top.non_empty_checked("name", diags, check_run_name);
+    let cluster = top.non_empty_checked("cluster", diags, |id| match ledger {
+        Some(ledger) if ledger.cluster(id).is_none() => {
+            let hint = suggest(id, ledger.clusters.iter().map(|c| c.id.0.as_str()))
+                .map(|s| format!(" (did you mean \"{s}\"?)"))
+                .unwrap_or_default();
+            Err(format!("is not a cluster of the ledger{hint}"))
+        }
+        _ => Ok(()),
+    });
     let nodes = top
         .required("nodes", diags)
         .and_then(|n| decode_nodes(n, diags));
@@ -307,9 +330,21 @@ fn decode_budgets(node: &Node, diags: &mut Diagnostics) -> Option<Budgets> {
             ),
         );
     }
-    let label = fields
-        .optional_string("failureDomainLabel", diags)
-        .unwrap_or_else(|| DEFAULT_FAILURE_DOMAIN_LABEL.to_string());
+    let label = match fields.get("failureDomainLabel") {
+        None => Some(DEFAULT_FAILURE_DOMAIN_LABEL.to_string()),
+        Some(n) => string(n, "failureDomainLabel", diags).and_then(|text| {
+            if text.trim().is_empty() {
+                diags.error(
+                    n.pos,
+                    format!(
+                        "field `failureDomainLabel` must not be empty: name a node label, or leave the field out for {DEFAULT_FAILURE_DOMAIN_LABEL}"
+                    ),
+                );
+                return None;
+            }
+            Some(text)
+        }),
+    };
     let mut per_label = Vec::new();
     if let Some(list) = fields.get("perLabel") {
         match &list.value {
@@ -346,7 +381,7 @@ fn decode_budgets(node: &Node, diags: &mut Diagnostics) -> Option<Budgets> {
     }
     Some(Budgets {
         max_unavailable: max?,
-        failure_domain_label: label,
+        failure_domain_label: label?,
         per_failure_domain: per_domain,
         per_label,
     })

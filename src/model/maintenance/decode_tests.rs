@@ -184,3 +184,85 @@ fn garbage_never_panics() {
         assert!(!report.diagnostics.is_empty());
     }
 }
+
+const SMALL: &str = "\
+apiVersion: fleetdeck.dev/v1
+kind: Maintenance
+name: patch
+cluster: c1
+nodes: {names: [n1]}
+action: {exec: {argv: [\"true\"], timeout: 5m}}
+budgets: {maxUnavailable: 1}
+";
+
+#[test]
+fn the_name_must_be_fit_for_run_ids() {
+    assert!(read_maintenance(SMALL).spec.is_some());
+    let out = errors(&SMALL.replace("name: patch", "name: \"Bad Name! / x\""));
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with(
+            "m.yaml:3:7: field `name` \"Bad Name! / x\" must be lowercase letters, digits, '-' and '.'"
+        ),
+        "{out:?}"
+    );
+    assert!(
+        out[0].ends_with("it has 'B', ' ', 'N', '!', '/'"),
+        "{out:?}"
+    );
+    let long = format!("name: {}", "a".repeat(64));
+    let out = errors(&SMALL.replace("name: patch", &long));
+    assert!(out[0].contains("it has 64 characters"), "{out:?}");
+}
+
+#[test]
+fn an_empty_failure_domain_label_is_refused() {
+    let out = errors(&SMALL.replace(
+        "budgets: {maxUnavailable: 1}",
+        "budgets: {maxUnavailable: 1, failureDomainLabel: \"\"}",
+    ));
+    assert_eq!(
+        out,
+        vec![
+            "m.yaml:7:50: field `failureDomainLabel` must not be empty: name a node label, or leave the field out for topology.kubernetes.io/zone"
+        ]
+    );
+}
+
+#[test]
+fn a_node_selector_with_an_empty_term_is_refused() {
+    let out = errors(&SMALL.replace("nodes: {names: [n1]}", "nodes: {selector: \"pool=gpu,,\"}"));
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].contains("empty term"), "{out:?}");
+}
+
+#[test]
+fn with_a_ledger_the_cluster_must_be_one_of_its_clusters() {
+    let ledger = crate::model::ledger::one_cluster_ledger("");
+    assert!(read_maintenance_for(SMALL, &ledger).spec.is_some());
+    let report = read_maintenance_for(&SMALL.replace("cluster: c1", "cluster: C1"), &ledger);
+    assert!(report.spec.is_none());
+    let out: Vec<String> = report
+        .diagnostics
+        .iter()
+        .map(|d| d.render("m.yaml"))
+        .collect();
+    assert_eq!(
+        out,
+        vec![
+            "m.yaml:4:10: field `cluster` \"C1\" is not a cluster of the ledger (did you mean \"c1\"?)"
+        ]
+    );
+}
+
+#[test]
+fn a_rollout_file_is_told_it_is_not_a_maintenance_and_nothing_else() {
+    let out = errors(include_str!("../../../examples/rollout.yaml"));
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert!(
+        out[0].ends_with(
+            "kind must be \"Maintenance\", found \"Rollout\"; nothing else in the file was checked"
+        ),
+        "{out:?}"
+    );
+}

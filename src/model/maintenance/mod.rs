@@ -6,7 +6,7 @@ mod decode;
 mod spec;
 mod step;
 
-pub use decode::{MaintenanceReport, read_maintenance};
+pub use decode::{MaintenanceReport, read_maintenance, read_maintenance_for};
 pub use spec::*;
 pub use step::Step;
 mod drain;

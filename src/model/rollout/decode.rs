@@ -6,6 +6,7 @@ use std::time::Duration;
 use super::spec::*;
 use crate::model::duration::parse_duration;
 use crate::model::ledger::{API_VERSION, Selector};
+use crate::model::run::check_run_name;
 use crate::yaml::{Diagnostic, Diagnostics, Fields, Node, Value, string, string_list};
 
 const TOP_FIELDS: &[&str] = &[
@@ -57,6 +58,9 @@ pub fn read_rollout(text: &str) -> RolloutReport {
 
 fn decode(root: &Node, diags: &mut Diagnostics) -> Option<RolloutSpec> {
     let top = Fields::of(root, "rollout", diags)?;
+    if top.of_other_kind("Rollout", diags) {
+        return None;
+    }
     top.reject_unknown(TOP_FIELDS, diags);
     top.expect_text("apiVersion", API_VERSION, diags);
     top.expect_text("kind", "Rollout", diags);
@@ -224,7 +228,7 @@ fn one_of<'a>(
 fn decode_release(node: &Node, diags: &mut Diagnostics) -> Option<Release> {
     let fields = Fields::of(node, "release", diags)?;
     fields.reject_unknown(RELEASE_FIELDS, diags);
-    let name = fields.non_empty("name", diags);
+    let name = fields.non_empty_checked("name", diags, check_run_name);
     let bundle = fields.required("bundle", diags).map(|n| {
         let map = crate::yaml::string_map(n, "bundle", diags);
         if map.is_empty() && matches!(n.value, Value::Map(_)) {

@@ -191,3 +191,37 @@ fn the_burn_rate_query_is_read_and_checked_for_cluster() {
         "{said:?}"
     );
 }
+
+#[test]
+fn the_release_name_must_be_fit_for_run_ids() {
+    let out = messages(&GOOD.replace("name: r1", "name: \"R1 / hotfix\""));
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with(
+            "r.yaml:4:9: field `name` \"R1 / hotfix\" must be lowercase letters, digits, '-' and '.'"
+        ),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn targets_with_an_empty_term_are_refused() {
+    let out = messages(&GOOD.replace("targets: env=production", "targets: env=production,,"));
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with("r.yaml:12:10: invalid selector \"env=production,,\": empty term"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_maintenance_file_is_told_it_is_not_a_rollout_and_nothing_else() {
+    let out = messages(include_str!("../../../examples/maintenance.yaml"));
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert!(
+        out[0].ends_with(
+            "kind must be \"Rollout\", found \"Maintenance\"; nothing else in the file was checked"
+        ),
+        "{out:?}"
+    );
+}

@@ -314,6 +314,9 @@ pub fn command_event(
             if to.0.trim().is_empty() {
                 return Err(CommandRefusal::Empty("the assignee"));
             }
+            if note.trim().is_empty() {
+                return Err(CommandRefusal::Empty("the note"));
+            }
             item_event(
                 projection,
                 run,
@@ -336,6 +339,9 @@ pub fn command_event(
             outcome,
             note,
         } => {
+            if note.trim().is_empty() {
+                return Err(CommandRefusal::Empty("the note"));
+            }
             let event = item_event(
                 projection,
                 run,
@@ -360,6 +366,9 @@ pub fn command_event(
             Ok(event)
         }
         OperatorCommand::Abort { run, note } => {
+            if note.trim().is_empty() {
+                return Err(CommandRefusal::Empty("the reason"));
+            }
             let view = run_of(projection, run)?;
             // Named with its cluster too, so `journal --cluster` finds a maintenance's abort.
             Ok(about_run(

@@ -447,3 +447,40 @@ fn a_refused_return_or_approval_is_about_the_run_the_command_named() {
     let refusal = command_event(&projection, &unknown, &bob, at(32)).unwrap_err();
     assert!(refusal_event(&projection, &unknown, &bob, at(32), &refusal).is_none());
 }
+
+#[test]
+fn a_hand_off_return_or_abort_without_a_note_is_a_typing_mistake() {
+    let projection = waiting_rollout();
+    let (run, item) = (RunId("r1".into()), ItemId("c2".into()));
+    for (command, what) in [
+        (
+            OperatorCommand::HandOff {
+                run: run.clone(),
+                item: item.clone(),
+                to: Actor("carol@h".into()),
+                note: " ".into(),
+            },
+            "the note",
+        ),
+        (
+            OperatorCommand::Return {
+                run: run.clone(),
+                item: item.clone(),
+                outcome: ReturnOutcome::Done,
+                note: String::new(),
+            },
+            "the note",
+        ),
+        (
+            OperatorCommand::Abort {
+                run: run.clone(),
+                note: String::new(),
+            },
+            "the reason",
+        ),
+    ] {
+        let refusal = command_event(&projection, &command, &Actor("bob@h".into()), at(5));
+        assert_eq!(refusal, Err(CommandRefusal::Empty(what)), "{command:?}");
+        assert!(!CommandRefusal::Empty(what).is_audited());
+    }
+}

@@ -84,6 +84,40 @@ impl Actor {
     }
 }
 
+/// The longest name [`check_run_name`] accepts.
+pub const RUN_NAME_MAX: usize = 63;
+
+/// Whether `name` may name runs (a maintenance's `name`, a rollout's `release.name`): it
+/// becomes part of run ids and of idempotency keys, which use `/` and `#` as separators,
+/// and of what people type on the command line. Lowercase letters, digits, `-` and `.`,
+/// starting and ending with a letter or digit, at most 63 characters; `Err` says what
+/// breaks the rule.
+pub fn check_run_name(name: &str) -> Result<(), String> {
+    const RULE: &str = "lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most 63 characters (it is part of run ids)";
+    let mut wrong: Vec<char> = Vec::new();
+    for c in name.chars() {
+        let allowed = c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.');
+        if !allowed && !wrong.contains(&c) {
+            wrong.push(c);
+        }
+    }
+    let why = if name.is_empty() {
+        "it is empty".to_string()
+    } else if !wrong.is_empty() {
+        let shown: Vec<String> = wrong.iter().map(|c| format!("{c:?}")).collect();
+        format!("it has {}", shown.join(", "))
+    } else if name.chars().count() > RUN_NAME_MAX {
+        format!("it has {} characters", name.chars().count())
+    } else if !name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        || !name.ends_with(|c: char| c.is_ascii_alphanumeric())
+    {
+        "it starts or ends with '-' or '.'".to_string()
+    } else {
+        return Ok(());
+    };
+    Err(format!("must be {RULE}; {why}"))
+}
+
 /// `ClusterId` is defined with the ledger, which only writes it; journal payloads are also
 /// read back, so they go through this adapter.
 pub(crate) mod cluster_id {
@@ -101,7 +135,39 @@ pub(crate) mod cluster_id {
 
 #[cfg(test)]
 mod tests {
-    use super::Actor;
+    use super::{Actor, check_run_name};
+
+    #[test]
+    fn run_names_are_lowercase_words_that_cannot_split_an_id() {
+        for good in [
+            "patch",
+            "kernel-6.8.0-60-gpu-pool",
+            "cni-cilium-1.17.2",
+            "a",
+            &"x".repeat(63),
+        ] {
+            assert_eq!(check_run_name(good), Ok(()), "{good}");
+        }
+        let why = check_run_name("Bad Name! / x").unwrap_err();
+        assert!(
+            why.starts_with("must be lowercase letters, digits, '-' and '.',")
+                && why.ends_with("; it has 'B', ' ', 'N', '!', '/'"),
+            "{why}"
+        );
+        assert!(check_run_name("a#1").unwrap_err().ends_with("it has '#'"));
+        assert!(
+            check_run_name(&"x".repeat(64))
+                .unwrap_err()
+                .ends_with("it has 64 characters")
+        );
+        assert!(
+            check_run_name("-x")
+                .unwrap_err()
+                .ends_with("starts or ends with '-' or '.'")
+        );
+        assert!(check_run_name("x.").is_err());
+        assert!(check_run_name("").unwrap_err().ends_with("it is empty"));
+    }
 
     #[test]
     fn executors_are_automation_and_people_are_not() {

@@ -7,6 +7,7 @@ mod command;
 mod describe;
 mod event;
 mod ids;
+mod kinds;
 mod projection;
 mod status;
 
@@ -20,7 +21,8 @@ pub use event::{
     ReturnOutcome, Sequence,
 };
 pub(crate) use ids::cluster_id;
-pub use ids::{Actor, ItemId, NodeName, RunId, StepName};
+pub use ids::{Actor, ItemId, NodeName, RUN_NAME_MAX, RunId, StepName, check_run_name};
+pub use kinds::{EVENT_KINDS, UnknownKind, kinds_matching};
 pub use projection::{
     HandOff, ItemView, OpenIntent, PauseSwitch, Projection, RolloutView, RunView, StepView,
 };

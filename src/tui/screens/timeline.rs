@@ -4,7 +4,7 @@
 
 use jiff::Timestamp;
 
-use crate::model::duration::parse_duration;
+use crate::model::duration::{SinceError, parse_since};
 use crate::model::run::{Event, describe};
 use crate::tui::filter::{Filter, Filterable};
 
@@ -84,13 +84,9 @@ pub fn split_since(text: &str, now: Timestamp) -> (Option<Timestamp>, String) {
     (since, rest.join(" "))
 }
 
-/// `30m` ago, or an RFC 3339 time.
+/// `30m` ago, a date's midnight UTC, or an RFC 3339 time (as `fleetdeck journal --since`).
 fn since_instant(value: &str, now: Timestamp) -> Option<Timestamp> {
-    parse_duration(value)
-        .ok()
-        .and_then(|d| jiff::SignedDuration::try_from(d).ok())
-        .and_then(|d| now.checked_sub(d).ok())
-        .or_else(|| value.parse::<Timestamp>().ok())
+    parse_since(value, now).ok()
 }
 
 /// What is wrong with one filter term, when the timeline cannot read it.
@@ -117,10 +113,14 @@ fn problem(word: &str) -> Option<String> {
         if negated {
             return Some(format!("{word}: since takes = only (since=30m)"));
         }
-        if since_instant(value, Timestamp::now()).is_none() {
-            return Some(format!(
-                "since={value}: not a duration or an RFC 3339 time (try 30m, 8h)"
-            ));
+        match parse_since(value, Timestamp::now()) {
+            Ok(_) => {}
+            Err(SinceError::Unreadable) => {
+                return Some(format!(
+                    "since={value}: not a duration, a date or an RFC 3339 time (try 30m, 8h)"
+                ));
+            }
+            Err(why) => return Some(format!("since={value}: {why}")),
         }
     }
     None
@@ -172,11 +172,17 @@ mod tests {
         assert_eq!(
             problems("since=abc bogus=1 actor=bob since=2026-11-30T12:00:00Z drain"),
             vec![
-                "since=abc: not a duration or an RFC 3339 time (try 30m, 8h)".to_string(),
+                "since=abc: not a duration, a date or an RFC 3339 time (try 30m, 8h)".to_string(),
                 "bogus: unknown key (cluster, run, actor, kind, since)".to_string(),
             ]
         );
         assert!(problems("since!=1h")[0].contains("since takes = only"));
+        assert_eq!(
+            problems("since=-5m"),
+            vec!["since=-5m: a duration is written without a sign: 5m means 5 minutes ago"]
+        );
+        let (since, _) = split_since("since=2026-11-30", now);
+        assert_eq!(since, "2026-11-30T00:00:00Z".parse().ok());
         assert!(problems("kind=operator.pause node!=n1 !drain").is_empty());
         let (since, rest) = split_since("since=abc bogus=1 actor=bob", now);
         assert_eq!((since, rest.as_str()), (None, "actor=bob"));
