@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use fleetdeck::engine::operator::OperatorError;
 use fleetdeck::engine::rollout_start::RolloutStartError;
 use fleetdeck::engine::start::StartError;
+use fleetdeck::k8s::verified::Unverified;
 use fleetdeck::model::live::ChangeRefusal;
 use fleetdeck::model::maintenance::PlanRefusal;
 use fleetdeck::model::rollout::{PlanError, Refusal};
@@ -41,6 +42,11 @@ fn is_refusal(cause: &(dyn Error + 'static)) -> bool {
     }
     if let Some(error) = cause.downcast_ref::<StartError>() {
         return matches!(error, StartError::Refused(_));
+    }
+    // Not the cluster the ledger pins (or not pinned) is the identity rule saying no; a
+    // cluster that does not answer is one the command could not reach.
+    if let Some(error) = cause.downcast_ref::<Unverified>() {
+        return matches!(error, Unverified::Refused(_));
     }
     if let Some(error) = cause.downcast_ref::<RolloutStartError>() {
         return matches!(error, RolloutStartError::Busy(_) | RolloutStartError::Empty);
@@ -75,6 +81,8 @@ mod tests {
             }),
             anyhow::Error::new(Refused("read-only mode".into())),
             anyhow::Error::new(ChangeRefusal::NotPinned).context("c1: refusing to plan"),
+            anyhow::Error::new(Unverified::Refused(ChangeRefusal::NotPinned))
+                .context("c1: refusing to plan maintenance"),
         ];
         for error in refused {
             assert_eq!(code(error), ExitCode::FAILURE);
