@@ -21,8 +21,9 @@ use crate::k8s::reflect::describe_error;
 use crate::model::ledger::ClusterId;
 use crate::model::rollout::{
     AppliedSeen, BurnRateLimit, Check, Evidence, ExecCommand, MetricReading, NodesReadiness,
-    PrometheusCheck, ReleaseAction, ReleaseDigest, RolloutPort, RolloutRunSpec, StatefulSetCounts,
-    VerifyOutcome, VerifyProgress, WorkloadScope, WorkloadStatus, nodes_ready, workload_behind,
+    PrometheusCheck, ReleaseAction, ReleaseDigest, RolloutPort, RolloutRunSpec, VerifyOutcome,
+    VerifyProgress, WorkloadScope, WorkloadStatus, held_back_by_partition, nodes_ready,
+    workload_behind,
 };
 use crate::model::run::IdempotencyKey;
 
@@ -277,27 +278,27 @@ fn stateful_set_readiness(sts: &StatefulSet) -> WorkloadStatus {
     let status = sts.status.clone().unwrap_or_default();
     let spec = sts.spec.as_ref();
     let strategy = spec.and_then(|s| s.update_strategy.as_ref());
-    WorkloadStatus::stateful_set(
-        format!("statefulset {}", qualified(&sts.metadata)),
-        StatefulSetCounts {
-            generation: sts.metadata.generation.unwrap_or(0),
-            observed_generation: status.observed_generation,
-            desired: spec.and_then(|s| s.replicas).unwrap_or(1).into(),
-            updated: status.updated_replicas.unwrap_or(0).into(),
-            // `availableReplicas` is reported since 1.22; Ready is what it was before.
-            available: status
-                .available_replicas
-                .unwrap_or(status.ready_replicas.unwrap_or(0))
-                .into(),
-            replicas: status.replicas.into(),
-            partition: strategy
-                .and_then(|s| s.rolling_update.as_ref())
-                .and_then(|r| r.partition)
-                .unwrap_or(0)
-                .into(),
-            on_delete: strategy.and_then(|s| s.type_.as_deref()) == Some("OnDelete"),
-        },
-    )
+    let desired = spec.and_then(|s| s.replicas).unwrap_or(1).into();
+    let partition = strategy
+        .and_then(|s| s.rolling_update.as_ref())
+        .and_then(|r| r.partition)
+        .unwrap_or(0);
+    let on_delete = strategy.and_then(|s| s.type_.as_deref()) == Some("OnDelete");
+    WorkloadStatus {
+        name: format!("statefulset {}", qualified(&sts.metadata)),
+        generation: sts.metadata.generation.unwrap_or(0),
+        observed_generation: status.observed_generation,
+        desired,
+        updated: status.updated_replicas.unwrap_or(0).into(),
+        // `availableReplicas` is reported since 1.22; Ready is what it was before.
+        available: status
+            .available_replicas
+            .unwrap_or(status.ready_replicas.unwrap_or(0))
+            .into(),
+        replicas: status.replicas.into(),
+        held_back: held_back_by_partition(partition.into(), desired, on_delete),
+        on_delete,
+    }
 }
 
 /// Deployments, DaemonSets and StatefulSets in scope that are not available at their newest generation,

@@ -37,9 +37,8 @@ impl Log {
     }
 }
 
-/// A maintenance with one drain stuck on a PDB and one node handed off, a fleet pause,
-/// a note and an acknowledgement.
-fn shift() -> Log {
+/// The maintenance of nodes n1 and n2 on prod-use1-01, planned by alice.
+fn planned() -> Log {
     let mut log = Log(EventLog::default());
     log.push(
         0,
@@ -53,6 +52,13 @@ fn shift() -> Log {
             spec: serde_json::Value::Null,
         },
     );
+    log
+}
+
+/// A maintenance with one drain stuck on a PDB and one node handed off, a fleet pause,
+/// a note and an acknowledgement.
+fn shift() -> Log {
+    let mut log = planned();
     log.push(
         60,
         "executor/e1",
@@ -220,19 +226,7 @@ fn exceptions_expiring_within_the_window_are_listed() {
 
 /// The two-node maintenance with n1 cordoned and draining, as the executor records it.
 fn draining() -> Log {
-    let mut log = Log(EventLog::default());
-    log.push(
-        0,
-        "alice@ops",
-        None,
-        None,
-        EventBody::RunPlanned {
-            title: "maintenance reboot on prod-use1-01".into(),
-            items: vec!["n1".into(), "n2".into()],
-            batches: vec![vec!["n1".into()], vec!["n2".into()]],
-            spec: serde_json::Value::Null,
-        },
-    );
+    let mut log = planned();
     for (t, step, status) in [
         (10, "Precheck", StepStatus::Succeeded),
         (20, "Cordon", StepStatus::Running),

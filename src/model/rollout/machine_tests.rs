@@ -1211,76 +1211,61 @@ fn an_approval_is_journaled_once_by_the_person_not_again_by_the_executor() {
             note: "canary ok".into(),
         },
     );
-    let journaled: Vec<&EventBody> = out
-        .iter()
-        .filter_map(|a| match a {
-            Action::Journal { body, .. } => Some(body),
-            _ => None,
-        })
-        .collect();
+    let journaled = journaled(&out);
     assert!(
         !journaled
             .iter()
             .any(|b| matches!(b, EventBody::RunApproved { .. })),
         "the person's approval is the only run.approved: {journaled:#?}"
     );
-    assert!(journaled.contains(&&EventBody::RolloutBatch {
+    assert!(journaled.contains(&EventBody::RolloutBatch {
         batch: 0,
         phase: BatchPhase::Executing,
     }));
     assert_eq!(s.batches[0].approved_by, Some(bob()));
 }
 
+/// The event bodies `out` journals.
+fn journaled(out: &[Action]) -> Vec<EventBody> {
+    out.iter()
+        .filter_map(|a| match a {
+            Action::Journal { body, .. } => Some(body.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn a_pause_and_an_abort_are_journaled_once_by_the_person_not_again_by_the_executor() {
     let (s, _) = step(run(), t(0), Observation::Tick);
-    let (s, _) = step(
-        s,
-        t(1),
-        Observation::Approve {
-            batch: 0,
-            by: bob(),
-            note: "canary ok".into(),
-        },
-    );
-    let journaled = |out: &[Action]| -> Vec<EventBody> {
-        out.iter()
-            .filter_map(|a| match a {
-                Action::Journal { body, .. } => Some(body.clone()),
-                _ => None,
-            })
-            .collect()
+    let approve = Observation::Approve {
+        batch: 0,
+        by: bob(),
+        note: "canary ok".into(),
     };
-    let (s, out) = step(
-        s,
-        t(2),
-        Observation::Pause {
-            by: bob(),
-            reason: "error budget".into(),
-        },
-    );
+    let (s, _) = step(s, t(1), approve);
+    let pause = Observation::Pause {
+        by: bob(),
+        reason: "error budget".into(),
+    };
+    let (s, out) = step(s, t(2), pause);
     assert!(matches!(s.status, RolloutStatus::Paused { .. }));
+    let bodies = journaled(&out);
     assert!(
-        !journaled(&out)
-            .iter()
-            .any(|b| matches!(b, EventBody::Paused { .. })),
-        "{:#?}",
-        journaled(&out)
+        !bodies.iter().any(|b| matches!(b, EventBody::Paused { .. })),
+        "{bodies:#?}"
     );
-    let (s, out) = step(
-        s,
-        t(3),
-        Observation::Abort {
-            by: bob(),
-            note: "bad canary".into(),
-        },
-    );
+    let abort = Observation::Abort {
+        by: bob(),
+        note: "bad canary".into(),
+    };
+    let (s, out) = step(s, t(3), abort);
     assert!(matches!(s.status, RolloutStatus::Aborted { .. }));
+    let bodies = journaled(&out);
     assert!(
-        !journaled(&out)
+        !bodies
             .iter()
             .any(|b| matches!(b, EventBody::Aborted { .. })),
-        "{:#?}",
-        journaled(&out)
+        "{bodies:#?}"
     );
 }

@@ -32,7 +32,7 @@ pub use gates::{Evidence, HaltReason, MetricReading, failed_gate, metrics_gate};
 pub use machine::{item_key, soak_awaits_evidence, step};
 pub use port::{RolloutPort, VerifyProgress};
 pub use readiness::{
-    NodesReadiness, StatefulSetCounts, WorkloadStatus, nodes_ready, workload_behind,
+    NodesReadiness, WorkloadStatus, held_back_by_partition, nodes_ready, workload_behind,
 };
 pub use restart::{
     AppliedSeen, ApplyResolution, RECORD_READ_LIMIT, apply_result, reconcile_apply,

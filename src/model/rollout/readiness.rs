@@ -30,48 +30,15 @@ pub struct WorkloadStatus {
     pub on_delete: bool,
 }
 
-impl WorkloadStatus {
-    /// A StatefulSet's numbers. With a partition `p` under `RollingUpdate`, the ordinals
-    /// below `p` keep the old template as intended.
-    pub fn stateful_set(name: String, counts: StatefulSetCounts) -> WorkloadStatus {
-        let held_back = if counts.on_delete {
-            0
-        } else {
-            counts.partition.clamp(0, counts.desired)
-        };
-        WorkloadStatus {
-            name,
-            generation: counts.generation,
-            observed_generation: counts.observed_generation,
-            desired: counts.desired,
-            updated: counts.updated,
-            available: counts.available,
-            replicas: counts.replicas,
-            held_back,
-            on_delete: counts.on_delete,
-        }
+/// How many of a StatefulSet's `desired` replicas its partition keeps on the old
+/// template on purpose under `RollingUpdate`: the ordinals below it (none under
+/// `OnDelete`, where no partition applies).
+pub fn held_back_by_partition(partition: i64, desired: i64, on_delete: bool) -> i64 {
+    if on_delete {
+        0
+    } else {
+        partition.clamp(0, desired)
     }
-}
-
-/// What a StatefulSet reports, as [`WorkloadStatus::stateful_set`] reads it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StatefulSetCounts {
-    /// `metadata.generation`.
-    pub generation: i64,
-    /// `status.observedGeneration`.
-    pub observed_generation: Option<i64>,
-    /// `spec.replicas`.
-    pub desired: i64,
-    /// `status.updatedReplicas`.
-    pub updated: i64,
-    /// `status.availableReplicas`.
-    pub available: i64,
-    /// `status.replicas`.
-    pub replicas: i64,
-    /// `spec.updateStrategy.rollingUpdate.partition`.
-    pub partition: i64,
-    /// `spec.updateStrategy.type` is `OnDelete`.
-    pub on_delete: bool,
 }
 
 /// Why the workload is not ready at its newest generation, or `None` when it is.
@@ -165,19 +132,13 @@ mod tests {
     }
 
     fn postgres(updated: i64, partition: i64, on_delete: bool) -> WorkloadStatus {
-        WorkloadStatus::stateful_set(
-            "statefulset shop/postgres".into(),
-            StatefulSetCounts {
-                generation: 2,
-                observed_generation: Some(2),
-                desired: 3,
-                updated,
-                available: 3,
-                replicas: 3,
-                partition,
-                on_delete,
-            },
-        )
+        WorkloadStatus {
+            name: "statefulset shop/postgres".into(),
+            replicas: 3,
+            held_back: held_back_by_partition(partition, 3, on_delete),
+            on_delete,
+            ..web(2, Some(2), updated, 3)
+        }
     }
 
     #[test]
