@@ -5,7 +5,9 @@
 
 use std::path::PathBuf;
 
-use fleetdeck::engine::operator::{execute, record_refusals, start_maintenance};
+use fleetdeck::engine::operator::{
+    execute, record_refusals, record_refused_command, start_maintenance,
+};
 use fleetdeck::journal::{Durability, SqliteJournal};
 use fleetdeck::model::run::Actor;
 use fleetdeck::tui::{ConsoleCommand, Notice};
@@ -95,6 +97,11 @@ fn answer(
         ConsoleCommand::Refused(refusals) => {
             let written = record_refusals(store, refusals, actor, readonly, now);
             tracing::info!(written, "console refusals journaled");
+            return None;
+        }
+        ConsoleCommand::RefusedByRules(command) => {
+            let written = record_refused_command(store, command, actor, readonly, now);
+            tracing::info!(written, verb = command.verb(), "console refusal journaled");
             return None;
         }
     };

@@ -94,6 +94,43 @@ fn waits_for_resume(
     ))
 }
 
+/// Journals that `actor` tried `command` and the console refused it by the run's rules
+/// before sending it (an approver the rollout's policy does not allow), as `execute`
+/// journals such a refusal. The rules are asked again against the journal: only a refusal
+/// they confirm is recorded, and the command itself is never appended here, so a console
+/// whose view was behind cannot make it happen. Whether a refusal was written.
+pub fn record_refused_command(
+    store: &mut impl JournalStore,
+    command: &OperatorCommand,
+    actor: &Actor,
+    readonly: bool,
+    now: Timestamp,
+) -> bool {
+    if readonly {
+        return false;
+    }
+    let refusal = match store.projection() {
+        Ok(projection) => match command_event(&projection, command, actor, now) {
+            Ok(_) => return false,
+            Err(refusal) => refusal_event(&projection, command, actor, now, &refusal),
+        },
+        Err(error) => {
+            tracing::warn!(%error, command = command.verb(), "refusal not journaled");
+            return false;
+        }
+    };
+    let Some(record) = refusal else {
+        return false;
+    };
+    match store.append(record, None) {
+        Ok(_) => true,
+        Err(error) => {
+            tracing::warn!(%error, command = command.verb(), "refusal not journaled");
+            false
+        }
+    }
+}
+
 /// Journals refusals made before a command was sent, because a cluster it concerns cannot
 /// take actions (see [`cluster_refusal_event`]), with `actor`, in one write. The refusal
 /// stands whatever happens here: read-only mode writes nothing, and a failed write is
@@ -244,7 +281,40 @@ mod tests {
             reason: "error budget".into(),
         };
         execute(&mut store, &pause, &carol, false, Timestamp::now()).unwrap();
+        // The console's refusal by the same rule is recorded the same way; a command the
+        // journal's rules would accept is never carried out by it.
+        let before = store
+            .query(&crate::journal::EventQuery::default())
+            .unwrap()
+            .len();
+        assert!(record_refused_command(
+            &mut store,
+            &approve,
+            &carol,
+            false,
+            Timestamp::now()
+        ));
+        assert!(!record_refused_command(
+            &mut store,
+            &approve,
+            &carol,
+            true,
+            Timestamp::now()
+        ));
         let dave = Actor("dave@ops".into());
+        assert!(!record_refused_command(
+            &mut store,
+            &approve,
+            &dave,
+            false,
+            Timestamp::now()
+        ));
+        let after = store.query(&crate::journal::EventQuery::default()).unwrap();
+        assert_eq!(after.len(), before + 1, "one refusal, no approval");
+        assert!(matches!(
+            &after[after.len() - 1].event.body,
+            EventBody::CommandRefused { command, .. } if command == "approve"
+        ));
         let approved = execute(&mut store, &approve, &dave, false, Timestamp::now()).unwrap();
         assert!(
             approved

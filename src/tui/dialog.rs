@@ -408,7 +408,9 @@ pub fn what_happens(command: &ConsoleCommand) -> String {
                 )
             )
         }
-        ConsoleCommand::Refused(_) => "journal the refusal for the audit trail".into(),
+        ConsoleCommand::Refused(_) | ConsoleCommand::RefusedByRules(_) => {
+            "journal the refusal for the audit trail".into()
+        }
         ConsoleCommand::Quit => "quit".into(),
     }
 }

@@ -88,6 +88,10 @@ pub enum ConsoleCommand {
     /// The console refused an action before sending it, because clusters it concerns
     /// cannot take actions: journal the refusals for the audit trail.
     Refused(Vec<ClusterRefusal>),
+    /// The console refused this command by the run's rules (an approver the policy does
+    /// not allow) before sending it: journal the refusal if the journal's rules agree;
+    /// the command itself is never carried out.
+    RefusedByRules(crate::model::run::OperatorCommand),
 }
 
 /// The answer to a console command: what was recorded, or why not.

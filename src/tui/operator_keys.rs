@@ -277,8 +277,8 @@ pub fn approve(app: &mut App) -> Vec<Command> {
             Vec::new()
         }
         Err(why) => {
-            // Refused for its clusters, the approval is in the audit trail as it is when
-            // `rollout approve` refuses it.
+            // Refused, the approval is in the audit trail as it is when `rollout approve`
+            // refuses it: per cluster that cannot act, or as the rules refused it.
             let refusals = match &why {
                 CommandRefusal::Approval(refusal) => ClusterRefusal::of_approval(&run.id, refusal),
                 _ => Vec::new(),
@@ -287,6 +287,14 @@ pub fn approve(app: &mut App) -> Vec<Command> {
                 app,
                 Dialog::refused(title, context, format!("refused: {why}")),
             );
+            if refusals.is_empty() && why.is_audited() && !app.config.readonly {
+                let command = crate::model::run::OperatorCommand::Approve {
+                    run: run.id.clone(),
+                    batch: Some(batch),
+                    note: String::new(),
+                };
+                return vec![Command::Send(ConsoleCommand::RefusedByRules(command))];
+            }
             journal_refusals(app, refusals)
         }
     }

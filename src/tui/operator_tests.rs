@@ -1201,10 +1201,24 @@ fn an_approval_refused_for_a_cluster_that_cannot_act_is_sent_to_the_journal() {
     // Closing the refused dialog sends nothing more.
     assert!(press(&mut app, "enter").is_empty());
 
-    // Refused by the rollout's policy, not by a cluster: nothing for this record.
+    // Refused by the rollout's policy, not by a cluster: no cluster record; the command
+    // goes to the journal to be refused (and recorded) by the same rules, never carried
+    // out. Read-only sends nothing.
     let mut app = fixtures::operator_app();
     app.config.actor = "carol@ops".into();
-    assert!(refusals_sent(&press(&mut app, "3 a")).is_empty());
+    let commands = press(&mut app, "3 a");
+    assert!(refusals_sent(&commands).is_empty());
+    assert!(
+        commands.iter().any(|c| matches!(
+            c,
+            Command::Send(ConsoleCommand::RefusedByRules(OperatorCommand::Approve { run, batch: Some(1), .. }))
+                if run.0 == "ro-cni-1"
+        )),
+        "{commands:?}"
+    );
+    app.config.readonly = true;
+    press(&mut app, "esc");
+    assert!(press(&mut app, "3 a").is_empty());
     // Every cluster able to act: the form opens and nothing is journaled yet.
     let mut app = fixtures::operator_app();
     fixtures::seen_as(&mut app, "us-east-prod-03", ClusterStatus::Synced);
