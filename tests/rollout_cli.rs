@@ -206,6 +206,11 @@ fn a_rollout_is_refused_while_another_unfinished_one_targets_the_same_clusters()
 
     // Clusters of no unfinished rollout are free.
     started("cn-prod.yaml");
+    // Rollouts are listed by `rollout list`, not among maintenances.
+    let maintenances = cli(&["maintenance", "list"]);
+    assert!(maintenances.status.success());
+    let text = String::from_utf8_lossy(&maintenances.stdout);
+    assert!(!text.contains(&staging), "{text}");
 
     // Once the staging rollout is aborted, its clusters take another rollout.
     let abort = cli(&["rollout", "abort", &staging, "--note", "wrong release"]);

@@ -264,7 +264,12 @@ fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Resul
 
 fn list(settings: &Settings) -> anyhow::Result<ExitCode> {
     let projection = open(settings)?.projection()?;
-    let runs: Vec<_> = projection.runs.values().collect();
+    // Rollouts have their own list (`rollout list`).
+    let runs: Vec<_> = projection
+        .runs
+        .values()
+        .filter(|run| !run.is_rollout())
+        .collect();
     emit(settings.output, &runs, || {
         let mut table = Table::new(vec![
             "RUN",

@@ -622,7 +622,9 @@ pub fn to_markdown(items: &[HandoverItem], input: &HandoverInput<'_>) -> String 
         items.len()
     );
     if input.clusters.is_none() {
-        out.push_str("\nCluster statuses were not checked (no ledger or no fleet sync).\n");
+        out.push_str(
+            "\nCluster statuses were not checked (no ledger, `--wait-synced 0s`, or the fleet could not be synced).\n",
+        );
     }
     let mut section = None;
     for item in items {
