@@ -54,6 +54,9 @@ fn a_refused_command_exits_1_and_one_that_could_not_run_exits_2() {
         vec!["maintenance", "show", "mnt-nope-1"],
         vec!["rollout", "approve", "ro-nope-1"],
         vec!["pause", "--run", "mnt-nope-1", "--reason", "x"],
+        // An abort takes its why as `--reason` too, as a pause does (not a bad flag).
+        vec!["rollout", "abort", "ro-nope-1", "--reason", "x"],
+        vec!["maintenance", "abort", "mnt-nope-1", "--reason", "x"],
     ] {
         let out = fleetdeck(&args, dir.path());
         assert_eq!(out.status.code(), Some(1), "{args:?}: {}", text(&out));

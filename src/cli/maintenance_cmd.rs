@@ -83,8 +83,8 @@ pub enum MaintenanceCommand {
     Abort {
         /// The run id
         run: String,
-        /// Why
-        #[arg(long)]
+        /// Why (`--reason` works too, as for a pause)
+        #[arg(long, visible_alias = "reason")]
         note: String,
     },
     /// Runs in the journal, with their status

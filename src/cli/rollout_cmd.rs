@@ -75,8 +75,8 @@ pub enum RolloutCommand {
     Abort {
         /// The run id
         run: String,
-        /// Why
-        #[arg(long)]
+        /// Why (`--reason` works too, as for a pause)
+        #[arg(long, visible_alias = "reason")]
         note: String,
     },
 }

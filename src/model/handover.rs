@@ -288,7 +288,7 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                         acks: Vec::new(),
                     });
                 }
-                StepStatus::HandedOff { to, note } => {
+                StepStatus::HandedOff { to, note } if !finished => {
                     let (by, since) = item
                         .handoff
                         .as_ref()
@@ -308,13 +308,6 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                         age(now, since),
                         when(since)
                     ));
-                    if finished {
-                        details.push(format!(
-                            "the run is {}: nothing more happens to this node unless its \
-                             owner acts",
-                            run.status
-                        ));
-                    }
                     items.push(HandoverItem {
                         key,
                         section: Section::HandedOff,
@@ -514,37 +507,64 @@ fn left_mid_change(run: &crate::model::run::RunView, now: Timestamp) -> Vec<Hand
         item: item.cloned(),
         cluster: run.cluster.clone(),
     };
+    // Who ended it, when and why: the first thing the next person asks.
+    let aborted = run.aborted.as_ref().map(|(by, at, note)| {
+        format!(
+            "aborted by {by} {} ago ({}): {note}",
+            age(now, *at),
+            when(*at)
+        )
+    });
     let mut out = Vec::new();
     if run.is_rollout() {
         if run.status != crate::model::run::RunStatus::Aborted {
             return out;
         }
-        let on: Vec<&str> = run
-            .order
-            .iter()
-            .filter(|id| run.items.get(*id).is_some_and(|i| i.applied.is_some()))
-            .map(|id| id.0.as_str())
-            .collect();
-        if on.is_empty() {
+        let clusters = |keep: &dyn Fn(&crate::model::run::ItemView) -> bool| -> Vec<&str> {
+            run.order
+                .iter()
+                .filter(|id| run.items.get(*id).is_some_and(keep))
+                .map(|id| id.0.as_str())
+                .collect()
+        };
+        let on = clusters(&|i| i.applied.is_some());
+        // An apply the abort did not stop: its outcome is not known yet.
+        let in_flight = clusters(&|i| i.applied.is_none() && !i.open_intents.is_empty());
+        if on.is_empty() && in_flight.is_empty() {
             return out;
         }
+        let mut details = vec![format!("rollout: {}", run.title)];
+        details.extend(aborted);
+        if !on.is_empty() {
+            details.push(format!("release on: {}", on.join(", ")));
+        }
+        if !in_flight.is_empty() {
+            details.push(format!(
+                "apply in flight on: {} (outcome pending: check what these clusters run)",
+                in_flight.join(", ")
+            ));
+        }
+        details.push(
+            "the other clusters run what they ran before; a rollback is a rollout of the \
+             previous release"
+                .into(),
+        );
         out.push(HandoverItem {
             key: format!("left/{}", run.id),
             section: Section::LeftMidChange,
             title: format!(
-                "{} aborted with its release on {} of {} clusters",
+                "{} aborted with its release on {} of {} clusters{}",
                 run.id,
                 on.len(),
-                run.order.len()
+                run.order.len(),
+                if in_flight.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {} more in flight", in_flight.len())
+                }
             ),
-            details: vec![
-                format!("rollout: {}", run.title),
-                format!("release on: {}", on.join(", ")),
-                "the other clusters run what they ran before; a rollback is a rollout of the \
-                 previous release"
-                    .into(),
-            ],
-            since: None,
+            details,
+            since: run.aborted.as_ref().map(|(_, at, _)| *at),
             subject: subject(None),
             acks: Vec::new(),
         });
@@ -563,32 +583,43 @@ fn left_mid_change(run: &crate::model::run::RunView, now: Timestamp) -> Vec<Hand
             .as_ref()
             .and_then(|step| Some((step, item.steps.get(step)?)));
         let failed = current.filter(|(_, v)| matches!(v.status, StepStatus::Failed { .. }));
-        // In a person's hands, or stuck in a run that is not over: listed as such already.
-        let listed = current.is_some_and(|(_, v)| match v.status {
-            StepStatus::HandedOff { .. } => true,
-            StepStatus::Blocked { .. } => !run.status.is_final(),
-            _ => false,
-        });
+        // In a person's hands or stuck, in a run that is not over: listed as such already.
+        // Once the run is over, nothing it could do follows, so it is left mid-change.
+        let listed = !run.status.is_final()
+            && current.is_some_and(|(_, v)| {
+                matches!(
+                    v.status,
+                    StepStatus::HandedOff { .. } | StepStatus::Blocked { .. }
+                )
+            });
         if listed || !mid_maintenance(item) || !(stopped || failed.is_some()) {
             continue;
         }
         let cordoned = left_cordoned(item);
         let mut details = Vec::new();
-        if let Some((step, view)) = failed {
-            details.push(format!(
+        match (failed, current) {
+            (Some((step, view)), _) => details.push(format!(
                 "{step} {}, set by {} {} ago ({})",
                 view.status,
                 view.by,
                 age(now, view.since),
                 when(view.since)
-            ));
-        } else if let Some((step, view)) = current {
-            details.push(format!("stood at {step}: {}", view.status));
+            )),
+            (None, Some((step, view))) => match &view.status {
+                StepStatus::HandedOff { to, .. } => details.push(format!(
+                    "stood at {step}, in {to}'s hands (since {}): returning it now changes \
+                     nothing",
+                    when(view.since)
+                )),
+                status => details.push(format!("stood at {step}: {status}")),
+            },
+            (None, None) => {}
         }
         details.push(format!("run: {} ({})", run.title, run.status));
+        details.extend(aborted.clone());
         details.push(if cordoned {
-            "the node is still cordoned by fleetdeck: uncordon it (kubectl uncordon) once it is \
-             fit, or finish it in a new maintenance run"
+            "fleetdeck cordoned the node and never uncordoned it: check it, then uncordon it \
+             (kubectl uncordon) once it is fit, or finish it in a new maintenance run"
                 .into()
         } else {
             "fleetdeck had not cordoned it; pods may have been evicted".into()

@@ -281,7 +281,7 @@ fn an_abort_mid_drain_leaves_the_node_cordoned_and_the_handover_says_so() {
     assert!(
         left.details
             .iter()
-            .any(|d| d.contains("still cordoned by fleetdeck")),
+            .any(|d| d.starts_with("fleetdeck cordoned the node and never uncordoned it")),
         "{:?}",
         left.details
     );
@@ -313,7 +313,7 @@ fn a_failed_node_of_a_running_run_is_left_mid_change_with_who_failed_it() {
 }
 
 #[test]
-fn a_take_over_reads_as_one_and_a_hand_off_on_an_aborted_run_is_still_listed() {
+fn a_take_over_reads_as_one_and_after_an_abort_the_node_is_left_in_that_persons_hands() {
     let mut log = draining();
     log.push(
         60,
@@ -359,20 +359,23 @@ fn a_take_over_reads_as_one_and_a_hand_off_on_an_aborted_run_is_still_listed() {
             note: "stop".into(),
         },
     );
+    // Once the run is aborted, nothing a return could start follows: the node is left
+    // mid-change, in carol's hands, with who aborted the run and why.
     let items = items_of(&log);
     let sections: Vec<Section> = items.iter().map(|i| i.section).collect();
-    assert_eq!(
-        sections,
-        vec![Section::HandedOff],
-        "the node is still in carol's hands, not left behind: {items:#?}"
+    assert_eq!(sections, vec![Section::LeftMidChange], "{items:#?}");
+    let details = &items[0].details;
+    assert!(
+        details
+            .iter()
+            .any(|d| d.starts_with("stood at Drain, in carol@ops's hands")),
+        "{details:?}"
     );
     assert!(
-        items[0]
-            .details
+        details
             .iter()
-            .any(|d| d.contains("the run is aborted")),
-        "{:?}",
-        items[0].details
+            .any(|d| d.starts_with("aborted by bob@ops") && d.ends_with(": stop")),
+        "{details:?}"
     );
 }
 
@@ -542,4 +545,53 @@ fn an_aborted_rollout_says_where_its_release_went() {
         "ro-cni-1 aborted with its release on 1 of 3 clusters"
     );
     assert!(items[0].details.contains(&"release on: prod-a".to_string()));
+    assert!(
+        items[0]
+            .details
+            .iter()
+            .any(|d| d.starts_with("aborted by bob@ops")),
+        "{:?}",
+        items[0].details
+    );
+}
+
+#[test]
+fn an_aborted_rollout_with_an_apply_still_in_flight_says_so() {
+    let mut log = rollout();
+    let mut intent = NewEvent::new(
+        at(25),
+        Actor("executor/e1".into()),
+        IdempotencyKey("ro-cni-1/prod-b/apply".into()),
+        EventBody::Intent {
+            action: "apply".into(),
+            detail: serde_json::Value::Null,
+        },
+    );
+    intent.run = Some(RunId("ro-cni-1".into()));
+    intent.item = Some(ItemId::from("prod-b"));
+    log.push(intent);
+    let mut e = NewEvent::new(
+        at(30),
+        Actor("bob@ops".into()),
+        IdempotencyKey("cmd/abort".into()),
+        EventBody::Aborted {
+            note: "abort mid-apply".into(),
+        },
+    );
+    e.run = Some(RunId("ro-cni-1".into()));
+    log.push(e);
+    let projection = Projection::replay(&log.0);
+    let items = handover(&input(&projection, &log.0, &[]));
+    assert_eq!(
+        items[0].title,
+        "ro-cni-1 aborted with its release on 1 of 3 clusters, 1 more in flight"
+    );
+    assert!(
+        items[0]
+            .details
+            .iter()
+            .any(|d| d.starts_with("apply in flight on: prod-b (outcome pending")),
+        "{:?}",
+        items[0].details
+    );
 }

@@ -95,8 +95,10 @@ fn paused_banner(app: &App) -> Option<String> {
         .projection
         .pauses
         .get(&crate::model::run::PauseScope::Fleet)?;
+    // A read-only console cannot resume, so it offers no key for it.
     let key = app
         .key_hint(Action::PauseAll, "resumes")
+        .filter(|_| !app.config.readonly)
         .map(|hint| format!(" · {hint}"))
         .unwrap_or_default();
     Some(format!(

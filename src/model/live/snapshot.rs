@@ -57,15 +57,21 @@ impl ClusterSnapshot {
     /// it ([`ClusterStatus::allows_actions`]). The one rule every adapter asks before it
     /// changes a cluster.
     pub fn change_refusal(&self) -> Option<String> {
-        if let Err(refusal) = super::may_change(self.identity_verdict.as_ref()) {
-            return Some(refusal.to_string());
-        }
-        (!self.status.allows_actions()).then(|| {
+        let stale = || {
             format!(
                 "nothing recent is known about it (cluster is {})",
                 self.status.label()
             )
-        })
+        };
+        // Unreachable or unknown says so first: its identity is then unconfirmed only
+        // because nothing answers, and "not confirmed" would hide why.
+        if !self.status.allows_actions() && self.status != ClusterStatus::IdentityMismatch {
+            return Some(stale());
+        }
+        if let Err(refusal) = super::may_change(self.identity_verdict.as_ref()) {
+            return Some(refusal.to_string());
+        }
+        (!self.status.allows_actions()).then(stale)
     }
 
     /// A cluster not connected yet: status Connecting, nothing observed, an empty view.
@@ -213,6 +219,22 @@ impl FleetSnapshot {
 mod tests {
     use super::*;
     use crate::model::live::SyncPhase;
+
+    #[test]
+    fn a_cluster_nothing_answers_is_refused_for_that_not_for_its_identity() {
+        let mut c = ClusterSnapshot::connecting("c1");
+        c.status = ClusterStatus::Unreachable;
+        assert_eq!(
+            c.change_refusal().as_deref(),
+            Some("nothing recent is known about it (cluster is Unreachable)")
+        );
+        c.status = ClusterStatus::Synced;
+        assert!(
+            c.change_refusal()
+                .is_some_and(|why| !why.contains("nothing recent")),
+            "a fresh cluster whose identity is not confirmed is refused for that"
+        );
+    }
 
     #[test]
     fn an_aged_cluster_says_how_long_it_was_silent_and_keeps_its_last_error() {

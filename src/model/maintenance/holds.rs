@@ -192,6 +192,7 @@ mod tests {
             spec: serde_json::Value::Null,
             approvals: vec![],
             notes: vec![],
+            aborted: None,
             rollout: Default::default(),
         };
         run.items.insert(

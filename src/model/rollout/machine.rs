@@ -23,9 +23,7 @@ use super::state::{
     Action, BatchPhase, ItemPhase, Observation, RolloutStatus, RunState, VerifyOutcome,
 };
 use crate::model::ledger::ClusterId;
-use crate::model::run::{
-    EventBody, IdempotencyKey, ItemId, PauseScope, RunStatus, StepName, StepStatus,
-};
+use crate::model::run::{EventBody, IdempotencyKey, ItemId, RunStatus, StepName, StepStatus};
 
 /// The reducer: one observation in, the new state and the actions out.
 pub fn step(mut s: RunState, now: Timestamp, obs: Observation) -> (RunState, Vec<Action>) {
@@ -54,7 +52,7 @@ pub fn step(mut s: RunState, now: Timestamp, obs: Observation) -> (RunState, Vec
             RolloutStatus::Paused { .. } | RolloutStatus::Halted { .. } => {}
             _ => refuse_now(&s, "pause", &mut out),
         },
-        Observation::Resume { by, note } => resume(&mut s, now, by, note, &mut out),
+        Observation::Resume { by, .. } => resume(&mut s, now, by, &mut out),
         Observation::Abort { by, note } => {
             if by.is_automation() {
                 out.push(Action::Refused(Refusal::OnlyAPerson {
@@ -345,13 +343,7 @@ fn observe_evidence(s: &mut RunState, now: Timestamp, evidence: &Evidence, out: 
     }
 }
 
-fn resume(
-    s: &mut RunState,
-    now: Timestamp,
-    by: crate::model::run::Actor,
-    note: String,
-    out: &mut Vec<Action>,
-) {
+fn resume(s: &mut RunState, now: Timestamp, by: crate::model::run::Actor, out: &mut Vec<Action>) {
     if by.is_automation() {
         return out.push(Action::Refused(Refusal::OnlyAPerson {
             actor: by,
@@ -424,15 +416,8 @@ fn resume(
         }
         _ => return refuse_now(s, "resume", out),
     }
-    journal(
-        out,
-        None,
-        batch_key(s, "resume"),
-        EventBody::Resumed {
-            scope: PauseScope::Run { run: s.run.clone() },
-            note,
-        },
-    );
+    // The person's resume is journaled already, under their name (as a pause is): the
+    // reducer journals nothing of its own for it.
     s.status = RolloutStatus::Running;
 }
 

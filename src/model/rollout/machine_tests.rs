@@ -1236,7 +1236,7 @@ fn journaled(out: &[Action]) -> Vec<EventBody> {
 }
 
 #[test]
-fn a_pause_and_an_abort_are_journaled_once_by_the_person_not_again_by_the_executor() {
+fn a_pause_a_resume_and_an_abort_are_journaled_once_by_the_person_not_again_by_the_executor() {
     let (s, _) = step(run(), t(0), Observation::Tick);
     let approve = Observation::Approve {
         batch: 0,
@@ -1255,11 +1255,24 @@ fn a_pause_and_an_abort_are_journaled_once_by_the_person_not_again_by_the_execut
         !bodies.iter().any(|b| matches!(b, EventBody::Paused { .. })),
         "{bodies:#?}"
     );
+    let resume = Observation::Resume {
+        by: bob(),
+        note: "budget back".into(),
+    };
+    let (s, out) = step(s, t(3), resume);
+    assert_eq!(s.status, RolloutStatus::Running);
+    let bodies = journaled(&out);
+    assert!(
+        !bodies
+            .iter()
+            .any(|b| matches!(b, EventBody::Resumed { .. })),
+        "{bodies:#?}"
+    );
     let abort = Observation::Abort {
         by: bob(),
         note: "bad canary".into(),
     };
-    let (s, out) = step(s, t(3), abort);
+    let (s, out) = step(s, t(4), abort);
     assert!(matches!(s.status, RolloutStatus::Aborted { .. }));
     let bodies = journaled(&out);
     assert!(

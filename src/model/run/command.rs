@@ -6,6 +6,7 @@
 use super::event::{EventBody, IdempotencyKey, NewEvent, PauseScope, ReturnOutcome};
 use super::ids::{Actor, ItemId, RunId};
 use super::projection::{Projection, RunView};
+use super::status::{RunStatus, StepStatus};
 use crate::model::ledger::ClusterId;
 use crate::model::rollout::{BatchPhase, Refusal, check_approval, rollout_of};
 use jiff::Timestamp;
@@ -121,6 +122,17 @@ pub enum CommandRefusal {
         run: RunId,
         /// The item.
         item: ItemId,
+    },
+    /// The run is over (aborted or succeeded): nothing follows an abort or a return of
+    /// it any more.
+    #[error("{run} is already {status}: {what}")]
+    RunOver {
+        /// The run.
+        run: RunId,
+        /// How it ended.
+        status: RunStatus,
+        /// What that means for the command.
+        what: &'static str,
     },
 }
 
@@ -351,12 +363,24 @@ pub fn command_event(
                     note: note.clone(),
                 }),
             )?;
-            // Only a person holding the node can give it back; otherwise the journal
-            // would show the step done while the engine ignores the return.
-            let in_hand = run_of(projection, run)?
-                .items
-                .get(item)
-                .is_some_and(|i| i.handoff.is_some());
+            let view = run_of(projection, run)?;
+            if view.status.is_final() {
+                return Err(CommandRefusal::RunOver {
+                    run: run.clone(),
+                    status: view.status.clone(),
+                    what: "no step follows a return; the node stays as it is (uncordon it by hand once it is fit)",
+                });
+            }
+            // Only a person holding the node can give it back — one handed it or who took
+            // it over, or the person a manual step waits for; otherwise the journal would
+            // show the step done while the engine ignores the return.
+            let in_hand = view.items.get(item).is_some_and(|i| {
+                i.handoff.is_some()
+                    || i.current
+                        .as_ref()
+                        .and_then(|step| i.steps.get(step))
+                        .is_some_and(|v| matches!(v.status, StepStatus::HandedOff { .. }))
+            });
             if !in_hand {
                 return Err(CommandRefusal::NotInHand {
                     run: run.clone(),
@@ -370,6 +394,13 @@ pub fn command_event(
                 return Err(CommandRefusal::Empty("the reason"));
             }
             let view = run_of(projection, run)?;
+            if view.status.is_final() {
+                return Err(CommandRefusal::RunOver {
+                    run: run.clone(),
+                    status: view.status.clone(),
+                    what: "there is nothing left to abort",
+                });
+            }
             // Named with its cluster too, so `journal --cluster` finds a maintenance's abort.
             Ok(about_run(
                 new(EventBody::Aborted { note: note.clone() }),
@@ -443,12 +474,14 @@ pub fn refusal_event(
             reason: refusal.to_string(),
         },
     );
-    // The rules refuse only approvals and returns: every other command is refused only for
-    // naming nothing real or leaving a text empty, which is not audited (the test
-    // `only_approvals_and_returns_are_refused_by_the_rules` keeps this true). Should that
-    // change, the refusal is still kept, about nothing in particular.
+    // The rules refuse only approvals, aborts and returns: every other command is refused
+    // only for naming nothing real or leaving a text empty, which is not audited (the test
+    // `only_approvals_aborts_and_returns_are_refused_by_the_rules` keeps this true).
+    // Should that change, the refusal is still kept, about nothing in particular.
     let (run, item) = match command {
-        OperatorCommand::Approve { run, .. } => (Some(run), None),
+        OperatorCommand::Approve { run, .. } | OperatorCommand::Abort { run, .. } => {
+            (Some(run), None)
+        }
         OperatorCommand::Return { run, item, .. } => (Some(run), Some(item)),
         _ => (None, None),
     };

@@ -219,6 +219,81 @@ fn only_a_node_in_a_persons_hands_can_be_returned() {
 }
 
 #[test]
+fn a_step_waiting_for_a_person_can_be_returned_without_taking_it_over() {
+    // A manual step: the engine hands it to the on-call person itself.
+    let mut projection = waiting_rollout();
+    let mut waiting = event(
+        3,
+        "executor/x",
+        EventBody::StepStatusChanged {
+            status: StepStatus::HandedOff {
+                to: Actor("on-call".into()),
+                note: "reseat the NIC".into(),
+            },
+        },
+    );
+    waiting.event.item = Some(ItemId("c2".into()));
+    waiting.event.step = Some(crate::model::run::StepName::from("Maintain"));
+    projection.apply(&waiting);
+    let done = OperatorCommand::Return {
+        run: RunId("r1".into()),
+        item: ItemId("c2".into()),
+        outcome: ReturnOutcome::Done,
+        note: "reseated".into(),
+    };
+    assert!(command_event(&projection, &done, &Actor("bob@h".into()), at(6)).is_ok());
+}
+
+#[test]
+fn a_run_that_is_over_takes_no_return_and_no_second_abort() {
+    let mut projection = waiting_rollout();
+    let mut taken = event(
+        3,
+        "bob@h",
+        EventBody::TakenOver {
+            note: "mine".into(),
+        },
+    );
+    taken.event.item = Some(ItemId("c2".into()));
+    projection.apply(&taken);
+    let mut aborted = event(
+        4,
+        "carol@h",
+        EventBody::Aborted {
+            note: "wrong release".into(),
+        },
+    );
+    aborted.event.cluster = None;
+    projection.apply(&aborted);
+    let bob = Actor("bob@h".into());
+    let give_back = OperatorCommand::Return {
+        run: RunId("r1".into()),
+        item: ItemId("c2".into()),
+        outcome: ReturnOutcome::Done,
+        note: "fixed".into(),
+    };
+    let refused = command_event(&projection, &give_back, &bob, at(5)).unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .starts_with("r1 is already aborted: no step follows a return"),
+        "{refused}"
+    );
+    assert!(refused.is_audited());
+    let again = OperatorCommand::Abort {
+        run: RunId("r1".into()),
+        note: "again".into(),
+    };
+    let refused = command_event(&projection, &again, &bob, at(6)).unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "r1 is already aborted: there is nothing left to abort"
+    );
+    let record = refusal_event(&projection, &again, &bob, at(6), &refused).expect("audited");
+    assert_eq!(record.run, Some(RunId("r1".into())));
+}
+
+#[test]
 fn an_empty_note_is_not_announced() {
     let resume = |note: &str| OperatorCommand::Resume {
         scope: PauseScope::Fleet,
@@ -370,7 +445,7 @@ fn every_kind_of_command() -> Vec<OperatorCommand> {
 }
 
 #[test]
-fn only_approvals_and_returns_are_refused_by_the_rules() {
+fn only_approvals_aborts_and_returns_are_refused_by_the_rules() {
     let projection = waiting_rollout();
     let mut audited = std::collections::BTreeSet::new();
     for command in every_kind_of_command() {
@@ -401,7 +476,8 @@ fn only_approvals_and_returns_are_refused_by_the_rules() {
     assert_eq!(
         audited.into_iter().collect::<Vec<_>>(),
         vec!["approve", "return"],
-        "refusal_event addresses only these; a new one needs its run and item named there"
+        "refusal_event addresses only these and abort (of a run that is over, not in this \
+         projection); a new one needs its run and item named there"
     );
 }
 

@@ -67,6 +67,8 @@ pub struct RunView {
     pub approvals: Vec<(Actor, Timestamp, Option<usize>, String)>,
     /// Notes for the timeline: who, when, what.
     pub notes: Vec<(Actor, Timestamp, String)>,
+    /// Who aborted the run, when and why (the first abort; later ones are refused).
+    pub aborted: Option<(Actor, Timestamp, String)>,
     /// Rollout batches' phases and gate results (empty for maintenance runs).
     pub rollout: RolloutView,
 }
@@ -215,6 +217,7 @@ impl Projection {
                         spec: spec.clone(),
                         approvals: Vec::new(),
                         notes: Vec::new(),
+                        aborted: None,
                         rollout: RolloutView::default(),
                     },
                 );
@@ -305,8 +308,11 @@ impl Projection {
                 }
             }
             (EventBody::RunStatusChanged { status }, _) => run.status = status.clone(),
-            (EventBody::Aborted { .. }, None) => {
+            (EventBody::Aborted { note }, None) => {
                 run.status = RunStatus::Aborted;
+                if run.aborted.is_none() {
+                    run.aborted = Some((e.actor.clone(), e.time, note.clone()));
+                }
                 // A step the executor was in the middle of stops there: it did not
                 // finish, and what it did so far (a node cordoned, pods evicted) stays.
                 for item in run.items.values_mut() {
@@ -514,12 +520,21 @@ fn apply_to_item(item: &mut ItemView, event: &Event, body: &EventBody) {
     let set =
         |item: &mut ItemView, status: StepStatus| set_by(item, status, e.actor.clone(), e.time);
     match body {
-        EventBody::StepStatusChanged { status } => match person_set(item, &e.key, status) {
-            // The executor journals the hand-off or take-over it acted on as the step's
-            // status: it stays the person's, since when they did it.
-            Some((by, since)) => set_by(item, status.clone(), by, since),
-            None => set(item, status.clone()),
-        },
+        EventBody::StepStatusChanged { status } => {
+            // The executor journaling a status the step already has (the outcome of a
+            // person's return it acted on) changes neither who set it nor since when.
+            let unchanged = step
+                .as_ref()
+                .and_then(|step| item.steps.get(step))
+                .filter(|view| !e.key.is_command() && view.status == *status)
+                .map(|view| (view.by.clone(), view.since));
+            match unchanged.or_else(|| person_set(item, &e.key, status)) {
+                // The executor journals the hand-off or take-over it acted on as the
+                // step's status: it stays the person's, since when they did it.
+                Some((by, since)) => set_by(item, status.clone(), by, since),
+                None => set(item, status.clone()),
+            }
+        }
         EventBody::Intent { action, detail } => {
             item.open_intents.insert(
                 e.key.clone(),

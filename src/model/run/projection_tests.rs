@@ -463,3 +463,45 @@ fn a_hand_off_or_take_over_stays_the_persons_after_the_executor_records_it() {
     assert_eq!(step.by.0, "executor@vm");
     assert_eq!(item.status_word(&step.status), "handed-off");
 }
+
+#[test]
+fn a_failure_a_person_returned_stays_theirs_when_the_executor_records_it() {
+    let mut log = Log::new();
+    log.plan();
+    log.push(
+        "executor/e1",
+        Some("n1"),
+        Some("Drain"),
+        EventBody::StepStatusChanged {
+            status: StepStatus::Blocked {
+                reason: "PDB".into(),
+            },
+        },
+    );
+    log.push(
+        "dave@ops",
+        Some("n1"),
+        Some("Drain"),
+        EventBody::Returned {
+            outcome: ReturnOutcome::Abort,
+            note: "bad disk".into(),
+        },
+    );
+    let last = log.events.len() - 1;
+    log.events[last].event.key = IdempotencyKey(format!("cmd/dave/{last}"));
+    log.push(
+        "executor/e1",
+        Some("n1"),
+        Some("Drain"),
+        EventBody::StepStatusChanged {
+            status: StepStatus::Failed {
+                error: "aborted by dave@ops: bad disk".into(),
+            },
+        },
+    );
+    let p = Projection::replay(&log.events);
+    let step =
+        &p.runs[&RunId("r1".into())].items[&ItemId::from("n1")].steps[&StepName::from("Drain")];
+    assert_eq!(step.by.0, "dave@ops", "who failed the node is the person");
+    assert!(matches!(&step.status, StepStatus::Failed { .. }));
+}

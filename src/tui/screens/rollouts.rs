@@ -282,6 +282,7 @@ mod tests {
             spec: serde_json::Value::Null,
             approvals: Vec::new(),
             notes: Vec::new(),
+            aborted: None,
             rollout: RolloutView::default(),
         }
     }
