@@ -63,9 +63,17 @@ impl ClusterSnapshot {
                 self.status.label()
             )
         };
-        // Unreachable or unknown says so first: its identity is then unconfirmed only
-        // because nothing answers, and "not confirmed" would hide why.
-        if !self.status.allows_actions() && self.status != ClusterStatus::IdentityMismatch {
+        // A known mismatch is said first, whatever else; otherwise an unreachable or
+        // unknown cluster says so: its identity is then unconfirmed only because nothing
+        // answers, and "not confirmed" would hide why.
+        let mismatch = self
+            .identity_verdict
+            .as_ref()
+            .is_some_and(|verdict| verdict.is_mismatch());
+        if !mismatch
+            && !self.status.allows_actions()
+            && self.status != ClusterStatus::IdentityMismatch
+        {
             return Some(stale());
         }
         if let Err(refusal) = super::may_change(self.identity_verdict.as_ref()) {
