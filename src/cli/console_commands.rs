@@ -122,7 +122,7 @@ mod tests {
         let refused = ConsoleCommand::Refused(vec![ClusterRefusal::start_maintenance(
             "console-n1",
             ClusterId("prod-03".into()),
-            "nothing recent is known about it (cluster is Unreachable)",
+            "nothing recent is known about it: cluster is Unreachable",
         )]);
         assert_eq!(answer(&mut store, &refused, &actor, true), None);
         let all = EventQuery::default();

@@ -247,7 +247,7 @@ fn approve_is_refused_before_the_form_when_a_cluster_of_the_batch_cannot_act() {
     assert!(
         screen.contains(
             "refused: batch 2 cannot be approved now: us-east-prod-03 (nothing recent is known about it"
-        ) && screen.contains("(cluster is Unreachable)) cannot take actions"),
+        ) && screen.contains("cluster is Unreachable) cannot take actions"),
         "the cluster is named with the change rule's reason:\n{screen}"
     );
     assert!(screen.contains("pause"), "{screen}");
@@ -1193,7 +1193,7 @@ fn an_approval_refused_for_a_cluster_that_cannot_act_is_sent_to_the_journal() {
     assert_eq!(refusal.cluster, ClusterId("us-east-prod-03".into()));
     assert!(
         refusal.reason.starts_with(
-            "batch 2 cannot be approved now: us-east-prod-03 (nothing recent is known about it (cluster is Unreachable))"
+            "batch 2 cannot be approved now: us-east-prod-03 (nothing recent is known about it: cluster is Unreachable)"
         ),
         "the reason the dialog gives: {}",
         refusal.reason

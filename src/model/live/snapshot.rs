@@ -59,7 +59,7 @@ impl ClusterSnapshot {
     pub fn change_refusal(&self) -> Option<String> {
         let stale = || {
             format!(
-                "nothing recent is known about it (cluster is {})",
+                "nothing recent is known about it: cluster is {}",
                 self.status.label()
             )
         };
@@ -234,7 +234,7 @@ mod tests {
         c.status = ClusterStatus::Unreachable;
         assert_eq!(
             c.change_refusal().as_deref(),
-            Some("nothing recent is known about it (cluster is Unreachable)")
+            Some("nothing recent is known about it: cluster is Unreachable")
         );
         c.status = ClusterStatus::Synced;
         assert!(
