@@ -12,8 +12,8 @@ use fleetdeck::journal::JournalStore;
 use fleetdeck::ledger_file;
 use fleetdeck::model::duration::format_duration;
 use fleetdeck::model::rollout::{
-    BatchPhase, Manifest, ManifestText, ReleaseAction, ReleaseDigest, RolloutPlan, RolloutSpec,
-    file_spelling, plan_rollout, read_rollout, release_digest,
+    Manifest, ManifestText, ReleaseAction, ReleaseDigest, RolloutPlan, RolloutSpec, file_spelling,
+    plan_rollout, read_rollout, release_digest,
 };
 use fleetdeck::model::run::{Actor, OperatorCommand, PauseScope, RunId, RunView};
 use jiff::Timestamp;
@@ -383,7 +383,9 @@ fn list(settings: &Settings) -> anyhow::Result<ExitCode> {
                 .batches
                 .iter()
                 .next_back()
-                .map_or("-".to_string(), |(b, p)| format!("{} {}", b + 1, p.word()));
+                .map_or("-".to_string(), |(b, _)| {
+                    format!("{} {}", b + 1, projection.batch_word(run, *b))
+                });
             table.row(vec![
                 run.id.0.clone(),
                 run.title.clone(),
@@ -413,13 +415,12 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
         }
         let mut batches = Table::new(vec!["BATCH", "CLUSTERS", "PHASE"]);
         for (i, clusters) in run.batches.iter().enumerate() {
-            let phase = run
-                .rollout
-                .batches
-                .get(&i)
-                .map_or("pending", BatchPhase::word);
             let ids: Vec<&str> = clusters.iter().map(|c| c.as_str()).collect();
-            batches.row(vec![(i + 1).to_string(), ids.join(","), phase.to_string()]);
+            batches.row(vec![
+                (i + 1).to_string(),
+                ids.join(","),
+                projection.batch_word(run, i),
+            ]);
         }
         s.push_str(&batches.render());
         let mut items = Table::new(vec![

@@ -391,6 +391,31 @@ impl Projection {
         }
     }
 
+    /// Whether batch `batch` is under way (executing, verifying, soaking) in a run a pause
+    /// stops: what is in flight finishes, but no new cluster starts and nothing moves on
+    /// until the resume.
+    pub fn batch_held(&self, run: &RunView, batch: usize) -> bool {
+        matches!(
+            run.rollout.batches.get(&batch),
+            Some(BatchPhase::Executing | BatchPhase::Verifying | BatchPhase::Soaking { .. })
+        ) && self.pause_for(run).is_some()
+    }
+
+    /// Batch `batch`'s phase as people read it (`pending` before it has one), with
+    /// ` (paused)` when a pause holds it (see [`Projection::batch_held`]).
+    pub fn batch_word(&self, run: &RunView, batch: usize) -> String {
+        let word = run
+            .rollout
+            .batches
+            .get(&batch)
+            .map_or("pending", BatchPhase::word);
+        if self.batch_held(run, batch) {
+            format!("{word} (paused)")
+        } else {
+            word.to_owned()
+        }
+    }
+
     /// The pause switch that stops `run`, if any (failure-domain pauses apply per node and
     /// are asked for with [`Projection::domain_pause`]).
     pub fn pause_for(&self, run: &RunView) -> Option<&PauseSwitch> {

@@ -505,3 +505,45 @@ fn a_failure_a_person_returned_stays_theirs_when_the_executor_records_it() {
     assert_eq!(step.by.0, "dave@ops", "who failed the node is the person");
     assert!(matches!(&step.status, StepStatus::Failed { .. }));
 }
+
+#[test]
+fn a_batch_under_way_in_a_paused_run_reads_paused() {
+    let mut log = Log::new();
+    log.plan();
+    log.push(
+        "executor/e1",
+        None,
+        None,
+        EventBody::RolloutBatch {
+            batch: 0,
+            phase: BatchPhase::Executing,
+        },
+    );
+    let scope = PauseScope::Run {
+        run: RunId("r1".into()),
+    };
+    log.push(
+        "bob@ops",
+        None,
+        None,
+        EventBody::Paused {
+            scope: scope.clone(),
+            reason: "error budget".into(),
+        },
+    );
+    let p = Projection::replay(&log.events);
+    let run = &p.runs[&RunId("r1".into())];
+    assert_eq!(p.batch_word(run, 0), "executing (paused)");
+    assert_eq!(p.batch_word(run, 1), "pending");
+    log.push(
+        "bob@ops",
+        None,
+        None,
+        EventBody::Resumed {
+            scope,
+            note: String::new(),
+        },
+    );
+    let p = Projection::replay(&log.events);
+    assert_eq!(p.batch_word(&p.runs[&RunId("r1".into())], 0), "executing");
+}

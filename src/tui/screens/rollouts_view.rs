@@ -143,7 +143,11 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
         let stage = stage_of(plan.as_deref(), i)
             .map(|s| format!("{s} "))
             .unwrap_or_default();
-        let phase = phase_text(run, i, app.now);
+        let mut phase = phase_text(run, i, app.now);
+        // Under way but held by a pause: what is in flight finishes, nothing new starts.
+        if projection.batch_held(run, i) {
+            phase.push_str(" (paused)");
+        }
         let slot = match run.rollout.batches.get(&i) {
             Some(crate::model::rollout::BatchPhase::AwaitingApproval) => Slot::Paused,
             Some(crate::model::rollout::BatchPhase::Halted { .. }) => Slot::Critical,
