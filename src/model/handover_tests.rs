@@ -471,13 +471,21 @@ fn rollout() -> EventLog {
     log
 }
 
+/// Appends to the rollout's log what a person did at `t`, as an operator command.
+fn by_person(log: &mut EventLog, t: i64, actor: &str, body: EventBody) {
+    let key = IdempotencyKey(format!("cmd/{actor}/{t}"));
+    let mut e = NewEvent::new(at(t), Actor(actor.into()), key, body);
+    e.run = Some(RunId("ro-cni-1".into()));
+    log.push(e);
+}
+
 #[test]
 fn a_paused_rollout_says_which_approved_batch_it_holds_back() {
     let mut log = rollout();
-    let mut e = NewEvent::new(
-        at(30),
-        Actor("bob@ops".into()),
-        IdempotencyKey("cmd/pause".into()),
+    by_person(
+        &mut log,
+        30,
+        "bob@ops",
         EventBody::Paused {
             scope: PauseScope::Run {
                 run: RunId("ro-cni-1".into()),
@@ -485,19 +493,15 @@ fn a_paused_rollout_says_which_approved_batch_it_holds_back() {
             reason: "error budget".into(),
         },
     );
-    e.run = Some(RunId("ro-cni-1".into()));
-    log.push(e);
-    let mut e = NewEvent::new(
-        at(40),
-        Actor("dave@ops".into()),
-        IdempotencyKey("cmd/approve".into()),
+    by_person(
+        &mut log,
+        40,
+        "dave@ops",
         EventBody::RunApproved {
             batch: Some(1),
             note: "ok".into(),
         },
     );
-    e.run = Some(RunId("ro-cni-1".into()));
-    log.push(e);
     let projection = Projection::replay(&log.0);
     let run = &projection.runs[&RunId("ro-cni-1".into())];
     assert_eq!(
@@ -522,16 +526,14 @@ fn a_paused_rollout_says_which_approved_batch_it_holds_back() {
 #[test]
 fn an_aborted_rollout_says_where_its_release_went() {
     let mut log = rollout();
-    let mut e = NewEvent::new(
-        at(30),
-        Actor("bob@ops".into()),
-        IdempotencyKey("cmd/abort".into()),
+    by_person(
+        &mut log,
+        30,
+        "bob@ops",
         EventBody::Aborted {
             note: "bad canary".into(),
         },
     );
-    e.run = Some(RunId("ro-cni-1".into()));
-    log.push(e);
     let projection = Projection::replay(&log.0);
     let items = handover(&input(&projection, &log.0, &[]));
     assert_eq!(
@@ -570,16 +572,14 @@ fn an_aborted_rollout_with_an_apply_still_in_flight_says_so() {
     intent.run = Some(RunId("ro-cni-1".into()));
     intent.item = Some(ItemId::from("prod-b"));
     log.push(intent);
-    let mut e = NewEvent::new(
-        at(30),
-        Actor("bob@ops".into()),
-        IdempotencyKey("cmd/abort".into()),
+    by_person(
+        &mut log,
+        30,
+        "bob@ops",
         EventBody::Aborted {
             note: "abort mid-apply".into(),
         },
     );
-    e.run = Some(RunId("ro-cni-1".into()));
-    log.push(e);
     let projection = Projection::replay(&log.0);
     let items = handover(&input(&projection, &log.0, &[]));
     assert_eq!(

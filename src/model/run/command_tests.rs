@@ -192,6 +192,19 @@ fn pauses_need_a_reason_and_carry_their_scope() {
     );
 }
 
+/// bob takes node `item` of r1 over.
+fn take_over(projection: &mut Projection, item: &str) {
+    let mut taken = event(
+        3,
+        "bob@h",
+        EventBody::TakenOver {
+            note: "mine".into(),
+        },
+    );
+    taken.event.item = Some(ItemId(item.into()));
+    projection.apply(&taken);
+}
+
 #[test]
 fn only_a_node_in_a_persons_hands_can_be_returned() {
     let mut projection = waiting_rollout();
@@ -206,15 +219,7 @@ fn only_a_node_in_a_persons_hands_can_be_returned() {
         command_event(&projection, &give_back, &bob, at(5)),
         Err(CommandRefusal::NotInHand { .. })
     ));
-    let mut taken = event(
-        3,
-        "bob@h",
-        EventBody::TakenOver {
-            note: "mine".into(),
-        },
-    );
-    taken.event.item = Some(ItemId("c2".into()));
-    projection.apply(&taken);
+    take_over(&mut projection, "c2");
     assert!(command_event(&projection, &give_back, &bob, at(6)).is_ok());
 }
 
@@ -247,15 +252,7 @@ fn a_step_waiting_for_a_person_can_be_returned_without_taking_it_over() {
 #[test]
 fn a_run_that_is_over_takes_no_return_and_no_second_abort() {
     let mut projection = waiting_rollout();
-    let mut taken = event(
-        3,
-        "bob@h",
-        EventBody::TakenOver {
-            note: "mine".into(),
-        },
-    );
-    taken.event.item = Some(ItemId("c2".into()));
-    projection.apply(&taken);
+    take_over(&mut projection, "c2");
     let mut aborted = event(
         4,
         "carol@h",
