@@ -57,6 +57,8 @@ fn a_refused_command_exits_1_and_one_that_could_not_run_exits_2() {
         // An abort takes its why as `--reason` too, as a pause does (not a bad flag).
         vec!["rollout", "abort", "ro-nope-1", "--reason", "x"],
         vec!["maintenance", "abort", "mnt-nope-1", "--reason", "x"],
+        // A resume's note may be left out (not a missing argument).
+        vec!["rollout", "resume", "ro-nope-1"],
     ] {
         let out = fleetdeck(&args, dir.path());
         assert_eq!(out.status.code(), Some(1), "{args:?}: {}", text(&out));

@@ -67,8 +67,8 @@ pub enum RolloutCommand {
     Resume {
         /// The run id
         run: String,
-        /// Why it is safe to go on
-        #[arg(long)]
+        /// Why it is safe to go on (may be left out)
+        #[arg(long, default_value = "")]
         note: String,
     },
     /// Stop a rollout for good; nothing is undone

@@ -607,8 +607,8 @@ fn left_mid_change(run: &crate::model::run::RunView, now: Timestamp) -> Vec<Hand
             )),
             (None, Some((step, view))) => match &view.status {
                 StepStatus::HandedOff { to, .. } => details.push(format!(
-                    "stood at {step}, in {to}'s hands (since {}): returning it now changes \
-                     nothing",
+                    "stood at {step}, in {to}'s hands (since {}): the run is over, so a \
+                     return is refused and nothing follows",
                     when(view.since)
                 )),
                 status => details.push(format!("stood at {step}: {status}")),

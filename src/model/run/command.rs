@@ -364,13 +364,6 @@ pub fn command_event(
                 }),
             )?;
             let view = run_of(projection, run)?;
-            if view.status.is_final() {
-                return Err(CommandRefusal::RunOver {
-                    run: run.clone(),
-                    status: view.status.clone(),
-                    what: "no step follows a return; the node stays as it is (uncordon it by hand once it is fit)",
-                });
-            }
             // Only a person holding the node can give it back — one handed it or who took
             // it over, or the person a manual step waits for; otherwise the journal would
             // show the step done while the engine ignores the return.
@@ -474,15 +467,18 @@ pub fn refusal_event(
             reason: refusal.to_string(),
         },
     );
-    // The rules refuse only approvals, aborts and returns: every other command is refused
-    // only for naming nothing real or leaving a text empty, which is not audited (the test
+    // The rules refuse only approvals, aborts and a node's hand-off, take-over or return:
+    // every other command is refused only for naming nothing real or leaving a text
+    // empty, which is not audited (the test
     // `only_approvals_aborts_and_returns_are_refused_by_the_rules` keeps this true).
     // Should that change, the refusal is still kept, about nothing in particular.
     let (run, item) = match command {
         OperatorCommand::Approve { run, .. } | OperatorCommand::Abort { run, .. } => {
             (Some(run), None)
         }
-        OperatorCommand::Return { run, item, .. } => (Some(run), Some(item)),
+        OperatorCommand::Return { run, item, .. }
+        | OperatorCommand::HandOff { run, item, .. }
+        | OperatorCommand::TakeOver { run, item, .. } => (Some(run), Some(item)),
         _ => (None, None),
     };
     if let Some(view) = run.and_then(|run| run_of(projection, run).ok()) {
@@ -613,6 +609,20 @@ fn item_event(
         return Err(CommandRefusal::NoItem {
             run: run.clone(),
             item: item.clone(),
+        });
+    }
+    // A hand-off, take-over or return on a run that is over would change its record of
+    // where it stopped while nothing follows it any more.
+    if view.status.is_final() {
+        return Err(CommandRefusal::RunOver {
+            run: run.clone(),
+            status: view.status.clone(),
+            what: if view.status == RunStatus::Aborted {
+                "nothing follows on its nodes any more; a node it left stays as it is \
+                 (uncordon it by hand once it is fit)"
+            } else {
+                "every node of it finished; nothing follows"
+            },
         });
     }
     Ok(about_run(event, view).with_item(item.clone()))

@@ -273,10 +273,24 @@ fn a_run_that_is_over_takes_no_return_and_no_second_abort() {
     assert!(
         refused
             .to_string()
-            .starts_with("r1 is already aborted: no step follows a return"),
+            .starts_with("r1 is already aborted: nothing follows on its nodes any more"),
         "{refused}"
     );
     assert!(refused.is_audited());
+    // Nor a hand-off or a take-over: the record of where it stopped stays.
+    let hand_off = OperatorCommand::HandOff {
+        run: RunId("r1".into()),
+        item: ItemId("c2".into()),
+        to: Actor("zed@h".into()),
+        note: "yours".into(),
+    };
+    let refused = command_event(&projection, &hand_off, &bob, at(5)).unwrap_err();
+    assert!(
+        matches!(refused, CommandRefusal::RunOver { .. }),
+        "{refused}"
+    );
+    let record = refusal_event(&projection, &hand_off, &bob, at(5), &refused).expect("audited");
+    assert_eq!(record.item, Some(ItemId("c2".into())));
     let again = OperatorCommand::Abort {
         run: RunId("r1".into()),
         note: "again".into(),

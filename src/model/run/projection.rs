@@ -409,7 +409,13 @@ impl Projection {
             .batches
             .get(&batch)
             .map_or("pending", BatchPhase::word);
-        if self.batch_held(run, batch) {
+        let under_way = matches!(
+            run.rollout.batches.get(&batch),
+            Some(BatchPhase::Executing | BatchPhase::Verifying | BatchPhase::Soaking { .. })
+        );
+        if under_way && run.status == RunStatus::Aborted {
+            format!("{word} (aborted)")
+        } else if self.batch_held(run, batch) {
             format!("{word} (paused)")
         } else {
             word.to_owned()

@@ -546,4 +546,17 @@ fn a_batch_under_way_in_a_paused_run_reads_paused() {
     );
     let p = Projection::replay(&log.events);
     assert_eq!(p.batch_word(&p.runs[&RunId("r1".into())], 0), "executing");
+    log.push(
+        "bob@ops",
+        None,
+        None,
+        EventBody::Aborted {
+            note: "bad canary".into(),
+        },
+    );
+    let p = Projection::replay(&log.events);
+    assert_eq!(
+        p.batch_word(&p.runs[&RunId("r1".into())], 0),
+        "executing (aborted)"
+    );
 }
