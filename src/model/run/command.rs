@@ -115,7 +115,7 @@ pub enum CommandRefusal {
     Empty(&'static str),
     /// A return for a node nobody was handed or took over: the engine still has it.
     #[error(
-        "node {item} of {run} is not in a person's hands (the engine has it): hand it off or take it over first"
+        "node {item} of {run} is not in a person's hands: hand it off or take it over first, then return it"
     )]
     NotInHand {
         /// The run.
@@ -207,13 +207,13 @@ impl OperatorCommand {
             ),
             OperatorCommand::Approve { run, batch, note } => match batch {
                 Some(b) => format!(
-                    "approve batch {} of {run}: its clusters start{}",
+                    "approve batch {} of {run}: its clusters start, unless a pause holds the run{}",
                     b + 1,
                     noted(note)
                 ),
                 None => {
                     format!(
-                        "approve the waiting batch of {run}: its clusters start{}",
+                        "approve the waiting batch of {run}: its clusters start, unless a pause holds the run{}",
                         noted(note)
                     )
                 }

@@ -571,3 +571,16 @@ fn a_hand_off_return_or_abort_without_a_note_is_a_typing_mistake() {
         assert!(!CommandRefusal::Empty(what).is_audited());
     }
 }
+
+#[test]
+fn an_approval_says_a_pause_still_holds_the_run() {
+    let approve = OperatorCommand::Approve {
+        run: RunId("r1".into()),
+        batch: Some(1),
+        note: String::new(),
+    };
+    assert_eq!(
+        approve.describe(),
+        "approve batch 2 of r1: its clusters start, unless a pause holds the run"
+    );
+}
