@@ -261,6 +261,15 @@ impl App {
         if self.nav.current() == &Route::Rollouts {
             self.refresh_rollout_plan(journal_changed);
         }
+        // The node card shown is the card acted on: once on screen it stays selected
+        // until the operator moves, rather than following the default (the first card
+        // needing a person) to another node when this one is returned.
+        if self.nav.current() == &Route::Maintenance && self.maintenance_state.selected.is_none() {
+            self.maintenance_state.selected = super::screens::maintenance::selected(
+                &self.maintenance_state,
+                &self.activity.journal.projection,
+            );
+        }
         commands
     }
 

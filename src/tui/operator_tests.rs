@@ -1256,3 +1256,91 @@ fn a_maintenance_refused_for_its_cluster_is_sent_to_the_journal_unless_read_only
     app.config.readonly = true;
     assert!(press(&mut app, "m").is_empty());
 }
+
+#[test]
+fn the_rollout_on_screen_stays_selected_when_another_starts_waiting() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "3");
+    let selected = |app: &super::app::App| {
+        super::screens::rollouts::selected(&app.rollouts_state, &app.activity.journal.projection)
+            .map(|r| r.id.0.clone())
+    };
+    assert_eq!(selected(&app).as_deref(), Some("ro-cni-1"));
+    // ro-cni-1's batch is approved and under way; another rollout now awaits approval.
+    let mut events = EventLog(fixtures::journal_events());
+    let at = fixtures::now() - jiff::SignedDuration::from_secs(30);
+    let rollout_event = |run: &str, key: &str, body: EventBody| {
+        NewEvent::new(
+            at,
+            Actor("executor/e1".into()),
+            IdempotencyKey(key.into()),
+            body,
+        )
+        .with_run(RunId(run.into()))
+    };
+    events.push(rollout_event(
+        "ro-dns-1",
+        "dns-planned",
+        EventBody::RunPlanned {
+            title: "coredns-1.12".into(),
+            items: vec!["eu-fra-prod-02".into()],
+            batches: vec![vec!["eu-fra-prod-02".into()]],
+            spec: serde_json::Value::Null,
+        },
+    ));
+    events.push(rollout_event(
+        "ro-dns-1",
+        "dns-waiting",
+        EventBody::RolloutBatch {
+            batch: 0,
+            phase: crate::model::rollout::BatchPhase::AwaitingApproval,
+        },
+    ));
+    events.push(rollout_event(
+        "ro-cni-1",
+        "cni-executing",
+        EventBody::RolloutBatch {
+            batch: 1,
+            phase: crate::model::rollout::BatchPhase::Executing,
+        },
+    ));
+    fixtures::with_journal(&mut app, events.0);
+    assert_eq!(
+        selected(&app).as_deref(),
+        Some("ro-cni-1"),
+        "the selection moved by itself, under the operator's next key"
+    );
+}
+
+#[test]
+fn the_node_card_on_screen_stays_selected_when_it_no_longer_needs_a_person() {
+    let mut app = fixtures::operator_app();
+    press(&mut app, "4");
+    let selected = |app: &super::app::App| {
+        super::screens::maintenance::selected(
+            &app.maintenance_state,
+            &app.activity.journal.projection,
+        )
+    };
+    let (run, item) = selected(&app).expect("a card needing a person");
+    // Its person gives it back: it needs nobody now, while another card still does.
+    let mut events = EventLog(fixtures::journal_events());
+    let mut returned = NewEvent::new(
+        fixtures::now() - jiff::SignedDuration::from_secs(10),
+        Actor("bob@ops".into()),
+        IdempotencyKey("cmd/bob/return".into()),
+        EventBody::Returned {
+            outcome: ReturnOutcome::Retry,
+            note: "PDB relaxed".into(),
+        },
+    )
+    .with_run(run.clone());
+    returned.item = Some(item.clone());
+    events.push(returned);
+    fixtures::with_journal(&mut app, events.0);
+    assert_eq!(
+        selected(&app),
+        Some((run, item)),
+        "the selection moved by itself, under the operator's next key"
+    );
+}
