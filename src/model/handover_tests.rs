@@ -122,6 +122,15 @@ fn shift() -> Log {
     log
 }
 
+/// Asserts that one of `item`'s details starts with `prefix`, showing them all if not.
+fn assert_detail(item: &HandoverItem, prefix: &str) {
+    assert!(
+        item.details.iter().any(|d| d.starts_with(prefix)),
+        "no detail starts with {prefix:?}: {:?}",
+        item.details
+    );
+}
+
 fn input<'a>(
     p: &'a Projection,
     events: &'a [Event],
@@ -278,13 +287,7 @@ fn an_abort_mid_drain_leaves_the_node_cordoned_and_the_handover_says_so() {
     let left = &items[0];
     assert_eq!(left.section, Section::LeftMidChange);
     assert_eq!(left.title, "n1 in mnt-reboot-1 left cordoned");
-    assert!(
-        left.details
-            .iter()
-            .any(|d| d.starts_with("fleetdeck cordoned the node and never uncordoned it")),
-        "{:?}",
-        left.details
-    );
+    assert_detail(left, "fleetdeck cordoned the node and never uncordoned it");
 }
 
 #[test]
@@ -342,14 +345,7 @@ fn a_take_over_reads_as_one_and_after_an_abort_the_node_is_left_in_that_persons_
         items[0].title,
         "n1 Drain in mnt-reboot-1 is with carol@ops (taken over)"
     );
-    assert!(
-        items[0]
-            .details
-            .iter()
-            .any(|d| d.starts_with("taken over by carol@ops")),
-        "{:?}",
-        items[0].details
-    );
+    assert_detail(&items[0], "taken over by carol@ops");
     log.push(
         100,
         "bob@ops",
@@ -513,14 +509,7 @@ fn a_paused_rollout_says_which_approved_batch_it_holds_back() {
         .iter()
         .find(|i| i.section == Section::PausedAutomation)
         .expect("the pause");
-    assert!(
-        pause
-            .details
-            .iter()
-            .any(|d| d.starts_with("holds back batch 2, approved by dave@ops")),
-        "{:?}",
-        pause.details
-    );
+    assert_detail(pause, "holds back batch 2, approved by dave@ops");
 }
 
 #[test]
@@ -547,14 +536,7 @@ fn an_aborted_rollout_says_where_its_release_went() {
         "ro-cni-1 aborted with its release on 1 of 3 clusters"
     );
     assert!(items[0].details.contains(&"release on: prod-a".to_string()));
-    assert!(
-        items[0]
-            .details
-            .iter()
-            .any(|d| d.starts_with("aborted by bob@ops")),
-        "{:?}",
-        items[0].details
-    );
+    assert_detail(&items[0], "aborted by bob@ops");
 }
 
 #[test]
@@ -586,12 +568,5 @@ fn an_aborted_rollout_with_an_apply_still_in_flight_says_so() {
         items[0].title,
         "ro-cni-1 aborted with its release on 1 of 3 clusters, 1 more in flight"
     );
-    assert!(
-        items[0]
-            .details
-            .iter()
-            .any(|d| d.starts_with("apply in flight on: prod-b (outcome pending")),
-        "{:?}",
-        items[0].details
-    );
+    assert_detail(&items[0], "apply in flight on: prod-b (outcome pending");
 }

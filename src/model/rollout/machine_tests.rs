@@ -1199,18 +1199,21 @@ fn observations_round_trip_through_the_journal() {
     }
 }
 
+/// The run with its canary batch waiting, then approved by `by`: the state and what the
+/// approval produced.
+fn canary_approved_by(by: Actor) -> (RunState, Vec<Action>) {
+    let (s, _) = step(run(), t(0), Observation::Tick);
+    let approve = Observation::Approve {
+        batch: 0,
+        by,
+        note: "canary ok".into(),
+    };
+    step(s, t(1), approve)
+}
+
 #[test]
 fn an_approval_is_journaled_once_by_the_person_not_again_by_the_executor() {
-    let (s, _) = step(run(), t(0), Observation::Tick);
-    let (s, out) = step(
-        s,
-        t(1),
-        Observation::Approve {
-            batch: 0,
-            by: bob(),
-            note: "canary ok".into(),
-        },
-    );
+    let (s, out) = canary_approved_by(bob());
     let journaled = journaled(&out);
     assert!(
         !journaled
@@ -1237,13 +1240,7 @@ fn journaled(out: &[Action]) -> Vec<EventBody> {
 
 #[test]
 fn a_pause_a_resume_and_an_abort_are_journaled_once_by_the_person_not_again_by_the_executor() {
-    let (s, _) = step(run(), t(0), Observation::Tick);
-    let approve = Observation::Approve {
-        batch: 0,
-        by: bob(),
-        note: "canary ok".into(),
-    };
-    let (s, _) = step(s, t(1), approve);
+    let (s, _) = canary_approved_by(bob());
     let pause = Observation::Pause {
         by: bob(),
         reason: "error budget".into(),
