@@ -6,6 +6,21 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+/// The global flags that point a command at a workspace's ledger, kubeconfig and journal
+/// (`ledger.yaml`, `kubeconfig`, `journal.sqlite` in its directory), acting as `actor`.
+pub fn workspace_flags(actor: &str) -> [&str; 8] {
+    [
+        "--ledger",
+        "ledger.yaml",
+        "--kubeconfig",
+        "kubeconfig",
+        "--journal",
+        "journal.sqlite",
+        "--as",
+        actor,
+    ]
+}
+
 /// The binary under test: `FLEETDECK_BIN` when set (a copy taken right after building,
 /// useful when several checkouts share one target directory), else Cargo's.
 pub fn binary() -> String {

@@ -20,19 +20,8 @@ impl Executor {
     /// 2 s, with `extra` flags for `run`.
     pub fn spawn(dir: &Path, name: &str, extra: &[&str]) -> Executor {
         let child = Command::new(binary())
-            .args([
-                "--ledger",
-                "ledger.yaml",
-                "--kubeconfig",
-                "kubeconfig",
-                "--journal",
-                "journal.sqlite",
-                "--as",
-                name,
-                "run",
-                "--lease-ttl",
-                "2s",
-            ])
+            .args(super::cli_support::workspace_flags(name))
+            .args(["run", "--lease-ttl", "2s"])
             .args(extra)
             .current_dir(dir)
             .env("FLEETDECK_CONFIG", dir.join("config.toml"))

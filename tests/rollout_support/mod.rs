@@ -53,16 +53,7 @@ impl Workspace {
     /// `fleetdeck ARGS` as `actor` in the workspace, on its ledger, kubeconfig and
     /// journal (`journal.sqlite`).
     pub fn fleetdeck(&self, actor: &str, args: &[&str]) -> std::process::Output {
-        let mut all = vec![
-            "--ledger",
-            "ledger.yaml",
-            "--kubeconfig",
-            "kubeconfig",
-            "--journal",
-            "journal.sqlite",
-            "--as",
-            actor,
-        ];
+        let mut all = crate::cli_support::workspace_flags(actor).to_vec();
         all.extend_from_slice(args);
         crate::cli_support::fleetdeck(&all, self.path())
     }
