@@ -42,10 +42,7 @@ pub fn check_clusters(settings: &Settings, run: &str, batch: Option<usize>) -> a
             .context("the batch's clusters are checked before an approval")?,
     )?;
     let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
+    let runtime = super::runtime()?;
     // Every cluster is reached at once, each within the reach timeout: the check takes as
     // long as the slowest cluster, not the sum of them.
     let options = ConnectOptions::default();

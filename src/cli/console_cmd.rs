@@ -42,10 +42,7 @@ pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
             Some(format!("{error}; no cluster can be reached")),
         ),
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
+    let runtime = super::runtime()?;
     runtime.block_on(run_live(settings, ledger, kubeconfig, notice, false))?;
     runtime.shutdown_background();
     Ok(ExitCode::SUCCESS)
@@ -99,7 +96,9 @@ pub async fn run_live(
     };
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let notice = readonly_notice(settings.readonly, executor, notice);
-    let executor_task = if executor && !settings.readonly {
+    // Read-only runs no executor, even where one was asked for (the demo).
+    let runs_executor = executor && !settings.readonly;
+    let executor_task = if runs_executor {
         let store = SqliteJournal::open(&settings.journal, Durability::Full)?;
         let port =
             super::engine_port::kube_port(settings, &ledger, &kubeconfig, sync.snapshots.clone())
@@ -139,7 +138,7 @@ pub async fn run_live(
         notices: Some(notice_rx),
         notice,
         capacity: settings.capacity.clone(),
-        executor: executor.then(|| executor_actor(settings)),
+        executor: runs_executor.then(|| executor_actor(settings)),
     };
     let result = run_console(inputs).await;
     let _ = stop_tx.send(true);

@@ -32,7 +32,13 @@ pub fn serve(
                 return;
             }
             if store.is_none() {
-                store = SqliteJournal::open(&journal, Durability::Full)
+                // Read-only: SQLite itself refuses every write, and nothing is created.
+                let opened = if readonly {
+                    SqliteJournal::open_read_only(&journal)
+                } else {
+                    SqliteJournal::open(&journal, Durability::Full)
+                };
+                store = opened
                     .map_err(|error| {
                         let _ = notices.send(Notice {
                             ok: false,

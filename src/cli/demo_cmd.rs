@@ -41,10 +41,7 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
         }
         None => temp.path().to_path_buf(),
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
+    let runtime = super::runtime()?;
     runtime.block_on(async {
         let scenario = Scenario::load(&args.scenario)?;
         let fleet = SimFleet::from_scenario(&scenario, args.seed, args.speed)?;

@@ -31,13 +31,6 @@ fn refuse_readonly(settings: &Settings, what: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
-    Ok(tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?)
-}
-
 /// `maintenance start FILE [--dry-run]`.
 pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<ExitCode> {
     if !dry_run {
@@ -55,7 +48,7 @@ pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<
         .with_context(|| format!("cluster {} is not in the ledger", spec.cluster))?
         .clone();
     let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
-    let plan = runtime()?.block_on(async {
+    let plan = super::runtime()?.block_on(async {
         // Never plan against a cluster that is not the one the ledger pins. A real start
         // refused here is journaled; a dry run records nothing, refused or not.
         let client = match verified_client(&cluster, &kubeconfig, &ConnectOptions::default()).await
@@ -182,7 +175,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
     let ledger = fleetdeck::ledger_file::load(&settings.ledger_path()?)?;
     let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
     let store = open(settings)?;
-    runtime()?.block_on(async move {
+    super::runtime()?.block_on(async move {
         let mut sync = FleetSync::start(&ledger, kubeconfig.clone(), settings.sync);
         // Prechecks read the fleet view: let every cluster reach a verdict first.
         sync.wait_settled(std::time::Duration::from_secs(30)).await;

@@ -118,6 +118,15 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The runtime a command that talks to clusters runs on: two workers (the machines this
+/// runs on are small, and a command's work is IO), timers and IO enabled.
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
