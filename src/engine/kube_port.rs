@@ -138,10 +138,7 @@ impl KubePort {
             cluster: cluster.0.clone(),
             reason,
         };
-        let refusal = match self.snapshots.borrow().cluster(&cluster.0) {
-            None => Some("not in the fleet view".to_string()),
-            Some(live) => live.change_refusal(),
-        };
+        let refusal = self.snapshots.borrow().change_refusal(&cluster.0);
         match refusal {
             Some(reason) => Err(refused(reason)),
             None => self.client(cluster),

@@ -219,11 +219,14 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
         });
     }
     for run in p.runs.values() {
-        // A finished run waits for nobody, but a node in a person's hands is still theirs
-        // and what an abort left half done is still there.
-        let finished = run.status.is_final();
+        // A finished run waits for nobody and nothing follows in it: only what it left
+        // half done (nodes in a person's hands included) is still there.
+        if run.status.is_final() {
+            items.extend(left_mid_change(run, now));
+            continue;
+        }
         for (batch, phase) in &run.rollout.batches {
-            if finished || *phase != BatchPhase::AwaitingApproval {
+            if *phase != BatchPhase::AwaitingApproval {
                 continue;
             }
             let clusters: Vec<&str> = run
@@ -268,7 +271,7 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             };
             let key = format!("step/{}/{item_id}/{step}", run.id);
             match &view.status {
-                StepStatus::Blocked { reason } if !finished => {
+                StepStatus::Blocked { reason } => {
                     let mut details = vec![format!(
                         "stuck for {} (since {})",
                         age(now, view.since),
@@ -288,7 +291,7 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                         acks: Vec::new(),
                     });
                 }
-                StepStatus::HandedOff { to, note } if !finished => {
+                StepStatus::HandedOff { to, note } => {
                     let (by, since) = item
                         .handoff
                         .as_ref()
@@ -322,9 +325,6 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             }
         }
         items.extend(left_mid_change(run, now));
-        if finished {
-            continue;
-        }
         if let Some(why) = &run.rollout.halted {
             items.push(HandoverItem {
                 key: format!("halted/{}", run.id),

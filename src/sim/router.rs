@@ -58,7 +58,9 @@ async fn cluster_handler(State(cluster): State<Arc<Cluster>>, req: Request) -> R
 
 /// Serves one API request for one cluster, after the cluster's faults had their say.
 async fn serve(cluster: Arc<Cluster>, path: &str, req: Request) -> Response {
-    match cluster.faults().gate().await {
+    // One copy of the faults per request: they apply to it as they were when it came in.
+    let faults = cluster.faults();
+    match faults.gate().await {
         Gate::Pass => {}
         Gate::Fail(e) => return e.into_response(),
         Gate::Refuse => {
@@ -79,13 +81,12 @@ async fn serve(cluster: Arc<Cluster>, path: &str, req: Request) -> Response {
         Route::Collection { kind, .. } | Route::Item { kind, .. } => Some(kind),
         _ => None,
     });
-    let extra = kind.and_then(|kind| cluster.faults().slow_resources.get(kind.plural()).copied());
+    let extra = kind.and_then(|kind| faults.slow_resources.get(kind.plural()).copied());
     if let Some(ms) = extra {
         tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
     }
     if let Some(kind) = kind
-        && cluster
-            .faults()
+        && faults
             .forbidden_resources
             .iter()
             .any(|r| r == kind.plural())

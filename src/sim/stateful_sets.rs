@@ -79,12 +79,7 @@ pub fn reconcile(pass: &mut Pass) {
         } else {
             status_revision
         };
-        let revision_of = |pod: &Value| {
-            pod.pointer(&format!("/metadata/labels/{REVISION_LABEL}"))
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned()
-        };
+        let revision_of = |pod: &Value| str_at(pod, &format!("/metadata/labels/{REVISION_LABEL}"));
         let mut counts = StatefulCounts {
             replicas: 0,
             ready: 0,

@@ -647,9 +647,8 @@ impl App {
             Route::Cluster(id) => {
                 let node = self
                     .snapshot
-                    .clusters
-                    .iter()
-                    .filter(|c| *c.id == **id)
+                    .cluster(id)
+                    .into_iter()
                     .flat_map(|c| c.view.nodes.iter())
                     .find(|n| filter.names(&n.name.0))
                     .map(|n| Arc::clone(&n.name.0));

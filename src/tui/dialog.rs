@@ -366,10 +366,8 @@ impl Dialog {
                     (KeyCode::Left, Some(ReturnOutcome::Abort)) => ReturnOutcome::Retry,
                     (KeyCode::Left, Some(ReturnOutcome::Retry)) => ReturnOutcome::Done,
                     (KeyCode::Left, _) => ReturnOutcome::Abort,
-                    (_, current) => {
-                        self.outcome = current;
-                        return DialogResult::Open;
-                    }
+                    // Any other key leaves the choice as it was.
+                    _ => return DialogResult::Open,
                 });
                 self.problem = None;
             }

@@ -98,10 +98,7 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
                 Command::Send(c) => {
                     // Quitting, or recording a refusal the console already showed, needs
                     // no word when no journal listens.
-                    let quiet = matches!(
-                        c,
-                        super::feed::ConsoleCommand::Quit | super::feed::ConsoleCommand::Refused(_)
-                    );
+                    let quiet = !c.needs_answer();
                     let sent = inputs
                         .commands
                         .as_ref()

@@ -94,6 +94,17 @@ pub enum ConsoleCommand {
     RefusedByRules(crate::model::run::OperatorCommand),
 }
 
+impl ConsoleCommand {
+    /// Whether the operator waits for an answer: not for quitting, nor for recording a
+    /// refusal the console already showed.
+    pub fn needs_answer(&self) -> bool {
+        !matches!(
+            self,
+            ConsoleCommand::Quit | ConsoleCommand::Refused(_) | ConsoleCommand::RefusedByRules(_)
+        )
+    }
+}
+
 /// The answer to a console command: what was recorded, or why not.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notice {

@@ -257,13 +257,7 @@ pub fn approve(app: &mut App) -> Vec<Command> {
     // identity. Each refused cluster is named with that rule's reason.
     let seen: Vec<(ClusterId, Option<String>)> = clusters
         .iter()
-        .map(|c| {
-            let reason = match app.snapshot.cluster(c) {
-                Some(view) => view.change_refusal(),
-                None => Some("not in the fleet view".to_owned()),
-            };
-            (ClusterId((*c).to_string()), reason)
-        })
+        .map(|c| (ClusterId((*c).to_string()), app.snapshot.change_refusal(c)))
         .collect();
     let checked = check_approve(run, &actor, Some(batch))
         .and_then(|b| check_batch_can_act(b, &seen).map(|_| b).map_err(Into::into));
@@ -524,10 +518,7 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
     let title = format!("start maintenance on {id}");
     // The rule every change obeys (`ClusterSnapshot::change_refusal`): a Synced or
     // Degraded cluster whose pinned identity is confirmed.
-    let refusal = match app.snapshot.cluster(&id) {
-        None => Some("it is not in the fleet view".to_owned()),
-        Some(c) => c.change_refusal(),
-    };
+    let refusal = app.snapshot.change_refusal(&id);
     let facts = app.data.cluster(&id).cloned();
     let (None, Some(facts)) = (&refusal, facts) else {
         // A cluster that cannot take actions is the audit trail's; the console merely not

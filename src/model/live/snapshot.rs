@@ -162,6 +162,16 @@ impl FleetSnapshot {
         }
     }
 
+    /// Why no change may be made to cluster `id` now, if so: the one rule every change
+    /// obeys ([`ClusterSnapshot::change_refusal`]), and a cluster this view does not hold
+    /// may not be changed either.
+    pub fn change_refusal(&self, id: &str) -> Option<String> {
+        match self.cluster(id) {
+            Some(cluster) => cluster.change_refusal(),
+            None => Some("not in the fleet view".to_owned()),
+        }
+    }
+
     /// The cluster with this ledger id.
     pub fn cluster(&self, id: &str) -> Option<&Arc<ClusterSnapshot>> {
         self.clusters.iter().find(|c| &*c.id == id)

@@ -395,25 +395,19 @@ impl Projection {
     /// stops: what is in flight finishes, but no new cluster starts and nothing moves on
     /// until the resume.
     pub fn batch_held(&self, run: &RunView, batch: usize) -> bool {
-        matches!(
-            run.rollout.batches.get(&batch),
-            Some(BatchPhase::Executing | BatchPhase::Verifying | BatchPhase::Soaking { .. })
-        ) && self.pause_for(run).is_some()
+        under_way(run, batch) && self.pause_for(run).is_some()
     }
 
     /// Batch `batch`'s phase as people read it (`pending` before it has one), with
-    /// ` (paused)` when a pause holds it (see [`Projection::batch_held`]).
+    /// ` (aborted)` when its run was aborted under way and ` (paused)` when a pause holds
+    /// it (see [`Projection::batch_held`]).
     pub fn batch_word(&self, run: &RunView, batch: usize) -> String {
         let word = run
             .rollout
             .batches
             .get(&batch)
             .map_or("pending", BatchPhase::word);
-        let under_way = matches!(
-            run.rollout.batches.get(&batch),
-            Some(BatchPhase::Executing | BatchPhase::Verifying | BatchPhase::Soaking { .. })
-        );
-        if under_way && run.status == RunStatus::Aborted {
+        if under_way(run, batch) && run.status == RunStatus::Aborted {
             format!("{word} (aborted)")
         } else if self.batch_held(run, batch) {
             format!("{word} (paused)")
@@ -513,6 +507,14 @@ impl Projection {
 
 /// Who set `status` and since when, when it is the executor's record of the hand-off or
 /// take-over the item is in (same owner, same note); `None` for anything else.
+/// Whether batch `batch` of `run` is under way: executing, verifying or soaking.
+fn under_way(run: &RunView, batch: usize) -> bool {
+    matches!(
+        run.rollout.batches.get(&batch),
+        Some(BatchPhase::Executing | BatchPhase::Verifying | BatchPhase::Soaking { .. })
+    )
+}
+
 fn person_set(
     item: &ItemView,
     key: &IdempotencyKey,
