@@ -28,10 +28,9 @@ fn in_flight(projection: &Projection) -> BTreeMap<String, String> {
             continue;
         };
         let current = run.items.iter().find_map(|(item, view)| {
-            let step = view.current.as_ref()?;
-            let status = &view.steps.get(step)?.status;
-            (!matches!(status, crate::model::run::StepStatus::Succeeded))
-                .then(|| format!("{item} {step} {}", status.word()))
+            let (step, at) = view.current_step()?;
+            (!matches!(at.status, crate::model::run::StepStatus::Succeeded))
+                .then(|| format!("{item} {step} {}", at.status.word()))
         });
         let text = match current {
             Some(c) => format!("{} · {c}", run.id),

@@ -578,10 +578,7 @@ fn left_mid_change(run: &crate::model::run::RunView, now: Timestamp) -> Vec<Hand
         let Some(item) = run.items.get(id) else {
             continue;
         };
-        let current = item
-            .current
-            .as_ref()
-            .and_then(|step| Some((step, item.steps.get(step)?)));
+        let current = item.current_step();
         let failed = current.filter(|(_, v)| matches!(v.status, StepStatus::Failed { .. }));
         // In a person's hands or stuck, in a run that is not over: listed as such already.
         // Once the run is over, nothing it could do follows, so it is left mid-change.

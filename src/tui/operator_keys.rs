@@ -313,8 +313,7 @@ fn selected_card(app: &App) -> Option<(RunView, crate::model::run::ItemId)> {
 fn card_context(run: &RunView, item: &crate::model::run::ItemId) -> Vec<String> {
     let mut out = vec![format!("{item} in {} ({})", run.id, run.title)];
     if let Some(view) = run.items.get(item)
-        && let Some(step) = &view.current
-        && let Some(s) = view.steps.get(step)
+        && let Some((step, s)) = view.current_step()
     {
         out.push(format!("step {step}: {}", view.status_word(&s.status)));
         if let StepStatus::Blocked { reason } = &s.status {

@@ -369,10 +369,8 @@ pub fn command_event(
             // show the step done while the engine ignores the return.
             let in_hand = view.items.get(item).is_some_and(|i| {
                 i.handoff.is_some()
-                    || i.current
-                        .as_ref()
-                        .and_then(|step| i.steps.get(step))
-                        .is_some_and(|v| matches!(v.status, StepStatus::HandedOff { .. }))
+                    || i.current_step()
+                        .is_some_and(|(_, v)| matches!(v.status, StepStatus::HandedOff { .. }))
             });
             if !in_hand {
                 return Err(CommandRefusal::NotInHand {

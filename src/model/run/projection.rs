@@ -528,6 +528,12 @@ fn person_set(
 }
 
 impl ItemView {
+    /// The step the item stands at, with its status: where the item is now.
+    pub fn current_step(&self) -> Option<(&StepName, &StepView)> {
+        let step = self.current.as_ref()?;
+        Some((step, self.steps.get(step)?))
+    }
+
     /// `status` (the item's current step's) as people read it: `taken-over` while the
     /// person who took the step over has it, else the status's own word.
     pub fn status_word(&self, status: &StepStatus) -> &'static str {

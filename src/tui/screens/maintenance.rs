@@ -67,8 +67,7 @@ pub fn item<'p>(projection: &'p Projection, run: &RunId, item: &ItemId) -> Optio
 
 /// The status of the step the item stands at.
 pub fn current_status(item: &ItemView) -> Option<&StepStatus> {
-    let step = item.current.as_ref()?;
-    Some(&item.steps.get(step)?.status)
+    item.current_step().map(|(_, view)| &view.status)
 }
 
 /// The column the item's card sits in: its current step, or Done once Uncordon finished.

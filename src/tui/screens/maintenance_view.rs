@@ -155,7 +155,7 @@ fn card_line(
     for (c, _) in COLUMNS.iter().enumerate() {
         let cell = match (at, view) {
             (Some(a), Some(v)) if a == c => {
-                let step = v.current.as_ref().and_then(|s| v.steps.get(s));
+                let step = v.current_step().map(|(_, view)| view);
                 match step {
                     Some(_) if c == COLUMNS.len() - 1 => {
                         Span::styled(format!("{:<col_w$}", "✓ done"), t.style(Slot::Ok))
@@ -274,7 +274,7 @@ fn detail(
         .current
         .as_ref()
         .map_or("-".to_string(), |s| s.to_string());
-    let head = match view.current.as_ref().and_then(|s| view.steps.get(s)) {
+    let head = match view.current_step().map(|(_, step)| step) {
         Some(s) => vec![
             Span::styled(format!("{item_id} "), t.style(Slot::Title)),
             Span::raw(format!("in {run} · step {step}: ")),
