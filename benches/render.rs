@@ -174,6 +174,7 @@ fn cluster(c: usize, generation: usize) -> Arc<ClusterSnapshot> {
         identity_verdict: Some(IdentityVerdict::NotPinned),
         server_version: Some(format!("v1.31.{}", 4 + (c % 3) / 2)),
         last_error: None,
+        error: None,
         kubelet_versions: Vec::new(),
         kernel_versions: Vec::new(),
         runtime_versions: Vec::new(),

@@ -156,6 +156,7 @@ impl Loop {
             identity: self.identity.clone(),
             identity_verdict: self.verdict.clone(),
             server_version: self.server_version.clone(),
+            error: self.last_error.clone(),
             last_error: status_reason(
                 &facts,
                 self.last_error.as_deref(),

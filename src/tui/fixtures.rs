@@ -275,6 +275,7 @@ fn snapshot_of(
         identity_verdict: verdict,
         server_version: server.map(str::to_owned),
         last_error: error.map(str::to_owned),
+        error: error.map(str::to_owned),
         kubelet_versions: Vec::new(),
         kernel_versions: Vec::new(),
         runtime_versions: Vec::new(),

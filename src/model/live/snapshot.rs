@@ -36,8 +36,13 @@ pub struct ClusterSnapshot {
     pub identity_verdict: Option<IdentityVerdict>,
     /// `/version` gitVersion.
     pub server_version: Option<String>,
-    /// The last error, in words.
+    /// Why the cluster reads as it does, in words ([`super::status_reason`]: the silence,
+    /// the last error, what data is missing).
     pub last_error: Option<String>,
+    /// The last error alone, as the sync met it: what a reader ageing the snapshot builds
+    /// the reason from again.
+    #[serde(skip)]
+    pub error: Option<String>,
     /// Kubelet versions across nodes.
     pub kubelet_versions: Vec<VersionCount>,
     /// Kernel versions across nodes.
@@ -93,6 +98,7 @@ impl ClusterSnapshot {
             identity_verdict: None,
             server_version: None,
             last_error: None,
+            error: None,
             kubelet_versions: Vec::new(),
             kernel_versions: Vec::new(),
             runtime_versions: Vec::new(),
@@ -200,17 +206,7 @@ impl FleetSnapshot {
                     aged = true;
                     Arc::new(ClusterSnapshot {
                         status,
-                        // The published reason had no silence in it (the data was
-                        // fresh then); a reason that was only the missing data is not
-                        // an error.
-                        last_error: status_reason(
-                            &c.facts,
-                            c.last_error
-                                .as_deref()
-                                .filter(|e| c.facts.partial.as_deref() != Some(e)),
-                            now,
-                            stale_after,
-                        ),
+                        last_error: status_reason(&c.facts, c.error.as_deref(), now, stale_after),
                         ..ClusterSnapshot::clone(c)
                     })
                 } else {
@@ -265,7 +261,8 @@ mod tests {
             c.facts.listed = true;
             c.facts.last_ok = Some(heard);
             c.facts.partial = Some("PDBs not listed".into());
-            c.last_error = last_error.map(str::to_owned);
+            c.error = last_error.map(str::to_owned);
+            c.last_error = c.error.clone().or_else(|| c.facts.partial.clone());
             FleetSnapshot {
                 version: 1,
                 taken_at: heard,
@@ -285,7 +282,7 @@ mod tests {
         );
         assert!(with_error.ends_with("; last error: watch pods: reset"));
         // What was published as the reason was only the missing data, not an error.
-        let without = reason(synced(Some("PDBs not listed")));
+        let without = reason(synced(None));
         assert!(!without.contains("last error"), "{without}");
     }
 }
