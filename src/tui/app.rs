@@ -254,21 +254,33 @@ impl App {
         );
     }
 
+    /// The run or node card on screen is the one acted on: once shown it stays selected
+    /// until the operator moves. Otherwise the default (what needs a person: the batch
+    /// awaiting approval, the first stuck or handed-off card) would jump to another run or
+    /// node the moment this one was approved or returned, under the next key.
+    fn pin_selection(&mut self) {
+        let projection = &self.activity.journal.projection;
+        match self.nav.current() {
+            Route::Rollouts if self.rollouts_state.selected.is_none() => {
+                self.rollouts_state.selected =
+                    super::screens::rollouts::selected(&self.rollouts_state, projection)
+                        .map(|run| run.id.clone());
+            }
+            Route::Maintenance if self.maintenance_state.selected.is_none() => {
+                self.maintenance_state.selected =
+                    super::screens::maintenance::selected(&self.maintenance_state, projection);
+            }
+            _ => {}
+        }
+    }
+
     /// Applies one message; returns what the event loop must do.
     pub fn update(&mut self, msg: Msg) -> Vec<Command> {
         let journal_changed = matches!(msg, Msg::Activity(_));
         let commands = self.apply(msg);
+        self.pin_selection();
         if self.nav.current() == &Route::Rollouts {
             self.refresh_rollout_plan(journal_changed);
-        }
-        // The node card shown is the card acted on: once on screen it stays selected
-        // until the operator moves, rather than following the default (the first card
-        // needing a person) to another node when this one is returned.
-        if self.nav.current() == &Route::Maintenance && self.maintenance_state.selected.is_none() {
-            self.maintenance_state.selected = super::screens::maintenance::selected(
-                &self.maintenance_state,
-                &self.activity.journal.projection,
-            );
         }
         commands
     }

@@ -20,12 +20,6 @@ impl App {
             self.selected_rollout = None;
             return;
         };
-        // The run shown is the run acted on: once on screen, it stays selected until the
-        // operator moves. Otherwise the default (the run awaiting approval) would jump to
-        // another run the moment this one was approved, under the next key.
-        if self.rollouts_state.selected.is_none() {
-            self.rollouts_state.selected = Some(run.id.clone());
-        }
         if !force
             && self
                 .selected_rollout
