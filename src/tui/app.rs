@@ -370,6 +370,13 @@ impl App {
         );
         self.snapshot = snapshot;
         self.rebuild_rows();
+        // The palette searches the fleet as it is now, and holds no cluster view the
+        // snapshot has let go of: a view kept past its snapshot would be freed later, on
+        // a keystroke, instead of here (a large cluster's view takes milliseconds to free).
+        self.candidates = match self.overlay {
+            Some(Overlay::Palette(_)) => self.palette_candidates(),
+            _ => Candidates::default(),
+        };
         self.refresh_report();
         self.refresh_handover();
         self.dirty = true;
@@ -717,7 +724,8 @@ impl App {
         self.set_current_filter(filter);
     }
 
-    fn open_palette(&mut self) {
+    /// What the palette searches: the ledger's clusters and the current snapshot's nodes.
+    fn palette_candidates(&self) -> Candidates {
         let mut clusters: Vec<(String, String)> = self
             .rows
             .iter()
@@ -728,18 +736,17 @@ impl App {
             .snapshot
             .clusters
             .iter()
-            .flat_map(|c| {
-                c.view
-                    .nodes
-                    .iter()
-                    .map(move |n| (c.id.to_string(), Arc::clone(&n.name.0)))
-            })
+            .map(|c| (Arc::clone(&c.id), Arc::clone(&c.view)))
             .collect();
-        self.candidates = Candidates {
+        Candidates {
             clusters,
             nodes,
             readonly: self.config.readonly,
-        };
+        }
+    }
+
+    fn open_palette(&mut self) {
+        self.candidates = self.palette_candidates();
         let matches = palette::search("", &self.candidates);
         self.overlay = Some(Overlay::Palette(PaletteState {
             input: String::new(),
@@ -748,14 +755,19 @@ impl App {
         }));
     }
 
+    fn close_palette(&mut self) {
+        self.overlay = None;
+        self.candidates = Candidates::default();
+    }
+
     fn on_palette_key(&mut self, key: KeyEvent) -> Vec<Command> {
         let Some(Overlay::Palette(state)) = self.overlay.as_mut() else {
             return Vec::new();
         };
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         match key.code {
-            KeyCode::Esc => self.overlay = None,
-            KeyCode::Char('c') if ctrl => self.overlay = None,
+            KeyCode::Esc => self.close_palette(),
+            KeyCode::Char('c') if ctrl => self.close_palette(),
             KeyCode::Up | KeyCode::BackTab => state.selected = state.selected.saturating_sub(1),
             KeyCode::Down | KeyCode::Tab => {
                 state.selected = (state.selected + 1).min(state.matches.len().saturating_sub(1));
@@ -764,7 +776,7 @@ impl App {
                 let target = palette::exact(&state.input, &self.candidates)
                     .or_else(|| state.matches.get(state.selected).map(|e| e.target.clone()));
                 let hint = palette::unmatched_hint(&state.input, &self.candidates);
-                self.overlay = None;
+                self.close_palette();
                 return match target {
                     Some(target) => self.open_target(target),
                     None => {

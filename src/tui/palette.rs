@@ -8,6 +8,8 @@ use std::sync::Arc;
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 
+use crate::model::fleet::ClusterView;
+
 /// Most entries shown.
 pub const MAX_MATCHES: usize = 50;
 
@@ -110,15 +112,25 @@ pub struct Entry {
     pub detail: String,
 }
 
-/// What the palette can search: cluster ids and (cluster, node) names.
+/// What the palette can search: cluster ids and every cluster's node names.
 #[derive(Debug, Clone, Default)]
 pub struct Candidates {
     /// Cluster ids with a detail (env, region).
     pub clusters: Vec<(String, String)>,
-    /// (cluster, node).
-    pub nodes: Vec<(String, Arc<str>)>,
+    /// Each cluster's view, shared with the snapshot it came from: opening the palette
+    /// copies nothing per node (a large fleet has tens of thousands).
+    pub nodes: Vec<(Arc<str>, Arc<ClusterView>)>,
     /// Read-only console: commands that write are not offered.
     pub readonly: bool,
+}
+
+impl Candidates {
+    /// Every (cluster, node name), in the snapshot's order.
+    fn node_names(&self) -> impl Iterator<Item = (&Arc<str>, &Arc<str>)> {
+        self.nodes
+            .iter()
+            .flat_map(|(cluster, view)| view.nodes.iter().map(move |n| (cluster, &n.name.0)))
+    }
 }
 
 /// The palette's state.
@@ -141,8 +153,39 @@ fn subsequence(hay: &str, needle: &str) -> bool {
         .all(|n| hay.any(|h| h.eq_ignore_ascii_case(&n)))
 }
 
+/// A match before it is shown: where it came from, so that only the few shown are
+/// turned into entries (a query can match every node of a large fleet).
+#[derive(Debug, Clone, Copy)]
+enum Found<'a> {
+    Command(PaletteCommand, &'static str, &'static str),
+    Cluster(&'a str, &'a str),
+    Node(&'a Arc<str>, &'a Arc<str>),
+}
+
+impl Found<'_> {
+    fn entry(self) -> Entry {
+        match self {
+            Found::Command(cmd, name, detail) => Entry {
+                target: Target::Command(cmd),
+                label: format!(":{name}"),
+                detail: detail.to_owned(),
+            },
+            Found::Cluster(id, detail) => Entry {
+                target: Target::Cluster(id.to_owned()),
+                label: format!(":cluster {id}"),
+                detail: detail.to_owned(),
+            },
+            Found::Node(cluster, node) => Entry {
+                target: Target::Node(cluster.to_string(), Arc::clone(node)),
+                label: format!(":node {node}"),
+                detail: format!("in {cluster}"),
+            },
+        }
+    }
+}
+
 /// The matches for `input`, best first, at most [`MAX_MATCHES`].
-pub fn search(input: &str, candidates: &Candidates) -> Vec<Entry> {
+pub fn search<'a>(input: &str, candidates: &'a Candidates) -> Vec<Entry> {
     let matcher = SkimMatcherV2::default().ignore_case();
     let input = input.trim_start();
     let (scope, query) = match input.split_once(' ') {
@@ -150,44 +193,36 @@ pub fn search(input: &str, candidates: &Candidates) -> Vec<Entry> {
         Some(("node" | "no", rest)) => (Some("node"), rest.trim()),
         _ => (None, input.trim()),
     };
-    let mut scored: Vec<(i64, Entry)> = Vec::new();
-    let mut consider = |text: &str, entry: Entry| {
+    // (score, order found, what): the order found breaks ties, so equal scores keep
+    // commands, then clusters, then nodes.
+    let score_of = |text: &str| -> Option<i64> {
         if query.is_empty() {
-            scored.push((0, entry));
+            Some(0)
         } else if text.eq_ignore_ascii_case(query) {
             // What was typed exactly (a cluster id, a node name) comes first.
-            scored.push((i64::MAX, entry));
-        } else if subsequence(text, query)
-            && let Some(score) = matcher.fuzzy_match(text, query)
-        {
-            scored.push((score, entry));
+            Some(i64::MAX)
+        } else if subsequence(text, query) {
+            matcher.fuzzy_match(text, query)
+        } else {
+            None
+        }
+    };
+    let mut scored: Vec<(i64, usize, Found)> = Vec::new();
+    let mut consider = |text: &str, found: Found<'a>| {
+        if let Some(score) = score_of(text) {
+            scored.push((score, scored.len(), found));
         }
     };
     if scope.is_none() {
         for (cmd, name, detail) in COMMANDS {
-            if candidates.readonly && cmd.mutates() {
-                continue;
+            if !(candidates.readonly && cmd.mutates()) {
+                consider(name, Found::Command(*cmd, name, detail));
             }
-            consider(
-                name,
-                Entry {
-                    target: Target::Command(*cmd),
-                    label: format!(":{name}"),
-                    detail: (*detail).to_owned(),
-                },
-            );
         }
     }
     if scope != Some("node") {
         for (id, detail) in &candidates.clusters {
-            consider(
-                id,
-                Entry {
-                    target: Target::Cluster(id.clone()),
-                    label: format!(":cluster {id}"),
-                    detail: detail.clone(),
-                },
-            );
+            consider(id, Found::Cluster(id, detail));
         }
     }
     if scope == Some("node") || (scope.is_none() && query.len() >= 3) {
@@ -196,24 +231,20 @@ pub fn search(input: &str, candidates: &Candidates) -> Vec<Entry> {
         } else {
             usize::MAX
         };
-        for (cluster, node) in candidates.nodes.iter().take(limit) {
-            if !query.is_empty() && !subsequence(node, query) {
-                continue;
-            }
-            consider(
-                node,
-                Entry {
-                    target: Target::Node(cluster.clone(), Arc::clone(node)),
-                    label: format!(":node {node}"),
-                    detail: format!("in {cluster}"),
-                },
-            );
+        for (cluster, node) in candidates.node_names().take(limit) {
+            consider(node, Found::Node(cluster, node));
         }
     }
-    // Best score first; equal scores keep commands, then clusters, then nodes.
-    scored.sort_by_key(|s| std::cmp::Reverse(s.0));
-    scored.truncate(MAX_MATCHES);
-    scored.into_iter().map(|(_, e)| e).collect()
+    let best_first = |s: &(i64, usize, Found)| (std::cmp::Reverse(s.0), s.1);
+    if scored.len() > MAX_MATCHES {
+        scored.select_nth_unstable_by_key(MAX_MATCHES, best_first);
+        scored.truncate(MAX_MATCHES);
+    }
+    scored.sort_unstable_by_key(best_first);
+    scored
+        .into_iter()
+        .map(|(_, _, found)| found.entry())
+        .collect()
 }
 
 /// What to say when nothing in the list matches `input`: that enter will still run it
@@ -260,10 +291,9 @@ pub fn exact(input: &str, candidates: &Candidates) -> Option<Target> {
             .find(|(c, _)| c == id.trim())
             .map(|(c, _)| Target::Cluster(c.clone())),
         Some(("node" | "no", name)) => candidates
-            .nodes
-            .iter()
-            .find(|(_, n)| &**n == name.trim())
-            .map(|(c, n)| Target::Node(c.clone(), Arc::clone(n))),
+            .node_names()
+            .find(|(_, n)| &***n == name.trim())
+            .map(|(c, n)| Target::Node(c.to_string(), Arc::clone(n))),
         Some(_) => None,
         // A bare cluster id opens that cluster.
         None => candidates
@@ -277,6 +307,18 @@ pub fn exact(input: &str, candidates: &Candidates) -> Option<Target> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::capacity::fixtures;
+
+    fn nodes(cluster: &str, names: &[&str]) -> (Arc<str>, Arc<ClusterView>) {
+        let nodes = names
+            .iter()
+            .map(|n| fixtures::node(n, "z").build())
+            .collect();
+        (
+            Arc::from(cluster),
+            Arc::new(fixtures::cluster(nodes, Vec::new())),
+        )
+    }
 
     fn candidates() -> Candidates {
         Candidates {
@@ -285,8 +327,8 @@ mod tests {
                 ("us-east-stg-02".into(), "staging".into()),
             ],
             nodes: vec![
-                ("eu-fra-prod-01".into(), Arc::from("fra-gpu-007")),
-                ("us-east-stg-02".into(), Arc::from("use-cpu-001")),
+                nodes("eu-fra-prod-01", &["fra-gpu-007"]),
+                nodes("us-east-stg-02", &["use-cpu-001"]),
             ],
             readonly: false,
         }
@@ -321,8 +363,8 @@ mod tests {
                 ("prod-use1-04".into(), "production".into()),
             ],
             nodes: vec![
-                ("prod-use1-01".into(), Arc::from("prod-use1-01-n001")),
-                ("prod-use1-04".into(), Arc::from("prod-use1-04-n001")),
+                nodes("prod-use1-01", &["prod-use1-01-n001"]),
+                nodes("prod-use1-04", &["prod-use1-04-n001"]),
             ],
             readonly: false,
         };
@@ -339,6 +381,26 @@ mod tests {
             m[0].target,
             Target::Node("prod-use1-04".into(), "prod-use1-04-n001".into())
         );
+    }
+
+    #[test]
+    fn many_matches_keep_the_best_and_the_order_found() {
+        let names: Vec<String> = (0..200).map(|n| format!("gpu-node-{n:03}")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let c = Candidates {
+            clusters: Vec::new(),
+            nodes: vec![nodes("a", &names[..100]), nodes("b", &names[100..])],
+            readonly: false,
+        };
+        let m = search("node gpu-node-199", &c);
+        assert_eq!(m[0].target, Target::Node("b".into(), "gpu-node-199".into()));
+        let m = search("node gpu", &c);
+        assert_eq!(m.len(), MAX_MATCHES);
+        let labels: Vec<&str> = m.iter().map(|e| e.label.as_str()).collect();
+        let first: Vec<String> = (0..MAX_MATCHES)
+            .map(|n| format!(":node gpu-node-{n:03}"))
+            .collect();
+        assert_eq!(labels, first, "equal scores keep the order found");
     }
 
     #[test]

@@ -246,6 +246,35 @@ fn palette_over_the_ledger() {
 }
 
 #[test]
+fn the_open_palette_searches_the_newest_snapshot_and_lets_it_go_when_closed() {
+    let mut app = fixtures::app();
+    press(&mut app, ":");
+    let mut snapshot = fixtures::snapshot();
+    let mut clusters: Vec<_> = snapshot.clusters.iter().map(|c| (**c).clone()).collect();
+    let view = std::sync::Arc::make_mut(&mut clusters[0].view);
+    let mut late = view.nodes[0].clone();
+    late.name = crate::model::fleet::NodeName::from("late-joiner-001");
+    view.nodes.push(late);
+    snapshot.clusters = clusters.into_iter().map(std::sync::Arc::new).collect();
+    snapshot.version += 1;
+    app.update(Msg::Snapshot(snapshot));
+    typed(&mut app, "node late-joiner");
+    let Some(Overlay::Palette(p)) = &app.overlay else {
+        panic!("palette closed")
+    };
+    assert_eq!(
+        p.matches.first().map(|e| e.label.as_str()),
+        Some(":node late-joiner-001")
+    );
+    press(&mut app, "esc");
+    assert!(app.overlay.is_none());
+    assert!(
+        app.candidates.nodes.is_empty(),
+        "a closed palette holds no cluster view"
+    );
+}
+
+#[test]
 fn help_is_generated_from_the_keymap() {
     let mut app = fixtures::app();
     press(&mut app, "?");
