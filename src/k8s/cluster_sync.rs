@@ -56,6 +56,9 @@ impl Default for SyncOptions {
     }
 }
 
+/// The longest wait between two ticks of a quiet cluster's loop.
+const QUIET_TICK: Duration = Duration::from_secs(1);
+
 /// A published update: the cluster's position in the ledger and its new snapshot.
 pub type ClusterUpdate = (usize, Arc<ClusterSnapshot>);
 
@@ -376,8 +379,15 @@ async fn watch(
     let mut store = ClusterStore::new(&state.cluster.id.0);
     let mut resources: [ResourceState; 5] = Default::default();
     let mut dirty = true;
-    let mut ticker = tokio::time::interval(state.options.publish_every);
-    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The tick publishes what changed (at most every `publish_every`), ages the status and
+    // starts identity re-reads. While nothing changed it comes once a second at most: a
+    // fleet of quiet clusters should cost its operator's laptop nothing to watch, and the
+    // status it ages changes over minutes.
+    let publish_every = state.options.publish_every;
+    let quiet_every = (state.options.stale_after / 10)
+        .min(QUIET_TICK)
+        .max(publish_every);
+    let mut tick = std::pin::pin!(tokio::time::sleep_until(tokio::time::Instant::now()));
     let mut last_published_status = None;
     let mut last_published_ok = None;
     // When set, the cluster's identity is to be read again from then on: a watch failed
@@ -395,6 +405,12 @@ async fn watch(
     let heartbeat = jiff::SignedDuration::try_from(state.options.stale_after / 3)
         .unwrap_or(jiff::SignedDuration::from_secs(50));
     loop {
+        if dirty {
+            let soon = tokio::time::Instant::now() + publish_every;
+            if tick.deadline() > soon {
+                tick.as_mut().reset(soon);
+            }
+        }
         let (which, changed, progress) = tokio::select! {
             Some(delta) = node_rx.recv() => { let p = progress_of(&delta); (0, store.apply_node(delta), p) }
             Some(delta) = pod_rx.recv() => { let p = progress_of(&delta); (1, store.apply_pod(delta), p) }
@@ -424,7 +440,7 @@ async fn watch(
                 dirty = true;
                 continue;
             }
-            _ = ticker.tick() => {
+            () = &mut tick => {
                 if identity_read.is_none()
                     && identity_suspect.is_some_and(|at| tokio::time::Instant::now() >= at)
                 {
@@ -453,6 +469,8 @@ async fn watch(
                     last_published_ok = facts.last_ok;
                     dirty = false;
                 }
+                let next = if identity_suspect.is_some() { publish_every } else { quiet_every };
+                tick.as_mut().reset(tokio::time::Instant::now() + next);
                 continue;
             }
             else => return true,
