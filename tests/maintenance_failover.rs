@@ -107,7 +107,7 @@ async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary() {
                     .ok()
                     .flatten()
                     .and_then(|l| l.holder)
-                    .is_some_and(|h| h.0.starts_with("exec-a ["))
+                    .is_some_and(|h| h.0.starts_with("executor@exec-a ["))
             });
             let _standby = Executor::spawn(&dir_a, "exec-b", &[]);
             wait(&format!("step {boundary_s} to succeed"), 60, &dir_a, || {
@@ -140,7 +140,7 @@ async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary() {
             })
             .unwrap();
         assert!(
-            events.iter().any(|e| e.event.actor.0 == "exec-b"),
+            events.iter().any(|e| e.event.actor.0 == "executor@exec-b"),
             "exec-b acted after {boundary}"
         );
         // The cluster saw one cordon, one uncordon and at most one accepted eviction per pod.

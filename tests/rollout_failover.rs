@@ -153,7 +153,7 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
 
     let events = journal(path).query(&EventQuery::default()).expect("events");
     // The standby rebuilt the run and settled what was in flight.
-    assert!(events.iter().any(|e| e.event.actor.0 == "exec-b"
+    assert!(events.iter().any(|e| e.event.actor.0 == "executor@exec-b"
         && matches!(
             &e.event.body,
             EventBody::RolloutObserved {
@@ -260,7 +260,7 @@ async fn a_long_exec_keeps_the_lease_and_runs_once_per_cluster() {
             .ok()
             .flatten()
             .and_then(|l| l.holder)
-            .is_some_and(|h| h.0.starts_with("exec-a ["))
+            .is_some_and(|h| h.0.starts_with("executor@exec-a ["))
     });
     let _standby = Executor::spawn(path, "exec-b", &[]);
     setup.wait_succeeded(1);

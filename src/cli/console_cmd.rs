@@ -157,5 +157,5 @@ pub async fn run_live(
 
 /// Who the executor running inside the console writes as.
 fn executor_actor(settings: &Settings) -> String {
-    format!("executor@{}", settings.actor)
+    Actor::executor_for(&settings.actor).0
 }

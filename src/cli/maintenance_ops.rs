@@ -182,7 +182,8 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
         let port =
             super::engine_port::kube_port(settings, &ledger, &kubeconfig, sync.snapshots.clone())
                 .await;
-        let mut options = ExecutorOptions::new(Actor(settings.actor.clone()));
+        let actor = Actor::executor_for(&settings.actor);
+        let mut options = ExecutorOptions::new(actor.clone());
         options.lease_ttl = args.lease_ttl;
         options.guard_domain_label = settings.capacity.failure_domain_key.to_string();
         options.rollout = fleetdeck::engine::executor::RolloutOptions {
@@ -199,7 +200,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
             }
             let _ = stop_tx.send(true);
         });
-        eprintln!("fleetdeck run: executor {} started (journal {})", settings.actor, settings.journal.display());
+        eprintln!("fleetdeck run: executor {actor} started (journal {})", settings.journal.display());
         let result = executor.run_until(stop_rx).await;
         sync.stop();
         result

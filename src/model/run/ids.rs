@@ -69,6 +69,18 @@ impl Actor {
             .any(|prefix| self.0.starts_with(prefix))
     }
 
+    /// Who an executor started by `actor` writes as: `executor@<actor>`, so that its
+    /// events never read as a person's (a person's approval, note or resume), or the name
+    /// as given when it already names automation (`executor/prod-1`).
+    pub fn executor_for(actor: &str) -> Actor {
+        let actor = Actor(actor.to_owned());
+        if actor.is_automation() {
+            actor
+        } else {
+            Actor(format!("executor@{}", actor.0))
+        }
+    }
+
     /// The name one executor instance takes leases under: `actor` with the process and a
     /// counter, so two executors of one actor never mistake each other's lease for theirs.
     pub fn instance(actor: &Actor, pid: u32, n: u64) -> Actor {
@@ -181,6 +193,16 @@ mod tests {
         for person in ["alice@laptop", "executive@ops", "bob"] {
             assert!(!Actor(person.into()).is_automation(), "{person}");
         }
+    }
+
+    #[test]
+    fn an_executor_started_by_a_person_writes_as_automation() {
+        assert_eq!(
+            Actor::executor_for("alice@laptop").0,
+            "executor@alice@laptop"
+        );
+        assert_eq!(Actor::executor_for("executor/prod-1").0, "executor/prod-1");
+        assert!(Actor::executor_for("bob").is_automation());
     }
 
     #[test]
