@@ -13,7 +13,7 @@ use super::config_file::ConfigWarning;
 use super::dialog::Dialog;
 use super::feed::{Activity, ConsoleCommand, Notice};
 use super::filter::Filter;
-use super::fleet_data::FleetData;
+use super::fleet_data::{FactsInputs, FleetData, PreparedSnapshot};
 use super::handover::HandoverState;
 use super::keymap::{Context, KeyChord, Keymap};
 use super::nav::{CapacityScope, Nav, Route};
@@ -43,6 +43,8 @@ pub enum Msg {
     Paste(String),
     /// A new fleet snapshot.
     Snapshot(FleetSnapshot),
+    /// A new fleet snapshot whose facts were worked out beside the event loop.
+    Prepared(Box<PreparedSnapshot>),
     /// Journal-derived activity changed.
     Activity(Activity),
     /// Time passed (clocks, data ages).
@@ -170,6 +172,8 @@ pub struct App {
     pub dirty: bool,
     /// Palette search space (rebuilt when the palette opens).
     pub(crate) candidates: Candidates,
+    /// See [`App::take_retired`].
+    retired: Option<Box<(FleetSnapshot, FleetData)>>,
 }
 
 impl App {
@@ -208,6 +212,7 @@ impl App {
             held_message: None,
             dirty: true,
             candidates: Candidates::default(),
+            retired: None,
         };
         app.rebuild_rows();
         app
@@ -300,7 +305,27 @@ impl App {
                 self.on_paste(&text);
                 self.dirty = true;
             }
-            Msg::Snapshot(snapshot) => self.take_snapshot(snapshot),
+            Msg::Snapshot(snapshot) => {
+                self.data.refresh(
+                    &snapshot,
+                    &self.ledger,
+                    &self.config.capacity,
+                    &self.activity.journal.holds,
+                );
+                self.take_snapshot(snapshot);
+            }
+            Msg::Prepared(prepared) => {
+                let PreparedSnapshot { snapshot, data } = *prepared;
+                let retired_data = std::mem::take(&mut self.data);
+                self.data.adopt(
+                    data,
+                    &snapshot,
+                    &self.config.capacity,
+                    &self.activity.journal.holds,
+                );
+                let retired_snapshot = self.take_snapshot(snapshot);
+                self.retired = Some(Box::new((retired_snapshot, retired_data)));
+            }
             Msg::Activity(activity) => {
                 self.activity = activity;
                 // Maintenance holds change what capacity counts.
@@ -361,14 +386,26 @@ impl App {
 
     /// Shows a new fleet snapshot: facts, rows, the capacity report and the handover
     /// follow it.
-    fn take_snapshot(&mut self, snapshot: FleetSnapshot) {
-        self.data.refresh(
-            &snapshot,
-            &self.ledger,
-            &self.config.capacity,
-            &self.activity.journal.holds,
-        );
-        self.snapshot = snapshot;
+    /// What a worker needs to prepare the next snapshot's facts (see [`Msg::Prepared`]).
+    pub fn facts_inputs(&self) -> FactsInputs {
+        FactsInputs {
+            previous: self.data.clone(),
+            ledger: Arc::clone(&self.ledger),
+            config: self.config.capacity.clone(),
+            holds: self.activity.journal.holds.clone(),
+        }
+    }
+
+    /// What the console let go of with the last prepared snapshot, for the event loop to
+    /// free off its task: the views of the clusters that changed, which take a
+    /// millisecond or more to free in a large fleet.
+    pub fn take_retired(&mut self) -> Option<Box<(FleetSnapshot, FleetData)>> {
+        self.retired.take()
+    }
+
+    /// Takes `snapshot`, whose facts `self.data` already holds; returns the one before.
+    fn take_snapshot(&mut self, snapshot: FleetSnapshot) -> FleetSnapshot {
+        let previous = std::mem::replace(&mut self.snapshot, snapshot);
         self.rebuild_rows();
         // The palette searches the fleet as it is now, and holds no cluster view the
         // snapshot has let go of: a view kept past its snapshot would be freed later, on
@@ -380,6 +417,7 @@ impl App {
         self.refresh_report();
         self.refresh_handover();
         self.dirty = true;
+        previous
     }
 
     fn on_key(&mut self, key: KeyEvent) -> Vec<Command> {

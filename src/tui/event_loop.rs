@@ -1,6 +1,7 @@
 //! The one task that owns the console's state: it `select!`s over terminal events, fleet
-//! snapshots, automation and activity updates, a clock tick and signals; turns each into
-//! a message for `App::update`; and draws only when something changed. Bursts (a key
+//! snapshots (whose facts a blocking thread works out first), automation and activity
+//! updates, a clock tick and signals; turns each into a message for `App::update`; and
+//! draws only when something changed. Bursts (a key
 //! repeat, snapshots arriving faster than frames) are merged: every message that is
 //! already waiting is applied before the next frame, and snapshot-driven frames are
 //! capped at about 30 per second while key-driven frames are drawn at once.
@@ -13,6 +14,7 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio::time::{Instant, MissedTickBehavior, interval, sleep_until};
 
 use super::app::{App, Command, Msg};
+use super::fleet_data::PreparedSnapshot;
 use super::terminal;
 use super::{ConsoleError, ConsoleInputs};
 
@@ -41,6 +43,12 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
     let mut sighup = signal(SignalKind::hangup())?;
     let mut last_frame = Instant::now() - DATA_FRAME_INTERVAL;
     let mut data_pending = false;
+    // A new snapshot's facts (each changed cluster's capacity and what-if) are worked out
+    // on a blocking thread, one snapshot at a time, while keys keep being answered on the
+    // snapshot before it. Snapshots published meanwhile are merged: the next one taken
+    // is the newest.
+    let mut preparing: Option<tokio::task::JoinHandle<PreparedSnapshot>> = None;
+    let mut publisher_gone = false;
 
     loop {
         if app.dirty && !data_pending {
@@ -65,16 +73,39 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
                     None => commands.push(Command::Quit),
                 }
             }
-            changed = inputs.snapshots.changed() => {
+            changed = inputs.snapshots.changed(), if preparing.is_none() && !publisher_gone => {
                 if changed.is_err() {
                     // The publisher is gone: keep showing the last snapshot; ages grow and
                     // statuses will say how old the data is.
                     tracing::warn!("fleet snapshot publisher stopped");
-                    inputs.snapshots = tokio::sync::watch::channel(app.snapshot.clone()).1;
+                    publisher_gone = true;
                 } else {
                     let snapshot = inputs.snapshots.borrow_and_update().clone();
-                    app.update(Msg::Snapshot(snapshot));
-                    data_pending = last_frame.elapsed() < DATA_FRAME_INTERVAL;
+                    let facts = app.facts_inputs();
+                    preparing = Some(tokio::task::spawn_blocking(move || facts.prepare(snapshot)));
+                }
+            }
+            prepared = async {
+                match preparing.as_mut() {
+                    Some(task) => task.await,
+                    None => std::future::pending().await,
+                }
+            } => {
+                preparing = None;
+                match prepared {
+                    Ok(prepared) => {
+                        app.update(Msg::Prepared(Box::new(prepared)));
+                        if let Some(retired) = app.take_retired() {
+                            tokio::task::spawn_blocking(move || drop(retired));
+                        }
+                        data_pending = last_frame.elapsed() < DATA_FRAME_INTERVAL;
+                    }
+                    Err(failure) => {
+                        tracing::error!(%failure, "working out a snapshot's facts failed");
+                        app.hold_message(format!(
+                            "✗ the fleet's facts could not be worked out, the screen may stop updating (see the log): {failure}"
+                        ));
+                    }
                 }
             }
             Some(activity) = next_value(&mut inputs.activity) => { app.update(Msg::Activity(activity)); }

@@ -174,6 +174,18 @@ impl FleetData {
         config: &CapacityConfig,
         holds: &MaintenanceHolds,
     ) {
+        self.refresh_facts(snapshot, config, holds);
+        self.refresh_drift(snapshot, ledger);
+    }
+
+    /// The per-cluster facts only: clusters whose view and holds did not change keep
+    /// theirs.
+    fn refresh_facts(
+        &mut self,
+        snapshot: &FleetSnapshot,
+        config: &CapacityConfig,
+        holds: &MaintenanceHolds,
+    ) {
         let mut next = HashMap::with_capacity(snapshot.clusters.len());
         for cluster in snapshot.clusters.iter() {
             let held = holds.of(&cluster.view.id);
@@ -188,6 +200,9 @@ impl FleetData {
             next.insert(Arc::clone(&cluster.id), facts);
         }
         self.facts = next;
+    }
+
+    fn refresh_drift(&mut self, snapshot: &FleetSnapshot, ledger: &Ledger) {
         self.drift.clear();
         for d in find_drift(ledger, snapshot) {
             let what = match &d.kind {
@@ -212,5 +227,54 @@ impl FleetData {
         self.drift
             .get(id)
             .is_some_and(|d| d.iter().any(|c| c == "kubernetes" || c == "kubelet"))
+    }
+}
+
+/// What working out a snapshot's facts away from the console's event loop needs: copies
+/// of what the console holds (cheap: the facts are shared, not copied).
+#[derive(Debug, Clone)]
+pub struct FactsInputs {
+    /// The facts the console has now; clusters that did not change keep them.
+    pub previous: FleetData,
+    /// The ledger (for drift).
+    pub ledger: Arc<Ledger>,
+    /// The capacity model's configuration.
+    pub config: CapacityConfig,
+    /// What maintenance holds, as the console knows it.
+    pub holds: Arc<MaintenanceHolds>,
+}
+
+/// A snapshot with its facts worked out, ready for the console to take.
+#[derive(Debug, Clone)]
+pub struct PreparedSnapshot {
+    /// The snapshot.
+    pub snapshot: FleetSnapshot,
+    /// Its facts.
+    pub data: FleetData,
+}
+
+impl FactsInputs {
+    /// Works out `snapshot`'s facts. The cost is one cluster's what-if per changed
+    /// cluster: milliseconds for a large fleet whose clusters all moved, which is why it
+    /// runs beside the console's event loop rather than on it.
+    pub fn prepare(self, snapshot: FleetSnapshot) -> PreparedSnapshot {
+        let mut data = self.previous;
+        data.refresh(&snapshot, &self.ledger, &self.config, &self.holds);
+        PreparedSnapshot { snapshot, data }
+    }
+}
+
+impl FleetData {
+    /// Takes facts prepared from the snapshot `snapshot`: only a cluster whose holds
+    /// changed since they were prepared (the journal moved meanwhile) is worked out again.
+    pub fn adopt(
+        &mut self,
+        prepared: FleetData,
+        snapshot: &FleetSnapshot,
+        config: &CapacityConfig,
+        holds: &MaintenanceHolds,
+    ) {
+        *self = prepared;
+        self.refresh_facts(snapshot, config, holds);
     }
 }

@@ -599,6 +599,46 @@ fn nodes_maintenance_holds_are_shown_and_not_counted_as_capacity() {
 }
 
 #[test]
+fn facts_prepared_beside_the_event_loop_are_taken_unless_the_holds_moved_meanwhile() {
+    use std::sync::Arc;
+    // Prepared by a console that knows no maintenance; taken by one whose journal holds
+    // two nodes of eu-fra-prod-01 (as if the journal moved while the facts were prepared).
+    let without = fixtures::app();
+    let mut app = fixtures::operator_app();
+    let prepared = without.facts_inputs().prepare(fixtures::snapshot());
+    let other = prepared
+        .snapshot
+        .clusters
+        .iter()
+        .map(|c| c.id.to_string())
+        .find(|id| id != "eu-fra-prod-01")
+        .expect("another cluster");
+    let kept = Arc::clone(prepared.data.cluster(&other).expect("facts"));
+    let unheld = prepared
+        .data
+        .cluster("eu-fra-prod-01")
+        .expect("facts")
+        .allocatable
+        .cpu_millis();
+    let before = app.snapshot.version;
+    app.update(super::app::Msg::Prepared(Box::new(prepared)));
+    assert_eq!(
+        app.take_retired().map(|r| r.0.version),
+        Some(before),
+        "the snapshot replaced is handed back to be freed off the event loop"
+    );
+    assert!(
+        Arc::ptr_eq(app.data.cluster(&other).expect("facts"), &kept),
+        "facts prepared for unchanged holds are taken as they are"
+    );
+    let held = app.data.cluster("eu-fra-prod-01").expect("facts");
+    assert!(
+        held.allocatable.cpu_millis() < unheld,
+        "the cluster whose holds moved is worked out again with this console's holds"
+    );
+}
+
+#[test]
 fn a_confirmation_too_tall_for_the_terminal_is_not_taken() {
     use super::app::Msg;
     let mut app = fixtures::operator_app();

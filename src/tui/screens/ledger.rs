@@ -9,7 +9,7 @@ use jiff::Timestamp;
 use jiff::civil::Date;
 
 use crate::model::ledger::Ledger;
-use crate::model::live::{ClusterStatus, FleetSnapshot};
+use crate::model::live::{ClusterSnapshot, ClusterStatus, FleetSnapshot};
 use crate::tui::filter::{Filter, Filterable};
 use crate::tui::fleet_data::FleetData;
 
@@ -207,11 +207,15 @@ pub fn build_rows(
     data: &FleetData,
     in_flight: &std::collections::BTreeMap<String, String>,
 ) -> Vec<LedgerRow> {
+    // Looked up by id once per snapshot: with hundreds of clusters a linear search per
+    // row costs more than the rows themselves.
+    let live_by_id: std::collections::HashMap<&str, &std::sync::Arc<ClusterSnapshot>> =
+        snapshot.clusters.iter().map(|c| (&*c.id, c)).collect();
     let mut rows: Vec<LedgerRow> = ledger
         .clusters
         .iter()
         .map(|c| {
-            let live = snapshot.cluster(&c.id.0);
+            let live = live_by_id.get(c.id.0.as_str()).copied();
             let facts = data.cluster(&c.id.0);
             let usable = live.is_some_and(|l| l.status.data_usable());
             let server = live.and_then(|l| l.server_version.clone());
@@ -243,8 +247,10 @@ pub fn build_rows(
             }
         })
         .collect();
+    let registered: std::collections::HashSet<&str> =
+        ledger.clusters.iter().map(|c| c.id.0.as_str()).collect();
     for live in snapshot.clusters.iter() {
-        if ledger.cluster(&live.id).is_none() {
+        if !registered.contains(&*live.id) {
             rows.push(LedgerRow {
                 id: live.id.to_string(),
                 env: "?".into(),
