@@ -8,9 +8,9 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use fleetdeck::model::capacity::{
     CapacityConfig, ClusterIndex, GangRequest, Scenario, WhatIfReport, cluster_report,
-    format_amount, gang_fit, gpu_shape, what_if,
+    format_amount, gang_fit, gpu_shape, gpu_shape_after, what_if,
 };
-use fleetdeck::model::fleet::NodeName;
+use fleetdeck::model::fleet::{ClusterView, NodeName};
 use fleetdeck::model::live::ClusterSnapshot;
 use fleetdeck::model::maintenance::{MaintenanceHolds, maintenance_holds};
 use serde::Serialize;
@@ -107,6 +107,8 @@ struct ClusterCapacity {
     what_if: Option<ScenarioLine>,
     gang: Option<String>,
     limits: Vec<String>,
+    /// What the figures cannot take into account (a resource the cluster will not serve).
+    caveat: Option<String>,
 }
 
 fn scenario_line(report: &WhatIfReport) -> ScenarioLine {
@@ -157,6 +159,7 @@ fn cluster_capacity(
         what_if: None,
         gang: None,
         limits: Vec::new(),
+        caveat: snapshot.facts.partial.clone(),
     };
     if !out.counted {
         return out;
@@ -198,8 +201,11 @@ fn cluster_capacity(
         .collect();
     out.limits = report.limits.iter().map(ToString::to_string).collect();
     let index = ClusterIndex::new(&view, config);
-    if let Some(what) = what {
-        let scenario = match what {
+    // A what-if applies to the clusters it names something of: a zone another region's
+    // clusters do not have leaves them as they are.
+    let scenario = what
+        .filter(|w| applies_to(w, &snapshot.view, config))
+        .map(|what| match what {
             WhatIf::Zone(zone) => Scenario::LoseFailureDomain {
                 key: Arc::clone(&config.failure_domain_key),
                 value: Arc::from(zone.as_str()),
@@ -208,17 +214,118 @@ fn cluster_capacity(
                 Scenario::LoseNodes(nodes.iter().map(|n| NodeName::from(n.as_str())).collect())
             }
             WhatIf::Cluster(_) => Scenario::LoseCluster,
-        };
-        out.what_if = Some(scenario_line(&what_if(&index, &scenario, reserved)));
+        });
+    if let Some(scenario) = &scenario {
+        out.what_if = Some(scenario_line(&what_if(&index, scenario, reserved)));
     }
     if let Some(gang) = gang {
-        let fit = gang_fit(&gpu_shape(&index, reserved), gang);
-        out.gang = Some(format!(
-            "{}x{}: fits on {} node(s); largest on one node {}; {} free in total",
-            gang.size, gang.resource, fit.nodes_that_fit, fit.largest_on_one_node, fit.free_total
-        ));
+        let fit = |shape| {
+            let fit = gang_fit(&shape, gang);
+            format!(
+                "fits on {} node(s); largest on one node {}; {} free in total",
+                fit.nodes_that_fit, fit.largest_on_one_node, fit.free_total
+            )
+        };
+        let today = fit(gpu_shape(&index, reserved));
+        out.gang = Some(match &scenario {
+            // What a job can still find once the what-if happened: the lost nodes gone,
+            // and their pods holding GPUs where they were re-placed.
+            Some(scenario) => format!(
+                "{}x{} {scenario}: {} (today: {today})",
+                gang.size,
+                gang.resource,
+                fit(gpu_shape_after(&index, scenario, reserved))
+            ),
+            None => format!("{}x{}: {today}", gang.size, gang.resource),
+        });
     }
     out
+}
+
+/// Whether `what` names something in `view`: the cluster, one of its nodes, or the
+/// failure domain of one of its nodes.
+fn applies_to(what: &WhatIf, view: &ClusterView, config: &CapacityConfig) -> bool {
+    match what {
+        WhatIf::Cluster(id) => *view.id.0 == **id,
+        WhatIf::Nodes(names) => view
+            .nodes
+            .iter()
+            .any(|n| names.iter().any(|m| *n.name.0 == **m)),
+        WhatIf::Zone(zone) => zones_of(view, config).any(|z| z == zone.as_str()),
+    }
+}
+
+/// The failure-domain values of a cluster's nodes.
+fn zones_of<'a>(
+    view: &'a ClusterView,
+    config: &'a CapacityConfig,
+) -> impl Iterator<Item = &'a str> {
+    view.nodes
+        .iter()
+        .filter_map(|n| n.labels.get(&config.failure_domain_key).map(|z| &**z))
+}
+
+/// Refuses a what-if that names nothing in the clusters it is asked of (a typo would
+/// otherwise report full headroom): every node must exist, and the zone must be one of
+/// theirs. Only clusters with fresh data can be checked.
+fn check_targets(
+    what: &WhatIf,
+    clusters: &[&Arc<ClusterSnapshot>],
+    config: &CapacityConfig,
+) -> anyhow::Result<()> {
+    let counted: Vec<&ClusterView> = clusters
+        .iter()
+        .filter(|c| c.status.data_usable())
+        .map(|c| &*c.view)
+        .collect();
+    if counted.is_empty() {
+        return Ok(());
+    }
+    let place = match clusters {
+        [one] => format!("cluster {}", one.id),
+        _ => "any cluster with fresh data".to_owned(),
+    };
+    match what {
+        WhatIf::Cluster(_) => Ok(()),
+        WhatIf::Zone(zone) => {
+            let known: std::collections::BTreeSet<&str> =
+                counted.iter().flat_map(|v| zones_of(v, config)).collect();
+            if known.contains(zone.as_str()) {
+                return Ok(());
+            }
+            let hint = fleetdeck::yaml::suggest(zone, known.iter().copied())
+                .map(|z| format!(" (did you mean {z}?)"))
+                .unwrap_or_default();
+            bail!(
+                "zone={zone}: no node of {place} is in it{hint}; {}: {}",
+                config.failure_domain_key,
+                known.into_iter().collect::<Vec<_>>().join(", ")
+            )
+        }
+        WhatIf::Nodes(names) => {
+            let missing: Vec<&String> = names
+                .iter()
+                .filter(|m| {
+                    !counted
+                        .iter()
+                        .any(|v| v.nodes.iter().any(|n| *n.name.0 == ***m))
+                })
+                .collect();
+            let Some(first) = missing.first() else {
+                return Ok(());
+            };
+            let hint = fleetdeck::yaml::suggest(
+                first,
+                counted
+                    .iter()
+                    .flat_map(|v| v.nodes.iter().map(|n| &*n.name.0)),
+            )
+            .map(|n| format!(" (did you mean {n}?)"))
+            .unwrap_or_default();
+            let list: Vec<&str> = missing.iter().map(|m| m.as_str()).collect();
+            bail!("node={}: no such node in {place}{hint}", list.join(","))
+        }
+    }
 }
 
 /// The nodes maintenance holds, from the journal; none when there is no journal yet
@@ -250,6 +357,9 @@ pub fn run(
         .transpose()
         .context("--gang expects e.g. 8xnvidia.com/gpu")?;
     let only = match (&what, cluster) {
+        (Some(WhatIf::Cluster(c)), Some(asked)) if c != asked => {
+            bail!("--cluster {asked} and --what-if cluster={c} name different clusters: drop one");
+        }
         (Some(WhatIf::Cluster(c)), _) => Some(c.clone()),
         (_, Some(c)) => Some(c.to_string()),
         _ => None,
@@ -262,14 +372,26 @@ pub fn run(
     }
     let config = &settings.capacity;
     let holds = maintenance_holds_of(settings)?;
-    let clusters: Vec<ClusterCapacity> = snapshot
+    let asked: Vec<&Arc<ClusterSnapshot>> = snapshot
         .clusters
         .iter()
         .filter(|c| only.as_deref().is_none_or(|id| &*c.id == id))
+        .collect();
+    if let Some(what) = &what {
+        check_targets(what, &asked, config)?;
+    }
+    let clusters: Vec<ClusterCapacity> = asked
+        .iter()
         .map(|c| cluster_capacity(c, config, &holds, what.as_ref(), gang.as_ref()))
         .collect();
     emit(settings.output, &clusters, || render(&clusters))?;
-    Ok(ExitCode::SUCCESS)
+    // Like `snapshot`: a cluster left out for want of fresh data is worth a non-zero exit,
+    // so a script never takes a partial answer for the whole one.
+    Ok(if clusters.iter().all(|c| c.counted) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 fn render(clusters: &[ClusterCapacity]) -> String {
@@ -345,6 +467,25 @@ fn render(clusters: &[ClusterCapacity]) -> String {
         }
         for l in &c.limits {
             out.push_str(&format!("  limit: {l}\n"));
+        }
+        if let Some(caveat) = &c.caveat {
+            out.push_str(&format!("  caveat: {caveat}\n"));
+        }
+        out.push('\n');
+    }
+    let left_out: Vec<String> = clusters
+        .iter()
+        .filter(|c| !c.counted)
+        .map(|c| format!("{} ({})", c.cluster, c.status))
+        .collect();
+    if clusters.len() > 1 || !left_out.is_empty() {
+        out.push_str(&format!(
+            "{} of {} clusters counted",
+            clusters.len() - left_out.len(),
+            clusters.len()
+        ));
+        if !left_out.is_empty() {
+            out.push_str(&format!("; not counted: {}", left_out.join(", ")));
         }
         out.push('\n');
     }

@@ -112,9 +112,15 @@ fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine]) -> String {
         };
         let note = match (&c.last_error, &line.capacity) {
             (Some(error), _) if c.status != ClusterStatus::Synced => error.clone(),
+            // Its data is fresh, but nothing vouches that it is still the pinned cluster
+            // (the last identity read failed and is being retried).
+            _ if c.status == ClusterStatus::Synced && c.identity_verdict.is_none() => {
+                "identity not confirmed yet (read again until it answers): no change is made to it meanwhile".into()
+            }
             (_, Some(cap)) => cap.limits.first().cloned().unwrap_or_default(),
             _ => String::new(),
         };
+        let mismatch = c.identity_verdict.as_ref().is_some_and(|v| v.is_mismatch());
         let (cpu, memory, gpu) = match &line.capacity {
             Some(cap) => (cap.cpu.clone(), cap.memory.clone(), cap.gpu.clone()),
             None => ("-".into(), "-".into(), "-".into()),
@@ -124,8 +130,17 @@ fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine]) -> String {
             c.status.label().to_string(),
             age(c.facts.last_ok, snapshot.taken_at),
             identity.to_string(),
-            c.server_version.clone().unwrap_or_else(|| "-".into()),
-            format!("{}/{}", line.nodes_ready, line.nodes_total),
+            // A mismatched cluster's version is another cluster's.
+            c.server_version
+                .clone()
+                .filter(|_| !mismatch)
+                .unwrap_or_else(|| "-".into()),
+            // Counts without fresh data would read as "every node NotReady".
+            if c.status.data_usable() {
+                format!("{}/{}", line.nodes_ready, line.nodes_total)
+            } else {
+                "-".into()
+            },
             line.pods.to_string(),
             cpu,
             memory,

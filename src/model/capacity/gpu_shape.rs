@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::index::ClusterIndex;
-use crate::model::fleet::{Dimension, NodeName};
+use super::whatif::{Scenario, place};
+use crate::model::fleet::{Dimension, NodeName, ResourceVector};
 
 /// GPU state of one healthy node.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,15 +70,46 @@ pub struct GpuShape {
 
 /// Computes the GPU shape of an indexed cluster, leaving out `reserved` nodes.
 pub fn gpu_shape(index: &ClusterIndex<'_>, reserved: &[NodeName]) -> GpuShape {
-    let cluster = index.cluster;
     let reserved = index.node_mask(reserved);
+    let counts: Vec<bool> = (0..index.cluster.nodes.len())
+        .map(|i| index.health[i].is_healthy() && !reserved[i])
+        .collect();
+    shape_of(index, &counts, |i| index.used[i].clone())
+}
+
+/// The GPU shape once `scenario` has happened: the nodes it takes away are gone, and
+/// the pods they ran hold GPUs where the what-if re-placed them. What a gang can still
+/// find after losing a zone depends on both.
+pub fn gpu_shape_after(
+    index: &ClusterIndex<'_>,
+    scenario: &Scenario,
+    reserved: &[NodeName],
+) -> GpuShape {
+    if *scenario == Scenario::LoseCluster {
+        return shape_of(index, &vec![false; index.cluster.nodes.len()], |i| {
+            index.used[i].clone()
+        });
+    }
+    let placement = place(index, scenario, reserved);
+    shape_of(index, &placement.target, |i| {
+        index.cluster.nodes[i].allocatable.minus(&placement.free[i])
+    })
+}
+
+/// The shape of the nodes that `counts`, each with `used_on(i)` requested on it.
+fn shape_of(
+    index: &ClusterIndex<'_>,
+    counts: &[bool],
+    used_on: impl Fn(usize) -> ResourceVector,
+) -> GpuShape {
+    let cluster = index.cluster;
     let mut per_node = Vec::new();
     let mut domains: BTreeMap<(usize, Arc<str>), DomainGpuFree> = BTreeMap::new();
     for (i, node) in cluster.nodes.iter().enumerate() {
-        if !index.health[i].is_healthy() || reserved[i] {
+        if !counts[i] {
             continue;
         }
-        let used = &index.used[i];
+        let used = &used_on(i);
         let replicas = i64::from(node.gpu_replicas.max(1));
         let total = node.physical_gpus();
         let free = (node.allocatable.gpu() - used.gpu())

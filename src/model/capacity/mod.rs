@@ -29,7 +29,7 @@ pub use config::{CapacityConfig, RACK_LABEL, SafetyReserve, ZONE_LABEL};
 pub use explain::{HeadroomLimit, explain};
 pub use format::format_amount;
 pub use gang::{GangFit, GangParseError, GangRequest, gang_fit};
-pub use gpu_shape::{DomainGpuFree, GangSlots, GpuShape, NodeGpuFree, gpu_shape};
+pub use gpu_shape::{DomainGpuFree, GangSlots, GpuShape, NodeGpuFree, gpu_shape, gpu_shape_after};
 pub use health::{NodeHealth, node_health};
 pub use index::ClusterIndex;
 pub use n_minus_one::{FailureDomainHeadroom, WorstDomain, n_minus_one};

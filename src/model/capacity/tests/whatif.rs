@@ -102,6 +102,29 @@ fn gpu_zones() -> crate::model::fleet::ClusterView {
 }
 
 #[test]
+fn a_gang_after_a_what_if_finds_neither_the_lost_nodes_nor_the_gpus_re_placed_pods_took() {
+    use crate::model::capacity::{GangRequest, gang_fit, gpu_shape, gpu_shape_after};
+    let c = gpu_zones();
+    let config = CapacityConfig::default();
+    let index = ClusterIndex::new(&c, &config);
+    let four = GangRequest::parse("4xnvidia.com/gpu").expect("gang");
+    // Today b-gpu0 and b-gpu1 each have 4 free.
+    assert_eq!(gang_fit(&gpu_shape(&index, &[]), &four).nodes_that_fit, 2);
+    // Losing b-gpu0: its 4-GPU pod moves to b-gpu1's 4 free GPUs, so no node has 4 left.
+    let lose_b0 = Scenario::LoseNodes(vec![NodeName::from("b-gpu0")]);
+    let after = gpu_shape_after(&index, &lose_b0, &[]);
+    assert_eq!(gang_fit(&after, &four).nodes_that_fit, 0);
+    assert_eq!((after.free_gpus, after.total_gpus), (0, 24));
+    // Losing zone b: both nodes with room are gone.
+    let after = gpu_shape_after(&index, &lose_zone("b"), &[]);
+    assert_eq!(gang_fit(&after, &four).nodes_that_fit, 0);
+    assert_eq!(after.total_gpus, 16);
+    // Losing the cluster leaves nothing.
+    let after = gpu_shape_after(&index, &Scenario::LoseCluster, &[]);
+    assert_eq!((after.total_gpus, after.per_node.len()), (0, 0));
+}
+
+#[test]
 fn zone_loss_whose_gpu_pods_cannot_be_placed() {
     let c = gpu_zones();
     let config = CapacityConfig::default();
