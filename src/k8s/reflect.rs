@@ -87,17 +87,39 @@ pub fn is_unreachable(error: &kube::Error) -> bool {
 /// An error with its causes, outermost first ("…: client error (Connect): Connection
 /// refused"), because kube's own message often hides the one part an operator needs.
 pub fn describe_error(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
+    let mut text = level_text(error);
+    let mut source = (!is_api_status(error)).then(|| error.source()).flatten();
     while let Some(cause) = source {
-        let cause_text = cause.to_string();
+        let cause_text = level_text(cause);
         if !text.contains(&cause_text) {
             text.push_str(": ");
             text.push_str(&cause_text);
         }
-        source = cause.source();
+        // An API status says all there is: its own source repeats it.
+        source = (!is_api_status(cause)).then(|| cause.source()).flatten();
     }
     text
+}
+
+fn is_api_status(error: &(dyn std::error::Error + 'static)) -> bool {
+    matches!(error.downcast_ref::<kube::Error>(), Some(kube::Error::Api(_)))
+}
+
+/// One error's own words. kube writes an API server's refusal with the whole status
+/// object in Rust's debug notation after it; what an operator needs from it is the
+/// server's message, its reason and the HTTP code.
+fn level_text(error: &(dyn std::error::Error + 'static)) -> String {
+    match error.downcast_ref::<kube::Error>() {
+        Some(kube::Error::Api(status)) => {
+            let reason = if status.reason.is_empty() {
+                String::new()
+            } else {
+                format!("{}, ", status.reason)
+            };
+            format!("API error: {} ({reason}HTTP {})", status.message, status.code)
+        }
+        _ => error.to_string(),
+    }
 }
 
 fn is_gone(error: &kube::Error) -> bool {
@@ -439,4 +461,24 @@ fn object_delta<K: SlimKind>(
     } else {
         Delta::Applied(item)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_api_refusal_reads_as_the_servers_message_not_a_debug_dump() {
+        let status = kube::core::Status {
+            code: 403,
+            message: "persistentvolumes is forbidden: User \"fleetdeck\" cannot list".into(),
+            reason: "Forbidden".into(),
+            ..kube::core::Status::default()
+        };
+        let error = kube::Error::Api(Box::new(status));
+        assert_eq!(
+            describe_error(&error),
+            "API error: persistentvolumes is forbidden: User \"fleetdeck\" cannot list (Forbidden, HTTP 403)"
+        );
+    }
 }
