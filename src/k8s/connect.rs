@@ -43,7 +43,17 @@ impl Default for ConnectOptions {
 /// Why a client could not be built.
 #[derive(Debug, thiserror::Error)]
 pub enum ConnectError {
-    /// The context is missing or unusable.
+    /// The kubeconfig has no context of the name the ledger gives.
+    #[error(
+        "cluster {cluster}: the kubeconfig has no context {context:?} (the ledger's `context`; `fleetdeck ledger contexts` compares the two)"
+    )]
+    MissingContext {
+        /// Ledger id.
+        cluster: String,
+        /// The context the ledger names.
+        context: String,
+    },
+    /// The context is unusable.
     #[error("cluster {cluster}: kubeconfig context {context:?}: {source}")]
     Kubeconfig {
         /// Ledger id.
@@ -82,6 +92,18 @@ pub async fn connect(
     kubeconfig: &Kubeconfig,
     options: &ConnectOptions,
 ) -> Result<ClusterClient, ConnectError> {
+    // kube would say it "failed to load current context", which reads as if the
+    // current context were used: it never is.
+    if !kubeconfig
+        .contexts
+        .iter()
+        .any(|c| c.name == cluster.context)
+    {
+        return Err(ConnectError::MissingContext {
+            cluster: cluster.id.0.clone(),
+            context: cluster.context.clone(),
+        });
+    }
     let kube_options = KubeConfigOptions {
         context: Some(cluster.context.clone()),
         ..KubeConfigOptions::default()
@@ -185,4 +207,29 @@ fn build_client(config: kube::Config, budget: &BudgetLayer) -> Result<kube::Clie
             .with_layer(budget)
             .build(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_context_the_kubeconfig_lacks_is_named_as_such() {
+        let mut cluster = crate::tui::fixtures::ledger().clusters[0].clone();
+        cluster.context = "prod-old".into();
+        let error = connect(&cluster, &Kubeconfig::default(), &ConnectOptions::default())
+            .await
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some(
+                format!(
+                    "cluster {}: the kubeconfig has no context \"prod-old\" (the ledger's `context`; `fleetdeck ledger contexts` compares the two)",
+                    cluster.id
+                )
+                .as_str()
+            )
+        );
+    }
 }

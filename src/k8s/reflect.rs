@@ -102,7 +102,10 @@ pub fn describe_error(error: &(dyn std::error::Error + 'static)) -> String {
 }
 
 fn is_api_status(error: &(dyn std::error::Error + 'static)) -> bool {
-    matches!(error.downcast_ref::<kube::Error>(), Some(kube::Error::Api(_)))
+    matches!(
+        error.downcast_ref::<kube::Error>(),
+        Some(kube::Error::Api(_))
+    )
 }
 
 /// One error's own words. kube writes an API server's refusal with the whole status
@@ -116,7 +119,10 @@ fn level_text(error: &(dyn std::error::Error + 'static)) -> String {
             } else {
                 format!("{}, ", status.reason)
             };
-            format!("API error: {} ({reason}HTTP {})", status.message, status.code)
+            format!(
+                "API error: {} ({reason}HTTP {})",
+                status.message, status.code
+            )
         }
         _ => error.to_string(),
     }

@@ -28,7 +28,7 @@ mod theme;
 mod view;
 
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 #[cfg(test)]
 mod journal_fixtures;
 #[cfg(test)]
