@@ -154,7 +154,11 @@ pub fn project_pod(
     if let Some(pod_requests) = &pod.spec.pod_requests {
         spec.pod_level = Some(pod_requests.to_vector(interner).map_err(bad)?);
     }
-    let phase = pod.phase.unwrap_or(PodPhase::Pending);
+    let phase = match pod.phase.unwrap_or(PodPhase::Pending) {
+        // A pod being deleted that has not terminated yet: see `PodPhase::Terminating`.
+        phase if pod.metadata.deleting && phase.holds_resources() => PodPhase::Terminating,
+        phase => phase,
+    };
     let owner = pod.metadata.controller.as_ref().map(|o| OwnerRef {
         kind: interner.intern(&o.kind),
         name: interner.intern(&o.name),
@@ -427,6 +431,26 @@ mod tests {
         .to_string();
         let pod = slim_de::pod(&mut Reader::new(&text)).unwrap();
         project_pod(&pod, &mut Interner::new()).unwrap().0
+    }
+
+    #[test]
+    fn a_pod_being_deleted_is_terminating_until_it_has_terminated() {
+        let pod = |phase: &str| {
+            let text = serde_json::json!({
+                "metadata": {"name": "p", "namespace": "ns", "deletionTimestamp": "2026-11-30T03:00:00Z"},
+                "spec": {"nodeName": "n1", "containers": []},
+                "status": {"phase": phase}
+            })
+            .to_string();
+            let pod = slim_de::pod(&mut Reader::new(&text)).unwrap();
+            project_pod(&pod, &mut Interner::new()).unwrap().0.phase
+        };
+        assert_eq!(pod("Running"), PodPhase::Terminating);
+        assert_eq!(pod("Succeeded"), PodPhase::Succeeded, "done holds nothing");
+        assert_eq!(
+            projected_pod(serde_json::json!({"containers": []})).phase,
+            PodPhase::Running
+        );
     }
 
     fn node_labels(pairs: &[(&str, &str)]) -> Labels {

@@ -261,6 +261,8 @@ pub struct SlimMeta<'a> {
     pub gpu_replicas_annotation: Option<Cow<'a, str>>,
     /// The controlling owner reference.
     pub controller: Option<Owner<'a>>,
+    /// Whether `deletionTimestamp` is set: the object is being deleted.
+    pub deleting: bool,
 }
 
 impl SlimMeta<'_> {

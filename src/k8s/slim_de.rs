@@ -61,6 +61,7 @@ fn meta<'a>(r: &mut Reader<'a>) -> Result<SlimMeta<'a>> {
             "labels" => meta.labels = string_pairs(r)?,
             "annotations" => meta.gpu_replicas_annotation = one_annotation(r, GPU_REPLICAS_LABEL)?,
             "ownerReferences" => meta.controller = controller(r)?,
+            "deletionTimestamp" => meta.deleting = r.optional_string()?.is_some(),
             _ => r.skip()?,
         }
         Ok(())

@@ -20,6 +20,10 @@ pub enum PodPhase {
     Failed,
     /// The kubelet has not reported; still holds its node's resources.
     Unknown,
+    /// Being deleted (`deletionTimestamp` set) and not yet terminated: it still holds its
+    /// node's resources, but nothing re-places it (its controller's replacement is
+    /// another pod) and it needs no place if its node is lost.
+    Terminating,
 }
 
 impl PodPhase {
@@ -127,6 +131,7 @@ impl PodView {
     /// except DaemonSet and static pods. Bare pods are counted as movable too, because
     /// the work they represent still needs a home even if nothing recreates them.
     pub fn is_movable(&self) -> bool {
-        !self.owner.as_ref().is_some_and(OwnerRef::is_node_bound)
+        self.phase != PodPhase::Terminating
+            && !self.owner.as_ref().is_some_and(OwnerRef::is_node_bound)
     }
 }

@@ -102,6 +102,52 @@ fn gpu_zones() -> crate::model::fleet::ClusterView {
 }
 
 #[test]
+fn pods_being_deleted_are_neither_demand_elsewhere_nor_re_placed() {
+    // Zone a's node is down: its two pods are being deleted, their replacements already
+    // run in b. Counting the old ones as demand (or re-placing them) would count each
+    // pod twice.
+    let c = cluster(
+        vec![node("a0", "a").not_ready().build(), node("b0", "b").build()],
+        vec![
+            pod("old-0", Some("a0"))
+                .cpu(2000)
+                .phase(PodPhase::Terminating)
+                .build(),
+            pod("old-1", Some("a0"))
+                .cpu(2000)
+                .phase(PodPhase::Terminating)
+                .build(),
+            pod("new-0", Some("b0")).cpu(2000).build(),
+            pod("new-1", Some("b0")).cpu(2000).build(),
+        ],
+    );
+    let config = CapacityConfig::default();
+    let index = ClusterIndex::new(&c, &config);
+    let baseline = what_if(&index, &Scenario::Baseline, &[]);
+    assert_eq!(baseline.demand.cpu_millis(), 4000, "only the live pods");
+    let report = what_if(&index, &lose_zone("a"), &[]);
+    assert_eq!(report.displaced_pods, 0, "nothing to re-place");
+    assert_eq!(report.headroom.cpu_millis(), baseline.headroom.cpu_millis());
+    // On a node that counts, a pod being deleted still holds what it asked for.
+    let c = cluster(
+        vec![node("b0", "b").build()],
+        vec![
+            pod("old", Some("b0"))
+                .cpu(2000)
+                .phase(PodPhase::Terminating)
+                .build(),
+        ],
+    );
+    let index = ClusterIndex::new(&c, &config);
+    assert_eq!(
+        what_if(&index, &Scenario::Baseline, &[])
+            .demand
+            .cpu_millis(),
+        2000
+    );
+}
+
+#[test]
 fn a_gang_after_a_what_if_finds_neither_the_lost_nodes_nor_the_gpus_re_placed_pods_took() {
     use crate::model::capacity::{GangRequest, gang_fit, gpu_shape, gpu_shape_after};
     let c = gpu_zones();
