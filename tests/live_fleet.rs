@@ -344,10 +344,13 @@ async fn snapshot_capacity_and_reconcile_commands() {
         "[capacity.safety_reserve]\ncpu = 50\n",
     )
     .unwrap();
-    let reserved = tokio::task::spawn_blocking(move || {
-        fleetdeck(
-            &path,
-            &["capacity", "--cluster", "prod-use1-01", "-o", "json"],
+    let (reserved, reserved_snapshot) = tokio::task::spawn_blocking(move || {
+        (
+            fleetdeck(
+                &path,
+                &["capacity", "--cluster", "prod-use1-01", "-o", "json"],
+            ),
+            fleetdeck(&path, &["snapshot", "-o", "json"]),
         )
     })
     .await
@@ -368,6 +371,21 @@ async fn snapshot_capacity_and_reconcile_commands() {
     // Half of 127.2 allocatable cores is held back; memory keeps the default (none).
     assert_eq!(dimension("CPU")["reserve"], "63.6 cores", "{json}");
     assert_eq!(dimension("memory")["reserve"], "0 MiB", "{json}");
+    // `snapshot` shows the same headroom, after the reserve.
+    let lines: Vec<serde_json::Value> = serde_json::from_slice(&reserved_snapshot.stdout).unwrap();
+    let cpu = lines
+        .iter()
+        .find(|l| l["id"] == "prod-use1-01")
+        .map(|l| l["capacity"]["cpu"].clone())
+        .unwrap();
+    assert_eq!(
+        cpu,
+        format!(
+            "{} headroom of 127.2 cores",
+            dimension("CPU")["headroom"].as_str().unwrap()
+        ),
+        "{cpu}"
+    );
 
     let text = String::from_utf8_lossy(&reconcile.stdout);
     assert_eq!(reconcile.status.code(), Some(1));

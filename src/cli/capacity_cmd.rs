@@ -190,6 +190,8 @@ fn cluster_capacity(
         .n_minus_one
         .worst
         .iter()
+        // A dimension the cluster has none of has no headroom to lose.
+        .filter(|w| report.baseline.allocatable.get(&w.dimension) != 0)
         .map(|w| {
             format!(
                 "{}: {} after losing {}",

@@ -42,10 +42,11 @@ fn summary(snapshot: &ClusterSnapshot, config: &CapacityConfig) -> Option<Capaci
     }
     let report = cluster_report(&snapshot.view, config, &[]);
     let b = &report.baseline;
+    // The headroom `fleetdeck capacity` shows: after the configured safety reserve.
     let pair = |dim: Dimension| {
         format!(
-            "{} free of {}",
-            format_amount(&dim, b.allocatable.get(&dim) - b.demand.get(&dim)),
+            "{} headroom of {}",
+            format_amount(&dim, b.headroom.get(&dim)),
             format_amount(&dim, b.allocatable.get(&dim))
         )
     };
