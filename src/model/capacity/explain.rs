@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::format::format_amount;
 use super::gpu_shape::GpuShape;
+use super::health::NodeHealth;
 use super::n_minus_one::FailureDomainHeadroom;
 use super::whatif::{Scenario, UnplacedReason, WhatIfReport, short_domain_name};
 use crate::model::fleet::{Dimension, OwnerRef};
@@ -57,12 +58,88 @@ pub enum HeadroomLimit {
         key: Arc<str>,
     },
     /// Some nodes do not count as healthy allocatable.
-    UnhealthyNodes {
-        /// Nodes not counted.
-        unhealthy: u32,
-        /// All nodes.
-        total: u32,
-    },
+    UnhealthyNodes(NodesNotCounted),
+}
+
+/// The nodes that do not count, and why: "3 not ready, all in zone eu-west-1b" says a
+/// zone is down where a bare count would not.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct NodesNotCounted {
+    /// Nodes not counted.
+    pub count: u32,
+    /// All nodes.
+    pub total: u32,
+    /// How many for each reason, most first.
+    pub reasons: Vec<(&'static str, u32)>,
+    /// The failure domain all of them are in, when they share one (and are more than one).
+    pub domain: Option<(Arc<str>, Arc<str>)>,
+}
+
+impl NodesNotCounted {
+    /// Tallies `health` (per node, in view order) with each node's failure-domain value.
+    pub fn tally<'a>(
+        health: &[NodeHealth],
+        domain_of: impl Fn(usize) -> Option<&'a Arc<str>>,
+        key: &Arc<str>,
+    ) -> NodesNotCounted {
+        let mut reasons: Vec<(&'static str, u32)> = Vec::new();
+        let mut domains: Vec<Option<&Arc<str>>> = Vec::new();
+        for (i, h) in health.iter().enumerate() {
+            let reason = match h {
+                NodeHealth::Healthy => continue,
+                NodeHealth::NotReady => "not ready",
+                NodeHealth::ReadinessUnknown => "readiness unknown",
+                NodeHealth::Cordoned => "cordoned",
+                NodeHealth::UnderMaintenance => "in maintenance",
+                NodeHealth::Tainted(_) => "tainted",
+            };
+            match reasons.iter_mut().find(|(r, _)| *r == reason) {
+                Some((_, n)) => *n += 1,
+                None => reasons.push((reason, 1)),
+            }
+            domains.push(domain_of(i));
+        }
+        reasons.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+        let count = u32::try_from(domains.len()).unwrap_or(u32::MAX);
+        let domain = match domains.as_slice() {
+            [Some(first), rest @ ..]
+                if !rest.is_empty() && rest.iter().all(|d| *d == Some(*first)) =>
+            {
+                Some((Arc::clone(key), Arc::clone(first)))
+            }
+            _ => None,
+        };
+        NodesNotCounted {
+            count,
+            total: u32::try_from(health.len()).unwrap_or(u32::MAX),
+            reasons,
+            domain,
+        }
+    }
+}
+
+impl fmt::Display for NodesNotCounted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let reasons: Vec<String> = self
+            .reasons
+            .iter()
+            .map(|(reason, n)| format!("{n} {reason}"))
+            .collect();
+        write!(
+            f,
+            "nodes: {} of {} do not count: {}",
+            self.count,
+            self.total,
+            reasons.join(", ")
+        )?;
+        if let Some((key, value)) = &self.domain {
+            match short_domain_name(key) {
+                Some(name) => write!(f, ", all in {name} {value}")?,
+                None => write!(f, ", all in {key}={value}")?,
+            }
+        }
+        Ok(())
+    }
 }
 
 impl fmt::Display for HeadroomLimit {
@@ -124,10 +201,7 @@ impl fmt::Display for HeadroomLimit {
                 f,
                 "N−1: no node carries {key}, so failure-domain headroom is unknown"
             ),
-            Self::UnhealthyNodes { unhealthy, total } => write!(
-                f,
-                "nodes: {unhealthy} of {total} do not count (not ready, cordoned, in maintenance or tainted)"
-            ),
+            Self::UnhealthyNodes(nodes) => nodes.fmt(f),
         }
     }
 }
@@ -140,8 +214,7 @@ pub fn explain(
     gpu: &GpuShape,
     n_minus_one: &FailureDomainHeadroom,
     gang_sizes: &[u32],
-    unhealthy: u32,
-    total_nodes: u32,
+    not_counted: &NodesNotCounted,
 ) -> Vec<HeadroomLimit> {
     let mut limits = Vec::new();
     for (dimension, headroom) in baseline.headroom.iter() {
@@ -186,16 +259,43 @@ pub fn explain(
             largest: gpu.largest_gang,
         });
     }
-    if n_minus_one.per_domain.is_empty() && total_nodes > 0 {
+    if n_minus_one.per_domain.is_empty() && not_counted.total > 0 {
         limits.push(HeadroomLimit::NoFailureDomains {
             key: Arc::clone(&n_minus_one.key),
         });
     }
-    if unhealthy > 0 {
-        limits.push(HeadroomLimit::UnhealthyNodes {
-            unhealthy,
-            total: total_nodes,
-        });
+    if not_counted.count > 0 {
+        limits.push(HeadroomLimit::UnhealthyNodes(not_counted.clone()));
     }
     limits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_not_counted_say_why_and_name_the_zone_they_share() {
+        let zone: Arc<str> = Arc::from("topology.kubernetes.io/zone");
+        let (a, b): (Arc<str>, Arc<str>) = (Arc::from("eu-west-1a"), Arc::from("eu-west-1b"));
+        let health = [
+            NodeHealth::Healthy,
+            NodeHealth::NotReady,
+            NodeHealth::NotReady,
+            NodeHealth::Cordoned,
+        ];
+        let zones = [&a, &b, &b, &b];
+        let tally = NodesNotCounted::tally(&health, |i| Some(zones[i]), &zone);
+        assert_eq!(
+            tally.to_string(),
+            "nodes: 3 of 4 do not count: 2 not ready, 1 cordoned, all in zone eu-west-1b"
+        );
+        let zones = [&b, &a, &b, &b];
+        let tally = NodesNotCounted::tally(&health, |i| Some(zones[i]), &zone);
+        assert_eq!(
+            tally.to_string(),
+            "nodes: 3 of 4 do not count: 2 not ready, 1 cordoned",
+            "spread over zones: none named"
+        );
+    }
 }

@@ -26,7 +26,7 @@ pub(crate) mod fixtures;
 mod tests;
 
 pub use config::{CapacityConfig, RACK_LABEL, SafetyReserve, ZONE_LABEL};
-pub use explain::{HeadroomLimit, explain};
+pub use explain::{HeadroomLimit, NodesNotCounted, explain};
 pub use format::format_amount;
 pub use gang::{GangFit, GangParseError, GangRequest, gang_fit};
 pub use gpu_shape::{DomainGpuFree, GangSlots, GpuShape, NodeGpuFree, gpu_shape, gpu_shape_after};

@@ -2,7 +2,7 @@
 //! `fleetdeck capacity` command and the Capacity screen.
 
 use super::config::CapacityConfig;
-use super::explain::{HeadroomLimit, explain};
+use super::explain::{HeadroomLimit, NodesNotCounted, explain};
 use super::gpu_shape::{GpuShape, gpu_shape};
 use super::index::ClusterIndex;
 use super::n_minus_one::{FailureDomainHeadroom, n_minus_one};
@@ -38,19 +38,13 @@ pub fn cluster_report(
     let baseline = what_if(&index, &Scenario::Baseline, reserved);
     let gpu = gpu_shape(&index, reserved);
     let n1 = n_minus_one(&index, reserved);
-    let unhealthy = index
-        .node_health()
-        .iter()
-        .filter(|h| !h.is_healthy())
-        .count();
-    let limits = explain(
-        &baseline,
-        &gpu,
-        &n1,
-        &config.gang_sizes,
-        u32::try_from(unhealthy).unwrap_or(u32::MAX),
-        u32::try_from(cluster.nodes.len()).unwrap_or(u32::MAX),
+    let key = &config.failure_domain_key;
+    let not_counted = NodesNotCounted::tally(
+        index.node_health(),
+        |i| cluster.nodes[i].labels.get(key),
+        key,
     );
+    let limits = explain(&baseline, &gpu, &n1, &config.gang_sizes, &not_counted);
     ClusterReport {
         cluster: cluster.id.clone(),
         domains: domain_capacity(&index, reserved),
