@@ -89,6 +89,16 @@ fn ledger_at_minimum_size() {
 }
 
 #[test]
+fn a_ledger_scrolled_down_says_how_many_rows_are_out_of_sight_above() {
+    let mut app = fixtures::app();
+    app.update(Msg::Resize(80, 12));
+    assert!(render(&app, 80, 12).contains("· rows 1–5 of 7"));
+    press(&mut app, "j j j j j");
+    let screen = render(&app, 80, 12);
+    assert!(screen.contains("· rows 3–7 of 7, 2 above"), "{screen}");
+}
+
+#[test]
 fn too_small_terminal() {
     let mut app = fixtures::app();
     insta::assert_snapshot!(render(&app, 39, 11));

@@ -184,10 +184,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         app.rows.len(),
         sort_title(state.sort)
     );
+    let summary_width = ratatui::text::Span::raw(summary.as_str()).width();
     buf.set_stringn(
         area.x,
         area.y,
-        summary,
+        &summary,
         usize::from(area.width),
         t.style(Slot::Muted),
     );
@@ -243,6 +244,40 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         .unwrap_or(0);
     let height = usize::from(body.height);
     let offset = scroll_offset(selected_line, lines.len(), height);
+    // Sorted worst first, the rows scrolled off the top are the ones that matter most:
+    // say that some are out of sight, and which.
+    if lines.len() > height {
+        let last = (offset + height).min(lines.len());
+        let above = if offset > 0 {
+            format!(", {offset} above")
+        } else {
+            String::new()
+        };
+        let room = usize::from(area.width).saturating_sub(summary_width);
+        let full = format!(" · rows {}–{last} of {}{above}", offset + 1, lines.len());
+        let note = if full.chars().count() <= room {
+            Some(full)
+        } else {
+            // A narrow terminal keeps the part that matters.
+            Some(format!(" · ↑{offset}")).filter(|n| offset > 0 && n.chars().count() <= room)
+        };
+        if let Some(note) = note {
+            buf.set_stringn(
+                area.x
+                    + u16::try_from(summary_width)
+                        .unwrap_or(u16::MAX)
+                        .min(area.width),
+                area.y,
+                note,
+                room,
+                if offset > 0 {
+                    t.style(Slot::Warn)
+                } else {
+                    t.style(Slot::Muted)
+                },
+            );
+        }
+    }
     for (n, line) in lines.iter().skip(offset).take(height).enumerate() {
         let y = body.y + n as u16;
         match line {
