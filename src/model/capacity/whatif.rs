@@ -283,6 +283,32 @@ pub fn what_if(
     let mut allocatable = ResourceVector::ZERO;
     let mut free_total = ResourceVector::ZERO;
     let mut lost_nodes = 0u32;
+    // Whether each domain pinned pods need still has a node: asked once per domain.
+    let mut domain_left: HashMap<RequiredDomain, bool> = HashMap::new();
+    let mut has_node_left = |domain: &RequiredDomain| {
+        *domain_left.entry(domain.clone()).or_insert_with(|| {
+            cluster
+                .nodes
+                .iter()
+                .zip(&target)
+                .any(|(node, &left)| left && domain.admits_labels(&node.labels))
+        })
+    };
+    let mut stranded_on = vec![ResourceVector::ZERO; cluster.nodes.len()];
+    for (pod, node) in cluster.pods.iter().zip(&index.pod_node) {
+        // A pod on a node that does not count, held by its volume in a domain with no
+        // node left, waits for that domain as a displaced one does: it is not demand
+        // anywhere else (else losing a zone already down would free its requests).
+        if let (Some(n), Some(domain)) = (node, &pod.required_domain)
+            && !target[*n as usize]
+            && !lost[*n as usize]
+            && pod.is_movable()
+            && pod.phase.holds_resources()
+            && !has_node_left(domain)
+        {
+            stranded_on[*n as usize].add_assign(&pod.requests);
+        }
+    }
     for (i, node) in cluster.nodes.iter().enumerate() {
         if target[i] {
             allocatable.add_assign(&capacity_physical(&node.allocatable, node.gpu_replicas));
@@ -290,14 +316,15 @@ pub fn what_if(
         } else if lost[i] {
             lost_nodes += 1;
         } else {
-            outstanding.add_assign(&index.movable_used_physical[i]);
+            outstanding.add_assign(
+                &index.movable_used_physical[i]
+                    .minus(&demand_physical(&stranded_on[i], node.gpu_replicas)),
+            );
         }
     }
-    // Whether each domain pinned pods need still has a node: asked once per domain.
-    let mut domain_left: HashMap<RequiredDomain, bool> = HashMap::new();
     let reasons: Vec<UnplacedReason> = unplaced
         .iter()
-        .map(|&p| unplaced_reason(index, p, &target, &free, &mut domain_left))
+        .map(|&p| unplaced_reason(index, p, &target, &free, &mut has_node_left))
         .collect();
     for (&p, reason) in unplaced.iter().zip(&reasons) {
         // A pod stranded with its volume waits for its domain; no capacity elsewhere
@@ -426,7 +453,7 @@ fn unplaced_reason(
     p: u32,
     target: &[bool],
     free: &[ResourceVector],
-    domain_left: &mut HashMap<RequiredDomain, bool>,
+    has_node_left: &mut impl FnMut(&RequiredDomain) -> bool,
 ) -> UnplacedReason {
     let request = &index.cluster.pods[p as usize].requests;
     let mut eligible: Vec<u32> = Vec::new();
@@ -440,15 +467,7 @@ fn unplaced_reason(
         let Some(domain) = &pod.required_domain else {
             return UnplacedReason::NoEligibleNode;
         };
-        let left = *domain_left.entry(domain.clone()).or_insert_with(|| {
-            index
-                .cluster
-                .nodes
-                .iter()
-                .zip(target)
-                .any(|(node, &left)| left && domain.admits_labels(&node.labels))
-        });
-        return if left {
+        return if has_node_left(domain) {
             UnplacedReason::NoEligibleNode
         } else {
             UnplacedReason::VolumeDomainLost(domain.clone())

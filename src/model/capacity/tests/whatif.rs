@@ -148,6 +148,32 @@ fn pods_being_deleted_are_neither_demand_elsewhere_nor_re_placed() {
 }
 
 #[test]
+fn losing_a_zone_already_down_changes_nothing() {
+    // Zone b is down; its database pod is held there by its volume, its web pod is not.
+    let c = cluster(
+        vec![node("a0", "a").build(), node("b0", "b").not_ready().build()],
+        vec![
+            pod("db", Some("b0"))
+                .cpu(1000)
+                .domain("topology.kubernetes.io/zone", "b")
+                .build(),
+            pod("web", Some("b0")).cpu(2000).build(),
+        ],
+    );
+    let config = CapacityConfig::default();
+    let index = ClusterIndex::new(&c, &config);
+    let baseline = what_if(&index, &Scenario::Baseline, &[]);
+    assert_eq!(
+        baseline.demand.cpu_millis(),
+        2000,
+        "the web pod needs a place; the database waits for its zone"
+    );
+    let lost = what_if(&index, &lose_zone("b"), &[]);
+    assert_eq!(lost.headroom, baseline.headroom, "nothing more is lost");
+    assert_eq!(lost.unplaced_pods(), 1, "the database is reported stranded");
+}
+
+#[test]
 fn a_gang_after_a_what_if_finds_neither_the_lost_nodes_nor_the_gpus_re_placed_pods_took() {
     use crate::model::capacity::{GangRequest, gang_fit, gpu_shape, gpu_shape_after};
     let c = gpu_zones();
