@@ -99,6 +99,36 @@ fn a_ledger_scrolled_down_says_how_many_rows_are_out_of_sight_above() {
 }
 
 #[test]
+fn a_degraded_cluster_says_what_its_data_lacks() {
+    let mut app = fixtures::app();
+    let mut snapshot = fixtures::snapshot();
+    let clusters: Vec<_> = snapshot
+        .clusters
+        .iter()
+        .map(|c| {
+            let mut c = (**c).clone();
+            if &*c.id == "eu-fra-prod-02" {
+                c.status = crate::model::live::ClusterStatus::Degraded;
+                c.facts.partial = Some(
+                    "persistentvolumes cannot be read (forbidden): pods are not pinned to their volumes' domains".into(),
+                );
+            }
+            std::sync::Arc::new(c)
+        })
+        .collect();
+    snapshot.clusters = clusters.into();
+    app.update(Msg::Snapshot(snapshot));
+    press(&mut app, ":");
+    typed(&mut app, "cluster eu-fra-prod-02");
+    press(&mut app, "enter");
+    let screen = render(&app, 160, 40);
+    assert!(
+        screen.contains("Degraded — counted, but: persistentvolumes cannot be read"),
+        "{screen}"
+    );
+}
+
+#[test]
 fn too_small_terminal() {
     let mut app = fixtures::app();
     insta::assert_snapshot!(render(&app, 39, 11));

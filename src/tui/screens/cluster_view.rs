@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 use super::cluster::{Focus, maintenance_label, readiness_label};
 use super::table::{Col, fit_columns, header, no_match_text, row, scroll_offset};
 use crate::model::fleet::{Readiness, Schedulability};
-use crate::model::live::IdentityVerdict;
+use crate::model::live::{ClusterStatus, IdentityVerdict};
 use crate::tui::app::App;
 use crate::tui::format::{age, count, fit};
 use crate::tui::header::status_slot;
@@ -169,6 +169,20 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         head.push(Line::styled(
             format!("{} — {what}{why}", c.status.label()),
             t.style(Slot::Unknown),
+        ));
+    }
+    // Degraded data counts, but the operator must know what it lacks (a resource the
+    // cluster will not serve, objects that cannot be read).
+    if let Some(c) = live.filter(|c| c.status == ClusterStatus::Degraded) {
+        let why = c
+            .facts
+            .partial
+            .clone()
+            .or_else(|| c.last_error.clone())
+            .unwrap_or_else(|| "part of its data could not be read".into());
+        head.push(Line::styled(
+            format!("Degraded — counted, but: {why}"),
+            t.style(Slot::Warn),
         ));
     }
     let head_height = head.len() as u16;
