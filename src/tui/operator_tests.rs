@@ -514,6 +514,36 @@ fn operator_screens_and_dialogs_never_panic_at_any_size() {
 }
 
 #[test]
+fn a_cluster_the_halt_names_covers_nothing_even_if_it_verified() {
+    use crate::model::rollout::HaltReason;
+    let mut app = fixtures::operator_app();
+    let mut events = EventLog(fixtures::journal_events());
+    // The canary verified, then its metrics could not be read: the run halted on it.
+    events.push(
+        NewEvent::new(
+            fixtures::now(),
+            Actor("executor/e1".into()),
+            IdempotencyKey("halt".into()),
+            EventBody::RolloutHalted {
+                batch: 1,
+                why: HaltReason::MetricsUnknown {
+                    clusters: vec![("eu-fra-prod-01".into(), "prometheus unreachable".into())],
+                },
+            },
+        )
+        .with_run(RunId("ro-cni-1".into())),
+    );
+    fixtures::with_journal(&mut app, events.0);
+    press(&mut app, "3");
+    let screen = render(&app, 200, 30);
+    assert!(screen.contains("! eu-fra-prod-01"), "{screen}");
+    assert!(
+        screen.contains("0 of 1 version/hardware combinations"),
+        "{screen}"
+    );
+}
+
+#[test]
 fn a_halted_rollout_shows_why_and_p_resumes_it() {
     use crate::model::rollout::HaltReason;
     let mut app = fixtures::operator_app();

@@ -33,11 +33,20 @@ impl App {
             .as_deref()
             .and_then(|spec| super::screens::rollouts::plan(run, spec, &self.ledger))
             .map(Arc::new);
-        // Reached means verified on a cluster running it, not a batch begun.
+        // Reached means verified on a cluster running it, not a batch begun; a cluster
+        // the run's halt names (a burn rate that tripped after it verified) is not.
+        let halted_on: Vec<&str> = run
+            .rollout
+            .halted
+            .as_ref()
+            .map(|why| why.clusters())
+            .unwrap_or_default();
         let passed = |id: &crate::model::ledger::ClusterId| {
-            run.items
-                .get(&crate::model::run::ItemId::from(id.0.as_str()))
-                .is_some_and(|i| i.verified == Some(crate::model::rollout::VerifyOutcome::Pass))
+            !halted_on.contains(&id.0.as_str())
+                && run
+                    .items
+                    .get(&crate::model::run::ItemId::from(id.0.as_str()))
+                    .is_some_and(|i| i.verified == Some(crate::model::rollout::VerifyOutcome::Pass))
         };
         let reached = plan.as_deref().map_or_else(Vec::new, |plan| {
             plan.reached(&self.ledger, passed)
