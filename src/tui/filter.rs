@@ -56,6 +56,14 @@ impl PartialEq for Filter {
 }
 
 impl Filter {
+    /// The keys its `key=value` and `key!=value` terms name (lowercase).
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.terms.iter().filter_map(|t| match t {
+            Term::Equals(k, _) | Term::NotEquals(k, _) => Some(k.as_str()),
+            Term::Exclude(_) => None,
+        })
+    }
+
     /// Parses filter text; every input is valid.
     pub fn parse(text: &str) -> Filter {
         let mut fuzzy = Vec::new();

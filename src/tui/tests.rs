@@ -129,6 +129,19 @@ fn a_degraded_cluster_says_what_its_data_lacks() {
 }
 
 #[test]
+fn a_filter_key_that_names_nothing_is_called_out() {
+    let mut app = fixtures::app();
+    press(&mut app, "/");
+    typed(&mut app, "stauts=Synced");
+    press(&mut app, "enter");
+    let screen = render(&app, 160, 30);
+    assert!(
+        screen.contains("filter: stauts: no such field or label (did you mean status?)"),
+        "{screen}"
+    );
+}
+
+#[test]
 fn too_small_terminal() {
     let mut app = fixtures::app();
     insta::assert_snapshot!(render(&app, 39, 11));

@@ -179,8 +179,14 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     } else {
         format!(" · {} marked", state.marks.len())
     };
+    let unknown = super::ledger::unknown_filter_keys(&state.filter, &app.rows);
+    let problems = if unknown.is_empty() {
+        String::new()
+    } else {
+        format!(" · filter: {}", unknown.join("; "))
+    };
     let summary = format!(
-        "{shown} of {} clusters · sort {} {arrow}{group}{marks}",
+        "{shown} of {} clusters · sort {} {arrow}{group}{marks}{problems}",
         app.rows.len(),
         sort_title(state.sort)
     );
@@ -190,7 +196,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         area.y,
         &summary,
         usize::from(area.width),
-        t.style(Slot::Muted),
+        t.style(if unknown.is_empty() {
+            Slot::Muted
+        } else {
+            Slot::Warn
+        }),
     );
     if let Some(notice) = &app.config.notice
         && area.height > 4
