@@ -430,11 +430,26 @@ pub fn start_maintenance(app: &mut App) -> Vec<Command> {
         return Vec::new();
     };
     let id = state.id.clone();
-    let Some(facts) = app.data.cluster(&id).cloned() else {
+    let names = app
+        .data
+        .cluster(&id)
+        .map(|facts| state.what_if_nodes(facts))
+        .unwrap_or_default();
+    // Nothing marked yet: what the cluster allows comes before which nodes (marking nodes
+    // of a cluster that takes no change would be wasted). With nodes marked, the request
+    // is real and its refusal goes to the journal below.
+    if names.is_empty()
+        && let Some(why) = app.snapshot.change_refusal(&id)
+    {
+        app.message = Some(format!(
+            "{id} takes no change (only a Synced or Degraded cluster whose identity is confirmed does): {why}"
+        ));
+        return Vec::new();
+    }
+    if app.data.cluster(&id).is_none() {
         app.message = Some(format!("no data for {id} yet"));
         return Vec::new();
-    };
-    let names = state.what_if_nodes(&facts);
+    }
     if names.is_empty() {
         let mark = app.key_on(app.context(), crate::tui::action::Action::Mark);
         app.message = Some(match mark {
@@ -515,6 +530,22 @@ pub fn start_from_file(app: &mut App, path: &std::path::Path) -> Vec<Command> {
 fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
     let id = spec.cluster.0.clone();
     let title = format!("start maintenance on {id}");
+    // A cluster the ledger does not have is a typo in the file, not a refusal for the
+    // audit trail.
+    if app.ledger.cluster(&id).is_none() {
+        let hint = crate::yaml::suggest(&id, app.ledger.clusters.iter().map(|c| c.id.0.as_str()))
+            .map(|close| format!(" (did you mean {close}?)"))
+            .unwrap_or_default();
+        open(
+            app,
+            Dialog::refused(
+                title,
+                vec![format!("maintenance {} on {id}", spec.name)],
+                format!("the ledger has no cluster {id}{hint}: nothing was sent"),
+            ),
+        );
+        return Vec::new();
+    }
     // The rule every change obeys (`ClusterSnapshot::change_refusal`): a Synced or
     // Degraded cluster whose pinned identity is confirmed.
     let refusal = app.snapshot.change_refusal(&id);

@@ -1325,6 +1325,36 @@ fn a_maintenance_refused_for_its_cluster_is_sent_to_the_journal_unless_read_only
     let mut app = on_cluster("us-east-prod-03", "space");
     app.config.readonly = true;
     assert!(press(&mut app, "m").is_empty());
+
+    // No node to act on, on a cluster that takes no change: why, not "mark nodes".
+    let mut app = on_cluster("ap-sg-stg-02", "");
+    assert!(press(&mut app, "m").is_empty());
+    let message = app.message.clone().unwrap_or_default();
+    assert!(
+        message.starts_with("ap-sg-stg-02 takes no change"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_start_file_naming_a_cluster_the_ledger_lacks_suggests_one_and_records_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("m.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: patch\ncluster: us-east-stg-1\nnodes:\n  names: [use1-cpu-a00]\naction:\n  manual: {instructions: do it}\nbudgets:\n  maxUnavailable: 1\n",
+    )
+    .expect("write");
+    let mut app = fixtures::operator_app();
+    press(&mut app, ":");
+    typed(&mut app, &format!("start {}", file.display()));
+    let commands = press(&mut app, "enter");
+    assert!(commands.is_empty(), "nothing journaled: {commands:?}");
+    let screen = render(&app, 160, 30);
+    assert!(
+        screen.contains("the ledger has no cluster us-east-stg-1 (did you mean us-east-stg-01?)"),
+        "{screen}"
+    );
 }
 
 #[test]
