@@ -53,7 +53,11 @@ fn summary(snapshot: &ClusterSnapshot, config: &CapacityConfig) -> Option<Capaci
     Some(CapacitySummary {
         cpu: pair(Dimension::Cpu),
         memory: pair(Dimension::Memory),
-        gpu: format!("{}/{}", report.gpu.free_gpus, report.gpu.total_gpus),
+        gpu: if report.gpu.total_gpus == 0 {
+            "-".into()
+        } else {
+            format!("{} free of {}", report.gpu.free_gpus, report.gpu.total_gpus)
+        },
         largest_gpu_gang: report.gpu.largest_gang,
         limits: report.limits.iter().map(ToString::to_string).collect(),
     })

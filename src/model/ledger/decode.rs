@@ -228,11 +228,28 @@ fn decode_cluster(
     Some(cluster)
 }
 
+/// Whether `text` is a UID as Kubernetes writes one: 8-4-4-4-12 hexadecimal digits.
+fn is_uid(text: &str) -> bool {
+    let groups: Vec<&str> = text.split('-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(g, len)| g.len() == len && g.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 fn decode_identity(node: &Node, diags: &mut Diagnostics) -> Option<Identity> {
     let fields = Fields::of(node, "identity", diags)?;
     fields.reject_unknown(IDENTITY_FIELDS, diags);
-    // A blank UID would compare equal to a cluster that reports none.
-    let uid = fields.non_empty("kubeSystemUID", diags);
+    // A blank UID would compare equal to a cluster that reports none; anything but a
+    // UID is a paste gone wrong and could never match.
+    let uid = fields.non_empty_checked("kubeSystemUID", diags, |text| {
+        if is_uid(text) {
+            Ok(())
+        } else {
+            Err("is not a UID (8-4-4-4-12 hexadecimal digits, as `kubectl get ns kube-system -o jsonpath='{.metadata.uid}'` prints it)".into())
+        }
+    });
     let server = fields.non_empty("server", diags);
     if let (Some(node), Some(server)) = (fields.get("server"), &server)
         && !(server.starts_with("https://") || server.starts_with("http://"))

@@ -384,6 +384,21 @@ fn a_blank_pinned_uid_is_refused() {
 }
 
 #[test]
+fn a_pinned_uid_that_is_not_a_uid_is_refused() {
+    let text = with(
+        "kubeSystemUID: 11111111-1111-1111-1111-111111111111",
+        "kubeSystemUID: not-a-uid",
+    );
+    let found = check(&text);
+    assert!(
+        found.iter().any(|f| f.starts_with(
+            "ledger.yaml:11:22: field `kubeSystemUID` \"not-a-uid\" is not a UID (8-4-4-4-12 hexadecimal digits"
+        )),
+        "{found:?}"
+    );
+}
+
+#[test]
 fn a_file_of_another_kind_is_told_so_and_nothing_else() {
     let out = check(include_str!("../../../examples/maintenance.yaml"));
     assert_eq!(
