@@ -248,9 +248,10 @@ fn contexts_maps_both_ways_with_merged_kubeconfigs() {
         )
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a missing context and a server mismatch are problems: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -121,17 +121,21 @@ pub fn contexts(settings: &Settings) -> anyhow::Result<ExitCode> {
     emit(settings.output, &report, || {
         let mut table = Table::new(vec!["CLUSTER", "CONTEXT", "STATUS", "SERVER"]);
         for m in &report.clusters {
+            let pinned = ledger
+                .cluster(&m.cluster)
+                .and_then(|c| c.identity.as_ref())
+                .map_or("-", |i| i.server.as_str());
             let status = if !m.found {
-                "missing context"
+                "missing context".to_string()
             } else if m.server_differs {
-                "server differs from pinned identity"
+                format!("server differs from pinned identity ({pinned})")
             } else {
-                "ok"
+                "ok".to_string()
             };
             table.row(vec![
                 m.cluster.clone(),
                 m.context.clone(),
-                status.to_string(),
+                status,
                 m.server.clone().unwrap_or_else(|| "-".into()),
             ]);
         }
@@ -145,5 +149,12 @@ pub fn contexts(settings: &Settings) -> anyhow::Result<ExitCode> {
         }
         table.render()
     })?;
-    Ok(ExitCode::SUCCESS)
+    // A ledger cluster without its context, or pointing elsewhere than its pinned server,
+    // is a problem; contexts the ledger does not name are not (kubeconfigs hold others).
+    let problems = report.clusters.iter().any(|m| !m.found || m.server_differs);
+    Ok(if problems {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
