@@ -88,6 +88,37 @@ fn selected_run(app: &App) -> Option<RunView> {
     }
 }
 
+/// What `p` does to the selected run, for the footer: a paused or halted run is resumed.
+pub(crate) fn pause_run_hint(app: &App) -> &'static str {
+    let resumes = selected_run(app).is_some_and(|run| {
+        run.rollout.halted.is_some()
+            || app
+                .activity
+                .journal
+                .projection
+                .pauses
+                .contains_key(&PauseScope::Run {
+                    run: run.id.clone(),
+                })
+    });
+    if resumes { "resume run" } else { "pause run" }
+}
+
+/// What `P` does, for the footer: automation paused fleet-wide is resumed.
+pub(crate) fn pause_all_hint(app: &App) -> &'static str {
+    if app
+        .activity
+        .journal
+        .projection
+        .pauses
+        .contains_key(&PauseScope::Fleet)
+    {
+        "resume all"
+    } else {
+        "pause all"
+    }
+}
+
 /// `p`: pause or resume the selected run.
 pub fn pause_run(app: &mut App) {
     let Some(run) = selected_run(app) else {

@@ -163,6 +163,12 @@ fn global_pause_asks_why_then_the_banner_shows_everywhere() {
             "banner on screen {screen}:\n{text}"
         );
     }
+    press(&mut app, "3");
+    let text = render(&app, 200, 20);
+    assert!(
+        text.contains("<P> resume all"),
+        "the footer says what P does now:\n{text}"
+    );
     press(&mut app, "1");
     insta::assert_snapshot!("paused_banner", render(&app, 200, 16));
     press(&mut app, "P");

@@ -265,7 +265,14 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
         if let Some(key) = app.config.keymap.key_for(ctx, *action) {
             spans.push(Span::styled(format!("<{key}>"), theme.style(Slot::Title)));
             spans.push(Span::styled(
-                format!(" {}  ", hint_label(*action)),
+                format!(
+                    " {}  ",
+                    match action {
+                        Action::PauseRun => super::operator_keys::pause_run_hint(app),
+                        Action::PauseAll => super::operator_keys::pause_all_hint(app),
+                        other => hint_label(*other),
+                    }
+                ),
                 theme.style(Slot::Muted),
             ));
         }
