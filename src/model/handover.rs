@@ -208,6 +208,7 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             ),
         ];
         details.extend(held);
+        details.extend(held_mid_change(p, &pause.scope));
         items.push(HandoverItem {
             key: format!("pause/{}", pause.scope),
             section: Section::PausedAutomation,
@@ -473,6 +474,39 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
     }
     items.sort_by_key(|i| i.section);
     items
+}
+
+/// For a pause: the nodes it holds between cordon and uncordon, run by run. A node left
+/// cordoned mid-drain while automation waits is what the next person must not miss.
+fn held_mid_change(
+    p: &crate::model::run::Projection,
+    scope: &crate::model::run::PauseScope,
+) -> Vec<String> {
+    use crate::model::maintenance::mid_maintenance;
+    use crate::model::run::PauseScope;
+    p.runs
+        .values()
+        .filter(|run| !run.status.is_final() && !run.is_rollout())
+        .filter(|run| match scope {
+            PauseScope::Fleet => true,
+            PauseScope::Cluster { cluster } | PauseScope::FailureDomain { cluster, .. } => {
+                run.cluster.as_ref() == Some(cluster)
+            }
+            PauseScope::Run { run: id } => run.id == *id,
+        })
+        .flat_map(|run| {
+            run.items
+                .iter()
+                .filter(|(_, item)| mid_maintenance(item))
+                .map(move |(id, item)| {
+                    let step = item.current_step().map_or_else(
+                        || "between steps".to_owned(),
+                        |(name, step)| format!("at {name}: {}", item.status_word(&step.status)),
+                    );
+                    format!("holds {id} of {} mid-maintenance ({step})", run.id)
+                })
+        })
+        .collect()
 }
 
 /// For a paused rollout: the batches a person approved that wait for the resume.

@@ -291,6 +291,32 @@ fn an_abort_mid_drain_leaves_the_node_cordoned_and_the_handover_says_so() {
 }
 
 #[test]
+fn a_freeze_names_the_node_it_holds_mid_drain() {
+    let mut log = draining();
+    log.push(
+        100,
+        "bob@ops",
+        None,
+        None,
+        EventBody::Paused {
+            scope: PauseScope::Cluster {
+                cluster: ClusterId("prod-use1-01".into()),
+            },
+            reason: "registry outage".into(),
+        },
+    );
+    let items = items_of(&log);
+    let pause = items
+        .iter()
+        .find(|i| i.section == Section::PausedAutomation)
+        .expect("the freeze is listed");
+    assert_detail(
+        pause,
+        "holds n1 of mnt-reboot-1 mid-maintenance (at Drain: running)",
+    );
+}
+
+#[test]
 fn a_failed_node_of_a_running_run_is_left_mid_change_with_who_failed_it() {
     let mut log = draining();
     log.push(
