@@ -117,6 +117,14 @@ fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine]) -> String {
         };
         let note = match (&c.last_error, &line.capacity) {
             (Some(error), _) if c.status != ClusterStatus::Synced => error.clone(),
+            // Still connecting when the wait ended: say which part is not done.
+            (None, _) if c.status == ClusterStatus::Connecting => {
+                if c.identity.is_none() {
+                    "connecting: identity (kube-system UID, /version) not read yet; a longer --wait-synced gives it time".into()
+                } else {
+                    "connecting: first lists not complete; a longer --wait-synced gives them time".into()
+                }
+            }
             // Its data is fresh, but nothing vouches that it is still the pinned cluster
             // (the last identity read failed and is being retried).
             _ if c.status == ClusterStatus::Synced && c.identity_verdict.is_none() => {
@@ -166,4 +174,33 @@ fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine]) -> String {
         summary.join(", ")
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    #[test]
+    fn a_cluster_still_connecting_says_which_part_is_not_done() {
+        let connecting = ClusterSnapshot::connecting("c1");
+        let snapshot = FleetSnapshot {
+            version: 1,
+            taken_at: jiff::Timestamp::now(),
+            clusters: Arc::from(vec![Arc::new(connecting.clone())]),
+        };
+        let line = ClusterLine {
+            snapshot: &connecting,
+            nodes_ready: 0,
+            nodes_total: 0,
+            pods: 0,
+            capacity: None,
+        };
+        let text = table(&snapshot, &[line]);
+        assert!(
+            text.contains("connecting: identity (kube-system UID, /version) not read yet"),
+            "{text}"
+        );
+    }
 }

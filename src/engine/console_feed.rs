@@ -24,6 +24,19 @@ fn in_flight(projection: &Projection) -> BTreeMap<String, String> {
         if matches!(run.status, RunStatus::Succeeded | RunStatus::Aborted) {
             continue;
         }
+        if run.is_rollout() {
+            // A rollout's clusters are its items: those it is applying to or verifying.
+            for (cluster, item) in &run.items {
+                let doing = match (&item.applied, &item.verified) {
+                    (_, Some(_)) => continue,
+                    (Some(_), None) => "verifying",
+                    (None, None) if !item.open_intents.is_empty() => "applying",
+                    (None, None) => continue,
+                };
+                out.insert(cluster.0.clone(), format!("{} · {doing}", run.id));
+            }
+            continue;
+        }
         let Some(cluster) = &run.cluster else {
             continue;
         };
@@ -37,6 +50,16 @@ fn in_flight(projection: &Projection) -> BTreeMap<String, String> {
             None => format!("{} · {}", run.id, run.status.word()),
         };
         out.insert(cluster.0.clone(), text);
+    }
+    // A frozen cluster takes no change, whatever is in flight on it.
+    for pause in projection.pauses.values() {
+        if let crate::model::run::PauseScope::Cluster { cluster } = &pause.scope {
+            let text = match out.remove(&cluster.0) {
+                Some(run) => format!("frozen · {run}"),
+                None => format!("frozen: {}", pause.reason),
+            };
+            out.insert(cluster.0.clone(), text);
+        }
     }
     out
 }
@@ -124,5 +147,55 @@ pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, ever
             journal: JournalView::new(projection.clone(), timeline.clone()),
         });
         std::thread::sleep(every);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ledger::ClusterId;
+    use crate::model::rollout::ReleaseDigest;
+    use crate::model::run::{
+        Actor, EventBody, EventLog, IdempotencyKey, ItemId, NewEvent, PauseScope, RunId,
+    };
+
+    #[test]
+    fn rollout_clusters_being_changed_and_frozen_clusters_are_in_flight() {
+        let mut log = EventLog(crate::tui::fixtures::journal_events());
+        let at = crate::tui::fixtures::now();
+        let mut applied = NewEvent::new(
+            at,
+            Actor("executor/e1".into()),
+            IdempotencyKey("applied".into()),
+            EventBody::ItemApplied {
+                digest: ReleaseDigest("sha256:ab".into()),
+            },
+        )
+        .with_run(RunId("ro-cni-1".into()));
+        applied.item = Some(ItemId::from("ap-sg-prod-01"));
+        log.push(applied);
+        log.push(
+            NewEvent::new(
+                at,
+                Actor("bob@ops".into()),
+                IdempotencyKey("freeze".into()),
+                EventBody::Paused {
+                    scope: PauseScope::Cluster {
+                        cluster: ClusterId("us-west-dev-01".into()),
+                    },
+                    reason: "registry outage".into(),
+                },
+            )
+            .with_cluster(ClusterId("us-west-dev-01".into())),
+        );
+        let flight = in_flight(&Projection::replay(&log.0));
+        assert_eq!(
+            flight.get("ap-sg-prod-01").map(String::as_str),
+            Some("ro-cni-1 · verifying")
+        );
+        assert_eq!(
+            flight.get("us-west-dev-01").map(String::as_str),
+            Some("frozen: registry outage")
+        );
     }
 }
