@@ -36,6 +36,66 @@ fn maintenance_swimlanes() {
 }
 
 #[test]
+fn a_drain_still_trying_shows_what_refused_its_last_eviction() {
+    use crate::model::maintenance::{EvictionResult, Observation, PodRef};
+    let mut app = fixtures::operator_app();
+    let mut events = EventLog(fixtures::journal_events());
+    let mut push = |key: &str, body: EventBody| {
+        let mut e = NewEvent::new(
+            fixtures::now(),
+            Actor("executor/e1".into()),
+            IdempotencyKey(key.into()),
+            body,
+        )
+        .with_run(RunId("mnt-kernel-1".into()));
+        e.item = Some(crate::model::run::ItemId::from("fra1-cpu-b00"));
+        e.step = Some(crate::model::run::StepName::from("Drain"));
+        events.push(e);
+    };
+    push(
+        "retry",
+        EventBody::StepStatusChanged {
+            status: crate::model::run::StepStatus::Running,
+        },
+    );
+    let refused = Observation::Evictions(vec![(
+        PodRef {
+            namespace: "shop".into(),
+            name: "checkout-0".into(),
+            uid: "u1".into(),
+        },
+        EvictionResult::BlockedByPdb {
+            pdb: "checkout-blocking".into(),
+            needs: 3,
+            has: 3,
+        },
+    )]);
+    push(
+        "evict/outcome",
+        EventBody::Outcome {
+            intent: IdempotencyKey("evict".into()),
+            ok: false,
+            detail: serde_json::to_value(&refused).expect("json"),
+        },
+    );
+    fixtures::with_journal(&mut app, events.0);
+    press(&mut app, "4");
+    let screen = render(&app, 200, 36);
+    assert!(
+        screen.contains("running 0s !"),
+        "the lane marks the refused call:\n{screen}"
+    );
+    press(&mut app, "k");
+    let screen = render(&app, 200, 36);
+    assert!(
+        screen.contains(
+            "eviction refused, shop/checkout-0: PDB checkout-blocking needs 3 healthy pods and has 3"
+        ),
+        "{screen}"
+    );
+}
+
+#[test]
 fn hand_off_dialog_two_phases() {
     let mut app = fixtures::operator_app();
     press(&mut app, "4 h");

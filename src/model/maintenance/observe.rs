@@ -184,6 +184,42 @@ pub struct WorkloadObservation {
     pub unhealthy_pdbs: Vec<String>,
 }
 
+impl Observation {
+    /// Why a call did not do what was intended, in one line for people, when it did not:
+    /// what a drain that keeps retrying is up against before it is declared stuck.
+    pub fn why_not_done(&self) -> Option<String> {
+        match self {
+            Observation::Evictions(results) => {
+                let refused: Vec<String> = results
+                    .iter()
+                    .filter_map(|(pod, result)| match result {
+                        EvictionResult::BlockedByPdb { pdb, needs, has } => Some(format!(
+                            "{pod}: PDB {pdb} needs {needs} healthy pods and has {has}"
+                        )),
+                        EvictionResult::Error { message } => Some(format!("{pod}: {message}")),
+                        EvictionResult::Evicted | EvictionResult::PodGone => None,
+                    })
+                    .collect();
+                match refused.as_slice() {
+                    [] => None,
+                    [one] => Some(format!("eviction refused, {one}")),
+                    [first, rest @ ..] => Some(format!(
+                        "{} evictions refused, {first} (and {} more)",
+                        refused.len(),
+                        rest.len()
+                    )),
+                }
+            }
+            Observation::Cordoned(Err(error)) => Some(format!("cordon failed: {error}")),
+            Observation::Uncordoned(Err(error)) => Some(format!("uncordon failed: {error}")),
+            Observation::HookFinished(hook) if !hook.succeeded() => {
+                Some(format!("hook: {}", hook.summary()))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// Everything the node state machine reacts to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Observation {

@@ -24,6 +24,7 @@ pub(crate) use ids::cluster_id;
 pub use ids::{Actor, ItemId, NodeName, RUN_NAME_MAX, RunId, StepName, check_run_name};
 pub use kinds::{EVENT_KINDS, UnknownKind, kinds_matching};
 pub use projection::{
-    HandOff, ItemView, OpenIntent, PauseSwitch, Projection, RolloutView, RunView, StepView,
+    FailedCall, HandOff, ItemView, OpenIntent, PauseSwitch, Projection, RolloutView, RunView,
+    StepView,
 };
 pub use status::{RunStatus, StepStatus};

@@ -115,6 +115,20 @@ pub struct ItemView {
     pub applied_seq: Option<Sequence>,
     /// Rollouts: how the cluster's checks came out last.
     pub verified: Option<VerifyOutcome>,
+    /// The last call of the item's current work that did not do what was intended, and
+    /// why (an eviction a PDB refused): what a step that keeps retrying is up against.
+    pub last_failed_call: Option<FailedCall>,
+}
+
+/// A call that did not do what was intended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FailedCall {
+    /// The step it was made for.
+    pub step: Option<StepName>,
+    /// Why, in a line.
+    pub why: String,
+    /// When its outcome was journaled.
+    pub at: Timestamp,
 }
 
 /// A step's status with who set it and since when.
@@ -585,8 +599,21 @@ fn apply_to_item(item: &mut ItemView, event: &Event, body: &EventBody) {
                 },
             );
         }
-        EventBody::Outcome { intent, .. } => {
+        EventBody::Outcome { intent, ok, detail } => {
             item.open_intents.remove(intent);
+            if *ok {
+                item.last_failed_call = None;
+            } else if let Some(why) =
+                serde_json::from_value::<crate::model::maintenance::Observation>(detail.clone())
+                    .ok()
+                    .and_then(|o| o.why_not_done())
+            {
+                item.last_failed_call = Some(FailedCall {
+                    step: e.step.clone(),
+                    why,
+                    at: e.time,
+                });
+            }
         }
         EventBody::HandedOff { to, note } => {
             item.handoff = Some(HandOff {

@@ -160,6 +160,18 @@ fn card_line(
                     Some(_) if c == COLUMNS.len() - 1 => {
                         Span::styled(format!("{:<col_w$}", "✓ done"), t.style(Slot::Ok))
                     }
+                    // A step still trying while its last call was refused is marked:
+                    // the detail says by what.
+                    Some(s) if retrying(v, &s.status).is_some() => Span::styled(
+                        format!(
+                            "{:<col_w$}",
+                            fit(
+                                &format!("{} !", card_text(app, &s.status, s.since)),
+                                col_w - 1
+                            )
+                        ),
+                        t.style(Slot::Warn).add_modifier(Modifier::BOLD),
+                    ),
                     Some(s) => Span::styled(
                         format!(
                             "{:<col_w$}",
@@ -291,6 +303,19 @@ fn detail(
         ],
     };
     lines.push(Line::from(head));
+    if let Some(call) = view
+        .current_step()
+        .and_then(|(_, s)| retrying(view, &s.status))
+    {
+        lines.push(Line::styled(
+            format!(
+                "last try, {} ago: {}",
+                age(app.now, Some(call.at)),
+                call.why
+            ),
+            t.style(Slot::Warn),
+        ));
+    }
     match current_status(view) {
         Some(StepStatus::Blocked { reason }) => {
             lines.push(Line::styled("stuck because:", t.style(Slot::Critical)));
@@ -342,4 +367,14 @@ fn detail(
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .render(inner, buf);
+}
+
+/// The call the item's running step last had refused, while the step keeps trying.
+fn retrying<'v>(
+    view: &'v crate::model::run::ItemView,
+    status: &StepStatus,
+) -> Option<&'v crate::model::run::FailedCall> {
+    view.last_failed_call
+        .as_ref()
+        .filter(|call| *status == StepStatus::Running && call.step == view.current)
 }
