@@ -414,17 +414,30 @@ pub use super::journal_fixtures::{journal_events, operator_app, with_journal};
 /// `app` sees `cluster` in `status` from now on (e.g. the Unreachable cluster of the
 /// fixture rollout's waiting batch reachable again, so the batch may be approved).
 pub fn seen_as(app: &mut App, cluster: &str, status: ClusterStatus) {
-    let clusters: Vec<Arc<ClusterSnapshot>> = app
-        .snapshot
+    app.snapshot = with_cluster(&app.snapshot, cluster, |c| c.status = status);
+}
+
+/// `snapshot` with `change` made to one cluster's snapshot (the others shared).
+pub fn with_cluster(
+    snapshot: &FleetSnapshot,
+    cluster: &str,
+    change: impl FnOnce(&mut ClusterSnapshot),
+) -> FleetSnapshot {
+    let mut change = Some(change);
+    let clusters: Vec<Arc<ClusterSnapshot>> = snapshot
         .clusters
         .iter()
-        .map(|c| {
-            let mut c = (**c).clone();
-            if &*c.id == cluster {
-                c.status = status;
+        .map(|c| match change.take_if(|_| &*c.id == cluster) {
+            Some(change) => {
+                let mut c = (**c).clone();
+                change(&mut c);
+                Arc::new(c)
             }
-            Arc::new(c)
+            None => Arc::clone(c),
         })
         .collect();
-    app.snapshot.clusters = clusters.into();
+    FleetSnapshot {
+        clusters: clusters.into(),
+        ..snapshot.clone()
+    }
 }

@@ -579,12 +579,11 @@ fn operator_screens_and_dialogs_never_panic_at_any_size() {
     }
 }
 
-#[test]
-fn a_cluster_the_halt_names_covers_nothing_even_if_it_verified() {
+/// The operator fixture with ro-cni-1 halted because `cluster`'s metrics are unknown.
+fn halted_on(cluster: &str) -> super::app::App {
     use crate::model::rollout::HaltReason;
     let mut app = fixtures::operator_app();
     let mut events = EventLog(fixtures::journal_events());
-    // The canary verified, then its metrics could not be read: the run halted on it.
     events.push(
         NewEvent::new(
             fixtures::now(),
@@ -593,13 +592,20 @@ fn a_cluster_the_halt_names_covers_nothing_even_if_it_verified() {
             EventBody::RolloutHalted {
                 batch: 1,
                 why: HaltReason::MetricsUnknown {
-                    clusters: vec![("eu-fra-prod-01".into(), "prometheus unreachable".into())],
+                    clusters: vec![(cluster.into(), "prometheus unreachable".into())],
                 },
             },
         )
         .with_run(RunId("ro-cni-1".into())),
     );
     fixtures::with_journal(&mut app, events.0);
+    app
+}
+
+#[test]
+fn a_cluster_the_halt_names_covers_nothing_even_if_it_verified() {
+    // The canary verified, then its metrics could not be read: the run halted on it.
+    let mut app = halted_on("eu-fra-prod-01");
     press(&mut app, "3");
     let screen = render(&app, 200, 30);
     assert!(screen.contains("! eu-fra-prod-01"), "{screen}");
@@ -611,24 +617,7 @@ fn a_cluster_the_halt_names_covers_nothing_even_if_it_verified() {
 
 #[test]
 fn a_halted_rollout_shows_why_and_p_resumes_it() {
-    use crate::model::rollout::HaltReason;
-    let mut app = fixtures::operator_app();
-    let mut events = EventLog(fixtures::journal_events());
-    events.push(
-        NewEvent::new(
-            fixtures::now(),
-            Actor("executor/e1".into()),
-            IdempotencyKey("halt".into()),
-            EventBody::RolloutHalted {
-                batch: 1,
-                why: HaltReason::MetricsUnknown {
-                    clusters: vec![("eu-fra-prod-02".into(), "prometheus unreachable".into())],
-                },
-            },
-        )
-        .with_run(RunId("ro-cni-1".into())),
-    );
-    fixtures::with_journal(&mut app, events.0);
+    let mut app = halted_on("eu-fra-prod-02");
     press(&mut app, "3");
     let screen = render(&app, 200, 30);
     assert!(

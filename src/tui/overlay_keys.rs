@@ -35,12 +35,7 @@ impl App {
             .map(Arc::new);
         // Reached means verified on a cluster running it, not a batch begun; a cluster
         // the run's halt names (a burn rate that tripped after it verified) is not.
-        let halted_on: Vec<&str> = run
-            .rollout
-            .halted
-            .as_ref()
-            .map(|why| why.clusters())
-            .unwrap_or_default();
+        let halted_on = super::screens::rollouts::halted_on(run);
         let passed = |id: &crate::model::ledger::ClusterId| {
             !halted_on.contains(&id.0.as_str())
                 && run

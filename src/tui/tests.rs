@@ -101,22 +101,12 @@ fn a_ledger_scrolled_down_says_how_many_rows_are_out_of_sight_above() {
 #[test]
 fn a_degraded_cluster_says_what_its_data_lacks() {
     let mut app = fixtures::app();
-    let mut snapshot = fixtures::snapshot();
-    let clusters: Vec<_> = snapshot
-        .clusters
-        .iter()
-        .map(|c| {
-            let mut c = (**c).clone();
-            if &*c.id == "eu-fra-prod-02" {
-                c.status = crate::model::live::ClusterStatus::Degraded;
-                c.facts.partial = Some(
-                    "persistentvolumes cannot be read (forbidden): pods are not pinned to their volumes' domains".into(),
-                );
-            }
-            std::sync::Arc::new(c)
-        })
-        .collect();
-    snapshot.clusters = clusters.into();
+    let snapshot = fixtures::with_cluster(&fixtures::snapshot(), "eu-fra-prod-02", |c| {
+        c.status = crate::model::live::ClusterStatus::Degraded;
+        c.facts.partial = Some(
+            "persistentvolumes cannot be read (forbidden): pods are not pinned to their volumes' domains".into(),
+        );
+    });
     app.update(Msg::Snapshot(snapshot));
     press(&mut app, ":");
     typed(&mut app, "cluster eu-fra-prod-02");
@@ -302,13 +292,13 @@ fn palette_over_the_ledger() {
 fn the_open_palette_searches_the_newest_snapshot_and_lets_it_go_when_closed() {
     let mut app = fixtures::app();
     press(&mut app, ":");
-    let mut snapshot = fixtures::snapshot();
-    let mut clusters: Vec<_> = snapshot.clusters.iter().map(|c| (**c).clone()).collect();
-    let view = std::sync::Arc::make_mut(&mut clusters[0].view);
-    let mut late = view.nodes[0].clone();
-    late.name = crate::model::fleet::NodeName::from("late-joiner-001");
-    view.nodes.push(late);
-    snapshot.clusters = clusters.into_iter().map(std::sync::Arc::new).collect();
+    let first = fixtures::snapshot().clusters[0].id.to_string();
+    let mut snapshot = fixtures::with_cluster(&fixtures::snapshot(), &first, |c| {
+        let view = std::sync::Arc::make_mut(&mut c.view);
+        let mut late = view.nodes[0].clone();
+        late.name = crate::model::fleet::NodeName::from("late-joiner-001");
+        view.nodes.push(late);
+    });
     snapshot.version += 1;
     app.update(Msg::Snapshot(snapshot));
     typed(&mut app, "node late-joiner");

@@ -317,3 +317,13 @@ mod tests {
         )));
     }
 }
+
+/// The clusters a run's halt names (none when it is not halted): drawn as the reason,
+/// and covering nothing, whatever their own checks said.
+pub fn halted_on(run: &crate::model::run::RunView) -> Vec<&str> {
+    run.rollout
+        .halted
+        .as_ref()
+        .map(|why| why.clusters())
+        .unwrap_or_default()
+}

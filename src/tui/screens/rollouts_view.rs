@@ -191,12 +191,7 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
     let per_row = (usize::from(area.width).saturating_sub(2) / cell_w).max(1);
     // A cluster the halt names is drawn as the reason, whatever its own checks said (a
     // burn rate trips on a cluster that verified).
-    let halted_on: Vec<&str> = run
-        .rollout
-        .halted
-        .as_ref()
-        .map(|why| why.clusters())
-        .unwrap_or_default();
+    let halted_on = super::rollouts::halted_on(run);
     for chunk in run.order.chunks(per_row) {
         let spans: Vec<Span> = chunk
             .iter()
