@@ -259,6 +259,16 @@ pub fn stage_of(plan: Option<&RolloutPlan>, index: usize) -> Option<String> {
     None
 }
 
+/// The clusters a run's halt names (none when it is not halted): drawn as the reason,
+/// and covering nothing, whatever their own checks said.
+pub fn halted_on(run: &crate::model::run::RunView) -> Vec<&str> {
+    run.rollout
+        .halted
+        .as_ref()
+        .map(|why| why.clusters())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,14 +326,4 @@ mod tests {
             "c2: verification UNKNOWN: prometheus unreachable".to_string()
         )));
     }
-}
-
-/// The clusters a run's halt names (none when it is not halted): drawn as the reason,
-/// and covering nothing, whatever their own checks said.
-pub fn halted_on(run: &crate::model::run::RunView) -> Vec<&str> {
-    run.rollout
-        .halted
-        .as_ref()
-        .map(|why| why.clusters())
-        .unwrap_or_default()
 }
