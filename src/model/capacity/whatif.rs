@@ -294,19 +294,30 @@ pub fn what_if(
                 .any(|(node, &left)| left && domain.admits_labels(&node.labels))
         })
     };
-    let mut stranded_on = vec![ResourceVector::ZERO; cluster.nodes.len()];
-    for (pod, node) in cluster.pods.iter().zip(&index.pod_node) {
-        // A pod on a node that does not count, held by its volume in a domain with no
-        // node left, waits for that domain as a displaced one does: it is not demand
-        // anywhere else (else losing a zone already down would free its requests).
-        if let (Some(n), Some(domain)) = (node, &pod.required_domain)
-            && !target[*n as usize]
-            && !lost[*n as usize]
-            && pod.is_movable()
-            && pod.phase.holds_resources()
-            && !has_node_left(domain)
-        {
-            stranded_on[*n as usize].add_assign(&pod.requests);
+    // Nodes that neither count nor were lost (not ready, cordoned, in maintenance): the
+    // movable pods on them need a place elsewhere. Usually few or none, so the pods are
+    // only walked when there are some.
+    let idle: Vec<usize> = (0..cluster.nodes.len())
+        .filter(|&i| !target[i] && !lost[i])
+        .collect();
+    let mut stranded_on: Vec<(usize, ResourceVector)> = Vec::new();
+    if !idle.is_empty() {
+        for (pod, node) in cluster.pods.iter().zip(&index.pod_node) {
+            // A pod on such a node, held by its volume in a domain with no node left,
+            // waits for that domain as a displaced one does: it is not demand anywhere
+            // else (else losing a zone already down would free its requests).
+            if let (Some(n), Some(domain)) = (node, &pod.required_domain)
+                && !target[*n as usize]
+                && !lost[*n as usize]
+                && pod.is_movable()
+                && pod.phase.holds_resources()
+                && !has_node_left(domain)
+            {
+                match stranded_on.iter_mut().find(|(i, _)| *i == *n as usize) {
+                    Some((_, sum)) => sum.add_assign(&pod.requests),
+                    None => stranded_on.push((*n as usize, pod.requests.clone())),
+                }
+            }
         }
     }
     for (i, node) in cluster.nodes.iter().enumerate() {
@@ -316,10 +327,10 @@ pub fn what_if(
         } else if lost[i] {
             lost_nodes += 1;
         } else {
-            outstanding.add_assign(
-                &index.movable_used_physical[i]
-                    .minus(&demand_physical(&stranded_on[i], node.gpu_replicas)),
-            );
+            outstanding.add_assign(&index.movable_used_physical[i]);
+            if let Some((_, stranded)) = stranded_on.iter().find(|(n, _)| *n == i) {
+                outstanding.sub_assign(&demand_physical(stranded, node.gpu_replicas));
+            }
         }
     }
     let reasons: Vec<UnplacedReason> = unplaced
