@@ -371,6 +371,10 @@ async fn snapshot_capacity_and_reconcile_commands() {
     // Half of 127.2 allocatable cores is held back; memory keeps the default (none).
     assert_eq!(dimension("CPU")["reserve"], "63.6 cores", "{json}");
     assert_eq!(dimension("memory")["reserve"], "0 MiB", "{json}");
+    // The same in numbers, with their unit, for scripts.
+    assert_eq!(dimension("CPU")["unit"], "millicores");
+    assert_eq!(dimension("CPU")["reserveRaw"], 63_600, "{json}");
+    assert_eq!(dimension("memory")["unit"], "bytes");
     // `snapshot` shows the same headroom, after the reserve.
     let lines: Vec<serde_json::Value> = serde_json::from_slice(&reserved_snapshot.stdout).unwrap();
     let cpu = lines

@@ -62,6 +62,11 @@ struct DimensionLine {
     demand: String,
     reserve: String,
     headroom: String,
+    /// The amounts as numbers, in `unit`, for scripts (the strings above are for people).
+    unit: &'static str,
+    allocatable_raw: i64,
+    demand_raw: i64,
+    reserve_raw: i64,
     headroom_raw: i64,
 }
 
@@ -136,6 +141,10 @@ fn scenario_line(report: &WhatIfReport) -> ScenarioLine {
                 demand: format_amount(&dim, report.demand.get(&dim)),
                 reserve: format_amount(&dim, report.reserve.get(&dim)),
                 headroom: format_amount(&dim, report.headroom.get(&dim)),
+                unit: dim.unit(),
+                allocatable_raw: allocatable,
+                demand_raw: report.demand.get(&dim),
+                reserve_raw: report.reserve.get(&dim),
                 headroom_raw: report.headroom.get(&dim),
             })
             .collect(),

@@ -36,6 +36,18 @@ pub enum Dimension {
 }
 
 impl Dimension {
+    /// The unit its raw amounts are counted in, for scripts reading them.
+    pub fn unit(&self) -> &'static str {
+        match self {
+            Dimension::Cpu => "millicores",
+            Dimension::Memory => "bytes",
+            Dimension::Gpu => "gpus",
+            Dimension::Pods => "pods",
+            Dimension::Mig(_) => "slices",
+            Dimension::AttachableVolumes(_) => "volumes",
+        }
+    }
+
     /// Maps a Kubernetes resource name to the dimension fleetdeck tracks, or `None` for
     /// resources capacity does not model (ephemeral-storage, hugepages, other devices).
     /// MIG profiles and volume drivers (rare) get their own string; a vector's names are
