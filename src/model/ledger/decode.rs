@@ -182,6 +182,17 @@ fn decode_cluster(
         .get("versions")
         .map(|n| string_map(n, "versions", diags))
         .unwrap_or_default();
+    // Compared with what `/version` reports (`v1.32.3`): another spelling is drift forever.
+    if let Some((version, pos)) = versions.get("kubernetes")
+        && !is_kubernetes_version(version)
+    {
+        diags.error(
+            *pos,
+            format!(
+                "versions.kubernetes \"{version}\" is not written as the API server reports it (v1.32.3)"
+            ),
+        );
+    }
     let cluster = Cluster {
         display_name: fields
             .optional_string("displayName", diags)
@@ -226,6 +237,23 @@ fn decode_cluster(
             .unwrap_or_default(),
     };
     Some(cluster)
+}
+
+/// Whether `text` reads like a `/version` gitVersion: `v`, then major.minor.patch, then
+/// anything (`v1.32.3-gke.1200`).
+fn is_kubernetes_version(text: &str) -> bool {
+    let Some(rest) = text.strip_prefix('v') else {
+        return false;
+    };
+    let numbers: Vec<&str> = rest.splitn(3, '.').collect();
+    match numbers.as_slice() {
+        [major, minor, patch] => {
+            let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            let patch_digits: String = patch.chars().take_while(char::is_ascii_digit).collect();
+            digits(major) && digits(minor) && !patch_digits.is_empty()
+        }
+        _ => false,
+    }
 }
 
 /// Whether `text` is a UID as Kubernetes writes one: 8-4-4-4-12 hexadecimal digits.

@@ -399,6 +399,29 @@ fn a_pinned_uid_that_is_not_a_uid_is_refused() {
 }
 
 #[test]
+fn a_kubernetes_version_not_written_as_the_api_server_reports_it_is_refused() {
+    let pinned = |version: &str| {
+        with(
+            "    lifecycle: running\n    labels:",
+            &format!(
+                "    lifecycle: running\n    versions:\n      kubernetes: \"{version}\"\n    labels:"
+            ),
+        )
+    };
+    for bad in ["1.32", "v1.32", "latest"] {
+        let found = check(&pinned(bad));
+        assert!(
+            found.iter().any(|f| f.contains(&format!(
+                "versions.kubernetes \"{bad}\" is not written as the API server reports it"
+            ))),
+            "{bad}: {found:?}"
+        );
+    }
+    let good = check(&pinned("v1.32.3-gke.1200"));
+    assert!(good.is_empty(), "{good:?}");
+}
+
+#[test]
 fn a_file_of_another_kind_is_told_so_and_nothing_else() {
     let out = check(include_str!("../../../examples/maintenance.yaml"));
     assert_eq!(
