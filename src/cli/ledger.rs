@@ -75,6 +75,9 @@ pub fn validate(
 pub fn show(settings: &Settings, selector: Option<&str>) -> anyhow::Result<ExitCode> {
     let ledger = ledger_file::load(&settings.ledger_path()?)?;
     let selector = Selector::parse(selector.unwrap_or(""))?;
+    for unknown in selector.unknown_keys(&ledger.clusters) {
+        eprintln!("warning: -l {unknown}");
+    }
     let clusters: Vec<&Cluster> = ledger
         .clusters
         .iter()

@@ -105,6 +105,57 @@ impl Selector {
     }
 }
 
+/// The cluster fields a selector may name besides labels.
+const FIELDS: &[&str] = &[
+    "id",
+    "env",
+    "region",
+    "failureDomain",
+    "tier",
+    "owner",
+    "lifecycle",
+    "context",
+];
+
+impl Requirement {
+    /// The key it names.
+    pub fn key(&self) -> &str {
+        match self {
+            Requirement::Equals(k, _)
+            | Requirement::NotEquals(k, _)
+            | Requirement::In(k, _)
+            | Requirement::NotIn(k, _)
+            | Requirement::Exists(k)
+            | Requirement::DoesNotExist(k) => k,
+        }
+    }
+}
+
+impl Selector {
+    /// Keys that name neither a cluster field nor a label any of `clusters` carries, each
+    /// with the closest one: a typo (`envv=production`) otherwise selects nothing silently.
+    pub fn unknown_keys(&self, clusters: &[Cluster]) -> Vec<String> {
+        self.requirements
+            .iter()
+            .map(Requirement::key)
+            .filter(|key| {
+                !FIELDS.contains(key) && !clusters.iter().any(|c| c.labels.contains_key(*key))
+            })
+            .map(|key| {
+                let labels = clusters
+                    .iter()
+                    .flat_map(|c| c.labels.keys().map(String::as_str));
+                match crate::yaml::suggest(key, FIELDS.iter().copied().chain(labels)) {
+                    Some(close) => {
+                        format!("{key}: no cluster has this field or label (did you mean {close}?)")
+                    }
+                    None => format!("{key}: no cluster has this field or label"),
+                }
+            })
+            .collect()
+    }
+}
+
 /// The value a selector key refers to on a cluster: a field, else a label.
 pub fn cluster_value(cluster: &Cluster, key: &str) -> Option<String> {
     let field = match key {
@@ -212,5 +263,18 @@ mod tests {
         let error = Selector::parse("env in (a,,b)").unwrap_err().to_string();
         assert!(error.contains("empty value in the set (a,,b)"), "{error}");
         assert!(Selector::parse("env in ( )").is_err());
+    }
+
+    #[test]
+    fn a_key_no_cluster_has_is_named_with_the_closest_one() {
+        let ledger = crate::tui::fixtures::ledger();
+        let selector = Selector::parse("envv=production, region=us-east, !bogus").unwrap();
+        assert_eq!(
+            selector.unknown_keys(&ledger.clusters),
+            vec![
+                "envv: no cluster has this field or label (did you mean env?)".to_string(),
+                "bogus: no cluster has this field or label".to_string(),
+            ]
+        );
     }
 }
