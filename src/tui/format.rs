@@ -23,6 +23,15 @@ pub fn days_since(now: Timestamp, date: Date) -> i64 {
     i64::from((today - date).get_days())
 }
 
+/// `n` and the noun, singular for one: `1 node`, `3 nodes`, `1,200 pods`.
+pub fn counted(n: i64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{} {noun}s", count(n))
+    }
+}
+
 /// `29120` → `29,120`.
 pub fn count(n: i64) -> String {
     let digits = n.unsigned_abs().to_string();
@@ -121,6 +130,13 @@ fn take_cells(chars: impl Iterator<Item = char>, cells: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_of_a_thing_is_singular() {
+        assert_eq!(counted(1, "node"), "1 node");
+        assert_eq!(counted(0, "pod"), "0 pods");
+        assert_eq!(counted(1200, "pod"), "1,200 pods");
+    }
 
     #[test]
     fn ids_cut_in_the_middle_keep_their_ends_apart() {

@@ -93,8 +93,10 @@ pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buf
     let unplaced = r.unplaced_pods();
     let mut lines = vec![Line::from(vec![
         Span::raw(format!(
-            " {} nodes lost · {} pods displaced · {} re-placed · ",
-            r.lost_nodes, r.displaced_pods, r.placed_pods
+            " {} lost · {} displaced · {} re-placed · ",
+            crate::tui::format::counted(i64::from(r.lost_nodes), "node"),
+            crate::tui::format::counted(i64::from(r.displaced_pods), "pod"),
+            r.placed_pods
         )),
         Span::styled(
             format!("{unplaced} would not fit"),

@@ -12,7 +12,7 @@ use super::table::{Col, fit_columns, header, no_match_text, row, scroll_offset};
 use crate::model::fleet::{Readiness, Schedulability};
 use crate::model::live::{ClusterStatus, IdentityVerdict};
 use crate::tui::app::App;
-use crate::tui::format::{age, count, fit};
+use crate::tui::format::{age, counted, fit};
 use crate::tui::header::status_slot;
 use crate::tui::theme::Slot;
 
@@ -131,9 +131,9 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         } else {
             (
                 format!(
-                    "{} nodes · {} pods",
-                    count(c.view.nodes.len() as i64),
-                    count(c.view.pods.len() as i64)
+                    "{} · {}",
+                    counted(c.view.nodes.len() as i64, "node"),
+                    counted(c.view.pods.len() as i64, "pod")
                 ),
                 Slot::Muted,
             )
@@ -387,8 +387,13 @@ fn draw_pdbs(
     {
         let pdb = &facts.view.pdbs[b.pdb];
         let text = format!(
-            "{}/{}: needs {} healthy, has {} · {} pods on {} nodes",
-            pdb.namespace, pdb.name, pdb.desired_healthy, pdb.current_healthy, b.pods, b.nodes
+            "{}/{}: needs {} healthy, has {} · {} on {}",
+            pdb.namespace,
+            pdb.name,
+            pdb.desired_healthy,
+            pdb.current_healthy,
+            counted(i64::from(b.pods), "pod"),
+            counted(i64::from(b.nodes), "node")
         );
         let style = if focused && offset + n == selected {
             t.style(Slot::Selection)

@@ -253,8 +253,8 @@ fn lane_header(app: &App, run: &RunView) -> Line<'static> {
     spans.push(Span::raw(format!(" · {}", run.title)));
     spans.push(Span::styled(
         format!(
-            " · {} nodes · by {} · {} ago",
-            run.order.len(),
+            " · {} · by {} · {} ago",
+            crate::tui::format::counted(run.order.len() as i64, "node"),
             run.created_by,
             age(app.now, Some(run.created_at))
         ),
