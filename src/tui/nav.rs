@@ -93,10 +93,19 @@ impl Nav {
 
     /// Opens `route` on top of the current one (drilling down).
     pub fn push(&mut self, route: Route) {
-        if self.current() != &route {
-            self.crumbs.push(route);
-            self.record();
+        if self.current() == &route {
+            return;
         }
+        // From one cluster to another (the palette, a what-if's link) is a move sideways:
+        // the crumbs name the way down, and `[`/`]` walk every cluster visited.
+        if matches!(
+            (self.current(), &route),
+            (Route::Cluster(_), Route::Cluster(_))
+        ) {
+            self.crumbs.pop();
+        }
+        self.crumbs.push(route);
+        self.record();
     }
 
     /// Starts over at a top-level screen (`:ledger`, `:capacity`).
@@ -162,6 +171,19 @@ mod tests {
         assert!(nav.pop());
         assert!(!nav.pop(), "the root stays");
         assert_eq!(nav.current(), &Route::Ledger);
+    }
+
+    #[test]
+    fn one_cluster_after_another_keeps_one_cluster_crumb_and_history_has_both() {
+        let mut nav = Nav::default();
+        nav.push(Route::Cluster("a".into()));
+        nav.push(Route::Cluster("b".into()));
+        assert_eq!(
+            nav.crumbs(),
+            &[Route::Ledger, Route::Cluster("b".into())][..]
+        );
+        assert!(nav.walk(false));
+        assert_eq!(nav.current(), &Route::Cluster("a".into()));
     }
 
     #[test]
