@@ -31,7 +31,12 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let state = &app.timeline_state;
     let events = &app.activity.journal.events;
     let shown = visible(state, events, app.now);
-    let count = format!("{} of {} events", shown.len(), events.len());
+    // The feed leaves out the engine's raw observations: sequence numbers have gaps.
+    let count = format!(
+        "{} of {} events (engine observations not listed)",
+        shown.len(),
+        events.len()
+    );
     let rest = format!(
         " · {}{}",
         if state.follow {
