@@ -142,6 +142,10 @@ fn show_json_holds_every_cluster_and_every_field() {
     );
     assert_eq!(fra["exceptions"][0]["expires"], "2027-12-31");
     assert_eq!(fra["maintenanceWindow"]["duration"], "4h");
+    assert_eq!(
+        fra["maintenanceWindow"]["start"], "02:00",
+        "as the ledger writes it"
+    );
     assert_eq!(fra["backup"]["lastRestoreDrill"], "2026-11-15");
 }
 

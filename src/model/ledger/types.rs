@@ -200,12 +200,18 @@ pub struct MaintenanceWindow {
     /// Days on which the window opens.
     pub days: Vec<Weekday>,
     /// Local start time.
+    #[serde(serialize_with = "serialize_hh_mm")]
     pub start: Time,
     /// How long it stays open.
     #[serde(serialize_with = "serialize_duration")]
     pub duration: Duration,
     /// IANA time zone name, or `UTC`.
     pub timezone: String,
+}
+
+/// `HH:MM`, as the ledger writes it (jiff would add the seconds).
+fn serialize_hh_mm<S: serde::Serializer>(t: &Time, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{:02}:{:02}", t.hour(), t.minute()))
 }
 
 fn serialize_duration<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
