@@ -95,14 +95,15 @@ fn paused_banner(app: &App) -> Option<String> {
         .projection
         .pauses
         .get(&crate::model::run::PauseScope::Fleet)?;
-    // A read-only console cannot resume, so it offers no key for it.
+    // A read-only console cannot resume, so it offers no key for it. The key comes before
+    // the reason: on a narrow terminal the reason is what gets cut, not how to resume.
     let key = app
         .key_hint(Action::PauseAll, "resumes")
         .filter(|_| !app.config.readonly)
         .map(|hint| format!(" · {hint}"))
         .unwrap_or_default();
     Some(format!(
-        " ⏸ ALL AUTOMATION PAUSED by {} since {} ({} ago): {} — no new step starts anywhere{key}",
+        " ⏸ ALL AUTOMATION PAUSED by {} since {} ({} ago){key}: {} — no new step starts anywhere",
         p.by,
         p.since.strftime("%H:%M UTC"),
         super::format::age(app.now, Some(p.since)),
