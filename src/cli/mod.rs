@@ -38,18 +38,9 @@ use settings::Settings;
 /// whose text the line already holds (an error that prints its source itself) is not
 /// repeated.
 pub fn describe_error(error: &anyhow::Error) -> String {
-    let mut line = String::new();
-    for cause in error.chain() {
-        let text = cause.to_string();
-        if text.is_empty() || line.contains(&text) {
-            continue;
-        }
-        if !line.is_empty() {
-            line.push_str(": ");
-        }
-        line.push_str(&text);
-    }
-    line
+    // One walk of a cause chain for the whole program: it also reads an API server's
+    // refusal as its message rather than kube's dump of the status.
+    fleetdeck::k8s::reflect::describe_error(error.as_ref())
 }
 
 /// The exit code for a command that ended with `error` (see [`exit`]).

@@ -51,16 +51,7 @@ impl Unverified {
     /// The reason with what lies underneath it (`Unreachable: …`), for a record that has
     /// room for it.
     pub fn detailed(&self) -> String {
-        let mut text = self.to_string();
-        let mut source = std::error::Error::source(self);
-        while let Some(cause) = source {
-            let said = cause.to_string();
-            if !text.ends_with(&said) {
-                text = format!("{text}: {said}");
-            }
-            source = cause.source();
-        }
-        text
+        super::reflect::describe_error(self)
     }
 }
 
