@@ -177,6 +177,7 @@ fn cluster(c: usize, generation: usize) -> Arc<ClusterSnapshot> {
         error: None,
         kubelet_versions: Vec::new(),
         kernel_versions: Vec::new(),
+        gpu_driver_versions: Vec::new(),
         runtime_versions: Vec::new(),
         requests_sent: 0,
         view: Arc::new(view(c, generation)),

@@ -393,12 +393,36 @@ async fn snapshot_capacity_and_reconcile_commands() {
 
     let text = String::from_utf8_lossy(&reconcile.stdout);
     assert_eq!(reconcile.status.code(), Some(1));
-    assert!(text.contains("prod-use1-04   identity"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("prod-use1-04 ") && l.contains(" identity ")),
+        "{text}"
+    );
     assert!(
         text.contains("clusters[id=stg-euw1-02].versions.kubernetes: v1.31.6 -> v1.33.1"),
         "{text}"
     );
     assert_eq!(text.matches("-> v1.33.1").count(), 1, "{text}");
+    // The GPU driver is read from GPU feature discovery's node labels.
+    assert!(
+        text.lines().any(|l| l.starts_with("gpu-prod-euw1-02 ")
+            && l.contains("gpuDriver version")
+            && l.ends_with("ledger 550.127.05, live 550.127.08 (8 nodes)")),
+        "{text}"
+    );
+    assert!(
+        text.contains("clusters[id=gpu-prod-euw1-02].versions.gpuDriver: 550.127.05 -> 550.127.08"),
+        "{text}"
+    );
+    // What nothing watched can confirm is said, not passed over as matching.
+    assert!(
+        text.contains("etcd on 37 clusters: nothing fleetdeck watches reports it"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("gpuDriver on"),
+        "every GPU node is labelled: {text}"
+    );
     server.shutdown().await;
 }
 

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use fleetdeck::kubeconfig::{load as load_kubeconfig, map_contexts};
-use fleetdeck::model::live::{Drift, DriftKind, find_drift};
+use fleetdeck::model::live::{Drift, DriftKind, NotCompared, find_drift, not_compared};
 use serde::Serialize;
 
 use super::live::observe;
@@ -17,6 +17,33 @@ struct Report {
     drift: Vec<Drift>,
     missing_contexts: Vec<String>,
     unregistered_contexts: Vec<String>,
+    /// Ledger versions nothing live could confirm: not drift, but not checked either.
+    not_compared: Vec<NotCompared>,
+}
+
+/// The clusters of a not-compared line: names while they are few, else how many.
+fn which_clusters(clusters: &[String]) -> String {
+    match clusters {
+        [] => String::new(),
+        few if few.len() <= 3 => few.join(", "),
+        many => format!("{} clusters", many.len()),
+    }
+}
+
+fn render_not_compared(not_compared: &[NotCompared]) -> String {
+    if not_compared.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\nNot compared (the ledger's word is unconfirmed, not wrong):\n");
+    for n in not_compared {
+        out.push_str(&format!(
+            "  {} on {}: {}\n",
+            n.component,
+            which_clusters(&n.clusters),
+            n.why.describe(&n.component)
+        ));
+    }
+    out
 }
 
 fn describe(kind: &DriftKind) -> (String, String) {
@@ -72,6 +99,7 @@ pub fn run(settings: &Settings, suggest: bool, wait: Duration) -> anyhow::Result
             .map(|m| format!("{} (context {})", m.cluster, m.context))
             .collect(),
         unregistered_contexts: contexts.unregistered_contexts.clone(),
+        not_compared: not_compared(&ledger, &snapshot),
     };
     emit(settings.output, &report, || {
         let mut table = Table::new(vec!["CLUSTER", "DRIFT", "DETAIL"]);
@@ -90,6 +118,7 @@ pub fn run(settings: &Settings, suggest: bool, wait: Duration) -> anyhow::Result
             table.row(vec!["-".into(), "context not in ledger".into(), c.clone()]);
         }
         let mut out = table.render();
+        out.push_str(&render_not_compared(&report.not_compared));
         if suggest {
             let edits: Vec<&str> = report
                 .drift

@@ -129,23 +129,30 @@ impl Loop {
         // of every object already stored (copy on write) and a re-link of pods to PDBs.
         let unreadable = store.as_ref().map_or(0, |s| s.unreadable());
         let store = store.filter(|_| self.facts.listed);
-        let (view, kubelets, kernels, runtimes) = match store {
+        let (view, kubelets, kernels, runtimes, gpu_drivers) = match store {
             Some(store) => {
                 let view = store.view();
                 let kubelets =
                     ClusterSnapshot::count_versions(view.nodes.iter().map(|n| &n.kubelet_version));
+                let gpu_drivers: Vec<Arc<str>> = view
+                    .nodes
+                    .iter()
+                    .filter_map(|n| n.gpu_driver_version())
+                    .collect();
+                let gpu_drivers = ClusterSnapshot::count_versions(gpu_drivers.iter());
                 let kernels = ClusterSnapshot::count_versions(
                     store.node_versions().iter().map(|v| &v.kernel),
                 );
                 let runtimes = ClusterSnapshot::count_versions(
                     store.node_versions().iter().map(|v| &v.runtime),
                 );
-                (view, kubelets, kernels, runtimes)
+                (view, kubelets, kernels, runtimes, gpu_drivers)
             }
             None => (
                 Arc::new(ClusterView::empty(crate::model::fleet::ClusterId(
                     Arc::clone(&id),
                 ))),
+                Vec::new(),
                 Vec::new(),
                 Vec::new(),
                 Vec::new(),
@@ -170,6 +177,7 @@ impl Loop {
             kubelet_versions: kubelets,
             kernel_versions: kernels,
             runtime_versions: runtimes,
+            gpu_driver_versions: gpu_drivers,
             requests_sent: self.requests.as_ref().map_or(0, |r| r.get()),
             view,
         })

@@ -557,6 +557,14 @@ fn node_object(
         labels["nvidia.com/gpu.present"] = json!("true");
         labels["nvidia.com/gpu.product"] = json!(p.product);
         labels["nvidia.com/gpu.count"] = json!(p.gpus_per_node.to_string());
+        // GPU feature discovery writes the driver both ways: the full version (newer
+        // releases) and major/minor/revision (older ones).
+        let driver = v("gpuDriver");
+        let mut parts = driver.splitn(3, '.');
+        labels["nvidia.com/cuda.driver-version.full"] = json!(driver);
+        labels["nvidia.com/cuda.driver.major"] = json!(parts.next().unwrap_or_default());
+        labels["nvidia.com/cuda.driver.minor"] = json!(parts.next().unwrap_or_default());
+        labels["nvidia.com/cuda.driver.rev"] = json!(parts.next().unwrap_or_default());
         labels["nvidia.com/gpu.clique"] = json!(format!("{:08x}.{}", fnv(cluster) as u32, block));
         labels["fleetdeck.dev/rack"] = json!(format!("rack-{block:02}"));
         capacity["nvidia.com/gpu"] = json!(p.gpus_per_node.to_string());

@@ -89,6 +89,9 @@ pub fn ledger(fleet: &SimFleet, addr: SocketAddr) -> Value {
         if let Some(v) = &p.drift.kubernetes {
             versions.insert("kubernetes".into(), v.clone());
         }
+        if let Some(v) = &p.drift.gpu_driver {
+            versions.insert("gpuDriver".into(), v.clone());
+        }
         for k in ["gpuDriver", "devicePlugin"] {
             versions.entry(k.into()).or_insert_with(|| "none".into());
         }

@@ -302,6 +302,8 @@ pub struct LedgerDrift {
     pub kube_system_uid: Option<String>,
     /// The ledger records this Kubernetes version instead of the live one.
     pub kubernetes: Option<String>,
+    /// The ledger records this GPU driver version instead of the live one.
+    pub gpu_driver: Option<String>,
     /// The cluster is served and in the kubeconfig but missing from the ledger (an
     /// unregistered context).
     pub unregistered: bool,

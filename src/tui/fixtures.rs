@@ -278,6 +278,7 @@ fn snapshot_of(
         error: error.map(str::to_owned),
         kubelet_versions: Vec::new(),
         kernel_versions: Vec::new(),
+        gpu_driver_versions: Vec::new(),
         runtime_versions: Vec::new(),
         requests_sent: 10,
         view: Arc::new(view),

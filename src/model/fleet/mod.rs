@@ -18,6 +18,7 @@ pub use cluster::{ClusterView, FleetView};
 pub use ids::{ClusterId, Interner, NodeName, OwnerRef};
 pub use labels::{LabelRequirement, Labels, NodeSelector};
 pub use node::{
+    GPU_DRIVER_LABEL, GPU_DRIVER_MAJOR_LABEL, GPU_DRIVER_MINOR_LABEL, GPU_DRIVER_REVISION_LABEL,
     GPU_REPLICAS_LABEL, MaintenanceState, NodeView, Readiness, Schedulability,
     gpu_replicas_from_label,
 };

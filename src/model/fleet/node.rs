@@ -70,7 +70,32 @@ impl NodeView {
     pub fn physical_gpus(&self) -> i64 {
         self.allocatable.gpu() / i64::from(self.gpu_replicas.max(1))
     }
+
+    /// The NVIDIA driver version GPU feature discovery labelled the node with, when it
+    /// did: the full version newer releases write, else the major/minor/revision labels
+    /// older ones write (the revision is empty for drivers versioned `550.120`).
+    pub fn gpu_driver_version(&self) -> Option<Arc<str>> {
+        let label = |key: &str| self.labels.get(key).filter(|v| !v.is_empty());
+        if let Some(full) = label(GPU_DRIVER_LABEL) {
+            return Some(Arc::clone(full));
+        }
+        let major = label(GPU_DRIVER_MAJOR_LABEL)?;
+        let minor = label(GPU_DRIVER_MINOR_LABEL)?;
+        Some(match label(GPU_DRIVER_REVISION_LABEL) {
+            Some(revision) => format!("{major}.{minor}.{revision}").into(),
+            None => format!("{major}.{minor}").into(),
+        })
+    }
 }
+
+/// GPU feature discovery's full driver version label.
+pub const GPU_DRIVER_LABEL: &str = "nvidia.com/cuda.driver-version.full";
+/// The driver's major version, as older GPU feature discovery releases label it.
+pub const GPU_DRIVER_MAJOR_LABEL: &str = "nvidia.com/cuda.driver.major";
+/// The driver's minor version (older releases).
+pub const GPU_DRIVER_MINOR_LABEL: &str = "nvidia.com/cuda.driver.minor";
+/// The driver's revision (older releases; empty when the driver has none).
+pub const GPU_DRIVER_REVISION_LABEL: &str = "nvidia.com/cuda.driver.rev";
 
 /// Reads the time-slicing replica count from the `nvidia.com/gpu.replicas` label or
 /// annotation value; absent means 1, and so does 0, which NVIDIA's GPU feature discovery
@@ -93,6 +118,42 @@ pub fn gpu_replicas_from_label(value: Option<&str>) -> Result<u32, QuantityError
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn node_labelled(pairs: &[(&str, &str)]) -> NodeView {
+        pairs
+            .iter()
+            .fold(
+                crate::model::capacity::fixtures::node("n1", "a"),
+                |node, (k, v)| node.label(k, v),
+            )
+            .build()
+    }
+
+    #[test]
+    fn the_gpu_driver_is_read_from_either_generation_of_labels() {
+        let full = node_labelled(&[
+            (GPU_DRIVER_LABEL, "550.127.08"),
+            (GPU_DRIVER_MAJOR_LABEL, "999"),
+            (GPU_DRIVER_MINOR_LABEL, "1"),
+        ]);
+        assert_eq!(full.gpu_driver_version().as_deref(), Some("550.127.08"));
+        let triple = node_labelled(&[
+            (GPU_DRIVER_MAJOR_LABEL, "535"),
+            (GPU_DRIVER_MINOR_LABEL, "104"),
+            (GPU_DRIVER_REVISION_LABEL, "12"),
+        ]);
+        assert_eq!(triple.gpu_driver_version().as_deref(), Some("535.104.12"));
+        let no_revision = node_labelled(&[
+            (GPU_DRIVER_LABEL, ""),
+            (GPU_DRIVER_MAJOR_LABEL, "550"),
+            (GPU_DRIVER_MINOR_LABEL, "120"),
+            (GPU_DRIVER_REVISION_LABEL, ""),
+        ]);
+        assert_eq!(no_revision.gpu_driver_version().as_deref(), Some("550.120"));
+        let major_only = node_labelled(&[(GPU_DRIVER_MAJOR_LABEL, "550")]);
+        assert_eq!(major_only.gpu_driver_version(), None);
+        assert_eq!(node_labelled(&[]).gpu_driver_version(), None);
+    }
 
     #[test]
     fn replicas_label() {

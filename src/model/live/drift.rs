@@ -244,6 +244,14 @@ pub fn find_drift(ledger: &Ledger, snapshot: &FleetSnapshot) -> Vec<Drift> {
             cluster.versions.get("runtime"),
             &live.runtime_versions,
         ));
+        // A ledger's `gpuDriver: none` is a claim too: a driver on its nodes is drift.
+        out.extend(version_drift(
+            id,
+            "gpuDriver",
+            "gpuDriver",
+            cluster.versions.get("gpuDriver"),
+            &live.gpu_driver_versions,
+        ));
     }
     // The API server and the kubelets can both point at the same ledger edit.
     let mut seen = std::collections::HashSet::new();
@@ -255,6 +263,98 @@ pub fn find_drift(ledger: &Ledger, snapshot: &FleetSnapshot) -> Vec<Drift> {
         }
     }
     out
+}
+
+/// Why a ledger version was not compared with the live cluster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum NotComparedWhy {
+    /// Nothing fleetdeck watches reports it (etcd, CNI, CSI, …: their versions live in
+    /// pods' images or on the control plane, which it does not read).
+    NotWatched,
+    /// fleetdeck reads it, but this cluster reported none (no node carries GPU feature
+    /// discovery's driver labels, or the API server's version is not read yet).
+    NotReported,
+}
+
+impl NotComparedWhy {
+    /// In words, for the table.
+    pub fn describe(self, component: &str) -> &'static str {
+        match (self, component) {
+            (Self::NotWatched, _) => "nothing fleetdeck watches reports it",
+            (Self::NotReported, "gpuDriver") => {
+                "no node carries GPU feature discovery's driver labels"
+            }
+            (Self::NotReported, "kubernetes") => "the API server's version is not read yet",
+            (Self::NotReported, _) => "no node reports it",
+        }
+    }
+}
+
+/// A ledger version that could not be compared, and the clusters where it could not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotCompared {
+    /// The ledger's `versions` key.
+    pub component: String,
+    /// Why not.
+    pub why: NotComparedWhy,
+    /// Ledger ids, in ledger order.
+    pub clusters: Vec<String>,
+}
+
+/// The ledger's version keys [`find_drift`] compares, each with the live reading it is
+/// compared against (`None` when the cluster reported nothing for it).
+fn live_reading(key: &str, live: &super::ClusterSnapshot) -> Option<bool> {
+    Some(match key {
+        "kubernetes" => live.server_version.is_some(),
+        "kernel" => !live.kernel_versions.is_empty(),
+        "runtime" => !live.runtime_versions.is_empty(),
+        "gpuDriver" => !live.gpu_driver_versions.is_empty(),
+        _ => return None,
+    })
+}
+
+/// The ledger versions [`find_drift`] could not check on clusters it could observe, so a
+/// clean report is not read as "everything matches". A cluster it could not observe or
+/// whose identity is wrong is reported as drift instead, and a ledger value `none` (the
+/// component is absent) is left out unless fleetdeck reads it.
+pub fn not_compared(ledger: &Ledger, snapshot: &FleetSnapshot) -> Vec<NotCompared> {
+    let mut out: std::collections::BTreeMap<(NotComparedWhy, &str), Vec<String>> =
+        Default::default();
+    for cluster in &ledger.clusters {
+        let id = cluster.id.0.as_str();
+        let Some(live) = snapshot.cluster(id) else {
+            continue;
+        };
+        let impostor = matches!(
+            live.identity_verdict,
+            Some(super::IdentityVerdict::Mismatch { .. })
+        );
+        if impostor || !live.status.data_usable() {
+            continue;
+        }
+        for (key, value) in &cluster.versions {
+            let why = match live_reading(key, live) {
+                Some(true) => continue,
+                // Nothing read and nothing claimed: they agree.
+                Some(false) if value == "none" => continue,
+                Some(false) => NotComparedWhy::NotReported,
+                None if value == "none" => continue,
+                None => NotComparedWhy::NotWatched,
+            };
+            out.entry((why, key.as_str()))
+                .or_default()
+                .push(id.to_string());
+        }
+    }
+    out.into_iter()
+        .map(|((why, component), clusters)| NotCompared {
+            component: component.to_string(),
+            why,
+            clusters,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -320,6 +420,101 @@ mod tests {
             drift[0].suggestion, None,
             "the ledger is right about the API server"
         );
+    }
+
+    fn synced(id: &str) -> super::super::ClusterSnapshot {
+        let mut live = super::super::ClusterSnapshot::connecting(id);
+        live.status = ClusterStatus::Synced;
+        live.server_version = Some("v1.32.1".into());
+        live.kernel_versions = vec![VersionCount {
+            version: "6.1.0-31-cloud-amd64".into(),
+            nodes: 3,
+        }];
+        live
+    }
+
+    fn fleet(clusters: Vec<super::super::ClusterSnapshot>) -> FleetSnapshot {
+        let mut snapshot = FleetSnapshot::empty();
+        snapshot.clusters = clusters.into_iter().map(std::sync::Arc::new).collect();
+        snapshot
+    }
+
+    #[test]
+    fn a_gpu_driver_the_nodes_report_is_compared_and_none_is_a_claim_too() {
+        let ledger = crate::model::ledger::one_cluster_ledger(
+            "versions: {kubernetes: v1.32.1, gpuDriver: 550.127.05}",
+        );
+        let mut live = synced("c1");
+        live.gpu_driver_versions = vec![
+            VersionCount {
+                version: "550.127.08".into(),
+                nodes: 6,
+            },
+            VersionCount {
+                version: "550.127.05".into(),
+                nodes: 2,
+            },
+        ];
+        let drift = find_drift(&ledger, &fleet(vec![live.clone()]));
+        assert_eq!(
+            drift,
+            vec![Drift {
+                cluster: "c1".into(),
+                kind: DriftKind::Version {
+                    component: "gpuDriver".into(),
+                    ledger: "550.127.05".into(),
+                    live: vec!["550.127.08 (6 nodes)".into(), "550.127.05 (2 nodes)".into()],
+                },
+                suggestion: None,
+            }],
+            "a driver rollout half done is drift, with no single edit to suggest"
+        );
+
+        let none = crate::model::ledger::one_cluster_ledger(
+            "versions: {kubernetes: v1.32.1, gpuDriver: none}",
+        );
+        live.gpu_driver_versions.truncate(1);
+        let drift = find_drift(&none, &fleet(vec![live.clone()]));
+        assert_eq!(
+            drift[0].suggestion.as_deref(),
+            Some("clusters[id=c1].versions.gpuDriver: none -> 550.127.08")
+        );
+        live.gpu_driver_versions.clear();
+        assert!(find_drift(&none, &fleet(vec![live])).is_empty());
+    }
+
+    #[test]
+    fn versions_nothing_reports_are_listed_as_not_compared() {
+        let ledger = crate::model::ledger::one_cluster_ledger(
+            "versions: {kubernetes: v1.32.1, kernel: 6.1.0-31-cloud-amd64, etcd: 3.5.17, cni: none, gpuDriver: 550.127.05}",
+        );
+        let live = synced("c1");
+        assert!(find_drift(&ledger, &fleet(vec![live.clone()])).is_empty());
+        assert_eq!(
+            not_compared(&ledger, &fleet(vec![live.clone()])),
+            vec![
+                NotCompared {
+                    component: "etcd".into(),
+                    why: NotComparedWhy::NotWatched,
+                    clusters: vec!["c1".into()],
+                },
+                NotCompared {
+                    component: "gpuDriver".into(),
+                    why: NotComparedWhy::NotReported,
+                    clusters: vec!["c1".into()],
+                },
+            ],
+            "kubernetes and kernel were compared; cni claims nothing"
+        );
+        // A cluster that cannot be observed, or is another cluster, is drift instead.
+        let mut down = live.clone();
+        down.status = ClusterStatus::Unreachable;
+        assert!(not_compared(&ledger, &fleet(vec![down])).is_empty());
+        let mut impostor = live;
+        impostor.identity_verdict = Some(super::super::IdentityVerdict::Mismatch {
+            reason: "kube-system UID differs".into(),
+        });
+        assert!(not_compared(&ledger, &fleet(vec![impostor])).is_empty());
     }
 
     #[test]

@@ -49,6 +49,8 @@ pub struct ClusterSnapshot {
     pub kernel_versions: Vec<VersionCount>,
     /// Container runtime versions across nodes.
     pub runtime_versions: Vec<VersionCount>,
+    /// NVIDIA driver versions across the nodes GPU feature discovery labelled.
+    pub gpu_driver_versions: Vec<VersionCount>,
     /// Requests sent to this cluster so far.
     pub requests_sent: u64,
     /// Nodes, pods and PDBs as slim views (empty until first synced).
@@ -101,6 +103,7 @@ impl ClusterSnapshot {
             error: None,
             kubelet_versions: Vec::new(),
             kernel_versions: Vec::new(),
+            gpu_driver_versions: Vec::new(),
             runtime_versions: Vec::new(),
             requests_sent: 0,
             view: Arc::new(ClusterView::empty(crate::model::fleet::ClusterId(id))),
