@@ -329,11 +329,11 @@ async fn snapshot_capacity_and_reconcile_commands() {
     );
     // The gang is checked once the zone is lost, beside how it stands today.
     assert!(
-        text.contains("gang 8xGPU after losing zone us-east-1a: fits on 0 node(s)"),
+        text.contains("gang 8xnvidia.com/gpu after losing zone us-east-1a: fits on 0 nodes"),
         "{text}"
     );
     assert!(
-        text.contains("(today: fits on 0 node(s); largest on one node 7;"),
+        text.contains("(today: fits on 0 nodes; largest on one node 7;"),
         "{text}"
     );
 
@@ -344,13 +344,27 @@ async fn snapshot_capacity_and_reconcile_commands() {
         "[capacity.safety_reserve]\ncpu = 50\n",
     )
     .unwrap();
-    let (reserved, reserved_snapshot) = tokio::task::spawn_blocking(move || {
+    let (reserved, reserved_snapshot, gpu_json) = tokio::task::spawn_blocking(move || {
         (
             fleetdeck(
                 &path,
                 &["capacity", "--cluster", "prod-use1-01", "-o", "json"],
             ),
             fleetdeck(&path, &["snapshot", "-o", "json"]),
+            fleetdeck(
+                &path,
+                &[
+                    "capacity",
+                    "--cluster",
+                    "gpu-stg-use1-01",
+                    "--what-if",
+                    "zone=us-east-1a",
+                    "--gang",
+                    "8xnvidia.com/gpu",
+                    "-o",
+                    "json",
+                ],
+            ),
         )
     })
     .await
@@ -375,6 +389,50 @@ async fn snapshot_capacity_and_reconcile_commands() {
     assert_eq!(dimension("CPU")["unit"], "millicores");
     assert_eq!(dimension("CPU")["reserveRaw"], 63_600, "{json}");
     assert_eq!(dimension("memory")["unit"], "bytes");
+    // Scripts read the GPU shape, N−1, the gang and the limits as figures, not sentences.
+    let gpu: serde_json::Value = serde_json::from_slice(&gpu_json.stdout).unwrap();
+    let gpu = &gpu[0];
+    let slots = gpu["gpu"]["slots"].as_array().expect("slots");
+    assert_eq!(
+        slots
+            .iter()
+            .map(|s| s["gpus"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        vec![1, 2, 4, 8],
+        "{gpu}"
+    );
+    assert_eq!(
+        slots[3]["slots"], 0,
+        "no node has 8 free (the text's largest 7): {gpu}"
+    );
+    let domain = &gpu["gpu"]["domains"][0];
+    assert!(
+        domain["key"].is_string()
+            && domain["freeGpus"].is_i64()
+            && domain["wholeFreeNodes"].is_u64(),
+        "{gpu}"
+    );
+    let worst = &gpu["nMinusOneWorst"][0];
+    assert_eq!(worst["key"], "topology.kubernetes.io/zone", "{gpu}");
+    assert!(
+        worst["domain"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("us-east-1"))
+            && worst["headroomRaw"].is_i64(),
+        "{gpu}"
+    );
+    let gang = &gpu["gang"];
+    assert_eq!(gang["size"], 8, "{gpu}");
+    assert_eq!(gang["resource"], "nvidia.com/gpu", "{gpu}");
+    assert_eq!(gang["whatIf"], "after losing zone us-east-1a", "{gpu}");
+    assert_eq!(gang["fit"]["nodesThatFit"], 0, "{gpu}");
+    assert_eq!(gang["today"]["largestOnOneNode"], 7, "{gpu}");
+    assert!(
+        gpu["limits"].as_array().is_some_and(|l| l
+            .iter()
+            .all(|l| l["kind"].is_string() && l["text"].is_string())),
+        "{gpu}"
+    );
     // `snapshot` shows the same headroom, after the reserve.
     let lines: Vec<serde_json::Value> = serde_json::from_slice(&reserved_snapshot.stdout).unwrap();
     let cpu = lines

@@ -5,19 +5,20 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::capacity_lines::{
+    ClusterCapacity, gang_line, gpu_line, limit_lines, render, scenario_line, worst_losses,
+};
+use super::live::observe;
+use super::output::emit;
+use super::settings::Settings;
 use anyhow::{Context, bail};
 use fleetdeck::model::capacity::{
-    CapacityConfig, ClusterIndex, GangRequest, Scenario, WhatIfReport, cluster_report,
-    format_amount, gang_fit, gpu_shape, gpu_shape_after, what_if,
+    CapacityConfig, ClusterIndex, GangRequest, Scenario, cluster_report, gang_fit, gpu_shape,
+    gpu_shape_after, what_if,
 };
 use fleetdeck::model::fleet::{ClusterView, NodeName};
 use fleetdeck::model::live::ClusterSnapshot;
 use fleetdeck::model::maintenance::{MaintenanceHolds, maintenance_holds};
-use serde::Serialize;
-
-use super::live::observe;
-use super::output::emit;
-use super::settings::Settings;
 
 /// A what-if given on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,103 +55,6 @@ pub fn parse_what_if(text: &str) -> Result<WhatIf, String> {
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct DimensionLine {
-    dimension: String,
-    allocatable: String,
-    demand: String,
-    reserve: String,
-    headroom: String,
-    /// The amounts as numbers, in `unit`, for scripts (the strings above are for people).
-    unit: &'static str,
-    allocatable_raw: i64,
-    demand_raw: i64,
-    reserve_raw: i64,
-    headroom_raw: i64,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct UnplacedLine {
-    owner: String,
-    pods: u32,
-    reason: String,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ScenarioLine {
-    scenario: String,
-    lost_nodes: u32,
-    displaced_pods: u32,
-    placed_pods: u32,
-    unplaced: Vec<UnplacedLine>,
-    headroom: Vec<DimensionLine>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct GpuLine {
-    free: i64,
-    total: i64,
-    slots: Vec<(u32, i64)>,
-    largest_gang: i64,
-    domains: Vec<String>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ClusterCapacity {
-    cluster: String,
-    status: String,
-    /// False when the cluster's data is not fresh: then nothing below is present.
-    counted: bool,
-    baseline: Option<ScenarioLine>,
-    gpu: Option<GpuLine>,
-    n_minus_one_worst: Vec<String>,
-    what_if: Option<ScenarioLine>,
-    gang: Option<String>,
-    limits: Vec<String>,
-    /// What the figures cannot take into account (a resource the cluster will not serve).
-    caveat: Option<String>,
-}
-
-fn scenario_line(report: &WhatIfReport) -> ScenarioLine {
-    ScenarioLine {
-        scenario: report.scenario.to_string(),
-        lost_nodes: report.lost_nodes,
-        displaced_pods: report.displaced_pods,
-        placed_pods: report.placed_pods,
-        unplaced: report
-            .unplaced
-            .iter()
-            .map(|g| UnplacedLine {
-                owner: format!("{} {}/{}", g.owner.kind, g.namespace, g.owner.name),
-                pods: g.pods,
-                reason: g.reason.to_string(),
-            })
-            .collect(),
-        headroom: report
-            .allocatable
-            .iter()
-            .filter(|(dim, amount)| *amount != 0 || report.demand.get(dim) != 0)
-            .map(|(dim, allocatable)| DimensionLine {
-                dimension: dim.to_string(),
-                allocatable: format_amount(&dim, allocatable),
-                demand: format_amount(&dim, report.demand.get(&dim)),
-                reserve: format_amount(&dim, report.reserve.get(&dim)),
-                headroom: format_amount(&dim, report.headroom.get(&dim)),
-                unit: dim.unit(),
-                allocatable_raw: allocatable,
-                demand_raw: report.demand.get(&dim),
-                reserve_raw: report.reserve.get(&dim),
-                headroom_raw: report.headroom.get(&dim),
-            })
-            .collect(),
-    }
-}
-
 fn cluster_capacity(
     snapshot: &ClusterSnapshot,
     config: &CapacityConfig,
@@ -178,39 +82,9 @@ fn cluster_capacity(
     let reserved = &held.reserved;
     let report = cluster_report(&view, config, reserved);
     out.baseline = Some(scenario_line(&report.baseline));
-    out.gpu = (report.gpu.total_gpus > 0).then(|| GpuLine {
-        free: report.gpu.free_gpus,
-        total: report.gpu.total_gpus,
-        slots: report.gpu.slots.iter().map(|s| (s.size, s.slots)).collect(),
-        largest_gang: report.gpu.largest_gang,
-        domains: report
-            .gpu
-            .domains
-            .iter()
-            .map(|d| {
-                format!(
-                    "{}={}: {} free of {}, {} whole nodes free",
-                    d.key, d.value, d.free_gpus, d.total_gpus, d.whole_free_nodes
-                )
-            })
-            .collect(),
-    });
-    out.n_minus_one_worst = report
-        .n_minus_one
-        .worst
-        .iter()
-        // A dimension the cluster has none of has no headroom to lose.
-        .filter(|w| report.baseline.allocatable.get(&w.dimension) != 0)
-        .map(|w| {
-            format!(
-                "{}: {} after losing {}",
-                w.dimension,
-                format_amount(&w.dimension, w.headroom),
-                w.domain
-            )
-        })
-        .collect();
-    out.limits = report.limits.iter().map(ToString::to_string).collect();
+    out.gpu = gpu_line(&report.gpu);
+    out.n_minus_one_worst = worst_losses(&report);
+    out.limits = limit_lines(&report.limits);
     let index = ClusterIndex::new(&view, config);
     // A what-if applies to the clusters it names something of: a zone another region's
     // clusters do not have leaves them as they are.
@@ -230,25 +104,13 @@ fn cluster_capacity(
         out.what_if = Some(scenario_line(&what_if(&index, scenario, reserved)));
     }
     if let Some(gang) = gang {
-        let fit = |shape| {
-            let fit = gang_fit(&shape, gang);
-            format!(
-                "fits on {} node(s); largest on one node {}; {} free in total",
-                fit.nodes_that_fit, fit.largest_on_one_node, fit.free_total
-            )
-        };
-        let today = fit(gpu_shape(&index, reserved));
-        out.gang = Some(match &scenario {
-            // What a job can still find once the what-if happened: the lost nodes gone,
-            // and their pods holding GPUs where they were re-placed.
-            Some(scenario) => format!(
-                "{}x{} {scenario}: {} (today: {today})",
-                gang.size,
-                gang.resource,
-                fit(gpu_shape_after(&index, scenario, reserved))
-            ),
-            None => format!("{}x{}: {today}", gang.size, gang.resource),
-        });
+        let today = gang_fit(&gpu_shape(&index, reserved), gang);
+        // What a job can still find once the what-if happened: the lost nodes gone, and
+        // their pods holding GPUs where they were re-placed.
+        let after = scenario
+            .as_ref()
+            .map(|scenario| gang_fit(&gpu_shape_after(&index, scenario, reserved), gang));
+        out.gang = Some(gang_line(gang, scenario.as_ref(), after.as_ref(), &today));
     }
     out
 }
@@ -403,104 +265,6 @@ pub fn run(
     } else {
         ExitCode::FAILURE
     })
-}
-
-fn render(clusters: &[ClusterCapacity]) -> String {
-    let mut out = String::new();
-    for c in clusters {
-        if !c.counted {
-            out.push_str(&format!(
-                "{} — {}: no fresh data, not counted\n\n",
-                c.cluster, c.status
-            ));
-            continue;
-        }
-        out.push_str(&format!("{} — {}\n", c.cluster, c.status));
-        let mut table = super::output::Table::new(vec![
-            "  DIMENSION",
-            "ALLOCATABLE",
-            "DEMAND",
-            "RESERVE",
-            "HEADROOM",
-        ]);
-        if let Some(b) = &c.baseline {
-            for d in &b.headroom {
-                table.row(vec![
-                    format!("  {}", d.dimension),
-                    d.allocatable.clone(),
-                    d.demand.clone(),
-                    d.reserve.clone(),
-                    d.headroom.clone(),
-                ]);
-            }
-        }
-        out.push_str(&table.render());
-        if let Some(gpu) = &c.gpu {
-            let slots: Vec<String> = gpu.slots.iter().map(|(k, n)| format!("{k}:{n}")).collect();
-            out.push_str(&format!(
-                "  GPU shape: {} free of {}; slots {}; largest gang {}\n",
-                gpu.free,
-                gpu.total,
-                slots.join(" "),
-                gpu.largest_gang
-            ));
-            for d in &gpu.domains {
-                out.push_str(&format!("    {d}\n"));
-            }
-        }
-        for w in &c.n_minus_one_worst {
-            out.push_str(&format!("  N−1 worst: {w}\n"));
-        }
-        if let Some(w) = &c.what_if {
-            out.push_str(&format!(
-                "  what-if {}: {} nodes lost, {} pods displaced, {} placed, {} cannot be placed\n",
-                w.scenario,
-                w.lost_nodes,
-                w.displaced_pods,
-                w.placed_pods,
-                w.unplaced.iter().map(|u| u.pods).sum::<u32>()
-            ));
-            for u in &w.unplaced {
-                out.push_str(&format!(
-                    "    {} pods of {}: {}\n",
-                    u.pods, u.owner, u.reason
-                ));
-            }
-            for d in &w.headroom {
-                out.push_str(&format!(
-                    "    headroom after: {} {}\n",
-                    d.dimension, d.headroom
-                ));
-            }
-        }
-        if let Some(g) = &c.gang {
-            out.push_str(&format!("  gang {g}\n"));
-        }
-        for l in &c.limits {
-            out.push_str(&format!("  limit: {l}\n"));
-        }
-        if let Some(caveat) = &c.caveat {
-            out.push_str(&format!("  caveat: {caveat}\n"));
-        }
-        out.push('\n');
-    }
-    let left_out: Vec<String> = clusters
-        .iter()
-        .filter(|c| !c.counted)
-        .map(|c| format!("{} ({})", c.cluster, c.status))
-        .collect();
-    if clusters.len() > 1 || !left_out.is_empty() {
-        out.push_str(&format!(
-            "{} of {} clusters counted",
-            clusters.len() - left_out.len(),
-            clusters.len()
-        ));
-        if !left_out.is_empty() {
-            out.push_str(&format!("; not counted: {}", left_out.join(", ")));
-        }
-        out.push('\n');
-    }
-    out
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 mod approve_check;
 mod args;
 mod capacity_cmd;
+mod capacity_lines;
 mod config_cmd;
 mod console_cmd;
 mod console_commands;

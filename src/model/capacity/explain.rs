@@ -142,6 +142,21 @@ impl fmt::Display for NodesNotCounted {
     }
 }
 
+impl HeadroomLimit {
+    /// A stable name for the kind of limit, for scripts that filter on it (the sentence
+    /// is for people and may change).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::GpuFragmented { .. } => "gpuFragmented",
+            Self::NegativeNow { .. } => "negativeNow",
+            Self::NegativeAfterDomainLoss { .. } => "negativeAfterDomainLoss",
+            Self::Unplaceable { .. } => "unplaceable",
+            Self::NoFailureDomains { .. } => "noFailureDomains",
+            Self::UnhealthyNodes(_) => "unhealthyNodes",
+        }
+    }
+}
+
 impl fmt::Display for HeadroomLimit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
