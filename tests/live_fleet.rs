@@ -315,6 +315,24 @@ async fn snapshot_capacity_and_reconcile_commands() {
         serde_json::Value::Null,
         "not counted"
     );
+    assert_eq!(
+        line("prod-apse1-03")["nodesTotal"],
+        serde_json::Value::Null,
+        "no counts without fresh data"
+    );
+    assert_eq!(line("prod-apse1-03")["facts"]["phase"], "failing");
+    let gpu = &line("gpu-stg-use1-01")["capacity"];
+    assert!(
+        gpu["gpuFree"].is_i64()
+            && gpu["gpuTotal"] == 32
+            && gpu["headroom"][0]["headroomRaw"].is_i64(),
+        "{gpu}"
+    );
+    assert_eq!(gpu["limits"][0]["kind"], "gpuFragmented", "{gpu}");
+    assert_eq!(
+        line("gpu-stg-use1-01")["gpuDriverVersions"][0]["version"],
+        "560.35.03"
+    );
     assert_eq!(line("prod-use1-04")["status"], "IdentityMismatch");
     assert_eq!(line("prod-use1-01")["status"], "Synced");
     assert!(line("prod-use1-01")["nodesReady"].as_u64().unwrap() > 0);

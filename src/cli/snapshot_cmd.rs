@@ -9,6 +9,7 @@ use fleetdeck::model::fleet::Dimension;
 use fleetdeck::model::live::{ClusterSnapshot, ClusterStatus, FleetSnapshot};
 use serde::Serialize;
 
+use super::capacity_lines::{DimensionLine, LimitLine, limit_lines, scenario_line};
 use super::live::{age, observe};
 use super::output::{Table, emit};
 use super::settings::Settings;
@@ -19,21 +20,28 @@ use super::settings::Settings;
 struct ClusterLine<'a> {
     #[serde(flatten)]
     snapshot: &'a ClusterSnapshot,
-    nodes_ready: usize,
-    nodes_total: usize,
-    pods: usize,
+    /// Counts from fresh data only: without it they would be a dropped cluster's last
+    /// ones, or read as "every node NotReady".
+    nodes_ready: Option<usize>,
+    nodes_total: Option<usize>,
+    pods: Option<usize>,
     capacity: Option<CapacitySummary>,
 }
 
-/// Free/allocatable per dimension and what limits headroom, for usable clusters only.
+/// Headroom per dimension and what limits it, for usable clusters only: sentences for the
+/// table, and the same as figures.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct CapacitySummary {
     cpu: String,
     memory: String,
     gpu: String,
+    gpu_free: i64,
+    gpu_total: i64,
     largest_gpu_gang: i64,
-    limits: Vec<String>,
+    /// Every dimension the cluster has, with its amounts as numbers.
+    headroom: Vec<DimensionLine>,
+    limits: Vec<LimitLine>,
 }
 
 fn summary(snapshot: &ClusterSnapshot, config: &CapacityConfig) -> Option<CapacitySummary> {
@@ -58,8 +66,11 @@ fn summary(snapshot: &ClusterSnapshot, config: &CapacityConfig) -> Option<Capaci
         } else {
             format!("{} free of {}", report.gpu.free_gpus, report.gpu.total_gpus)
         },
+        gpu_free: report.gpu.free_gpus,
+        gpu_total: report.gpu.total_gpus,
         largest_gpu_gang: report.gpu.largest_gang,
-        limits: report.limits.iter().map(ToString::to_string).collect(),
+        headroom: scenario_line(b).headroom,
+        limits: limit_lines(&report.limits),
     })
 }
 
@@ -72,11 +83,12 @@ pub fn run(settings: &Settings, wait: Duration) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|c| {
             let (ready, total) = c.nodes_ready();
+            let fresh = c.status.data_usable();
             ClusterLine {
                 snapshot: c,
-                nodes_ready: ready,
-                nodes_total: total,
-                pods: c.view.pods.len(),
+                nodes_ready: fresh.then_some(ready),
+                nodes_total: fresh.then_some(total),
+                pods: fresh.then_some(c.view.pods.len()),
                 capacity: summary(c, config),
             }
         })
@@ -130,7 +142,11 @@ fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine]) -> String {
             _ if c.status == ClusterStatus::Synced && c.identity_verdict.is_none() => {
                 "identity not confirmed yet (read again until it answers): no change is made to it meanwhile".into()
             }
-            (_, Some(cap)) => cap.limits.first().cloned().unwrap_or_default(),
+            (_, Some(cap)) => cap
+                .limits
+                .first()
+                .map(|l| l.text.clone())
+                .unwrap_or_default(),
             _ => String::new(),
         };
         let mismatch = c.identity_verdict.as_ref().is_some_and(|v| v.is_mismatch());
@@ -148,13 +164,11 @@ fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine]) -> String {
                 .clone()
                 .filter(|_| !mismatch)
                 .unwrap_or_else(|| "-".into()),
-            // Counts without fresh data would read as "every node NotReady".
-            if c.status.data_usable() {
-                format!("{}/{}", line.nodes_ready, line.nodes_total)
-            } else {
-                "-".into()
+            match (line.nodes_ready, line.nodes_total) {
+                (Some(ready), Some(total)) => format!("{ready}/{total}"),
+                _ => "-".into(),
             },
-            line.pods.to_string(),
+            line.pods.map_or_else(|| "-".into(), |p| p.to_string()),
             cpu,
             memory,
             gpu,
@@ -192,9 +206,9 @@ mod tests {
         };
         let line = ClusterLine {
             snapshot: &connecting,
-            nodes_ready: 0,
-            nodes_total: 0,
-            pods: 0,
+            nodes_ready: None,
+            nodes_total: None,
+            pods: None,
             capacity: None,
         };
         let text = table(&snapshot, &[line]);

@@ -53,6 +53,7 @@ impl ClusterStatus {
 
 /// Where the cluster's sync loop is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "phase", rename_all = "camelCase")]
 pub enum SyncPhase {
     /// Building the client, checking identity, first lists running.
     Connecting,
@@ -71,8 +72,10 @@ pub enum SyncPhase {
 
 /// Facts the sync loop knows; [`classify`] turns them into a status.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ConnectionFacts {
     /// Where the loop is.
+    #[serde(flatten)]
     pub phase: SyncPhase,
     /// Last sign of life: a list page, a watch event or a bookmark.
     pub last_ok: Option<Timestamp>,
