@@ -232,13 +232,49 @@ async fn snapshot_capacity_and_reconcile_commands() {
                 // Fleet-wide: the unreachable and mismatched clusters are not counted.
                 vec!["capacity"],
                 vec!["snapshot"],
+                // A lost cluster, and whether its siblings take its pods.
+                vec!["capacity", "--what-if", "cluster=prod-use1-02"],
+                vec!["capacity", "--siblings", "env=staging"],
             ]
             .map(|args| fleetdeck(&path, &args)),
         )
     })
     .await
     .unwrap();
-    let [typo_zone, typo_node, two_clusters, fleet, table] = refused;
+    let [
+        typo_zone,
+        typo_node,
+        two_clusters,
+        fleet,
+        table,
+        lost,
+        siblings_alone,
+    ] = refused;
+    let text = String::from_utf8_lossy(&lost.stdout);
+    assert!(lost.status.success(), "{text}");
+    // Its Deployments fail over to the production clusters of us-east-1 that run them
+    // (not the GPU clusters, which do not), spread over them; postgres's data stays.
+    assert!(
+        text.contains("siblings (env=production,region=us-east-1,lifecycle=running): 18 of 21 pods placed, 3 cannot move"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    prod-use1-01: takes 3 pods; headroom CPU"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    take nothing: gpu-prod-use1-01, gpu-prod-use1-02, gpu-prod-use1-03"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1 pod of StatefulSet shop/postgres: its volume keeps it in topology.kubernetes.io/zone=us-east-1a of the lost cluster"),
+        "{text}"
+    );
+    assert!(
+        text.contains("not counted (no fresh data, taking nothing): prod-use1-04"),
+        "{text}"
+    );
+    assert_eq!(siblings_alone.status.code(), Some(2));
     let table = String::from_utf8_lossy(&table.stdout).into_owned();
     let columns = |id: &str| -> Vec<String> {
         table
@@ -288,7 +324,7 @@ async fn snapshot_capacity_and_reconcile_commands() {
     assert!(pinned.status.success(), "{text}");
     assert!(
         text.contains(
-            "1 pods of StatefulSet shop/postgres: its volume keeps it in topology.kubernetes.io/zone=us-east-1a, where no healthy node is left"
+            "1 pod of StatefulSet shop/postgres: its volume keeps it in topology.kubernetes.io/zone=us-east-1a, where no healthy node is left"
         ),
         "{text}"
     );

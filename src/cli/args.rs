@@ -88,6 +88,10 @@ pub enum Command {
         /// Check whether a gang fits on one node, e.g. `8xnvidia.com/gpu`
         #[arg(long, value_name = "GANG")]
         gang: Option<String>,
+        /// With `--what-if cluster=C`: the clusters that would take C's pods, as a ledger
+        /// selector (default: C's environment and region, serving clusters)
+        #[arg(long, value_name = "SELECTOR")]
+        siblings: Option<String>,
         /// How long to wait for every cluster to reach a verdict
         #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = super::live::parse_wait)]
         wait_synced: std::time::Duration,

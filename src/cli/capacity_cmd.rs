@@ -8,6 +8,7 @@ use std::time::Duration;
 use super::capacity_lines::{
     ClusterCapacity, gang_line, gpu_line, limit_lines, render, scenario_line, worst_losses,
 };
+use super::capacity_siblings::siblings_line;
 use super::live::observe;
 use super::output::emit;
 use super::settings::Settings;
@@ -70,6 +71,7 @@ fn cluster_capacity(
         gpu: None,
         n_minus_one_worst: Vec::new(),
         what_if: None,
+        siblings: None,
         gang: None,
         limits: Vec::new(),
         caveat: snapshot.facts.partial.clone(),
@@ -219,6 +221,7 @@ pub fn run(
     cluster: Option<&str>,
     what: Option<&str>,
     gang: Option<&str>,
+    siblings: Option<&str>,
     wait: Duration,
 ) -> anyhow::Result<ExitCode> {
     let what = what
@@ -229,6 +232,11 @@ pub fn run(
         .map(GangRequest::parse)
         .transpose()
         .context("--gang expects e.g. 8xnvidia.com/gpu")?;
+    if siblings.is_some() && !matches!(what, Some(WhatIf::Cluster(_))) {
+        bail!(
+            "--siblings names the clusters that would take a lost cluster's pods: it goes with --what-if cluster=C"
+        );
+    }
     let only = match (&what, cluster) {
         (Some(WhatIf::Cluster(c)), Some(asked)) if c != asked => {
             bail!("--cluster {asked} and --what-if cluster={c} name different clusters: drop one");
@@ -253,10 +261,13 @@ pub fn run(
     if let Some(what) = &what {
         check_targets(what, &asked, config)?;
     }
-    let clusters: Vec<ClusterCapacity> = asked
+    let mut clusters: Vec<ClusterCapacity> = asked
         .iter()
         .map(|c| cluster_capacity(c, config, &holds, what.as_ref(), gang.as_ref()))
         .collect();
+    if let (Some(WhatIf::Cluster(lost)), [only]) = (&what, clusters.as_mut_slice()) {
+        only.siblings = siblings_line(lost, &ledger, &snapshot, &holds, config, siblings)?;
+    }
     emit(settings.output, &clusters, || render(&clusters))?;
     // Like `snapshot`: a cluster left out for want of fresh data is worth a non-zero exit,
     // so a script never takes a partial answer for the whole one.

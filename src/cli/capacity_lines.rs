@@ -3,8 +3,8 @@
 //! (people read them).
 
 use fleetdeck::model::capacity::{
-    ClusterReport, GangFit, GangRequest, GpuShape, HeadroomLimit, Scenario, WhatIfReport,
-    format_amount,
+    ClusterReport, GangFit, GangRequest, GpuShape, HeadroomLimit, Scenario, UnplacedGroup,
+    WhatIfReport, format_amount,
 };
 use serde::Serialize;
 
@@ -30,6 +30,19 @@ pub struct UnplacedLine {
     pub owner: String,
     pub pods: u32,
     pub reason: String,
+}
+
+impl UnplacedLine {
+    pub fn of(group: &UnplacedGroup) -> Self {
+        UnplacedLine {
+            owner: format!(
+                "{} {}/{}",
+                group.owner.kind, group.namespace, group.owner.name
+            ),
+            pods: group.pods,
+            reason: group.reason.to_string(),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -137,6 +150,8 @@ pub struct ClusterCapacity {
     pub gpu: Option<GpuLine>,
     pub n_minus_one_worst: Vec<WorstLossLine>,
     pub what_if: Option<ScenarioLine>,
+    /// `--what-if cluster=`: whether its siblings could take its pods.
+    pub siblings: Option<super::capacity_siblings::SiblingsLine>,
     pub gang: Option<GangLine>,
     pub limits: Vec<LimitLine>,
     /// What the figures cannot take into account (a resource the cluster will not serve).
@@ -149,15 +164,7 @@ pub fn scenario_line(report: &WhatIfReport) -> ScenarioLine {
         lost_nodes: report.lost_nodes,
         displaced_pods: report.displaced_pods,
         placed_pods: report.placed_pods,
-        unplaced: report
-            .unplaced
-            .iter()
-            .map(|g| UnplacedLine {
-                owner: format!("{} {}/{}", g.owner.kind, g.namespace, g.owner.name),
-                pods: g.pods,
-                reason: g.reason.to_string(),
-            })
-            .collect(),
+        unplaced: report.unplaced.iter().map(UnplacedLine::of).collect(),
         headroom: report
             .allocatable
             .iter()
@@ -272,6 +279,15 @@ pub fn gang_line(
     }
 }
 
+/// `1 pod`, `3 pods`.
+pub fn pods(n: u32) -> String {
+    if n == 1 {
+        "1 pod".to_owned()
+    } else {
+        format!("{n} pods")
+    }
+}
+
 fn describe_fit(fit: &GangFitLine) -> String {
     let nodes = if fit.nodes_that_fit == 1 {
         "1 node".to_owned()
@@ -364,8 +380,10 @@ pub fn render(clusters: &[ClusterCapacity]) -> String {
             ));
             for u in &w.unplaced {
                 out.push_str(&format!(
-                    "    {} pods of {}: {}\n",
-                    u.pods, u.owner, u.reason
+                    "    {} of {}: {}\n",
+                    pods(u.pods),
+                    u.owner,
+                    u.reason
                 ));
             }
             for d in &w.headroom {
@@ -374,6 +392,9 @@ pub fn render(clusters: &[ClusterCapacity]) -> String {
                     d.dimension, d.headroom
                 ));
             }
+        }
+        if let Some(siblings) = &c.siblings {
+            out.push_str(&super::capacity_siblings::render(siblings));
         }
         if let Some(g) = &c.gang {
             out.push_str(&format!("  gang {}\n", describe_gang(g)));

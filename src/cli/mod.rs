@@ -4,6 +4,7 @@ mod approve_check;
 mod args;
 mod capacity_cmd;
 mod capacity_lines;
+mod capacity_siblings;
 mod config_cmd;
 mod console_cmd;
 mod console_commands;
@@ -74,12 +75,14 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             cluster,
             what_if,
             gang,
+            siblings,
             wait_synced,
         }) => capacity_cmd::run(
             &settings,
             cluster.as_deref(),
             what_if.as_deref(),
             gang.as_deref(),
+            siblings.as_deref(),
             wait_synced,
         ),
         Some(Command::Demo(args)) => demo_cmd::run(&settings, &args),

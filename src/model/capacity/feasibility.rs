@@ -265,7 +265,7 @@ pub(crate) fn admits(pod: &PodView, labels: &Labels, taints: &[Taint]) -> bool {
 }
 
 /// The same, leaving out the pod's required topology domain.
-fn admits_ignoring_domain(pod: &PodView, labels: &Labels, taints: &[Taint]) -> bool {
+pub(crate) fn admits_ignoring_domain(pod: &PodView, labels: &Labels, taints: &[Taint]) -> bool {
     pod.node_selector.matches(labels) && tolerates_all(&pod.tolerations, taints)
 }
 

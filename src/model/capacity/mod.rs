@@ -4,9 +4,10 @@
 //! Per cluster, per failure domain, per dimension; amounts of different dimensions are
 //! never added together. Entry point for one cluster: [`cluster_report`], or build a
 //! [`ClusterIndex`] once and ask it for individual [`what_if`]s, the [`gpu_shape`] or
-//! [`n_minus_one`]. Cross-cluster re-placement is not modelled: losing a cluster strands
-//! all of its movable pods.
+//! [`n_minus_one`]. Losing a whole cluster strands its movable pods inside it;
+//! [`absorb_cluster_loss`] asks whether sibling clusters could take them.
 
+mod absorb;
 mod config;
 mod explain;
 pub(crate) mod feasibility;
@@ -25,6 +26,7 @@ pub(crate) mod fixtures;
 #[cfg(test)]
 mod tests;
 
+pub use absorb::{AbsorbReport, SiblingShare, absorb_cluster_loss, default_siblings};
 pub use config::{CapacityConfig, RACK_LABEL, SafetyReserve, ZONE_LABEL};
 pub use explain::{HeadroomLimit, NodesNotCounted, explain};
 pub use format::format_amount;

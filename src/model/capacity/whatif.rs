@@ -34,9 +34,9 @@ pub enum Scenario {
         /// Label value, e.g. `eu-west-1b`.
         value: Arc<str>,
     },
-    /// The whole cluster is lost. Its pods cannot be re-placed inside it and fleetdeck
-    /// does not model re-placing them in other clusters, so every movable pod is reported
-    /// as unplaceable.
+    /// The whole cluster is lost. Its pods cannot be re-placed inside it, so every
+    /// movable pod is reported as unplaceable here; whether sibling clusters could take
+    /// them is [`super::absorb_cluster_loss`]'s question.
     LoseCluster,
     /// A maintenance batch is drained: the named nodes leave, their pods must move.
     MaintenanceBatch(Vec<NodeName>),
@@ -82,7 +82,7 @@ pub(crate) fn short_domain_name(key: &str) -> Option<&'static str> {
 /// Why displaced pods could not be placed.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum UnplacedReason {
-    /// The whole cluster was lost (cross-cluster re-placement is not modelled).
+    /// The whole cluster was lost (nothing inside it can take the pod).
     ClusterLost,
     /// No remaining healthy node satisfies the pod's selector, tolerations or required
     /// topology domain, whatever its free resources.
@@ -90,6 +90,12 @@ pub enum UnplacedReason {
     /// Its volume confines it to topology domains (a zonal disk's zone, a regional
     /// disk's two zones, a local volume's node) where no healthy node is left.
     VolumeDomainLost(RequiredDomain),
+    /// Its cluster was lost and its volume pins it to a topology domain there: its data
+    /// stays with the lost cluster, so no sibling can take it.
+    VolumeWithLostCluster(RequiredDomain),
+    /// Its cluster was lost and no sibling runs its workload (or it has none: a bare
+    /// pod), so no sibling's traffic would bring it back.
+    NotRunElsewhere,
     /// No eligible node has enough free of this dimension.
     Insufficient(Dimension),
     /// Each dimension is available somewhere, but no single eligible node has all of it.
@@ -100,7 +106,10 @@ impl UnplacedReason {
     /// Whether the pods wait for their own domain to return (their volume is there)
     /// rather than lack capacity: more nodes elsewhere would not take them.
     pub fn is_stranded(&self) -> bool {
-        matches!(self, Self::VolumeDomainLost(_))
+        matches!(
+            self,
+            Self::VolumeDomainLost(_) | Self::VolumeWithLostCluster(_) | Self::NotRunElsewhere
+        )
     }
 }
 
@@ -115,6 +124,11 @@ impl fmt::Display for UnplacedReason {
                 f,
                 "its volume keeps it in {domain}, where no healthy node is left"
             ),
+            Self::VolumeWithLostCluster(domain) => write!(
+                f,
+                "its volume keeps it in {domain} of the lost cluster: its data does not move"
+            ),
+            Self::NotRunElsewhere => f.write_str("no sibling runs its workload"),
             Self::Insufficient(dim) => write!(f, "no eligible node has enough free {dim}"),
             Self::Fragmented => f.write_str("free capacity is split across nodes"),
         }
@@ -502,7 +516,7 @@ fn unplaced_reason(
 }
 
 /// Groups unplaced pods by namespace, owner and reason; largest groups first.
-fn group_unplaced(
+pub(crate) fn group_unplaced(
     index: &ClusterIndex<'_>,
     pods: impl IntoIterator<Item = (u32, UnplacedReason)>,
 ) -> Vec<UnplacedGroup> {

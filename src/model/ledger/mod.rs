@@ -51,14 +51,26 @@ mod tests;
 /// `versions: {kubernetes: v1.32.1}`), for other modules' tests.
 #[cfg(test)]
 pub(crate) fn one_cluster_ledger(extra: &str) -> Ledger {
-    let text = format!(
-        "apiVersion: fleetdeck.dev/v1\nkind: Ledger\nlabelDictionary:\n  env: [staging]\n  tier: [standard]\nclusters:\n  - {{id: c1, context: c1, env: staging, region: r, failureDomain: f, tier: standard, lifecycle: building{}}}\n",
-        if extra.is_empty() {
-            String::new()
-        } else {
-            format!(", {extra}")
-        }
+    let extra = if extra.is_empty() {
+        String::new()
+    } else {
+        format!(", {extra}")
+    };
+    test_ledger(&[&format!(
+        "id: c1, context: c1, env: staging, region: r, failureDomain: f, tier: standard, lifecycle: building{extra}"
+    )])
+}
+
+/// A valid ledger of these clusters, each given as the fields of a flow mapping (`env`
+/// may be `staging` or `qa`), for other modules' tests.
+#[cfg(test)]
+pub(crate) fn test_ledger(clusters: &[&str]) -> Ledger {
+    let mut text = String::from(
+        "apiVersion: fleetdeck.dev/v1\nkind: Ledger\nlabelDictionary:\n  env: [staging, qa]\n  tier: [standard]\nclusters:\n",
     );
+    for fields in clusters {
+        text.push_str(&format!("  - {{{fields}}}\n"));
+    }
     let report = read_ledger(
         &text,
         &LedgerContext {

@@ -1,5 +1,6 @@
 //! Capacity tests with hand-computed answers; each test states its arithmetic.
 
+mod absorb;
 mod gpu;
 mod n_minus_one;
 mod placement_never_overcommits;

@@ -1,0 +1,207 @@
+//! `capacity --what-if cluster=C`: whether C's siblings could take its pods. The model
+//! answers ([`absorb_cluster_loss`]); this picks the siblings from the ledger, leaves out
+//! those without fresh data, and shapes the answer for JSON and the table.
+
+use std::sync::Arc;
+
+use anyhow::bail;
+use fleetdeck::model::capacity::{
+    AbsorbReport, CapacityConfig, ClusterIndex, absorb_cluster_loss, default_siblings,
+    format_amount,
+};
+use fleetdeck::model::fleet::ClusterView;
+use fleetdeck::model::ledger::{Ledger, Selector};
+use fleetdeck::model::live::FleetSnapshot;
+use fleetdeck::model::maintenance::MaintenanceHolds;
+use serde::Serialize;
+
+use super::capacity_lines::{UnplacedLine, pods};
+
+/// One dimension of a sibling's headroom, before and after it took its share.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HeadroomChange {
+    pub dimension: String,
+    pub before: String,
+    pub after: String,
+    pub unit: &'static str,
+    pub before_raw: i64,
+    pub after_raw: i64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SiblingLine {
+    pub cluster: String,
+    pub placed_pods: u32,
+    /// The dimensions it took something of.
+    pub headroom: Vec<HeadroomChange>,
+}
+
+/// The answer: which siblings were asked, what they took, what none could.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SiblingsLine {
+    /// How the siblings were chosen (`env=…,region=…` by default, else `--siblings`).
+    pub chosen_by: String,
+    pub displaced_pods: u32,
+    pub placed_pods: u32,
+    pub unplaced: Vec<UnplacedLine>,
+    pub siblings: Vec<SiblingLine>,
+    /// Siblings without fresh data: counted as taking nothing.
+    pub not_counted: Vec<String>,
+}
+
+/// The siblings `lost` would fail over to: those `selector` picks (a ledger selector), or
+/// by default the serving clusters of its environment and region.
+fn sibling_ids<'l>(
+    lost: &str,
+    ledger: &'l Ledger,
+    selector: Option<&str>,
+) -> anyhow::Result<(Vec<&'l str>, String)> {
+    let Some(selector) = selector else {
+        let chosen_by = ledger
+            .cluster(lost)
+            .map(|c| format!("env={},region={},lifecycle=running", c.env, c.region))
+            .unwrap_or_default();
+        return Ok((default_siblings(lost, ledger), chosen_by));
+    };
+    let parsed = Selector::parse(selector)?;
+    let unknown = parsed.unknown_keys(&ledger.clusters);
+    if !unknown.is_empty() {
+        bail!("--siblings {selector}: {}", unknown.join("; "));
+    }
+    let ids = ledger
+        .clusters
+        .iter()
+        .filter(|c| c.id.0 != lost && parsed.matches(c))
+        .map(|c| c.id.0.as_str())
+        .collect();
+    Ok((ids, selector.to_owned()))
+}
+
+/// Asks whether `lost`'s siblings could take its pods. `None` when `lost` itself has no
+/// fresh data (then nothing is known about its pods).
+pub fn siblings_line(
+    lost: &str,
+    ledger: &Ledger,
+    snapshot: &FleetSnapshot,
+    holds: &MaintenanceHolds,
+    config: &CapacityConfig,
+    selector: Option<&str>,
+) -> anyhow::Result<Option<SiblingsLine>> {
+    let Some(lost_snapshot) = snapshot.cluster(lost).filter(|c| c.status.data_usable()) else {
+        return Ok(None);
+    };
+    let (ids, chosen_by) = sibling_ids(lost, ledger, selector)?;
+    let (fresh, stale): (Vec<_>, Vec<_>) = ids
+        .iter()
+        .filter_map(|id| snapshot.cluster(id))
+        .partition(|c| c.status.data_usable());
+    // Each sibling as capacity sees it: its held nodes in maintenance, reserved ones apart.
+    let views: Vec<(Arc<ClusterView>, &[fleetdeck::model::fleet::NodeName])> = fresh
+        .iter()
+        .map(|c| {
+            let held = holds.of(&c.view.id);
+            (held.apply(&c.view), held.reserved.as_slice())
+        })
+        .collect();
+    let indexes: Vec<ClusterIndex> = views
+        .iter()
+        .map(|(view, _)| ClusterIndex::new(view, config))
+        .collect();
+    let siblings: Vec<(&ClusterIndex, &[fleetdeck::model::fleet::NodeName])> = indexes
+        .iter()
+        .zip(&views)
+        .map(|(index, (_, reserved))| (index, *reserved))
+        .collect();
+    let lost_view = holds.of(&lost_snapshot.view.id).apply(&lost_snapshot.view);
+    let report = absorb_cluster_loss(&ClusterIndex::new(&lost_view, config), &siblings);
+    Ok(Some(shape(
+        &report,
+        chosen_by,
+        stale.iter().map(|c| c.id.to_string()).collect(),
+    )))
+}
+
+fn shape(report: &AbsorbReport, chosen_by: String, not_counted: Vec<String>) -> SiblingsLine {
+    SiblingsLine {
+        chosen_by,
+        displaced_pods: report.displaced_pods,
+        placed_pods: report.placed_pods,
+        unplaced: report.unplaced.iter().map(UnplacedLine::of).collect(),
+        siblings: report
+            .siblings
+            .iter()
+            .map(|s| SiblingLine {
+                cluster: s.cluster.to_string(),
+                placed_pods: s.placed_pods,
+                headroom: s
+                    .absorbed
+                    .iter()
+                    .filter(|(_, amount)| *amount != 0)
+                    .map(|(dim, _)| HeadroomChange {
+                        dimension: dim.to_string(),
+                        before: format_amount(&dim, s.headroom_before.get(&dim)),
+                        after: format_amount(&dim, s.headroom_after.get(&dim)),
+                        unit: dim.unit(),
+                        before_raw: s.headroom_before.get(&dim),
+                        after_raw: s.headroom_after.get(&dim),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        not_counted,
+    }
+}
+
+/// The table's lines for the answer, indented under the lost cluster's block.
+pub fn render(line: &SiblingsLine) -> String {
+    let mut out = format!(
+        "  siblings ({}): {} of {} placed, {} cannot move\n",
+        line.chosen_by,
+        line.placed_pods,
+        pods(line.displaced_pods),
+        line.displaced_pods.saturating_sub(line.placed_pods)
+    );
+    if line.siblings.is_empty() && line.not_counted.is_empty() {
+        out.push_str("    no sibling: give --siblings SELECTOR to name the clusters that would take its traffic\n");
+    }
+    for s in line.siblings.iter().filter(|s| s.placed_pods > 0) {
+        let changes: Vec<String> = s
+            .headroom
+            .iter()
+            .map(|h| format!("{} {} → {}", h.dimension, h.before, h.after))
+            .collect();
+        out.push_str(&format!(
+            "    {}: takes {}; headroom {}\n",
+            s.cluster,
+            pods(s.placed_pods),
+            changes.join(", ")
+        ));
+    }
+    let idle: Vec<&str> = line
+        .siblings
+        .iter()
+        .filter(|s| s.placed_pods == 0)
+        .map(|s| s.cluster.as_str())
+        .collect();
+    if !idle.is_empty() {
+        out.push_str(&format!("    take nothing: {}\n", idle.join(", ")));
+    }
+    for u in &line.unplaced {
+        out.push_str(&format!(
+            "    {} of {}: {}\n",
+            pods(u.pods),
+            u.owner,
+            u.reason
+        ));
+    }
+    if !line.not_counted.is_empty() {
+        out.push_str(&format!(
+            "    not counted (no fresh data, taking nothing): {}\n",
+            line.not_counted.join(", ")
+        ));
+    }
+    out
+}
