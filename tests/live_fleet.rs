@@ -820,6 +820,34 @@ async fn a_hung_server_is_unreachable_within_the_identity_timeout() {
     server.shutdown().await;
 }
 
+/// `snapshot` with its default wait ends with a verdict for a hung cluster: the default
+/// identity timeout is well inside the wait.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn snapshot_with_the_default_wait_judges_a_hung_cluster() {
+    let dir = tempfile::tempdir().unwrap();
+    let fleet = SimFleet::load("small", 1, 1.0).expect("small scenario");
+    fleet
+        .update_faults("small-01", |f| {
+            f.unreachable = Some(fleetdeck::sim::Unreachable::Hanging)
+        })
+        .unwrap();
+    let (server, _ledger, _kubeconfig) = serve(&fleet, dir.path()).await;
+    let path = dir.path().to_path_buf();
+    let out = tokio::task::spawn_blocking(move || fleetdeck(&path, &["snapshot", "-o", "json"]))
+        .await
+        .unwrap();
+    let lines: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let hung = lines.iter().find(|l| l["id"] == "small-01").unwrap();
+    assert_eq!(hung["status"], "Unreachable", "{hung}");
+    assert!(
+        hung["lastError"]
+            .as_str()
+            .is_some_and(|e| e.contains("no answer in 10s")),
+        "{hung}"
+    );
+    server.shutdown().await;
+}
+
 /// A synced cluster whose server hangs and whose watches are cut reads Unreachable once a
 /// new watch goes unanswered for the watch-start timeout, rather than Synced until its
 /// data ages out.

@@ -39,7 +39,8 @@ pub struct SyncOptions {
     /// An identity read (kube-system namespace and `/version`, with its retries) not
     /// answered in this long is given up: the cluster is unreachable for now. The
     /// client's read timeout is sized for watches, so a hung server would otherwise keep
-    /// the cluster `Connecting` for many minutes.
+    /// the cluster `Connecting` for many minutes. Well inside `snapshot`'s default wait
+    /// (30 s), so a hung cluster ends that wait with a verdict, not "not read yet".
     pub identity_timeout: Duration,
 }
 
@@ -51,10 +52,14 @@ impl Default for SyncOptions {
             stale_after: crate::model::live::STALE_AFTER,
             publish_every: Duration::from_millis(250),
             reconnect_after: Duration::from_secs(15),
-            identity_timeout: Duration::from_secs(30),
+            identity_timeout: IDENTITY_TIMEOUT,
         }
     }
 }
+
+/// How long an identity read may take by default: two small GETs, retries included. An
+/// API server that cannot answer them in this long cannot be worked with either.
+pub const IDENTITY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The longest wait between two ticks of a quiet cluster's loop.
 const QUIET_TICK: Duration = Duration::from_secs(1);
