@@ -126,7 +126,7 @@ fn a_filter_key_that_names_nothing_is_called_out() {
     press(&mut app, "enter");
     let screen = render(&app, 160, 30);
     assert!(
-        screen.contains("filter: stauts: no such field or label (did you mean status?)"),
+        screen.contains("filter: stauts: no cluster has this field or label (did you mean status?)"),
         "{screen}"
     );
 }

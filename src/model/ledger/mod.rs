@@ -7,7 +7,7 @@ mod selector;
 mod types;
 
 pub use rules::{EXCEPTION_WARNING_DAYS, check_ledger};
-pub use selector::{Requirement, Selector, SelectorError, cluster_value};
+pub use selector::{Requirement, Selector, SelectorError, cluster_value, unknown_keys};
 pub use types::*;
 
 use jiff::civil::Date;

@@ -135,25 +135,40 @@ impl Selector {
     /// Keys that name neither a cluster field nor a label any of `clusters` carries, each
     /// with the closest one: a typo (`envv=production`) otherwise selects nothing silently.
     pub fn unknown_keys(&self, clusters: &[Cluster]) -> Vec<String> {
-        self.requirements
+        let labels: Vec<&str> = clusters
             .iter()
-            .map(Requirement::key)
-            .filter(|key| {
-                !FIELDS.contains(key) && !clusters.iter().any(|c| c.labels.contains_key(*key))
-            })
-            .map(|key| {
-                let labels = clusters
-                    .iter()
-                    .flat_map(|c| c.labels.keys().map(String::as_str));
-                match crate::yaml::suggest(key, FIELDS.iter().copied().chain(labels)) {
-                    Some(close) => {
-                        format!("{key}: no cluster has this field or label (did you mean {close}?)")
-                    }
-                    None => format!("{key}: no cluster has this field or label"),
-                }
-            })
-            .collect()
+            .flat_map(|c| c.labels.keys().map(String::as_str))
+            .collect();
+        unknown_keys(
+            self.requirements.iter().map(Requirement::key),
+            FIELDS,
+            &labels,
+            |key| clusters.iter().any(|c| c.labels.contains_key(key)),
+        )
     }
+}
+
+/// Of `keys`, those that are neither one of `fields` nor a label `is_label` knows, each
+/// told with the closest of `fields` and `labels`: the one wording the CLI's `-l` and the
+/// console's filter share.
+pub fn unknown_keys<'k>(
+    keys: impl IntoIterator<Item = &'k str>,
+    fields: &[&str],
+    labels: &[&str],
+    is_label: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    keys.into_iter()
+        .filter(|key| !fields.contains(key) && !is_label(key))
+        .map(|key| {
+            let known = fields.iter().chain(labels).copied();
+            match crate::yaml::suggest(key, known) {
+                Some(close) => {
+                    format!("{key}: no cluster has this field or label (did you mean {close}?)")
+                }
+                None => format!("{key}: no cluster has this field or label"),
+            }
+        })
+        .collect()
 }
 
 /// The value a selector key refers to on a cluster: a field, else a label.

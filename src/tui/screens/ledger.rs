@@ -204,24 +204,13 @@ const FIELDS: &[&str] = &[
 /// Filter keys that name neither a field nor any cluster's label, each with the closest
 /// one: `stauts=Synced` would otherwise match nothing without a word.
 pub fn unknown_filter_keys(filter: &Filter, rows: &[LedgerRow]) -> Vec<String> {
-    filter
-        .keys()
-        .filter(|key| {
-            !FIELDS.contains(key)
-                && !rows
-                    .iter()
-                    .any(|r| r.labels.iter().any(|(k, _)| k.eq_ignore_ascii_case(key)))
-        })
-        .map(|key| {
-            let labels = rows
-                .iter()
-                .flat_map(|r| r.labels.iter().map(|(k, _)| k.as_str()));
-            match crate::yaml::suggest(key, FIELDS.iter().copied().chain(labels)) {
-                Some(close) => format!("{key}: no such field or label (did you mean {close}?)"),
-                None => format!("{key}: no such field or label"),
-            }
-        })
-        .collect()
+    let labels: Vec<&str> = rows
+        .iter()
+        .flat_map(|r| r.labels.iter().map(|(k, _)| k.as_str()))
+        .collect();
+    crate::model::ledger::unknown_keys(filter.keys(), FIELDS, &labels, |key| {
+        labels.iter().any(|k| k.eq_ignore_ascii_case(key))
+    })
 }
 
 /// The status label, `no data` when the snapshot does not know the cluster.
