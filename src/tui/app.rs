@@ -143,6 +143,8 @@ pub struct App {
     pub ledger_state: LedgerState,
     /// Cluster drill-down.
     pub cluster_state: Option<ClusterState>,
+    /// Node page.
+    pub node_state: Option<crate::tui::screens::node::NodeState>,
     /// Capacity screen.
     pub capacity_state: CapacityState,
     /// Rollouts screen.
@@ -199,6 +201,7 @@ impl App {
             nav: Nav::default(),
             ledger_state: LedgerState::default(),
             cluster_state: None,
+            node_state: None,
             capacity_state: CapacityState::default(),
             rollouts_state: RolloutsState::default(),
             selected_rollout: None,
@@ -223,6 +226,8 @@ impl App {
         match self.nav.current() {
             Route::Ledger => Context::Ledger,
             Route::Cluster(_) => Context::Cluster,
+            // A read-only page with one list: motion keys and the global ones.
+            Route::Node(..) => Context::List,
             Route::Capacity(_) => Context::Capacity,
             Route::Rollouts => Context::Rollouts,
             Route::Maintenance => Context::Maintenance,
@@ -531,6 +536,16 @@ impl App {
                     self.cluster_state = Some(ClusterState::new(&id));
                 }
             }
+            Route::Node(cluster, node) => {
+                let same = self
+                    .node_state
+                    .as_ref()
+                    .is_some_and(|s| s.cluster == cluster && s.node == node);
+                if !same {
+                    self.node_state =
+                        Some(crate::tui::screens::node::NodeState::new(&cluster, node));
+                }
+            }
             Route::Capacity(_) => self.refresh_report(),
             Route::Ledger | Route::Rollouts | Route::Maintenance | Route::Timeline => {}
         }
@@ -675,7 +690,7 @@ impl App {
             Route::Capacity(_) => Some(&self.capacity_state.filter),
             Route::Timeline => Some(&self.timeline_state.filter),
             Route::Ledger => Some(&self.ledger_state.filter),
-            Route::Rollouts | Route::Maintenance => None,
+            Route::Rollouts | Route::Maintenance | Route::Node(..) => None,
         }
     }
 
@@ -688,7 +703,7 @@ impl App {
             Route::Capacity(_) => Some(&mut self.capacity_state.filter),
             Route::Timeline => Some(&mut self.timeline_state.filter),
             Route::Ledger => Some(&mut self.ledger_state.filter),
-            Route::Rollouts | Route::Maintenance => None,
+            Route::Rollouts | Route::Maintenance | Route::Node(..) => None,
         }
     }
 

@@ -16,8 +16,15 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     let theme = &app.config.theme;
     let map = &app.config.keymap;
     let mut out = Vec::new();
-    for ctx in [app.context(), Context::List, Context::Global] {
-        let screen = app.context();
+    let screen = app.context();
+    // A screen that is only a list (the node page) is not listed twice.
+    let mut contexts = vec![screen];
+    for ctx in [Context::List, Context::Global] {
+        if !contexts.contains(&ctx) {
+            contexts.push(ctx);
+        }
+    }
+    for ctx in contexts {
         let bindings: Vec<_> = map
             .bindings(ctx)
             .iter()

@@ -21,6 +21,8 @@ pub enum Route {
     Ledger,
     /// One cluster's nodes, PDBs and events.
     Cluster(String),
+    /// One node of a cluster: its state and the pods on it.
+    Node(String, Arc<str>),
     /// Capacity at some scope.
     Capacity(CapacityScope),
     /// Rollout runs: batches, clusters, gates, coverage.
@@ -37,6 +39,7 @@ impl Route {
         match self {
             Route::Ledger => "ledger".into(),
             Route::Cluster(id) => format!("cluster {id}"),
+            Route::Node(_, node) => format!("node {node}"),
             Route::Capacity(CapacityScope::Fleet) => "capacity".into(),
             Route::Capacity(CapacityScope::Cluster(id)) => format!("capacity {id}"),
             Route::Capacity(CapacityScope::Domain(_, d)) => format!("domain {d}"),

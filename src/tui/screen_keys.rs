@@ -42,7 +42,7 @@ pub fn uses_list_action(screen: Context, action: Action) -> bool {
         a if is_motion(a) => true,
         Action::Open => matches!(
             screen,
-            Context::Ledger | Context::Capacity | Context::Timeline
+            Context::Ledger | Context::Cluster | Context::Capacity | Context::Timeline
         ),
         Action::Mark | Action::ClearMarks => matches!(screen, Context::Ledger | Context::Cluster),
         _ => true,
@@ -54,6 +54,7 @@ pub fn on_screen_action(app: &mut App, action: Action) -> Vec<Command> {
     match app.nav.current().clone() {
         Route::Ledger => ledger(app, action),
         Route::Cluster(_) => return cluster(app, action),
+        Route::Node(..) => node_page(app, action),
         Route::Capacity(scope) => capacity(app, scope, action),
         Route::Rollouts => return rollouts(app, action),
         Route::Maintenance => maintenance(app, action),
@@ -209,6 +210,21 @@ fn cluster(app: &mut App, action: Action) -> Vec<Command> {
     Vec::new()
 }
 
+/// Motion in the node page's pod list.
+fn node_page(app: &mut App, action: Action) {
+    let page = app.page();
+    let Some(state) = app.node_state.as_mut() else {
+        return;
+    };
+    if !is_motion(action) {
+        return;
+    }
+    let rows = app.data.cluster(&state.cluster).map_or(0, |f| {
+        super::screens::node::pod_rows(&f.view, &state.node).len()
+    });
+    state.selected = moved(state.selected, rows, action, page);
+}
+
 /// Motion and marks in the drill-down's node list (or its PDB list, when focused).
 fn node_list(app: &mut App, action: Action, page: usize) {
     let Some(state) = app.cluster_state.as_mut() else {
@@ -242,6 +258,12 @@ fn node_list(app: &mut App, action: Action, page: usize) {
             }
         }
         Action::ClearMarks => state.marks.clear(),
+        Action::Open => {
+            if let Some(node) = name_at(pos) {
+                app.nav.push(Route::Node(id, node));
+                app.enter_route();
+            }
+        }
         _ => {}
     }
 }

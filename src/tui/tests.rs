@@ -126,7 +126,8 @@ fn a_filter_key_that_names_nothing_is_called_out() {
     press(&mut app, "enter");
     let screen = render(&app, 160, 30);
     assert!(
-        screen.contains("filter: stauts: no cluster has this field or label (did you mean status?)"),
+        screen
+            .contains("filter: stauts: no cluster has this field or label (did you mean status?)"),
         "{screen}"
     );
 }
@@ -146,6 +147,34 @@ fn cluster_drill_down() {
     let mut app = fixtures::app();
     open_first_cluster(&mut app);
     insta::assert_snapshot!(render(&app, 200, 40));
+}
+
+#[test]
+fn enter_on_a_node_opens_its_page_and_esc_returns() {
+    let mut app = fixtures::app();
+    open_first_cluster(&mut app);
+    press(&mut app, "enter");
+    let Route::Node(cluster, node) = app.nav.current().clone() else {
+        panic!("enter opens the node page: {:?}", app.nav.current())
+    };
+    assert_eq!(cluster, "eu-fra-prod-01");
+    let screen = render(&app, 200, 30);
+    assert!(
+        screen.contains(&format!("node {node}  cluster eu-fra-prod-01")),
+        "{screen}"
+    );
+    assert!(screen.contains("IF DRAINED, MOVES"), "{screen}");
+    insta::assert_snapshot!(screen);
+    press(&mut app, "j");
+    assert_eq!(app.node_state.as_ref().map(|s| s.selected), Some(1));
+    // Help lists the page's list keys once, and no key the page does not use.
+    press(&mut app, "?");
+    let help = render(&app, 200, 60);
+    assert_eq!(help.matches("LIST").count(), 1, "{help}");
+    assert!(!help.contains("Mark or unmark"), "{help}");
+    press(&mut app, "esc");
+    press(&mut app, "esc");
+    assert_eq!(app.nav.current(), &Route::Cluster("eu-fra-prod-01".into()));
 }
 
 fn open_first_cluster(app: &mut App) {

@@ -72,6 +72,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     match app.nav.current() {
         Route::Ledger => screens::ledger_view::draw(app, inner, buf),
         Route::Cluster(id) => screens::cluster_view::draw(app, id, inner, buf),
+        Route::Node(..) => {
+            if let Some(state) = &app.node_state {
+                screens::node_view::draw(app, state, inner, buf);
+            }
+        }
         Route::Capacity(scope) => screens::capacity_view::draw(app, scope, inner, buf),
         Route::Rollouts => screens::rollouts_view::draw(app, inner, buf),
         Route::Maintenance => screens::maintenance_view::draw(app, inner, buf),
@@ -114,7 +119,7 @@ fn paused_banner(app: &App) -> Option<String> {
 /// The environment accent of the cluster being looked at, so production looks different.
 fn accent_of(app: &App) -> Option<ratatui::style::Color> {
     let id = match app.nav.current() {
-        Route::Cluster(id) => id,
+        Route::Cluster(id) | Route::Node(id, _) => id,
         Route::Capacity(CapacityScope::Cluster(id) | CapacityScope::Domain(id, _)) => id,
         _ => return None,
     };
@@ -211,6 +216,7 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
         ],
         Context::Cluster => &[
             Action::Back,
+            Action::Open,
             Action::Filter,
             Action::Mark,
             Action::WhatIfLose,
@@ -248,6 +254,8 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             Action::Palette,
             Action::Help,
         ],
+        // The node page: a read-only list.
+        Context::List => &[Action::Back, Action::Palette, Action::Help],
         _ => &[
             Action::Open,
             Action::Back,

@@ -105,6 +105,19 @@ pub fn readiness_label(r: Readiness) -> &'static str {
     }
 }
 
+/// Why a node does not count as capacity, in words.
+pub fn health_reason(h: &crate::model::capacity::NodeHealth) -> String {
+    use crate::model::capacity::NodeHealth as H;
+    match h {
+        H::Healthy => "healthy".into(),
+        H::NotReady => "not ready".into(),
+        H::ReadinessUnknown => "readiness unknown".into(),
+        H::Cordoned => "cordoned".into(),
+        H::UnderMaintenance => "in maintenance".into(),
+        H::Tainted(k) => format!("taint {k}"),
+    }
+}
+
 /// Maintenance step label; the engine's per-step detail arrives with maintenance runs.
 pub fn maintenance_label(m: MaintenanceState) -> &'static str {
     match m {

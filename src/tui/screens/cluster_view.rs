@@ -235,7 +235,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         } else if f.health.is_healthy() {
             "yes".to_owned()
         } else {
-            format!("no: {}", health_reason(&f.health))
+            format!("no: {}", super::cluster::health_reason(&f.health))
         };
         let cells = vec![
             (
@@ -314,18 +314,6 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         buf,
     );
     draw_events(app, id, right, buf);
-}
-
-fn health_reason(h: &crate::model::capacity::NodeHealth) -> String {
-    use crate::model::capacity::NodeHealth as H;
-    match h {
-        H::Healthy => "healthy".into(),
-        H::NotReady => "not ready".into(),
-        H::ReadinessUnknown => "readiness unknown".into(),
-        H::Cordoned => "cordoned".into(),
-        H::UnderMaintenance => "in maintenance".into(),
-        H::Tainted(k) => format!("taint {k}"),
-    }
 }
 
 fn panel(app: &App, title: String, focused: bool, area: Rect, buf: &mut Buffer) -> Rect {

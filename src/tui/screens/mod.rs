@@ -10,6 +10,8 @@ pub mod ledger;
 pub mod ledger_view;
 pub mod maintenance;
 pub mod maintenance_view;
+pub mod node;
+pub mod node_view;
 pub mod palette_view;
 pub mod rollouts;
 pub mod rollouts_view;

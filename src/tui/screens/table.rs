@@ -48,7 +48,13 @@ pub fn row(
         if x >= right {
             break;
         }
-        let width = cols[i].width.min(right - x);
+        // The last column takes what is left of the line: its text is often the
+        // sentence that matters (why a node does not count, what a drain does).
+        let width = if chosen.last() == Some(&i) {
+            right - x
+        } else {
+            cols[i].width.min(right - x)
+        };
         if let Some((text, style)) = cells.get(i) {
             buf.set_stringn(x, y, text, usize::from(width), base.patch(*style));
         }

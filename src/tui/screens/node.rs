@@ -1,0 +1,226 @@
+//! The node page's decisions: which pods it shows and, for each, whether it would move if
+//! the node were drained or lost, and what would stop it. At 3 a.m. the question about a
+//! node is "what runs here, and what happens to it".
+
+use std::sync::Arc;
+
+use crate::model::capacity::format_amount;
+use crate::model::fleet::{ClusterView, Dimension, PodPhase, PodView};
+
+/// The page's state: which node, and the selected pod row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeState {
+    /// The cluster.
+    pub cluster: String,
+    /// The node.
+    pub node: Arc<str>,
+    /// Selected pod row.
+    pub selected: usize,
+}
+
+impl NodeState {
+    /// The page on `node` of `cluster`, first row selected.
+    pub fn new(cluster: &str, node: Arc<str>) -> NodeState {
+        NodeState {
+            cluster: cluster.to_owned(),
+            node,
+            selected: 0,
+        }
+    }
+}
+
+/// What happens to a pod when its node is drained or lost.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fate {
+    /// Evicted and re-created elsewhere by its controller.
+    Moves,
+    /// A PDB that allows no disruption now refuses its eviction: a drain waits on it.
+    BlockedBy(String),
+    /// Its volume holds it in a topology domain: it moves only within it.
+    HeldIn(String),
+    /// A DaemonSet or static pod: it belongs to the node and does not move.
+    Stays,
+    /// Already being deleted.
+    Terminating,
+    /// No controller re-creates it: a drain deletes it for good.
+    Bare,
+}
+
+impl Fate {
+    /// In words, for the MOVES column.
+    pub fn label(&self) -> String {
+        match self {
+            Fate::Moves => "yes".into(),
+            Fate::BlockedBy(pdb) => format!("blocked: PDB {pdb} allows no eviction"),
+            Fate::HeldIn(domain) => format!("only within {domain} (volume)"),
+            Fate::Stays => "stays with the node".into(),
+            Fate::Terminating => "terminating".into(),
+            Fate::Bare => "bare pod: deleted, not re-created".into(),
+        }
+    }
+
+    /// Whether it needs the operator's eye before a drain.
+    pub fn is_trouble(&self) -> bool {
+        matches!(self, Fate::BlockedBy(_) | Fate::Bare | Fate::HeldIn(_))
+    }
+}
+
+/// One pod on the node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PodRow {
+    /// `namespace/name`.
+    pub name: String,
+    /// `Kind name`, or `-`.
+    pub owner: String,
+    /// Phase, as the API says it.
+    pub phase: &'static str,
+    /// Requests, in people's units (`-` for none).
+    pub cpu: String,
+    /// Memory request.
+    pub memory: String,
+    /// GPU request.
+    pub gpu: String,
+    /// What happens to it in a drain.
+    pub fate: Fate,
+}
+
+fn phase_label(phase: PodPhase) -> &'static str {
+    match phase {
+        PodPhase::Pending => "Pending",
+        PodPhase::Running => "Running",
+        PodPhase::Succeeded => "Succeeded",
+        PodPhase::Failed => "Failed",
+        PodPhase::Unknown => "Unknown",
+        PodPhase::Terminating => "Terminating",
+    }
+}
+
+fn fate(pod: &PodView, view: &ClusterView) -> Fate {
+    if pod.phase == PodPhase::Terminating {
+        return Fate::Terminating;
+    }
+    let Some(owner) = &pod.owner else {
+        return Fate::Bare;
+    };
+    if owner.is_node_bound() {
+        return Fate::Stays;
+    }
+    let blocking = pod
+        .pdb
+        .and_then(|i| view.pdbs.get(i as usize))
+        .filter(|pdb| pdb.blocks_eviction());
+    if let Some(pdb) = blocking {
+        return Fate::BlockedBy(format!("{}/{}", pdb.namespace, pdb.name));
+    }
+    match &pod.required_domain {
+        Some(domain) => Fate::HeldIn(domain.to_string()),
+        None => Fate::Moves,
+    }
+}
+
+fn amount(dim: &Dimension, value: i64) -> String {
+    if value == 0 {
+        "-".into()
+    } else {
+        format_amount(dim, value)
+    }
+}
+
+/// The pods bound to `node` that hold its resources, the ones that need an eye before a
+/// drain first (blocked, bare, held by a volume), then by namespace and name.
+pub fn pod_rows(view: &ClusterView, node: &str) -> Vec<PodRow> {
+    let mut rows: Vec<PodRow> = view
+        .pods
+        .iter()
+        .filter(|p| {
+            p.phase.holds_resources() && p.node.as_ref().is_some_and(|n| n.as_str() == node)
+        })
+        .map(|p| PodRow {
+            name: format!("{}/{}", p.namespace, p.name),
+            owner: p
+                .owner
+                .as_ref()
+                .map_or_else(|| "-".to_owned(), |o| format!("{} {}", o.kind, o.name)),
+            phase: phase_label(p.phase),
+            cpu: amount(&Dimension::Cpu, p.requests.cpu_millis()),
+            memory: amount(&Dimension::Memory, p.requests.memory_bytes()),
+            gpu: amount(&Dimension::Gpu, p.requests.gpu()),
+            fate: fate(p, view),
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        b.fate
+            .is_trouble()
+            .cmp(&a.fate.is_trouble())
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::capacity::fixtures::{cluster, node, pod};
+    use crate::model::fleet::PdbView;
+
+    #[test]
+    fn each_pod_says_what_a_drain_does_to_it_trouble_first() {
+        let mut view = cluster(
+            vec![node("n1", "a").build(), node("n2", "a").build()],
+            vec![
+                pod("web-1", Some("n1"))
+                    .owner("shop", "ReplicaSet", "web-5f6c7d8e9a")
+                    .cpu(500)
+                    .build(),
+                pod("proxy", Some("n1"))
+                    .owner("kube-system", "DaemonSet", "proxy")
+                    .build(),
+                pod("debug", Some("n1")).bare().build(),
+                pod("db-0", Some("n1"))
+                    .owner("data", "StatefulSet", "db")
+                    .domain("topology.kubernetes.io/zone", "a")
+                    .build(),
+                pod("checkout-0", Some("n1"))
+                    .owner("shop", "ReplicaSet", "checkout-1a2b3c4d5e")
+                    .build(),
+                pod("old", Some("n1")).phase(PodPhase::Terminating).build(),
+                pod("done", Some("n1")).phase(PodPhase::Succeeded).build(),
+                pod("elsewhere", Some("n2")).build(),
+            ],
+        );
+        view.pdbs.push(PdbView {
+            namespace: "shop".into(),
+            name: "checkout-blocking".into(),
+            disruptions_allowed: 0,
+            current_healthy: 3,
+            desired_healthy: 3,
+            expected_pods: 3,
+        });
+        view.pods[4].pdb = Some(0);
+        let rows = pod_rows(&view, "n1");
+        let fates: Vec<(&str, String)> = rows
+            .iter()
+            .map(|r| (r.name.as_str(), r.fate.label()))
+            .collect();
+        assert_eq!(
+            fates,
+            vec![
+                (
+                    "data/db-0",
+                    "only within topology.kubernetes.io/zone=a (volume)".into()
+                ),
+                ("default/debug", "bare pod: deleted, not re-created".into()),
+                (
+                    "shop/checkout-0",
+                    "blocked: PDB shop/checkout-blocking allows no eviction".into()
+                ),
+                ("default/old", "terminating".into()),
+                ("kube-system/proxy", "stays with the node".into()),
+                ("shop/web-1", "yes".into()),
+            ],
+            "the finished pod and the other node's are not listed"
+        );
+        assert_eq!(rows[5].cpu, "500m CPU");
+        assert_eq!(rows[5].memory, "-");
+    }
+}

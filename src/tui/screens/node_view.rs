@@ -1,0 +1,308 @@
+//! Draws the node page: the node's state, what it offers and holds, its taints and
+//! labels, then every pod on it with what a drain would do to it.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::cluster::readiness_label;
+use super::node::{NodeState, pod_rows};
+use super::table::{Col, fit_columns, header, row, scroll_offset};
+use crate::model::capacity::format_amount;
+use crate::model::fleet::{Dimension, MaintenanceState, NodeView, Readiness, Schedulability};
+use crate::tui::app::App;
+use crate::tui::fleet_data::{ClusterFacts, NodeFacts};
+use crate::tui::format::{counted, fit};
+use crate::tui::theme::Slot;
+
+const COLS: [Col; 7] = [
+    Col {
+        title: "POD",
+        width: 36,
+    },
+    Col {
+        title: "OWNER",
+        width: 30,
+    },
+    Col {
+        title: "PHASE",
+        width: 11,
+    },
+    Col {
+        title: "CPU",
+        width: 11,
+    },
+    Col {
+        title: "MEMORY",
+        width: 10,
+    },
+    Col {
+        title: "GPU",
+        width: 6,
+    },
+    Col {
+        title: "IF DRAINED, MOVES",
+        width: 40,
+    },
+];
+const PRIORITY: [usize; 7] = [0, 6, 3, 4, 5, 1, 2];
+
+/// Label keys people look for first on a node: where it is and what it is.
+const FIRST_LABELS: [&str; 6] = [
+    "node.kubernetes.io/instance-type",
+    "topology.kubernetes.io/zone",
+    "nvidia.com/gpu.product",
+    "nvidia.com/gpu.clique",
+    "nvidia.com/cuda.driver-version.full",
+    "karpenter.sh/nodepool",
+];
+
+pub fn draw(app: &App, state: &NodeState, area: Rect, buf: &mut Buffer) {
+    let t = &app.config.theme;
+    let facts = app.data.cluster(&state.cluster);
+    let found = facts.and_then(|f| {
+        f.view
+            .nodes
+            .iter()
+            .position(|n| n.name.0 == state.node)
+            .map(|i| (f, i))
+    });
+    let Some((facts, i)) = found else {
+        buf.set_stringn(
+            area.x + 2,
+            area.y,
+            format!(
+                "node {} is not in cluster {}'s current data (removed, or the cluster has none)",
+                state.node, state.cluster
+            ),
+            usize::from(area.width),
+            t.style(Slot::Unknown),
+        );
+        return;
+    };
+    let node = &facts.view.nodes[i];
+    let usable = app
+        .snapshot
+        .cluster(&state.cluster)
+        .is_some_and(|c| c.status.data_usable());
+    let head = head_lines(app, facts, node, &facts.nodes[i], usable, area.width);
+    let [top, pods_area] = Layout::vertical([
+        Constraint::Length(head.len() as u16 + 1),
+        Constraint::Min(2),
+    ])
+    .areas(area);
+    Paragraph::new(head).render(top, buf);
+    draw_pods(app, state, facts, pods_area, buf);
+}
+
+/// The lines above the pod table.
+fn head_lines<'a>(
+    app: &App,
+    facts: &ClusterFacts,
+    node: &NodeView,
+    f: &NodeFacts,
+    usable: bool,
+    width: u16,
+) -> Vec<Line<'a>> {
+    let t = &app.config.theme;
+    let muted = t.style(Slot::Muted);
+    let mut lines = vec![Line::from(vec![
+        Span::styled(format!("node {}", node.name), t.style(Slot::Title)),
+        Span::styled(
+            format!(
+                "  cluster {} · zone {} · block {} · kubelet {}",
+                facts.view.id,
+                f.zone.as_deref().unwrap_or("-"),
+                f.block.as_deref().unwrap_or("-"),
+                node.kubelet_version
+            ),
+            muted,
+        ),
+    ])];
+    let held = facts.held.under_maintenance.contains(&node.name);
+    let reserved = facts.held.reserved.contains(&node.name);
+    let slot = |good: bool, bad: Slot| {
+        if !usable {
+            t.style(Slot::Unknown)
+        } else if good {
+            t.style(Slot::Ok)
+        } else {
+            t.style(bad)
+        }
+    };
+    let counts = if !usable {
+        "counts as capacity: no (no fresh data from the cluster)".to_owned()
+    } else if f.health.is_healthy() {
+        "counts as capacity: yes".to_owned()
+    } else {
+        format!(
+            "counts as capacity: no ({})",
+            super::cluster::health_reason(&f.health)
+        )
+    };
+    lines.push(Line::from(vec![
+        Span::styled(
+            readiness_label(node.readiness),
+            slot(node.readiness == Readiness::Ready, Slot::Critical),
+        ),
+        Span::raw(" · "),
+        Span::styled(
+            if node.schedulability == Schedulability::Cordoned {
+                "cordoned"
+            } else {
+                "schedulable"
+            },
+            slot(
+                node.schedulability == Schedulability::Schedulable,
+                Slot::Warn,
+            ),
+        ),
+        Span::raw(" · "),
+        Span::styled(
+            if held {
+                "in maintenance (journal)".to_owned()
+            } else if reserved {
+                "reserved by an approved maintenance batch".to_owned()
+            } else {
+                match node.maintenance {
+                    MaintenanceState::InService => "in service".to_owned(),
+                    MaintenanceState::UnderMaintenance => "in maintenance".to_owned(),
+                }
+            },
+            if held || reserved {
+                t.style(Slot::Warn)
+            } else {
+                muted
+            },
+        ),
+        Span::raw(" · "),
+        Span::styled(counts, slot(f.health.is_healthy(), Slot::Warn)),
+    ]));
+    let offers: Vec<String> = [
+        Dimension::Cpu,
+        Dimension::Memory,
+        Dimension::Gpu,
+        Dimension::Pods,
+    ]
+    .iter()
+    .filter(|d| node.allocatable.get(d) != 0)
+    .map(|d| match d {
+        Dimension::Pods => format!("pods {} of {}", f.used.get(d), node.allocatable.get(d)),
+        _ => format!(
+            "{d} {} of {} requested",
+            format_amount(d, f.used.get(d)),
+            format_amount(d, node.allocatable.get(d))
+        ),
+    })
+    .collect();
+    lines.push(Line::raw(offers.join(" · ")));
+    let taints: Vec<String> = node
+        .taints
+        .iter()
+        .map(|taint| match &taint.value {
+            Some(v) => format!("{}={v}:{:?}", taint.key, taint.effect),
+            None => format!("{}:{:?}", taint.key, taint.effect),
+        })
+        .collect();
+    lines.push(Line::styled(
+        if taints.is_empty() {
+            "taints: none".to_owned()
+        } else {
+            format!("taints: {}", taints.join(", "))
+        },
+        muted,
+    ));
+    let mut labels: Vec<String> = FIRST_LABELS
+        .iter()
+        .filter_map(|k| node.labels.get(k).map(|v| format!("{k}={v}")))
+        .collect();
+    labels.extend(
+        node.labels
+            .iter()
+            .filter(|(k, _)| !FIRST_LABELS.contains(&&***k) && &***k != "kubernetes.io/hostname")
+            .map(|(k, v)| format!("{k}={v}")),
+    );
+    let text = format!("labels: {}", labels.join(", "));
+    lines.push(Line::styled(
+        fit(&text, usize::from(width.saturating_sub(1))),
+        muted,
+    ));
+    lines
+}
+
+fn draw_pods(app: &App, state: &NodeState, facts: &ClusterFacts, area: Rect, buf: &mut Buffer) {
+    let t = &app.config.theme;
+    let rows = pod_rows(&facts.view, &state.node);
+    let trouble = rows.iter().filter(|r| r.fate.is_trouble()).count();
+    let title = if trouble == 0 {
+        format!("{} on this node", counted(rows.len() as i64, "pod"))
+    } else {
+        format!(
+            "{} on this node, {trouble} to look at before a drain",
+            counted(rows.len() as i64, "pod")
+        )
+    };
+    buf.set_stringn(
+        area.x,
+        area.y,
+        title,
+        usize::from(area.width),
+        t.style(if trouble == 0 {
+            Slot::Title
+        } else {
+            Slot::Warn
+        }),
+    );
+    let table = Rect {
+        y: area.y + 1,
+        height: area.height.saturating_sub(1),
+        ..area
+    };
+    if table.height == 0 {
+        return;
+    }
+    let chosen = fit_columns(&COLS, &PRIORITY, table.width);
+    header(buf, table, &COLS, &chosen, t.style(Slot::Title));
+    let body = Rect {
+        y: table.y + 1,
+        height: table.height - 1,
+        ..table
+    };
+    if rows.is_empty() {
+        buf.set_stringn(
+            body.x + 2,
+            body.y,
+            "no pod holds resources on this node",
+            usize::from(body.width),
+            t.style(Slot::Muted),
+        );
+        return;
+    }
+    let height = usize::from(body.height);
+    let selected = state.selected.min(rows.len() - 1);
+    let offset = scroll_offset(selected, rows.len(), height);
+    for (n, r) in rows.iter().skip(offset).take(height).enumerate() {
+        let fate_style = if r.fate.is_trouble() {
+            t.style(Slot::Warn)
+        } else {
+            t.style(Slot::Muted)
+        };
+        let cells = vec![
+            (r.name.clone(), Style::new()),
+            (r.owner.clone(), t.style(Slot::Muted)),
+            (r.phase.to_owned(), Style::new()),
+            (r.cpu.clone(), Style::new()),
+            (r.memory.clone(), Style::new()),
+            (r.gpu.clone(), Style::new()),
+            (r.fate.label(), fate_style),
+        ];
+        let base = if offset + n == selected {
+            t.style(Slot::Selection)
+        } else {
+            Style::new()
+        };
+        row(buf, body, body.y + n as u16, &COLS, &chosen, &cells, base);
+    }
+}
