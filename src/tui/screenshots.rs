@@ -111,6 +111,12 @@ pub const SHOTS: &[(&str, &str, u16, u16)] = &[
         200,
         40,
     ),
+    (
+        "node",
+        ": c l u s t e r space e u - f r a - p r o d - 0 1 enter enter",
+        200,
+        22,
+    ),
     ("capacity-fleet", "2", 200, 26),
     ("capacity-cluster-what-if", "2 enter j w", 200, 44),
     ("palette", ": g p u", 140, 24),
