@@ -101,20 +101,7 @@ impl<'i, 'a> SiblingNodes<'i, 'a> {
             .zip(&reserved)
             .map(|(h, r)| h.is_healthy() && !r)
             .collect();
-        let free = index
-            .cluster
-            .nodes
-            .iter()
-            .zip(&index.used)
-            .zip(&target)
-            .map(|((node, used), t)| {
-                if *t {
-                    node.allocatable.minus(used)
-                } else {
-                    ResourceVector::ZERO
-                }
-            })
-            .collect();
+        let free = index.free_on(&target);
         Self {
             index,
             runs: index.cluster.pods.iter().filter_map(workload_of).collect(),

@@ -182,6 +182,26 @@ impl<'a> ClusterIndex<'a> {
 /// Converts a node's allocatable or free amount into reporting units: GPUs deflated from
 /// time-slicing shares to whole physical GPUs, rounding down (a partly used physical GPU
 /// is not free).
+impl ClusterIndex<'_> {
+    /// What is free on each node that may receive pods (`target`): its allocatable less
+    /// what its pods request; nothing on the others.
+    pub(crate) fn free_on(&self, target: &[bool]) -> Vec<ResourceVector> {
+        self.cluster
+            .nodes
+            .iter()
+            .zip(&self.used)
+            .zip(target)
+            .map(|((node, used), t)| {
+                if *t {
+                    node.allocatable.minus(used)
+                } else {
+                    ResourceVector::ZERO
+                }
+            })
+            .collect()
+    }
+}
+
 pub(crate) fn capacity_physical(v: &ResourceVector, replicas: u32) -> ResourceVector {
     if replicas <= 1 {
         return v.clone();

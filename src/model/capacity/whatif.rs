@@ -225,19 +225,7 @@ pub(crate) fn place(
         .zip(lost.iter().zip(&reserved))
         .map(|(h, (l, r))| h.is_healthy() && !l && !r)
         .collect();
-    let mut free: Vec<ResourceVector> = cluster
-        .nodes
-        .iter()
-        .zip(&index.used)
-        .zip(&target)
-        .map(|((node, used), t)| {
-            if *t {
-                node.allocatable.minus(used)
-            } else {
-                ResourceVector::ZERO
-            }
-        })
-        .collect();
+    let mut free = index.free_on(&target);
 
     let mut displaced = 0u32;
     let mut assigned = Vec::new();

@@ -183,12 +183,7 @@ fn fleet(app: &App, area: Rect, buf: &mut Buffer) {
         .and_then(|s| rows.iter().position(|r| r.id == *s))
         .unwrap_or(0);
     let chosen = fit_columns(&FLEET_COLS, &[0, 1, 4, 2, 3, 5, 6], list.width);
-    header(buf, list, &FLEET_COLS, &chosen, t.style(Slot::Title));
-    let body = Rect {
-        y: list.y + 1,
-        height: list.height - 1,
-        ..list
-    };
+    let body = header(buf, list, &FLEET_COLS, &chosen, t.style(Slot::Title));
     let height = usize::from(body.height);
     let offset = scroll_offset(pos, rows.len(), height);
     for (n, r) in rows.iter().skip(offset).take(height).enumerate() {
@@ -403,12 +398,7 @@ fn domain_table(
         return;
     }
     let chosen = fit_columns(&DOMAIN_COLS, &[0, 1, 2, 3, 4, 5], inner.width);
-    header(buf, inner, &DOMAIN_COLS, &chosen, t.style(Slot::Title));
-    let body = Rect {
-        y: inner.y + 1,
-        height: inner.height - 1,
-        ..inner
-    };
+    let body = header(buf, inner, &DOMAIN_COLS, &chosen, t.style(Slot::Title));
     let sel = app
         .capacity_state
         .domain_selected

@@ -105,6 +105,18 @@ pub fn readiness_label(r: Readiness) -> &'static str {
     }
 }
 
+/// Whether a node counts as capacity, in words: `yes`, or `no: ` and why. Nothing of a
+/// cluster without fresh data counts, whatever its last seen nodes said.
+pub fn counts_as_capacity(usable: bool, health: &crate::model::capacity::NodeHealth) -> String {
+    if !usable {
+        "no: no fresh data".to_owned()
+    } else if health.is_healthy() {
+        "yes".to_owned()
+    } else {
+        format!("no: {}", health_reason(health))
+    }
+}
+
 /// Why a node does not count as capacity, in words.
 pub fn health_reason(h: &crate::model::capacity::NodeHealth) -> String {
     use crate::model::capacity::NodeHealth as H;

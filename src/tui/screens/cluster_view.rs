@@ -207,12 +207,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     let visible = state.visible(facts);
     let selected = state.selected_pos(facts, &visible);
     let chosen = fit_columns(&COLS, &PRIORITY, nodes_area.width);
-    header(buf, nodes_area, &COLS, &chosen, t.style(Slot::Title));
-    let body = Rect {
-        y: nodes_area.y + 1,
-        height: nodes_area.height - 1,
-        ..nodes_area
-    };
+    let body = header(buf, nodes_area, &COLS, &chosen, t.style(Slot::Title));
     let height = usize::from(body.height);
     let offset = scroll_offset(selected, visible.len(), height);
     let muted = t.style(Slot::Muted);
@@ -220,23 +215,8 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         let node = &facts.view.nodes[i];
         let f = &facts.nodes[i];
         let marked = state.marks.contains(&node.name.0);
-        let ok_or = |good: bool, bad: Slot| {
-            if !usable {
-                t.style(Slot::Unknown)
-            } else if good {
-                t.style(Slot::Ok)
-            } else {
-                t.style(bad)
-            }
-        };
-        // Nothing of a cluster without fresh data counts, whatever its last seen nodes said.
-        let health = if !usable {
-            "no: no fresh data".to_owned()
-        } else if f.health.is_healthy() {
-            "yes".to_owned()
-        } else {
-            format!("no: {}", super::cluster::health_reason(&f.health))
-        };
+        let ok_or = |good: bool, bad: Slot| judged(app, usable, good, bad);
+        let health = super::cluster::counts_as_capacity(usable, &f.health);
         let cells = vec![
             (
                 format!("{}{}", if marked { "● " } else { "  " }, node.name),
@@ -314,6 +294,18 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         buf,
     );
     draw_events(app, id, right, buf);
+}
+
+/// A judgement's colour: unknown without fresh data, else good or `bad`.
+pub(super) fn judged(app: &App, usable: bool, good: bool, bad: Slot) -> Style {
+    let t = &app.config.theme;
+    if !usable {
+        t.style(Slot::Unknown)
+    } else if good {
+        t.style(Slot::Ok)
+    } else {
+        t.style(bad)
+    }
 }
 
 fn panel(app: &App, title: String, focused: bool, area: Rect, buf: &mut Buffer) -> Rect {

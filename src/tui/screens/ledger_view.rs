@@ -227,12 +227,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     }
     let chosen = fit_columns(&COLS, &PRIORITY, table.width);
-    header(buf, table, &COLS, &chosen, t.style(Slot::Title));
-    let body = Rect {
-        y: table.y + 1,
-        height: table.height - 1,
-        ..table
-    };
+    let body = header(buf, table, &COLS, &chosen, t.style(Slot::Title));
     if lines.is_empty() {
         let text = if app.rows.is_empty() {
             "the ledger has no clusters".to_string()

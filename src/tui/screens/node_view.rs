@@ -123,25 +123,11 @@ fn head_lines<'a>(
     ])];
     let held = facts.held.under_maintenance.contains(&node.name);
     let reserved = facts.held.reserved.contains(&node.name);
-    let slot = |good: bool, bad: Slot| {
-        if !usable {
-            t.style(Slot::Unknown)
-        } else if good {
-            t.style(Slot::Ok)
-        } else {
-            t.style(bad)
-        }
-    };
-    let counts = if !usable {
-        "counts as capacity: no (no fresh data from the cluster)".to_owned()
-    } else if f.health.is_healthy() {
-        "counts as capacity: yes".to_owned()
-    } else {
-        format!(
-            "counts as capacity: no ({})",
-            super::cluster::health_reason(&f.health)
-        )
-    };
+    let slot = |good: bool, bad: Slot| super::cluster_view::judged(app, usable, good, bad);
+    let counts = format!(
+        "counts as capacity: {}",
+        super::cluster::counts_as_capacity(usable, &f.health)
+    );
     lines.push(Line::from(vec![
         Span::styled(
             readiness_label(node.readiness),
@@ -264,12 +250,7 @@ fn draw_pods(app: &App, state: &NodeState, facts: &ClusterFacts, area: Rect, buf
         return;
     }
     let chosen = fit_columns(&COLS, &PRIORITY, table.width);
-    header(buf, table, &COLS, &chosen, t.style(Slot::Title));
-    let body = Rect {
-        y: table.y + 1,
-        height: table.height - 1,
-        ..table
-    };
+    let body = header(buf, table, &COLS, &chosen, t.style(Slot::Title));
     if rows.is_empty() {
         buf.set_stringn(
             body.x + 2,

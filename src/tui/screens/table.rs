@@ -62,13 +62,19 @@ pub fn row(
     }
 }
 
-/// Writes the header row.
-pub fn header(buf: &mut Buffer, area: Rect, cols: &[Col], chosen: &[usize], style: Style) {
+/// Writes the header row on the first line of `area`; the rows go below it, in the
+/// area returned.
+pub fn header(buf: &mut Buffer, area: Rect, cols: &[Col], chosen: &[usize], style: Style) -> Rect {
     let cells: Vec<(String, Style)> = cols
         .iter()
         .map(|c| (c.title.to_owned(), Style::new()))
         .collect();
     row(buf, area, area.y, cols, chosen, &cells, style);
+    Rect {
+        y: area.y + 1,
+        height: area.height.saturating_sub(1),
+        ..area
+    }
 }
 
 /// First row shown so that `selected` is on screen in `height` rows.
