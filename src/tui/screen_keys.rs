@@ -220,7 +220,7 @@ fn node_page(app: &mut App, action: Action) {
         return;
     }
     let rows = app.data.cluster(&state.cluster).map_or(0, |f| {
-        super::screens::node::pod_rows(&f.view, &state.node).len()
+        super::screens::node::pods_on(&f.view, &state.node).count()
     });
     state.selected = moved(state.selected, rows, action, page);
 }

@@ -4,8 +4,12 @@
 
 use std::sync::Arc;
 
-use crate::model::capacity::format_amount;
-use crate::model::fleet::{ClusterView, Dimension, PodPhase, PodView};
+use std::collections::HashSet;
+
+use crate::model::capacity::{
+    CapacityConfig, ClusterIndex, Scenario, format_amount, planned_moves, what_if,
+};
+use crate::model::fleet::{ClusterView, Dimension, NodeName, PodPhase, PodView, Readiness};
 
 /// The page's state: which node, and the selected pod row.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,8 +40,11 @@ pub enum Fate {
     Moves,
     /// A PDB that allows no disruption now refuses its eviction: a drain waits on it.
     BlockedBy(String),
-    /// Its volume holds it in a topology domain: it moves only within it.
+    /// Its volume holds it in a topology domain: it moves, but only within it.
     HeldIn(String),
+    /// No other node would take it (the re-placement of the node's pods found none), and
+    /// why: it would wait Pending.
+    NoRoom(String),
     /// A DaemonSet or static pod: it belongs to the node and does not move.
     Stays,
     /// Already being deleted.
@@ -53,6 +60,7 @@ impl Fate {
             Fate::Moves => "yes".into(),
             Fate::BlockedBy(pdb) => format!("blocked: PDB {pdb} allows no eviction"),
             Fate::HeldIn(domain) => format!("only within {domain} (volume)"),
+            Fate::NoRoom(why) => format!("no: {why}"),
             Fate::Stays => "stays with the node".into(),
             Fate::Terminating => "terminating".into(),
             Fate::Bare => "bare pod: deleted, not re-created".into(),
@@ -61,7 +69,10 @@ impl Fate {
 
     /// Whether it needs the operator's eye before a drain.
     pub fn is_trouble(&self) -> bool {
-        matches!(self, Fate::BlockedBy(_) | Fate::Bare | Fate::HeldIn(_))
+        matches!(
+            self,
+            Fate::BlockedBy(_) | Fate::Bare | Fate::HeldIn(_) | Fate::NoRoom(_)
+        )
     }
 }
 
@@ -95,7 +106,72 @@ fn phase_label(phase: PodPhase) -> &'static str {
     }
 }
 
-fn fate(pod: &PodView, view: &ClusterView) -> Fate {
+/// Where the node's pods would go if it left: the same first-fit-decreasing re-placement
+/// `w` and `capacity --what-if node=` run, so the page and the what-if agree.
+pub struct Departure {
+    /// Pods (by index) that found a node.
+    placed: HashSet<usize>,
+    /// Why the others did not, by namespace and owner.
+    unplaced: Vec<(String, String)>,
+    /// Whether the node is Ready: the node controller marks the pods of a node that is
+    /// not as not Ready, and a budget that is whole lets such pods be evicted.
+    node_ready: bool,
+}
+
+impl Departure {
+    /// Re-places the pods of `node` in `view` (with the nodes `reserved` by approved
+    /// maintenance taking nothing).
+    pub fn of(
+        view: &ClusterView,
+        config: &CapacityConfig,
+        reserved: &[NodeName],
+        node: &str,
+    ) -> Departure {
+        let index = ClusterIndex::new(view, config);
+        let scenario = Scenario::LoseNodes(vec![NodeName::from(node)]);
+        let placed = planned_moves(&index, &scenario, reserved)
+            .into_iter()
+            .map(|m| m.pod)
+            .collect();
+        let unplaced = what_if(&index, &scenario, reserved)
+            .unplaced
+            .iter()
+            .map(|g| {
+                (
+                    format!("{}/{}/{}", g.namespace, g.owner.kind, g.owner.name),
+                    g.reason.to_string(),
+                )
+            })
+            .collect();
+        let node_ready = view
+            .nodes
+            .iter()
+            .find(|n| n.name.as_str() == node)
+            .is_some_and(|n| n.readiness == Readiness::Ready);
+        Departure {
+            placed,
+            unplaced,
+            node_ready,
+        }
+    }
+
+    fn why_not(&self, pod: &PodView) -> String {
+        let key = pod
+            .owner
+            .as_ref()
+            .map(|o| format!("{}/{}/{}", pod.namespace, o.kind, o.name))
+            .unwrap_or_default();
+        self.unplaced
+            .iter()
+            .find(|(owner, _)| *owner == key)
+            .map_or_else(
+                || "no other node takes it".to_owned(),
+                |(_, why)| why.clone(),
+            )
+    }
+}
+
+fn fate(i: usize, pod: &PodView, view: &ClusterView, departure: &Departure) -> Fate {
     if pod.phase == PodPhase::Terminating {
         return Fate::Terminating;
     }
@@ -105,17 +181,33 @@ fn fate(pod: &PodView, view: &ClusterView) -> Fate {
     if owner.is_node_bound() {
         return Fate::Stays;
     }
+    // A budget with no disruption left refuses a Ready pod's eviction; a pod that is not
+    // Ready may still go while the budget is whole (the default unhealthy-pod policy).
     let blocking = pod
         .pdb
         .and_then(|i| view.pdbs.get(i as usize))
-        .filter(|pdb| pdb.blocks_eviction());
+        .filter(|pdb| pdb.blocks_eviction())
+        .filter(|pdb| departure.node_ready || pdb.current_healthy < pdb.desired_healthy);
     if let Some(pdb) = blocking {
         return Fate::BlockedBy(format!("{}/{}", pdb.namespace, pdb.name));
+    }
+    if !departure.placed.contains(&i) {
+        return Fate::NoRoom(departure.why_not(pod));
     }
     match &pod.required_domain {
         Some(domain) => Fate::HeldIn(domain.to_string()),
         None => Fate::Moves,
     }
+}
+
+/// The pods bound to `node` that hold its resources, with their index in the view.
+pub fn pods_on<'v>(
+    view: &'v ClusterView,
+    node: &'v str,
+) -> impl Iterator<Item = (usize, &'v PodView)> + 'v {
+    view.pods.iter().enumerate().filter(move |(_, p)| {
+        p.phase.holds_resources() && p.node.as_ref().is_some_and(|n| n.as_str() == node)
+    })
 }
 
 fn amount(dim: &Dimension, value: i64) -> String {
@@ -127,15 +219,10 @@ fn amount(dim: &Dimension, value: i64) -> String {
 }
 
 /// The pods bound to `node` that hold its resources, the ones that need an eye before a
-/// drain first (blocked, bare, held by a volume), then by namespace and name.
-pub fn pod_rows(view: &ClusterView, node: &str) -> Vec<PodRow> {
-    let mut rows: Vec<PodRow> = view
-        .pods
-        .iter()
-        .filter(|p| {
-            p.phase.holds_resources() && p.node.as_ref().is_some_and(|n| n.as_str() == node)
-        })
-        .map(|p| PodRow {
+/// drain first (blocked, no room, bare, held by a volume), then by namespace and name.
+pub fn pod_rows(view: &ClusterView, node: &str, departure: &Departure) -> Vec<PodRow> {
+    let mut rows: Vec<PodRow> = pods_on(view, node)
+        .map(|(i, p)| PodRow {
             name: format!("{}/{}", p.namespace, p.name),
             owner: p
                 .owner
@@ -145,7 +232,7 @@ pub fn pod_rows(view: &ClusterView, node: &str) -> Vec<PodRow> {
             cpu: amount(&Dimension::Cpu, p.requests.cpu_millis()),
             memory: amount(&Dimension::Memory, p.requests.memory_bytes()),
             gpu: amount(&Dimension::Gpu, p.requests.gpu()),
-            fate: fate(p, view),
+            fate: fate(i, p, view, departure),
         })
         .collect();
     rows.sort_by(|a, b| {
@@ -186,6 +273,10 @@ mod tests {
                 pod("old", Some("n1")).phase(PodPhase::Terminating).build(),
                 pod("done", Some("n1")).phase(PodPhase::Succeeded).build(),
                 pod("elsewhere", Some("n2")).build(),
+                pod("big", Some("n1"))
+                    .owner("batch", "ReplicaSet", "big-0a1b2c3d4e")
+                    .cpu(20_000)
+                    .build(),
             ],
         );
         view.pdbs.push(PdbView {
@@ -197,7 +288,8 @@ mod tests {
             expected_pods: 3,
         });
         view.pods[4].pdb = Some(0);
-        let rows = pod_rows(&view, "n1");
+        let departure = Departure::of(&view, &CapacityConfig::default(), &[], "n1");
+        let rows = pod_rows(&view, "n1", &departure);
         let fates: Vec<(&str, String)> = rows
             .iter()
             .map(|r| (r.name.as_str(), r.fate.label()))
@@ -205,6 +297,11 @@ mod tests {
         assert_eq!(
             fates,
             vec![
+                // 20 cores: n2 has 16.
+                (
+                    "batch/big",
+                    "no: no eligible node has enough free CPU".into()
+                ),
                 (
                     "data/db-0",
                     "only within topology.kubernetes.io/zone=a (volume)".into()
@@ -220,7 +317,51 @@ mod tests {
             ],
             "the finished pod and the other node's are not listed"
         );
-        assert_eq!(rows[5].cpu, "500m CPU");
-        assert_eq!(rows[5].memory, "-");
+        assert_eq!(rows[6].cpu, "500m CPU");
+        assert_eq!(rows[6].memory, "-");
+    }
+
+    #[test]
+    fn on_a_node_that_is_not_ready_a_whole_budget_lets_its_pods_go_and_a_lost_zone_holds_them() {
+        // Zone b is down: n1 is not ready, so are its pods. The budget has no disruption
+        // left but is whole (2 of 2 healthy): the not-ready pod may be evicted. db-0's
+        // volume is in zone b, where no node is left: it cannot move.
+        let mut view = cluster(
+            vec![node("n1", "b").not_ready().build(), node("n2", "a").build()],
+            vec![
+                pod("web-1", Some("n1"))
+                    .owner("shop", "ReplicaSet", "web-5f6c7d8e9a")
+                    .build(),
+                pod("db-0", Some("n1"))
+                    .owner("data", "StatefulSet", "db")
+                    .domain("topology.kubernetes.io/zone", "b")
+                    .build(),
+            ],
+        );
+        view.pdbs.push(PdbView {
+            namespace: "shop".into(),
+            name: "web".into(),
+            disruptions_allowed: 0,
+            current_healthy: 2,
+            desired_healthy: 2,
+            expected_pods: 3,
+        });
+        view.pods[0].pdb = Some(0);
+        let departure = Departure::of(&view, &CapacityConfig::default(), &[], "n1");
+        let fates: Vec<String> = pod_rows(&view, "n1", &departure)
+            .iter()
+            .map(|r| r.fate.label())
+            .collect();
+        assert_eq!(
+            fates,
+            vec![
+                "no: its volume keeps it in topology.kubernetes.io/zone=b, where no healthy node is left".to_owned(),
+                "yes".to_owned(),
+            ]
+        );
+        // Short of healthy pods, the budget refuses even a not-ready pod.
+        view.pdbs[0].current_healthy = 1;
+        let rows = pod_rows(&view, "n1", &departure);
+        assert_eq!(rows[1].fate, Fate::BlockedBy("shop/web".into()));
     }
 }

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::cluster::readiness_label;
-use super::node::{NodeState, pod_rows};
+use super::node::{Departure, NodeState, pod_rows};
 use super::table::{Col, fit_columns, header, row, scroll_offset};
 use crate::model::capacity::format_amount;
 use crate::model::fleet::{Dimension, MaintenanceState, NodeView, Readiness, Schedulability};
@@ -138,7 +138,7 @@ fn head_lines<'a>(
             if node.schedulability == Schedulability::Cordoned {
                 "cordoned"
             } else {
-                "schedulable"
+                "not cordoned"
             },
             slot(
                 node.schedulability == Schedulability::Schedulable,
@@ -220,7 +220,13 @@ fn head_lines<'a>(
 
 fn draw_pods(app: &App, state: &NodeState, facts: &ClusterFacts, area: Rect, buf: &mut Buffer) {
     let t = &app.config.theme;
-    let rows = pod_rows(&facts.view, &state.node);
+    let departure = Departure::of(
+        &facts.view,
+        &app.config.capacity,
+        &facts.held.reserved,
+        &state.node,
+    );
+    let rows = pod_rows(&facts.view, &state.node, &departure);
     let trouble = rows.iter().filter(|r| r.fate.is_trouble()).count();
     let title = if trouble == 0 {
         format!("{} on this node", counted(rows.len() as i64, "pod"))
