@@ -288,7 +288,11 @@ async fn snapshot_capacity_and_reconcile_commands() {
     // CLUSTER STATUS AGE IDENTITY KUBERNETES NODES: no node count without fresh data, no
     // version from whatever answers in a mismatched cluster's place.
     assert_eq!(columns("prod-apse1-03")[5], "-", "{table}");
-    assert_eq!(columns("prod-use1-04")[3..5], ["MISMATCH", "-"], "{table}");
+    assert_eq!(
+        columns("prod-use1-04")[2..5],
+        ["-", "MISMATCH", "-"],
+        "no age and no version from whatever answers in its place: {table}"
+    );
     let stderr = |out: &std::process::Output| String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(typo_zone.status.code(), Some(2), "{}", stderr(&typo_zone));
     assert!(
@@ -370,6 +374,11 @@ async fn snapshot_capacity_and_reconcile_commands() {
         "560.35.03"
     );
     assert_eq!(line("prod-use1-04")["status"], "IdentityMismatch");
+    assert_eq!(
+        line("prod-use1-04")["serverVersion"],
+        serde_json::Value::Null,
+        "an impostor's version is another cluster's"
+    );
     assert_eq!(line("prod-use1-01")["status"], "Synced");
     assert!(line("prod-use1-01")["nodesReady"].as_u64().unwrap() > 0);
 

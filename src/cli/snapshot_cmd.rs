@@ -157,7 +157,12 @@ fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine]) -> String {
         table.row(vec![
             c.id.to_string(),
             c.status.label().to_string(),
-            age(c.facts.last_ok, snapshot.taken_at),
+            // An impostor answering is no data about this cluster, however recent.
+            if mismatch {
+                "-".into()
+            } else {
+                age(c.facts.last_ok, snapshot.taken_at)
+            },
             identity.to_string(),
             // A mismatched cluster's version is another cluster's.
             c.server_version

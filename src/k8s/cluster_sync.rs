@@ -322,7 +322,8 @@ impl Loop {
         let acceptable = !verdict.is_mismatch();
         self.identity = Some(read.observed);
         self.verdict = Some(verdict);
-        self.server_version = Some(read.version);
+        // An impostor's version is another cluster's: nothing may read it as this one's.
+        self.server_version = acceptable.then_some(read.version);
         self.facts.last_ok = Some(Timestamp::now());
         acceptable
     }

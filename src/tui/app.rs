@@ -882,7 +882,12 @@ impl App {
                 self.ledger_state.selected = Some(id.clone());
                 self.open_cluster(&id, None);
             }
-            Target::Node(cluster, node) => self.open_cluster(&cluster, Some(node)),
+            // The node's page, over its cluster's (`esc` shows the node in its list).
+            Target::Node(cluster, node) => {
+                self.open_cluster(&cluster, Some(Arc::clone(&node)));
+                self.nav.push(Route::Node(cluster, node));
+                self.enter_route();
+            }
         }
         Vec::new()
     }

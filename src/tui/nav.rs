@@ -100,12 +100,20 @@ impl Nav {
             return;
         }
         // From one cluster to another (the palette, a what-if's link) is a move sideways:
-        // the crumbs name the way down, and `[`/`]` walk every cluster visited.
-        if matches!(
-            (self.current(), &route),
-            (Route::Cluster(_), Route::Cluster(_))
-        ) {
-            self.crumbs.pop();
+        // the crumbs name the way down, and `[`/`]` walk every cluster visited. A node
+        // page goes with its cluster, and from one node to another is sideways too.
+        match (self.current(), &route) {
+            (Route::Cluster(_) | Route::Node(..), Route::Cluster(_)) => {
+                while self.crumbs.len() > 1
+                    && matches!(self.current(), Route::Cluster(_) | Route::Node(..))
+                {
+                    self.crumbs.pop();
+                }
+            }
+            (Route::Node(..), Route::Node(..)) => {
+                self.crumbs.pop();
+            }
+            _ => {}
         }
         self.crumbs.push(route);
         self.record();
@@ -174,6 +182,28 @@ mod tests {
         assert!(nav.pop());
         assert!(!nav.pop(), "the root stays");
         assert_eq!(nav.current(), &Route::Ledger);
+    }
+
+    #[test]
+    fn a_node_page_goes_with_its_cluster_when_another_cluster_opens() {
+        let mut nav = Nav::default();
+        nav.push(Route::Cluster("a".into()));
+        nav.push(Route::Node("a".into(), "a-n1".into()));
+        nav.push(Route::Node("a".into(), "a-n2".into()));
+        assert_eq!(
+            nav.crumbs(),
+            &[
+                Route::Ledger,
+                Route::Cluster("a".into()),
+                Route::Node("a".into(), "a-n2".into())
+            ][..],
+            "node to node is sideways"
+        );
+        nav.push(Route::Cluster("b".into()));
+        assert_eq!(
+            nav.crumbs(),
+            &[Route::Ledger, Route::Cluster("b".into())][..]
+        );
     }
 
     #[test]

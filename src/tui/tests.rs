@@ -312,9 +312,23 @@ fn palette_over_the_ledger() {
             .iter()
             .any(|e| e.label.starts_with(":node fra1-gpu"))
     );
+    let first_is_node = p.matches[0].label.starts_with(":node");
     insta::assert_snapshot!(render(&app, 120, 30));
     press(&mut app, "enter");
-    assert!(matches!(app.nav.current(), Route::Cluster(_)));
+    if first_is_node {
+        // A node opens its page over its cluster's, where `esc` shows it selected.
+        let Route::Node(_, node) = app.nav.current().clone() else {
+            panic!("{:?}", app.nav.current())
+        };
+        press(&mut app, "esc");
+        assert!(matches!(app.nav.current(), Route::Cluster(_)));
+        assert_eq!(
+            app.cluster_state.as_ref().and_then(|s| s.selected.clone()),
+            Some(node)
+        );
+    } else {
+        assert!(matches!(app.nav.current(), Route::Cluster(_)));
+    }
 }
 
 #[test]
