@@ -235,6 +235,14 @@ async fn snapshot_capacity_and_reconcile_commands() {
                 // A lost cluster, and whether its siblings take its pods.
                 vec!["capacity", "--what-if", "cluster=prod-use1-02"],
                 vec!["capacity", "--siblings", "env=staging"],
+                vec![
+                    "capacity",
+                    "--what-if",
+                    "cluster=prod-use1-02",
+                    "--siblings",
+                    "env=prodution",
+                ],
+                vec!["capacity", "--gang", "8xnvidia.com/gpu"],
             ]
             .map(|args| fleetdeck(&path, &args)),
         )
@@ -249,7 +257,27 @@ async fn snapshot_capacity_and_reconcile_commands() {
         table,
         lost,
         siblings_alone,
+        siblings_typo,
+        fleet_gang,
     ] = refused;
+    assert_eq!(siblings_typo.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&siblings_typo.stderr)
+            .contains("--siblings env=prodution: selects no cluster other than prod-use1-02"),
+        "{}",
+        String::from_utf8_lossy(&siblings_typo.stderr)
+    );
+    // Fleet-wide, the gang is checked where GPUs are, and a last line says where it fits.
+    let text = String::from_utf8_lossy(&fleet_gang.stdout);
+    assert_eq!(
+        text.matches("  gang 8xnvidia.com/gpu: ").count(),
+        6,
+        "the six GPU clusters only: {text}"
+    );
+    assert!(
+        text.contains("gang 8xnvidia.com/gpu: fits on one node in 2 of 6 clusters with nvidia.com/gpu: gpu-prod-euw1-01, gpu-prod-euw1-02"),
+        "{text}"
+    );
     let text = String::from_utf8_lossy(&lost.stdout);
     assert!(lost.status.success(), "{text}");
     // Its Deployments fail over to the production clusters of us-east-1 that run them
@@ -263,7 +291,9 @@ async fn snapshot_capacity_and_reconcile_commands() {
         "{text}"
     );
     assert!(
-        text.contains("    take nothing: gpu-prod-use1-01, gpu-prod-use1-02, gpu-prod-use1-03"),
+        text.contains(
+            "    run none of its workloads: gpu-prod-use1-01, gpu-prod-use1-02, gpu-prod-use1-03"
+        ),
         "{text}"
     );
     assert!(

@@ -103,9 +103,22 @@ fn cluster_capacity(
             WhatIf::Cluster(_) => Scenario::LoseCluster,
         });
     if let Some(scenario) = &scenario {
-        out.what_if = Some(scenario_line(&what_if(&index, scenario, reserved)));
+        let mut line = scenario_line(&what_if(&index, scenario, reserved));
+        // A cluster that is gone has no headroom left to speak of: its siblings' is the
+        // question (`siblings`).
+        if *scenario == Scenario::LoseCluster {
+            line.headroom.clear();
+        }
+        out.what_if = Some(line);
     }
-    if let Some(gang) = gang {
+    // A cluster with none of the resource is no place for the gang: it is left out rather
+    // than told "fits on 0 nodes" (fleet-wide, most clusters have no GPUs).
+    let has_resource = |gang: &&GangRequest| {
+        view.nodes
+            .iter()
+            .any(|n| n.allocatable.get(&gang.resource) > 0)
+    };
+    if let Some(gang) = gang.filter(has_resource) {
         let today = gang_fit(&gpu_shape(&index, reserved), gang);
         // What a job can still find once the what-if happened: the lost nodes gone, and
         // their pods holding GPUs where they were re-placed.

@@ -105,8 +105,9 @@ pub struct GangFitLine {
     pub nodes_that_fit: u32,
     pub largest_on_one_node: i64,
     pub free_total: i64,
-    /// Topology domains whose free GPUs add up to the gang (multi-node jobs).
-    pub domains_that_fit: Vec<GpuDomainFitLine>,
+    /// Topology domains whose free GPUs add up to the gang spread over several of their
+    /// nodes: the fit of a multi-node job, not of one pod (that is `nodesThatFit`).
+    pub multi_node_domains_that_fit: Vec<GpuDomainFitLine>,
 }
 
 #[derive(Serialize)]
@@ -247,7 +248,7 @@ fn gang_fit_line(fit: &GangFit) -> GangFitLine {
         nodes_that_fit: fit.nodes_that_fit,
         largest_on_one_node: fit.largest_on_one_node,
         free_total: fit.free_total,
-        domains_that_fit: fit
+        multi_node_domains_that_fit: fit
             .domains_that_fit
             .iter()
             .map(|(key, value, free)| GpuDomainFitLine {
@@ -276,6 +277,15 @@ pub fn gang_line(
         what_if: scenario.map(ToString::to_string),
         fit,
         today,
+    }
+}
+
+/// `1 whole node`, `3 whole nodes`.
+fn whole_nodes(n: u32) -> String {
+    if n == 1 {
+        "1 whole node".to_owned()
+    } else {
+        format!("{n} whole nodes")
     }
 }
 
@@ -358,8 +368,12 @@ pub fn render(clusters: &[ClusterCapacity]) -> String {
             ));
             for d in &gpu.domains {
                 out.push_str(&format!(
-                    "    {}={}: {} free of {}, {} whole nodes free\n",
-                    d.key, d.value, d.free_gpus, d.total_gpus, d.whole_free_nodes
+                    "    {}={}: {} free of {}, {} free\n",
+                    d.key,
+                    d.value,
+                    d.free_gpus,
+                    d.total_gpus,
+                    whole_nodes(d.whole_free_nodes)
                 ));
             }
         }
@@ -368,6 +382,9 @@ pub fn render(clusters: &[ClusterCapacity]) -> String {
                 "  N−1 worst: {}: {} after losing {}\n",
                 w.dimension, w.headroom, w.domain
             ));
+        }
+        for l in &c.limits {
+            out.push_str(&format!("  limit: {}\n", l.text));
         }
         if let Some(w) = &c.what_if {
             out.push_str(&format!(
@@ -399,13 +416,39 @@ pub fn render(clusters: &[ClusterCapacity]) -> String {
         if let Some(g) = &c.gang {
             out.push_str(&format!("  gang {}\n", describe_gang(g)));
         }
-        for l in &c.limits {
-            out.push_str(&format!("  limit: {}\n", l.text));
-        }
         if let Some(caveat) = &c.caveat {
             out.push_str(&format!("  caveat: {caveat}\n"));
         }
         out.push('\n');
+    }
+    let gangs: Vec<(&str, &GangLine)> = clusters
+        .iter()
+        .filter_map(|c| c.gang.as_ref().map(|g| (c.cluster.as_str(), g)))
+        .collect();
+    if let [(_, first), _, ..] = gangs.as_slice() {
+        let fits: Vec<&str> = gangs
+            .iter()
+            .filter(|(_, g)| g.fit.nodes_that_fit > 0)
+            .map(|(c, _)| *c)
+            .collect();
+        out.push_str(&format!(
+            "gang {}x{}{}: fits on one node in {} of {} clusters with {}{}\n",
+            first.size,
+            first.resource,
+            first
+                .what_if
+                .as_deref()
+                .map(|w| format!(" {w}"))
+                .unwrap_or_default(),
+            fits.len(),
+            gangs.len(),
+            first.resource,
+            if fits.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", fits.join(", "))
+            }
+        ));
     }
     let left_out: Vec<String> = clusters
         .iter()

@@ -34,6 +34,8 @@ pub struct HeadroomChange {
 pub struct SiblingLine {
     pub cluster: String,
     pub placed_pods: u32,
+    /// Whether it runs any of the lost cluster's workloads (one that does not takes none).
+    pub runs_any: bool,
     /// The dimensions it took something of.
     pub headroom: Vec<HeadroomChange>,
 }
@@ -76,7 +78,10 @@ fn sibling_ids<'l>(
         .iter()
         .filter(|c| c.id.0 != lost && parsed.matches(c))
         .map(|c| c.id.0.as_str())
-        .collect();
+        .collect::<Vec<_>>();
+    if ids.is_empty() {
+        bail!("--siblings {selector}: selects no cluster other than {lost}");
+    }
     Ok((ids, selector.to_owned()))
 }
 
@@ -136,6 +141,7 @@ fn shape(report: &AbsorbReport, chosen_by: String, not_counted: Vec<String>) -> 
             .map(|s| SiblingLine {
                 cluster: s.cluster.to_string(),
                 placed_pods: s.placed_pods,
+                runs_any: s.runs_any,
                 headroom: s
                     .absorbed
                     .iter()
@@ -180,14 +186,25 @@ pub fn render(line: &SiblingsLine) -> String {
             changes.join(", ")
         ));
     }
-    let idle: Vec<&str> = line
-        .siblings
-        .iter()
-        .filter(|s| s.placed_pods == 0)
-        .map(|s| s.cluster.as_str())
-        .collect();
-    if !idle.is_empty() {
-        out.push_str(&format!("    take nothing: {}\n", idle.join(", ")));
+    let idle = |runs: bool| -> Vec<&str> {
+        line.siblings
+            .iter()
+            .filter(|s| s.placed_pods == 0 && s.runs_any == runs)
+            .map(|s| s.cluster.as_str())
+            .collect()
+    };
+    let (outrun, strangers) = (idle(true), idle(false));
+    if !outrun.is_empty() {
+        out.push_str(&format!(
+            "    take nothing (the others had more room): {}\n",
+            outrun.join(", ")
+        ));
+    }
+    if !strangers.is_empty() {
+        out.push_str(&format!(
+            "    run none of its workloads: {}\n",
+            strangers.join(", ")
+        ));
     }
     for u in &line.unplaced {
         out.push_str(&format!(

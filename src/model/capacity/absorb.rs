@@ -32,6 +32,9 @@ pub struct SiblingShare {
     pub cluster: ClusterId,
     /// Pods it took.
     pub placed_pods: u32,
+    /// Whether it runs any of the workloads that needed a home: one that does not is no
+    /// sibling for this loss, whatever its room.
+    pub runs_any: bool,
     /// Their requests, physical GPUs.
     pub absorbed: ResourceVector,
     /// Its headroom today (after reserve, physical GPUs).
@@ -208,6 +211,11 @@ pub fn absorb_cluster_loss(
             }
         }
     }
+    let needed: Vec<Workload> = lost
+        .ffd_order
+        .iter()
+        .filter_map(|&p| workload_of(&lost.cluster.pods[p as usize]))
+        .collect();
     let groups = group_unplaced(lost, unplaced.iter().cloned());
     let placed = displaced.saturating_sub(u32::try_from(unplaced.len()).unwrap_or(u32::MAX));
     AbsorbReport {
@@ -220,6 +228,7 @@ pub fn absorb_cluster_loss(
             .map(|s| SiblingShare {
                 cluster: s.index.cluster.id.clone(),
                 placed_pods: s.placed,
+                runs_any: needed.iter().any(|w| s.runs.contains(w)),
                 headroom_after: s.baseline.headroom.minus(&s.absorbed),
                 headroom_before: s.baseline.headroom,
                 absorbed: s.absorbed,

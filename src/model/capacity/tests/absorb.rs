@@ -112,6 +112,7 @@ fn siblings_running_the_workload_take_what_fits_and_say_why_the_rest_cannot_move
     assert_eq!(report.placed_pods, 3);
     assert_eq!(report.siblings[0].placed_pods, 1);
     assert_eq!(report.siblings[1].placed_pods, 2);
+    assert!(report.siblings.iter().all(|s| s.runs_any));
     // s1's CPU headroom: 16 − 10 = 6 cores before, 0 after.
     assert_eq!(
         report.siblings[0].headroom_before.get(&Dimension::Cpu),
@@ -186,19 +187,37 @@ fn failover_spreads_pods_over_the_siblings_with_most_room() {
             vec![pod("app-2", Some("s2n0")).build()],
         ),
     );
+    // s3 is the roomiest but runs none of it: it is no sibling for this loss.
+    let s3 = named(
+        "s3",
+        cluster(
+            vec![node("s3n0", "a").build(), node("s3n1", "a").build()],
+            vec![],
+        ),
+    );
     let config = CapacityConfig::default();
-    let (lost, s1, s2) = (
+    let (lost, s1, s2, s3) = (
         ClusterIndex::new(&lost, &config),
         ClusterIndex::new(&s1, &config),
         ClusterIndex::new(&s2, &config),
+        ClusterIndex::new(&s3, &config),
     );
-    let report = absorb_cluster_loss(&lost, &[(&s1, &[]), (&s2, &[])]);
-    let taken: Vec<(u32, i64)> = report
+    let report = absorb_cluster_loss(&lost, &[(&s1, &[]), (&s2, &[]), (&s3, &[])]);
+    let taken: Vec<(u32, i64, bool)> = report
         .siblings
         .iter()
-        .map(|s| (s.placed_pods, s.headroom_after.get(&Dimension::Cpu)))
+        .map(|s| {
+            (
+                s.placed_pods,
+                s.headroom_after.get(&Dimension::Cpu),
+                s.runs_any,
+            )
+        })
         .collect();
-    assert_eq!(taken, vec![(2, 8000), (2, 8000)]);
+    assert_eq!(
+        taken,
+        vec![(2, 8000, true), (2, 8000, true), (0, 32_000, false)]
+    );
 }
 
 #[test]
@@ -232,6 +251,10 @@ fn a_pod_no_sibling_node_admits_is_told_apart_from_one_that_lacks_room() {
     );
     let report = absorb_cluster_loss(&lost, &[(&sibling, &[])]);
     assert_eq!(report.placed_pods, 0);
+    assert!(
+        report.siblings[0].runs_any,
+        "it runs app, though nothing fits"
+    );
     let reasons: Vec<&UnplacedReason> = report.unplaced.iter().map(|g| &g.reason).collect();
     assert!(
         reasons.contains(&&UnplacedReason::NoEligibleNode),
