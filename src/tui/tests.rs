@@ -165,6 +165,9 @@ fn enter_on_a_node_opens_its_page_and_esc_returns() {
     );
     assert!(screen.contains("IF DRAINED, MOVES"), "{screen}");
     insta::assert_snapshot!(screen);
+    // At 80 columns every dimension keeps its line.
+    let narrow = render(&app, 80, 24);
+    assert!(narrow.contains("pods 6 of 110"), "{narrow}");
     press(&mut app, "j");
     assert_eq!(app.node_state.as_ref().map(|s| s.selected), Some(1));
     // Help lists the page's list keys once, and no key the page does not use.

@@ -183,7 +183,13 @@ fn head_lines<'a>(
         ),
     })
     .collect();
-    lines.push(Line::raw(offers.join(" · ")));
+    // On a narrow terminal, one line per dimension rather than a line cut at the GPUs.
+    let joined = offers.join(" · ");
+    if joined.chars().count() <= usize::from(width) {
+        lines.push(Line::raw(joined));
+    } else {
+        lines.extend(offers.into_iter().map(Line::raw));
+    }
     let taints: Vec<String> = node
         .taints
         .iter()

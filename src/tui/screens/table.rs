@@ -56,6 +56,8 @@ pub fn row(
             cols[i].width.min(right - x)
         };
         if let Some((text, style)) = cells.get(i) {
+            // A cut cell says so (`…`): a name or reason cut silently reads as whole.
+            let text = crate::tui::format::fit(text, usize::from(width));
             buf.set_stringn(x, y, text, usize::from(width), base.patch(*style));
         }
         x += cols[i].width + 1;
