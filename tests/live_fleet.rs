@@ -351,6 +351,15 @@ async fn snapshot_capacity_and_reconcile_commands() {
             && text.contains("prod-use1-04 (IdentityMismatch)"),
         "the summary names what was not counted: {text}"
     );
+    // The replica held in the zone that is down waits now, and says so.
+    assert!(
+        text.contains("limit: placement: 1 pod waits now (largest group StatefulSet shop/postgres: its volume keeps it in topology.kubernetes.io/zone=eu-west-1b, where no healthy node is left)"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("every pod of StatefulSet shop/postgres"),
+        "postgres keeps a replica in every zone: losing one stops nothing whole: {text}"
+    );
 
     // The StatefulSet's replica in the lost zone is held there by its zonal volume, read
     // from the cluster's claims and volumes; its Deployment neighbours move.

@@ -52,6 +52,27 @@ pub enum HeadroomLimit {
         /// Largest group's reason.
         reason: UnplacedReason,
     },
+    /// Pods wait now, held by their volumes where no healthy node is left (a zone that is
+    /// down): no capacity elsewhere takes them.
+    WaitingNow {
+        /// Pods waiting.
+        pods: u32,
+        /// Largest group's owner and namespace.
+        example: (Arc<str>, OwnerRef),
+        /// Largest group's reason (where their volumes hold them).
+        reason: UnplacedReason,
+    },
+    /// Losing a failure domain would stop a workload whole: every one of its pods waits
+    /// there for the domain to return, held by its volume. Not capacity missing, but an
+    /// outage a spread of replicas across domains would avoid.
+    StrandedByDomainLoss {
+        /// The domain loss.
+        scenario: Scenario,
+        /// The workload's pods (all of them).
+        pods: u32,
+        /// The workload's namespace and owner.
+        example: (Arc<str>, OwnerRef),
+    },
     /// No node carries the failure-domain label: N−1 is unknown, not fine.
     NoFailureDomains {
         /// The label key looked for.
@@ -151,6 +172,8 @@ impl HeadroomLimit {
             Self::NegativeNow { .. } => "negativeNow",
             Self::NegativeAfterDomainLoss { .. } => "negativeAfterDomainLoss",
             Self::Unplaceable { .. } => "unplaceable",
+            Self::WaitingNow { .. } => "waitingNow",
+            Self::StrandedByDomainLoss { .. } => "strandedByDomainLoss",
             Self::NoFailureDomains { .. } => "noFailureDomains",
             Self::UnhealthyNodes(_) => "unhealthyNodes",
         }
@@ -212,6 +235,29 @@ impl fmt::Display for HeadroomLimit {
                     example.1.kind, example.0, example.1.name
                 )
             }
+            Self::WaitingNow {
+                pods,
+                example,
+                reason,
+            } => {
+                let verb = if *pods == 1 { "pod waits" } else { "pods wait" };
+                write!(
+                    f,
+                    "placement: {pods} {verb} now (largest group {} {}/{}: {reason})",
+                    example.1.kind, example.0, example.1.name
+                )
+            }
+            Self::StrandedByDomainLoss {
+                scenario,
+                pods,
+                example,
+            } => {
+                write!(
+                    f,
+                    "placement: {scenario}, every pod of {} {}/{} ({pods}) waits for it to return: their volumes are there",
+                    example.1.kind, example.0, example.1.name
+                )
+            }
             Self::NoFailureDomains { key } => write!(
                 f,
                 "N−1: no node carries {key}, so failure-domain headroom is unknown"
@@ -230,6 +276,7 @@ pub fn explain(
     n_minus_one: &FailureDomainHeadroom,
     gang_sizes: &[u32],
     not_counted: &NodesNotCounted,
+    workload_pods: impl Fn(&str, &OwnerRef) -> u32,
 ) -> Vec<HeadroomLimit> {
     let mut limits = Vec::new();
     for (dimension, headroom) in baseline.headroom.iter() {
@@ -240,6 +287,13 @@ pub fn explain(
             });
         }
     }
+    if let Some(group) = baseline.waiting.first() {
+        limits.push(HeadroomLimit::WaitingNow {
+            pods: baseline.waiting.iter().map(|g| g.pods).sum(),
+            example: (Arc::clone(&group.namespace), group.owner.clone()),
+            reason: group.reason.clone(),
+        });
+    }
     if let Some((report, group)) = n_minus_one
         .most_unplaced()
         .and_then(|r| r.short_groups().next().map(|g| (r, g)))
@@ -249,6 +303,23 @@ pub fn explain(
             pods: report.short_pods(),
             example: (Arc::clone(&group.namespace), group.owner.clone()),
             reason: group.reason.clone(),
+        });
+    }
+    // A replica held in a lost zone is what spreading replicas is for; a workload with
+    // every pod there stops. Only that is worth a line.
+    let whole = n_minus_one
+        .per_domain
+        .iter()
+        .flat_map(|r| r.unplaced.iter().map(move |g| (r, g)))
+        .filter(|(_, g)| g.reason.is_stranded() && g.pods >= workload_pods(&g.namespace, &g.owner))
+        // The first of equals (domains in value order): `max_by_key` keeps the last.
+        .rev()
+        .max_by_key(|(_, g)| g.pods);
+    if let Some((report, group)) = whole {
+        limits.push(HeadroomLimit::StrandedByDomainLoss {
+            scenario: report.scenario.clone(),
+            pods: group.pods,
+            example: (Arc::clone(&group.namespace), group.owner.clone()),
         });
     }
     for worst in &n_minus_one.worst {
@@ -288,6 +359,61 @@ pub fn explain(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pod_waiting_now_and_one_a_zone_loss_would_strand_are_named() {
+        use crate::model::capacity::fixtures::{cluster, node, pod};
+        use crate::model::capacity::{CapacityConfig, cluster_report};
+        // Zone b is down with db-1 on it, its volume there: it waits now. Losing zone a
+        // would hold db-0 there too, but db keeps a replica elsewhere: no line. The one
+        // cache replica's volume is in zone a: losing zone a stops cache whole.
+        let view = cluster(
+            vec![
+                node("a0", "a").build(),
+                node("b0", "b").not_ready().build(),
+                node("c0", "c").build(),
+            ],
+            vec![
+                pod("db-0", Some("a0"))
+                    .owner("shop", "StatefulSet", "db")
+                    .cpu(1000)
+                    .domain("topology.kubernetes.io/zone", "a")
+                    .build(),
+                pod("db-1", Some("b0"))
+                    .owner("shop", "StatefulSet", "db")
+                    .cpu(1000)
+                    .domain("topology.kubernetes.io/zone", "b")
+                    .build(),
+                pod("web", Some("a0")).cpu(1000).build(),
+                // One replica, its volume in zone a: losing zone a stops it.
+                pod("cache-0", Some("a0"))
+                    .owner("shop", "StatefulSet", "cache")
+                    .cpu(500)
+                    .domain("topology.kubernetes.io/zone", "a")
+                    .build(),
+            ],
+        );
+        let report = cluster_report(&view, &CapacityConfig::default(), &[]);
+        let texts: Vec<String> = report.limits.iter().map(ToString::to_string).collect();
+        assert!(
+            texts.contains(
+                &"placement: 1 pod waits now (largest group StatefulSet shop/db: its volume keeps it in topology.kubernetes.io/zone=b, where no healthy node is left)".to_owned()
+            ),
+            "{texts:#?}"
+        );
+        assert!(
+            texts.contains(
+                &"placement: after losing zone a, every pod of StatefulSet shop/cache (1) waits for it to return: their volumes are there".to_owned()
+            ),
+            "{texts:#?}"
+        );
+        let kinds: Vec<&str> = report.limits.iter().map(HeadroomLimit::kind).collect();
+        assert_eq!(
+            kinds[..2],
+            ["waitingNow", "strandedByDomainLoss"],
+            "{kinds:?}"
+        );
+    }
 
     #[test]
     fn nodes_not_counted_say_why_and_name_the_zone_they_share() {

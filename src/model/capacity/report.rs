@@ -44,7 +44,24 @@ pub fn cluster_report(
         |i| cluster.nodes[i].labels.get(key),
         key,
     );
-    let limits = explain(&baseline, &gpu, &n1, &config.gang_sizes, &not_counted);
+    // How many pods a workload runs, for telling a stranded replica from a stopped
+    // workload; asked only for the few groups a domain loss strands.
+    let workload_pods = |namespace: &str, owner: &crate::model::fleet::OwnerRef| {
+        let pods = cluster.pods.iter().filter(|p| {
+            p.phase.holds_resources()
+                && &*p.namespace == namespace
+                && p.owner.as_ref() == Some(owner)
+        });
+        u32::try_from(pods.count()).unwrap_or(u32::MAX)
+    };
+    let limits = explain(
+        &baseline,
+        &gpu,
+        &n1,
+        &config.gang_sizes,
+        &not_counted,
+        workload_pods,
+    );
     ClusterReport {
         cluster: cluster.id.clone(),
         domains: domain_capacity(&index, reserved),

@@ -165,6 +165,9 @@ pub struct WhatIfReport {
     pub placed_pods: u32,
     /// Displaced pods that did not, grouped by owner and reason, largest group first.
     pub unplaced: Vec<UnplacedGroup>,
+    /// Pods that wait already, whatever is lost: on nodes that do not count, held by
+    /// their volume in a domain with no healthy node left (a zone that is down).
+    pub waiting: Vec<UnplacedGroup>,
     /// Healthy allocatable left (without lost and reserved nodes), physical GPUs.
     pub allocatable: ResourceVector,
     /// All demand that needs a place in that allocatable, physical GPUs.
@@ -303,8 +306,9 @@ pub fn what_if(
         .filter(|&i| !target[i] && !lost[i])
         .collect();
     let mut stranded_on: Vec<(usize, ResourceVector)> = Vec::new();
+    let mut waiting: Vec<(u32, UnplacedReason)> = Vec::new();
     if !idle.is_empty() {
-        for (pod, node) in cluster.pods.iter().zip(&index.pod_node) {
+        for ((pod, node), p) in cluster.pods.iter().zip(&index.pod_node).zip(0u32..) {
             // A pod on such a node, held by its volume in a domain with no node left,
             // waits for that domain as a displaced one does: it is not demand anywhere
             // else (else losing a zone already down would free its requests).
@@ -319,6 +323,7 @@ pub fn what_if(
                     Some((_, sum)) => sum.add_assign(&pod.requests),
                     None => stranded_on.push((*n as usize, pod.requests.clone())),
                 }
+                waiting.push((p, UnplacedReason::VolumeDomainLost(domain.clone())));
             }
         }
     }
@@ -354,7 +359,7 @@ pub fn what_if(
         ));
     }
     let groups = group_unplaced(index, unplaced.iter().copied().zip(reasons));
-    finish(
+    let mut report = finish(
         index,
         scenario.clone(),
         lost_nodes,
@@ -363,7 +368,9 @@ pub fn what_if(
         allocatable,
         free_total,
         outstanding,
-    )
+    );
+    report.waiting = group_unplaced(index, waiting);
+    report
 }
 
 /// Assembles the report from the totals.
@@ -389,6 +396,7 @@ fn finish(
         displaced_pods: displaced,
         placed_pods: displaced.saturating_sub(unplaced_count),
         unplaced,
+        waiting: Vec::new(),
         allocatable,
         demand,
         reserve,
