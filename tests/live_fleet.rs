@@ -243,6 +243,7 @@ async fn snapshot_capacity_and_reconcile_commands() {
                     "env=prodution",
                 ],
                 vec!["capacity", "--gang", "8xnvidia.com/gpu"],
+                vec!["ledger", "reconcile", "-o", "json"],
             ]
             .map(|args| fleetdeck(&path, &args)),
         )
@@ -259,7 +260,26 @@ async fn snapshot_capacity_and_reconcile_commands() {
         siblings_alone,
         siblings_typo,
         fleet_gang,
+        reconcile_json,
     ] = refused;
+    // Scripts read drift as fields: node counts per version, the edit as field/from/to.
+    let report: serde_json::Value = serde_json::from_slice(&reconcile_json.stdout).unwrap();
+    let driver = report["drift"]
+        .as_array()
+        .and_then(|d| d.iter().find(|d| d["cluster"] == "gpu-prod-euw1-02"))
+        .unwrap_or_else(|| panic!("{report}"));
+    assert_eq!(driver["nodes"][0]["version"], "550.127.08", "{driver}");
+    assert_eq!(driver["nodes"][0]["nodes"], 8, "{driver}");
+    assert_eq!(
+        driver["edit"],
+        serde_json::json!({"field": "versions.gpuDriver", "from": "550.127.05", "to": "550.127.08"})
+    );
+    assert!(
+        report["notCompared"].as_array().is_some_and(|n| n
+            .iter()
+            .any(|n| n["component"] == "etcd" && n["why"] == "notWatched")),
+        "{report}"
+    );
     assert_eq!(siblings_typo.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&siblings_typo.stderr)

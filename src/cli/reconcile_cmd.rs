@@ -78,6 +78,7 @@ fn describe(kind: &DriftKind) -> (String, String) {
             component,
             ledger,
             live,
+            ..
         } => (
             format!("{component} version"),
             format!("ledger {ledger}, live {}", live.join(", ")),

@@ -46,7 +46,23 @@ pub enum DriftKind {
         ledger: String,
         /// What the cluster reports (most common first).
         live: Vec<String>,
+        /// The same with how many nodes report each, for scripts (empty for the API
+        /// server's version).
+        nodes: Vec<VersionCount>,
     },
+}
+
+/// A ledger edit that would make the ledger true, for scripts (`suggestion` says it in
+/// one line for people).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LedgerEdit {
+    /// The cluster's field: `versions.kubernetes`, `identity`.
+    pub field: String,
+    /// What the ledger says now; none when the field is absent.
+    pub from: Option<String>,
+    /// What it would say.
+    pub to: String,
 }
 
 /// One disagreement about one cluster.
@@ -58,8 +74,46 @@ pub struct Drift {
     /// What disagrees.
     #[serde(flatten)]
     pub kind: DriftKind,
-    /// The ledger edit that would make it true, when there is one.
+    /// The ledger edit that would make it true, when there is one, in one line.
     pub suggestion: Option<String>,
+    /// The same edit as fields.
+    pub edit: Option<LedgerEdit>,
+}
+
+impl Drift {
+    /// A disagreement with no ledger edit to suggest.
+    fn plain(cluster: &str, kind: DriftKind) -> Drift {
+        Drift {
+            cluster: cluster.to_string(),
+            kind,
+            suggestion: None,
+            edit: None,
+        }
+    }
+
+    /// A disagreement the edit would mend.
+    fn mended_by(cluster: &str, kind: DriftKind, edit: LedgerEdit) -> Drift {
+        let text = match &edit.from {
+            Some(from) => format!(
+                "clusters[id={cluster}].{}: {from} -> {}",
+                edit.field, edit.to
+            ),
+            None => format!("clusters[id={cluster}].{}: {}", edit.field, edit.to),
+        };
+        Drift {
+            cluster: cluster.to_string(),
+            kind,
+            suggestion: Some(text),
+            edit: Some(edit),
+        }
+    }
+
+    /// Drops the suggested edit (another drift already suggests it, or it would
+    /// contradict one).
+    fn without_edit(&mut self) {
+        self.suggestion = None;
+        self.edit = None;
+    }
 }
 
 fn strip_v(v: &str) -> &str {
@@ -100,13 +154,14 @@ fn kubelet_skew(cluster: &str, api_server: &str, kubelets: &[VersionCount]) -> O
         })
         .map(|k| format!("{} ({} nodes)", k.version, k.nodes))
         .collect();
-    (!outside.is_empty()).then(|| Drift {
-        cluster: cluster.to_string(),
-        kind: DriftKind::KubeletSkew {
-            api_server: api_server.to_string(),
-            live: outside,
-        },
-        suggestion: None,
+    (!outside.is_empty()).then(|| {
+        Drift::plain(
+            cluster,
+            DriftKind::KubeletSkew {
+                api_server: api_server.to_string(),
+                live: outside,
+            },
+        )
     })
 }
 
@@ -125,20 +180,27 @@ fn version_drift(
     {
         return None;
     }
-    let majority = &live[0].version;
-    Some(Drift {
-        cluster: cluster.to_string(),
-        kind: DriftKind::Version {
-            component: component.to_string(),
-            ledger: ledger_value.clone(),
-            live: live
-                .iter()
-                .map(|v| format!("{} ({} nodes)", v.version, v.nodes))
-                .collect(),
-        },
-        suggestion: (live.len() == 1).then(|| {
-            format!("clusters[id={cluster}].versions.{ledger_key}: {ledger_value} -> {majority}")
-        }),
+    let kind = DriftKind::Version {
+        component: component.to_string(),
+        ledger: ledger_value.clone(),
+        live: live
+            .iter()
+            .map(|v| format!("{} ({} nodes)", v.version, v.nodes))
+            .collect(),
+        nodes: live.to_vec(),
+    };
+    // A cluster mid-upgrade has no single truth to write.
+    Some(match live {
+        [only] => Drift::mended_by(
+            cluster,
+            kind,
+            LedgerEdit {
+                field: format!("versions.{ledger_key}"),
+                from: Some(ledger_value.clone()),
+                to: only.version.to_string(),
+            },
+        ),
+        _ => Drift::plain(cluster, kind),
     })
 }
 
@@ -153,43 +215,45 @@ pub fn find_drift(ledger: &Ledger, snapshot: &FleetSnapshot) -> Vec<Drift> {
         if let Some(verdict) = &live.identity_verdict {
             match verdict {
                 super::IdentityVerdict::Mismatch { reason } => {
-                    out.push(Drift {
-                        cluster: id.to_string(),
-                        kind: DriftKind::Identity {
+                    out.push(Drift::plain(
+                        id,
+                        DriftKind::Identity {
                             reason: reason.clone(),
                         },
-                        suggestion: None,
-                    });
+                    ));
                     // Nothing else about an impostor is worth comparing.
                     continue;
                 }
                 super::IdentityVerdict::NotPinned => {
                     if let Some(observed) = &live.identity {
-                        out.push(Drift {
-                            cluster: id.to_string(),
-                            kind: DriftKind::UnpinnedIdentity {
+                        out.push(Drift::mended_by(
+                            id,
+                            DriftKind::UnpinnedIdentity {
                                 kube_system_uid: observed.kube_system_uid.clone(),
                                 server: observed.server.clone(),
                             },
-                            suggestion: Some(format!(
-                                "clusters[id={id}].identity: {{kubeSystemUID: {}, server: {}}}",
-                                observed.kube_system_uid, observed.server
-                            )),
-                        });
+                            LedgerEdit {
+                                field: "identity".into(),
+                                from: None,
+                                to: format!(
+                                    "{{kubeSystemUID: {}, server: {}}}",
+                                    observed.kube_system_uid, observed.server
+                                ),
+                            },
+                        ));
                     }
                 }
                 super::IdentityVerdict::Match => {}
             }
         }
         if !live.status.data_usable() {
-            out.push(Drift {
-                cluster: id.to_string(),
-                kind: DriftKind::Unobservable {
+            out.push(Drift::plain(
+                id,
+                DriftKind::Unobservable {
                     status: live.status,
                     error: live.last_error.clone(),
                 },
-                suggestion: None,
-            });
+            ));
             continue;
         }
         let kubernetes = cluster.versions.get("kubernetes");
@@ -200,8 +264,9 @@ pub fn find_drift(ledger: &Ledger, snapshot: &FleetSnapshot) -> Vec<Drift> {
             }];
             if let Some(mut drift) = version_drift(id, "kubernetes", "kubernetes", kubernetes, &api)
             {
-                if let DriftKind::Version { live, .. } = &mut drift.kind {
+                if let DriftKind::Version { live, nodes, .. } = &mut drift.kind {
                     *live = vec![server.clone()];
+                    nodes.clear();
                 }
                 out.push(drift);
             }
@@ -223,7 +288,7 @@ pub fn find_drift(ledger: &Ledger, snapshot: &FleetSnapshot) -> Vec<Drift> {
                     .is_some_and(|k| version_matches(&k.version, server))
             });
             if !agrees_with_server {
-                drift.suggestion = None;
+                drift.without_edit();
             }
             out.push(drift);
         }
@@ -259,7 +324,7 @@ pub fn find_drift(ledger: &Ledger, snapshot: &FleetSnapshot) -> Vec<Drift> {
         if let Some(s) = &drift.suggestion
             && !seen.insert(s.clone())
         {
-            drift.suggestion = None;
+            drift.without_edit();
         }
     }
     out
@@ -464,8 +529,10 @@ mod tests {
                     component: "gpuDriver".into(),
                     ledger: "550.127.05".into(),
                     live: vec!["550.127.08 (6 nodes)".into(), "550.127.05 (2 nodes)".into()],
+                    nodes: live.gpu_driver_versions.clone(),
                 },
                 suggestion: None,
+                edit: None,
             }],
             "a driver rollout half done is drift, with no single edit to suggest"
         );
@@ -478,6 +545,14 @@ mod tests {
         assert_eq!(
             drift[0].suggestion.as_deref(),
             Some("clusters[id=c1].versions.gpuDriver: none -> 550.127.08")
+        );
+        assert_eq!(
+            drift[0].edit,
+            Some(LedgerEdit {
+                field: "versions.gpuDriver".into(),
+                from: Some("none".into()),
+                to: "550.127.08".into(),
+            })
         );
         live.gpu_driver_versions.clear();
         assert!(find_drift(&none, &fleet(vec![live])).is_empty());

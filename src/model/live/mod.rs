@@ -7,7 +7,9 @@ mod identity;
 mod snapshot;
 mod status;
 
-pub use drift::{Drift, DriftKind, NotCompared, NotComparedWhy, find_drift, not_compared};
+pub use drift::{
+    Drift, DriftKind, LedgerEdit, NotCompared, NotComparedWhy, find_drift, not_compared,
+};
 pub use identity::{ChangeRefusal, IdentityVerdict, ObservedIdentity, may_change, verify_identity};
 pub use snapshot::{ClusterSnapshot, FleetSnapshot, StatusCounts, VersionCount};
 pub use status::{ClusterStatus, ConnectionFacts, STALE_AFTER, SyncPhase, classify, status_reason};
