@@ -343,6 +343,12 @@ async fn snapshot_capacity_and_reconcile_commands() {
         ["-", "MISMATCH", "-"],
         "no age and no version from whatever answers in its place: {table}"
     );
+    // Drift from the ledger is flagged, with where to read more.
+    assert!(
+        table.lines().any(|l| l.starts_with("stg-euw1-02 ")
+            && l.contains("drift from the ledger: kubernetes, kubelet (ledger reconcile)")),
+        "{table}"
+    );
     let stderr = |out: &std::process::Output| String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(typo_zone.status.code(), Some(2), "{}", stderr(&typo_zone));
     assert!(
@@ -432,6 +438,11 @@ async fn snapshot_capacity_and_reconcile_commands() {
         line("gpu-stg-use1-01")["gpuDriverVersions"][0]["version"],
         "560.35.03"
     );
+    assert_eq!(
+        line("gpu-prod-euw1-02")["drift"],
+        serde_json::json!(["gpuDriver"])
+    );
+    assert_eq!(line("gpu-stg-use1-01")["drift"], serde_json::json!([]));
     assert_eq!(line("prod-use1-04")["status"], "IdentityMismatch");
     assert_eq!(
         line("prod-use1-04")["serverVersion"],

@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use fleetdeck::model::capacity::{CapacityConfig, cluster_report, format_amount};
 use fleetdeck::model::fleet::Dimension;
-use fleetdeck::model::live::{ClusterSnapshot, ClusterStatus, FleetSnapshot};
+use fleetdeck::model::live::{
+    ClusterSnapshot, ClusterStatus, DriftKind, FleetSnapshot, find_drift,
+};
 use serde::Serialize;
 
 use super::capacity_lines::{DimensionLine, LimitLine, limit_lines, scenario_line};
@@ -26,6 +28,9 @@ struct ClusterLine<'a> {
     nodes_total: Option<usize>,
     pods: Option<usize>,
     capacity: Option<CapacitySummary>,
+    /// What disagrees with the ledger (`kubernetes`, `kubelet`, `gpuDriver`, `identity`,
+    /// …); `ledger reconcile` has the details and the edits.
+    drift: Vec<String>,
 }
 
 /// Headroom per dimension and what limits it, for usable clusters only: sentences for the
@@ -76,7 +81,19 @@ fn summary(snapshot: &ClusterSnapshot, config: &CapacityConfig) -> Option<Capaci
 
 /// Runs `fleetdeck snapshot`. Exits 1 when any cluster is not Synced, so scripts notice.
 pub fn run(settings: &Settings, wait: Duration) -> anyhow::Result<ExitCode> {
-    let (_ledger, snapshot) = observe(settings, wait)?;
+    let (ledger, snapshot) = observe(settings, wait)?;
+    let mut drift: std::collections::HashMap<String, Vec<String>> = Default::default();
+    for d in find_drift(&ledger, &snapshot) {
+        let what = match d.kind {
+            DriftKind::Version { component, .. } => component,
+            DriftKind::KubeletSkew { .. } => "kubelet skew".into(),
+            DriftKind::Identity { .. } => "identity".into(),
+            DriftKind::UnpinnedIdentity { .. } => "identity not pinned".into(),
+            // Its status says it already.
+            DriftKind::Unobservable { .. } => continue,
+        };
+        drift.entry(d.cluster).or_default().push(what);
+    }
     let config = &settings.capacity;
     let lines: Vec<ClusterLine> = snapshot
         .clusters
@@ -90,6 +107,7 @@ pub fn run(settings: &Settings, wait: Duration) -> anyhow::Result<ExitCode> {
                 nodes_total: fresh.then_some(total),
                 pods: fresh.then_some(c.view.pods.len()),
                 capacity: summary(c, config),
+                drift: drift.remove(&*c.id).unwrap_or_default(),
             }
         })
         .collect();
@@ -141,6 +159,10 @@ fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine]) -> String {
             // (the last identity read failed and is being retried).
             _ if c.status == ClusterStatus::Synced && c.identity_verdict.is_none() => {
                 "identity not confirmed yet (read again until it answers): no change is made to it meanwhile".into()
+            }
+            // Drift from the ledger comes before capacity: the ledger is what plans read.
+            _ if !line.drift.is_empty() && !c.identity_verdict.as_ref().is_some_and(|v| v.is_mismatch()) => {
+                format!("drift from the ledger: {} (ledger reconcile)", line.drift.join(", "))
             }
             (_, Some(cap)) => cap
                 .limits
@@ -215,6 +237,7 @@ mod tests {
             nodes_total: None,
             pods: None,
             capacity: None,
+            drift: Vec::new(),
         };
         let text = table(&snapshot, &[line]);
         assert!(
