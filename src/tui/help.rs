@@ -50,6 +50,15 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         }
         out.push(Line::raw(""));
     }
+    if matches!(app.nav.current(), super::nav::Route::Node(..)) {
+        out.push(Line::styled("IF DRAINED, MOVES", theme.style(Slot::Title)));
+        for (value, meaning) in super::screens::node::FATE_LEGEND.iter().copied() {
+            out.push(Line::from(vec![
+                Span::styled(format!("  {value:<12}"), theme.style(Slot::Mark)),
+                Span::raw(meaning),
+            ]));
+        }
+    }
     out
 }
 

@@ -175,6 +175,10 @@ fn enter_on_a_node_opens_its_page_and_esc_returns() {
     let help = render(&app, 200, 60);
     assert_eq!(help.matches("LIST").count(), 1, "{help}");
     assert!(!help.contains("Mark or unmark"), "{help}");
+    assert!(
+        help.contains("IF DRAINED, MOVES"),
+        "the drain column is explained: {help}"
+    );
     press(&mut app, "esc");
     press(&mut app, "esc");
     assert_eq!(app.nav.current(), &Route::Cluster("eu-fra-prod-01".into()));

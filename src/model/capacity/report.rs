@@ -1,6 +1,8 @@
 //! Everything capacity knows about one cluster (and the fleet) in one call, for the
 //! `fleetdeck capacity` command and the Capacity screen.
 
+use std::collections::HashMap;
+
 use super::config::CapacityConfig;
 use super::explain::{HeadroomLimit, NodesNotCounted, explain};
 use super::gpu_shape::{GpuShape, gpu_shape};
@@ -8,7 +10,7 @@ use super::index::ClusterIndex;
 use super::n_minus_one::{FailureDomainHeadroom, n_minus_one};
 use super::summary::{DomainCapacity, domain_capacity};
 use super::whatif::{Scenario, WhatIfReport, what_if};
-use crate::model::fleet::{ClusterId, ClusterView, FleetView, NodeName};
+use crate::model::fleet::{ClusterId, ClusterView, FleetView, NodeName, OwnerRef};
 
 /// One cluster's capacity picture.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,14 +47,19 @@ pub fn cluster_report(
         key,
     );
     // How many pods a workload runs, for telling a stranded replica from a stopped
-    // workload; asked only for the few groups a domain loss strands.
-    let workload_pods = |namespace: &str, owner: &crate::model::fleet::OwnerRef| {
-        let pods = cluster.pods.iter().filter(|p| {
-            p.phase.holds_resources()
-                && &*p.namespace == namespace
-                && p.owner.as_ref() == Some(owner)
+    // workload. Counted once, and only for a cluster where a domain loss strands some.
+    let counts: std::cell::OnceCell<HashMap<(&str, &OwnerRef), u32>> = Default::default();
+    let workload_pods = |namespace: &str, owner: &OwnerRef| {
+        let counts = counts.get_or_init(|| {
+            let mut counts = HashMap::new();
+            for pod in cluster.pods.iter().filter(|p| p.phase.holds_resources()) {
+                if let Some(owner) = &pod.owner {
+                    *counts.entry((&*pod.namespace, owner)).or_insert(0) += 1;
+                }
+            }
+            counts
         });
-        u32::try_from(pods.count()).unwrap_or(u32::MAX)
+        counts.get(&(namespace, owner)).copied().unwrap_or(0)
     };
     let limits = explain(
         &baseline,

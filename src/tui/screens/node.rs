@@ -76,6 +76,26 @@ impl Fate {
     }
 }
 
+/// What the node page's drain column says, for its help.
+pub const FATE_LEGEND: [(&str, &str); 7] = [
+    ("yes", "evicted and re-created on another node with room"),
+    (
+        "blocked",
+        "a PDB allows no eviction now: a drain waits on it",
+    ),
+    (
+        "only within",
+        "its volume holds it in a domain; it moves there",
+    ),
+    (
+        "no: …",
+        "no other node takes it (the same re-placement as w)",
+    ),
+    ("stays", "a DaemonSet or static pod: it belongs to the node"),
+    ("terminating", "already being deleted"),
+    ("bare pod", "no controller: a drain deletes it for good"),
+];
+
 /// One pod on the node.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PodRow {
