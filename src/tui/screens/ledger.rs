@@ -322,9 +322,20 @@ pub fn compare(a: &LedgerRow, b: &LedgerRow, column: Column) -> Ordering {
             b.usable(),
         )),
         Column::Gpus => a.gpus.map(|g| g.0).cmp(&b.gpus.map(|g| g.0)),
-        Column::Status => severity(a.status)
-            .cmp(&severity(b.status))
-            .then(a.last_ok.cmp(&b.last_ok)),
+        // Among clusters with fresh data, fewer nodes ready is worse; `last_ok` moves with
+        // every heartbeat, so ordering them by it would reshuffle the rows all the time.
+        // Among the others, the longer silent is worse.
+        Column::Status => severity(a.status).cmp(&severity(b.status)).then_with(|| {
+            if a.usable() && b.usable() {
+                ratio(a.nodes.0 as i64, a.nodes.1 as i64, true).cmp(&ratio(
+                    b.nodes.0 as i64,
+                    b.nodes.1 as i64,
+                    true,
+                ))
+            } else {
+                a.last_ok.cmp(&b.last_ok)
+            }
+        }),
         Column::Change => b.change.is_some().cmp(&a.change.is_some()),
         Column::Owner => a.owner.cmp(&b.owner),
         Column::Backup => a.backup.cmp(&b.backup),

@@ -110,3 +110,27 @@ fn the_cluster_a_filter_names_exactly_comes_first_and_opens() {
         &crate::tui::nav::Route::Cluster("eu-fra-prod-01".into())
     );
 }
+
+#[test]
+fn clusters_with_fresh_data_sort_by_nodes_ready_not_by_their_last_heartbeat() {
+    let app = fixtures::app();
+    let synced = app
+        .rows
+        .iter()
+        .find(|r| r.status == Some(ClusterStatus::Synced))
+        .expect("a synced row")
+        .clone();
+    let now = jiff::Timestamp::now();
+    let row = |id: &str, ready: usize, seconds_ago: i64| LedgerRow {
+        id: id.into(),
+        nodes: (ready, 8),
+        last_ok: Some(now - jiff::SignedDuration::from_secs(seconds_ago)),
+        ..synced.clone()
+    };
+    let (a, b, c) = (row("a", 8, 30), row("b", 8, 1), row("c", 5, 1));
+    // c has a zone down: first, though heard from as recently as b.
+    assert_eq!(compare(&c, &a, Column::Status), Ordering::Less);
+    // a and b are alike: by id, whatever their heartbeats.
+    assert_eq!(compare(&a, &b, Column::Status), Ordering::Less);
+    assert_eq!(compare(&b, &a, Column::Status), Ordering::Greater);
+}
