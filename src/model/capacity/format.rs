@@ -14,10 +14,9 @@ pub fn format_amount(dim: &Dimension, amount: i64) -> String {
             let whole = magnitude / 1000;
             let millis = magnitude % 1000;
             let unit = if magnitude == 1000 { "core" } else { "cores" };
+            // One unit throughout: "0.5 cores" beside "1.6 cores", not "500m CPU".
             if millis == 0 {
                 format!("{whole} {unit}")
-            } else if whole == 0 {
-                format!("{millis}m CPU")
             } else {
                 let frac = format!("{millis:03}");
                 format!("{whole}.{} {unit}", frac.trim_end_matches('0'))
@@ -64,7 +63,8 @@ mod tests {
         assert_eq!(format_amount(&Dimension::Memory, 512 * MIB), "512 MiB");
         assert_eq!(format_amount(&Dimension::Cpu, 1500), "1.5 cores");
         assert_eq!(format_amount(&Dimension::Cpu, -3000), "−3 cores");
-        assert_eq!(format_amount(&Dimension::Cpu, 250), "250m CPU");
+        assert_eq!(format_amount(&Dimension::Cpu, 250), "0.25 cores");
+        assert_eq!(format_amount(&Dimension::Cpu, 5), "0.005 cores");
         assert_eq!(format_amount(&Dimension::Gpu, 1), "1 GPU");
         assert_eq!(format_amount(&Dimension::Gpu, -16), "−16 GPUs");
     }

@@ -337,7 +337,7 @@ mod tests {
             ],
             "the finished pod and the other node's are not listed"
         );
-        assert_eq!(rows[6].cpu, "500m CPU");
+        assert_eq!(rows[6].cpu, "0.5 cores");
         assert_eq!(rows[6].memory, "-");
     }
 
