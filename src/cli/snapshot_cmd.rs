@@ -6,9 +6,7 @@ use std::time::Duration;
 
 use fleetdeck::model::capacity::{CapacityConfig, cluster_report, format_amount};
 use fleetdeck::model::fleet::Dimension;
-use fleetdeck::model::live::{
-    ClusterSnapshot, ClusterStatus, DriftKind, FleetSnapshot, find_drift,
-};
+use fleetdeck::model::live::{ClusterSnapshot, ClusterStatus, FleetSnapshot, find_drift};
 use serde::Serialize;
 
 use super::capacity_lines::{DimensionLine, LimitLine, limit_lines, scenario_line};
@@ -84,15 +82,9 @@ pub fn run(settings: &Settings, wait: Duration) -> anyhow::Result<ExitCode> {
     let (ledger, snapshot) = observe(settings, wait)?;
     let mut drift: std::collections::HashMap<String, Vec<String>> = Default::default();
     for d in find_drift(&ledger, &snapshot) {
-        let what = match d.kind {
-            DriftKind::Version { component, .. } => component,
-            DriftKind::KubeletSkew { .. } => "kubelet skew".into(),
-            DriftKind::Identity { .. } => "identity".into(),
-            DriftKind::UnpinnedIdentity { .. } => "identity not pinned".into(),
-            // Its status says it already.
-            DriftKind::Unobservable { .. } => continue,
-        };
-        drift.entry(d.cluster).or_default().push(what);
+        if let Some(what) = d.kind.topic() {
+            drift.entry(d.cluster).or_default().push(what);
+        }
     }
     let config = &settings.capacity;
     let lines: Vec<ClusterLine> = snapshot

@@ -11,7 +11,7 @@ use crate::model::capacity::{
 };
 use crate::model::fleet::{ClusterView, ResourceVector};
 use crate::model::ledger::Ledger;
-use crate::model::live::{DriftKind, FleetSnapshot, find_drift};
+use crate::model::live::{FleetSnapshot, find_drift};
 use crate::model::maintenance::{ClusterHolds, MaintenanceHolds};
 
 /// What the drill-down shows about one node.
@@ -205,14 +205,9 @@ impl FleetData {
     fn refresh_drift(&mut self, snapshot: &FleetSnapshot, ledger: &Ledger) {
         self.drift.clear();
         for d in find_drift(ledger, snapshot) {
-            let what = match &d.kind {
-                DriftKind::Version { component, .. } => component.clone(),
-                DriftKind::KubeletSkew { .. } => "kubelet skew".to_owned(),
-                DriftKind::Identity { .. } => "identity".to_owned(),
-                DriftKind::UnpinnedIdentity { .. } => "unpinned".to_owned(),
-                DriftKind::Unobservable { .. } => continue,
-            };
-            self.drift.entry(d.cluster).or_default().push(what);
+            if let Some(what) = d.kind.topic() {
+                self.drift.entry(d.cluster).or_default().push(what);
+            }
         }
     }
 

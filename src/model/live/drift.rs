@@ -65,6 +65,20 @@ pub struct LedgerEdit {
     pub to: String,
 }
 
+impl DriftKind {
+    /// What disagrees, in a word or two (`kubernetes`, `gpuDriver`, `identity`), for
+    /// summaries; `None` for a cluster that could not be observed (its status says so).
+    pub fn topic(&self) -> Option<String> {
+        Some(match self {
+            DriftKind::Version { component, .. } => component.clone(),
+            DriftKind::KubeletSkew { .. } => "kubelet skew".into(),
+            DriftKind::Identity { .. } => "identity".into(),
+            DriftKind::UnpinnedIdentity { .. } => "identity not pinned".into(),
+            DriftKind::Unobservable { .. } => return None,
+        })
+    }
+}
+
 /// One disagreement about one cluster.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
