@@ -144,7 +144,7 @@ pub struct App {
     /// Cluster drill-down.
     pub cluster_state: Option<ClusterState>,
     /// Node page.
-    pub node_state: Option<crate::tui::screens::node::NodeState>,
+    pub node_state: Option<crate::tui::screens::node::NodePageState>,
     /// Capacity screen.
     pub capacity_state: CapacityState,
     /// Rollouts screen.
@@ -542,8 +542,9 @@ impl App {
                     .as_ref()
                     .is_some_and(|s| s.cluster == cluster && s.node == node);
                 if !same {
-                    self.node_state =
-                        Some(crate::tui::screens::node::NodeState::new(&cluster, node));
+                    self.node_state = Some(crate::tui::screens::node::NodePageState::new(
+                        &cluster, node,
+                    ));
                 }
             }
             Route::Capacity(_) => self.refresh_report(),

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 
 use crate::model::capacity::{
@@ -11,24 +12,46 @@ use crate::model::capacity::{
 };
 use crate::model::fleet::{ClusterView, Dimension, NodeName, PodPhase, PodView, Readiness};
 
-/// The page's state: which node, and the selected pod row.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NodeState {
+/// The page's state: which node, the selected pod row, and where its pods would go.
+#[derive(Debug, Clone)]
+pub struct NodePageState {
     /// The cluster.
     pub cluster: String,
     /// The node.
     pub node: Arc<str>,
     /// Selected pod row.
     pub selected: usize,
+    /// The re-placement of the node's pods, for the view it was worked out from: the
+    /// page is drawn on every frame, the view changes with a snapshot.
+    departure: RefCell<Option<(Arc<ClusterView>, Arc<Departure>)>>,
 }
 
-impl NodeState {
+impl NodePageState {
     /// The page on `node` of `cluster`, first row selected.
-    pub fn new(cluster: &str, node: Arc<str>) -> NodeState {
-        NodeState {
+    pub fn new(cluster: &str, node: Arc<str>) -> NodePageState {
+        NodePageState {
             cluster: cluster.to_owned(),
             node,
             selected: 0,
+            departure: RefCell::new(None),
+        }
+    }
+
+    /// Where the node's pods would go in `view`, worked out once per view.
+    pub fn departure(
+        &self,
+        view: &Arc<ClusterView>,
+        config: &CapacityConfig,
+        reserved: &[NodeName],
+    ) -> Arc<Departure> {
+        let mut cached = self.departure.borrow_mut();
+        match &*cached {
+            Some((seen, departure)) if Arc::ptr_eq(seen, view) => Arc::clone(departure),
+            _ => {
+                let departure = Arc::new(Departure::of(view, config, reserved, &self.node));
+                *cached = Some((Arc::clone(view), Arc::clone(&departure)));
+                departure
+            }
         }
     }
 }
@@ -128,6 +151,7 @@ fn phase_label(phase: PodPhase) -> &'static str {
 
 /// Where the node's pods would go if it left: the same first-fit-decreasing re-placement
 /// `w` and `capacity --what-if node=` run, so the page and the what-if agree.
+#[derive(Debug)]
 pub struct Departure {
     /// Pods (by index) that found a node.
     placed: HashSet<usize>,
@@ -383,5 +407,19 @@ mod tests {
         view.pdbs[0].current_healthy = 1;
         let rows = pod_rows(&view, "n1", &departure);
         assert_eq!(rows[1].fate, Fate::BlockedBy("shop/web".into()));
+    }
+
+    #[test]
+    fn the_re_placement_is_worked_out_once_per_view() {
+        let view = Arc::new(cluster(
+            vec![node("n1", "a").build(), node("n2", "a").build()],
+            vec![pod("web", Some("n1")).build()],
+        ));
+        let state = NodePageState::new("c1", "n1".into());
+        let config = CapacityConfig::default();
+        let first = state.departure(&view, &config, &[]);
+        assert!(Arc::ptr_eq(&first, &state.departure(&view, &config, &[])));
+        let next = Arc::new(ClusterView::clone(&view));
+        assert!(!Arc::ptr_eq(&first, &state.departure(&next, &config, &[])));
     }
 }

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::cluster::readiness_label;
-use super::node::{Departure, NodeState, pod_rows};
+use super::node::{NodePageState, pod_rows};
 use super::table::{Col, fit_columns, header, row, scroll_offset};
 use crate::model::capacity::format_amount;
 use crate::model::fleet::{Dimension, MaintenanceState, NodeView, Readiness, Schedulability};
@@ -59,7 +59,7 @@ const FIRST_LABELS: [&str; 6] = [
     "karpenter.sh/nodepool",
 ];
 
-pub fn draw(app: &App, state: &NodeState, area: Rect, buf: &mut Buffer) {
+pub fn draw(app: &App, state: &NodePageState, area: Rect, buf: &mut Buffer) {
     let t = &app.config.theme;
     let facts = app.data.cluster(&state.cluster);
     let found = facts.and_then(|f| {
@@ -224,14 +224,9 @@ fn head_lines<'a>(
     lines
 }
 
-fn draw_pods(app: &App, state: &NodeState, facts: &ClusterFacts, area: Rect, buf: &mut Buffer) {
+fn draw_pods(app: &App, state: &NodePageState, facts: &ClusterFacts, area: Rect, buf: &mut Buffer) {
     let t = &app.config.theme;
-    let departure = Departure::of(
-        &facts.view,
-        &app.config.capacity,
-        &facts.held.reserved,
-        &state.node,
-    );
+    let departure = state.departure(&facts.view, &app.config.capacity, &facts.held.reserved);
     let rows = pod_rows(&facts.view, &state.node, &departure);
     let trouble = rows.iter().filter(|r| r.fate.is_trouble()).count();
     let title = if trouble == 0 {
