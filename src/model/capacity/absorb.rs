@@ -97,11 +97,11 @@ struct SiblingNodes<'i, 'a> {
 
 impl<'i, 'a> SiblingNodes<'i, 'a> {
     fn new(index: &'i ClusterIndex<'a>, reserved: &[NodeName]) -> Self {
-        let reserved = index.node_mask(reserved);
+        let held = index.node_mask(reserved);
         let target: Vec<bool> = index
             .health
             .iter()
-            .zip(&reserved)
+            .zip(&held)
             .map(|(h, r)| h.is_healthy() && !r)
             .collect();
         let free = index.free_on(&target);
@@ -110,11 +110,7 @@ impl<'i, 'a> SiblingNodes<'i, 'a> {
             runs: index.cluster.pods.iter().filter_map(workload_of).collect(),
             target,
             free,
-            baseline: what_if(
-                index,
-                &Scenario::Baseline,
-                &reserved_names(index, &reserved),
-            ),
+            baseline: what_if(index, &Scenario::Baseline, reserved),
             placed: 0,
             absorbed: ResourceVector::ZERO,
         }
@@ -137,17 +133,6 @@ impl<'i, 'a> SiblingNodes<'i, 'a> {
             })
             .map(|(i, _)| i)
     }
-}
-
-fn reserved_names(index: &ClusterIndex<'_>, mask: &[bool]) -> Vec<NodeName> {
-    index
-        .cluster
-        .nodes
-        .iter()
-        .zip(mask)
-        .filter(|(_, r)| **r)
-        .map(|(n, _)| n.name.clone())
-        .collect()
 }
 
 /// Re-places the movable pods of `lost` onto `siblings` (each with the nodes approved
