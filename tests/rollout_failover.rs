@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use executor_support::{Executor, journal, wait};
-use fleetdeck::engine::executor::EngineError;
+use fleetdeck::engine::executor::{EngineError, ExecutorOptions};
 use fleetdeck::journal::{EventQuery, JournalError, JournalStore};
 use fleetdeck::model::rollout::Observation;
 use fleetdeck::model::run::{EventBody, RunStatus};
@@ -479,8 +479,12 @@ async fn slow_metric_evidence_keeps_the_lease() {
         }
     });
     setup.start_rollout();
-    let mut active = live.executor(&setup.ws, "executor-a", Some(&url));
-    let mut standby = live.executor(&setup.ws, "executor-b", Some(&url));
+    // Each query waits out its 5 s timeout, more than twice a 2 s lease: long enough to
+    // lose the lease if it were not renewed, while a renewal every third of it keeps
+    // room for a journal write slowed by a busy machine (1 s left too little).
+    let lease_ttl = |options: &mut ExecutorOptions| options.lease_ttl = Duration::from_secs(2);
+    let mut active = live.executor_with(&setup.ws, "executor-a", Some(&url), lease_ttl);
+    let mut standby = live.executor_with(&setup.ws, "executor-b", Some(&url), lease_ttl);
     tokio::join!(
         setup.finish_with(&mut active),
         setup.finish_with(&mut standby)
