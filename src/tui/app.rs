@@ -226,8 +226,7 @@ impl App {
         match self.nav.current() {
             Route::Ledger => Context::Ledger,
             Route::Cluster(_) => Context::Cluster,
-            // A read-only page with one list: motion keys and the global ones.
-            Route::Node(..) => Context::List,
+            Route::Node(..) => Context::Node,
             Route::Capacity(_) => Context::Capacity,
             Route::Rollouts => Context::Rollouts,
             Route::Maintenance => Context::Maintenance,
@@ -658,19 +657,36 @@ impl App {
         }
     }
 
-    /// What-if on the drill-down's marked (or selected) nodes.
+    /// The cluster on screen and the nodes chosen on it: the drill-down's marked (or
+    /// selected) nodes, or the node page's node. `None` on other screens.
+    pub(super) fn chosen_nodes(&self) -> Option<(String, Vec<Arc<str>>)> {
+        match self.nav.current() {
+            Route::Node(..) => {
+                let state = self.node_state.as_ref()?;
+                Some((state.cluster.clone(), vec![Arc::clone(&state.node)]))
+            }
+            Route::Cluster(_) => {
+                let state = self.cluster_state.as_ref()?;
+                let names = self
+                    .data
+                    .cluster(&state.id)
+                    .map(|facts| state.what_if_nodes(facts))
+                    .unwrap_or_default();
+                Some((state.id.clone(), names))
+            }
+            _ => None,
+        }
+    }
+
+    /// What-if on the chosen nodes ([`App::chosen_nodes`]).
     pub(super) fn what_if_nodes(&mut self, batch: bool) {
-        let Some(state) = &self.cluster_state else {
+        let Some((id, chosen)) = self.chosen_nodes() else {
             return;
         };
-        let Some(facts) = self.data.cluster(&state.id) else {
-            return;
-        };
-        let names = node_names(&state.what_if_nodes(facts));
+        let names = node_names(&chosen);
         if names.is_empty() {
             return;
         }
-        let id = state.id.clone();
         let scenario = if batch {
             Scenario::MaintenanceBatch(names)
         } else {

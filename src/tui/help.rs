@@ -17,7 +17,6 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     let map = &app.config.keymap;
     let mut out = Vec::new();
     let screen = app.context();
-    // A screen that is only a list (the node page) is not listed twice.
     let mut contexts = vec![screen];
     for ctx in [Context::List, Context::Global] {
         if !contexts.contains(&ctx) {

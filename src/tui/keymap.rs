@@ -34,6 +34,8 @@ pub enum Context {
     Ledger,
     /// The cluster drill-down.
     Cluster,
+    /// The node page.
+    Node,
     /// The capacity screen.
     Capacity,
     /// The rollouts screen.
@@ -46,11 +48,12 @@ pub enum Context {
 
 impl Context {
     /// All contexts, in file order.
-    pub const ALL: [Context; 8] = [
+    pub const ALL: [Context; 9] = [
         Context::Global,
         Context::List,
         Context::Ledger,
         Context::Cluster,
+        Context::Node,
         Context::Capacity,
         Context::Rollouts,
         Context::Maintenance,
@@ -64,6 +67,7 @@ impl Context {
             Context::List => "list",
             Context::Ledger => "ledger",
             Context::Cluster => "cluster",
+            Context::Node => "node",
             Context::Capacity => "capacity",
             Context::Rollouts => "rollouts",
             Context::Maintenance => "maintenance",
@@ -224,6 +228,8 @@ struct RawFile {
     #[serde(default)]
     cluster: Vec<RawEntry>,
     #[serde(default)]
+    node: Vec<RawEntry>,
+    #[serde(default)]
     capacity: Vec<RawEntry>,
     #[serde(default)]
     rollouts: Vec<RawEntry>,
@@ -253,6 +259,7 @@ fn parse_layer(text: &str, file: &str, warnings: &mut Vec<ConfigWarning>) -> Lay
         (Context::List, raw.list),
         (Context::Ledger, raw.ledger),
         (Context::Cluster, raw.cluster),
+        (Context::Node, raw.node),
         (Context::Capacity, raw.capacity),
         (Context::Rollouts, raw.rollouts),
         (Context::Maintenance, raw.maintenance),

@@ -457,15 +457,9 @@ pub fn inventory(view: &crate::model::fleet::ClusterView) -> Vec<NodeFacts> {
 /// `m` in the drill-down: start a maintenance on the marked nodes (or the selected one),
 /// showing the planned batches first.
 pub fn start_maintenance(app: &mut App) -> Vec<Command> {
-    let Some(state) = &app.cluster_state else {
+    let Some((id, names)) = app.chosen_nodes() else {
         return Vec::new();
     };
-    let id = state.id.clone();
-    let names = app
-        .data
-        .cluster(&id)
-        .map(|facts| state.what_if_nodes(facts))
-        .unwrap_or_default();
     // Nothing marked yet: what the cluster allows comes before which nodes (marking nodes
     // of a cluster that takes no change would be wasted). With nodes marked, the request
     // is real and its refusal goes to the journal below.

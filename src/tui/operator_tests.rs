@@ -463,6 +463,31 @@ fn start_maintenance_from_marked_nodes() {
 }
 
 #[test]
+fn start_maintenance_from_the_node_page_takes_its_node() {
+    let mut app = on_cluster("us-east-stg-01", "j enter");
+    let Route::Node(_, node) = app.nav.current().clone() else {
+        panic!("{:?}", app.nav.current())
+    };
+    press(&mut app, "m");
+    let screen = render(&app, 160, 36);
+    assert!(screen.contains(&format!("batch 1: {node}")), "{screen}");
+    press(&mut app, "enter enter");
+    let commands = press(&mut app, "enter");
+    let Some(Command::Send(ConsoleCommand::StartMaintenance { spec, .. })) = commands.first()
+    else {
+        panic!("{commands:?}")
+    };
+    let crate::model::maintenance::NodeSelection::Names(names) = &spec.nodes else {
+        panic!("{:?}", spec.nodes)
+    };
+    assert_eq!(
+        names.iter().map(|n| n.0.as_str()).collect::<Vec<_>>(),
+        [node.as_ref()]
+    );
+    assert_eq!(spec.name, format!("console-{node}"));
+}
+
+#[test]
 fn a_maintenance_started_in_the_console_gets_a_name_fit_for_run_ids() {
     let mut app = on_cluster("us-east-stg-01", "space m");
     typed(&mut app, " / X");

@@ -54,7 +54,7 @@ pub fn on_screen_action(app: &mut App, action: Action) -> Vec<Command> {
     match app.nav.current().clone() {
         Route::Ledger => ledger(app, action),
         Route::Cluster(_) => return cluster(app, action),
-        Route::Node(..) => node_page(app, action),
+        Route::Node(..) => return node_page(app, action),
         Route::Capacity(scope) => capacity(app, scope, action),
         Route::Rollouts => return rollouts(app, action),
         Route::Maintenance => maintenance(app, action),
@@ -210,15 +210,29 @@ fn cluster(app: &mut App, action: Action) -> Vec<Command> {
     Vec::new()
 }
 
-/// Motion in the node page's pod list.
-fn node_page(app: &mut App, action: Action) {
+/// The node page: motion in its pod list, and the drill-down's node keys on its node.
+fn node_page(app: &mut App, action: Action) -> Vec<Command> {
+    match action {
+        Action::WhatIfLose => app.what_if_nodes(false),
+        Action::WhatIfBatch => app.what_if_nodes(true),
+        Action::StartMaintenance => return super::operator_keys::start_maintenance(app),
+        Action::ClusterCapacity => {
+            if let Some(state) = &app.node_state {
+                let id = state.cluster.clone();
+                app.go_capacity(CapacityScope::Cluster(id), false);
+            }
+        }
+        a if is_motion(a) => pod_motion(app, a),
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn pod_motion(app: &mut App, action: Action) {
     let page = app.page();
     let Some(state) = app.node_state.as_mut() else {
         return;
     };
-    if !is_motion(action) {
-        return;
-    }
     let rows = app.data.cluster(&state.cluster).map_or(0, |f| {
         super::screens::node::pods_on(&f.view, &state.node).count()
     });

@@ -307,6 +307,40 @@ fn node_what_if_from_the_drill_down() {
 }
 
 #[test]
+fn the_node_page_what_ifs_its_own_node_whatever_the_drill_down_marked() {
+    let mut app = fixtures::app();
+    open_first_cluster(&mut app);
+    // A mark on another node of the drill-down does not leak into the node page.
+    press(&mut app, "space enter");
+    let Route::Node(_, node) = app.nav.current().clone() else {
+        panic!("{:?}", app.nav.current())
+    };
+    let footer = render(&app, 200, 30);
+    assert!(footer.contains("<w> what-if"), "{footer}");
+    press(&mut app, "w");
+    let w = app.capacity_state.what_if.as_ref().expect("what-if ran");
+    let crate::model::capacity::Scenario::LoseNodes(lost) = &w.report.scenario else {
+        panic!("{:?}", w.report.scenario)
+    };
+    assert_eq!(
+        lost.iter().map(|n| n.0.as_ref()).collect::<Vec<_>>(),
+        [node.as_ref()]
+    );
+    assert_eq!(w.report.lost_nodes, 1);
+    assert_eq!(
+        app.nav.current(),
+        &Route::Capacity(CapacityScope::Cluster("eu-fra-prod-01".into()))
+    );
+    press(&mut app, "esc");
+    assert!(matches!(app.nav.current(), Route::Node(..)));
+    press(&mut app, "c");
+    assert_eq!(
+        app.nav.current(),
+        &Route::Capacity(CapacityScope::Cluster("eu-fra-prod-01".into()))
+    );
+}
+
+#[test]
 fn palette_over_the_ledger() {
     let mut app = fixtures::app();
     press(&mut app, ":");

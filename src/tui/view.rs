@@ -254,8 +254,15 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             Action::Palette,
             Action::Help,
         ],
-        // The node page: a read-only list.
-        Context::List => &[Action::Back, Action::Palette, Action::Help],
+        Context::Node => &[
+            Action::Back,
+            Action::WhatIfLose,
+            Action::WhatIfBatch,
+            Action::StartMaintenance,
+            Action::ClusterCapacity,
+            Action::Palette,
+            Action::Help,
+        ],
         _ => &[
             Action::Open,
             Action::Back,
