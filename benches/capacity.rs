@@ -134,6 +134,7 @@ impl Gen<'_> {
                     name: self.s(&format!("{ds}-{n}")),
                     node: Some(node.name.clone()),
                     phase: PodPhase::Running,
+                    ready: true,
                     owner: Some(OwnerRef {
                         kind: self.s("DaemonSet"),
                         name: self.s(ds),
@@ -164,6 +165,7 @@ impl Gen<'_> {
                     name: self.s(&format!("{owner}-{n}-{used}")),
                     node: Some(node.name.clone()),
                     phase: PodPhase::Running,
+                    ready: true,
                     owner: Some(OwnerRef {
                         kind: self.s("Job"),
                         name: self.s(&owner),
@@ -214,6 +216,7 @@ impl Gen<'_> {
                 name: self.s(&format!("app-{app}-{i}")),
                 node: Some(nodes[node].name.clone()),
                 phase: PodPhase::Running,
+                ready: true,
                 owner: Some(OwnerRef {
                     kind: self.s(kind),
                     name: self.s(&format!("app-{app}")),

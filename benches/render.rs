@@ -114,6 +114,7 @@ fn view(c: usize, generation: usize) -> ClusterView {
                 name: Arc::from(format!("pod-{p}").as_str()),
                 node: Some(nodes[n].name.clone()),
                 phase: PodPhase::Running,
+                ready: true,
                 owner: Some(OwnerRef {
                     kind: Arc::from("ReplicaSet"),
                     name: Arc::from(format!("app-{}", p % 40).as_str()),
@@ -139,6 +140,7 @@ fn view(c: usize, generation: usize) -> ClusterView {
             current_healthy: 25,
             desired_healthy: 25,
             expected_pods: 25,
+            always_allow_unhealthy: false,
         })
         .collect();
     ClusterView {

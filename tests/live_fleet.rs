@@ -147,6 +147,33 @@ async fn demo_fleet_statuses_identity_and_drift() {
                 .any(|c| c.view.pods.iter().any(|p| p.pdb.is_some())),
         "pods are linked to their PDBs"
     );
+    // Pod readiness is read from the pods: the down zone's pods are not Ready, as the
+    // node controller marks them, while those on healthy nodes are.
+    let zone_down = snapshot.cluster("prod-euw1-02").unwrap();
+    let node_ready = |name: &str| {
+        zone_down
+            .view
+            .nodes
+            .iter()
+            .any(|n| n.name.as_str() == name && n.readiness == Readiness::Ready)
+    };
+    let (mut on_down, mut on_ready) = (Vec::new(), Vec::new());
+    for pod in zone_down.view.pods.iter() {
+        if let Some(node) = &pod.node {
+            match node_ready(node.as_str()) {
+                true => on_ready.push(pod.ready),
+                false => on_down.push(pod.ready),
+            }
+        }
+    }
+    assert!(
+        !on_down.is_empty() && on_down.iter().all(|ready| !ready),
+        "{on_down:?}"
+    );
+    assert!(
+        !on_ready.is_empty() && on_ready.iter().all(|ready| *ready),
+        "{on_ready:?}"
+    );
 
     // Drift: identity, unobservable, and the version the ledger got wrong.
     let drift = find_drift(&ledger, &snapshot);

@@ -108,6 +108,7 @@ mod tests {
             current_healthy: 1,
             desired_healthy: 1,
             expected_pods: 1,
+            always_allow_unhealthy: false,
         }
     }
 

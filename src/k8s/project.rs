@@ -216,6 +216,7 @@ pub fn project_pod(
             .filter(|n| !n.is_empty())
             .map(|n| NodeName(interner.intern(n))),
         phase,
+        ready: pod.ready.as_deref() == Some("True"),
         owner,
         requests: effective_requests(&spec),
         node_selector,
@@ -351,6 +352,7 @@ pub fn project_pdb(pdb: &SlimPdb<'_>, interner: &mut Interner) -> (PdbView, PdbS
         current_healthy: pdb.status.current_healthy,
         desired_healthy: pdb.status.desired_healthy,
         expected_pods: pdb.status.expected_pods,
+        always_allow_unhealthy: pdb.unhealthy_pod_eviction_policy.as_deref() == Some("AlwaysAllow"),
     };
     (view, selector(pdb.selector.as_ref(), interner))
 }
@@ -420,6 +422,28 @@ mod tests {
         );
         assert_eq!(view.owner.unwrap().to_string(), "ReplicaSet web-abc");
         assert_eq!(labels.get("app").map(|v| &**v), Some("web"));
+    }
+
+    #[test]
+    fn a_pod_is_ready_only_when_its_ready_condition_says_true() {
+        let ready = |status: serde_json::Value| {
+            let text = serde_json::json!({
+                "metadata": {"name": "p", "namespace": "ns"},
+                "spec": {"nodeName": "n1", "containers": []},
+                "status": status
+            })
+            .to_string();
+            let pod = slim_de::pod(&mut Reader::new(&text)).unwrap();
+            project_pod(&pod, &mut Interner::new()).unwrap().0.ready
+        };
+        let condition = |s: &str| serde_json::json!({"phase": "Running", "conditions": [{"type": "Ready", "status": s}]});
+        assert!(ready(condition("True")));
+        assert!(!ready(condition("False")));
+        assert!(!ready(condition("Unknown")));
+        assert!(
+            !ready(serde_json::json!({"phase": "Pending"})),
+            "no condition yet"
+        );
     }
 
     fn projected_pod(spec: serde_json::Value) -> PodView {

@@ -346,6 +346,8 @@ pub struct SlimPod<'a> {
     pub spec: SlimPodSpec<'a>,
     /// The phase; `None` when absent (a pod not yet seen by a kubelet: pending).
     pub phase: Option<PodPhase>,
+    /// `status.conditions[Ready].status`, if the pod has that condition.
+    pub ready: Option<Cow<'a, str>>,
 }
 
 /// `Pod.spec`, slim.
@@ -441,6 +443,8 @@ pub struct SlimPdb<'a> {
     pub metadata: SlimMeta<'a>,
     /// `spec.selector`, decoded in full (PDBs are few and selectors small).
     pub selector: Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector>,
+    /// `spec.unhealthyPodEvictionPolicy` (`IfHealthyBudget` when absent).
+    pub unhealthy_pod_eviction_policy: Option<Cow<'a, str>>,
     /// What the disruption controller computed.
     pub status: SlimPdbStatus,
 }

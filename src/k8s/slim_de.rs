@@ -151,21 +151,7 @@ pub fn node<'a>(r: &mut Reader<'a>) -> Result<SlimNode<'a>> {
             "status" => r.object(|r, key| {
                 match &*key {
                     "allocatable" => node.status.allocatable = quantities(r)?,
-                    "conditions" => r.array(|r| {
-                        let (mut kind, mut status) = (Cow::Borrowed(""), None);
-                        r.object(|r, key| {
-                            match &*key {
-                                "type" => kind = text(r)?,
-                                "status" => status = r.optional_string()?,
-                                _ => r.skip()?,
-                            }
-                            Ok(())
-                        })?;
-                        if kind == "Ready" && node.status.ready.is_none() {
-                            node.status.ready = Some(status.unwrap_or_default());
-                        }
-                        Ok(())
-                    })?,
+                    "conditions" => node.status.ready = ready_condition(r)?,
                     "nodeInfo" => node.status.node_info = node_info(r)?,
                     _ => r.skip()?,
                 }
@@ -190,6 +176,28 @@ fn node_info<'a>(r: &mut Reader<'a>) -> Result<SlimNodeInfo<'a>> {
         Ok(())
     })?;
     Ok(info)
+}
+
+/// The status of the first `Ready` condition in a `conditions` list (empty if it has
+/// none), or `None` when the list has no such condition.
+fn ready_condition<'a>(r: &mut Reader<'a>) -> Result<Option<Cow<'a, str>>> {
+    let mut ready = None;
+    r.array(|r| {
+        let (mut kind, mut status) = (Cow::Borrowed(""), None);
+        r.object(|r, key| {
+            match &*key {
+                "type" => kind = text(r)?,
+                "status" => status = r.optional_string()?,
+                _ => r.skip()?,
+            }
+            Ok(())
+        })?;
+        if kind == "Ready" && ready.is_none() {
+            ready = Some(status.unwrap_or_default());
+        }
+        Ok(())
+    })?;
+    Ok(ready)
 }
 
 /// A Pod.
@@ -219,6 +227,7 @@ pub fn pod<'a>(r: &mut Reader<'a>) -> Result<SlimPod<'a>> {
             "status" => r.object(|r, key| {
                 match &*key {
                     "phase" => pod.phase = r.optional_string()?.map(|s| phase(&s)),
+                    "conditions" => pod.ready = ready_condition(r)?,
                     _ => r.skip()?,
                 }
                 Ok(())
@@ -410,6 +419,9 @@ pub fn pdb<'a>(r: &mut Reader<'a>) -> Result<SlimPdb<'a>> {
                         let raw = r.raw_value()?;
                         pdb.selector = serde_json::from_str(raw).map_err(|_| at)?;
                     }
+                    "unhealthyPodEvictionPolicy" => {
+                        pdb.unhealthy_pod_eviction_policy = r.optional_string()?
+                    }
                     _ => r.skip()?,
                 }
                 Ok(())
@@ -582,6 +594,31 @@ mod tests {
         );
         assert_eq!(node.metadata.gpu_replicas_annotation.as_deref(), Some("4"));
         assert_eq!(node.status.ready.as_deref(), Some("True"));
+    }
+
+    #[test]
+    fn a_pods_readiness_and_a_budgets_unhealthy_pod_policy_are_read() {
+        let crashing = read(
+            r#"{"status": {"phase": "Running", "conditions": [
+                  {"type": "PodScheduled", "status": "True"},
+                  {"type": "ContainersReady", "status": "False"},
+                  {"type": "Ready", "status": "False", "reason": "ContainersNotReady"}]}}"#,
+            pod,
+        );
+        assert_eq!(crashing.ready.as_deref(), Some("False"));
+        let fresh = read(
+            r#"{"status": {"phase": "Pending", "conditions": null}}"#,
+            pod,
+        );
+        assert!(fresh.ready.is_none());
+        let budget = read(
+            r#"{"spec": {"unhealthyPodEvictionPolicy": "AlwaysAllow", "minAvailable": 2}}"#,
+            pdb,
+        );
+        assert_eq!(
+            budget.unhealthy_pod_eviction_policy.as_deref(),
+            Some("AlwaysAllow")
+        );
     }
 
     #[test]

@@ -153,6 +153,7 @@ fn pod(
         name: Arc::from(name),
         node: Some(NodeName::from(node)),
         phase: PodPhase::Running,
+        ready: true,
         owner: Some(OwnerRef {
             kind: Arc::from("ReplicaSet"),
             name: Arc::from(owner),
@@ -226,6 +227,7 @@ fn view(id: &str, prefix: &str, per_zone: usize, gpu_nodes: usize) -> ClusterVie
             current_healthy: 9,
             desired_healthy: 9,
             expected_pods: 9,
+            always_allow_unhealthy: false,
         }],
     }
 }

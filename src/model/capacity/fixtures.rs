@@ -103,6 +103,7 @@ pub(crate) fn pod(name: &str, node: Option<&str>) -> PodB {
         } else {
             PodPhase::Pending
         },
+        ready: node.is_some(),
         owner: Some(OwnerRef {
             kind: "ReplicaSet".into(),
             name: "app".into(),
@@ -179,6 +180,11 @@ impl PodB {
     /// Pinned to any of several values of `k` (a regional disk's zones).
     pub(crate) fn domains(mut self, k: &str, values: &[&str]) -> Self {
         self.0.required_domain = RequiredDomain::any_of(k.into(), values.iter().map(|&v| v.into()));
+        self
+    }
+    /// Its Ready condition off (a crashing pod, or one on a node that stopped reporting).
+    pub(crate) fn not_ready(mut self) -> Self {
+        self.0.ready = false;
         self
     }
     pub(crate) fn phase(mut self, phase: PodPhase) -> Self {

@@ -111,6 +111,9 @@ pub struct PodView {
     pub node: Option<NodeName>,
     /// Lifecycle phase.
     pub phase: PodPhase,
+    /// Its `Ready` condition is `True`: what the eviction API reads as healthy. The node
+    /// controller turns it off on a node that stops reporting.
+    pub ready: bool,
     /// Controlling owner, if any.
     pub owner: Option<OwnerRef>,
     /// Effective requests as the scheduler computes them (see

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use crate::model::capacity::{
     CapacityConfig, ClusterIndex, Scenario, format_amount, planned_moves, what_if,
 };
-use crate::model::fleet::{ClusterView, Dimension, NodeName, PodPhase, PodView, Readiness};
+use crate::model::fleet::{ClusterView, Dimension, NodeName, PodPhase, PodView};
 
 /// The page's state: which node, the selected pod row, and where its pods would go.
 #[derive(Debug, Clone)]
@@ -128,6 +128,8 @@ pub struct PodRow {
     pub owner: String,
     /// Phase, as the API says it.
     pub phase: &'static str,
+    /// Its Ready condition is true.
+    pub ready: bool,
     /// Requests, in people's units (`-` for none).
     pub cpu: String,
     /// Memory request.
@@ -157,9 +159,6 @@ pub struct Departure {
     placed: HashSet<usize>,
     /// Why the others did not, by namespace and owner.
     unplaced: Vec<(String, String)>,
-    /// Whether the node is Ready: the node controller marks the pods of a node that is
-    /// not as not Ready, and a budget that is whole lets such pods be evicted.
-    node_ready: bool,
 }
 
 impl Departure {
@@ -187,16 +186,7 @@ impl Departure {
                 )
             })
             .collect();
-        let node_ready = view
-            .nodes
-            .iter()
-            .find(|n| n.name.as_str() == node)
-            .is_some_and(|n| n.readiness == Readiness::Ready);
-        Departure {
-            placed,
-            unplaced,
-            node_ready,
-        }
+        Departure { placed, unplaced }
     }
 
     fn why_not(&self, pod: &PodView) -> String {
@@ -225,13 +215,10 @@ fn fate(i: usize, pod: &PodView, view: &ClusterView, departure: &Departure) -> F
     if owner.is_node_bound() {
         return Fate::Stays;
     }
-    // A budget with no disruption left refuses a Ready pod's eviction; a pod that is not
-    // Ready may still go while the budget is whole (the default unhealthy-pod policy).
     let blocking = pod
         .pdb
         .and_then(|i| view.pdbs.get(i as usize))
-        .filter(|pdb| pdb.blocks_eviction())
-        .filter(|pdb| departure.node_ready || pdb.current_healthy < pdb.desired_healthy);
+        .filter(|pdb| pdb.refuses_eviction(pod.ready));
     if let Some(pdb) = blocking {
         return Fate::BlockedBy(format!("{}/{}", pdb.namespace, pdb.name));
     }
@@ -273,6 +260,7 @@ pub fn pod_rows(view: &ClusterView, node: &str, departure: &Departure) -> Vec<Po
                 .as_ref()
                 .map_or_else(|| "-".to_owned(), |o| format!("{} {}", o.kind, o.name)),
             phase: phase_label(p.phase),
+            ready: p.ready,
             cpu: amount(&Dimension::Cpu, p.requests.cpu_millis()),
             memory: amount(&Dimension::Memory, p.requests.memory_bytes()),
             gpu: amount(&Dimension::Gpu, p.requests.gpu()),
@@ -330,6 +318,7 @@ mod tests {
             current_healthy: 3,
             desired_healthy: 3,
             expected_pods: 3,
+            always_allow_unhealthy: false,
         });
         view.pods[4].pdb = Some(0);
         let departure = Departure::of(&view, &CapacityConfig::default(), &[], "n1");
@@ -367,18 +356,21 @@ mod tests {
 
     #[test]
     fn on_a_node_that_is_not_ready_a_whole_budget_lets_its_pods_go_and_a_lost_zone_holds_them() {
-        // Zone b is down: n1 is not ready, so are its pods. The budget has no disruption
-        // left but is whole (2 of 2 healthy): the not-ready pod may be evicted. db-0's
-        // volume is in zone b, where no node is left: it cannot move.
+        // Zone b is down: n1 is not ready, and the node controller has marked its pods
+        // not Ready. The budget has no disruption left but is whole (2 of 2 healthy): the
+        // not-ready pod may be evicted. db-0's volume is in zone b, where no node is
+        // left: it cannot move.
         let mut view = cluster(
             vec![node("n1", "b").not_ready().build(), node("n2", "a").build()],
             vec![
                 pod("web-1", Some("n1"))
                     .owner("shop", "ReplicaSet", "web-5f6c7d8e9a")
+                    .not_ready()
                     .build(),
                 pod("db-0", Some("n1"))
                     .owner("data", "StatefulSet", "db")
                     .domain("topology.kubernetes.io/zone", "b")
+                    .not_ready()
                     .build(),
             ],
         );
@@ -389,6 +381,7 @@ mod tests {
             current_healthy: 2,
             desired_healthy: 2,
             expected_pods: 3,
+            always_allow_unhealthy: false,
         });
         view.pods[0].pdb = Some(0);
         let departure = Departure::of(&view, &CapacityConfig::default(), &[], "n1");
@@ -403,10 +396,59 @@ mod tests {
                 "yes".to_owned(),
             ]
         );
-        // Short of healthy pods, the budget refuses even a not-ready pod.
+        // Short of healthy pods, the budget refuses even a not-ready pod...
         view.pdbs[0].current_healthy = 1;
         let rows = pod_rows(&view, "n1", &departure);
         assert_eq!(rows[1].fate, Fate::BlockedBy("shop/web".into()));
+        // ...unless the budget lets unhealthy pods go whatever it says.
+        view.pdbs[0].always_allow_unhealthy = true;
+        let rows = pod_rows(&view, "n1", &departure);
+        assert_eq!(rows[1].fate, Fate::Moves);
+    }
+
+    #[test]
+    fn on_a_ready_node_it_is_the_pods_own_readiness_that_the_budget_reads() {
+        // A crashing pod (not Ready) on a healthy node goes while the budget is whole;
+        // its Ready sibling on the same node is held by the same budget.
+        let mut view = cluster(
+            vec![node("n1", "a").build(), node("n2", "a").build()],
+            vec![
+                pod("web-1", Some("n1"))
+                    .owner("shop", "ReplicaSet", "web-5f6c7d8e9a")
+                    .not_ready()
+                    .build(),
+                pod("web-2", Some("n1"))
+                    .owner("shop", "ReplicaSet", "web-5f6c7d8e9a")
+                    .build(),
+            ],
+        );
+        view.pdbs.push(PdbView {
+            namespace: "shop".into(),
+            name: "web".into(),
+            disruptions_allowed: 0,
+            current_healthy: 2,
+            desired_healthy: 2,
+            expected_pods: 3,
+            always_allow_unhealthy: false,
+        });
+        view.pods[0].pdb = Some(0);
+        view.pods[1].pdb = Some(0);
+        let departure = Departure::of(&view, &CapacityConfig::default(), &[], "n1");
+        let rows: Vec<(String, bool, String)> = pod_rows(&view, "n1", &departure)
+            .into_iter()
+            .map(|r| (r.name, r.ready, r.fate.label()))
+            .collect();
+        assert_eq!(
+            rows,
+            vec![
+                (
+                    "shop/web-2".to_owned(),
+                    true,
+                    "blocked: PDB shop/web allows no eviction".to_owned()
+                ),
+                ("shop/web-1".to_owned(), false, "yes".to_owned()),
+            ]
+        );
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::tui::fleet_data::{ClusterFacts, NodeFacts};
 use crate::tui::format::{counted, fit};
 use crate::tui::theme::Slot;
 
-const COLS: [Col; 7] = [
+const COLS: [Col; 8] = [
     Col {
         title: "POD",
         width: 36,
@@ -29,6 +29,10 @@ const COLS: [Col; 7] = [
     Col {
         title: "PHASE",
         width: 11,
+    },
+    Col {
+        title: "READY",
+        width: 5,
     },
     Col {
         title: "CPU",
@@ -47,7 +51,7 @@ const COLS: [Col; 7] = [
         width: 40,
     },
 ];
-const PRIORITY: [usize; 7] = [0, 6, 3, 4, 5, 1, 2];
+const PRIORITY: [usize; 8] = [0, 7, 3, 4, 5, 6, 1, 2];
 
 /// Label keys people look for first on a node: where it is and what it is.
 const FIRST_LABELS: [&str; 6] = [
@@ -281,6 +285,11 @@ fn draw_pods(app: &App, state: &NodePageState, facts: &ClusterFacts, area: Rect,
             (r.name.clone(), Style::new()),
             (r.owner.clone(), t.style(Slot::Muted)),
             (r.phase.to_owned(), Style::new()),
+            if r.ready {
+                ("yes".to_owned(), t.style(Slot::Muted))
+            } else {
+                ("no".to_owned(), t.style(Slot::Warn))
+            },
             (r.cpu.clone(), Style::new()),
             (r.memory.clone(), Style::new()),
             (r.gpu.clone(), Style::new()),
