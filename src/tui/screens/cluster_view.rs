@@ -42,8 +42,9 @@ const COLS: [Col; 9] = [
         width: 14,
     },
     Col {
-        title: "GPUS",
-        width: 6,
+        // Free of allocatable, as the header's fleet figure reads.
+        title: "GPUS FREE",
+        width: 9,
     },
     Col {
         title: "PODS",
