@@ -271,6 +271,14 @@ async fn snapshot_capacity_and_reconcile_commands() {
                 ],
                 vec!["capacity", "--gang", "8xnvidia.com/gpu"],
                 vec!["ledger", "reconcile", "-o", "json"],
+                // Lost already: the unreachable cluster's pods are unknown.
+                vec![
+                    "capacity",
+                    "--what-if",
+                    "cluster=prod-apse1-03",
+                    "-o",
+                    "json",
+                ],
             ]
             .map(|args| fleetdeck(&path, &args)),
         )
@@ -288,7 +296,37 @@ async fn snapshot_capacity_and_reconcile_commands() {
         siblings_typo,
         fleet_gang,
         reconcile_json,
+        lost_unreachable,
     ] = refused;
+    // Its siblings' room is the answer, and the exit says a cluster was not counted.
+    assert_eq!(lost_unreachable.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&lost_unreachable.stdout).unwrap();
+    let siblings = &report[0]["siblings"];
+    assert_eq!(siblings["lostPodsKnown"], false, "{report}");
+    assert_eq!(siblings["displacedPods"], 0, "{report}");
+    let room: Vec<&str> = siblings["roomNow"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{report}"))
+        .iter()
+        .filter_map(|r| r["cluster"].as_str())
+        .collect();
+    assert_eq!(
+        room,
+        [
+            "prod-apse1-01",
+            "prod-apse1-02",
+            "prod-apse1-04",
+            "prod-apse1-05",
+            "prod-apse1-06"
+        ],
+        "{report}"
+    );
+    assert!(
+        siblings["roomNow"][0]["headroom"][0]["headroomRaw"]
+            .as_i64()
+            .is_some_and(|cpu| cpu > 0),
+        "{report}"
+    );
     // Scripts read drift as fields: node counts per version, the edit as field/from/to.
     let report: serde_json::Value = serde_json::from_slice(&reconcile_json.stdout).unwrap();
     let driver = report["drift"]

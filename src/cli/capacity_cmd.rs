@@ -279,7 +279,9 @@ pub fn run(
         .map(|c| cluster_capacity(c, config, &holds, what.as_ref(), gang.as_ref()))
         .collect();
     if let (Some(WhatIf::Cluster(lost)), [only]) = (&what, clusters.as_mut_slice()) {
-        only.siblings = siblings_line(lost, &ledger, &snapshot, &holds, config, siblings)?;
+        only.siblings = Some(siblings_line(
+            lost, &ledger, &snapshot, &holds, config, siblings,
+        )?);
     }
     emit(settings.output, &clusters, || render(&clusters))?;
     // Like `snapshot`: a cluster left out for want of fresh data is worth a non-zero exit,

@@ -328,9 +328,14 @@ pub fn render(clusters: &[ClusterCapacity]) -> String {
     for c in clusters {
         if !c.counted {
             out.push_str(&format!(
-                "{} — {}: no fresh data, not counted\n\n",
+                "{} — {}: no fresh data, not counted\n",
                 c.cluster, c.status
             ));
+            // Lost already, perhaps: its siblings' room still answers.
+            if let Some(siblings) = &c.siblings {
+                out.push_str(&super::capacity_siblings::render(siblings));
+            }
+            out.push('\n');
             continue;
         }
         out.push_str(&format!("{} — {}\n", c.cluster, c.status));

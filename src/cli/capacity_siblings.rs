@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use anyhow::bail;
 use fleetdeck::model::capacity::{
-    AbsorbReport, CapacityConfig, ClusterIndex, absorb_cluster_loss, default_siblings,
-    format_amount,
+    AbsorbReport, CapacityConfig, ClusterIndex, Scenario, absorb_cluster_loss, default_siblings,
+    format_amount, what_if,
 };
 use fleetdeck::model::fleet::ClusterView;
 use fleetdeck::model::ledger::{Ledger, Selector};
@@ -15,7 +15,7 @@ use fleetdeck::model::live::FleetSnapshot;
 use fleetdeck::model::maintenance::MaintenanceHolds;
 use serde::Serialize;
 
-use super::capacity_lines::{UnplacedLine, pods};
+use super::capacity_lines::{DimensionLine, UnplacedLine, pods, scenario_line};
 
 /// One dimension of a sibling's headroom, before and after it took its share.
 #[derive(Serialize)]
@@ -40,18 +40,31 @@ pub struct SiblingLine {
     pub headroom: Vec<HeadroomChange>,
 }
 
+/// A sibling's headroom before it takes anything.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SiblingRoom {
+    pub cluster: String,
+    pub headroom: Vec<DimensionLine>,
+}
+
 /// The answer: which siblings were asked, what they took, what none could.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SiblingsLine {
     /// How the siblings were chosen (`env=…,region=…` by default, else `--siblings`).
     pub chosen_by: String,
+    /// False when the lost cluster has no fresh data: which pods it would shed is not
+    /// known, so nothing is placed and only the siblings' room is told (`roomNow`).
+    pub lost_pods_known: bool,
     pub displaced_pods: u32,
     pub placed_pods: u32,
     pub unplaced: Vec<UnplacedLine>,
     pub siblings: Vec<SiblingLine>,
     /// Siblings without fresh data: counted as taking nothing.
     pub not_counted: Vec<String>,
+    /// Each sibling with fresh data: its headroom before it takes anything.
+    pub room_now: Vec<SiblingRoom>,
 }
 
 /// The siblings `lost` would fail over to: those `selector` picks (a ledger selector), or
@@ -85,8 +98,9 @@ fn sibling_ids<'l>(
     Ok((ids, selector.to_owned()))
 }
 
-/// Asks whether `lost`'s siblings could take its pods. `None` when `lost` itself has no
-/// fresh data (then nothing is known about its pods).
+/// Asks whether `lost`'s siblings could take its pods. When `lost` has no fresh data its
+/// pods are unknown: the siblings' room is all there is to tell (and then the question is
+/// the most pressing, since an unreachable cluster may already be lost).
 pub fn siblings_line(
     lost: &str,
     ledger: &Ledger,
@@ -94,10 +108,7 @@ pub fn siblings_line(
     holds: &MaintenanceHolds,
     config: &CapacityConfig,
     selector: Option<&str>,
-) -> anyhow::Result<Option<SiblingsLine>> {
-    let Some(lost_snapshot) = snapshot.cluster(lost).filter(|c| c.status.data_usable()) else {
-        return Ok(None);
-    };
+) -> anyhow::Result<SiblingsLine> {
     let (ids, chosen_by) = sibling_ids(lost, ledger, selector)?;
     let (fresh, stale): (Vec<_>, Vec<_>) = ids
         .iter()
@@ -120,18 +131,40 @@ pub fn siblings_line(
         .zip(&views)
         .map(|(index, (_, reserved))| (index, *reserved))
         .collect();
+    let room_now = siblings
+        .iter()
+        .map(|(index, reserved)| SiblingRoom {
+            cluster: index.cluster().id.to_string(),
+            headroom: scenario_line(&what_if(index, &Scenario::Baseline, reserved)).headroom,
+        })
+        .collect();
+    let not_counted = stale.iter().map(|c| c.id.to_string()).collect();
+    let Some(lost_snapshot) = snapshot.cluster(lost).filter(|c| c.status.data_usable()) else {
+        return Ok(SiblingsLine {
+            chosen_by,
+            lost_pods_known: false,
+            displaced_pods: 0,
+            placed_pods: 0,
+            unplaced: Vec::new(),
+            siblings: Vec::new(),
+            not_counted,
+            room_now,
+        });
+    };
     let lost_view = holds.of(&lost_snapshot.view.id).apply(&lost_snapshot.view);
     let report = absorb_cluster_loss(&ClusterIndex::new(&lost_view, config), &siblings);
-    Ok(Some(shape(
-        &report,
-        chosen_by,
-        stale.iter().map(|c| c.id.to_string()).collect(),
-    )))
+    Ok(shape(&report, chosen_by, not_counted, room_now))
 }
 
-fn shape(report: &AbsorbReport, chosen_by: String, not_counted: Vec<String>) -> SiblingsLine {
+fn shape(
+    report: &AbsorbReport,
+    chosen_by: String,
+    not_counted: Vec<String>,
+    room_now: Vec<SiblingRoom>,
+) -> SiblingsLine {
     SiblingsLine {
         chosen_by,
+        lost_pods_known: true,
         displaced_pods: report.displaced_pods,
         placed_pods: report.placed_pods,
         unplaced: report.unplaced.iter().map(UnplacedLine::of).collect(),
@@ -158,11 +191,15 @@ fn shape(report: &AbsorbReport, chosen_by: String, not_counted: Vec<String>) -> 
             })
             .collect(),
         not_counted,
+        room_now,
     }
 }
 
 /// The table's lines for the answer, indented under the lost cluster's block.
 pub fn render(line: &SiblingsLine) -> String {
+    if !line.lost_pods_known {
+        return render_room(line);
+    }
     let mut out = format!(
         "  siblings ({}): {} of {} placed, {} cannot move\n",
         line.chosen_by,
@@ -214,11 +251,83 @@ pub fn render(line: &SiblingsLine) -> String {
             u.reason
         ));
     }
+    push_not_counted(&mut out, line);
+    out
+}
+
+/// The answer when the lost cluster's pods are unknown: what room its siblings have.
+fn render_room(line: &SiblingsLine) -> String {
+    let mut out = format!(
+        "  siblings ({}): its pods are unknown without fresh data; the room they have now:\n",
+        line.chosen_by
+    );
+    if line.room_now.is_empty() && line.not_counted.is_empty() {
+        out.push_str("    no sibling: give --siblings SELECTOR to name the clusters that would take its traffic\n");
+    }
+    for room in &line.room_now {
+        let headroom: Vec<String> = room
+            .headroom
+            .iter()
+            .map(|h| format!("{} {}", h.dimension, h.headroom))
+            .collect();
+        out.push_str(&format!(
+            "    {}: headroom {}\n",
+            room.cluster,
+            headroom.join(", ")
+        ));
+    }
+    push_not_counted(&mut out, line);
+    out
+}
+
+fn push_not_counted(out: &mut String, line: &SiblingsLine) {
     if !line.not_counted.is_empty() {
         out.push_str(&format!(
             "    not counted (no fresh data, taking nothing): {}\n",
             line.not_counted.join(", ")
         ));
     }
-    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cpu(headroom: &str) -> DimensionLine {
+        DimensionLine {
+            dimension: "CPU".into(),
+            allocatable: "16 cores".into(),
+            demand: "4 cores".into(),
+            reserve: "0 cores".into(),
+            headroom: headroom.into(),
+            unit: "millicores",
+            allocatable_raw: 16_000,
+            demand_raw: 4_000,
+            reserve_raw: 0,
+            headroom_raw: 12_000,
+        }
+    }
+
+    #[test]
+    fn a_lost_cluster_without_fresh_data_is_answered_with_its_siblings_room() {
+        let line = SiblingsLine {
+            chosen_by: "env=production".into(),
+            lost_pods_known: false,
+            displaced_pods: 0,
+            placed_pods: 0,
+            unplaced: Vec::new(),
+            siblings: Vec::new(),
+            not_counted: vec!["c3".into()],
+            room_now: vec![SiblingRoom {
+                cluster: "c2".into(),
+                headroom: vec![cpu("12 cores")],
+            }],
+        };
+        assert_eq!(
+            render(&line),
+            "  siblings (env=production): its pods are unknown without fresh data; the room they have now:\n\
+             \x20   c2: headroom CPU 12 cores\n\
+             \x20   not counted (no fresh data, taking nothing): c3\n"
+        );
+    }
 }
