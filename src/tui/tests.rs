@@ -150,6 +150,24 @@ fn cluster_drill_down() {
 }
 
 #[test]
+fn at_80_by_24_the_drill_down_keeps_its_pdb_and_journal_panels() {
+    let mut app = fixtures::app();
+    open_first_cluster(&mut app);
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("PDBs that would block a drain"), "{screen}");
+    assert!(
+        screen.contains("shop/web"),
+        "the blocking PDB is listed: {screen}"
+    );
+    assert!(screen.contains("Recent journal events"), "{screen}");
+    assert!(
+        screen.contains("fra1-cpu-a00"),
+        "nodes keep most rows: {screen}"
+    );
+    insta::assert_snapshot!(screen);
+}
+
+#[test]
 fn enter_on_a_node_opens_its_page_and_esc_returns() {
     let mut app = fixtures::app();
     open_first_cluster(&mut app);

@@ -187,10 +187,17 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         ));
     }
     let head_height = head.len() as u16;
+    // The PDB and journal panels shrink before they go: at 80×24, the size terminals
+    // open at, blocking PDBs are what a drain decision needs most.
+    let panels = match area.height {
+        h if h >= 20 => 8,
+        h if h >= 14 => 5,
+        _ => 0,
+    };
     let [top, nodes_area, bottom] = Layout::vertical([
         Constraint::Length(head_height),
         Constraint::Min(3),
-        Constraint::Length(if area.height >= 20 { 8 } else { 0 }),
+        Constraint::Length(panels),
     ])
     .areas(area);
     Paragraph::new(head).render(top, buf);
