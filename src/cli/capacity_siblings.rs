@@ -195,6 +195,9 @@ fn shape(
     }
 }
 
+const NO_SIBLING: &str =
+    "    no sibling: give --siblings SELECTOR to name the clusters that would take its traffic\n";
+
 /// The table's lines for the answer, indented under the lost cluster's block.
 pub fn render(line: &SiblingsLine) -> String {
     if !line.lost_pods_known {
@@ -208,7 +211,7 @@ pub fn render(line: &SiblingsLine) -> String {
         line.displaced_pods.saturating_sub(line.placed_pods)
     );
     if line.siblings.is_empty() && line.not_counted.is_empty() {
-        out.push_str("    no sibling: give --siblings SELECTOR to name the clusters that would take its traffic\n");
+        out.push_str(NO_SIBLING);
     }
     for s in line.siblings.iter().filter(|s| s.placed_pods > 0) {
         let changes: Vec<String> = s
@@ -262,7 +265,7 @@ fn render_room(line: &SiblingsLine) -> String {
         line.chosen_by
     );
     if line.room_now.is_empty() && line.not_counted.is_empty() {
-        out.push_str("    no sibling: give --siblings SELECTOR to name the clusters that would take its traffic\n");
+        out.push_str(NO_SIBLING);
     }
     for room in &line.room_now {
         let headroom: Vec<String> = room

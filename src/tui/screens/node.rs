@@ -354,6 +354,19 @@ mod tests {
         assert_eq!(rows[6].memory, "-");
     }
 
+    /// `shop/web`: 2 of 2 healthy, no disruption left.
+    fn web_budget_whole_but_spent() -> PdbView {
+        PdbView {
+            namespace: "shop".into(),
+            name: "web".into(),
+            disruptions_allowed: 0,
+            current_healthy: 2,
+            desired_healthy: 2,
+            expected_pods: 3,
+            always_allow_unhealthy: false,
+        }
+    }
+
     #[test]
     fn on_a_node_that_is_not_ready_a_whole_budget_lets_its_pods_go_and_a_lost_zone_holds_them() {
         // Zone b is down: n1 is not ready, and the node controller has marked its pods
@@ -374,15 +387,7 @@ mod tests {
                     .build(),
             ],
         );
-        view.pdbs.push(PdbView {
-            namespace: "shop".into(),
-            name: "web".into(),
-            disruptions_allowed: 0,
-            current_healthy: 2,
-            desired_healthy: 2,
-            expected_pods: 3,
-            always_allow_unhealthy: false,
-        });
+        view.pdbs.push(web_budget_whole_but_spent());
         view.pods[0].pdb = Some(0);
         let departure = Departure::of(&view, &CapacityConfig::default(), &[], "n1");
         let fates: Vec<String> = pod_rows(&view, "n1", &departure)
@@ -422,15 +427,7 @@ mod tests {
                     .build(),
             ],
         );
-        view.pdbs.push(PdbView {
-            namespace: "shop".into(),
-            name: "web".into(),
-            disruptions_allowed: 0,
-            current_healthy: 2,
-            desired_healthy: 2,
-            expected_pods: 3,
-            always_allow_unhealthy: false,
-        });
+        view.pdbs.push(web_budget_whole_but_spent());
         view.pods[0].pdb = Some(0);
         view.pods[1].pdb = Some(0);
         let departure = Departure::of(&view, &CapacityConfig::default(), &[], "n1");
