@@ -6,6 +6,7 @@ use fleetdeck::model::capacity::{
     ClusterReport, GangFit, GangRequest, GpuShape, HeadroomLimit, Scenario, UnplacedGroup,
     WhatIfReport, format_amount,
 };
+use fleetdeck::model::text::counted;
 use serde::Serialize;
 
 /// One dimension's amounts: as text for people and as numbers in `unit` for scripts.
@@ -282,20 +283,12 @@ pub fn gang_line(
 
 /// `1 whole node`, `3 whole nodes`.
 fn whole_nodes(n: u32) -> String {
-    if n == 1 {
-        "1 whole node".to_owned()
-    } else {
-        format!("{n} whole nodes")
-    }
+    counted(i64::from(n), "whole node")
 }
 
 /// `1 pod`, `3 pods`.
 pub fn pods(n: u32) -> String {
-    if n == 1 {
-        "1 pod".to_owned()
-    } else {
-        format!("{n} pods")
-    }
+    counted(i64::from(n), "pod")
 }
 
 fn describe_fit(fit: &GangFitLine) -> String {
@@ -393,10 +386,10 @@ pub fn render(clusters: &[ClusterCapacity]) -> String {
         }
         if let Some(w) = &c.what_if {
             out.push_str(&format!(
-                "  what-if {}: {} nodes lost, {} pods displaced, {} placed, {} cannot be placed\n",
+                "  what-if {}: {} lost, {} displaced, {} placed, {} cannot be placed\n",
                 w.scenario,
-                w.lost_nodes,
-                w.displaced_pods,
+                counted(i64::from(w.lost_nodes), "node"),
+                pods(w.displaced_pods),
                 w.placed_pods,
                 w.unplaced.iter().map(|u| u.pods).sum::<u32>()
             ));

@@ -89,8 +89,11 @@ fn answer(
                 Ok((run, plan)) => Notice {
                     ok: true,
                     text: format!(
-                        "started run {run} ({} batch(es)) by {actor}; the executor picks it up",
-                        plan.batches.len()
+                        "started run {run} ({}) by {actor}; the executor picks it up",
+                        match plan.batches.len() {
+                            1 => "1 batch".to_owned(),
+                            n => format!("{n} batches"),
+                        }
                     ),
                 },
                 Err(error) => Notice {

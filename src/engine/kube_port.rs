@@ -293,8 +293,12 @@ impl MaintenancePort for KubePort {
                         .short_groups()
                         .map(|g| {
                             format!(
-                                "{} pods of {} {}/{} ({})",
-                                g.pods, g.owner.kind, g.namespace, g.owner.name, g.reason
+                                "{} of {} {}/{} ({})",
+                                crate::model::text::counted(i64::from(g.pods), "pod"),
+                                g.owner.kind,
+                                g.namespace,
+                                g.owner.name,
+                                g.reason
                             )
                         })
                         .collect();

@@ -23,31 +23,6 @@ pub fn days_since(now: Timestamp, date: Date) -> i64 {
     i64::from((today - date).get_days())
 }
 
-/// `n` and the noun, singular for one: `1 node`, `3 nodes`, `1,200 pods`.
-pub fn counted(n: i64, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{} {noun}s", count(n))
-    }
-}
-
-/// `29120` → `29,120`.
-pub fn count(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
-    if n < 0 {
-        out.push('-');
-    }
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// A bar of `width` cells filled to `part / whole` (clamped), with eighth-cell precision.
 pub fn bar(part: i64, whole: i64, width: usize) -> String {
     if width == 0 {
@@ -83,7 +58,7 @@ pub fn percent(part: i64, whole: i64) -> String {
     }
 }
 
-pub use crate::model::text::one_line;
+pub use crate::model::text::{count, counted, one_line};
 
 /// Cuts `text` to at most `width` terminal cells, marking the cut with `…`. Widths are
 /// display widths: a CJK character or an emoji takes two cells.

@@ -359,6 +359,37 @@ fn the_node_page_what_ifs_its_own_node_whatever_the_drill_down_marked() {
 }
 
 #[test]
+fn a_drain_what_if_names_the_budget_that_would_hold_it_up() {
+    let mut app = fixtures::app();
+    open_first_cluster(&mut app);
+    // fra1-cpu-a00 carries a pod the spent shop/web budget refuses to evict.
+    press(&mut app, "enter b");
+    let w = app.capacity_state.what_if.as_ref().expect("what-if ran");
+    assert_eq!(
+        w.blocking
+            .iter()
+            .map(|b| (b.name.as_ref(), b.pods))
+            .collect::<Vec<_>>(),
+        [("web", 1)]
+    );
+    let screen = render(&app, 200, 40);
+    assert!(
+        screen.contains("while draining node fra1-cpu-a00 as a maintenance batch"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(
+            "the drain would wait: PDB shop/web (1 pod; has 9 healthy, needs 9) allows no eviction now"
+        ),
+        "{screen}"
+    );
+    // Losing the node asks no budget.
+    press(&mut app, "esc w");
+    let w = app.capacity_state.what_if.as_ref().expect("what-if ran");
+    assert!(w.blocking.is_empty());
+}
+
+#[test]
 fn palette_over_the_ledger() {
     let mut app = fixtures::app();
     press(&mut app, ":");

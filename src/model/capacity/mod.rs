@@ -9,6 +9,7 @@
 
 mod absorb;
 mod config;
+mod drain;
 mod explain;
 pub(crate) mod feasibility;
 mod format;
@@ -28,6 +29,7 @@ mod tests;
 
 pub use absorb::{AbsorbReport, SiblingShare, absorb_cluster_loss, default_siblings};
 pub use config::{CapacityConfig, RACK_LABEL, SafetyReserve, ZONE_LABEL};
+pub use drain::{BlockingBudget, budgets_blocking_drain};
 pub use explain::{HeadroomLimit, NodesNotCounted, explain};
 pub use format::format_amount;
 pub use gang::{GangFit, GangParseError, GangRequest, gang_fit};

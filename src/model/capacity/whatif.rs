@@ -55,6 +55,9 @@ impl fmt::Display for Scenario {
                 None => write!(f, "after losing {key}={value}"),
             },
             Self::LoseCluster => f.write_str("after losing the whole cluster"),
+            Self::MaintenanceBatch(nodes) if nodes.len() == 1 => {
+                write!(f, "while draining node {} as a maintenance batch", nodes[0])
+            }
             Self::MaintenanceBatch(nodes) => {
                 write!(
                     f,

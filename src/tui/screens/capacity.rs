@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use crate::model::capacity::{
-    CapacityConfig, ClusterIndex, ClusterReport, Scenario, WhatIfReport, cluster_report, what_if,
+    BlockingBudget, CapacityConfig, ClusterIndex, ClusterReport, Scenario, WhatIfReport,
+    budgets_blocking_drain, cluster_report, what_if,
 };
 use crate::model::fleet::{ClusterView, NodeName, ResourceVector};
 use crate::model::live::{ClusterStatus, FleetSnapshot};
@@ -75,6 +76,9 @@ pub struct WhatIfView {
     pub report: WhatIfReport,
     /// Headroom with nothing lost, for the before → after comparison.
     pub baseline: ResourceVector,
+    /// For a drain (a maintenance batch): the budgets that would refuse its evictions
+    /// now. Losing nodes asks no budget.
+    pub blocking: Vec<BlockingBudget>,
 }
 
 /// Runs a what-if on one cluster view, with what maintenance holds there.
@@ -87,7 +91,12 @@ pub fn run_what_if(
     let applied = held.apply(view);
     let index = ClusterIndex::new(&applied, config);
     let baseline = what_if(&index, &Scenario::Baseline, &held.reserved).headroom;
+    let blocking = match &scenario {
+        Scenario::MaintenanceBatch(nodes) => budgets_blocking_drain(&applied, nodes),
+        _ => Vec::new(),
+    };
     WhatIfView {
+        blocking,
         cluster: view.id.to_string(),
         report: what_if(&index, &scenario, &held.reserved),
         baseline,

@@ -61,8 +61,10 @@ pub(super) fn gpu_panel(
             Span::styled(label, Style::new()),
             Span::styled(bar(d.free_gpus, d.total_gpus, 8), t.style(Slot::Ok)),
             Span::raw(format!(
-                " {}/{} · {} whole nodes",
-                d.free_gpus, d.total_gpus, d.whole_free_nodes
+                " {}/{} · {}",
+                d.free_gpus,
+                d.total_gpus,
+                crate::tui::format::counted(i64::from(d.whole_free_nodes), "whole node")
             )),
         ]));
     }
@@ -107,6 +109,29 @@ pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buf
             },
         ),
     ])];
+    if !w.blocking.is_empty() {
+        let budgets: Vec<String> = w
+            .blocking
+            .iter()
+            .map(|b| {
+                format!(
+                    "PDB {}/{} ({}; has {} healthy, needs {})",
+                    b.namespace,
+                    b.name,
+                    crate::tui::format::counted(i64::from(b.pods), "pod"),
+                    b.current_healthy,
+                    b.desired_healthy
+                )
+            })
+            .collect();
+        lines.push(Line::styled(
+            format!(
+                " the drain would wait: {} allows no eviction now",
+                budgets.join(", ")
+            ),
+            t.style(Slot::Warn),
+        ));
+    }
     let mut heads = vec![Span::raw(" headroom ")];
     for d in &DIMS {
         let (before, after) = (w.baseline.get(d), r.headroom.get(d));
@@ -128,15 +153,16 @@ pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buf
         ));
     }
     lines.push(Line::from(heads));
-    for g in r
-        .unplaced
-        .iter()
-        .take(usize::from(inner.height.saturating_sub(2)))
-    {
+    let room = usize::from(inner.height).saturating_sub(lines.len());
+    for g in r.unplaced.iter().take(room) {
         lines.push(Line::styled(
             format!(
-                "  {}/{} {}: {} pods — {}",
-                g.namespace, g.owner.kind, g.owner.name, g.pods, g.reason
+                "  {} {}/{}: {} — {}",
+                g.owner.kind,
+                g.namespace,
+                g.owner.name,
+                crate::tui::format::counted(i64::from(g.pods), "pod"),
+                g.reason
             ),
             t.style(Slot::Critical),
         ));
