@@ -303,7 +303,13 @@ async fn snapshot_capacity_and_reconcile_commands() {
     let report: serde_json::Value = serde_json::from_slice(&lost_unreachable.stdout).unwrap();
     let siblings = &report[0]["siblings"];
     assert_eq!(siblings["lostPodsKnown"], false, "{report}");
-    assert_eq!(siblings["displacedPods"], 0, "{report}");
+    for unknown in ["displacedPods", "placedPods", "unplaced", "siblings"] {
+        assert!(
+            siblings[unknown].is_null(),
+            "{unknown} is not known: {report}"
+        );
+    }
+    assert_eq!(siblings["roomNow"][0]["status"], "Synced", "{report}");
     let room: Vec<&str> = siblings["roomNow"]
         .as_array()
         .unwrap_or_else(|| panic!("{report}"))

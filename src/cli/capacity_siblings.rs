@@ -45,6 +45,8 @@ pub struct SiblingLine {
 #[serde(rename_all = "camelCase")]
 pub struct SiblingRoom {
     pub cluster: String,
+    /// `Synced`, or `Degraded` (counted, but part of its data is missing).
+    pub status: String,
     pub headroom: Vec<DimensionLine>,
 }
 
@@ -55,12 +57,14 @@ pub struct SiblingsLine {
     /// How the siblings were chosen (`env=…,region=…` by default, else `--siblings`).
     pub chosen_by: String,
     /// False when the lost cluster has no fresh data: which pods it would shed is not
-    /// known, so nothing is placed and only the siblings' room is told (`roomNow`).
+    /// known, so the four fields below are null (not zero: nothing was found to fit, and
+    /// "0 displaced, 0 unplaced" would read as all clear) and only the siblings' room is
+    /// told (`roomNow`).
     pub lost_pods_known: bool,
-    pub displaced_pods: u32,
-    pub placed_pods: u32,
-    pub unplaced: Vec<UnplacedLine>,
-    pub siblings: Vec<SiblingLine>,
+    pub displaced_pods: Option<u32>,
+    pub placed_pods: Option<u32>,
+    pub unplaced: Option<Vec<UnplacedLine>>,
+    pub siblings: Option<Vec<SiblingLine>>,
     /// Siblings without fresh data: counted as taking nothing.
     pub not_counted: Vec<String>,
     /// Each sibling with fresh data: its headroom before it takes anything.
@@ -133,8 +137,10 @@ pub fn siblings_line(
         .collect();
     let room_now = siblings
         .iter()
-        .map(|(index, reserved)| SiblingRoom {
-            cluster: index.cluster().id.to_string(),
+        .zip(&fresh)
+        .map(|((index, reserved), sibling)| SiblingRoom {
+            cluster: sibling.id.to_string(),
+            status: sibling.status.label().to_string(),
             headroom: scenario_line(&what_if(index, &Scenario::Baseline, reserved)).headroom,
         })
         .collect();
@@ -143,10 +149,10 @@ pub fn siblings_line(
         return Ok(SiblingsLine {
             chosen_by,
             lost_pods_known: false,
-            displaced_pods: 0,
-            placed_pods: 0,
-            unplaced: Vec::new(),
-            siblings: Vec::new(),
+            displaced_pods: None,
+            placed_pods: None,
+            unplaced: None,
+            siblings: None,
             not_counted,
             room_now,
         });
@@ -165,31 +171,33 @@ fn shape(
     SiblingsLine {
         chosen_by,
         lost_pods_known: true,
-        displaced_pods: report.displaced_pods,
-        placed_pods: report.placed_pods,
-        unplaced: report.unplaced.iter().map(UnplacedLine::of).collect(),
-        siblings: report
-            .siblings
-            .iter()
-            .map(|s| SiblingLine {
-                cluster: s.cluster.to_string(),
-                placed_pods: s.placed_pods,
-                runs_any: s.runs_any,
-                headroom: s
-                    .absorbed
-                    .iter()
-                    .filter(|(_, amount)| *amount != 0)
-                    .map(|(dim, _)| HeadroomChange {
-                        dimension: dim.to_string(),
-                        before: format_amount(&dim, s.headroom_before.get(&dim)),
-                        after: format_amount(&dim, s.headroom_after.get(&dim)),
-                        unit: dim.unit(),
-                        before_raw: s.headroom_before.get(&dim),
-                        after_raw: s.headroom_after.get(&dim),
-                    })
-                    .collect(),
-            })
-            .collect(),
+        displaced_pods: Some(report.displaced_pods),
+        placed_pods: Some(report.placed_pods),
+        unplaced: Some(report.unplaced.iter().map(UnplacedLine::of).collect()),
+        siblings: Some(
+            report
+                .siblings
+                .iter()
+                .map(|s| SiblingLine {
+                    cluster: s.cluster.to_string(),
+                    placed_pods: s.placed_pods,
+                    runs_any: s.runs_any,
+                    headroom: s
+                        .absorbed
+                        .iter()
+                        .filter(|(_, amount)| *amount != 0)
+                        .map(|(dim, _)| HeadroomChange {
+                            dimension: dim.to_string(),
+                            before: format_amount(&dim, s.headroom_before.get(&dim)),
+                            after: format_amount(&dim, s.headroom_after.get(&dim)),
+                            unit: dim.unit(),
+                            before_raw: s.headroom_before.get(&dim),
+                            after_raw: s.headroom_after.get(&dim),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        ),
         not_counted,
         room_now,
     }
@@ -200,20 +208,25 @@ const NO_SIBLING: &str =
 
 /// The table's lines for the answer, indented under the lost cluster's block.
 pub fn render(line: &SiblingsLine) -> String {
-    if !line.lost_pods_known {
+    let (Some(displaced), Some(placed), Some(unplaced), Some(siblings)) = (
+        line.displaced_pods,
+        line.placed_pods,
+        &line.unplaced,
+        &line.siblings,
+    ) else {
         return render_room(line);
-    }
+    };
     let mut out = format!(
         "  siblings ({}): {} of {} placed, {} cannot move\n",
         line.chosen_by,
-        line.placed_pods,
-        pods(line.displaced_pods),
-        line.displaced_pods.saturating_sub(line.placed_pods)
+        placed,
+        pods(displaced),
+        displaced.saturating_sub(placed)
     );
-    if line.siblings.is_empty() && line.not_counted.is_empty() {
+    if siblings.is_empty() && line.not_counted.is_empty() {
         out.push_str(NO_SIBLING);
     }
-    for s in line.siblings.iter().filter(|s| s.placed_pods > 0) {
+    for s in siblings.iter().filter(|s| s.placed_pods > 0) {
         let changes: Vec<String> = s
             .headroom
             .iter()
@@ -227,7 +240,7 @@ pub fn render(line: &SiblingsLine) -> String {
         ));
     }
     let idle = |runs: bool| -> Vec<&str> {
-        line.siblings
+        siblings
             .iter()
             .filter(|s| s.placed_pods == 0 && s.runs_any == runs)
             .map(|s| s.cluster.as_str())
@@ -246,7 +259,7 @@ pub fn render(line: &SiblingsLine) -> String {
             strangers.join(", ")
         ));
     }
-    for u in &line.unplaced {
+    for u in unplaced {
         out.push_str(&format!(
             "    {} of {}: {}\n",
             pods(u.pods),
@@ -273,8 +286,12 @@ fn render_room(line: &SiblingsLine) -> String {
             .iter()
             .map(|h| format!("{} {}", h.dimension, h.headroom))
             .collect();
+        let status = match room.status.as_str() {
+            "Synced" => String::new(),
+            other => format!(" ({other})"),
+        };
         out.push_str(&format!(
-            "    {}: headroom {}\n",
+            "    {}{status}: headroom {}\n",
             room.cluster,
             headroom.join(", ")
         ));
@@ -316,20 +333,21 @@ mod tests {
         let line = SiblingsLine {
             chosen_by: "env=production".into(),
             lost_pods_known: false,
-            displaced_pods: 0,
-            placed_pods: 0,
-            unplaced: Vec::new(),
-            siblings: Vec::new(),
+            displaced_pods: None,
+            placed_pods: None,
+            unplaced: None,
+            siblings: None,
             not_counted: vec!["c3".into()],
             room_now: vec![SiblingRoom {
                 cluster: "c2".into(),
+                status: "Degraded".into(),
                 headroom: vec![cpu("12 cores")],
             }],
         };
         assert_eq!(
             render(&line),
             "  siblings (env=production): its pods are unknown without fresh data; the room they have now:\n\
-             \x20   c2: headroom CPU 12 cores\n\
+             \x20   c2 (Degraded): headroom CPU 12 cores\n\
              \x20   not counted (no fresh data, taking nothing): c3\n"
         );
     }
