@@ -187,13 +187,12 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         ));
     }
     let head_height = head.len() as u16;
-    // The PDB and journal panels shrink before they go: at 80×24, the size terminals
-    // open at, blocking PDBs are what a drain decision needs most.
-    let panels = match area.height {
-        h if h >= 20 => 8,
-        h if h >= 14 => 5,
-        _ => 0,
-    };
+    let node_rows = app
+        .cluster_state
+        .as_ref()
+        .zip(app.data.cluster(id))
+        .map_or(0, |(state, facts)| state.visible(facts).len());
+    let panels = panel_height(area.height, head_height, node_rows);
     let [top, nodes_area, bottom] = Layout::vertical([
         Constraint::Length(head_height),
         Constraint::Min(3),
@@ -304,6 +303,33 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     draw_events(app, id, right, buf);
 }
 
+/// Rows for the PDB and journal panels. They shrink before they go (at 80×24, the size
+/// terminals open at, blocking PDBs are what a drain decision needs most), and take the
+/// rows a short node list leaves, up to 12.
+fn panel_height(height: u16, head: u16, node_rows: usize) -> u16 {
+    let floor = match height {
+        h if h >= 20 => 8,
+        h if h >= 14 => 5,
+        _ => return 0,
+    };
+    // The node table: its header, its rows, at least 3 in all.
+    let nodes = u16::try_from(node_rows + 1).unwrap_or(u16::MAX).max(3);
+    let spare = height.saturating_sub(head).saturating_sub(nodes);
+    let most = height.saturating_sub(head).saturating_sub(3);
+    spare.clamp(floor, 12).min(most)
+}
+
+/// One line of a bottom panel, a column short of its right edge so that the left panel's
+/// text never runs into the right one's.
+fn panel_line(buf: &mut Buffer, inner: Rect, row: u16, line: &Line<'_>) {
+    buf.set_line(
+        inner.x + 1,
+        inner.y + row,
+        line,
+        inner.width.saturating_sub(2),
+    );
+}
+
 /// A judgement's colour: unknown without fresh data, else good or `bad`.
 pub(super) fn judged(app: &App, usable: bool, good: bool, bad: Slot) -> Style {
     let t = &app.config.theme;
@@ -355,13 +381,7 @@ fn draw_pdbs(
         } else {
             ("unknown: no fresh data from this cluster", Slot::Unknown)
         };
-        buf.set_stringn(
-            inner.x + 1,
-            inner.y,
-            text,
-            usize::from(inner.width),
-            t.style(slot),
-        );
+        panel_line(buf, inner, 0, &Line::styled(text, t.style(slot)));
         return;
     }
     let height = usize::from(inner.height);
@@ -374,26 +394,31 @@ fn draw_pdbs(
         .enumerate()
     {
         let pdb = &facts.view.pdbs[b.pdb];
+        // The numbers before the pods: on a narrow panel they are what is cut last.
         let text = format!(
-            "{}/{}: needs {} healthy, has {} · {} on {}",
+            "{}/{} has {}, needs {} healthy · {} on {}",
             pdb.namespace,
             pdb.name,
-            pdb.desired_healthy,
             pdb.current_healthy,
+            pdb.desired_healthy,
             counted(i64::from(b.pods), "pod"),
             counted(i64::from(b.nodes), "node")
         );
+        // Below its minimum, a budget blocks until pods recover elsewhere: worse than
+        // one that is merely spent.
         let style = if focused && offset + n == selected {
             t.style(Slot::Selection)
+        } else if pdb.current_healthy < pdb.desired_healthy {
+            t.style(Slot::Critical)
         } else {
             t.style(Slot::Warn)
         };
-        buf.set_stringn(
-            inner.x + 1,
-            inner.y + n as u16,
-            fit(&text, usize::from(inner.width.saturating_sub(1))),
-            usize::from(inner.width),
-            style,
+        let cells = usize::from(inner.width.saturating_sub(2));
+        panel_line(
+            buf,
+            inner,
+            n as u16,
+            &Line::styled(fit(&text, cells), style),
         );
     }
 }
@@ -402,13 +427,8 @@ fn draw_events(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     let t = &app.config.theme;
     let inner = panel(app, " Recent journal events ".into(), false, area, buf);
     if !app.activity.connected {
-        buf.set_stringn(
-            inner.x + 1,
-            inner.y,
-            "no journal connected: events unknown",
-            usize::from(inner.width),
-            t.style(Slot::Unknown),
-        );
+        let text = "no journal connected: events unknown";
+        panel_line(buf, inner, 0, &Line::styled(text, t.style(Slot::Unknown)));
         return;
     }
     let events: Vec<_> = app
@@ -420,28 +440,49 @@ fn draw_events(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         .take(usize::from(inner.height))
         .collect();
     if events.is_empty() {
-        buf.set_stringn(
-            inner.x + 1,
-            inner.y,
-            "no events for this cluster",
-            usize::from(inner.width),
-            t.style(Slot::Muted),
-        );
+        let text = "no events for this cluster";
+        panel_line(buf, inner, 0, &Line::styled(text, t.style(Slot::Muted)));
     }
     for (n, e) in events.iter().enumerate() {
+        // What happened before who did it: a narrow panel cuts the end.
         let line = Line::from(vec![
             Span::styled(
                 format!("{} ", e.at.strftime("%H:%M:%S")),
                 t.style(Slot::Muted),
             ),
-            Span::styled(format!("{} ", e.actor), t.style(Slot::Mark)),
             Span::raw(crate::tui::format::one_line(&e.text)),
+            Span::styled(format!(" · {}", e.actor), t.style(Slot::Mark)),
         ]);
-        buf.set_line(
-            inner.x + 1,
-            inner.y + n as u16,
-            &line,
-            inner.width.saturating_sub(1),
-        );
+        panel_line(buf, inner, n as u16, &line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::panel_height;
+
+    #[test]
+    fn the_bottom_panels_shrink_before_they_go_and_take_what_a_short_node_list_leaves() {
+        // (height, head lines, node rows) → panel rows
+        let cases = [
+            // 80×24: 19 rows; 13 nodes want 14 and leave 3, the panels keep 5.
+            ((19, 2, 13), 5),
+            // 8 nodes leave 8.
+            ((19, 2, 8), 8),
+            // A tall terminal and few nodes: the panels take up to 12.
+            ((35, 2, 13), 12),
+            ((35, 2, 40), 8),
+            // Too short for panels at all.
+            ((13, 2, 1), 0),
+            // A long head never squeezes the node table under 3 rows.
+            ((14, 8, 1), 3),
+        ];
+        for ((height, head, nodes), rows) in cases {
+            assert_eq!(
+                panel_height(height, head, nodes),
+                rows,
+                "{height} rows, {head} of head, {nodes} nodes"
+            );
+        }
     }
 }
