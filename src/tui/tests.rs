@@ -186,6 +186,9 @@ fn enter_on_a_node_opens_its_page_and_esc_returns() {
     // At 80 columns every dimension keeps its line.
     let narrow = render(&app, 80, 24);
     assert!(narrow.contains("pods 6 of 110"), "{narrow}");
+    // ...and the pod list keeps each pod's readiness and what a drain does to it.
+    assert!(narrow.contains("READY"), "{narrow}");
+    assert!(narrow.contains("blocked by PDB shop/web"), "{narrow}");
     press(&mut app, "j");
     assert_eq!(app.node_state.as_ref().map(|s| s.selected), Some(1));
     // Help lists the page's list keys once, and no key the page does not use.

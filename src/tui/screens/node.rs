@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use crate::model::capacity::{
     CapacityConfig, ClusterIndex, Scenario, format_amount, planned_moves, what_if,
 };
-use crate::model::fleet::{ClusterView, Dimension, NodeName, PodPhase, PodView};
+use crate::model::fleet::{ClusterView, Dimension, NodeName, PodPhase, PodView, RequiredDomain};
 
 /// The page's state: which node, the selected pod row, and where its pods would go.
 #[derive(Debug, Clone)]
@@ -81,7 +81,7 @@ impl Fate {
     pub fn label(&self) -> String {
         match self {
             Fate::Moves => "yes".into(),
-            Fate::BlockedBy(pdb) => format!("blocked: PDB {pdb} allows no eviction"),
+            Fate::BlockedBy(pdb) => format!("blocked by PDB {pdb}"),
             Fate::HeldIn(domain) => format!("only within {domain} (volume)"),
             Fate::NoRoom(why) => format!("no: {why}"),
             Fate::Stays => "stays with the node".into(),
@@ -103,8 +103,8 @@ impl Fate {
 pub const FATE_LEGEND: [(&str, &str); 7] = [
     ("yes", "evicted and re-created on another node with room"),
     (
-        "blocked",
-        "a PDB allows no eviction now: a drain waits on it",
+        "blocked by",
+        "the PDB allows this pod no eviction now: a drain waits on it",
     ),
     (
         "only within",
@@ -226,8 +226,18 @@ fn fate(i: usize, pod: &PodView, view: &ClusterView, departure: &Departure) -> F
         return Fate::NoRoom(departure.why_not(pod));
     }
     match &pod.required_domain {
-        Some(domain) => Fate::HeldIn(domain.to_string()),
+        Some(domain) => Fate::HeldIn(short_domain(domain)),
         None => Fate::Moves,
+    }
+}
+
+/// `zone=eu-west-1a` for `topology.kubernetes.io/zone=eu-west-1a`: the column is narrow
+/// and the key's prefix tells nothing the value does not.
+fn short_domain(domain: &RequiredDomain) -> String {
+    let key = domain.key.rsplit('/').next().unwrap_or(&domain.key);
+    match &*domain.values {
+        [value] => format!("{key}={value}"),
+        values => format!("{key} in ({})", values.join(", ")),
     }
 }
 
@@ -335,14 +345,11 @@ mod tests {
                     "batch/big",
                     "no: no eligible node has enough free CPU".into()
                 ),
-                (
-                    "data/db-0",
-                    "only within topology.kubernetes.io/zone=a (volume)".into()
-                ),
+                ("data/db-0", "only within zone=a (volume)".into()),
                 ("default/debug", "bare pod: deleted, not re-created".into()),
                 (
                     "shop/checkout-0",
-                    "blocked: PDB shop/checkout-blocking allows no eviction".into()
+                    "blocked by PDB shop/checkout-blocking".into()
                 ),
                 ("default/old", "terminating".into()),
                 ("kube-system/proxy", "stays with the node".into()),
@@ -441,7 +448,7 @@ mod tests {
                 (
                     "shop/web-2".to_owned(),
                     true,
-                    "blocked: PDB shop/web allows no eviction".to_owned()
+                    "blocked by PDB shop/web".to_owned()
                 ),
                 ("shop/web-1".to_owned(), false, "yes".to_owned()),
             ]

@@ -17,17 +17,19 @@ use crate::tui::fleet_data::{ClusterFacts, NodeFacts};
 use crate::tui::format::{counted, fit};
 use crate::tui::theme::Slot;
 
+// Narrow enough that 80 columns keep the pod, its readiness, its CPU and what a drain
+// does to it (the last column takes what is left).
 const COLS: [Col; 8] = [
     Col {
         title: "POD",
-        width: 36,
-    },
-    Col {
-        title: "OWNER",
         width: 30,
     },
     Col {
-        title: "PHASE",
+        title: "OWNER",
+        width: 24,
+    },
+    Col {
+        title: "STATUS",
         width: 11,
     },
     Col {
@@ -36,19 +38,19 @@ const COLS: [Col; 8] = [
     },
     Col {
         title: "CPU",
-        width: 11,
-    },
-    Col {
-        title: "MEMORY",
         width: 10,
     },
     Col {
+        title: "MEMORY",
+        width: 9,
+    },
+    Col {
         title: "GPU",
-        width: 6,
+        width: 4,
     },
     Col {
         title: "IF DRAINED, MOVES",
-        width: 40,
+        width: 28,
     },
 ];
 const PRIORITY: [usize; 8] = [0, 7, 3, 4, 5, 6, 1, 2];
