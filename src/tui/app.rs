@@ -685,6 +685,14 @@ impl App {
         };
         let names = node_names(&chosen);
         if names.is_empty() {
+            // A key that does nothing reads as a broken key: say why.
+            self.message = Some(match self.snapshot.cluster(&id) {
+                Some(live) if !live.status.data_usable() => format!(
+                    "no what-if on {id}: its data is {} and cannot be trusted",
+                    live.status.label()
+                ),
+                _ => format!("no what-if on {id}: no node is known there"),
+            });
             return;
         }
         let scenario = if batch {

@@ -228,6 +228,28 @@ fn unusable_cluster_drill_down_says_so() {
 }
 
 #[test]
+fn a_what_if_on_a_cluster_without_data_says_why_it_did_nothing() {
+    for (cluster, said) in [
+        (
+            "us-east-prod-03",
+            "its data is Unreachable and cannot be trusted",
+        ),
+        (
+            "ap-sg-stg-02",
+            "its data is Connecting and cannot be trusted",
+        ),
+    ] {
+        let mut app = fixtures::app();
+        press(&mut app, ":");
+        typed(&mut app, &format!("cluster {cluster}"));
+        press(&mut app, "enter w");
+        let message = app.message.clone().unwrap_or_default();
+        assert!(message.contains(said), "{cluster}: {message:?}");
+        assert!(app.capacity_state.what_if.is_none());
+    }
+}
+
+#[test]
 fn capacity_fleet() {
     let mut app = fixtures::app();
     press(&mut app, "2");
