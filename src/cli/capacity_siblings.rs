@@ -2,16 +2,10 @@
 //! answers ([`absorb_cluster_loss`]); this picks the siblings from the ledger, leaves out
 //! those without fresh data, and shapes the answer for JSON and the table.
 
-use std::sync::Arc;
-
 use anyhow::bail;
-use fleetdeck::model::capacity::{
-    AbsorbReport, CapacityConfig, ClusterIndex, Scenario, absorb_cluster_loss, default_siblings,
-    format_amount, what_if,
-};
-use fleetdeck::model::fleet::ClusterView;
+use fleetdeck::model::capacity::{AbsorbReport, CapacityConfig, default_siblings, format_amount};
 use fleetdeck::model::ledger::{Ledger, Selector};
-use fleetdeck::model::live::FleetSnapshot;
+use fleetdeck::model::live::{FleetSnapshot, cluster_loss};
 use fleetdeck::model::maintenance::MaintenanceHolds;
 use serde::Serialize;
 
@@ -114,39 +108,20 @@ pub fn siblings_line(
     selector: Option<&str>,
 ) -> anyhow::Result<SiblingsLine> {
     let (ids, chosen_by) = sibling_ids(lost, ledger, selector)?;
-    let (fresh, stale): (Vec<_>, Vec<_>) = ids
+    let loss = cluster_loss(lost, &ids, snapshot, holds, config);
+    let room_now = loss
+        .room_now
         .iter()
-        .filter_map(|id| snapshot.cluster(id))
-        .partition(|c| c.status.data_usable());
-    // Each sibling as capacity sees it: its held nodes in maintenance, reserved ones apart.
-    let views: Vec<(Arc<ClusterView>, &[fleetdeck::model::fleet::NodeName])> = fresh
-        .iter()
-        .map(|c| {
-            let held = holds.of(&c.view.id);
-            (held.apply(&c.view), held.reserved.as_slice())
+        .map(|room| SiblingRoom {
+            cluster: room.cluster.to_string(),
+            status: room.status.label().to_string(),
+            headroom: scenario_line(&room.baseline).headroom,
         })
         .collect();
-    let indexes: Vec<ClusterIndex> = views
-        .iter()
-        .map(|(view, _)| ClusterIndex::new(view, config))
-        .collect();
-    let siblings: Vec<(&ClusterIndex, &[fleetdeck::model::fleet::NodeName])> = indexes
-        .iter()
-        .zip(&views)
-        .map(|(index, (_, reserved))| (index, *reserved))
-        .collect();
-    let room_now = siblings
-        .iter()
-        .zip(&fresh)
-        .map(|((index, reserved), sibling)| SiblingRoom {
-            cluster: sibling.id.to_string(),
-            status: sibling.status.label().to_string(),
-            headroom: scenario_line(&what_if(index, &Scenario::Baseline, reserved)).headroom,
-        })
-        .collect();
-    let not_counted = stale.iter().map(|c| c.id.to_string()).collect();
-    let Some(lost_snapshot) = snapshot.cluster(lost).filter(|c| c.status.data_usable()) else {
-        return Ok(SiblingsLine {
+    let not_counted = loss.not_counted.iter().map(|c| c.to_string()).collect();
+    Ok(match &loss.absorbed {
+        Some(report) => shape(report, chosen_by, not_counted, room_now),
+        None => SiblingsLine {
             chosen_by,
             lost_pods_known: false,
             displaced_pods: None,
@@ -155,11 +130,8 @@ pub fn siblings_line(
             siblings: None,
             not_counted,
             room_now,
-        });
-    };
-    let lost_view = holds.of(&lost_snapshot.view.id).apply(&lost_snapshot.view);
-    let report = absorb_cluster_loss(&ClusterIndex::new(&lost_view, config), &siblings);
-    Ok(shape(&report, chosen_by, not_counted, room_now))
+        },
+    })
 }
 
 fn shape(

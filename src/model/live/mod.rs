@@ -2,11 +2,13 @@
 //! of the data, pinned identity verdicts, the immutable fleet snapshot published to the
 //! console and the engine, and drift between the ledger and what the clusters report.
 
+mod cluster_loss;
 mod drift;
 mod identity;
 mod snapshot;
 mod status;
 
+pub use cluster_loss::{ClusterLoss, SiblingRoom, cluster_loss};
 pub use drift::{
     Drift, DriftKind, LedgerEdit, NotCompared, NotComparedWhy, find_drift, not_compared,
 };
