@@ -9,7 +9,7 @@ use fleetdeck::model::live::{FleetSnapshot, cluster_loss};
 use fleetdeck::model::maintenance::MaintenanceHolds;
 use serde::Serialize;
 
-use super::capacity_lines::{DimensionLine, UnplacedLine, pods, scenario_line};
+use super::capacity_lines::{DimensionLine, UnplacedLine, scenario_line};
 
 /// One dimension of a sibling's headroom, before and after it took its share.
 #[derive(Serialize)]
@@ -63,6 +63,9 @@ pub struct SiblingsLine {
     pub not_counted: Vec<String>,
     /// Each sibling with fresh data: its headroom before it takes anything.
     pub room_now: Vec<SiblingRoom>,
+    /// The answer in words, for the table.
+    #[serde(skip)]
+    pub said: String,
 }
 
 /// The siblings `lost` would fail over to: those `selector` picks (a ledger selector), or
@@ -119,8 +122,15 @@ pub fn siblings_line(
         })
         .collect();
     let not_counted = loss.not_counted.iter().map(|c| c.to_string()).collect();
+    let mut said = format!("  siblings ({chosen_by}): {}\n", loss.headline());
+    if loss.room_now.is_empty() && loss.not_counted.is_empty() {
+        said.push_str(NO_SIBLING);
+    }
+    for line in loss.lines() {
+        said.push_str(&format!("    {}\n", line.text));
+    }
     Ok(match &loss.absorbed {
-        Some(report) => shape(report, chosen_by, not_counted, room_now),
+        Some(report) => shape(report, chosen_by, not_counted, room_now, said),
         None => SiblingsLine {
             chosen_by,
             lost_pods_known: false,
@@ -130,6 +140,7 @@ pub fn siblings_line(
             siblings: None,
             not_counted,
             room_now,
+            said,
         },
     })
 }
@@ -139,6 +150,7 @@ fn shape(
     chosen_by: String,
     not_counted: Vec<String>,
     room_now: Vec<SiblingRoom>,
+    said: String,
 ) -> SiblingsLine {
     SiblingsLine {
         chosen_by,
@@ -172,6 +184,7 @@ fn shape(
         ),
         not_counted,
         room_now,
+        said,
     }
 }
 
@@ -180,147 +193,5 @@ const NO_SIBLING: &str =
 
 /// The table's lines for the answer, indented under the lost cluster's block.
 pub fn render(line: &SiblingsLine) -> String {
-    let (Some(displaced), Some(placed), Some(unplaced), Some(siblings)) = (
-        line.displaced_pods,
-        line.placed_pods,
-        &line.unplaced,
-        &line.siblings,
-    ) else {
-        return render_room(line);
-    };
-    let mut out = format!(
-        "  siblings ({}): {} of {} placed, {} cannot move\n",
-        line.chosen_by,
-        placed,
-        pods(displaced),
-        displaced.saturating_sub(placed)
-    );
-    if siblings.is_empty() && line.not_counted.is_empty() {
-        out.push_str(NO_SIBLING);
-    }
-    for s in siblings.iter().filter(|s| s.placed_pods > 0) {
-        let changes: Vec<String> = s
-            .headroom
-            .iter()
-            .map(|h| format!("{} {} → {}", h.dimension, h.before, h.after))
-            .collect();
-        out.push_str(&format!(
-            "    {}: takes {}; headroom {}\n",
-            s.cluster,
-            pods(s.placed_pods),
-            changes.join(", ")
-        ));
-    }
-    let idle = |runs: bool| -> Vec<&str> {
-        siblings
-            .iter()
-            .filter(|s| s.placed_pods == 0 && s.runs_any == runs)
-            .map(|s| s.cluster.as_str())
-            .collect()
-    };
-    let (outrun, strangers) = (idle(true), idle(false));
-    if !outrun.is_empty() {
-        out.push_str(&format!(
-            "    take nothing (the others had more room): {}\n",
-            outrun.join(", ")
-        ));
-    }
-    if !strangers.is_empty() {
-        out.push_str(&format!(
-            "    run none of its workloads: {}\n",
-            strangers.join(", ")
-        ));
-    }
-    for u in unplaced {
-        out.push_str(&format!(
-            "    {} of {}: {}\n",
-            pods(u.pods),
-            u.owner,
-            u.reason
-        ));
-    }
-    push_not_counted(&mut out, line);
-    out
-}
-
-/// The answer when the lost cluster's pods are unknown: what room its siblings have.
-fn render_room(line: &SiblingsLine) -> String {
-    let mut out = format!(
-        "  siblings ({}): its pods are unknown without fresh data; the room they have now:\n",
-        line.chosen_by
-    );
-    if line.room_now.is_empty() && line.not_counted.is_empty() {
-        out.push_str(NO_SIBLING);
-    }
-    for room in &line.room_now {
-        let headroom: Vec<String> = room
-            .headroom
-            .iter()
-            .map(|h| format!("{} {}", h.dimension, h.headroom))
-            .collect();
-        let status = match room.status.as_str() {
-            "Synced" => String::new(),
-            other => format!(" ({other})"),
-        };
-        out.push_str(&format!(
-            "    {}{status}: headroom {}\n",
-            room.cluster,
-            headroom.join(", ")
-        ));
-    }
-    push_not_counted(&mut out, line);
-    out
-}
-
-fn push_not_counted(out: &mut String, line: &SiblingsLine) {
-    if !line.not_counted.is_empty() {
-        out.push_str(&format!(
-            "    not counted (no fresh data, taking nothing): {}\n",
-            line.not_counted.join(", ")
-        ));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn cpu(headroom: &str) -> DimensionLine {
-        DimensionLine {
-            dimension: "CPU".into(),
-            allocatable: "16 cores".into(),
-            demand: "4 cores".into(),
-            reserve: "0 cores".into(),
-            headroom: headroom.into(),
-            unit: "millicores",
-            allocatable_raw: 16_000,
-            demand_raw: 4_000,
-            reserve_raw: 0,
-            headroom_raw: 12_000,
-        }
-    }
-
-    #[test]
-    fn a_lost_cluster_without_fresh_data_is_answered_with_its_siblings_room() {
-        let line = SiblingsLine {
-            chosen_by: "env=production".into(),
-            lost_pods_known: false,
-            displaced_pods: None,
-            placed_pods: None,
-            unplaced: None,
-            siblings: None,
-            not_counted: vec!["c3".into()],
-            room_now: vec![SiblingRoom {
-                cluster: "c2".into(),
-                status: "Degraded".into(),
-                headroom: vec![cpu("12 cores")],
-            }],
-        };
-        assert_eq!(
-            render(&line),
-            "  siblings (env=production): its pods are unknown without fresh data; the room they have now:\n\
-             \x20   c2 (Degraded): headroom CPU 12 cores\n\
-             \x20   not counted (no fresh data, taking nothing): c3\n"
-        );
-    }
+    line.said.clone()
 }

@@ -8,10 +8,11 @@ use std::sync::Arc;
 
 use crate::model::capacity::{
     AbsorbReport, CapacityConfig, ClusterIndex, Scenario, WhatIfReport, absorb_cluster_loss,
-    what_if,
+    format_amount, what_if,
 };
 use crate::model::fleet::{ClusterView, NodeName};
 use crate::model::maintenance::MaintenanceHolds;
+use crate::model::text::counted;
 
 use super::{ClusterStatus, FleetSnapshot};
 
@@ -95,6 +96,131 @@ pub fn cluster_loss(
     }
 }
 
+/// One line of the answer in words, and whether it is trouble (pods that cannot move).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LossLine {
+    /// The sentence.
+    pub text: String,
+    /// Whether it says pods would have nowhere to go.
+    pub trouble: bool,
+}
+
+impl ClusterLoss {
+    /// The answer in one line: how many pods the siblings would take, or that the lost
+    /// cluster's pods are unknown.
+    pub fn headline(&self) -> String {
+        match &self.absorbed {
+            Some(report) => format!(
+                "{} of {} placed, {} cannot move",
+                report.placed_pods,
+                counted(i64::from(report.displaced_pods), "pod"),
+                report.unplaced_pods()
+            ),
+            None => "its pods are unknown without fresh data; the room they have now:".into(),
+        }
+    }
+
+    /// The answer's details, a sentence per line, as the CLI and the console print them:
+    /// what each sibling takes and its headroom before → after (or, with the lost
+    /// cluster's pods unknown, each sibling's headroom now), the siblings that take
+    /// nothing and why, the pods none takes, and the siblings not counted.
+    pub fn lines(&self) -> Vec<LossLine> {
+        let line = |text: String| LossLine {
+            text,
+            trouble: false,
+        };
+        let mut out = Vec::new();
+        match &self.absorbed {
+            Some(report) => {
+                for s in report.siblings.iter().filter(|s| s.placed_pods > 0) {
+                    let changes: Vec<String> = s
+                        .absorbed
+                        .iter()
+                        .filter(|(_, amount)| *amount != 0)
+                        .map(|(dim, _)| {
+                            format!(
+                                "{dim} {} → {}",
+                                format_amount(&dim, s.headroom_before.get(&dim)),
+                                format_amount(&dim, s.headroom_after.get(&dim))
+                            )
+                        })
+                        .collect();
+                    out.push(line(format!(
+                        "{}: takes {}; headroom {}",
+                        s.cluster,
+                        counted(i64::from(s.placed_pods), "pod"),
+                        changes.join(", ")
+                    )));
+                }
+                let idle = |runs: bool| -> Vec<&str> {
+                    report
+                        .siblings
+                        .iter()
+                        .filter(|s| s.placed_pods == 0 && s.runs_any == runs)
+                        .map(|s| s.cluster.as_str())
+                        .collect()
+                };
+                let (outrun, strangers) = (idle(true), idle(false));
+                if !outrun.is_empty() {
+                    out.push(line(format!(
+                        "take nothing (the others had more room): {}",
+                        outrun.join(", ")
+                    )));
+                }
+                if !strangers.is_empty() {
+                    out.push(line(format!(
+                        "run none of its workloads: {}",
+                        strangers.join(", ")
+                    )));
+                }
+                for g in &report.unplaced {
+                    out.push(LossLine {
+                        text: format!(
+                            "{} of {} {}/{}: {}",
+                            counted(i64::from(g.pods), "pod"),
+                            g.owner.kind,
+                            g.namespace,
+                            g.owner.name,
+                            g.reason
+                        ),
+                        trouble: true,
+                    });
+                }
+            }
+            None => {
+                for room in &self.room_now {
+                    let b = &room.baseline;
+                    let headroom: Vec<String> = b
+                        .allocatable
+                        .iter()
+                        .filter(|(dim, amount)| *amount != 0 || b.demand.get(dim) != 0)
+                        .map(|(dim, _)| {
+                            format!("{dim} {}", format_amount(&dim, b.headroom.get(&dim)))
+                        })
+                        .collect();
+                    let status = match room.status {
+                        ClusterStatus::Synced => String::new(),
+                        other => format!(" ({})", other.label()),
+                    };
+                    out.push(line(format!(
+                        "{}{status}: headroom {}",
+                        room.cluster,
+                        headroom.join(", ")
+                    )));
+                }
+            }
+        }
+        if !self.not_counted.is_empty() {
+            let names: Vec<&str> = self.not_counted.iter().map(|c| &**c).collect();
+            out.push(line(format!(
+                "not counted (no fresh data, taking nothing): {}",
+                names.join(", ")
+            )));
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,5 +293,62 @@ mod tests {
         let loss = ask(&unknown);
         assert!(loss.absorbed.is_none());
         assert_eq!(loss.room_now.len(), 1);
+        assert_eq!(
+            loss.headline(),
+            "its pods are unknown without fresh data; the room they have now:"
+        );
+        let said: Vec<String> = loss.lines().into_iter().map(|l| l.text).collect();
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert!(said[0].starts_with("a: headroom CPU "), "{said:?}");
+        assert_eq!(
+            said[1],
+            "not counted (no fresh data, taking nothing): b, gone"
+        );
+    }
+
+    #[test]
+    fn the_answer_says_what_each_sibling_takes_and_what_none_does() {
+        let mut lost = cluster(
+            vec![node("n1", "a").build()],
+            vec![
+                pod("web-1", Some("n1"))
+                    .owner("shop", "ReplicaSet", "web-5f6c7d8e9a")
+                    .cpu(1_000)
+                    .build(),
+                pod("db-0", Some("n1"))
+                    .owner("data", "StatefulSet", "db")
+                    .domain("topology.kubernetes.io/zone", "a")
+                    .build(),
+            ],
+        );
+        lost.id = ClusterId::from("lost");
+        let mut snapshot = ClusterSnapshot::connecting("lost");
+        snapshot.status = ClusterStatus::Synced;
+        snapshot.view = Arc::new(lost);
+        let fleet = fleet(vec![
+            Arc::new(snapshot),
+            member("a", ClusterStatus::Synced, true),
+            member("idle", ClusterStatus::Synced, false),
+        ]);
+        let loss = cluster_loss(
+            "lost",
+            &["a", "idle"],
+            &fleet,
+            &MaintenanceHolds::default(),
+            &CapacityConfig::default(),
+        );
+        assert_eq!(loss.headline(), "1 of 2 pods placed, 1 cannot move");
+        let said = loss.lines();
+        assert!(
+            said[0].text.starts_with("a: takes 1 pod; headroom CPU ") && !said[0].trouble,
+            "{said:?}"
+        );
+        assert_eq!(said[1].text, "run none of its workloads: idle");
+        assert!(said[2].trouble, "{said:?}");
+        assert!(
+            said[2].text.starts_with("1 pod of StatefulSet data/db: "),
+            "{said:?}"
+        );
+        assert_eq!(said.len(), 3);
     }
 }
