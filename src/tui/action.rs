@@ -55,6 +55,9 @@ pub enum Action {
     WhatIfLose,
     /// What-if: drain the marked nodes as one maintenance batch.
     WhatIfBatch,
+    /// What-if: lose the whole selected (or current) cluster: could its siblings take
+    /// its pods?
+    WhatIfCluster,
     /// Drop the what-if result.
     WhatIfClear,
     /// Move focus to the next panel.
@@ -155,6 +158,11 @@ pub const ACTIONS: &[(Action, &str, &str)] = &[
         Action::WhatIfLose,
         "whatif.lose",
         "What-if: lose the zone or the marked nodes",
+    ),
+    (
+        Action::WhatIfCluster,
+        "whatif.cluster",
+        "What-if: lose the whole cluster; could its siblings take its pods?",
     ),
     (
         Action::WhatIfBatch,

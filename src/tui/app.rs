@@ -18,7 +18,9 @@ use super::handover::HandoverState;
 use super::keymap::{Context, KeyChord, Keymap};
 use super::nav::{CapacityScope, Nav, Route};
 use super::palette::{self, Candidates, PaletteCommand, PaletteState, Target};
-use super::screens::capacity::{CapacityState, node_names, report_for, run_what_if};
+use super::screens::capacity::{
+    CapacityState, node_names, report_for, run_cluster_loss, run_what_if,
+};
 use super::screens::cluster::{ClusterState, Focus};
 use super::screens::ledger::{LedgerRow, LedgerState, build_rows};
 use super::screens::maintenance::MaintenanceState;
@@ -575,6 +577,7 @@ impl App {
     /// never older than the baseline beside it; drops it when the data is no longer
     /// usable.
     fn refresh_what_if(&mut self) {
+        self.refresh_cluster_loss();
         let Some(shown) = &self.capacity_state.what_if else {
             return;
         };
@@ -632,6 +635,44 @@ impl App {
         }
     }
 
+    /// Asks the shown cluster loss again on a newer snapshot or new maintenance holds.
+    /// Unlike a what-if inside a cluster, it stays when the lost cluster's data goes:
+    /// then its pods are unknown, and the siblings' room is still the answer.
+    fn refresh_cluster_loss(&mut self) {
+        let Some(shown) = &self.capacity_state.cluster_loss else {
+            return;
+        };
+        let holds = &self.activity.journal.holds;
+        if shown.snapshot_version == self.snapshot.version && shown.holds == *holds {
+            return;
+        }
+        let lost = shown.cluster.clone();
+        self.capacity_state.cluster_loss = Some(run_cluster_loss(
+            &lost,
+            &self.ledger,
+            &self.snapshot,
+            holds,
+            &self.config.capacity,
+        ));
+    }
+
+    /// Asks whether `cluster`'s siblings could take its pods were it lost whole, and
+    /// shows the answer on its capacity screen (in place of any other what-if).
+    pub fn what_if_cluster(&mut self, cluster: &str) {
+        self.capacity_state.what_if = None;
+        self.capacity_state.cluster_loss = Some(run_cluster_loss(
+            cluster,
+            &self.ledger,
+            &self.snapshot,
+            &self.activity.journal.holds,
+            &self.config.capacity,
+        ));
+        if !matches!(self.nav.current(), Route::Capacity(CapacityScope::Cluster(id)) if id == cluster)
+        {
+            self.go_capacity(CapacityScope::Cluster(cluster.to_owned()), false);
+        }
+    }
+
     /// Runs a what-if on a cluster and shows it on its capacity screen.
     pub fn what_if(&mut self, cluster: &str, scenario: Scenario) {
         let Some(live) = self.snapshot.cluster(cluster) else {
@@ -645,6 +686,7 @@ impl App {
             return;
         }
         let held = self.activity.journal.holds.of(&live.view.id);
+        self.capacity_state.cluster_loss = None;
         self.capacity_state.what_if = Some(run_what_if(
             &live.view,
             &self.config.capacity,

@@ -195,6 +195,7 @@ fn cluster(app: &mut App, action: Action) -> Vec<Command> {
         Action::ClusterCapacity => app.go_capacity(CapacityScope::Cluster(id), false),
         Action::WhatIfLose => app.what_if_nodes(false),
         Action::WhatIfBatch => app.what_if_nodes(true),
+        Action::WhatIfCluster => app.what_if_cluster(&id),
         Action::StartMaintenance => return super::operator_keys::start_maintenance(app),
         Action::FocusNext => {
             state.focus = if state.focus == Focus::Nodes {
@@ -344,6 +345,12 @@ fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
                         what_if_worst_domain(app, &id);
                     }
                 }
+                Action::WhatIfCluster => {
+                    if let Some(id) = selected {
+                        app.capacity_state.fleet_selected = Some(id.clone());
+                        app.what_if_cluster(&id);
+                    }
+                }
                 _ => {}
             }
         }
@@ -380,7 +387,8 @@ fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
                         );
                     }
                 }
-                Action::WhatIfClear => app.capacity_state.what_if = None,
+                Action::WhatIfCluster => app.what_if_cluster(&id),
+                Action::WhatIfClear => app.capacity_state.clear_what_ifs(),
                 _ => {}
             }
         }
@@ -400,7 +408,8 @@ fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
                     let key = app.config.capacity.failure_domain_key.clone();
                     app.what_if(&id, Scenario::LoseFailureDomain { key, value: domain });
                 }
-                Action::WhatIfClear => app.capacity_state.what_if = None,
+                Action::WhatIfCluster => app.what_if_cluster(&id),
+                Action::WhatIfClear => app.capacity_state.clear_what_ifs(),
                 _ => {}
             }
         }

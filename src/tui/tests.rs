@@ -415,6 +415,63 @@ fn a_drain_what_if_names_the_budget_that_would_hold_it_up() {
 }
 
 #[test]
+fn losing_a_whole_cluster_asks_its_siblings() {
+    let mut app = fixtures::app();
+    open_first_cluster(&mut app);
+    press(&mut app, "L");
+    assert_eq!(
+        app.nav.current(),
+        &Route::Capacity(CapacityScope::Cluster("eu-fra-prod-01".into()))
+    );
+    let shown = app
+        .capacity_state
+        .cluster_loss
+        .as_ref()
+        .expect("the loss was asked");
+    let absorbed = shown.loss.absorbed.as_ref().expect("its pods are known");
+    assert_eq!(
+        absorbed
+            .siblings
+            .iter()
+            .map(|s| s.cluster.as_str())
+            .collect::<Vec<_>>(),
+        ["eu-fra-prod-02"],
+        "the other production cluster of eu-central"
+    );
+    let screen = render(&app, 200, 45);
+    assert!(
+        screen.contains(
+            "What-if: lose eu-fra-prod-01 whole · siblings env=production, region=eu-central"
+        ),
+        "{screen}"
+    );
+    assert!(screen.contains(&shown.loss.headline()), "{screen}");
+    insta::assert_snapshot!(screen);
+    // One what-if at a time: a zone what-if replaces it, x clears either.
+    press(&mut app, "w");
+    assert!(app.capacity_state.cluster_loss.is_none());
+    press(&mut app, "L x");
+    assert!(app.capacity_state.cluster_loss.is_none() && app.capacity_state.what_if.is_none());
+}
+
+#[test]
+fn losing_a_cluster_without_data_shows_its_siblings_room_or_that_it_has_none() {
+    let mut app = fixtures::app();
+    press(&mut app, ":");
+    typed(&mut app, "cluster us-east-prod-03");
+    press(&mut app, "enter L");
+    let screen = render(&app, 160, 30);
+    assert!(
+        screen.contains("its pods are unknown without fresh data"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("no sibling: no other serving cluster in its environment and region"),
+        "{screen}"
+    );
+}
+
+#[test]
 fn palette_over_the_ledger() {
     let mut app = fixtures::app();
     press(&mut app, ":");

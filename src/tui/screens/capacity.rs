@@ -5,11 +5,13 @@ use std::sync::Arc;
 
 use crate::model::capacity::{
     BlockingBudget, CapacityConfig, ClusterIndex, ClusterReport, Scenario, WhatIfReport,
-    budgets_blocking_drain, cluster_report, what_if,
+    budgets_blocking_drain, cluster_report, default_siblings, what_if,
 };
 use crate::model::fleet::{ClusterView, NodeName, ResourceVector};
-use crate::model::live::{ClusterStatus, FleetSnapshot};
+use crate::model::ledger::Ledger;
+use crate::model::live::{ClusterLoss, ClusterStatus, FleetSnapshot, cluster_loss};
 use crate::model::maintenance::ClusterHolds;
+use crate::model::maintenance::MaintenanceHolds;
 use crate::tui::filter::Filter;
 use crate::tui::fleet_data::FleetData;
 
@@ -139,6 +141,59 @@ pub struct CapacityState {
     pub report: Option<ReportCache>,
     /// The last what-if.
     pub what_if: Option<WhatIfView>,
+    /// The last whole-cluster loss asked (shown instead of `what_if`: one at a time).
+    pub cluster_loss: Option<ClusterLossView>,
+}
+
+impl CapacityState {
+    /// Drops whichever what-if is shown.
+    pub fn clear_what_ifs(&mut self) {
+        self.what_if = None;
+        self.cluster_loss = None;
+    }
+}
+
+/// A whole cluster lost, and whether its siblings could take its pods.
+#[derive(Debug, Clone)]
+pub struct ClusterLossView {
+    /// The lost cluster.
+    pub cluster: String,
+    /// How its siblings were chosen, in words.
+    pub chosen_by: String,
+    /// The fleet snapshot it was worked out on, and what maintenance held then: asked
+    /// again when either changes.
+    pub snapshot_version: u64,
+    pub holds: Arc<MaintenanceHolds>,
+    /// The answer.
+    pub loss: ClusterLoss,
+}
+
+/// Asks whether `lost`'s siblings (the serving clusters of its environment and region)
+/// could take its pods.
+pub fn run_cluster_loss(
+    lost: &str,
+    ledger: &Ledger,
+    snapshot: &FleetSnapshot,
+    holds: &Arc<MaintenanceHolds>,
+    config: &CapacityConfig,
+) -> ClusterLossView {
+    let chosen_by = ledger
+        .cluster(lost)
+        .map(|c| format!("env={}, region={}", c.env, c.region))
+        .unwrap_or_default();
+    ClusterLossView {
+        cluster: lost.to_owned(),
+        chosen_by,
+        snapshot_version: snapshot.version,
+        holds: Arc::clone(holds),
+        loss: cluster_loss(
+            lost,
+            &default_siblings(lost, ledger),
+            snapshot,
+            holds,
+            config,
+        ),
+    }
 }
 
 impl Default for CapacityState {
@@ -150,6 +205,7 @@ impl Default for CapacityState {
             node_selected: 0,
             report: None,
             what_if: None,
+            cluster_loss: None,
         }
     }
 }

@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::capacity::WhatIfView;
+use super::capacity::{ClusterLossView, WhatIfView};
 use super::capacity_view::{DIMS, boxed, dim_name};
 use crate::model::capacity::format_amount;
 use crate::tui::app::App;
@@ -166,6 +166,53 @@ pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buf
             ),
             t.style(Slot::Critical),
         ));
+    }
+    Paragraph::new(lines).render(inner, buf);
+}
+
+/// Rows the cluster-loss panel wants: its title, headline and lines, at most 12.
+pub(super) fn cluster_loss_height(v: &ClusterLossView) -> u16 {
+    let lines = v.loss.lines().len().max(1) + 2;
+    u16::try_from(lines).unwrap_or(u16::MAX).min(12)
+}
+
+/// A whole cluster lost: what its siblings would take, or their room when its pods are
+/// unknown.
+pub(super) fn cluster_loss_panel(app: &App, v: &ClusterLossView, area: Rect, buf: &mut Buffer) {
+    let t = &app.config.theme;
+    let inner = boxed(
+        app,
+        &format!(
+            "What-if: lose {} whole · siblings {} · x clears",
+            v.cluster, v.chosen_by
+        ),
+        area,
+        buf,
+    );
+    let stuck = v.loss.absorbed.as_ref().map(|r| r.unplaced_pods());
+    let headline_style = match stuck {
+        None => t.style(Slot::Unknown),
+        Some(0) => t.style(Slot::Ok),
+        Some(_) => t.style(Slot::Critical),
+    };
+    let mut lines = vec![Line::styled(
+        format!(" {}", v.loss.headline()),
+        headline_style,
+    )];
+    let said = v.loss.lines();
+    if v.loss.room_now.is_empty() && v.loss.not_counted.is_empty() {
+        lines.push(Line::styled(
+            "  no sibling: no other serving cluster in its environment and region",
+            t.style(Slot::Warn),
+        ));
+    }
+    for l in said {
+        let style = if l.trouble {
+            t.style(Slot::Critical)
+        } else {
+            Style::new()
+        };
+        lines.push(Line::styled(format!("  {}", l.text), style));
     }
     Paragraph::new(lines).render(inner, buf);
 }

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
 use super::capacity::{FleetTotals, fleet_totals};
-use super::capacity_panels::{gpu_panel, what_if_panel};
+use super::capacity_panels::{cluster_loss_height, cluster_loss_panel, gpu_panel, what_if_panel};
 use super::table::{Col, fit_columns, header, row, scroll_offset};
 use crate::model::capacity::format_amount;
 use crate::model::fleet::{Dimension, ResourceVector};
@@ -260,6 +260,11 @@ fn cluster(
 ) {
     let t = &app.config.theme;
     let live = app.snapshot.cluster(id);
+    let loss = app
+        .capacity_state
+        .cluster_loss
+        .as_ref()
+        .filter(|l| l.cluster == id);
     let (Some(cache), Some(facts)) = (app.capacity_state.report.as_ref(), app.data.cluster(id))
     else {
         let status = live.map(|c| c.status);
@@ -274,6 +279,16 @@ fn cluster(
             usize::from(area.width),
             t.style(Slot::Unknown),
         );
+        // A cluster that cannot be read may be lost already: its siblings' room is the
+        // question that still has an answer.
+        if let Some(loss) = loss {
+            let below = Rect {
+                y: area.y + 2,
+                height: area.height.saturating_sub(2),
+                ..area
+            };
+            cluster_loss_panel(app, loss, below, buf);
+        }
         return;
     };
     let report = &cache.report;
@@ -296,7 +311,9 @@ fn cluster(
     ));
     let gpu_w = if area.width >= 100 { 46 } else { 0 };
     let limits_h = (report.limits.len().max(1) as u16 + 1).min(5);
-    let what_if_h = if app
+    let what_if_h = if let Some(loss) = loss {
+        cluster_loss_height(loss)
+    } else if app
         .capacity_state
         .what_if
         .as_ref()
@@ -345,7 +362,9 @@ fn cluster(
     Paragraph::new(limit_lines)
         .wrap(Wrap { trim: false })
         .render(inner, buf);
-    if let Some(w) = app
+    if let Some(loss) = loss {
+        cluster_loss_panel(app, loss, what_if_area, buf);
+    } else if let Some(w) = app
         .capacity_state
         .what_if
         .as_ref()
