@@ -288,7 +288,7 @@ fn hints_in_the_text_follow_a_remapped_key() {
     press(&mut app, "2 enter");
     let screen = render(&app, 200, 45);
     assert!(
-        screen.contains("Failure domains · enter opens · L loses one"),
+        screen.contains("Failure domains · free on counted nodes · enter opens · L loses one"),
         "{screen}"
     );
     press(&mut app, "1 /");

@@ -309,6 +309,10 @@ fn cluster(
         Some(&base.headroom),
         area.width.saturating_sub(46),
     ));
+    // Said over the domain table, whose free amounts it explains.
+    if domain.is_none() {
+        top_lines.extend(set_aside_line(app, report));
+    }
     let gpu_w = if area.width >= 100 { 46 } else { 0 };
     let limits_h = (report.limits.len().max(1) as u16 + 1).min(5);
     let what_if_h = if let Some(loss) = loss {
@@ -401,6 +405,37 @@ const DOMAIN_COLS: [Col; 6] = [
     },
 ];
 
+/// Why the domains' free amounts add up to more than the headroom: the pods of nodes that
+/// do not count (cordoned, not ready, in maintenance) still need a place, and the safety
+/// reserve is held back. Said only when something is set aside, so the two figures on one
+/// screen are never left to disagree unexplained.
+fn set_aside_line(
+    app: &App,
+    report: &crate::model::capacity::ClusterReport,
+) -> Option<Line<'static>> {
+    let mut free = ResourceVector::ZERO;
+    for d in &report.domains {
+        free.add_assign(&d.free);
+    }
+    let parts: Vec<String> = DIMS
+        .iter()
+        .filter_map(|d| {
+            let aside = free.get(d) - report.baseline.headroom.get(d);
+            (aside > 0).then(|| format!("{} {}", dim_name(d), format_amount(d, aside)))
+        })
+        .collect();
+    if parts.is_empty() {
+        return None;
+    }
+    Some(Line::styled(
+        format!(
+            " headroom = free below less {} (pods of nodes that do not count; reserve)",
+            parts.join(", ")
+        ),
+        app.config.theme.style(Slot::Muted),
+    ))
+}
+
 fn domain_table(
     app: &App,
     report: &crate::model::capacity::ClusterReport,
@@ -408,7 +443,7 @@ fn domain_table(
     buf: &mut Buffer,
 ) {
     let t = &app.config.theme;
-    let title: Vec<String> = std::iter::once("Failure domains".to_string())
+    let title: Vec<String> = std::iter::once("Failure domains · free on counted nodes".to_string())
         .chain(app.key_hint(Action::Open, "opens"))
         .chain(app.key_hint(Action::WhatIfLose, "loses one"))
         .collect();
