@@ -268,6 +268,11 @@ fn capacity_cluster_with_zone_what_if() {
     let what_if = app.capacity_state.what_if.as_ref().expect("what-if ran");
     assert_eq!(what_if.report.lost_nodes, 4);
     insta::assert_snapshot!(render(&app, 200, 45));
+    // At 80×24 the panel takes the rows it needs, so the headroom bars keep theirs.
+    let small = render(&app, 80, 24);
+    for kept in ["Pods ", "2 would not fit", "ReplicaSet shop/web: 2 pods"] {
+        assert!(small.contains(kept), "{kept}: {small}");
+    }
     press(&mut app, "x");
     assert!(app.capacity_state.what_if.is_none());
 }

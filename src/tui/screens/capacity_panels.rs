@@ -5,7 +5,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::capacity::{ClusterLossView, WhatIfView};
 use super::capacity_view::{DIMS, boxed, dim_name};
@@ -81,6 +81,14 @@ fn domain_cells(labels: &[String], width: u16) -> Vec<String> {
         .iter()
         .map(|label| format!("  {:<cells$}  ", fit_middle(label, cells)))
         .collect()
+}
+
+/// Rows the what-if panel wants: its title, the counts, the drain's budgets, the headroom
+/// line (two when a narrow screen wraps it) and the pods that would not fit, at most 10.
+pub(super) fn what_if_height(w: &WhatIfView, width: u16) -> u16 {
+    let headroom = if width < 120 { 2 } else { 1 };
+    let rows = 2 + usize::from(!w.blocking.is_empty()) + headroom + w.report.unplaced.len();
+    u16::try_from(rows).unwrap_or(u16::MAX).min(10)
 }
 
 pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buffer) {
@@ -167,7 +175,10 @@ pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buf
             t.style(Slot::Critical),
         ));
     }
-    Paragraph::new(lines).render(inner, buf);
+    // The headroom line wraps on a narrow screen rather than losing its last dimensions.
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .render(inner, buf);
 }
 
 /// Rows the cluster-loss panel wants: its title, headline and lines, at most 12.

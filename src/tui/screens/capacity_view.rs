@@ -9,7 +9,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
 use super::capacity::{FleetTotals, fleet_totals};
-use super::capacity_panels::{cluster_loss_height, cluster_loss_panel, gpu_panel, what_if_panel};
+use super::capacity_panels::{
+    cluster_loss_height, cluster_loss_panel, gpu_panel, what_if_height, what_if_panel,
+};
 use super::table::{Col, fit_columns, header, row, scroll_offset};
 use crate::model::capacity::format_amount;
 use crate::model::fleet::{Dimension, ResourceVector};
@@ -317,13 +319,13 @@ fn cluster(
     let limits_h = (report.limits.len().max(1) as u16 + 1).min(5);
     let what_if_h = if let Some(loss) = loss {
         cluster_loss_height(loss)
-    } else if app
+    } else if let Some(w) = app
         .capacity_state
         .what_if
         .as_ref()
-        .is_some_and(|w| w.cluster == id)
+        .filter(|w| w.cluster == id)
     {
-        9
+        what_if_height(w, area.width)
     } else {
         0
     };
