@@ -98,7 +98,10 @@ fn summary_groups(app: &App, theme: &Theme, compact: bool) -> Vec<Vec<Span<'stat
     let left_out = total - usable.len();
     let not_counted = (left_out > 0).then(|| {
         Span::styled(
-            format!(" ({left_out} not counted)"),
+            format!(
+                " ({} not counted)",
+                crate::tui::format::counted(left_out as i64, "cluster")
+            ),
             theme.style(Slot::Unknown),
         )
     });

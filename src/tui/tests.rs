@@ -583,7 +583,7 @@ fn unknown_is_not_counted_in_fleet_totals() {
     let left_out: usize = totals.not_counted.iter().map(|(_, n)| n).sum();
     assert_eq!(left_out, 4);
     let screen = render(&app, 200, 12);
-    assert!(screen.contains("(4 not counted)"), "{screen}");
+    assert!(screen.contains("(4 clusters not counted)"), "{screen}");
 }
 
 #[test]
