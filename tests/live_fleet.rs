@@ -420,6 +420,12 @@ async fn snapshot_capacity_and_reconcile_commands() {
             && l.contains("drift from the ledger: kubernetes, kubelet (ledger reconcile)")),
         "{table}"
     );
+    // A drift note does not hide a capacity limit behind it: it is counted.
+    assert!(
+        table.lines().any(|l| l.starts_with("gpu-prod-euw1-02 ")
+            && l.contains("drift from the ledger: gpuDriver (ledger reconcile); +1 capacity limit (capacity --cluster gpu-prod-euw1-02)")),
+        "{table}"
+    );
     let stderr = |out: &std::process::Output| String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(typo_zone.status.code(), Some(2), "{}", stderr(&typo_zone));
     assert!(

@@ -115,6 +115,15 @@ pub fn run(settings: &Settings, wait: Duration) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// `; +2 more limits (capacity --cluster c1)` for what a one-line note leaves out.
+fn more_limits(n: usize, what: &str, cluster: &str) -> String {
+    match n {
+        0 => String::new(),
+        1 => format!("; +1 {what} (capacity --cluster {cluster})"),
+        n => format!("; +{n} {what}s (capacity --cluster {cluster})"),
+    }
+}
+
 fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine]) -> String {
     let mut table = Table::new(vec![
         "CLUSTER",
@@ -153,13 +162,23 @@ fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine]) -> String {
                 "identity not confirmed yet (read again until it answers): no change is made to it meanwhile".into()
             }
             // Drift from the ledger comes before capacity: the ledger is what plans read.
+            // One note fits a row; what it leaves out is counted, so a capacity risk is
+            // never hidden behind the drift (or the first limit).
             _ if !line.drift.is_empty() && !c.identity_verdict.as_ref().is_some_and(|v| v.is_mismatch()) => {
-                format!("drift from the ledger: {} (ledger reconcile)", line.drift.join(", "))
+                let limits = line.capacity.as_ref().map_or(0, |cap| cap.limits.len());
+                format!(
+                    "drift from the ledger: {} (ledger reconcile){}",
+                    line.drift.join(", "),
+                    more_limits(limits, "capacity limit", &c.id)
+                )
             }
             (_, Some(cap)) => cap
                 .limits
                 .first()
-                .map(|l| l.text.clone())
+                .map(|l| {
+                    let more = cap.limits.len() - 1;
+                    format!("{}{}", l.text, more_limits(more, "more limit", &c.id))
+                })
                 .unwrap_or_default(),
             _ => String::new(),
         };
