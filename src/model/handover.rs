@@ -47,6 +47,9 @@ pub enum Section {
     LeftMidChange,
     /// Clusters that cannot be trusted.
     Clusters,
+    /// Clusters whose data is fresh but that are not whole: Degraded data, nodes not
+    /// ready, disruption budgets below their minimum.
+    ClustersNotWhole,
     /// Ledger exceptions expiring soon (or expired).
     Exceptions,
     /// Notes written during the shift.
@@ -64,6 +67,7 @@ impl Section {
             Section::HaltedRollouts => "Halted rollouts",
             Section::LeftMidChange => "Left mid-change",
             Section::Clusters => "Clusters Unreachable / IdentityMismatch / UNKNOWN",
+            Section::ClustersNotWhole => "Clusters with nodes down or budgets below minimum",
             Section::Exceptions => "Exceptions expiring soon",
             Section::Notes => "Open notes",
         }
@@ -74,6 +78,7 @@ impl Section {
     pub fn short_heading(self) -> &'static str {
         match self {
             Section::Clusters => "Untrusted clusters",
+            Section::ClustersNotWhole => "Clusters not whole",
             other => other.heading(),
         }
     }
@@ -118,6 +123,12 @@ pub struct ClusterHealth {
     pub status: ClusterStatus,
     /// The last error, in words.
     pub error: Option<String>,
+    /// (Ready, all) nodes; (0, n) without fresh data.
+    pub nodes_ready: (usize, usize),
+    /// Disruption budgets with fewer healthy pods than they need, as
+    /// `payments/orders has 1, needs 2`: drains there wait, and the workload is already
+    /// short.
+    pub budgets_below_minimum: Vec<String>,
 }
 
 /// Every cluster's health as the live fleet view reports it.
@@ -129,8 +140,46 @@ pub fn cluster_health(snapshot: &crate::model::live::FleetSnapshot) -> Vec<Clust
             id: ClusterId(c.id.to_string()),
             status: c.status,
             error: c.last_error.clone(),
+            nodes_ready: c.nodes_ready(),
+            budgets_below_minimum: c
+                .view
+                .pdbs
+                .iter()
+                .filter(|pdb| pdb.current_healthy < pdb.desired_healthy)
+                .map(|pdb| {
+                    format!(
+                        "{}/{} has {}, needs {}",
+                        pdb.namespace, pdb.name, pdb.current_healthy, pdb.desired_healthy
+                    )
+                })
+                .collect(),
         })
         .collect()
+}
+
+/// What is wrong with a cluster whose data is fresh, one fact per line; empty when it is
+/// whole.
+fn not_whole(c: &ClusterHealth) -> Vec<String> {
+    if !c.status.data_usable() {
+        return Vec::new();
+    }
+    let mut facts = Vec::new();
+    if c.status == ClusterStatus::Degraded {
+        facts.push(match &c.error {
+            Some(why) => format!("data Degraded: {why}"),
+            None => "data Degraded: part of it could not be read".into(),
+        });
+    }
+    let (ready, total) = c.nodes_ready;
+    if ready < total {
+        facts.push(format!("{} of {total} nodes not ready", total - ready));
+    }
+    facts.extend(
+        c.budgets_below_minimum
+            .iter()
+            .map(|b| format!("PDB {b} healthy: below its minimum")),
+    );
+    facts
 }
 
 /// Everything a handover is built from.
@@ -364,6 +413,24 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             section: Section::Clusters,
             title: format!("{} is {}", c.id, c.status.label()),
             details,
+            since: None,
+            subject: Subject {
+                cluster: Some(c.id.clone()),
+                ..Subject::default()
+            },
+            acks: Vec::new(),
+        });
+    }
+    for c in input.clusters.unwrap_or(&[]) {
+        let facts = not_whole(c);
+        let Some(first) = facts.first() else {
+            continue;
+        };
+        items.push(HandoverItem {
+            key: format!("cluster/{}/not-whole", c.id),
+            section: Section::ClustersNotWhole,
+            title: format!("{}: {first}", c.id),
+            details: facts.clone(),
             since: None,
             subject: Subject {
                 cluster: Some(c.id.clone()),

@@ -156,11 +156,23 @@ fn lists_pauses_stuck_and_handed_off_steps_notes_and_acks() {
             id: ClusterId("prod-apse1-03".into()),
             status: ClusterStatus::Unreachable,
             error: Some("connection refused".into()),
+            nodes_ready: (0, 6),
+            budgets_below_minimum: Vec::new(),
         },
         ClusterHealth {
             id: ClusterId("prod-use1-02".into()),
             status: ClusterStatus::Synced,
             error: None,
+            nodes_ready: (8, 8),
+            budgets_below_minimum: Vec::new(),
+        },
+        // Fresh data, but a zone down and a budget short of healthy pods.
+        ClusterHealth {
+            id: ClusterId("prod-euw1-02".into()),
+            status: ClusterStatus::Synced,
+            error: None,
+            nodes_ready: (5, 8),
+            budgets_below_minimum: vec!["payments/orders has 1, needs 2".into()],
         },
     ];
     let items = handover(&input(&projection, &log.0.0, &clusters));
@@ -172,7 +184,20 @@ fn lists_pauses_stuck_and_handed_off_steps_notes_and_acks() {
             Section::StuckSteps,
             Section::HandedOff,
             Section::Clusters,
+            Section::ClustersNotWhole,
             Section::Notes
+        ]
+    );
+    let not_whole = items
+        .iter()
+        .find(|i| i.section == Section::ClustersNotWhole)
+        .expect("listed");
+    assert_eq!(not_whole.title, "prod-euw1-02: 3 of 8 nodes not ready");
+    assert_eq!(
+        not_whole.details,
+        [
+            "3 of 8 nodes not ready",
+            "PDB payments/orders has 1, needs 2 healthy: below its minimum"
         ]
     );
     let stuck = &items[1];

@@ -85,7 +85,7 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
             Line::styled("Nothing to hand over.", t.style(Slot::Ok)),
             Line::raw("No pause, no batch awaiting approval, no stuck or handed-off step, no halted rollout,"),
             Line::raw(format!(
-                "no Unreachable / IdentityMismatch / UNKNOWN cluster, no exception expiring within 14 days, no note in the last {}.",
+                "no Unreachable / IdentityMismatch / UNKNOWN cluster, none with nodes down or a budget below its minimum, no exception expiring within 14 days, no note in the last {}.",
                 crate::model::duration::format_duration(state.shift.unwrap_or(SHIFT))
             )),
         ])

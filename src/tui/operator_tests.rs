@@ -386,7 +386,7 @@ fn handover_walkthrough_and_acknowledge() {
     let mut app = fixtures::operator_app();
     press(&mut app, "H");
     let screen = render(&app, 200, 40);
-    assert!(screen.contains("item 1 of 7"), "{screen}");
+    assert!(screen.contains("item 1 of 9"), "{screen}");
     insta::assert_snapshot!("handover_walkthrough", screen);
     let handed = app
         .handover
