@@ -79,11 +79,15 @@ impl Settings {
     }
 }
 
-/// `user@host`, from the environment.
+/// `user@host`, from the environment; without `USER` or `LOGNAME` (cron, containers,
+/// `env -i`), the account the process runs as, so the journal never names "unknown".
 fn default_actor() -> String {
     let user = std::env::var("USER")
         .or_else(|_| std::env::var("LOGNAME"))
-        .unwrap_or_else(|_| "unknown".to_string());
+        .ok()
+        .filter(|u| !u.is_empty())
+        .or_else(account_name)
+        .unwrap_or_else(|| "unknown".to_string());
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .ok()
         .map(|h| h.trim().to_string())
@@ -91,4 +95,35 @@ fn default_actor() -> String {
         .or_else(|| std::env::var("HOSTNAME").ok())
         .unwrap_or_else(|| "localhost".to_string());
     format!("{user}@{host}")
+}
+
+/// The name of the account this process runs as (`/etc/passwd`), or `uid-N`.
+fn account_name() -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let uid = std::fs::metadata("/proc/self").ok()?.uid();
+    let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+    Some(name_of_uid(&passwd, uid).unwrap_or_else(|| format!("uid-{uid}")))
+}
+
+/// The login name `passwd` (the `/etc/passwd` format) gives `uid`.
+fn name_of_uid(passwd: &str, uid: u32) -> Option<String> {
+    passwd.lines().find_map(|line| {
+        let mut fields = line.split(':');
+        let name = fields.next()?;
+        let id = fields.nth(1)?;
+        (id.parse() == Ok(uid) && !name.is_empty()).then(|| name.to_owned())
+    })
+}
+
+#[cfg(test)]
+mod account_tests {
+    use super::name_of_uid;
+
+    #[test]
+    fn the_login_name_is_read_by_uid() {
+        let passwd = "root:x:0:0:root:/root:/bin/bash\n# comment\noncall:x:1000:1000::/home/oncall:/bin/sh\n";
+        assert_eq!(name_of_uid(passwd, 1000).as_deref(), Some("oncall"));
+        assert_eq!(name_of_uid(passwd, 0).as_deref(), Some("root"));
+        assert_eq!(name_of_uid(passwd, 42), None);
+    }
 }
