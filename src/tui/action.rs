@@ -210,7 +210,7 @@ pub const ACTIONS: &[(Action, &str, &str)] = &[
     (
         Action::StartMaintenance,
         "maintenance.start",
-        "Start a maintenance on the marked nodes",
+        "Start a maintenance on the marked nodes (or the node page's node)",
     ),
     (Action::Follow, "follow", "Follow new events (live tail)"),
 ];

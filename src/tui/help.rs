@@ -10,9 +10,32 @@ use super::app::App;
 use super::keymap::Context;
 use super::theme::Slot;
 use super::view::{centred, overlay_block};
+use unicode_width::UnicodeWidthStr;
 
-/// The help lines for the current screen: its own keys, then lists, then global ones.
-pub fn lines(app: &App) -> Vec<Line<'static>> {
+/// Cells before a key's description: two of margin and the key's column.
+const KEY_CELLS: usize = 14;
+
+/// `text` cut at spaces into lines of at most `width` cells (a word longer than that
+/// keeps its own line).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.width() + 1 + word.width() > width {
+            out.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push(line);
+    out
+}
+
+/// The help lines for the current screen: its own keys, then lists, then global ones,
+/// each description wrapped to `width` cells under its key.
+pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let theme = &app.config.theme;
     let map = &app.config.keymap;
     let mut out = Vec::new();
@@ -39,13 +62,18 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             theme.style(Slot::Title),
         ));
         for b in bindings {
-            out.push(Line::from(vec![
-                Span::styled(
-                    format!("  {:<12}", b.key.to_string()),
-                    theme.style(Slot::Mark),
-                ),
-                Span::raw(b.desc.clone()),
-            ]));
+            let desc = wrap_words(&b.desc, width.saturating_sub(KEY_CELLS).max(20));
+            for (i, part) in desc.into_iter().enumerate() {
+                let key = if i == 0 {
+                    b.key.to_string()
+                } else {
+                    String::new()
+                };
+                out.push(Line::from(vec![
+                    Span::styled(format!("  {key:<12}"), theme.style(Slot::Mark)),
+                    Span::raw(part),
+                ]));
+            }
         }
         out.push(Line::raw(""));
     }
@@ -65,9 +93,34 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
 pub fn draw(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     let rect = centred(area, 76, area.height.saturating_sub(2).max(8));
     let inner = overlay_block(app, rect, "help · esc closes · ↑↓ scroll", buf);
-    let lines = lines(app);
+    let lines = lines(app, usize::from(inner.width));
     let scroll = scroll.min(lines.len().saturating_sub(usize::from(inner.height)));
     Paragraph::new(lines)
         .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0))
         .render(inner, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_words;
+
+    #[test]
+    fn long_descriptions_wrap_at_spaces() {
+        assert_eq!(
+            wrap_words(
+                "What-if: lose this cluster whole; could its siblings take its pods?",
+                30
+            ),
+            [
+                "What-if: lose this cluster",
+                "whole; could its siblings take",
+                "its pods?"
+            ]
+        );
+        assert_eq!(wrap_words("short", 30), ["short"]);
+        assert_eq!(
+            wrap_words("averyveryverylongword x", 5),
+            ["averyveryverylongword", "x"]
+        );
+    }
 }

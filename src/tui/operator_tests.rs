@@ -877,7 +877,7 @@ fn pasted_text_goes_into_the_field_being_edited_and_confirms_nothing() {
 #[test]
 fn help_lists_only_the_list_keys_a_screen_uses() {
     let text = |app: &super::app::App| -> String {
-        super::help::lines(app)
+        super::help::lines(app, 200)
             .iter()
             .map(|l| l.to_string())
             .collect::<Vec<_>>()

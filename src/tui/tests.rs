@@ -460,6 +460,16 @@ fn losing_a_whole_cluster_asks_its_siblings() {
 }
 
 #[test]
+fn help_wraps_a_long_description_rather_than_cutting_it() {
+    let mut app = fixtures::app();
+    open_first_cluster(&mut app);
+    press(&mut app, "?");
+    let screen = render(&app, 160, 60);
+    // The end of `L`'s description, which one 60-cell line cannot hold.
+    assert!(screen.contains("take its pods?"), "{screen}");
+}
+
+#[test]
 fn losing_a_cluster_without_data_shows_its_siblings_room_or_that_it_has_none() {
     let mut app = fixtures::app();
     press(&mut app, ":");
