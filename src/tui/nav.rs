@@ -34,6 +34,18 @@ pub enum Route {
 }
 
 impl Route {
+    /// The cluster a route is about, if it is about one.
+    fn cluster(&self) -> Option<&str> {
+        match self {
+            Route::Cluster(id)
+            | Route::Node(id, _)
+            | Route::Capacity(CapacityScope::Cluster(id) | CapacityScope::Domain(id, _)) => {
+                Some(id)
+            }
+            _ => None,
+        }
+    }
+
     /// The crumb text.
     pub fn crumb(&self) -> String {
         match self {
@@ -98,6 +110,18 @@ impl Nav {
     pub fn push(&mut self, route: Route) {
         if self.current() == &route {
             return;
+        }
+        // The crumbs are one way down: what belongs to another cluster goes when a route
+        // about this one is opened (a node named from another cluster's capacity page).
+        if let Some(cluster) = route.cluster() {
+            while self.crumbs.len() > 1
+                && self
+                    .current()
+                    .cluster()
+                    .is_some_and(|other| other != cluster)
+            {
+                self.crumbs.pop();
+            }
         }
         // From one cluster to another (the palette, a what-if's link) is a move sideways:
         // the crumbs name the way down, and `[`/`]` walk every cluster visited. A node
@@ -203,6 +227,35 @@ mod tests {
         assert_eq!(
             nav.crumbs(),
             &[Route::Ledger, Route::Cluster("b".into())][..]
+        );
+    }
+
+    #[test]
+    fn crumbs_never_mix_two_clusters() {
+        let mut nav = Nav::default();
+        nav.push(Route::Cluster("a".into()));
+        nav.push(Route::Capacity(CapacityScope::Cluster("a".into())));
+        nav.push(Route::Cluster("b".into()));
+        nav.push(Route::Node("b".into(), "b-n1".into()));
+        assert_eq!(
+            nav.crumbs(),
+            &[
+                Route::Ledger,
+                Route::Cluster("b".into()),
+                Route::Node("b".into(), "b-n1".into())
+            ][..]
+        );
+        // The fleet's capacity list is about no one cluster: it stays under a cluster.
+        nav.reset(Route::Capacity(CapacityScope::Fleet));
+        nav.push(Route::Capacity(CapacityScope::Cluster("a".into())));
+        nav.push(Route::Cluster("b".into()));
+        assert_eq!(
+            nav.crumbs(),
+            &[
+                Route::Ledger,
+                Route::Capacity(CapacityScope::Fleet),
+                Route::Cluster("b".into())
+            ][..]
         );
     }
 
