@@ -247,6 +247,13 @@ fn a_what_if_on_a_cluster_without_data_says_why_it_did_nothing() {
         assert!(message.contains(said), "{cluster}: {message:?}");
         assert!(app.capacity_state.what_if.is_none());
     }
+    // A cluster never synced says so rather than an age of "-".
+    let mut app = fixtures::app();
+    press(&mut app, ":");
+    typed(&mut app, "cluster ap-sg-stg-02");
+    press(&mut app, "enter");
+    let screen = render(&app, 160, 30);
+    assert!(screen.contains("Connecting, never synced ·"), "{screen}");
 }
 
 #[test]

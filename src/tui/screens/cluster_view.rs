@@ -78,14 +78,13 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
             c.owner.as_deref().unwrap_or("(none)")
         )));
     }
-    let mut facts_line = vec![Span::styled(
-        format!(
-            "{} {}",
-            super::ledger::status_label(status),
-            age(app.now, live.and_then(|c| c.facts.last_ok))
-        ),
-        t.style(status_slot(status)),
-    )];
+    let label = super::ledger::status_label(status);
+    let status_text = match live.and_then(|c| c.facts.last_ok) {
+        Some(last_ok) => format!("{label} {}", age(app.now, Some(last_ok))),
+        // "Unreachable -" read as a glitch: say that nothing was ever read.
+        None => format!("{label}, never synced"),
+    };
+    let mut facts_line = vec![Span::styled(status_text, t.style(status_slot(status)))];
     if let Some(c) = live {
         let ledger_version = ledger
             .and_then(|l| l.versions.get("kubernetes"))
@@ -370,10 +369,13 @@ fn draw_pdbs(
     buf: &mut Buffer,
 ) {
     let t = &app.config.theme;
-    let title = format!(
-        " PDBs that would block a drain ({}) ",
-        facts.blocking_pdbs.len()
-    );
+    // None seen without fresh data is not zero.
+    let count = if usable || !facts.blocking_pdbs.is_empty() {
+        facts.blocking_pdbs.len().to_string()
+    } else {
+        "?".into()
+    };
+    let title = format!(" PDBs that would block a drain ({count}) ");
     let inner = panel(app, title, focused, area, buf);
     if facts.blocking_pdbs.is_empty() {
         let (text, slot) = if usable {
