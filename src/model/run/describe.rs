@@ -12,6 +12,14 @@ fn said(note: &str) -> String {
     }
 }
 
+/// What an engine intent was, from its key (`run/item/step/evict:shop/web-0#2` →
+/// `evict shop/web-0`); `None` for a key of another shape.
+fn intended(key: &super::event::IdempotencyKey, step: &str) -> Option<String> {
+    let (_, rest) = key.0.split_once(&format!("/{step}/"))?;
+    let label = rest.rsplit_once('#').map_or(rest, |(label, _)| label);
+    Some(label.replacen(':', " ", 1))
+}
+
 /// A one-line description of an event for people.
 pub fn describe(event: &Event) -> String {
     describe_body(event).trim_start().to_string()
@@ -35,8 +43,14 @@ fn describe_body(event: &Event) -> String {
         } => format!("{item}{step}: in {to}'s hands"),
         EventBody::StepStatusChanged { status } => format!("{item}{step}: {status}"),
         EventBody::Intent { action, .. } => format!("{item}{step}: {action} (intent)"),
-        EventBody::Outcome { ok, .. } => format!(
-            "{item}{step}: outcome {}",
+        // Which call it answers, from the intent's key: three evictions are three
+        // lines that say which pod, not "outcome ok" three times.
+        EventBody::Outcome { intent, ok, .. } => format!(
+            "{item}{step}: {} {}",
+            e.step
+                .as_ref()
+                .and_then(|s| intended(intent, s.as_str()))
+                .unwrap_or_else(|| "outcome".into()),
             if *ok { "ok" } else { "not ok" }
         ),
         EventBody::Paused { scope, reason } => format!("paused {scope}: {reason}"),
@@ -99,6 +113,34 @@ mod tests {
                 body,
             ),
         })
+    }
+
+    #[test]
+    fn an_outcome_says_which_call_it_answers() {
+        let run = crate::model::run::RunId("mnt-1".into());
+        let item = crate::model::run::ItemId("n1".into());
+        let step = crate::model::run::StepName("Drain".into());
+        let key = IdempotencyKey::for_step(&run, &item, &step, "evict:shop/web-0", 2);
+        let outcome = |ok| {
+            describe(&Event {
+                seq: Sequence(1),
+                token: None,
+                event: NewEvent::new(
+                    jiff::Timestamp::UNIX_EPOCH,
+                    Actor("a@h".into()),
+                    IdempotencyKey(format!("{}/outcome", key.0)),
+                    EventBody::Outcome {
+                        intent: key.clone(),
+                        ok,
+                        detail: serde_json::Value::Null,
+                    },
+                )
+                .with_item(item.clone())
+                .with_step(step.clone()),
+            })
+        };
+        assert_eq!(outcome(true), "n1 Drain: evict shop/web-0 ok");
+        assert_eq!(outcome(false), "n1 Drain: evict shop/web-0 not ok");
     }
 
     #[test]
