@@ -45,6 +45,35 @@ fn same_seed_same_fleet() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_nvlink_clique_never_spans_zones() {
+    let fleet = SimFleet::load("demo", 1, 1.0).expect("demo");
+    let nodes: Api<Node> = Api::all(fleet.client("gpu-prod-use1-01").expect("client"));
+    let mut zones_of: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for node in nodes
+        .list(&ListParams::default())
+        .await
+        .expect("list")
+        .items
+    {
+        let labels = node.metadata.labels.unwrap_or_default();
+        if let (Some(clique), Some(zone)) = (
+            labels.get("nvidia.com/gpu.clique"),
+            labels.get("topology.kubernetes.io/zone"),
+        ) {
+            zones_of
+                .entry(clique.clone())
+                .or_default()
+                .insert(zone.clone());
+        }
+    }
+    assert!(zones_of.len() >= 2, "{zones_of:?}");
+    assert!(
+        zones_of.values().all(|zones| zones.len() == 1),
+        "{zones_of:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn demo_fleet_ledger_and_kubeconfig_are_coherent() {
     let fleet = SimFleet::load("demo", 1, 1.0).expect("demo");
     let addr: std::net::SocketAddr = "127.0.0.1:18080".parse().expect("addr");

@@ -291,8 +291,14 @@ fn build_cluster(
         } else {
             format!("{id}-n{local:03}")
         };
+        // CPU nodes spread over the zones one by one; GPU nodes a block at a time, since
+        // an NVLink clique or rack never spans zones.
+        let spread = match (gpu, &g.gpu) {
+            (true, Some(p)) => local / p.nodes_per_block.max(1),
+            _ => local,
+        };
         let zone = zones
-            .get(local % zones.len().max(1))
+            .get(spread % zones.len().max(1))
             .cloned()
             .unwrap_or_default();
         let addr = (index as u32) * 256 + n as u32;
