@@ -14,6 +14,7 @@ use super::keymap::Context;
 use super::nav::{CapacityScope, Route};
 use super::theme::Slot;
 use super::{dialog_view, handover, header, help, screens};
+use unicode_width::UnicodeWidthStr;
 
 /// The header, the pause banner (when shown), the body and the footer.
 fn regions(area: Rect, banner: bool) -> [Rect; 4] {
@@ -275,26 +276,47 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             Action::Help,
         ],
     };
-    let mut spans = Vec::new();
+    let mut hints: Vec<(Action, [Span<'static>; 2])> = Vec::new();
     for action in actions {
         if app.config.readonly && action.mutates() {
             continue;
         }
         if let Some(key) = app.config.keymap.key_for(ctx, *action) {
-            spans.push(Span::styled(format!("<{key}>"), theme.style(Slot::Title)));
-            spans.push(Span::styled(
-                format!(
-                    " {}  ",
-                    match action {
-                        Action::PauseRun => super::operator_keys::pause_run_hint(app),
-                        Action::PauseAll => super::operator_keys::pause_all_hint(app),
-                        other => hint_label(*other),
-                    }
-                ),
-                theme.style(Slot::Muted),
+            hints.push((
+                *action,
+                [
+                    Span::styled(format!("<{key}>"), theme.style(Slot::Title)),
+                    Span::styled(
+                        format!(
+                            " {}  ",
+                            match action {
+                                Action::PauseRun => super::operator_keys::pause_run_hint(app),
+                                Action::PauseAll => super::operator_keys::pause_all_hint(app),
+                                other => hint_label(*other),
+                            }
+                        ),
+                        theme.style(Slot::Muted),
+                    ),
+                ],
             ));
         }
     }
+    // On a narrow terminal the last hints go first, but never help's: it says where all
+    // the others are.
+    let width = |hints: &[(Action, [Span; 2])]| -> usize {
+        hints
+            .iter()
+            .flat_map(|(_, spans)| spans)
+            .map(|s| s.content.width())
+            .sum()
+    };
+    while width(&hints) > usize::from(area.width) {
+        let Some(last) = hints.iter().rposition(|(a, _)| *a != Action::Help) else {
+            break;
+        };
+        hints.remove(last);
+    }
+    let mut spans: Vec<Span> = hints.into_iter().flat_map(|(_, spans)| spans).collect();
     if let Some(filter) = app.current_filter().filter(|f| !f.is_empty()) {
         spans.push(Span::styled(
             format!("filter: {}", filter.text),
