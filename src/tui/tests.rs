@@ -165,7 +165,10 @@ fn at_80_by_24_the_drill_down_keeps_its_pdb_and_journal_panels() {
         "nodes keep most rows: {screen}"
     );
     assert!(
-        screen.lines().last().is_some_and(|l| l.contains("<?> help")),
+        screen
+            .lines()
+            .last()
+            .is_some_and(|l| l.contains("<?> help")),
         "a narrow footer drops hints, never help's: {screen}"
     );
     insta::assert_snapshot!(screen);

@@ -72,20 +72,8 @@ pub fn budgets_blocking_drain(view: &ClusterView, nodes: &[NodeName]) -> Vec<Blo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::capacity::fixtures::{cluster, node, pod};
-    use crate::model::fleet::{PdbView, PodPhase};
-
-    fn budget(name: &str, allowed: i32, healthy: i32, desired: i32) -> PdbView {
-        PdbView {
-            namespace: "shop".into(),
-            name: name.into(),
-            disruptions_allowed: allowed,
-            current_healthy: healthy,
-            desired_healthy: desired,
-            expected_pods: 3,
-            always_allow_unhealthy: false,
-        }
-    }
+    use crate::model::capacity::fixtures::{cluster, node, pdb as budget, pod};
+    use crate::model::fleet::PodPhase;
 
     #[test]
     fn a_drain_waits_on_the_budgets_that_refuse_its_pods_now() {

@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use crate::model::fleet::{
     ClusterId, ClusterView, Dimension, LabelRequirement, Labels, MaintenanceState, NodeName,
-    NodeSelector, NodeView, OwnerRef, PodPhase, PodView, Readiness, RequiredDomain, ResourceVector,
-    Schedulability, Taint, TaintEffect, Toleration, TolerationOperator,
+    NodeSelector, NodeView, OwnerRef, PdbView, PodPhase, PodView, Readiness, RequiredDomain,
+    ResourceVector, Schedulability, Taint, TaintEffect, Toleration, TolerationOperator,
 };
 
 /// One gibibyte.
@@ -205,6 +205,20 @@ pub(crate) fn cluster(nodes: Vec<NodeView>, pods: Vec<PodView>) -> ClusterView {
         nodes,
         pods,
         pdbs: Vec::new(),
+    }
+}
+
+/// PDB `shop/name` with `allowed` disruptions, `healthy` of `desired` healthy pods, 3
+/// expected, the default unhealthy-pod policy.
+pub(crate) fn pdb(name: &str, allowed: i32, healthy: i32, desired: i32) -> PdbView {
+    PdbView {
+        namespace: "shop".into(),
+        name: name.into(),
+        disruptions_allowed: allowed,
+        current_healthy: healthy,
+        desired_healthy: desired,
+        expected_pods: 3,
+        always_allow_unhealthy: false,
     }
 }
 

@@ -46,13 +46,8 @@ mod tests {
 
     fn budget(allowed: i32, healthy: i32, desired: i32, always: bool) -> PdbView {
         PdbView {
-            namespace: "shop".into(),
-            name: "web".into(),
-            disruptions_allowed: allowed,
-            current_healthy: healthy,
-            desired_healthy: desired,
-            expected_pods: 3,
             always_allow_unhealthy: always,
+            ..crate::model::capacity::fixtures::pdb("web", allowed, healthy, desired)
         }
     }
 

@@ -102,17 +102,25 @@ mod tests {
     use super::*;
     use crate::model::run::{Actor, IdempotencyKey, NewEvent, PauseScope, ReturnOutcome, Sequence};
 
-    fn described(body: EventBody) -> String {
+    fn event(body: EventBody) -> NewEvent {
+        NewEvent::new(
+            jiff::Timestamp::UNIX_EPOCH,
+            Actor("a@h".into()),
+            IdempotencyKey("k".into()),
+            body,
+        )
+    }
+
+    fn described_event(event: NewEvent) -> String {
         describe(&Event {
             seq: Sequence(1),
             token: None,
-            event: NewEvent::new(
-                jiff::Timestamp::UNIX_EPOCH,
-                Actor("a@h".into()),
-                IdempotencyKey("k".into()),
-                body,
-            ),
+            event,
         })
+    }
+
+    fn described(body: EventBody) -> String {
+        described_event(event(body))
     }
 
     #[test]
@@ -122,22 +130,15 @@ mod tests {
         let step = crate::model::run::StepName("Drain".into());
         let key = IdempotencyKey::for_step(&run, &item, &step, "evict:shop/web-0", 2);
         let outcome = |ok| {
-            describe(&Event {
-                seq: Sequence(1),
-                token: None,
-                event: NewEvent::new(
-                    jiff::Timestamp::UNIX_EPOCH,
-                    Actor("a@h".into()),
-                    IdempotencyKey(format!("{}/outcome", key.0)),
-                    EventBody::Outcome {
-                        intent: key.clone(),
-                        ok,
-                        detail: serde_json::Value::Null,
-                    },
-                )
+            described_event(
+                event(EventBody::Outcome {
+                    intent: key.clone(),
+                    ok,
+                    detail: serde_json::Value::Null,
+                })
                 .with_item(item.clone())
                 .with_step(step.clone()),
-            })
+            )
         };
         assert_eq!(outcome(true), "n1 Drain: evict shop/web-0 ok");
         assert_eq!(outcome(false), "n1 Drain: evict shop/web-0 not ok");

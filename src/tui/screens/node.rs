@@ -363,15 +363,7 @@ mod tests {
 
     /// `shop/web`: 2 of 2 healthy, no disruption left.
     fn web_budget_whole_but_spent() -> PdbView {
-        PdbView {
-            namespace: "shop".into(),
-            name: "web".into(),
-            disruptions_allowed: 0,
-            current_healthy: 2,
-            desired_healthy: 2,
-            expected_pods: 3,
-            always_allow_unhealthy: false,
-        }
+        crate::model::capacity::fixtures::pdb("web", 0, 2, 2)
     }
 
     #[test]
