@@ -85,10 +85,26 @@ fn domain_cells(labels: &[String], width: u16) -> Vec<String> {
 
 /// Rows the what-if panel wants: its title, the counts, the drain's budgets, the headroom
 /// line (two when a narrow screen wraps it) and the pods that would not fit, at most 10.
-pub(super) fn what_if_height(w: &WhatIfView, width: u16) -> u16 {
+pub(super) fn what_if_height(w: &WhatIfView, width: u16, most: u16) -> u16 {
     let headroom = if width < 120 { 2 } else { 1 };
     let rows = 2 + usize::from(!w.blocking.is_empty()) + headroom + w.report.unplaced.len();
-    u16::try_from(rows).unwrap_or(u16::MAX).min(10)
+    u16::try_from(rows).unwrap_or(u16::MAX).min(most)
+}
+
+/// `lines` cut to `rows`, the last one saying how many were left out (and where to read
+/// them all), so a panel never drops lines silently.
+pub(super) fn cut_with_more(
+    mut lines: Vec<Line<'static>>,
+    rows: usize,
+    whole: &str,
+    style: Style,
+) -> Vec<Line<'static>> {
+    if lines.len() > rows && rows > 0 {
+        let left = lines.len() - (rows - 1);
+        lines.truncate(rows - 1);
+        lines.push(Line::styled(format!("  … {left} more ({whole})"), style));
+    }
+    lines
 }
 
 pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buffer) {
@@ -161,8 +177,7 @@ pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buf
         ));
     }
     lines.push(Line::from(heads));
-    let room = usize::from(inner.height).saturating_sub(lines.len());
-    for g in r.unplaced.iter().take(room) {
+    for g in &r.unplaced {
         lines.push(Line::styled(
             format!(
                 "  {} {}/{}: {} — {}",
@@ -175,6 +190,12 @@ pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buf
             t.style(Slot::Critical),
         ));
     }
+    let lines = cut_with_more(
+        lines,
+        usize::from(inner.height),
+        "a taller terminal shows them",
+        t.style(Slot::Muted),
+    );
     // The headroom line wraps on a narrow screen rather than losing its last dimensions.
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
@@ -182,9 +203,9 @@ pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buf
 }
 
 /// Rows the cluster-loss panel wants: its title, headline and lines, at most 12.
-pub(super) fn cluster_loss_height(v: &ClusterLossView) -> u16 {
-    let lines = v.loss.lines().len().max(1) + 2;
-    u16::try_from(lines).unwrap_or(u16::MAX).min(12)
+pub(super) fn cluster_loss_height(v: &ClusterLossView, most: u16) -> u16 {
+    let lines = v.loss.lines().len().max(1) + 3;
+    u16::try_from(lines).unwrap_or(u16::MAX).min(most)
 }
 
 /// A whole cluster lost: what its siblings would take, or their room when its pods are
@@ -225,12 +246,30 @@ pub(super) fn cluster_loss_panel(app: &App, v: &ClusterLossView, area: Rect, buf
         };
         lines.push(Line::styled(format!("  {}", l.text), style));
     }
+    let whole = format!("capacity --what-if cluster={} has all", v.cluster);
+    let lines = cut_with_more(
+        lines,
+        usize::from(inner.height),
+        &whole,
+        t.style(Slot::Muted),
+    );
     Paragraph::new(lines).render(inner, buf);
 }
 
 #[cfg(test)]
 mod tests {
-    use super::domain_cells;
+    use super::{cut_with_more, domain_cells};
+    use ratatui::style::Style;
+    use ratatui::text::Line;
+
+    #[test]
+    fn a_cut_panel_says_how_many_lines_it_left_out() {
+        let lines: Vec<Line> = (1..=5).map(|i| Line::raw(format!("line {i}"))).collect();
+        let cut = cut_with_more(lines.clone(), 3, "the CLI has all", Style::new());
+        let text: Vec<String> = cut.iter().map(|l| l.to_string()).collect();
+        assert_eq!(text, ["line 1", "line 2", "  … 3 more (the CLI has all)"]);
+        assert_eq!(cut_with_more(lines, 5, "x", Style::new()).len(), 5);
+    }
 
     #[test]
     fn long_domain_labels_keep_the_end_that_tells_them_apart() {

@@ -22,6 +22,7 @@ use crate::tui::header::status_slot;
 use crate::tui::nav::CapacityScope;
 use crate::tui::screen_keys::capacity_rows;
 use crate::tui::theme::Slot;
+use unicode_width::UnicodeWidthStr;
 
 pub(super) const DIMS: [Dimension; 4] = [
     Dimension::Cpu,
@@ -60,6 +61,8 @@ fn dimension_lines(
     let t = &app.config.theme;
     let bar_width = usize::from(width.saturating_sub(60)).clamp(6, 30);
     DIMS.iter()
+        // A cluster without GPUs has no GPU line to read.
+        .filter(|d| **d != Dimension::Gpu || alloc.get(d) != 0 || used.get(d) != 0)
         .map(|d| {
             let (a, u) = (alloc.get(d), used.get(d));
             let left = headroom.map_or(a - u, |h| h.get(d));
@@ -315,17 +318,25 @@ fn cluster(
     if domain.is_none() {
         top_lines.extend(set_aside_line(app, report));
     }
-    let gpu_w = if area.width >= 100 { 46 } else { 0 };
-    let limits_h = (report.limits.len().max(1) as u16 + 1).min(5);
+    // The GPU shape only where there are GPUs: elsewhere its column is better spent.
+    let gpu_w = if area.width >= 100 && report.gpu.total_gpus > 0 {
+        46
+    } else {
+        0
+    };
+    // The panels below take the rows they need (wrapped lines counted), each up to a
+    // third of the page; the domain table keeps the rest.
+    let most = (area.height / 3).max(5);
+    let limits_h = limits_height(report, area.width).min(most);
     let what_if_h = if let Some(loss) = loss {
-        cluster_loss_height(loss)
+        cluster_loss_height(loss, most)
     } else if let Some(w) = app
         .capacity_state
         .what_if
         .as_ref()
         .filter(|w| w.cluster == id)
     {
-        what_if_height(w, area.width)
+        what_if_height(w, area.width, most)
     } else {
         0
     };
@@ -407,6 +418,17 @@ const DOMAIN_COLS: [Col; 6] = [
     },
 ];
 
+/// Rows the limits panel needs: its title and each limit as wrapped at `width`.
+fn limits_height(report: &crate::model::capacity::ClusterReport, width: u16) -> u16 {
+    let width = usize::from(width.max(1));
+    let rows: usize = report
+        .limits
+        .iter()
+        .map(|l| (format!(" • {l}").width()).div_ceil(width).max(1))
+        .sum();
+    u16::try_from(rows.max(1) + 1).unwrap_or(u16::MAX)
+}
+
 /// Why the domains' free amounts add up to more than the headroom: the pods of nodes that
 /// do not count (cordoned, not ready, in maintenance) still need a place, and the safety
 /// reserve is held back. Said only when something is set aside, so the two figures on one
@@ -431,7 +453,7 @@ fn set_aside_line(
     }
     Some(Line::styled(
         format!(
-            " headroom = free below less {} (pods of nodes that do not count; reserve)",
+            " headroom = free below − {} (pods of uncounted nodes; reserve)",
             parts.join(", ")
         ),
         app.config.theme.style(Slot::Muted),
