@@ -369,6 +369,14 @@ fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
                 a if is_motion(a) => {
                     app.capacity_state.domain_selected = moved(pos, domains.len(), a, page)
                 }
+                Action::WhatIfLose | Action::Open if domains.is_empty() => {
+                    // No report, no domains: say why rather than do nothing.
+                    let status = app.snapshot.cluster(&id).map(|c| c.status);
+                    app.message = Some(format!(
+                        "no failure domain to show on {id}: its data is {} and cannot be trusted (L still asks its siblings)",
+                        super::screens::ledger::status_label(status)
+                    ));
+                }
                 Action::Open => {
                     if let Some(Some(domain)) = domains.get(pos) {
                         app.capacity_state.node_selected = 0;

@@ -498,6 +498,13 @@ fn losing_a_cluster_without_data_shows_its_siblings_room_or_that_it_has_none() {
         screen.contains("no sibling: no other serving cluster in its environment and region"),
         "{screen}"
     );
+    // Its capacity page has no domain to lose: w says why instead of doing nothing.
+    press(&mut app, "w");
+    let said = app.message.clone().unwrap_or_default();
+    assert!(
+        said.contains("no failure domain to show on us-east-prod-03"),
+        "{said:?}"
+    );
 }
 
 #[test]

@@ -223,6 +223,7 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             Action::Mark,
             Action::WhatIfLose,
             Action::WhatIfBatch,
+            Action::WhatIfCluster,
             Action::ClusterCapacity,
             Action::StartMaintenance,
             Action::FocusNext,
