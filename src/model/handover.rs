@@ -288,10 +288,10 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                 key: format!("approve/{}/{batch}", run.id),
                 section: Section::AwaitingApproval,
                 title: format!(
-                    "{}: batch {} awaits approval ({} clusters)",
+                    "{}: batch {} awaits approval ({})",
                     run.id,
                     batch + 1,
-                    clusters.len()
+                    crate::model::text::counted(clusters.len() as i64, "cluster")
                 ),
                 details: vec![
                     format!("rollout: {}", run.title),
@@ -423,14 +423,23 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
     }
     for c in input.clusters.unwrap_or(&[]) {
         let facts = not_whole(c);
-        let Some(first) = facts.first() else {
+        let Some((first, more)) = facts.split_first() else {
             continue;
         };
+        // Keyed by what is wrong, so an acknowledgement does not go on covering a
+        // cluster that got worse.
+        let (ready, total) = c.nodes_ready;
         items.push(HandoverItem {
-            key: format!("cluster/{}/not-whole", c.id),
+            key: format!(
+                "cluster/{}/not-whole/{}/{}/{}",
+                c.id,
+                c.status.label(),
+                total - ready,
+                c.budgets_below_minimum.len()
+            ),
             section: Section::ClustersNotWhole,
             title: format!("{}: {first}", c.id),
-            details: facts.clone(),
+            details: more.to_vec(),
             since: None,
             subject: Subject {
                 cluster: Some(c.id.clone()),
