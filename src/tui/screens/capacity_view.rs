@@ -222,15 +222,15 @@ fn fleet(app: &App, area: Rect, buf: &mut Buffer) {
             ),
             used(Dimension::Cpu),
             used(Dimension::Memory),
-            facts.map_or(unknown.clone(), |f| {
-                (
-                    format!("{}/{}", f.gpus_free, f.gpu.total_gpus),
-                    Style::new(),
-                )
+            // A cluster without GPUs has no GPU figure: "-", not "0/0".
+            facts.map_or(unknown.clone(), |f| match f.gpu.total_gpus {
+                0 => ("-".into(), t.style(Slot::Muted)),
+                total => (format!("{}/{total}", f.gpus_free), Style::new()),
             }),
             used(Dimension::Pods),
-            facts.map_or(unknown.clone(), |f| {
-                (f.gpu.largest_gang.to_string(), Style::new())
+            facts.map_or(unknown.clone(), |f| match f.gpu.total_gpus {
+                0 => ("-".into(), t.style(Slot::Muted)),
+                _ => (f.gpu.largest_gang.to_string(), Style::new()),
             }),
         ];
         row(
