@@ -262,8 +262,18 @@ fn draw_pods(app: &App, state: &NodePageState, facts: &ClusterFacts, area: Rect,
     if table.height == 0 {
         return;
     }
-    let chosen = fit_columns(&COLS, &PRIORITY, table.width);
-    let body = header(buf, table, &COLS, &chosen, t.style(Slot::Title));
+    // A wide screen gives pod and owner names room first: the drain column needs less
+    // than what is left (pod names end in the hash that tells replicas apart).
+    let mut cols = COLS;
+    let (pod, owner) = match table.width {
+        w if w >= 180 => (44, 34),
+        w if w >= 150 => (36, 26),
+        _ => (COLS[0].width, COLS[1].width),
+    };
+    cols[0].width = pod;
+    cols[1].width = owner;
+    let chosen = fit_columns(&cols, &PRIORITY, table.width);
+    let body = header(buf, table, &cols, &chosen, t.style(Slot::Title));
     if rows.is_empty() {
         buf.set_stringn(
             body.x + 2,
@@ -302,6 +312,6 @@ fn draw_pods(app: &App, state: &NodePageState, facts: &ClusterFacts, area: Rect,
         } else {
             Style::new()
         };
-        row(buf, body, body.y + n as u16, &COLS, &chosen, &cells, base);
+        row(buf, body, body.y + n as u16, &cols, &chosen, &cells, base);
     }
 }
