@@ -72,15 +72,20 @@ pub fn n_minus_one(index: &ClusterIndex<'_>, reserved: &[NodeName]) -> FailureDo
             what_if(index, &scenario, reserved)
         })
         .collect();
-    let mut worst: BTreeMap<Dimension, (i64, Arc<str>)> = BTreeMap::new();
+    // Per dimension: the least headroom; between equal ones, the loss that leaves more
+    // pods without a place (else the worst named could be the milder of two).
+    let mut worst: BTreeMap<Dimension, (i64, u32, Arc<str>)> = BTreeMap::new();
     for report in &per_domain {
         let Scenario::LoseFailureDomain { value, .. } = &report.scenario else {
             continue;
         };
+        let unplaced = report.unplaced_pods();
         for (dim, headroom) in report.headroom.iter() {
-            let entry = worst.entry(dim).or_insert((headroom, Arc::clone(value)));
-            if headroom < entry.0 {
-                *entry = (headroom, Arc::clone(value));
+            let entry = worst
+                .entry(dim)
+                .or_insert((headroom, unplaced, Arc::clone(value)));
+            if (headroom, std::cmp::Reverse(unplaced)) < (entry.0, std::cmp::Reverse(entry.1)) {
+                *entry = (headroom, unplaced, Arc::clone(value));
             }
         }
     }
@@ -91,7 +96,7 @@ pub fn n_minus_one(index: &ClusterIndex<'_>, reserved: &[NodeName]) -> FailureDo
         per_domain,
         worst: worst
             .into_iter()
-            .map(|(dimension, (headroom, domain))| WorstDomain {
+            .map(|(dimension, (headroom, _, domain))| WorstDomain {
                 dimension,
                 domain,
                 headroom,

@@ -126,3 +126,33 @@ fn per_domain_capacity_as_it_stands() {
         vec![(Some("a"), 2, 1, 4000, 2500), (Some("b"), 1, 1, 2000, 2000)]
     );
 }
+
+#[test]
+fn between_equal_headroom_the_worst_loss_is_the_one_that_strands_more_pods() {
+    // Three 8-GPU nodes, one per zone. a and c each run a 6-GPU job, b two 4-GPU jobs.
+    // Losing any zone leaves −4 GPUs of headroom (free 2 + 2 or 0 + 2, less what was
+    // displaced), but losing b strands two jobs where a or c strands one.
+    let nodes = vec![
+        node("a1", "a").gpus(8).build(),
+        node("b1", "b").gpus(8).build(),
+        node("c1", "c").gpus(8).build(),
+    ];
+    let pods = vec![
+        pod("job-a", Some("a1")).gpus(6).build(),
+        pod("job-b0", Some("b1")).gpus(4).build(),
+        pod("job-b1", Some("b1")).gpus(4).build(),
+        pod("job-c", Some("c1")).gpus(6).build(),
+    ];
+    let view = cluster(nodes, pods);
+    let config = CapacityConfig::default();
+    let index = ClusterIndex::new(&view, &config);
+    let n1 = n_minus_one(&index, &[]);
+    let headrooms: Vec<i64> = n1
+        .per_domain
+        .iter()
+        .map(|r| r.headroom.get(&Dimension::Gpu))
+        .collect();
+    assert_eq!(headrooms, [-4, -4, -4]);
+    let worst = n1.worst_for(&Dimension::Gpu).expect("GPU worst");
+    assert_eq!((&*worst.domain, worst.headroom), ("b", -4));
+}
