@@ -128,8 +128,9 @@ pub struct PodRow {
     pub owner: String,
     /// Phase, as the API says it.
     pub phase: &'static str,
-    /// Its Ready condition is true.
-    pub ready: bool,
+    /// Its Ready condition is true; `None` for a pod being deleted, whose last Ready
+    /// value tells nothing about it.
+    pub ready: Option<bool>,
     /// Requests, in people's units (`-` for none).
     pub cpu: String,
     /// Memory request.
@@ -270,7 +271,7 @@ pub fn pod_rows(view: &ClusterView, node: &str, departure: &Departure) -> Vec<Po
                 .as_ref()
                 .map_or_else(|| "-".to_owned(), |o| format!("{} {}", o.kind, o.name)),
             phase: phase_label(p.phase),
-            ready: p.ready,
+            ready: (p.phase != PodPhase::Terminating).then_some(p.ready),
             cpu: amount(&Dimension::Cpu, p.requests.cpu_millis()),
             memory: amount(&Dimension::Memory, p.requests.memory_bytes()),
             gpu: amount(&Dimension::Gpu, p.requests.gpu()),
@@ -357,6 +358,14 @@ mod tests {
             ],
             "the finished pod and the other node's are not listed"
         );
+        // A pod being deleted has no readiness worth showing.
+        assert_eq!(
+            rows.iter()
+                .find(|r| r.name == "default/old")
+                .map(|r| r.ready),
+            Some(None)
+        );
+        assert_eq!(rows[6].ready, Some(true));
         assert_eq!(rows[6].cpu, "0.5 cores");
         assert_eq!(rows[6].memory, "-");
     }
@@ -430,7 +439,7 @@ mod tests {
         view.pods[0].pdb = Some(0);
         view.pods[1].pdb = Some(0);
         let departure = Departure::of(&view, &CapacityConfig::default(), &[], "n1");
-        let rows: Vec<(String, bool, String)> = pod_rows(&view, "n1", &departure)
+        let rows: Vec<(String, Option<bool>, String)> = pod_rows(&view, "n1", &departure)
             .into_iter()
             .map(|r| (r.name, r.ready, r.fate.label()))
             .collect();
@@ -439,10 +448,10 @@ mod tests {
             vec![
                 (
                     "shop/web-2".to_owned(),
-                    true,
+                    Some(true),
                     "blocked by PDB shop/web".to_owned()
                 ),
-                ("shop/web-1".to_owned(), false, "yes".to_owned()),
+                ("shop/web-1".to_owned(), Some(false), "yes".to_owned()),
             ]
         );
     }

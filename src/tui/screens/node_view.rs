@@ -297,10 +297,10 @@ fn draw_pods(app: &App, state: &NodePageState, facts: &ClusterFacts, area: Rect,
             (r.name.clone(), Style::new()),
             (r.owner.clone(), t.style(Slot::Muted)),
             (r.phase.to_owned(), Style::new()),
-            if r.ready {
-                ("yes".to_owned(), t.style(Slot::Muted))
-            } else {
-                ("no".to_owned(), t.style(Slot::Warn))
+            match r.ready {
+                Some(true) => ("yes".to_owned(), t.style(Slot::Muted)),
+                Some(false) => ("no".to_owned(), t.style(Slot::Warn)),
+                None => ("-".to_owned(), t.style(Slot::Muted)),
             },
             (r.cpu.clone(), Style::new()),
             (r.memory.clone(), Style::new()),
