@@ -268,6 +268,10 @@ fn capacity_fleet() {
     let mut app = fixtures::app();
     press(&mut app, "2");
     insta::assert_snapshot!(render(&app, 200, 30));
+    // Too short for every cluster: the rows in sight are said.
+    let short = render(&app, 200, 15);
+    assert!(short.contains("rows 1–"), "{short}");
+    assert!(short.contains(" of 7 "), "{short}");
 }
 
 #[test]

@@ -191,6 +191,25 @@ fn fleet(app: &App, area: Rect, buf: &mut Buffer) {
     let body = header(buf, list, &FLEET_COLS, &chosen, t.style(Slot::Title));
     let height = usize::from(body.height);
     let offset = scroll_offset(pos, rows.len(), height);
+    // Rows out of sight are said, right-aligned on the line above the list, as the
+    // ledger says them: a GPU cluster at the bottom is not left to be guessed at.
+    if rows.len() > height && top.height > 0 {
+        let shown = format!(
+            "rows {}–{} of {} ",
+            offset + 1,
+            (offset + height).min(rows.len()),
+            rows.len()
+        );
+        let cells = u16::try_from(shown.width()).unwrap_or(u16::MAX);
+        if cells < top.width {
+            buf.set_string(
+                top.right() - cells,
+                top.bottom() - 1,
+                &shown,
+                t.style(Slot::Muted),
+            );
+        }
+    }
     for (n, r) in rows.iter().skip(offset).take(height).enumerate() {
         let base = if offset + n == pos {
             t.style(Slot::Selection)
