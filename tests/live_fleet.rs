@@ -371,6 +371,12 @@ async fn snapshot_capacity_and_reconcile_commands() {
     );
     let text = String::from_utf8_lossy(&lost.stdout);
     assert!(lost.status.success(), "{text}");
+    // The pods that go with the lost nodes are said, so "21 displaced" of a cluster
+    // running more does not read as pods forgotten.
+    assert!(
+        text.contains("go with their nodes: DaemonSet, static)"),
+        "{text}"
+    );
     // Its Deployments fail over to the production clusters of us-east-1 that run them
     // (not the GPU clusters, which do not), spread over them; postgres's data stays.
     assert!(

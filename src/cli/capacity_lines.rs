@@ -52,6 +52,8 @@ pub struct ScenarioLine {
     pub scenario: String,
     pub lost_nodes: u32,
     pub displaced_pods: u32,
+    /// DaemonSet and static pods that go with the lost nodes (not displaced).
+    pub staying_pods: u32,
     pub placed_pods: u32,
     pub unplaced: Vec<UnplacedLine>,
     pub headroom: Vec<DimensionLine>,
@@ -165,6 +167,7 @@ pub fn scenario_line(report: &WhatIfReport) -> ScenarioLine {
         scenario: report.scenario.to_string(),
         lost_nodes: report.lost_nodes,
         displaced_pods: report.displaced_pods,
+        staying_pods: report.staying_pods,
         placed_pods: report.placed_pods,
         unplaced: report.unplaced.iter().map(UnplacedLine::of).collect(),
         headroom: report
@@ -386,10 +389,14 @@ pub fn render(clusters: &[ClusterCapacity]) -> String {
         }
         if let Some(w) = &c.what_if {
             out.push_str(&format!(
-                "  what-if {}: {} lost, {} displaced, {} placed, {} cannot be placed\n",
+                "  what-if {}: {} lost, {} displaced{}, {} placed, {} cannot be placed\n",
                 w.scenario,
                 counted(i64::from(w.lost_nodes), "node"),
                 pods(w.displaced_pods),
+                match w.staying_pods {
+                    0 => String::new(),
+                    n => format!(" ({} go with their nodes: DaemonSet, static)", pods(n)),
+                },
                 w.placed_pods,
                 w.unplaced.iter().map(|u| u.pods).sum::<u32>()
             ));

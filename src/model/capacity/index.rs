@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::config::CapacityConfig;
 use super::feasibility::FeasibilityIndex;
 use super::health::{NodeHealth, node_health};
-use crate::model::fleet::{ClusterView, Dimension, NodeName, ResourceVector};
+use crate::model::fleet::{ClusterView, Dimension, NodeName, OwnerRef, PodPhase, ResourceVector};
 
 /// Precomputed, scenario-independent facts about one cluster.
 #[derive(Debug)]
@@ -30,6 +30,8 @@ pub struct ClusterIndex<'a> {
     pub(crate) unbound_demand: ResourceVector,
     /// Movable pods bound to known nodes, largest first (GPU first, then dominant share).
     pub(crate) ffd_order: Vec<u32>,
+    /// Pods on each node that go with it when it leaves (DaemonSet and static pods).
+    pub(crate) staying: Vec<u32>,
     /// Failure-domain value index of each node (`None`: node lacks the label).
     pub(crate) node_domain: Vec<Option<u32>>,
     /// Distinct failure-domain values, sorted.
@@ -57,6 +59,7 @@ impl<'a> ClusterIndex<'a> {
         let mut unbound_demand = ResourceVector::ZERO;
         let mut pod_node = Vec::with_capacity(cluster.pods.len());
         let mut ffd_order = Vec::new();
+        let mut staying = vec![0u32; cluster.nodes.len()];
         for (i, pod) in cluster.pods.iter().enumerate() {
             if !pod.phase.holds_resources() {
                 pod_node.push(None);
@@ -75,6 +78,10 @@ impl<'a> ClusterIndex<'a> {
                         if let Ok(i) = u32::try_from(i) {
                             ffd_order.push(i);
                         }
+                    } else if pod.owner.as_ref().is_some_and(OwnerRef::is_node_bound)
+                        && pod.phase != PodPhase::Terminating
+                    {
+                        staying[n as usize] += 1;
                     }
                 }
                 None if pod.is_movable() => unbound_demand.add_assign(&pod.requests),
@@ -130,6 +137,7 @@ impl<'a> ClusterIndex<'a> {
             movable_used_physical,
             unbound_demand,
             ffd_order,
+            staying,
             node_domain,
             domains,
             feasibility: FeasibilityIndex::build(cluster),

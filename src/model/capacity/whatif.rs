@@ -164,6 +164,9 @@ pub struct WhatIfReport {
     pub lost_nodes: u32,
     /// Movable pods that had to move.
     pub displaced_pods: u32,
+    /// Pods that went with the lost nodes instead (DaemonSet and static pods): not
+    /// displaced, since nothing re-creates them elsewhere.
+    pub staying_pods: u32,
     /// Displaced pods that found a node.
     pub placed_pods: u32,
     /// Displaced pods that did not, grouped by owner and reason, largest group first.
@@ -373,7 +376,19 @@ pub fn what_if(
         outstanding,
     );
     report.waiting = group_unplaced(index, waiting);
+    report.staying_pods = staying_on(index, &lost);
     report
+}
+
+/// The pods that go with the nodes `lost` marks.
+fn staying_on(index: &ClusterIndex<'_>, lost: &[bool]) -> u32 {
+    index
+        .staying
+        .iter()
+        .zip(lost)
+        .filter(|(_, lost)| **lost)
+        .map(|(n, _)| n)
+        .sum()
 }
 
 /// Assembles the report from the totals.
@@ -397,6 +412,7 @@ fn finish(
         scenario,
         lost_nodes,
         displaced_pods: displaced,
+        staying_pods: 0,
         placed_pods: displaced.saturating_sub(unplaced_count),
         unplaced,
         waiting: Vec::new(),
@@ -458,7 +474,7 @@ fn lose_cluster(index: &ClusterIndex<'_>) -> WhatIfReport {
     );
     let lost_nodes = u32::try_from(cluster.nodes.len()).unwrap_or(u32::MAX);
     let zero = ResourceVector::ZERO;
-    finish(
+    let mut report = finish(
         index,
         Scenario::LoseCluster,
         lost_nodes,
@@ -467,7 +483,9 @@ fn lose_cluster(index: &ClusterIndex<'_>) -> WhatIfReport {
         zero.clone(),
         zero,
         outstanding,
-    )
+    );
+    report.staying_pods = index.staying.iter().sum();
+    report
 }
 
 /// Why pod `p` found no node: no eligible node at all, one dimension short everywhere

@@ -132,6 +132,13 @@ pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buf
                 t.style(Slot::Ok)
             },
         ),
+        Span::styled(
+            match r.staying_pods {
+                0 => String::new(),
+                n => format!(" · {n} DaemonSet/static stay with their nodes"),
+            },
+            t.style(Slot::Muted),
+        ),
     ])];
     if !w.blocking.is_empty() {
         let budgets: Vec<String> = w

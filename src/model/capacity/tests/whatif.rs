@@ -525,6 +525,12 @@ fn daemonset_and_terminated_pods_are_not_displaced() {
     let index = ClusterIndex::new(&c, &config);
     let report = what_if(&index, &lose_zone("a"), &[]);
     assert_eq!((report.displaced_pods, report.placed_pods), (1, 1));
+    assert_eq!(
+        report.staying_pods, 1,
+        "the DaemonSet pod goes with its node"
+    );
+    assert_eq!(what_if(&index, &lose_zone("b"), &[]).staying_pods, 0);
+    assert_eq!(what_if(&index, &Scenario::LoseCluster, &[]).staying_pods, 1);
     // Demand after the loss: only the bare pod (1000m); the DaemonSet pod leaves with
     // its node and the finished pod holds nothing.
     assert_eq!(report.demand.cpu_millis(), 1000);
