@@ -673,18 +673,31 @@ impl App {
         }
     }
 
+    /// Says why no what-if runs on `cluster` when its data cannot be trusted; true then.
+    fn refuses_untrusted_what_if(&mut self, cluster: &str) -> bool {
+        let Some(status) = self
+            .snapshot
+            .cluster(cluster)
+            .map(|live| live.status)
+            .filter(|status| !status.data_usable())
+        else {
+            return false;
+        };
+        self.message = Some(format!(
+            "no what-if on {cluster}: its data is {} and cannot be trusted",
+            status.label()
+        ));
+        true
+    }
+
     /// Runs a what-if on a cluster and shows it on its capacity screen.
     pub fn what_if(&mut self, cluster: &str, scenario: Scenario) {
+        if self.refuses_untrusted_what_if(cluster) {
+            return;
+        }
         let Some(live) = self.snapshot.cluster(cluster) else {
             return;
         };
-        if !live.status.data_usable() {
-            self.message = Some(format!(
-                "no what-if on {cluster}: its data is {} and cannot be trusted",
-                live.status.label()
-            ));
-            return;
-        }
         let held = self.activity.journal.holds.of(&live.view.id);
         self.capacity_state.cluster_loss = None;
         self.capacity_state.what_if = Some(run_what_if(
@@ -728,13 +741,9 @@ impl App {
         let names = node_names(&chosen);
         if names.is_empty() {
             // A key that does nothing reads as a broken key: say why.
-            self.message = Some(match self.snapshot.cluster(&id) {
-                Some(live) if !live.status.data_usable() => format!(
-                    "no what-if on {id}: its data is {} and cannot be trusted",
-                    live.status.label()
-                ),
-                _ => format!("no what-if on {id}: no node is known there"),
-            });
+            if !self.refuses_untrusted_what_if(&id) {
+                self.message = Some(format!("no what-if on {id}: no node is known there"));
+            }
             return;
         }
         let scenario = if batch {

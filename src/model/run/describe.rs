@@ -12,14 +12,6 @@ fn said(note: &str) -> String {
     }
 }
 
-/// What an engine intent was, from its key (`run/item/step/evict:shop/web-0#2` →
-/// `evict shop/web-0`); `None` for a key of another shape.
-fn intended(key: &super::event::IdempotencyKey, step: &str) -> Option<String> {
-    let (_, rest) = key.0.split_once(&format!("/{step}/"))?;
-    let label = rest.rsplit_once('#').map_or(rest, |(label, _)| label);
-    Some(label.replacen(':', " ", 1))
-}
-
 /// A one-line description of an event for people.
 pub fn describe(event: &Event) -> String {
     describe_body(event).trim_start().to_string()
@@ -49,8 +41,9 @@ fn describe_body(event: &Event) -> String {
             "{item}{step}: {} {}",
             e.step
                 .as_ref()
-                .and_then(|s| intended(intent, s.as_str()))
-                .unwrap_or_else(|| "outcome".into()),
+                .and_then(|s| intent.step_purpose(s))
+                // `evict:shop/web-0` as people say it.
+                .map_or_else(|| "outcome".into(), |p| p.replacen(':', " ", 1)),
             if *ok { "ok" } else { "not ok" }
         ),
         EventBody::Paused { scope, reason } => format!("paused {scope}: {reason}"),

@@ -28,6 +28,14 @@ impl IdempotencyKey {
         IdempotencyKey(format!("{run}/{item}/{step}/{what}#{attempt}"))
     }
 
+    /// What an engine write was for, read back from a [`IdempotencyKey::for_step`] key
+    /// of step `step` (`run/item/step/evict:shop/web-0#2` → `evict:shop/web-0`); `None`
+    /// for a key of another shape.
+    pub fn step_purpose(&self, step: &StepName) -> Option<&str> {
+        let (_, rest) = self.0.split_once(&format!("/{step}/"))?;
+        Some(rest.rsplit_once('#').map_or(rest, |(purpose, _)| purpose))
+    }
+
     /// Whether this is the key of an operator command (see [`IdempotencyKey::for_command`]).
     pub fn is_command(&self) -> bool {
         self.0.starts_with("cmd/")
