@@ -643,7 +643,7 @@ impl App {
             return;
         };
         let holds = &self.activity.journal.holds;
-        if shown.snapshot_version == self.snapshot.version && shown.holds == *holds {
+        if shown.is_current(&self.ledger, &self.snapshot, holds) {
             return;
         }
         let lost = shown.cluster.clone();

@@ -488,6 +488,38 @@ fn help_wraps_a_long_description_rather_than_cutting_it() {
 }
 
 #[test]
+fn a_shown_cluster_loss_is_asked_again_only_when_a_cluster_it_read_changes() {
+    use std::sync::Arc;
+    let mut app = fixtures::app();
+    open_first_cluster(&mut app);
+    press(&mut app, "L");
+    let changed = |app: &App, id: &str| {
+        let mut snapshot = app.snapshot.clone();
+        snapshot.version += 1;
+        snapshot.clusters = snapshot
+            .clusters
+            .iter()
+            .map(|c| {
+                let mut c = (**c).clone();
+                if &*c.id == id {
+                    c.view = Arc::new((*c.view).clone());
+                }
+                Arc::new(c)
+            })
+            .collect();
+        snapshot
+    };
+    let shown = app.capacity_state.cluster_loss.as_ref().expect("asked");
+    let holds = &app.activity.journal.holds;
+    // A newer snapshot whose change is elsewhere: the answer stands.
+    let elsewhere = changed(&app, "us-east-stg-01");
+    assert!(shown.is_current(&app.ledger, &elsewhere, holds));
+    // A sibling's new view: asked again.
+    let sibling = changed(&app, "eu-fra-prod-02");
+    assert!(!shown.is_current(&app.ledger, &sibling, holds));
+}
+
+#[test]
 fn losing_a_cluster_without_data_shows_its_siblings_room_or_that_it_has_none() {
     let mut app = fixtures::app();
     press(&mut app, ":");

@@ -160,12 +160,48 @@ pub struct ClusterLossView {
     pub cluster: String,
     /// How its siblings were chosen, in words.
     pub chosen_by: String,
-    /// The fleet snapshot it was worked out on, and what maintenance held then: asked
-    /// again when either changes.
-    pub snapshot_version: u64,
-    pub holds: Arc<MaintenanceHolds>,
+    /// What it was worked out from: the lost cluster's and each sibling's view and
+    /// status, and what maintenance held. Asked again only when one of these changes, not
+    /// on every snapshot of a busy fleet (it runs on the console's thread).
+    seen: Vec<Option<(Arc<ClusterView>, ClusterStatus)>>,
+    holds: Arc<MaintenanceHolds>,
     /// The answer.
     pub loss: ClusterLoss,
+}
+
+impl ClusterLossView {
+    /// Whether `snapshot` and `holds` still give the answer shown.
+    pub fn is_current(
+        &self,
+        ledger: &Ledger,
+        snapshot: &FleetSnapshot,
+        holds: &Arc<MaintenanceHolds>,
+    ) -> bool {
+        let now = seen_in(&self.cluster, ledger, snapshot);
+        *self.holds == **holds
+            && now.len() == self.seen.len()
+            && now.iter().zip(&self.seen).all(|(a, b)| match (a, b) {
+                (Some((va, sa)), Some((vb, sb))) => Arc::ptr_eq(va, vb) && sa == sb,
+                (None, None) => true,
+                _ => false,
+            })
+    }
+}
+
+/// The lost cluster's and its siblings' views and statuses in `snapshot`.
+fn seen_in(
+    lost: &str,
+    ledger: &Ledger,
+    snapshot: &FleetSnapshot,
+) -> Vec<Option<(Arc<ClusterView>, ClusterStatus)>> {
+    std::iter::once(lost)
+        .chain(default_siblings(lost, ledger))
+        .map(|id| {
+            snapshot
+                .cluster(id)
+                .map(|c| (Arc::clone(&c.view), c.status))
+        })
+        .collect()
 }
 
 /// Asks whether `lost`'s siblings (the serving clusters of its environment and region)
@@ -184,7 +220,7 @@ pub fn run_cluster_loss(
     ClusterLossView {
         cluster: lost.to_owned(),
         chosen_by,
-        snapshot_version: snapshot.version,
+        seen: seen_in(lost, ledger, snapshot),
         holds: Arc::clone(holds),
         loss: cluster_loss(
             lost,
