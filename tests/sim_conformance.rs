@@ -1,0 +1,666 @@
+//! The simulator conformance table: every case of `tests/conformance/*.yaml` is sent
+//! over real HTTP (the kube client, on loopback) to a freshly started simulator cluster,
+//! and its answer is compared with what a real kube-apiserver answers. Every failing
+//! case is reported with its file, line and name, and the expected and actual answers;
+//! the test fails after all cases ran.
+//!
+//! The format is described in `tests/conformance/README.md`. Run one case (or all whose
+//! name contains a text) with `CONFORMANCE_CASE=text ./test.sh --test sim_conformance`.
+
+mod sim_support;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use http_body_util::BodyExt;
+use serde_json::{Map, Value, json};
+
+/// Keys a case may have.
+const CASE_KEYS: [&str; 6] = ["name", "source", "setup", "request", "expect", "then"];
+/// Keys a request may have.
+const REQUEST_KEYS: [&str; 5] = ["method", "path", "contentType", "as", "body"];
+/// Keys an expectation may have.
+const EXPECT_KEYS: [&str; 7] = [
+    "status", "reason", "causes", "message", "body", "headers", "absent",
+];
+/// Keys of a follow-up check (`then:`).
+const THEN_KEYS: [&str; 3] = ["request", "expect", "afterMs"];
+
+/// One request of a case.
+#[derive(Debug, Clone)]
+struct Req {
+    method: String,
+    path: String,
+    content_type: Option<String>,
+    user: String,
+    body: Option<Value>,
+}
+
+/// One expected cause of `details.causes`.
+#[derive(Debug, Clone)]
+struct Cause {
+    field: Option<String>,
+    reason: String,
+    message: Option<String>,
+}
+
+/// What the answer must be.
+#[derive(Debug, Clone)]
+struct Expect {
+    status: u16,
+    reason: Option<String>,
+    causes: Vec<Cause>,
+    message: Option<regex::Regex>,
+    body: Option<Value>,
+    headers: Vec<String>,
+    absent: Vec<String>,
+}
+
+/// A request checked after the case's request (for effects: nothing stored, no pods).
+#[derive(Debug, Clone)]
+struct Then {
+    request: Req,
+    expect: Expect,
+    after: Duration,
+}
+
+/// One row of the table.
+#[derive(Debug, Clone)]
+struct Case {
+    file: String,
+    line: usize,
+    name: String,
+    source: String,
+    setup: Vec<Req>,
+    request: Req,
+    expect: Expect,
+    then: Vec<Then>,
+}
+
+impl Case {
+    fn label(&self) -> String {
+        format!("{}:{}: {:?}", self.file, self.line, self.name)
+    }
+}
+
+/// An answer from the simulator.
+struct Answer {
+    status: u16,
+    headers: http::HeaderMap,
+    text: String,
+    json: Value,
+}
+
+// ---------------------------------------------------------------------------------
+// Loading the table.
+// ---------------------------------------------------------------------------------
+
+fn table_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance")
+}
+
+/// Reads every `*.yaml` of the table; problems are collected, not fatal one by one.
+fn load_table() -> (Vec<Case>, Vec<String>) {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(table_dir())
+        .expect("tests/conformance exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    let mut cases = Vec::new();
+    let mut problems = Vec::new();
+    for path in files {
+        let file = format!(
+            "tests/conformance/{}",
+            path.file_name().unwrap_or_default().to_string_lossy()
+        );
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) => {
+                problems.push(format!("{file}: {e}"));
+                continue;
+            }
+        };
+        load_file(&file, &text, &mut cases, &mut problems);
+    }
+    (cases, problems)
+}
+
+fn load_file(file: &str, text: &str, cases: &mut Vec<Case>, problems: &mut Vec<String>) {
+    let (tree, diags) = fleetdeck::yaml::parse(text);
+    for d in &diags {
+        problems.push(d.render(file));
+    }
+    let Some(tree) = tree else { return };
+    let lines: Vec<usize> = match &tree.value {
+        fleetdeck::yaml::Value::Seq(items) => items.iter().map(|n| n.pos.line).collect(),
+        _ => {
+            problems.push(format!("{file}:1: the file must be a YAML list of cases"));
+            return;
+        }
+    };
+    let items = match fleetdeck::yaml::first_document_to_json(text) {
+        Ok(Value::Array(items)) => items,
+        Ok(_) => return,
+        Err(e) => {
+            problems.push(format!("{file}: {e}"));
+            return;
+        }
+    };
+    let mut names = std::collections::BTreeSet::new();
+    for (i, item) in items.iter().enumerate() {
+        let line = lines.get(i).copied().unwrap_or(0);
+        let at = format!("{file}:{line}");
+        match parse_case(item) {
+            Ok(mut case) => {
+                if !names.insert(case.name.clone()) {
+                    problems.push(format!("{at}: duplicate case name {:?}", case.name));
+                }
+                case.file = file.to_string();
+                case.line = line;
+                cases.push(case);
+            }
+            Err(e) => problems.push(format!("{at}: {e}")),
+        }
+    }
+}
+
+fn obj<'a>(v: &'a Value, what: &str, allowed: &[&str]) -> Result<&'a Map<String, Value>, String> {
+    let m = v
+        .as_object()
+        .ok_or_else(|| format!("{what} must be a mapping"))?;
+    if let Some(k) = m.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(format!(
+            "{what}: unknown key {k:?} (allowed: {})",
+            allowed.join(", ")
+        ));
+    }
+    Ok(m)
+}
+
+fn text(m: &Map<String, Value>, key: &str, what: &str) -> Result<Option<String>, String> {
+    match m.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(format!("{what}.{key} must be a string, not {other}")),
+    }
+}
+
+fn required_text(m: &Map<String, Value>, key: &str, what: &str) -> Result<String, String> {
+    text(m, key, what)?
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| format!("{what}.{key} is required"))
+}
+
+fn parse_case(v: &Value) -> Result<Case, String> {
+    let m = obj(v, "case", &CASE_KEYS)?;
+    let name = required_text(m, "name", "case")?;
+    let source = required_text(m, "source", "case")?;
+    let in_case = |e: String| format!("case {name:?}: {e}");
+    let setup = match m.get("setup") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|r| parse_request(r, "setup[]"))
+            .collect::<Result<_, _>>()
+            .map_err(in_case)?,
+        Some(_) => return Err(in_case("setup must be a list of requests".into())),
+    };
+    let request = parse_request(
+        m.get("request")
+            .ok_or_else(|| in_case("request is required".into()))?,
+        "request",
+    )
+    .map_err(in_case)?;
+    let expect = parse_expect(
+        m.get("expect")
+            .ok_or_else(|| in_case("expect is required".into()))?,
+        "expect",
+    )
+    .map_err(in_case)?;
+    let then = match m.get("then") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(parse_then)
+            .collect::<Result<_, _>>()
+            .map_err(in_case)?,
+        Some(_) => return Err(in_case("then must be a list".into())),
+    };
+    Ok(Case {
+        file: String::new(),
+        line: 0,
+        name,
+        source,
+        setup,
+        request,
+        expect,
+        then,
+    })
+}
+
+fn parse_request(v: &Value, what: &str) -> Result<Req, String> {
+    let m = obj(v, what, &REQUEST_KEYS)?;
+    let method = required_text(m, "method", what)?.to_ascii_uppercase();
+    if !["GET", "POST", "PUT", "PATCH", "DELETE"].contains(&method.as_str()) {
+        return Err(format!(
+            "{what}.method {method:?} is not GET POST PUT PATCH DELETE"
+        ));
+    }
+    let path = required_text(m, "path", what)?;
+    if !path.starts_with('/') {
+        return Err(format!("{what}.path must start with '/'"));
+    }
+    Ok(Req {
+        method,
+        path,
+        content_type: text(m, "contentType", what)?,
+        user: text(m, "as", what)?.unwrap_or_else(|| "admin".into()),
+        body: m.get("body").filter(|b| !b.is_null()).cloned(),
+    })
+}
+
+fn parse_expect(v: &Value, what: &str) -> Result<Expect, String> {
+    let m = obj(v, what, &EXPECT_KEYS)?;
+    let status = m
+        .get("status")
+        .and_then(Value::as_u64)
+        .and_then(|s| u16::try_from(s).ok())
+        .ok_or_else(|| format!("{what}.status is required (an HTTP status code)"))?;
+    let causes = match m.get("causes") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|c| {
+                let cm = obj(
+                    c,
+                    &format!("{what}.causes[]"),
+                    &["field", "reason", "message"],
+                )?;
+                Ok(Cause {
+                    field: text(cm, "field", "cause")?,
+                    reason: required_text(cm, "reason", "cause")?,
+                    message: text(cm, "message", "cause")?,
+                })
+            })
+            .collect::<Result<_, String>>()?,
+        Some(_) => return Err(format!("{what}.causes must be a list")),
+    };
+    let message = text(m, "message", what)?
+        .map(|re| regex::Regex::new(&re).map_err(|e| format!("{what}.message: {e}")))
+        .transpose()?;
+    let strings = |key: &str| -> Result<Vec<String>, String> {
+        match m.get(key) {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|h| {
+                    h.as_str()
+                        .map(String::from)
+                        .ok_or_else(|| format!("{what}.{key} must be a list of strings"))
+                })
+                .collect(),
+            Some(_) => Err(format!("{what}.{key} must be a list of strings")),
+        }
+    };
+    Ok(Expect {
+        status,
+        reason: text(m, "reason", what)?,
+        causes,
+        message,
+        body: m.get("body").filter(|b| !b.is_null()).cloned(),
+        headers: strings("headers")?,
+        absent: strings("absent")?,
+    })
+}
+
+fn parse_then(v: &Value) -> Result<Then, String> {
+    let m = obj(v, "then[]", &THEN_KEYS)?;
+    let after = match m.get("afterMs") {
+        None => 0,
+        Some(v) => v
+            .as_u64()
+            .ok_or("then[].afterMs must be a number of milliseconds")?,
+    };
+    Ok(Then {
+        request: parse_request(
+            m.get("request").ok_or("then[].request is required")?,
+            "then[].request",
+        )?,
+        expect: parse_expect(
+            m.get("expect").ok_or("then[].expect is required")?,
+            "then[].expect",
+        )?,
+        after: Duration::from_millis(after),
+    })
+}
+
+// ---------------------------------------------------------------------------------
+// Running a case.
+// ---------------------------------------------------------------------------------
+
+/// A small fresh cluster: the `small` scenario cut to one cluster of three nodes with one
+/// single-replica deployment in `shop` (no PDBs, no DaemonSets, no StatefulSets), so
+/// that starting one per case is cheap.
+fn fresh_fleet() -> fleetdeck::sim::SimFleet {
+    let mut scenario = fleetdeck::sim::Scenario::load("small").expect("small scenario");
+    scenario.groups.truncate(1);
+    let group = &mut scenario.groups[0];
+    group.count = 1;
+    group.nodes.count = 3;
+    group.workloads.deployments = 1;
+    group.workloads.replicas = 1;
+    group.workloads.pdbs = false;
+    group.workloads.daemon_sets.clear();
+    group.workloads.stateful_sets = None;
+    fleetdeck::sim::SimFleet::from_scenario(&scenario, 11, 1.0).expect("fresh fleet")
+}
+
+/// The client a request is sent with, by its `as:` user. This is the one place to
+/// extend when the simulator has users: an `Err` skips the case with its reason.
+async fn client_for(user: &str, kubeconfig: &Path, context: &str) -> Result<kube::Client, String> {
+    match user {
+        "admin" => Ok(sim_support::tcp_client(kubeconfig, context).await),
+        other => Err(format!(
+            "as: {other:?} is not a user the simulator has yet (only admin, the kubeconfig's token)"
+        )),
+    }
+}
+
+async fn send(client: &kube::Client, r: &Req) -> Result<Answer, String> {
+    let (body, content_type) = match &r.body {
+        None => (Vec::new(), None),
+        Some(Value::String(raw)) => (
+            raw.clone().into_bytes(),
+            Some(r.content_type.clone().unwrap_or("application/json".into())),
+        ),
+        Some(v) => {
+            let ct = r
+                .content_type
+                .clone()
+                .unwrap_or_else(|| "application/json".into());
+            let bytes = if ct.contains("yaml") {
+                fleetdeck::yaml::to_yaml_string(v).into_bytes()
+            } else {
+                v.to_string().into_bytes()
+            };
+            (bytes, Some(ct))
+        }
+    };
+    let mut builder = http::Request::builder()
+        .method(r.method.as_str())
+        .uri(r.path.as_str())
+        .header(http::header::ACCEPT, "application/json");
+    if let Some(ct) = content_type.or(r.content_type.clone()) {
+        builder = builder.header(http::header::CONTENT_TYPE, ct);
+    }
+    let request = builder
+        .body(kube::client::Body::from(body))
+        .map_err(|e| format!("building the request: {e}"))?;
+    let response = tokio::time::timeout(Duration::from_secs(20), client.send(request))
+        .await
+        .map_err(|_| "no answer within 20 s".to_string())?
+        .map_err(|e| format!("sending: {e}"))?;
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .map_err(|e| format!("reading the answer: {e}"))?
+        .to_bytes();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    Ok(Answer {
+        status,
+        headers,
+        text,
+        json,
+    })
+}
+
+/// Whether `want` is contained in `have`: objects by key, lists element by element
+/// (each expected element in some actual one), scalars equal.
+fn subset(want: &Value, have: &Value) -> bool {
+    match (want, have) {
+        (Value::Object(w), Value::Object(h)) => w
+            .iter()
+            .all(|(k, wv)| h.get(k).is_some_and(|hv| subset(wv, hv))),
+        (Value::Array(w), Value::Array(h)) => w.iter().all(|wv| h.iter().any(|hv| subset(wv, hv))),
+        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+        (a, b) => a == b,
+    }
+}
+
+fn short(text: &str) -> String {
+    const MAX: usize = 1500;
+    if text.len() <= MAX {
+        return text.to_string();
+    }
+    let mut end = MAX;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes)", &text[..end], text.len())
+}
+
+/// Compares an answer with the expectation; the differences, one per line.
+fn check(expect: &Expect, a: &Answer) -> Vec<String> {
+    let mut diffs = Vec::new();
+    if a.status != expect.status {
+        diffs.push(format!(
+            "status: expected {}, got {}",
+            expect.status, a.status
+        ));
+    }
+    let reason = a.json.get("reason").and_then(Value::as_str).unwrap_or("");
+    if let Some(want) = &expect.reason
+        && want != reason
+    {
+        diffs.push(format!("reason: expected {want:?}, got {reason:?}"));
+    }
+    let message = a.json.get("message").and_then(Value::as_str).unwrap_or("");
+    if let Some(re) = &expect.message
+        && !re.is_match(message)
+    {
+        diffs.push(format!(
+            "message: expected to match /{}/, got {message:?}",
+            re.as_str()
+        ));
+    }
+    let causes: Vec<&Value> = a
+        .json
+        .pointer("/details/causes")
+        .and_then(Value::as_array)
+        .map(|c| c.iter().collect())
+        .unwrap_or_default();
+    for want in &expect.causes {
+        let found = causes.iter().any(|c| {
+            let s = |k: &str| c.get(k).and_then(Value::as_str);
+            s("reason") == Some(want.reason.as_str())
+                && want.field.as_deref().is_none_or(|f| s("field") == Some(f))
+                && want
+                    .message
+                    .as_deref()
+                    .is_none_or(|m| s("message") == Some(m))
+        });
+        if !found {
+            diffs.push(format!(
+                "cause missing: {{field: {:?}, reason: {:?}{}}}; causes are {}",
+                want.field.as_deref().unwrap_or(""),
+                want.reason,
+                want.message
+                    .as_deref()
+                    .map(|m| format!(", message: {m:?}"))
+                    .unwrap_or_default(),
+                serde_json::to_string(&causes).unwrap_or_default()
+            ));
+        }
+    }
+    if let Some(want) = &expect.body
+        && !subset(want, &a.json)
+    {
+        diffs.push(format!(
+            "body: expected to contain {want}, got {}",
+            short(&a.text)
+        ));
+    }
+    for h in &expect.headers {
+        if !a.headers.contains_key(h.as_str()) {
+            let have: Vec<&str> = a.headers.keys().map(|k| k.as_str()).collect();
+            diffs.push(format!("header {h:?} missing (have {})", have.join(", ")));
+        }
+    }
+    for p in &expect.absent {
+        if let Some(v) = a.json.pointer(p) {
+            diffs.push(format!("{p} must be absent, is {v}"));
+        }
+    }
+    if !diffs.is_empty() {
+        diffs.push(format!("answer: {} {}", a.status, short(&a.text)));
+    }
+    diffs
+}
+
+/// The outcome of one case.
+enum Outcome {
+    Passed,
+    Skipped(String),
+    Failed(Vec<String>),
+}
+
+async fn run_case(case: &Case) -> Outcome {
+    let fleet = fresh_fleet();
+    let context = fleet.cluster_ids().first().cloned().unwrap_or_default();
+    let served = sim_support::serve(fleet).await;
+    let outcome = run_on(case, &served.kubeconfig, &context).await;
+    served.server.shutdown().await;
+    outcome
+}
+
+async fn run_on(case: &Case, kubeconfig: &Path, context: &str) -> Outcome {
+    for (i, r) in case.setup.iter().enumerate() {
+        let client = match client_for(&r.user, kubeconfig, context).await {
+            Ok(c) => c,
+            Err(why) => return Outcome::Skipped(why),
+        };
+        match send(&client, r).await {
+            Ok(a) if (200..300).contains(&a.status) => {}
+            Ok(a) => {
+                return Outcome::Failed(vec![format!(
+                    "setup[{i}] {} {} failed: {} {}",
+                    r.method,
+                    r.path,
+                    a.status,
+                    short(&a.text)
+                )]);
+            }
+            Err(e) => return Outcome::Failed(vec![format!("setup[{i}]: {e}")]),
+        }
+    }
+    let steps = std::iter::once((
+        &case.request,
+        &case.expect,
+        Duration::ZERO,
+        "request".to_string(),
+    ))
+    .chain(
+        case.then
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (&t.request, &t.expect, t.after, format!("then[{i}]"))),
+    );
+    for (r, expect, after, what) in steps {
+        tokio::time::sleep(after).await;
+        let client = match client_for(&r.user, kubeconfig, context).await {
+            Ok(c) => c,
+            Err(why) => return Outcome::Skipped(why),
+        };
+        let answer = match send(&client, r).await {
+            Ok(a) => a,
+            Err(e) => return Outcome::Failed(vec![format!("{what} {} {}: {e}", r.method, r.path)]),
+        };
+        let diffs = check(expect, &answer);
+        if !diffs.is_empty() {
+            let mut out = vec![format!("{what}: {} {}", r.method, r.path)];
+            out.extend(diffs.into_iter().map(|d| format!("  {d}")));
+            return Outcome::Failed(out);
+        }
+    }
+    Outcome::Passed
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_simulator_answers_as_a_real_api_server() {
+    let (cases, problems) = load_table();
+    assert!(
+        problems.is_empty(),
+        "the conformance table has problems:\n{}",
+        problems.join("\n")
+    );
+    let filter = std::env::var("CONFORMANCE_CASE")
+        .ok()
+        .filter(|f| !f.is_empty());
+    let selected: Vec<&Case> = cases
+        .iter()
+        .filter(|c| filter.as_ref().is_none_or(|f| c.name.contains(f.as_str())))
+        .collect();
+    assert!(
+        !selected.is_empty(),
+        "no case matches CONFORMANCE_CASE={filter:?}"
+    );
+    let mut failures = Vec::new();
+    let mut skipped = Vec::new();
+    for case in &selected {
+        match run_case(case).await {
+            Outcome::Passed => {}
+            Outcome::Skipped(why) => skipped.push(format!("{}: {why}", case.label())),
+            Outcome::Failed(lines) => failures.push(format!(
+                "{}\n  source: {}\n  {}",
+                case.label(),
+                case.source,
+                lines.join("\n  ")
+            )),
+        }
+    }
+    eprintln!(
+        "conformance: {} cases run, {} failed, {} skipped",
+        selected.len(),
+        failures.len(),
+        skipped.len()
+    );
+    for s in &skipped {
+        eprintln!("skipped {s}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} conformance cases failed:\n\n{}",
+        failures.len(),
+        selected.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn subset_matching_is_by_key_and_by_element() {
+    let have = json!({"a": {"b": 1, "c": [ {"x": 1, "y": 2}, {"x": 3} ]}, "d": "e"});
+    assert!(subset(&json!({"a": {"c": [{"x": 3}]}}), &have));
+    assert!(subset(&json!({"d": "e", "a": {"b": 1.0}}), &have));
+    assert!(!subset(&json!({"a": {"c": [{"x": 2}]}}), &have));
+    assert!(!subset(&json!({"z": null}), &have));
+}
+
+#[test]
+fn a_case_with_an_unknown_key_is_refused_with_its_place() {
+    let mut cases = Vec::new();
+    let mut problems = Vec::new();
+    let text = "- name: a\n  source: s\n  request: {method: GET, path: /api}\n  expect: {status: 200}\n\
+                - name: b\n  source: s\n  request: {method: GET, path: /api, bogus: 1}\n  expect: {status: 200}\n";
+    load_file("t.yaml", text, &mut cases, &mut problems);
+    assert_eq!(cases.len(), 1);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].starts_with("t.yaml:5: case \"b\": request: unknown key \"bogus\""),
+        "{problems:?}"
+    );
+}
