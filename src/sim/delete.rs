@@ -18,10 +18,13 @@ struct DeleteOptions {
     orphan: bool,
     uid: Option<String>,
     rv: Option<String>,
+    dry_run: bool,
 }
 
 fn delete_options(req: &ApiRequest) -> Result<DeleteOptions, ApiError> {
     let body = req.json()?.unwrap_or(Value::Null);
+    let checked = super::validation::options::DeleteOptions::read(Some(&body), &req.query);
+    checked.validate()?;
     let grace = body
         .get("gracePeriodSeconds")
         .and_then(Value::as_i64)
@@ -48,6 +51,7 @@ fn delete_options(req: &ApiRequest) -> Result<DeleteOptions, ApiError> {
             .pointer("/preconditions/resourceVersion")
             .and_then(Value::as_str)
             .map(String::from),
+        dry_run: checked.is_dry_run(),
     })
 }
 
@@ -196,7 +200,7 @@ pub fn delete(
             ),
         ));
     }
-    if req.dry_run() {
+    if opts.dry_run {
         return Ok(value_response(200, &current));
     }
     let out = delete_object(cluster, &mut st, kind, ns, name, opts.grace, opts.orphan)?;
@@ -222,7 +226,13 @@ pub fn delete_collection(
         .map(|(k, _)| k.clone())
         .collect();
     let mut items = Vec::new();
-    for (kns, kname) in keys {
+    if opts.dry_run {
+        items = keys
+            .iter()
+            .filter_map(|(kns, kname)| st.store.get_value(kind, kns, kname))
+            .collect();
+    }
+    for (kns, kname) in keys.into_iter().filter(|_| !opts.dry_run) {
         if let Ok(v) = delete_object(
             cluster,
             &mut st,

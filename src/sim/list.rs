@@ -89,6 +89,7 @@ pub fn list(
     accept: &str,
 ) -> Result<Response, ApiError> {
     let filter = Filter::from_query(q)?;
+    super::validation::options::list_options(kind.group(), kind.kind(), q, false)?;
     let limit: usize = match q.get("limit").map(String::as_str) {
         None | Some("") | Some("0") => usize::MAX,
         Some(s) => s

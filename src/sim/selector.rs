@@ -6,14 +6,41 @@ use serde_json::Value;
 use super::error::ApiError;
 use super::store::{EVENT_FIELDS, Index};
 
+/// One requirement of a label selector.
 #[derive(Debug, Clone, PartialEq)]
-enum Req {
+pub enum Req {
+    /// `key=value` (and `key==value`).
     Eq(String, String),
+    /// `key!=value` (also true without the label).
     NotEq(String, String),
+    /// `key in (a,b)`.
     In(String, Vec<String>),
+    /// `key notin (a,b)` (also true without the label).
     NotIn(String, Vec<String>),
+    /// `key`.
     Exists(String),
+    /// `!key`.
     NotExists(String),
+    /// `key>n`: the label is an integer above n.
+    Gt(String, i64),
+    /// `key<n`: the label is an integer below n.
+    Lt(String, i64),
+}
+
+impl Req {
+    /// The label key the requirement is about.
+    pub fn key(&self) -> &str {
+        match self {
+            Req::Eq(k, _)
+            | Req::NotEq(k, _)
+            | Req::In(k, _)
+            | Req::NotIn(k, _)
+            | Req::Exists(k)
+            | Req::NotExists(k)
+            | Req::Gt(k, _)
+            | Req::Lt(k, _) => k,
+        }
+    }
 }
 
 /// A parsed `labelSelector` query parameter.
@@ -21,40 +48,12 @@ enum Req {
 pub struct LabelSelector(Vec<Req>);
 
 impl LabelSelector {
-    /// Parses `a=b,c!=d,e in (f,g),h notin (i),j,!k`.
+    /// Parses a `labelSelector` query parameter as the API server does; a selector it
+    /// cannot parse is a 400 with its message.
     pub fn parse(s: &str) -> Result<Self, ApiError> {
-        let mut reqs = Vec::new();
-        for term in split_terms(s) {
-            let t = term.trim();
-            if t.is_empty() {
-                continue;
-            }
-            let bad = || ApiError::bad_request(format!("unable to parse requirement: {t:?}"));
-            if let Some(key) = t.strip_prefix('!') {
-                reqs.push(Req::NotExists(key.trim().to_string()));
-            } else if let Some((k, v)) = t.split_once("!=") {
-                reqs.push(Req::NotEq(k.trim().into(), v.trim().into()));
-            } else if let Some((k, v)) = t.split_once("==") {
-                reqs.push(Req::Eq(k.trim().into(), v.trim().into()));
-            } else if let Some((k, v)) = t.split_once('=') {
-                reqs.push(Req::Eq(k.trim().into(), v.trim().into()));
-            } else if let Some((k, rest)) = t.split_once(" notin ") {
-                reqs.push(Req::NotIn(
-                    k.trim().into(),
-                    set_values(rest).ok_or_else(bad)?,
-                ));
-            } else if let Some((k, rest)) = t.split_once(" in ") {
-                reqs.push(Req::In(k.trim().into(), set_values(rest).ok_or_else(bad)?));
-            } else if t
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
-            {
-                reqs.push(Req::Exists(t.to_string()));
-            } else {
-                return Err(bad());
-            }
-        }
-        Ok(LabelSelector(reqs))
+        super::selector_parse::parse(s)
+            .map(LabelSelector)
+            .map_err(ApiError::bad_request)
     }
 
     /// Builds a selector from a `metav1.LabelSelector` JSON object (`matchLabels` and
@@ -117,38 +116,14 @@ impl LabelSelector {
             Req::NotIn(k, vs) => !get(k).is_some_and(|x| vs.iter().any(|v| v == x)),
             Req::Exists(k) => get(k).is_some(),
             Req::NotExists(k) => get(k).is_none(),
+            Req::Gt(k, n) => get(k)
+                .and_then(|x| x.parse::<i64>().ok())
+                .is_some_and(|x| x > *n),
+            Req::Lt(k, n) => get(k)
+                .and_then(|x| x.parse::<i64>().ok())
+                .is_some_and(|x| x < *n),
         })
     }
-}
-
-/// Splits on commas that are not inside `( … )`.
-fn split_terms(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0i32, 0usize);
-    for (i, c) in s.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(&s[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&s[start..]);
-    out
-}
-
-fn set_values(rest: &str) -> Option<Vec<String>> {
-    let inner = rest.trim().strip_prefix('(')?.strip_suffix(')')?;
-    Some(
-        inner
-            .split(',')
-            .map(|v| v.trim().to_string())
-            .filter(|v| !v.is_empty())
-            .collect(),
-    )
 }
 
 /// The fields a `fieldSelector` may name.

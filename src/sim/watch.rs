@@ -110,6 +110,7 @@ pub fn watch(
     accept: &str,
 ) -> Result<Response, ApiError> {
     let filter = Filter::from_query(q)?;
+    super::validation::options::list_options(kind.group(), kind.kind(), q, true)?;
     let requested = parse_rv(q)?;
     let bookmarks = truthy(q, "allowWatchBookmarks");
     let send_initial = match q.get("sendInitialEvents").map(String::as_str) {

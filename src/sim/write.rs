@@ -13,6 +13,10 @@ use super::objects::{default_tolerations, deleting};
 use super::patch::{self, PatchKind};
 use super::resource::Kind;
 use super::store::{Stored, str_at};
+use super::validation::{
+    self,
+    options::{self, Write},
+};
 
 /// GET of one object (also `/status`); a one-row Table when the client asks for one.
 pub fn get(
@@ -86,21 +90,10 @@ fn prepare_create(
         m.remove("namespace");
     }
     let mut name = str_at(&obj, "/metadata/name");
-    if name.is_empty() {
-        let prefix = str_at(&obj, "/metadata/generateName");
-        if prefix.is_empty() {
-            return Err(ApiError::invalid(
-                kind,
-                "",
-                "metadata.name",
-                "Required value: name or generateName is required",
-            ));
-        }
+    let prefix = str_at(&obj, "/metadata/generateName");
+    if name.is_empty() && !prefix.is_empty() {
         name = format!("{prefix}{}", st.store.name_suffix());
         obj["metadata"]["name"] = json!(name);
-    }
-    if st.store.get(kind, ns, &name).is_some() {
-        return Err(ApiError::already_exists(kind, &name));
     }
     let now = cluster.clock.now_rfc3339();
     let uid = st.store.new_uid();
@@ -168,6 +161,12 @@ fn prepare_create(
     if let Some(m) = manager {
         fields::record_update(None, &mut obj, m, kind, None, &now);
     }
+    // Validation comes before storage, so an invalid object is refused even when its
+    // name is taken.
+    validation::validate_create(kind.group(), kind.kind(), &obj)?;
+    if st.store.get(kind, ns, &name).is_some() {
+        return Err(ApiError::already_exists(kind, &name));
+    }
     Ok(obj)
 }
 
@@ -178,6 +177,7 @@ pub fn create(
     ns: &str,
     req: &ApiRequest,
 ) -> Result<Response, ApiError> {
+    options::write_options(&req.query, Write::Create)?;
     let obj = req
         .json()?
         .ok_or_else(|| ApiError::bad_request("empty body"))?;
@@ -200,18 +200,33 @@ enum Managed<'a> {
     Update(&'a str),
 }
 
+/// What an update writes and how.
+struct Commit<'a> {
+    /// `Some("status")` for the status subresource.
+    sub: Option<&'a str>,
+    /// Field ownership.
+    managed: Managed<'a>,
+    /// Validate and answer, but store nothing (`dryRun=All`).
+    dry_run: bool,
+}
+
 /// Stores an updated object: keeps what clients cannot change, keeps status (or only
-/// changes status, for the subresource), bumps `generation` on spec changes, records
-/// field ownership, completes deletion once finalizers are gone, and skips no-op writes.
+/// changes status, for the subresource), validates the result, bumps `generation` on
+/// spec changes, records field ownership, completes deletion once finalizers are gone,
+/// and skips no-op writes.
 fn commit_update(
     cluster: &Cluster,
     st: &mut ClusterState,
     kind: Kind,
     old: &Value,
     mut new: Value,
-    sub: Option<&str>,
-    managed: Managed,
+    commit: Commit,
 ) -> Result<Value, ApiError> {
+    let Commit {
+        sub,
+        managed,
+        dry_run,
+    } = commit;
     let status_only = sub == Some("status");
     if status_only {
         let status = new.get("status").cloned();
@@ -282,6 +297,9 @@ fn commit_update(
             fields::record_update(Some(old), &mut new, m, kind, sub, &now);
         }
     }
+    if !status_only {
+        validation::validate_update(kind.group(), kind.kind(), &new, old)?;
+    }
     let same = {
         let mut a = old.clone();
         let mut b = new.clone();
@@ -295,6 +313,9 @@ fn commit_update(
     };
     if same {
         return Ok(old.clone());
+    }
+    if dry_run {
+        return Ok(new);
     }
     let ns = str_at(&new, "/metadata/namespace");
     let name = str_at(&new, "/metadata/name");
@@ -325,6 +346,7 @@ pub fn replace(
     sub: Option<&str>,
     req: &ApiRequest,
 ) -> Result<Response, ApiError> {
+    options::write_options(&req.query, Write::Update)?;
     let new = req
         .json()?
         .ok_or_else(|| ApiError::bad_request("empty body"))?;
@@ -353,9 +375,6 @@ pub fn replace(
     } else if rv != str_at(&old, "/metadata/resourceVersion") {
         return Err(ApiError::conflict(kind, name));
     }
-    if req.dry_run() {
-        return Ok(value_response(200, &new));
-    }
     let manager = req.manager();
     let out = commit_update(
         cluster,
@@ -363,8 +382,11 @@ pub fn replace(
         kind,
         &old,
         new,
-        sub,
-        Managed::Update(&manager),
+        Commit {
+            sub,
+            managed: Managed::Update(&manager),
+            dry_run: req.dry_run(),
+        },
     )?;
     drop(st);
     cluster.kick();
@@ -382,6 +404,12 @@ pub fn patch(
     req: &ApiRequest,
 ) -> Result<Response, ApiError> {
     let pk = PatchKind::from_content_type(req.header(header::CONTENT_TYPE))?;
+    options::write_options(
+        &req.query,
+        Write::Patch {
+            apply: pk == PatchKind::Apply,
+        },
+    )?;
     let body = match req.json() {
         Ok(Some(v)) => v,
         Ok(None) => return Err(ApiError::bad_request("empty patch")),
@@ -396,18 +424,8 @@ pub fn patch(
     let old = st.store.get_value(kind, ns, name);
     let now = cluster.clock.now_rfc3339();
     let out = if pk == PatchKind::Apply {
-        let manager = req
-            .query
-            .get("fieldManager")
-            .filter(|m| !m.is_empty())
-            .ok_or_else(|| {
-                ApiError::invalid(
-                    kind,
-                    name,
-                    "fieldManager",
-                    "Required value: is required for apply patch",
-                )
-            })?;
+        // Present: the patch options were checked above.
+        let manager = req.manager();
         check_type(kind, &body)?;
         let force = req.query.get("force").is_some_and(|f| f == "true");
         let body_name = str_at(&body, "/metadata/name");
@@ -416,7 +434,7 @@ pub fn patch(
                 "the name of the object ({body_name}) does not match the name on the URL ({name})"
             )));
         }
-        let merged = fields::apply(old.as_ref(), &body, manager, force, kind, name, &now)?;
+        let merged = fields::apply(old.as_ref(), &body, &manager, force, kind, name, &now)?;
         match old {
             None => {
                 let mut created = merged;
@@ -434,12 +452,18 @@ pub fn patch(
                 cluster.kick();
                 return Ok(json_response(201, stored.json));
             }
-            Some(old) => {
-                if req.dry_run() {
-                    return Ok(value_response(200, &merged));
-                }
-                commit_update(cluster, &mut st, kind, &old, merged, sub, Managed::Keep)?
-            }
+            Some(old) => commit_update(
+                cluster,
+                &mut st,
+                kind,
+                &old,
+                merged,
+                Commit {
+                    sub,
+                    managed: Managed::Keep,
+                    dry_run: req.dry_run(),
+                },
+            )?,
         }
     } else {
         let old = old.ok_or_else(|| ApiError::not_found(kind, name))?;
@@ -454,9 +478,6 @@ pub fn patch(
         if !rv.is_empty() && rv != str_at(&old, "/metadata/resourceVersion") {
             return Err(ApiError::conflict(kind, name));
         }
-        if req.dry_run() {
-            return Ok(value_response(200, &new));
-        }
         let manager = req.manager();
         commit_update(
             cluster,
@@ -464,8 +485,11 @@ pub fn patch(
             kind,
             &old,
             new,
-            sub,
-            Managed::Update(&manager),
+            Commit {
+                sub,
+                managed: Managed::Update(&manager),
+                dry_run: req.dry_run(),
+            },
         )?
     };
     drop(st);

@@ -1,0 +1,129 @@
+//! core/v1 Events (`legacyValidateEvent` in pkg/apis/core/validation/events.go): an
+//! Event written through core/v1 passes only the legacy rules, but an Event that has an
+//! `eventTime` is a new-style Event and must say who reported it and what it did.
+
+use serde_json::Value;
+
+use super::field::{BadValue, ErrorList, FieldError};
+use super::names::{is_dns1123_subdomain, is_qualified_name};
+
+const REPORTING_INSTANCE_LIMIT: usize = 128;
+const ACTION_LIMIT: usize = 128;
+const REASON_LIMIT: usize = 128;
+const NOTE_LIMIT: usize = 1024;
+
+fn text<'a>(v: &'a Value, ptr: &str) -> &'a str {
+    v.pointer(ptr).and_then(Value::as_str).unwrap_or("")
+}
+
+/// A core/v1 Event, on create and on update.
+pub fn event(ev: &Value) -> ErrorList {
+    let mut errs = ErrorList::new();
+    let ns = text(ev, "/metadata/namespace");
+    let involved_ns = text(ev, "/involvedObject/namespace");
+    let mismatch = || {
+        FieldError::invalid(
+            "involvedObject.namespace",
+            BadValue::Str(involved_ns.into()),
+            "does not match event.namespace",
+        )
+    };
+    let has_event_time = ev.get("eventTime").is_some_and(|t| !t.is_null());
+    if !has_event_time {
+        if involved_ns.is_empty() {
+            if !ns.is_empty() && ns != "default" {
+                errs.push(mismatch());
+            }
+        } else if ns != involved_ns {
+            errs.push(mismatch());
+        }
+    } else {
+        if involved_ns.is_empty() && ns != "default" && ns != "kube-system" {
+            errs.push(mismatch());
+        }
+        // The Go field is ReportingController; JSON calls it reportingComponent.
+        let controller = text(ev, "/reportingComponent");
+        if controller.is_empty() {
+            errs.push(FieldError::required("reportingController", ""));
+        }
+        errs.extend(is_qualified_name(controller).into_iter().map(|m| {
+            FieldError::invalid("reportingController", BadValue::Str(controller.into()), m)
+        }));
+        let instance = text(ev, "/reportingInstance");
+        if instance.is_empty() {
+            errs.push(FieldError::required("reportingInstance", ""));
+        }
+        if instance.len() > REPORTING_INSTANCE_LIMIT {
+            errs.push(FieldError::invalid(
+                "reportingInstance",
+                BadValue::Str(String::new()),
+                format!("can have at most {REPORTING_INSTANCE_LIMIT} characters"),
+            ));
+        }
+        let action = text(ev, "/action");
+        if action.is_empty() {
+            errs.push(FieldError::required("action", ""));
+        }
+        if action.len() > ACTION_LIMIT {
+            errs.push(FieldError::invalid(
+                "action",
+                BadValue::Str(String::new()),
+                format!("can have at most {ACTION_LIMIT} characters"),
+            ));
+        }
+        let reason = text(ev, "/reason");
+        if reason.is_empty() {
+            errs.push(FieldError::required("reason", ""));
+        }
+        if reason.len() > REASON_LIMIT {
+            errs.push(FieldError::invalid(
+                "reason",
+                BadValue::Str(String::new()),
+                format!("can have at most {REASON_LIMIT} characters"),
+            ));
+        }
+        if text(ev, "/message").len() > NOTE_LIMIT {
+            errs.push(FieldError::invalid(
+                "message",
+                BadValue::Str(String::new()),
+                format!("can have at most {NOTE_LIMIT} characters"),
+            ));
+        }
+    }
+    errs.extend(
+        is_dns1123_subdomain(ns)
+            .into_iter()
+            .map(|m| FieldError::invalid("namespace", BadValue::Str(ns.into()), m)),
+    );
+    errs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_new_style_event_names_its_reporter_and_action() {
+        let ev = json!({"metadata": {"name": "n1.1", "namespace": "default"},
+            "involvedObject": {"kind": "Node", "name": "n1"}, "reason": "Drain",
+            "eventTime": "2025-01-01T00:00:00.000000Z"});
+        let m: Vec<String> = event(&ev).iter().map(FieldError::message).collect();
+        assert_eq!(
+            m,
+            vec![
+                "reportingController: Required value",
+                "reportingController: Invalid value: \"\": name part must be non-empty",
+                "reportingController: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+                "reportingInstance: Required value",
+                "action: Required value",
+            ]
+        );
+        let legacy = json!({"metadata": {"name": "x", "namespace": "shop"},
+            "involvedObject": {"kind": "Pod", "name": "p", "namespace": "shop"}, "reason": "R"});
+        assert!(event(&legacy).is_empty());
+        let node_in_ns = json!({"metadata": {"name": "x", "namespace": "shop"},
+            "involvedObject": {"kind": "Node", "name": "n1"}});
+        assert_eq!(event(&node_in_ns)[0].field, "involvedObject.namespace");
+    }
+}
