@@ -15,6 +15,9 @@ use std::time::Duration;
 use http_body_util::BodyExt;
 use serde_json::{Map, Value, json};
 
+/// The table has at least this many rows (cases) in all.
+const MIN_ROWS: usize = 60;
+
 /// Keys a case may have.
 const CASE_KEYS: [&str; 6] = ["name", "source", "setup", "request", "expect", "then"];
 /// Keys a request may have.
@@ -601,6 +604,13 @@ async fn the_simulator_answers_as_a_real_api_server() {
     let filter = std::env::var("CONFORMANCE_CASE")
         .ok()
         .filter(|f| !f.is_empty());
+    if filter.is_none() {
+        assert!(
+            cases.len() >= MIN_ROWS,
+            "the conformance table has {} rows; it must have at least {MIN_ROWS}",
+            cases.len()
+        );
+    }
     let selected: Vec<&Case> = cases
         .iter()
         .filter(|c| filter.as_ref().is_none_or(|f| c.name.contains(f.as_str())))

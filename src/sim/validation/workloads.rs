@@ -161,7 +161,11 @@ fn deployment_strategy(spec: &Value) -> ErrorList {
                 if is_zero_int_or_percent(surge) && is_zero_int_or_percent(unavailable) {
                     errs.push(FieldError::invalid(
                         "spec.strategy.rollingUpdate.maxUnavailable",
-                        BadValue::Raw(unavailable.map(Value::to_string).unwrap_or_default()),
+                        BadValue::Raw(match unavailable {
+                            Some(Value::String(s)) => s.clone(),
+                            Some(v) => v.to_string(),
+                            None => String::new(),
+                        }),
                         "may not be 0 when `maxSurge` is 0",
                     ));
                 }
