@@ -3,6 +3,7 @@
 //! engine as node maintenance one level up; the executor performs the actions these
 //! functions return and feeds back what it observed.
 
+mod apply_order;
 mod approval;
 mod approval_clusters;
 mod coverage;
@@ -18,6 +19,7 @@ mod run_spec;
 mod spec;
 mod state;
 
+pub use apply_order::{ApplyOrderError, OrderedObject, apply_order};
 pub use coverage::{Combination, GPU_PRODUCT_LABEL, Tested, distinct};
 pub use decode::{RolloutReport, read_rollout};
 pub use digest::{Manifest, ReleaseDigest, release_digest};

@@ -1,0 +1,205 @@
+//! A release's way onto the simulated fleet, over loopback HTTP through the real kube
+//! client: its objects applied in a defined order (by path, kinds others depend on first)
+//! that `rollout plan` prints; a failed apply's reason in `rollout show`; applies held
+//! while the mass-failure guard pauses a failure domain of their cluster.
+
+mod cli_support;
+mod rollout_support;
+
+use std::time::{Duration, Instant};
+
+use fleetdeck::journal::{Durability, JournalStore, SqliteJournal};
+use fleetdeck::model::run::{Projection, RunStatus};
+use rollout_support::{InProcess, Live, Workspace};
+
+/// Every cluster of the fleet in one batch, no checks to wait for beyond Ready nodes.
+const ROLLOUT: &str = r#"apiVersion: fleetdeck.dev/v1
+kind: Rollout
+release:
+  name: webapp-1
+  bundle: {webapp: "1.0.0"}
+  action:
+    apply: {directory: manifests}
+  checks:
+    - nodesReady: {minRatio: 0.5}
+targets: ""
+stages:
+  - {name: all, batchSize: 3, soak: 1s, approval: auto, pick: ordered}
+budgets: {maxInFlight: 3}
+stopWhen:
+  failedClusters: 1
+"#;
+
+const NAMESPACE: &str = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: webapp\n";
+const CONFIGMAP: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: webapp\ndata:\n  mode: blue\n";
+const DEPLOYMENT: &str = r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: webapp
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+        - name: web
+          image: example/web:1.0.0
+          resources:
+            requests: {cpu: 10m, memory: 16Mi}
+"#;
+/// One file written the wrong way round: the workload before the namespace it lives in.
+const WORKER: &str = r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: worker
+  namespace: tools
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: worker}
+  template:
+    metadata:
+      labels: {app: worker}
+    spec:
+      containers:
+        - name: worker
+          image: example/worker:1.0.0
+          resources:
+            requests: {cpu: 10m, memory: 16Mi}
+---
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: tools
+"#;
+
+/// The small fleet with the split release directory: `00-namespace.yaml`,
+/// `10-configmap.yaml`, `20-deployment.yaml` and `30-worker.yaml`.
+async fn split_release(seed: u64) -> Workspace {
+    let ws = Workspace::new("small", seed, "", ROLLOUT).await;
+    let dir = ws.path().join("manifests");
+    std::fs::remove_file(dir.join("cni.yaml")).expect("rm");
+    // Written in an order that is neither the path order nor the apply order.
+    for (name, text) in [
+        ("30-worker.yaml", WORKER),
+        ("20-deployment.yaml", DEPLOYMENT),
+        ("00-namespace.yaml", NAMESPACE),
+        ("10-configmap.yaml", CONFIGMAP),
+    ] {
+        std::fs::write(dir.join(name), text).expect("write");
+    }
+    ws
+}
+
+fn cli(ws: &Workspace, args: &[&str]) -> std::process::Output {
+    ws.fleetdeck("alice@ops", args)
+}
+
+fn ok(out: std::process::Output) -> String {
+    assert!(out.status.success(), "{}", cli_support::text(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn projection(ws: &Workspace) -> Projection {
+    SqliteJournal::open(&ws.path().join("journal.sqlite"), Durability::Full)
+        .expect("journal")
+        .projection()
+        .expect("projection")
+}
+
+/// Passes `executor` until `done` holds (at most a minute).
+async fn pass_until(executor: &mut InProcess, what: &str, done: impl Fn() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        executor.pass().await.expect("pass");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The objects (`kind/name` from the path) a cluster was sent, in the order it got them.
+fn patched(ws: &Workspace, cluster: &str) -> Vec<String> {
+    ws.fleet
+        .request_log(cluster)
+        .expect("cluster")
+        .iter()
+        .filter(|r| r.method == "PATCH" && !r.path.ends_with("/fleetdeck-release"))
+        .filter_map(|r| {
+            let mut parts = r.path.rsplit('/');
+            let name = parts.next()?;
+            let plural = parts.next()?;
+            Some(format!("{plural}/{name}"))
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_split_directory_release_applies_in_a_defined_order_that_plan_prints() {
+    let ws = split_release(31).await;
+    let expected = [
+        "namespaces/webapp",
+        "namespaces/tools",
+        "configmaps/settings",
+        "deployments/web",
+        "deployments/worker",
+    ];
+
+    let plan = ok(cli(&ws, &["rollout", "plan", "rollout.yaml"]));
+    let listed: Vec<&str> = plan
+        .lines()
+        .skip_while(|l| !l.starts_with("apply order"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    assert_eq!(
+        listed,
+        vec![
+            "    1. Namespace webapp  (00-namespace.yaml document 1)",
+            "    2. Namespace tools  (30-worker.yaml document 2)",
+            "    3. ConfigMap webapp/settings  (10-configmap.yaml document 1)",
+            "    4. Deployment webapp/web  (20-deployment.yaml document 1)",
+            "    5. Deployment tools/worker  (30-worker.yaml document 1)",
+        ],
+        "{plan}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&ok(cli(
+        &ws,
+        &["rollout", "plan", "rollout.yaml", "-o", "json"],
+    )))
+    .expect("json");
+    let kinds: Vec<&str> = json["applyOrder"]
+        .as_array()
+        .expect("applyOrder")
+        .iter()
+        .filter_map(|o| o["kind"].as_str())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "Namespace",
+            "Namespace",
+            "ConfigMap",
+            "Deployment",
+            "Deployment"
+        ]
+    );
+
+    let mut live = Live::new(&ws).await;
+    ok(cli(&ws, &["rollout", "start", "rollout.yaml"]));
+    let mut executor = live.executor(&ws, "executor-a", None);
+    pass_until(&mut executor, "the rollout to succeed", || {
+        projection(&ws)
+            .runs
+            .values()
+            .any(|r| r.status == RunStatus::Succeeded)
+    })
+    .await;
+    for cluster in ws.ledger().clusters.iter().map(|c| c.id.0.clone()) {
+        assert_eq!(patched(&ws, &cluster), expected, "{cluster}");
+    }
+    live.stop();
+}
