@@ -203,3 +203,55 @@ async fn a_split_directory_release_applies_in_a_defined_order_that_plan_prints()
     }
     live.stop();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_apply_says_why_in_rollout_show() {
+    let ws = split_release(32).await;
+    let failing = ws.ledger().clusters[0].id.0.clone();
+    ws.fleet
+        .update_faults(&failing, |f| {
+            f.forbidden_resources = vec!["configmaps".into()]
+        })
+        .expect("faults");
+    let mut live = Live::new(&ws).await;
+    ok(cli(&ws, &["rollout", "start", "rollout.yaml"]));
+    let mut executor = live.executor(&ws, "executor-a", None);
+    pass_until(&mut executor, "the failed apply to halt the run", || {
+        projection(&ws)
+            .runs
+            .values()
+            .any(|r| r.rollout.halted.is_some())
+    })
+    .await;
+    let run = projection(&ws).runs.keys().next().expect("run").0.clone();
+
+    let table = ok(cli(&ws, &["rollout", "show", &run]));
+    let row = table
+        .lines()
+        .find(|l| l.starts_with(&failing))
+        .unwrap_or_else(|| panic!("{table}"));
+    assert!(row.contains("apply-failed"), "{table}");
+    let why = table
+        .lines()
+        .skip_while(|l| !l.starts_with("failed or unknown:"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("{table}"));
+    assert!(
+        why.starts_with(&format!(
+            "  {failing}: 10-configmap.yaml document 1: ConfigMap webapp/settings: "
+        )) && why.contains("forbidden"),
+        "{table}"
+    );
+
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(cli(&ws, &["rollout", "show", &run, "-o", "json"])))
+            .expect("json");
+    let failure = json["items"][&failing]["failure"]["why"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{json:#}"));
+    assert!(
+        failure.starts_with("10-configmap.yaml document 1: ConfigMap webapp/settings: "),
+        "{failure}"
+    );
+    live.stop();
+}

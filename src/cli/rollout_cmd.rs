@@ -474,6 +474,7 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
             "STAGED",
             "APPLIED",
             "VERIFIED",
+            "RESULT",
             "OPEN-INTENTS",
         ]);
         for item_id in &run.order {
@@ -490,12 +491,53 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
                 digest(&item.applied),
                 item.verified
                     .as_ref()
-                    .map_or("-".to_string(), |v| format!("{v:?}")),
+                    .map_or("-".to_string(), |v| verified_word(v).to_string()),
+                result_word(item).to_string(),
                 item.open_intents.len().to_string(),
             ]);
         }
         s.push_str(&items.render());
+        // Each failed cluster's reason, in full: a table cell would cut it.
+        let failures: Vec<String> = run
+            .order
+            .iter()
+            .filter_map(|id| {
+                let why = run.items.get(id)?.rollout_failure()?;
+                Some(format!("  {id}: {why}\n"))
+            })
+            .collect();
+        if !failures.is_empty() {
+            s.push_str("failed or unknown:\n");
+            s.push_str(&failures.concat());
+        }
         s
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A cluster's checks in a word.
+fn verified_word(outcome: &fleetdeck::model::rollout::VerifyOutcome) -> &'static str {
+    use fleetdeck::model::rollout::VerifyOutcome;
+    match outcome {
+        VerifyOutcome::Pass => "passed",
+        VerifyOutcome::Fail { .. } => "failed",
+        VerifyOutcome::Unknown { .. } => "UNKNOWN",
+    }
+}
+
+/// Where a cluster of a rollout ended up, in a word (`failed` and `UNKNOWN` are explained
+/// under the table).
+fn result_word(item: &fleetdeck::model::run::ItemView) -> &'static str {
+    use fleetdeck::model::rollout::VerifyOutcome;
+    if item.failure.is_some() {
+        return "apply-failed";
+    }
+    match &item.verified {
+        Some(VerifyOutcome::Pass) => "succeeded",
+        Some(VerifyOutcome::Fail { .. }) => "failed",
+        Some(VerifyOutcome::Unknown { .. }) => "UNKNOWN",
+        None if item.applied.is_some() => "verifying",
+        None if item.staged.is_some() => "applying",
+        None => "pending",
+    }
 }
