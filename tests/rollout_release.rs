@@ -9,7 +9,7 @@ mod rollout_support;
 use std::time::{Duration, Instant};
 
 use fleetdeck::journal::{Durability, JournalStore, SqliteJournal};
-use fleetdeck::model::run::{Projection, RunStatus};
+use fleetdeck::model::run::{PauseScope, Projection, RunStatus};
 use rollout_support::{InProcess, Live, Workspace};
 
 /// Every cluster of the fleet in one batch, no checks to wait for beyond Ready nodes.
@@ -253,5 +253,131 @@ async fn a_failed_apply_says_why_in_rollout_show() {
         failure.starts_with("10-configmap.yaml document 1: ConfigMap webapp/settings: "),
         "{failure}"
     );
+    live.stop();
+}
+
+/// The zone of `cluster`'s first node.
+async fn first_zone(ws: &Workspace, cluster: &str) -> String {
+    let client = ws.fleet.client(cluster).expect("cluster");
+    let nodes = kube::Api::<k8s_openapi::api::core::v1::Node>::all(client)
+        .list(&Default::default())
+        .await
+        .expect("nodes");
+    nodes.items[0]
+        .metadata
+        .labels
+        .as_ref()
+        .and_then(|l| l.get("topology.kubernetes.io/zone"))
+        .cloned()
+        .expect("a zone")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rollout_waits_while_the_guard_pauses_a_failure_domain_of_its_cluster() {
+    let ws = split_release(33).await;
+    let clusters: Vec<String> = ws
+        .ledger()
+        .clusters
+        .iter()
+        .map(|c| c.id.0.clone())
+        .collect();
+    let dark = clusters[1].clone();
+    let zone = first_zone(&ws, &dark).await;
+    let mut live = Live::new(&ws).await;
+    let mut executor = live.executor(&ws, "executor-a", None);
+    executor.pass().await.expect("pass");
+    // A zone of one cluster goes dark at once: the guard pauses that domain.
+    ws.fleet
+        .update_faults(&dark, |f| {
+            f.zone_outage = Some(fleetdeck::sim::ZoneOutage {
+                zone: zone.clone(),
+                at_seconds: 0.0,
+            })
+        })
+        .expect("faults");
+    pass_until(&mut executor, "the guard to pause the zone", || {
+        projection(&ws).pauses.iter().any(|(scope, p)| {
+            p.by_guard
+                && matches!(scope, PauseScope::FailureDomain { domain, .. } if *domain == zone)
+        })
+    })
+    .await;
+
+    ok(cli(&ws, &["rollout", "start", "rollout.yaml"]));
+    let run = projection(&ws).runs.keys().next().expect("run").0.clone();
+    let waits = |p: &Projection| {
+        p.runs.values().next().and_then(|r| {
+            r.items
+                .get(&fleetdeck::model::run::ItemId(dark.clone()))?
+                .waiting
+                .as_ref()
+                .map(|w| w.why.clone())
+        })
+    };
+    pass_until(
+        &mut executor,
+        "the others applied and the dark one waiting",
+        || {
+            let p = projection(&ws);
+            let others_applied = p.runs.values().next().is_some_and(|r| {
+                clusters.iter().filter(|c| **c != dark).all(|c| {
+                    r.items[&fleetdeck::model::run::ItemId(c.clone())]
+                        .applied
+                        .is_some()
+                })
+            });
+            others_applied && waits(&p).is_some()
+        },
+    )
+    .await;
+    for _ in 0..5 {
+        executor.pass().await.expect("pass");
+    }
+    assert!(patched(&ws, &dark).is_empty(), "nothing applied to {dark}");
+    let why = waits(&projection(&ws)).expect("waiting");
+    assert!(
+        why.contains(&format!(
+            "failure domain {zone} of {dark} is paused by the mass-failure guard"
+        )) && why.contains(&format!("fleetdeck resume --domain {dark}/{zone}")),
+        "{why}"
+    );
+    let table = ok(cli(&ws, &["rollout", "show", &run]));
+    assert!(
+        table.contains(&format!(
+            "  {dark}: apply waits: failure domain {zone} of {dark}"
+        )),
+        "{table}"
+    );
+
+    // The zone comes back; nothing moves until a person resumes the domain.
+    ws.fleet
+        .update_faults(&dark, |f| f.zone_outage = None)
+        .expect("faults");
+    for _ in 0..10 {
+        executor.pass().await.expect("pass");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        patched(&ws, &dark).is_empty(),
+        "still held: only a person resumes"
+    );
+    ok(cli(
+        &ws,
+        &[
+            "resume",
+            "--domain",
+            &format!("{dark}/{zone}"),
+            "--note",
+            "zone back",
+        ],
+    ));
+    pass_until(&mut executor, "the rollout to succeed", || {
+        projection(&ws)
+            .runs
+            .values()
+            .any(|r| r.status == RunStatus::Succeeded)
+    })
+    .await;
+    assert_eq!(patched(&ws, &dark).len(), 5, "{dark} applied once");
     live.stop();
 }

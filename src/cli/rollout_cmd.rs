@@ -510,6 +510,19 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
             s.push_str("failed or unknown:\n");
             s.push_str(&failures.concat());
         }
+        // And what each cluster held back waits for: nothing sits without a reason.
+        let waits: Vec<String> = run
+            .order
+            .iter()
+            .filter_map(|id| {
+                let waiting = run.items.get(id)?.waiting.as_ref()?;
+                Some(format!("  {id}: {}\n", waiting.why))
+            })
+            .collect();
+        if !waits.is_empty() {
+            s.push_str("waiting:\n");
+            s.push_str(&waits.concat());
+        }
         s
     })?;
     Ok(ExitCode::SUCCESS)
@@ -531,6 +544,9 @@ fn result_word(item: &fleetdeck::model::run::ItemView) -> &'static str {
     use fleetdeck::model::rollout::VerifyOutcome;
     if item.failure.is_some() {
         return "apply-failed";
+    }
+    if item.waiting.is_some() {
+        return "waiting";
     }
     match &item.verified {
         Some(VerifyOutcome::Pass) => "succeeded",

@@ -121,6 +121,19 @@ pub struct ItemView {
     /// Rollouts: why the cluster failed, as the run's reducer said it (its apply's error,
     /// or the release it reports instead of the run's), until a later apply of it.
     pub failure: Option<FailedCall>,
+    /// What the item waits for, if something outside it holds it (see
+    /// [`EventBody::Waiting`]), and since when.
+    pub waiting: Option<WaitingFor>,
+}
+
+/// What an item waits for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WaitingFor {
+    /// Why, in words.
+    pub why: String,
+    /// Since when.
+    pub since: Timestamp,
 }
 
 /// A call that did not do what was intended.
@@ -588,7 +601,25 @@ fn apply_to_item(item: &mut ItemView, event: &Event, body: &EventBody) {
     };
     let set =
         |item: &mut ItemView, status: StepStatus| set_by(item, status, e.actor.clone(), e.time);
+    // The item moved on: whatever it waited for is behind it.
+    if matches!(
+        body,
+        EventBody::StepStatusChanged { .. }
+            | EventBody::Outcome { .. }
+            | EventBody::ItemStaged { .. }
+            | EventBody::ItemApplied { .. }
+            | EventBody::ItemVerified { .. }
+    ) {
+        item.waiting = None;
+    }
     match body {
+        // The same wait said again keeps its start.
+        EventBody::Waiting { why } if item.waiting.as_ref().is_none_or(|w| w.why != *why) => {
+            item.waiting = Some(WaitingFor {
+                why: why.clone(),
+                since: e.time,
+            });
+        }
         // A rollout's cluster has no steps: its failure is the item's own.
         EventBody::StepStatusChanged {
             status: StepStatus::Failed { error },

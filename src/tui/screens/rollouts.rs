@@ -195,6 +195,11 @@ pub fn gates(run: &RunView, spec: Option<&RolloutSpec>) -> Vec<(bool, String)> {
             out.push((true, format!("{id}: apply failed: {}", failure.why)));
             continue;
         }
+        // Held back by something outside the run (a guard's pause, an identity not
+        // confirmed): said, so that nothing sits without a reason.
+        if let Some(waiting) = run.items.get(id).and_then(|i| i.waiting.as_ref()) {
+            out.push((true, format!("{id}: {}", waiting.why)));
+        }
         match run.items.get(id).and_then(|i| i.verified.as_ref()) {
             Some(VerifyOutcome::Fail { reason }) => {
                 out.push((true, format!("{id}: verification failed: {reason}")))
@@ -331,11 +336,20 @@ mod tests {
             }),
             ..ItemView::default()
         };
+        let held = ItemView {
+            staged: Some(digest.clone()),
+            waiting: Some(crate::model::run::WaitingFor {
+                why: "apply waits: c5 may not be changed: identity mismatch".into(),
+                since: Timestamp::UNIX_EPOCH,
+            }),
+            ..ItemView::default()
+        };
         let run = run_with(vec![
             ("c1", passed),
             ("c2", unknown),
             ("c3", applied),
             ("c4", refused),
+            ("c5", held),
         ]);
         assert_eq!(cell(run.items.get(&ItemId::from("c2"))), CellState::Unknown);
         assert_eq!(
@@ -345,8 +359,12 @@ mod tests {
         );
         assert_eq!(cell(run.items.get(&ItemId::from("c3"))), CellState::Applied);
         assert_eq!(cell(None), CellState::Pending);
-        assert_eq!(progress(&run, 0), (2, 4), "unknown is not done");
+        assert_eq!(progress(&run, 0), (2, 5), "unknown is not done");
         let gates = gates(&run, None);
+        assert!(gates.contains(&(
+            true,
+            "c5: apply waits: c5 may not be changed: identity mismatch".to_string()
+        )));
         assert!(gates.contains(&(
             true,
             "c4: apply failed: manifests/cni.yaml document 1: ConfigMap kube-system/cni: forbidden"
