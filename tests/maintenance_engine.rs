@@ -479,6 +479,137 @@ async fn full_cycle_on_a_node() {
         .collect();
     assert!(ours.len() >= 6, "{ours:#?}");
     assert!(ours.iter().all(|m| m.contains("executor-a")), "{ours:#?}");
+    // Each has what a real API server requires of an Event with an eventTime (it answers
+    // 422 `action: Required value` otherwise): action, reporting component and instance.
+    for e in node_events.items.iter().filter(|e| {
+        e.reason.as_deref() == Some("FleetdeckMaintenance")
+            && e.involved_object.name.as_deref() == Some(node.as_str())
+    }) {
+        assert!(e.event_time.is_some(), "{e:?}");
+        assert!(
+            e.action
+                .as_deref()
+                .is_some_and(|a| !a.is_empty() && a.len() <= 128),
+            "{e:?}"
+        );
+        assert_eq!(e.reporting_component.as_deref(), Some("fleetdeck"), "{e:?}");
+        assert!(
+            e.reporting_instance
+                .as_deref()
+                .is_some_and(|i| !i.is_empty() && i.len() <= 128),
+            "{e:?}"
+        );
+    }
+    let actions: Vec<&str> = node_events
+        .items
+        .iter()
+        .filter(|e| e.involved_object.name.as_deref() == Some(node.as_str()))
+        .filter_map(|e| e.action.as_deref())
+        .collect();
+    for step in [
+        "Precheck", "Cordon", "Drain", "Maintain", "Uncordon", "Done",
+    ] {
+        assert!(actions.contains(&step), "{step} in {actions:?}");
+    }
+    // And `kubectl describe node` tells the story.
+    let dir = fx._dir.path();
+    let described = std::process::Command::new("kubectl")
+        .arg("--kubeconfig")
+        .arg(dir.join("kubeconfig"))
+        .args(["--context", "small-02", "--cache-dir"])
+        .arg(dir.join("kube-cache"))
+        .args(["describe", "node", &node])
+        .env("HOME", dir)
+        .output()
+        .expect("kubectl on PATH (Debian: apt-get install -y kubernetes-client)");
+    let text = String::from_utf8_lossy(&described.stdout);
+    let events_part = text.split("Events:").nth(1).unwrap_or_default();
+    assert!(
+        events_part.contains("FleetdeckMaintenance")
+            && events_part.contains("Drain started")
+            && events_part.contains("executor-a"),
+        "{text}{}",
+        String::from_utf8_lossy(&described.stderr)
+    );
+    fx.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_event_the_cluster_refuses_is_journaled_and_told() {
+    let fx = fixture().await;
+    let client = fx.client("small-02");
+    let node = node_with_pods(&client, "").await;
+    // The executor may not write Events there (missing RBAC, as a real cluster may say).
+    fx.sim
+        .update_faults("small-02", |f| {
+            f.forbidden_resources = vec!["events".into()]
+        })
+        .unwrap();
+    let run = fx.start(&spec("small-02", &node, "60s")).await;
+    let (notices, mut heard) = tokio::sync::mpsc::unbounded_channel();
+    let mut executor = fx.executor("executor-a").with_notices(notices);
+    drive_until(
+        &mut executor,
+        &fx,
+        &run,
+        |fx| fx.status(&run) == RunStatus::Succeeded,
+        90,
+    )
+    .await;
+    // The maintenance itself went on: an Event is a record, not a step.
+    let failed: Vec<(String, String)> = fx
+        .events(&run)
+        .iter()
+        .filter_map(|e| match &e.event.body {
+            EventBody::NodeEventFailed { reason, error, .. } => {
+                Some((reason.clone(), error.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(failed.len() >= 6, "{failed:#?}");
+    assert!(
+        failed
+            .iter()
+            .all(|(reason, error)| reason == "FleetdeckMaintenance" && error.contains("forbidden")),
+        "{failed:#?}"
+    );
+    let mut told = Vec::new();
+    while let Ok(line) = heard.try_recv() {
+        told.push(line);
+    }
+    assert!(
+        told.iter().any(|l| l.contains(&format!("small-02/{node}"))
+            && l.contains("NOT recorded on the cluster")
+            && l.contains("forbidden")),
+        "{told:#?}"
+    );
+    // `fleetdeck journal` names them too.
+    let journal = fx.journal_path.display().to_string();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
+        .args([
+            "--journal",
+            &journal,
+            "journal",
+            "--kind",
+            "step.nodeEventFailed",
+        ])
+        .output()
+        .unwrap();
+    let listing = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        listing
+            .lines()
+            .filter(|l| l.contains("step.nodeEventFailed") && l.contains(&node))
+            .count(),
+        failed.len(),
+        "{listing}"
+    );
     fx.server.shutdown().await;
 }
 

@@ -539,8 +539,8 @@ async fn an_exec_release_waits_out_a_freeze_gets_its_environment_and_a_failing_c
         "a note about the frozen cluster",
         Duration::from_secs(30),
         |body| {
-            matches!(body, fleetdeck::model::run::EventBody::Note { text }
-            if text.contains("apply waits: stg-apse1-01 is frozen (change freeze by carol@ops)"))
+            matches!(body, fleetdeck::model::run::EventBody::Waiting { why }
+            if why.contains("apply waits: stg-apse1-01 is frozen (change freeze by carol@ops)"))
         },
     )
     .await;
@@ -602,9 +602,10 @@ async fn an_apply_that_waited_out_a_freeze_does_not_go_to_a_paused_run() {
         "the apply to wait for the freeze",
         Duration::from_secs(30),
         |v| {
-            v.notes
-                .iter()
-                .any(|(_, _, text)| text.contains("apply waits: stg-apse1-01 is frozen"))
+            v.items
+                .get(&fleetdeck::model::run::ItemId("stg-apse1-01".into()))
+                .and_then(|i| i.waiting.as_ref())
+                .is_some_and(|w| w.why.contains("apply waits: stg-apse1-01 is frozen"))
         },
     )
     .await;

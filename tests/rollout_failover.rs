@@ -594,7 +594,7 @@ async fn a_failed_apply_that_halts_the_run_stops_the_rest_of_its_batch() {
     let held = setup
         .events()
         .iter()
-        .filter(|e| matches!(&e.event.body, EventBody::Note { text } if text.contains("waits: the run is halted")))
+        .filter(|e| matches!(&e.event.body, EventBody::Waiting { why } if why.contains("waits: the run is halted")))
         .count();
     assert_eq!(held, 2, "each held apply is noted once");
 

@@ -190,7 +190,16 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
             verify_timeout: args.verify_timeout,
             evidence_interval: args.evidence_interval,
         };
-        let mut executor = Executor::new(store, port, options).with_fleet(sync.snapshots.clone());
+        let (notices, mut heard) = tokio::sync::mpsc::unbounded_channel::<String>();
+        let mut executor = Executor::new(store, port, options)
+            .with_fleet(sync.snapshots.clone())
+            .with_notices(notices);
+        // What needs a person's eye goes to the executor's output as it happens.
+        tokio::spawn(async move {
+            while let Some(line) = heard.recv().await {
+                eprintln!("fleetdeck run: {} {line}", jiff::Timestamp::now().strftime("%H:%M:%SZ"));
+            }
+        });
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
         tokio::spawn(async move {
             let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();

@@ -12,8 +12,8 @@ use fleetdeck::journal::JournalStore;
 use fleetdeck::ledger_file;
 use fleetdeck::model::duration::format_duration;
 use fleetdeck::model::rollout::{
-    Manifest, ManifestText, ReleaseAction, ReleaseDigest, RolloutPlan, RolloutSpec, file_spelling,
-    plan_rollout, read_rollout, release_digest,
+    Manifest, ManifestText, OrderedObject, ReleaseAction, ReleaseDigest, RolloutPlan, RolloutSpec,
+    apply_order, file_spelling, plan_rollout, read_rollout, release_digest,
 };
 use fleetdeck::model::run::{Actor, OperatorCommand, PauseScope, RunId, RunView};
 use jiff::Timestamp;
@@ -186,8 +186,25 @@ struct Loaded {
     name: String,
     spec: RolloutSpec,
     digest: ReleaseDigest,
-    manifests: Vec<Manifest>,
+    manifests: Vec<ManifestText>,
+    /// Every object of the manifests, in the order the executor applies them.
+    order: Vec<OrderedObject>,
     plan: RolloutPlan,
+}
+
+/// The manifests as text (what the journal keeps and the executor applies).
+fn manifest_texts(manifests: &[Manifest]) -> anyhow::Result<Vec<ManifestText>> {
+    manifests
+        .iter()
+        .map(|m| {
+            let text = String::from_utf8(m.bytes.clone())
+                .with_context(|| format!("manifest {} is not UTF-8 text", m.path))?;
+            Ok(ManifestText {
+                path: m.path.clone(),
+                text,
+            })
+        })
+        .collect()
 }
 
 /// Reads and plans `file`; `None` after printing its errors.
@@ -203,12 +220,22 @@ fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
     let ledger = ledger_file::load(&settings.ledger_path()?)?;
     let manifests = manifests_of(file, &spec)?;
     let digest = release_digest(&spec.release, &manifests);
+    let manifests = manifest_texts(&manifests)?;
+    // A release whose objects cannot be put in order would fail on every cluster.
+    let order = match apply_order(&manifests) {
+        Ok(order) => order,
+        Err(error) => {
+            eprintln!("{name}: release manifests: {error}");
+            return Ok(None);
+        }
+    };
     let plan = plan_rollout(&spec, &ledger)?;
     Ok(Some(Loaded {
         name,
         spec,
         digest,
         manifests,
+        order,
         plan,
     }))
 }
@@ -218,10 +245,12 @@ fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     };
     #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
     struct Out<'a> {
         file: &'a str,
         digest: &'a ReleaseDigest,
         plan: &'a RolloutPlan,
+        apply_order: &'a [OrderedObject],
     }
     emit(
         settings.output,
@@ -229,8 +258,13 @@ fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
             file: &loaded.name,
             digest: &loaded.digest,
             plan: &loaded.plan,
+            apply_order: &loaded.order,
         },
-        || render_plan(&loaded.spec, &loaded.digest, &loaded.plan),
+        || {
+            let mut s = render_plan(&loaded.spec, &loaded.digest, &loaded.plan);
+            s.push_str(&render_order(&loaded.order));
+            s
+        },
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -245,15 +279,7 @@ fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
     let Some(loaded) = load(settings, file)? else {
         return Ok(ExitCode::FAILURE);
     };
-    let mut texts = Vec::new();
-    for m in &loaded.manifests {
-        let text = String::from_utf8(m.bytes.clone())
-            .with_context(|| format!("manifest {} is not UTF-8 text", m.path))?;
-        texts.push(ManifestText {
-            path: m.path.clone(),
-            text,
-        });
-    }
+    let texts = loaded.manifests;
     let mut journal = open(settings)?;
     let actor = Actor(settings.actor.clone());
     let (run, spec) = record_rollout(
@@ -287,6 +313,26 @@ fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
         "the executor (`fleetdeck run`, or the console) carries it out; follow it with `fleetdeck rollout show {run}`"
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The apply order, one object a line (nothing for an `exec` release).
+fn render_order(order: &[OrderedObject]) -> String {
+    if order.is_empty() {
+        return String::new();
+    }
+    let mut s = format!(
+        "\napply order ({} object(s); by path, kinds others depend on first):\n",
+        order.len()
+    );
+    for (n, object) in order.iter().enumerate() {
+        s.push_str(&format!(
+            "  {:>3}. {}  ({})\n",
+            n + 1,
+            object.label(),
+            object.at()
+        ));
+    }
+    s
 }
 
 fn render_plan(spec: &RolloutSpec, digest: &ReleaseDigest, plan: &RolloutPlan) -> String {
@@ -428,6 +474,7 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
             "STAGED",
             "APPLIED",
             "VERIFIED",
+            "RESULT",
             "OPEN-INTENTS",
         ]);
         for item_id in &run.order {
@@ -444,12 +491,69 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
                 digest(&item.applied),
                 item.verified
                     .as_ref()
-                    .map_or("-".to_string(), |v| format!("{v:?}")),
+                    .map_or("-".to_string(), |v| verified_word(v).to_string()),
+                result_word(item).to_string(),
                 item.open_intents.len().to_string(),
             ]);
         }
         s.push_str(&items.render());
+        // Each failed cluster's reason, in full: a table cell would cut it.
+        let failures: Vec<String> = run
+            .order
+            .iter()
+            .filter_map(|id| {
+                let why = run.items.get(id)?.rollout_failure()?;
+                Some(format!("  {id}: {why}\n"))
+            })
+            .collect();
+        if !failures.is_empty() {
+            s.push_str("failed or unknown:\n");
+            s.push_str(&failures.concat());
+        }
+        // And what each cluster held back waits for: nothing sits without a reason.
+        let waits: Vec<String> = run
+            .order
+            .iter()
+            .filter_map(|id| {
+                let waiting = run.items.get(id)?.waiting.as_ref()?;
+                Some(format!("  {id}: {}\n", waiting.why))
+            })
+            .collect();
+        if !waits.is_empty() {
+            s.push_str("waiting:\n");
+            s.push_str(&waits.concat());
+        }
         s
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A cluster's checks in a word.
+fn verified_word(outcome: &fleetdeck::model::rollout::VerifyOutcome) -> &'static str {
+    use fleetdeck::model::rollout::VerifyOutcome;
+    match outcome {
+        VerifyOutcome::Pass => "passed",
+        VerifyOutcome::Fail { .. } => "failed",
+        VerifyOutcome::Unknown { .. } => "UNKNOWN",
+    }
+}
+
+/// Where a cluster of a rollout ended up, in a word (`failed` and `UNKNOWN` are explained
+/// under the table).
+fn result_word(item: &fleetdeck::model::run::ItemView) -> &'static str {
+    use fleetdeck::model::rollout::VerifyOutcome;
+    if item.failure.is_some() {
+        return "apply-failed";
+    }
+    if item.waiting.is_some() {
+        return "waiting";
+    }
+    match &item.verified {
+        Some(VerifyOutcome::Pass) => "succeeded",
+        Some(VerifyOutcome::Fail { .. }) => "failed",
+        Some(VerifyOutcome::Unknown { .. }) => "UNKNOWN",
+        None if item.applied.is_some() => "verifying",
+        None if item.staged.is_some() => "applying",
+        None => "pending",
+    }
 }

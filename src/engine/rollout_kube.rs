@@ -12,7 +12,7 @@ use k8s_openapi::api::core::v1::{ConfigMap, Node};
 use kube::Api;
 use kube::api::{ApiResource, DynamicObject, GroupVersionKind, ListParams, Patch, PatchParams};
 use kube::discovery::ApiCapabilities;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::kube_port::KubePort;
 use super::program::run_program;
@@ -335,57 +335,49 @@ async fn workloads_behind(
     Ok(behind)
 }
 
-/// Server-side applies every object of the manifests, in file order.
+/// Server-side applies every object of the manifests in the release's apply order (see
+/// [`apply_order`](crate::model::rollout::apply_order)): by path, kinds others depend on
+/// first.
 async fn apply_manifests(client: &kube::Client, run: &RolloutRunSpec) -> Result<usize, String> {
     let params = PatchParams::apply(FIELD_MANAGER).force();
     let mut applied = 0;
     // Discovery is a request per kind: asked once per kind for the whole release.
     let mut kinds: HashMap<GroupVersionKind, (ApiResource, ApiCapabilities)> = HashMap::new();
-    for manifest in &run.manifests {
-        let documents = crate::yaml::documents_to_json(&manifest.text)
-            .map_err(|e| format!("{}: {e}", manifest.path))?;
-        for (index, document) in documents.into_iter().enumerate() {
-            let at = format!("{} document {}", manifest.path, index + 1);
-            let text = |field: &str| {
-                document
-                    .pointer(field)
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-                    .ok_or_else(|| format!("{at}: {field} is missing"))
-            };
-            let api_version = text("/apiVersion")?;
-            let kind = text("/kind")?;
-            let name = text("/metadata/name")?;
-            let (group, version) = api_version
-                .rsplit_once('/')
-                .unwrap_or(("", api_version.as_str()));
-            let gvk = GroupVersionKind::gvk(group, version, &kind);
-            let (resource, caps) = match kinds.get(&gvk) {
-                Some(known) => known.clone(),
-                None => {
-                    let found = kube::discovery::pinned_kind(client, &gvk)
-                        .await
-                        .map_err(|e| {
-                            format!("{at}: {api_version} {kind}: {}", describe_error(&e))
-                        })?;
-                    kinds.insert(gvk.clone(), found.clone());
-                    found
-                }
-            };
-            let api: Api<DynamicObject> = if caps.scope == kube::discovery::Scope::Namespaced {
-                let ns = document
-                    .pointer("/metadata/namespace")
-                    .and_then(Value::as_str)
-                    .unwrap_or("default");
-                Api::namespaced_with(client.clone(), ns, &resource)
-            } else {
-                Api::all_with(client.clone(), &resource)
-            };
-            api.patch(&name, &params, &Patch::Apply(&document))
-                .await
-                .map_err(|e| format!("{at}: {kind} {name}: {}", describe_error(&e)))?;
-            applied += 1;
-        }
+    let objects = crate::model::rollout::apply_order(&run.manifests).map_err(|e| e.to_string())?;
+    for object in &objects {
+        let at = object.at();
+        let (group, version) = object
+            .api_version
+            .rsplit_once('/')
+            .unwrap_or(("", object.api_version.as_str()));
+        let gvk = GroupVersionKind::gvk(group, version, &object.kind);
+        let (resource, caps) = match kinds.get(&gvk) {
+            Some(known) => known.clone(),
+            None => {
+                let found = kube::discovery::pinned_kind(client, &gvk)
+                    .await
+                    .map_err(|e| {
+                        format!(
+                            "{at}: {} {}: {}",
+                            object.api_version,
+                            object.kind,
+                            describe_error(&e)
+                        )
+                    })?;
+                kinds.insert(gvk.clone(), found.clone());
+                found
+            }
+        };
+        let api: Api<DynamicObject> = if caps.scope == kube::discovery::Scope::Namespaced {
+            let ns = object.namespace.as_deref().unwrap_or("default");
+            Api::namespaced_with(client.clone(), ns, &resource)
+        } else {
+            Api::all_with(client.clone(), &resource)
+        };
+        api.patch(&object.name, &params, &Patch::Apply(&object.body))
+            .await
+            .map_err(|e| format!("{at}: {}: {}", object.label(), describe_error(&e)))?;
+        applied += 1;
     }
     Ok(applied)
 }
@@ -544,6 +536,7 @@ impl RolloutPort for KubePort {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     #[test]
     fn a_deployment_with_old_replicas_still_serving_is_behind() {

@@ -96,6 +96,9 @@ pub struct Executor<S, P> {
     rollout_log: rollout_log::RolloutLog,
     /// Rollout runs being driven by this executor (rebuilt when the lease is taken).
     rollouts: HashMap<RunId, rollout::RolloutRuntime>,
+    /// Where what a person must hear of at once goes (an Event the cluster refused, a
+    /// ledger edit not taken): `fleetdeck run` prints it; the log has it either way.
+    notices: Option<tokio::sync::mpsc::UnboundedSender<String>>,
 }
 
 /// Whether a pass could act.
@@ -152,6 +155,21 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             ),
             rollout_log: rollout_log::RolloutLog::default(),
             rollouts: HashMap::new(),
+            notices: None,
+        }
+    }
+
+    /// Sends what a person must hear of at once (see [`Executor::notify`]) to `notices`.
+    pub fn with_notices(mut self, notices: tokio::sync::mpsc::UnboundedSender<String>) -> Self {
+        self.notices = Some(notices);
+        self
+    }
+
+    /// Tells the executor's output: a line for a person, beside what is journaled.
+    fn notify(&self, line: String) {
+        if let Some(notices) = &self.notices {
+            // Nobody listening any more (the output closed) changes nothing here.
+            let _ = notices.send(line);
         }
     }
 

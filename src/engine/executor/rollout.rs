@@ -39,6 +39,9 @@ pub(super) struct RolloutRuntime {
     /// What a pass left unfed and unperformed when it reached its step limit, continued
     /// first by the next pass.
     leftover: Vec<Frame>,
+    /// The kind of wait last journaled for each waiting apply, so that a wait is written
+    /// once, not once per pass.
+    noted: BTreeMap<ClusterId, &'static str>,
 }
 
 /// An observation waiting to be fed, with the operator command it came from.
@@ -136,6 +139,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 evidence_at: None,
                 deferred: BTreeMap::new(),
                 leftover: Vec::new(),
+                noted: BTreeMap::new(),
             },
             started,
         ))
@@ -244,7 +248,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         // Applies that waited go out once their cluster thaws, each as an action of its
         // own: performed after the commands above were folded, each report folded before
         // the next starts, and held again if the run is not running (then) any more.
-        let thawed = self.thawed_applies(&mut runtime);
+        let thawed = self.thawed_applies(run, &mut runtime)?;
         let mut reports = self.poll_verifications(&mut runtime).await;
         if self.lease.is_none() {
             // Lost while checks ran: what they found is read again by the new holder.
@@ -281,14 +285,12 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             })
     }
 
-    /// Why the cluster is frozen (a cluster pause), if it is.
-    fn freeze_of(&self, cluster: &ClusterId) -> Option<String> {
-        self.projection
-            .pauses
-            .get(&PauseScope::Cluster {
-                cluster: cluster.clone(),
-            })
-            .map(|p| format!("{} by {}", p.reason, p.by))
+    /// What holds an apply to `cluster` now, if anything: a freeze, a paused failure
+    /// domain of it (the mass-failure guard's, or a person's), or a cluster that may not be
+    /// changed (its identity not confirmed against the ledger's pin).
+    fn hold_of(&self, cluster: &ClusterId) -> Option<crate::model::rollout::ApplyHold> {
+        let refused = self.port.change_refused(cluster);
+        crate::model::rollout::apply_hold(&self.projection.pauses, cluster, refused.as_deref())
     }
 
     /// Applies the release to one cluster and journals the outcome; `None` when the lease
@@ -356,6 +358,21 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         runtime: &mut RolloutRuntime,
         cluster: ClusterId,
         key: IdempotencyKey,
+        suffix: &'static str,
+        why: String,
+    ) -> Result<(), EngineError> {
+        self.note_wait(run, &cluster, &key, suffix, why)?;
+        runtime.noted.insert(cluster.clone(), suffix);
+        runtime.deferred.insert(cluster, key);
+        Ok(())
+    }
+
+    /// Journals what the apply of intent `key` waits for, once per `suffix`.
+    fn note_wait(
+        &mut self,
+        run: &RunId,
+        cluster: &ClusterId,
+        key: &IdempotencyKey,
         suffix: &str,
         why: String,
     ) -> Result<(), EngineError> {
@@ -363,26 +380,42 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             now(),
             self.options.actor.clone(),
             IdempotencyKey(format!("{key}/{suffix}")),
-            EventBody::Note { text: why },
+            EventBody::Waiting { why },
         )
         .with_run(run.clone())
         .with_cluster(cluster.clone())
         .with_item(ItemId(cluster.0.clone()));
-        self.append(note)?;
-        runtime.deferred.insert(cluster, key);
-        Ok(())
+        self.append(note)
     }
 
-    /// Applies that waited, whose cluster is not frozen (any more), taken out of the
-    /// waiting list as the actions that start them.
-    fn thawed_applies(&self, runtime: &mut RolloutRuntime) -> Vec<Action> {
-        let thawed: Vec<ClusterId> = runtime
+    /// Applies that waited, whose cluster nothing holds (any more), taken out of the
+    /// waiting list as the actions that start them. One still held is noted under the
+    /// reason it waits for now, once per reason (a frozen cluster thawed while its
+    /// identity is still unconfirmed goes on waiting, saying why).
+    fn thawed_applies(
+        &mut self,
+        run: &RunId,
+        runtime: &mut RolloutRuntime,
+    ) -> Result<Vec<Action>, EngineError> {
+        let mut thawed = Vec::new();
+        let waiting: Vec<(ClusterId, IdempotencyKey)> = runtime
             .deferred
-            .keys()
-            .filter(|c| self.freeze_of(c).is_none())
-            .cloned()
+            .iter()
+            .map(|(c, k)| (c.clone(), k.clone()))
             .collect();
-        thawed
+        for (cluster, key) in waiting {
+            match self.hold_of(&cluster) {
+                None => thawed.push(cluster),
+                Some(hold) => {
+                    let suffix = hold.key_suffix();
+                    if runtime.noted.get(&cluster) != Some(&suffix) {
+                        self.note_wait(run, &cluster, &key, suffix, hold.to_string())?;
+                        runtime.noted.insert(cluster, suffix);
+                    }
+                }
+            }
+        }
+        Ok(thawed
             .into_iter()
             .filter_map(|cluster| {
                 let key = runtime.deferred.remove(&cluster)?;
@@ -392,7 +425,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                     key,
                 })
             })
-            .collect()
+            .collect())
     }
 
     /// Journals the outcome of apply intent `key`, under the key any executor uses for it.
@@ -710,11 +743,11 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                     runtime.deferred.insert(cluster, key);
                     return Ok(Vec::new());
                 }
-                if let Some(freeze) = self.freeze_of(&cluster) {
-                    // The intent is journaled; the apply waits for the freeze to lift
-                    // (and after a restart, the release record says it never happened).
-                    let why = format!("apply waits: {cluster} is frozen ({freeze})");
-                    self.hold_apply(run, runtime, cluster, key, "frozen", why)?;
+                if let Some(hold) = self.hold_of(&cluster) {
+                    // The intent is journaled; the apply waits for the hold to lift (and
+                    // after a restart, the release record says it never happened).
+                    let suffix = hold.key_suffix();
+                    self.hold_apply(run, runtime, cluster, key, suffix, hold.to_string())?;
                     return Ok(Vec::new());
                 }
                 Ok(self

@@ -75,9 +75,44 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 self.append(e)?;
                 return Ok(None);
             }
-            Action::EmitNodeEvent { reason, message } => {
-                if let Err(error) = self.port.node_event(cluster, &node, reason, message).await {
+            Action::EmitNodeEvent {
+                reason,
+                action,
+                message,
+            } => {
+                let recorded = self
+                    .port
+                    .node_event(cluster, &node, reason, action, message)
+                    .await;
+                if let Err(error) = recorded {
+                    // `kubectl describe node` will not tell this part of the story: the
+                    // journal and the executor's output say so, not only the log.
                     tracing::warn!(%error, "node event not recorded on the cluster");
+                    let error = error.to_string();
+                    self.notify(format!(
+                        "{cluster}/{node}: node event {reason} ({action}) NOT recorded on the cluster: {error}"
+                    ));
+                    let body = EventBody::NodeEventFailed {
+                        reason: reason.clone(),
+                        message: message.clone(),
+                        error,
+                    };
+                    let e = self
+                        .event(
+                            &run.id,
+                            Some(item),
+                            cluster,
+                            format!(
+                                "{}/{}/{}/event-failed#{}",
+                                run.id,
+                                item,
+                                step_name,
+                                checkpoint.next_attempt(&format!("event-failed/{step_name}"))
+                            ),
+                            body,
+                        )
+                        .with_step(step_name);
+                    self.append(e)?;
                 }
                 return Ok(None);
             }

@@ -130,9 +130,10 @@ fn refusal_reason(why: &str) -> String {
     format!("cluster may not be changed: {why}")
 }
 
-fn node_event(env: &Env<'_>, message: &str, out: &mut Vec<Action>) {
+fn node_event(s: &NodeState, env: &Env<'_>, message: &str, out: &mut Vec<Action>) {
     out.push(Action::EmitNodeEvent {
         reason: NODE_EVENT_REASON.to_string(),
+        action: s.step.name().to_string(),
         message: format!("{} (run {}, by {})", message, env.run, env.actor),
     });
 }
@@ -149,7 +150,7 @@ fn set_status(
         step: s.step,
         status,
     });
-    node_event(env, message, out);
+    node_event(s, env, message, out);
 }
 
 fn block(s: &mut NodeState, env: &Env<'_>, reason: String, out: &mut Vec<Action>) {
@@ -171,7 +172,7 @@ fn finish(s: &mut NodeState, env: &Env<'_>, status: StepStatus, out: &mut Vec<Ac
     s.call_in_flight = false;
     if s.step == Step::Done {
         s.status = StepStatus::Succeeded;
-        node_event(env, "maintenance finished", out);
+        node_event(s, env, "maintenance finished", out);
     } else {
         s.status = StepStatus::Pending;
         start(s, env, out);

@@ -89,12 +89,13 @@ pub trait MaintenancePort {
         what: &super::restart::Observe,
     ) -> impl Future<Output = Result<Seen, Self::Error>> + Send;
 
-    /// A Kubernetes Event on the node (reason `FleetdeckMaintenance`).
+    /// A Kubernetes Event on the node (reason `FleetdeckMaintenance`, `action` the step).
     fn node_event(
         &self,
         cluster: &ClusterId,
         node: &NodeName,
         reason: &str,
+        action: &str,
         message: &str,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send;
 }

@@ -128,6 +128,9 @@ pub enum Action {
     EmitNodeEvent {
         /// Always [`NODE_EVENT_REASON`].
         reason: String,
+        /// The step it is about (`Cordon`, `Drain`, …, `Done`): the Event's `action`, which
+        /// an API server requires of every Event with an `eventTime`.
+        action: String,
         /// What happened and who did it.
         message: String,
     },

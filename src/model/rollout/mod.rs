@@ -3,6 +3,8 @@
 //! engine as node maintenance one level up; the executor performs the actions these
 //! functions return and feeds back what it observed.
 
+mod apply_hold;
+mod apply_order;
 mod approval;
 mod approval_clusters;
 mod coverage;
@@ -18,6 +20,8 @@ mod run_spec;
 mod spec;
 mod state;
 
+pub use apply_hold::{ApplyHold, apply_hold};
+pub use apply_order::{ApplyOrderError, OrderedObject, apply_order};
 pub use coverage::{Combination, GPU_PRODUCT_LABEL, Tested, distinct};
 pub use decode::{RolloutReport, read_rollout};
 pub use digest::{Manifest, ReleaseDigest, release_digest};

@@ -46,6 +46,10 @@ fn describe_body(event: &Event) -> String {
                 .map_or_else(|| "outcome".into(), |p| p.replacen(':', " ", 1)),
             if *ok { "ok" } else { "not ok" }
         ),
+        EventBody::Waiting { why } => format!("{item}{step}: waits: {why}"),
+        EventBody::NodeEventFailed { reason, error, .. } => {
+            format!("{item}{step}: node event {reason} NOT recorded on the cluster: {error}")
+        }
         EventBody::Paused { scope, reason } => format!("paused {scope}: {reason}"),
         EventBody::Resumed { scope, note } => format!("resumed {scope}{}", said(note)),
         EventBody::GuardTripped { scope, reason, .. } => format!("GUARD paused {scope}: {reason}"),

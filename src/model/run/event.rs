@@ -201,6 +201,26 @@ pub enum EventBody {
         /// The observation, as the state machine's `Observation` serialises.
         observation: Value,
     },
+    /// The envelope's item cannot go on yet for a reason outside it (a frozen cluster, a
+    /// failure domain the mass-failure guard paused, a cluster whose identity is not
+    /// confirmed, a PDB that would refuse its evictions): what it waits for, in words.
+    /// Cleared by the item's next step status, apply or outcome.
+    #[serde(rename = "step.waiting")]
+    Waiting {
+        /// What it waits for.
+        why: String,
+    },
+    /// A Kubernetes Event the engine wrote about the envelope's node was refused or lost:
+    /// `kubectl describe node` will not show it, so the journal says so.
+    #[serde(rename = "step.nodeEventFailed")]
+    NodeEventFailed {
+        /// The Event's reason.
+        reason: String,
+        /// The Event's message.
+        message: String,
+        /// Why it was not recorded (the API server's answer).
+        error: String,
+    },
     /// A pause switch was set.
     #[serde(rename = "operator.pause")]
     Paused {

@@ -10,6 +10,8 @@ pub const EVENT_KINDS: &[&str] = &[
     "step.intent",
     "step.outcome",
     "step.observed",
+    "step.waiting",
+    "step.nodeEventFailed",
     "operator.pause",
     "operator.resume",
     "operator.handoff",

@@ -25,6 +25,6 @@ pub use ids::{Actor, ItemId, NodeName, RUN_NAME_MAX, RunId, StepName, check_run_
 pub use kinds::{EVENT_KINDS, UnknownKind, kinds_matching};
 pub use projection::{
     FailedCall, HandOff, ItemView, OpenIntent, PauseSwitch, Projection, RolloutView, RunView,
-    StepView,
+    StepView, WaitingFor,
 };
 pub use status::{RunStatus, StepStatus};

@@ -118,6 +118,22 @@ pub struct ItemView {
     /// The last call of the item's current work that did not do what was intended, and
     /// why (an eviction a PDB refused): what a step that keeps retrying is up against.
     pub last_failed_call: Option<FailedCall>,
+    /// Rollouts: why the cluster failed, as the run's reducer said it (its apply's error,
+    /// or the release it reports instead of the run's), until a later apply of it.
+    pub failure: Option<FailedCall>,
+    /// What the item waits for, if something outside it holds it (see
+    /// [`EventBody::Waiting`]), and since when.
+    pub waiting: Option<WaitingFor>,
+}
+
+/// What an item waits for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WaitingFor {
+    /// Why, in words.
+    pub why: String,
+    /// Since when.
+    pub since: Timestamp,
 }
 
 /// A call that did not do what was intended.
@@ -542,6 +558,19 @@ fn person_set(
 }
 
 impl ItemView {
+    /// Rollouts: why the cluster failed or could not be judged — its apply's error, a
+    /// failed check, or why its checks' verdict is unknown — if it did.
+    pub fn rollout_failure(&self) -> Option<&str> {
+        if let Some(failure) = &self.failure {
+            return Some(&failure.why);
+        }
+        match &self.verified {
+            Some(VerifyOutcome::Fail { reason }) => Some(reason),
+            Some(VerifyOutcome::Unknown { why }) => Some(why),
+            _ => None,
+        }
+    }
+
     /// The step the item stands at, with its status: where the item is now.
     pub fn current_step(&self) -> Option<(&StepName, &StepView)> {
         let step = self.current.as_ref()?;
@@ -572,7 +601,35 @@ fn apply_to_item(item: &mut ItemView, event: &Event, body: &EventBody) {
     };
     let set =
         |item: &mut ItemView, status: StepStatus| set_by(item, status, e.actor.clone(), e.time);
+    // The item moved on: whatever it waited for is behind it.
+    if matches!(
+        body,
+        EventBody::StepStatusChanged { .. }
+            | EventBody::Outcome { .. }
+            | EventBody::ItemStaged { .. }
+            | EventBody::ItemApplied { .. }
+            | EventBody::ItemVerified { .. }
+    ) {
+        item.waiting = None;
+    }
     match body {
+        // The same wait said again keeps its start.
+        EventBody::Waiting { why } if item.waiting.as_ref().is_none_or(|w| w.why != *why) => {
+            item.waiting = Some(WaitingFor {
+                why: why.clone(),
+                since: e.time,
+            });
+        }
+        // A rollout's cluster has no steps: its failure is the item's own.
+        EventBody::StepStatusChanged {
+            status: StepStatus::Failed { error },
+        } if step.is_none() => {
+            item.failure = Some(FailedCall {
+                step: None,
+                why: error.clone(),
+                at: e.time,
+            });
+        }
         EventBody::StepStatusChanged { status } => {
             // The executor journaling a status the step already has (the outcome of a
             // person's return it acted on) changes neither who set it nor since when.
@@ -663,10 +720,13 @@ fn apply_to_item(item: &mut ItemView, event: &Event, body: &EventBody) {
         EventBody::ItemStaged { digest } => {
             item.staged = Some(digest.clone());
             item.staged_seq = Some(event.seq);
+            // A new apply of the cluster: an earlier one's failure is history.
+            item.failure = None;
         }
         EventBody::ItemApplied { digest } => {
             item.applied = Some(digest.clone());
             item.applied_seq = Some(event.seq);
+            item.failure = None;
         }
         EventBody::ItemVerified { outcome } => item.verified = Some(outcome.clone()),
         EventBody::Aborted { note } => set(

@@ -560,3 +560,45 @@ fn a_batch_under_way_in_a_paused_run_reads_paused() {
         "executing (aborted)"
     );
 }
+
+#[test]
+fn a_rollout_clusters_failure_is_kept_until_it_is_applied_again() {
+    let mut log = Log::new();
+    log.plan();
+    let digest = ReleaseDigest("sha256:ab".into());
+    log.push(
+        "executor@h",
+        Some("n1"),
+        None,
+        EventBody::ItemStaged {
+            digest: digest.clone(),
+        },
+    );
+    log.push(
+        "executor@h",
+        Some("n1"),
+        None,
+        EventBody::StepStatusChanged {
+            status: StepStatus::Failed {
+                error: "cni.yaml document 1: ConfigMap kube-system/cni: forbidden".into(),
+            },
+        },
+    );
+    let p = Projection::replay(&log.events);
+    let item = &p.runs[&RunId("r1".into())].items[&ItemId::from("n1")];
+    assert_eq!(
+        item.rollout_failure(),
+        Some("cni.yaml document 1: ConfigMap kube-system/cni: forbidden")
+    );
+    assert!(item.steps.is_empty(), "a cluster has no steps");
+
+    log.push(
+        "executor@h",
+        Some("n1"),
+        None,
+        EventBody::ItemStaged { digest },
+    );
+    let p = Projection::replay(&log.events);
+    let item = &p.runs[&RunId("r1".into())].items[&ItemId::from("n1")];
+    assert_eq!(item.rollout_failure(), None, "applied again");
+}

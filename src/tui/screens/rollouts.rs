@@ -108,6 +108,9 @@ pub fn cell(item: Option<&ItemView>) -> CellState {
     let Some(item) = item else {
         return CellState::Pending;
     };
+    if item.failure.is_some() {
+        return CellState::Failed;
+    }
     match (&item.verified, &item.applied, &item.staged) {
         (Some(VerifyOutcome::Pass), _, _) => CellState::Verified,
         (Some(VerifyOutcome::Fail { .. }), _, _) => CellState::Failed,
@@ -185,9 +188,18 @@ pub fn gates(run: &RunView, spec: Option<&RolloutSpec>) -> Vec<(bool, String)> {
         let unknown = crate::model::rollout::file_spelling(&stop.unknown_metrics);
         out.push((false, format!("a metric that is UNKNOWN means: {unknown}")));
     }
-    // Verification results that need a person: failed checks and checks that could not
+    // Results that need a person: failed applies, failed checks and checks that could not
     // be evaluated (unknown is not healthy).
     for id in &run.order {
+        if let Some(failure) = run.items.get(id).and_then(|i| i.failure.as_ref()) {
+            out.push((true, format!("{id}: apply failed: {}", failure.why)));
+            continue;
+        }
+        // Held back by something outside the run (a guard's pause, an identity not
+        // confirmed): said, so that nothing sits without a reason.
+        if let Some(waiting) = run.items.get(id).and_then(|i| i.waiting.as_ref()) {
+            out.push((true, format!("{id}: {}", waiting.why)));
+        }
         match run.items.get(id).and_then(|i| i.verified.as_ref()) {
             Some(VerifyOutcome::Fail { reason }) => {
                 out.push((true, format!("{id}: verification failed: {reason}")))
@@ -315,12 +327,49 @@ mod tests {
             verified: Some(VerifyOutcome::Pass),
             ..applied.clone()
         };
-        let run = run_with(vec![("c1", passed), ("c2", unknown), ("c3", applied)]);
+        let refused = ItemView {
+            staged: Some(digest.clone()),
+            failure: Some(crate::model::run::FailedCall {
+                step: None,
+                why: "manifests/cni.yaml document 1: ConfigMap kube-system/cni: forbidden".into(),
+                at: Timestamp::UNIX_EPOCH,
+            }),
+            ..ItemView::default()
+        };
+        let held = ItemView {
+            staged: Some(digest.clone()),
+            waiting: Some(crate::model::run::WaitingFor {
+                why: "apply waits: c5 may not be changed: identity mismatch".into(),
+                since: Timestamp::UNIX_EPOCH,
+            }),
+            ..ItemView::default()
+        };
+        let run = run_with(vec![
+            ("c1", passed),
+            ("c2", unknown),
+            ("c3", applied),
+            ("c4", refused),
+            ("c5", held),
+        ]);
         assert_eq!(cell(run.items.get(&ItemId::from("c2"))), CellState::Unknown);
+        assert_eq!(
+            cell(run.items.get(&ItemId::from("c4"))),
+            CellState::Failed,
+            "a failed apply is not shown as staged"
+        );
         assert_eq!(cell(run.items.get(&ItemId::from("c3"))), CellState::Applied);
         assert_eq!(cell(None), CellState::Pending);
-        assert_eq!(progress(&run, 0), (1, 3), "unknown is not done");
+        assert_eq!(progress(&run, 0), (2, 5), "unknown is not done");
         let gates = gates(&run, None);
+        assert!(gates.contains(&(
+            true,
+            "c5: apply waits: c5 may not be changed: identity mismatch".to_string()
+        )));
+        assert!(gates.contains(&(
+            true,
+            "c4: apply failed: manifests/cni.yaml document 1: ConfigMap kube-system/cni: forbidden"
+                .to_string()
+        )));
         assert!(gates.contains(&(
             true,
             "c2: verification UNKNOWN: prometheus unreachable".to_string()
