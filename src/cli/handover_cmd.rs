@@ -7,13 +7,17 @@ use std::time::Duration;
 
 use clap::Args;
 use fleetdeck::journal::{EventQuery, JournalStore};
-use fleetdeck::model::handover::{HandoverInput, cluster_health, handover, to_markdown};
+use fleetdeck::model::handover::{HandoverInput, cluster_health, handover};
 use jiff::Timestamp;
 
 use super::journal_cmd::{open, parse_since};
 use super::output::{Table, write_out};
 use super::settings::Settings;
 use fleetdeck::config::OutputFormat;
+
+#[path = "handover_markdown.rs"]
+mod markdown;
+use markdown::to_markdown;
 
 /// `fleetdeck handover …`
 #[derive(Debug, Args)]

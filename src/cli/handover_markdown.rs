@@ -1,0 +1,120 @@
+//! The shift handover as a Markdown report (`fleetdeck handover -o markdown`): headings
+//! per section, one list item per handover item, its facts and acknowledgements under it.
+
+use fleetdeck::model::handover::{HandoverInput, HandoverItem, when};
+use fleetdeck::model::text::one_line;
+
+/// The handover as a Markdown report.
+pub fn to_markdown(items: &[HandoverItem], input: &HandoverInput<'_>) -> String {
+    let mut out = format!(
+        "# Shift handover\n\nFrom {} to {} · {} item(s)\n",
+        when(input.since),
+        when(input.now),
+        items.len()
+    );
+    if input.clusters.is_none() {
+        out.push_str(
+            "\nCluster statuses were not checked (no ledger, `--wait-synced 0s`, or the fleet could not be synced).\n",
+        );
+    }
+    let mut section = None;
+    for item in items {
+        if section != Some(item.section) {
+            section = Some(item.section);
+            out.push_str(&format!("\n## {}\n\n", item.section.heading()));
+        }
+        // One line each: a note's own line breaks (or a `## ` it starts a line with) must
+        // not end the list item or open a heading of its own.
+        out.push_str(&format!("- **{}**\n", one_line(item.title.trim())));
+        for d in &item.details {
+            out.push_str(&format!("  - {}\n", one_line(d)));
+        }
+        for a in &item.acks {
+            out.push_str(&format!(
+                "  - acknowledged by {} at {}: {}\n",
+                a.by,
+                when(a.at),
+                one_line(&a.note)
+            ));
+        }
+    }
+    if items.is_empty() {
+        out.push_str("\nNothing to hand over: no pause, no waiting batch, no stuck or handed-off step, no halted rollout, no troubled cluster, no expiring exception, no note.\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fleetdeck::model::handover::{Ack, Section, Subject};
+    use fleetdeck::model::run::{Actor, Projection};
+    use jiff::Timestamp;
+
+    fn at(s: i64) -> Timestamp {
+        Timestamp::from_second(1_795_800_000 + s).expect("in range")
+    }
+
+    fn item(section: Section, title: &str, details: &[&str]) -> HandoverItem {
+        HandoverItem {
+            key: title.to_string(),
+            section,
+            title: title.to_string(),
+            details: details.iter().map(|d| d.to_string()).collect(),
+            since: None,
+            subject: Subject::default(),
+            acks: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn sections_are_headings_and_each_item_stays_one_line() {
+        let projection = Projection::default();
+        let input = HandoverInput {
+            projection: &projection,
+            events: &[],
+            clusters: None,
+            ledger: None,
+            since: at(-3600),
+            now: at(0),
+            expiring_within_days: 14,
+        };
+        let mut handed = item(
+            Section::HandedOff,
+            "n2 Drain in mnt-reboot-1 is with bob@ops (handed off)",
+            &["owner: bob@ops", "note: checkout team must scale up first"],
+        );
+        handed.acks.push(Ack {
+            by: Actor("carol@ops".into()),
+            at: at(-60),
+            note: "seen\non it".into(),
+        });
+        let items = vec![
+            handed,
+            item(
+                Section::Notes,
+                "bob@ops: firmware staged\n## do not uncordon before 06:00",
+                &["about: the fleet"],
+            ),
+        ];
+        let md = to_markdown(&items, &input);
+        assert!(md.contains("## Handed-off steps"), "{md}");
+        assert!(
+            md.contains("  - note: checkout team must scale up first"),
+            "{md}"
+        );
+        assert!(
+            md.contains("  - acknowledged by carol@ops at 2026-11-27 17:19 UTC: seen ⏎ on it"),
+            "{md}"
+        );
+        assert!(
+            md.contains("- **bob@ops: firmware staged ⏎ ## do not uncordon before 06:00**"),
+            "{md}"
+        );
+        assert!(
+            !md.lines().any(|l| l.starts_with("## do not")),
+            "a note opened a heading: {md}"
+        );
+        assert!(md.contains("Cluster statuses were not checked"), "{md}");
+    }
+}
