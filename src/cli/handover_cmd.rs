@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 use fleetdeck::journal::{EventQuery, JournalStore};
-use fleetdeck::model::handover::{HandoverInput, cluster_health, handover};
+use fleetdeck::model::handover::{HandoverInput, Standing, cluster_health, handover, when};
 use jiff::Timestamp;
 
 use super::journal_cmd::{open, parse_since};
@@ -86,7 +86,13 @@ pub fn run(settings: &Settings, args: &HandoverArgs) -> anyhow::Result<ExitCode>
                     item.details.join("; "),
                     item.acks
                         .iter()
-                        .map(|a| format!("{}: {}", a.by, a.note))
+                        .map(|a| {
+                            let how = match a.standing {
+                                Standing::Holds => "",
+                                Standing::Reopened => "re-opened, was ",
+                            };
+                            format!("{how}{} {}: {} ({})", a.by, when(a.at), a.note, a.change)
+                        })
                         .collect::<Vec<_>>()
                         .join("; "),
                 ]);

@@ -1,7 +1,7 @@
 //! The shift handover as a Markdown report (`fleetdeck handover -o markdown`): headings
 //! per section, one list item per handover item, its facts and acknowledgements under it.
 
-use fleetdeck::model::handover::{HandoverInput, HandoverItem, when};
+use fleetdeck::model::handover::{HandoverInput, HandoverItem, Standing, when};
 use fleetdeck::model::text::one_line;
 
 /// The handover as a Markdown report.
@@ -31,10 +31,15 @@ pub fn to_markdown(items: &[HandoverItem], input: &HandoverInput<'_>) -> String 
         }
         for a in &item.acks {
             out.push_str(&format!(
-                "  - acknowledged by {} at {}: {}\n",
+                "  - {} by {} at {}: {} ({})\n",
+                match a.standing {
+                    Standing::Holds => "acknowledged",
+                    Standing::Reopened => "re-opened, was acknowledged",
+                },
                 a.by,
                 when(a.at),
-                one_line(&a.note)
+                one_line(&a.note),
+                one_line(&a.change)
             ));
         }
     }
@@ -47,7 +52,7 @@ pub fn to_markdown(items: &[HandoverItem], input: &HandoverInput<'_>) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fleetdeck::model::handover::{Ack, Section, Subject};
+    use fleetdeck::model::handover::{Ack, Extent, ProblemKey, Section, Subject};
     use fleetdeck::model::run::{Actor, Projection};
     use jiff::Timestamp;
 
@@ -57,12 +62,13 @@ mod tests {
 
     fn item(section: Section, title: &str, details: &[&str]) -> HandoverItem {
         HandoverItem {
-            key: title.to_string(),
+            key: ProblemKey(title.to_string()),
             section,
             title: title.to_string(),
             details: details.iter().map(|d| d.to_string()).collect(),
             since: None,
             subject: Subject::default(),
+            extent: Extent::default(),
             acks: Vec::new(),
         }
     }
@@ -88,6 +94,9 @@ mod tests {
             by: Actor("carol@ops".into()),
             at: at(-60),
             note: "seen\non it".into(),
+            then: Some(Extent::default()),
+            standing: Standing::Holds,
+            change: "unchanged since".into(),
         });
         let items = vec![
             handed,
@@ -104,7 +113,7 @@ mod tests {
             "{md}"
         );
         assert!(
-            md.contains("  - acknowledged by carol@ops at 2026-11-27 17:19 UTC: seen ⏎ on it"),
+            md.contains("  - acknowledged by carol@ops at 2026-11-27 17:19 UTC: seen ⏎ on it (unchanged since)"),
             "{md}"
         );
         assert!(

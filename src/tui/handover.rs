@@ -11,7 +11,7 @@ use super::app::App;
 use super::format::{fit, one_line};
 use super::theme::Slot;
 use super::view::{centred, overlay_block};
-use crate::model::handover::{HandoverInput, HandoverItem, cluster_health, handover};
+use crate::model::handover::{HandoverInput, HandoverItem, Standing, cluster_health, handover};
 
 /// How far back the console's walkthrough looks by default: one shift
 /// (`:handover 12h` looks further).
@@ -104,7 +104,14 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
                 t.style(Slot::Title),
             ));
         }
-        let mark = if item.acks.is_empty() { " " } else { "✓" };
+        // Acknowledged and no worse; acknowledged but worse since; not acknowledged.
+        let mark = if item.acknowledged() {
+            "✓"
+        } else if item.reopened() {
+            "!"
+        } else {
+            " "
+        };
         let style = if i == state.index {
             t.style(Slot::Selection)
         } else {
@@ -140,10 +147,19 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
             "not acknowledged this shift · a acknowledges with a note (journaled)",
             t.style(Slot::Warn),
         ));
+    } else if item.reopened() {
+        text.push(Line::styled(
+            "re-opened: worse since it was acknowledged · a acknowledges it as it stands now",
+            t.style(Slot::Warn),
+        ));
     }
     for a in &item.acks {
+        let (word, slot) = match a.standing {
+            Standing::Holds => ("acknowledged ", Slot::Ok),
+            Standing::Reopened => ("was acknowledged ", Slot::Warn),
+        };
         text.push(Line::from(vec![
-            Span::styled("acknowledged ", t.style(Slot::Ok)),
+            Span::styled(word, t.style(slot)),
             Span::raw(format!(
                 "by {} at {}: {}",
                 a.by,
@@ -151,6 +167,7 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
                 one_line(&a.note)
             )),
         ]));
+        text.push(Line::raw(format!("  {}", one_line(&a.change))));
     }
     let [_, body] = Layout::horizontal([Constraint::Length(1), Constraint::Min(1)]).areas(body);
     Paragraph::new(text)

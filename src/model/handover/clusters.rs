@@ -1,9 +1,31 @@
 //! The clusters' sections: clusters that cannot be trusted (Unreachable,
 //! IdentityMismatch, UNKNOWN), and clusters whose data is fresh but that are not whole.
+//! One item per cluster and section, keyed by the cluster alone: what is wrong with it
+//! is its extent, so an acknowledgement holds while the counts move within it and
+//! re-opens when it gets worse (a new status is another problem; more nodes not ready, a
+//! budget further below its minimum, Degraded data, a new budget below it are worse).
 
-use super::{ClusterHealth, HandoverInput, HandoverItem, Section, Subject};
+use super::{
+    BudgetShort, ClusterHealth, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section,
+    Subject,
+};
 use crate::model::ledger::ClusterId;
 use crate::model::live::ClusterStatus;
+
+/// The fact of Degraded data.
+pub(super) const DEGRADED: &str = "data Degraded";
+/// The fact of nodes not ready (counted).
+pub(super) const NODES_NOT_READY: &str = "nodes not ready";
+
+/// The key of a cluster's "not whole" item.
+pub(super) fn not_whole_key(cluster: &str) -> ProblemKey {
+    ProblemKey(format!("cluster/{cluster}/not-whole"))
+}
+
+/// The key of a cluster's "cannot be trusted" item.
+pub(super) fn untrusted_key(cluster: &str) -> ProblemKey {
+    ProblemKey(format!("cluster/{cluster}/untrusted"))
+}
 
 /// Every cluster's health as the live fleet view reports it.
 pub fn cluster_health(snapshot: &crate::model::live::FleetSnapshot) -> Vec<ClusterHealth> {
@@ -20,11 +42,10 @@ pub fn cluster_health(snapshot: &crate::model::live::FleetSnapshot) -> Vec<Clust
                 .pdbs
                 .iter()
                 .filter(|pdb| pdb.current_healthy < pdb.desired_healthy)
-                .map(|pdb| {
-                    format!(
-                        "{}/{} has {}, needs {}",
-                        pdb.namespace, pdb.name, pdb.current_healthy, pdb.desired_healthy
-                    )
+                .map(|pdb| BudgetShort {
+                    budget: format!("{}/{}", pdb.namespace, pdb.name),
+                    healthy: pdb.current_healthy,
+                    needs: pdb.desired_healthy,
                 })
                 .collect(),
         })
@@ -41,7 +62,8 @@ pub(super) fn untrusted(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
         ) {
             continue;
         }
-        let mut details = vec![format!("status: {}", c.status.label())];
+        let label = c.status.label();
+        let mut details = vec![format!("status: {label}")];
         if let Some(e) = &c.error {
             details.push(format!("last error: {e}"));
         }
@@ -49,19 +71,24 @@ pub(super) fn untrusted(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             details.push("every action on it is refused until the ledger pin is checked".into());
         }
         items.push(HandoverItem {
-            key: format!("cluster/{}/{}", c.id, c.status.label()),
+            key: untrusted_key(&c.id.0),
             section: Section::Clusters,
-            title: format!("{} is {}", c.id, c.status.label()),
+            title: format!("{} is {label}", c.id),
             details,
             since: None,
-            subject: Subject {
-                cluster: Some(c.id.clone()),
-                ..Subject::default()
-            },
+            subject: cluster_subject(&c.id),
+            extent: Extent(vec![Fact::kind(label, label)]),
             acks: Vec::new(),
         });
     }
     items
+}
+
+fn cluster_subject(id: &ClusterId) -> Subject {
+    Subject {
+        cluster: Some(id.clone()),
+        ..Subject::default()
+    }
 }
 
 /// Clusters with fresh data that are not whole: Degraded data, nodes not ready,
@@ -73,52 +100,57 @@ pub(super) fn not_whole(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
         let Some((first, more)) = facts.split_first() else {
             continue;
         };
-        // Keyed by what is wrong, so an acknowledgement does not go on covering a
-        // cluster that got worse.
-        let (ready, total) = c.nodes_ready;
         items.push(HandoverItem {
-            key: format!(
-                "cluster/{}/not-whole/{}/{}/{}",
-                c.id,
-                c.status.label(),
-                total - ready,
-                c.budgets_below_minimum.len()
-            ),
+            key: not_whole_key(&c.id.0),
             section: Section::ClustersNotWhole,
-            title: format!("{}: {first}", c.id),
-            details: more.to_vec(),
+            title: format!("{}: {}", c.id, first.says),
+            details: more.iter().map(|f| f.says.clone()).collect(),
             since: None,
-            subject: Subject {
-                cluster: Some(c.id.clone()),
-                ..Subject::default()
-            },
+            subject: cluster_subject(&c.id),
+            extent: Extent(facts),
             acks: Vec::new(),
         });
     }
     items
 }
 
-/// What is wrong with a cluster whose data is fresh, one fact per line; empty when it is
+/// What is wrong with a cluster whose data is fresh, one fact each; empty when it is
 /// whole.
-fn what_is_wrong(c: &ClusterHealth) -> Vec<String> {
+fn what_is_wrong(c: &ClusterHealth) -> Vec<Fact> {
     if !c.status.data_usable() {
         return Vec::new();
     }
     let mut facts = Vec::new();
     if c.status == ClusterStatus::Degraded {
-        facts.push(match &c.error {
-            Some(why) => format!("data Degraded: {why}"),
-            None => "data Degraded: part of it could not be read".into(),
-        });
+        facts.push(Fact::kind(
+            DEGRADED,
+            match &c.error {
+                Some(why) => format!("data Degraded: {why}"),
+                None => "data Degraded: part of it could not be read".into(),
+            },
+        ));
     }
     let (ready, total) = c.nodes_ready;
     if ready < total {
-        facts.push(format!("{} of {total} nodes not ready", total - ready));
+        let down = total - ready;
+        facts.push(Fact::counted(
+            NODES_NOT_READY,
+            i64::try_from(down).unwrap_or(i64::MAX),
+            format!("{down} of {total} nodes not ready"),
+        ));
     }
-    facts.extend(
-        c.budgets_below_minimum
-            .iter()
-            .map(|b| format!("PDB {b} healthy: below its minimum")),
-    );
+    facts.extend(c.budgets_below_minimum.iter().map(budget_fact));
     facts
+}
+
+/// A budget below its minimum; the further below, the worse.
+fn budget_fact(b: &BudgetShort) -> Fact {
+    Fact::counted(
+        format!("PDB {} below its minimum", b.budget),
+        i64::from(b.needs) - i64::from(b.healthy),
+        format!(
+            "PDB {} has {}, needs {} healthy: below its minimum",
+            b.budget, b.healthy, b.needs
+        ),
+    )
 }

@@ -1,6 +1,6 @@
 //! The ledger's section: exceptions expiring soon, or expired.
 
-use super::{HandoverInput, HandoverItem, Section, Subject};
+use super::{Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section, Subject};
 
 /// Ledger exceptions expiring within the window (or expired).
 pub(super) fn expiring(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
@@ -15,13 +15,14 @@ pub(super) fn expiring(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             if days > input.expiring_within_days {
                 continue;
             }
-            let when = if days < 0 {
-                format!("expired {} days ago", -days)
+            // Expiring is one problem; expired is another, and worse.
+            let (when, fact) = if days < 0 {
+                (format!("expired {} days ago", -days), "expired")
             } else {
-                format!("expires in {days} days")
+                (format!("expires in {days} days"), "expiring")
             };
             items.push(HandoverItem {
-                key: format!("exception/{}/{}", cluster.id, e.what),
+                key: ProblemKey(format!("exception/{}/{}", cluster.id, e.what)),
                 section: Section::Exceptions,
                 title: format!(
                     "{}: exception \"{}\" {when} ({})",
@@ -37,6 +38,7 @@ pub(super) fn expiring(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                     cluster: Some(cluster.id.clone()),
                     ..Subject::default()
                 },
+                extent: Extent(vec![Fact::kind(fact, when)]),
                 acks: Vec::new(),
             });
         }

@@ -1,10 +1,12 @@
 //! What runs left half done: nodes an aborted or halted maintenance left cordoned or
 //! stopped mid-step, a node whose step failed, an aborted rollout's release on some of
-//! its clusters only.
+//! its clusters only. A cluster the release reached (or an apply began on) that it had not
+//! before, a node left cordoned that was only mid-step, or a step that failed since, is a
+//! new problem.
 
 use jiff::Timestamp;
 
-use super::{HandoverInput, HandoverItem, Section, Subject, age, when};
+use super::{Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section, Subject, age, when};
 use crate::model::run::{ItemId, ItemView, RunStatus, RunView, StepStatus};
 
 /// What every run left mid-change, in the journal's order.
@@ -71,7 +73,7 @@ fn of_run(run: &RunView, now: Timestamp) -> Vec<HandoverItem> {
                 .into(),
         );
         out.push(HandoverItem {
-            key: format!("left/{}", run.id),
+            key: ProblemKey(format!("left/{}", run.id)),
             section: Section::LeftMidChange,
             title: format!(
                 "{} aborted with its release on {} of {} clusters{}",
@@ -87,6 +89,17 @@ fn of_run(run: &RunView, now: Timestamp) -> Vec<HandoverItem> {
             details,
             since: run.aborted.as_ref().map(|(_, at, _)| *at),
             subject: subject(None),
+            extent: Extent(
+                on.iter()
+                    .map(|c| Fact::kind(format!("release on {c}"), format!("release on {c}")))
+                    .chain(in_flight.iter().map(|c| {
+                        Fact::kind(
+                            format!("apply in flight on {c}"),
+                            format!("apply in flight on {c}"),
+                        )
+                    }))
+                    .collect(),
+            ),
             acks: Vec::new(),
         });
         return out;
@@ -112,6 +125,17 @@ fn of_run(run: &RunView, now: Timestamp) -> Vec<HandoverItem> {
         }
         let cordoned = left_cordoned(item);
         let mut details = Vec::new();
+        let mut facts = vec![if cordoned {
+            Fact::kind("left cordoned", "left cordoned")
+        } else {
+            Fact::kind("left mid-step", "left mid-step")
+        }];
+        if let Some((step, view)) = failed {
+            facts.push(Fact::kind(
+                format!("{step} failed"),
+                format!("{step} {}", view.status),
+            ));
+        }
         match (failed, current) {
             (Some((step, view)), _) => details.push(format!(
                 "{step} {}, set by {} {} ago ({})",
@@ -143,7 +167,7 @@ fn of_run(run: &RunView, now: Timestamp) -> Vec<HandoverItem> {
             details.push(format!("cluster: {cluster}"));
         }
         out.push(HandoverItem {
-            key: format!("left/{}/{id}", run.id),
+            key: ProblemKey(format!("left/{}/{id}", run.id)),
             section: Section::LeftMidChange,
             title: format!(
                 "{id} in {} left {}",
@@ -153,6 +177,7 @@ fn of_run(run: &RunView, now: Timestamp) -> Vec<HandoverItem> {
             details,
             since: current.map(|(_, v)| v.since),
             subject: subject(Some(id)),
+            extent: Extent(facts),
             acks: Vec::new(),
         });
     }

@@ -15,17 +15,18 @@ use crate::model::ledger::{ClusterId, Ledger};
 use crate::model::live::ClusterStatus;
 use crate::model::run::{Actor, Event, ItemId, Projection, RunId};
 
+mod acks;
 mod clusters;
 mod exceptions;
+mod extent;
 mod left;
 mod notes;
 mod pauses;
 mod runs;
 
+pub use acks::LEGACY_ACK_PREFIX;
 pub use clusters::cluster_health;
-
-/// Notes that acknowledge a handover item start with this, then the item's key and `: `.
-pub const ACK_PREFIX: &str = "handover ack ";
+pub use extent::{Extent, Fact, ProblemKey, cause};
 
 /// What an item is about; an acknowledgement is journaled against the same.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -94,8 +95,19 @@ impl Section {
     }
 }
 
-/// Someone read an item and said something about it.
+/// Whether an acknowledgement still covers its item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Standing {
+    /// The problem is the same one and no worse than when it was acknowledged.
+    Holds,
+    /// The problem got worse, or another one appeared, since: it needs a look again.
+    Reopened,
+}
+
+/// Someone read an item and said something about it (an `operator.acknowledge` event).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Ack {
     /// Who.
     pub by: Actor,
@@ -103,13 +115,23 @@ pub struct Ack {
     pub at: Timestamp,
     /// What they said.
     pub note: String,
+    /// How the problem stood when it was acknowledged; `None` for an acknowledgement an
+    /// older fleetdeck wrote, which did not record it.
+    pub then: Option<Extent>,
+    /// Whether it still covers the item.
+    pub standing: Standing,
+    /// What changed since, in words: `unchanged since`, `then 3 of 8 nodes not ready;
+    /// now 2 of 8 nodes not ready`, or how it got worse.
+    pub change: String,
 }
 
 /// One thing the next person must know.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct HandoverItem {
-    /// Stable across refreshes; acknowledgements name it.
-    pub key: String,
+    /// What it is about, stable while the problem is the same one (no counts in it):
+    /// acknowledgements name it.
+    pub key: ProblemKey,
     /// Where it belongs.
     pub section: Section,
     /// One line.
@@ -120,8 +142,34 @@ pub struct HandoverItem {
     pub since: Option<Timestamp>,
     /// What it is about.
     pub subject: Subject,
-    /// Acknowledgements during the shift.
+    /// How bad it stands, in the terms that tell whether it got worse.
+    pub extent: Extent,
+    /// Acknowledgements during the shift, oldest first.
     pub acks: Vec<Ack>,
+}
+
+impl HandoverItem {
+    /// Whether an acknowledgement covers it now (one that still holds).
+    pub fn acknowledged(&self) -> bool {
+        self.acks.iter().any(|a| a.standing == Standing::Holds)
+    }
+
+    /// Whether it was acknowledged but got worse since, and nothing covers it now.
+    pub fn reopened(&self) -> bool {
+        !self.acks.is_empty() && !self.acknowledged()
+    }
+}
+
+/// A disruption budget with fewer healthy pods than it needs: drains there wait, and
+/// the workload is already short.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BudgetShort {
+    /// `namespace/name`.
+    pub budget: String,
+    /// Healthy pods it has.
+    pub healthy: i32,
+    /// Healthy pods it needs.
+    pub needs: i32,
 }
 
 /// A cluster's status as the live view reports it.
@@ -135,10 +183,8 @@ pub struct ClusterHealth {
     pub error: Option<String>,
     /// (Ready, all) nodes; (0, n) without fresh data.
     pub nodes_ready: (usize, usize),
-    /// Disruption budgets with fewer healthy pods than they need, as
-    /// `payments/orders has 1, needs 2`: drains there wait, and the workload is already
-    /// short.
-    pub budgets_below_minimum: Vec<String>,
+    /// Disruption budgets with fewer healthy pods than they need.
+    pub budgets_below_minimum: Vec<BudgetShort>,
 }
 
 /// Everything a handover is built from.
@@ -189,19 +235,14 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
     items.extend(clusters::untrusted(input));
     items.extend(clusters::not_whole(input));
     items.extend(exceptions::expiring(input));
-    let (notes, acks) = notes::notes_and_acks(input);
-    items.extend(notes);
-    for item in &mut items {
-        item.acks = acks
-            .iter()
-            .filter(|(k, _)| *k == item.key)
-            .map(|(_, a)| a.clone())
-            .collect();
-    }
+    items.extend(notes::open_notes(input));
+    acks::attach(&mut items, input);
     // Stable: within a section, items keep the journal's run order.
     items.sort_by_key(|i| i.section);
     items
 }
 
+#[cfg(test)]
+mod ack_tests;
 #[cfg(test)]
 mod tests;

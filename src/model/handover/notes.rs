@@ -1,12 +1,13 @@
-//! The notes people wrote during the shift, and their acknowledgements of items.
+//! The notes people wrote during the shift.
 
-use super::{ACK_PREFIX, Ack, HandoverInput, HandoverItem, Section, Subject, age, when};
+use super::{
+    Extent, HandoverInput, HandoverItem, LEGACY_ACK_PREFIX, ProblemKey, Section, Subject, age, when,
+};
 use crate::model::run::EventBody;
 
-/// The open notes of the shift, and the acknowledgements (item key, acknowledgement).
-pub(super) fn notes_and_acks(input: &HandoverInput<'_>) -> (Vec<HandoverItem>, Vec<(String, Ack)>) {
+/// The open notes of the shift.
+pub(super) fn open_notes(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
     let mut items = Vec::new();
-    let mut acks = Vec::new();
     for event in input.events {
         let e = &event.event;
         if e.time < input.since {
@@ -20,16 +21,8 @@ pub(super) fn notes_and_acks(input: &HandoverInput<'_>) -> (Vec<HandoverItem>, V
         if !e.key.is_command() {
             continue;
         }
-        if let Some(rest) = text.strip_prefix(ACK_PREFIX) {
-            let (key, note) = rest.split_once(": ").unwrap_or((rest, ""));
-            acks.push((
-                key.to_string(),
-                Ack {
-                    by: e.actor.clone(),
-                    at: e.time,
-                    note: note.to_string(),
-                },
-            ));
+        // An older fleetdeck's acknowledgement (read as one, see `acks`).
+        if text.starts_with(LEGACY_ACK_PREFIX) {
             continue;
         }
         let about: Vec<String> = [
@@ -41,7 +34,7 @@ pub(super) fn notes_and_acks(input: &HandoverInput<'_>) -> (Vec<HandoverItem>, V
         .flatten()
         .collect();
         items.push(HandoverItem {
-            key: format!("note/{}", event.seq.0),
+            key: ProblemKey(format!("note/{}", event.seq.0)),
             section: Section::Notes,
             title: format!("{}: {text}", e.actor),
             details: vec![
@@ -61,8 +54,9 @@ pub(super) fn notes_and_acks(input: &HandoverInput<'_>) -> (Vec<HandoverItem>, V
                 item: e.item.clone(),
                 cluster: e.cluster.clone(),
             },
+            extent: Extent::default(),
             acks: Vec::new(),
         });
     }
-    (items, acks)
+    items
 }

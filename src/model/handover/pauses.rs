@@ -1,8 +1,10 @@
-//! The pause switches in force, with what each holds back.
+//! The pause switches in force, with what each holds back. A pause set again (another
+//! one since another time) is a new problem; so is a node or an approved batch it holds
+//! that it did not hold before.
 
 use jiff::Timestamp;
 
-use super::{HandoverInput, HandoverItem, Section, Subject, age, when};
+use super::{Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section, Subject, age, when};
 use crate::model::rollout::BatchPhase;
 use crate::model::run::{PauseScope, Projection, RunView};
 
@@ -43,15 +45,21 @@ pub(super) fn paused_automation(input: &HandoverInput<'_>) -> Vec<HandoverItem> 
                 age(now, pause.since)
             ),
         ];
-        details.extend(held);
-        details.extend(held_mid_change(p, &pause.scope));
+        held.extend(held_mid_change(p, &pause.scope));
+        details.extend(held.iter().map(|f| f.says.clone()));
+        let mut facts = vec![Fact::kind(
+            format!("paused since {}", pause.since),
+            format!("paused by {}: {}", pause.by, pause.reason),
+        )];
+        facts.extend(held);
         items.push(HandoverItem {
-            key: format!("pause/{}", pause.scope),
+            key: ProblemKey(format!("pause/{}", pause.scope)),
             section: Section::PausedAutomation,
             title: format!("{} paused: {}", pause.scope, pause.reason),
             details,
             since: Some(pause.since),
             subject,
+            extent: Extent(facts),
             acks: Vec::new(),
         });
     }
@@ -60,7 +68,7 @@ pub(super) fn paused_automation(input: &HandoverInput<'_>) -> Vec<HandoverItem> 
 
 /// For a pause: the nodes it holds between cordon and uncordon, run by run. A node left
 /// cordoned mid-drain while automation waits is what the next person must not miss.
-fn held_mid_change(p: &Projection, scope: &PauseScope) -> Vec<String> {
+fn held_mid_change(p: &Projection, scope: &PauseScope) -> Vec<Fact> {
     use crate::model::maintenance::mid_maintenance;
     p.runs
         .values()
@@ -81,14 +89,17 @@ fn held_mid_change(p: &Projection, scope: &PauseScope) -> Vec<String> {
                         || "between steps".to_owned(),
                         |(name, step)| format!("at {name}: {}", item.status_word(&step.status)),
                     );
-                    format!("holds {id} of {} mid-maintenance ({step})", run.id)
+                    Fact::kind(
+                        format!("holds {id} of {} mid-maintenance", run.id),
+                        format!("holds {id} of {} mid-maintenance ({step})", run.id),
+                    )
                 })
         })
         .collect()
 }
 
 /// For a paused rollout: the batches a person approved that wait for the resume.
-fn approved_but_held(run: &RunView, now: Timestamp) -> Vec<String> {
+fn approved_but_held(run: &RunView, now: Timestamp) -> Vec<Fact> {
     run.approvals
         .iter()
         .filter_map(|(by, at, batch, _)| {
@@ -98,10 +109,13 @@ fn approved_but_held(run: &RunView, now: Timestamp) -> Vec<String> {
                 Some(BatchPhase::AwaitingApproval | BatchPhase::Executing | BatchPhase::Pending)
             );
             waiting.then(|| {
-                format!(
-                    "holds back batch {}, approved by {by} {} ago: it starts once resumed",
-                    batch + 1,
-                    age(now, *at)
+                Fact::kind(
+                    format!("holds back batch {}", batch + 1),
+                    format!(
+                        "holds back batch {}, approved by {by} {} ago: it starts once resumed",
+                        batch + 1,
+                        age(now, *at)
+                    ),
                 )
             })
         })

@@ -1,8 +1,14 @@
 //! The runs' sections: batches awaiting approval, stuck and handed-off steps, halted
 //! rollouts. A finished run waits for nobody and nothing follows in it: only what it
 //! left half done is still there (see `left`).
+//!
+//! A step's item is keyed by the step, whether stuck or in a person's hands: a stuck
+//! step handed off (or given to someone else) is another problem, as is a new cause of
+//! a stuck step; the same causes with other numbers are the same problem.
 
-use super::{HandoverInput, HandoverItem, Section, Subject, age, when};
+use super::{
+    Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section, Subject, age, cause, when,
+};
 use crate::model::rollout::BatchPhase;
 use crate::model::run::{ItemId, ItemView, RunView, StepName, StepStatus, StepView};
 
@@ -29,7 +35,7 @@ pub(super) fn awaiting_approval(input: &HandoverInput<'_>) -> Vec<HandoverItem> 
                 .map(|b| b.iter().map(|c| c.as_str()).collect())
                 .unwrap_or_default();
             items.push(HandoverItem {
-                key: format!("approve/{}/{batch}", run.id),
+                key: ProblemKey(format!("approve/{}/{batch}", run.id)),
                 section: Section::AwaitingApproval,
                 title: format!(
                     "{}: batch {} awaits approval ({})",
@@ -47,11 +53,16 @@ pub(super) fn awaiting_approval(input: &HandoverInput<'_>) -> Vec<HandoverItem> 
                     run: Some(run.id.clone()),
                     ..Subject::default()
                 },
+                extent: Extent::default(),
                 acks: Vec::new(),
             });
         }
     }
     items
+}
+
+fn step_key(run: &RunView, item: &ItemId, step: &StepName) -> ProblemKey {
+    ProblemKey(format!("step/{}/{item}/{step}", run.id))
 }
 
 /// Every item of an open run with the step it stands at.
@@ -97,17 +108,26 @@ pub(super) fn stuck_steps(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             age(now, view.since),
             when(view.since)
         )];
-        details.extend(reason.split("; ").map(|r| format!("why: {r}")));
+        let reasons: Vec<&str> = reason.split("; ").collect();
+        details.extend(reasons.iter().map(|r| format!("why: {r}")));
+        let mut facts: Vec<Fact> = Vec::new();
+        for r in reasons {
+            let what = cause(r);
+            if !facts.iter().any(|f| f.what == what) {
+                facts.push(Fact::kind(what, r));
+            }
+        }
         if let Some(c) = &run.cluster {
             details.push(format!("cluster: {c}"));
         }
         items.push(HandoverItem {
-            key: format!("step/{}/{item_id}/{step}", run.id),
+            key: step_key(run, item_id, step),
             section: Section::StuckSteps,
             title: format!("{item_id} {step} stuck in {}", run.id),
             details,
             since: Some(view.since),
             subject: step_subject(run, item_id),
+            extent: Extent(facts),
             acks: Vec::new(),
         });
     }
@@ -142,12 +162,16 @@ pub(super) fn handed_off(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             when(since)
         ));
         items.push(HandoverItem {
-            key: format!("step/{}/{item_id}/{step}", run.id),
+            key: step_key(run, item_id, step),
             section: Section::HandedOff,
             title: format!("{item_id} {step} in {} is with {to} ({how})", run.id),
             details,
             since: Some(since),
             subject: step_subject(run, item_id),
+            extent: Extent(vec![Fact::kind(
+                format!("in {to}'s hands"),
+                format!("with {to} ({how})"),
+            )]),
             acks: Vec::new(),
         });
     }
@@ -160,7 +184,7 @@ pub(super) fn halted_rollouts(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
         .filter_map(|run| {
             let why = run.rollout.halted.as_ref()?;
             Some(HandoverItem {
-                key: format!("halted/{}", run.id),
+                key: ProblemKey(format!("halted/{}", run.id)),
                 section: Section::HaltedRollouts,
                 title: format!("{} halted: {why}", run.id),
                 details: vec![
@@ -173,6 +197,7 @@ pub(super) fn halted_rollouts(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                     run: Some(run.id.clone()),
                     ..Subject::default()
                 },
+                extent: Extent(vec![Fact::kind(cause(&why.to_string()), why.to_string())]),
                 acks: Vec::new(),
             })
         })

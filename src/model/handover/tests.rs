@@ -118,8 +118,14 @@ fn shift() -> Log {
         "bob@ops",
         Some("n2"),
         None,
-        EventBody::Note {
-            text: format!("{ACK_PREFIX}step/mnt-reboot-1/n2/Drain: seen, on it"),
+        EventBody::Acknowledged {
+            problem: ProblemKey("step/mnt-reboot-1/n2/Drain".into()),
+            title: "n2 Drain in mnt-reboot-1 is with bob@ops (handed off)".into(),
+            extent: Extent(vec![Fact::kind(
+                "in bob@ops's hands",
+                "with bob@ops (handed off)",
+            )]),
+            note: "seen, on it".into(),
         },
     );
     log
@@ -175,7 +181,11 @@ fn lists_pauses_stuck_and_handed_off_steps_notes_and_acks() {
             status: ClusterStatus::Synced,
             error: None,
             nodes_ready: (5, 8),
-            budgets_below_minimum: vec!["payments/orders has 1, needs 2".into()],
+            budgets_below_minimum: vec![BudgetShort {
+                budget: "payments/orders".into(),
+                healthy: 1,
+                needs: 2,
+            }],
         },
     ];
     let items = handover(&input(&projection, &log.0.0, &clusters));
@@ -229,6 +239,8 @@ fn lists_pauses_stuck_and_handed_off_steps_notes_and_acks() {
         "the acknowledgement is attached, not a note"
     );
     assert_eq!(handed.acks[0].note, "seen, on it");
+    assert!(handed.acknowledged(), "{:?}", handed.acks);
+    assert_eq!(handed.acks[0].change, "unchanged since");
     assert!(items[0].details.contains(&"by: alice@ops".to_string()));
 }
 
