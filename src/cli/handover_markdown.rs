@@ -1,21 +1,24 @@
 //! The shift handover as a Markdown report (`fleetdeck handover -o markdown`): headings
 //! per section, one list item per handover item, its facts and acknowledgements under it.
 
-use fleetdeck::model::handover::{HandoverInput, HandoverItem, Standing, when};
+use fleetdeck::model::handover::{Handover, Standing, when};
 use fleetdeck::model::text::one_line;
 
-/// The handover as a Markdown report.
-pub fn to_markdown(items: &[HandoverItem], input: &HandoverInput<'_>) -> String {
+/// The handover as a Markdown report: what could not be checked first (it bounds what
+/// the rest can say), the sections, then what settled since.
+pub fn to_markdown(report: &Handover) -> String {
+    let items = &report.items;
     let mut out = format!(
         "# Shift handover\n\nFrom {} to {} · {} item(s)\n",
-        when(input.since),
-        when(input.now),
+        when(report.since),
+        when(report.now),
         items.len()
     );
-    if input.clusters.is_none() {
-        out.push_str(
-            "\nCluster statuses were not checked (no ledger, `--wait-synced 0s`, or the fleet could not be synced).\n",
-        );
+    if !report.not_checked.is_empty() {
+        out.push_str("\n## Not checked\n\n");
+        for why in &report.not_checked {
+            out.push_str(&format!("- {}\n", one_line(why)));
+        }
     }
     let mut section = None;
     for item in items {
@@ -44,7 +47,13 @@ pub fn to_markdown(items: &[HandoverItem], input: &HandoverInput<'_>) -> String 
         }
     }
     if items.is_empty() {
-        out.push_str("\nNothing to hand over: no pause, no waiting batch, no stuck or handed-off step, no halted rollout, no troubled cluster, no expiring exception, no note.\n");
+        out.push_str("\nNothing to hand over from what could be read: no pause, no waiting batch, no stuck or handed-off step, no halted rollout, no troubled cluster, no expiring exception, no note.\n");
+    }
+    if !report.settled.is_empty() {
+        out.push_str("\n## Settled since\n\n");
+        for s in &report.settled {
+            out.push_str(&format!("- {}: {}\n", one_line(&s.title), one_line(&s.how)));
+        }
     }
     out
 }
@@ -52,8 +61,10 @@ pub fn to_markdown(items: &[HandoverItem], input: &HandoverInput<'_>) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fleetdeck::model::handover::{Ack, Extent, ProblemKey, Section, Subject};
-    use fleetdeck::model::run::{Actor, Projection};
+    use fleetdeck::model::handover::{
+        Ack, Check, Extent, HandoverItem, ProblemKey, Section, Settled, Subject,
+    };
+    use fleetdeck::model::run::Actor;
     use jiff::Timestamp;
 
     fn at(s: i64) -> Timestamp {
@@ -69,22 +80,13 @@ mod tests {
             since: None,
             subject: Subject::default(),
             extent: Extent::default(),
+            check: Check::Current,
             acks: Vec::new(),
         }
     }
 
     #[test]
     fn sections_are_headings_and_each_item_stays_one_line() {
-        let projection = Projection::default();
-        let input = HandoverInput {
-            projection: &projection,
-            events: &[],
-            clusters: None,
-            ledger: None,
-            since: at(-3600),
-            now: at(0),
-            expiring_within_days: 14,
-        };
         let mut handed = item(
             Section::HandedOff,
             "n2 Drain in mnt-reboot-1 is with bob@ops (handed off)",
@@ -106,7 +108,16 @@ mod tests {
                 &["about: the fleet"],
             ),
         ];
-        let md = to_markdown(&items, &input);
+        let md = to_markdown(&Handover {
+            since: at(-3600),
+            now: at(0),
+            items,
+            settled: vec![Settled {
+                title: "n1 in mnt-1 left cordoned".into(),
+                how: "prod-use1-01 reports n1 schedulable: it was uncordoned since".into(),
+            }],
+            not_checked: vec!["cluster statuses not checked (--wait-synced 0s)".into()],
+        });
         assert!(md.contains("## Handed-off steps"), "{md}");
         assert!(
             md.contains("  - note: checkout team must scale up first"),
@@ -124,6 +135,13 @@ mod tests {
             !md.lines().any(|l| l.starts_with("## do not")),
             "a note opened a heading: {md}"
         );
-        assert!(md.contains("Cluster statuses were not checked"), "{md}");
+        assert!(
+            md.contains("## Not checked\n\n- cluster statuses not checked (--wait-synced 0s)\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains("## Settled since\n\n- n1 in mnt-1 left cordoned: prod-use1-01 reports n1 schedulable"),
+            "{md}"
+        );
     }
 }

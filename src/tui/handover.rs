@@ -11,7 +11,9 @@ use super::app::App;
 use super::format::{fit, one_line};
 use super::theme::Slot;
 use super::view::{centred, overlay_block};
-use crate::model::handover::{HandoverInput, HandoverItem, Standing, cluster_health, handover};
+use crate::model::handover::{
+    Handover, HandoverInput, HandoverItem, JournalFacts, Known, Standing, cluster_health, handover,
+};
 
 /// How far back the console's walkthrough looks by default: one shift
 /// (`:handover 12h` looks further).
@@ -28,21 +30,41 @@ pub struct HandoverState {
     pub items: Vec<HandoverItem>,
     /// How far back it looks (the shift's length); `SHIFT` when unset.
     pub shift: Option<std::time::Duration>,
+    /// What could not be checked at all, with why.
+    pub not_checked: Vec<String>,
 }
 
-/// The handover items for the console's current view of the world.
-pub fn build(app: &App) -> Vec<HandoverItem> {
+impl HandoverState {
+    /// Takes in a freshly built handover (the selection is the caller's).
+    pub fn set(&mut self, built: Handover) {
+        self.items = built.items;
+        self.not_checked = built.not_checked;
+    }
+}
+
+/// The handover for the console's current view of the world.
+pub fn build(app: &App) -> Handover {
     let clusters = cluster_health(&app.snapshot);
     let shift = app.handover.shift.unwrap_or(SHIFT);
     let since = jiff::SignedDuration::try_from(shift)
         .ok()
         .and_then(|d| app.now.checked_sub(d).ok())
         .unwrap_or(app.now);
+    let journal = &app.activity.journal;
+    // What was read before a lost connection stays (the header says it may be behind);
+    // with nothing read at all, the journal's part is unknown, not empty.
+    let journal = if app.activity.connected || journal.projection.last_seq.is_some() {
+        Known::Read(JournalFacts {
+            projection: &journal.projection,
+            events: &journal.events,
+        })
+    } else {
+        Known::NotRead("no journal connected: see the log".into())
+    };
     let input = HandoverInput {
-        projection: &app.activity.journal.projection,
-        events: &app.activity.journal.events,
-        clusters: Some(&clusters),
-        ledger: Some(&app.ledger),
+        journal,
+        fleet: Known::Read(clusters.as_slice()),
+        ledger: Known::Read(app.ledger.as_ref()),
         since,
         now: app.now,
         expiring_within_days: EXPIRING_DAYS,
@@ -81,15 +103,30 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
         return;
     }
     if state.items.is_empty() {
-        Paragraph::new(vec![
+        let mut lines = vec![
             Line::styled("Nothing to hand over.", t.style(Slot::Ok)),
-            Line::raw("No pause, no batch awaiting approval, no stuck or handed-off step, no halted rollout,"),
+            Line::raw(
+                "No pause, no batch awaiting approval, no stuck or handed-off step, no halted rollout,",
+            ),
             Line::raw(format!(
                 "no Unreachable / IdentityMismatch / UNKNOWN cluster, none with nodes down or a budget below its minimum, no exception expiring within 14 days, no note in the last {}.",
                 crate::model::duration::format_duration(state.shift.unwrap_or(SHIFT))
             )),
-        ])
-        .render(inner, buf);
+        ];
+        // Nothing found is not nothing there: what could not be looked at is said.
+        if !state.not_checked.is_empty() {
+            lines.push(Line::raw(""));
+            lines.push(Line::styled("Not checked:", t.style(Slot::Unknown)));
+            lines.extend(
+                state
+                    .not_checked
+                    .iter()
+                    .map(|why| Line::raw(format!("  {why}"))),
+            );
+        }
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .render(inner, buf);
         return;
     }
     let [list, body] =
@@ -168,6 +205,16 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
             )),
         ]));
         text.push(Line::raw(format!("  {}", one_line(&a.change))));
+    }
+    if !state.not_checked.is_empty() {
+        text.push(Line::raw(""));
+        text.push(Line::styled(
+            "not checked in this handover:",
+            t.style(Slot::Unknown),
+        ));
+        for why in &state.not_checked {
+            text.push(Line::raw(format!("  {why}")));
+        }
     }
     let [_, body] = Layout::horizontal([Constraint::Length(1), Constraint::Min(1)]).areas(body);
     Paragraph::new(text)

@@ -2,6 +2,8 @@
 //! re-open when it gets worse or another problem appears.
 
 use super::*;
+use crate::model::live::ClusterStatus;
+use crate::model::run::Projection;
 use crate::model::run::{
     EventBody, EventLog, IdempotencyKey, NewEvent, OperatorCommand, StepName, StepStatus,
     command_event,
@@ -26,20 +28,24 @@ fn euw(status: ClusterStatus, down: usize, budgets: &[(&str, i32, i32)]) -> Clus
                 needs: *needs,
             })
             .collect(),
+        nodes: Default::default(),
     }
 }
 
 fn items(log: &EventLog, clusters: &[ClusterHealth]) -> Vec<HandoverItem> {
     let projection = Projection::replay(&log.0);
     handover(&HandoverInput {
-        projection: &projection,
-        events: &log.0,
-        clusters: Some(clusters),
-        ledger: None,
+        journal: Known::Read(JournalFacts {
+            projection: &projection,
+            events: &log.0,
+        }),
+        fleet: Known::Read(clusters),
+        ledger: Known::NotRead("not given".into()),
         since: at(-3600),
         now: at(3600),
         expiring_within_days: 14,
     })
+    .items
 }
 
 fn only(items: Vec<HandoverItem>, section: Section) -> HandoverItem {
@@ -153,6 +159,7 @@ fn a_cluster_that_changes_status_is_another_problem() {
         error: Some("connection refused".into()),
         nodes_ready: (0, 6),
         budgets_below_minimum: Vec::new(),
+        nodes: Default::default(),
     };
     let item = only(items(&log, &[unreachable.clone()]), Section::Clusters);
     acknowledge(&mut log, &item, 100, "bob@ops", "network team on it");

@@ -38,7 +38,10 @@ pub(super) fn attach(items: &mut [HandoverItem], input: &HandoverInput<'_>) {
 
 /// The acknowledgements written since the shift started, oldest first.
 fn written(input: &HandoverInput<'_>) -> Vec<Written> {
-    input
+    let Some(journal) = input.journal.read() else {
+        return Vec::new();
+    };
+    journal
         .events
         .iter()
         .map(|event| &event.event)

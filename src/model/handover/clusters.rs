@@ -6,8 +6,8 @@
 //! budget further below its minimum, Degraded data, a new budget below it are worse).
 
 use super::{
-    BudgetShort, ClusterHealth, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section,
-    Subject,
+    BudgetShort, Check, ClusterHealth, Extent, Fact, HandoverInput, HandoverItem, ProblemKey,
+    Section, Subject,
 };
 use crate::model::ledger::ClusterId;
 use crate::model::live::ClusterStatus;
@@ -48,6 +48,12 @@ pub fn cluster_health(snapshot: &crate::model::live::FleetSnapshot) -> Vec<Clust
                     needs: pdb.desired_healthy,
                 })
                 .collect(),
+            nodes: c
+                .view
+                .nodes
+                .iter()
+                .map(|n| (n.name.0.to_string(), n.schedulability))
+                .collect(),
         })
         .collect()
 }
@@ -55,7 +61,7 @@ pub fn cluster_health(snapshot: &crate::model::live::FleetSnapshot) -> Vec<Clust
 /// Clusters Unreachable, IdentityMismatch or UNKNOWN.
 pub(super) fn untrusted(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
     let mut items = Vec::new();
-    for c in input.clusters.unwrap_or(&[]) {
+    for c in input.fleet.read().unwrap_or(&[]) {
         if !matches!(
             c.status,
             ClusterStatus::Unreachable | ClusterStatus::IdentityMismatch | ClusterStatus::Unknown
@@ -78,6 +84,7 @@ pub(super) fn untrusted(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             since: None,
             subject: cluster_subject(&c.id),
             extent: Extent(vec![Fact::kind(label, label)]),
+            check: Check::Current,
             acks: Vec::new(),
         });
     }
@@ -95,7 +102,7 @@ fn cluster_subject(id: &ClusterId) -> Subject {
 /// disruption budgets below their minimum.
 pub(super) fn not_whole(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
     let mut items = Vec::new();
-    for c in input.clusters.unwrap_or(&[]) {
+    for c in input.fleet.read().unwrap_or(&[]) {
         let facts = what_is_wrong(c);
         let Some((first, more)) = facts.split_first() else {
             continue;
@@ -108,6 +115,7 @@ pub(super) fn not_whole(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             since: None,
             subject: cluster_subject(&c.id),
             extent: Extent(facts),
+            check: Check::Current,
             acks: Vec::new(),
         });
     }

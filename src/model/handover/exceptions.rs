@@ -1,10 +1,10 @@
 //! The ledger's section: exceptions expiring soon, or expired.
 
-use super::{Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section, Subject};
+use super::{Check, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section, Subject};
 
 /// Ledger exceptions expiring within the window (or expired).
 pub(super) fn expiring(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
-    let Some(ledger) = input.ledger else {
+    let Some(ledger) = input.ledger.read() else {
         return Vec::new();
     };
     let today = input.now.to_zoned(jiff::tz::TimeZone::UTC).date();
@@ -39,6 +39,7 @@ pub(super) fn expiring(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                     ..Subject::default()
                 },
                 extent: Extent(vec![Fact::kind(fact, when)]),
+                check: Check::Current,
                 acks: Vec::new(),
             });
         }

@@ -4,6 +4,12 @@
 //! One function per section, each in the file of what it reads: pauses, runs (approvals,
 //! stuck and handed-off steps, halts), what runs left mid-change, clusters, the ledger's
 //! exceptions, and the notes and acknowledgements people wrote.
+//!
+//! What the journal says was left behind is judged against the journal's later events
+//! and the clusters' live state where it is known: an item they show settled is not
+//! listed (it is named among the settled), and one that could not be checked says why.
+//! A source that could not be read at all (no journal, no ledger, the fleet not synced)
+//! is named with why, never taken for "nothing to hand over".
 
 use std::time::Duration;
 
@@ -11,15 +17,16 @@ use jiff::Timestamp;
 use serde::Serialize;
 
 use crate::model::duration::format_duration;
-use crate::model::ledger::{ClusterId, Ledger};
-use crate::model::live::ClusterStatus;
-use crate::model::run::{Actor, Event, ItemId, Projection, RunId};
+use crate::model::ledger::ClusterId;
+use crate::model::run::{Actor, ItemId, RunId};
 
 mod acks;
 mod clusters;
 mod exceptions;
 mod extent;
+mod input;
 mod left;
+mod left_release;
 mod notes;
 mod pauses;
 mod runs;
@@ -27,6 +34,7 @@ mod runs;
 pub use acks::LEGACY_ACK_PREFIX;
 pub use clusters::cluster_health;
 pub use extent::{Extent, Fact, ProblemKey, cause};
+pub use input::{BudgetShort, ClusterHealth, HandoverInput, JournalFacts, Known};
 
 /// What an item is about; an acknowledgement is journaled against the same.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -144,8 +152,52 @@ pub struct HandoverItem {
     pub subject: Subject,
     /// How bad it stands, in the terms that tell whether it got worse.
     pub extent: Extent,
+    /// Whether later events or the live state were asked whether it still stands.
+    pub check: Check,
     /// Acknowledgements during the shift, oldest first.
     pub acks: Vec<Ack>,
+}
+
+/// Whether an item of the journal's was checked against what happened since.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "result", content = "says", rename_all = "camelCase")]
+pub enum Check {
+    /// Nothing later could change it: it comes from the journal's or the cluster's
+    /// current state itself (a pause, a stuck step, a cluster's status).
+    Current,
+    /// Checked: it still stands, and how that was seen.
+    Confirmed(String),
+    /// It could not be checked, and why.
+    NotChecked(String),
+}
+
+/// An item the journal still says was left behind, that later events or the live state
+/// show settled: it is not listed, only named.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Settled {
+    /// The item as the journal alone would have listed it.
+    pub title: String,
+    /// What settled it, and where that was seen.
+    pub how: String,
+}
+
+/// The shift handover: the items to walk, what settled since, and what could not be
+/// checked at all.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Handover {
+    /// When the shift started.
+    pub since: Timestamp,
+    /// When the handover was built.
+    pub now: Timestamp,
+    /// The items, sections in walking order.
+    pub items: Vec<HandoverItem>,
+    /// Items the journal alone would list that later events or the live state settled.
+    pub settled: Vec<Settled>,
+    /// Sources that could not be read, and clusters not checked, each with why and what
+    /// is therefore unknown.
+    pub not_checked: Vec<String>,
 }
 
 impl HandoverItem {
@@ -158,52 +210,6 @@ impl HandoverItem {
     pub fn reopened(&self) -> bool {
         !self.acks.is_empty() && !self.acknowledged()
     }
-}
-
-/// A disruption budget with fewer healthy pods than it needs: drains there wait, and
-/// the workload is already short.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BudgetShort {
-    /// `namespace/name`.
-    pub budget: String,
-    /// Healthy pods it has.
-    pub healthy: i32,
-    /// Healthy pods it needs.
-    pub needs: i32,
-}
-
-/// A cluster's status as the live view reports it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClusterHealth {
-    /// Ledger id.
-    pub id: ClusterId,
-    /// Its status.
-    pub status: ClusterStatus,
-    /// The last error, in words.
-    pub error: Option<String>,
-    /// (Ready, all) nodes; (0, n) without fresh data.
-    pub nodes_ready: (usize, usize),
-    /// Disruption budgets with fewer healthy pods than they need.
-    pub budgets_below_minimum: Vec<BudgetShort>,
-}
-
-/// Everything a handover is built from.
-#[derive(Debug, Clone, Copy)]
-pub struct HandoverInput<'a> {
-    /// The journal's current state.
-    pub projection: &'a Projection,
-    /// Journal events of the shift (notes and acknowledgements are read from these).
-    pub events: &'a [Event],
-    /// Live statuses; `None` when the fleet was not checked.
-    pub clusters: Option<&'a [ClusterHealth]>,
-    /// The ledger, for exceptions.
-    pub ledger: Option<&'a Ledger>,
-    /// When the shift started.
-    pub since: Timestamp,
-    /// Now.
-    pub now: Timestamp,
-    /// Exceptions expiring within this many days are listed.
-    pub expiring_within_days: i64,
 }
 
 /// `3h12m`, for ages in details.
@@ -225,13 +231,14 @@ pub fn when(t: Timestamp) -> String {
 }
 
 /// Builds the handover, sections in walking order.
-pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
+pub fn handover(input: &HandoverInput<'_>) -> Handover {
+    let mut settled = Vec::new();
     let mut items = pauses::paused_automation(input);
     items.extend(runs::awaiting_approval(input));
     items.extend(runs::stuck_steps(input));
     items.extend(runs::handed_off(input));
     items.extend(runs::halted_rollouts(input));
-    items.extend(left::left_mid_change(input));
+    items.extend(left::left_mid_change(input, &mut settled));
     items.extend(clusters::untrusted(input));
     items.extend(clusters::not_whole(input));
     items.extend(exceptions::expiring(input));
@@ -239,10 +246,18 @@ pub fn handover(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
     acks::attach(&mut items, input);
     // Stable: within a section, items keep the journal's run order.
     items.sort_by_key(|i| i.section);
-    items
+    Handover {
+        since: input.since,
+        now: input.now,
+        items,
+        settled,
+        not_checked: input::not_checked(input),
+    }
 }
 
 #[cfg(test)]
 mod ack_tests;
+#[cfg(test)]
+mod stale_tests;
 #[cfg(test)]
 mod tests;

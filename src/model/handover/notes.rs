@@ -1,14 +1,18 @@
 //! The notes people wrote during the shift.
 
 use super::{
-    Extent, HandoverInput, HandoverItem, LEGACY_ACK_PREFIX, ProblemKey, Section, Subject, age, when,
+    Check, Extent, HandoverInput, HandoverItem, LEGACY_ACK_PREFIX, ProblemKey, Section, Subject,
+    age, when,
 };
 use crate::model::run::EventBody;
 
 /// The open notes of the shift.
 pub(super) fn open_notes(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
     let mut items = Vec::new();
-    for event in input.events {
+    let Some(journal) = input.journal.read() else {
+        return items;
+    };
+    for event in journal.events {
         let e = &event.event;
         if e.time < input.since {
             continue;
@@ -55,6 +59,7 @@ pub(super) fn open_notes(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                 cluster: e.cluster.clone(),
             },
             extent: Extent::default(),
+            check: Check::Current,
             acks: Vec::new(),
         });
     }

@@ -4,14 +4,19 @@
 
 use jiff::Timestamp;
 
-use super::{Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section, Subject, age, when};
+use super::{
+    Check, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section, Subject, age, when,
+};
 use crate::model::rollout::BatchPhase;
 use crate::model::run::{PauseScope, Projection, RunView};
 
 /// Every pause switch in force: why, by whom, since when, and what it holds.
 pub(super) fn paused_automation(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
+    let Some(journal) = input.journal.read() else {
+        return Vec::new();
+    };
     let now = input.now;
-    let p = input.projection;
+    let p = journal.projection;
     let mut items = Vec::new();
     for pause in p.pauses.values() {
         let by = if pause.by_guard {
@@ -60,6 +65,7 @@ pub(super) fn paused_automation(input: &HandoverInput<'_>) -> Vec<HandoverItem> 
             since: Some(pause.since),
             subject,
             extent: Extent(facts),
+            check: Check::Current,
             acks: Vec::new(),
         });
     }

@@ -7,7 +7,8 @@
 //! a stuck step; the same causes with other numbers are the same problem.
 
 use super::{
-    Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section, Subject, age, cause, when,
+    Check, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section, Subject, age, cause,
+    when,
 };
 use crate::model::rollout::BatchPhase;
 use crate::model::run::{ItemId, ItemView, RunView, StepName, StepStatus, StepView};
@@ -15,9 +16,10 @@ use crate::model::run::{ItemId, ItemView, RunView, StepName, StepStatus, StepVie
 /// Runs that are not over, in the journal's order.
 fn open_runs<'a>(input: &HandoverInput<'a>) -> impl Iterator<Item = &'a RunView> {
     input
-        .projection
-        .runs
-        .values()
+        .journal
+        .read()
+        .into_iter()
+        .flat_map(|journal| journal.projection.runs.values())
         .filter(|run| !run.status.is_final())
 }
 
@@ -54,6 +56,7 @@ pub(super) fn awaiting_approval(input: &HandoverInput<'_>) -> Vec<HandoverItem> 
                     ..Subject::default()
                 },
                 extent: Extent::default(),
+                check: Check::Current,
                 acks: Vec::new(),
             });
         }
@@ -128,6 +131,7 @@ pub(super) fn stuck_steps(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             since: Some(view.since),
             subject: step_subject(run, item_id),
             extent: Extent(facts),
+            check: Check::Current,
             acks: Vec::new(),
         });
     }
@@ -172,6 +176,7 @@ pub(super) fn handed_off(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                 format!("in {to}'s hands"),
                 format!("with {to} ({how})"),
             )]),
+            check: Check::Current,
             acks: Vec::new(),
         });
     }
@@ -198,6 +203,7 @@ pub(super) fn halted_rollouts(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                     ..Subject::default()
                 },
                 extent: Extent(vec![Fact::kind(cause(&why.to_string()), why.to_string())]),
+                check: Check::Current,
                 acks: Vec::new(),
             })
         })

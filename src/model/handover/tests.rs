@@ -1,6 +1,8 @@
 use super::*;
 use crate::model::ledger::read_ledger;
+use crate::model::live::ClusterStatus;
 use crate::model::rollout::BatchPhase;
+use crate::model::run::{Event, Projection};
 use crate::model::run::{
     EventBody, EventLog, IdempotencyKey, NewEvent, PauseScope, StepName, StepStatus,
 };
@@ -146,10 +148,12 @@ fn input<'a>(
     clusters: &'a [ClusterHealth],
 ) -> HandoverInput<'a> {
     HandoverInput {
-        projection: p,
-        events,
-        clusters: Some(clusters),
-        ledger: None,
+        journal: Known::Read(JournalFacts {
+            projection: p,
+            events,
+        }),
+        fleet: Known::Read(clusters),
+        ledger: Known::NotRead("not given".into()),
         since: at(-3600),
         now: at(3600),
         expiring_within_days: 14,
@@ -167,6 +171,7 @@ fn lists_pauses_stuck_and_handed_off_steps_notes_and_acks() {
             error: Some("connection refused".into()),
             nodes_ready: (0, 6),
             budgets_below_minimum: Vec::new(),
+            nodes: Default::default(),
         },
         ClusterHealth {
             id: ClusterId("prod-use1-02".into()),
@@ -174,6 +179,7 @@ fn lists_pauses_stuck_and_handed_off_steps_notes_and_acks() {
             error: None,
             nodes_ready: (8, 8),
             budgets_below_minimum: Vec::new(),
+            nodes: Default::default(),
         },
         // Fresh data, but a zone down and a budget short of healthy pods.
         ClusterHealth {
@@ -186,9 +192,10 @@ fn lists_pauses_stuck_and_handed_off_steps_notes_and_acks() {
                 healthy: 1,
                 needs: 2,
             }],
+            nodes: Default::default(),
         },
     ];
-    let items = handover(&input(&projection, &log.0.0, &clusters));
+    let items = handover(&input(&projection, &log.0.0, &clusters)).items;
     let sections: Vec<Section> = items.iter().map(|i| i.section).collect();
     assert_eq!(
         sections,
@@ -256,13 +263,13 @@ fn exceptions_expiring_within_the_window_are_listed() {
         .expect("example ledger is valid");
     let projection = Projection::default();
     let mut i = input(&projection, &[], &[]);
-    i.ledger = Some(&ledger);
+    i.ledger = Known::Read(&ledger);
     i.expiring_within_days = 100_000;
-    let items = handover(&i);
+    let items = handover(&i).items;
     assert!(!items.is_empty());
     assert!(items.iter().all(|i| i.section == Section::Exceptions));
     i.expiring_within_days = -100_000;
-    assert!(handover(&i).is_empty());
+    assert!(handover(&i).items.is_empty());
 }
 
 /// The two-node maintenance with n1 cordoned and draining, as the executor records it.
@@ -287,7 +294,7 @@ fn draining() -> Log {
 
 fn items_of(log: &Log) -> Vec<HandoverItem> {
     let projection = Projection::replay(&log.0.0);
-    handover(&input(&projection, &log.0.0, &[]))
+    handover(&input(&projection, &log.0.0, &[])).items
 }
 
 #[test]
@@ -456,7 +463,7 @@ fn only_notes_people_wrote_are_open_notes() {
     );
     let projection = Projection::replay(&log.0.0);
     let input = input(&projection, &log.0.0, &[]);
-    let items = handover(&input);
+    let items = handover(&input).items;
     let notes: Vec<&str> = items
         .iter()
         .filter(|i| i.section == Section::Notes)
@@ -553,7 +560,7 @@ fn a_paused_rollout_says_which_approved_batch_it_holds_back() {
         projection.effective_status(run),
         crate::model::run::RunStatus::Paused
     );
-    let items = handover(&input(&projection, &log.0, &[]));
+    let items = handover(&input(&projection, &log.0, &[])).items;
     let pause = items
         .iter()
         .find(|i| i.section == Section::PausedAutomation)
@@ -573,7 +580,7 @@ fn an_aborted_rollout_says_where_its_release_went() {
         },
     );
     let projection = Projection::replay(&log.0);
-    let items = handover(&input(&projection, &log.0, &[]));
+    let items = handover(&input(&projection, &log.0, &[])).items;
     assert_eq!(
         items.len(),
         1,
@@ -612,7 +619,7 @@ fn an_aborted_rollout_with_an_apply_still_in_flight_says_so() {
         },
     );
     let projection = Projection::replay(&log.0);
-    let items = handover(&input(&projection, &log.0, &[]));
+    let items = handover(&input(&projection, &log.0, &[])).items;
     assert_eq!(
         items[0].title,
         "ro-cni-1 aborted with its release on 1 of 3 clusters, 1 more in flight"
