@@ -161,7 +161,10 @@ fn a_cluster_that_changes_status_is_another_problem() {
         budgets_below_minimum: Vec::new(),
         nodes: Default::default(),
     };
-    let item = only(items(&log, &[unreachable.clone()]), Section::Clusters);
+    let item = only(
+        items(&log, std::slice::from_ref(&unreachable)),
+        Section::Clusters,
+    );
     acknowledge(&mut log, &item, 100, "bob@ops", "network team on it");
     let mut other_error = unreachable.clone();
     other_error.error = Some("timed out".into());
