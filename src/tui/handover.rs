@@ -221,3 +221,99 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
         .wrap(Wrap { trim: false })
         .render(body, buf);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures;
+    use super::super::tests::{press, render};
+    use crate::model::handover::{Extent, Fact, Section};
+    use crate::model::run::{Actor, EventLog, OperatorCommand, command_event};
+
+    /// The operator app's walkthrough after `who` acknowledged the item whose title
+    /// starts with `title`, as it stood then (`then`, or as it stands now).
+    fn acknowledged(title: &str, then: Option<Extent>) -> super::super::app::App {
+        let mut app = fixtures::operator_app();
+        press(&mut app, "H");
+        let item = app
+            .handover
+            .items
+            .iter()
+            .find(|i| i.title.starts_with(title))
+            .expect("listed")
+            .clone();
+        let command = OperatorCommand::Acknowledge {
+            problem: item.key.clone(),
+            title: item.title.clone(),
+            extent: then.unwrap_or(item.extent.clone()),
+            run: item.subject.run.clone(),
+            item: item.subject.item.clone(),
+            cluster: item.subject.cluster.clone(),
+            note: "seen, vendor case 42".into(),
+        };
+        let mut log = EventLog(fixtures::journal_events());
+        let projection = crate::model::run::Projection::replay(&log.0);
+        let at = fixtures::now()
+            .checked_sub(jiff::SignedDuration::from_mins(12))
+            .expect("in range");
+        log.push(
+            command_event(&projection, &command, &Actor("carol@ops".into()), at).expect("accepted"),
+        );
+        fixtures::with_journal(&mut app, log.0);
+        let index = app
+            .handover
+            .items
+            .iter()
+            .position(|i| i.key == item.key)
+            .expect("still listed");
+        for _ in 0..index {
+            press(&mut app, "right");
+        }
+        app
+    }
+
+    #[test]
+    fn an_acknowledgement_that_holds_is_marked_and_says_what_changed() {
+        let app = acknowledged("eu-fra-prod-01", None);
+        let screen = render(&app, 160, 36);
+        assert!(
+            screen.contains("✓ eu-fra-prod-01: 1 of 13 nodes not ready"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("acknowledged by carol@ops at 13:50 UTC: seen, vendor case 42"),
+            "{screen}"
+        );
+        assert!(screen.contains("unchanged since"), "{screen}");
+        insta::assert_snapshot!("handover_acknowledged", screen);
+    }
+
+    #[test]
+    fn an_acknowledgement_of_a_problem_that_got_worse_reopens_it() {
+        // Acknowledged when only a node was down; its data is Degraded now.
+        let then = Extent(vec![Fact::counted(
+            "nodes not ready",
+            1,
+            "1 of 13 nodes not ready",
+        )]);
+        let app = acknowledged("eu-fra-prod-02", Some(then));
+        let item = &app.handover.items[app.handover.index];
+        assert_eq!(item.section, Section::ClustersNotWhole);
+        assert!(item.reopened(), "{item:#?}");
+        let screen = render(&app, 160, 36);
+        assert!(screen.contains("! eu-fra-prod-02"), "{screen}");
+        assert!(
+            screen.contains("re-opened: worse since it was acknowledged"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("worse since: new: data Degraded"),
+            "{screen}"
+        );
+        insta::assert_snapshot!("handover_reopened", screen);
+        // Small terminals draw it without panicking or losing the mark.
+        for (w, h) in [(80, 24), (60, 20)] {
+            let small = render(&app, w, h);
+            assert!(small.contains("eu-fra-prod-02"), "{w}×{h}:\n{small}");
+        }
+    }
+}
