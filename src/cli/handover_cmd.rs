@@ -84,7 +84,11 @@ fn table(report: &Handover) -> String {
                 .join("; "),
         ]);
     }
-    let mut out = table.render();
+    let mut out = if report.items.is_empty() {
+        "Nothing to hand over from what could be read.\n".to_string()
+    } else {
+        table.render()
+    };
     for s in &report.settled {
         out.push_str(&format!("settled since: {} — {}\n", s.title, s.how));
     }

@@ -114,13 +114,22 @@ pub(super) fn not_checked(input: &HandoverInput<'_>) -> Vec<String> {
              acknowledgements are unknown"
         ));
     }
-    match &input.fleet {
-        Known::NotRead(why) => out.push(format!(
+    match (&input.fleet, &input.ledger) {
+        // Without a ledger there is no fleet to sync either: said once.
+        (Known::NotRead(fleet), Known::NotRead(ledger)) if fleet == ledger => {
+            out.push(format!(
+                "ledger not read ({ledger}): clusters Unreachable, IdentityMismatch, UNKNOWN \
+                 or not whole and expiring exceptions are unknown, and what the journal says \
+                 was left behind was not checked against the clusters"
+            ));
+            return out;
+        }
+        (Known::NotRead(why), _) => out.push(format!(
             "cluster statuses not checked ({why}): clusters Unreachable, IdentityMismatch, \
              UNKNOWN or not whole are unknown, and what the journal says was left behind was \
              not checked against the clusters"
         )),
-        Known::Read(clusters) => {
+        (Known::Read(clusters), _) => {
             let connecting: Vec<&str> = clusters
                 .iter()
                 .filter(|c| c.status == ClusterStatus::Connecting)
