@@ -258,6 +258,8 @@ pub fn handover(input: &HandoverInput<'_>) -> Handover {
 #[cfg(test)]
 mod ack_tests;
 #[cfg(test)]
+mod rollout_tests;
+#[cfg(test)]
 mod stale_tests;
 #[cfg(test)]
 mod tests;
