@@ -168,17 +168,6 @@ fn nodes_left(
     out
 }
 
-impl Check {
-    /// The check as a detail line (`checked: …`, `not checked: …`).
-    pub fn line(&self) -> String {
-        match self {
-            Check::Current => "current: read from the journal's or the cluster's state now".into(),
-            Check::Confirmed(how) => format!("checked: {how}"),
-            Check::NotChecked(why) => format!("not checked: {why}"),
-        }
-    }
-}
-
 /// A later maintenance run on the same cluster that took `node` after `since`: how it
 /// settles what `run` left there (it ended the node's maintenance, or has the node now
 /// and lists it itself).
@@ -236,6 +225,8 @@ enum Live {
     Stands(Check),
 }
 
+/// Whether `node` of `cluster`, which fleetdeck left `cordoned` (or only mid-step), is
+/// still so as far as the live cluster shows, or why that cannot be seen.
 fn live_node(
     input: &HandoverInput<'_>,
     cluster: Option<&ClusterId>,

@@ -171,6 +171,17 @@ pub enum Check {
     NotChecked(String),
 }
 
+impl Check {
+    /// The check as a detail line (`checked: …`, `not checked: …`).
+    pub fn line(&self) -> String {
+        match self {
+            Check::Current => "current: read from the journal's or the cluster's state now".into(),
+            Check::Confirmed(how) => format!("checked: {how}"),
+            Check::NotChecked(why) => format!("not checked: {why}"),
+        }
+    }
+}
+
 /// An item the journal still says was left behind, that later events or the live state
 /// show settled: it is not listed, only named.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
