@@ -354,3 +354,196 @@ fn demo_operator_actions() {
         "a read-only console writes nothing"
     );
 }
+
+/// The demo's simulator as the kubeconfig in `dir` names it: `host:port`, and the token
+/// its user presents.
+fn demo_simulator(dir: &str) -> (String, String) {
+    let kubeconfig = std::fs::read_to_string(format!("{dir}/kubeconfig")).expect("kubeconfig");
+    let value = |key: &str| {
+        kubeconfig
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(key))
+            .map(|v| v.trim().trim_matches('"').to_owned())
+            .unwrap_or_else(|| panic!("no {key} in:\n{kubeconfig}"))
+    };
+    let server = value("server:");
+    let addr = server
+        .strip_prefix("http://")
+        .and_then(|s| s.split_once('/'))
+        .map(|(addr, _)| addr.to_owned())
+        .expect("a loopback server URL");
+    (addr, value("token:"))
+}
+
+/// One HTTP request to the demo's simulator over loopback: its answer's JSON.
+fn sim_call(sim: &(String, String), method: &str, path: &str, body: &str) -> serde_json::Value {
+    use std::io::{Read, Write};
+    let (addr, token) = sim;
+    let mut stream = std::net::TcpStream::connect(addr).expect("the simulator answers");
+    // HTTP/1.0: one answer, then the server closes, so reading to the end is the body.
+    write!(
+        stream,
+        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\
+         Content-Type: application/merge-patch+json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("request sent");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("answer read");
+    let (head, body) = answer.split_once("\r\n\r\n").expect("an HTTP answer");
+    assert!(head.contains(" 200 "), "{method} {path}: {head}\n{body}");
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+/// The names of the nodes of `cluster` in `zone`.
+fn nodes_in_zone(sim: &(String, String), cluster: &str, zone: &str) -> Vec<String> {
+    let nodes = sim_call(sim, "GET", &format!("/clusters/{cluster}/api/v1/nodes"), "");
+    nodes["items"]
+        .as_array()
+        .expect("a node list")
+        .iter()
+        .filter(|n| n["metadata"]["labels"]["topology.kubernetes.io/zone"] == zone)
+        .filter_map(|n| n["metadata"]["name"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// The shift handover on `fleetdeck demo --seed 1`: `fleetdeck handover`, pointed at the
+/// demo with the config.toml it writes, lists what the console's walkthrough lists; an
+/// acknowledged cluster problem stays acknowledged when one of its counts gets better in
+/// the simulator (fault injection over HTTP), and re-opens when it gets worse.
+#[test]
+fn demo_handover_lists_what_the_cli_lists_and_an_acknowledgement_holds_until_worse() {
+    require_tmux();
+    let dir = tempfile::tempdir().expect("demo dir");
+    let dir_s = dir.path().to_str().expect("utf-8 path").to_owned();
+    let t = Tmux::start(
+        "handover",
+        &["--as", "tester@e2e", "demo", "--seed", "1", "--dir", &dir_s],
+        &[],
+    );
+    t.wait_for("Synced", 60);
+    // The demo's trouble, as the CLI sees it with the console's sources.
+    let cli: serde_json::Value = serde_json::from_str(&fleetdeck(&[
+        "--config",
+        &format!("{dir_s}/config.toml"),
+        "handover",
+        "-o",
+        "json",
+    ]))
+    .expect("handover -o json parses");
+    let titles: Vec<&str> = cli["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter_map(|i| i["title"].as_str())
+        .collect();
+    assert!(
+        titles.len() >= 4
+            && titles.iter().any(|t| t.contains("awaits approval"))
+            && titles.contains(&"prod-euw1-02: 3 of 8 nodes not ready"),
+        "the rollout awaiting approval and the clusters' problems: {cli:#}"
+    );
+
+    t.send(&["H"]);
+    t.wait_for("shift handover", 5);
+    // The walkthrough follows the console's sync: once every cluster has reported, it
+    // lists as many items as the CLI.
+    let screen = t.wait_for(&format!("item 1 of {}", titles.len()), 30);
+    for title in &titles {
+        let start: String = title.chars().take(30).collect();
+        assert!(screen.contains(&start), "{title:?} listed:\n{screen}");
+    }
+
+    // To the cluster that is not whole, and acknowledge it.
+    for _ in 0..titles.len() {
+        if t.capture()
+            .contains("Clusters with nodes down or budgets below minimum")
+        {
+            break;
+        }
+        t.send(&["Right"]);
+        sleep(Duration::from_millis(300));
+    }
+    t.wait_for("Clusters with nodes down or budgets below minimum", 5);
+    t.send(&["a"]);
+    t.wait_for("acknowledge", 5);
+    t.send_text("zone b is out, case 42");
+    t.send(&["Enter"]);
+    let confirm = t.wait_for("This will:", 5);
+    assert!(
+        !confirm.contains("cluster/prod-euw1-02"),
+        "the confirmation shows no internal key:\n{confirm}"
+    );
+    t.send(&["Enter"]);
+    t.wait_for("acknowledge recorded by tester@e2e", 10);
+    t.wait_for("✓ prod-euw1-02: 3 of 8 nodes not ready", 15);
+    t.wait_for("acknowledged by tester@e2e", 5);
+
+    // Better: two of the zone's three nodes still down. The same problem: it holds.
+    let sim = demo_simulator(&dir_s);
+    let zone_b = nodes_in_zone(&sim, "prod-euw1-02", "eu-west-1b");
+    assert_eq!(zone_b.len(), 3, "{zone_b:?}");
+    let faults = |down: &[String]| serde_json::json!({"zoneOutage": null, "notReadyNodes": down});
+    sim_call(
+        &sim,
+        "PATCH",
+        "/sim/v1/clusters/prod-euw1-02/faults",
+        &faults(&zone_b[..2]).to_string(),
+    );
+    let screen = t.wait_for("✓ prod-euw1-02: 2 of 8 nodes not ready", 60);
+    assert!(
+        screen.contains("acknowledged by tester@e2e"),
+        "the acknowledgement holds:\n{screen}"
+    );
+    assert!(screen.contains("then 3 of 8 nodes not ready"), "{screen}");
+
+    // Worse: four nodes down. It re-opens.
+    let mut four = zone_b.clone();
+    four.extend(
+        nodes_in_zone(&sim, "prod-euw1-02", "eu-west-1a")
+            .into_iter()
+            .take(1),
+    );
+    sim_call(
+        &sim,
+        "PATCH",
+        "/sim/v1/clusters/prod-euw1-02/faults",
+        &faults(&four).to_string(),
+    );
+    let screen = t.wait_for("! prod-euw1-02: 4 of 8 nodes not ready", 60);
+    assert!(
+        screen.contains("re-opened: worse since it was acknowledged"),
+        "{screen}"
+    );
+
+    // Every operator reads the same journal: the CLI sees the acknowledgement and how it
+    // stands now.
+    let cli: serde_json::Value = serde_json::from_str(&fleetdeck(&[
+        "--config",
+        &format!("{dir_s}/config.toml"),
+        "handover",
+        "-o",
+        "json",
+    ]))
+    .expect("handover -o json parses");
+    let item = cli["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .find(|i| i["key"] == "cluster/prod-euw1-02/not-whole")
+        .expect("the cluster's item")
+        .clone();
+    assert_eq!(item["acks"][0]["by"], "tester@e2e", "{item:#}");
+    assert_eq!(item["acks"][0]["note"], "zone b is out, case 42");
+    assert_eq!(item["acks"][0]["standing"], "reopened", "{item:#}");
+
+    t.send(&["Escape", "q"]);
+    if t.capture().contains("quit fleetdeck?") || {
+        sleep(Duration::from_millis(500));
+        t.capture().contains("quit fleetdeck?")
+    } {
+        t.send(&["q"]);
+    }
+    let screen = t.wait_for("exit=", 15);
+    assert!(screen.contains("exit=0"), "{screen}");
+}

@@ -21,9 +21,9 @@ pub struct DemoArgs {
     /// Simulated time speed factor
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
-    /// Keep the demo's kubeconfig, ledger and journal in this directory (created if
-    /// missing) instead of a temporary one, so other fleetdeck commands can be pointed at
-    /// them (`--journal DIR/journal.sqlite handover`)
+    /// Keep the demo's kubeconfig, ledger, journal and a config.toml naming them in this
+    /// directory (created if missing) instead of a temporary one, so other fleetdeck
+    /// commands read what the console reads (`--config DIR/config.toml handover`)
     #[arg(long, value_name = "DIR")]
     pub dir: Option<std::path::PathBuf>,
 }
@@ -50,6 +50,16 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
         let ledger_path = dir.join("ledger.yaml");
         write_kubeconfig(&fleet, &kubeconfig_path, addr)?;
         write_ledger(&fleet, &ledger_path, addr)?;
+        // Other commands read this demo's fleet and journal as its console does with
+        // `fleetdeck --config DIR/config.toml COMMAND` (`handover`, `snapshot`, …).
+        let config = fleetdeck::config::Config {
+            ledger: Some(ledger_path.clone()),
+            kubeconfig: Some(kubeconfig_path.clone()),
+            journal: Some(dir.join("journal.sqlite")),
+            ..Default::default()
+        };
+        std::fs::write(dir.join("config.toml"), toml::to_string(&config)?)
+            .with_context(|| format!("writing {}", dir.join("config.toml").display()))?;
         tracing::info!(%addr, dir = %dir.display(), "demo fleet serving");
         let ledger = fleetdeck::ledger_file::load(&ledger_path)?;
         let kubeconfig = fleetdeck::kubeconfig::load(&fleetdeck::kubeconfig::KubeconfigSource {

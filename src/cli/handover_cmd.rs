@@ -1,19 +1,23 @@
 //! `fleetdeck handover [--since 8h] [-o markdown|json|table]`: the shift handover from
-//! the journal, the live fleet and the ledger — the same items, from the same function,
-//! as the console's `H` walkthrough.
+//! the journal, the live fleet and the ledger — the same items, from the same function
+//! and the same sources, as the console's `H` walkthrough.
 
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Args;
-use fleetdeck::journal::{EventQuery, JournalStore};
-use fleetdeck::model::handover::{HandoverInput, cluster_health, handover, to_markdown};
+use fleetdeck::model::handover::{Handover, HandoverInput, JournalFacts, Standing, handover, when};
 use jiff::Timestamp;
 
-use super::journal_cmd::{open, parse_since};
+use super::journal_cmd::parse_since;
 use super::output::{Table, write_out};
 use super::settings::Settings;
 use fleetdeck::config::OutputFormat;
+
+#[path = "handover_markdown.rs"]
+mod markdown;
+#[path = "handover_sources.rs"]
+mod sources;
 
 /// `fleetdeck handover …`
 #[derive(Debug, Args)]
@@ -34,65 +38,62 @@ pub struct HandoverArgs {
 pub fn run(settings: &Settings, args: &HandoverArgs) -> anyhow::Result<ExitCode> {
     let now = Timestamp::now();
     let since = parse_since(&args.since, now)?;
-    let store = open(settings)?;
-    let projection = store.projection()?;
-    let events = store.query(&EventQuery {
-        since: Some(since),
-        kinds: vec!["operator.note".into()],
-        ..EventQuery::default()
-    })?;
-    // The fleet is checked only when a ledger is configured; without one the report says
-    // the statuses were not checked rather than inventing them.
-    let (ledger, clusters) = match settings.ledger.as_ref() {
-        Some(path) if !args.wait_synced.is_zero() => {
-            match super::live::observe(settings, args.wait_synced) {
-                Ok((ledger, snapshot)) => (Some(ledger), Some(cluster_health(&snapshot))),
-                Err(error) => {
-                    eprintln!("fleetdeck handover: cluster statuses not checked: {error:#}");
-                    // Exceptions still come from the ledger when only the fleet is out of reach.
-                    (fleetdeck::ledger_file::load(path).ok(), None)
-                }
-            }
-        }
-        Some(path) => (fleetdeck::ledger_file::load(path).ok(), None),
-        None => (None, None),
-    };
+    let read = sources::read(settings, since, args.wait_synced);
     let input = HandoverInput {
-        projection: &projection,
-        events: &events,
-        clusters: clusters.as_deref(),
-        ledger: ledger.as_ref(),
+        journal: read
+            .journal
+            .as_ref()
+            .map(|(projection, events)| JournalFacts { projection, events }),
+        fleet: read.fleet.as_ref().map(Vec::as_slice),
+        ledger: read.ledger.as_ref(),
         since,
         now,
         expiring_within_days: args.expiring_within,
     };
-    let items = handover(&input);
+    let mut report = handover(&input);
+    report.not_checked.extend(read.notices);
     match settings.output {
-        OutputFormat::Markdown => write_out(to_markdown(&items, &input))?,
-        OutputFormat::Json => write_out(serde_json::to_string_pretty(&items)? + "\n")?,
+        OutputFormat::Markdown => write_out(markdown::to_markdown(&report))?,
+        OutputFormat::Json => write_out(serde_json::to_string_pretty(&report)? + "\n")?,
         OutputFormat::Yaml => write_out(fleetdeck::yaml::to_yaml_string(&serde_json::to_value(
-            &items,
+            &report,
         )?))?,
-        OutputFormat::Table => {
-            let mut table = Table::new(vec!["SECTION", "ITEM", "DETAILS", "ACKNOWLEDGED"]);
-            for item in &items {
-                table.row(vec![
-                    item.section.heading().to_string(),
-                    item.title.clone(),
-                    item.details.join("; "),
-                    item.acks
-                        .iter()
-                        .map(|a| format!("{}: {}", a.by, a.note))
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                ]);
-            }
-            let mut out = table.render();
-            if clusters.is_none() {
-                out.push_str("cluster statuses: not checked\n");
-            }
-            write_out(out)?;
-        }
+        OutputFormat::Table => write_out(table(&report))?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The items as a table, then what settled and what could not be checked.
+fn table(report: &Handover) -> String {
+    let mut table = Table::new(vec!["SECTION", "ITEM", "DETAILS", "ACKNOWLEDGED"]);
+    for item in &report.items {
+        table.row(vec![
+            item.section.heading().to_string(),
+            item.title.clone(),
+            item.details.join("; "),
+            item.acks
+                .iter()
+                .map(|a| {
+                    let how = match a.standing {
+                        Standing::Holds => "",
+                        Standing::Reopened => "re-opened, was ",
+                    };
+                    format!("{how}{} {}: {} ({})", a.by, when(a.at), a.note, a.change)
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        ]);
+    }
+    let mut out = if report.items.is_empty() {
+        "Nothing to hand over from what could be read.\n".to_string()
+    } else {
+        table.render()
+    };
+    for s in &report.settled {
+        out.push_str(&format!("settled since: {} — {}\n", s.title, s.how));
+    }
+    for why in &report.not_checked {
+        out.push_str(&format!("not checked: {why}\n"));
+    }
+    out
 }

@@ -8,7 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 
 use super::feed::ConsoleCommand;
-use crate::model::handover::{ACK_PREFIX, Subject};
+use crate::model::handover::HandoverItem;
 use crate::model::maintenance::{MaintenanceSpec, NodeFacts};
 use crate::model::run::{Actor, ItemId, OperatorCommand, PauseScope, ReturnOutcome, RunId};
 
@@ -63,8 +63,8 @@ pub enum Purpose {
     Abort(RunId, String),
     /// Approve a batch (field: note).
     Approve(RunId, usize),
-    /// Acknowledge a handover item with a note (journaled as a note).
-    Acknowledge(String, Subject),
+    /// Acknowledge a handover item as it stands, with a note.
+    Acknowledge(Box<HandoverItem>),
     /// Start a maintenance (fields: name, drain deadline; the plan is the context).
     StartMaintenance(Box<MaintenanceSpec>, Vec<NodeFacts>),
     /// Quit while this console's executor drives runs (named in the context).
@@ -232,11 +232,14 @@ impl Dialog {
                 batch: Some(*batch),
                 note: self.text(0),
             },
-            Purpose::Acknowledge(key, target) => OperatorCommand::Note {
-                run: target.run.clone(),
-                item: target.item.clone(),
-                cluster: target.cluster.clone(),
-                text: format!("{}{key}: {}", ACK_PREFIX, self.text(0)),
+            Purpose::Acknowledge(item) => OperatorCommand::Acknowledge {
+                problem: item.key.clone(),
+                title: item.title.clone(),
+                extent: item.extent.clone(),
+                run: item.subject.run.clone(),
+                item: item.subject.item.clone(),
+                cluster: item.subject.cluster.clone(),
+                note: self.text(0),
             },
             Purpose::Nothing => return Err("nothing can be sent".into()),
             Purpose::Quit => return Ok(ConsoleCommand::Quit),

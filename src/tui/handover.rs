@@ -11,7 +11,9 @@ use super::app::App;
 use super::format::{fit, one_line};
 use super::theme::Slot;
 use super::view::{centred, overlay_block};
-use crate::model::handover::{HandoverInput, HandoverItem, cluster_health, handover};
+use crate::model::handover::{
+    Handover, HandoverInput, HandoverItem, JournalFacts, Known, Standing, cluster_health, handover,
+};
 
 /// How far back the console's walkthrough looks by default: one shift
 /// (`:handover 12h` looks further).
@@ -28,21 +30,41 @@ pub struct HandoverState {
     pub items: Vec<HandoverItem>,
     /// How far back it looks (the shift's length); `SHIFT` when unset.
     pub shift: Option<std::time::Duration>,
+    /// What could not be checked at all, with why.
+    pub not_checked: Vec<String>,
 }
 
-/// The handover items for the console's current view of the world.
-pub fn build(app: &App) -> Vec<HandoverItem> {
+impl HandoverState {
+    /// Takes in a freshly built handover (the selection is the caller's).
+    pub fn set(&mut self, built: Handover) {
+        self.items = built.items;
+        self.not_checked = built.not_checked;
+    }
+}
+
+/// The handover for the console's current view of the world.
+pub fn build(app: &App) -> Handover {
     let clusters = cluster_health(&app.snapshot);
     let shift = app.handover.shift.unwrap_or(SHIFT);
     let since = jiff::SignedDuration::try_from(shift)
         .ok()
         .and_then(|d| app.now.checked_sub(d).ok())
         .unwrap_or(app.now);
+    let journal = &app.activity.journal;
+    // What was read before a lost connection stays (the header says it may be behind);
+    // with nothing read at all, the journal's part is unknown, not empty.
+    let journal = if app.activity.connected || journal.projection.last_seq.is_some() {
+        Known::Read(JournalFacts {
+            projection: &journal.projection,
+            events: &journal.events,
+        })
+    } else {
+        Known::NotRead("no journal connected: see the log".into())
+    };
     let input = HandoverInput {
-        projection: &app.activity.journal.projection,
-        events: &app.activity.journal.events,
-        clusters: Some(&clusters),
-        ledger: Some(&app.ledger),
+        journal,
+        fleet: Known::Read(clusters.as_slice()),
+        ledger: Known::Read(app.ledger.as_ref()),
         since,
         now: app.now,
         expiring_within_days: EXPIRING_DAYS,
@@ -81,15 +103,30 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
         return;
     }
     if state.items.is_empty() {
-        Paragraph::new(vec![
+        let mut lines = vec![
             Line::styled("Nothing to hand over.", t.style(Slot::Ok)),
-            Line::raw("No pause, no batch awaiting approval, no stuck or handed-off step, no halted rollout,"),
+            Line::raw(
+                "No pause, no batch awaiting approval, no stuck or handed-off step, no halted rollout,",
+            ),
             Line::raw(format!(
                 "no Unreachable / IdentityMismatch / UNKNOWN cluster, none with nodes down or a budget below its minimum, no exception expiring within 14 days, no note in the last {}.",
                 crate::model::duration::format_duration(state.shift.unwrap_or(SHIFT))
             )),
-        ])
-        .render(inner, buf);
+        ];
+        // Nothing found is not nothing there: what could not be looked at is said.
+        if !state.not_checked.is_empty() {
+            lines.push(Line::raw(""));
+            lines.push(Line::styled("Not checked:", t.style(Slot::Unknown)));
+            lines.extend(
+                state
+                    .not_checked
+                    .iter()
+                    .map(|why| Line::raw(format!("  {why}"))),
+            );
+        }
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .render(inner, buf);
         return;
     }
     let [list, body] =
@@ -104,7 +141,14 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
                 t.style(Slot::Title),
             ));
         }
-        let mark = if item.acks.is_empty() { " " } else { "✓" };
+        // Acknowledged and no worse; acknowledged but worse since; not acknowledged.
+        let mark = if item.acknowledged() {
+            "✓"
+        } else if item.reopened() {
+            "!"
+        } else {
+            " "
+        };
         let style = if i == state.index {
             t.style(Slot::Selection)
         } else {
@@ -140,10 +184,19 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
             "not acknowledged this shift · a acknowledges with a note (journaled)",
             t.style(Slot::Warn),
         ));
+    } else if item.reopened() {
+        text.push(Line::styled(
+            "re-opened: worse since it was acknowledged · a acknowledges it as it stands now",
+            t.style(Slot::Warn),
+        ));
     }
     for a in &item.acks {
+        let (word, slot) = match a.standing {
+            Standing::Holds => ("acknowledged ", Slot::Ok),
+            Standing::Reopened => ("was acknowledged ", Slot::Warn),
+        };
         text.push(Line::from(vec![
-            Span::styled("acknowledged ", t.style(Slot::Ok)),
+            Span::styled(word, t.style(slot)),
             Span::raw(format!(
                 "by {} at {}: {}",
                 a.by,
@@ -151,9 +204,116 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
                 one_line(&a.note)
             )),
         ]));
+        text.push(Line::raw(format!("  {}", one_line(&a.change))));
+    }
+    if !state.not_checked.is_empty() {
+        text.push(Line::raw(""));
+        text.push(Line::styled(
+            "not checked in this handover:",
+            t.style(Slot::Unknown),
+        ));
+        for why in &state.not_checked {
+            text.push(Line::raw(format!("  {why}")));
+        }
     }
     let [_, body] = Layout::horizontal([Constraint::Length(1), Constraint::Min(1)]).areas(body);
     Paragraph::new(text)
         .wrap(Wrap { trim: false })
         .render(body, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures;
+    use super::super::tests::{press, render};
+    use crate::model::handover::{Extent, Fact, Section};
+    use crate::model::run::{Actor, EventLog, OperatorCommand, command_event};
+
+    /// The operator app's walkthrough after `who` acknowledged the item whose title
+    /// starts with `title`, as it stood then (`then`, or as it stands now).
+    fn acknowledged(title: &str, then: Option<Extent>) -> super::super::app::App {
+        let mut app = fixtures::operator_app();
+        press(&mut app, "H");
+        let item = app
+            .handover
+            .items
+            .iter()
+            .find(|i| i.title.starts_with(title))
+            .expect("listed")
+            .clone();
+        let command = OperatorCommand::Acknowledge {
+            problem: item.key.clone(),
+            title: item.title.clone(),
+            extent: then.unwrap_or(item.extent.clone()),
+            run: item.subject.run.clone(),
+            item: item.subject.item.clone(),
+            cluster: item.subject.cluster.clone(),
+            note: "seen, vendor case 42".into(),
+        };
+        let mut log = EventLog(fixtures::journal_events());
+        let projection = crate::model::run::Projection::replay(&log.0);
+        let at = fixtures::now()
+            .checked_sub(jiff::SignedDuration::from_mins(12))
+            .expect("in range");
+        log.push(
+            command_event(&projection, &command, &Actor("carol@ops".into()), at).expect("accepted"),
+        );
+        fixtures::with_journal(&mut app, log.0);
+        let index = app
+            .handover
+            .items
+            .iter()
+            .position(|i| i.key == item.key)
+            .expect("still listed");
+        for _ in 0..index {
+            press(&mut app, "right");
+        }
+        app
+    }
+
+    #[test]
+    fn an_acknowledgement_that_holds_is_marked_and_says_what_changed() {
+        let app = acknowledged("eu-fra-prod-01", None);
+        let screen = render(&app, 160, 36);
+        assert!(
+            screen.contains("✓ eu-fra-prod-01: 1 of 13 nodes not ready"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("acknowledged by carol@ops at 13:50 UTC: seen, vendor case 42"),
+            "{screen}"
+        );
+        assert!(screen.contains("unchanged since"), "{screen}");
+        insta::assert_snapshot!("handover_acknowledged", screen);
+    }
+
+    #[test]
+    fn an_acknowledgement_of_a_problem_that_got_worse_reopens_it() {
+        // Acknowledged when only a node was down; its data is Degraded now.
+        let then = Extent(vec![Fact::counted(
+            "nodes not ready",
+            1,
+            "1 of 13 nodes not ready",
+        )]);
+        let app = acknowledged("eu-fra-prod-02", Some(then));
+        let item = &app.handover.items[app.handover.index];
+        assert_eq!(item.section, Section::ClustersNotWhole);
+        assert!(item.reopened(), "{item:#?}");
+        let screen = render(&app, 160, 36);
+        assert!(screen.contains("! eu-fra-prod-02"), "{screen}");
+        assert!(
+            screen.contains("re-opened: worse since it was acknowledged"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("worse since: new: data Degraded"),
+            "{screen}"
+        );
+        insta::assert_snapshot!("handover_reopened", screen);
+        // Small terminals draw it without panicking or losing the mark.
+        for (w, h) in [(80, 24), (60, 20)] {
+            let small = render(&app, w, h);
+            assert!(small.contains("eu-fra-prod-02"), "{w}×{h}:\n{small}");
+        }
+    }
 }

@@ -649,17 +649,21 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
     Vec::new()
 }
 
-/// `a` in the handover walkthrough: acknowledge the item with a note.
+/// `a` in the handover walkthrough: acknowledge the item, as it stands, with a note.
 pub fn acknowledge(app: &mut App, item: &HandoverItem) {
     let mut context = vec![item.title.clone()];
     context.extend(item.details.iter().map(|d| format!("  {d}")));
-    context.push("The note is journaled with your name; the next walkthrough shows it.".into());
+    context.push(
+        "Journaled with your name for everyone; it holds until the problem gets worse or \
+         another one appears there."
+            .into(),
+    );
     open(
         app,
         Dialog::new(
             "acknowledge",
             context,
-            Purpose::Acknowledge(item.key.clone(), item.subject.clone()),
+            Purpose::Acknowledge(Box::new(item.clone())),
         ),
     );
 }

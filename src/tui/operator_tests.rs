@@ -6,7 +6,6 @@ use super::feed::ConsoleCommand;
 use super::fixtures;
 use super::nav::Route;
 use super::tests::{press, render, typed};
-use crate::model::handover::ACK_PREFIX;
 use crate::model::ledger::ClusterId;
 use crate::model::live::ClusterStatus;
 use crate::model::run::{
@@ -407,12 +406,27 @@ fn handover_walkthrough_and_acknowledge() {
     typed(&mut app, "read it, will check at 15:00");
     insta::assert_snapshot!("acknowledge_dialog", render(&app, 160, 30));
     press(&mut app, "enter");
+    let confirm = render(&app, 160, 30);
+    assert!(
+        confirm.contains("it stays acknowledged for everyone until it gets worse"),
+        "{confirm}"
+    );
+    assert!(
+        !confirm.contains("step/"),
+        "the confirmation shows no internal key:\n{confirm}"
+    );
     let commands = press(&mut app, "enter");
-    let Some(OperatorCommand::Note { text, item, .. }) = sent(&commands) else {
+    let Some(OperatorCommand::Acknowledge {
+        problem,
+        note,
+        item,
+        ..
+    }) = sent(&commands)
+    else {
         panic!("{commands:?}")
     };
-    assert!(text.starts_with(ACK_PREFIX), "{text}");
-    assert!(text.ends_with(": read it, will check at 15:00"), "{text}");
+    assert_eq!(note, "read it, will check at 15:00");
+    assert!(problem.0.starts_with("step/"), "{problem}");
     assert_eq!(item.as_ref().map(|i| i.as_str()), Some("fra1-cpu-c00"));
     assert!(
         matches!(app.overlay, Some(Overlay::Handover)),

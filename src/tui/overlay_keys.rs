@@ -109,7 +109,8 @@ impl App {
     /// Opens the shift handover walkthrough over the last `shift` (default one shift).
     pub fn open_handover(&mut self, shift: Option<std::time::Duration>) {
         self.handover.shift = shift;
-        self.handover.items = super::handover::build(self);
+        let built = super::handover::build(self);
+        self.handover.set(built);
         self.handover.index = 0;
         self.overlay = Some(Overlay::Handover);
     }
@@ -121,7 +122,8 @@ impl App {
                 .items
                 .get(self.handover.index)
                 .map(|i| i.key.clone());
-            self.handover.items = super::handover::build(self);
+            let built = super::handover::build(self);
+            self.handover.set(built);
             self.handover.index = key
                 .and_then(|k| self.handover.items.iter().position(|i| i.key == k))
                 .unwrap_or(self.handover.index)

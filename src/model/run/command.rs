@@ -7,6 +7,7 @@ use super::event::{EventBody, IdempotencyKey, NewEvent, PauseScope, ReturnOutcom
 use super::ids::{Actor, ItemId, RunId};
 use super::projection::{Projection, RunView};
 use super::status::{RunStatus, StepStatus};
+use crate::model::handover::{Extent, ProblemKey};
 use crate::model::ledger::ClusterId;
 use crate::model::rollout::{BatchPhase, Refusal, check_approval, rollout_of};
 use jiff::Timestamp;
@@ -76,8 +77,7 @@ pub enum OperatorCommand {
         /// Why, for the audit trail.
         note: String,
     },
-    /// A free-text note for the timeline and the shift handover (also how a handover
-    /// item is acknowledged).
+    /// A free-text note for the timeline and the shift handover.
     Note {
         /// The run it is about, if any.
         run: Option<RunId>,
@@ -87,6 +87,24 @@ pub enum OperatorCommand {
         cluster: Option<ClusterId>,
         /// The note.
         text: String,
+    },
+    /// Acknowledge a shift handover item as it stands now: it stays acknowledged until
+    /// the problem gets worse or another one appears.
+    Acknowledge {
+        /// What the item is about.
+        problem: ProblemKey,
+        /// The item's title, as read.
+        title: String,
+        /// How the problem stands now.
+        extent: Extent,
+        /// The run it is about, if any.
+        run: Option<RunId>,
+        /// The item it is about, if any.
+        item: Option<ItemId>,
+        /// The cluster it is about, if any.
+        cluster: Option<ClusterId>,
+        /// What the person says about it.
+        note: String,
     },
 }
 
@@ -157,6 +175,7 @@ impl OperatorCommand {
             OperatorCommand::Abort { .. } => "abort",
             OperatorCommand::Approve { .. } => "approve",
             OperatorCommand::Note { .. } => "note",
+            OperatorCommand::Acknowledge { .. } => "acknowledge",
         }
     }
 
@@ -219,6 +238,24 @@ impl OperatorCommand {
                 }
             },
             OperatorCommand::Note { text, .. } => format!("journal the note: {text}"),
+            OperatorCommand::Acknowledge {
+                title,
+                extent,
+                note,
+                ..
+            } => {
+                let stands = if extent.0.is_empty() {
+                    String::new()
+                } else {
+                    format!(" as it stands ({})", extent.summary())
+                };
+                format!(
+                    "acknowledge \"{}\"{stands}: it stays acknowledged for everyone until it \
+                     gets worse or another problem appears there{}",
+                    crate::model::text::one_line(title),
+                    noted(note)
+                )
+            }
         }
     }
 }
@@ -421,6 +458,36 @@ pub fn command_event(
             let mut event = new(EventBody::Note { text: text.clone() });
             if let Some(run) = run {
                 event = about_run(event, run_of(projection, run)?);
+            }
+            event.item = item.clone();
+            if cluster.is_some() {
+                event.cluster = cluster.clone();
+            }
+            Ok(event)
+        }
+        OperatorCommand::Acknowledge {
+            problem,
+            title,
+            extent,
+            run,
+            item,
+            cluster,
+            note,
+        } => {
+            if note.trim().is_empty() {
+                return Err(CommandRefusal::Empty("the note"));
+            }
+            let mut event = new(EventBody::Acknowledged {
+                problem: problem.clone(),
+                title: title.clone(),
+                extent: extent.clone(),
+                note: note.clone(),
+            });
+            // About the run as the item was, even if the run has left the journal's view.
+            if let Some(view) = run.as_ref().and_then(|r| projection.runs.get(r)) {
+                event = about_run(event, view);
+            } else {
+                event.run = run.clone();
             }
             event.item = item.clone();
             if cluster.is_some() {

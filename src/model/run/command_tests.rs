@@ -450,6 +450,15 @@ fn every_kind_of_command() -> Vec<OperatorCommand> {
                 cluster: None,
                 text: text.into(),
             });
+            commands.push(OperatorCommand::Acknowledge {
+                problem: crate::model::handover::ProblemKey("step/r/c2/Drain".into()),
+                title: "c2 Drain stuck in r".into(),
+                extent: crate::model::handover::Extent::default(),
+                run: Some(run.clone()),
+                item: Some(c2.clone()),
+                cluster: None,
+                note: text.into(),
+            });
         }
     }
     commands
@@ -469,7 +478,8 @@ fn only_approvals_aborts_and_returns_are_refused_by_the_rules() {
             | OperatorCommand::Return { .. }
             | OperatorCommand::Abort { .. }
             | OperatorCommand::Approve { .. }
-            | OperatorCommand::Note { .. } => {}
+            | OperatorCommand::Note { .. }
+            | OperatorCommand::Acknowledge { .. } => {}
         }
         for actor in ["alice@h", "bob@h", "executor/x"] {
             let actor = Actor(actor.into());

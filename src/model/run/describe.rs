@@ -70,6 +70,13 @@ fn describe_body(event: &Event) -> String {
         }
         EventBody::Note { text } if item.is_empty() && step.is_empty() => format!("note: {text}"),
         EventBody::Note { text } => format!("{item}{step}: {text}"),
+        EventBody::Acknowledged { title, note, .. } => {
+            format!(
+                "acknowledged {}{}",
+                crate::model::text::one_line(title),
+                said(note)
+            )
+        }
         EventBody::RolloutBatch { batch, phase } => {
             format!("batch {}: {}", batch + 1, phase.word())
         }

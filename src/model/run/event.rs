@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::ids::{Actor, ItemId, NodeName, RunId, StepName};
 use super::status::{RunStatus, StepStatus};
+use crate::model::handover::{Extent, ProblemKey};
 use crate::model::ledger::ClusterId;
 use crate::model::rollout::{BatchPhase, HaltReason, ReleaseDigest, VerifyOutcome};
 
@@ -270,6 +271,19 @@ pub enum EventBody {
     Note {
         /// The note.
         text: String,
+    },
+    /// A person acknowledged a shift handover item as it stood: it stays acknowledged
+    /// until the problem gets worse or another one appears (`model::handover`).
+    #[serde(rename = "operator.acknowledge")]
+    Acknowledged {
+        /// What the item is about (no counts in it).
+        problem: ProblemKey,
+        /// The item's title as the person read it.
+        title: String,
+        /// How the problem stood.
+        extent: Extent,
+        /// What they said.
+        note: String,
     },
     /// An operator command was refused by the rules (an approver the rollout does not
     /// allow, a return of an item nobody holds), or refused before it was sent because a

@@ -19,6 +19,7 @@ pub const EVENT_KINDS: &[&str] = &[
     "operator.return",
     "operator.abort",
     "operator.note",
+    "operator.acknowledge",
     "operator.refused",
     "guard.tripped",
     "lease.acquired",
@@ -120,7 +121,7 @@ mod tests {
             Ok(vec!["guard.tripped"]),
             "a group selects its kinds"
         );
-        assert_eq!(kinds_matching("operator.*").map(|k| k.len()), Ok(8));
+        assert_eq!(kinds_matching("operator.*").map(|k| k.len()), Ok(9));
         let error = kinds_matching("operator").unwrap_err().to_string();
         assert!(
             error.starts_with(

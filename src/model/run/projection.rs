@@ -299,6 +299,8 @@ impl Projection {
             EventBody::Intent { .. } | EventBody::Observed { .. } => {
                 self.apply_to_run(event);
             }
+            // Read by the shift handover from the events; nothing to fold.
+            EventBody::Acknowledged { .. } => {}
             EventBody::Unrecognized { kind, .. } => {
                 let why = format!("unknown event kind {kind:?}");
                 self.ignore(event, &why);
