@@ -17,11 +17,11 @@ use rusqlite::{
 
 use super::lease::{Fence, Lease, LeaseGrant};
 use super::migrations::{MIGRATIONS, current_version};
+use super::row::{RawRow, decode, from_micros, micros};
 use super::{Appended, EventQuery, JournalError, JournalStore};
 use crate::model::ledger::ClusterId;
 use crate::model::run::{
-    Actor, Event, EventBody, FencingToken, IdempotencyKey, ItemId, LeaseScope, NewEvent, RunId,
-    Sequence, StepName,
+    Actor, Event, EventBody, FencingToken, IdempotencyKey, LeaseScope, NewEvent, RunId, Sequence,
 };
 
 /// How hard each commit is pushed to disk.
@@ -202,17 +202,6 @@ impl SqliteJournal {
     }
 }
 
-fn micros(t: Timestamp) -> i64 {
-    t.as_microsecond()
-}
-
-fn from_micros(us: i64, seq: i64) -> Result<Timestamp, JournalError> {
-    Timestamp::from_microsecond(us).map_err(|e| JournalError::Damaged {
-        seq,
-        reason: format!("bad time {us}: {e}"),
-    })
-}
-
 fn check_fence(tx: &Transaction<'_>, fence: &Fence) -> Result<(), JournalError> {
     let current: i64 = tx
         .query_row(
@@ -278,21 +267,6 @@ fn insert(
     })
 }
 
-/// A row as stored, before its JSON and time are checked.
-struct RawRow {
-    seq: i64,
-    time_us: i64,
-    actor: String,
-    kind: String,
-    run: Option<String>,
-    item: Option<String>,
-    step: Option<String>,
-    cluster: Option<String>,
-    payload: String,
-    key: String,
-    token: Option<i64>,
-}
-
 fn raw_row(r: &Row<'_>) -> rusqlite::Result<RawRow> {
     Ok(RawRow {
         seq: r.get(0)?,
@@ -306,28 +280,6 @@ fn raw_row(r: &Row<'_>) -> rusqlite::Result<RawRow> {
         payload: r.get(8)?,
         key: r.get(9)?,
         token: r.get(10)?,
-    })
-}
-
-fn decode(row: RawRow) -> Result<Event, JournalError> {
-    let payload: serde_json::Value =
-        serde_json::from_str(&row.payload).map_err(|e| JournalError::Damaged {
-            seq: row.seq,
-            reason: format!("payload is not JSON: {e}"),
-        })?;
-    Ok(Event {
-        seq: Sequence(row.seq),
-        token: row.token.map(FencingToken),
-        event: NewEvent {
-            time: from_micros(row.time_us, row.seq)?,
-            actor: Actor(row.actor),
-            run: row.run.map(RunId),
-            item: row.item.map(ItemId),
-            step: row.step.map(StepName),
-            cluster: row.cluster.map(ClusterId),
-            key: IdempotencyKey(row.key),
-            body: EventBody::from_parts(&row.kind, payload),
-        },
     })
 }
 
