@@ -120,6 +120,15 @@ impl AnyJournal {
         }
     }
 
+    /// Appends events copied from another journal as they were (see
+    /// [`super::copy::copy`]).
+    pub fn import(&mut self, events: Vec<Event>) -> Result<u64, JournalError> {
+        match self {
+            AnyJournal::Sqlite(j) => j.import(events),
+            AnyJournal::Postgres(j) => j.import(events),
+        }
+    }
+
     /// The schema version stored.
     pub fn schema_version(&self) -> Result<i64, JournalError> {
         match self {

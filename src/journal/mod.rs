@@ -7,6 +7,7 @@
 //! [`Projection`] folds them.
 
 mod any;
+pub mod copy;
 mod lease;
 mod migrations;
 pub mod postgres;

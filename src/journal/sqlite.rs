@@ -193,6 +193,50 @@ impl SqliteJournal {
         Ok(())
     }
 
+    /// Appends events copied from another journal as they were (sequence, actor, time,
+    /// token), in one transaction; each must come after the journal's last event.
+    pub fn import(&mut self, events: Vec<Event>) -> Result<u64, JournalError> {
+        let tx = self.write_tx()?;
+        let mut last: i64 =
+            tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))?;
+        let mut n = 0;
+        {
+            let mut stmt = tx.prepare_cached(
+                "INSERT INTO events (seq, time_us, actor, kind, run_id, item, step, cluster, payload, idem_key, lease_token)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            )?;
+            for e in events {
+                if e.seq.0 <= last {
+                    return Err(JournalError::Invalid(format!(
+                        "an imported event ({}) must come after the journal's last one ({last})",
+                        e.seq.0
+                    )));
+                }
+                let (kind, payload) = e.event.body.to_parts();
+                let payload = serde_json::to_string(&payload).map_err(|err| {
+                    JournalError::Invalid(format!("payload cannot be written: {err}"))
+                })?;
+                stmt.execute(params![
+                    e.seq.0,
+                    micros(e.event.time),
+                    e.event.actor.0,
+                    kind,
+                    e.event.run.as_ref().map(|r| &r.0),
+                    e.event.item.as_ref().map(|i| &i.0),
+                    e.event.step.as_ref().map(|s| &s.0),
+                    e.event.cluster.as_ref().map(|c| &c.0),
+                    payload,
+                    e.event.key.0,
+                    e.token.map(|t| t.0),
+                ])?;
+                last = e.seq.0;
+                n += 1;
+            }
+        }
+        tx.commit()?;
+        Ok(n)
+    }
+
     fn write_tx(&mut self) -> Result<Transaction<'_>, JournalError> {
         // IMMEDIATE takes the write lock up front, so the fence check and the write cannot
         // interleave with another process's lease change.

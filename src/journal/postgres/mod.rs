@@ -372,6 +372,52 @@ impl PostgresJournal {
         })
     }
 
+    /// Appends events copied from another journal as they were (sequence, actor, time,
+    /// token), in one transaction: an admin's job, each after the journal's last event.
+    pub fn import(&mut self, events: Vec<Event>) -> Result<u64, JournalError> {
+        self.run(move |mut client, where_| async move {
+            let pg = |e| from_pg(e, &where_);
+            let tx = client.transaction().await.map_err(pg)?;
+            tx.batch_execute("SET LOCAL fleetdeck.import = 'on'")
+                .await
+                .map_err(pg)?;
+            let insert = tx
+                .prepare_cached(
+                    "INSERT INTO fleetdeck.events (seq, time_us, actor, kind, run_id, item, step, cluster, payload, idem_key, lease_token)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::json, $10, $11)",
+                )
+                .await
+                .map_err(pg)?;
+            let mut n = 0;
+            for e in events {
+                let (kind, payload) = e.event.body.to_parts();
+                let payload = serde_json::to_string(&payload)
+                    .map_err(|err| JournalError::Invalid(format!("payload cannot be written: {err}")))?;
+                tx.execute(
+                    &insert,
+                    &[
+                        &e.seq.0,
+                        &micros(e.event.time),
+                        &e.event.actor.0,
+                        &kind,
+                        &e.event.run.as_ref().map(|r| &r.0),
+                        &e.event.item.as_ref().map(|i| &i.0),
+                        &e.event.step.as_ref().map(|s| &s.0),
+                        &e.event.cluster.as_ref().map(|c| &c.0),
+                        &payload,
+                        &e.event.key.0,
+                        &e.token.map(|t| t.0),
+                    ],
+                )
+                .await
+                .map_err(pg)?;
+                n += 1;
+            }
+            tx.commit().await.map_err(pg)?;
+            Ok(n)
+        })
+    }
+
     fn write(
         &mut self,
         events: Vec<NewEvent>,

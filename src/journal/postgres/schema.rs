@@ -95,6 +95,19 @@ DECLARE
     author text;
     policy text;
 BEGIN
+    -- `fleetdeck journal copy` brings another journal's events over as they were (their
+    -- sequence, actor and time): an admin's job only, and only after the last event.
+    IF current_setting('fleetdeck.import', true) = 'on' THEN
+        IF NOT fleetdeck.may('fleetdeck_admin') THEN
+            RAISE EXCEPTION 'role % may not import events (it needs fleetdeck_admin)', session_user
+                USING ERRCODE = '42501';
+        END IF;
+        PERFORM pg_advisory_xact_lock(7380453045844698467);
+        IF NEW.seq IS NULL OR NEW.seq <= (SELECT coalesce(max(e.seq), 0) FROM fleetdeck.events e) THEN
+            RAISE EXCEPTION 'an imported event (%) must come after the journal''s last one', NEW.seq;
+        END IF;
+        RETURN NEW;
+    END IF;
     -- Approvals and refusal notes are written by approvers too; notes by every writer.
     IF NOT (fleetdeck.may(needed)
             OR (NEW.kind IN ('operator.refused', 'operator.note')

@@ -21,6 +21,9 @@ pub const TEST_USER: &str = "fleetdeck-test";
 /// The password every login role the tests create has.
 pub const TEST_PASSWORD: &str = "fleetdeck-test-pw";
 
+/// Roles are cluster-wide: one test at a time creates them.
+static ROLES: Mutex<()> = Mutex::new(());
+
 /// Whether commits are flushed to disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ServerDurability {
@@ -382,8 +385,6 @@ rm -rf "$2"
             format!("journal_{}", *n)
         };
         self.execute("postgres", &format!("CREATE DATABASE {name}"))?;
-        // Roles are cluster-wide: one test at a time creates them.
-        static ROLES: Mutex<()> = Mutex::new(());
         let _one = ROLES.lock();
         super::PostgresJournal::init(&self.admin_url(&name), true).map_err(|e| e.to_string())?;
         Ok(name)
@@ -397,6 +398,7 @@ rm -rf "$2"
         } else {
             format!("GRANT {} TO \"{name}\";", roles.join(", "))
         };
+        let _one = ROLES.lock();
         self.execute(
             "postgres",
             &format!(
