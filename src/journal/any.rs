@@ -202,4 +202,8 @@ impl JournalStore for AnyJournal {
     fn authenticated_actor(&self) -> Option<Actor> {
         both!(self, j => j.authenticated_actor())
     }
+
+    fn wait_for_change(&self, poll: Duration) {
+        both!(self, j => j.wait_for_change(poll))
+    }
 }

@@ -202,6 +202,15 @@ pub trait JournalStore {
     fn authenticated_actor(&self) -> Option<Actor> {
         None
     }
+
+    /// Blocks until the journal may have new events: a file store sleeps `poll` (it has
+    /// no other way to know); a database store returns when the database announces new
+    /// events, when its connection is lost or regained (so the caller reads, and notices),
+    /// or after a safety interval. Callers then read by sequence, so nothing is missed or
+    /// read twice, whatever woke them.
+    fn wait_for_change(&self, poll: Duration) {
+        std::thread::sleep(poll);
+    }
 }
 
 #[cfg(test)]

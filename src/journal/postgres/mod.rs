@@ -8,6 +8,7 @@
 mod bridge;
 pub mod conninfo;
 mod errors;
+pub mod listen;
 pub mod schema;
 pub mod throwaway;
 mod tls;
@@ -39,7 +40,10 @@ const INSERT: &str = "INSERT INTO fleetdeck.events (time_us, kind, run_id, item,
 pub struct PostgresJournal {
     pool: Pool,
     info: ConnInfo,
+    read_only: bool,
     identity: Identity,
+    /// Wake-ups from the LISTEN connection, started on the first wait for a change.
+    changes: std::sync::Mutex<Option<listen::Changes>>,
 }
 
 /// Who the database says this connection is.
@@ -99,6 +103,31 @@ pub struct InitReport {
 }
 
 fn pool_for(info: &ConnInfo, read_only: bool) -> Result<Pool, JournalError> {
+    let (cfg, tls) = driver_config(info, read_only)?;
+    let manager = Manager::from_config(
+        cfg,
+        tls,
+        ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        },
+    );
+    let _guard = bridge::handle()?.enter();
+    Pool::builder(manager)
+        .max_size(4)
+        .runtime(Runtime::Tokio1)
+        .create_timeout(Some(Duration::from_secs(
+            info.connect_timeout.unwrap_or(10),
+        )))
+        .wait_timeout(Some(Duration::from_secs(30)))
+        .build()
+        .map_err(|e| JournalError::Invalid(format!("connection pool: {e}")))
+}
+
+/// The driver's configuration and TLS connector for `info`.
+fn driver_config(
+    info: &ConnInfo,
+    read_only: bool,
+) -> Result<(tokio_postgres::Config, tls::RustlsMakeConnect), JournalError> {
     let mut cfg = tokio_postgres::Config::new();
     for host in &info.hosts {
         cfg.host(host);
@@ -126,23 +155,7 @@ fn pool_for(info: &ConnInfo, read_only: bool) -> Result<Pool, JournalError> {
     });
     let tls = tls::RustlsMakeConnect::new(info.sslmode, info.root_certs.as_ref())
         .map_err(JournalError::Invalid)?;
-    let manager = Manager::from_config(
-        cfg,
-        tls,
-        ManagerConfig {
-            recycling_method: RecyclingMethod::Fast,
-        },
-    );
-    let _guard = bridge::handle()?.enter();
-    Pool::builder(manager)
-        .max_size(4)
-        .runtime(Runtime::Tokio1)
-        .create_timeout(Some(Duration::from_secs(
-            info.connect_timeout.unwrap_or(10),
-        )))
-        .wait_timeout(Some(Duration::from_secs(30)))
-        .build()
-        .map_err(|e| JournalError::Invalid(format!("connection pool: {e}")))
+    Ok((cfg, tls))
 }
 
 /// Reads a connection string with the process's environment.
@@ -201,7 +214,9 @@ impl PostgresJournal {
         Ok(PostgresJournal {
             pool,
             info,
+            read_only,
             identity,
+            changes: std::sync::Mutex::new(None),
         })
     }
 
@@ -797,5 +812,24 @@ impl JournalStore for PostgresJournal {
 
     fn authenticated_actor(&self) -> Option<Actor> {
         Some(self.identity.role.clone())
+    }
+
+    fn wait_for_change(&self, _poll: Duration) {
+        let Ok(mut changes) = self.changes.lock() else {
+            return;
+        };
+        if changes.is_none() {
+            match driver_config(&self.info, self.read_only) {
+                Ok((cfg, tls)) => match listen::Changes::start(cfg, tls) {
+                    Ok(started) => *changes = Some(started),
+                    Err(error) => tracing::warn!(%error, "cannot listen for journal events"),
+                },
+                Err(error) => tracing::warn!(%error, "cannot listen for journal events"),
+            }
+        }
+        match changes.as_ref() {
+            Some(listening) => listening.wait(listen::SAFETY_CATCH_UP),
+            None => std::thread::sleep(_poll),
+        }
     }
 }
