@@ -22,10 +22,14 @@
 //! # Ok(()) }
 //! ```
 
+mod apf;
+mod auth;
 mod cli;
 mod clock;
 mod control;
 mod controllers;
+mod crd;
+mod declared;
 mod delete;
 mod discovery;
 mod disruption;
@@ -33,18 +37,25 @@ mod error;
 mod events;
 mod eviction;
 mod faults;
+mod field_errors;
 mod fields;
 mod fleet;
 mod generate;
+mod health;
 mod http;
+mod kinds;
 mod kubelet;
 mod ledger;
+mod lifecycle;
 mod list;
 mod metrics;
 mod objects;
 mod patch;
 mod prometheus;
+mod proto;
+mod rbac;
 mod resource;
+mod reviews;
 mod router;
 mod scale;
 mod scenario;
@@ -54,22 +65,27 @@ mod server;
 mod stateful;
 mod stateful_sets;
 mod store;
+mod system;
 mod table;
+mod tls;
 mod volumes;
 mod watch;
 mod workloads;
 mod write;
 mod yaml;
 
+pub use auth::{ADMIN_TOKEN, Access, SimUser};
 pub use cli::{SimArgs, serve_from_cli};
 pub use clock::SimClock;
 pub use error::{ApiError, SimError};
-pub use faults::{Degradation, Faults, Unreachable, ZoneOutage};
+pub use faults::{Degradation, Faults, PodSelector, Unreachable, ZoneOutage};
 pub use fleet::{LoggedRequest, SimFleet};
 pub use generate::ClusterProfile;
-pub use ledger::{kubeconfig, ledger, write_kubeconfig, write_ledger};
+pub use ledger::{
+    kubeconfig, kubeconfig_for, ledger, write_kubeconfig, write_kubeconfig_for, write_ledger,
+};
 pub use prometheus::ScrapingPrometheus;
-pub use resource::Kind;
+pub use resource::{Kind, Registry, ResourceType};
 pub use router::RefuseConnection;
 pub use scenario::{LedgerDrift, Scenario, Settings, StatefulSets};
 pub use server::{SimServer, cluster_url, start_on_loopback};
