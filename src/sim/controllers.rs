@@ -97,11 +97,13 @@ pub fn reconcile(cluster: &Cluster, st: &mut ClusterState, faults: &Faults) -> O
         kubelet::pods(&mut pass, cluster, faults, &nodes_health);
         workloads::deployments(&mut pass);
         workloads::replica_sets(&mut pass);
+        super::jobs::reconcile(&mut pass);
         stateful_sets::reconcile(&mut pass);
         let fits = node_fits(&pass);
         workloads::daemon_sets(&mut pass, &fits);
         schedule(&mut pass, fits);
         disruption::reconcile(&mut pass);
+        super::services::reconcile(&mut pass);
         next = pass.next;
         if !pass.changed {
             break;

@@ -248,6 +248,10 @@ pub fn delete_object(
     }
     let now = cluster.clock.now_rfc3339();
     let uid = str_at(&obj, "/metadata/uid");
+    if slot == Kind::CUSTOM_RESOURCE_DEFINITION && !deleting(&obj) {
+        // The CRD controller removes its custom resources, then the finalizer.
+        add_finalizer(&mut obj, super::crd::CLEANUP_FINALIZER);
+    }
     match opts.propagation {
         Propagation::Orphan => {
             for (dslot, key) in dependents_of(st, &obj) {

@@ -303,6 +303,24 @@ pub fn pods(
             continue;
         }
         let node_ok = healthy(&node);
+        let job_pod = super::objects::controller_of(pod).is_some_and(|(k, _, _)| k == "Job");
+        if job_pod && phase == "Running" && node_ok {
+            let started = pod
+                .pointer("/status/startTime")
+                .and_then(Value::as_str)
+                .and_then(parse_time)
+                .map(|t| clock.secs_at(t))
+                .unwrap_or(pass.now_secs);
+            let at = started + s.job_seconds;
+            if pass.now_secs >= at {
+                let now = pass.now.clone();
+                complete_pod(&mut pass.pods[i], &now);
+                pass.put_pod(i);
+            } else {
+                pass.due(at);
+            }
+            continue;
+        }
         if phase == "Pending" {
             let scheduled = pod
                 .pointer("/status/conditions")
@@ -502,6 +520,29 @@ fn taint_evictions(pass: &mut Pass, cluster: &Cluster, health: &HashMap<String, 
             }
             Some(at) => pass.due(at),
             None => {}
+        }
+    }
+}
+
+/// Ends a pod's containers successfully (a Job's pod that did its work).
+fn complete_pod(pod: &mut Value, now: &str) {
+    pod["status"]["phase"] = json!("Succeeded");
+    for c in ["Ready", "ContainersReady"] {
+        set_condition(pod, c, "False", "PodCompleted", "", now);
+    }
+    if let Some(statuses) = pod
+        .pointer_mut("/status/containerStatuses")
+        .and_then(Value::as_array_mut)
+    {
+        for cs in statuses {
+            let started = cs
+                .pointer("/state/running/startedAt")
+                .cloned()
+                .unwrap_or(json!(now));
+            cs["ready"] = json!(false);
+            cs["started"] = json!(false);
+            cs["state"] = json!({"terminated": {"exitCode": 0, "reason": "Completed",
+                "startedAt": started, "finishedAt": now}});
         }
     }
 }

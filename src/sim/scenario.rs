@@ -75,6 +75,8 @@ pub struct Settings {
     pub history: usize,
     /// Interval between watch bookmarks, real seconds.
     pub bookmark_seconds: f64,
+    /// How long a Job's pod runs before it succeeds.
+    pub job_seconds: f64,
 }
 
 impl Default for Settings {
@@ -86,6 +88,7 @@ impl Default for Settings {
             reboot_seconds: 30.0,
             history: super::store::DEFAULT_HISTORY,
             bookmark_seconds: 10.0,
+            job_seconds: 2.0,
         }
     }
 }
