@@ -51,6 +51,7 @@ mod lifecycle;
 mod list;
 mod metrics;
 mod objects;
+mod openapi;
 mod patch;
 mod prometheus;
 mod proto;

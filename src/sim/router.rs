@@ -244,6 +244,17 @@ async fn handle(
     {
         return resp;
     }
+    if method == Method::GET
+        && let Some(rest) = path.strip_prefix("/openapi/v3")
+    {
+        let registry = cluster.registry();
+        return match rest {
+            "" | "/" => value_response(200, &super::openapi::index(&registry)),
+            gv => super::openapi::group_version(&registry, gv)
+                .map(|doc| value_response(200, &doc))
+                .unwrap_or_else(|| ApiError::no_route(path).into_response()),
+        };
+    }
     let plural = match &route {
         Some(Route::Collection { rt, .. } | Route::Item { rt, .. }) => Some(rt.plural.clone()),
         _ => None,

@@ -118,6 +118,20 @@ fn columns(kind: Kind) -> Vec<Value> {
             col("Object", "string", 0),
             col("Message", "string", 0),
         ],
+        Kind::SERVICE => vec![
+            col("Name", "string", 0),
+            col("Type", "string", 0),
+            col("Cluster-IP", "string", 0),
+            col("External-IP", "string", 0),
+            col("Port(s)", "string", 0),
+            col("Age", "string", 0),
+            col("Selector", "string", 1),
+        ],
+        Kind::ENDPOINTS => vec![
+            col("Name", "string", 0),
+            col("Endpoints", "string", 0),
+            col("Age", "string", 0),
+        ],
         _ => vec![col("Name", "string", 0), col("Age", "string", 0)],
     }
 }
@@ -366,6 +380,84 @@ fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
                 json!(s("/reason")),
                 json!(object),
                 json!(s("/message")),
+            ]
+        }
+        Kind::SERVICE => {
+            let ports: Vec<String> = o
+                .pointer("/spec/ports")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|p| {
+                    let port = p.get("port").map(Value::to_string).unwrap_or_default();
+                    let proto = p.get("protocol").and_then(Value::as_str).unwrap_or("TCP");
+                    match p.get("nodePort") {
+                        Some(n) => format!("{port}:{n}/{proto}"),
+                        None => format!("{port}/{proto}"),
+                    }
+                })
+                .collect();
+            let selector: Vec<String> = o
+                .pointer("/spec/selector")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
+                .collect();
+            vec![
+                json!(name),
+                json!(s("/spec/type")),
+                json!(s("/spec/clusterIP")),
+                json!("<none>"),
+                json!(if ports.is_empty() {
+                    "<none>".to_string()
+                } else {
+                    ports.join(",")
+                }),
+                json!(age(o, clock)),
+                json!(if selector.is_empty() {
+                    "<none>".to_string()
+                } else {
+                    selector.join(",")
+                }),
+            ]
+        }
+        Kind::ENDPOINTS => {
+            let mut eps = Vec::new();
+            for subset in o
+                .get("subsets")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                for a in subset
+                    .get("addresses")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    for p in subset
+                        .get("ports")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
+                        eps.push(format!(
+                            "{}:{}",
+                            a.get("ip").and_then(Value::as_str).unwrap_or_default(),
+                            p.get("port").map(Value::to_string).unwrap_or_default()
+                        ));
+                    }
+                }
+            }
+            vec![
+                json!(name),
+                json!(if eps.is_empty() {
+                    "<none>".to_string()
+                } else {
+                    eps.join(",")
+                }),
+                json!(age(o, clock)),
             ]
         }
         _ => vec![json!(name), json!(age(o, clock))],
