@@ -386,8 +386,14 @@ async fn kubectl_auth_can_i_whoami_and_forbidden_users() {
         "{}",
         out.stderr
     );
-    let raw = format!("/clusters/small-01/readyz?verbose");
-    let out = kubectl(&s, "small-01", &["get", "--raw", &raw]).await;
+    // `get --raw` takes a path from the server's root, where the simulator serves every
+    // cluster under `/clusters/<id>`.
+    let out = kubectl(
+        &s,
+        "small-01",
+        &["get", "--raw", "/clusters/small-01/readyz?verbose"],
+    )
+    .await;
     assert!(out.ok, "{}", out.stderr);
     assert!(
         out.stdout.starts_with("[+]ping ok")

@@ -54,7 +54,7 @@ fn subject_matches(s: &Value, user: &SimUser, groups: &[String]) -> bool {
         }
         Some("Group") => {
             let n = str_at(s, "/group/name");
-            n == "*" || groups.iter().any(|g| *g == n)
+            n == "*" || groups.contains(&n)
         }
         Some("ServiceAccount") => {
             let ns = str_at(s, "/serviceAccount/namespace");

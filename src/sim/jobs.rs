@@ -79,10 +79,10 @@ pub fn reconcile(pass: &mut Pass) {
         status["terminating"] = json!(0);
         status["uncountedTerminatedPods"] = json!({});
         for k in ["active", "succeeded", "failed"] {
-            if status[k] == 0 {
-                if let Some(o) = status.as_object_mut() {
-                    o.remove(k);
-                }
+            if status[k] == 0
+                && let Some(o) = status.as_object_mut()
+            {
+                o.remove(k);
             }
         }
         if complete && !done {

@@ -85,12 +85,12 @@ pub fn reconcile(pass: &mut Pass) {
         let ready: Vec<Value> = pods
             .iter()
             .filter(|p| pod_ready(p) && !deleting(p))
-            .map(|p| address(p))
+            .map(address)
             .collect();
         let not_ready: Vec<Value> = pods
             .iter()
             .filter(|p| !pod_ready(p) || deleting(p))
-            .map(|p| address(p))
+            .map(address)
             .collect();
         let mut subset = json!({"ports": ports});
         if !ready.is_empty() {

@@ -74,10 +74,10 @@ pub fn service_defaults(cluster: &Cluster, st: &ClusterState, obj: &mut Value) {
         if spec.get("sessionAffinity").is_none() {
             spec["sessionAffinity"] = json!("None");
         }
-        if spec.get("clusterIP").is_none() || str_at(spec, "/clusterIP").is_empty() {
-            if let Some(ip) = allocate_cluster_ip(cluster, st) {
-                spec["clusterIP"] = json!(ip);
-            }
+        if (spec.get("clusterIP").is_none() || str_at(spec, "/clusterIP").is_empty())
+            && let Some(ip) = allocate_cluster_ip(cluster, st)
+        {
+            spec["clusterIP"] = json!(ip);
         }
         let ip = str_at(spec, "/clusterIP");
         if !ip.is_empty() && spec.get("clusterIPs").is_none() {
@@ -267,7 +267,7 @@ pub fn base64_encode(data: &[u8]) -> String {
 /// The decoded length of standard base64 text, or None when it is not valid base64.
 fn base64_len(s: &str) -> Option<usize> {
     let b = s.as_bytes();
-    if b.len() % 4 != 0 {
+    if !b.len().is_multiple_of(4) {
         return None;
     }
     let pad = b.iter().rev().take_while(|c| **c == b'=').count();
@@ -341,26 +341,25 @@ pub fn validate_secret(obj: &Value, old: Option<&Value>, errs: &mut Vec<FieldErr
         "kubernetes.io/dockerconfigjson" => need(".dockerconfigjson", errs),
         "kubernetes.io/dockercfg" => need(".dockercfg", errs),
         "kubernetes.io/ssh-auth" => need("ssh-privatekey", errs),
-        "kubernetes.io/basic-auth" => {
-            if !data.contains_key("username") && !data.contains_key("password") {
-                errs.push(FieldError::required(
-                    "data[username]",
-                    "one of username or password is required",
-                ));
-            }
+        "kubernetes.io/basic-auth"
+            if !data.contains_key("username") && !data.contains_key("password") =>
+        {
+            errs.push(FieldError::required(
+                "data[username]",
+                "one of username or password is required",
+            ));
         }
-        "kubernetes.io/service-account-token" => {
+        "kubernetes.io/service-account-token"
             if str_at(
                 obj,
                 "/metadata/annotations/kubernetes.io~1service-account.name",
             )
-            .is_empty()
-            {
-                errs.push(FieldError::required(
-                    "metadata.annotations[kubernetes.io/service-account.name]",
-                    "",
-                ));
-            }
+            .is_empty() =>
+        {
+            errs.push(FieldError::required(
+                "metadata.annotations[kubernetes.io/service-account.name]",
+                "",
+            ));
         }
         _ => {}
     }

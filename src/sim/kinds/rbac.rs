@@ -189,6 +189,6 @@ mod tests {
         let mut errs = Vec::new();
         validate_binding(&changed, Some(&b), true, &mut errs);
         assert_eq!(errs.len(), 1);
-        assert_eq!(errs[0].message.contains("cannot change roleRef"), true);
+        assert!(errs[0].message.contains("cannot change roleRef"));
     }
 }
