@@ -68,6 +68,8 @@ pub struct Cluster {
     pub traffic: Mutex<super::metrics::Traffic>,
     /// The users whose tokens the cluster accepts.
     pub users: Arc<Vec<SimUser>>,
+    /// Counter behind the `Audit-Id`s of the cluster's answers.
+    pub audits: std::sync::atomic::AtomicU64,
 }
 
 /// A mutating request the cluster answered, for tests that must prove what a client did
@@ -94,9 +96,18 @@ impl Cluster {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The resource types the cluster serves now.
-    pub fn registry(&self) -> Arc<Registry> {
-        self.lock().registry.clone()
+    /// A fresh `Audit-Id` (UUID-shaped, unique per cluster), without taking the lock.
+    pub fn audit_id(&self) -> String {
+        let n = self.audits.fetch_add(1, Ordering::Relaxed);
+        let h = super::generate::fnv(&format!("{}/{n}", self.profile.id));
+        format!(
+            "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
+            h >> 32,
+            (h >> 16) & 0xffff,
+            h & 0xfff,
+            0x8000 | (n & 0x3fff),
+            (n >> 14) & 0xffff_ffff_ffff
+        )
     }
 
     /// The current faults.
@@ -180,6 +191,7 @@ impl SimFleet {
                     traffic: Mutex::new(super::metrics::Traffic::default()),
                     wake: Arc::new(Notify::new()),
                     users: users.clone(),
+                    audits: std::sync::atomic::AtomicU64::new(0),
                 })
             })
             .collect();

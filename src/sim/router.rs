@@ -65,7 +65,7 @@ async fn cluster_handler(State(cluster): State<Arc<Cluster>>, req: Request) -> R
 /// Serves one API request for one cluster: faults first, then the filter chain, then
 /// the handler; every answer carries an `Audit-Id`.
 async fn serve(cluster: Arc<Cluster>, path: &str, req: Request) -> Response {
-    let audit_id = cluster.lock().store.new_uid();
+    let audit_id = cluster.audit_id();
     let mut response = serve_request(cluster, path, req).await;
     if let Ok(v) = HeaderValue::from_str(&audit_id) {
         response.headers_mut().insert("audit-id", v);
@@ -103,30 +103,29 @@ async fn serve_request(cluster: Arc<Cluster>, path: &str, req: Request) -> Respo
         Ok(u) => u.clone(),
         Err(e) => return e.into_response(),
     };
-    let registry = cluster.registry();
-    let route = parse(path, &registry);
     let method = req.method().clone();
     let query = Query::<HashMap<String, String>>::try_from_uri(req.uri())
         .map(|q| q.0)
         .unwrap_or_default();
     let raw_query = req.uri().query().unwrap_or_default().to_string();
-    let attributes = attributes_of(&method, path, route.as_ref(), &query);
-    let (allowed, flow) = {
+    // One short hold of the cluster's lock for what the filters need.
+    let (registry, policy, classifier) = {
         let mut st = cluster.lock();
         let policy = Policy::current(&st.store, st.policy.as_ref());
         st.policy = Some(policy.clone());
         let classifier = Classifier::current(&st.store, st.classifier.as_ref());
         st.classifier = Some(classifier.clone());
-        (
-            policy.allows(&user, &attributes).is_some(),
-            classifier.classify(&user, &attributes),
-        )
+        (st.registry.clone(), policy, classifier)
     };
+    let route = parse(path, &registry);
+    let attributes = attributes_of(&method, path, route.as_ref(), &query);
+    let allowed = policy.allows(&user, &attributes).is_some();
+    let flow = classifier.classify(&user, &attributes);
     let mut response = if !allowed || forbidden_by_fault(&faults, route.as_ref()) {
         denied(&user, &attributes).into_response()
     } else {
         handle(
-            &cluster, &faults, &user, path, route, method, query, raw_query, req,
+            &cluster, &faults, &user, &registry, path, route, method, query, raw_query, req,
         )
         .await
     };
@@ -232,6 +231,7 @@ async fn handle(
     cluster: &Arc<Cluster>,
     faults: &Faults,
     user: &SimUser,
+    registry: &Registry,
     path: &str,
     route: Option<Route>,
     method: Method,
@@ -247,10 +247,9 @@ async fn handle(
     if method == Method::GET
         && let Some(rest) = path.strip_prefix("/openapi/v3")
     {
-        let registry = cluster.registry();
         return match rest {
-            "" | "/" => value_response(200, &super::openapi::index(&registry)),
-            gv => super::openapi::group_version(&registry, gv)
+            "" | "/" => value_response(200, &super::openapi::index(registry)),
+            gv => super::openapi::group_version(registry, gv)
                 .map(|doc| value_response(200, &doc))
                 .unwrap_or_else(|| ApiError::no_route(path).into_response()),
         };
@@ -284,7 +283,7 @@ async fn handle(
         headers,
         body,
     };
-    let result = dispatch(cluster, user, &method, path, route, &api);
+    let result = dispatch(cluster, user, registry, &method, path, route, &api);
     tracing::debug!(cluster = %cluster.profile.id, %method, path, "sim request");
     let response = result.unwrap_or_else(IntoResponse::into_response);
     if method != Method::GET && method != Method::HEAD {
@@ -381,6 +380,7 @@ fn parse(path: &str, registry: &Registry) -> Option<Route> {
 fn dispatch(
     cluster: &Arc<Cluster>,
     user: &SimUser,
+    registry: &Registry,
     method: &Method,
     path: &str,
     route: Option<Route>,
@@ -395,16 +395,15 @@ fn dispatch(
             Err(ApiError::method_not_allowed())
         }
     };
-    let registry = cluster.registry();
     match route {
         Route::Version => read_only(discovery::version(&cluster.profile)),
-        Route::CoreVersions => discovery::core(&registry, &accept, method),
-        Route::Groups => discovery::groups(&registry, &accept, method),
+        Route::CoreVersions => discovery::core(registry, &accept, method),
+        Route::Groups => discovery::groups(registry, &accept, method),
         Route::Group(g) => {
-            read_only(discovery::api_group(&registry, &g).ok_or_else(|| ApiError::no_route(path))?)
+            read_only(discovery::api_group(registry, &g).ok_or_else(|| ApiError::no_route(path))?)
         }
         Route::Resources(g, v) => read_only(
-            discovery::resource_list(&registry, &g, &v).ok_or_else(|| ApiError::no_route(path))?,
+            discovery::resource_list(registry, &g, &v).ok_or_else(|| ApiError::no_route(path))?,
         ),
         Route::Collection { rt, ns } if rt.storage == Storage::Virtual => match *method {
             Method::POST if ns.is_none() => reviews::create(cluster, user, &rt, req),

@@ -114,7 +114,7 @@ pub fn validate(
 ) -> Vec<FieldError> {
     let mut errs = Vec::new();
     if rt.custom {
-        return super::crd::validate_custom(rt, obj);
+        return super::crd_schema::validate_custom(rt, obj);
     }
     match (rt.group.as_str(), rt.kind.as_str()) {
         ("", "Service") => core::validate_service(obj, old, &mut errs),
