@@ -367,8 +367,10 @@ fn demo_simulator(dir: &str) -> (String, String) {
             .unwrap_or_else(|| panic!("no {key} in:\n{kubeconfig}"))
     };
     let server = value("server:");
+    // The simulator answers plain HTTP on the same port as its HTTPS.
     let addr = server
-        .strip_prefix("http://")
+        .strip_prefix("https://")
+        .or_else(|| server.strip_prefix("http://"))
         .and_then(|s| s.split_once('/'))
         .map(|(addr, _)| addr.to_owned())
         .expect("a loopback server URL");
