@@ -416,6 +416,7 @@ fn main() {
         warnings: Vec::new(),
         notice: None,
         executor: None,
+        unregistered_contexts: Vec::new(),
     };
     let mut app = App::new(config, ledger, now());
     app.update(Msg::Resize(W, H));

@@ -124,6 +124,8 @@ pub async fn run_live(
         command_rx,
         notice_tx,
     );
+    let unregistered_contexts =
+        fleetdeck::kubeconfig::map_contexts(&ledger, &kubeconfig).unregistered_contexts;
     let inputs = ConsoleInputs {
         snapshots: sync.snapshots.clone(),
         ledger: Arc::new(ledger),
@@ -139,6 +141,7 @@ pub async fn run_live(
         notice,
         capacity: settings.capacity.clone(),
         executor: runs_executor.then(|| executor_actor(settings)),
+        unregistered_contexts,
     };
     let result = run_console(inputs).await;
     let _ = stop_tx.send(true);

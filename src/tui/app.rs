@@ -103,6 +103,9 @@ pub struct AppConfig {
     pub notice: Option<String>,
     /// The actor of the executor running inside this console (the demo), if any.
     pub executor: Option<String>,
+    /// Kubeconfig contexts no ledger cluster names (`ledger reconcile`'s unregistered
+    /// contexts): shown on the ledger screen, since the console does not sync them.
+    pub unregistered_contexts: Vec<String>,
 }
 
 /// What the Rollouts screen shows of the selected run beyond the journal: its rollout
@@ -135,6 +138,10 @@ pub struct App {
     pub rows: Vec<LedgerRow>,
     /// Changes in flight and journal lines.
     pub activity: Activity,
+    /// What each cluster's runs do there (the ledger's IN FLIGHT), from the journal.
+    pub in_flight: BTreeMap<String, super::attention::InFlight>,
+    /// What waits for a person fleet-wide (the header's counts), from the journal.
+    pub urgent: super::attention::Urgent,
     /// Now.
     pub now: Timestamp,
     /// Terminal size.
@@ -198,6 +205,8 @@ impl App {
             data: FleetData::default(),
             rows: Vec::new(),
             activity: Activity::default(),
+            in_flight: BTreeMap::new(),
+            urgent: super::attention::Urgent::default(),
             now,
             size: (120, 40),
             nav: Nav::default(),
@@ -257,12 +266,7 @@ impl App {
     }
 
     fn rebuild_rows(&mut self) {
-        self.rows = build_rows(
-            &self.ledger,
-            &self.snapshot,
-            &self.data,
-            &self.activity.in_flight,
-        );
+        self.rows = build_rows(&self.ledger, &self.snapshot, &self.data, &self.in_flight);
     }
 
     /// The run or node card on screen is the one acted on: once shown it stays selected
@@ -334,6 +338,9 @@ impl App {
             }
             Msg::Activity(activity) => {
                 self.activity = activity;
+                let projection = &self.activity.journal.projection;
+                self.in_flight = super::attention::in_flight(projection);
+                self.urgent = super::attention::urgent(projection);
                 // Maintenance holds change what capacity counts.
                 self.data.refresh(
                     &self.snapshot,
@@ -966,11 +973,6 @@ impl App {
             }
         }
         Vec::new()
-    }
-
-    /// Changes in flight per cluster (for the ledger's column).
-    pub fn in_flight(&self) -> &BTreeMap<String, String> {
-        &self.activity.in_flight
     }
 
     /// Whether the drill-down's focus is on the PDB panel.

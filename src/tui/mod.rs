@@ -4,6 +4,10 @@
 
 mod action;
 mod app;
+mod attention;
+mod canvas;
+#[cfg(test)]
+mod canvas_check;
 mod config_file;
 mod dialog;
 mod dialog_view;
@@ -31,6 +35,8 @@ mod view;
 pub(crate) mod fixtures;
 #[cfg(test)]
 mod journal_fixtures;
+#[cfg(test)]
+mod layout_tests;
 #[cfg(test)]
 mod operator_tests;
 #[cfg(test)]
@@ -95,6 +101,8 @@ pub struct ConsoleInputs {
     /// The actor of the executor running in this process, if any (`q` asks before
     /// stopping it in the middle of runs).
     pub executor: Option<String>,
+    /// Kubeconfig contexts no ledger cluster names, shown on the ledger screen.
+    pub unregistered_contexts: Vec<String>,
 }
 
 impl ConsoleInputs {
@@ -118,6 +126,7 @@ impl ConsoleInputs {
             warnings,
             notice: self.notice.clone(),
             executor: self.executor.clone(),
+            unregistered_contexts: self.unregistered_contexts.clone(),
         }
     }
 }

@@ -135,6 +135,8 @@ fn ledger(app: &mut App, action: Action) {
     let pos = app.ledger_state.selected_pos(&app.rows, &visible);
     let selected = visible.get(pos).map(|i| app.rows[*i].id.clone());
     let page = app.page();
+    // The table is the body's inside: the terminal less the body's two borders.
+    let table_width = app.size.0.saturating_sub(2);
     let state = &mut app.ledger_state;
     match action {
         a if is_motion(a) => {
@@ -158,7 +160,8 @@ fn ledger(app: &mut App, action: Action) {
         }
         Action::ClearMarks => state.marks.clear(),
         Action::SortNext | Action::SortPrev => {
-            state.sort = state.sort.step(action == Action::SortNext);
+            let shown = super::screens::ledger_view::visible_columns(&app.rows, table_width);
+            state.sort = state.sort.step(action == Action::SortNext, &shown);
             state.ascending = true;
         }
         Action::SortReverse => state.ascending = !state.ascending,
