@@ -32,6 +32,8 @@ mod theme;
 mod view;
 
 #[cfg(test)]
+mod first_screen_tests;
+#[cfg(test)]
 pub(crate) mod fixtures;
 #[cfg(test)]
 mod journal_fixtures;

@@ -84,14 +84,20 @@ const PRIORITY: [usize; 12] = [0, 7, 5, 8, 1, 4, 6, 2, 3, 9, 10, 11];
 fn columns(rows: &[LedgerRow]) -> [Col; 12] {
     let mut cols = COLS;
     let title = |c: Column| COLS[c as usize].title.len() + 1;
-    let nodes = if rows.iter().any(|r| r.usable() && !r.zones_down.is_empty()) {
-        16
-    } else {
-        rows.iter()
-            .map(|r| format!("{}/{}", r.nodes.0, r.nodes.1).len())
-            .max()
-            .unwrap_or(0)
-    };
+    // A zone down is named when it fits (up to 24 cells), else counted.
+    let nodes = rows
+        .iter()
+        .map(|r| {
+            let figures = format!("{}/{}", r.nodes.0, r.nodes.1).len();
+            match r.zones_down.as_slice() {
+                _ if !r.usable() => figures,
+                [] => figures,
+                [zone] => figures + ", ".len() + zone.len() + " down".len(),
+                _ => figures + ", 2 zones down".len(),
+            }
+        })
+        .max()
+        .unwrap_or(0);
     let k8s = rows
         .iter()
         .filter_map(|r| {
@@ -104,7 +110,7 @@ fn columns(rows: &[LedgerRow]) -> [Col; 12] {
         })
         .max()
         .unwrap_or(1);
-    cols[Column::Nodes as usize].width = nodes.max(title(Column::Nodes)).min(16) as u16;
+    cols[Column::Nodes as usize].width = nodes.max(title(Column::Nodes)).min(24) as u16;
     cols[Column::Version as usize].width = k8s.max(title(Column::Version)).min(16) as u16;
     cols
 }
