@@ -80,6 +80,8 @@ pub enum Overlay {
     Dialog(Box<Dialog>),
     /// `H`: the shift handover walkthrough.
     Handover,
+    /// `enter` on a PDB of the drill-down: its pods and their nodes.
+    PdbPods(super::screens::pdb_pods::PdbPodsState),
 }
 
 /// Everything fixed for the console's lifetime.
@@ -449,6 +451,9 @@ impl App {
         }
         let chord = KeyChord::from_event(&key);
         let action = self.config.keymap.lookup(self.context(), chord);
+        if let Some(Overlay::PdbPods(_)) = self.overlay {
+            return self.on_pdb_pods_key(action);
+        }
         if let Some(Overlay::Help { scroll }) = &mut self.overlay {
             match action {
                 Some(Action::Down) => *scroll += 1,
@@ -472,7 +477,11 @@ impl App {
         }
         match action {
             Some(action) => self.on_action(action),
-            None => Vec::new(),
+            // A key bound to nothing here says where it works, or that it is no key.
+            None => {
+                self.message = Some(super::silent_keys::unbound(self, chord));
+                Vec::new()
+            }
         }
     }
 
@@ -481,6 +490,16 @@ impl App {
         if action.mutates() && self.refused_readonly(action.description()) {
             return Vec::new();
         }
+        // A screen key pressed where it leads already says so.
+        let screen_key = matches!(
+            action,
+            Action::ScreenLedger
+                | Action::ScreenCapacity
+                | Action::ScreenRollouts
+                | Action::ScreenMaintenance
+                | Action::ScreenTimeline
+        );
+        let before = screen_key.then(|| self.nav.crumbs().to_vec());
         match action {
             Action::Quit => return super::quit::quit(self),
             Action::Back => self.back(),
@@ -500,6 +519,9 @@ impl App {
             Action::PauseAll => super::operator_keys::pause_all(self),
             Action::Handover => self.open_handover(None),
             _ => return super::screen_keys::on_screen_action(self, action),
+        }
+        if before.as_deref() == Some(self.nav.crumbs()) {
+            self.message = Some(format!("already on the {}", self.nav.current().crumb()));
         }
         Vec::new()
     }

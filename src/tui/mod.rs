@@ -27,6 +27,7 @@ mod palette;
 mod quit;
 mod screen_keys;
 mod screens;
+mod silent_keys;
 mod terminal;
 mod theme;
 mod view;
@@ -37,6 +38,8 @@ mod first_screen_tests;
 pub(crate) mod fixtures;
 #[cfg(test)]
 mod journal_fixtures;
+#[cfg(test)]
+mod key_walk_tests;
 #[cfg(test)]
 mod layout_tests;
 #[cfg(test)]

@@ -96,6 +96,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         Some(Overlay::Palette(state)) => screens::palette_view::draw(app, state, body, buf),
         Some(Overlay::Dialog(dialog)) => dialog_view::draw(app, dialog, body, buf),
         Some(Overlay::Handover) => handover::draw(app, &app.handover, body, buf),
+        Some(Overlay::PdbPods(state)) => screens::pdb_pods::draw(app, state, body, buf),
         None => {}
     }
 }

@@ -13,6 +13,7 @@ pub mod maintenance_view;
 pub mod node;
 pub mod node_view;
 pub mod palette_view;
+pub mod pdb_pods;
 pub mod rollouts;
 pub mod rollouts_view;
 pub mod table;
