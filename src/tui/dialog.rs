@@ -175,6 +175,12 @@ impl Dialog {
         dialog
     }
 
+    /// Warnings shown above the form and the confirmation alike.
+    pub fn with_warnings(mut self, warnings: Vec<String>) -> Dialog {
+        self.warnings = warnings;
+        self
+    }
+
     /// Pre-fills a field (e.g. the assignee).
     pub fn with_text(mut self, field: usize, text: &str) -> Dialog {
         if let Some(f) = self.fields.get_mut(field) {

@@ -32,7 +32,12 @@ fn widths(area: Rect) -> (u16, u16) {
 /// Rows the dialog's body takes below the context: its warnings, the inputs or what will
 /// happen (or why not), with the key hint.
 fn body_rows(dialog: &Dialog, inner_w: u16) -> u16 {
-    wrapped_height(&dialog.warnings, inner_w)
+    let warnings = if dialog.warnings.is_empty() {
+        0
+    } else {
+        wrapped_height(&dialog.warnings, inner_w) + 1
+    };
+    warnings
         + match &dialog.stage {
             Stage::Edit => {
                 dialog
@@ -108,7 +113,7 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
             .map(|w| Line::styled(w.clone(), t.style(Slot::Critical)))
             .collect();
         let rect = Rect::new(inner.x, y, inner.width, bottom.saturating_sub(y + 1));
-        y += canvas::wrapped(buf, rect, &lines, t.style(Slot::Critical));
+        y += canvas::wrapped(buf, rect, &lines, t.style(Slot::Critical)) + 1;
     }
     match &dialog.stage {
         Stage::Edit => {

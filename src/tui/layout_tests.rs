@@ -76,8 +76,20 @@ const SETUPS: &[Setup] = &[
         press(app, "enter");
     }),
     ("start_maintenance", |app| {
+        app.open_cluster("us-east-stg-01", None);
+        press(app, "space m");
+    }),
+    ("start_maintenance_confirm", |app| {
+        app.open_cluster("us-east-stg-01", None);
+        press(app, "space m enter enter");
+    }),
+    ("start_maintenance_refused", |app| {
         open_cluster(app);
         press(app, "space m");
+    }),
+    ("pdb_pods", |app| {
+        open_cluster(app);
+        press(app, "tab enter");
     }),
     ("capacity_fleet", |app| {
         press(app, "2");

@@ -33,6 +33,8 @@ mod theme;
 mod view;
 
 #[cfg(test)]
+mod dialog_tests;
+#[cfg(test)]
 mod first_screen_tests;
 #[cfg(test)]
 pub(crate) mod fixtures;

@@ -76,11 +76,11 @@ pub fn covered(
 const COLS: [Col; 4] = [
     Col {
         title: "POD",
-        width: 30,
+        width: 26,
     },
     Col {
         title: "NODE",
-        width: 24,
+        width: 20,
     },
     Col {
         title: "READY",
