@@ -417,6 +417,7 @@ fn main() {
         notice: None,
         executor: None,
         unregistered_contexts: Vec::new(),
+        rollout_gates: None,
     };
     let mut app = App::new(config, ledger, now());
     app.update(Msg::Resize(W, H));

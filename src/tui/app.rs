@@ -108,6 +108,8 @@ pub struct AppConfig {
     /// Kubeconfig contexts no ledger cluster names (`ledger reconcile`'s unregistered
     /// contexts): shown on the ledger screen, since the console does not sync them.
     pub unregistered_contexts: Vec<String>,
+    /// What gates rollouts here, when known (the demo's), for the Rollouts screen.
+    pub rollout_gates: Option<String>,
 }
 
 /// What the Rollouts screen shows of the selected run beyond the journal: its rollout

@@ -380,6 +380,7 @@ pub fn app_with(theme: Theme) -> App {
         notice: None,
         executor: None,
         unregistered_contexts: Vec::new(),
+        rollout_gates: None,
     };
     let mut app = App::new(config, Arc::new(ledger()), now());
     app.update(Msg::Snapshot(snapshot()));

@@ -110,6 +110,9 @@ pub struct ConsoleInputs {
     pub executor: Option<String>,
     /// Kubeconfig contexts no ledger cluster names, shown on the ledger screen.
     pub unregistered_contexts: Vec<String>,
+    /// What gates rollouts here, when this console knows it (the demo's choice between
+    /// Prometheus evidence and live checks), shown on the Rollouts screen.
+    pub rollout_gates: Option<String>,
 }
 
 impl ConsoleInputs {
@@ -134,6 +137,7 @@ impl ConsoleInputs {
             notice: self.notice.clone(),
             executor: self.executor.clone(),
             unregistered_contexts: self.unregistered_contexts.clone(),
+            rollout_gates: self.rollout_gates.clone(),
         }
     }
 }

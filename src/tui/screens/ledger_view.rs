@@ -111,7 +111,7 @@ fn columns(rows: &[LedgerRow]) -> [Col; 12] {
         .max()
         .unwrap_or(1);
     cols[Column::Nodes as usize].width = nodes.max(title(Column::Nodes)).min(24) as u16;
-    cols[Column::Version as usize].width = k8s.max(title(Column::Version)).min(16) as u16;
+    cols[Column::Version as usize].width = k8s.max(title(Column::Version)).min(18) as u16;
     cols
 }
 

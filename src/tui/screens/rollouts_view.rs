@@ -234,6 +234,9 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("GATES", t.style(Slot::Title)));
+    if let Some(gates) = &app.config.rollout_gates {
+        lines.push(Line::styled(format!("  {gates}"), t.style(Slot::Muted)));
+    }
     for (alarm, text) in gates(run, spec.as_deref()) {
         lines.push(Line::styled(
             format!("  {text}"),
