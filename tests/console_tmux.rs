@@ -207,7 +207,8 @@ fn demo_operator_actions() {
     // While paused the executor takes the run but starts no step.
     sleep(Duration::from_secs(6));
     t.send(&["4"]);
-    t.wait_for("PAUSED (fleet: e2e: hold everything)", 10);
+    // The lane says it is paused, and the pause on a line of its own, whole.
+    t.wait_for("paused (fleet) by tester@e2e: e2e: hold everything", 10);
     let events = journal_events(&journal);
     let kind = |e: &serde_json::Value| e["kind"].as_str().unwrap_or("").to_owned();
     let paused_at = events
