@@ -67,6 +67,16 @@ const SETUPS: &[Setup] = &[
         typed(app, "fra");
     }),
     ("cluster", open_cluster),
+    ("cluster_unreachable", |app| {
+        app.open_cluster("us-east-prod-03", None);
+    }),
+    ("cluster_identity_mismatch", |app| {
+        app.open_cluster("ap-sg-prod-01", None);
+    }),
+    ("capacity_unreachable_cluster_loss", |app| {
+        app.open_cluster("us-east-prod-03", None);
+        press(app, "L");
+    }),
     ("cluster_pdb_focus", |app| {
         open_cluster(app);
         press(app, "tab");

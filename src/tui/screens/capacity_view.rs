@@ -50,6 +50,11 @@ pub fn draw(app: &App, scope: &CapacityScope, area: Rect, buf: &mut Buffer) {
     }
 }
 
+/// An amount with its unit that a wrapped line never parts (`128 cores`, `1976 pod slots`).
+pub(super) fn unbroken(d: &Dimension, amount: i64) -> String {
+    format_amount(d, amount).replace(' ', "\u{a0}")
+}
+
 /// One line per dimension: used of allocatable as a bar, and what is left.
 fn dimension_lines(
     app: &App,
@@ -78,7 +83,7 @@ fn dimension_lines(
                 Span::styled(bar(u, a, bar_width), t.style(slot)),
                 Span::raw(format!(" {:>4} ", percent(u, a))),
                 Span::styled(
-                    format!("{} of {}", format_amount(d, u), format_amount(d, a)),
+                    format!("{} of {}", unbroken(d, u), unbroken(d, a)),
                     t.style(Slot::Muted),
                 ),
                 Span::raw(" · "),
@@ -92,7 +97,7 @@ fn dimension_lines(
                         } else {
                             "left"
                         },
-                        format_amount(d, left)
+                        unbroken(d, left)
                     ),
                     t.style(slot),
                 ),
@@ -175,40 +180,52 @@ fn fleet(app: &App, area: Rect, buf: &mut Buffer) {
     ));
     lines.push(not_counted_line(app, &totals));
     let rows = capacity_rows(app);
-    // Rows out of sight are said on a line of their own above the list, as the ledger
-    // says them: a GPU cluster at the bottom is not left to be guessed at.
-    let mut lines = canvas::wrap_all(&lines, area.width);
-    let list_rows = |top: usize| usize::from(area.height).saturating_sub(top + 1);
+    // The totals keep at most half the page: the list below is what is looked through.
+    let lines = canvas::wrap_all(&lines, area.width);
+    let top_h = (lines.len() as u16).min(area.height / 2);
+    let [top, list] = Layout::vertical([Constraint::Length(top_h), Constraint::Min(0)]).areas(area);
+    canvas::rows(buf, top, &lines, t.style(Slot::Muted));
+    if list.height < 3 {
+        return;
+    }
     let pos = app
         .capacity_state
         .fleet_selected
         .as_ref()
         .and_then(|s| rows.iter().position(|r| r.id == *s))
         .unwrap_or(0);
-    if rows.len() > list_rows(lines.len()) {
-        let height = list_rows(lines.len() + 1);
+    // Rows out of sight are said on a line of their own above the list, as the ledger
+    // says them: a GPU cluster at the bottom is not left to be guessed at.
+    let list = if rows.len() + 1 > usize::from(list.height) {
+        let height = usize::from(list.height).saturating_sub(2);
         let offset = scroll_offset(pos, rows.len(), height);
         let above = if offset > 0 {
             format!(", {offset} above")
         } else {
             String::new()
         };
-        lines.push(Line::styled(
-            format!(
-                " rows {}–{} of {}{above}",
-                offset + 1,
-                (offset + height).min(rows.len()),
-                rows.len()
-            ),
+        let note = format!(
+            " rows {}–{} of {}{above}",
+            offset + 1,
+            (offset + height).min(rows.len()),
+            rows.len()
+        );
+        canvas::text(
+            buf,
+            list.x,
+            list.y,
+            list.width,
+            &canvas::first_fitting(vec![note], usize::from(list.width)),
             t.style(if offset > 0 { Slot::Warn } else { Slot::Muted }),
-        ));
-    }
-    let top_h = (lines.len() as u16).min(area.height);
-    let [top, list] = Layout::vertical([Constraint::Length(top_h), Constraint::Min(0)]).areas(area);
-    canvas::rows(buf, top, &lines, t.style(Slot::Muted));
-    if list.height < 2 {
-        return;
-    }
+        );
+        Rect {
+            y: list.y + 1,
+            height: list.height - 1,
+            ..list
+        }
+    } else {
+        list
+    };
     let chosen = fit_columns(&FLEET_COLS, &[0, 1, 4, 2, 3, 5, 6], list.width);
     let body = header(buf, list, &FLEET_COLS, &chosen, t.style(Slot::Title));
     let height = usize::from(body.height);
@@ -484,7 +501,7 @@ fn set_aside_line(
         .iter()
         .filter_map(|d| {
             let aside = free.get(d) - report.baseline.headroom.get(d);
-            (aside > 0).then(|| format!("{} {}", dim_name(d), format_amount(d, aside)))
+            (aside > 0).then(|| format!("{} {}", dim_name(d), unbroken(d, aside)))
         })
         .collect();
     if parts.is_empty() {

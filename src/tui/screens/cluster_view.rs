@@ -142,7 +142,9 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         };
         facts_line.push(Span::styled(format!(" · {counts}"), t.style(slot)));
     }
-    let mut head = vec![Line::from(info), Line::from(facts_line)];
+    // Why the figures cannot be trusted (a mismatch, data that is not fresh or is
+    // partial) comes right after who the cluster is: on a short screen it is what is kept.
+    let mut head = vec![Line::from(info)];
     if let Some(IdentityVerdict::Mismatch { reason }) =
         live.and_then(|c| c.identity_verdict.as_ref())
     {
@@ -189,10 +191,17 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     }
     // The head wraps at words; a long one keeps at most a third of the page, saying how
     // many of its lines it left out.
+    head.push(Line::from(facts_line));
     let head = canvas::wrap_all(&head, area.width);
+    // A cluster without fresh data lists only last-seen nodes: the head may take half.
+    let share = if status.is_some_and(|s| s.data_usable()) {
+        3
+    } else {
+        2
+    };
     let head_height = u16::try_from(head.len())
         .unwrap_or(u16::MAX)
-        .min((area.height / 3).max(2));
+        .min((area.height / share).max(2));
     let node_rows = app
         .cluster_state
         .as_ref()
