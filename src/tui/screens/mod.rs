@@ -2,6 +2,7 @@
 //! module that draws it.
 
 pub mod capacity;
+pub mod capacity_fleet_view;
 pub mod capacity_panels;
 pub mod capacity_view;
 pub mod cluster;
