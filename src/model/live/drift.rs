@@ -9,7 +9,11 @@ use crate::model::ledger::Ledger;
 
 /// What kind of disagreement.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum DriftKind {
     /// The cluster could not be observed; nothing about it can be confirmed.
     Unobservable {
@@ -26,6 +30,7 @@ pub enum DriftKind {
     /// The ledger pins no identity; the observed one could be pinned.
     UnpinnedIdentity {
         /// Observed kube-system UID.
+        #[serde(rename = "kubeSystemUID")]
         kube_system_uid: String,
         /// Observed server.
         server: String,

@@ -40,6 +40,7 @@ pub struct RolloutPlan {
 
 /// One stage of the plan.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PlannedStage {
     /// The stage's name.
     pub name: String,
