@@ -39,6 +39,9 @@ pub enum MaintenanceCommand {
         /// Print nodes and batches, record nothing
         #[arg(long)]
         dry_run: bool,
+        /// Start even though the cluster has an expired ledger exception (journaled)
+        #[arg(long)]
+        acknowledge_expired_exceptions: bool,
     },
     /// Hand a node's current step to a person; the engine leaves it alone
     Handoff {
@@ -100,8 +103,12 @@ pub enum MaintenanceCommand {
 pub fn run(settings: &Settings, command: &MaintenanceCommand) -> anyhow::Result<ExitCode> {
     match command {
         MaintenanceCommand::Plan { file, nodes } => plan(settings, file, nodes.as_deref()),
-        MaintenanceCommand::Start { file, dry_run } => {
-            super::maintenance_ops::start(settings, file, *dry_run)
+        MaintenanceCommand::Start {
+            file,
+            dry_run,
+            acknowledge_expired_exceptions,
+        } => {
+            super::maintenance_ops::start(settings, file, *dry_run, *acknowledge_expired_exceptions)
         }
         MaintenanceCommand::Handoff {
             run,
@@ -173,7 +180,7 @@ fn read_node_list(path: &Path) -> anyhow::Result<Vec<NodeFacts>> {
 fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Result<ExitCode> {
     // Planned offline, but a ledger at hand still says whether the cluster exists.
     let ledger = match &settings.ledger {
-        Some(path) => Some(fleetdeck::ledger_file::load(path)?),
+        Some(path) => Some(super::ledger_findings::load(path)?),
         None => None,
     };
     let Some(spec) =

@@ -16,6 +16,7 @@ mod handover_cmd;
 mod journal_cmd;
 mod journal_stress;
 mod ledger;
+mod ledger_findings;
 mod live;
 mod logging;
 mod maintenance_cmd;

@@ -9,7 +9,6 @@ use anyhow::Context;
 use clap::Subcommand;
 use fleetdeck::engine::rollout_start::{NewRollout, record_rollout};
 use fleetdeck::journal::JournalStore;
-use fleetdeck::ledger_file;
 use fleetdeck::model::duration::format_duration;
 use fleetdeck::model::rollout::{
     Manifest, ManifestText, OrderedObject, ReleaseAction, ReleaseDigest, RolloutPlan, RolloutSpec,
@@ -36,6 +35,9 @@ pub enum RolloutCommand {
     Start {
         /// The rollout file
         file: PathBuf,
+        /// Start even though a target has an expired ledger exception (journaled)
+        #[arg(long)]
+        acknowledge_expired_exceptions: bool,
     },
     /// Rollout runs in the journal, with their status
     List,
@@ -85,7 +87,10 @@ pub enum RolloutCommand {
 pub fn run(settings: &Settings, command: &RolloutCommand) -> anyhow::Result<ExitCode> {
     match command {
         RolloutCommand::Plan { file } => plan(settings, file),
-        RolloutCommand::Start { file } => start(settings, file),
+        RolloutCommand::Start {
+            file,
+            acknowledge_expired_exceptions,
+        } => start(settings, file, *acknowledge_expired_exceptions),
         RolloutCommand::List => list(settings),
         RolloutCommand::Show { run } => show(settings, run),
         RolloutCommand::Approve { run, batch, note } => {
@@ -190,6 +195,8 @@ struct Loaded {
     /// Every object of the manifests, in the order the executor applies them.
     order: Vec<OrderedObject>,
     plan: RolloutPlan,
+    /// The ledger it was planned against.
+    ledger: fleetdeck::model::ledger::Ledger,
 }
 
 /// The manifests as text (what the journal keeps and the executor applies).
@@ -217,7 +224,7 @@ fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
         return Ok(None);
     };
     let name = file.display().to_string();
-    let ledger = ledger_file::load(&settings.ledger_path()?)?;
+    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
     let manifests = manifests_of(file, &spec)?;
     let digest = release_digest(&spec.release, &manifests);
     let manifests = manifest_texts(&manifests)?;
@@ -237,6 +244,7 @@ fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
         manifests,
         order,
         plan,
+        ledger,
     }))
 }
 
@@ -269,7 +277,7 @@ fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
+fn start(settings: &Settings, file: &Path, acknowledge_expired: bool) -> anyhow::Result<ExitCode> {
     if settings.readonly {
         return Err(super::exit::Refused(
             "read-only mode: refusing to start a rollout (drop --readonly to act)".into(),
@@ -279,6 +287,18 @@ fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
     let Some(loaded) = load(settings, file)? else {
         return Ok(ExitCode::FAILURE);
     };
+    let targets: Vec<fleetdeck::model::ledger::ClusterId> = loaded
+        .plan
+        .stages
+        .iter()
+        .flat_map(|s| s.batches.iter().flatten().cloned())
+        .collect();
+    let acknowledged = super::ledger_findings::acknowledge(
+        &loaded.ledger,
+        &targets,
+        acknowledge_expired,
+        &format!("rollout {}", loaded.spec.release.name),
+    )?;
     let texts = loaded.manifests;
     let mut journal = open(settings)?;
     let actor = Actor(settings.actor.clone());
@@ -293,6 +313,17 @@ fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
         },
         Timestamp::now(),
     )?;
+    if let Some(text) = super::ledger_findings::acknowledgement_note(&acknowledged) {
+        super::journal_cmd::record_command(
+            settings,
+            &OperatorCommand::Note {
+                run: Some(run.clone()),
+                item: None,
+                cluster: None,
+                text,
+            },
+        )?;
+    }
     let batches = spec.batches.len();
     let targets: usize = spec.batches.iter().map(|b| b.clusters.len()).sum();
     outln!(
