@@ -353,6 +353,13 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
             ]);
         }
         s.push_str(&table.render());
+        // What a running step waits for (a PDB that would refuse, capacity, a cluster
+        // that may not be changed), in full: nothing sits without a reason.
+        for item_id in &run.order {
+            if let Some(waiting) = run.items.get(item_id).and_then(|i| i.waiting.as_ref()) {
+                s.push_str(&format!("  {item_id} waits: {}\n", waiting.why));
+            }
+        }
         s
     })?;
     Ok(ExitCode::SUCCESS)

@@ -704,7 +704,41 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 }
             }
         }
+        self.note_waiting(run, spec, item, &mut checkpoint, &before)?;
         self.save_checkpoint(run, spec, item, checkpoint, &before)
+    }
+
+    /// Journals what the node's step now waits for (a PDB that would refuse its pods,
+    /// displaced pods that would not fit, a cluster that may not be changed) when that
+    /// changed since `before`: `maintenance show` and the console say it while the step
+    /// waits, not only once it is overdue.
+    fn note_waiting(
+        &mut self,
+        run: &RunView,
+        spec: &MaintenanceSpec,
+        item: &ItemId,
+        checkpoint: &mut Checkpoint,
+        before: &Checkpoint,
+    ) -> Result<(), EngineError> {
+        let waiting = checkpoint.node_state.waiting_on.clone();
+        if waiting.is_empty() || waiting == before.node_state.waiting_on {
+            return Ok(());
+        }
+        let step = checkpoint.node_state.step.name();
+        let key = format!(
+            "{}/{}/{}/waiting#{}",
+            run.id,
+            item,
+            step,
+            checkpoint.next_attempt(&format!("waiting/{step}"))
+        );
+        let body = EventBody::Waiting {
+            why: waiting.join("; "),
+        };
+        let e = self
+            .event(&run.id, Some(item), &spec.cluster, key, body)
+            .with_step(step);
+        self.append(e)
     }
 
     /// Journals the item's checkpoint when it changed since `before`, and keeps it.

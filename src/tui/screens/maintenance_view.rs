@@ -316,6 +316,22 @@ fn detail(
             t.style(Slot::Warn),
         ));
     }
+    // What a running step waits for (a PDB that would refuse, capacity, a cluster that
+    // may not be changed), before it is overdue.
+    if let Some(waiting) = view
+        .waiting
+        .as_ref()
+        .filter(|_| current_status(view) == Some(&StepStatus::Running))
+    {
+        lines.push(Line::styled(
+            format!(
+                "waits, {} so far: {}",
+                age(app.now, Some(waiting.since)),
+                waiting.why
+            ),
+            t.style(Slot::Warn),
+        ));
+    }
     match current_status(view) {
         Some(StepStatus::Blocked { reason }) => {
             lines.push(Line::styled("stuck because:", t.style(Slot::Critical)));
