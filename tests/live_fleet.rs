@@ -1125,6 +1125,18 @@ async fn a_cluster_that_refuses_persistent_volumes_stays_usable_without_volume_p
             .all(|p| p.required_domain.is_none()),
         "no volume, no pin"
     );
+    // But not "free to move" either: the view says its volume data is missing, and which
+    // pods mount claims.
+    assert!(
+        degraded
+            .view
+            .volumes_unreadable
+            .as_deref()
+            .is_some_and(|why| why.starts_with("persistentvolumes cannot be read")),
+        "{:?}",
+        degraded.view.volumes_unreadable
+    );
+    assert!(degraded.view.pods.iter().any(|p| p.mounts_claims));
     assert!(
         degraded
             .last_error
@@ -1141,10 +1153,11 @@ async fn a_cluster_that_refuses_persistent_volumes_stays_usable_without_volume_p
     fleet
         .update_faults("small-01", |f| f.forbidden_resources.clear())
         .unwrap();
-    wait_for_cluster(&sync, "small-01", 60, |c| {
+    let fixed = wait_for_cluster(&sync, "small-01", 60, |c| {
         c.status == ClusterStatus::Synced && c.view.pods.iter().any(|p| p.required_domain.is_some())
     })
     .await;
+    assert_eq!(fixed.view.volumes_unreadable, None);
     sync.stop();
     server.shutdown().await;
 }

@@ -187,6 +187,7 @@ mod tests {
             id: ClusterId::from("c1"),
             claims: Vec::new(),
             volumes: Vec::new(),
+            volumes_unreadable: None,
             nodes,
             pods: Vec::new(),
             pdbs: Vec::new(),

@@ -315,8 +315,33 @@ impl MaintenancePort for KubePort {
                 // Pods held on the node by their volume (a local volume, or a zonal one
                 // with no other node in the zone) wait for it to come back, as they
                 // would for any maintenance of it; their PDBs still govern the drain.
-                let capacity = if report.short_pods() == 0 {
+                // Volumes that cannot be read leave the pods that mount them with an
+                // unknown answer: unknown is not "free to move", the step waits.
+                let unknown: Vec<String> = report
+                    .unknown
+                    .iter()
+                    .map(|g| {
+                        format!(
+                            "{} of {} {}/{}",
+                            crate::model::text::counted(i64::from(g.pods), "pod"),
+                            g.owner.kind,
+                            g.namespace,
+                            g.owner.name
+                        )
+                    })
+                    .collect();
+                let capacity = if report.short_pods() == 0 && unknown.is_empty() {
                     CheckOutcome::Pass
+                } else if report.short_pods() == 0 {
+                    let why = c
+                        .view
+                        .volumes_unreadable
+                        .as_deref()
+                        .unwrap_or("volumes cannot be read");
+                    CheckOutcome::Unknown(format!(
+                        "{why}: whether {} can move is unknown",
+                        unknown.join("; ")
+                    ))
                 } else {
                     let groups: Vec<String> = report
                         .short_groups()

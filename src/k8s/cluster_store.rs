@@ -231,6 +231,16 @@ impl ClusterStore {
         Arc::clone(&self.view)
     }
 
+    /// Records why claims or volumes cannot be read (`None`: they can); whether the view
+    /// changed.
+    pub fn set_volumes_unreadable(&mut self, why: Option<&str>) -> bool {
+        if self.view.volumes_unreadable.as_deref() == why {
+            return false;
+        }
+        Arc::make_mut(&mut self.view).volumes_unreadable = why.map(Arc::from);
+        true
+    }
+
     /// Objects left out now because their latest state could not be read (including
     /// those of a list still being collected).
     pub fn unreadable(&self) -> u32 {

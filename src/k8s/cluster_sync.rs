@@ -77,6 +77,9 @@ struct ResourceState {
     last_ok: Option<Timestamp>,
     /// Why the server refuses to serve this optional resource (403, 404), while it does.
     refused: Option<String>,
+    /// The same in a few words (`persistentvolumes cannot be read (forbidden)`), for the
+    /// view: what the capacity model cannot know without it.
+    unreadable: Option<String>,
 }
 
 /// The watched resources, in the order of the sync loop's channels, and whether each is
@@ -501,14 +504,16 @@ async fn watch(
                 ..
             } if RESOURCES[which].1 => {
                 let resource = &mut resources[which];
+                let unreadable = format!("{} cannot be read ({error})", RESOURCES[which].0);
                 resource.refused = Some(format!(
-                    "{} cannot be read ({error}): pods are not pinned to their volumes' domains",
-                    RESOURCES[which].0
+                    "{unreadable}: pods are not pinned to their volumes' domains"
                 ));
+                resource.unreadable = Some(unreadable);
                 Progress::ListDone
             }
             Progress::ListDone => {
                 resources[which].refused = None;
+                resources[which].unreadable = None;
                 Progress::ListDone
             }
             // Its retries are not news: no relist, no doubt about the identity.
@@ -516,6 +521,12 @@ async fn watch(
             other => other,
         };
         state.facts.partial = resources.iter().find_map(|r| r.refused.clone());
+        // The view says which volume data it lacks: a pod mounting a claim can then not
+        // be judged free to move.
+        if RESOURCES[which].1 {
+            let unreadable = resources.iter().find_map(|r| r.unreadable.as_deref());
+            dirty |= store.set_volumes_unreadable(unreadable);
+        }
         // The data is as old as its oldest part: a pods watch that keeps failing to list
         // again must not be hidden by the nodes' bookmarks. A list about to start is the
         // reflector's own word, not the server's; a refused optional resource has no age.

@@ -21,6 +21,10 @@ pub struct ClusterView {
     pub claims: Vec<ClaimView>,
     /// PersistentVolumes.
     pub volumes: Vec<VolumeView>,
+    /// Why claims or volumes cannot be read (no RBAC, an API not served), if they cannot:
+    /// whether a pod that mounts a claim is pinned to a zone is then unknown, never "free
+    /// to move".
+    pub volumes_unreadable: Option<std::sync::Arc<str>>,
 }
 
 impl ClusterView {
@@ -33,6 +37,7 @@ impl ClusterView {
             pdbs: Vec::new(),
             claims: Vec::new(),
             volumes: Vec::new(),
+            volumes_unreadable: None,
         }
     }
 }
