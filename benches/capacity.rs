@@ -236,6 +236,7 @@ impl Gen<'_> {
             claims: Vec::new(),
             volumes: Vec::new(),
             volumes_unreadable: None,
+            controllers: Default::default(),
             nodes,
             pods,
             pdbs: Vec::new(),

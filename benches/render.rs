@@ -149,6 +149,7 @@ fn view(c: usize, generation: usize) -> ClusterView {
         claims: Vec::new(),
         volumes: Vec::new(),
         volumes_unreadable: None,
+        controllers: Default::default(),
         nodes,
         pods,
         pdbs,

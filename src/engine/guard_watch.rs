@@ -188,6 +188,7 @@ mod tests {
             claims: Vec::new(),
             volumes: Vec::new(),
             volumes_unreadable: None,
+            controllers: Default::default(),
             nodes,
             pods: Vec::new(),
             pdbs: Vec::new(),

@@ -15,7 +15,7 @@ use super::cluster_store::ClusterStore;
 use super::connect::{ClusterClient, ConnectOptions, connect};
 use super::reflect::{Delta, ReflectOptions, describe_error, reflect};
 use super::retry::{RetryPolicy, retry_read};
-use super::slim::{Claims, ItemOf, Nodes, Pdbs, Pods, Volumes};
+use super::slim::{Claims, ItemOf, Jobs, Nodes, Pdbs, Pods, ReplicaSets, Volumes};
 use crate::model::fleet::ClusterView;
 use crate::model::ledger::Cluster;
 use crate::model::live::{
@@ -82,15 +82,29 @@ struct ResourceState {
     unreadable: Option<String>,
 }
 
-/// The watched resources, in the order of the sync loop's channels, and whether each is
-/// optional: claims and volumes only refine the view (they pin pods to their volumes'
-/// domains), so one the server refuses to serve leaves the cluster usable.
-const RESOURCES: [(&str, bool); 5] = [
-    ("nodes", false),
-    ("pods", false),
-    ("poddisruptionbudgets", false),
-    ("persistentvolumeclaims", true),
-    ("persistentvolumes", true),
+/// What the view loses when the server refuses to serve a watched resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Need {
+    /// Nothing can be known without it: its failure is the cluster's.
+    Required,
+    /// Pins pods to their volumes' domains: refused, the cluster stays usable but reads
+    /// Degraded, and moves of pods that mount claims are unknown.
+    VolumePins,
+    /// Names what pods are instances of (a ReplicaSet's Deployment, a Job's CronJob):
+    /// refused, pods are named by their own controller; nothing else changes.
+    Naming,
+}
+
+/// The watched resources, in the order of the sync loop's channels, and what each is
+/// needed for.
+const RESOURCES: [(&str, Need); 7] = [
+    ("nodes", Need::Required),
+    ("pods", Need::Required),
+    ("poddisruptionbudgets", Need::Required),
+    ("persistentvolumeclaims", Need::VolumePins),
+    ("persistentvolumes", Need::VolumePins),
+    ("replicasets", Need::Naming),
+    ("jobs", Need::Naming),
 ];
 
 struct Loop {
@@ -342,8 +356,8 @@ impl Drop for PendingIdentityRead {
     }
 }
 
-/// Watches the five resources (nodes, pods, PDBs, claims, volumes) until the consumer
-/// goes away (returns false).
+/// Watches the seven resources (nodes, pods, PDBs, claims, volumes, and the ReplicaSets
+/// and Jobs that name what pods belong to) until the consumer goes away (returns false).
 async fn watch(
     state: &mut Loop,
     client: &ClusterClient,
@@ -354,6 +368,8 @@ async fn watch(
     let (pdb_tx, mut pdb_rx) = mpsc::channel::<Delta<ItemOf<Pdbs>>>(64);
     let (claim_tx, mut claim_rx) = mpsc::channel::<Delta<ItemOf<Claims>>>(64);
     let (volume_tx, mut volume_rx) = mpsc::channel::<Delta<ItemOf<Volumes>>>(64);
+    let (replica_set_tx, mut replica_set_rx) = mpsc::channel::<Delta<ItemOf<ReplicaSets>>>(64);
+    let (job_tx, mut job_rx) = mpsc::channel::<Delta<ItemOf<Jobs>>>(64);
     let reflect_options = state.options.reflect;
     let tasks = [
         tokio::spawn(reflect::<Nodes>(
@@ -381,6 +397,16 @@ async fn watch(
             reflect_options,
             volume_tx,
         )),
+        tokio::spawn(reflect::<ReplicaSets>(
+            client.client.clone(),
+            reflect_options,
+            replica_set_tx,
+        )),
+        tokio::spawn(reflect::<Jobs>(
+            client.client.clone(),
+            reflect_options,
+            job_tx,
+        )),
     ];
     // Abort the reflectors whenever this function returns.
     struct AbortOnDrop<const N: usize>([tokio::task::JoinHandle<()>; N]);
@@ -394,7 +420,7 @@ async fn watch(
     let _guard = AbortOnDrop(tasks);
 
     let mut store = ClusterStore::new(&state.cluster.id.0);
-    let mut resources: [ResourceState; 5] = Default::default();
+    let mut resources: [ResourceState; RESOURCES.len()] = Default::default();
     let mut dirty = true;
     // The tick publishes what changed (at most every `publish_every`), ages the status and
     // starts identity re-reads. While nothing changed it comes once a second at most: a
@@ -434,6 +460,8 @@ async fn watch(
             Some(delta) = pdb_rx.recv() => { let p = progress_of(&delta); (2, store.apply_pdb(delta), p) }
             Some(delta) = claim_rx.recv() => { let p = progress_of(&delta); (3, store.apply_claim(delta), p) }
             Some(delta) = volume_rx.recv() => { let p = progress_of(&delta); (4, store.apply_volume(delta), p) }
+            Some(delta) = replica_set_rx.recv() => { let p = progress_of(&delta); (5, store.apply_replica_set(delta), p) }
+            Some(delta) = job_rx.recv() => { let p = progress_of(&delta); (6, store.apply_job(delta), p) }
             read = async {
                 match identity_read.as_mut() {
                     Some(pending) => (&mut pending.0).await,
@@ -502,13 +530,18 @@ async fn watch(
                 error,
                 refused: true,
                 ..
-            } if RESOURCES[which].1 => {
+            } if RESOURCES[which].1 != Need::Required => {
                 let resource = &mut resources[which];
                 let unreadable = format!("{} cannot be read ({error})", RESOURCES[which].0);
-                resource.refused = Some(format!(
-                    "{unreadable}: pods are not pinned to their volumes' domains"
-                ));
+                let consequence = match RESOURCES[which].1 {
+                    Need::Naming => "pods are named by their own controller",
+                    _ => "pods are not pinned to their volumes' domains",
+                };
+                resource.refused = Some(format!("{unreadable}: {consequence}"));
                 resource.unreadable = Some(unreadable);
+                if RESOURCES[which].1 == Need::Naming {
+                    tracing::info!(cluster = %state.cluster.id, %error, "{}", RESOURCES[which].0);
+                }
                 Progress::ListDone
             }
             Progress::ListDone => {
@@ -520,11 +553,19 @@ async fn watch(
             Progress::ListStarted if resources[which].refused.is_some() => Progress::Data,
             other => other,
         };
-        state.facts.partial = resources.iter().find_map(|r| r.refused.clone());
+        // Only missing volume data makes the view partial: without a ReplicaSet's owner
+        // a pod is still counted and placed, only named by its ReplicaSet.
+        let volume_data = || {
+            resources
+                .iter()
+                .zip(RESOURCES)
+                .filter(|(_, (_, need))| *need == Need::VolumePins)
+        };
+        state.facts.partial = volume_data().find_map(|(r, _)| r.refused.clone());
         // The view says which volume data it lacks: a pod mounting a claim can then not
         // be judged free to move.
-        if RESOURCES[which].1 {
-            let unreadable = resources.iter().find_map(|r| r.unreadable.as_deref());
+        if RESOURCES[which].1 == Need::VolumePins {
+            let unreadable = volume_data().find_map(|(r, _)| r.unreadable.as_deref());
             dirty |= store.set_volumes_unreadable(unreadable);
         }
         // The data is as old as its oldest part: a pods watch that keeps failing to list

@@ -220,6 +220,7 @@ fn view(id: &str, prefix: &str, per_zone: usize, gpu_nodes: usize) -> ClusterVie
         claims: Vec::new(),
         volumes: Vec::new(),
         volumes_unreadable: None,
+        controllers: Default::default(),
         nodes,
         pods,
         pdbs: vec![PdbView {
@@ -352,6 +353,7 @@ pub fn snapshot() -> FleetSnapshot {
                 claims: Vec::new(),
                 volumes: Vec::new(),
                 volumes_unreadable: None,
+                controllers: Default::default(),
                 nodes: vec![],
                 pods: vec![],
                 pdbs: vec![],

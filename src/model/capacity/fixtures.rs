@@ -209,6 +209,7 @@ pub(crate) fn cluster(nodes: Vec<NodeView>, pods: Vec<PodView>) -> ClusterView {
         claims: Vec::new(),
         volumes: Vec::new(),
         volumes_unreadable: None,
+        controllers: Default::default(),
         nodes,
         pods,
         pdbs: Vec::new(),

@@ -581,10 +581,13 @@ pub(crate) fn group_unplaced(
     let mut slot: HashMap<(Arc<str>, OwnerRef, UnplacedReason), usize> = HashMap::new();
     for (p, reason) in pods {
         let pod = &index.cluster.pods[p as usize];
-        let owner = pod.owner.clone().unwrap_or_else(|| OwnerRef {
-            kind: Arc::from("Pod"),
-            name: Arc::clone(&pod.name),
-        });
+        // Named as the operator thinks of it: a ReplicaSet's Deployment, a Job's CronJob.
+        let owner = crate::model::fleet::workload_of(&index.cluster.controllers, pod)
+            .cloned()
+            .unwrap_or_else(|| OwnerRef {
+                kind: Arc::from("Pod"),
+                name: Arc::clone(&pod.name),
+            });
         let key = (Arc::clone(&pod.namespace), owner, reason);
         let i = *slot.entry(key.clone()).or_insert_with(|| {
             groups.push(UnplacedGroup {

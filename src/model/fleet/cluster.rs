@@ -25,6 +25,9 @@ pub struct ClusterView {
     /// whether a pod that mounts a claim is pinned to a zone is then unknown, never "free
     /// to move".
     pub volumes_unreadable: Option<std::sync::Arc<str>>,
+    /// The controllers of its ReplicaSets and Jobs (Deployments, CronJobs), for naming
+    /// what a pod is an instance of ([`super::workload_of`]).
+    pub controllers: super::owners::Controllers,
 }
 
 impl ClusterView {
@@ -38,6 +41,7 @@ impl ClusterView {
             claims: Vec::new(),
             volumes: Vec::new(),
             volumes_unreadable: None,
+            controllers: Default::default(),
         }
     }
 }
