@@ -64,6 +64,13 @@ pub const IDENTITY_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest wait between two ticks of a quiet cluster's loop.
 const QUIET_TICK: Duration = Duration::from_secs(1);
 
+/// A newer sign of life (a bookmark) of a quiet cluster is published once it is this
+/// share of the staleness limit newer than the one published (15 s of the 150 s limit):
+/// the age readers see is the server's bookmark gap plus at most this, which leaves half
+/// the limit as margin on a real server (bookmarks about once a minute). Each publish of
+/// a quiet cluster costs a snapshot of it (no lists, no requests).
+const HEARTBEAT_SHARE: u32 = 10;
+
 /// A published update: the cluster's position in the ledger and its new snapshot.
 pub type ClusterUpdate = (usize, Arc<ClusterSnapshot>);
 
@@ -444,9 +451,13 @@ async fn watch(
     let mut identity_read: Option<PendingIdentityRead> = None;
     // Readers judge the published facts against their own clock (the console ages a
     // snapshot nobody replaces): a quiet cluster's bookmarks must reach them well within
-    // the staleness limit, or it would read Unknown while it is fine.
-    let heartbeat = jiff::SignedDuration::try_from(state.options.stale_after / 3)
-        .unwrap_or(jiff::SignedDuration::from_secs(50));
+    // the staleness limit, or it would read Unknown while it is fine. A real API server
+    // bookmarks an idle watch about once a minute, so the data's true age already cycles
+    // up to a minute; what readers see is that plus how long a newer sign of life waits to
+    // be published. Publishing it once it is a tenth of the limit newer keeps the age
+    // readers see under ~60 s + 15 s against the 150 s limit (see `HEARTBEAT_SHARE`).
+    let heartbeat = jiff::SignedDuration::try_from(state.options.stale_after / HEARTBEAT_SHARE)
+        .unwrap_or(jiff::SignedDuration::from_secs(15));
     loop {
         if dirty {
             let soon = tokio::time::Instant::now() + publish_every;
