@@ -25,6 +25,8 @@ mod output;
 mod pause_cmd;
 mod reconcile_cmd;
 mod rollout_cmd;
+mod rollout_live;
+mod rollout_render;
 mod settings;
 mod snapshot_cmd;
 mod spec_file;

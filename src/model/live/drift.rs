@@ -141,7 +141,7 @@ fn strip_v(v: &str) -> &str {
 
 /// Whether a node-reported version matches the ledger's (`6.1.0-28` matches
 /// `6.1.0-28-amd64`: kernels carry an architecture suffix the ledger usually omits).
-fn version_matches(ledger: &str, live: &str) -> bool {
+pub(crate) fn version_matches(ledger: &str, live: &str) -> bool {
     let (ledger, live) = (strip_v(ledger), strip_v(live));
     live == ledger
         || live.starts_with(&format!("{ledger}-"))
