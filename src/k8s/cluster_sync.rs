@@ -406,12 +406,12 @@ async fn watch(
         )),
         tokio::spawn(reflect::<ReplicaSets>(
             client.client.clone(),
-            reflect_options,
+            naming_options(reflect_options),
             replica_set_tx,
         )),
         tokio::spawn(reflect::<Jobs>(
             client.client.clone(),
-            reflect_options,
+            naming_options(reflect_options),
             job_tx,
         )),
     ];
@@ -581,11 +581,11 @@ async fn watch(
         }
         // The data is as old as its oldest part: a pods watch that keeps failing to list
         // again must not be hidden by the nodes' bookmarks. A list about to start is the
-        // reflector's own word, not the server's; a refused optional resource has no age.
+        // reflector's own word, not the server's; a refused optional resource has no age,
+        // and the resources that only name workloads are not the data health is judged on.
         if !matches!(progress, Progress::Failed { .. } | Progress::ListStarted) {
             resources[which].last_ok = Some(Timestamp::now());
-            let oldest = resources
-                .iter()
+            let oldest = judged(&resources)
                 .filter(|r| r.refused.is_none())
                 .map(|r| r.last_ok)
                 .min()
@@ -613,26 +613,33 @@ async fn watch(
                 error, unreachable, ..
             } => {
                 resource.failing = Some(unreachable);
-                state.last_error = Some(error);
+                if RESOURCES[which].1 == Need::Naming {
+                    // Names wait; the cluster's status does not depend on them.
+                    tracing::debug!(cluster = %state.cluster.id, %error, "{}", RESOURCES[which].0);
+                } else {
+                    state.last_error = Some(error);
+                }
             }
             Progress::Data => {}
         }
-        let all_listed = resources.iter().all(|r| r.listed_once);
+        // A view is published, and its status judged, on what capacity and health need:
+        // without its ReplicaSets a pod is still counted, only named by its ReplicaSet.
+        let all_listed = judged(&resources).all(|r| r.listed_once);
         state.facts.listed = all_listed;
-        if all_listed || resources.iter().any(|r| r.failing.is_some()) {
+        if all_listed || judged(&resources).any(|r| r.failing.is_some()) {
             // First lists done, or one of them failed (it is retried with backoff, which
             // may take long, or never succeed: no RBAC, no such API): let another cluster
             // start its lists.
             permit.take();
         }
-        let failing: Vec<bool> = resources.iter().filter_map(|r| r.failing).collect();
+        let failing: Vec<bool> = judged(&resources).filter_map(|r| r.failing).collect();
         let phase = if !failing.is_empty() {
             SyncPhase::Failing {
                 unreachable: failing.iter().all(|u| *u),
             }
         } else if all_listed {
             SyncPhase::Watching {
-                complete: resources.iter().all(|r| !r.relisting),
+                complete: judged(&resources).all(|r| !r.relisting),
             }
         } else {
             SyncPhase::Connecting
@@ -653,6 +660,28 @@ async fn watch(
         }
     }
 }
+
+/// The resources a cluster's status is judged on: all but those that only name workloads.
+fn judged(resources: &[ResourceState]) -> impl Iterator<Item = &ResourceState> {
+    resources
+        .iter()
+        .zip(RESOURCES)
+        .filter(|(_, (_, need))| *need != Need::Naming)
+        .map(|(r, _)| r)
+}
+
+/// How the resources that only name workloads (ReplicaSets, Jobs) are read: as the others,
+/// but one the server refuses (no RBAC for it) is asked again at most every five minutes
+/// rather than every half minute: a name is not worth a steady trickle of requests.
+fn naming_options(
+    mut options: crate::k8s::reflect::ReflectOptions,
+) -> crate::k8s::reflect::ReflectOptions {
+    options.backoff.max = options.backoff.max.max(NAMING_RETRY_MAX);
+    options
+}
+
+/// The longest wait before asking again for a naming resource the server refused.
+const NAMING_RETRY_MAX: Duration = Duration::from_secs(300);
 
 /// What a delta says about the watch's health, separately from the data it carries.
 enum Progress {
