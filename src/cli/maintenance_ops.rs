@@ -196,7 +196,8 @@ pub fn abort(settings: &Settings, run: &str, note: &str) -> anyhow::Result<ExitC
 pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Result<ExitCode> {
     refuse_readonly(settings, "running the executor")?;
     // An expired exception is said, and changes nothing for runs already started.
-    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
+    let ledger_path = settings.ledger_path()?;
+    let ledger = super::ledger_findings::load(&ledger_path)?;
     let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
     let store = open(settings)?;
     super::runtime()?.block_on(async move {
@@ -215,9 +216,13 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
             evidence_interval: args.evidence_interval,
         };
         let (notices, mut heard) = tokio::sync::mpsc::unbounded_channel::<String>();
+        let fleet = sync.snapshots.clone();
+        // Ledger edits are followed from here on (the sync in force lives with them).
+        let reloads = super::ledger_reload::spawn(settings.clone(), ledger_path, sync);
         let mut executor = Executor::new(store, port, options)
-            .with_fleet(sync.snapshots.clone())
-            .with_notices(notices);
+            .with_fleet(fleet)
+            .with_notices(notices)
+            .with_reloads(reloads);
         // What needs a person's eye goes to the executor's output as it happens.
         tokio::spawn(async move {
             while let Some(line) = heard.recv().await {
@@ -234,9 +239,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
             let _ = stop_tx.send(true);
         });
         eprintln!("fleetdeck run: executor {actor} started (journal {})", settings.journal.display());
-        let result = executor.run_until(stop_rx).await;
-        sync.stop();
-        result
+        executor.run_until(stop_rx).await
     })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -17,6 +17,7 @@ mod journal_cmd;
 mod journal_stress;
 mod ledger;
 mod ledger_findings;
+mod ledger_reload;
 mod live;
 mod logging;
 mod maintenance_cmd;
