@@ -671,14 +671,19 @@ fn judged(resources: &[ResourceState]) -> impl Iterator<Item = &ResourceState> {
 }
 
 /// How the resources that only name workloads (ReplicaSets, Jobs) are read: as the others,
-/// but one the server refuses (no RBAC for it) is asked again at most every five minutes
-/// rather than every half minute: a name is not worth a steady trickle of requests.
+/// but one that fails (a server that refuses it: no RBAC) is asked again after up to half
+/// a minute at first and up to five minutes later, rather than within a second and every
+/// half minute: a name is not worth a steady trickle of requests.
 fn naming_options(
     mut options: crate::k8s::reflect::ReflectOptions,
 ) -> crate::k8s::reflect::ReflectOptions {
+    options.backoff.base = options.backoff.base.max(NAMING_RETRY_FIRST);
     options.backoff.max = options.backoff.max.max(NAMING_RETRY_MAX);
     options
 }
+
+/// The longest first wait before asking again for a naming resource that failed.
+const NAMING_RETRY_FIRST: Duration = Duration::from_secs(30);
 
 /// The longest wait before asking again for a naming resource the server refused.
 const NAMING_RETRY_MAX: Duration = Duration::from_secs(300);
