@@ -75,16 +75,20 @@ async fn pods_are_named_by_the_workload_their_cluster_reports() {
     let kubeconfig =
         kube::config::Kubeconfig::read_from(ws.path().join("kubeconfig")).expect("kubeconfig");
     let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
-    let snapshot = sync.wait_settled(std::time::Duration::from_secs(20)).await;
+    let mut snapshot = sync.wait_settled(std::time::Duration::from_secs(20)).await;
+    // ReplicaSets only name workloads, so they do not hold back a settled view: wait
+    // (bounded) for the owner chain to arrive before judging the names.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut named = owner_names(&snapshot, lost);
+    while !named.iter().any(|n| n.starts_with("Deployment "))
+        && tokio::time::Instant::now() < deadline
+    {
+        let _ = tokio::time::timeout_at(deadline, sync.snapshots.changed()).await;
+        snapshot = sync.snapshots.borrow_and_update().clone();
+        named = owner_names(&snapshot, lost);
+    }
     sync.stop();
     let view = &snapshot.cluster(lost).expect("cluster").view;
-    let mut named = std::collections::BTreeSet::new();
-    for pod in view.pods.iter().filter(|p| &*p.namespace == "shop") {
-        let Some(owner) = workload_of(&view.controllers, pod) else {
-            continue;
-        };
-        named.insert(owner.to_string());
-    }
     assert!(named.contains("ReplicaSet llm-serve"), "{named:?}");
     assert!(
         named
@@ -97,4 +101,21 @@ async fn pods_are_named_by_the_workload_their_cluster_reports() {
         "{named:?}"
     );
     assert!(!view.controllers.is_empty());
+}
+
+/// The workload name of each `shop` pod of `cluster`, as the owner chain gives it.
+fn owner_names(
+    snapshot: &fleetdeck::model::live::FleetSnapshot,
+    cluster: &str,
+) -> std::collections::BTreeSet<String> {
+    let Some(cluster) = snapshot.cluster(cluster) else {
+        return Default::default();
+    };
+    let view = &cluster.view;
+    view.pods
+        .iter()
+        .filter(|p| &*p.namespace == "shop")
+        .filter_map(|pod| workload_of(&view.controllers, pod))
+        .map(|owner| owner.to_string())
+        .collect()
 }
