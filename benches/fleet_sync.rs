@@ -204,7 +204,8 @@ async fn clients(
     kube::config::Kubeconfig,
     Vec<kube::Client>,
 ) {
-    let ledger = fleetdeck::ledger_file::load(&sim.dir.path().join("ledger.yaml")).expect("ledger");
+    let ledger =
+        fleetdeck::config::ledger_file::load(&sim.dir.path().join("ledger.yaml")).expect("ledger");
     let kubeconfig =
         kube::config::Kubeconfig::read_from(sim.dir.path().join("kubeconfig")).expect("kubeconfig");
     let mut clients = Vec::new();

@@ -32,12 +32,12 @@ async fn serve(
     let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("serve");
     write_kubeconfig(fleet, &dir.join("kubeconfig"), addr).expect("kubeconfig");
     write_ledger(fleet, &dir.join("ledger.yaml"), addr).expect("ledger");
-    let ledger = fleetdeck::ledger_file::load(&dir.join("ledger.yaml")).expect("ledger");
-    let source = fleetdeck::kubeconfig::KubeconfigSource {
+    let ledger = fleetdeck::config::ledger_file::load(&dir.join("ledger.yaml")).expect("ledger");
+    let source = fleetdeck::k8s::kubeconfig::KubeconfigSource {
         paths: vec![dir.join("kubeconfig")],
         explicit: true,
     };
-    let kubeconfig = fleetdeck::kubeconfig::load(&source).expect("kubeconfig");
+    let kubeconfig = fleetdeck::k8s::kubeconfig::load(&source).expect("kubeconfig");
     (server, ledger, kubeconfig)
 }
 
@@ -106,13 +106,13 @@ fn fleetdeck(dir: &Path, args: &[&str]) -> std::process::Output {
 async fn demo_fleet_statuses_identity_and_drift() {
     let dir = tempfile::tempdir().unwrap();
     let server = demo_fleet(dir.path()).await;
-    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml"))
+    let ledger = fleetdeck::config::ledger_file::load(&dir.path().join("ledger.yaml"))
         .expect("the sim's ledger is valid");
-    let source = fleetdeck::kubeconfig::KubeconfigSource {
+    let source = fleetdeck::k8s::kubeconfig::KubeconfigSource {
         paths: vec![dir.path().join("kubeconfig")],
         explicit: true,
     };
-    let kubeconfig = fleetdeck::kubeconfig::load(&source).unwrap();
+    let kubeconfig = fleetdeck::k8s::kubeconfig::load(&source).unwrap();
     let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
     let snapshot = sync.wait_settled(Duration::from_secs(30)).await;
     assert!(snapshot.settled(), "every cluster reaches a verdict");

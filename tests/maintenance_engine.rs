@@ -7,11 +7,11 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
-use fleetdeck::engine::kube_port::KubePort;
 use fleetdeck::engine::start::{node_facts, plan, record_run};
 use fleetdeck::journal::{Durability, EventQuery, JournalStore, SqliteJournal};
 use fleetdeck::k8s::connect::{ClusterClient, ConnectOptions, connect};
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
+use fleetdeck::k8s::kube_port::KubePort;
 use fleetdeck::model::maintenance::read_maintenance;
 use fleetdeck::model::run::{
     Actor, EventBody, IdempotencyKey, ItemId, NewEvent, PauseScope, ReturnOutcome, RunId,
@@ -38,7 +38,7 @@ async fn fixture() -> Fixture {
     let (addr, server) = start_on_loopback(fleet.clone(), 0).await.unwrap();
     write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).unwrap();
     write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).unwrap();
-    let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
+    let ledger = fleetdeck::config::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
     let kubeconfig = kube::config::Kubeconfig::read_from(dir.path().join("kubeconfig")).unwrap();
     let mut clients = HashMap::new();
     for cluster in &ledger.clusters {
@@ -116,7 +116,7 @@ impl Fixture {
         let event = NewEvent::new(
             now,
             actor.clone(),
-            IdempotencyKey::for_command(&actor, now, "op"),
+            IdempotencyKey::for_command(&actor, now, std::process::id(), "op"),
             body,
         )
         .with_run(run.clone())
@@ -129,7 +129,8 @@ impl Fixture {
         let mut store = SqliteJournal::open(&self.journal_path, Durability::Full).unwrap();
         let now = jiff::Timestamp::now();
         let actor = Actor("bob@ops".into());
-        let key = IdempotencyKey::for_command(&actor, now, &format!("{body:?}"));
+        let key =
+            IdempotencyKey::for_command(&actor, now, std::process::id(), &format!("{body:?}"));
         store
             .append(NewEvent::new(now, actor, key, body), None)
             .unwrap();
@@ -293,7 +294,7 @@ async fn a_failed_node_keeps_the_next_batch_from_starting() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_cordon_or_eviction_once_the_cluster_is_not_the_one_pinned() {
-    use fleetdeck::engine::kube_port::PortError;
+    use fleetdeck::k8s::kube_port::PortError;
     use fleetdeck::model::live::{ClusterSnapshot, FleetSnapshot, IdentityVerdict};
     use fleetdeck::model::maintenance::{MaintenancePort, PodRef};
     let fx = fixture().await;
@@ -1284,7 +1285,7 @@ async fn a_pause_of_the_unlabelled_domain_holds_unlabelled_nodes() {
 /// confirmed: its fleet-view data is stale, so whatever was decided on it may be wrong.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_change_to_a_cluster_nothing_recent_is_known_about() {
-    use fleetdeck::engine::kube_port::PortError;
+    use fleetdeck::k8s::kube_port::PortError;
     use fleetdeck::model::live::ClusterStatus;
     use fleetdeck::model::maintenance::MaintenancePort;
     let fx = fixture().await;

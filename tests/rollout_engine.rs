@@ -18,12 +18,12 @@ use std::process::Output;
 use std::time::{Duration, Instant};
 
 use fleetdeck::engine::executor::{Executor, ExecutorOptions, RolloutOptions};
-use fleetdeck::engine::kube_port::KubePort;
-use fleetdeck::engine::prometheus::Prometheus;
-use fleetdeck::engine::rollout_kube::RolloutSettings;
+use fleetdeck::hooks::prometheus::Prometheus;
 use fleetdeck::journal::{Durability, JournalStore, SqliteJournal};
 use fleetdeck::k8s::connect::{ConnectOptions, connect};
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
+use fleetdeck::k8s::kube_port::KubePort;
+use fleetdeck::k8s::rollout_kube::RolloutSettings;
 use fleetdeck::model::rollout::{BatchPhase, HaltReason};
 use fleetdeck::model::run::{Actor, Projection, RunId, RunView};
 use fleetdeck::sim::{Degradation, ScrapingPrometheus};

@@ -36,12 +36,12 @@ pub fn check_clusters(settings: &Settings, run: &str, batch: Option<usize>) -> a
     if clusters.is_empty() {
         return Ok(());
     }
-    let ledger = fleetdeck::ledger_file::load(
+    let ledger = fleetdeck::config::ledger_file::load(
         &settings
             .ledger_path()
             .context("the batch's clusters are checked before an approval")?,
     )?;
-    let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
+    let kubeconfig = fleetdeck::k8s::kubeconfig::load(&settings.kubeconfig)?;
     let runtime = super::runtime()?;
     // Every cluster is reached at once, each within the reach timeout: the check takes as
     // long as the slowest cluster, not the sum of them.

@@ -5,12 +5,12 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use fleetdeck::engine::console_feed;
+use super::console_feed;
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
 use fleetdeck::journal::{AnyJournal, OpenMode};
 
+use fleetdeck::config::ledger_file;
 use fleetdeck::k8s::fleet_sync::FleetSync;
-use fleetdeck::ledger_file;
 use fleetdeck::model::ledger::Ledger;
 use fleetdeck::model::run::Actor;
 use fleetdeck::tui::{Activity, ConsoleInputs, no_color_requested, run_console};
@@ -35,7 +35,7 @@ pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
     let ledger = ledger_file::load(&path)?;
     // Without a kubeconfig the console still opens: every cluster then shows Unreachable
     // with the reason, which is what an operator needs to see, not a refusal to start.
-    let (kubeconfig, notice) = match fleetdeck::kubeconfig::load(&settings.kubeconfig) {
+    let (kubeconfig, notice) = match fleetdeck::k8s::kubeconfig::load(&settings.kubeconfig) {
         Ok(kubeconfig) => (kubeconfig, None),
         Err(error) => (
             Kubeconfig::default(),
@@ -139,7 +139,7 @@ pub async fn run_live(
         notice_tx,
     );
     let unregistered_contexts =
-        fleetdeck::kubeconfig::map_contexts(&ledger, &kubeconfig).unregistered_contexts;
+        fleetdeck::k8s::kubeconfig::map_contexts(&ledger, &kubeconfig).unregistered_contexts;
     let inputs = ConsoleInputs {
         snapshots: sync.snapshots.clone(),
         ledger: Arc::new(ledger),

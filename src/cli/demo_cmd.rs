@@ -66,11 +66,12 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
         std::fs::write(dir.join("config.toml"), toml::to_string(&config)?)
             .with_context(|| format!("writing {}", dir.join("config.toml").display()))?;
         tracing::info!(%addr, dir = %dir.display(), "demo fleet serving");
-        let ledger = fleetdeck::ledger_file::load(&ledger_path)?;
-        let kubeconfig = fleetdeck::kubeconfig::load(&fleetdeck::kubeconfig::KubeconfigSource {
-            paths: vec![kubeconfig_path],
-            explicit: true,
-        })?;
+        let ledger = fleetdeck::config::ledger_file::load(&ledger_path)?;
+        let kubeconfig =
+            fleetdeck::k8s::kubeconfig::load(&fleetdeck::k8s::kubeconfig::KubeconfigSource {
+                paths: vec![kubeconfig_path],
+                explicit: true,
+            })?;
         // The demo's journal lives with its fleet, in the temporary directory.
         let mut settings = settings.clone();
         let journal = dir.join("journal.sqlite");

@@ -4,10 +4,10 @@
 
 use std::collections::HashMap;
 
-use fleetdeck::engine::kube_port::KubePort;
-use fleetdeck::engine::prometheus::Prometheus;
-use fleetdeck::engine::rollout_kube::RolloutSettings;
+use fleetdeck::hooks::prometheus::Prometheus;
 use fleetdeck::k8s::connect::{ConnectOptions, connect};
+use fleetdeck::k8s::kube_port::KubePort;
+use fleetdeck::k8s::rollout_kube::RolloutSettings;
 use fleetdeck::model::ledger::Ledger;
 use fleetdeck::model::live::FleetSnapshot;
 use kube::config::Kubeconfig;

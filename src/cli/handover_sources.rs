@@ -73,7 +73,7 @@ fn observe(
         );
         return (Known::NotRead(why.clone()), Known::NotRead(why), Vec::new());
     };
-    let ledger = match fleetdeck::ledger_file::load(path) {
+    let ledger = match fleetdeck::config::ledger_file::load(path) {
         Ok(ledger) => ledger,
         Err(error) => {
             let why = format!("ledger {}: {error}", path.display());
@@ -85,7 +85,7 @@ fn observe(
         return (Known::Read(ledger), Known::NotRead(why), Vec::new());
     }
     let mut notices = Vec::new();
-    let kubeconfig = match fleetdeck::kubeconfig::load(&settings.kubeconfig) {
+    let kubeconfig = match fleetdeck::k8s::kubeconfig::load(&settings.kubeconfig) {
         Ok(kubeconfig) => kubeconfig,
         Err(error) => {
             notices.push(format!(

@@ -3,8 +3,8 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use fleetdeck::kubeconfig::{load as load_kubeconfig, map_contexts};
-use fleetdeck::ledger_file;
+use fleetdeck::config::ledger_file;
+use fleetdeck::k8s::kubeconfig::{load as load_kubeconfig, map_contexts};
 use fleetdeck::model::ledger::{Cluster, Selector};
 use fleetdeck::yaml::Severity;
 use serde::Serialize;

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use fleetdeck::ledger_file;
+use fleetdeck::config::ledger_file;
 use fleetdeck::model::ledger::{
     ClusterId, ExpiredException, Ledger, expired_exceptions, unacknowledged,
 };

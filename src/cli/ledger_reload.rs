@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use fleetdeck::engine::executor::Reload;
-use fleetdeck::engine::kube_port::KubePort;
 use fleetdeck::engine::ledger_watch::{LedgerChange, LedgerWatch};
 use fleetdeck::k8s::fleet_sync::FleetSync;
+use fleetdeck::k8s::kube_port::KubePort;
 use tokio::sync::mpsc;
 
 use super::settings::Settings;
@@ -43,7 +43,7 @@ pub fn spawn(
                     ),
                 },
                 LedgerChange::Changed(ledger) => {
-                    let kubeconfig = match fleetdeck::kubeconfig::load(&settings.kubeconfig) {
+                    let kubeconfig = match fleetdeck::k8s::kubeconfig::load(&settings.kubeconfig) {
                         Ok(kubeconfig) => kubeconfig,
                         Err(error) => {
                             let note = format!(

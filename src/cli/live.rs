@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use fleetdeck::k8s::fleet_sync::FleetSync;
-use fleetdeck::kubeconfig;
+use fleetdeck::k8s::kubeconfig;
 use fleetdeck::model::ledger::Ledger;
 use fleetdeck::model::live::FleetSnapshot;
 

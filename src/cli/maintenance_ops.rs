@@ -59,7 +59,7 @@ pub fn start(
         acknowledge_expired || dry_run,
         &format!("maintenance on {}", cluster.id),
     )?;
-    let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
+    let kubeconfig = fleetdeck::k8s::kubeconfig::load(&settings.kubeconfig)?;
     let plan = super::runtime()?.block_on(async {
         // Never plan against a cluster that is not the one the ledger pins. A real start
         // refused here is journaled; a dry run records nothing, refused or not.
@@ -198,7 +198,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
     // An expired exception is said, and changes nothing for runs already started.
     let ledger_path = settings.ledger_path()?;
     let ledger = super::ledger_findings::load(&ledger_path)?;
-    let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
+    let kubeconfig = fleetdeck::k8s::kubeconfig::load(&settings.kubeconfig)?;
     let store = open(settings)?;
     super::runtime()?.block_on(async move {
         let mut sync = FleetSync::start(&ledger, kubeconfig.clone(), settings.sync);

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use fleetdeck::kubeconfig::{load as load_kubeconfig, map_contexts};
+use fleetdeck::k8s::kubeconfig::{load as load_kubeconfig, map_contexts};
 use fleetdeck::model::live::{Drift, DriftKind, NotCompared, find_drift, not_compared};
 use serde::Serialize;
 

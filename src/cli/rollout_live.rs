@@ -25,7 +25,7 @@ pub fn observe(
     targets: &[ClusterId],
 ) -> Result<BTreeMap<String, LiveVersions>, String> {
     let kubeconfig =
-        fleetdeck::kubeconfig::load(&settings.kubeconfig).map_err(|e| e.to_string())?;
+        fleetdeck::k8s::kubeconfig::load(&settings.kubeconfig).map_err(|e| e.to_string())?;
     let mut only = ledger.clone();
     only.clusters.retain(|c| targets.contains(&c.id));
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use fleetdeck::config::{Config, OutputFormat, Paths};
 use fleetdeck::journal::JournalTarget;
-use fleetdeck::kubeconfig::{KubeconfigSource, resolve_source};
+use fleetdeck::k8s::kubeconfig::{KubeconfigSource, resolve_source};
 
 use super::args::GlobalArgs;
 

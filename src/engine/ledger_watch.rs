@@ -69,7 +69,7 @@ impl LedgerWatch {
             return LedgerChange::Unchanged;
         }
         self.seen = Some(print);
-        match crate::ledger_file::load(&self.path) {
+        match crate::config::ledger_file::load(&self.path) {
             Ok(ledger) => LedgerChange::Changed(ledger),
             Err(error) => LedgerChange::Refused(error.to_string()),
         }

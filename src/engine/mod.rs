@@ -2,14 +2,9 @@
 //! through ports and feeding back what it observed.
 
 pub mod checkpoint;
-pub mod console_feed;
 pub mod executor;
 pub mod guard_watch;
-pub mod kube_port;
 pub mod ledger_watch;
 pub mod operator;
-pub mod program;
-pub mod prometheus;
-pub mod rollout_kube;
 pub mod rollout_start;
 pub mod start;

@@ -53,11 +53,17 @@ pub fn execute(
         return Err(OperatorError::ReadOnly(command.verb().to_string()));
     }
     let projection = store.projection()?;
-    let event = match command_event(&projection, command, actor, now) {
+    let event = match command_event(&projection, command, actor, now, std::process::id()) {
         Ok(event) => event,
         Err(refusal) => {
-            if let Some(record) = refusal_event(&projection, command, actor, now, &refusal)
-                && let Err(error) = store.append(record, None)
+            if let Some(record) = refusal_event(
+                &projection,
+                command,
+                actor,
+                now,
+                std::process::id(),
+                &refusal,
+            ) && let Err(error) = store.append(record, None)
             {
                 tracing::warn!(%error, command = command.verb(), "refusal not journaled");
             }
@@ -110,9 +116,17 @@ pub fn record_refused_command(
         return false;
     }
     let refusal = match store.projection() {
-        Ok(projection) => match command_event(&projection, command, actor, now) {
+        Ok(projection) => match command_event(&projection, command, actor, now, std::process::id())
+        {
             Ok(_) => return false,
-            Err(refusal) => refusal_event(&projection, command, actor, now, &refusal),
+            Err(refusal) => refusal_event(
+                &projection,
+                command,
+                actor,
+                now,
+                std::process::id(),
+                &refusal,
+            ),
         },
         Err(error) => {
             tracing::warn!(%error, command = command.verb(), "refusal not journaled");
@@ -147,7 +161,7 @@ pub fn record_refusals(
     }
     let events = refusals
         .iter()
-        .map(|refusal| cluster_refusal_event(refusal, actor, now))
+        .map(|refusal| cluster_refusal_event(refusal, actor, now, std::process::id()))
         .collect();
     match store.append_all(events, None) {
         Ok(appended) => appended.len(),

@@ -57,7 +57,7 @@ pub async fn node_facts(
 /// What the planner needs of one node: name, labels, and whether it is already
 /// unavailable (NotReady or cordoned), which counts against every batch's budget.
 pub fn facts_of(node: &Node) -> NodeFacts {
-    let ready = super::kube_port::node_is_ready(node);
+    let ready = crate::k8s::kube_port::node_is_ready(node);
     let cordoned = node
         .spec
         .as_ref()

@@ -16,7 +16,7 @@ use super::fleet::{Cluster, SimFleet};
 use super::resource::Kind;
 
 // fleetdeck records the release a cluster runs in this ConfigMap.
-use crate::engine::rollout_kube::{RELEASE_RECORD, RELEASE_RECORD_NAMESPACE};
+use crate::model::rollout::{RELEASE_RECORD, RELEASE_RECORD_NAMESPACE};
 
 /// Service requests per real second, per cluster.
 const REQUESTS_PER_SECOND: f64 = 50.0;

@@ -284,7 +284,8 @@ mod tests {
             .checked_sub(jiff::SignedDuration::from_mins(12))
             .expect("in range");
         log.push(
-            command_event(&projection, &command, &Actor("carol@ops".into()), at).expect("accepted"),
+            command_event(&projection, &command, &Actor("carol@ops".into()), at, 1)
+                .expect("accepted"),
         );
         fixtures::with_journal(&mut app, log.0);
         let index = app

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use fleetdeck::engine::prometheus::Prometheus;
+use fleetdeck::hooks::prometheus::Prometheus;
 use fleetdeck::sim::ScrapingPrometheus;
 
 /// Starts Prometheus in `dir` scraping the simulator at `sim`, and waits until it can

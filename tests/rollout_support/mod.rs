@@ -9,12 +9,12 @@ use std::path::Path;
 use std::time::Duration;
 
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
-use fleetdeck::engine::kube_port::KubePort;
-use fleetdeck::engine::prometheus::Prometheus;
-use fleetdeck::engine::rollout_kube::RolloutSettings;
+use fleetdeck::hooks::prometheus::Prometheus;
 use fleetdeck::journal::{Durability, SqliteJournal};
 use fleetdeck::k8s::connect::{ClusterClient, ConnectOptions, connect};
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
+use fleetdeck::k8s::kube_port::KubePort;
+use fleetdeck::k8s::rollout_kube::RolloutSettings;
 use fleetdeck::model::run::Actor;
 use fleetdeck::sim::{SimFleet, SimServer, start_on_loopback, write_kubeconfig, write_ledger};
 
@@ -60,7 +60,7 @@ impl Workspace {
 
     /// The ledger written for the fleet.
     pub fn ledger(&self) -> fleetdeck::model::ledger::Ledger {
-        fleetdeck::ledger_file::load(&self.path().join("ledger.yaml")).expect("ledger")
+        fleetdeck::config::ledger_file::load(&self.path().join("ledger.yaml")).expect("ledger")
     }
 
     /// PATCH requests `cluster` answered whose path ends with `suffix`.

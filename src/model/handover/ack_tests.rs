@@ -66,7 +66,8 @@ fn acknowledge(log: &mut EventLog, item: &HandoverItem, t: i64, who: &str, note:
         note: note.into(),
     };
     let projection = Projection::replay(&log.0);
-    let event = command_event(&projection, &command, &Actor(who.into()), at(t)).expect("accepted");
+    let event =
+        command_event(&projection, &command, &Actor(who.into()), at(t), 1).expect("accepted");
     assert_eq!(event.body.to_parts().0, "operator.acknowledge");
     log.push(event);
 }

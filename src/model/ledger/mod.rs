@@ -3,6 +3,8 @@
 
 mod decode;
 mod findings;
+#[cfg(test)]
+pub(crate) mod fixtures;
 mod rules;
 mod selector;
 mod types;

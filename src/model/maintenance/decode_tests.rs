@@ -1,11 +1,7 @@
 use super::*;
 
 fn example() -> String {
-    std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/examples/maintenance.yaml"
-    ))
-    .unwrap()
+    include_str!("../../../examples/maintenance.yaml").to_string()
 }
 
 fn errors(text: &str) -> Vec<String> {

@@ -15,6 +15,7 @@ mod machine;
 mod planner;
 mod port;
 mod readiness;
+mod release_record;
 mod restart;
 mod run_spec;
 mod spec;
@@ -39,6 +40,7 @@ pub use port::{RolloutPort, VerifyProgress};
 pub use readiness::{
     NodesReadiness, WorkloadStatus, held_back_by_partition, nodes_ready, workload_behind,
 };
+pub use release_record::{RELEASE_RECORD, RELEASE_RECORD_NAMESPACE};
 pub use restart::{
     AppliedSeen, ApplyResolution, RECORD_READ_LIMIT, apply_result, reconcile_apply,
     unfolded_applies,

@@ -326,8 +326,9 @@ pub fn command_event(
     command: &OperatorCommand,
     actor: &Actor,
     now: Timestamp,
+    process: u32,
 ) -> Result<NewEvent, CommandRefusal> {
-    let new = |body: EventBody| operator_event(actor, now, command.verb(), body);
+    let new = |body: EventBody| operator_event(actor, now, process, command.verb(), body);
     match command {
         OperatorCommand::Pause { scope, reason } => {
             if reason.trim().is_empty() {
@@ -518,6 +519,7 @@ pub fn refusal_event(
     command: &OperatorCommand,
     actor: &Actor,
     now: Timestamp,
+    process: u32,
     refusal: &CommandRefusal,
 ) -> Option<NewEvent> {
     if !refusal.is_audited() {
@@ -526,6 +528,7 @@ pub fn refusal_event(
     let mut event = operator_event(
         actor,
         now,
+        process,
         &format!("refused-{}", command.verb()),
         EventBody::CommandRefused {
             command: command.verb().to_string(),
@@ -609,10 +612,16 @@ impl ClusterRefusal {
 /// The journal event recording that `actor` was refused `refusal` at `now`, about its run
 /// and cluster. Several refusals of one attempt (one per cluster) get distinct keys. Pure:
 /// the caller appends.
-pub fn cluster_refusal_event(refusal: &ClusterRefusal, actor: &Actor, now: Timestamp) -> NewEvent {
+pub fn cluster_refusal_event(
+    refusal: &ClusterRefusal,
+    actor: &Actor,
+    now: Timestamp,
+    process: u32,
+) -> NewEvent {
     let mut event = operator_event(
         actor,
         now,
+        process,
         &format!("refused-{}/{}", refusal.command, refusal.cluster),
         EventBody::CommandRefused {
             command: refusal.command.to_string(),
@@ -625,12 +634,18 @@ pub fn cluster_refusal_event(refusal: &ClusterRefusal, actor: &Actor, now: Times
 }
 
 /// The envelope every event an operator command becomes starts from: `actor` at `now`,
-/// keyed as the command `what` (unique per actor, time and process).
-fn operator_event(actor: &Actor, now: Timestamp, what: &str, body: EventBody) -> NewEvent {
+/// keyed as the command `what` (unique per actor, time and the giving `process`).
+fn operator_event(
+    actor: &Actor,
+    now: Timestamp,
+    process: u32,
+    what: &str,
+    body: EventBody,
+) -> NewEvent {
     NewEvent::new(
         now,
         actor.clone(),
-        IdempotencyKey::for_command(actor, now, what),
+        IdempotencyKey::for_command(actor, now, process, what),
         body,
     )
 }

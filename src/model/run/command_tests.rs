@@ -58,7 +58,7 @@ fn approval_by_the_author_is_refused_with_the_reason() {
         batch: None,
         note: "ok".into(),
     };
-    let refused = command_event(&projection, &command, &Actor("alice@h".into()), at(10));
+    let refused = command_event(&projection, &command, &Actor("alice@h".into()), at(10), 1);
     assert!(
         matches!(
             &refused,
@@ -74,7 +74,7 @@ fn approval_by_the_author_is_refused_with_the_reason() {
             .to_string()
             .contains("distinctApprover")
     );
-    let ok = command_event(&projection, &command, &Actor("bob@h".into()), at(10)).unwrap();
+    let ok = command_event(&projection, &command, &Actor("bob@h".into()), at(10), 1).unwrap();
     assert_eq!(ok.actor, Actor("bob@h".into()));
     assert_eq!(ok.run, Some(RunId("r1".into())));
     assert_eq!(
@@ -95,7 +95,7 @@ fn item_commands_name_run_item_and_cluster() {
         to: Actor("carol@h".into()),
         note: "PDB needs a look".into(),
     };
-    let e = command_event(&projection, &hand_off, &Actor("bob@h".into()), at(5)).unwrap();
+    let e = command_event(&projection, &hand_off, &Actor("bob@h".into()), at(5), 1).unwrap();
     assert_eq!(e.item, Some(ItemId("c2".into())));
     assert_eq!(e.cluster, Some(ClusterId("c1".into())));
     assert!(e.key.0.starts_with("cmd/bob@h/handoff/"));
@@ -105,7 +105,7 @@ fn item_commands_name_run_item_and_cluster() {
         note: String::new(),
     };
     assert_eq!(
-        command_event(&projection, &missing, &Actor("bob@h".into()), at(5))
+        command_event(&projection, &missing, &Actor("bob@h".into()), at(5), 1)
             .unwrap_err()
             .to_string(),
         "run r1 has no node nope"
@@ -115,7 +115,7 @@ fn item_commands_name_run_item_and_cluster() {
         run: RunId("r1".into()),
         note: "wrong firmware".into(),
     };
-    let e = command_event(&projection, &abort, &Actor("bob@h".into()), at(5)).unwrap();
+    let e = command_event(&projection, &abort, &Actor("bob@h".into()), at(5), 1).unwrap();
     assert_eq!(e.run, Some(RunId("r1".into())));
     assert_eq!(e.cluster, Some(ClusterId("c1".into())));
     let unknown = OperatorCommand::Abort {
@@ -123,7 +123,7 @@ fn item_commands_name_run_item_and_cluster() {
         note: "x".into(),
     };
     assert!(matches!(
-        command_event(&projection, &unknown, &Actor("bob@h".into()), at(5)),
+        command_event(&projection, &unknown, &Actor("bob@h".into()), at(5), 1),
         Err(CommandRefusal::NoRun(_))
     ));
 }
@@ -145,7 +145,7 @@ fn pausing_or_resuming_a_run_not_in_the_journal_is_refused() {
         },
     ] {
         assert!(matches!(
-            command_event(&projection, &command, &Actor("bob@h".into()), at(5)),
+            command_event(&projection, &command, &Actor("bob@h".into()), at(5), 1),
             Err(CommandRefusal::NoRun(_))
         ));
     }
@@ -155,7 +155,7 @@ fn pausing_or_resuming_a_run_not_in_the_journal_is_refused() {
         },
         reason: "looking".into(),
     };
-    assert!(command_event(&projection, &known, &Actor("bob@h".into()), at(5)).is_ok());
+    assert!(command_event(&projection, &known, &Actor("bob@h".into()), at(5), 1).is_ok());
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn pauses_need_a_reason_and_carry_their_scope() {
         reason: "  ".into(),
     };
     assert_eq!(
-        command_event(&projection, &empty, &Actor("a@h".into()), at(1)),
+        command_event(&projection, &empty, &Actor("a@h".into()), at(1), 1),
         Err(CommandRefusal::Empty("the reason"))
     );
     let cluster = OperatorCommand::Pause {
@@ -175,7 +175,7 @@ fn pauses_need_a_reason_and_carry_their_scope() {
         },
         reason: "freeze".into(),
     };
-    let e = command_event(&projection, &cluster, &Actor("a@h".into()), at(1)).unwrap();
+    let e = command_event(&projection, &cluster, &Actor("a@h".into()), at(1), 1).unwrap();
     assert_eq!(e.cluster, Some(ClusterId("c7".into())));
     assert!(cluster.describe().contains("nothing is undone"));
     // A run's pause names the run and its cluster, so a filter by cluster finds it.
@@ -185,7 +185,7 @@ fn pauses_need_a_reason_and_carry_their_scope() {
         },
         reason: "looks odd".into(),
     };
-    let e = command_event(&waiting_rollout(), &run, &Actor("a@h".into()), at(3)).unwrap();
+    let e = command_event(&waiting_rollout(), &run, &Actor("a@h".into()), at(3), 1).unwrap();
     assert_eq!(
         (e.run, e.cluster),
         (Some(RunId("r1".into())), Some(ClusterId("c1".into())))
@@ -216,11 +216,11 @@ fn only_a_node_in_a_persons_hands_can_be_returned() {
     };
     let bob = Actor("bob@h".into());
     assert!(matches!(
-        command_event(&projection, &give_back, &bob, at(5)),
+        command_event(&projection, &give_back, &bob, at(5), 1),
         Err(CommandRefusal::NotInHand { .. })
     ));
     take_over(&mut projection, "c2");
-    assert!(command_event(&projection, &give_back, &bob, at(6)).is_ok());
+    assert!(command_event(&projection, &give_back, &bob, at(6), 1).is_ok());
 }
 
 #[test]
@@ -246,7 +246,7 @@ fn a_step_waiting_for_a_person_can_be_returned_without_taking_it_over() {
         outcome: ReturnOutcome::Done,
         note: "reseated".into(),
     };
-    assert!(command_event(&projection, &done, &Actor("bob@h".into()), at(6)).is_ok());
+    assert!(command_event(&projection, &done, &Actor("bob@h".into()), at(6), 1).is_ok());
 }
 
 #[test]
@@ -269,7 +269,7 @@ fn a_run_that_is_over_takes_no_return_and_no_second_abort() {
         outcome: ReturnOutcome::Done,
         note: "fixed".into(),
     };
-    let refused = command_event(&projection, &give_back, &bob, at(5)).unwrap_err();
+    let refused = command_event(&projection, &give_back, &bob, at(5), 1).unwrap_err();
     assert!(
         refused
             .to_string()
@@ -284,23 +284,23 @@ fn a_run_that_is_over_takes_no_return_and_no_second_abort() {
         to: Actor("zed@h".into()),
         note: "yours".into(),
     };
-    let refused = command_event(&projection, &hand_off, &bob, at(5)).unwrap_err();
+    let refused = command_event(&projection, &hand_off, &bob, at(5), 1).unwrap_err();
     assert!(
         matches!(refused, CommandRefusal::RunOver { .. }),
         "{refused}"
     );
-    let record = refusal_event(&projection, &hand_off, &bob, at(5), &refused).expect("audited");
+    let record = refusal_event(&projection, &hand_off, &bob, at(5), 1, &refused).expect("audited");
     assert_eq!(record.item, Some(ItemId("c2".into())));
     let again = OperatorCommand::Abort {
         run: RunId("r1".into()),
         note: "again".into(),
     };
-    let refused = command_event(&projection, &again, &bob, at(6)).unwrap_err();
+    let refused = command_event(&projection, &again, &bob, at(6), 1).unwrap_err();
     assert_eq!(
         refused.to_string(),
         "r1 is already aborted: there is nothing left to abort"
     );
-    let record = refusal_event(&projection, &again, &bob, at(6), &refused).expect("audited");
+    let record = refusal_event(&projection, &again, &bob, at(6), 1, &refused).expect("audited");
     assert_eq!(record.run, Some(RunId("r1".into())));
 }
 
@@ -339,7 +339,7 @@ fn an_approval_refused_for_its_clusters_is_one_audit_event_per_cluster() {
     let bob = Actor("bob@h".into());
     let events: Vec<NewEvent> = refusals
         .iter()
-        .map(|r| cluster_refusal_event(r, &bob, at(7)))
+        .map(|r| cluster_refusal_event(r, &bob, at(7), 1))
         .collect();
     let first = &events[0];
     assert_eq!(first.actor, bob);
@@ -378,7 +378,7 @@ fn a_maintenance_start_refused_for_its_cluster_names_the_cluster_and_no_run() {
         ClusterId("prod-03".into()),
         "Unreachable: connection refused",
     );
-    let event = cluster_refusal_event(&refusal, &Actor("bob@h".into()), at(9));
+    let event = cluster_refusal_event(&refusal, &Actor("bob@h".into()), at(9), 1);
     assert_eq!(event.run, None);
     assert_eq!(event.cluster, Some(ClusterId("prod-03".into())));
     assert_eq!(
@@ -483,12 +483,12 @@ fn only_approvals_aborts_and_returns_are_refused_by_the_rules() {
         }
         for actor in ["alice@h", "bob@h", "executor/x"] {
             let actor = Actor(actor.into());
-            if let Err(refusal) = command_event(&projection, &command, &actor, at(20))
+            if let Err(refusal) = command_event(&projection, &command, &actor, at(20), 1)
                 && refusal.is_audited()
             {
                 audited.insert(command.verb());
                 assert!(
-                    refusal_event(&projection, &command, &actor, at(20), &refusal).is_some(),
+                    refusal_event(&projection, &command, &actor, at(20), 1, &refusal).is_some(),
                     "{command:?}"
                 );
             }
@@ -512,8 +512,8 @@ fn a_refused_return_or_approval_is_about_the_run_the_command_named() {
         outcome: ReturnOutcome::Retry,
         note: "x".into(),
     };
-    let refusal = command_event(&projection, &give_back, &bob, at(30)).unwrap_err();
-    let event = refusal_event(&projection, &give_back, &bob, at(30), &refusal).unwrap();
+    let refusal = command_event(&projection, &give_back, &bob, at(30), 1).unwrap_err();
+    let event = refusal_event(&projection, &give_back, &bob, at(30), 1, &refusal).unwrap();
     assert_eq!(event.actor, bob);
     assert_eq!(event.run, Some(RunId("r1".into())));
     assert_eq!(event.item, Some(ItemId("c2".into())));
@@ -529,8 +529,8 @@ fn a_refused_return_or_approval_is_about_the_run_the_command_named() {
         batch: Some(1),
         note: "x".into(),
     };
-    let refusal = command_event(&projection, &approve, &bob, at(31)).unwrap_err();
-    let event = refusal_event(&projection, &approve, &bob, at(31), &refusal).unwrap();
+    let refusal = command_event(&projection, &approve, &bob, at(31), 1).unwrap_err();
+    let event = refusal_event(&projection, &approve, &bob, at(31), 1, &refusal).unwrap();
     assert_eq!(
         (event.run, event.item, event.cluster),
         (Some(RunId("r1".into())), None, Some(ClusterId("c1".into())))
@@ -541,8 +541,8 @@ fn a_refused_return_or_approval_is_about_the_run_the_command_named() {
         run: RunId("r9".into()),
         note: "x".into(),
     };
-    let refusal = command_event(&projection, &unknown, &bob, at(32)).unwrap_err();
-    assert!(refusal_event(&projection, &unknown, &bob, at(32), &refusal).is_none());
+    let refusal = command_event(&projection, &unknown, &bob, at(32), 1).unwrap_err();
+    assert!(refusal_event(&projection, &unknown, &bob, at(32), 1, &refusal).is_none());
 }
 
 #[test]
@@ -576,7 +576,7 @@ fn a_hand_off_return_or_abort_without_a_note_is_a_typing_mistake() {
             "the reason",
         ),
     ] {
-        let refusal = command_event(&projection, &command, &Actor("bob@h".into()), at(5));
+        let refusal = command_event(&projection, &command, &Actor("bob@h".into()), at(5), 1);
         assert_eq!(refusal, Err(CommandRefusal::Empty(what)), "{command:?}");
         assert!(!CommandRefusal::Empty(what).is_audited());
     }

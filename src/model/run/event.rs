@@ -42,13 +42,13 @@ impl IdempotencyKey {
         self.0.starts_with("cmd/")
     }
 
-    /// The key of an operator command: unique per actor, time and process, since a person
+    /// The key of an operator command: unique per actor, time and the `process` that gives
+    /// it (its id, read by the caller: the model reads no process state), since a person
     /// pausing twice means it twice.
-    pub fn for_command(actor: &Actor, time: Timestamp, what: &str) -> Self {
+    pub fn for_command(actor: &Actor, time: Timestamp, process: u32, what: &str) -> Self {
         IdempotencyKey(format!(
-            "cmd/{actor}/{what}/{}/{}",
-            time.as_nanosecond(),
-            std::process::id()
+            "cmd/{actor}/{what}/{}/{process}",
+            time.as_nanosecond()
         ))
     }
 }

@@ -493,7 +493,7 @@ impl MaintenancePort for KubePort {
         else {
             return Err(PortError::Hook("not a hook action".into()));
         };
-        crate::engine::program::run_program(argv, env, *timeout)
+        crate::hooks::program::run_program(argv, env, *timeout)
             .await
             .map_err(PortError::Hook)
     }

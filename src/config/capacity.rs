@@ -118,7 +118,7 @@ mod tests {
 
     #[test]
     fn the_readme_example_configuration_reads() {
-        let readme = include_str!("../README.md");
+        let readme = include_str!("../../README.md");
         let start = readme
             .find("```toml\nledger = ")
             .expect("the README shows a config.toml");

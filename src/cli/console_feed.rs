@@ -6,22 +6,22 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
-use crate::journal::{EventQuery, JournalStore};
-use crate::model::run::{Event, EventBody, Projection};
-use crate::tui::{Activity, JournalLine, JournalView};
+use fleetdeck::journal::{EventQuery, JournalStore};
+use fleetdeck::model::run::{Event, EventBody, Projection};
+use fleetdeck::tui::{Activity, JournalLine, JournalView};
 
 /// Recent lines kept for the console.
 const RECENT: usize = 300;
 /// Events kept for the timeline (the journal itself keeps everything).
 const TIMELINE: usize = 5000;
 
-pub use crate::model::run::describe;
+use fleetdeck::model::run::describe;
 
 /// [`feed`] from the journal `open` gives, trying again every `every` while it fails
 /// (a read-only console whose journal does not exist yet): until then the console's
 /// header says automation's state is unknown.
 pub fn feed_once_open<S: JournalStore>(
-    mut open: impl FnMut() -> Result<S, crate::journal::JournalError>,
+    mut open: impl FnMut() -> Result<S, fleetdeck::journal::JournalError>,
     activity_tx: watch::Sender<Activity>,
     every: Duration,
 ) {

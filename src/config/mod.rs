@@ -1,5 +1,9 @@
 //! The user's `config.toml` and where fleetdeck keeps its files (XDG directories).
 
+pub mod capacity;
+pub mod ledger_file;
+pub mod sync;
+
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -65,9 +69,9 @@ pub struct Config {
     pub prometheus: Option<String>,
     /// `[capacity]`: failure-domain and topology label keys, dedication taints, gang
     /// sizes and the safety reserve.
-    pub capacity: Option<crate::config_capacity::CapacitySection>,
+    pub capacity: Option<crate::config::capacity::CapacitySection>,
     /// `[sync]`: how many clusters list at once, and each cluster's request budget.
-    pub sync: Option<crate::config_sync::SyncSection>,
+    pub sync: Option<crate::config::sync::SyncSection>,
 }
 
 impl Config {

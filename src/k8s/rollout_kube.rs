@@ -15,8 +15,8 @@ use kube::discovery::ApiCapabilities;
 use serde_json::json;
 
 use super::kube_port::KubePort;
-use super::program::run_program;
-use super::prometheus::Prometheus;
+use crate::hooks::program::run_program;
+use crate::hooks::prometheus::Prometheus;
 use crate::k8s::reflect::describe_error;
 use crate::model::ledger::ClusterId;
 use crate::model::rollout::{
@@ -29,10 +29,7 @@ use crate::model::run::IdempotencyKey;
 
 /// The field manager of every server-side apply fleetdeck makes.
 pub const FIELD_MANAGER: &str = "fleetdeck";
-/// Where a cluster records the release it runs.
-pub const RELEASE_RECORD_NAMESPACE: &str = "kube-system";
-/// The record's name.
-pub const RELEASE_RECORD: &str = "fleetdeck-release";
+use crate::model::rollout::{RELEASE_RECORD, RELEASE_RECORD_NAMESPACE};
 
 /// The error ratio of a cluster's services over the SLO window; `$cluster` and `$window`
 /// are replaced. Client libraries create a labelled series on its first increment, so a
