@@ -21,7 +21,7 @@ async fn ready_node(ws: &Workspace, cluster: &str) -> String {
     nodes
         .items
         .iter()
-        .find(|n| !fleetdeck::engine::start::facts_of(n).unavailable)
+        .find(|n| !fleetdeck::k8s::nodes::facts_of(n).unavailable)
         .and_then(|n| n.metadata.name.clone())
         .expect("a Ready node")
 }

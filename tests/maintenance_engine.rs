@@ -43,7 +43,7 @@ async fn fixture() -> Fixture {
     let mut clients = HashMap::new();
     for cluster in &ledger.clusters {
         clients.insert(
-            cluster.id.0.clone(),
+            cluster.id.to_string(),
             connect(cluster, &kubeconfig, &ConnectOptions::default())
                 .await
                 .unwrap(),
@@ -309,7 +309,7 @@ async fn no_cordon_or_eviction_once_the_cluster_is_not_the_one_pinned() {
     let (_keep, snapshots) = tokio::sync::watch::channel(view);
     let port = KubePort::new(fx.clients.clone(), snapshots, "executor-a".into());
     let cluster = fleetdeck::model::ledger::ClusterId("small-02".into());
-    let node_name = fleetdeck::model::run::NodeName(node.clone());
+    let node_name = fleetdeck::model::run::NodeName::from(node.clone());
     let refused = port.set_unschedulable(&cluster, &node_name, true).await;
     assert!(
         matches!(&refused, Err(PortError::Refused { reason, .. }) if reason.contains("UID")),
@@ -1297,7 +1297,7 @@ async fn no_change_to_a_cluster_nothing_recent_is_known_about() {
     let refused = port
         .set_unschedulable(
             &cluster,
-            &fleetdeck::model::run::NodeName(node.clone()),
+            &fleetdeck::model::run::NodeName::from(node.clone()),
             true,
         )
         .await;

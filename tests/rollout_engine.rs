@@ -144,14 +144,14 @@ impl Harness {
         let contexts: HashMap<String, String> = ledger
             .clusters
             .iter()
-            .map(|c| (c.id.0.clone(), c.context.clone()))
+            .map(|c| (c.id.to_string(), c.context.clone()))
             .collect();
         let kubeconfig =
             kube::config::Kubeconfig::read_from(ws.path().join("kubeconfig")).expect("kubeconfig");
         let mut clients = HashMap::new();
         for cluster in &ledger.clusters {
             if let Ok(client) = connect(cluster, &kubeconfig, &ConnectOptions::default()).await {
-                clients.insert(cluster.id.0.clone(), client);
+                clients.insert(cluster.id.to_string(), client);
             }
         }
         let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());

@@ -68,7 +68,7 @@ impl Setup {
             .ledger()
             .clusters
             .iter()
-            .map(|c| c.id.0.clone())
+            .map(|c| c.id.to_string())
             .collect();
         Setup { ws, clusters }
     }
@@ -164,7 +164,7 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
     let mut applied: BTreeMap<String, usize> = BTreeMap::new();
     for e in &events {
         if let (EventBody::ItemApplied { .. }, Some(cluster)) = (&e.event.body, &e.event.cluster) {
-            *applied.entry(cluster.0.clone()).or_default() += 1;
+            *applied.entry(cluster.to_string()).or_default() += 1;
         }
     }
     let record = "/configmaps/fleetdeck-release";
@@ -668,7 +668,7 @@ async fn an_aborted_run_closes_the_intents_of_applies_that_never_started() {
         let failed = setup.events().iter().any(|e| {
             matches!(&e.event.body, EventBody::RolloutObserved {
                 observation: Observation::Applied { cluster, result: Err(_) }, ..
-            } if cluster.0 == *other)
+            } if cluster.as_str() == *other)
         });
         assert!(!failed, "{other} never started, so it did not fail either");
     }
@@ -694,7 +694,7 @@ async fn a_failure_journaled_just_before_a_crash_is_folded_not_applied_again() {
                 EventBody::RolloutObserved {
                     observation: Observation::Applied { cluster, result: Err(_) },
                     ..
-                } if cluster.0 == first
+                } if cluster.as_str() == first
             )
         })
         .expect("the failure was folded");

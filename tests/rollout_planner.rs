@@ -45,7 +45,7 @@ fn cluster(index: usize, f: &Facts) -> Cluster {
         labels.insert("accelerator".to_string(), format!("gpu-{}", f.gpu));
     }
     Cluster {
-        id: ClusterId(format!("c{index:03}")),
+        id: ClusterId::from(format!("c{index:03}")),
         display_name: format!("c{index:03}"),
         context: format!("c{index:03}"),
         identity: None,

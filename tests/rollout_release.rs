@@ -207,7 +207,7 @@ async fn a_split_directory_release_applies_in_a_defined_order_that_plan_prints()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_apply_says_why_in_rollout_show() {
     let ws = split_release(32).await;
-    let failing = ws.ledger().clusters[0].id.0.clone();
+    let failing = ws.ledger().clusters[0].id.to_string();
     ws.fleet
         .update_faults(&failing, |f| {
             f.forbidden_resources = vec!["configmaps".into()]
@@ -279,7 +279,7 @@ async fn a_rollout_waits_while_the_guard_pauses_a_failure_domain_of_its_cluster(
         .ledger()
         .clusters
         .iter()
-        .map(|c| c.id.0.clone())
+        .map(|c| c.id.to_string())
         .collect();
     let dark = clusters[1].clone();
     let zone = first_zone(&ws, &dark).await;

@@ -31,7 +31,7 @@ pub fn check_clusters(settings: &Settings, run: &str, batch: Option<usize>) -> a
     let clusters: Vec<ClusterId> = view
         .batches
         .get(index)
-        .map(|b| b.iter().map(|c| ClusterId(c.0.clone())).collect())
+        .map(|b| b.iter().map(|c| ClusterId::from(c.0.clone())).collect())
         .unwrap_or_default();
     if clusters.is_empty() {
         return Ok(());

@@ -90,8 +90,8 @@ fn sibling_ids<'l>(
     let ids = ledger
         .clusters
         .iter()
-        .filter(|c| c.id.0 != lost && parsed.matches(c))
-        .map(|c| c.id.0.as_str())
+        .filter(|c| c.id.as_str() != lost && parsed.matches(c))
+        .map(|c| c.id.as_str())
         .collect::<Vec<_>>();
     if ids.is_empty() {
         bail!("--siblings {selector}: selects no cluster other than {lost}");

@@ -93,7 +93,7 @@ pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, ever
             .map(|event| JournalLine {
                 at: event.event.time,
                 actor: event.event.actor.to_string(),
-                cluster: event.event.cluster.as_ref().map(|c| c.0.clone()),
+                cluster: event.event.cluster.as_ref().map(|c| c.to_string()),
                 text: describe(event),
             })
             .collect();

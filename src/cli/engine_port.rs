@@ -25,10 +25,10 @@ pub async fn kube_port(
     let mut clients = HashMap::new();
     let mut contexts = HashMap::new();
     for cluster in &ledger.clusters {
-        contexts.insert(cluster.id.0.clone(), cluster.context.clone());
+        contexts.insert(cluster.id.to_string(), cluster.context.clone());
         match connect(cluster, kubeconfig, &ConnectOptions::default()).await {
             Ok(client) => {
-                clients.insert(cluster.id.0.clone(), client);
+                clients.insert(cluster.id.to_string(), client);
             }
             Err(error) => tracing::warn!(%error, "no client; runs on this cluster wait"),
         }

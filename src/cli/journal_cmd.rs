@@ -195,7 +195,7 @@ pub fn run(settings: &Settings, args: &JournalArgs) -> anyhow::Result<ExitCode> 
     }
     let query = EventQuery {
         since,
-        cluster: args.cluster.clone().map(ClusterId),
+        cluster: args.cluster.clone().map(ClusterId::from),
         run: args.run.clone().map(RunId),
         kinds,
         ..Default::default()
@@ -216,7 +216,7 @@ pub fn run(settings: &Settings, args: &JournalArgs) -> anyhow::Result<ExitCode> 
 fn unknown_names(journal: &AnyJournal, args: &JournalArgs) -> anyhow::Result<Vec<String>> {
     let mut hints = Vec::new();
     if let Some(cluster) = &args.cluster {
-        let known: Vec<String> = journal.clusters()?.into_iter().map(|c| c.0).collect();
+        let known: Vec<String> = journal.clusters()?.into_iter().map(|c| c.to_string()).collect();
         hints.extend(unknown_name("cluster", cluster, &known));
     }
     if let Some(run) = &args.run {
@@ -256,7 +256,7 @@ fn table(events: &[Event]) -> String {
             dash(e.event.run.as_ref().map(|r| r.0.clone())),
             dash(e.event.item.as_ref().map(|r| r.0.clone())),
             dash(e.event.step.as_ref().map(|r| r.0.clone())),
-            dash(e.event.cluster.as_ref().map(|r| r.0.clone())),
+            dash(e.event.cluster.as_ref().map(|r| r.to_string())),
             detail,
         ]);
     }

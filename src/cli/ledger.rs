@@ -103,7 +103,7 @@ pub fn show(settings: &Settings, selector: Option<&str>) -> anyhow::Result<ExitC
         ]);
         for c in &clusters {
             table.row(vec![
-                c.id.0.clone(),
+                c.id.to_string(),
                 c.env.clone(),
                 c.region.clone(),
                 c.failure_domain.clone(),

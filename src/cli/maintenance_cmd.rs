@@ -1,6 +1,5 @@
 //! `fleetdeck maintenance plan | list | show`.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -173,7 +172,7 @@ fn read_node_list(path: &Path) -> anyhow::Result<Vec<NodeFacts>> {
     Ok(list
         .items
         .iter()
-        .map(fleetdeck::engine::start::facts_of)
+        .map(fleetdeck::k8s::nodes::facts_of)
         .collect())
 }
 
@@ -193,11 +192,7 @@ fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Resul
         None => match &spec.nodes {
             NodeSelection::Names(names) => names
                 .iter()
-                .map(|n| NodeFacts {
-                    name: n.clone(),
-                    labels: BTreeMap::new(),
-                    unavailable: false,
-                })
+                .map(|n| NodeFacts::named(n.clone()))
                 .collect(),
             NodeSelection::Selector(s) => {
                 anyhow::bail!(
@@ -256,7 +251,7 @@ fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Resul
                         format!("unknown: {w}")
                     }
                 };
-                table.row(vec![node.0.clone(), check.clone(), result]);
+                table.row(vec![node.to_string(), check.clone(), result]);
             }
         }
         s.push_str(&table.render());
@@ -291,7 +286,7 @@ fn list(settings: &Settings) -> anyhow::Result<ExitCode> {
             table.row(vec![
                 run.id.0.clone(),
                 run.title.clone(),
-                run.cluster.as_ref().map_or("-".into(), |c| c.0.clone()),
+                run.cluster.as_ref().map_or("-".into(), |c| c.to_string()),
                 projection.effective_status(run).to_string(),
                 run.items.len().to_string(),
                 run.created_by.0.clone(),

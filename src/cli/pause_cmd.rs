@@ -53,7 +53,7 @@ pub struct ResumeArgs {
 fn scope(args: &ScopeArgs) -> anyhow::Result<PauseScope> {
     Ok(if let Some(c) = &args.cluster {
         PauseScope::Cluster {
-            cluster: ClusterId(c.clone()),
+            cluster: ClusterId::from(c.clone()),
         }
     } else if let Some(r) = &args.run {
         PauseScope::Run {

@@ -23,7 +23,7 @@ pub(super) fn render_live(plan: &RolloutPlan) -> String {
         }
     }
     if !plan.not_observed.is_empty() {
-        let ids: Vec<&str> = plan.not_observed.iter().map(|c| c.0.as_str()).collect();
+        let ids: Vec<&str> = plan.not_observed.iter().map(|c| c.as_str()).collect();
         s.push_str(&format!(
             "live versions not read for {} target(s), planned by the ledger's: {}\n",
             ids.len(),
@@ -107,7 +107,7 @@ pub(super) fn render_plan(
         s.push_str(&format!("\nstage {}:\n", stage.name));
         for batch in &stage.batches {
             batch_no += 1;
-            let ids: Vec<&str> = batch.iter().map(|c| c.0.as_str()).collect();
+            let ids: Vec<&str> = batch.iter().map(|c| c.as_str()).collect();
             s.push_str(&format!("  batch {batch_no}: {}\n", ids.join(", ")));
         }
         for combo in &stage.newly_covered {

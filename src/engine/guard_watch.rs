@@ -10,7 +10,6 @@ use crate::model::live::FleetSnapshot;
 use crate::model::maintenance::{
     GuardContext, GuardPolicy, GuardTrip, ReadinessChange, evaluate_guard,
 };
-use crate::model::run::NodeName;
 
 /// Readiness history of the clusters being maintained.
 #[derive(Debug, Default)]
@@ -57,7 +56,7 @@ impl GuardWatch {
                     .entry(cluster.to_string())
                     .or_default()
                     .push(ReadinessChange {
-                        node: NodeName(node.name.to_string()),
+                        node: node.name.clone(),
                         domain: node
                             .labels
                             .get(domain_label)

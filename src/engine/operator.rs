@@ -366,7 +366,7 @@ mod tests {
         assert_eq!(events.len(), 2);
         assert!(events.iter().all(|e| e.event.actor == bob));
         assert_eq!(
-            events[1].event.cluster.as_ref().map(|c| c.0.as_str()),
+            events[1].event.cluster.as_ref().map(|c| c.as_str()),
             Some("c2")
         );
         assert!(matches!(

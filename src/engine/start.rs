@@ -1,7 +1,6 @@
 //! Starting a maintenance run: resolve the nodes on the cluster, plan batches under the
 //! budgets, and journal the plan. Nothing is done to the cluster here; the executor acts.
 
-use std::collections::BTreeMap;
 
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::Node;
@@ -11,7 +10,7 @@ use kube::api::ListParams;
 use crate::journal::{JournalError, JournalStore};
 use crate::model::maintenance::{MaintenanceSpec, NodeFacts, Plan, plan_on};
 use crate::model::run::{
-    Actor, EventBody, IdempotencyKey, ItemId, NewEvent, NodeName, RunId, Sequence,
+    Actor, EventBody, IdempotencyKey, ItemId, NewEvent, RunId, Sequence,
 };
 
 /// Why a run could not be started.
@@ -51,29 +50,7 @@ pub async fn node_facts(
             cluster: cluster.to_string(),
             source,
         })?;
-    Ok(list.items.iter().map(facts_of).collect())
-}
-
-/// What the planner needs of one node: name, labels, and whether it is already
-/// unavailable (NotReady or cordoned), which counts against every batch's budget.
-pub fn facts_of(node: &Node) -> NodeFacts {
-    let ready = crate::k8s::kube_port::node_is_ready(node);
-    let cordoned = node
-        .spec
-        .as_ref()
-        .and_then(|s| s.unschedulable)
-        .unwrap_or(false);
-    NodeFacts {
-        name: NodeName(node.metadata.name.clone().unwrap_or_default()),
-        labels: node
-            .metadata
-            .labels
-            .clone()
-            .unwrap_or_default()
-            .into_iter()
-            .collect::<BTreeMap<_, _>>(),
-        unavailable: !ready || cordoned,
-    }
+    Ok(list.items.iter().map(crate::k8s::nodes::facts_of).collect())
 }
 
 /// Plans `spec` against the cluster's `inventory`.
@@ -227,7 +204,7 @@ mod tests {
         let alice = Actor("alice@ops".into());
         let now = Timestamp::from_second(1_800_000_000).unwrap();
         let plan = Plan {
-            batches: vec![vec![NodeName("n1".into())]],
+            batches: vec![vec![crate::model::run::NodeName::from("n1")]],
             unplanned: vec![],
             prechecks: vec![],
             warnings: vec![],
@@ -244,7 +221,7 @@ mod tests {
             projection.runs[&second]
                 .cluster
                 .as_ref()
-                .map(|c| c.0.as_str()),
+                .map(|c| c.as_str()),
             Some("c2")
         );
     }

@@ -52,7 +52,7 @@ pub(super) fn decode(row: RawRow) -> Result<Event, JournalError> {
             run: row.run.map(RunId),
             item: row.item.map(ItemId),
             step: row.step.map(StepName),
-            cluster: row.cluster.map(ClusterId),
+            cluster: row.cluster.map(ClusterId::from),
             key: IdempotencyKey(row.key),
             body: EventBody::from_parts(&row.kind, payload),
         },

@@ -111,7 +111,7 @@ impl SqliteJournal {
     /// Every cluster the journal's events name, sorted (what `--cluster` can match).
     pub fn clusters(&self) -> Result<Vec<ClusterId>, JournalError> {
         self.distinct("cluster")
-            .map(|v| v.into_iter().map(ClusterId).collect())
+            .map(|v| v.into_iter().map(ClusterId::from).collect())
     }
 
     /// Every run the journal's events name, sorted (what `--run` can match).
@@ -415,7 +415,7 @@ impl JournalStore for SqliteJournal {
             sql.push_str(&format!(" AND seq > ?{}", args.len()));
         }
         if let Some(cluster) = &query.cluster {
-            args.push(SqlValue::Text(cluster.0.clone()));
+            args.push(SqlValue::Text(cluster.to_string()));
             sql.push_str(&format!(" AND cluster = ?{}", args.len()));
         }
         if let Some(run) = &query.run {

@@ -151,7 +151,7 @@ impl Loop {
 
     fn snapshot(&self, store: Option<&mut ClusterStore>) -> Arc<ClusterSnapshot> {
         let now = Timestamp::now();
-        let id: Arc<str> = Arc::from(self.cluster.id.0.as_str());
+        let id: Arc<str> = Arc::from(self.cluster.id.as_str());
         // Until every resource has listed once the view is partial (all nodes and no pods
         // reads as an empty cluster): it is not published. The status says Connecting, or
         // Unknown if a first list fails. Not sharing it also spares the next page a copy

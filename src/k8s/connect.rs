@@ -100,7 +100,7 @@ pub async fn connect(
         .any(|c| c.name == cluster.context)
     {
         return Err(ConnectError::MissingContext {
-            cluster: cluster.id.0.clone(),
+            cluster: cluster.id.to_string(),
             context: cluster.context.clone(),
         });
     }
@@ -114,7 +114,7 @@ pub async fn connect(
     )
     .await
     .map_err(|source| ConnectError::Kubeconfig {
-        cluster: cluster.id.0.clone(),
+        cluster: cluster.id.to_string(),
         context: cluster.context.clone(),
         source,
     })?;
@@ -129,7 +129,7 @@ pub async fn connect(
     let requests = RequestCounter::default();
     let client = build_client(config, &BudgetLayer::new(options.budget, requests.clone()))
         .map_err(|source| ConnectError::Client {
-            cluster: cluster.id.0.clone(),
+            cluster: cluster.id.to_string(),
             source,
         })?;
     Ok(ClusterClient {

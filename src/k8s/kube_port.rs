@@ -18,6 +18,7 @@ use kube::api::{
 use tokio::sync::watch;
 
 use crate::k8s::connect::ClusterClient;
+use crate::k8s::nodes::node_is_ready;
 use crate::k8s::reflect::{describe_error, is_unreachable};
 use crate::model::capacity::{CapacityConfig, ClusterIndex, Scenario, what_if};
 use crate::model::ledger::ClusterId;
@@ -69,7 +70,7 @@ pub struct KubePort {
 
 fn classify(cluster: &ClusterId, error: kube::Error) -> PortError {
     PortError::Unreachable {
-        cluster: cluster.0.clone(),
+        cluster: cluster.to_string(),
         message: describe_error(&error),
     }
 }
@@ -125,9 +126,9 @@ impl KubePort {
 
     pub(super) fn client(&self, cluster: &ClusterId) -> Result<kube::Client, PortError> {
         self.clients
-            .get(&cluster.0)
+            .get(cluster.as_str())
             .map(|c| c.client.clone())
-            .ok_or_else(|| PortError::NoClient(cluster.0.clone()))
+            .ok_or_else(|| PortError::NoClient(cluster.to_string()))
     }
 
     /// The client for a change to `cluster`, checked against the identity the fleet view
@@ -135,7 +136,7 @@ impl KubePort {
     /// is mid-maintenance must not receive the next cordon or eviction.
     pub(super) fn client_for_change(&self, cluster: &ClusterId) -> Result<kube::Client, PortError> {
         let refused = |reason: String| PortError::Refused {
-            cluster: cluster.0.clone(),
+            cluster: cluster.to_string(),
             reason,
         };
         let refusal = self.snapshots.borrow().change_refusal(&cluster.0);
@@ -156,7 +157,7 @@ impl KubePort {
 
 /// Whether the node's pods could be evicted now, budget by budget.
 fn pdb_headroom(view: &crate::model::fleet::ClusterView, node: &NodeName) -> CheckOutcome {
-    let node = crate::model::fleet::NodeName::from(node.as_str());
+    let node = node.clone();
     let blocking =
         crate::model::capacity::budgets_blocking_drain(view, std::slice::from_ref(&node));
     if blocking.is_empty() {
@@ -185,15 +186,6 @@ fn pdb_headroom(view: &crate::model::fleet::ClusterView, node: &NodeName) -> Che
 /// "Precondition failed: UID in precondition: …").
 fn is_precondition_failure(message: &str) -> bool {
     message.to_ascii_lowercase().contains("precondition")
-}
-
-/// Whether the node reports its `Ready` condition `True` (absent or anything else: not).
-pub(crate) fn node_is_ready(node: &Node) -> bool {
-    node.status
-        .as_ref()
-        .and_then(|s| s.conditions.as_ref())
-        .and_then(|c| c.iter().find(|c| c.type_ == "Ready"))
-        .is_some_and(|c| c.status == "True")
 }
 
 fn observe(node: &Node) -> NodeObservation {
@@ -281,7 +273,7 @@ impl MaintenancePort for KubePort {
             .is_some_and(|c| c.status == crate::model::live::ClusterStatus::Connecting)
         {
             return Err(PortError::Unreachable {
-                cluster: cluster.0.clone(),
+                cluster: cluster.to_string(),
                 message: "fleet view still connecting".into(),
             });
         }

@@ -159,7 +159,7 @@ pub fn map_contexts(ledger: &Ledger, kubeconfig: &Kubeconfig) -> ContextReport {
                 _ => false,
             };
             ContextMapping {
-                cluster: cluster.id.0.clone(),
+                cluster: cluster.id.to_string(),
                 context: cluster.context.clone(),
                 server,
                 found,

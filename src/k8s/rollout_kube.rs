@@ -97,14 +97,14 @@ impl KubePort {
     ) -> Vec<(String, String)> {
         let settings = &self.rollout;
         let mut env = vec![
-            ("FLEETDECK_CLUSTER".to_string(), cluster.0.clone()),
+            ("FLEETDECK_CLUSTER".to_string(), cluster.to_string()),
             (
                 "FLEETDECK_RELEASE".to_string(),
                 run.rollout.release.name.clone(),
             ),
             ("FLEETDECK_RELEASE_DIGEST".to_string(), run.digest.0.clone()),
         ];
-        if let Some(context) = settings.contexts.get(&cluster.0) {
+        if let Some(context) = settings.contexts.get(cluster.as_str()) {
             env.push(("FLEETDECK_CONTEXT".to_string(), context.clone()));
         }
         if let Some(path) = &settings.kubeconfig {
@@ -162,7 +162,7 @@ impl KubePort {
                 };
                 let ready = nodes
                     .iter()
-                    .filter(|n| super::kube_port::node_is_ready(n))
+                    .filter(|n| super::nodes::node_is_ready(n))
                     .count();
                 match nodes_ready(ready, nodes.len(), *min_ratio) {
                     NodesReadiness::Enough => CheckVerdict::Pass,

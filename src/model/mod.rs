@@ -6,6 +6,7 @@ pub mod capacity;
 pub mod duration;
 pub mod fleet;
 pub mod handover;
+pub mod identity;
 pub mod ledger;
 pub mod live;
 pub mod maintenance;

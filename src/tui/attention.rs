@@ -149,7 +149,7 @@ pub fn in_flight(projection: &Projection) -> BTreeMap<String, InFlight> {
             })
         });
         out.insert(
-            cluster.0.clone(),
+            cluster.to_string(),
             InFlight {
                 run: Some(run.id.clone()),
                 doing: current.unwrap_or(Doing::Run(run.status.word())),
@@ -159,7 +159,7 @@ pub fn in_flight(projection: &Projection) -> BTreeMap<String, InFlight> {
     }
     for pause in projection.pauses.values() {
         if let PauseScope::Cluster { cluster } = &pause.scope {
-            out.entry(cluster.0.clone())
+            out.entry(cluster.to_string())
                 .or_insert(InFlight {
                     run: None,
                     doing: Doing::Nothing,

@@ -16,7 +16,7 @@ use crate::model::maintenance::{ClusterHolds, MaintenanceHolds};
 
 /// What the drill-down shows about one node.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NodeFacts {
+pub struct NodeSummary {
     /// Why it does or does not count as capacity.
     pub health: NodeHealth,
     /// Pods holding resources on it.
@@ -54,7 +54,7 @@ pub struct ClusterFacts {
     /// The view as capacity sees it: `source` with the nodes maintenance holds marked.
     pub view: Arc<ClusterView>,
     /// One entry per node, in view order.
-    pub nodes: Vec<NodeFacts>,
+    pub nodes: Vec<NodeSummary>,
     /// Physical GPUs free on healthy nodes.
     pub gpus_free: i64,
     /// Physical GPUs on all nodes.
@@ -79,7 +79,7 @@ pub struct ClusterFacts {
 
 /// The zones of `nodes` (each with its view node) in which no node is Ready, when the
 /// nodes span more than one zone.
-fn zones_down(view: &ClusterView, nodes: &[NodeFacts]) -> Vec<Arc<str>> {
+fn zones_down(view: &ClusterView, nodes: &[NodeSummary]) -> Vec<Arc<str>> {
     let mut zones: Vec<(Arc<str>, bool)> = Vec::new();
     for (node, facts) in view.nodes.iter().zip(nodes) {
         let Some(zone) = &facts.zone else { continue };
@@ -128,7 +128,7 @@ impl ClusterFacts {
             }
         }
         let zone_key = &config.failure_domain_key;
-        let nodes: Vec<NodeFacts> = view
+        let nodes: Vec<NodeSummary> = view
             .nodes
             .iter()
             .enumerate()
@@ -140,7 +140,7 @@ impl ClusterFacts {
                     .max(0)
                     .div_euclid(replicas)
                     .min(total);
-                NodeFacts {
+                NodeSummary {
                     health: index.health[i].clone(),
                     pods: pods_on[i],
                     gpu_free: free,

@@ -38,7 +38,7 @@ pub fn journal_events() -> Vec<crate::model::run::Event> {
         e.run = run.map(RunId::from);
         e.item = item.map(ItemId::from);
         e.step = step.map(StepName::from);
-        e.cluster = cluster.map(|c| crate::model::ledger::ClusterId(c.to_string()));
+        e.cluster = cluster.map(|c| crate::model::ledger::ClusterId::from(c.to_string()));
         events.push(e);
     };
     let m = Some("mnt-kernel-1");
@@ -123,7 +123,7 @@ pub fn journal_events() -> Vec<crate::model::run::Event> {
         .stages
         .iter()
         .flat_map(|s| s.batches.iter())
-        .map(|b| b.iter().map(|c| ItemId(c.0.clone())).collect())
+        .map(|b| b.iter().map(|c| ItemId(c.to_string())).collect())
         .collect();
     let r = Some("ro-cni-1");
     push(

@@ -13,7 +13,7 @@ use crate::model::handover::HandoverItem;
 use crate::model::ledger::ClusterId;
 use crate::model::maintenance::{
     Budgets, DEFAULT_FAILURE_DOMAIN_LABEL, Deadlines, DrainOptions, MaintainAction,
-    MaintenanceSpec, NodeFacts, NodeSelection, PlannedOn, VerifyOptions, plan_on,
+    MaintenanceSpec, NodeSelection, PlannedOn, VerifyOptions, inventory, plan_on,
 };
 use crate::model::rollout::check_batch_can_act;
 use crate::model::run::{
@@ -288,7 +288,7 @@ pub fn approve(app: &mut App) -> Vec<Command> {
     // identity. Each refused cluster is named with that rule's reason.
     let seen: Vec<(ClusterId, Option<String>)> = clusters
         .iter()
-        .map(|c| (ClusterId((*c).to_string()), app.snapshot.change_refusal(c)))
+        .map(|c| (ClusterId::from((*c).to_string()), app.snapshot.change_refusal(c)))
         .collect();
     let checked = check_approve(run, &actor, Some(batch))
         .and_then(|b| check_batch_can_act(b, &seen).map(|_| b).map_err(Into::into));
@@ -437,23 +437,6 @@ pub fn return_item(app: &mut App) {
     );
 }
 
-/// The nodes of a cluster view as the maintenance planner needs them.
-pub fn inventory(view: &crate::model::fleet::ClusterView) -> Vec<NodeFacts> {
-    view.nodes
-        .iter()
-        .map(|n| NodeFacts {
-            name: NodeName(n.name.0.to_string()),
-            labels: n
-                .labels
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            unavailable: n.readiness != crate::model::fleet::Readiness::Ready
-                || n.schedulability == crate::model::fleet::Schedulability::Cordoned,
-        })
-        .collect()
-}
-
 /// `m` in the drill-down: start a maintenance on the marked nodes (or the selected one),
 /// showing the planned batches first.
 pub fn start_maintenance(app: &mut App) -> Vec<Command> {
@@ -485,8 +468,8 @@ pub fn start_maintenance(app: &mut App) -> Vec<Command> {
     }
     let spec = MaintenanceSpec {
         name: default_run_name(&names[0]),
-        cluster: crate::model::ledger::ClusterId(id.clone()),
-        nodes: NodeSelection::Names(names.iter().map(|n| NodeName(n.to_string())).collect()),
+        cluster: crate::model::ledger::ClusterId::from(id.clone()),
+        nodes: NodeSelection::Names(names.iter().map(|n| NodeName::from(n.to_string())).collect()),
         action: MaintainAction::Manual {
             instructions:
                 "started from the console: do the work, then return the Maintain step as done (r)"
@@ -558,7 +541,7 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
     // A cluster the ledger does not have is a typo in the file, not a refusal for the
     // audit trail.
     if app.ledger.cluster(&id).is_none() {
-        let hint = crate::yaml::suggest(&id, app.ledger.clusters.iter().map(|c| c.id.0.as_str()))
+        let hint = crate::yaml::suggest(&id, app.ledger.clusters.iter().map(|c| c.id.as_str()))
             .map(|close| format!(" (did you mean {close}?)"))
             .unwrap_or_default();
         open(
@@ -652,7 +635,7 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
     // that refuses an eviction now holds the drain (it is never forced).
     let nodes: Vec<crate::model::fleet::NodeName> = targets
         .iter()
-        .map(|n| crate::model::fleet::NodeName::from(n.name.0.as_str()))
+        .map(|n| n.name.clone())
         .collect();
     let warnings = drain_warnings(&crate::model::capacity::budgets_blocking_drain(
         &facts.view,

@@ -495,7 +495,7 @@ fn start_maintenance_from_the_node_page_takes_its_node() {
         panic!("{:?}", spec.nodes)
     };
     assert_eq!(
-        names.iter().map(|n| n.0.as_str()).collect::<Vec<_>>(),
+        names.iter().map(|n| n.as_str()).collect::<Vec<_>>(),
         [node.as_ref()]
     );
     assert_eq!(spec.name, format!("console-{node}"));

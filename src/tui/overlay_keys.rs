@@ -37,10 +37,10 @@ impl App {
         // the run's halt names (a burn rate that tripped after it verified) is not.
         let halted_on = super::screens::rollouts::halted_on(run);
         let passed = |id: &crate::model::ledger::ClusterId| {
-            !halted_on.contains(&id.0.as_str())
+            !halted_on.contains(&id.as_str())
                 && run
                     .items
-                    .get(&crate::model::run::ItemId::from(id.0.as_str()))
+                    .get(&crate::model::run::ItemId::from(id.as_str()))
                     .is_some_and(|i| i.verified == Some(crate::model::rollout::VerifyOutcome::Pass))
         };
         let reached = plan.as_deref().map_or_else(Vec::new, |plan| {

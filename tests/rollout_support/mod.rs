@@ -94,7 +94,7 @@ impl Live {
             let client = connect(cluster, &kubeconfig, &ConnectOptions::default())
                 .await
                 .expect("client");
-            clients.insert(cluster.id.0.clone(), client);
+            clients.insert(cluster.id.to_string(), client);
         }
         let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
         sync.wait_settled(Duration::from_secs(20)).await;

@@ -22,7 +22,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         let runs = self.active_maintenance();
         let mut appended = false;
         for live in snapshot.clusters.iter() {
-            let cluster = ClusterId(live.id.to_string());
+            let cluster = ClusterId(live.id.clone());
             let active: Vec<&(RunView, MaintenanceSpec)> =
                 runs.iter().filter(|(_, s)| s.cluster == cluster).collect();
             let label = active

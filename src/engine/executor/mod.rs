@@ -633,7 +633,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
     ) -> Result<(), EngineError> {
         let key = (run.id.clone(), item.clone());
         let mut checkpoint = self.checkpoints.get(&key).cloned().unwrap_or_else(|| {
-            Checkpoint::new(NodeState::new(NodeName(item.as_str().to_string())))
+            Checkpoint::new(NodeState::new(NodeName::from(item.as_str().to_string())))
         });
         let before = checkpoint.clone();
         let node = checkpoint.node_state.node.clone();

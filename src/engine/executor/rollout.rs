@@ -384,7 +384,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         )
         .with_run(run.clone())
         .with_cluster(cluster.clone())
-        .with_item(ItemId(cluster.0.clone()));
+        .with_item(ItemId(cluster.to_string()));
         self.append(note)
     }
 
@@ -449,7 +449,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         )
         .with_run(run.clone())
         .with_cluster(cluster.clone())
-        .with_item(ItemId(cluster.0.clone()));
+        .with_item(ItemId(cluster.to_string()));
         self.append(outcome)?;
         Ok(())
     }
@@ -671,7 +671,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                     let e = NewEvent::new(at, actor.clone(), key.clone(), body.clone())
                         .with_run(run.clone());
                     match cluster {
-                        Some(c) => e.with_cluster(c.clone()).with_item(ItemId(c.0.clone())),
+                        Some(c) => e.with_cluster(c.clone()).with_item(ItemId(c.to_string())),
                         None => e,
                     }
                 }
@@ -690,7 +690,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 )
                 .with_run(run.clone())
                 .with_cluster(cluster.clone())
-                .with_item(ItemId(cluster.0.clone())),
+                .with_item(ItemId(cluster.to_string())),
                 Action::Refused(refusal) => NewEvent::new(
                     at,
                     actor.clone(),

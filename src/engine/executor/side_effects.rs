@@ -148,7 +148,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 // are not room for this node's pods.
                 let held = crate::model::maintenance::maintenance_holds(&self.projection)
                     .of(&crate::model::fleet::ClusterId(std::sync::Arc::from(
-                        cluster.0.as_str(),
+                        cluster.as_str(),
                     )))
                     .clone();
                 self.port

@@ -353,7 +353,7 @@ impl PostgresJournal {
     /// Every cluster the journal's events name, sorted.
     pub fn clusters(&self) -> Result<Vec<ClusterId>, JournalError> {
         self.distinct("cluster")
-            .map(|v| v.into_iter().map(ClusterId).collect())
+            .map(|v| v.into_iter().map(ClusterId::from).collect())
     }
 
     /// Every run the journal's events name, sorted.
@@ -418,7 +418,7 @@ impl PostgresJournal {
                         &e.event.run.as_ref().map(|r| &r.0),
                         &e.event.item.as_ref().map(|i| &i.0),
                         &e.event.step.as_ref().map(|s| &s.0),
-                        &e.event.cluster.as_ref().map(|c| &c.0),
+                        &e.event.cluster.as_ref().map(|c| c.as_str()),
                         &payload,
                         &e.event.key.0,
                         &e.token.map(|t| t.0),
@@ -476,7 +476,7 @@ impl PostgresJournal {
                             &event.run.as_ref().map(|r| &r.0),
                             &event.item.as_ref().map(|i| &i.0),
                             &event.step.as_ref().map(|s| &s.0),
-                            &event.cluster.as_ref().map(|c| &c.0),
+                            &event.cluster.as_ref().map(|c| c.as_str()),
                             &payload,
                             &event.key.0,
                             &scope,
@@ -643,7 +643,7 @@ impl JournalStore for PostgresJournal {
             push(&mut sql, " AND seq > #", Box::new(after.0));
         }
         if let Some(cluster) = &query.cluster {
-            push(&mut sql, " AND cluster = #", Box::new(cluster.0.clone()));
+            push(&mut sql, " AND cluster = #", Box::new(cluster.to_string()));
         }
         if let Some(run) = &query.run {
             push(&mut sql, " AND run_id = #", Box::new(run.0.clone()));

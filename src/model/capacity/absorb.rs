@@ -261,11 +261,11 @@ pub fn default_siblings<'l>(lost: &str, ledger: &'l Ledger) -> Vec<&'l str> {
         .clusters
         .iter()
         .filter(|c| {
-            c.id.0 != lost
+            c.id.as_str() != lost
                 && c.env == of.env
                 && c.region == of.region
                 && c.lifecycle == Lifecycle::Running
         })
-        .map(|c| c.id.0.as_str())
+        .map(|c| c.id.as_str())
         .collect()
 }

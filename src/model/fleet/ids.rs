@@ -4,13 +4,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
-/// A cluster's stable ledger id (not its kubeconfig context, which can change).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ClusterId(pub Arc<str>);
-
-/// A node's name, unique within one cluster.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NodeName(pub Arc<str>);
+pub use crate::model::identity::{ClusterId, NodeName};
 
 /// The controller that owns a pod (its first controller owner reference), which is what
 /// operators think in when pods cannot be placed: "Deployment ml/trainer: 4 pods".
@@ -30,27 +24,6 @@ impl OwnerRef {
     }
 }
 
-macro_rules! display_as_str {
-    ($($t:ty),*) => {$(
-        impl fmt::Display for $t {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(&self.0)
-            }
-        }
-        impl From<&str> for $t {
-            fn from(s: &str) -> Self {
-                Self(Arc::from(s))
-            }
-        }
-        impl $t {
-            /// The identifier as a string slice.
-            pub fn as_str(&self) -> &str {
-                &self.0
-            }
-        }
-    )*};
-}
-display_as_str!(ClusterId, NodeName);
 
 impl fmt::Display for OwnerRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

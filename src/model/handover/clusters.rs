@@ -33,7 +33,7 @@ pub fn cluster_health(snapshot: &crate::model::live::FleetSnapshot) -> Vec<Clust
         .clusters
         .iter()
         .map(|c| ClusterHealth {
-            id: ClusterId(c.id.to_string()),
+            id: ClusterId(c.id.clone()),
             status: c.status,
             error: c.last_error.clone(),
             nodes_ready: c.nodes_ready(),

@@ -133,7 +133,7 @@ pub(super) fn not_checked(input: &HandoverInput<'_>) -> Vec<String> {
             let connecting: Vec<&str> = clusters
                 .iter()
                 .filter(|c| c.status == ClusterStatus::Connecting)
-                .map(|c| c.id.0.as_str())
+                .map(|c| c.id.as_str())
                 .collect();
             if !connecting.is_empty() {
                 out.push(format!(

@@ -198,7 +198,7 @@ fn decode_cluster(
             .optional_string("displayName", diags)
             .or_else(|| id.clone())
             .unwrap_or_default(),
-        id: ClusterId(id.unwrap_or_default()),
+        id: ClusterId::from(id.unwrap_or_default()),
         context: fields.required_string("context", diags).unwrap_or_default(),
         identity: fields
             .get("identity")

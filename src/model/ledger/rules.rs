@@ -29,7 +29,7 @@ fn at(positions: &Positions, index: usize, field: &str) -> crate::yaml::Pos {
 fn check_unique_ids(ledger: &Ledger, diags: &mut Diagnostics) {
     let mut first_seen: HashMap<&str, usize> = HashMap::new();
     for (index, cluster) in ledger.clusters.iter().enumerate() {
-        let id = cluster.id.0.as_str();
+        let id = cluster.id.as_str();
         if id.is_empty() {
             continue;
         }

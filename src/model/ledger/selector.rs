@@ -174,7 +174,7 @@ pub fn unknown_keys<'k>(
 /// The value a selector key refers to on a cluster: a field, else a label.
 pub fn cluster_value(cluster: &Cluster, key: &str) -> Option<String> {
     let field = match key {
-        "id" => Some(cluster.id.0.clone()),
+        "id" => Some(cluster.id.to_string()),
         "env" => Some(cluster.env.clone()),
         "region" => Some(cluster.region.clone()),
         "failureDomain" => Some(cluster.failure_domain.clone()),

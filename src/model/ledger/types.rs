@@ -13,16 +13,7 @@ use crate::yaml::Pos;
 /// The `apiVersion` every fleetdeck file carries.
 pub const API_VERSION: &str = "fleetdeck.dev/v1";
 
-/// A cluster's stable identifier in the ledger. Never the display name, never a context.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(transparent)]
-pub struct ClusterId(pub String);
-
-impl std::fmt::Display for ClusterId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+pub use crate::model::identity::ClusterId;
 
 /// The whole ledger file.
 #[derive(Debug, Clone, Serialize)]
@@ -262,6 +253,6 @@ impl Positions {
 impl Ledger {
     /// The cluster with this id.
     pub fn cluster(&self, id: &str) -> Option<&Cluster> {
-        self.clusters.iter().find(|c| c.id.0 == id)
+        self.clusters.iter().find(|c| c.id.as_str() == id)
     }
 }

@@ -235,7 +235,7 @@ pub const REPIN_DECISION: &str = "a decision for a person, not a correction: a n
 pub fn find_drift(ledger: &Ledger, snapshot: &FleetSnapshot) -> Vec<Drift> {
     let mut out = Vec::new();
     for cluster in &ledger.clusters {
-        let id = cluster.id.0.as_str();
+        let id = cluster.id.as_str();
         let Some(live) = snapshot.cluster(id) else {
             continue;
         };
@@ -438,7 +438,7 @@ pub fn not_compared(ledger: &Ledger, snapshot: &FleetSnapshot) -> Vec<NotCompare
     let mut out: std::collections::BTreeMap<(NotComparedWhy, &str), Vec<String>> =
         Default::default();
     for cluster in &ledger.clusters {
-        let id = cluster.id.0.as_str();
+        let id = cluster.id.as_str();
         let Some(live) = snapshot.cluster(id) else {
             continue;
         };

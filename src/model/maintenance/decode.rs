@@ -79,7 +79,7 @@ fn decode(
     let name = top.non_empty_checked("name", diags, check_run_name);
     let cluster = top.non_empty_checked("cluster", diags, |id| match ledger {
         Some(ledger) if ledger.cluster(id).is_none() => {
-            let hint = suggest(id, ledger.clusters.iter().map(|c| c.id.0.as_str()))
+            let hint = suggest(id, ledger.clusters.iter().map(|c| c.id.as_str()))
                 .map(|s| format!(" (did you mean \"{s}\"?)"))
                 .unwrap_or_default();
             Err(format!("is not a cluster of the ledger{hint}"))
@@ -122,7 +122,7 @@ fn decode(
     }
     Some(MaintenanceSpec {
         name: name?,
-        cluster: ClusterId(cluster?),
+        cluster: ClusterId::from(cluster?),
         nodes: nodes?,
         action: action?,
         budgets: budgets?,
@@ -220,7 +220,7 @@ fn decode_nodes(node: &Node, diags: &mut Diagnostics) -> Option<NodeSelection> {
                 }
             }
             Some(NodeSelection::Names(
-                list.into_iter().map(|(n, _)| NodeName(n)).collect(),
+                list.into_iter().map(|(n, _)| NodeName::from(n)).collect(),
             ))
         }
         (None, Some(selector)) => {

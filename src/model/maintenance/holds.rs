@@ -104,7 +104,7 @@ pub fn maintenance_holds(projection: &Projection) -> MaintenanceHolds {
         let Some(cluster) = &run.cluster else {
             continue;
         };
-        let cluster = ClusterId(Arc::from(cluster.0.as_str()));
+        let cluster = ClusterId(Arc::from(cluster.as_str()));
         let node = |item: &crate::model::run::ItemId| NodeName(Arc::from(item.0.as_str()));
         let held = holds.clusters.entry(cluster).or_default();
         for (id, item) in &run.items {

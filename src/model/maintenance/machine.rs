@@ -219,7 +219,7 @@ fn kick(s: &mut NodeState, env: &Env<'_>, out: &mut Vec<Action>) {
                 let attempt = s.hook_attempt + 1;
                 let key = IdempotencyKey::for_step(
                     env.run,
-                    &ItemId(s.node.0.clone()),
+                    &ItemId(s.node.to_string()),
                     &Step::Maintain.name(),
                     "hook",
                     attempt,
@@ -228,8 +228,8 @@ fn kick(s: &mut NodeState, env: &Env<'_>, out: &mut Vec<Action>) {
                     argv: hook.argv.clone(),
                     timeout: hook.timeout,
                     env: vec![
-                        ("FLEETDECK_CLUSTER".into(), env.spec.cluster.0.clone()),
-                        ("FLEETDECK_NODE".into(), s.node.0.clone()),
+                        ("FLEETDECK_CLUSTER".into(), env.spec.cluster.to_string()),
+                        ("FLEETDECK_NODE".into(), s.node.to_string()),
                         ("FLEETDECK_RUN".into(), env.run.0.clone()),
                         ("FLEETDECK_IDEMPOTENCY_KEY".into(), key.0.clone()),
                     ],

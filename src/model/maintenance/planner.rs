@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::observe::CheckOutcome;
 use super::spec::{Budgets, NodeSelection};
 use crate::model::budget::{self, Limit, Usage};
+use crate::model::fleet::{ClusterView, NodeView, Readiness, Schedulability};
 use crate::model::ledger::{Requirement, Selector};
 use crate::model::run::NodeName;
 
@@ -21,6 +22,50 @@ pub struct NodeFacts {
     pub labels: BTreeMap<String, String>,
     /// Already unavailable (NotReady, or cordoned by someone else).
     pub unavailable: bool,
+}
+
+impl NodeFacts {
+    /// The one rule for what the planner knows of a node, whatever it was read from: it is
+    /// already unavailable when it is not Ready (NotReady or Unknown) or is cordoned, and
+    /// that counts against every batch's budget.
+    pub fn new(
+        name: NodeName,
+        labels: BTreeMap<String, String>,
+        readiness: Readiness,
+        schedulability: Schedulability,
+    ) -> Self {
+        NodeFacts {
+            name,
+            labels,
+            unavailable: readiness != Readiness::Ready
+                || schedulability == Schedulability::Cordoned,
+        }
+    }
+
+    /// A node known only by its name (planned offline without a node list): no labels,
+    /// assumed available.
+    pub fn named(name: NodeName) -> Self {
+        NodeFacts {
+            name,
+            labels: BTreeMap::new(),
+            unavailable: false,
+        }
+    }
+
+    /// The facts of a node of a fleet view.
+    pub fn of_view(node: &NodeView) -> Self {
+        let labels = node
+            .labels
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        NodeFacts::new(node.name.clone(), labels, node.readiness, node.schedulability)
+    }
+}
+
+/// The nodes of a cluster view as the planner needs them, in view order.
+pub fn inventory(view: &ClusterView) -> Vec<NodeFacts> {
+    view.nodes.iter().map(NodeFacts::of_view).collect()
 }
 
 /// The plan: batches in order, nodes that cannot be planned, and the prechecks known

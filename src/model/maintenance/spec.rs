@@ -20,7 +20,6 @@ pub struct MaintenanceSpec {
     /// Human name, also the run's title.
     pub name: String,
     /// The ledger id of the cluster.
-    #[serde(with = "crate::model::run::cluster_id")]
     pub cluster: ClusterId,
     /// Which nodes.
     pub nodes: NodeSelection,

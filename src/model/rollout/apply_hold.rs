@@ -103,7 +103,7 @@ pub fn apply_hold(
         cluster: cluster.clone(),
     }) {
         return Some(ApplyHold::Frozen {
-            cluster: cluster.0.clone(),
+            cluster: cluster.to_string(),
             by: p.by.0.clone(),
             reason: p.reason.clone(),
         });
@@ -118,7 +118,7 @@ pub fn apply_hold(
         .max_by_key(|(_, p)| p.by_guard);
     if let Some((domain, p)) = domain {
         return Some(ApplyHold::DomainPaused {
-            cluster: cluster.0.clone(),
+            cluster: cluster.to_string(),
             domain: domain.clone(),
             by_guard: p.by_guard,
             by: p.by.0.clone(),
@@ -126,7 +126,7 @@ pub fn apply_hold(
         });
     }
     change_refused.map(|why| ApplyHold::MayNotChange {
-        cluster: cluster.0.clone(),
+        cluster: cluster.to_string(),
         why: why.to_string(),
     })
 }

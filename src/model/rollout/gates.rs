@@ -167,7 +167,7 @@ pub fn failed_gate(stop: &StopWhen, failed: &[ClusterId], finished: usize) -> Op
         }
     };
     reached.then(|| HaltReason::FailedClusters {
-        failed: failed.iter().map(|c| c.0.clone()).collect(),
+        failed: failed.iter().map(|c| c.to_string()).collect(),
         finished,
         limit: stop.failed_clusters,
     })
@@ -196,16 +196,16 @@ pub fn metrics_gate(
                 }
             }
             Some(MetricReading::Known { error_ratio }) => unknown.push((
-                cluster.0.clone(),
+                cluster.to_string(),
                 format!("error ratio {error_ratio} is not a ratio"),
             )),
-            Some(MetricReading::Unknown { why }) => unknown.push((cluster.0.clone(), why.clone())),
-            None => unknown.push((cluster.0.clone(), "no sample".to_string())),
+            Some(MetricReading::Unknown { why }) => unknown.push((cluster.to_string(), why.clone())),
+            None => unknown.push((cluster.to_string(), "no sample".to_string())),
         }
     }
     if let Some((cluster, burn)) = worst {
         return Some(HaltReason::BurnRate {
-            cluster: cluster.0.clone(),
+            cluster: cluster.to_string(),
             burn,
             max_burn: limit.max_burn,
             objective: limit.objective,
@@ -230,7 +230,7 @@ mod readings {
         s: S,
     ) -> Result<S::Ok, S::Error> {
         let plain: BTreeMap<&str, &MetricReading> =
-            map.iter().map(|(k, v)| (k.0.as_str(), v)).collect();
+            map.iter().map(|(k, v)| (k.as_str(), v)).collect();
         plain.serialize(s)
     }
 
@@ -238,7 +238,7 @@ mod readings {
         d: D,
     ) -> Result<BTreeMap<ClusterId, MetricReading>, D::Error> {
         let plain = BTreeMap::<String, MetricReading>::deserialize(d)?;
-        Ok(plain.into_iter().map(|(k, v)| (ClusterId(k), v)).collect())
+        Ok(plain.into_iter().map(|(k, v)| (ClusterId::from(k), v)).collect())
     }
 }
 
@@ -276,7 +276,7 @@ mod tests {
     }
 
     fn ids(names: &[&str]) -> Vec<ClusterId> {
-        names.iter().map(|n| ClusterId(n.to_string())).collect()
+        names.iter().map(|n| ClusterId::from(n.to_string())).collect()
     }
 
     fn evidence(readings: &[(&str, MetricReading)]) -> Evidence {
@@ -284,7 +284,7 @@ mod tests {
             at: None,
             readings: readings
                 .iter()
-                .map(|(c, r)| (ClusterId(c.to_string()), r.clone()))
+                .map(|(c, r)| (ClusterId::from(c.to_string()), r.clone()))
                 .collect(),
         }
     }

@@ -101,7 +101,7 @@ pub fn item_key(
 ) -> IdempotencyKey {
     IdempotencyKey::for_step(
         &s.run,
-        &ItemId(cluster.0.clone()),
+        &ItemId(cluster.to_string()),
         &StepName(step.to_string()),
         what,
         attempt,
@@ -305,7 +305,7 @@ fn items_gate(s: &mut RunState, out: &mut Vec<Action>) {
         return halt(
             s,
             HaltReason::OutcomeUnknown {
-                cluster: cluster.0,
+                cluster: cluster.to_string(),
                 why,
             },
             out,

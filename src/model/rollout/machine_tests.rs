@@ -135,7 +135,7 @@ fn applies(actions: &[Action]) -> Vec<String> {
     actions
         .iter()
         .filter_map(|a| match a {
-            Action::Apply { cluster, .. } => Some(cluster.0.clone()),
+            Action::Apply { cluster, .. } => Some(cluster.to_string()),
             _ => None,
         })
         .collect()
@@ -1144,7 +1144,7 @@ fn journal_keys_are_unique_and_the_projection_folds_the_events() {
             let mut e = NewEvent::new(t(0), Actor("executor/x".into()), key.clone(), body.clone())
                 .with_run(RunId("ro-1".into()));
             if let Some(c) = cluster {
-                e = e.with_item(ItemId(c.0.clone())).with_cluster(c.clone());
+                e = e.with_item(ItemId(c.to_string())).with_cluster(c.clone());
             }
             events.push(Event {
                 seq: Sequence(events.len() as i64 + 1),

@@ -192,7 +192,7 @@ pub fn plan_rollout_live(
 ) -> Result<RolloutPlan, PlanError> {
     let targets = select_targets(spec, ledger)?;
     let criticality = Criticality::of(ledger);
-    let seen = |c: &Cluster| live.and_then(|l| l.get(&c.id.0));
+    let seen = |c: &Cluster| live.and_then(|l| l.get(c.id.as_str()));
     let combos: Vec<Combination> = targets
         .iter()
         .map(|c| Combination::live(c, seen(c)))

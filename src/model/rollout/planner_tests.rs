@@ -115,7 +115,7 @@ budgets: {maxInFlight: 1}
         .batches
         .iter()
         .flatten()
-        .map(|c| c.0.as_str())
+        .map(|c| c.as_str())
         .collect();
     assert_eq!(first, vec!["c", "d", "b"]);
     assert_eq!(plan.stages[1].batches, vec![vec![ClusterId("a".into())]]);
@@ -190,7 +190,7 @@ budgets: {maxInFlight: 2}
             .batches
             .iter()
             .flatten()
-            .map(|c| c.0.clone())
+            .map(|c| c.to_string())
             .collect();
         ids.sort();
         ids
@@ -217,7 +217,7 @@ budgets: {maxInFlight: 2}
         "b's kernel is a combination of its own"
     );
     assert_eq!(plan.live_drift.len(), 1, "{:?}", plan.live_drift);
-    assert_eq!(plan.live_drift[0].cluster.0, "b");
+    assert_eq!(plan.live_drift[0].cluster.as_str(), "b");
     assert_eq!(
         plan.live_drift[0].differences(),
         "kernel 6.8.0-60 (ledger 6.1.0-28)"

@@ -228,7 +228,7 @@ pub(super) fn unreadable_for_long(
         super::machine::halt(
             s,
             HaltReason::OutcomeUnknown {
-                cluster: cluster.0.clone(),
+                cluster: cluster.to_string(),
                 why: format!("its release record could not be read for {minutes} minutes: {why}"),
             },
             out,

@@ -73,7 +73,7 @@ impl RolloutRunSpec {
             .flat_map(|stage| {
                 stage.batches.iter().map(|clusters| PlannedBatch {
                     stage: stage.name.clone(),
-                    clusters: clusters.iter().map(|c| c.0.clone()).collect(),
+                    clusters: clusters.iter().map(|c| c.to_string()).collect(),
                     approval: stage.approval,
                     soak_seconds: stage.soak.as_secs(),
                 })
@@ -100,7 +100,7 @@ impl RolloutRunSpec {
                     planned
                         .clusters
                         .iter()
-                        .map(|c| ClusterId(c.clone()))
+                        .map(|c| ClusterId::from(c.clone()))
                         .collect(),
                     planned.approval,
                     Duration::from_secs(planned.soak_seconds),
@@ -110,7 +110,7 @@ impl RolloutRunSpec {
         let applied = self
             .applied
             .iter()
-            .map(|(c, d)| (ClusterId(c.clone()), d.clone()))
+            .map(|(c, d)| (ClusterId::from(c.clone()), d.clone()))
             .collect();
         let mut state = RunState::new(
             run,

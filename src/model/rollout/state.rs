@@ -364,7 +364,6 @@ pub enum Observation {
     /// An apply returned: the digest the cluster now reports, or the error.
     Applied {
         /// The cluster.
-        #[serde(with = "crate::model::run::cluster_id")]
         cluster: ClusterId,
         /// What happened.
         result: Result<ReleaseDigest, String>,
@@ -372,7 +371,6 @@ pub enum Observation {
     /// A cluster's checks finished.
     Verified {
         /// The cluster.
-        #[serde(with = "crate::model::run::cluster_id")]
         cluster: ClusterId,
         /// How they came out.
         outcome: VerifyOutcome,
@@ -405,7 +403,6 @@ pub enum Observation {
     /// After a restart, what a cluster reports as applied.
     Reconciled {
         /// The cluster.
-        #[serde(with = "crate::model::run::cluster_id")]
         cluster: ClusterId,
         /// What was seen.
         seen: AppliedSeen,
@@ -476,7 +473,7 @@ mod items {
         map: &BTreeMap<ClusterId, Item>,
         s: S,
     ) -> Result<S::Ok, S::Error> {
-        let plain: BTreeMap<&str, &Item> = map.iter().map(|(k, v)| (k.0.as_str(), v)).collect();
+        let plain: BTreeMap<&str, &Item> = map.iter().map(|(k, v)| (k.as_str(), v)).collect();
         plain.serialize(s)
     }
 }

@@ -5,7 +5,8 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::ids::{Actor, ItemId, NodeName, RunId, StepName};
+use super::ids::{Actor, ItemId, RunId, StepName};
+use crate::model::identity::NodeName;
 use super::status::{RunStatus, StepStatus};
 use crate::model::handover::{Extent, ProblemKey};
 use crate::model::ledger::ClusterId;
@@ -98,7 +99,6 @@ pub enum PauseScope {
     /// Every run on one cluster (a freeze).
     Cluster {
         /// The cluster.
-        #[serde(with = "super::ids::cluster_id")]
         cluster: ClusterId,
     },
     /// One run.
@@ -109,7 +109,6 @@ pub enum PauseScope {
     /// One failure domain of one cluster (set by the mass-failure guard).
     FailureDomain {
         /// The cluster.
-        #[serde(with = "super::ids::cluster_id")]
         cluster: ClusterId,
         /// The failure domain's label value (e.g. a zone).
         domain: String,

@@ -42,10 +42,6 @@ name_type!(
     RunId
 );
 name_type!(
-    /// A Kubernetes node's name.
-    NodeName
-);
-name_type!(
     /// One item of a run: a node in a maintenance, a cluster in a rollout.
     ItemId
 );
@@ -128,21 +124,6 @@ pub fn check_run_name(name: &str) -> Result<(), String> {
         return Ok(());
     };
     Err(format!("must be {RULE}; {why}"))
-}
-
-/// `ClusterId` is defined with the ledger, which only writes it; journal payloads are also
-/// read back, so they go through this adapter.
-pub(crate) mod cluster_id {
-    use crate::model::ledger::ClusterId;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(id: &ClusterId, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&id.0)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<ClusterId, D::Error> {
-        String::deserialize(d).map(ClusterId)
-    }
 }
 
 #[cfg(test)]

@@ -20,8 +20,8 @@ pub use event::{
     Event, EventBody, EventLog, FencingToken, IdempotencyKey, LeaseScope, NewEvent, PauseScope,
     ReturnOutcome, Sequence,
 };
-pub(crate) use ids::cluster_id;
-pub use ids::{Actor, ItemId, NodeName, RUN_NAME_MAX, RunId, StepName, check_run_name};
+pub use crate::model::identity::NodeName;
+pub use ids::{Actor, ItemId, RUN_NAME_MAX, RunId, StepName, check_run_name};
 pub use kinds::{EVENT_KINDS, UnknownKind, kinds_matching};
 pub use projection::{
     FailedCall, HandOff, ItemView, OpenIntent, PauseSwitch, Projection, RolloutView, RunView,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::model::fleet::{MaintenanceState, NodeView, Readiness, Schedulability};
 use crate::tui::filter::{Filter, Filterable};
-use crate::tui::fleet_data::{ClusterFacts, NodeFacts};
+use crate::tui::fleet_data::{ClusterFacts, NodeSummary};
 
 /// Which panel has the keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,7 +93,7 @@ pub struct NodeRef<'a> {
     /// The node.
     pub node: &'a NodeView,
     /// Its facts.
-    pub facts: &'a NodeFacts,
+    pub facts: &'a NodeSummary,
 }
 
 /// `Ready`, `NotReady` or `Unknown`.

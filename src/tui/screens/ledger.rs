@@ -286,12 +286,12 @@ pub fn build_rows(
         .clusters
         .iter()
         .map(|c| {
-            let live = live_by_id.get(c.id.0.as_str()).copied();
+            let live = live_by_id.get(c.id.as_str()).copied();
             let facts = data.cluster(&c.id.0);
             let usable = live.is_some_and(|l| l.status.data_usable());
             let server = live.and_then(|l| l.server_version.clone());
             LedgerRow {
-                id: c.id.0.clone(),
+                id: c.id.to_string(),
                 env: c.env.clone(),
                 region: c.region.clone(),
                 failure_domain: c.failure_domain.clone(),
@@ -316,14 +316,14 @@ pub fn build_rows(
                 gpus: facts
                     .filter(|_| usable)
                     .map(|f| (f.gpus_free, f.gpus_total)),
-                change: in_flight.get(&c.id.0).cloned(),
+                change: in_flight.get(c.id.as_str()).cloned(),
                 backup: c.backup.as_ref().and_then(|b| b.last_success),
                 drill: c.backup.as_ref().and_then(|b| b.last_restore_drill),
             }
         })
         .collect();
     let registered: std::collections::HashSet<&str> =
-        ledger.clusters.iter().map(|c| c.id.0.as_str()).collect();
+        ledger.clusters.iter().map(|c| c.id.as_str()).collect();
     for live in snapshot.clusters.iter() {
         if !registered.contains(&*live.id) {
             rows.push(LedgerRow {

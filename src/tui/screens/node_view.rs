@@ -13,7 +13,7 @@ use crate::model::capacity::format_amount;
 use crate::model::fleet::{Dimension, MaintenanceState, NodeView, Readiness, Schedulability};
 use crate::tui::app::App;
 use crate::tui::canvas;
-use crate::tui::fleet_data::{ClusterFacts, NodeFacts};
+use crate::tui::fleet_data::{ClusterFacts, NodeSummary};
 use crate::tui::format::{counted, fit};
 use crate::tui::theme::Slot;
 
@@ -122,7 +122,7 @@ fn head_lines<'a>(
     app: &App,
     facts: &ClusterFacts,
     node: &NodeView,
-    f: &NodeFacts,
+    f: &NodeSummary,
     usable: bool,
     width: u16,
 ) -> Vec<Line<'a>> {

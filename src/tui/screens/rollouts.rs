@@ -258,7 +258,7 @@ pub fn plan(run: &RunView, spec: &RolloutSpec, ledger: &Ledger) -> Option<Rollou
         .stages
         .iter()
         .flat_map(|s| s.batches.iter())
-        .map(|b| b.iter().map(|c| c.0.as_str()).collect())
+        .map(|b| b.iter().map(|c| c.as_str()).collect())
         .collect();
     let run_batches: Vec<Vec<&str>> = run
         .batches

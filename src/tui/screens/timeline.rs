@@ -42,7 +42,7 @@ impl Filterable for EventRow<'_> {
             "{} {} {} {}",
             e.actor,
             e.body.to_parts().0,
-            e.cluster.as_ref().map_or("", |c| c.0.as_str()),
+            e.cluster.as_ref().map_or("", |c| c.as_str()),
             describe(self.0)
         )
     }
@@ -50,7 +50,7 @@ impl Filterable for EventRow<'_> {
     fn field(&self, key: &str) -> Option<String> {
         let e = &self.0.event;
         match key {
-            "cluster" => e.cluster.as_ref().map(|c| c.0.clone()),
+            "cluster" => e.cluster.as_ref().map(|c| c.to_string()),
             "run" => e.run.as_ref().map(|r| r.0.clone()),
             "item" | "node" => e.item.as_ref().map(|i| i.0.clone()),
             "step" => e.step.as_ref().map(|s| s.0.clone()),

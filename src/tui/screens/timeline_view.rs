@@ -135,7 +135,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                     "{:<cluster_w$} ",
                     // Cut in the middle: cluster ids differ at their ends.
                     fit_middle(
-                        e.event.cluster.as_ref().map_or("-", |c| c.0.as_str()),
+                        e.event.cluster.as_ref().map_or("-", |c| c.as_str()),
                         cluster_w
                     )
                 ),
@@ -189,7 +189,7 @@ fn detail(app: &App, e: &Event, area: Rect, buf: &mut Buffer) {
         )),
         Line::raw(format!(
             "cluster  {}",
-            dash(ev.cluster.as_ref().map(|r| r.0.clone()))
+            dash(ev.cluster.as_ref().map(|r| r.to_string()))
         )),
         Line::raw(format!("key      {}", ev.key)),
         Line::raw(format!(
