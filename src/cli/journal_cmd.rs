@@ -216,7 +216,11 @@ pub fn run(settings: &Settings, args: &JournalArgs) -> anyhow::Result<ExitCode> 
 fn unknown_names(journal: &AnyJournal, args: &JournalArgs) -> anyhow::Result<Vec<String>> {
     let mut hints = Vec::new();
     if let Some(cluster) = &args.cluster {
-        let known: Vec<String> = journal.clusters()?.into_iter().map(|c| c.to_string()).collect();
+        let known: Vec<String> = journal
+            .clusters()?
+            .into_iter()
+            .map(|c| c.to_string())
+            .collect();
         hints.extend(unknown_name("cluster", cluster, &known));
     }
     if let Some(run) = &args.run {

@@ -34,16 +34,10 @@ pub fn observe(settings: &Settings, wait: Duration) -> anyhow::Result<(Ledger, F
     Ok((ledger, snapshot))
 }
 
-/// "12s", "4m", "3h" since `then`, or "never".
+/// How long ago `then` was (see [`fleetdeck::model::duration::age`]), or "never".
 pub fn age(then: Option<jiff::Timestamp>, now: jiff::Timestamp) -> String {
-    let Some(then) = then else {
-        return "never".to_string();
-    };
-    let secs = now.duration_since(then).as_secs().max(0);
-    match secs {
-        0..=119 => format!("{secs}s"),
-        120..=7199 => format!("{}m", secs / 60),
-        7200..=172_799 => format!("{}h", secs / 3600),
-        _ => format!("{}d", secs / 86_400),
-    }
+    then.map_or_else(
+        || "never".to_string(),
+        |then| fleetdeck::model::duration::age(now, then),
+    )
 }

@@ -190,10 +190,9 @@ fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Resul
     let inventory = match nodes {
         Some(path) => read_node_list(path)?,
         None => match &spec.nodes {
-            NodeSelection::Names(names) => names
-                .iter()
-                .map(|n| NodeFacts::named(n.clone()))
-                .collect(),
+            NodeSelection::Names(names) => {
+                names.iter().map(|n| NodeFacts::named(n.clone())).collect()
+            }
             NodeSelection::Selector(s) => {
                 anyhow::bail!(
                     "nodes are selected by `{s}`: pass --nodes FILE (kubectl get nodes -o json) to plan without the cluster"

@@ -1,7 +1,6 @@
 //! Starting a maintenance run: resolve the nodes on the cluster, plan batches under the
 //! budgets, and journal the plan. Nothing is done to the cluster here; the executor acts.
 
-
 use jiff::Timestamp;
 use k8s_openapi::api::core::v1::Node;
 use kube::Api;
@@ -9,9 +8,7 @@ use kube::api::ListParams;
 
 use crate::journal::{JournalError, JournalStore};
 use crate::model::maintenance::{MaintenanceSpec, NodeFacts, Plan, plan_on};
-use crate::model::run::{
-    Actor, EventBody, IdempotencyKey, ItemId, NewEvent, RunId, Sequence,
-};
+use crate::model::run::{Actor, EventBody, IdempotencyKey, ItemId, NewEvent, RunId, Sequence};
 
 /// Why a run could not be started.
 #[derive(Debug, thiserror::Error)]

@@ -139,6 +139,20 @@ fn spell(duration: Duration) -> String {
     format_duration(duration)
 }
 
+/// How long ago `then` was at `now`, as every screen and report shows it: one unit,
+/// truncated (`12s`, `5m`, `3h`, `2d`), switching unit only past two of the next
+/// (`119s`, then `2m`), and `now` for a time ahead of `now` (clock skew), never a
+/// negative age. An unknown time is the caller's to word (`-` in a table, `never`).
+pub fn age(now: jiff::Timestamp, then: jiff::Timestamp) -> String {
+    match now.as_second() - then.as_second() {
+        s if s < 0 => "now".into(),
+        s if s < 120 => format!("{s}s"),
+        s if s < 7_200 => format!("{}m", s / 60),
+        s if s < 172_800 => format!("{}h", s / 3_600),
+        s => format!("{}d", s / 86_400),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,5 +208,19 @@ mod tests {
             parse_duration("99999999999999999999d"),
             Err(DurationError::TooLarge(_))
         ));
+    }
+
+    #[test]
+    fn ages_take_one_unit_and_never_go_negative() {
+        let now = jiff::Timestamp::from_second(1_800_000_000).unwrap();
+        let ago = |s: i64| jiff::Timestamp::from_second(1_800_000_000 - s).unwrap();
+        assert_eq!(age(now, ago(5)), "5s");
+        assert_eq!(age(now, ago(119)), "119s");
+        assert_eq!(age(now, ago(600)), "10m");
+        assert_eq!(age(now, ago(3_540)), "59m");
+        assert_eq!(age(now, ago(7_199)), "119m");
+        assert_eq!(age(now, ago(3 * 3_600 + 720)), "3h");
+        assert_eq!(age(now, ago(3 * 86_400)), "3d");
+        assert_eq!(age(now, ago(-5)), "now");
     }
 }

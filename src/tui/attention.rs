@@ -207,7 +207,7 @@ impl InFlight {
                 status,
                 since,
             } => {
-                let age = super::format::age(now, Some(*since));
+                let age = crate::model::duration::age(now, *since);
                 let state = match status {
                     StepStatus::Blocked { .. } => format!("STUCK {age}"),
                     StepStatus::HandedOff { to, .. } => format!("→{to}"),

@@ -4,19 +4,6 @@ use jiff::Timestamp;
 use jiff::civil::Date;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-/// `12s`, `5m`, `3h`, `2d`; `-` when unknown; `now` for future times (clock skew).
-pub fn age(now: Timestamp, then: Option<Timestamp>) -> String {
-    let Some(then) = then else { return "-".into() };
-    let secs = now.as_second() - then.as_second();
-    match secs {
-        s if s < 0 => "now".into(),
-        s if s < 120 => format!("{s}s"),
-        s if s < 7_200 => format!("{}m", s / 60),
-        s if s < 172_800 => format!("{}h", s / 3_600),
-        s => format!("{}d", s / 86_400),
-    }
-}
-
 /// Whole days from `date` to `now` (UTC), for drills.
 pub fn days_since(now: Timestamp, date: Date) -> i64 {
     let today = now.to_zoned(jiff::tz::TimeZone::UTC).date();
@@ -194,13 +181,6 @@ mod tests {
 
     #[test]
     fn shapes() {
-        let now = Timestamp::from_second(1_800_000_000).unwrap();
-        let ago = |s: i64| Some(Timestamp::from_second(1_800_000_000 - s).unwrap());
-        assert_eq!(age(now, ago(5)), "5s");
-        assert_eq!(age(now, ago(600)), "10m");
-        assert_eq!(age(now, ago(3 * 86_400)), "3d");
-        assert_eq!(age(now, ago(-5)), "now");
-        assert_eq!(age(now, None), "-");
         assert_eq!(count(29_120), "29,120");
         assert_eq!(count(-1_000_000), "-1,000,000");
         assert_eq!(count(12), "12");

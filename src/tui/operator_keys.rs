@@ -288,7 +288,12 @@ pub fn approve(app: &mut App) -> Vec<Command> {
     // identity. Each refused cluster is named with that rule's reason.
     let seen: Vec<(ClusterId, Option<String>)> = clusters
         .iter()
-        .map(|c| (ClusterId::from((*c).to_string()), app.snapshot.change_refusal(c)))
+        .map(|c| {
+            (
+                ClusterId::from((*c).to_string()),
+                app.snapshot.change_refusal(c),
+            )
+        })
         .collect();
     let checked = check_approve(run, &actor, Some(batch))
         .and_then(|b| check_batch_can_act(b, &seen).map(|_| b).map_err(Into::into));
@@ -469,7 +474,12 @@ pub fn start_maintenance(app: &mut App) -> Vec<Command> {
     let spec = MaintenanceSpec {
         name: default_run_name(&names[0]),
         cluster: crate::model::ledger::ClusterId::from(id.clone()),
-        nodes: NodeSelection::Names(names.iter().map(|n| NodeName::from(n.to_string())).collect()),
+        nodes: NodeSelection::Names(
+            names
+                .iter()
+                .map(|n| NodeName::from(n.to_string()))
+                .collect(),
+        ),
         action: MaintainAction::Manual {
             instructions:
                 "started from the console: do the work, then return the Maintain step as done (r)"
@@ -633,10 +643,8 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
     );
     // What the node page judges per pod, said before anything is confirmed: a budget
     // that refuses an eviction now holds the drain (it is never forced).
-    let nodes: Vec<crate::model::fleet::NodeName> = targets
-        .iter()
-        .map(|n| n.name.clone())
-        .collect();
+    let nodes: Vec<crate::model::fleet::NodeName> =
+        targets.iter().map(|n| n.name.clone()).collect();
     let warnings = drain_warnings(&crate::model::capacity::budgets_blocking_drain(
         &facts.view,
         &nodes,

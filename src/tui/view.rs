@@ -139,7 +139,7 @@ fn paused_banner(app: &App) -> Option<String> {
         " ⏸ ALL AUTOMATION PAUSED by {} since {} ({} ago){key}: {} — no new step starts anywhere",
         p.by,
         p.since.strftime("%H:%M UTC"),
-        super::format::age(app.now, Some(p.since)),
+        crate::model::duration::age(app.now, p.since),
         p.reason
     ))
 }

@@ -24,7 +24,6 @@ impl OwnerRef {
     }
 }
 
-
 impl fmt::Display for OwnerRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.kind, self.name)

@@ -11,12 +11,10 @@
 //! A source that could not be read at all (no journal, no ledger, the fleet not synced)
 //! is named with why, never taken for "nothing to hand over".
 
-use std::time::Duration;
-
 use jiff::Timestamp;
 use serde::Serialize;
 
-use crate::model::duration::format_duration;
+use crate::model::duration::age;
 use crate::model::ledger::ClusterId;
 use crate::model::run::{Actor, ItemId, RunId};
 
@@ -221,19 +219,6 @@ impl HandoverItem {
     pub fn reopened(&self) -> bool {
         !self.acks.is_empty() && !self.acknowledged()
     }
-}
-
-/// `3h12m`, for ages in details.
-pub fn age(now: Timestamp, then: Timestamp) -> String {
-    let secs = (now.as_second() - then.as_second()).max(0);
-    let secs = u64::try_from(secs).unwrap_or(0);
-    // Seconds are noise past an hour.
-    let secs = if secs >= 3_600 {
-        secs - secs % 60
-    } else {
-        secs
-    };
-    format_duration(Duration::from_secs(secs))
 }
 
 /// `2026-11-28 14:02 UTC`, for instants in details.

@@ -30,7 +30,8 @@ pub use guard::{
 };
 mod planner;
 pub use planner::{
-    NodeFacts, Plan, PlanRefusal, PlannedOn, inventory, labels_match, plan_batches, plan_on, select_nodes,
+    NodeFacts, Plan, PlanRefusal, PlannedOn, inventory, labels_match, plan_batches, plan_on,
+    select_nodes,
 };
 mod ports;
 pub use ports::MaintenancePort;

@@ -59,7 +59,12 @@ impl NodeFacts {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        NodeFacts::new(node.name.clone(), labels, node.readiness, node.schedulability)
+        NodeFacts::new(
+            node.name.clone(),
+            labels,
+            node.readiness,
+            node.schedulability,
+        )
     }
 }
 

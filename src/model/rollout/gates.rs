@@ -199,7 +199,9 @@ pub fn metrics_gate(
                 cluster.to_string(),
                 format!("error ratio {error_ratio} is not a ratio"),
             )),
-            Some(MetricReading::Unknown { why }) => unknown.push((cluster.to_string(), why.clone())),
+            Some(MetricReading::Unknown { why }) => {
+                unknown.push((cluster.to_string(), why.clone()))
+            }
             None => unknown.push((cluster.to_string(), "no sample".to_string())),
         }
     }
@@ -238,7 +240,10 @@ mod readings {
         d: D,
     ) -> Result<BTreeMap<ClusterId, MetricReading>, D::Error> {
         let plain = BTreeMap::<String, MetricReading>::deserialize(d)?;
-        Ok(plain.into_iter().map(|(k, v)| (ClusterId::from(k), v)).collect())
+        Ok(plain
+            .into_iter()
+            .map(|(k, v)| (ClusterId::from(k), v))
+            .collect())
     }
 }
 
@@ -276,7 +281,10 @@ mod tests {
     }
 
     fn ids(names: &[&str]) -> Vec<ClusterId> {
-        names.iter().map(|n| ClusterId::from(n.to_string())).collect()
+        names
+            .iter()
+            .map(|n| ClusterId::from(n.to_string()))
+            .collect()
     }
 
     fn evidence(readings: &[(&str, MetricReading)]) -> Evidence {

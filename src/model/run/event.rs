@@ -6,9 +6,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::ids::{Actor, ItemId, RunId, StepName};
-use crate::model::identity::NodeName;
 use super::status::{RunStatus, StepStatus};
 use crate::model::handover::{Extent, ProblemKey};
+use crate::model::identity::NodeName;
 use crate::model::ledger::ClusterId;
 use crate::model::rollout::{BatchPhase, HaltReason, ReleaseDigest, VerifyOutcome};
 

@@ -11,6 +11,7 @@ mod kinds;
 mod projection;
 mod status;
 
+pub use crate::model::identity::NodeName;
 pub use command::{
     ClusterRefusal, CommandRefusal, OperatorCommand, approval_target, check_approve,
     cluster_refusal_event, command_event, refusal_event,
@@ -20,7 +21,6 @@ pub use event::{
     Event, EventBody, EventLog, FencingToken, IdempotencyKey, LeaseScope, NewEvent, PauseScope,
     ReturnOutcome, Sequence,
 };
-pub use crate::model::identity::NodeName;
 pub use ids::{Actor, ItemId, RUN_NAME_MAX, RunId, StepName, check_run_name};
 pub use kinds::{EVENT_KINDS, UnknownKind, kinds_matching};
 pub use projection::{

@@ -9,11 +9,12 @@ use ratatui::widgets::Borders;
 
 use super::cluster::{Focus, maintenance_label, readiness_label};
 use super::table::{Col, fit_columns, header, no_match_text, row, scroll_offset};
+use crate::model::duration::age;
 use crate::model::fleet::{Readiness, Schedulability};
 use crate::model::live::{ClusterStatus, IdentityVerdict};
 use crate::tui::app::App;
 use crate::tui::canvas;
-use crate::tui::format::{age, counted, fit};
+use crate::tui::format::{counted, fit};
 use crate::tui::header::status_slot;
 use crate::tui::theme::Slot;
 
@@ -82,7 +83,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     let label = super::ledger::status_label(status);
     let status_text = match live.and_then(|c| c.facts.last_ok) {
         // The age is of the last sign of life (an event or a watch bookmark).
-        Some(last_ok) => format!("{label}, last heard {} ago", age(app.now, Some(last_ok))),
+        Some(last_ok) => format!("{label}, last heard {} ago", age(app.now, last_ok)),
         // "Unreachable -" read as a glitch: say that nothing was ever read.
         None => format!("{label}, never synced"),
     };

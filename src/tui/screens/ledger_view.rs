@@ -10,9 +10,10 @@ use ratatui::text::{Line, Span};
 
 use super::ledger::{Column, Grouping, LedgerRow, Line as Row};
 use super::table::{Col, fit_columns, no_match_text, row, scroll_offset, widths};
+use crate::model::duration::age;
 use crate::tui::app::App;
 use crate::tui::canvas::{self, first_fitting};
-use crate::tui::format::{age, counted, days_since, fit};
+use crate::tui::format::{counted, days_since, fit};
 use crate::tui::header::status_slot;
 use crate::tui::theme::Slot;
 
@@ -191,7 +192,9 @@ fn cells(app: &App, r: &LedgerRow, width: &[u16]) -> Vec<(String, Style)> {
     let label = super::ledger::status_label(r.status);
     let status = match r.last_ok {
         Some(_) => {
-            let ago = age(app.now, r.last_ok);
+            let ago = r
+                .last_ok
+                .map_or_else(|| "-".to_string(), |t| age(app.now, t));
             first_fitting(
                 vec![
                     format!("{label} {ago} ago"),
@@ -208,9 +211,9 @@ fn cells(app: &App, r: &LedgerRow, width: &[u16]) -> Vec<(String, Style)> {
     };
     let backup = match r.backup {
         Some(b) if app.now.as_second() - b.as_second() > BACKUP_WARN_SECS => {
-            (age(app.now, Some(b)), t.style(Slot::Warn))
+            (age(app.now, b), t.style(Slot::Warn))
         }
-        Some(b) => (age(app.now, Some(b)), Style::new()),
+        Some(b) => (age(app.now, b), Style::new()),
         None => ("none".into(), t.style(Slot::Warn)),
     };
     let drill = match r.drill {

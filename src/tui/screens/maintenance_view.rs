@@ -9,11 +9,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Borders;
 
 use super::maintenance::{COLUMNS, column, current_status, item, lanes, reasons, selected};
+use crate::model::duration::age;
 use crate::model::run::{ItemId, ItemView, RunView, StepStatus};
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::canvas;
-use crate::tui::format::{age, fit};
+use crate::tui::format::fit;
 use crate::tui::keymap::Context;
 use crate::tui::theme::{Slot, Theme};
 
@@ -32,7 +33,7 @@ pub fn step_slot(status: &StepStatus) -> Slot {
 }
 
 fn card_text(app: &App, status: &StepStatus, since: jiff::Timestamp) -> String {
-    let age = age(app.now, Some(since));
+    let age = age(app.now, since);
     match status {
         StepStatus::Blocked { .. } => format!("STUCK {age}"),
         StepStatus::HandedOff { to, .. } => format!("→{to} {age}"),
@@ -345,7 +346,7 @@ fn lane_header(app: &App, run: &RunView, width: usize) -> Vec<Line<'static>> {
                 " · {} · by {} · {} ago",
                 crate::tui::format::counted(run.order.len() as i64, "node"),
                 run.created_by,
-                age(app.now, Some(run.created_at))
+                age(app.now, run.created_at)
             ),
             t.style(Slot::Muted),
         ),
@@ -385,11 +386,7 @@ fn detail(
             Span::styled(format!("{item_id} "), t.style(Slot::Title)),
             Span::raw(format!("in {run} · step {step}: ")),
             Span::styled(view.status_word(&s.status), t.style(step_slot(&s.status))),
-            Span::raw(format!(
-                " for {} (set by {})",
-                age(app.now, Some(s.since)),
-                s.by
-            )),
+            Span::raw(format!(" for {} (set by {})", age(app.now, s.since), s.by)),
         ],
         None => vec![
             Span::styled(format!("{item_id} "), t.style(Slot::Title)),
@@ -402,11 +399,7 @@ fn detail(
         .and_then(|(_, s)| retrying(view, &s.status))
     {
         lines.push(Line::styled(
-            format!(
-                "last try, {} ago: {}",
-                age(app.now, Some(call.at)),
-                call.why
-            ),
+            format!("last try, {} ago: {}", age(app.now, call.at), call.why),
             t.style(Slot::Warn),
         ));
     }
@@ -420,7 +413,7 @@ fn detail(
         lines.push(Line::styled(
             format!(
                 "waits, {} so far: {}",
-                age(app.now, Some(waiting.since)),
+                age(app.now, waiting.since),
                 waiting.why
             ),
             t.style(Slot::Warn),
@@ -460,7 +453,7 @@ fn detail(
             let since = view
                 .handoff
                 .as_ref()
-                .map(|h| format!(" by {} {} ago", h.by, age(app.now, Some(h.since))))
+                .map(|h| format!(" by {} {} ago", h.by, age(app.now, h.since)))
                 .unwrap_or_default();
             lines.push(Line::styled(
                 format!("owner: {to}{since}"),

@@ -8,10 +8,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Borders;
 
 use super::rollouts::{CellState, cell, gates, phase_text, progress, runs, selected_in, stage_of};
+use crate::model::duration::age;
 use crate::model::run::RunView;
 use crate::tui::app::App;
 use crate::tui::canvas;
-use crate::tui::format::{age, bar, fit, fit_middle};
+use crate::tui::format::{bar, fit, fit_middle};
 use crate::tui::theme::Slot;
 use unicode_width::UnicodeWidthStr;
 
@@ -141,7 +142,7 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
             format!(
                 " · started by {} {} ago",
                 run.created_by,
-                age(app.now, Some(run.created_at))
+                age(app.now, run.created_at)
             ),
             t.style(Slot::Muted),
         ),
