@@ -482,7 +482,7 @@ impl JournalStore for SqliteJournal {
             let event = NewEvent::new(
                 now,
                 holder.clone(),
-                IdempotencyKey(format!("lease/{scope}/{token}")),
+                IdempotencyKey::for_lease(scope, token),
                 EventBody::LeaseAcquired {
                     scope: scope.clone(),
                     token,

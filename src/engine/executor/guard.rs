@@ -78,11 +78,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     not_ready: trip.not_ready.clone(),
                     total: trip.total,
                 };
-                let key = IdempotencyKey(format!(
-                    "guard/{cluster}/{}/{}",
-                    trip.domain,
-                    now.as_second()
-                ));
+                let key = IdempotencyKey::for_guard(&cluster, &trip.domain, now);
                 let event = NewEvent::new(now, self.options.actor.clone(), key, body)
                     .with_cluster(cluster.clone());
                 self.append(event)?;

@@ -215,11 +215,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             let e = NewEvent::new(
                 now,
                 self.options.actor.clone(),
-                IdempotencyKey(format!(
-                    "ledger/{}/{}",
-                    self.lease_holder,
-                    now.as_nanosecond()
-                )),
+                IdempotencyKey::for_ledger_change(&self.lease_holder, now),
                 EventBody::Note { text: note },
             );
             self.append(e)?;
@@ -485,10 +481,10 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         run: &RunId,
         item: Option<&ItemId>,
         cluster: &ClusterId,
-        key: String,
+        key: IdempotencyKey,
         body: EventBody,
     ) -> NewEvent {
-        let mut event = NewEvent::new(now(), self.options.actor.clone(), IdempotencyKey(key), body)
+        let mut event = NewEvent::new(now(), self.options.actor.clone(), key, body)
             .with_run(run.clone())
             .with_cluster(cluster.clone());
         if let Some(item) = item {
@@ -511,7 +507,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 &run.id,
                 None,
                 &cluster,
-                format!("{}/status/running", run.id),
+                IdempotencyKey::for_run(&run.id, "status/running"),
                 body,
             );
             self.append(e)?;
@@ -559,7 +555,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 &run.id,
                 None,
                 &cluster,
-                format!("{}/status/final", run.id),
+                IdempotencyKey::for_run(&run.id, "status/final"),
                 EventBody::RunStatusChanged { status },
             );
             self.append(e)?;
@@ -719,7 +715,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 &run.id,
                 Some(item),
                 &spec.cluster,
-                format!("{intent_key}/outcome"),
+                intent_key.outcome(),
                 body,
             );
             self.append(e)?;
@@ -803,12 +799,12 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             return Ok(());
         }
         let step = checkpoint.node_state.step.name();
-        let key = format!(
-            "{}/{}/{}/waiting#{}",
-            run.id,
+        let key = IdempotencyKey::for_step(
+            &run.id,
             item,
-            step,
-            checkpoint.next_attempt(&format!("waiting/{step}"))
+            &step,
+            "waiting",
+            checkpoint.next_attempt(&format!("waiting/{step}")),
         );
         let body = EventBody::Waiting {
             why: waiting.join("; "),
@@ -837,12 +833,10 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             &run.id,
             Some(item),
             &spec.cluster,
-            format!(
-                "{}/{}/checkpoint@{}/{}",
-                run.id,
+            IdempotencyKey::for_item(
+                &run.id,
                 item,
-                seq,
-                now().as_nanosecond()
+                &format!("checkpoint@{seq}/{}", now().as_nanosecond()),
             ),
             body,
         );

@@ -203,7 +203,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             let e = NewEvent::new(
                 now(),
                 self.options.actor.clone(),
-                IdempotencyKey(format!("{run}/status/running")),
+                IdempotencyKey::for_run(run, "status/running"),
                 EventBody::RunStatusChanged {
                     status: RunStatus::Running,
                 },
@@ -379,7 +379,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         let note = NewEvent::new(
             now(),
             self.options.actor.clone(),
-            IdempotencyKey(format!("{key}/{suffix}")),
+            key.follow_up(suffix),
             EventBody::Waiting { why },
         )
         .with_run(run.clone())
@@ -440,7 +440,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         let outcome = NewEvent::new(
             now(),
             self.options.actor.clone(),
-            IdempotencyKey(format!("{key}/outcome")),
+            key.outcome(),
             EventBody::Outcome {
                 intent: key.clone(),
                 ok,
@@ -653,11 +653,14 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             NewEvent::new(
                 at,
                 actor.clone(),
-                IdempotencyKey(format!(
-                    "{run}/observed@{seq}/{}/{}",
-                    feed.command.map_or(0, |c| c.0),
-                    at.as_nanosecond()
-                )),
+                IdempotencyKey::for_run(
+                    run,
+                    &format!(
+                        "observed@{seq}/{}/{}",
+                        feed.command.map_or(0, |c| c.0),
+                        at.as_nanosecond()
+                    ),
+                ),
                 EventBody::RolloutObserved {
                     observation: feed.observation.clone(),
                     command: feed.command.map(|c| c.0),
@@ -694,11 +697,14 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 Action::Refused(refusal) => NewEvent::new(
                     at,
                     actor.clone(),
-                    IdempotencyKey(format!(
-                        "{run}/refused/{}/{}",
-                        feed.command.map_or(0, |c| c.0),
-                        at.as_nanosecond()
-                    )),
+                    IdempotencyKey::for_run(
+                        run,
+                        &format!(
+                            "refused/{}/{}",
+                            feed.command.map_or(0, |c| c.0),
+                            at.as_nanosecond()
+                        ),
+                    ),
                     EventBody::Note {
                         text: format!("refused: {refusal}"),
                     },

@@ -41,13 +41,12 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                         // Deterministic per transition: an executor that replays from an
                         // older checkpoint re-records the same key, which the store
                         // deduplicates, so each transition appears once in the journal.
-                        format!(
-                            "{}/{}/{}/status/{}#{}",
-                            run.id,
+                        IdempotencyKey::for_step(
+                            &run.id,
                             item,
-                            step,
-                            status.word(),
-                            checkpoint.next_attempt(&format!("status/{step}/{}", status.word()))
+                            &step.name(),
+                            &format!("status/{}", status.word()),
+                            checkpoint.next_attempt(&format!("status/{step}/{}", status.word())),
                         ),
                         body,
                     )
@@ -62,12 +61,12 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                         &run.id,
                         Some(item),
                         cluster,
-                        format!(
-                            "{}/{}/{}/note#{}",
-                            run.id,
+                        IdempotencyKey::for_step(
+                            &run.id,
                             item,
-                            step_name,
-                            checkpoint.next_attempt(&format!("note/{step_name}"))
+                            &step_name,
+                            "note",
+                            checkpoint.next_attempt(&format!("note/{step_name}")),
                         ),
                         body,
                     )
@@ -102,12 +101,12 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                             &run.id,
                             Some(item),
                             cluster,
-                            format!(
-                                "{}/{}/{}/event-failed#{}",
-                                run.id,
+                            IdempotencyKey::for_step(
+                                &run.id,
                                 item,
-                                step_name,
-                                checkpoint.next_attempt(&format!("event-failed/{step_name}"))
+                                &step_name,
+                                "event-failed",
+                                checkpoint.next_attempt(&format!("event-failed/{step_name}")),
                             ),
                             body,
                         )
@@ -127,7 +126,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     &run.id,
                     Some(item),
                     cluster,
-                    format!("{key}/state"),
+                    key.follow_up("state"),
                     checkpoint.to_body(),
                 );
                 // Renew first: a side effect is only started by an executor that held
@@ -213,7 +212,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                         detail: serde_json::to_value(&observation).unwrap_or_default(),
                     };
                     let e = self
-                        .event(&run.id, Some(item), cluster, format!("{key}/outcome"), body)
+                        .event(&run.id, Some(item), cluster, key.outcome(), body)
                         .with_step(step_name);
                     self.append(e)?;
                 }
@@ -284,12 +283,15 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             events.push(event);
             keys.push(key);
         }
-        let first = keys.first().map(|k| k.to_string()).unwrap_or_default();
+        let first = keys
+            .first()
+            .cloned()
+            .unwrap_or_else(|| IdempotencyKey(String::new()));
         events.push(self.event(
             &run.id,
             Some(item),
             &cluster,
-            format!("{first}/state"),
+            first.follow_up("state"),
             checkpoint.to_body(),
         ));
         if !self.still_hold_lease()? {
@@ -318,7 +320,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                             &run.id,
                             Some(item),
                             &cluster,
-                            format!("{key}/outcome"),
+                            key.outcome(),
                             EventBody::Outcome {
                                 intent: key,
                                 ok: outcome_ok(&observation),

@@ -126,7 +126,7 @@ fn settle(
 ) {
     out.push(Action::Journal {
         cluster: Some(cluster.clone()),
-        key: IdempotencyKey(format!("{intent}/outcome")),
+        key: intent.outcome(),
         body: EventBody::Outcome {
             intent: intent.clone(),
             ok,

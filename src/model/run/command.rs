@@ -3,8 +3,9 @@
 //! current projection. The CLI and the console both go through here, so a command means
 //! the same thing wherever it is typed.
 
-use super::event::{EventBody, IdempotencyKey, NewEvent, PauseScope, ReturnOutcome};
+use super::event::{EventBody, NewEvent, PauseScope, ReturnOutcome};
 use super::ids::{Actor, ItemId, RunId};
+use super::keys::IdempotencyKey;
 use super::projection::{Projection, RunView};
 use super::status::{RunStatus, StepStatus};
 use crate::model::handover::{Extent, ProblemKey};

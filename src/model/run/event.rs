@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::ids::{Actor, ItemId, RunId, StepName};
+use super::keys::IdempotencyKey;
 use super::status::{RunStatus, StepStatus};
 use crate::model::handover::{Extent, ProblemKey};
 use crate::model::identity::NodeName;
@@ -16,49 +17,6 @@ use crate::model::rollout::{BatchPhase, HaltReason, ReleaseDigest, VerifyOutcome
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Sequence(pub i64);
-
-/// A unique key per intended write. Appending an event whose key exists returns the
-/// existing event instead of adding a second one, so retries after a crash are harmless.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct IdempotencyKey(pub String);
-
-impl IdempotencyKey {
-    /// The key of one engine write: the same run, item, step, purpose and attempt always
-    /// give the same key, so a restarted executor cannot record the same thing twice.
-    pub fn for_step(run: &RunId, item: &ItemId, step: &StepName, what: &str, attempt: u32) -> Self {
-        IdempotencyKey(format!("{run}/{item}/{step}/{what}#{attempt}"))
-    }
-
-    /// What an engine write was for, read back from a [`IdempotencyKey::for_step`] key
-    /// of step `step` (`run/item/step/evict:shop/web-0#2` → `evict:shop/web-0`); `None`
-    /// for a key of another shape.
-    pub fn step_purpose(&self, step: &StepName) -> Option<&str> {
-        let (_, rest) = self.0.split_once(&format!("/{step}/"))?;
-        Some(rest.rsplit_once('#').map_or(rest, |(purpose, _)| purpose))
-    }
-
-    /// Whether this is the key of an operator command (see [`IdempotencyKey::for_command`]).
-    pub fn is_command(&self) -> bool {
-        self.0.starts_with("cmd/")
-    }
-
-    /// The key of an operator command: unique per actor, time and the `process` that gives
-    /// it (its id, read by the caller: the model reads no process state), since a person
-    /// pausing twice means it twice.
-    pub fn for_command(actor: &Actor, time: Timestamp, process: u32, what: &str) -> Self {
-        IdempotencyKey(format!(
-            "cmd/{actor}/{what}/{}/{process}",
-            time.as_nanosecond()
-        ))
-    }
-}
-
-impl std::fmt::Display for IdempotencyKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
 
 /// A lease's fencing token: grows by one each time the lease changes hands. A write
 /// carrying a token lower than the lease's current one comes from a stale executor.

@@ -7,6 +7,7 @@ mod command;
 mod describe;
 mod event;
 mod ids;
+mod keys;
 mod kinds;
 mod projection;
 mod status;
@@ -18,10 +19,11 @@ pub use command::{
 };
 pub use describe::describe;
 pub use event::{
-    Event, EventBody, EventLog, FencingToken, IdempotencyKey, LeaseScope, NewEvent, PauseScope,
-    ReturnOutcome, Sequence,
+    Event, EventBody, EventLog, FencingToken, LeaseScope, NewEvent, PauseScope, ReturnOutcome,
+    Sequence,
 };
 pub use ids::{Actor, ItemId, RUN_NAME_MAX, RunId, StepName, check_run_name};
+pub use keys::IdempotencyKey;
 pub use kinds::{EVENT_KINDS, UnknownKind, kinds_matching};
 pub use projection::{
     FailedCall, HandOff, ItemView, OpenIntent, PauseSwitch, Projection, RolloutView, RunView,

@@ -8,10 +8,9 @@ use jiff::Timestamp;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::event::{
-    Event, EventBody, IdempotencyKey, LeaseScope, PauseScope, ReturnOutcome, Sequence,
-};
+use super::event::{Event, EventBody, LeaseScope, PauseScope, ReturnOutcome, Sequence};
 use super::ids::{Actor, ItemId, RunId, StepName};
+use super::keys::IdempotencyKey;
 use super::status::{RunStatus, StepStatus};
 use crate::model::ledger::ClusterId;
 use crate::model::rollout::{BatchPhase, HaltReason, ReleaseDigest, VerifyOutcome};
