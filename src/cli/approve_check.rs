@@ -70,7 +70,7 @@ pub fn check_clusters(settings: &Settings, run: &str, batch: Option<usize>) -> a
             &mut store,
             &ClusterRefusal::of_approval(&view.id, &refusal),
             &actor,
-            settings.readonly,
+            super::journal_cmd::mode(settings),
             Timestamp::now(),
         );
         return Err(refusal.into());

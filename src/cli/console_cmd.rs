@@ -134,7 +134,7 @@ pub async fn run_live(
     let commands_task = super::console_commands::serve(
         settings.journal.clone(),
         settings.actor.clone(),
-        settings.readonly,
+        super::journal_cmd::mode(settings),
         command_rx,
         notice_tx,
     );

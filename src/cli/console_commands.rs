@@ -17,7 +17,7 @@ use tokio::sync::mpsc;
 pub fn serve(
     journal: JournalTarget,
     actor: String,
-    readonly: bool,
+    mode: OpenMode,
     mut commands: mpsc::UnboundedReceiver<ConsoleCommand>,
     notices: mpsc::UnboundedSender<Notice>,
 ) -> tokio::task::JoinHandle<()> {
@@ -31,14 +31,7 @@ pub fn serve(
             }
             if store.is_none() {
                 // Read-only: SQLite itself refuses every write, and nothing is created.
-                let opened = AnyJournal::open(
-                    &journal,
-                    if readonly {
-                        OpenMode::ReadOnly
-                    } else {
-                        OpenMode::ReadWrite
-                    },
-                );
+                let opened = AnyJournal::open(&journal, mode);
                 store = opened
                     .map_err(|error| {
                         let _ = notices.send(Notice {
@@ -51,7 +44,7 @@ pub fn serve(
             let Some(journal_store) = store.as_mut() else {
                 continue;
             };
-            let Some(notice) = answer(journal_store, &command, &actor, readonly) else {
+            let Some(notice) = answer(journal_store, &command, &actor, mode) else {
                 continue;
             };
             tracing::info!(ok = notice.ok, text = %notice.text, "console command");
@@ -67,7 +60,7 @@ fn answer(
     store: &mut AnyJournal,
     command: &ConsoleCommand,
     actor: &Actor,
-    readonly: bool,
+    mode: OpenMode,
 ) -> Option<Notice> {
     let now = Timestamp::now();
     let notice = match command {
@@ -75,7 +68,7 @@ fn answer(
             ok: true,
             text: "console closing".into(),
         },
-        ConsoleCommand::Operator(op) => match execute(store, op, actor, readonly, now) {
+        ConsoleCommand::Operator(op) => match execute(store, op, actor, mode, now) {
             Ok(recorded) => Notice {
                 ok: true,
                 text: recorded.summary,
@@ -86,7 +79,7 @@ fn answer(
             },
         },
         ConsoleCommand::StartMaintenance { spec, inventory } => {
-            match start_maintenance(store, spec, inventory, actor, readonly, now) {
+            match start_maintenance(store, spec, inventory, actor, mode, now) {
                 Ok((run, plan)) => Notice {
                     ok: true,
                     text: format!(
@@ -105,12 +98,12 @@ fn answer(
         }
         // The console already said no; the journal only keeps the record.
         ConsoleCommand::Refused(refusals) => {
-            let written = record_refusals(store, refusals, actor, readonly, now);
+            let written = record_refusals(store, refusals, actor, mode, now);
             tracing::info!(written, "console refusals journaled");
             return None;
         }
         ConsoleCommand::RefusedByRules(command) => {
-            let written = record_refused_command(store, command, actor, readonly, now);
+            let written = record_refused_command(store, command, actor, mode, now);
             tracing::info!(written, verb = command.verb(), "console refusal journaled");
             return None;
         }
@@ -135,10 +128,16 @@ mod tests {
             ClusterId("prod-03".into()),
             "nothing recent is known about it: cluster is Unreachable",
         )]);
-        assert_eq!(answer(&mut store, &refused, &actor, true), None);
+        assert_eq!(
+            answer(&mut store, &refused, &actor, OpenMode::ReadOnly),
+            None
+        );
         let all = EventQuery::default();
         assert!(store.query(&all).expect("query").is_empty(), "read-only");
-        assert_eq!(answer(&mut store, &refused, &actor, false), None);
+        assert_eq!(
+            answer(&mut store, &refused, &actor, OpenMode::ReadWrite),
+            None
+        );
         let events = store.query(&all).expect("query");
         let [event] = events.as_slice() else {
             panic!("{events:?}")

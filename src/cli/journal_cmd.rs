@@ -66,13 +66,17 @@ pub fn parse_since(text: &str, now: Timestamp) -> anyhow::Result<Timestamp> {
 /// Opens the journal named by the settings; in read-only mode for reading only, so
 /// nothing is created, migrated or written.
 pub fn open(settings: &Settings) -> anyhow::Result<AnyJournal> {
-    let mode = if settings.readonly {
+    AnyJournal::open(&settings.journal, mode(settings))
+        .with_context(|| format!("journal {}", settings.journal.describe()))
+}
+
+/// What `--readonly` allows: reading only, or reading and writing.
+pub fn mode(settings: &Settings) -> OpenMode {
+    if settings.readonly {
         OpenMode::ReadOnly
     } else {
         OpenMode::ReadWrite
-    };
-    AnyJournal::open(&settings.journal, mode)
-        .with_context(|| format!("journal {}", settings.journal.describe()))
+    }
 }
 
 /// `journal init [--roles]`.
@@ -145,7 +149,7 @@ pub fn record_command(
         &mut open(settings)?,
         command,
         &fleetdeck::model::run::Actor(settings.actor.clone()),
-        settings.readonly,
+        mode(settings),
         jiff::Timestamp::now(),
     )?)
 }

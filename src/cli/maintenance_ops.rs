@@ -77,7 +77,7 @@ pub fn start(
                         &mut open(settings)?,
                         &[refusal],
                         &Actor(settings.actor.clone()),
-                        settings.readonly,
+                        super::journal_cmd::mode(settings),
                         Timestamp::now(),
                     );
                 }

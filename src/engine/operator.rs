@@ -4,7 +4,7 @@
 
 use jiff::Timestamp;
 
-use crate::journal::{JournalError, JournalStore};
+use crate::journal::{JournalError, JournalStore, OpenMode};
 use crate::model::maintenance::{MaintenanceSpec, NodeFacts};
 use crate::model::run::{
     Actor, ClusterRefusal, CommandRefusal, OperatorCommand, RunId, Sequence, cluster_refusal_event,
@@ -46,10 +46,10 @@ pub fn execute(
     store: &mut impl JournalStore,
     command: &OperatorCommand,
     actor: &Actor,
-    readonly: bool,
+    mode: OpenMode,
     now: Timestamp,
 ) -> Result<Recorded, OperatorError> {
-    if readonly {
+    if mode == OpenMode::ReadOnly {
         return Err(OperatorError::ReadOnly(command.verb().to_string()));
     }
     let projection = store.projection()?;
@@ -109,10 +109,10 @@ pub fn record_refused_command(
     store: &mut impl JournalStore,
     command: &OperatorCommand,
     actor: &Actor,
-    readonly: bool,
+    mode: OpenMode,
     now: Timestamp,
 ) -> bool {
-    if readonly {
+    if mode == OpenMode::ReadOnly {
         return false;
     }
     let refusal = match store.projection() {
@@ -153,10 +153,10 @@ pub fn record_refusals(
     store: &mut impl JournalStore,
     refusals: &[ClusterRefusal],
     actor: &Actor,
-    readonly: bool,
+    mode: OpenMode,
     now: Timestamp,
 ) -> usize {
-    if readonly || refusals.is_empty() {
+    if mode == OpenMode::ReadOnly || refusals.is_empty() {
         return 0;
     }
     let events = refusals
@@ -179,10 +179,10 @@ pub fn start_maintenance(
     spec: &MaintenanceSpec,
     inventory: &[NodeFacts],
     actor: &Actor,
-    readonly: bool,
+    mode: OpenMode,
     now: Timestamp,
 ) -> Result<(RunId, crate::model::maintenance::Plan), OperatorError> {
-    if readonly {
+    if mode == OpenMode::ReadOnly {
         return Err(OperatorError::ReadOnly("start maintenance".into()));
     }
     let plan = plan(spec, inventory)?;
@@ -204,10 +204,23 @@ mod tests {
             scope: PauseScope::Fleet,
             reason: "incident 42".into(),
         };
-        let refused = execute(&mut store, &pause, &actor, true, Timestamp::now());
+        let refused = execute(
+            &mut store,
+            &pause,
+            &actor,
+            OpenMode::ReadOnly,
+            Timestamp::now(),
+        );
         assert!(matches!(refused, Err(OperatorError::ReadOnly(_))));
         assert!(store.projection().unwrap().pauses.is_empty());
-        let done = execute(&mut store, &pause, &actor, false, Timestamp::now()).unwrap();
+        let done = execute(
+            &mut store,
+            &pause,
+            &actor,
+            OpenMode::ReadWrite,
+            Timestamp::now(),
+        )
+        .unwrap();
         assert!(done.summary.contains("dana@ops"), "{}", done.summary);
         let projection = store.projection().unwrap();
         assert_eq!(projection.pauses[&PauseScope::Fleet].by, actor);
@@ -256,7 +269,13 @@ mod tests {
             batch: None,
             note: "canary looks fine".into(),
         };
-        let refused = execute(&mut store, &approve, &carol, false, Timestamp::now());
+        let refused = execute(
+            &mut store,
+            &approve,
+            &carol,
+            OpenMode::ReadWrite,
+            Timestamp::now(),
+        );
         let Err(OperatorError::Refused(why)) = refused else {
             panic!("{refused:?}")
         };
@@ -281,7 +300,16 @@ mod tests {
             batch: None,
             note: "x".into(),
         };
-        assert!(execute(&mut store, &unknown, &carol, false, Timestamp::now()).is_err());
+        assert!(
+            execute(
+                &mut store,
+                &unknown,
+                &carol,
+                OpenMode::ReadWrite,
+                Timestamp::now()
+            )
+            .is_err()
+        );
         assert_eq!(
             store
                 .query(&crate::journal::EventQuery::default())
@@ -294,7 +322,14 @@ mod tests {
             scope: PauseScope::Run { run: run.clone() },
             reason: "error budget".into(),
         };
-        execute(&mut store, &pause, &carol, false, Timestamp::now()).unwrap();
+        execute(
+            &mut store,
+            &pause,
+            &carol,
+            OpenMode::ReadWrite,
+            Timestamp::now(),
+        )
+        .unwrap();
         // The console's refusal by the same rule is recorded the same way; a command the
         // journal's rules would accept is never carried out by it.
         let before = store
@@ -305,14 +340,14 @@ mod tests {
             &mut store,
             &approve,
             &carol,
-            false,
+            OpenMode::ReadWrite,
             Timestamp::now()
         ));
         assert!(!record_refused_command(
             &mut store,
             &approve,
             &carol,
-            true,
+            OpenMode::ReadOnly,
             Timestamp::now()
         ));
         let dave = Actor("dave@ops".into());
@@ -320,7 +355,7 @@ mod tests {
             &mut store,
             &approve,
             &dave,
-            false,
+            OpenMode::ReadWrite,
             Timestamp::now()
         ));
         let after = store.query(&crate::journal::EventQuery::default()).unwrap();
@@ -329,7 +364,14 @@ mod tests {
             &after[after.len() - 1].event.body,
             EventBody::CommandRefused { command, .. } if command == "approve"
         ));
-        let approved = execute(&mut store, &approve, &dave, false, Timestamp::now()).unwrap();
+        let approved = execute(
+            &mut store,
+            &approve,
+            &dave,
+            OpenMode::ReadWrite,
+            Timestamp::now(),
+        )
+        .unwrap();
         assert!(
             approved
                 .summary
@@ -355,13 +397,19 @@ mod tests {
             ClusterRefusal::start_maintenance("patch", ClusterId("c2".into()), "Unreachable"),
         ];
         let now = Timestamp::now();
-        assert_eq!(record_refusals(&mut store, &refusals, &bob, true, now), 0);
+        assert_eq!(
+            record_refusals(&mut store, &refusals, &bob, OpenMode::ReadOnly, now),
+            0
+        );
         let all = crate::journal::EventQuery::default();
         assert!(
             store.query(&all).unwrap().is_empty(),
             "read-only writes nothing"
         );
-        assert_eq!(record_refusals(&mut store, &refusals, &bob, false, now), 2);
+        assert_eq!(
+            record_refusals(&mut store, &refusals, &bob, OpenMode::ReadWrite, now),
+            2
+        );
         let events = store.query(&all).unwrap();
         assert_eq!(events.len(), 2);
         assert!(events.iter().all(|e| e.event.actor == bob));

@@ -13,7 +13,7 @@ use tokio::sync::{Semaphore, mpsc};
 
 use super::cluster_store::ClusterStore;
 use super::connect::{ClusterClient, ConnectOptions, connect};
-use super::reflect::{Delta, ReflectOptions, describe_error, reflect};
+use super::reflect::{Delta, Failure, ReflectOptions, describe_error, reflect};
 use super::retry::{RetryPolicy, retry_read};
 use super::slim::{Claims, ItemOf, Jobs, Nodes, Pdbs, Pods, ReplicaSets, Volumes};
 use crate::model::fleet::ClusterView;
@@ -539,8 +539,7 @@ async fn watch(
             // role is fixed.
             Progress::Failed {
                 error,
-                refused: true,
-                ..
+                failure: Failure::Refused,
             } if RESOURCES[which].1 != Need::Required => {
                 let resource = &mut resources[which];
                 let unreadable = format!("{} cannot be read ({error})", RESOURCES[which].0);
@@ -609,10 +608,8 @@ async fn watch(
                 resource.failing = None;
             }
             Progress::Ok => resource.failing = None,
-            Progress::Failed {
-                error, unreachable, ..
-            } => {
-                resource.failing = Some(unreachable);
+            Progress::Failed { error, failure } => {
+                resource.failing = Some(failure == Failure::Unreachable);
                 if RESOURCES[which].1 == Need::Naming {
                     // Names wait; the cluster's status does not depend on them.
                     tracing::debug!(cluster = %state.cluster.id, %error, "{}", RESOURCES[which].0);
@@ -694,11 +691,7 @@ enum Progress {
     ListDone,
     Ok,
     Data,
-    Failed {
-        error: String,
-        unreachable: bool,
-        refused: bool,
-    },
+    Failed { error: String, failure: Failure },
 }
 
 fn progress_of<K>(delta: &Delta<K>) -> Progress {
@@ -707,14 +700,9 @@ fn progress_of<K>(delta: &Delta<K>) -> Progress {
         Delta::ListDone => Progress::ListDone,
         Delta::Page(_) | Delta::Applied(_) | Delta::Deleted(_) => Progress::Data,
         Delta::Alive => Progress::Ok,
-        Delta::Failed {
-            error,
-            unreachable,
-            refused,
-        } => Progress::Failed {
+        Delta::Failed { error, failure } => Progress::Failed {
             error: error.clone(),
-            unreachable: *unreachable,
-            refused: *refused,
+            failure: *failure,
         },
     }
 }

@@ -35,12 +35,36 @@ pub enum Delta<K> {
     Failed {
         /// What went wrong.
         error: String,
-        /// True when the server could not be reached at all.
-        unreachable: bool,
-        /// True when the server answered that the resource may not be read (403) or is
-        /// not served (404): retrying will not help until someone changes the cluster.
-        refused: bool,
+        /// Which kind of failure it was.
+        failure: Failure,
     },
+}
+
+/// What kind of failure a list or watch met: it decides what the cluster's status says
+/// and whether waiting can help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// The server could not be reached at all.
+    Unreachable,
+    /// The server answered that the resource may not be read (403) or is not served
+    /// (404): retrying will not help until someone changes the cluster.
+    Refused,
+    /// The server answered with another error (429, 5xx, an expired or broken watch):
+    /// it is alive, and asking again may succeed.
+    Answered,
+}
+
+impl Failure {
+    /// The kind of failure `error` is.
+    pub fn of(error: &kube::Error) -> Failure {
+        match error {
+            kube::Error::Api(status) if status.code == 403 || status.code == 404 => {
+                Failure::Refused
+            }
+            error if is_unreachable(error) => Failure::Unreachable,
+            _ => Failure::Answered,
+        }
+    }
 }
 
 /// How lists and watches are made.
@@ -276,13 +300,10 @@ async fn fail<K>(
     options: &ReflectOptions,
     failures: &mut u32,
 ) -> Result<(), ()> {
-    let refused =
-        matches!(error, kube::Error::Api(status) if status.code == 403 || status.code == 404);
     fail_with(
         tx,
         describe_error(error),
-        is_unreachable(error),
-        refused,
+        Failure::of(error),
         options,
         failures,
     )
@@ -292,8 +313,7 @@ async fn fail<K>(
 async fn fail_with<K>(
     tx: &mpsc::Sender<Delta<K>>,
     error: String,
-    unreachable: bool,
-    refused: bool,
+    failure: Failure,
     options: &ReflectOptions,
     failures: &mut u32,
 ) -> Result<(), ()> {
@@ -301,11 +321,7 @@ async fn fail_with<K>(
     // dropped connection says nothing about the cluster (and would end a wait for a first
     // verdict with a wrong one). The second in a row is reported.
     if *failures > 0 {
-        let delta = Delta::Failed {
-            error,
-            unreachable,
-            refused,
-        };
+        let delta = Delta::Failed { error, failure };
         tx.send(delta).await.map_err(|_| ())?;
     }
     backoff(options, failures).await;
@@ -336,7 +352,7 @@ async fn list_then_watch<K: SlimKind>(
                     "list page not answered in {}s",
                     options.list_page_timeout.as_secs()
                 );
-                if fail_with(tx, error, true, false, options, failures)
+                if fail_with(tx, error, Failure::Unreachable, options, failures)
                     .await
                     .is_err()
                 {
@@ -388,7 +404,7 @@ async fn list_then_watch<K: SlimKind>(
                 // Unlike one 429 or one dropped connection, that long a silence is news
                 // the first time.
                 *failures = (*failures).max(1);
-                if fail_with(tx, error, true, false, options, failures)
+                if fail_with(tx, error, Failure::Unreachable, options, failures)
                     .await
                     .is_err()
                 {

@@ -16,7 +16,7 @@ use super::filter::Filter;
 use super::fleet_data::{FactsInputs, FleetData, PreparedSnapshot};
 use super::handover::HandoverState;
 use super::keymap::{Context, KeyChord, Keymap};
-use super::nav::{CapacityScope, Nav, Route};
+use super::nav::{CapacityScope, Direction, Nav, Route};
 use super::palette::{self, Candidates, PaletteCommand, PaletteState, Target};
 use super::screens::capacity::{
     CapacityState, node_names, report_for, run_cluster_loss, run_what_if,
@@ -505,8 +505,8 @@ impl App {
         match action {
             Action::Quit => return super::quit::quit(self),
             Action::Back => self.back(),
-            Action::HistoryBack => self.walk(false),
-            Action::HistoryForward => self.walk(true),
+            Action::HistoryBack => self.walk(Direction::Back),
+            Action::HistoryForward => self.walk(Direction::Forward),
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::Palette => self.open_palette(),
             Action::Filter => match self.current_filter() {
@@ -545,15 +545,14 @@ impl App {
         self.enter_route();
     }
 
-    fn walk(&mut self, forward: bool) {
-        if self.nav.walk(forward) {
+    fn walk(&mut self, direction: Direction) {
+        if self.nav.walk(direction) {
             self.enter_route();
         } else {
             self.message = Some(
-                if forward {
-                    "no later place in history"
-                } else {
-                    "no earlier place in history"
+                match direction {
+                    Direction::Forward => "no later place in history",
+                    Direction::Back => "no earlier place in history",
                 }
                 .into(),
             );

@@ -164,14 +164,13 @@ impl Nav {
     }
 
     /// Moves through history; false when there is nowhere to go.
-    pub fn walk(&mut self, forward: bool) -> bool {
-        let target = if forward {
-            self.position + 1
-        } else {
-            match self.position.checked_sub(1) {
+    pub fn walk(&mut self, direction: Direction) -> bool {
+        let target = match direction {
+            Direction::Forward => self.position + 1,
+            Direction::Back => match self.position.checked_sub(1) {
                 Some(p) => p,
                 None => return false,
-            }
+            },
         };
         match self.history.get(target) {
             Some(crumbs) => {
@@ -182,6 +181,15 @@ impl Nav {
             None => false,
         }
     }
+}
+
+/// Which way to move through a sequence (history, the sort columns).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// To the earlier place, or the previous column.
+    Back,
+    /// To the later place, or the next column.
+    Forward,
 }
 
 #[cfg(test)]
@@ -196,11 +204,11 @@ mod tests {
         assert_eq!(nav.crumbs().len(), 3);
         assert!(nav.pop());
         assert_eq!(nav.current(), &Route::Cluster("a".into()));
-        assert!(nav.walk(false), "back to the capacity crumb");
+        assert!(nav.walk(Direction::Back), "back to the capacity crumb");
         assert_eq!(nav.crumbs().len(), 3);
-        assert!(nav.walk(true));
+        assert!(nav.walk(Direction::Forward));
         assert_eq!(nav.current(), &Route::Cluster("a".into()));
-        assert!(!nav.walk(true), "nothing forward");
+        assert!(!nav.walk(Direction::Forward), "nothing forward");
         nav.reset(Route::Capacity(CapacityScope::Fleet));
         assert_eq!(nav.crumbs().len(), 2);
         assert!(nav.pop());
@@ -268,7 +276,7 @@ mod tests {
             nav.crumbs(),
             &[Route::Ledger, Route::Cluster("b".into())][..]
         );
-        assert!(nav.walk(false));
+        assert!(nav.walk(Direction::Back));
         assert_eq!(nav.current(), &Route::Cluster("a".into()));
     }
 
@@ -276,10 +284,10 @@ mod tests {
     fn going_somewhere_new_drops_forward_history() {
         let mut nav = Nav::default();
         nav.push(Route::Cluster("a".into()));
-        assert!(nav.walk(false));
+        assert!(nav.walk(Direction::Back));
         nav.push(Route::Cluster("b".into()));
-        assert!(!nav.walk(true));
-        assert!(nav.walk(false));
+        assert!(!nav.walk(Direction::Forward));
+        assert!(nav.walk(Direction::Back));
         assert_eq!(nav.current(), &Route::Ledger);
     }
 }

@@ -4,7 +4,7 @@
 use super::action::Action;
 use super::app::{App, Command};
 use super::keymap::Context;
-use super::nav::{CapacityScope, Route};
+use super::nav::{CapacityScope, Direction, Route};
 use super::screens::cluster::Focus;
 use super::screens::ledger::{Grouping, LedgerRow};
 use crate::model::capacity::Scenario;
@@ -200,7 +200,12 @@ fn ledger(app: &mut App, action: Action) -> Done {
         Action::ClearMarks => state.marks.clear(),
         Action::SortNext | Action::SortPrev => {
             let shown = super::screens::ledger_view::visible_columns(&app.rows, table_width);
-            state.sort = state.sort.step(action == Action::SortNext, &shown);
+            let direction = if action == Action::SortNext {
+                Direction::Forward
+            } else {
+                Direction::Back
+            };
+            state.sort = state.sort.step(direction, &shown);
             state.ascending = true;
         }
         Action::SortReverse => state.ascending = !state.ascending,

@@ -12,6 +12,7 @@ use crate::model::ledger::Ledger;
 use crate::model::live::{ClusterSnapshot, ClusterStatus, FleetSnapshot};
 use crate::tui::filter::{Filter, Filterable};
 use crate::tui::fleet_data::FleetData;
+use crate::tui::nav::Direction;
 
 /// A column of the ledger table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -94,7 +95,8 @@ impl Column {
 
     /// The column after (or before) this one among `shown` (the columns on screen),
     /// wrapping: a column that is not shown is never the sort key `s` picks.
-    pub fn step(self, forward: bool, shown: &[Column]) -> Column {
+    pub fn step(self, direction: Direction, shown: &[Column]) -> Column {
+        let forward = direction == Direction::Forward;
         let shown: Vec<Column> = Column::ALL
             .into_iter()
             .filter(|c| shown.contains(c))
