@@ -136,13 +136,15 @@ impl FieldError {
         Self::new(ErrorType::Forbidden, field, BadValue::Omit, detail)
     }
 
-    /// `Too long: must have at most <max> bytes`.
+    /// `Too long: may not be more than <max> bytes`, as `field.TooLong` words it since
+    /// Kubernetes 1.30 (older servers said "must have at most <max> bytes").
     pub fn too_long(field: &str, max: usize) -> Self {
+        let unit = if max == 1 { "byte" } else { "bytes" };
         Self::new(
             ErrorType::TooLong,
             field,
             BadValue::Omit,
-            format!("must have at most {max} bytes"),
+            format!("may not be more than {max} {unit}"),
         )
     }
 
