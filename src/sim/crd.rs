@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::field_errors::FieldError;
 use super::fleet::{Cluster, ClusterState};
 use super::resource::{Kind, ResourceType, Storage};
 use super::store::str_at;
+use super::validation::FieldError;
 
 /// The finalizer that holds a deleted CRD until its custom resources are gone.
 pub const CLEANUP_FINALIZER: &str = "customresourcecleanup.apiextensions.k8s.io";
@@ -255,7 +255,7 @@ pub fn validate_definition(crd: &Value, old: Option<&Value>) -> Vec<FieldError> 
     if plural.is_empty() {
         errs.push(FieldError::required("spec.names.plural", ""));
     } else {
-        for m in super::field_errors::dns1035_label(&plural) {
+        for m in super::validation::names::is_dns1035_label(&plural) {
             errs.push(FieldError::invalid("spec.names.plural", &json!(plural), &m));
         }
     }

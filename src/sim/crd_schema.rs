@@ -2,10 +2,10 @@
 //! `openAPIV3Schema`, as the API server does: fields the schema does not declare are
 //! pruned, then types, required fields, enums, bounds, lengths and patterns are checked.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use super::field_errors::{FieldError, quoted};
 use super::resource::ResourceType;
+use super::validation::{BadValue, ErrorType, FieldError};
 
 fn strings(v: Option<&Value>) -> Vec<String> {
     v.and_then(Value::as_array)
@@ -97,8 +97,8 @@ fn check(v: &Value, schema: &Value, path: &str, errs: &mut Vec<FieldError>) {
         if !(v.is_string() || v.is_i64() || v.is_u64()) {
             errs.push(FieldError::type_invalid(
                 path,
-                &json!(type_name(v)),
-                &format!(
+                BadValue::Str(type_name(v).into()),
+                format!(
                     "{path} in body must be of type int-or-string: {:?}",
                     type_name(v)
                 ),
@@ -109,23 +109,23 @@ fn check(v: &Value, schema: &Value, path: &str, errs: &mut Vec<FieldError>) {
     if !type_ok(want, v) {
         errs.push(FieldError::type_invalid(
             path,
-            &json!(type_name(v)),
-            &format!("{path} in body must be of type {want}: {:?}", type_name(v)),
+            BadValue::Str(type_name(v).into()),
+            format!("{path} in body must be of type {want}: {:?}", type_name(v)),
         ));
         return;
     }
     if let Some(options) = schema.get("enum").and_then(Value::as_array)
         && !options.contains(v)
     {
-        let list: Vec<String> = options.iter().map(quoted).collect();
+        let list: Vec<String> = options
+            .iter()
+            .map(|o| BadValue::from(o).to_string())
+            .collect();
         errs.push(FieldError {
-            reason: "FieldValueNotSupported",
+            kind: ErrorType::NotSupported,
             field: path.to_string(),
-            message: format!(
-                "Unsupported value: {}: supported values: {}",
-                quoted(v),
-                list.join(", ")
-            ),
+            value: BadValue::from(v),
+            detail: format!("supported values: {}", list.join(", ")),
         });
     }
     if let Some(n) = v.as_f64() {
@@ -135,7 +135,7 @@ fn check(v: &Value, schema: &Value, path: &str, errs: &mut Vec<FieldError>) {
             errs.push(FieldError::invalid(
                 path,
                 v,
-                &format!(
+                format!(
                     "{path} in body should be greater than or equal to {}",
                     schema["minimum"]
                 ),
@@ -147,7 +147,7 @@ fn check(v: &Value, schema: &Value, path: &str, errs: &mut Vec<FieldError>) {
             errs.push(FieldError::invalid(
                 path,
                 v,
-                &format!(
+                format!(
                     "{path} in body should be less than or equal to {}",
                     schema["maximum"]
                 ),
@@ -166,7 +166,7 @@ fn check(v: &Value, schema: &Value, path: &str, errs: &mut Vec<FieldError>) {
             errs.push(FieldError::invalid(
                 path,
                 v,
-                &format!("{path} in body should be at least {min} chars long"),
+                format!("{path} in body should be at least {min} chars long"),
             ));
         }
         if let Some(p) = schema.get("pattern").and_then(Value::as_str)
@@ -176,7 +176,7 @@ fn check(v: &Value, schema: &Value, path: &str, errs: &mut Vec<FieldError>) {
             errs.push(FieldError::invalid(
                 path,
                 v,
-                &format!("{path} in body should match '{p}'"),
+                format!("{path} in body should match '{p}'"),
             ));
         }
     }
@@ -201,11 +201,11 @@ fn check(v: &Value, schema: &Value, path: &str, errs: &mut Vec<FieldError>) {
             if let Some(max) = schema.get("maxItems").and_then(Value::as_u64)
                 && items.len() as u64 > max
             {
-                errs.push(FieldError {
-                    reason: "FieldValueTooMany",
-                    field: path.to_string(),
-                    message: format!("Too many: {}: must have at most {max} items", items.len()),
-                });
+                errs.push(FieldError::too_many(
+                    path,
+                    items.len(),
+                    usize::try_from(max).unwrap_or(usize::MAX),
+                ));
             }
             if let Some(s) = schema.get("items") {
                 for (i, it) in items.iter().enumerate() {
@@ -228,7 +228,6 @@ fn join(path: &str, key: &str) -> String {
 /// Prunes and validates a custom resource against its type's schema.
 pub fn validate_custom(rt: &ResourceType, obj: &mut Value) -> Vec<FieldError> {
     let mut errs = Vec::new();
-    super::field_errors::object_meta(obj, super::field_errors::dns1123_subdomain, &mut errs);
     let Some(schema) = rt.schema.as_deref() else {
         return errs;
     };
@@ -261,6 +260,7 @@ pub fn validate_custom(rt: &ResourceType, obj: &mut Value) -> Vec<FieldError> {
 mod tests {
     use super::*;
     use crate::sim::crd::tests::crontab_type;
+    use serde_json::json;
 
     #[test]
     fn custom_resources_are_pruned_and_checked_against_the_schema() {
@@ -276,7 +276,10 @@ mod tests {
         assert_eq!(ok.pointer("/metadata/name"), Some(&json!("x")));
         let mut bad = json!({"metadata": {"name": "x"}, "spec": {"replicas": "two", "mode": "c"}});
         let errs = validate_custom(&t, &mut bad);
-        let fields: Vec<(&str, &str)> = errs.iter().map(|e| (e.field.as_str(), e.reason)).collect();
+        let fields: Vec<(&str, &str)> = errs
+            .iter()
+            .map(|e| (e.field.as_str(), e.kind.reason()))
+            .collect();
         assert!(
             fields.contains(&("spec.cronSpec", "FieldValueRequired")),
             "{errs:?}"
@@ -292,9 +295,9 @@ mod tests {
         assert_eq!(
             errs.iter()
                 .find(|e| e.field == "spec.replicas")
-                .map(|e| e.message.as_str()),
+                .map(FieldError::body),
             Some(
-                "Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\""
+                "Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\"".to_string()
             )
         );
     }

@@ -38,7 +38,6 @@ mod error;
 mod events;
 mod eviction;
 mod faults;
-mod field_errors;
 mod fields;
 mod fleet;
 mod generate;

@@ -11,6 +11,7 @@ use super::http::{ApiRequest, value_response};
 use super::patch::{self, PatchKind};
 use super::resource::ResourceType;
 use super::store::str_at;
+use super::validation::{BadValue, FieldError, Invalid};
 
 fn scale_of(obj: &Value) -> Value {
     let labels = obj
@@ -74,12 +75,15 @@ pub fn scale(
         .and_then(Value::as_i64)
         .filter(|r| *r >= 0)
         .ok_or_else(|| {
-            ApiError::invalid(
+            ApiError::from(Invalid::field(
                 rt,
                 name,
-                "spec.replicas",
-                "Invalid value: must be greater than or equal to 0",
-            )
+                FieldError::invalid(
+                    "spec.replicas",
+                    BadValue::Omit,
+                    "must be greater than or equal to 0",
+                ),
+            ))
         })?;
     if obj.pointer("/spec/replicas").and_then(Value::as_i64) != Some(replicas) {
         obj["spec"]["replicas"] = json!(replicas);

@@ -16,7 +16,7 @@ use super::patch::{self, PatchKind};
 use super::resource::{Kind, ResourceType};
 use super::store::{Stored, str_at};
 use super::validation::{
-    self,
+    self, BadValue, FieldError, Invalid,
     options::{self, Write},
 };
 
@@ -106,14 +106,12 @@ fn prepare_create(
     if name.is_empty() {
         let prefix = str_at(&obj, "/metadata/generateName");
         if prefix.is_empty() {
-            return Err(ApiError::invalid_fields(
+            return Err(Invalid::field(
                 rt,
                 "",
-                &[super::field_errors::FieldError::required(
-                    "metadata.name",
-                    "name or generateName is required",
-                )],
-            ));
+                FieldError::required("metadata.name", "name or generateName is required"),
+            )
+            .into());
         }
         name = format!("{prefix}{}", st.store.name_suffix());
         obj["metadata"]["name"] = json!(name);
@@ -140,14 +138,14 @@ fn prepare_create(
     kinds::defaults(cluster, st, rt, &mut obj);
     let errors = kinds::validate(st, rt, None, &mut obj);
     if !errors.is_empty() {
-        return Err(ApiError::invalid_fields(rt, &name, &errors));
+        return Err(Invalid::of(rt, &name, errors).into());
     }
     if let Some(m) = manager {
         fields::record_update(None, &mut obj, m, rt, None, &now);
     }
     // Validation comes before storage, so an invalid object is refused even when its
     // name is taken.
-    validation::validate_create(&rt.group, &rt.kind, &obj)?;
+    validation::validate_create(rt, &obj)?;
     if st.store.get(rt.slot, ns, &name).is_some() {
         return Err(ApiError::already_exists(rt, &name));
     }
@@ -272,14 +270,10 @@ fn updated(
     }
     let errors = kinds::validate(st, rt, Some(old), &mut new);
     if !errors.is_empty() {
-        return Err(ApiError::invalid_fields(
-            rt,
-            &str_at(old, "/metadata/name"),
-            &errors,
-        ));
+        return Err(Invalid::of(rt, &str_at(old, "/metadata/name"), errors).into());
     }
     if !status_only {
-        validation::validate_update(&rt.group, &rt.kind, &new, old)?;
+        validation::validate_update(rt, &new, old)?;
     }
     let now = cluster.clock.now_rfc3339();
     match managed {
@@ -352,12 +346,16 @@ fn check_version(
     let rv = str_at(new, "/metadata/resourceVersion");
     if rv.is_empty() {
         if required && !rt.unconditional_update {
-            return Err(ApiError::invalid(
+            return Err(Invalid::field(
                 rt,
                 name,
-                "metadata.resourceVersion",
-                "Invalid value: 0x0: must be specified for an update",
-            ));
+                FieldError::invalid(
+                    "metadata.resourceVersion",
+                    BadValue::Raw("0x0".into()),
+                    "must be specified for an update",
+                ),
+            )
+            .into());
         }
     } else if rv != str_at(old, "/metadata/resourceVersion") {
         return Err(ApiError::conflict(rt, name));
@@ -451,12 +449,17 @@ pub fn patch(
             .get("fieldManager")
             .filter(|m| !m.is_empty())
             .ok_or_else(|| {
-                ApiError::invalid(
-                    rt,
-                    name,
-                    "fieldManager",
-                    "Required value: is required for apply patch",
-                )
+                // Already refused by the options check; kept so no path applies
+                // without a manager.
+                ApiError::from(Invalid::named(
+                    "meta.k8s.io",
+                    "PatchOptions",
+                    "",
+                    vec![FieldError::required(
+                        "fieldManager",
+                        "is required for apply patch",
+                    )],
+                ))
             })?;
         check_type(rt, &body)?;
         let force = req.query.get("force").is_some_and(|f| f == "true");

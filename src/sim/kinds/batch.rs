@@ -4,8 +4,8 @@
 
 use serde_json::{Value, json};
 
-use super::super::field_errors::{FieldError, dns1123_subdomain, object_meta};
 use super::super::store::str_at;
+use super::super::validation::FieldError;
 
 const RESTART: [&str; 2] = ["OnFailure", "Never"];
 
@@ -118,7 +118,6 @@ fn validate_job_template(spec: &Value, path: &str, errs: &mut Vec<FieldError>) {
 
 /// Validation of a Job (the pod template is fixed once created).
 pub fn validate_job(obj: &Value, old: Option<&Value>, errs: &mut Vec<FieldError>) {
-    object_meta(obj, dns1123_subdomain, errs);
     let spec = obj.get("spec").cloned().unwrap_or(Value::Null);
     validate_job_template(&spec, "spec", errs);
     for (p, f) in [
@@ -220,7 +219,6 @@ pub fn cron_ok(schedule: &str) -> bool {
 
 /// Validation of a CronJob.
 pub fn validate_cron_job(obj: &Value, errs: &mut Vec<FieldError>) {
-    object_meta(obj, dns1123_subdomain, errs);
     let name = str_at(obj, "/metadata/name");
     if name.len() > 52 {
         errs.push(FieldError::invalid(
@@ -287,7 +285,7 @@ mod tests {
         validate_job(&j, None, &mut errs);
         assert_eq!(errs.len(), 1);
         assert_eq!(errs[0].field, "spec.template.spec.restartPolicy");
-        assert_eq!(errs[0].reason, "FieldValueNotSupported");
+        assert_eq!(errs[0].kind.reason(), "FieldValueNotSupported");
     }
 
     #[test]

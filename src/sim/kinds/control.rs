@@ -6,12 +6,11 @@
 
 use serde_json::{Value, json};
 
-use super::super::field_errors::{
-    FieldError, dns1035_label, dns1123_subdomain, object_meta, path_segment,
-};
 use super::super::fleet::ClusterState;
 use super::super::resource::Kind;
 use super::super::store::str_at;
+use super::super::validation::FieldError;
+use super::super::validation::names::{is_dns1035_label, is_dns1123_subdomain};
 
 fn list(v: &Value, key: &str) -> Vec<Value> {
     v.get(key)
@@ -30,7 +29,6 @@ pub fn flow_schema_defaults(obj: &mut Value) {
 /// Validation of a FlowSchema; also sets its `Dangling` condition (whether the priority
 /// level it names exists), which the API server maintains.
 pub fn validate_flow_schema(st: &ClusterState, obj: &mut Value, errs: &mut Vec<FieldError>) {
-    object_meta(obj, path_segment, errs);
     let level = str_at(obj, "/spec/priorityLevelConfiguration/name");
     if level.is_empty() {
         errs.push(FieldError::required(
@@ -192,7 +190,6 @@ pub fn priority_level_defaults(obj: &mut Value) {
 
 /// Validation of a PriorityLevelConfiguration.
 pub fn validate_priority_level(obj: &Value, errs: &mut Vec<FieldError>) {
-    object_meta(obj, path_segment, errs);
     let ty = str_at(obj, "/spec/type");
     let limited = obj.pointer("/spec/limited");
     match ty.as_str() {
@@ -257,7 +254,7 @@ pub fn validate_priority_level(obj: &Value, errs: &mut Vec<FieldError>) {
                             errs.push(FieldError::invalid(
                                 "spec.limited.limitResponse.queuing.handSize",
                                 &json!(n("handSize")),
-                                &format!("should not be greater than queues ({})", n("queues")),
+                                format!("should not be greater than queues ({})", n("queues")),
                             ));
                         }
                     }
@@ -320,14 +317,13 @@ pub fn webhook_defaults(obj: &mut Value, mutating: bool) {
 
 /// Validation of a Validating- or MutatingWebhookConfiguration.
 pub fn validate_webhooks(obj: &Value, mutating: bool, errs: &mut Vec<FieldError>) {
-    object_meta(obj, dns1123_subdomain, errs);
     let mut names: Vec<String> = Vec::new();
     for (i, w) in list(obj, "webhooks").iter().enumerate() {
         let f = |k: &str| format!("webhooks[{i}].{k}");
         let name = str_at(w, "/name");
         if name.is_empty() {
             errs.push(FieldError::required(f("name"), ""));
-        } else if name.split('.').count() < 3 || !dns1123_subdomain(&name).is_empty() {
+        } else if name.split('.').count() < 3 || !is_dns1123_subdomain(&name).is_empty() {
             errs.push(FieldError::invalid(
                 f("name"),
                 &json!(name),
@@ -493,7 +489,7 @@ pub fn validate_api_service(obj: &Value, errs: &mut Vec<FieldError>) {
     if version.is_empty() {
         errs.push(FieldError::required("spec.version", ""));
     } else {
-        for m in dns1035_label(&version) {
+        for m in is_dns1035_label(&version) {
             errs.push(FieldError::invalid("spec.version", &json!(version), &m));
         }
     }

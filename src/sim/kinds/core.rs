@@ -4,12 +4,11 @@
 
 use serde_json::{Value, json};
 
-use super::super::field_errors::{
-    FieldError, dns1035_label, dns1123_label, dns1123_subdomain, object_meta,
-};
 use super::super::fleet::{Cluster, ClusterState};
 use super::super::resource::Kind;
 use super::super::store::str_at;
+use super::super::validation::FieldError;
+use super::super::validation::names::{is_dns1123_label, is_dns1123_subdomain};
 
 const SERVICE_TYPES: [&str; 4] = ["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"];
 const PROTOCOLS: [&str; 3] = ["SCTP", "TCP", "UDP"];
@@ -125,7 +124,6 @@ pub fn service_defaults(cluster: &Cluster, st: &ClusterState, obj: &mut Value) {
 
 /// Validation of a Service (and, on update, its immutable cluster IP).
 pub fn validate_service(obj: &Value, old: Option<&Value>, errs: &mut Vec<FieldError>) {
-    object_meta(obj, dns1035_label, errs);
     let spec = obj.get("spec").cloned().unwrap_or(Value::Null);
     let ty = str_at(&spec, "/type");
     if !SERVICE_TYPES.contains(&ty.as_str()) {
@@ -146,7 +144,7 @@ pub fn validate_service(obj: &Value, old: Option<&Value>, errs: &mut Vec<FieldEr
         if name.is_empty() {
             errs.push(FieldError::required("spec.externalName", ""));
         } else {
-            for m in dns1123_subdomain(name.trim_end_matches('.')) {
+            for m in is_dns1123_subdomain(name.trim_end_matches('.')) {
                 errs.push(FieldError::invalid("spec.externalName", &json!(name), &m));
             }
         }
@@ -160,7 +158,7 @@ pub fn validate_service(obj: &Value, old: Option<&Value>, errs: &mut Vec<FieldEr
         if ports.len() > 1 && name.is_empty() {
             errs.push(FieldError::required(f("name"), ""));
         } else if !name.is_empty() {
-            for m in dns1123_label(&name) {
+            for m in is_dns1123_label(&name) {
                 errs.push(FieldError::invalid(f("name"), &json!(name), &m));
             }
             if names.contains(&name) {
@@ -204,7 +202,7 @@ pub fn validate_service(obj: &Value, old: Option<&Value>, errs: &mut Vec<FieldEr
         if p.get("nodePort").is_some() && (ty == "ClusterIP" || ty == "ExternalName") {
             errs.push(FieldError::forbidden(
                 f("nodePort"),
-                &format!("may not be used when `type` is '{ty}'"),
+                format!("may not be used when `type` is '{ty}'"),
             ));
         }
     }
@@ -300,7 +298,6 @@ pub fn fold_string_data(obj: &mut Value) {
 
 /// Validation of a Secret.
 pub fn validate_secret(obj: &Value, old: Option<&Value>, errs: &mut Vec<FieldError>) {
-    object_meta(obj, dns1123_subdomain, errs);
     let data = obj
         .get("data")
         .and_then(Value::as_object)
@@ -390,7 +387,6 @@ pub fn validate_secret(obj: &Value, old: Option<&Value>, errs: &mut Vec<FieldErr
 
 /// Validation of a ServiceAccount.
 pub fn validate_service_account(obj: &Value, errs: &mut Vec<FieldError>) {
-    object_meta(obj, dns1123_subdomain, errs);
     for (i, s) in obj
         .get("secrets")
         .and_then(Value::as_array)
@@ -409,7 +405,9 @@ mod tests {
     use super::*;
 
     fn fields(errs: &[FieldError]) -> Vec<(String, &'static str)> {
-        errs.iter().map(|e| (e.field.clone(), e.reason)).collect()
+        errs.iter()
+            .map(|e| (e.field.clone(), e.kind.reason()))
+            .collect()
     }
 
     #[test]
@@ -433,7 +431,6 @@ mod tests {
         );
         let f = fields(&errs);
         for want in [
-            ("metadata.name", "FieldValueInvalid"),
             ("spec.type", "FieldValueNotSupported"),
             ("spec.ports[0].name", "FieldValueRequired"),
             ("spec.ports[1].port", "FieldValueInvalid"),

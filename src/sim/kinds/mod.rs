@@ -13,11 +13,11 @@ use serde_json::{Value, json};
 
 pub use self::core::base64_encode;
 
-use super::field_errors::{FieldError, object_meta};
 use super::fleet::{Cluster, ClusterState};
 use super::objects::default_tolerations;
 use super::resource::ResourceType;
 use super::store::str_at;
+use super::validation::FieldError;
 
 /// Fills in the defaults of a new object of type `rt`.
 pub fn defaults(cluster: &Cluster, st: &mut ClusterState, rt: &ResourceType, obj: &mut Value) {
@@ -123,7 +123,6 @@ pub fn validate(
             core::validate_secret(obj, old, &mut errs)
         }
         ("", "ServiceAccount") => core::validate_service_account(obj, &mut errs),
-        ("", "Endpoints") => object_meta(obj, super::field_errors::dns1123_subdomain, &mut errs),
         ("discovery.k8s.io", "EndpointSlice") => network::validate_endpoint_slice(obj, &mut errs),
         ("rbac.authorization.k8s.io", "Role") => rbac::validate_role(obj, true, &mut errs),
         ("rbac.authorization.k8s.io", "ClusterRole") => rbac::validate_role(obj, false, &mut errs),

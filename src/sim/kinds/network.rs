@@ -3,8 +3,9 @@
 
 use serde_json::{Value, json};
 
-use super::super::field_errors::{FieldError, dns1123_subdomain, object_meta};
 use super::super::store::str_at;
+use super::super::validation::FieldError;
+use super::super::validation::names::is_dns1123_subdomain;
 
 const PATH_TYPES: [&str; 3] = ["Exact", "ImplementationSpecific", "Prefix"];
 
@@ -61,7 +62,6 @@ fn backend(b: &Value, path: &str, errs: &mut Vec<FieldError>) {
 
 /// Validation of an Ingress.
 pub fn validate_ingress(obj: &Value, errs: &mut Vec<FieldError>) {
-    object_meta(obj, dns1123_subdomain, errs);
     let spec = obj.get("spec").cloned().unwrap_or(json!({}));
     let rules = spec
         .get("rules")
@@ -80,7 +80,7 @@ pub fn validate_ingress(obj: &Value, errs: &mut Vec<FieldError>) {
     }
     let class = str_at(&spec, "/ingressClassName");
     if !class.is_empty() {
-        for m in dns1123_subdomain(&class) {
+        for m in is_dns1123_subdomain(&class) {
             errs.push(FieldError::invalid(
                 "spec.ingressClassName",
                 &json!(class),
@@ -99,7 +99,7 @@ pub fn validate_ingress(obj: &Value, errs: &mut Vec<FieldError>) {
                     "must be a DNS name, not an IP address",
                 ));
             } else {
-                for m in dns1123_subdomain(bare) {
+                for m in is_dns1123_subdomain(bare) {
                     errs.push(FieldError::invalid(
                         format!("spec.rules[{i}].host"),
                         &json!(host),
@@ -155,7 +155,6 @@ pub fn validate_ingress(obj: &Value, errs: &mut Vec<FieldError>) {
 
 /// Validation of an EndpointSlice.
 pub fn validate_endpoint_slice(obj: &Value, errs: &mut Vec<FieldError>) {
-    object_meta(obj, dns1123_subdomain, errs);
     let ty = str_at(obj, "/addressType");
     if ty.is_empty() {
         errs.push(FieldError::required("addressType", ""));

@@ -4,8 +4,9 @@
 
 use serde_json::{Value, json};
 
-use super::super::field_errors::{FieldError, object_meta, path_segment};
 use super::super::store::str_at;
+use super::super::validation::FieldError;
+use super::super::validation::names::is_path_segment_name;
 
 const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
 
@@ -18,7 +19,6 @@ fn list(v: &Value, key: &str) -> Vec<Value> {
 
 /// Validation of a Role (`namespaced`) or ClusterRole.
 pub fn validate_role(obj: &Value, namespaced: bool, errs: &mut Vec<FieldError>) {
-    object_meta(obj, path_segment, errs);
     for (i, rule) in list(obj, "rules").iter().enumerate() {
         let f = |k: &str| format!("rules[{i}].{k}");
         let urls = list(rule, "nonResourceURLs");
@@ -82,7 +82,6 @@ pub fn validate_binding(
     namespaced: bool,
     errs: &mut Vec<FieldError>,
 ) {
-    object_meta(obj, path_segment, errs);
     let role_group = str_at(obj, "/roleRef/apiGroup");
     if role_group != RBAC_GROUP {
         errs.push(FieldError::not_supported(
@@ -108,7 +107,7 @@ pub fn validate_binding(
     if role_name.is_empty() {
         errs.push(FieldError::required("roleRef.name", ""));
     } else {
-        for m in path_segment(&role_name) {
+        for m in is_path_segment_name(&role_name, false) {
             errs.push(FieldError::invalid("roleRef.name", &json!(role_name), &m));
         }
     }
@@ -189,6 +188,6 @@ mod tests {
         let mut errs = Vec::new();
         validate_binding(&changed, Some(&b), true, &mut errs);
         assert_eq!(errs.len(), 1);
-        assert!(errs[0].message.contains("cannot change roleRef"));
+        assert!(errs[0].body().contains("cannot change roleRef"));
     }
 }

@@ -26,7 +26,7 @@ fn keys(m: Option<&Map<String, Value>>, path: &str) -> ErrorList {
         errs.extend(
             is_config_map_key(k)
                 .into_iter()
-                .map(|msg| FieldError::invalid(&key(path, k), BadValue::Str(k.clone()), msg)),
+                .map(|msg| FieldError::invalid(key(path, k), BadValue::Str(k.clone()), msg)),
         );
     }
     errs
@@ -41,11 +41,11 @@ pub fn config_map(cm: &Value) -> ErrorList {
         errs.extend(
             is_config_map_key(k)
                 .into_iter()
-                .map(|msg| FieldError::invalid(&key("data", k), BadValue::Str(k.clone()), msg)),
+                .map(|msg| FieldError::invalid(key("data", k), BadValue::Str(k.clone()), msg)),
         );
         if binary.is_some_and(|b| b.contains_key(k)) {
             errs.push(FieldError::invalid(
-                &key("data", k),
+                key("data", k),
                 BadValue::Str(k.clone()),
                 "duplicate of key present in binaryData",
             ));
@@ -65,7 +65,7 @@ pub fn secret(s: &Value) -> ErrorList {
     if size(data) > MAX_SIZE {
         errs.push(FieldError::too_long("data", MAX_SIZE));
     }
-    let required = |k: &str| FieldError::required(&key("data", k), "");
+    let required = |k: &str| FieldError::required(key("data", k), "");
     let has = |k: &str| data.is_some_and(|d| d.contains_key(k));
     match s.get("type").and_then(Value::as_str).unwrap_or("") {
         "kubernetes.io/service-account-token" => {

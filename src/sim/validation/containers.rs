@@ -192,11 +192,11 @@ fn ports(list: Option<&Value>, path: &str) -> ErrorList {
             let bad = is_valid_port_name(name);
             if !bad.is_empty() {
                 errs.extend(bad.into_iter().map(|m| {
-                    FieldError::invalid(&child(&ip, "name"), BadValue::Str(name.into()), m)
+                    FieldError::invalid(child(&ip, "name"), BadValue::Str(name.into()), m)
                 }));
             } else if names.iter().any(|n| n == name) {
                 errs.push(FieldError::duplicate(
-                    &child(&ip, "name"),
+                    child(&ip, "name"),
                     BadValue::Str(name.into()),
                 ));
             } else {
@@ -204,9 +204,9 @@ fn ports(list: Option<&Value>, path: &str) -> ErrorList {
             }
         }
         match p.get("containerPort").and_then(Value::as_i64).unwrap_or(0) {
-            0 => errs.push(FieldError::required(&child(&ip, "containerPort"), "")),
+            0 => errs.push(FieldError::required(child(&ip, "containerPort"), "")),
             port if !(1..=65535).contains(&port) => errs.push(FieldError::invalid(
-                &child(&ip, "containerPort"),
+                child(&ip, "containerPort"),
                 BadValue::Int(port),
                 "must be between 1 and 65535, inclusive",
             )),
@@ -217,7 +217,7 @@ fn ports(list: Option<&Value>, path: &str) -> ErrorList {
             && !(1..=65535).contains(&port)
         {
             errs.push(FieldError::invalid(
-                &child(&ip, "hostPort"),
+                child(&ip, "hostPort"),
                 BadValue::Int(port),
                 "must be between 1 and 65535, inclusive",
             ));
@@ -225,7 +225,7 @@ fn ports(list: Option<&Value>, path: &str) -> ErrorList {
         let protocol = text(p, "protocol");
         if !protocol.is_empty() && !["TCP", "UDP", "SCTP"].contains(&protocol) {
             errs.push(FieldError::not_supported(
-                &child(&ip, "protocol"),
+                child(&ip, "protocol"),
                 BadValue::Str(protocol.into()),
                 &["SCTP", "TCP", "UDP"],
             ));
@@ -261,15 +261,15 @@ fn volume_mounts(list: Option<&Value>, path: &str, volumes: &[String]) -> ErrorL
         let ip = index(path, i);
         let name = text(m, "name");
         if name.is_empty() {
-            errs.push(FieldError::required(&child(&ip, "name"), ""));
+            errs.push(FieldError::required(child(&ip, "name"), ""));
         } else if !volumes.iter().any(|v| v == name) {
             errs.push(FieldError::not_found(
-                &child(&ip, "name"),
+                child(&ip, "name"),
                 BadValue::Str(name.into()),
             ));
         }
         if text(m, "mountPath").is_empty() {
-            errs.push(FieldError::required(&child(&ip, "mountPath"), ""));
+            errs.push(FieldError::required(child(&ip, "mountPath"), ""));
         }
     }
     errs
@@ -286,12 +286,12 @@ fn container_common(c: &Value, path: &str, volumes: &[String]) -> ErrorList {
         errs.extend(dns_label(name, &name_path));
     }
     if text(c, "image").is_empty() {
-        errs.push(FieldError::required(&child(path, "image"), ""));
+        errs.push(FieldError::required(child(path, "image"), ""));
     }
     let policy = text(c, "terminationMessagePolicy");
     if !policy.is_empty() && !["File", "FallbackToLogsOnError"].contains(&policy) {
         errs.push(FieldError::not_supported(
-            &child(path, "terminationMessagePolicy"),
+            child(path, "terminationMessagePolicy"),
             BadValue::Str(policy.into()),
             &["File", "FallbackToLogsOnError"],
         ));
@@ -306,7 +306,7 @@ fn container_common(c: &Value, path: &str, volumes: &[String]) -> ErrorList {
     let pull = text(c, "imagePullPolicy");
     if !pull.is_empty() && !["Always", "IfNotPresent", "Never"].contains(&pull) {
         errs.push(FieldError::not_supported(
-            &child(path, "imagePullPolicy"),
+            child(path, "imagePullPolicy"),
             BadValue::Str(pull.into()),
             &["Always", "IfNotPresent", "Never"],
         ));
@@ -329,7 +329,7 @@ pub fn containers(list: Option<&Value>, path: &str, volumes: &[String]) -> Error
         let name = text(c, "name");
         if names.contains(&name) {
             errs.push(FieldError::duplicate(
-                &child(&p, "name"),
+                child(&p, "name"),
                 BadValue::Str(name.into()),
             ));
         } else {
@@ -337,7 +337,7 @@ pub fn containers(list: Option<&Value>, path: &str, volumes: &[String]) -> Error
         }
         if c.get("restartPolicy").is_some_and(|r| !r.is_null()) {
             errs.push(FieldError::forbidden(
-                &child(&p, "restartPolicy"),
+                child(&p, "restartPolicy"),
                 "may not be set for non-init containers",
             ));
         }
@@ -363,7 +363,7 @@ pub fn init_containers(
         let name = text(c, "name");
         if names.iter().any(|n| n == name) {
             errs.push(FieldError::duplicate(
-                &child(&p, "name"),
+                child(&p, "name"),
                 BadValue::Str(name.into()),
             ));
         } else if !name.is_empty() {
@@ -372,7 +372,7 @@ pub fn init_containers(
         let restart = text(c, "restartPolicy");
         if !restart.is_empty() && restart != "Always" {
             errs.push(FieldError::not_supported(
-                &child(&p, "restartPolicy"),
+                child(&p, "restartPolicy"),
                 BadValue::Str(restart.into()),
                 &["Always"],
             ));

@@ -87,7 +87,7 @@ fn owner_references(refs: Option<&Value>, path: &str) -> ErrorList {
         let version = api_version.rsplit('/').next().unwrap_or("");
         if version.is_empty() {
             errs.push(FieldError::invalid(
-                &child(path, "apiVersion"),
+                child(path, "apiVersion"),
                 BadValue::Str(api_version.into()),
                 "version must not be empty",
             ));
@@ -99,7 +99,7 @@ fn owner_references(refs: Option<&Value>, path: &str) -> ErrorList {
         ] {
             if value.is_empty() {
                 errs.push(FieldError::invalid(
-                    &child(path, field),
+                    child(path, field),
                     BadValue::Str(String::new()),
                     "must not be empty",
                 ));

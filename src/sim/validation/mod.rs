@@ -12,8 +12,9 @@ mod config;
 mod containers;
 mod events;
 mod field;
+mod invalid;
 mod meta;
-mod names;
+pub mod names;
 pub mod options;
 mod pods;
 mod policy;
@@ -21,10 +22,12 @@ mod quantity;
 mod selectors;
 mod workloads;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::error::ApiError;
-pub use field::{ErrorList, FieldError, go_quote};
+use super::resource::ResourceType;
+pub use field::{BadValue, ErrorList, ErrorType, FieldError, go_quote};
+pub use invalid::Invalid;
 use meta::FinalizerRule;
 use names::NameRule;
 
@@ -36,70 +39,6 @@ pub fn label_key_errors(key: &str) -> Vec<String> {
 /// What is wrong with a label value (empty when it is valid).
 pub fn label_value_errors(value: &str) -> Vec<String> {
     names::is_label_value(value)
-}
-
-/// An object refused with `422 Invalid`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Invalid {
-    /// The object's API group ("" for core, `meta.k8s.io` for request options).
-    pub group: String,
-    /// Its kind (`Pod`, `CreateOptions`).
-    pub kind: String,
-    /// Its name ("" when it has none).
-    pub name: String,
-    /// What is wrong, in the order found.
-    pub errors: ErrorList,
-}
-
-impl Invalid {
-    /// `Deployment.apps`, or `Pod` for the core group.
-    pub fn qualified_kind(&self) -> String {
-        if self.group.is_empty() {
-            self.kind.clone()
-        } else {
-            format!("{}.{}", self.kind, self.group)
-        }
-    }
-}
-
-impl From<Invalid> for ApiError {
-    fn from(inv: Invalid) -> ApiError {
-        let causes: Vec<Value> = inv
-            .errors
-            .iter()
-            .map(|e| {
-                let mut c = json!({"reason": e.kind.reason(), "message": e.body()});
-                if !e.field.is_empty() {
-                    c["field"] = json!(e.field);
-                }
-                c
-            })
-            .collect();
-        // StatusDetails leaves empty strings out (`omitempty`).
-        let mut details = json!({});
-        for (k, v) in [
-            ("name", &inv.name),
-            ("group", &inv.group),
-            ("kind", &inv.kind),
-        ] {
-            if !v.is_empty() {
-                details[k] = json!(v);
-            }
-        }
-        details["causes"] = Value::Array(causes);
-        ApiError {
-            code: 422,
-            reason: "Invalid",
-            message: format!(
-                "{} {:?} is invalid: {}",
-                inv.qualified_kind(),
-                inv.name,
-                field::aggregate(&inv.errors)
-            ),
-            details: Some(Box::new(details)),
-            retry_after: None,
-        }
-    }
 }
 
 /// Why a write is refused before it is stored.
@@ -136,7 +75,6 @@ type UpdateCheck = fn(&Value, &Value) -> ErrorList;
 
 /// The validation rules of one kind.
 struct Rules {
-    namespaced: Option<bool>,
     meta: Meta,
     create: Check,
     update: UpdateCheck,
@@ -204,8 +142,7 @@ fn lease_update(new: &Value, _: &Value) -> ErrorList {
 }
 
 fn rules(group: &str, kind: &str) -> Rules {
-    let r = |namespaced, meta, create: Check, update: UpdateCheck| Rules {
-        namespaced: Some(namespaced),
+    let r = |meta, create: Check, update: UpdateCheck| Rules {
         meta,
         create,
         update,
@@ -213,78 +150,70 @@ fn rules(group: &str, kind: &str) -> Rules {
     use Meta::{Core, Generic, Plain};
     use NameRule::{Dns1035Label, Label, PathSegment, Subdomain};
     match (group, kind) {
-        ("", "Pod") => r(true, Core(Subdomain), pods::pod_create, pod_update),
-        ("", "Namespace") => r(false, Core(Label), namespace_spec, nothing_changed),
-        ("", "Node") => r(false, Core(Subdomain), nothing, nothing_changed),
+        ("", "Pod") => r(Core(Subdomain), pods::pod_create, pod_update),
+        ("", "Namespace") => r(Core(Label), namespace_spec, nothing_changed),
+        ("", "Node") => r(Core(Subdomain), nothing, nothing_changed),
         ("", "ConfigMap") => r(
-            true,
             Core(Subdomain),
             config::config_map,
             config::config_map_update,
         ),
-        ("", "Secret") => r(true, Core(Subdomain), config::secret, config::secret_update),
-        ("", "Event") => r(true, Generic, events::event, event_update),
-        ("", "Service") => r(true, Core(Dns1035Label), nothing, nothing_changed),
+        ("", "Secret") => r(Core(Subdomain), config::secret, config::secret_update),
+        ("", "Event") => r(Generic, events::event, event_update),
+        ("", "Service") => r(Core(Dns1035Label), nothing, nothing_changed),
         ("", "ServiceAccount" | "PersistentVolumeClaim" | "Endpoints") => {
-            r(true, Core(Subdomain), nothing, nothing_changed)
+            r(Core(Subdomain), nothing, nothing_changed)
         }
-        ("", "PersistentVolume") => r(false, Core(Subdomain), nothing, nothing_changed),
-        ("apps", "Deployment") => r(
-            true,
-            Core(Subdomain),
-            workloads::deployment,
-            deployment_update,
-        ),
-        ("apps", "ReplicaSet") => r(
-            true,
-            Core(Subdomain),
-            workloads::replica_set,
-            replica_set_update,
-        ),
-        ("apps", "DaemonSet") => r(
-            true,
-            Core(Subdomain),
-            workloads::daemon_set,
-            daemon_set_update,
-        ),
+        ("", "PersistentVolume") => r(Core(Subdomain), nothing, nothing_changed),
+        ("apps", "Deployment") => r(Core(Subdomain), workloads::deployment, deployment_update),
+        ("apps", "ReplicaSet") => r(Core(Subdomain), workloads::replica_set, replica_set_update),
+        ("apps", "DaemonSet") => r(Core(Subdomain), workloads::daemon_set, daemon_set_update),
         ("apps", "StatefulSet") => r(
-            true,
             Core(Subdomain),
             workloads::stateful_set,
             workloads::stateful_set_update,
         ),
-        ("policy", "PodDisruptionBudget") => {
-            r(true, Generic, policy::pod_disruption_budget, pdb_update)
-        }
-        ("coordination.k8s.io", "Lease") => r(true, Plain(Subdomain), policy::lease, lease_update),
+        ("policy", "PodDisruptionBudget") => r(Generic, policy::pod_disruption_budget, pdb_update),
+        ("coordination.k8s.io", "Lease") => r(Plain(Subdomain), policy::lease, lease_update),
         ("batch", "Job" | "CronJob") | ("networking.k8s.io", "Ingress") => {
-            r(true, Core(Subdomain), nothing, nothing_changed)
+            r(Core(Subdomain), nothing, nothing_changed)
         }
-        ("rbac.authorization.k8s.io", "Role" | "RoleBinding") => {
-            r(true, Core(PathSegment), nothing, nothing_changed)
+        (
+            "rbac.authorization.k8s.io",
+            "Role" | "RoleBinding" | "ClusterRole" | "ClusterRoleBinding",
+        ) => r(Core(PathSegment), nothing, nothing_changed),
+        ("discovery.k8s.io", "EndpointSlice") => r(Core(Subdomain), nothing, nothing_changed),
+        ("flowcontrol.apiserver.k8s.io", "FlowSchema" | "PriorityLevelConfiguration") => {
+            r(Core(PathSegment), nothing, nothing_changed)
         }
-        ("rbac.authorization.k8s.io", "ClusterRole" | "ClusterRoleBinding") => {
-            r(false, Core(PathSegment), nothing, nothing_changed)
+        (
+            "admissionregistration.k8s.io",
+            "ValidatingWebhookConfiguration" | "MutatingWebhookConfiguration",
+        )
+        | ("apiextensions.k8s.io", "CustomResourceDefinition") => {
+            r(Plain(Subdomain), nothing, nothing_changed)
         }
-        _ => Rules {
-            namespaced: None,
-            meta: Generic,
-            create: nothing,
-            update: nothing_changed,
-        },
+        ("apiregistration.k8s.io", "APIService") => r(Plain(PathSegment), nothing, nothing_changed),
+        _ => r(Generic, nothing, nothing_changed),
     }
 }
 
-fn namespaced(rules: &Rules, obj: &Value) -> bool {
-    rules.namespaced.unwrap_or_else(|| {
-        obj.pointer("/metadata/namespace")
-            .and_then(Value::as_str)
-            .is_some_and(|n| !n.is_empty())
-    })
+/// The rules of a type: a custom resource's metadata is checked as
+/// `customResourceStrategy` does (its name a DNS subdomain), a built-in kind's by its
+/// group and kind.
+fn rules_of(rt: &ResourceType) -> Rules {
+    if rt.custom {
+        return Rules {
+            meta: Meta::Plain(NameRule::Subdomain),
+            create: nothing,
+            update: nothing_changed,
+        };
+    }
+    rules(&rt.group, &rt.kind)
 }
 
-fn strategy_meta(rules: &Rules, obj: &Value) -> ErrorList {
-    let ns = namespaced(rules, obj);
+fn strategy_meta(rules: &Rules, rt: &ResourceType, obj: &Value) -> ErrorList {
+    let ns = rt.namespaced;
     match rules.meta {
         Meta::Core(rule) => meta::object_meta(obj, ns, rule, FinalizerRule::Kube),
         Meta::Plain(rule) => meta::object_meta(obj, ns, rule, FinalizerRule::Plain),
@@ -293,10 +222,10 @@ fn strategy_meta(rules: &Rules, obj: &Value) -> ErrorList {
 }
 
 /// The metadata checks every object passes after its kind's own (`BeforeCreate`).
-fn generic_meta(rules: &Rules, obj: &Value) -> ErrorList {
+fn generic_meta(rt: &ResourceType, obj: &Value) -> ErrorList {
     meta::object_meta(
         obj,
-        namespaced(rules, obj),
+        rt.namespaced,
         NameRule::PathSegment,
         FinalizerRule::Plain,
     )
@@ -309,16 +238,11 @@ fn name_of(obj: &Value) -> String {
         .to_string()
 }
 
-fn refuse(group: &str, kind: &str, obj: &Value, errors: ErrorList) -> Result<(), Refusal> {
+fn refuse(rt: &ResourceType, obj: &Value, errors: ErrorList) -> Result<(), Refusal> {
     if errors.is_empty() {
         return Ok(());
     }
-    Err(Refusal::Invalid(Invalid {
-        group: group.to_string(),
-        kind: kind.to_string(),
-        name: name_of(obj),
-        errors,
-    }))
+    Err(Refusal::Invalid(Invalid::of(rt, &name_of(obj), errors)))
 }
 
 /// Bodies the API server cannot decode as the kind (a quantity that does not parse).
@@ -346,34 +270,36 @@ fn decodable(kind: &str, obj: &Value) -> Result<(), Refusal> {
 
 /// Validates an object about to be created (after defaults and name generation), as
 /// the kind's strategy and then the generic metadata pass of `BeforeCreate` do.
-pub fn validate_create(group: &str, kind: &str, obj: &Value) -> Result<(), Refusal> {
-    decodable(kind, obj)?;
-    let rules = rules(group, kind);
-    let mut errs = strategy_meta(&rules, obj);
+pub fn validate_create(rt: &ResourceType, obj: &Value) -> Result<(), Refusal> {
+    decodable(&rt.kind, obj)?;
+    let rules = rules_of(rt);
+    let mut errs = strategy_meta(&rules, rt, obj);
     errs.extend((rules.create)(obj));
-    refuse(group, kind, obj, errs)?;
-    refuse(group, kind, obj, generic_meta(&rules, obj))
+    refuse(rt, obj, errs)?;
+    refuse(rt, obj, generic_meta(rt, obj))
 }
 
 /// Validates an update: `new` is the object as it would be stored (after a patch, with
 /// what clients cannot change carried over from `old`).
-pub fn validate_update(group: &str, kind: &str, new: &Value, old: &Value) -> Result<(), Refusal> {
-    decodable(kind, new)?;
-    let rules = rules(group, kind);
-    let mut errs = generic_meta(&rules, new);
+pub fn validate_update(rt: &ResourceType, new: &Value, old: &Value) -> Result<(), Refusal> {
+    decodable(&rt.kind, new)?;
+    let rules = rules_of(rt);
+    let mut errs = generic_meta(rt, new);
     errs.extend(meta::object_meta_update(new, old));
-    for e in strategy_meta(&rules, new) {
+    for e in strategy_meta(&rules, rt, new) {
         if !errs.contains(&e) {
             errs.push(e);
         }
     }
     errs.extend((rules.update)(new, old));
-    refuse(group, kind, new, errs)
+    refuse(rt, new, errs)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::resource::Kind;
+    use serde_json::json;
 
     fn status(r: Result<(), Refusal>) -> Value {
         match r {
@@ -386,7 +312,7 @@ mod tests {
     fn invalid_objects_answer_as_the_api_server_does() {
         let pod = json!({"apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": "p", "namespace": "default"}, "spec": {"containers": []}});
-        let s = status(validate_create("", "Pod", &pod));
+        let s = status(validate_create(Kind::POD.info(), &pod));
         assert_eq!(s["code"], 422);
         assert_eq!(s["reason"], "Invalid");
         assert_eq!(
@@ -399,7 +325,7 @@ mod tests {
                 {"reason": "FieldValueRequired", "message": "Required value", "field": "spec.containers"}]})
         );
         let ns = json!({"metadata": {"name": "Difftest_Bad"}});
-        let s = status(validate_create("", "Namespace", &ns));
+        let s = status(validate_create(Kind::NAMESPACE.info(), &ns));
         assert!(
             s["message"]
                 .as_str()
@@ -407,7 +333,7 @@ mod tests {
             "{s}"
         );
         let lease = json!({"metadata": {"name": "l", "namespace": "d"}, "spec": {"leaseDurationSeconds": -1}});
-        let s = status(validate_create("coordination.k8s.io", "Lease", &lease));
+        let s = status(validate_create(Kind::LEASE.info(), &lease));
         assert_eq!(
             s["message"],
             "Lease.coordination.k8s.io \"l\" is invalid: spec.leaseDurationSeconds: Invalid value: -1: must be greater than 0"
@@ -419,25 +345,26 @@ mod tests {
     fn generic_metadata_runs_after_the_kinds_own_rules() {
         let pdb = json!({"metadata": {"name": "Any_Name", "namespace": "d"}, "spec": {"maxUnavailable": 1}});
         assert_eq!(
-            validate_create("policy", "PodDisruptionBudget", &pdb),
+            validate_create(Kind::POD_DISRUPTION_BUDGET.info(), &pdb),
             Ok(())
         );
         let slash =
             json!({"metadata": {"name": "a%b", "namespace": "d"}, "spec": {"maxUnavailable": 1}});
-        let s = status(validate_create("policy", "PodDisruptionBudget", &slash));
+        let s = status(validate_create(Kind::POD_DISRUPTION_BUDGET.info(), &slash));
         assert_eq!(
             s["message"],
             "PodDisruptionBudget.policy \"a%b\" is invalid: metadata.name: Invalid value: \"a%b\": may not contain '%'"
         );
-        let unknown = json!({"metadata": {"name": "x/y"}});
-        assert!(validate_create("example.com", "Widget", &unknown).is_err());
+        let custom = json!({"metadata": {"name": "x/y", "namespace": "d"}});
+        let crontab = crate::sim::crd::tests::crontab_type();
+        assert!(validate_create(&crontab, &custom).is_err());
     }
 
     #[test]
     fn a_malformed_quantity_is_undecodable() {
         let pod = json!({"metadata": {"name": "p", "namespace": "d"},
             "spec": {"containers": [{"name": "a", "image": "i", "resources": {"requests": {"cpu": "lots"}}}]}});
-        let err = ApiError::from(validate_create("", "Pod", &pod).unwrap_err());
+        let err = ApiError::from(validate_create(Kind::POD.info(), &pod).unwrap_err());
         assert_eq!(err.code, 400);
         assert!(err.message.starts_with(
             "Pod in version \"v1\" cannot be handled as a Pod: quantities must match"
@@ -461,7 +388,7 @@ mod scenario_tests {
             for kind in st.store.used_slots() {
                 let info = kind.info();
                 for obj in st.store.values(kind, None) {
-                    if let Err(e) = validate_create(&info.group, &info.kind, &obj) {
+                    if let Err(e) = validate_create(info, &obj) {
                         let e = crate::sim::ApiError::from(e);
                         bad.push(format!("{}: {}", cluster.profile.id, e.message));
                     }

@@ -39,7 +39,7 @@ fn one_of(spec: &Value, field: &str, path: &str, valid: &[&str]) -> ErrorList {
         return Vec::new();
     }
     vec![FieldError::not_supported(
-        &child(path, field),
+        child(path, field),
         BadValue::Str(v.into()),
         valid,
     )]
@@ -52,13 +52,13 @@ fn volumes(list: Option<&Value>, path: &str) -> (Vec<String>, ErrorList) {
         let p = index(path, i);
         let name = text(v, "name");
         if name.is_empty() {
-            errs.push(FieldError::required(&child(&p, "name"), ""));
+            errs.push(FieldError::required(child(&p, "name"), ""));
         } else {
             errs.extend(dns_label(name, &child(&p, "name")));
         }
         if names.iter().any(|n| n == name) {
             errs.push(FieldError::duplicate(
-                &child(&p, "name"),
+                child(&p, "name"),
                 BadValue::Str(name.into()),
             ));
         } else {
@@ -88,14 +88,14 @@ fn tolerations(list: Option<&Value>, path: &str) -> ErrorList {
         }
         if key.is_empty() && op != "Exists" {
             errs.push(FieldError::invalid(
-                &child(&p, "operator"),
+                child(&p, "operator"),
                 BadValue::Str(op.into()),
                 "operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
             ));
         }
         if t.get("tolerationSeconds").is_some_and(|s| !s.is_null()) && effect != "NoExecute" {
             errs.push(FieldError::invalid(
-                &child(&p, "effect"),
+                child(&p, "effect"),
                 BadValue::Str(effect.into()),
                 "effect must be 'NoExecute' when `tolerationSeconds` is set",
             ));
@@ -106,7 +106,7 @@ fn tolerations(list: Option<&Value>, path: &str) -> ErrorList {
                 let bad = is_label_value(value);
                 if !bad.is_empty() {
                     errs.push(FieldError::invalid(
-                        &child(&p, "operator"),
+                        child(&p, "operator"),
                         BadValue::Str(value.into()),
                         bad.join(";"),
                     ));
@@ -115,14 +115,14 @@ fn tolerations(list: Option<&Value>, path: &str) -> ErrorList {
             "Exists" => {
                 if !value.is_empty() {
                     errs.push(FieldError::invalid(
-                        &child(&p, "operator"),
+                        child(&p, "operator"),
                         BadValue::Str(value.into()),
                         "value must be empty when `operator` is 'Exists'",
                     ));
                 }
             }
             other => errs.push(FieldError::not_supported(
-                &child(&p, "operator"),
+                child(&p, "operator"),
                 BadValue::Str(other.into()),
                 &["Equal", "Exists"],
             )),
@@ -130,7 +130,7 @@ fn tolerations(list: Option<&Value>, path: &str) -> ErrorList {
         if !effect.is_empty() && !["NoSchedule", "PreferNoSchedule", "NoExecute"].contains(&effect)
         {
             errs.push(FieldError::not_supported(
-                &child(&p, "effect"),
+                child(&p, "effect"),
                 BadValue::Str(effect.into()),
                 &["NoSchedule", "PreferNoSchedule", "NoExecute"],
             ));
@@ -202,7 +202,7 @@ pub fn pod_spec(spec: &Value, path: &str) -> ErrorList {
         && !(1..=i64::from(i32::MAX)).contains(&ads)
     {
         errs.push(FieldError::invalid(
-            &child(path, "activeDeadlineSeconds"),
+            child(path, "activeDeadlineSeconds"),
             BadValue::Int(ads),
             "must be between 1 and 2147483647, inclusive",
         ));
@@ -230,7 +230,7 @@ fn image_whitespace(list: Option<&Value>, path: &str) -> ErrorList {
         })
         .map(|(i, c)| {
             FieldError::invalid(
-                &child(&index(path, i), "image"),
+                child(&index(path, i), "image"),
                 BadValue::Str(text(c, "image").into()),
                 "must not have leading or trailing whitespace",
             )
@@ -285,7 +285,7 @@ pub fn pod_template(template: &Value, path: &str) -> ErrorList {
     ));
     if !items(template.pointer("/spec/ephemeralContainers")).is_empty() {
         errs.push(FieldError::forbidden(
-            &child(path, "spec.ephemeralContainers"),
+            child(path, "spec.ephemeralContainers"),
             "ephemeral containers not allowed in pod template",
         ));
     }
@@ -374,7 +374,7 @@ pub fn pod_update(new: &Value, old: &Value) -> ErrorList {
     for field in ["containers", "initContainers"] {
         if items(new_spec.get(field)).len() != items(old_spec.get(field)).len() {
             errs.push(FieldError::forbidden(
-                &format!("spec.{field}"),
+                format!("spec.{field}"),
                 "pod updates may not add or remove containers",
             ));
             return errs;
@@ -423,7 +423,7 @@ pub fn pod_update(new: &Value, old: &Value) -> ErrorList {
         let name = text(g, "name");
         if !old_gates.iter().any(|o| o == name) {
             errs.push(FieldError::forbidden(
-                &format!("spec.schedulingGates[{i}].name"),
+                format!("spec.schedulingGates[{i}].name"),
                 format!("only deletion is allowed, but found new scheduling gate '{name}'"),
             ));
         }

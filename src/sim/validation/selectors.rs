@@ -30,7 +30,7 @@ pub fn label_selector(sel: Option<&Value>, path: &str) -> ErrorList {
             "In" | "NotIn" => {
                 if values == 0 {
                     errs.push(FieldError::required(
-                        &child(&p, "values"),
+                        child(&p, "values"),
                         "must be specified when `operator` is 'In' or 'NotIn'",
                     ));
                 }
@@ -38,13 +38,13 @@ pub fn label_selector(sel: Option<&Value>, path: &str) -> ErrorList {
             "Exists" | "DoesNotExist" => {
                 if values > 0 {
                     errs.push(FieldError::forbidden(
-                        &child(&p, "values"),
+                        child(&p, "values"),
                         "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
                     ));
                 }
             }
             other => errs.push(FieldError::invalid(
-                &child(&p, "operator"),
+                child(&p, "operator"),
                 BadValue::Raw(go_quote(other)),
                 "not a valid selector operator",
             )),

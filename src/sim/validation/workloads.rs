@@ -13,7 +13,7 @@ use crate::sim::selector::LabelSelector;
 fn nonnegative(spec: &Value, field: &str) -> ErrorList {
     match spec.get(field).and_then(Value::as_i64) {
         Some(n) if n < 0 => vec![FieldError::invalid(
-            &format!("spec.{field}"),
+            format!("spec.{field}"),
             BadValue::Int(n),
             "must be greater than or equal to 0",
         )],
