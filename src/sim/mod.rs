@@ -24,6 +24,7 @@
 
 mod apf;
 mod auth;
+mod base64;
 mod cli;
 mod clock;
 mod control;

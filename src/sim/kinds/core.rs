@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+use super::super::base64;
 use super::super::fleet::{Cluster, ClusterState};
 use super::super::resource::Kind;
 use super::super::store::str_at;
@@ -227,54 +228,6 @@ pub fn validate_service(obj: &Value, old: Option<&Value>, errs: &mut Vec<FieldEr
     }
 }
 
-const KEY_MSG: &str = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
-
-fn valid_key(k: &str) -> bool {
-    !k.is_empty()
-        && k.len() <= 253
-        && k.bytes()
-            .all(|c| c.is_ascii_alphanumeric() || b"-._".contains(&c))
-        && k != "."
-        && k != ".."
-        && !k.starts_with("..")
-}
-
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/// Standard base64 with padding (how Secret `data` values are written).
-pub fn base64_encode(data: &[u8]) -> String {
-    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
-    for chunk in data.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(B64[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-/// The decoded length of standard base64 text, or None when it is not valid base64.
-fn base64_len(s: &str) -> Option<usize> {
-    let b = s.as_bytes();
-    if !b.len().is_multiple_of(4) {
-        return None;
-    }
-    let pad = b.iter().rev().take_while(|c| **c == b'=').count();
-    if pad > 2 || !b[..b.len() - pad].iter().all(|c| B64.contains(c)) {
-        return None;
-    }
-    Some(b.len() / 4 * 3 - pad)
-}
-
 /// Defaults of a Secret: type `Opaque`, and `stringData` written into `data`.
 pub fn secret_defaults(obj: &mut Value) {
     if obj.get("type").is_none() || str_at(obj, "/type").is_empty() {
@@ -292,96 +245,7 @@ pub fn fold_string_data(obj: &mut Value) {
         obj["data"] = json!({});
     }
     for (k, v) in sd {
-        obj["data"][k.as_str()] = json!(base64_encode(v.as_str().unwrap_or_default().as_bytes()));
-    }
-}
-
-/// Validation of a Secret.
-pub fn validate_secret(obj: &Value, old: Option<&Value>, errs: &mut Vec<FieldError>) {
-    let data = obj
-        .get("data")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    let mut total = 0;
-    for (k, v) in &data {
-        if !valid_key(k) {
-            errs.push(FieldError::invalid(
-                format!("data[{k}]"),
-                &json!(k),
-                KEY_MSG,
-            ));
-        }
-        match v.as_str().and_then(base64_len) {
-            Some(n) => total += n,
-            None => errs.push(FieldError::invalid(
-                format!("data[{k}]"),
-                &json!("<secret contents redacted>"),
-                "illegal base64 data",
-            )),
-        }
-    }
-    if total > 1 << 20 {
-        errs.push(FieldError::too_long("data", 1 << 20));
-    }
-    let ty = str_at(obj, "/type");
-    let need = |key: &str, errs: &mut Vec<FieldError>| {
-        if !data.contains_key(key) {
-            errs.push(FieldError::required(format!("data[{key}]"), ""));
-        }
-    };
-    match ty.as_str() {
-        "kubernetes.io/tls" => {
-            need("tls.crt", errs);
-            need("tls.key", errs);
-        }
-        "kubernetes.io/dockerconfigjson" => need(".dockerconfigjson", errs),
-        "kubernetes.io/dockercfg" => need(".dockercfg", errs),
-        "kubernetes.io/ssh-auth" => need("ssh-privatekey", errs),
-        "kubernetes.io/basic-auth"
-            if !data.contains_key("username") && !data.contains_key("password") =>
-        {
-            errs.push(FieldError::required(
-                "data[username]",
-                "one of username or password is required",
-            ));
-        }
-        "kubernetes.io/service-account-token"
-            if str_at(
-                obj,
-                "/metadata/annotations/kubernetes.io~1service-account.name",
-            )
-            .is_empty() =>
-        {
-            errs.push(FieldError::required(
-                "metadata.annotations[kubernetes.io/service-account.name]",
-                "",
-            ));
-        }
-        _ => {}
-    }
-    if let Some(old) = old {
-        if str_at(old, "/type") != ty {
-            errs.push(FieldError::invalid(
-                "type",
-                &json!(ty),
-                "field is immutable",
-            ));
-        }
-        if old.get("immutable").and_then(Value::as_bool) == Some(true) {
-            if obj.get("immutable").and_then(Value::as_bool) != Some(true) {
-                errs.push(FieldError::forbidden(
-                    "immutable",
-                    "field is immutable when `immutable` is set",
-                ));
-            }
-            if old.get("data") != obj.get("data") {
-                errs.push(FieldError::forbidden(
-                    "data",
-                    "field is immutable when `immutable` is set",
-                ));
-            }
-        }
+        obj["data"][k.as_str()] = json!(base64::encode(v.as_str().unwrap_or_default().as_bytes()));
     }
 }
 
@@ -444,22 +308,11 @@ mod tests {
     }
 
     #[test]
-    fn secrets_fold_string_data_and_check_keys_and_types() {
+    fn secrets_fold_string_data_and_default_their_type() {
         let mut s = json!({"metadata": {"name": "s"}, "stringData": {"user": "admin"}});
         secret_defaults(&mut s);
         assert_eq!(s.pointer("/data/user"), Some(&json!("YWRtaW4=")));
         assert_eq!(s["type"], "Opaque");
-        let mut errs = Vec::new();
-        validate_secret(&s, None, &mut errs);
-        assert!(errs.is_empty(), "{errs:?}");
-        let bad = json!({"metadata": {"name": "s"}, "type": "kubernetes.io/tls", "data": {"a/b": "eA==", "c": "!!"}});
-        let mut errs = Vec::new();
-        validate_secret(&bad, None, &mut errs);
-        let f = fields(&errs);
-        for want in ["data[a/b]", "data[c]", "data[tls.crt]", "data[tls.key]"] {
-            assert!(f.iter().any(|(x, _)| x == want), "{want} in {f:?}");
-        }
-        assert_eq!(base64_encode(b"ab"), "YWI=");
-        assert_eq!(base64_len("YWI="), Some(2));
+        assert_eq!(s.get("stringData"), None);
     }
 }

@@ -11,8 +11,6 @@ mod rbac;
 
 use serde_json::{Value, json};
 
-pub use self::core::base64_encode;
-
 use super::fleet::{Cluster, ClusterState};
 use super::objects::default_tolerations;
 use super::resource::ResourceType;
@@ -118,10 +116,8 @@ pub fn validate(
     }
     match (rt.group.as_str(), rt.kind.as_str()) {
         ("", "Service") => core::validate_service(obj, old, &mut errs),
-        ("", "Secret") => {
-            core::fold_string_data(obj);
-            core::validate_secret(obj, old, &mut errs)
-        }
+        // Validated once, with ConfigMaps, by the validation rules.
+        ("", "Secret") => core::fold_string_data(obj),
         ("", "ServiceAccount") => core::validate_service_account(obj, &mut errs),
         ("discovery.k8s.io", "EndpointSlice") => network::validate_endpoint_slice(obj, &mut errs),
         ("rbac.authorization.k8s.io", "Role") => rbac::validate_role(obj, true, &mut errs),

@@ -245,8 +245,22 @@ fn refuse(rt: &ResourceType, obj: &Value, errors: ErrorList) -> Result<(), Refus
     Err(Refusal::Invalid(Invalid::of(rt, &name_of(obj), errors)))
 }
 
-/// Bodies the API server cannot decode as the kind (a quantity that does not parse).
-fn decodable(kind: &str, obj: &Value) -> Result<(), Refusal> {
+/// Bodies the API server cannot decode as the kind: a quantity that does not parse, a
+/// Secret value that is not base64.
+fn decodable(rt: &ResourceType, obj: &Value) -> Result<(), Refusal> {
+    let kind = &rt.kind;
+    // Every kind the simulator serves is at version v1.
+    let refuse = |why: &str| {
+        Err(Refusal::Undecodable(format!(
+            "{kind} in version \"v1\" cannot be handled as a {kind}: {why}"
+        )))
+    };
+    if rt.group.is_empty()
+        && kind == "Secret"
+        && let Some(why) = config::undecodable_secret(obj)
+    {
+        return refuse(&why);
+    }
     let lists = [
         "/spec/containers",
         "/spec/initContainers",
@@ -259,11 +273,7 @@ fn decodable(kind: &str, obj: &Value) -> Result<(), Refusal> {
             .is_some_and(|c| containers::undecodable_quantity(c))
     });
     if bad {
-        // Every kind the simulator serves is at version v1.
-        return Err(Refusal::Undecodable(format!(
-            "{kind} in version \"v1\" cannot be handled as a {kind}: {}",
-            quantity::PARSE_ERROR
-        )));
+        return refuse(quantity::PARSE_ERROR);
     }
     Ok(())
 }
@@ -271,7 +281,7 @@ fn decodable(kind: &str, obj: &Value) -> Result<(), Refusal> {
 /// Validates an object about to be created (after defaults and name generation), as
 /// the kind's strategy and then the generic metadata pass of `BeforeCreate` do.
 pub fn validate_create(rt: &ResourceType, obj: &Value) -> Result<(), Refusal> {
-    decodable(&rt.kind, obj)?;
+    decodable(rt, obj)?;
     let rules = rules_of(rt);
     let mut errs = strategy_meta(&rules, rt, obj);
     errs.extend((rules.create)(obj));
@@ -282,7 +292,7 @@ pub fn validate_create(rt: &ResourceType, obj: &Value) -> Result<(), Refusal> {
 /// Validates an update: `new` is the object as it would be stored (after a patch, with
 /// what clients cannot change carried over from `old`).
 pub fn validate_update(rt: &ResourceType, new: &Value, old: &Value) -> Result<(), Refusal> {
-    decodable(&rt.kind, new)?;
+    decodable(rt, new)?;
     let rules = rules_of(rt);
     let mut errs = generic_meta(rt, new);
     errs.extend(meta::object_meta_update(new, old));
