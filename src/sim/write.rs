@@ -1,16 +1,16 @@
 //! Get, create, replace and patch of any served type, with optimistic concurrency,
-//! `managedFields` tracking, the namespace lifecycle, and each kind's defaults and
-//! validation (see [`super::kinds`]).
+//! `managedFields` tracking, the namespace lifecycle, and each kind's defaults (see
+//! [`super::defaults`]) and validation (see [`super::validation`]).
 
 use axum::response::Response;
 use http::header;
 use serde_json::{Value, json};
 
+use super::defaults;
 use super::error::ApiError;
 use super::fields;
 use super::fleet::{Cluster, ClusterState};
 use super::http::{ApiRequest, json_response, value_response};
-use super::kinds;
 use super::objects::deleting;
 use super::patch::{self, PatchKind};
 use super::resource::{Kind, ResourceType};
@@ -135,17 +135,14 @@ fn prepare_create(
     }
     obj["apiVersion"] = json!(rt.api_version());
     obj["kind"] = json!(rt.kind);
-    kinds::defaults(cluster, st, rt, &mut obj);
-    let errors = kinds::validate(st, rt, None, &mut obj);
-    if !errors.is_empty() {
-        return Err(Invalid::of(rt, &name, errors).into());
-    }
-    if let Some(m) = manager {
-        fields::record_update(None, &mut obj, m, rt, None, &now);
-    }
+    defaults::on_create(cluster, st, rt, &mut obj);
+    defaults::on_write(st, rt, &mut obj);
     // Validation comes before storage, so an invalid object is refused even when its
     // name is taken.
     validation::validate_create(rt, &obj)?;
+    if let Some(m) = manager {
+        fields::record_update(None, &mut obj, m, rt, None, &now);
+    }
     if st.store.get(rt.slot, ns, &name).is_some() {
         return Err(ApiError::already_exists(rt, &name));
     }
@@ -268,11 +265,10 @@ fn updated(
             .unwrap_or(1);
         new["metadata"]["generation"] = json!(g + 1);
     }
-    let errors = kinds::validate(st, rt, Some(old), &mut new);
-    if !errors.is_empty() {
-        return Err(Invalid::of(rt, &str_at(old, "/metadata/name"), errors).into());
-    }
-    if !status_only {
+    defaults::on_write(st, rt, &mut new);
+    if status_only {
+        validation::validate_status_update(rt, &new)?;
+    } else {
         validation::validate_update(rt, &new, old)?;
     }
     let now = cluster.clock.now_rfc3339();

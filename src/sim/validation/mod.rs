@@ -1,35 +1,47 @@
 //! What the simulated API server refuses, and how: per-kind validation on create and
-//! update (`422 Invalid` with `details.causes` as the real server builds them), and the
-//! request options every kind shares ([`options`]).
+//! update (`422 Invalid` with `details.causes` as the real server builds them, see
+//! [`Invalid`]), bodies it cannot decode (`400`), and the request options every kind
+//! shares ([`options`]).
 //!
-//! Kinds are found by API group and kind name, so any kind the simulator serves is
-//! validated by the same entry points ([`validate_create`], [`validate_update`]); a kind
+//! Kinds are found by API group and kind name ([`rules`]), so any kind the simulator
+//! serves, custom resources included, is validated by the same entry points
+//! ([`validate_create`], [`validate_update`], [`validate_status_update`]); a kind
 //! without rules of its own gets the metadata checks every object passes. The checks
-//! are pure functions over the object's JSON, ported from the Kubernetes sources named
-//! in each file.
+//! are pure functions over the object's JSON, after the defaults of `sim::defaults`,
+//! ported from the Kubernetes sources named in each file.
 
+mod batch;
 mod config;
 mod containers;
+mod custom;
 mod events;
+mod extensions;
 mod field;
+mod flowcontrol;
 mod invalid;
+mod json;
 mod meta;
 pub mod names;
+mod networking;
 pub mod options;
 mod pods;
 mod policy;
 mod quantity;
+mod rbac;
+mod rules;
 mod selectors;
+mod services;
 mod workloads;
 
 use serde_json::Value;
 
 use super::error::ApiError;
 use super::resource::ResourceType;
-pub use field::{BadValue, ErrorList, ErrorType, FieldError, go_quote};
+pub use field::{BadValue, ErrorList, FieldError, go_quote};
 pub use invalid::Invalid;
 use meta::FinalizerRule;
 use names::NameRule;
+use rules::{Meta, Rules};
 
 /// What is wrong with a label key (empty when it is valid).
 pub fn label_key_errors(key: &str) -> Vec<String> {
@@ -59,159 +71,6 @@ impl From<Refusal> for ApiError {
     }
 }
 
-/// How a kind's metadata is validated by its own strategy.
-#[derive(Clone, Copy)]
-enum Meta {
-    /// Core and apps kinds: the name rule plus the standard-finalizer rule.
-    Core(NameRule),
-    /// Other groups: the name rule only.
-    Plain(NameRule),
-    /// The strategy leaves metadata to the generic pass (core/v1 Events, PDBs).
-    Generic,
-}
-
-type Check = fn(&Value) -> ErrorList;
-type UpdateCheck = fn(&Value, &Value) -> ErrorList;
-
-/// The validation rules of one kind.
-struct Rules {
-    meta: Meta,
-    create: Check,
-    update: UpdateCheck,
-}
-
-fn nothing(_: &Value) -> ErrorList {
-    Vec::new()
-}
-
-fn nothing_changed(_: &Value, _: &Value) -> ErrorList {
-    Vec::new()
-}
-
-fn namespace_spec(ns: &Value) -> ErrorList {
-    let mut errs = ErrorList::new();
-    for f in ns
-        .pointer("/spec/finalizers")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let f = f.as_str().unwrap_or_default();
-        let bad = names::is_qualified_name(f);
-        errs.extend(
-            bad.into_iter()
-                .map(|m| FieldError::invalid("spec.finalizers", field::BadValue::Str(f.into()), m)),
-        );
-        if !f.contains('/') && f != "kubernetes" {
-            errs.push(FieldError::invalid(
-                "spec.finalizers",
-                field::BadValue::Str(f.into()),
-                "name is neither a standard finalizer name nor is it fully qualified",
-            ));
-        }
-    }
-    errs
-}
-
-fn pod_update(new: &Value, old: &Value) -> ErrorList {
-    pods::pod_update(new, old)
-}
-
-fn deployment_update(new: &Value, old: &Value) -> ErrorList {
-    workloads::workload_update(workloads::deployment, new, old)
-}
-
-fn replica_set_update(new: &Value, old: &Value) -> ErrorList {
-    workloads::workload_update(workloads::replica_set, new, old)
-}
-
-fn daemon_set_update(new: &Value, old: &Value) -> ErrorList {
-    workloads::workload_update(workloads::daemon_set, new, old)
-}
-
-fn event_update(new: &Value, _: &Value) -> ErrorList {
-    events::event(new)
-}
-
-fn pdb_update(new: &Value, _: &Value) -> ErrorList {
-    policy::pod_disruption_budget(new)
-}
-
-fn lease_update(new: &Value, _: &Value) -> ErrorList {
-    policy::lease(new)
-}
-
-fn rules(group: &str, kind: &str) -> Rules {
-    let r = |meta, create: Check, update: UpdateCheck| Rules {
-        meta,
-        create,
-        update,
-    };
-    use Meta::{Core, Generic, Plain};
-    use NameRule::{Dns1035Label, Label, PathSegment, Subdomain};
-    match (group, kind) {
-        ("", "Pod") => r(Core(Subdomain), pods::pod_create, pod_update),
-        ("", "Namespace") => r(Core(Label), namespace_spec, nothing_changed),
-        ("", "Node") => r(Core(Subdomain), nothing, nothing_changed),
-        ("", "ConfigMap") => r(
-            Core(Subdomain),
-            config::config_map,
-            config::config_map_update,
-        ),
-        ("", "Secret") => r(Core(Subdomain), config::secret, config::secret_update),
-        ("", "Event") => r(Generic, events::event, event_update),
-        ("", "Service") => r(Core(Dns1035Label), nothing, nothing_changed),
-        ("", "ServiceAccount" | "PersistentVolumeClaim" | "Endpoints") => {
-            r(Core(Subdomain), nothing, nothing_changed)
-        }
-        ("", "PersistentVolume") => r(Core(Subdomain), nothing, nothing_changed),
-        ("apps", "Deployment") => r(Core(Subdomain), workloads::deployment, deployment_update),
-        ("apps", "ReplicaSet") => r(Core(Subdomain), workloads::replica_set, replica_set_update),
-        ("apps", "DaemonSet") => r(Core(Subdomain), workloads::daemon_set, daemon_set_update),
-        ("apps", "StatefulSet") => r(
-            Core(Subdomain),
-            workloads::stateful_set,
-            workloads::stateful_set_update,
-        ),
-        ("policy", "PodDisruptionBudget") => r(Generic, policy::pod_disruption_budget, pdb_update),
-        ("coordination.k8s.io", "Lease") => r(Plain(Subdomain), policy::lease, lease_update),
-        ("batch", "Job" | "CronJob") | ("networking.k8s.io", "Ingress") => {
-            r(Core(Subdomain), nothing, nothing_changed)
-        }
-        (
-            "rbac.authorization.k8s.io",
-            "Role" | "RoleBinding" | "ClusterRole" | "ClusterRoleBinding",
-        ) => r(Core(PathSegment), nothing, nothing_changed),
-        ("discovery.k8s.io", "EndpointSlice") => r(Core(Subdomain), nothing, nothing_changed),
-        ("flowcontrol.apiserver.k8s.io", "FlowSchema" | "PriorityLevelConfiguration") => {
-            r(Core(PathSegment), nothing, nothing_changed)
-        }
-        (
-            "admissionregistration.k8s.io",
-            "ValidatingWebhookConfiguration" | "MutatingWebhookConfiguration",
-        )
-        | ("apiextensions.k8s.io", "CustomResourceDefinition") => {
-            r(Plain(Subdomain), nothing, nothing_changed)
-        }
-        ("apiregistration.k8s.io", "APIService") => r(Plain(PathSegment), nothing, nothing_changed),
-        _ => r(Generic, nothing, nothing_changed),
-    }
-}
-
-/// The rules of a type: a custom resource's metadata is checked as
-/// `customResourceStrategy` does (its name a DNS subdomain), a built-in kind's by its
-/// group and kind.
-fn rules_of(rt: &ResourceType) -> Rules {
-    if rt.custom {
-        return Rules {
-            meta: Meta::Plain(NameRule::Subdomain),
-            create: nothing,
-            update: nothing_changed,
-        };
-    }
-    rules(&rt.group, &rt.kind)
-}
-
 fn strategy_meta(rules: &Rules, rt: &ResourceType, obj: &Value) -> ErrorList {
     let ns = rt.namespaced;
     match rules.meta {
@@ -231,11 +90,16 @@ fn generic_meta(rt: &ResourceType, obj: &Value) -> ErrorList {
     )
 }
 
+/// A custom resource's errors against its CRD's schema (none for built-in kinds).
+fn schema_errors(rt: &ResourceType, obj: &Value) -> ErrorList {
+    match rt.schema.as_deref() {
+        Some(schema) if rt.custom => custom::custom_resource(schema, obj),
+        _ => Vec::new(),
+    }
+}
+
 fn name_of(obj: &Value) -> String {
-    obj.pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string()
+    json::text(obj, "/metadata/name").to_string()
 }
 
 fn refuse(rt: &ResourceType, obj: &Value, errors: ErrorList) -> Result<(), Refusal> {
@@ -282,9 +146,10 @@ fn decodable(rt: &ResourceType, obj: &Value) -> Result<(), Refusal> {
 /// the kind's strategy and then the generic metadata pass of `BeforeCreate` do.
 pub fn validate_create(rt: &ResourceType, obj: &Value) -> Result<(), Refusal> {
     decodable(rt, obj)?;
-    let rules = rules_of(rt);
+    let rules = rules::rules(rt);
     let mut errs = strategy_meta(&rules, rt, obj);
     errs.extend((rules.create)(obj));
+    errs.extend(schema_errors(rt, obj));
     refuse(rt, obj, errs)?;
     refuse(rt, obj, generic_meta(rt, obj))
 }
@@ -293,7 +158,7 @@ pub fn validate_create(rt: &ResourceType, obj: &Value) -> Result<(), Refusal> {
 /// what clients cannot change carried over from `old`).
 pub fn validate_update(rt: &ResourceType, new: &Value, old: &Value) -> Result<(), Refusal> {
     decodable(rt, new)?;
-    let rules = rules_of(rt);
+    let rules = rules::rules(rt);
     let mut errs = generic_meta(rt, new);
     errs.extend(meta::object_meta_update(new, old));
     for e in strategy_meta(&rules, rt, new) {
@@ -301,8 +166,16 @@ pub fn validate_update(rt: &ResourceType, new: &Value, old: &Value) -> Result<()
             errs.push(e);
         }
     }
-    errs.extend((rules.update)(new, old));
+    errs.extend(rules.update_errors(new, old));
+    errs.extend(schema_errors(rt, new));
     refuse(rt, new, errs)
+}
+
+/// Validates a write of the status subresource (`new` is `old` with the new status):
+/// a custom resource's status against its schema. Built-in kinds' status rules are
+/// not modelled.
+pub fn validate_status_update(rt: &ResourceType, new: &Value) -> Result<(), Refusal> {
+    refuse(rt, new, schema_errors(rt, new))
 }
 
 #[cfg(test)]

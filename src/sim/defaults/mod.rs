@@ -1,12 +1,17 @@
-//! What differs between kinds on create and update: the defaults the API server fills
-//! in and the validation it runs (names, required fields, immutable fields), keyed by
-//! API group and kind. Custom resources are validated against their
-//! CustomResourceDefinition's schema.
+//! What the API server fills in before it validates a write, keyed by API group and
+//! kind: [`on_create`] for what only a new object gets (allocated cluster IPs and node
+//! ports, generated selectors, an initial status), [`on_write`] for what decoding
+//! does to every write, updates and status writes included (Secret `stringData`
+//! folded into `data`, RBAC subjects' group, custom resources pruned by their schema,
+//! a FlowSchema's `Dangling` condition).
+//!
+//! Defaults are kept apart from `validation`: they read and allocate from the
+//! cluster's state, while the validation rules are pure functions over the object.
 
 mod batch;
 mod control;
 mod core;
-mod network;
+mod custom;
 mod rbac;
 
 use serde_json::{Value, json};
@@ -15,10 +20,9 @@ use super::fleet::{Cluster, ClusterState};
 use super::objects::default_tolerations;
 use super::resource::ResourceType;
 use super::store::str_at;
-use super::validation::FieldError;
 
-/// Fills in the defaults of a new object of type `rt`.
-pub fn defaults(cluster: &Cluster, st: &mut ClusterState, rt: &ResourceType, obj: &mut Value) {
+/// Fills in the defaults of a new object of type `rt` (then [`on_write`] runs too).
+pub fn on_create(cluster: &Cluster, st: &mut ClusterState, rt: &ResourceType, obj: &mut Value) {
     let now = cluster.clock.now_rfc3339();
     if rt.custom {
         // With a status subresource, status is not the creator's to set.
@@ -38,13 +42,10 @@ pub fn defaults(cluster: &Cluster, st: &mut ClusterState, rt: &ResourceType, obj
             obj["metadata"]["labels"]["kubernetes.io/metadata.name"] = json!(name);
         }
         ("", "Service") => core::service_defaults(cluster, st, obj),
-        ("", "Secret") => core::secret_defaults(obj),
+        ("", "Secret") => core::secret_type(obj),
         ("batch", "Job") => batch::job_defaults(obj),
         ("batch", "CronJob") => batch::cron_job_defaults(obj),
         ("networking.k8s.io", "Ingress") => obj["status"] = json!({"loadBalancer": {}}),
-        ("rbac.authorization.k8s.io", "RoleBinding" | "ClusterRoleBinding") => {
-            rbac::binding_defaults(obj)
-        }
         ("flowcontrol.apiserver.k8s.io", "FlowSchema") => control::flow_schema_defaults(obj),
         ("flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration") => {
             control::priority_level_defaults(obj)
@@ -102,54 +103,19 @@ fn pod(obj: &mut Value, now: &str) {
     }
 }
 
-/// Validates a new (`old` None) or updated object of type `rt`; may normalise it (a
-/// custom resource loses the fields its schema does not know, as on a real server).
-pub fn validate(
-    st: &ClusterState,
-    rt: &ResourceType,
-    old: Option<&Value>,
-    obj: &mut Value,
-) -> Vec<FieldError> {
-    let mut errs = Vec::new();
+/// Normalises an object of type `rt` about to be written (created, updated or its
+/// status written), as decoding and defaulting do on every request.
+pub fn on_write(st: &ClusterState, rt: &ResourceType, obj: &mut Value) {
     if rt.custom {
-        return super::crd_schema::validate_custom(rt, obj);
+        custom::prune_custom(rt, obj);
+        return;
     }
     match (rt.group.as_str(), rt.kind.as_str()) {
-        ("", "Service") => core::validate_service(obj, old, &mut errs),
-        // Validated once, with ConfigMaps, by the validation rules.
         ("", "Secret") => core::fold_string_data(obj),
-        ("", "ServiceAccount") => core::validate_service_account(obj, &mut errs),
-        ("discovery.k8s.io", "EndpointSlice") => network::validate_endpoint_slice(obj, &mut errs),
-        ("rbac.authorization.k8s.io", "Role") => rbac::validate_role(obj, true, &mut errs),
-        ("rbac.authorization.k8s.io", "ClusterRole") => rbac::validate_role(obj, false, &mut errs),
-        ("rbac.authorization.k8s.io", "RoleBinding") => {
-            rbac::binding_defaults(obj);
-            rbac::validate_binding(obj, old, true, &mut errs)
+        ("rbac.authorization.k8s.io", "RoleBinding" | "ClusterRoleBinding") => {
+            rbac::binding_defaults(obj)
         }
-        ("rbac.authorization.k8s.io", "ClusterRoleBinding") => {
-            rbac::binding_defaults(obj);
-            rbac::validate_binding(obj, old, false, &mut errs)
-        }
-        ("batch", "Job") => batch::validate_job(obj, old, &mut errs),
-        ("batch", "CronJob") => batch::validate_cron_job(obj, &mut errs),
-        ("networking.k8s.io", "Ingress") => network::validate_ingress(obj, &mut errs),
-        ("apiextensions.k8s.io", "CustomResourceDefinition") => {
-            errs = super::crd::validate_definition(obj, old)
-        }
-        ("flowcontrol.apiserver.k8s.io", "FlowSchema") => {
-            control::validate_flow_schema(st, obj, &mut errs)
-        }
-        ("flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration") => {
-            control::validate_priority_level(obj, &mut errs)
-        }
-        ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration") => {
-            control::validate_webhooks(obj, false, &mut errs)
-        }
-        ("admissionregistration.k8s.io", "MutatingWebhookConfiguration") => {
-            control::validate_webhooks(obj, true, &mut errs)
-        }
-        ("apiregistration.k8s.io", "APIService") => control::validate_api_service(obj, &mut errs),
+        ("flowcontrol.apiserver.k8s.io", "FlowSchema") => control::flow_schema_dangling(st, obj),
         _ => {}
     }
-    errs
 }

@@ -1,77 +1,14 @@
-//! batch/v1 Jobs and CronJobs: defaults (a Job's generated selector and labels, its
-//! parallelism, completions and backoff limit; a CronJob's policies and history
-//! limits) and validation as `pkg/apis/batch/validation` does it.
+//! batch/v1 Jobs and CronJobs (`pkg/apis/batch/validation`): a pod template that
+//! ends (restart policy OnFailure or Never) with containers, counts that are not
+//! negative, a schedule that parses, and a Job's template and selector fixed once
+//! created.
 
 use serde_json::{Value, json};
 
-use super::super::store::str_at;
-use super::super::validation::FieldError;
+use super::field::{ErrorList, FieldError};
+use crate::sim::store::str_at;
 
 const RESTART: [&str; 2] = ["OnFailure", "Never"];
-
-fn default(obj: &mut Value, pointer: &str, v: Value) {
-    if obj.pointer(pointer).is_none() {
-        let (parent, key) = pointer.rsplit_once('/').unwrap_or(("", pointer));
-        if let Some(p) = obj.pointer_mut(parent).and_then(Value::as_object_mut) {
-            p.insert(key.to_string(), v);
-        }
-    }
-}
-
-/// Defaults of a new Job (`uid` is its metadata.uid, used in the generated selector).
-pub fn job_defaults(obj: &mut Value) {
-    let uid = str_at(obj, "/metadata/uid");
-    let name = str_at(obj, "/metadata/name");
-    if !obj["spec"].is_object() {
-        obj["spec"] = json!({});
-    }
-    let manual = obj.pointer("/spec/manualSelector").and_then(Value::as_bool) == Some(true);
-    if !manual {
-        let labels = json!({"batch.kubernetes.io/controller-uid": uid, "batch.kubernetes.io/job-name": name,
-            "controller-uid": uid, "job-name": name});
-        if !obj["spec"]["template"]["metadata"].is_object() {
-            obj["spec"]["template"]["metadata"] = json!({});
-        }
-        if let (Some(t), Some(l)) = (
-            obj["spec"]["template"]["metadata"]
-                .as_object_mut()
-                .map(|m| m.entry("labels").or_insert_with(|| json!({}))),
-            labels.as_object(),
-        ) {
-            for (k, v) in l {
-                t[k] = v.clone();
-            }
-        }
-        obj["spec"]["selector"] =
-            json!({"matchLabels": {"batch.kubernetes.io/controller-uid": uid}});
-    }
-    let explicit_parallelism = obj.pointer("/spec/parallelism").is_some();
-    default(obj, "/spec/parallelism", json!(1));
-    if obj.pointer("/spec/completions").is_none() && !explicit_parallelism {
-        obj["spec"]["completions"] = json!(1);
-    }
-    default(obj, "/spec/backoffLimit", json!(6));
-    default(obj, "/spec/completionMode", json!("NonIndexed"));
-    default(obj, "/spec/suspend", json!(false));
-    default(
-        obj,
-        "/spec/podReplacementPolicy",
-        json!("TerminatingOrFailed"),
-    );
-    if obj
-        .pointer("/spec/template/spec")
-        .is_some_and(Value::is_object)
-    {
-        for (k, v) in [
-            ("terminationGracePeriodSeconds", json!(30)),
-            ("dnsPolicy", json!("ClusterFirst")),
-            ("schedulerName", json!("default-scheduler")),
-        ] {
-            default(obj, &format!("/spec/template/spec/{k}"), v);
-        }
-    }
-    obj["status"] = json!({});
-}
 
 fn non_negative(obj: &Value, pointer: &str, field: &str, errs: &mut Vec<FieldError>) {
     if let Some(v) = obj.pointer(pointer)
@@ -116,10 +53,11 @@ fn validate_job_template(spec: &Value, path: &str, errs: &mut Vec<FieldError>) {
     }
 }
 
-/// Validation of a Job (the pod template is fixed once created).
-pub fn validate_job(obj: &Value, old: Option<&Value>, errs: &mut Vec<FieldError>) {
+/// A Job.
+pub fn job(obj: &Value) -> ErrorList {
+    let mut errs = ErrorList::new();
     let spec = obj.get("spec").cloned().unwrap_or(Value::Null);
-    validate_job_template(&spec, "spec", errs);
+    validate_job_template(&spec, "spec", &mut errs);
     for (p, f) in [
         ("/spec/parallelism", "spec.parallelism"),
         ("/spec/completions", "spec.completions"),
@@ -130,7 +68,7 @@ pub fn validate_job(obj: &Value, old: Option<&Value>, errs: &mut Vec<FieldError>
             "spec.ttlSecondsAfterFinished",
         ),
     ] {
-        non_negative(obj, p, f, errs);
+        non_negative(obj, p, f, &mut errs);
     }
     let mode = str_at(obj, "/spec/completionMode");
     if !["NonIndexed", "Indexed", ""].contains(&mode.as_str()) {
@@ -140,34 +78,25 @@ pub fn validate_job(obj: &Value, old: Option<&Value>, errs: &mut Vec<FieldError>
             &["NonIndexed", "Indexed"],
         ));
     }
-    if let Some(old) = old {
-        if old.pointer("/spec/template") != obj.pointer("/spec/template") {
-            errs.push(FieldError::invalid(
-                "spec.template",
-                obj.pointer("/spec/template").unwrap_or(&Value::Null),
-                "field is immutable",
-            ));
-        }
-        if old.pointer("/spec/selector") != obj.pointer("/spec/selector") {
-            errs.push(FieldError::invalid(
-                "spec.selector",
-                obj.pointer("/spec/selector").unwrap_or(&Value::Null),
-                "field is immutable",
-            ));
-        }
-    }
+    errs
 }
 
-/// Defaults of a new CronJob.
-pub fn cron_job_defaults(obj: &mut Value) {
-    if !obj["spec"].is_object() {
-        obj["spec"] = json!({});
+/// A Job update: valid, with its pod template and selector unchanged.
+pub fn job_update(new: &Value, old: &Value) -> ErrorList {
+    let mut errs = job(new);
+    for (ptr, field) in [
+        ("/spec/template", "spec.template"),
+        ("/spec/selector", "spec.selector"),
+    ] {
+        if old.pointer(ptr) != new.pointer(ptr) {
+            errs.push(FieldError::invalid(
+                field,
+                new.pointer(ptr).unwrap_or(&Value::Null),
+                "field is immutable",
+            ));
+        }
     }
-    default(obj, "/spec/concurrencyPolicy", json!("Allow"));
-    default(obj, "/spec/suspend", json!(false));
-    default(obj, "/spec/successfulJobsHistoryLimit", json!(3));
-    default(obj, "/spec/failedJobsHistoryLimit", json!(1));
-    obj["status"] = json!({});
+    errs
 }
 
 /// Whether a cron schedule parses: five fields of numbers, ranges, steps, lists, `*`
@@ -217,8 +146,9 @@ pub fn cron_ok(schedule: &str) -> bool {
         })
 }
 
-/// Validation of a CronJob.
-pub fn validate_cron_job(obj: &Value, errs: &mut Vec<FieldError>) {
+/// A CronJob.
+pub fn cron_job(obj: &Value) -> ErrorList {
+    let mut errs = ErrorList::new();
     let name = str_at(obj, "/metadata/name");
     if name.len() > 52 {
         errs.push(FieldError::invalid(
@@ -246,15 +176,16 @@ pub fn validate_cron_job(obj: &Value, errs: &mut Vec<FieldError>) {
         ));
     }
     match obj.pointer("/spec/jobTemplate/spec") {
-        Some(spec) => validate_job_template(spec, "spec.jobTemplate.spec", errs),
+        Some(spec) => validate_job_template(spec, "spec.jobTemplate.spec", &mut errs),
         None => errs.push(FieldError::required("spec.jobTemplate", "")),
     }
     non_negative(
         obj,
         "/spec/startingDeadlineSeconds",
         "spec.startingDeadlineSeconds",
-        errs,
+        &mut errs,
     );
+    errs
 }
 
 #[cfg(test)]
@@ -262,30 +193,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn jobs_get_a_selector_and_need_a_restart_policy_that_ends() {
-        let mut j = json!({"metadata": {"name": "migrate", "uid": "u-1"},
-            "spec": {"template": {"spec": {"restartPolicy": "Always", "containers": [{"name": "m", "image": "i"}]}}}});
-        job_defaults(&mut j);
-        assert_eq!(
-            j.pointer("/spec/selector/matchLabels/batch.kubernetes.io~1controller-uid"),
-            Some(&json!("u-1"))
-        );
-        assert_eq!(
-            j.pointer("/spec/template/metadata/labels/job-name"),
-            Some(&json!("migrate"))
-        );
-        assert_eq!(
-            (
-                j["spec"]["completions"].clone(),
-                j["spec"]["backoffLimit"].clone()
-            ),
-            (json!(1), json!(6))
-        );
-        let mut errs = Vec::new();
-        validate_job(&j, None, &mut errs);
+    fn a_job_needs_a_restart_policy_that_ends_and_keeps_its_template() {
+        // As defaulting leaves a Job: selector, counts and modes set.
+        let j = json!({"metadata": {"name": "migrate", "uid": "u-1"},
+            "spec": {"parallelism": 1, "completions": 1, "backoffLimit": 6, "completionMode": "NonIndexed",
+                "selector": {"matchLabels": {"batch.kubernetes.io/controller-uid": "u-1"}},
+                "template": {"spec": {"restartPolicy": "Always", "containers": [{"name": "m", "image": "i"}]}}}});
+        let errs = job(&j);
         assert_eq!(errs.len(), 1);
         assert_eq!(errs[0].field, "spec.template.spec.restartPolicy");
         assert_eq!(errs[0].kind.reason(), "FieldValueNotSupported");
+        let mut fixed = j.clone();
+        fixed["spec"]["template"]["spec"]["restartPolicy"] = json!("Never");
+        assert!(job(&fixed).is_empty());
+        let mut changed = fixed.clone();
+        changed["spec"]["template"]["spec"]["containers"][0]["image"] = json!("j");
+        let fields: Vec<String> = job_update(&changed, &fixed)
+            .into_iter()
+            .map(|e| e.field)
+            .collect();
+        assert_eq!(fields, ["spec.template"]);
     }
 
     #[test]

@@ -1,11 +1,10 @@
 //! Custom resources checked against their CustomResourceDefinition's structural
-//! `openAPIV3Schema`, as the API server does: fields the schema does not declare are
-//! pruned, then types, required fields, enums, bounds, lengths and patterns are checked.
+//! `openAPIV3Schema`, as the API server does after pruning: types, required fields,
+//! enums, bounds, lengths, patterns and list sizes.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::resource::ResourceType;
-use super::validation::{BadValue, ErrorType, FieldError};
+use super::field::{BadValue, ErrorList, ErrorType, FieldError};
 
 fn strings(v: Option<&Value>) -> Vec<String> {
     v.and_then(Value::as_array)
@@ -39,49 +38,7 @@ fn type_ok(want: &str, v: &Value) -> bool {
     }
 }
 
-/// Removes the fields a structural schema does not declare (unless it preserves
-/// unknown fields), as the API server prunes custom resources.
-fn prune(v: &mut Value, schema: &Value) {
-    if schema
-        .get("x-kubernetes-preserve-unknown-fields")
-        .and_then(Value::as_bool)
-        == Some(true)
-    {
-        return;
-    }
-    match v {
-        Value::Object(map) => {
-            let props = schema.get("properties").and_then(Value::as_object);
-            let additional = schema.get("additionalProperties");
-            if let Some(props) = props {
-                map.retain(|k, _| props.contains_key(k));
-                for (k, child) in map.iter_mut() {
-                    if let Some(s) = props.get(k) {
-                        prune(child, s);
-                    }
-                }
-            } else if let Some(add) = additional.filter(|a| a.is_object()) {
-                for child in map.values_mut() {
-                    prune(child, add);
-                }
-            } else if additional.and_then(Value::as_bool) != Some(true)
-                && schema.get("type").and_then(Value::as_str) == Some("object")
-            {
-                map.clear();
-            }
-        }
-        Value::Array(items) => {
-            if let Some(s) = schema.get("items") {
-                for it in items {
-                    prune(it, s);
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-fn check(v: &Value, schema: &Value, path: &str, errs: &mut Vec<FieldError>) {
+fn check(v: &Value, schema: &Value, path: &str, errs: &mut ErrorList) {
     if v.is_null() && schema.get("nullable").and_then(Value::as_bool) == Some(true) {
         return;
     }
@@ -225,34 +182,29 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-/// Prunes and validates a custom resource against its type's schema.
-pub fn validate_custom(rt: &ResourceType, obj: &mut Value) -> Vec<FieldError> {
-    let mut errs = Vec::new();
-    let Some(schema) = rt.schema.as_deref() else {
-        return errs;
-    };
-    if let Some(map) = obj.as_object_mut() {
-        let keep: Map<String, Value> = ["apiVersion", "kind", "metadata"]
-            .iter()
-            .filter_map(|k| map.remove(*k).map(|v| (k.to_string(), v)))
-            .collect();
-        let mut rest = Value::Object(std::mem::take(map));
-        prune(&mut rest, schema);
-        let mut schema_top = schema.clone();
-        if let Some(props) = schema_top
-            .get_mut("properties")
-            .and_then(Value::as_object_mut)
-        {
-            for k in ["apiVersion", "kind", "metadata"] {
-                props.remove(k);
-            }
+/// The fields every object has, which a CRD's schema does not describe.
+const OBJECT_FIELDS: [&str; 3] = ["apiVersion", "kind", "metadata"];
+
+/// A custom resource (already pruned, see `defaults::custom`) against its type's
+/// structural schema; the fields every object has are not the schema's to check.
+pub fn custom_resource(schema: &Value, obj: &Value) -> ErrorList {
+    let mut errs = ErrorList::new();
+    let mut rest = obj.clone();
+    if let Some(map) = rest.as_object_mut() {
+        for k in OBJECT_FIELDS {
+            map.remove(k);
         }
-        check(&rest, &schema_top, "", &mut errs);
-        if let Value::Object(r) = rest {
-            map.extend(r);
-        }
-        map.extend(keep);
     }
+    let mut schema_top = schema.clone();
+    if let Some(props) = schema_top
+        .get_mut("properties")
+        .and_then(Value::as_object_mut)
+    {
+        for k in OBJECT_FIELDS {
+            props.remove(k);
+        }
+    }
+    check(&rest, &schema_top, "", &mut errs);
     errs
 }
 
@@ -263,19 +215,14 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn custom_resources_are_pruned_and_checked_against_the_schema() {
+    fn custom_resources_are_checked_against_the_schema() {
         let t = crontab_type();
-        let mut ok = json!({"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "x"},
-            "spec": {"cronSpec": "* * * * */5", "unknown": 1}});
-        assert!(validate_custom(&t, &mut ok).is_empty());
-        assert_eq!(
-            ok.pointer("/spec/unknown"),
-            None,
-            "unknown fields are pruned"
-        );
-        assert_eq!(ok.pointer("/metadata/name"), Some(&json!("x")));
-        let mut bad = json!({"metadata": {"name": "x"}, "spec": {"replicas": "two", "mode": "c"}});
-        let errs = validate_custom(&t, &mut bad);
+        let schema = t.schema.as_deref().unwrap_or(&Value::Null);
+        let ok = json!({"apiVersion": "stable.example.com/v1", "kind": "CronTab", "metadata": {"name": "x"},
+            "spec": {"cronSpec": "* * * * */5"}});
+        assert!(custom_resource(schema, &ok).is_empty());
+        let bad = json!({"metadata": {"name": "x"}, "spec": {"replicas": "two", "mode": "c"}});
+        let errs = custom_resource(schema, &bad);
         let fields: Vec<(&str, &str)> = errs
             .iter()
             .map(|e| (e.field.as_str(), e.kind.reason()))

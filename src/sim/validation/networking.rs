@@ -1,11 +1,13 @@
-//! networking.k8s.io/v1 Ingresses and discovery.k8s.io/v1 EndpointSlices, validated as
-//! `pkg/apis/networking/validation` and `pkg/apis/discovery/validation` do.
+//! networking.k8s.io/v1 Ingresses and discovery.k8s.io/v1 EndpointSlices
+//! (`pkg/apis/networking/validation`, `pkg/apis/discovery/validation`): rules or a
+//! default backend, paths with a type and one backend each; slices with an address
+//! type and addresses.
 
 use serde_json::{Value, json};
 
-use super::super::store::str_at;
-use super::super::validation::FieldError;
-use super::super::validation::names::is_dns1123_subdomain;
+use super::field::{ErrorList, FieldError};
+use super::names::is_dns1123_subdomain;
+use crate::sim::store::str_at;
 
 const PATH_TYPES: [&str; 3] = ["Exact", "ImplementationSpecific", "Prefix"];
 
@@ -60,8 +62,14 @@ fn backend(b: &Value, path: &str, errs: &mut Vec<FieldError>) {
     }
 }
 
-/// Validation of an Ingress.
-pub fn validate_ingress(obj: &Value, errs: &mut Vec<FieldError>) {
+/// An Ingress.
+pub fn ingress(obj: &Value) -> ErrorList {
+    let mut errs = ErrorList::new();
+    ingress_spec(obj, &mut errs);
+    errs
+}
+
+fn ingress_spec(obj: &Value, errs: &mut ErrorList) {
     let spec = obj.get("spec").cloned().unwrap_or(json!({}));
     let rules = spec
         .get("rules")
@@ -153,8 +161,9 @@ pub fn validate_ingress(obj: &Value, errs: &mut Vec<FieldError>) {
     }
 }
 
-/// Validation of an EndpointSlice.
-pub fn validate_endpoint_slice(obj: &Value, errs: &mut Vec<FieldError>) {
+/// An EndpointSlice.
+pub fn endpoint_slice(obj: &Value) -> ErrorList {
+    let mut errs = ErrorList::new();
     let ty = str_at(obj, "/addressType");
     if ty.is_empty() {
         errs.push(FieldError::required("addressType", ""));
@@ -182,6 +191,7 @@ pub fn validate_endpoint_slice(obj: &Value, errs: &mut Vec<FieldError>) {
             ));
         }
     }
+    errs
 }
 
 #[cfg(test)]
@@ -190,12 +200,10 @@ mod tests {
 
     #[test]
     fn ingress_paths_need_a_type_an_absolute_path_and_one_backend() {
-        let mut errs = Vec::new();
-        validate_ingress(
+        let errs = ingress(
             &json!({"metadata": {"name": "web"}, "spec": {"rules": [{"host": "shop.example.com", "http": {"paths": [
                 {"path": "shop", "pathType": "Prefix", "backend": {"service": {"name": "web", "port": {"number": 80}}}},
                 {"path": "/", "backend": {"service": {"name": "web", "port": {}}}}]}}]}}),
-            &mut errs,
         );
         let f: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(
@@ -206,8 +214,7 @@ mod tests {
                 "spec.rules[0].http.paths[1].backend.service.port"
             ]
         );
-        let mut errs = Vec::new();
-        validate_ingress(&json!({"metadata": {"name": "web"}, "spec": {}}), &mut errs);
+        let errs = ingress(&json!({"metadata": {"name": "web"}, "spec": {}}));
         assert_eq!(errs.len(), 1);
     }
 }
