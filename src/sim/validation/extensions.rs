@@ -5,9 +5,9 @@
 
 use serde_json::{Value, json};
 
-use super::field::{ErrorList, FieldError};
+use super::field::{BadValue, ErrorList, FieldError, go_quote};
 use super::json::items;
-use super::names::{is_dns1035_label, is_dns1123_subdomain};
+use super::names::{is_dns1035_label, is_dns1123_subdomain, is_path_segment_name};
 use crate::sim::store::str_at;
 
 fn list(v: &Value, key: &str) -> Vec<Value> {
@@ -185,12 +185,17 @@ pub fn api_service(obj: &Value) -> ErrorList {
     let name = str_at(obj, "/metadata/name");
     let group = str_at(obj, "/spec/group");
     let version = str_at(obj, "/spec/version");
-    // An empty name is the metadata pass's to report.
-    if !name.is_empty() && name != format!("{version}.{group}") {
+    // The name rule (`ValidateAPIService`'s name func): a path segment, which the
+    // metadata pass checks, and then exactly `version.group`.
+    let required = format!("{version}.{group}");
+    if !name.is_empty() && is_path_segment_name(&name, false).is_empty() && name != required {
         errs.push(FieldError::invalid(
             "metadata.name",
-            &json!(name),
-            "must be `spec.version+\".\"+spec.group`",
+            BadValue::Str(name.clone()),
+            format!(
+                "must be `spec.version+\".\"+spec.group`: {}",
+                go_quote(&required)
+            ),
         ));
     }
     if version.is_empty() {

@@ -174,10 +174,10 @@ fn built_in(group: &str, kind: &str) -> Rules {
             Own(rbac::cluster_role_binding_update),
         ),
         ("flowcontrol.apiserver.k8s.io", "FlowSchema") => {
-            r(Core(PathSegment), flowcontrol::flow_schema, AsCreate)
+            r(Core(Subdomain), flowcontrol::flow_schema, AsCreate)
         }
         ("flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration") => {
-            r(Core(PathSegment), flowcontrol::priority_level, AsCreate)
+            r(Core(Subdomain), flowcontrol::priority_level, AsCreate)
         }
         ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration") => {
             r(Plain(Subdomain), extensions::validating_webhooks, AsCreate)
