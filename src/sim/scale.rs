@@ -70,19 +70,21 @@ pub fn scale(
     if !rv.is_empty() && rv != str_at(&obj, "/metadata/resourceVersion") {
         return Err(ApiError::conflict(rt, name));
     }
-    let replicas = wanted
-        .pointer("/spec/replicas")
+    // Refused as the Scale it is (`ValidateScale`), not as the workload.
+    let given = wanted.pointer("/spec/replicas");
+    let replicas = given
         .and_then(Value::as_i64)
         .filter(|r| *r >= 0)
         .ok_or_else(|| {
-            ApiError::from(Invalid::field(
-                rt,
+            ApiError::from(Invalid::named(
+                "autoscaling",
+                "Scale",
                 name,
-                FieldError::invalid(
+                vec![FieldError::invalid(
                     "spec.replicas",
-                    BadValue::Omit,
+                    given.map_or(BadValue::Omit, BadValue::from),
                     "must be greater than or equal to 0",
-                ),
+                )],
             ))
         })?;
     if obj.pointer("/spec/replicas").and_then(Value::as_i64) != Some(replicas) {
