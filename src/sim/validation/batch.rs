@@ -3,78 +3,67 @@
 //! negative, a schedule that parses, and a Job's template and selector fixed once
 //! created.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::field::{ErrorList, FieldError};
-use crate::sim::store::str_at;
+use super::field::{BadValue, ErrorList, FieldError};
+use super::json::{items, text};
+use super::require;
 
 const RESTART: [&str; 2] = ["OnFailure", "Never"];
 
-fn non_negative(obj: &Value, pointer: &str, field: &str, errs: &mut Vec<FieldError>) {
-    if let Some(v) = obj.pointer(pointer)
-        && v.as_i64().is_some_and(|n| n < 0)
-    {
-        errs.push(FieldError::invalid(
-            field,
-            v,
-            "must be greater than or equal to 0",
-        ));
-    }
+fn non_negative(obj: &Value, pointer: &str, field: &str) -> Option<FieldError> {
+    let v = obj.pointer(pointer)?;
+    v.as_i64()
+        .is_some_and(|n| n < 0)
+        .then(|| FieldError::invalid(field, v, "must be greater than or equal to 0"))
 }
 
-/// Validation of a pod template as a Job runs it (`path` is where it sits).
-fn validate_job_template(spec: &Value, path: &str, errs: &mut Vec<FieldError>) {
+/// A pod template as a Job runs it (`path` is where it sits).
+fn job_template(spec: &Value, path: &str) -> ErrorList {
     let Some(template) = spec.get("template").filter(|t| t.is_object()) else {
-        errs.push(FieldError::required(format!("{path}.template"), ""));
-        return;
+        return vec![FieldError::required(format!("{path}.template"), "")];
     };
-    let restart = str_at(template, "/spec/restartPolicy");
-    if restart.is_empty() {
-        errs.push(FieldError::required(
+    let pod = template.get("spec").unwrap_or(&Value::Null);
+    [
+        require::set_and_supported(
+            text(pod, "/restartPolicy"),
             format!("{path}.template.spec.restartPolicy"),
-            "valid values: \"OnFailure\", \"Never\"",
-        ));
-    } else if !RESTART.contains(&restart.as_str()) {
-        errs.push(FieldError::not_supported(
-            format!("{path}.template.spec.restartPolicy"),
-            &json!(restart),
             &RESTART,
-        ));
-    }
-    if template
-        .pointer("/spec/containers")
-        .and_then(Value::as_array)
-        .is_none_or(|c| c.is_empty())
-    {
-        errs.push(FieldError::required(
+            "valid values: \"OnFailure\", \"Never\"",
+        ),
+        require::listed(
+            items(pod, "containers"),
             format!("{path}.template.spec.containers"),
             "",
-        ));
-    }
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// A Job.
 pub fn job(obj: &Value) -> ErrorList {
-    let mut errs = ErrorList::new();
-    let spec = obj.get("spec").cloned().unwrap_or(Value::Null);
-    validate_job_template(&spec, "spec", &mut errs);
-    for (p, f) in [
-        ("/spec/parallelism", "spec.parallelism"),
-        ("/spec/completions", "spec.completions"),
-        ("/spec/backoffLimit", "spec.backoffLimit"),
-        ("/spec/activeDeadlineSeconds", "spec.activeDeadlineSeconds"),
-        (
-            "/spec/ttlSecondsAfterFinished",
-            "spec.ttlSecondsAfterFinished",
-        ),
+    let empty = Value::Null;
+    let mut errs = job_template(obj.get("spec").unwrap_or(&empty), "spec");
+    for field in [
+        "parallelism",
+        "completions",
+        "backoffLimit",
+        "activeDeadlineSeconds",
+        "ttlSecondsAfterFinished",
     ] {
-        non_negative(obj, p, f, &mut errs);
+        errs.extend(non_negative(
+            obj,
+            &format!("/spec/{field}"),
+            &format!("spec.{field}"),
+        ));
     }
-    let mode = str_at(obj, "/spec/completionMode");
-    if !["NonIndexed", "Indexed", ""].contains(&mode.as_str()) {
-        errs.push(FieldError::not_supported(
+    let mode = text(obj, "/spec/completionMode");
+    if !mode.is_empty() {
+        errs.extend(require::supported(
+            mode,
             "spec.completionMode",
-            &json!(mode),
             &["NonIndexed", "Indexed"],
         ));
     }
@@ -149,48 +138,45 @@ pub fn cron_ok(schedule: &str) -> bool {
 /// A CronJob.
 pub fn cron_job(obj: &Value) -> ErrorList {
     let mut errs = ErrorList::new();
-    let name = str_at(obj, "/metadata/name");
+    let name = text(obj, "/metadata/name");
     if name.len() > 52 {
         errs.push(FieldError::invalid(
             "metadata.name",
-            &json!(name),
+            BadValue::Str(name.into()),
             "must be no more than 52 characters",
         ));
     }
-    let schedule = str_at(obj, "/spec/schedule");
+    let schedule = text(obj, "/spec/schedule");
     if schedule.is_empty() {
         errs.push(FieldError::required("spec.schedule", ""));
-    } else if !cron_ok(&schedule) {
+    } else if !cron_ok(schedule) {
         errs.push(FieldError::invalid(
             "spec.schedule",
-            &json!(schedule),
+            BadValue::Str(schedule.into()),
             "unparseable schedule",
         ));
     }
-    let policy = str_at(obj, "/spec/concurrencyPolicy");
-    if !["Allow", "Forbid", "Replace"].contains(&policy.as_str()) {
-        errs.push(FieldError::not_supported(
-            "spec.concurrencyPolicy",
-            &json!(policy),
-            &["Allow", "Forbid", "Replace"],
-        ));
-    }
+    errs.extend(require::supported(
+        text(obj, "/spec/concurrencyPolicy"),
+        "spec.concurrencyPolicy",
+        &["Allow", "Forbid", "Replace"],
+    ));
     match obj.pointer("/spec/jobTemplate/spec") {
-        Some(spec) => validate_job_template(spec, "spec.jobTemplate.spec", &mut errs),
+        Some(spec) => errs.extend(job_template(spec, "spec.jobTemplate.spec")),
         None => errs.push(FieldError::required("spec.jobTemplate", "")),
     }
-    non_negative(
+    errs.extend(non_negative(
         obj,
         "/spec/startingDeadlineSeconds",
         "spec.startingDeadlineSeconds",
-        &mut errs,
-    );
+    ));
     errs
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_job_needs_a_restart_policy_that_ends_and_keeps_its_template() {

@@ -4,17 +4,8 @@
 
 use serde_json::Value;
 
-use super::field::{BadValue, ErrorList, ErrorType, FieldError};
-
-fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
-}
+use super::field::{BadValue, ErrorList, ErrorType, FieldError, child};
+use super::json::items;
 
 /// The JSON type name of a value, as schema errors name it.
 fn type_name(v: &Value) -> &'static str {
@@ -139,18 +130,18 @@ fn check(v: &Value, schema: &Value, path: &str, errs: &mut ErrorList) {
     }
     match v {
         Value::Object(map) => {
-            for r in strings(schema.get("required")) {
-                if !map.contains_key(&r) {
-                    errs.push(FieldError::required(join(path, &r), ""));
+            for r in items(schema, "required").iter().filter_map(Value::as_str) {
+                if !map.contains_key(r) {
+                    errs.push(FieldError::required(child(path, r), ""));
                 }
             }
             let props = schema.get("properties").and_then(Value::as_object);
-            for (k, child) in map {
+            for (k, value) in map {
                 let sub = props
                     .and_then(|p| p.get(k))
                     .or_else(|| schema.get("additionalProperties").filter(|a| a.is_object()));
                 if let Some(s) = sub {
-                    check(child, s, &join(path, k), errs);
+                    check(value, s, &child(path, k), errs);
                 }
             }
         }
@@ -171,14 +162,6 @@ fn check(v: &Value, schema: &Value, path: &str, errs: &mut ErrorList) {
             }
         }
         _ => {}
-    }
-}
-
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
     }
 }
 

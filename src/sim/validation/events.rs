@@ -5,16 +5,13 @@
 use serde_json::Value;
 
 use super::field::{BadValue, ErrorList, FieldError};
+use super::json::text;
 use super::names::{is_dns1123_subdomain, is_qualified_name};
 
 const REPORTING_INSTANCE_LIMIT: usize = 128;
 const ACTION_LIMIT: usize = 128;
 const REASON_LIMIT: usize = 128;
 const NOTE_LIMIT: usize = 1024;
-
-fn text<'a>(v: &'a Value, ptr: &str) -> &'a str {
-    v.pointer(ptr).and_then(Value::as_str).unwrap_or("")
-}
 
 /// A core/v1 Event, on create and on update.
 pub fn event(ev: &Value) -> ErrorList {

@@ -6,165 +6,150 @@
 use serde_json::{Value, json};
 
 use super::field::{BadValue, ErrorList, FieldError, go_quote};
-use super::json::items;
+use super::json::{items, text};
 use super::names::{is_dns1035_label, is_dns1123_subdomain, is_path_segment_name};
+use super::require;
 use crate::sim::store::str_at;
 
-fn list(v: &Value, key: &str) -> Vec<Value> {
-    items(v, key).to_vec()
+fn client_config(w: &Value, path: &str) -> ErrorList {
+    let mut errs = ErrorList::new();
+    let url = w.pointer("/clientConfig/url").and_then(Value::as_str);
+    match (url, w.pointer("/clientConfig/service")) {
+        (Some(_), Some(_)) | (None, None) => errs.push(FieldError::required(
+            format!("{path}clientConfig"),
+            "exactly one of url or service is required",
+        )),
+        (Some(u), None) => {
+            if !u.starts_with("https://") {
+                errs.push(FieldError::invalid(
+                    format!("{path}clientConfig.url"),
+                    BadValue::Str(u.into()),
+                    "'https' is the only allowed URL scheme",
+                ));
+            }
+        }
+        (None, Some(s)) => {
+            let service = format!("{path}clientConfig.service");
+            errs.extend(require::set(
+                text(s, "/name"),
+                format!("{service}.name"),
+                "service name is required",
+            ));
+            errs.extend(require::set(
+                text(s, "/namespace"),
+                format!("{service}.namespace"),
+                "service namespace is required",
+            ));
+            if let Some(p) = s.get("port").and_then(Value::as_i64)
+                && !(1..=65535).contains(&p)
+            {
+                errs.push(FieldError::invalid(
+                    format!("{service}.port"),
+                    BadValue::Int(p),
+                    "port is not valid: must be between 1 and 65535, inclusive",
+                ));
+            }
+        }
+    }
+    errs
+}
+
+fn rule_with_operations(r: &Value, path: &str) -> ErrorList {
+    let mut errs = ErrorList::new();
+    let ops = items(r, "operations");
+    errs.extend(require::listed(ops, format!("{path}operations"), ""));
+    for op in ops {
+        errs.extend(require::supported(
+            op.as_str().unwrap_or_default(),
+            format!("{path}operations"),
+            &["*", "CONNECT", "CREATE", "DELETE", "UPDATE"],
+        ));
+    }
+    for k in ["apiGroups", "apiVersions", "resources"] {
+        errs.extend(require::listed(items(r, k), format!("{path}{k}"), ""));
+    }
+    errs.extend(require::supported(
+        text(r, "/scope"),
+        format!("{path}scope"),
+        &["*", "Cluster", "Namespaced"],
+    ));
+    errs
+}
+
+fn webhook(w: &Value, path: &str, mutating: bool) -> ErrorList {
+    let mut errs = client_config(w, path);
+    let f = |k: &str| format!("{path}{k}");
+    errs.extend(require::set_and_supported(
+        text(w, "/sideEffects"),
+        f("sideEffects"),
+        &["None", "NoneOnDryRun"],
+        "must specify one of None, NoneOnDryRun",
+    ));
+    let versions = items(w, "admissionReviewVersions");
+    if versions.is_empty() {
+        errs.push(FieldError::required(
+            f("admissionReviewVersions"),
+            "must specify one of v1, v1beta1",
+        ));
+    } else if !versions.iter().any(|v| v == "v1" || v == "v1beta1") {
+        errs.push(FieldError::invalid(
+            f("admissionReviewVersions"),
+            &Value::Array(versions.to_vec()),
+            "must include at least one of v1, v1beta1",
+        ));
+    }
+    errs.extend(require::supported(
+        text(w, "/failurePolicy"),
+        f("failurePolicy"),
+        &["Fail", "Ignore"],
+    ));
+    errs.extend(require::supported(
+        text(w, "/matchPolicy"),
+        f("matchPolicy"),
+        &["Equivalent", "Exact"],
+    ));
+    if let Some(t) = w.get("timeoutSeconds").and_then(Value::as_i64)
+        && !(1..=30).contains(&t)
+    {
+        errs.push(FieldError::invalid(
+            f("timeoutSeconds"),
+            BadValue::Int(t),
+            "the timeout value must be between 1 and 30 seconds",
+        ));
+    }
+    if mutating {
+        errs.extend(require::supported(
+            text(w, "/reinvocationPolicy"),
+            f("reinvocationPolicy"),
+            &["IfNeeded", "Never"],
+        ));
+    }
+    for (j, r) in items(w, "rules").iter().enumerate() {
+        errs.extend(rule_with_operations(r, &f(&format!("rules[{j}]."))));
+    }
+    errs
 }
 
 fn webhooks(obj: &Value, mutating: bool) -> ErrorList {
     let mut errs = ErrorList::new();
-    let mut names: Vec<String> = Vec::new();
-    for (i, w) in list(obj, "webhooks").iter().enumerate() {
-        let f = |k: &str| format!("webhooks[{i}].{k}");
-        let name = str_at(w, "/name");
+    let mut names: Vec<&str> = Vec::new();
+    for (i, w) in items(obj, "webhooks").iter().enumerate() {
+        let path = format!("webhooks[{i}].");
+        let name = text(w, "/name");
+        let field = format!("{path}name");
         if name.is_empty() {
-            errs.push(FieldError::required(f("name"), ""));
-        } else if name.split('.').count() < 3 || !is_dns1123_subdomain(&name).is_empty() {
+            errs.push(FieldError::required(field, ""));
+        } else if name.split('.').count() < 3 || !is_dns1123_subdomain(name).is_empty() {
             errs.push(FieldError::invalid(
-                f("name"),
-                &json!(name),
+                field,
+                BadValue::Str(name.into()),
                 "should be a domain with at least three segments separated by dots",
             ));
         } else if names.contains(&name) {
-            errs.push(FieldError::duplicate(f("name"), &json!(name)));
+            errs.push(FieldError::duplicate(field, BadValue::Str(name.into())));
         }
         names.push(name);
-        let url = w.pointer("/clientConfig/url").and_then(Value::as_str);
-        let svc = w.pointer("/clientConfig/service");
-        match (url, svc) {
-            (Some(_), Some(_)) | (None, None) => errs.push(FieldError::required(
-                f("clientConfig"),
-                "exactly one of url or service is required",
-            )),
-            (Some(u), None) => {
-                if !u.starts_with("https://") {
-                    errs.push(FieldError::invalid(
-                        f("clientConfig.url"),
-                        &json!(u),
-                        "'https' is the only allowed URL scheme",
-                    ));
-                }
-            }
-            (None, Some(s)) => {
-                if str_at(s, "/name").is_empty() {
-                    errs.push(FieldError::required(
-                        f("clientConfig.service.name"),
-                        "service name is required",
-                    ));
-                }
-                if str_at(s, "/namespace").is_empty() {
-                    errs.push(FieldError::required(
-                        f("clientConfig.service.namespace"),
-                        "service namespace is required",
-                    ));
-                }
-                if let Some(p) = s.get("port").and_then(Value::as_i64)
-                    && !(1..=65535).contains(&p)
-                {
-                    errs.push(FieldError::invalid(
-                        f("clientConfig.service.port"),
-                        &json!(p),
-                        "port is not valid: must be between 1 and 65535, inclusive",
-                    ));
-                }
-            }
-        }
-        let side = str_at(w, "/sideEffects");
-        if side.is_empty() {
-            errs.push(FieldError::required(
-                f("sideEffects"),
-                "must specify one of None, NoneOnDryRun",
-            ));
-        } else if !["None", "NoneOnDryRun"].contains(&side.as_str()) {
-            errs.push(FieldError::not_supported(
-                f("sideEffects"),
-                &json!(side),
-                &["None", "NoneOnDryRun"],
-            ));
-        }
-        let versions = list(w, "admissionReviewVersions");
-        if versions.is_empty() {
-            errs.push(FieldError::required(
-                f("admissionReviewVersions"),
-                "must specify one of v1, v1beta1",
-            ));
-        } else if !versions.iter().any(|v| v == "v1" || v == "v1beta1") {
-            errs.push(FieldError::invalid(
-                f("admissionReviewVersions"),
-                &Value::Array(versions.clone()),
-                "must include at least one of v1, v1beta1",
-            ));
-        }
-        let policy = str_at(w, "/failurePolicy");
-        if !["Ignore", "Fail"].contains(&policy.as_str()) {
-            errs.push(FieldError::not_supported(
-                f("failurePolicy"),
-                &json!(policy),
-                &["Fail", "Ignore"],
-            ));
-        }
-        let matching = str_at(w, "/matchPolicy");
-        if !["Exact", "Equivalent"].contains(&matching.as_str()) {
-            errs.push(FieldError::not_supported(
-                f("matchPolicy"),
-                &json!(matching),
-                &["Equivalent", "Exact"],
-            ));
-        }
-        if let Some(t) = w.get("timeoutSeconds").and_then(Value::as_i64)
-            && !(1..=30).contains(&t)
-        {
-            errs.push(FieldError::invalid(
-                f("timeoutSeconds"),
-                &json!(t),
-                "the timeout value must be between 1 and 30 seconds",
-            ));
-        }
-        if mutating {
-            let r = str_at(w, "/reinvocationPolicy");
-            if !["Never", "IfNeeded"].contains(&r.as_str()) {
-                errs.push(FieldError::not_supported(
-                    f("reinvocationPolicy"),
-                    &json!(r),
-                    &["IfNeeded", "Never"],
-                ));
-            }
-        }
-        for (j, r) in list(w, "rules").iter().enumerate() {
-            let ops = list(r, "operations");
-            if ops.is_empty() {
-                errs.push(FieldError::required(
-                    f(&format!("rules[{j}].operations")),
-                    "",
-                ));
-            }
-            for op in ops {
-                let op = op.as_str().unwrap_or_default().to_string();
-                if !["*", "CREATE", "UPDATE", "DELETE", "CONNECT"].contains(&op.as_str()) {
-                    errs.push(FieldError::not_supported(
-                        f(&format!("rules[{j}].operations")),
-                        &json!(op),
-                        &["*", "CONNECT", "CREATE", "DELETE", "UPDATE"],
-                    ));
-                }
-            }
-            for k in ["apiGroups", "apiVersions", "resources"] {
-                if list(r, k).is_empty() {
-                    errs.push(FieldError::required(f(&format!("rules[{j}].{k}")), ""));
-                }
-            }
-            let scope = str_at(r, "/scope");
-            if !["*", "Cluster", "Namespaced"].contains(&scope.as_str()) {
-                errs.push(FieldError::not_supported(
-                    f(&format!("rules[{j}].scope")),
-                    &json!(scope),
-                    &["*", "Cluster", "Namespaced"],
-                ));
-            }
-        }
+        errs.extend(webhook(w, &path, mutating));
     }
     errs
 }
@@ -246,12 +231,12 @@ pub fn api_service(obj: &Value) -> ErrorList {
         ));
     }
     if let Some(s) = obj.pointer("/spec/service").filter(|s| s.is_object()) {
-        if str_at(s, "/name").is_empty() {
-            errs.push(FieldError::required("spec.service.name", ""));
-        }
-        if str_at(s, "/namespace").is_empty() {
-            errs.push(FieldError::required("spec.service.namespace", ""));
-        }
+        errs.extend(require::set(text(s, "/name"), "spec.service.name", ""));
+        errs.extend(require::set(
+            text(s, "/namespace"),
+            "spec.service.namespace",
+            "",
+        ));
     }
     errs
 }
@@ -287,17 +272,13 @@ pub fn custom_resource_definition(crd: &Value) -> ErrorList {
             errs.push(FieldError::invalid("spec.names.plural", &json!(plural), &m));
         }
     }
-    if kind.is_empty() {
-        errs.push(FieldError::required("spec.names.kind", ""));
-    }
-    let scope = str_at(crd, "/spec/scope");
-    if !["Cluster", "Namespaced"].contains(&scope.as_str()) {
-        errs.push(if scope.is_empty() {
-            FieldError::required("spec.scope", "")
-        } else {
-            FieldError::not_supported("spec.scope", &json!(scope), &["Cluster", "Namespaced"])
-        });
-    }
+    errs.extend(require::set(&kind, "spec.names.kind", ""));
+    errs.extend(require::set_and_supported(
+        text(crd, "/spec/scope"),
+        "spec.scope",
+        &["Cluster", "Namespaced"],
+        "",
+    ));
     let versions = crd
         .pointer("/spec/versions")
         .and_then(Value::as_array)
@@ -322,10 +303,11 @@ pub fn custom_resource_definition(crd: &Value) -> ErrorList {
             ));
         }
         for (i, v) in versions.iter().enumerate() {
-            let vname = str_at(v, "/name");
-            if vname.is_empty() {
-                errs.push(FieldError::required(format!("spec.versions[{i}].name"), ""));
-            }
+            errs.extend(require::set(
+                text(v, "/name"),
+                format!("spec.versions[{i}].name"),
+                "",
+            ));
             match v.pointer("/schema/openAPIV3Schema") {
                 None => errs.push(FieldError::required(
                     format!("spec.versions[{i}].schema.openAPIV3Schema"),

@@ -5,24 +5,18 @@
 
 use serde_json::{Value, json};
 
-use super::field::{ErrorList, FieldError};
-use super::json::items;
-use crate::sim::store::str_at;
-
-fn list(v: &Value, key: &str) -> Vec<Value> {
-    items(v, key).to_vec()
-}
+use super::field::{BadValue, ErrorList, FieldError};
+use super::json::{items, text};
+use super::{rbac, require};
 
 /// A FlowSchema.
 pub fn flow_schema(obj: &Value) -> ErrorList {
     let mut errs = ErrorList::new();
-    let level = str_at(obj, "/spec/priorityLevelConfiguration/name");
-    if level.is_empty() {
-        errs.push(FieldError::required(
-            "spec.priorityLevelConfiguration.name",
-            "must reference a priority level",
-        ));
-    }
+    errs.extend(require::set(
+        text(obj, "/spec/priorityLevelConfiguration/name"),
+        "spec.priorityLevelConfiguration.name",
+        "must reference a priority level",
+    ));
     let precedence = obj
         .pointer("/spec/matchingPrecedence")
         .cloned()
@@ -40,82 +34,57 @@ pub fn flow_schema(obj: &Value) -> ErrorList {
         )),
         _ => {}
     }
-    let dm = str_at(obj, "/spec/distinguisherMethod/type");
-    if obj.pointer("/spec/distinguisherMethod").is_some()
-        && !["ByUser", "ByNamespace"].contains(&dm.as_str())
-    {
-        errs.push(FieldError::not_supported(
+    if obj.pointer("/spec/distinguisherMethod").is_some() {
+        errs.extend(require::supported(
+            text(obj, "/spec/distinguisherMethod/type"),
             "spec.distinguisherMethod.type",
-            &json!(dm),
             &["ByNamespace", "ByUser"],
         ));
     }
-    let spec = obj.get("spec").cloned().unwrap_or(Value::Null);
-    for (i, rule) in list(&spec, "rules").iter().enumerate() {
+    let empty = Value::Null;
+    let spec = obj.get("spec").unwrap_or(&empty);
+    for (i, rule) in items(spec, "rules").iter().enumerate() {
         let f = format!("spec.rules[{i}]");
-        let subjects = list(rule, "subjects");
-        if subjects.is_empty() {
-            errs.push(FieldError::required(
-                format!("{f}.subjects"),
-                "subjects must contain at least one value",
-            ));
-        }
+        let subjects = items(rule, "subjects");
+        errs.extend(require::listed(
+            subjects,
+            format!("{f}.subjects"),
+            "subjects must contain at least one value",
+        ));
         for (j, s) in subjects.iter().enumerate() {
             let sf = format!("{f}.subjects[{j}]");
-            match str_at(s, "/kind").as_str() {
-                "User" if str_at(s, "/user/name").is_empty() => errs.push(FieldError::required(
-                    format!("{sf}.user.name"),
-                    "username is required",
-                )),
-                "Group" if str_at(s, "/group/name").is_empty() => errs.push(FieldError::required(
-                    format!("{sf}.group.name"),
-                    "name is required",
-                )),
-                "ServiceAccount" if str_at(s, "/serviceAccount/name").is_empty() => errs.push(
-                    FieldError::required(format!("{sf}.serviceAccount.name"), "name is required"),
-                ),
-                "User" | "Group" | "ServiceAccount" => {}
-                other => errs.push(FieldError::not_supported(
-                    format!("{sf}.kind"),
-                    &json!(other),
-                    &["Group", "ServiceAccount", "User"],
-                )),
-            }
+            let (name, detail) = match text(s, "/kind") {
+                "User" => ("user.name", "username is required"),
+                "Group" => ("group.name", "name is required"),
+                "ServiceAccount" => ("serviceAccount.name", "name is required"),
+                other => {
+                    errs.push(FieldError::not_supported(
+                        format!("{sf}.kind"),
+                        BadValue::Str(other.into()),
+                        &["Group", "ServiceAccount", "User"],
+                    ));
+                    continue;
+                }
+            };
+            let ptr = format!("/{}", name.replace('.', "/"));
+            errs.extend(require::set(text(s, &ptr), format!("{sf}.{name}"), detail));
         }
-        let resource_rules = list(rule, "resourceRules");
-        if resource_rules.is_empty() && list(rule, "nonResourceRules").is_empty() {
+        let resource_rules = items(rule, "resourceRules");
+        if resource_rules.is_empty() && items(rule, "nonResourceRules").is_empty() {
             errs.push(FieldError::required(
                 f.clone(),
                 "at least one of resourceRules and nonResourceRules has to be non-empty",
             ));
         }
         for (j, r) in resource_rules.iter().enumerate() {
-            let rf = format!("{f}.resourceRules[{j}]");
-            for (k, what) in [
-                ("verbs", "verbs"),
-                (
-                    "apiGroups",
-                    "resource rules must supply at least one api group",
-                ),
-                (
-                    "resources",
-                    "resource rules must supply at least one resource",
-                ),
-            ] {
-                if list(r, k).is_empty() {
-                    let detail = if k == "verbs" {
-                        "verbs must contain at least one value"
-                    } else {
-                        what
-                    };
-                    errs.push(FieldError::required(format!("{rf}.{k}"), detail));
-                }
-            }
-            if list(r, "namespaces").is_empty()
+            let rf = format!("{f}.resourceRules[{j}].");
+            errs.extend(rbac::verbs(r, &rf));
+            errs.extend(rbac::resource_rule(r, &rf));
+            if items(r, "namespaces").is_empty()
                 && r.get("clusterScope").and_then(Value::as_bool) != Some(true)
             {
                 errs.push(FieldError::required(
-                    format!("{rf}.namespaces"),
+                    format!("{rf}namespaces"),
                     "resource rules that are not cluster scoped must supply at least one namespace",
                 ));
             }
@@ -127,9 +96,9 @@ pub fn flow_schema(obj: &Value) -> ErrorList {
 /// A PriorityLevelConfiguration.
 pub fn priority_level(obj: &Value) -> ErrorList {
     let mut errs = ErrorList::new();
-    let ty = str_at(obj, "/spec/type");
+    let ty = text(obj, "/spec/type");
     let limited = obj.pointer("/spec/limited");
-    match ty.as_str() {
+    match ty {
         "Exempt" => {
             if limited.is_some() {
                 errs.push(FieldError::forbidden(
@@ -149,7 +118,7 @@ pub fn priority_level(obj: &Value) -> ErrorList {
                 {
                     errs.push(FieldError::invalid(
                         "spec.limited.nominalConcurrencyShares",
-                        &json!(n),
+                        BadValue::Int(n),
                         "must be a non-negative integer",
                     ));
                 }
@@ -158,12 +127,11 @@ pub fn priority_level(obj: &Value) -> ErrorList {
                 {
                     errs.push(FieldError::invalid(
                         "spec.limited.lendablePercent",
-                        &json!(p),
+                        BadValue::Int(p),
                         "must be between 0 and 100, inclusive",
                     ));
                 }
-                let rt = str_at(l, "/limitResponse/type");
-                match rt.as_str() {
+                match text(l, "/limitResponse/type") {
                     "Reject" => {
                         if l.pointer("/limitResponse/queuing").is_some() {
                             errs.push(FieldError::forbidden(
@@ -182,7 +150,7 @@ pub fn priority_level(obj: &Value) -> ErrorList {
                             if n(k) <= 0 {
                                 errs.push(FieldError::invalid(
                                     format!("spec.limited.limitResponse.queuing.{k}"),
-                                    &json!(n(k)),
+                                    BadValue::Int(n(k)),
                                     "must be positive",
                                 ));
                             }
@@ -190,14 +158,14 @@ pub fn priority_level(obj: &Value) -> ErrorList {
                         if n("handSize") > n("queues") && n("queues") > 0 {
                             errs.push(FieldError::invalid(
                                 "spec.limited.limitResponse.queuing.handSize",
-                                &json!(n("handSize")),
+                                BadValue::Int(n("handSize")),
                                 format!("should not be greater than queues ({})", n("queues")),
                             ));
                         }
                     }
                     other => errs.push(FieldError::not_supported(
                         "spec.limited.limitResponse.type",
-                        &json!(other),
+                        BadValue::Str(other.into()),
                         &["Queue", "Reject"],
                     )),
                 }
@@ -205,7 +173,7 @@ pub fn priority_level(obj: &Value) -> ErrorList {
         },
         other => errs.push(FieldError::not_supported(
             "spec.type",
-            &json!(other),
+            BadValue::Str(other.into()),
             &["Exempt", "Limited"],
         )),
     }

@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::field::{BadValue, ErrorList, FieldError, child, go_string_slice};
+use super::json::text;
 use super::names::{NameRule, is_dns1123_label, is_label_value, is_qualified_name};
 
 /// Largest total size of an object's annotations (keys and values).
@@ -21,10 +22,6 @@ pub enum FinalizerRule {
     Plain,
     /// A bare name must be `kubernetes`, `orphan` or `foregroundDeletion`.
     Kube,
-}
-
-fn text<'a>(v: &'a Value, ptr: &str) -> &'a str {
-    v.pointer(ptr).and_then(Value::as_str).unwrap_or("")
 }
 
 /// A label key (`ValidateLabelName`).

@@ -28,6 +28,7 @@ mod pods;
 mod policy;
 mod quantity;
 mod rbac;
+mod require;
 mod rules;
 mod selectors;
 mod services;

@@ -5,16 +5,39 @@
 
 use serde_json::{Value, json};
 
-use super::field::{ErrorList, FieldError};
+use super::field::{BadValue, ErrorList, FieldError};
+use super::json::{items, text};
 use super::names::is_dns1123_subdomain;
-use crate::sim::store::str_at;
+use super::require;
 
 const PATH_TYPES: [&str; 3] = ["Exact", "ImplementationSpecific", "Prefix"];
 
-fn backend(b: &Value, path: &str, errs: &mut Vec<FieldError>) {
-    let service = b.get("service");
-    let resource = b.get("resource");
-    match (service, resource) {
+fn service_port(port: &Value, path: &str) -> Option<FieldError> {
+    let number = port.get("number").and_then(Value::as_i64);
+    let named = !text(port, "/name").is_empty();
+    match (number, named) {
+        (Some(_), true) => Some(FieldError::invalid(
+            format!("{path}.service.port"),
+            port,
+            "cannot set both port name & port number",
+        )),
+        (None, false) => Some(FieldError::invalid(
+            format!("{path}.service.port"),
+            port,
+            "port name or number is required",
+        )),
+        (Some(n), false) if !(1..=65535).contains(&n) => Some(FieldError::invalid(
+            format!("{path}.service.port.number"),
+            BadValue::Int(n),
+            "must be between 1 and 65535, inclusive",
+        )),
+        _ => None,
+    }
+}
+
+fn backend(b: &Value, path: &str) -> ErrorList {
+    let mut errs = ErrorList::new();
+    match (b.get("service"), b.get("resource")) {
         (Some(_), Some(_)) => errs.push(FieldError::invalid(
             path,
             b,
@@ -26,56 +49,70 @@ fn backend(b: &Value, path: &str, errs: &mut Vec<FieldError>) {
             "resource or service backend is required",
         )),
         (Some(s), None) => {
-            if str_at(s, "/name").is_empty() {
-                errs.push(FieldError::required(format!("{path}.service.name"), ""));
-            }
-            let port = s.get("port").cloned().unwrap_or(Value::Null);
-            let number = port.get("number").and_then(Value::as_i64);
-            let name = port.get("name").and_then(Value::as_str).unwrap_or_default();
-            match (number, name.is_empty()) {
-                (Some(_), false) => errs.push(FieldError::invalid(
-                    format!("{path}.service.port"),
-                    &port,
-                    "cannot set both port name & port number",
-                )),
-                (None, true) => errs.push(FieldError::invalid(
-                    format!("{path}.service.port"),
-                    &port,
-                    "port name or number is required",
-                )),
-                (Some(n), true) if !(1..=65535).contains(&n) => errs.push(FieldError::invalid(
-                    format!("{path}.service.port.number"),
-                    &json!(n),
-                    "must be between 1 and 65535, inclusive",
-                )),
-                _ => {}
-            }
+            errs.extend(require::set(
+                text(s, "/name"),
+                format!("{path}.service.name"),
+                "",
+            ));
+            errs.extend(service_port(s.get("port").unwrap_or(&Value::Null), path));
         }
         (None, Some(r)) => {
-            if str_at(r, "/kind").is_empty() {
-                errs.push(FieldError::required(format!("{path}.resource.kind"), ""));
-            }
-            if str_at(r, "/name").is_empty() {
-                errs.push(FieldError::required(format!("{path}.resource.name"), ""));
+            for k in ["kind", "name"] {
+                errs.extend(require::set(
+                    text(r, &format!("/{k}")),
+                    format!("{path}.resource.{k}"),
+                    "",
+                ));
             }
         }
     }
+    errs
+}
+
+fn host(host: &str, field: &str) -> ErrorList {
+    let bare = host.strip_prefix("*.").unwrap_or(host);
+    if bare.parse::<std::net::IpAddr>().is_ok() {
+        return vec![FieldError::invalid(
+            field,
+            BadValue::Str(host.into()),
+            "must be a DNS name, not an IP address",
+        )];
+    }
+    is_dns1123_subdomain(bare)
+        .into_iter()
+        .map(|m| FieldError::invalid(field, BadValue::Str(host.into()), m))
+        .collect()
+}
+
+fn http_path(p: &Value, f: &str) -> ErrorList {
+    let mut errs = ErrorList::new();
+    let ty = text(p, "/pathType");
+    errs.extend(require::set_and_supported(
+        ty,
+        format!("{f}.pathType"),
+        &PATH_TYPES,
+        "pathType must be specified",
+    ));
+    let path = text(p, "/path");
+    if (ty == "Exact" || ty == "Prefix") && !path.starts_with('/') {
+        errs.push(FieldError::invalid(
+            format!("{f}.path"),
+            BadValue::Str(path.into()),
+            "must be an absolute path",
+        ));
+    }
+    match p.get("backend") {
+        Some(b) => errs.extend(backend(b, &format!("{f}.backend"))),
+        None => errs.push(FieldError::required(format!("{f}.backend"), "")),
+    }
+    errs
 }
 
 /// An Ingress.
 pub fn ingress(obj: &Value) -> ErrorList {
     let mut errs = ErrorList::new();
-    ingress_spec(obj, &mut errs);
-    errs
-}
-
-fn ingress_spec(obj: &Value, errs: &mut ErrorList) {
     let spec = obj.get("spec").cloned().unwrap_or(json!({}));
-    let rules = spec
-        .get("rules")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+    let rules = items(&spec, "rules");
     if rules.is_empty() && spec.get("defaultBackend").is_none() {
         errs.push(FieldError::invalid(
             "spec",
@@ -84,112 +121,54 @@ fn ingress_spec(obj: &Value, errs: &mut ErrorList) {
         ));
     }
     if let Some(b) = spec.get("defaultBackend") {
-        backend(b, "spec.defaultBackend", errs);
+        errs.extend(backend(b, "spec.defaultBackend"));
     }
-    let class = str_at(&spec, "/ingressClassName");
+    let class = text(&spec, "/ingressClassName");
     if !class.is_empty() {
-        for m in is_dns1123_subdomain(&class) {
+        for m in is_dns1123_subdomain(class) {
             errs.push(FieldError::invalid(
                 "spec.ingressClassName",
-                &json!(class),
-                &m,
+                BadValue::Str(class.into()),
+                m,
             ));
         }
     }
     for (i, rule) in rules.iter().enumerate() {
-        let host = str_at(rule, "/host");
-        if !host.is_empty() {
-            let bare = host.strip_prefix("*.").unwrap_or(&host);
-            if bare.parse::<std::net::IpAddr>().is_ok() {
-                errs.push(FieldError::invalid(
-                    format!("spec.rules[{i}].host"),
-                    &json!(host),
-                    "must be a DNS name, not an IP address",
-                ));
-            } else {
-                for m in is_dns1123_subdomain(bare) {
-                    errs.push(FieldError::invalid(
-                        format!("spec.rules[{i}].host"),
-                        &json!(host),
-                        &m,
-                    ));
-                }
-            }
+        let h = text(rule, "/host");
+        if !h.is_empty() {
+            errs.extend(host(h, &format!("spec.rules[{i}].host")));
         }
         let Some(http) = rule.get("http") else {
             continue;
         };
-        let paths = http
-            .get("paths")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        if paths.is_empty() {
-            errs.push(FieldError::required(
-                format!("spec.rules[{i}].http.paths"),
-                "",
-            ));
-        }
+        let paths = items(http, "paths");
+        errs.extend(require::listed(
+            paths,
+            format!("spec.rules[{i}].http.paths"),
+            "",
+        ));
         for (j, p) in paths.iter().enumerate() {
-            let f = format!("spec.rules[{i}].http.paths[{j}]");
-            let ty = str_at(p, "/pathType");
-            let path = str_at(p, "/path");
-            if ty.is_empty() {
-                errs.push(FieldError::required(
-                    format!("{f}.pathType"),
-                    "pathType must be specified",
-                ));
-            } else if !PATH_TYPES.contains(&ty.as_str()) {
-                errs.push(FieldError::not_supported(
-                    format!("{f}.pathType"),
-                    &json!(ty),
-                    &PATH_TYPES,
-                ));
-            }
-            if (ty == "Exact" || ty == "Prefix") && !path.starts_with('/') {
-                errs.push(FieldError::invalid(
-                    format!("{f}.path"),
-                    &json!(path),
-                    "must be an absolute path",
-                ));
-            }
-            match p.get("backend") {
-                Some(b) => backend(b, &format!("{f}.backend"), errs),
-                None => errs.push(FieldError::required(format!("{f}.backend"), "")),
-            }
+            errs.extend(http_path(p, &format!("spec.rules[{i}].http.paths[{j}]")));
         }
     }
+    errs
 }
 
 /// An EndpointSlice.
 pub fn endpoint_slice(obj: &Value) -> ErrorList {
     let mut errs = ErrorList::new();
-    let ty = str_at(obj, "/addressType");
-    if ty.is_empty() {
-        errs.push(FieldError::required("addressType", ""));
-    } else if !["IPv4", "IPv6", "FQDN"].contains(&ty.as_str()) {
-        errs.push(FieldError::not_supported(
-            "addressType",
-            &json!(ty),
-            &["FQDN", "IPv4", "IPv6"],
+    errs.extend(require::set_and_supported(
+        text(obj, "/addressType"),
+        "addressType",
+        &["FQDN", "IPv4", "IPv6"],
+        "",
+    ));
+    for (i, e) in items(obj, "endpoints").iter().enumerate() {
+        errs.extend(require::listed(
+            items(e, "addresses"),
+            format!("endpoints[{i}].addresses"),
+            "must contain at least 1 address",
         ));
-    }
-    for (i, e) in obj
-        .get("endpoints")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
-        if e.get("addresses")
-            .and_then(Value::as_array)
-            .is_none_or(|a| a.is_empty())
-        {
-            errs.push(FieldError::required(
-                format!("endpoints[{i}].addresses"),
-                "must contain at least 1 address",
-            ));
-        }
     }
     errs
 }

@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::field::{BadValue, ErrorList, FieldError};
 use super::json::{items, text};
 use super::names::is_path_segment_name;
+use super::require;
 
 /// The API group of RBAC, and of User and Group subjects.
 pub const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
@@ -17,12 +18,7 @@ fn policy_rules(obj: &Value, namespaced: bool) -> ErrorList {
     for (i, rule) in items(obj, "rules").iter().enumerate() {
         let f = |k: &str| format!("rules[{i}].{k}");
         let urls = items(rule, "nonResourceURLs");
-        if items(rule, "verbs").is_empty() {
-            errs.push(FieldError::required(
-                f("verbs"),
-                "verbs must contain at least one value",
-            ));
-        }
+        errs.extend(verbs(rule, &f("")));
         if namespaced && !urls.is_empty() {
             errs.push(FieldError::invalid(
                 f("nonResourceURLs"),
@@ -40,20 +36,38 @@ fn policy_rules(obj: &Value, namespaced: bool) -> ErrorList {
             }
             continue;
         }
-        if items(rule, "apiGroups").is_empty() {
-            errs.push(FieldError::required(
-                f("apiGroups"),
-                "resource rules must supply at least one api group",
-            ));
-        }
-        if items(rule, "resources").is_empty() {
-            errs.push(FieldError::required(
-                f("resources"),
-                "resource rules must supply at least one resource",
-            ));
-        }
+        errs.extend(resource_rule(rule, &f("")));
     }
     errs
+}
+
+/// A rule's verbs (RBAC and flow-control rules alike); `path` ends with `.`.
+pub fn verbs(rule: &Value, path: &str) -> Option<FieldError> {
+    require::listed(
+        items(rule, "verbs"),
+        format!("{path}verbs"),
+        "verbs must contain at least one value",
+    )
+}
+
+/// A resource rule's API groups and resources (flow-control resource rules word these
+/// as RBAC rules do); `path` is the rule's, ending with `.`.
+pub fn resource_rule(rule: &Value, path: &str) -> ErrorList {
+    [
+        require::listed(
+            items(rule, "apiGroups"),
+            format!("{path}apiGroups"),
+            "resource rules must supply at least one api group",
+        ),
+        require::listed(
+            items(rule, "resources"),
+            format!("{path}resources"),
+            "resource rules must supply at least one resource",
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// A Role (`ValidateRole`).
@@ -68,27 +82,21 @@ pub fn cluster_role(obj: &Value) -> ErrorList {
 
 fn binding(obj: &Value, namespaced: bool) -> ErrorList {
     let mut errs = ErrorList::new();
-    let role_group = text(obj, "/roleRef/apiGroup");
-    if role_group != RBAC_GROUP {
-        errs.push(FieldError::not_supported(
-            "roleRef.apiGroup",
-            BadValue::Str(role_group.into()),
-            &[RBAC_GROUP],
-        ));
-    }
-    let role_kind = text(obj, "/roleRef/kind");
+    errs.extend(require::supported(
+        text(obj, "/roleRef/apiGroup"),
+        "roleRef.apiGroup",
+        &[RBAC_GROUP],
+    ));
     let kinds: &[&str] = if namespaced {
         &["Role", "ClusterRole"]
     } else {
         &["ClusterRole"]
     };
-    if !kinds.contains(&role_kind) {
-        errs.push(FieldError::not_supported(
-            "roleRef.kind",
-            BadValue::Str(role_kind.into()),
-            kinds,
-        ));
-    }
+    errs.extend(require::supported(
+        text(obj, "/roleRef/kind"),
+        "roleRef.kind",
+        kinds,
+    ));
     let role_name = text(obj, "/roleRef/name");
     if role_name.is_empty() {
         errs.push(FieldError::required("roleRef.name", ""));
@@ -103,31 +111,17 @@ fn binding(obj: &Value, namespaced: bool) -> ErrorList {
     }
     for (i, s) in items(obj, "subjects").iter().enumerate() {
         let f = |k: &str| format!("subjects[{i}].{k}");
-        if text(s, "/name").is_empty() {
-            errs.push(FieldError::required(f("name"), ""));
-        }
+        errs.extend(require::set(text(s, "/name"), f("name"), ""));
         let group = text(s, "/apiGroup");
         match text(s, "/kind") {
             "ServiceAccount" => {
-                if !group.is_empty() {
-                    errs.push(FieldError::not_supported(
-                        f("apiGroup"),
-                        BadValue::Str(group.into()),
-                        &[""],
-                    ));
-                }
-                if !namespaced && text(s, "/namespace").is_empty() {
-                    errs.push(FieldError::required(f("namespace"), ""));
+                errs.extend(require::supported(group, f("apiGroup"), &[""]));
+                if !namespaced {
+                    errs.extend(require::set(text(s, "/namespace"), f("namespace"), ""));
                 }
             }
             "User" | "Group" => {
-                if group != RBAC_GROUP {
-                    errs.push(FieldError::not_supported(
-                        f("apiGroup"),
-                        BadValue::Str(group.into()),
-                        &[RBAC_GROUP],
-                    ));
-                }
+                errs.extend(require::supported(group, f("apiGroup"), &[RBAC_GROUP]));
             }
             other => errs.push(FieldError::not_supported(
                 f("kind"),

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use super::field::{BadValue, ErrorList, FieldError};
 use super::json::{items, text};
 use super::names::{is_dns1123_label, is_dns1123_subdomain};
+use super::require;
 
 const SERVICE_TYPES: [&str; 4] = ["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"];
 const PROTOCOLS: [&str; 3] = ["SCTP", "TCP", "UDP"];
@@ -42,14 +43,11 @@ fn ports(spec: &Value, ty: &str) -> ErrorList {
         if !port_number(&port) {
             errs.push(FieldError::invalid(f("port"), &port, PORT_RANGE));
         }
-        let proto = text(p, "/protocol");
-        if !PROTOCOLS.contains(&proto) {
-            errs.push(FieldError::not_supported(
-                f("protocol"),
-                BadValue::Str(proto.into()),
-                &PROTOCOLS,
-            ));
-        }
+        errs.extend(require::supported(
+            text(p, "/protocol"),
+            f("protocol"),
+            &PROTOCOLS,
+        ));
         match p.get("targetPort") {
             Some(n @ Value::Number(_)) if !port_number(n) => {
                 errs.push(FieldError::invalid(f("targetPort"), n, PORT_RANGE));
@@ -79,13 +77,7 @@ pub fn service(obj: &Value) -> ErrorList {
     let empty = Value::Null;
     let spec = obj.get("spec").unwrap_or(&empty);
     let ty = text(spec, "/type");
-    if !SERVICE_TYPES.contains(&ty) {
-        errs.push(FieldError::not_supported(
-            "spec.type",
-            BadValue::Str(ty.into()),
-            &SERVICE_TYPES,
-        ));
-    }
+    errs.extend(require::supported(ty, "spec.type", &SERVICE_TYPES));
     let headless = text(spec, "/clusterIP") == "None";
     if ty == "ExternalName" {
         let name = text(spec, "/externalName");
@@ -104,11 +96,10 @@ pub fn service(obj: &Value) -> ErrorList {
         errs.push(FieldError::required("spec.ports", ""));
     }
     errs.extend(ports(spec, ty));
-    let affinity = text(spec, "/sessionAffinity");
-    if ty != "ExternalName" && !["None", "ClientIP"].contains(&affinity) {
-        errs.push(FieldError::not_supported(
+    if ty != "ExternalName" {
+        errs.extend(require::supported(
+            text(spec, "/sessionAffinity"),
             "spec.sessionAffinity",
-            BadValue::Str(affinity.into()),
             &["ClientIP", "None"],
         ));
     }
