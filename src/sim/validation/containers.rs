@@ -7,16 +7,9 @@ use std::cmp::Ordering;
 use serde_json::Value;
 
 use super::field::{BadValue, ErrorList, FieldError, child, index, key};
+use super::json::{array, text};
 use super::names::{is_dns1123_label, is_qualified_name, is_valid_port_name};
 use super::quantity::Quantity;
-
-fn text<'a>(v: &'a Value, k: &str) -> &'a str {
-    v.get(k).and_then(Value::as_str).unwrap_or("")
-}
-
-fn items(v: Option<&Value>) -> Vec<Value> {
-    v.and_then(Value::as_array).cloned().unwrap_or_default()
-}
 
 /// An RFC 1123 label field.
 pub fn dns_label(value: &str, path: &str) -> ErrorList {
@@ -185,9 +178,9 @@ pub fn resources(res: Option<&Value>, path: &str) -> ErrorList {
 fn ports(list: Option<&Value>, path: &str) -> ErrorList {
     let mut errs = ErrorList::new();
     let mut names: Vec<String> = Vec::new();
-    for (i, p) in items(list).iter().enumerate() {
+    for (i, p) in array(list).iter().enumerate() {
         let ip = index(path, i);
-        let name = text(p, "name");
+        let name = text(p, "/name");
         if !name.is_empty() {
             let bad = is_valid_port_name(name);
             if !bad.is_empty() {
@@ -222,7 +215,7 @@ fn ports(list: Option<&Value>, path: &str) -> ErrorList {
                 "must be between 1 and 65535, inclusive",
             ));
         }
-        let protocol = text(p, "protocol");
+        let protocol = text(p, "/protocol");
         if !protocol.is_empty() && !["TCP", "UDP", "SCTP"].contains(&protocol) {
             errs.push(FieldError::not_supported(
                 child(&ip, "protocol"),
@@ -236,9 +229,9 @@ fn ports(list: Option<&Value>, path: &str) -> ErrorList {
 
 fn env(list: Option<&Value>, path: &str) -> ErrorList {
     let mut errs = ErrorList::new();
-    for (i, e) in items(list).iter().enumerate() {
+    for (i, e) in array(list).iter().enumerate() {
         let p = child(&index(path, i), "name");
-        let name = text(e, "name");
+        let name = text(e, "/name");
         if name.is_empty() {
             errs.push(FieldError::required(&p, ""));
         } else if name
@@ -257,9 +250,9 @@ fn env(list: Option<&Value>, path: &str) -> ErrorList {
 
 fn volume_mounts(list: Option<&Value>, path: &str, volumes: &[String]) -> ErrorList {
     let mut errs = ErrorList::new();
-    for (i, m) in items(list).iter().enumerate() {
+    for (i, m) in array(list).iter().enumerate() {
         let ip = index(path, i);
-        let name = text(m, "name");
+        let name = text(m, "/name");
         if name.is_empty() {
             errs.push(FieldError::required(child(&ip, "name"), ""));
         } else if !volumes.iter().any(|v| v == name) {
@@ -268,7 +261,7 @@ fn volume_mounts(list: Option<&Value>, path: &str, volumes: &[String]) -> ErrorL
                 BadValue::Str(name.into()),
             ));
         }
-        if text(m, "mountPath").is_empty() {
+        if text(m, "/mountPath").is_empty() {
             errs.push(FieldError::required(child(&ip, "mountPath"), ""));
         }
     }
@@ -278,17 +271,17 @@ fn volume_mounts(list: Option<&Value>, path: &str, volumes: &[String]) -> ErrorL
 /// What every container (regular or init) is checked for.
 fn container_common(c: &Value, path: &str, volumes: &[String]) -> ErrorList {
     let mut errs = ErrorList::new();
-    let name = text(c, "name");
+    let name = text(c, "/name");
     let name_path = child(path, "name");
     if name.is_empty() {
         errs.push(FieldError::required(&name_path, ""));
     } else {
         errs.extend(dns_label(name, &name_path));
     }
-    if text(c, "image").is_empty() {
+    if text(c, "/image").is_empty() {
         errs.push(FieldError::required(child(path, "image"), ""));
     }
-    let policy = text(c, "terminationMessagePolicy");
+    let policy = text(c, "/terminationMessagePolicy");
     if !policy.is_empty() && !["File", "FallbackToLogsOnError"].contains(&policy) {
         errs.push(FieldError::not_supported(
             child(path, "terminationMessagePolicy"),
@@ -303,7 +296,7 @@ fn container_common(c: &Value, path: &str, volumes: &[String]) -> ErrorList {
         &child(path, "volumeMounts"),
         volumes,
     ));
-    let pull = text(c, "imagePullPolicy");
+    let pull = text(c, "/imagePullPolicy");
     if !pull.is_empty() && !["Always", "IfNotPresent", "Never"].contains(&pull) {
         errs.push(FieldError::not_supported(
             child(path, "imagePullPolicy"),
@@ -317,7 +310,7 @@ fn container_common(c: &Value, path: &str, volumes: &[String]) -> ErrorList {
 
 /// The regular containers: at least one, each valid, names unique.
 pub fn containers(list: Option<&Value>, path: &str, volumes: &[String]) -> ErrorList {
-    let list = items(list);
+    let list = array(list);
     if list.is_empty() {
         return vec![FieldError::required(path, "")];
     }
@@ -326,7 +319,7 @@ pub fn containers(list: Option<&Value>, path: &str, volumes: &[String]) -> Error
     for (i, c) in list.iter().enumerate() {
         let p = index(path, i);
         errs.extend(container_common(c, &p, volumes));
-        let name = text(c, "name");
+        let name = text(c, "/name");
         if names.contains(&name) {
             errs.push(FieldError::duplicate(
                 child(&p, "name"),
@@ -353,14 +346,14 @@ pub fn init_containers(
     volumes: &[String],
 ) -> ErrorList {
     let mut errs = ErrorList::new();
-    let mut names: Vec<String> = items(regular)
+    let mut names: Vec<String> = array(regular)
         .iter()
-        .map(|c| text(c, "name").to_string())
+        .map(|c| text(c, "/name").to_string())
         .collect();
-    for (i, c) in items(list).iter().enumerate() {
+    for (i, c) in array(list).iter().enumerate() {
         let p = index(path, i);
         errs.extend(container_common(c, &p, volumes));
-        let name = text(c, "name");
+        let name = text(c, "/name");
         if names.iter().any(|n| n == name) {
             errs.push(FieldError::duplicate(
                 child(&p, "name"),
@@ -369,7 +362,7 @@ pub fn init_containers(
         } else if !name.is_empty() {
             names.push(name.to_string());
         }
-        let restart = text(c, "restartPolicy");
+        let restart = text(c, "/restartPolicy");
         if !restart.is_empty() && restart != "Always" {
             errs.push(FieldError::not_supported(
                 child(&p, "restartPolicy"),

@@ -9,7 +9,6 @@ use super::field::{BadValue, ErrorList, FieldError, go_quote};
 use super::json::{items, text};
 use super::names::{is_dns1035_label, is_dns1123_subdomain, is_path_segment_name};
 use super::require;
-use crate::sim::store::str_at;
 
 fn client_config(w: &Value, path: &str) -> ErrorList {
     let mut errs = ErrorList::new();
@@ -167,16 +166,16 @@ pub fn mutating_webhooks(obj: &Value) -> ErrorList {
 /// An APIService.
 pub fn api_service(obj: &Value) -> ErrorList {
     let mut errs = ErrorList::new();
-    let name = str_at(obj, "/metadata/name");
-    let group = str_at(obj, "/spec/group");
-    let version = str_at(obj, "/spec/version");
+    let name = text(obj, "/metadata/name");
+    let group = text(obj, "/spec/group");
+    let version = text(obj, "/spec/version");
     // The name rule (`ValidateAPIService`'s name func): a path segment, which the
     // metadata pass checks, and then exactly `version.group`.
     let required = format!("{version}.{group}");
-    if !name.is_empty() && is_path_segment_name(&name, false).is_empty() && name != required {
+    if !name.is_empty() && is_path_segment_name(name, false).is_empty() && name != required {
         errs.push(FieldError::invalid(
             "metadata.name",
-            BadValue::Str(name.clone()),
+            BadValue::Str(name.into()),
             format!(
                 "must be `spec.version+\".\"+spec.group`: {}",
                 go_quote(&required)
@@ -186,8 +185,12 @@ pub fn api_service(obj: &Value) -> ErrorList {
     if version.is_empty() {
         errs.push(FieldError::required("spec.version", ""));
     } else {
-        for m in is_dns1035_label(&version) {
-            errs.push(FieldError::invalid("spec.version", &json!(version), &m));
+        for m in is_dns1035_label(version) {
+            errs.push(FieldError::invalid(
+                "spec.version",
+                BadValue::Str(version.into()),
+                &m,
+            ));
         }
     }
     if group.is_empty() && version != "v1" {
@@ -244,15 +247,15 @@ pub fn api_service(obj: &Value) -> ErrorList {
 /// A CustomResourceDefinition (the rules a client most often breaks).
 pub fn custom_resource_definition(crd: &Value) -> ErrorList {
     let mut errs = Vec::new();
-    let name = str_at(crd, "/metadata/name");
-    let group = str_at(crd, "/spec/group");
-    let plural = str_at(crd, "/spec/names/plural");
-    let kind = str_at(crd, "/spec/names/kind");
+    let name = text(crd, "/metadata/name");
+    let group = text(crd, "/spec/group");
+    let plural = text(crd, "/spec/names/plural");
+    let kind = text(crd, "/spec/names/kind");
     // An empty name is the metadata pass's to report.
     if !name.is_empty() && name != format!("{plural}.{group}") {
         errs.push(FieldError::invalid(
             "metadata.name",
-            &json!(name),
+            BadValue::Str(name.into()),
             "must be spec.names.plural+\".\"+spec.group",
         ));
     }
@@ -261,18 +264,22 @@ pub fn custom_resource_definition(crd: &Value) -> ErrorList {
     } else if !group.contains('.') {
         errs.push(FieldError::invalid(
             "spec.group",
-            &json!(group),
+            BadValue::Str(group.into()),
             "should be a domain with at least one dot",
         ));
     }
     if plural.is_empty() {
         errs.push(FieldError::required("spec.names.plural", ""));
     } else {
-        for m in is_dns1035_label(&plural) {
-            errs.push(FieldError::invalid("spec.names.plural", &json!(plural), &m));
+        for m in is_dns1035_label(plural) {
+            errs.push(FieldError::invalid(
+                "spec.names.plural",
+                BadValue::Str(plural.into()),
+                &m,
+            ));
         }
     }
-    errs.extend(require::set(&kind, "spec.names.kind", ""));
+    errs.extend(require::set(kind, "spec.names.kind", ""));
     errs.extend(require::set_and_supported(
         text(crd, "/spec/scope"),
         "spec.scope",
@@ -333,7 +340,7 @@ pub fn custom_resource_definition_update(new: &Value, old: &Value) -> ErrorList 
     if old.pointer("/spec/group") != new.pointer("/spec/group") {
         errs.push(FieldError::invalid(
             "spec.group",
-            &json!(str_at(new, "/spec/group")),
+            BadValue::Str(text(new, "/spec/group").into()),
             "field is immutable",
         ));
     }

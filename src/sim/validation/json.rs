@@ -10,7 +10,10 @@ pub fn text<'a>(v: &'a Value, ptr: &str) -> &'a str {
 
 /// The list under `key` (empty when it is missing or not a list).
 pub fn items<'a>(v: &'a Value, key: &str) -> &'a [Value] {
-    v.get(key)
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
+    array(v.get(key))
+}
+
+/// A value read as a list (empty when it is missing or not a list).
+pub fn array(v: Option<&Value>) -> &[Value] {
+    v.and_then(Value::as_array).map_or(&[], Vec::as_slice)
 }

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::containers::{containers, dns_label, init_containers};
 use super::field::{BadValue, ErrorList, FieldError, child, index};
+use super::json::{array, items, text};
 use super::meta::{annotations, label_name, labels};
 use super::names::{is_dns1123_subdomain, is_label_value, is_qualified_name};
 
@@ -17,14 +18,6 @@ const UPDATABLE_POD_SPEC_FIELDS: [&str; 5] = [
     "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
 ];
 
-fn text<'a>(v: &'a Value, k: &str) -> &'a str {
-    v.get(k).and_then(Value::as_str).unwrap_or("")
-}
-
-fn items(v: Option<&Value>) -> Vec<Value> {
-    v.and_then(Value::as_array).cloned().unwrap_or_default()
-}
-
 fn subdomain(value: &str, path: &str) -> ErrorList {
     is_dns1123_subdomain(value)
         .into_iter()
@@ -34,7 +27,7 @@ fn subdomain(value: &str, path: &str) -> ErrorList {
 
 /// A field whose value must be one of `valid` (when set; an empty value is defaulted).
 fn one_of(spec: &Value, field: &str, path: &str, valid: &[&str]) -> ErrorList {
-    let v = text(spec, field);
+    let v = text(spec, &format!("/{field}"));
     if v.is_empty() || valid.contains(&v) {
         return Vec::new();
     }
@@ -48,9 +41,9 @@ fn one_of(spec: &Value, field: &str, path: &str, valid: &[&str]) -> ErrorList {
 fn volumes(list: Option<&Value>, path: &str) -> (Vec<String>, ErrorList) {
     let mut names = Vec::new();
     let mut errs = ErrorList::new();
-    for (i, v) in items(list).iter().enumerate() {
+    for (i, v) in array(list).iter().enumerate() {
         let p = index(path, i);
-        let name = text(v, "name");
+        let name = text(v, "/name");
         if name.is_empty() {
             errs.push(FieldError::required(child(&p, "name"), ""));
         } else {
@@ -78,11 +71,11 @@ fn volumes(list: Option<&Value>, path: &str) -> (Vec<String>, ErrorList) {
 
 fn tolerations(list: Option<&Value>, path: &str) -> ErrorList {
     let mut errs = ErrorList::new();
-    for (i, t) in items(list).iter().enumerate() {
+    for (i, t) in array(list).iter().enumerate() {
         let p = index(path, i);
-        let key = text(t, "key");
-        let op = text(t, "operator");
-        let effect = text(t, "effect");
+        let key = text(t, "/key");
+        let op = text(t, "/operator");
+        let effect = text(t, "/effect");
         if !key.is_empty() {
             errs.extend(label_name(key, &child(&p, "key")));
         }
@@ -100,7 +93,7 @@ fn tolerations(list: Option<&Value>, path: &str) -> ErrorList {
                 "effect must be 'NoExecute' when `tolerationSeconds` is set",
             ));
         }
-        let value = text(t, "value");
+        let value = text(t, "/value");
         match op {
             "" | "Equal" => {
                 let bad = is_label_value(value);
@@ -142,9 +135,9 @@ fn tolerations(list: Option<&Value>, path: &str) -> ErrorList {
 fn scheduling_gates(list: Option<&Value>, path: &str) -> ErrorList {
     let mut errs = ErrorList::new();
     let mut seen: Vec<String> = Vec::new();
-    for (i, g) in items(list).iter().enumerate() {
+    for (i, g) in array(list).iter().enumerate() {
         let p = index(path, i);
-        let name = text(g, "name");
+        let name = text(g, "/name");
         errs.extend(
             is_qualified_name(name)
                 .into_iter()
@@ -193,7 +186,7 @@ pub fn pod_spec(spec: &Value, path: &str) -> ErrorList {
         &child(path, "schedulingGates"),
     ));
     for field in ["serviceAccountName", "nodeName", "priorityClassName"] {
-        let v = text(spec, field);
+        let v = text(spec, &format!("/{field}"));
         if !v.is_empty() {
             errs.extend(subdomain(v, &child(path, field)));
         }
@@ -208,7 +201,7 @@ pub fn pod_spec(spec: &Value, path: &str) -> ErrorList {
         ));
     }
     for field in ["hostname", "subdomain"] {
-        let v = text(spec, field);
+        let v = text(spec, &format!("/{field}"));
         if !v.is_empty() {
             errs.extend(dns_label(v, &child(path, field)));
         }
@@ -221,17 +214,17 @@ pub fn pod_spec(spec: &Value, path: &str) -> ErrorList {
 }
 
 fn image_whitespace(list: Option<&Value>, path: &str) -> ErrorList {
-    items(list)
+    array(list)
         .iter()
         .enumerate()
         .filter(|(_, c)| {
-            let image = text(c, "image");
+            let image = text(c, "/image");
             image.trim() != image
         })
         .map(|(i, c)| {
             FieldError::invalid(
                 child(&index(path, i), "image"),
-                BadValue::Str(text(c, "image").into()),
+                BadValue::Str(text(c, "/image").into()),
                 "must not have leading or trailing whitespace",
             )
         })
@@ -256,13 +249,13 @@ pub fn pod_create(pod: &Value) -> ErrorList {
     let mut errs = pod_fields(pod);
     let empty = Value::Null;
     let spec = pod.get("spec").unwrap_or(&empty);
-    if !items(spec.get("ephemeralContainers")).is_empty() {
+    if !items(spec, "ephemeralContainers").is_empty() {
         errs.push(FieldError::forbidden(
             "spec.ephemeralContainers",
             "cannot be set on create",
         ));
     }
-    if !text(spec, "nodeName").is_empty() && !items(spec.get("schedulingGates")).is_empty() {
+    if !text(spec, "/nodeName").is_empty() && !items(spec, "schedulingGates").is_empty() {
         errs.push(FieldError::forbidden(
             "spec.nodeName",
             "cannot be set until all schedulingGates have been cleared",
@@ -283,7 +276,7 @@ pub fn pod_template(template: &Value, path: &str) -> ErrorList {
         template.get("spec").unwrap_or(&empty),
         &child(path, "spec"),
     ));
-    if !items(template.pointer("/spec/ephemeralContainers")).is_empty() {
+    if !array(template.pointer("/spec/ephemeralContainers")).is_empty() {
         errs.push(FieldError::forbidden(
             child(path, "spec.ephemeralContainers"),
             "ephemeral containers not allowed in pod template",
@@ -372,7 +365,7 @@ pub fn pod_update(new: &Value, old: &Value) -> ErrorList {
     let new_spec = new.get("spec").unwrap_or(&empty);
     let old_spec = old.get("spec").unwrap_or(&empty);
     for field in ["containers", "initContainers"] {
-        if items(new_spec.get(field)).len() != items(old_spec.get(field)).len() {
+        if items(new_spec, field).len() != items(old_spec, field).len() {
             errs.push(FieldError::forbidden(
                 format!("spec.{field}"),
                 "pod updates may not add or remove containers",
@@ -411,16 +404,16 @@ pub fn pod_update(new: &Value, old: &Value) -> ErrorList {
         _ => {}
     }
     errs.extend(only_added_tolerations(
-        &items(new_spec.get("tolerations")),
-        &items(old_spec.get("tolerations")),
+        items(new_spec, "tolerations"),
+        items(old_spec, "tolerations"),
         "spec.tolerations",
     ));
-    let old_gates: Vec<String> = items(old_spec.get("schedulingGates"))
+    let old_gates: Vec<String> = items(old_spec, "schedulingGates")
         .iter()
-        .map(|g| text(g, "name").to_string())
+        .map(|g| text(g, "/name").to_string())
         .collect();
-    for (i, g) in items(new_spec.get("schedulingGates")).iter().enumerate() {
-        let name = text(g, "name");
+    for (i, g) in items(new_spec, "schedulingGates").iter().enumerate() {
+        let name = text(g, "/name");
         if !old_gates.iter().any(|o| o == name) {
             errs.push(FieldError::forbidden(
                 format!("spec.schedulingGates[{i}].name"),
@@ -431,7 +424,7 @@ pub fn pod_update(new: &Value, old: &Value) -> ErrorList {
     // Everything else must be as it was: put back what may change, then compare.
     let mut munged = new_spec.clone();
     for field in ["containers", "initContainers"] {
-        let olds = items(old_spec.get(field));
+        let olds = items(old_spec, field);
         if let Some(list) = munged.get_mut(field).and_then(Value::as_array_mut) {
             for (c, o) in list.iter_mut().zip(olds.iter()) {
                 c["image"] = o.get("image").cloned().unwrap_or(Value::Null);
