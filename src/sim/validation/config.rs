@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use super::field::{BadValue, ErrorList, FieldError, key};
 use super::names::is_config_map_key;
+use super::require;
 use crate::sim::base64;
 
 /// Largest total size of a ConfigMap's or Secret's data.
@@ -57,11 +58,7 @@ pub fn undecodable_secret(s: &Value) -> Option<String> {
 fn keys(m: Option<&Map<String, Value>>, path: &str) -> ErrorList {
     let mut errs = ErrorList::new();
     for k in m.into_iter().flat_map(|m| m.keys()) {
-        errs.extend(
-            is_config_map_key(k)
-                .into_iter()
-                .map(|msg| FieldError::invalid(key(path, k), BadValue::Str(k.clone()), msg)),
-        );
+        errs.extend(require::valid(k, key(path, k), is_config_map_key));
     }
     errs
 }
@@ -72,11 +69,7 @@ pub fn config_map(cm: &Value) -> ErrorList {
     let binary = map(cm, "binaryData");
     let mut errs = ErrorList::new();
     for k in data.into_iter().flat_map(|m| m.keys()) {
-        errs.extend(
-            is_config_map_key(k)
-                .into_iter()
-                .map(|msg| FieldError::invalid(key("data", k), BadValue::Str(k.clone()), msg)),
-        );
+        errs.extend(require::valid(k, key("data", k), is_config_map_key));
         if binary.is_some_and(|b| b.contains_key(k)) {
             errs.push(FieldError::invalid(
                 key("data", k),

@@ -10,13 +10,11 @@ use super::field::{BadValue, ErrorList, FieldError, child, index, key};
 use super::json::{array, text};
 use super::names::{is_dns1123_label, is_qualified_name, is_valid_port_name};
 use super::quantity::Quantity;
+use super::require;
 
 /// An RFC 1123 label field.
 pub fn dns_label(value: &str, path: &str) -> ErrorList {
-    is_dns1123_label(value)
-        .into_iter()
-        .map(|m| FieldError::invalid(path, BadValue::Str(value.to_string()), m))
-        .collect()
+    require::valid(value, path, is_dns1123_label)
 }
 
 /// Where a resource name may be used.
@@ -65,10 +63,7 @@ fn resource_name(name: &str, path: &str) -> ErrorList {
             detail,
         )]
     };
-    let errs: ErrorList = is_qualified_name(name)
-        .into_iter()
-        .map(|m| FieldError::invalid(path, BadValue::Str(name.into()), m))
-        .collect();
+    let errs: ErrorList = require::valid(name, path, is_qualified_name);
     if !errs.is_empty() {
         return errs;
     }

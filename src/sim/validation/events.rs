@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::field::{BadValue, ErrorList, FieldError};
 use super::json::text;
 use super::names::{is_dns1123_subdomain, is_qualified_name};
+use super::require;
 
 const REPORTING_INSTANCE_LIMIT: usize = 128;
 const ACTION_LIMIT: usize = 128;
@@ -43,9 +44,11 @@ pub fn event(ev: &Value) -> ErrorList {
         if controller.is_empty() {
             errs.push(FieldError::required("reportingController", ""));
         }
-        errs.extend(is_qualified_name(controller).into_iter().map(|m| {
-            FieldError::invalid("reportingController", BadValue::Str(controller.into()), m)
-        }));
+        errs.extend(require::valid(
+            controller,
+            "reportingController",
+            is_qualified_name,
+        ));
         let instance = text(ev, "/reportingInstance");
         if instance.is_empty() {
             errs.push(FieldError::required("reportingInstance", ""));
@@ -87,11 +90,7 @@ pub fn event(ev: &Value) -> ErrorList {
             ));
         }
     }
-    errs.extend(
-        is_dns1123_subdomain(ns)
-            .into_iter()
-            .map(|m| FieldError::invalid("namespace", BadValue::Str(ns.into()), m)),
-    );
+    errs.extend(require::valid(ns, "namespace", is_dns1123_subdomain));
     errs
 }
 

@@ -185,13 +185,7 @@ pub fn api_service(obj: &Value) -> ErrorList {
     if version.is_empty() {
         errs.push(FieldError::required("spec.version", ""));
     } else {
-        for m in is_dns1035_label(version) {
-            errs.push(FieldError::invalid(
-                "spec.version",
-                BadValue::Str(version.into()),
-                &m,
-            ));
-        }
+        errs.extend(require::valid(version, "spec.version", is_dns1035_label));
     }
     if group.is_empty() && version != "v1" {
         errs.push(FieldError::required(
@@ -271,13 +265,11 @@ pub fn custom_resource_definition(crd: &Value) -> ErrorList {
     if plural.is_empty() {
         errs.push(FieldError::required("spec.names.plural", ""));
     } else {
-        for m in is_dns1035_label(plural) {
-            errs.push(FieldError::invalid(
-                "spec.names.plural",
-                BadValue::Str(plural.into()),
-                &m,
-            ));
-        }
+        errs.extend(require::valid(
+            plural,
+            "spec.names.plural",
+            is_dns1035_label,
+        ));
     }
     errs.extend(require::set(kind, "spec.names.kind", ""));
     errs.extend(require::set_and_supported(

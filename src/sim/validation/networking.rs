@@ -125,13 +125,11 @@ pub fn ingress(obj: &Value) -> ErrorList {
     }
     let class = text(&spec, "/ingressClassName");
     if !class.is_empty() {
-        for m in is_dns1123_subdomain(class) {
-            errs.push(FieldError::invalid(
-                "spec.ingressClassName",
-                BadValue::Str(class.into()),
-                m,
-            ));
-        }
+        errs.extend(require::valid(
+            class,
+            "spec.ingressClassName",
+            is_dns1123_subdomain,
+        ));
     }
     for (i, rule) in rules.iter().enumerate() {
         let h = text(rule, "/host");

@@ -8,6 +8,7 @@ use super::field::{BadValue, ErrorList, FieldError, child, index};
 use super::json::{array, items, text};
 use super::meta::{annotations, label_name, labels};
 use super::names::{is_dns1123_subdomain, is_label_value, is_qualified_name};
+use super::require;
 
 /// The fields a pod update may change, as the refusal lists them.
 const UPDATABLE_POD_SPEC_FIELDS: [&str; 5] = [
@@ -17,13 +18,6 @@ const UPDATABLE_POD_SPEC_FIELDS: [&str; 5] = [
     "`spec.tolerations` (only additions to existing tolerations)",
     "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
 ];
-
-fn subdomain(value: &str, path: &str) -> ErrorList {
-    is_dns1123_subdomain(value)
-        .into_iter()
-        .map(|m| FieldError::invalid(path, BadValue::Str(value.into()), m))
-        .collect()
-}
 
 /// A field whose value must be one of `valid` (when set; an empty value is defaulted).
 fn one_of(spec: &Value, field: &str, path: &str, valid: &[&str]) -> ErrorList {
@@ -138,11 +132,7 @@ fn scheduling_gates(list: Option<&Value>, path: &str) -> ErrorList {
     for (i, g) in array(list).iter().enumerate() {
         let p = index(path, i);
         let name = text(g, "/name");
-        errs.extend(
-            is_qualified_name(name)
-                .into_iter()
-                .map(|m| FieldError::invalid(&p, BadValue::Str(name.into()), m)),
-        );
+        errs.extend(require::valid(name, &p, is_qualified_name));
         if seen.iter().any(|s| s == name) {
             errs.push(FieldError::duplicate(&p, BadValue::Str(name.into())));
         }
@@ -188,7 +178,7 @@ pub fn pod_spec(spec: &Value, path: &str) -> ErrorList {
     for field in ["serviceAccountName", "nodeName", "priorityClassName"] {
         let v = text(spec, &format!("/{field}"));
         if !v.is_empty() {
-            errs.extend(subdomain(v, &child(path, field)));
+            errs.extend(require::valid(v, child(path, field), is_dns1123_subdomain));
         }
     }
     if let Some(ads) = spec.get("activeDeadlineSeconds").and_then(Value::as_i64)

@@ -101,13 +101,9 @@ fn binding(obj: &Value, namespaced: bool) -> ErrorList {
     if role_name.is_empty() {
         errs.push(FieldError::required("roleRef.name", ""));
     } else {
-        for m in is_path_segment_name(role_name, false) {
-            errs.push(FieldError::invalid(
-                "roleRef.name",
-                BadValue::Str(role_name.into()),
-                m,
-            ));
-        }
+        errs.extend(require::valid(role_name, "roleRef.name", |n| {
+            is_path_segment_name(n, false)
+        }));
     }
     for (i, s) in items(obj, "subjects").iter().enumerate() {
         let f = |k: &str| format!("subjects[{i}].{k}");

@@ -1,10 +1,11 @@
-//! The checks most kinds repeat, each giving at most one error: a value or list that
-//! must be set (`Required`), a value that must be one of a set (`NotSupported`), or
-//! both (an enumerated field with no default).
+//! The checks most kinds repeat: a value or list that must be set (`Required`), a
+//! value that must be one of a set (`NotSupported`), or both (an enumerated field with
+//! no default), each giving at most one error; and a value that must pass a name rule
+//! of [`super::names`], one `Invalid` per message the rule gives.
 
 use serde_json::Value;
 
-use super::field::{BadValue, FieldError};
+use super::field::{BadValue, ErrorList, FieldError};
 
 /// `Required` when `value` is empty.
 pub fn set(value: &str, field: impl AsRef<str>, detail: &str) -> Option<FieldError> {
@@ -38,6 +39,14 @@ pub fn set_and_supported(
     supported(value, field, valid)
 }
 
+/// One `Invalid` (with the value) per message `rule` gives for `value`.
+pub fn valid(value: &str, field: impl AsRef<str>, rule: impl Fn(&str) -> Vec<String>) -> ErrorList {
+    rule(value)
+        .into_iter()
+        .map(|m| FieldError::invalid(field.as_ref(), BadValue::Str(value.into()), m))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,6 +73,15 @@ mod tests {
         assert_eq!(
             set_and_supported("C", "t", &["A"], "").map(|e| e.kind.reason()),
             Some("FieldValueNotSupported")
+        );
+        assert_eq!(valid("ok", "n", |_| Vec::new()), Vec::new());
+        let errs = valid("B_", "n", |_| vec!["first".into(), "second".into()]);
+        assert_eq!(
+            errs.iter().map(FieldError::message).collect::<Vec<_>>(),
+            [
+                "n: Invalid value: \"B_\": first",
+                "n: Invalid value: \"B_\": second"
+            ]
         );
     }
 }

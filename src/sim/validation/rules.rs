@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::field::{BadValue, ErrorList, FieldError};
 use super::names::{self, NameRule};
+use super::require;
 use super::{
     batch, config, events, extensions, flowcontrol, networking, pods, policy, rbac, services,
     workloads,
@@ -75,11 +76,11 @@ fn namespace_spec(ns: &Value) -> ErrorList {
         .flatten()
     {
         let f = f.as_str().unwrap_or_default();
-        let bad = names::is_qualified_name(f);
-        errs.extend(
-            bad.into_iter()
-                .map(|m| FieldError::invalid("spec.finalizers", BadValue::Str(f.into()), m)),
-        );
+        errs.extend(require::valid(
+            f,
+            "spec.finalizers",
+            names::is_qualified_name,
+        ));
         if !f.contains('/') && f != "kubernetes" {
             errs.push(FieldError::invalid(
                 "spec.finalizers",
