@@ -59,14 +59,11 @@ pub fn job(obj: &Value) -> ErrorList {
             &format!("spec.{field}"),
         ));
     }
-    let mode = text(obj, "/spec/completionMode");
-    if !mode.is_empty() {
-        errs.extend(require::supported(
-            mode,
-            "spec.completionMode",
-            &["NonIndexed", "Indexed"],
-        ));
-    }
+    errs.extend(require::defaulted(
+        text(obj, "/spec/completionMode"),
+        "spec.completionMode",
+        &["NonIndexed", "Indexed"],
+    ));
     errs
 }
 

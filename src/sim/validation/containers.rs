@@ -211,13 +211,11 @@ fn ports(list: Option<&Value>, path: &str) -> ErrorList {
             ));
         }
         let protocol = text(p, "/protocol");
-        if !protocol.is_empty() && !["TCP", "UDP", "SCTP"].contains(&protocol) {
-            errs.push(FieldError::not_supported(
-                child(&ip, "protocol"),
-                BadValue::Str(protocol.into()),
-                &["SCTP", "TCP", "UDP"],
-            ));
-        }
+        errs.extend(require::defaulted(
+            protocol,
+            child(&ip, "protocol"),
+            &["SCTP", "TCP", "UDP"],
+        ));
     }
     errs
 }
@@ -256,9 +254,11 @@ fn volume_mounts(list: Option<&Value>, path: &str, volumes: &[String]) -> ErrorL
                 BadValue::Str(name.into()),
             ));
         }
-        if text(m, "/mountPath").is_empty() {
-            errs.push(FieldError::required(child(&ip, "mountPath"), ""));
-        }
+        errs.extend(require::set(
+            text(m, "/mountPath"),
+            child(&ip, "mountPath"),
+            "",
+        ));
     }
     errs
 }
@@ -273,17 +273,13 @@ fn container_common(c: &Value, path: &str, volumes: &[String]) -> ErrorList {
     } else {
         errs.extend(dns_label(name, &name_path));
     }
-    if text(c, "/image").is_empty() {
-        errs.push(FieldError::required(child(path, "image"), ""));
-    }
+    errs.extend(require::set(text(c, "/image"), child(path, "image"), ""));
     let policy = text(c, "/terminationMessagePolicy");
-    if !policy.is_empty() && !["File", "FallbackToLogsOnError"].contains(&policy) {
-        errs.push(FieldError::not_supported(
-            child(path, "terminationMessagePolicy"),
-            BadValue::Str(policy.into()),
-            &["File", "FallbackToLogsOnError"],
-        ));
-    }
+    errs.extend(require::defaulted(
+        policy,
+        child(path, "terminationMessagePolicy"),
+        &["File", "FallbackToLogsOnError"],
+    ));
     errs.extend(ports(c.get("ports"), &child(path, "ports")));
     errs.extend(env(c.get("env"), &child(path, "env")));
     errs.extend(volume_mounts(
@@ -292,13 +288,11 @@ fn container_common(c: &Value, path: &str, volumes: &[String]) -> ErrorList {
         volumes,
     ));
     let pull = text(c, "/imagePullPolicy");
-    if !pull.is_empty() && !["Always", "IfNotPresent", "Never"].contains(&pull) {
-        errs.push(FieldError::not_supported(
-            child(path, "imagePullPolicy"),
-            BadValue::Str(pull.into()),
-            &["Always", "IfNotPresent", "Never"],
-        ));
-    }
+    errs.extend(require::defaulted(
+        pull,
+        child(path, "imagePullPolicy"),
+        &["Always", "IfNotPresent", "Never"],
+    ));
     errs.extend(resources(c.get("resources"), &child(path, "resources")));
     errs
 }

@@ -20,16 +20,8 @@ const UPDATABLE_POD_SPEC_FIELDS: [&str; 5] = [
 ];
 
 /// A field whose value must be one of `valid` (when set; an empty value is defaulted).
-fn one_of(spec: &Value, field: &str, path: &str, valid: &[&str]) -> ErrorList {
-    let v = text(spec, &format!("/{field}"));
-    if v.is_empty() || valid.contains(&v) {
-        return Vec::new();
-    }
-    vec![FieldError::not_supported(
-        child(path, field),
-        BadValue::Str(v.into()),
-        valid,
-    )]
+fn one_of(spec: &Value, field: &str, path: &str, valid: &[&str]) -> Option<FieldError> {
+    require::defaulted(text(spec, &format!("/{field}")), child(path, field), valid)
 }
 
 fn volumes(list: Option<&Value>, path: &str) -> (Vec<String>, ErrorList) {
@@ -114,14 +106,11 @@ fn tolerations(list: Option<&Value>, path: &str) -> ErrorList {
                 &["Equal", "Exists"],
             )),
         }
-        if !effect.is_empty() && !["NoSchedule", "PreferNoSchedule", "NoExecute"].contains(&effect)
-        {
-            errs.push(FieldError::not_supported(
-                child(&p, "effect"),
-                BadValue::Str(effect.into()),
-                &["NoSchedule", "PreferNoSchedule", "NoExecute"],
-            ));
-        }
+        errs.extend(require::defaulted(
+            effect,
+            child(&p, "effect"),
+            &["NoSchedule", "PreferNoSchedule", "NoExecute"],
+        ));
     }
     errs
 }

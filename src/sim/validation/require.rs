@@ -25,6 +25,15 @@ pub fn supported(value: &str, field: impl AsRef<str>, valid: &[&str]) -> Option<
         .then(|| FieldError::not_supported(field, BadValue::Str(value.into()), valid))
 }
 
+/// `NotSupported` when `value` is set and not one of `valid` (an empty value is one
+/// the server defaults).
+pub fn defaulted(value: &str, field: impl AsRef<str>, valid: &[&str]) -> Option<FieldError> {
+    if value.is_empty() {
+        return None;
+    }
+    supported(value, field, valid)
+}
+
 /// `Required` (with `detail`) when `value` is empty, else `NotSupported` when it is
 /// not one of `valid`.
 pub fn set_and_supported(
@@ -74,6 +83,8 @@ mod tests {
             set_and_supported("C", "t", &["A"], "").map(|e| e.kind.reason()),
             Some("FieldValueNotSupported")
         );
+        assert_eq!(defaulted("", "t", &["A"]), None);
+        assert!(defaulted("C", "t", &["A"]).is_some());
         assert_eq!(valid("ok", "n", |_| Vec::new()), Vec::new());
         let errs = valid("B_", "n", |_| vec!["first".into(), "second".into()]);
         assert_eq!(
