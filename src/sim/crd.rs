@@ -1,13 +1,12 @@
 //! CustomResourceDefinitions: the controller that establishes them (its kind then is
 //! served through the same store as every built-in kind, and discovery lists it) and
-//! tears them down (custom resources deleted, kind withdrawn), and the validation of a
-//! CRD. Custom resources are checked against their schema in [`super::crd_schema`].
+//! tears them down (custom resources deleted, kind withdrawn). A CRD and the custom
+//! resources it defines are validated by [`super::validation`].
 
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::field_errors::FieldError;
 use super::fleet::{Cluster, ClusterState};
 use super::resource::{Kind, ResourceType, Storage};
 use super::store::str_at;
@@ -229,105 +228,6 @@ pub fn reconcile(cluster: &Cluster, st: &mut ClusterState) -> bool {
     changed
 }
 
-/// Validates a CustomResourceDefinition (the rules a client most often breaks).
-pub fn validate_definition(crd: &Value, old: Option<&Value>) -> Vec<FieldError> {
-    let mut errs = Vec::new();
-    let name = str_at(crd, "/metadata/name");
-    let group = str_at(crd, "/spec/group");
-    let plural = str_at(crd, "/spec/names/plural");
-    let kind = str_at(crd, "/spec/names/kind");
-    if name != format!("{plural}.{group}") {
-        errs.push(FieldError::invalid(
-            "metadata.name",
-            &json!(name),
-            "must be spec.names.plural+\".\"+spec.group",
-        ));
-    }
-    if group.is_empty() {
-        errs.push(FieldError::required("spec.group", ""));
-    } else if !group.contains('.') {
-        errs.push(FieldError::invalid(
-            "spec.group",
-            &json!(group),
-            "should be a domain with at least one dot",
-        ));
-    }
-    if plural.is_empty() {
-        errs.push(FieldError::required("spec.names.plural", ""));
-    } else {
-        for m in super::field_errors::dns1035_label(&plural) {
-            errs.push(FieldError::invalid("spec.names.plural", &json!(plural), &m));
-        }
-    }
-    if kind.is_empty() {
-        errs.push(FieldError::required("spec.names.kind", ""));
-    }
-    let scope = str_at(crd, "/spec/scope");
-    if !["Cluster", "Namespaced"].contains(&scope.as_str()) {
-        errs.push(if scope.is_empty() {
-            FieldError::required("spec.scope", "")
-        } else {
-            FieldError::not_supported("spec.scope", &json!(scope), &["Cluster", "Namespaced"])
-        });
-    }
-    let versions = crd
-        .pointer("/spec/versions")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    if versions.is_empty() {
-        errs.push(FieldError::invalid(
-            "spec.versions",
-            &json!(versions),
-            "must have exactly one version marked as storage version",
-        ));
-    } else {
-        let storage = versions
-            .iter()
-            .filter(|v| v.get("storage").and_then(Value::as_bool) == Some(true))
-            .count();
-        if storage != 1 {
-            errs.push(FieldError::invalid(
-                "spec.versions",
-                &Value::Array(versions.clone()),
-                "must have exactly one version marked as storage version",
-            ));
-        }
-        for (i, v) in versions.iter().enumerate() {
-            let vname = str_at(v, "/name");
-            if vname.is_empty() {
-                errs.push(FieldError::required(format!("spec.versions[{i}].name"), ""));
-            }
-            match v.pointer("/schema/openAPIV3Schema") {
-                None => errs.push(FieldError::required(
-                    format!("spec.versions[{i}].schema.openAPIV3Schema"),
-                    "schemas are required",
-                )),
-                Some(s) if s.get("type").and_then(Value::as_str) != Some("object") => {
-                    errs.push(FieldError::invalid(
-                        format!("spec.versions[{i}].schema.openAPIV3Schema.type"),
-                        &s.get("type").cloned().unwrap_or(json!("")),
-                        "must be object at the root",
-                    ))
-                }
-                Some(_) => {}
-            }
-        }
-    }
-    if let Some(old) = old {
-        for f in ["/spec/group", "/spec/names/plural", "/spec/scope"] {
-            if old.pointer(f) != crd.pointer(f) && f == "/spec/group" {
-                errs.push(FieldError::invalid(
-                    "spec.group",
-                    &json!(group),
-                    "field is immutable",
-                ));
-            }
-        }
-    }
-    errs
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -354,23 +254,5 @@ pub(crate) mod tests {
         );
         assert!(t.namespaced && t.status && t.custom);
         assert_eq!(t.api_version(), "stable.example.com/v1");
-    }
-
-    #[test]
-    fn a_definition_must_name_itself_after_its_plural_and_group() {
-        let crd = json!({"metadata": {"name": "wrong"}, "spec": {"group": "example", "scope": "Namespaced",
-            "names": {"plural": "things", "kind": "Thing"}, "versions": [{"name": "v1", "served": true, "storage": false}]}});
-        let fields: Vec<String> = validate_definition(&crd, None)
-            .into_iter()
-            .map(|e| e.field)
-            .collect();
-        for f in [
-            "metadata.name",
-            "spec.group",
-            "spec.versions",
-            "spec.versions[0].schema.openAPIV3Schema",
-        ] {
-            assert!(fields.iter().any(|x| x == f), "{f}: {fields:?}");
-        }
     }
 }

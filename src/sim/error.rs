@@ -7,7 +7,6 @@ use axum::response::{IntoResponse, Response};
 use http::{HeaderValue, StatusCode, header};
 use serde_json::{Value, json};
 
-use super::field_errors::FieldError;
 use super::resource::{Kind, ResourceType};
 
 /// Errors of the simulator itself (loading scenarios, writing files, serving).
@@ -188,47 +187,6 @@ impl ApiError {
         };
         Self::new(409, "Conflict", message).with_details(json!({
             "name": name, "group": kind.group, "kind": kind.plural, "causes": causes
-        }))
-    }
-
-    /// 422 `Invalid` for one field.
-    pub fn invalid(kind: &ResourceType, name: &str, field: &str, detail: &str) -> Self {
-        Self::invalid_fields(
-            kind,
-            name,
-            &[FieldError {
-                reason: "FieldValueInvalid",
-                field: field.to_string(),
-                message: detail.to_string(),
-            }],
-        )
-    }
-
-    /// 422 `Invalid` listing every field error, as the API server words it
-    /// (`Service "x" is invalid: [spec.ports: Required value, …]`).
-    pub fn invalid_fields(kind: &ResourceType, name: &str, errors: &[FieldError]) -> Self {
-        let lines: Vec<String> = errors.iter().map(FieldError::to_string).collect();
-        let list = if lines.len() == 1 {
-            lines[0].clone()
-        } else {
-            format!("[{}]", lines.join(", "))
-        };
-        let causes: Vec<Value> = errors
-            .iter()
-            .map(|e| json!({"reason": e.reason, "message": e.message, "field": e.field}))
-            .collect();
-        Self::new(
-            422,
-            "Invalid",
-            format!(
-                "{} \"{}\" is invalid: {}",
-                kind.qualified_kind(),
-                name,
-                list
-            ),
-        )
-        .with_details(json!({
-            "name": name, "group": kind.group, "kind": kind.kind, "causes": causes
         }))
     }
 

@@ -59,7 +59,7 @@ pub fn write_kubeconfig_for(
 }
 
 fn kubeconfig_text(fleet: &SimFleet, addr: SocketAddr, user: &str, token: &str) -> String {
-    let ca = super::kinds::base64_encode(super::tls::CA_PEM.as_bytes());
+    let ca = super::base64::encode(super::tls::CA_PEM.as_bytes());
     let ids = fleet.cluster_ids();
     let mut s = String::from("apiVersion: v1\nkind: Config\npreferences: {}\n");
     s.push_str(&format!(

@@ -9,12 +9,12 @@ use serde_json::{Value, json};
 
 use super::auth::{Attributes, SimUser};
 use super::error::ApiError;
-use super::field_errors::FieldError;
 use super::fleet::Cluster;
 use super::http::{ApiRequest, value_response};
 use super::rbac::Policy;
 use super::resource::{Kind, ResourceType};
 use super::store::str_at;
+use super::validation::{FieldError, Invalid};
 
 /// POST of a review.
 pub fn create(
@@ -75,11 +75,9 @@ pub fn create(
         Kind::SELF_SUBJECT_RULES_REVIEW => {
             let ns = str_at(&body, "/spec/namespace");
             if ns.is_empty() {
-                return Err(ApiError::invalid_fields(
-                    rt,
-                    "",
-                    &[FieldError::required("spec.namespace", "")],
-                ));
+                return Err(
+                    Invalid::field(rt, "", FieldError::required("spec.namespace", "")).into(),
+                );
             }
             let (resource, non_resource) = policy.rules_for(user, &ns);
             out["spec"] = json!({"namespace": ns});
@@ -115,22 +113,24 @@ fn access_attributes(rt: &ResourceType, spec: &Value) -> Result<Attributes, ApiE
             verb: s("/nonResourceAttributes/verb"),
             path: s("/nonResourceAttributes/path"),
         }),
-        (Some(_), Some(_)) => Err(ApiError::invalid_fields(
+        (Some(_), Some(_)) => Err(Invalid::field(
             rt,
             "",
-            &[FieldError::invalid(
+            FieldError::invalid(
                 "spec.nonResourceAttributes",
                 &spec["nonResourceAttributes"],
                 "cannot be specified in combination with resourceAttributes",
-            )],
-        )),
-        (None, None) => Err(ApiError::invalid_fields(
+            ),
+        )
+        .into()),
+        (None, None) => Err(Invalid::field(
             rt,
             "",
-            &[FieldError::required(
+            FieldError::required(
                 "spec.resourceAttributes",
                 "exactly one of nonResourceAttributes or resourceAttributes must be specified",
-            )],
-        )),
+            ),
+        )
+        .into()),
     }
 }

@@ -11,6 +11,7 @@ use super::http::{ApiRequest, value_response};
 use super::patch::{self, PatchKind};
 use super::resource::ResourceType;
 use super::store::str_at;
+use super::validation::{BadValue, FieldError, Invalid};
 
 fn scale_of(obj: &Value) -> Value {
     let labels = obj
@@ -69,17 +70,22 @@ pub fn scale(
     if !rv.is_empty() && rv != str_at(&obj, "/metadata/resourceVersion") {
         return Err(ApiError::conflict(rt, name));
     }
-    let replicas = wanted
-        .pointer("/spec/replicas")
+    // Refused as the Scale it is (`ValidateScale`), not as the workload.
+    let given = wanted.pointer("/spec/replicas");
+    let replicas = given
         .and_then(Value::as_i64)
         .filter(|r| *r >= 0)
         .ok_or_else(|| {
-            ApiError::invalid(
-                rt,
+            ApiError::from(Invalid::named(
+                "autoscaling",
+                "Scale",
                 name,
-                "spec.replicas",
-                "Invalid value: must be greater than or equal to 0",
-            )
+                vec![FieldError::invalid(
+                    "spec.replicas",
+                    given.map_or(BadValue::Omit, BadValue::from),
+                    "must be greater than or equal to 0",
+                )],
+            ))
         })?;
     if obj.pointer("/spec/replicas").and_then(Value::as_i64) != Some(replicas) {
         obj["spec"]["replicas"] = json!(replicas);

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::selector::LabelSelector;
+use super::selector::{LabelSelector, string_pairs};
 
 /// Requests or capacity in the dimensions the simulator schedules on.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -120,15 +120,7 @@ pub struct NodeFit {
 impl NodeFit {
     /// Reads a node object (usage starts at zero).
     pub fn of(node: &Value) -> NodeFit {
-        let labels = node
-            .pointer("/metadata/labels")
-            .and_then(Value::as_object)
-            .map(|m| {
-                m.iter()
-                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let labels = string_pairs(node.pointer("/metadata/labels"));
         let ready = node
             .pointer("/status/conditions")
             .and_then(Value::as_array)
@@ -202,15 +194,7 @@ pub struct Constraints {
 impl Constraints {
     /// Reads a pod (or pod template).
     pub fn of(pod: &Value) -> Constraints {
-        let selector = pod
-            .pointer("/spec/nodeSelector")
-            .and_then(Value::as_object)
-            .map(|m| {
-                m.iter()
-                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let selector = string_pairs(pod.pointer("/spec/nodeSelector"));
         let affinity = pod
             .pointer("/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms")
             .and_then(Value::as_array)

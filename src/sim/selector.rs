@@ -6,6 +6,18 @@ use serde_json::Value;
 use super::error::ApiError;
 use super::store::{EVENT_FIELDS, Index};
 
+/// A `map[string]string` (labels, a node selector) as the pairs selectors match
+/// against; a missing map or a value that is not a string reads as empty.
+pub fn string_pairs(map: Option<&Value>) -> Vec<(String, String)> {
+    map.and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// One requirement of a label selector.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Req {

@@ -15,6 +15,7 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 
 use super::resource::Kind;
+use super::selector::string_pairs;
 
 /// `(namespace, name)`; the namespace is empty for cluster-scoped kinds.
 pub type Key = (String, String);
@@ -50,15 +51,7 @@ pub const EVENT_FIELDS: [&str; 8] = [
 impl Index {
     /// Extracts the index fields from an object.
     pub fn of(obj: &Value) -> Index {
-        let labels = obj
-            .pointer("/metadata/labels")
-            .and_then(Value::as_object)
-            .map(|m| {
-                m.iter()
-                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let labels = string_pairs(obj.pointer("/metadata/labels"));
         let s = |p: &str| obj.pointer(p).and_then(Value::as_str).map(String::from);
         let extra = if obj.get("involvedObject").is_some() {
             EVENT_FIELDS

@@ -22,6 +22,7 @@ use super::list::{Filter, parse_rv};
 use super::resource::ResourceType;
 use super::store::{Change, EventType};
 use super::table;
+use super::validation::{FieldError, Invalid};
 
 struct WatchState {
     rx: broadcast::Receiver<Arc<Change>>,
@@ -121,12 +122,16 @@ pub fn watch(
     if send_initial == Some(true)
         && (!bookmarks || q.get("resourceVersionMatch").map(String::as_str) != Some("NotOlderThan"))
     {
-        return Err(ApiError::invalid(
-            rt,
+        return Err(Invalid::named(
+            "meta.k8s.io",
+            "ListOptions",
             "",
-            "sendInitialEvents",
-            "Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled and the resourceVersionMatch is set to NotOlderThan and allowWatchBookmarks is set to true",
-        ));
+            vec![FieldError::forbidden(
+                "sendInitialEvents",
+                "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled and the resourceVersionMatch is set to NotOlderThan and allowWatchBookmarks is set to true",
+            )],
+        )
+        .into());
     }
     let timeout = q
         .get("timeoutSeconds")

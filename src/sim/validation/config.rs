@@ -6,6 +6,8 @@ use serde_json::{Map, Value};
 
 use super::field::{BadValue, ErrorList, FieldError, key};
 use super::names::is_config_map_key;
+use super::require;
+use crate::sim::base64;
 
 /// Largest total size of a ConfigMap's or Secret's data.
 const MAX_SIZE: usize = 1024 * 1024;
@@ -20,14 +22,43 @@ fn size(m: Option<&Map<String, Value>>) -> usize {
     })
 }
 
+/// The size of a Secret's data: its values decoded (a value that does not decode was
+/// refused before validation).
+fn decoded_size(m: Option<&Map<String, Value>>) -> usize {
+    m.map_or(0, |m| {
+        m.values()
+            .filter_map(Value::as_str)
+            .map(|v| base64::decoded_len(v).unwrap_or(0))
+            .sum()
+    })
+}
+
+/// Why a Secret's `data` cannot be decoded (its values are base64 `[]byte`), as the
+/// API server's JSON decoder says it; None when every value decodes.
+pub fn undecodable_secret(s: &Value) -> Option<String> {
+    for v in map(s, "data").into_iter().flat_map(|m| m.values()) {
+        let kind = match v {
+            Value::Null => continue,
+            Value::String(text) => match base64::decoded_len(text) {
+                Ok(_) => continue,
+                Err(e) => return Some(e.to_string()),
+            },
+            Value::Bool(_) => "bool",
+            Value::Number(_) => "number",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        };
+        return Some(format!(
+            "json: cannot unmarshal {kind} into Go struct field Secret.data of type []uint8"
+        ));
+    }
+    None
+}
+
 fn keys(m: Option<&Map<String, Value>>, path: &str) -> ErrorList {
     let mut errs = ErrorList::new();
     for k in m.into_iter().flat_map(|m| m.keys()) {
-        errs.extend(
-            is_config_map_key(k)
-                .into_iter()
-                .map(|msg| FieldError::invalid(&key(path, k), BadValue::Str(k.clone()), msg)),
-        );
+        errs.extend(require::valid(k, key(path, k), is_config_map_key));
     }
     errs
 }
@@ -38,14 +69,10 @@ pub fn config_map(cm: &Value) -> ErrorList {
     let binary = map(cm, "binaryData");
     let mut errs = ErrorList::new();
     for k in data.into_iter().flat_map(|m| m.keys()) {
-        errs.extend(
-            is_config_map_key(k)
-                .into_iter()
-                .map(|msg| FieldError::invalid(&key("data", k), BadValue::Str(k.clone()), msg)),
-        );
+        errs.extend(require::valid(k, key("data", k), is_config_map_key));
         if binary.is_some_and(|b| b.contains_key(k)) {
             errs.push(FieldError::invalid(
-                &key("data", k),
+                key("data", k),
                 BadValue::Str(k.clone()),
                 "duplicate of key present in binaryData",
             ));
@@ -62,10 +89,10 @@ pub fn config_map(cm: &Value) -> ErrorList {
 pub fn secret(s: &Value) -> ErrorList {
     let data = map(s, "data");
     let mut errs = keys(data, "data");
-    if size(data) > MAX_SIZE {
+    if decoded_size(data) > MAX_SIZE {
         errs.push(FieldError::too_long("data", MAX_SIZE));
     }
-    let required = |k: &str| FieldError::required(&key("data", k), "");
+    let required = |k: &str| FieldError::required(key("data", k), "");
     let has = |k: &str| data.is_some_and(|d| d.contains_key(k));
     match s.get("type").and_then(Value::as_str).unwrap_or("") {
         "kubernetes.io/service-account-token" => {
@@ -167,6 +194,42 @@ mod tests {
             m[1],
             "data[dup]: Invalid value: \"dup\": duplicate of key present in binaryData"
         );
+    }
+
+    #[test]
+    fn secrets_need_the_keys_of_their_type_and_fit_decoded() {
+        let tls = json!({"type": "kubernetes.io/tls", "data": {"a/b": "eA=="}});
+        let fields: Vec<String> = secret(&tls).into_iter().map(|e| e.field).collect();
+        assert_eq!(fields, ["data[a/b]", "data[tls.crt]", "data[tls.key]"]);
+        let basic = json!({"type": "kubernetes.io/basic-auth", "data": {}});
+        let m: Vec<String> = secret(&basic).iter().map(FieldError::message).collect();
+        assert_eq!(
+            m,
+            [
+                "data[username]: Required value",
+                "data[password]: Required value"
+            ]
+        );
+        // 1 MiB decoded is 1 398 104 characters of base64: at the limit, not over it.
+        let full = base64::encode(&vec![0u8; MAX_SIZE]);
+        assert!(secret(&json!({"data": {"a": full}})).is_empty());
+        let over = base64::encode(&vec![0u8; MAX_SIZE + 1]);
+        assert_eq!(
+            secret(&json!({"data": {"a": over}}))[0].message(),
+            "data: Too long: may not be more than 1048576 bytes"
+        );
+        assert_eq!(
+            undecodable_secret(&json!({"data": {"ok": "eA==", "bad": "e!"}})),
+            Some("illegal base64 data at input byte 1".to_string())
+        );
+        assert_eq!(
+            undecodable_secret(&json!({"data": {"n": 1}})),
+            Some(
+                "json: cannot unmarshal number into Go struct field Secret.data of type []uint8"
+                    .to_string()
+            )
+        );
+        assert_eq!(undecodable_secret(&json!({"data": {"a": null}})), None);
     }
 
     #[test]

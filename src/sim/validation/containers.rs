@@ -7,23 +7,14 @@ use std::cmp::Ordering;
 use serde_json::Value;
 
 use super::field::{BadValue, ErrorList, FieldError, child, index, key};
+use super::json::{array, text};
 use super::names::{is_dns1123_label, is_qualified_name, is_valid_port_name};
 use super::quantity::Quantity;
-
-fn text<'a>(v: &'a Value, k: &str) -> &'a str {
-    v.get(k).and_then(Value::as_str).unwrap_or("")
-}
-
-fn items(v: Option<&Value>) -> Vec<Value> {
-    v.and_then(Value::as_array).cloned().unwrap_or_default()
-}
+use super::require;
 
 /// An RFC 1123 label field.
 pub fn dns_label(value: &str, path: &str) -> ErrorList {
-    is_dns1123_label(value)
-        .into_iter()
-        .map(|m| FieldError::invalid(path, BadValue::Str(value.to_string()), m))
-        .collect()
+    require::valid(value, path, is_dns1123_label)
 }
 
 /// Where a resource name may be used.
@@ -72,10 +63,7 @@ fn resource_name(name: &str, path: &str) -> ErrorList {
             detail,
         )]
     };
-    let errs: ErrorList = is_qualified_name(name)
-        .into_iter()
-        .map(|m| FieldError::invalid(path, BadValue::Str(name.into()), m))
-        .collect();
+    let errs: ErrorList = require::valid(name, path, is_qualified_name);
     if !errs.is_empty() {
         return errs;
     }
@@ -185,18 +173,18 @@ pub fn resources(res: Option<&Value>, path: &str) -> ErrorList {
 fn ports(list: Option<&Value>, path: &str) -> ErrorList {
     let mut errs = ErrorList::new();
     let mut names: Vec<String> = Vec::new();
-    for (i, p) in items(list).iter().enumerate() {
+    for (i, p) in array(list).iter().enumerate() {
         let ip = index(path, i);
-        let name = text(p, "name");
+        let name = text(p, "/name");
         if !name.is_empty() {
             let bad = is_valid_port_name(name);
             if !bad.is_empty() {
                 errs.extend(bad.into_iter().map(|m| {
-                    FieldError::invalid(&child(&ip, "name"), BadValue::Str(name.into()), m)
+                    FieldError::invalid(child(&ip, "name"), BadValue::Str(name.into()), m)
                 }));
             } else if names.iter().any(|n| n == name) {
                 errs.push(FieldError::duplicate(
-                    &child(&ip, "name"),
+                    child(&ip, "name"),
                     BadValue::Str(name.into()),
                 ));
             } else {
@@ -204,9 +192,9 @@ fn ports(list: Option<&Value>, path: &str) -> ErrorList {
             }
         }
         match p.get("containerPort").and_then(Value::as_i64).unwrap_or(0) {
-            0 => errs.push(FieldError::required(&child(&ip, "containerPort"), "")),
+            0 => errs.push(FieldError::required(child(&ip, "containerPort"), "")),
             port if !(1..=65535).contains(&port) => errs.push(FieldError::invalid(
-                &child(&ip, "containerPort"),
+                child(&ip, "containerPort"),
                 BadValue::Int(port),
                 "must be between 1 and 65535, inclusive",
             )),
@@ -217,28 +205,26 @@ fn ports(list: Option<&Value>, path: &str) -> ErrorList {
             && !(1..=65535).contains(&port)
         {
             errs.push(FieldError::invalid(
-                &child(&ip, "hostPort"),
+                child(&ip, "hostPort"),
                 BadValue::Int(port),
                 "must be between 1 and 65535, inclusive",
             ));
         }
-        let protocol = text(p, "protocol");
-        if !protocol.is_empty() && !["TCP", "UDP", "SCTP"].contains(&protocol) {
-            errs.push(FieldError::not_supported(
-                &child(&ip, "protocol"),
-                BadValue::Str(protocol.into()),
-                &["SCTP", "TCP", "UDP"],
-            ));
-        }
+        let protocol = text(p, "/protocol");
+        errs.extend(require::defaulted(
+            protocol,
+            child(&ip, "protocol"),
+            &["SCTP", "TCP", "UDP"],
+        ));
     }
     errs
 }
 
 fn env(list: Option<&Value>, path: &str) -> ErrorList {
     let mut errs = ErrorList::new();
-    for (i, e) in items(list).iter().enumerate() {
+    for (i, e) in array(list).iter().enumerate() {
         let p = child(&index(path, i), "name");
-        let name = text(e, "name");
+        let name = text(e, "/name");
         if name.is_empty() {
             errs.push(FieldError::required(&p, ""));
         } else if name
@@ -257,20 +243,22 @@ fn env(list: Option<&Value>, path: &str) -> ErrorList {
 
 fn volume_mounts(list: Option<&Value>, path: &str, volumes: &[String]) -> ErrorList {
     let mut errs = ErrorList::new();
-    for (i, m) in items(list).iter().enumerate() {
+    for (i, m) in array(list).iter().enumerate() {
         let ip = index(path, i);
-        let name = text(m, "name");
+        let name = text(m, "/name");
         if name.is_empty() {
-            errs.push(FieldError::required(&child(&ip, "name"), ""));
+            errs.push(FieldError::required(child(&ip, "name"), ""));
         } else if !volumes.iter().any(|v| v == name) {
             errs.push(FieldError::not_found(
-                &child(&ip, "name"),
+                child(&ip, "name"),
                 BadValue::Str(name.into()),
             ));
         }
-        if text(m, "mountPath").is_empty() {
-            errs.push(FieldError::required(&child(&ip, "mountPath"), ""));
-        }
+        errs.extend(require::set(
+            text(m, "/mountPath"),
+            child(&ip, "mountPath"),
+            "",
+        ));
     }
     errs
 }
@@ -278,24 +266,20 @@ fn volume_mounts(list: Option<&Value>, path: &str, volumes: &[String]) -> ErrorL
 /// What every container (regular or init) is checked for.
 fn container_common(c: &Value, path: &str, volumes: &[String]) -> ErrorList {
     let mut errs = ErrorList::new();
-    let name = text(c, "name");
+    let name = text(c, "/name");
     let name_path = child(path, "name");
     if name.is_empty() {
         errs.push(FieldError::required(&name_path, ""));
     } else {
         errs.extend(dns_label(name, &name_path));
     }
-    if text(c, "image").is_empty() {
-        errs.push(FieldError::required(&child(path, "image"), ""));
-    }
-    let policy = text(c, "terminationMessagePolicy");
-    if !policy.is_empty() && !["File", "FallbackToLogsOnError"].contains(&policy) {
-        errs.push(FieldError::not_supported(
-            &child(path, "terminationMessagePolicy"),
-            BadValue::Str(policy.into()),
-            &["File", "FallbackToLogsOnError"],
-        ));
-    }
+    errs.extend(require::set(text(c, "/image"), child(path, "image"), ""));
+    let policy = text(c, "/terminationMessagePolicy");
+    errs.extend(require::defaulted(
+        policy,
+        child(path, "terminationMessagePolicy"),
+        &["File", "FallbackToLogsOnError"],
+    ));
     errs.extend(ports(c.get("ports"), &child(path, "ports")));
     errs.extend(env(c.get("env"), &child(path, "env")));
     errs.extend(volume_mounts(
@@ -303,21 +287,19 @@ fn container_common(c: &Value, path: &str, volumes: &[String]) -> ErrorList {
         &child(path, "volumeMounts"),
         volumes,
     ));
-    let pull = text(c, "imagePullPolicy");
-    if !pull.is_empty() && !["Always", "IfNotPresent", "Never"].contains(&pull) {
-        errs.push(FieldError::not_supported(
-            &child(path, "imagePullPolicy"),
-            BadValue::Str(pull.into()),
-            &["Always", "IfNotPresent", "Never"],
-        ));
-    }
+    let pull = text(c, "/imagePullPolicy");
+    errs.extend(require::defaulted(
+        pull,
+        child(path, "imagePullPolicy"),
+        &["Always", "IfNotPresent", "Never"],
+    ));
     errs.extend(resources(c.get("resources"), &child(path, "resources")));
     errs
 }
 
 /// The regular containers: at least one, each valid, names unique.
 pub fn containers(list: Option<&Value>, path: &str, volumes: &[String]) -> ErrorList {
-    let list = items(list);
+    let list = array(list);
     if list.is_empty() {
         return vec![FieldError::required(path, "")];
     }
@@ -326,10 +308,10 @@ pub fn containers(list: Option<&Value>, path: &str, volumes: &[String]) -> Error
     for (i, c) in list.iter().enumerate() {
         let p = index(path, i);
         errs.extend(container_common(c, &p, volumes));
-        let name = text(c, "name");
+        let name = text(c, "/name");
         if names.contains(&name) {
             errs.push(FieldError::duplicate(
-                &child(&p, "name"),
+                child(&p, "name"),
                 BadValue::Str(name.into()),
             ));
         } else {
@@ -337,7 +319,7 @@ pub fn containers(list: Option<&Value>, path: &str, volumes: &[String]) -> Error
         }
         if c.get("restartPolicy").is_some_and(|r| !r.is_null()) {
             errs.push(FieldError::forbidden(
-                &child(&p, "restartPolicy"),
+                child(&p, "restartPolicy"),
                 "may not be set for non-init containers",
             ));
         }
@@ -353,26 +335,26 @@ pub fn init_containers(
     volumes: &[String],
 ) -> ErrorList {
     let mut errs = ErrorList::new();
-    let mut names: Vec<String> = items(regular)
+    let mut names: Vec<String> = array(regular)
         .iter()
-        .map(|c| text(c, "name").to_string())
+        .map(|c| text(c, "/name").to_string())
         .collect();
-    for (i, c) in items(list).iter().enumerate() {
+    for (i, c) in array(list).iter().enumerate() {
         let p = index(path, i);
         errs.extend(container_common(c, &p, volumes));
-        let name = text(c, "name");
+        let name = text(c, "/name");
         if names.iter().any(|n| n == name) {
             errs.push(FieldError::duplicate(
-                &child(&p, "name"),
+                child(&p, "name"),
                 BadValue::Str(name.into()),
             ));
         } else if !name.is_empty() {
             names.push(name.to_string());
         }
-        let restart = text(c, "restartPolicy");
+        let restart = text(c, "/restartPolicy");
         if !restart.is_empty() && restart != "Always" {
             errs.push(FieldError::not_supported(
-                &child(&p, "restartPolicy"),
+                child(&p, "restartPolicy"),
                 BadValue::Str(restart.into()),
                 &["Always"],
             ));

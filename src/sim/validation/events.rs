@@ -5,15 +5,25 @@
 use serde_json::Value;
 
 use super::field::{BadValue, ErrorList, FieldError};
+use super::json::text;
 use super::names::{is_dns1123_subdomain, is_qualified_name};
+use super::require;
 
 const REPORTING_INSTANCE_LIMIT: usize = 128;
 const ACTION_LIMIT: usize = 128;
 const REASON_LIMIT: usize = 128;
 const NOTE_LIMIT: usize = 1024;
 
-fn text<'a>(v: &'a Value, ptr: &str) -> &'a str {
-    v.pointer(ptr).and_then(Value::as_str).unwrap_or("")
+/// `Invalid` (the value left out, as `ValidateEventCreate` builds it) when `value` is
+/// longer than `limit` bytes.
+fn at_most(value: &str, field: &str, limit: usize) -> Option<FieldError> {
+    (value.len() > limit).then(|| {
+        FieldError::invalid(
+            field,
+            BadValue::Str(String::new()),
+            format!("can have at most {limit} characters"),
+        )
+    })
 }
 
 /// A core/v1 Event, on create and on update.
@@ -43,58 +53,24 @@ pub fn event(ev: &Value) -> ErrorList {
         }
         // The Go field is ReportingController; JSON calls it reportingComponent.
         let controller = text(ev, "/reportingComponent");
-        if controller.is_empty() {
-            errs.push(FieldError::required("reportingController", ""));
+        errs.extend(require::set(controller, "reportingController", ""));
+        errs.extend(require::valid(
+            controller,
+            "reportingController",
+            is_qualified_name,
+        ));
+        for (field, limit) in [
+            ("reportingInstance", REPORTING_INSTANCE_LIMIT),
+            ("action", ACTION_LIMIT),
+            ("reason", REASON_LIMIT),
+        ] {
+            let value = text(ev, &format!("/{field}"));
+            errs.extend(require::set(value, field, ""));
+            errs.extend(at_most(value, field, limit));
         }
-        errs.extend(is_qualified_name(controller).into_iter().map(|m| {
-            FieldError::invalid("reportingController", BadValue::Str(controller.into()), m)
-        }));
-        let instance = text(ev, "/reportingInstance");
-        if instance.is_empty() {
-            errs.push(FieldError::required("reportingInstance", ""));
-        }
-        if instance.len() > REPORTING_INSTANCE_LIMIT {
-            errs.push(FieldError::invalid(
-                "reportingInstance",
-                BadValue::Str(String::new()),
-                format!("can have at most {REPORTING_INSTANCE_LIMIT} characters"),
-            ));
-        }
-        let action = text(ev, "/action");
-        if action.is_empty() {
-            errs.push(FieldError::required("action", ""));
-        }
-        if action.len() > ACTION_LIMIT {
-            errs.push(FieldError::invalid(
-                "action",
-                BadValue::Str(String::new()),
-                format!("can have at most {ACTION_LIMIT} characters"),
-            ));
-        }
-        let reason = text(ev, "/reason");
-        if reason.is_empty() {
-            errs.push(FieldError::required("reason", ""));
-        }
-        if reason.len() > REASON_LIMIT {
-            errs.push(FieldError::invalid(
-                "reason",
-                BadValue::Str(String::new()),
-                format!("can have at most {REASON_LIMIT} characters"),
-            ));
-        }
-        if text(ev, "/message").len() > NOTE_LIMIT {
-            errs.push(FieldError::invalid(
-                "message",
-                BadValue::Str(String::new()),
-                format!("can have at most {NOTE_LIMIT} characters"),
-            ));
-        }
+        errs.extend(at_most(text(ev, "/message"), "message", NOTE_LIMIT));
     }
-    errs.extend(
-        is_dns1123_subdomain(ns)
-            .into_iter()
-            .map(|m| FieldError::invalid("namespace", BadValue::Str(ns.into()), m)),
-    );
+    errs.extend(require::valid(ns, "namespace", is_dns1123_subdomain));
     errs
 }
 

@@ -22,6 +22,10 @@ pub enum ErrorType {
     Forbidden,
     /// A value that is too long (its value is not printed).
     TooLong,
+    /// A list with too many items.
+    TooMany,
+    /// A value of the wrong type for its schema (custom resources).
+    TypeInvalid,
 }
 
 impl ErrorType {
@@ -35,6 +39,8 @@ impl ErrorType {
             ErrorType::NotSupported => "FieldValueNotSupported",
             ErrorType::Forbidden => "FieldValueForbidden",
             ErrorType::TooLong => "FieldValueTooLong",
+            ErrorType::TooMany => "FieldValueTooMany",
+            ErrorType::TypeInvalid => "FieldValueTypeInvalid",
         }
     }
 
@@ -48,6 +54,8 @@ impl ErrorType {
             ErrorType::NotSupported => "Unsupported value",
             ErrorType::Forbidden => "Forbidden",
             ErrorType::TooLong => "Too long",
+            ErrorType::TooMany => "Too many",
+            ErrorType::TypeInvalid => "Invalid value",
         }
     }
 
@@ -74,6 +82,32 @@ pub enum BadValue {
     Raw(String),
 }
 
+impl std::fmt::Display for BadValue {
+    /// The value as Go prints it in an error body (nothing for [`BadValue::Omit`]).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadValue::Omit => Ok(()),
+            BadValue::Str(v) => f.write_str(&go_quote(v)),
+            BadValue::Int(i) => write!(f, "{i}"),
+            BadValue::Raw(r) => f.write_str(r),
+        }
+    }
+}
+
+/// A JSON value as the bad value: strings quoted, integers plain, anything else
+/// (floats, booleans, null, lists, objects) as its JSON text.
+impl From<&serde_json::Value> for BadValue {
+    fn from(v: &serde_json::Value) -> BadValue {
+        match v {
+            serde_json::Value::String(s) => BadValue::Str(s.clone()),
+            serde_json::Value::Number(n) if n.is_i64() => {
+                BadValue::Int(n.as_i64().unwrap_or_default())
+            }
+            other => BadValue::Raw(other.to_string()),
+        }
+    }
+}
+
 /// One field error.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FieldError {
@@ -91,77 +125,101 @@ pub struct FieldError {
 pub type ErrorList = Vec<FieldError>;
 
 impl FieldError {
-    fn new(kind: ErrorType, field: &str, value: BadValue, detail: impl Into<String>) -> Self {
+    fn new(
+        kind: ErrorType,
+        field: impl AsRef<str>,
+        value: BadValue,
+        detail: impl Into<String>,
+    ) -> Self {
         FieldError {
             kind,
-            field: field.to_string(),
+            field: field.as_ref().to_string(),
             value,
             detail: detail.into(),
         }
     }
 
     /// `Required value`.
-    pub fn required(field: &str, detail: impl Into<String>) -> Self {
+    pub fn required(field: impl AsRef<str>, detail: impl Into<String>) -> Self {
         Self::new(ErrorType::Required, field, BadValue::Omit, detail)
     }
 
     /// `Invalid value: <value>: <detail>`.
-    pub fn invalid(field: &str, value: BadValue, detail: impl Into<String>) -> Self {
-        Self::new(ErrorType::Invalid, field, value, detail)
+    pub fn invalid(
+        field: impl AsRef<str>,
+        value: impl Into<BadValue>,
+        detail: impl Into<String>,
+    ) -> Self {
+        Self::new(ErrorType::Invalid, field, value.into(), detail)
     }
 
     /// `Duplicate value: <value>`.
-    pub fn duplicate(field: &str, value: BadValue) -> Self {
-        Self::new(ErrorType::Duplicate, field, value, "")
+    pub fn duplicate(field: impl AsRef<str>, value: impl Into<BadValue>) -> Self {
+        Self::new(ErrorType::Duplicate, field, value.into(), "")
     }
 
     /// `Not found: <value>`.
-    pub fn not_found(field: &str, value: BadValue) -> Self {
-        Self::new(ErrorType::NotFound, field, value, "")
+    pub fn not_found(field: impl AsRef<str>, value: impl Into<BadValue>) -> Self {
+        Self::new(ErrorType::NotFound, field, value.into(), "")
     }
 
     /// `Unsupported value: <value>: supported values: "a", "b"`.
-    pub fn not_supported(field: &str, value: BadValue, valid: &[&str]) -> Self {
+    pub fn not_supported(
+        field: impl AsRef<str>,
+        value: impl Into<BadValue>,
+        valid: &[&str],
+    ) -> Self {
         let detail = if valid.is_empty() {
             String::new()
         } else {
             let quoted: Vec<String> = valid.iter().map(|v| go_quote(v)).collect();
             format!("supported values: {}", quoted.join(", "))
         };
-        Self::new(ErrorType::NotSupported, field, value, detail)
+        Self::new(ErrorType::NotSupported, field, value.into(), detail)
     }
 
     /// `Forbidden: <detail>`.
-    pub fn forbidden(field: &str, detail: impl Into<String>) -> Self {
+    pub fn forbidden(field: impl AsRef<str>, detail: impl Into<String>) -> Self {
         Self::new(ErrorType::Forbidden, field, BadValue::Omit, detail)
     }
 
-    /// `Too long: must have at most <max> bytes`.
-    pub fn too_long(field: &str, max: usize) -> Self {
+    /// `Too long: may not be more than <max> bytes`, as `field.TooLong` words it since
+    /// Kubernetes 1.30 (older servers said "must have at most <max> bytes").
+    pub fn too_long(field: impl AsRef<str>, max: usize) -> Self {
+        let unit = if max == 1 { "byte" } else { "bytes" };
         Self::new(
             ErrorType::TooLong,
             field,
             BadValue::Omit,
-            format!("must have at most {max} bytes"),
+            format!("may not be more than {max} {unit}"),
         )
+    }
+
+    /// `Too many: <count>: must have at most <max> items`.
+    pub fn too_many(field: impl AsRef<str>, count: usize, max: usize) -> Self {
+        let unit = if max == 1 { "item" } else { "items" };
+        Self::new(
+            ErrorType::TooMany,
+            field,
+            BadValue::Int(i64::try_from(count).unwrap_or(i64::MAX)),
+            format!("must have at most {max} {unit}"),
+        )
+    }
+
+    /// `Invalid value: <value>: <detail>` with the type-mismatch reason.
+    pub fn type_invalid(
+        field: impl AsRef<str>,
+        value: impl Into<BadValue>,
+        detail: impl Into<String>,
+    ) -> Self {
+        Self::new(ErrorType::TypeInvalid, field, value.into(), detail)
     }
 
     /// The message without the field (the cause's `message`).
     pub fn body(&self) -> String {
         let mut s = self.kind.text().to_string();
-        if !self.kind.omits_value() {
-            match &self.value {
-                BadValue::Omit => {}
-                BadValue::Str(v) => {
-                    let _ = write!(s, ": {}", go_quote(v));
-                }
-                BadValue::Int(i) => {
-                    let _ = write!(s, ": {i}");
-                }
-                BadValue::Raw(r) => {
-                    let _ = write!(s, ": {r}");
-                }
-            }
+        if !self.kind.omits_value() && self.value != BadValue::Omit {
+            let _ = write!(s, ": {}", self.value);
         }
         if !self.detail.is_empty() {
             let _ = write!(s, ": {}", self.detail);
@@ -292,6 +350,18 @@ mod tests {
         assert_eq!(
             FieldError::forbidden("spec", "nope").message(),
             "spec: Forbidden: nope"
+        );
+        assert_eq!(
+            FieldError::not_supported("spec.type", &serde_json::json!("X"), &["A", "B"]).body(),
+            "Unsupported value: \"X\": supported values: \"A\", \"B\""
+        );
+        assert_eq!(
+            FieldError::too_long("data", 1048576).body(),
+            "Too long: may not be more than 1048576 bytes"
+        );
+        assert_eq!(
+            FieldError::too_many("spec.items", 3, 2).body(),
+            "Too many: 3: must have at most 2 items"
         );
     }
 

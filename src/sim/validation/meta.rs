@@ -5,7 +5,9 @@
 use serde_json::Value;
 
 use super::field::{BadValue, ErrorList, FieldError, child, go_string_slice};
+use super::json::text;
 use super::names::{NameRule, is_dns1123_label, is_label_value, is_qualified_name};
+use super::require;
 
 /// Largest total size of an object's annotations (keys and values).
 pub const TOTAL_ANNOTATION_SIZE_LIMIT: usize = 256 * 1024;
@@ -23,16 +25,9 @@ pub enum FinalizerRule {
     Kube,
 }
 
-fn text<'a>(v: &'a Value, ptr: &str) -> &'a str {
-    v.pointer(ptr).and_then(Value::as_str).unwrap_or("")
-}
-
 /// A label key (`ValidateLabelName`).
 pub fn label_name(key: &str, path: &str) -> ErrorList {
-    is_qualified_name(key)
-        .into_iter()
-        .map(|m| FieldError::invalid(path, BadValue::Str(key.to_string()), m))
-        .collect()
+    require::valid(key, path, is_qualified_name)
 }
 
 /// A label map (`ValidateLabels`): keys qualified names, values label values.
@@ -44,11 +39,7 @@ pub fn labels(map: Option<&Value>, path: &str) -> ErrorList {
     for (k, v) in map {
         errs.extend(label_name(k, path));
         let value = v.as_str().unwrap_or_default();
-        errs.extend(
-            is_label_value(value)
-                .into_iter()
-                .map(|m| FieldError::invalid(path, BadValue::Str(value.to_string()), m)),
-        );
+        errs.extend(require::valid(value, path, is_label_value));
     }
     errs
 }
@@ -87,7 +78,7 @@ fn owner_references(refs: Option<&Value>, path: &str) -> ErrorList {
         let version = api_version.rsplit('/').next().unwrap_or("");
         if version.is_empty() {
             errs.push(FieldError::invalid(
-                &child(path, "apiVersion"),
+                child(path, "apiVersion"),
                 BadValue::Str(api_version.into()),
                 "version must not be empty",
             ));
@@ -99,7 +90,7 @@ fn owner_references(refs: Option<&Value>, path: &str) -> ErrorList {
         ] {
             if value.is_empty() {
                 errs.push(FieldError::invalid(
-                    &child(path, field),
+                    child(path, field),
                     BadValue::Str(String::new()),
                     "must not be empty",
                 ));
@@ -140,11 +131,7 @@ fn finalizers(list: Option<&Value>, path: &str, rule: FinalizerRule) -> ErrorLis
         })
         .unwrap_or_default();
     for f in &names {
-        errs.extend(
-            is_qualified_name(f)
-                .into_iter()
-                .map(|m| FieldError::invalid(path, BadValue::Str(f.clone()), m)),
-        );
+        errs.extend(require::valid(f, path, is_qualified_name));
     }
     if names.iter().any(|f| f == "orphan") && names.iter().any(|f| f == "foregroundDeletion") {
         errs.push(FieldError::invalid(
@@ -175,9 +162,7 @@ fn common(meta: &Value, namespaced: bool, rule: FinalizerRule) -> ErrorList {
         if ns.is_empty() {
             errs.push(FieldError::required("metadata.namespace", ""));
         } else {
-            errs.extend(is_dns1123_label(ns).into_iter().map(|m| {
-                FieldError::invalid("metadata.namespace", BadValue::Str(ns.to_string()), m)
-            }));
+            errs.extend(require::valid(ns, "metadata.namespace", is_dns1123_label));
         }
     } else if !ns.is_empty() {
         errs.push(FieldError::forbidden(
@@ -221,8 +206,8 @@ pub fn object_meta(
     let mut errs = ErrorList::new();
     let generate = text(meta, "/generateName");
     if !generate.is_empty() {
-        errs.extend(name_rule.check(generate, true).into_iter().map(|m| {
-            FieldError::invalid("metadata.generateName", BadValue::Str(generate.into()), m)
+        errs.extend(require::valid(generate, "metadata.generateName", |n| {
+            name_rule.check(n, true)
         }));
     }
     let name = text(meta, "/name");
@@ -232,12 +217,9 @@ pub fn object_meta(
             "name or generateName is required",
         ));
     } else {
-        errs.extend(
-            name_rule
-                .check(name, false)
-                .into_iter()
-                .map(|m| FieldError::invalid("metadata.name", BadValue::Str(name.into()), m)),
-        );
+        errs.extend(require::valid(name, "metadata.name", |n| {
+            name_rule.check(n, false)
+        }));
     }
     errs.extend(common(meta, namespaced, rule));
     errs

@@ -1,32 +1,48 @@
 //! What the simulated API server refuses, and how: per-kind validation on create and
-//! update (`422 Invalid` with `details.causes` as the real server builds them), and the
-//! request options every kind shares ([`options`]).
+//! update (`422 Invalid` with `details.causes` as the real server builds them, see
+//! [`Invalid`]), bodies it cannot decode (`400`), and the request options every kind
+//! shares ([`options`]).
 //!
-//! Kinds are found by API group and kind name, so any kind the simulator serves is
-//! validated by the same entry points ([`validate_create`], [`validate_update`]); a kind
+//! Kinds are found by API group and kind name ([`rules`]), so any kind the simulator
+//! serves, custom resources included, is validated by the same entry points
+//! ([`validate_create`], [`validate_update`], [`validate_status_update`]); a kind
 //! without rules of its own gets the metadata checks every object passes. The checks
-//! are pure functions over the object's JSON, ported from the Kubernetes sources named
-//! in each file.
+//! are pure functions over the object's JSON, after the defaults of `sim::defaults`,
+//! ported from the Kubernetes sources named in each file.
 
+mod batch;
 mod config;
 mod containers;
+mod custom;
 mod events;
+mod extensions;
 mod field;
+mod flowcontrol;
+mod invalid;
+mod json;
 mod meta;
-mod names;
+pub mod names;
+mod networking;
 pub mod options;
 mod pods;
 mod policy;
 mod quantity;
+mod rbac;
+mod require;
+mod rules;
 mod selectors;
+mod services;
 mod workloads;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::error::ApiError;
-pub use field::{ErrorList, FieldError, go_quote};
+use super::resource::ResourceType;
+pub use field::{BadValue, ErrorList, FieldError, go_quote};
+pub use invalid::Invalid;
 use meta::FinalizerRule;
 use names::NameRule;
+use rules::{Meta, Rules};
 
 /// What is wrong with a label key (empty when it is valid).
 pub fn label_key_errors(key: &str) -> Vec<String> {
@@ -36,70 +52,6 @@ pub fn label_key_errors(key: &str) -> Vec<String> {
 /// What is wrong with a label value (empty when it is valid).
 pub fn label_value_errors(value: &str) -> Vec<String> {
     names::is_label_value(value)
-}
-
-/// An object refused with `422 Invalid`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Invalid {
-    /// The object's API group ("" for core, `meta.k8s.io` for request options).
-    pub group: String,
-    /// Its kind (`Pod`, `CreateOptions`).
-    pub kind: String,
-    /// Its name ("" when it has none).
-    pub name: String,
-    /// What is wrong, in the order found.
-    pub errors: ErrorList,
-}
-
-impl Invalid {
-    /// `Deployment.apps`, or `Pod` for the core group.
-    pub fn qualified_kind(&self) -> String {
-        if self.group.is_empty() {
-            self.kind.clone()
-        } else {
-            format!("{}.{}", self.kind, self.group)
-        }
-    }
-}
-
-impl From<Invalid> for ApiError {
-    fn from(inv: Invalid) -> ApiError {
-        let causes: Vec<Value> = inv
-            .errors
-            .iter()
-            .map(|e| {
-                let mut c = json!({"reason": e.kind.reason(), "message": e.body()});
-                if !e.field.is_empty() {
-                    c["field"] = json!(e.field);
-                }
-                c
-            })
-            .collect();
-        // StatusDetails leaves empty strings out (`omitempty`).
-        let mut details = json!({});
-        for (k, v) in [
-            ("name", &inv.name),
-            ("group", &inv.group),
-            ("kind", &inv.kind),
-        ] {
-            if !v.is_empty() {
-                details[k] = json!(v);
-            }
-        }
-        details["causes"] = Value::Array(causes);
-        ApiError {
-            code: 422,
-            reason: "Invalid",
-            message: format!(
-                "{} {:?} is invalid: {}",
-                inv.qualified_kind(),
-                inv.name,
-                field::aggregate(&inv.errors)
-            ),
-            details: Some(Box::new(details)),
-            retry_after: None,
-        }
-    }
 }
 
 /// Why a write is refused before it is stored.
@@ -120,171 +72,8 @@ impl From<Refusal> for ApiError {
     }
 }
 
-/// How a kind's metadata is validated by its own strategy.
-#[derive(Clone, Copy)]
-enum Meta {
-    /// Core and apps kinds: the name rule plus the standard-finalizer rule.
-    Core(NameRule),
-    /// Other groups: the name rule only.
-    Plain(NameRule),
-    /// The strategy leaves metadata to the generic pass (core/v1 Events, PDBs).
-    Generic,
-}
-
-type Check = fn(&Value) -> ErrorList;
-type UpdateCheck = fn(&Value, &Value) -> ErrorList;
-
-/// The validation rules of one kind.
-struct Rules {
-    namespaced: Option<bool>,
-    meta: Meta,
-    create: Check,
-    update: UpdateCheck,
-}
-
-fn nothing(_: &Value) -> ErrorList {
-    Vec::new()
-}
-
-fn nothing_changed(_: &Value, _: &Value) -> ErrorList {
-    Vec::new()
-}
-
-fn namespace_spec(ns: &Value) -> ErrorList {
-    let mut errs = ErrorList::new();
-    for f in ns
-        .pointer("/spec/finalizers")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let f = f.as_str().unwrap_or_default();
-        let bad = names::is_qualified_name(f);
-        errs.extend(
-            bad.into_iter()
-                .map(|m| FieldError::invalid("spec.finalizers", field::BadValue::Str(f.into()), m)),
-        );
-        if !f.contains('/') && f != "kubernetes" {
-            errs.push(FieldError::invalid(
-                "spec.finalizers",
-                field::BadValue::Str(f.into()),
-                "name is neither a standard finalizer name nor is it fully qualified",
-            ));
-        }
-    }
-    errs
-}
-
-fn pod_update(new: &Value, old: &Value) -> ErrorList {
-    pods::pod_update(new, old)
-}
-
-fn deployment_update(new: &Value, old: &Value) -> ErrorList {
-    workloads::workload_update(workloads::deployment, new, old)
-}
-
-fn replica_set_update(new: &Value, old: &Value) -> ErrorList {
-    workloads::workload_update(workloads::replica_set, new, old)
-}
-
-fn daemon_set_update(new: &Value, old: &Value) -> ErrorList {
-    workloads::workload_update(workloads::daemon_set, new, old)
-}
-
-fn event_update(new: &Value, _: &Value) -> ErrorList {
-    events::event(new)
-}
-
-fn pdb_update(new: &Value, _: &Value) -> ErrorList {
-    policy::pod_disruption_budget(new)
-}
-
-fn lease_update(new: &Value, _: &Value) -> ErrorList {
-    policy::lease(new)
-}
-
-fn rules(group: &str, kind: &str) -> Rules {
-    let r = |namespaced, meta, create: Check, update: UpdateCheck| Rules {
-        namespaced: Some(namespaced),
-        meta,
-        create,
-        update,
-    };
-    use Meta::{Core, Generic, Plain};
-    use NameRule::{Dns1035Label, Label, PathSegment, Subdomain};
-    match (group, kind) {
-        ("", "Pod") => r(true, Core(Subdomain), pods::pod_create, pod_update),
-        ("", "Namespace") => r(false, Core(Label), namespace_spec, nothing_changed),
-        ("", "Node") => r(false, Core(Subdomain), nothing, nothing_changed),
-        ("", "ConfigMap") => r(
-            true,
-            Core(Subdomain),
-            config::config_map,
-            config::config_map_update,
-        ),
-        ("", "Secret") => r(true, Core(Subdomain), config::secret, config::secret_update),
-        ("", "Event") => r(true, Generic, events::event, event_update),
-        ("", "Service") => r(true, Core(Dns1035Label), nothing, nothing_changed),
-        ("", "ServiceAccount" | "PersistentVolumeClaim" | "Endpoints") => {
-            r(true, Core(Subdomain), nothing, nothing_changed)
-        }
-        ("", "PersistentVolume") => r(false, Core(Subdomain), nothing, nothing_changed),
-        ("apps", "Deployment") => r(
-            true,
-            Core(Subdomain),
-            workloads::deployment,
-            deployment_update,
-        ),
-        ("apps", "ReplicaSet") => r(
-            true,
-            Core(Subdomain),
-            workloads::replica_set,
-            replica_set_update,
-        ),
-        ("apps", "DaemonSet") => r(
-            true,
-            Core(Subdomain),
-            workloads::daemon_set,
-            daemon_set_update,
-        ),
-        ("apps", "StatefulSet") => r(
-            true,
-            Core(Subdomain),
-            workloads::stateful_set,
-            workloads::stateful_set_update,
-        ),
-        ("policy", "PodDisruptionBudget") => {
-            r(true, Generic, policy::pod_disruption_budget, pdb_update)
-        }
-        ("coordination.k8s.io", "Lease") => r(true, Plain(Subdomain), policy::lease, lease_update),
-        ("batch", "Job" | "CronJob") | ("networking.k8s.io", "Ingress") => {
-            r(true, Core(Subdomain), nothing, nothing_changed)
-        }
-        ("rbac.authorization.k8s.io", "Role" | "RoleBinding") => {
-            r(true, Core(PathSegment), nothing, nothing_changed)
-        }
-        ("rbac.authorization.k8s.io", "ClusterRole" | "ClusterRoleBinding") => {
-            r(false, Core(PathSegment), nothing, nothing_changed)
-        }
-        _ => Rules {
-            namespaced: None,
-            meta: Generic,
-            create: nothing,
-            update: nothing_changed,
-        },
-    }
-}
-
-fn namespaced(rules: &Rules, obj: &Value) -> bool {
-    rules.namespaced.unwrap_or_else(|| {
-        obj.pointer("/metadata/namespace")
-            .and_then(Value::as_str)
-            .is_some_and(|n| !n.is_empty())
-    })
-}
-
-fn strategy_meta(rules: &Rules, obj: &Value) -> ErrorList {
-    let ns = namespaced(rules, obj);
+fn strategy_meta(rules: &Rules, rt: &ResourceType, obj: &Value) -> ErrorList {
+    let ns = rt.namespaced;
     match rules.meta {
         Meta::Core(rule) => meta::object_meta(obj, ns, rule, FinalizerRule::Kube),
         Meta::Plain(rule) => meta::object_meta(obj, ns, rule, FinalizerRule::Plain),
@@ -293,36 +82,50 @@ fn strategy_meta(rules: &Rules, obj: &Value) -> ErrorList {
 }
 
 /// The metadata checks every object passes after its kind's own (`BeforeCreate`).
-fn generic_meta(rules: &Rules, obj: &Value) -> ErrorList {
+fn generic_meta(rt: &ResourceType, obj: &Value) -> ErrorList {
     meta::object_meta(
         obj,
-        namespaced(rules, obj),
+        rt.namespaced,
         NameRule::PathSegment,
         FinalizerRule::Plain,
     )
 }
 
-fn name_of(obj: &Value) -> String {
-    obj.pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string()
+/// A custom resource's errors against its CRD's schema (none for built-in kinds).
+fn schema_errors(rt: &ResourceType, obj: &Value) -> ErrorList {
+    match rt.schema.as_deref() {
+        Some(schema) if rt.custom => custom::custom_resource(schema, obj),
+        _ => Vec::new(),
+    }
 }
 
-fn refuse(group: &str, kind: &str, obj: &Value, errors: ErrorList) -> Result<(), Refusal> {
+fn name_of(obj: &Value) -> String {
+    json::text(obj, "/metadata/name").to_string()
+}
+
+fn refuse(rt: &ResourceType, obj: &Value, errors: ErrorList) -> Result<(), Refusal> {
     if errors.is_empty() {
         return Ok(());
     }
-    Err(Refusal::Invalid(Invalid {
-        group: group.to_string(),
-        kind: kind.to_string(),
-        name: name_of(obj),
-        errors,
-    }))
+    Err(Refusal::Invalid(Invalid::of(rt, &name_of(obj), errors)))
 }
 
-/// Bodies the API server cannot decode as the kind (a quantity that does not parse).
-fn decodable(kind: &str, obj: &Value) -> Result<(), Refusal> {
+/// Bodies the API server cannot decode as the kind: a quantity that does not parse, a
+/// Secret value that is not base64.
+fn decodable(rt: &ResourceType, obj: &Value) -> Result<(), Refusal> {
+    let kind = &rt.kind;
+    // Every kind the simulator serves is at version v1.
+    let refuse = |why: &str| {
+        Err(Refusal::Undecodable(format!(
+            "{kind} in version \"v1\" cannot be handled as a {kind}: {why}"
+        )))
+    };
+    if rt.group.is_empty()
+        && kind == "Secret"
+        && let Some(why) = config::undecodable_secret(obj)
+    {
+        return refuse(&why);
+    }
     let lists = [
         "/spec/containers",
         "/spec/initContainers",
@@ -335,45 +138,52 @@ fn decodable(kind: &str, obj: &Value) -> Result<(), Refusal> {
             .is_some_and(|c| containers::undecodable_quantity(c))
     });
     if bad {
-        // Every kind the simulator serves is at version v1.
-        return Err(Refusal::Undecodable(format!(
-            "{kind} in version \"v1\" cannot be handled as a {kind}: {}",
-            quantity::PARSE_ERROR
-        )));
+        return refuse(quantity::PARSE_ERROR);
     }
     Ok(())
 }
 
 /// Validates an object about to be created (after defaults and name generation), as
 /// the kind's strategy and then the generic metadata pass of `BeforeCreate` do.
-pub fn validate_create(group: &str, kind: &str, obj: &Value) -> Result<(), Refusal> {
-    decodable(kind, obj)?;
-    let rules = rules(group, kind);
-    let mut errs = strategy_meta(&rules, obj);
+pub fn validate_create(rt: &ResourceType, obj: &Value) -> Result<(), Refusal> {
+    decodable(rt, obj)?;
+    let rules = rules::rules(rt);
+    let mut errs = strategy_meta(&rules, rt, obj);
     errs.extend((rules.create)(obj));
-    refuse(group, kind, obj, errs)?;
-    refuse(group, kind, obj, generic_meta(&rules, obj))
+    errs.extend(schema_errors(rt, obj));
+    refuse(rt, obj, errs)?;
+    refuse(rt, obj, generic_meta(rt, obj))
 }
 
 /// Validates an update: `new` is the object as it would be stored (after a patch, with
 /// what clients cannot change carried over from `old`).
-pub fn validate_update(group: &str, kind: &str, new: &Value, old: &Value) -> Result<(), Refusal> {
-    decodable(kind, new)?;
-    let rules = rules(group, kind);
-    let mut errs = generic_meta(&rules, new);
+pub fn validate_update(rt: &ResourceType, new: &Value, old: &Value) -> Result<(), Refusal> {
+    decodable(rt, new)?;
+    let rules = rules::rules(rt);
+    let mut errs = generic_meta(rt, new);
     errs.extend(meta::object_meta_update(new, old));
-    for e in strategy_meta(&rules, new) {
+    for e in strategy_meta(&rules, rt, new) {
         if !errs.contains(&e) {
             errs.push(e);
         }
     }
-    errs.extend((rules.update)(new, old));
-    refuse(group, kind, new, errs)
+    errs.extend(rules.update_errors(new, old));
+    errs.extend(schema_errors(rt, new));
+    refuse(rt, new, errs)
+}
+
+/// Validates a write of the status subresource (`new` is `old` with the new status):
+/// a custom resource's status against its schema. Built-in kinds' status rules are
+/// not modelled.
+pub fn validate_status_update(rt: &ResourceType, new: &Value) -> Result<(), Refusal> {
+    refuse(rt, new, schema_errors(rt, new))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::resource::Kind;
+    use serde_json::json;
 
     fn status(r: Result<(), Refusal>) -> Value {
         match r {
@@ -386,7 +196,7 @@ mod tests {
     fn invalid_objects_answer_as_the_api_server_does() {
         let pod = json!({"apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": "p", "namespace": "default"}, "spec": {"containers": []}});
-        let s = status(validate_create("", "Pod", &pod));
+        let s = status(validate_create(Kind::POD.info(), &pod));
         assert_eq!(s["code"], 422);
         assert_eq!(s["reason"], "Invalid");
         assert_eq!(
@@ -399,7 +209,7 @@ mod tests {
                 {"reason": "FieldValueRequired", "message": "Required value", "field": "spec.containers"}]})
         );
         let ns = json!({"metadata": {"name": "Difftest_Bad"}});
-        let s = status(validate_create("", "Namespace", &ns));
+        let s = status(validate_create(Kind::NAMESPACE.info(), &ns));
         assert!(
             s["message"]
                 .as_str()
@@ -407,7 +217,7 @@ mod tests {
             "{s}"
         );
         let lease = json!({"metadata": {"name": "l", "namespace": "d"}, "spec": {"leaseDurationSeconds": -1}});
-        let s = status(validate_create("coordination.k8s.io", "Lease", &lease));
+        let s = status(validate_create(Kind::LEASE.info(), &lease));
         assert_eq!(
             s["message"],
             "Lease.coordination.k8s.io \"l\" is invalid: spec.leaseDurationSeconds: Invalid value: -1: must be greater than 0"
@@ -419,25 +229,26 @@ mod tests {
     fn generic_metadata_runs_after_the_kinds_own_rules() {
         let pdb = json!({"metadata": {"name": "Any_Name", "namespace": "d"}, "spec": {"maxUnavailable": 1}});
         assert_eq!(
-            validate_create("policy", "PodDisruptionBudget", &pdb),
+            validate_create(Kind::POD_DISRUPTION_BUDGET.info(), &pdb),
             Ok(())
         );
         let slash =
             json!({"metadata": {"name": "a%b", "namespace": "d"}, "spec": {"maxUnavailable": 1}});
-        let s = status(validate_create("policy", "PodDisruptionBudget", &slash));
+        let s = status(validate_create(Kind::POD_DISRUPTION_BUDGET.info(), &slash));
         assert_eq!(
             s["message"],
             "PodDisruptionBudget.policy \"a%b\" is invalid: metadata.name: Invalid value: \"a%b\": may not contain '%'"
         );
-        let unknown = json!({"metadata": {"name": "x/y"}});
-        assert!(validate_create("example.com", "Widget", &unknown).is_err());
+        let custom = json!({"metadata": {"name": "x/y", "namespace": "d"}});
+        let crontab = crate::sim::crd::tests::crontab_type();
+        assert!(validate_create(&crontab, &custom).is_err());
     }
 
     #[test]
     fn a_malformed_quantity_is_undecodable() {
         let pod = json!({"metadata": {"name": "p", "namespace": "d"},
             "spec": {"containers": [{"name": "a", "image": "i", "resources": {"requests": {"cpu": "lots"}}}]}});
-        let err = ApiError::from(validate_create("", "Pod", &pod).unwrap_err());
+        let err = ApiError::from(validate_create(Kind::POD.info(), &pod).unwrap_err());
         assert_eq!(err.code, 400);
         assert!(err.message.starts_with(
             "Pod in version \"v1\" cannot be handled as a Pod: quantities must match"
@@ -461,7 +272,7 @@ mod scenario_tests {
             for kind in st.store.used_slots() {
                 let info = kind.info();
                 for obj in st.store.values(kind, None) {
-                    if let Err(e) = validate_create(&info.group, &info.kind, &obj) {
+                    if let Err(e) = validate_create(info, &obj) {
                         let e = crate::sim::ApiError::from(e);
                         bad.push(format!("{}: {}", cluster.profile.id, e.message));
                     }

@@ -319,6 +319,9 @@ mod tests {
         );
         assert_eq!(is_dns1123_label("a.b"), vec!["must not contain dots"]);
         assert!(is_dns1123_subdomain("a.b-c").is_empty());
+        assert!(!is_dns1035_label("1abc").is_empty());
+        assert!(is_dns1035_label("abc-1").is_empty());
+        assert!(!is_path_segment_name("a/b", false).is_empty());
         assert!(!is_dns1123_subdomain("a..b").is_empty());
         assert!(is_qualified_name("example.com/My_name.x").is_empty());
         assert_eq!(

@@ -5,8 +5,10 @@ use serde_json::{Map, Value};
 
 use super::containers::{containers, dns_label, init_containers};
 use super::field::{BadValue, ErrorList, FieldError, child, index};
+use super::json::{array, items, text};
 use super::meta::{annotations, label_name, labels};
 use super::names::{is_dns1123_subdomain, is_label_value, is_qualified_name};
+use super::require;
 
 /// The fields a pod update may change, as the refusal lists them.
 const UPDATABLE_POD_SPEC_FIELDS: [&str; 5] = [
@@ -17,48 +19,25 @@ const UPDATABLE_POD_SPEC_FIELDS: [&str; 5] = [
     "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
 ];
 
-fn text<'a>(v: &'a Value, k: &str) -> &'a str {
-    v.get(k).and_then(Value::as_str).unwrap_or("")
-}
-
-fn items(v: Option<&Value>) -> Vec<Value> {
-    v.and_then(Value::as_array).cloned().unwrap_or_default()
-}
-
-fn subdomain(value: &str, path: &str) -> ErrorList {
-    is_dns1123_subdomain(value)
-        .into_iter()
-        .map(|m| FieldError::invalid(path, BadValue::Str(value.into()), m))
-        .collect()
-}
-
 /// A field whose value must be one of `valid` (when set; an empty value is defaulted).
-fn one_of(spec: &Value, field: &str, path: &str, valid: &[&str]) -> ErrorList {
-    let v = text(spec, field);
-    if v.is_empty() || valid.contains(&v) {
-        return Vec::new();
-    }
-    vec![FieldError::not_supported(
-        &child(path, field),
-        BadValue::Str(v.into()),
-        valid,
-    )]
+fn one_of(spec: &Value, field: &str, path: &str, valid: &[&str]) -> Option<FieldError> {
+    require::defaulted(text(spec, &format!("/{field}")), child(path, field), valid)
 }
 
 fn volumes(list: Option<&Value>, path: &str) -> (Vec<String>, ErrorList) {
     let mut names = Vec::new();
     let mut errs = ErrorList::new();
-    for (i, v) in items(list).iter().enumerate() {
+    for (i, v) in array(list).iter().enumerate() {
         let p = index(path, i);
-        let name = text(v, "name");
+        let name = text(v, "/name");
         if name.is_empty() {
-            errs.push(FieldError::required(&child(&p, "name"), ""));
+            errs.push(FieldError::required(child(&p, "name"), ""));
         } else {
             errs.extend(dns_label(name, &child(&p, "name")));
         }
         if names.iter().any(|n| n == name) {
             errs.push(FieldError::duplicate(
-                &child(&p, "name"),
+                child(&p, "name"),
                 BadValue::Str(name.into()),
             ));
         } else {
@@ -78,35 +57,35 @@ fn volumes(list: Option<&Value>, path: &str) -> (Vec<String>, ErrorList) {
 
 fn tolerations(list: Option<&Value>, path: &str) -> ErrorList {
     let mut errs = ErrorList::new();
-    for (i, t) in items(list).iter().enumerate() {
+    for (i, t) in array(list).iter().enumerate() {
         let p = index(path, i);
-        let key = text(t, "key");
-        let op = text(t, "operator");
-        let effect = text(t, "effect");
+        let key = text(t, "/key");
+        let op = text(t, "/operator");
+        let effect = text(t, "/effect");
         if !key.is_empty() {
             errs.extend(label_name(key, &child(&p, "key")));
         }
         if key.is_empty() && op != "Exists" {
             errs.push(FieldError::invalid(
-                &child(&p, "operator"),
+                child(&p, "operator"),
                 BadValue::Str(op.into()),
                 "operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
             ));
         }
         if t.get("tolerationSeconds").is_some_and(|s| !s.is_null()) && effect != "NoExecute" {
             errs.push(FieldError::invalid(
-                &child(&p, "effect"),
+                child(&p, "effect"),
                 BadValue::Str(effect.into()),
                 "effect must be 'NoExecute' when `tolerationSeconds` is set",
             ));
         }
-        let value = text(t, "value");
+        let value = text(t, "/value");
         match op {
             "" | "Equal" => {
                 let bad = is_label_value(value);
                 if !bad.is_empty() {
                     errs.push(FieldError::invalid(
-                        &child(&p, "operator"),
+                        child(&p, "operator"),
                         BadValue::Str(value.into()),
                         bad.join(";"),
                     ));
@@ -115,26 +94,23 @@ fn tolerations(list: Option<&Value>, path: &str) -> ErrorList {
             "Exists" => {
                 if !value.is_empty() {
                     errs.push(FieldError::invalid(
-                        &child(&p, "operator"),
+                        child(&p, "operator"),
                         BadValue::Str(value.into()),
                         "value must be empty when `operator` is 'Exists'",
                     ));
                 }
             }
             other => errs.push(FieldError::not_supported(
-                &child(&p, "operator"),
+                child(&p, "operator"),
                 BadValue::Str(other.into()),
                 &["Equal", "Exists"],
             )),
         }
-        if !effect.is_empty() && !["NoSchedule", "PreferNoSchedule", "NoExecute"].contains(&effect)
-        {
-            errs.push(FieldError::not_supported(
-                &child(&p, "effect"),
-                BadValue::Str(effect.into()),
-                &["NoSchedule", "PreferNoSchedule", "NoExecute"],
-            ));
-        }
+        errs.extend(require::defaulted(
+            effect,
+            child(&p, "effect"),
+            &["NoSchedule", "PreferNoSchedule", "NoExecute"],
+        ));
     }
     errs
 }
@@ -142,14 +118,10 @@ fn tolerations(list: Option<&Value>, path: &str) -> ErrorList {
 fn scheduling_gates(list: Option<&Value>, path: &str) -> ErrorList {
     let mut errs = ErrorList::new();
     let mut seen: Vec<String> = Vec::new();
-    for (i, g) in items(list).iter().enumerate() {
+    for (i, g) in array(list).iter().enumerate() {
         let p = index(path, i);
-        let name = text(g, "name");
-        errs.extend(
-            is_qualified_name(name)
-                .into_iter()
-                .map(|m| FieldError::invalid(&p, BadValue::Str(name.into()), m)),
-        );
+        let name = text(g, "/name");
+        errs.extend(require::valid(name, &p, is_qualified_name));
         if seen.iter().any(|s| s == name) {
             errs.push(FieldError::duplicate(&p, BadValue::Str(name.into())));
         }
@@ -193,22 +165,22 @@ pub fn pod_spec(spec: &Value, path: &str) -> ErrorList {
         &child(path, "schedulingGates"),
     ));
     for field in ["serviceAccountName", "nodeName", "priorityClassName"] {
-        let v = text(spec, field);
+        let v = text(spec, &format!("/{field}"));
         if !v.is_empty() {
-            errs.extend(subdomain(v, &child(path, field)));
+            errs.extend(require::valid(v, child(path, field), is_dns1123_subdomain));
         }
     }
     if let Some(ads) = spec.get("activeDeadlineSeconds").and_then(Value::as_i64)
         && !(1..=i64::from(i32::MAX)).contains(&ads)
     {
         errs.push(FieldError::invalid(
-            &child(path, "activeDeadlineSeconds"),
+            child(path, "activeDeadlineSeconds"),
             BadValue::Int(ads),
             "must be between 1 and 2147483647, inclusive",
         ));
     }
     for field in ["hostname", "subdomain"] {
-        let v = text(spec, field);
+        let v = text(spec, &format!("/{field}"));
         if !v.is_empty() {
             errs.extend(dns_label(v, &child(path, field)));
         }
@@ -221,17 +193,17 @@ pub fn pod_spec(spec: &Value, path: &str) -> ErrorList {
 }
 
 fn image_whitespace(list: Option<&Value>, path: &str) -> ErrorList {
-    items(list)
+    array(list)
         .iter()
         .enumerate()
         .filter(|(_, c)| {
-            let image = text(c, "image");
+            let image = text(c, "/image");
             image.trim() != image
         })
         .map(|(i, c)| {
             FieldError::invalid(
-                &child(&index(path, i), "image"),
-                BadValue::Str(text(c, "image").into()),
+                child(&index(path, i), "image"),
+                BadValue::Str(text(c, "/image").into()),
                 "must not have leading or trailing whitespace",
             )
         })
@@ -256,13 +228,13 @@ pub fn pod_create(pod: &Value) -> ErrorList {
     let mut errs = pod_fields(pod);
     let empty = Value::Null;
     let spec = pod.get("spec").unwrap_or(&empty);
-    if !items(spec.get("ephemeralContainers")).is_empty() {
+    if !items(spec, "ephemeralContainers").is_empty() {
         errs.push(FieldError::forbidden(
             "spec.ephemeralContainers",
             "cannot be set on create",
         ));
     }
-    if !text(spec, "nodeName").is_empty() && !items(spec.get("schedulingGates")).is_empty() {
+    if !text(spec, "/nodeName").is_empty() && !items(spec, "schedulingGates").is_empty() {
         errs.push(FieldError::forbidden(
             "spec.nodeName",
             "cannot be set until all schedulingGates have been cleared",
@@ -283,9 +255,9 @@ pub fn pod_template(template: &Value, path: &str) -> ErrorList {
         template.get("spec").unwrap_or(&empty),
         &child(path, "spec"),
     ));
-    if !items(template.pointer("/spec/ephemeralContainers")).is_empty() {
+    if !array(template.pointer("/spec/ephemeralContainers")).is_empty() {
         errs.push(FieldError::forbidden(
-            &child(path, "spec.ephemeralContainers"),
+            child(path, "spec.ephemeralContainers"),
             "ephemeral containers not allowed in pod template",
         ));
     }
@@ -372,9 +344,9 @@ pub fn pod_update(new: &Value, old: &Value) -> ErrorList {
     let new_spec = new.get("spec").unwrap_or(&empty);
     let old_spec = old.get("spec").unwrap_or(&empty);
     for field in ["containers", "initContainers"] {
-        if items(new_spec.get(field)).len() != items(old_spec.get(field)).len() {
+        if items(new_spec, field).len() != items(old_spec, field).len() {
             errs.push(FieldError::forbidden(
-                &format!("spec.{field}"),
+                format!("spec.{field}"),
                 "pod updates may not add or remove containers",
             ));
             return errs;
@@ -411,19 +383,19 @@ pub fn pod_update(new: &Value, old: &Value) -> ErrorList {
         _ => {}
     }
     errs.extend(only_added_tolerations(
-        &items(new_spec.get("tolerations")),
-        &items(old_spec.get("tolerations")),
+        items(new_spec, "tolerations"),
+        items(old_spec, "tolerations"),
         "spec.tolerations",
     ));
-    let old_gates: Vec<String> = items(old_spec.get("schedulingGates"))
+    let old_gates: Vec<String> = items(old_spec, "schedulingGates")
         .iter()
-        .map(|g| text(g, "name").to_string())
+        .map(|g| text(g, "/name").to_string())
         .collect();
-    for (i, g) in items(new_spec.get("schedulingGates")).iter().enumerate() {
-        let name = text(g, "name");
+    for (i, g) in items(new_spec, "schedulingGates").iter().enumerate() {
+        let name = text(g, "/name");
         if !old_gates.iter().any(|o| o == name) {
             errs.push(FieldError::forbidden(
-                &format!("spec.schedulingGates[{i}].name"),
+                format!("spec.schedulingGates[{i}].name"),
                 format!("only deletion is allowed, but found new scheduling gate '{name}'"),
             ));
         }
@@ -431,7 +403,7 @@ pub fn pod_update(new: &Value, old: &Value) -> ErrorList {
     // Everything else must be as it was: put back what may change, then compare.
     let mut munged = new_spec.clone();
     for field in ["containers", "initContainers"] {
-        let olds = items(old_spec.get(field));
+        let olds = items(old_spec, field);
         if let Some(list) = munged.get_mut(field).and_then(Value::as_array_mut) {
             for (c, o) in list.iter_mut().zip(olds.iter()) {
                 c["image"] = o.get("image").cloned().unwrap_or(Value::Null);

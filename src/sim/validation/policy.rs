@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::field::{BadValue, ErrorList, FieldError};
+use super::require;
 use super::selectors::label_selector;
 use super::workloads::int_or_percent;
 
@@ -32,13 +33,11 @@ pub fn pod_disruption_budget(pdb: &Value) -> ErrorList {
         .get("unhealthyPodEvictionPolicy")
         .and_then(Value::as_str)
         .unwrap_or("");
-    if !policy.is_empty() && !["AlwaysAllow", "IfHealthyBudget"].contains(&policy) {
-        errs.push(FieldError::not_supported(
-            "spec.unhealthyPodEvictionPolicy",
-            BadValue::Str(policy.into()),
-            &["AlwaysAllow", "IfHealthyBudget"],
-        ));
-    }
+    errs.extend(require::defaulted(
+        policy,
+        "spec.unhealthyPodEvictionPolicy",
+        &["AlwaysAllow", "IfHealthyBudget"],
+    ));
     errs
 }
 

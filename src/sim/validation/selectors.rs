@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::field::{BadValue, ErrorList, FieldError, child, go_quote, index};
 use super::meta::{label_name, labels};
+use crate::sim::selector::string_pairs;
 
 /// A label selector object: `matchLabels` as labels, each `matchExpressions` entry with
 /// an operator its values fit.
@@ -30,7 +31,7 @@ pub fn label_selector(sel: Option<&Value>, path: &str) -> ErrorList {
             "In" | "NotIn" => {
                 if values == 0 {
                     errs.push(FieldError::required(
-                        &child(&p, "values"),
+                        child(&p, "values"),
                         "must be specified when `operator` is 'In' or 'NotIn'",
                     ));
                 }
@@ -38,13 +39,13 @@ pub fn label_selector(sel: Option<&Value>, path: &str) -> ErrorList {
             "Exists" | "DoesNotExist" => {
                 if values > 0 {
                     errs.push(FieldError::forbidden(
-                        &child(&p, "values"),
+                        child(&p, "values"),
                         "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
                     ));
                 }
             }
             other => errs.push(FieldError::invalid(
-                &child(&p, "operator"),
+                child(&p, "operator"),
                 BadValue::Raw(go_quote(other)),
                 "not a valid selector operator",
             )),
@@ -75,15 +76,7 @@ pub fn go_label_selector(sel: &Value) -> String {
     if sel.is_null() {
         return "nil".into();
     }
-    let mut pairs: Vec<(String, String)> = sel
-        .get("matchLabels")
-        .and_then(Value::as_object)
-        .map(|m| {
-            m.iter()
-                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut pairs = string_pairs(sel.get("matchLabels"));
     pairs.sort();
     let labels: String = pairs.iter().map(|(k, v)| format!("{k}: {v},")).collect();
     let exprs: String = sel

@@ -7,13 +7,14 @@ use serde_json::Value;
 use super::field::{BadValue, ErrorList, FieldError, go_string_map};
 use super::names::is_valid_percent;
 use super::pods::pod_template;
+use super::require;
 use super::selectors::{go_label_selector, is_empty, label_selector};
-use crate::sim::selector::LabelSelector;
+use crate::sim::selector::{LabelSelector, string_pairs};
 
 fn nonnegative(spec: &Value, field: &str) -> ErrorList {
     match spec.get(field).and_then(Value::as_i64) {
         Some(n) if n < 0 => vec![FieldError::invalid(
-            &format!("spec.{field}"),
+            format!("spec.{field}"),
             BadValue::Int(n),
             "must be greater than or equal to 0",
         )],
@@ -44,15 +45,7 @@ fn selector_and_template(spec: &Value, kind_word: &str) -> ErrorList {
     if let Some(sel) = selector
         && !is_empty(sel)
     {
-        let labels: Vec<(String, String)> = template
-            .pointer("/metadata/labels")
-            .and_then(Value::as_object)
-            .map(|m| {
-                m.iter()
-                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let labels: Vec<(String, String)> = string_pairs(template.pointer("/metadata/labels"));
         if !LabelSelector::from_object(sel).matches(&labels) {
             let shown = template
                 .pointer("/metadata/labels")
@@ -234,13 +227,11 @@ pub fn daemon_set(obj: &Value) -> ErrorList {
         .pointer("/updateStrategy/type")
         .and_then(Value::as_str)
         .unwrap_or("");
-    if !kind.is_empty() && !["RollingUpdate", "OnDelete"].contains(&kind) {
-        errs.push(FieldError::not_supported(
-            "spec.updateStrategy.type",
-            BadValue::Str(kind.into()),
-            &["OnDelete", "RollingUpdate"],
-        ));
-    }
+    errs.extend(require::defaulted(
+        kind,
+        "spec.updateStrategy.type",
+        &["OnDelete", "RollingUpdate"],
+    ));
     errs
 }
 
