@@ -15,7 +15,7 @@ use super::cluster_store::ClusterStore;
 use super::connect::{ClusterClient, ConnectOptions, connect};
 use super::reflect::{Delta, Failure, ReflectOptions, describe_error, reflect};
 use super::retry::{RetryPolicy, retry_read};
-use super::slim::{Claims, ItemOf, Jobs, Nodes, Pdbs, Pods, ReplicaSets, Volumes};
+use super::slim::{Claims, ItemOf, Jobs, Nodes, Pdbs, Pods, ReplicaSets, SlimKind, Volumes};
 use crate::model::fleet::ClusterView;
 use crate::model::ledger::Cluster;
 use crate::model::live::{
@@ -363,6 +363,19 @@ impl Drop for PendingIdentityRead {
     }
 }
 
+/// Starts the reflector of `K` on a task of its own; its deltas arrive on the channel.
+fn spawn_reflector<K: SlimKind>(
+    client: &ClusterClient,
+    options: ReflectOptions,
+) -> (
+    tokio::task::JoinHandle<()>,
+    mpsc::Receiver<Delta<ItemOf<K>>>,
+) {
+    let (tx, rx) = mpsc::channel(64);
+    let task = tokio::spawn(reflect::<K>(client.client.clone(), options, tx));
+    (task, rx)
+}
+
 /// Watches the seven resources (nodes, pods, PDBs, claims, volumes, and the ReplicaSets
 /// and Jobs that name what pods belong to) until the consumer goes away (returns false).
 async fn watch(
@@ -370,51 +383,16 @@ async fn watch(
     client: &ClusterClient,
     mut permit: Option<tokio::sync::OwnedSemaphorePermit>,
 ) -> bool {
-    let (node_tx, mut node_rx) = mpsc::channel::<Delta<ItemOf<Nodes>>>(64);
-    let (pod_tx, mut pod_rx) = mpsc::channel::<Delta<ItemOf<Pods>>>(64);
-    let (pdb_tx, mut pdb_rx) = mpsc::channel::<Delta<ItemOf<Pdbs>>>(64);
-    let (claim_tx, mut claim_rx) = mpsc::channel::<Delta<ItemOf<Claims>>>(64);
-    let (volume_tx, mut volume_rx) = mpsc::channel::<Delta<ItemOf<Volumes>>>(64);
-    let (replica_set_tx, mut replica_set_rx) = mpsc::channel::<Delta<ItemOf<ReplicaSets>>>(64);
-    let (job_tx, mut job_rx) = mpsc::channel::<Delta<ItemOf<Jobs>>>(64);
-    let reflect_options = state.options.reflect;
-    let tasks = [
-        tokio::spawn(reflect::<Nodes>(
-            client.client.clone(),
-            reflect_options,
-            node_tx,
-        )),
-        tokio::spawn(reflect::<Pods>(
-            client.client.clone(),
-            reflect_options,
-            pod_tx,
-        )),
-        tokio::spawn(reflect::<Pdbs>(
-            client.client.clone(),
-            reflect_options,
-            pdb_tx,
-        )),
-        tokio::spawn(reflect::<Claims>(
-            client.client.clone(),
-            reflect_options,
-            claim_tx,
-        )),
-        tokio::spawn(reflect::<Volumes>(
-            client.client.clone(),
-            reflect_options,
-            volume_tx,
-        )),
-        tokio::spawn(reflect::<ReplicaSets>(
-            client.client.clone(),
-            naming_options(reflect_options),
-            replica_set_tx,
-        )),
-        tokio::spawn(reflect::<Jobs>(
-            client.client.clone(),
-            naming_options(reflect_options),
-            job_tx,
-        )),
-    ];
+    let options = state.options.reflect;
+    let (nodes, mut node_rx) = spawn_reflector::<Nodes>(client, options);
+    let (pods, mut pod_rx) = spawn_reflector::<Pods>(client, options);
+    let (pdbs, mut pdb_rx) = spawn_reflector::<Pdbs>(client, options);
+    let (claims, mut claim_rx) = spawn_reflector::<Claims>(client, options);
+    let (volumes, mut volume_rx) = spawn_reflector::<Volumes>(client, options);
+    let naming = naming_options(options);
+    let (replica_sets, mut replica_set_rx) = spawn_reflector::<ReplicaSets>(client, naming);
+    let (jobs, mut job_rx) = spawn_reflector::<Jobs>(client, naming);
+    let tasks = [nodes, pods, pdbs, claims, volumes, replica_sets, jobs];
     // Abort the reflectors whenever this function returns.
     struct AbortOnDrop<const N: usize>([tokio::task::JoinHandle<()>; N]);
     impl<const N: usize> Drop for AbortOnDrop<N> {
