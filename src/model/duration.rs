@@ -139,6 +139,37 @@ fn spell(duration: Duration) -> String {
     format_duration(duration)
 }
 
+/// Whether a duration field may be `0s`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zero {
+    /// `0s` means "not at all" (a soak that may be skipped).
+    Allowed,
+    /// `0s` is refused (a timeout or deadline of nothing).
+    Refused,
+}
+
+/// A duration field of a fleetdeck file, reported at the value's position when it is not
+/// a duration (or is `0s` where `zero` refuses it).
+pub fn read_duration(
+    node: &crate::yaml::Node,
+    field: &str,
+    zero: Zero,
+    diags: &mut crate::yaml::Diagnostics,
+) -> Option<Duration> {
+    let text = crate::yaml::string(node, field, diags)?;
+    match parse_duration(&text) {
+        Ok(d) if d.is_zero() && zero == Zero::Refused => {
+            diags.error(node.pos, format!("field `{field}` must be longer than 0s"));
+            None
+        }
+        Ok(d) => Some(d),
+        Err(e) => {
+            diags.error(node.pos, format!("field `{field}`: {e}"));
+            None
+        }
+    }
+}
+
 /// How long ago `then` was at `now`, as every screen and report shows it: one unit,
 /// truncated (`12s`, `5m`, `3h`, `2d`), switching unit only past two of the next
 /// (`119s`, then `2m`), and `now` for a time ahead of `now` (clock skew), never a

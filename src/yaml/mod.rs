@@ -6,6 +6,7 @@ mod decode;
 mod emit;
 mod json;
 mod node;
+mod scalars;
 
 pub use decode::{
     Diagnostic, Diagnostics, Fields, Severity, read_document, string, string_list, string_map,
@@ -14,3 +15,4 @@ pub use decode::{
 pub use emit::to_yaml_string;
 pub use json::{documents_to_json, first_document_to_json};
 pub use node::{Key, Node, Pos, Value, parse};
+pub use scalars::{boolean, number, one_of, percent, positive, whole_number};

@@ -1,14 +1,16 @@
 //! Reading a maintenance file: every problem at once, each with its position.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Duration;
 
 use super::spec::*;
 use super::step::Step;
-use crate::model::duration::parse_duration;
+use crate::model::duration::{Zero, read_duration};
 use crate::model::ledger::{API_VERSION, ClusterId, Ledger, Selector};
 use crate::model::run::{NodeName, check_run_name};
-use crate::yaml::{Diagnostic, Diagnostics, Fields, Node, Value, string, string_list, suggest};
+use crate::yaml::{
+    Diagnostic, Diagnostics, Fields, Node, Value, boolean, string, string_list, suggest,
+    whole_number,
+};
 
 const TOP_FIELDS: &[&str] = &[
     "apiVersion",
@@ -132,24 +134,9 @@ fn decode(
     })
 }
 
-/// A non-negative whole number.
-fn count(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<u32> {
-    let text = string(node, field, diags)?;
-    match text.parse::<u32>() {
-        Ok(n) => Some(n),
-        Err(_) => {
-            diags.error(
-                node.pos,
-                format!("field `{field}` must be a whole number, found \"{text}\""),
-            );
-            None
-        }
-    }
-}
-
 /// A count of nodes that must allow at least one.
 fn positive(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<u32> {
-    let n = count(node, field, diags)?;
+    let n = whole_number(node, field, diags)?;
     if n == 0 {
         diags.error(
             node.pos,
@@ -158,36 +145,6 @@ fn positive(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<u32> {
         return None;
     }
     Some(n)
-}
-
-fn boolean(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<bool> {
-    let text = string(node, field, diags)?;
-    match text.as_str() {
-        "true" => Some(true),
-        "false" => Some(false),
-        _ => {
-            diags.error(
-                node.pos,
-                format!("field `{field}` must be true or false, found \"{text}\""),
-            );
-            None
-        }
-    }
-}
-
-fn duration(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<Duration> {
-    let text = string(node, field, diags)?;
-    match parse_duration(&text) {
-        Ok(d) if d.is_zero() => {
-            diags.error(node.pos, format!("field `{field}` must be longer than 0s"));
-            None
-        }
-        Ok(d) => Some(d),
-        Err(e) => {
-            diags.error(node.pos, format!("field `{field}`: {e}"));
-            None
-        }
-    }
 }
 
 fn decode_nodes(node: &Node, diags: &mut Diagnostics) -> Option<NodeSelection> {
@@ -299,7 +256,7 @@ fn decode_exec(node: &Node, diags: &mut Diagnostics) -> Option<ExecHook> {
     }
     let timeout = fields
         .required("timeout", diags)
-        .and_then(|n| duration(n, "timeout", diags));
+        .and_then(|n| read_duration(n, "timeout", Zero::Refused, diags));
     let idempotent = fields
         .get("idempotent")
         .map(|n| boolean(n, "idempotent", diags))
@@ -415,7 +372,12 @@ fn decode_deadlines(node: &Node, diags: &mut Diagnostics) -> Deadlines {
             );
             continue;
         };
-        if let Some(d) = duration(value, &format!("deadlines.{}", key.text), diags) {
+        if let Some(d) = read_duration(
+            value,
+            &format!("deadlines.{}", key.text),
+            Zero::Refused,
+            diags,
+        ) {
             deadlines.by_step.insert(step, d);
         }
     }
@@ -429,7 +391,7 @@ fn decode_drain(node: &Node, diags: &mut Diagnostics) -> DrainOptions {
     };
     fields.reject_unknown(DRAIN_FIELDS, diags);
     if let Some(n) = fields.get("gracePeriod") {
-        drain.grace_period = duration(n, "gracePeriod", diags);
+        drain.grace_period = read_duration(n, "gracePeriod", Zero::Refused, diags);
     }
     if let Some(b) = fields
         .get("deleteEmptyDirData")
@@ -439,13 +401,13 @@ fn decode_drain(node: &Node, diags: &mut Diagnostics) -> DrainOptions {
     }
     if let Some(d) = fields
         .get("evictionRetry")
-        .and_then(|n| duration(n, "evictionRetry", diags))
+        .and_then(|n| read_duration(n, "evictionRetry", Zero::Refused, diags))
     {
         drain.eviction_retry = d;
     }
     if let Some(d) = fields
         .get("terminatingGrace")
-        .and_then(|n| duration(n, "terminatingGrace", diags))
+        .and_then(|n| read_duration(n, "terminatingGrace", Zero::Refused, diags))
     {
         drain.terminating_grace = d;
     }

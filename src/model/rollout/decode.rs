@@ -4,10 +4,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use super::spec::*;
-use crate::model::duration::parse_duration;
+use crate::model::duration::{Zero, read_duration};
 use crate::model::ledger::{API_VERSION, Selector};
 use crate::model::run::check_run_name;
-use crate::yaml::{Diagnostic, Diagnostics, Fields, Node, Value, string, string_list};
+use crate::yaml::{
+    Diagnostic, Diagnostics, Fields, Node, Value, boolean, number, one_of, percent, positive,
+    string, string_list,
+};
 
 const TOP_FIELDS: &[&str] = &[
     "apiVersion",
@@ -114,117 +117,6 @@ fn decode(root: &Node, diags: &mut Diagnostics) -> Option<RolloutSpec> {
     })
 }
 
-/// A whole number of at least 1.
-fn positive(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<u32> {
-    let text = string(node, field, diags)?;
-    match text.parse::<u32>() {
-        Ok(0) => {
-            diags.error(node.pos, format!("field `{field}` must be at least 1"));
-            None
-        }
-        Ok(n) => Some(n),
-        Err(_) => {
-            diags.error(
-                node.pos,
-                format!("field `{field}` must be a whole number, found \"{text}\""),
-            );
-            None
-        }
-    }
-}
-
-/// A finite number.
-fn number(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<f64> {
-    let text = string(node, field, diags)?;
-    match text.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() => Some(v),
-        _ => {
-            diags.error(
-                node.pos,
-                format!("field `{field}` must be a number, found \"{text}\""),
-            );
-            None
-        }
-    }
-}
-
-/// A percentage in (0, 100], written `25` or `"25%"`.
-fn percent(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<f64> {
-    let text = string(node, field, diags)?;
-    let bare = text.trim().trim_end_matches('%').trim();
-    match bare.parse::<f64>() {
-        Ok(v) if v > 0.0 && v <= 100.0 => Some(v),
-        _ => {
-            diags.error(
-                node.pos,
-                format!(
-                    "field `{field}` must be a percentage above 0 and at most 100, found \"{text}\""
-                ),
-            );
-            None
-        }
-    }
-}
-
-fn duration(
-    node: &Node,
-    field: &str,
-    allow_zero: bool,
-    diags: &mut Diagnostics,
-) -> Option<Duration> {
-    let text = string(node, field, diags)?;
-    match parse_duration(&text) {
-        Ok(d) if d.is_zero() && !allow_zero => {
-            diags.error(node.pos, format!("field `{field}` must be longer than 0s"));
-            None
-        }
-        Ok(d) => Some(d),
-        Err(e) => {
-            diags.error(node.pos, format!("field `{field}`: {e}"));
-            None
-        }
-    }
-}
-
-fn boolean(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<bool> {
-    let text = string(node, field, diags)?;
-    match text.as_str() {
-        "true" => Some(true),
-        "false" => Some(false),
-        _ => {
-            diags.error(
-                node.pos,
-                format!("field `{field}` must be true or false, found \"{text}\""),
-            );
-            None
-        }
-    }
-}
-
-/// One of `names`, with a did-you-mean on a near miss.
-fn one_of<'a>(
-    node: &Node,
-    field: &str,
-    names: &[&'a str],
-    diags: &mut Diagnostics,
-) -> Option<&'a str> {
-    let text = string(node, field, diags)?;
-    if let Some(found) = names.iter().find(|n| **n == text) {
-        return Some(found);
-    }
-    let hint = crate::yaml::suggest(&text, names.iter().copied())
-        .map(|s| format!(" (did you mean \"{s}\"?)"))
-        .unwrap_or_default();
-    diags.error(
-        node.pos,
-        format!(
-            "field `{field}` must be one of {}, found \"{text}\"{hint}",
-            names.join(", ")
-        ),
-    );
-    None
-}
-
 fn decode_release(node: &Node, diags: &mut Diagnostics) -> Option<Release> {
     let fields = Fields::of(node, "release", diags)?;
     fields.reject_unknown(RELEASE_FIELDS, diags);
@@ -309,7 +201,7 @@ fn decode_exec(node: &Node, what: &str, diags: &mut Diagnostics) -> Option<ExecC
     }
     let timeout = fields
         .required("timeout", diags)
-        .and_then(|n| duration(n, "timeout", false, diags));
+        .and_then(|n| read_duration(n, "timeout", Zero::Refused, diags));
     argv_node?;
     Some(ExecCommand {
         argv,
@@ -373,7 +265,7 @@ fn decode_stage(node: &Node, last: bool, diags: &mut Diagnostics) -> Option<Stag
         .required("batchSize", diags)
         .and_then(|n| positive(n, "batchSize", diags));
     let soak = match fields.get("soak") {
-        Some(n) => duration(n, "soak", true, diags),
+        Some(n) => read_duration(n, "soak", Zero::Allowed, diags),
         None => Some(Duration::ZERO),
     };
     let approval = match fields.get("approval") {
@@ -485,7 +377,7 @@ fn decode_burn(node: &Node, diags: &mut Diagnostics) -> Option<BurnRateLimit> {
     });
     let window = fields
         .required("window", diags)
-        .and_then(|n| duration(n, "window", false, diags));
+        .and_then(|n| read_duration(n, "window", Zero::Refused, diags));
     let max_burn = fields.required("maxBurn", diags).and_then(|n| {
         let v = number(n, "maxBurn", diags)?;
         if v <= 0.0 {

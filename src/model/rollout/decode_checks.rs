@@ -1,10 +1,10 @@
 //! Reading a release's verification checks: one kind per list entry, each validated.
 
+use super::decode_exec;
 use super::{CHECK_KINDS, NODES_READY_FIELDS, PROMETHEUS_FIELDS, WORKLOADS_FIELDS};
-use super::{decode_exec, number, one_of};
 use crate::model::ledger::Selector;
 use crate::model::rollout::spec::*;
-use crate::yaml::{Diagnostics, Fields, Node, Value, string};
+use crate::yaml::{Diagnostics, Fields, Node, Value, number, one_of, string};
 
 /// The `checks` list of a release.
 pub(super) fn decode_checks(node: &Node, diags: &mut Diagnostics) -> Option<Vec<Check>> {
