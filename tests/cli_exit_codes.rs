@@ -1,4 +1,4 @@
-//! Exit codes as the README documents them: 0 done; 1 the command ran and said no (the
+//! Exit codes as docs/cli.md documents them: 0 done; 1 the command ran and said no (the
 //! input has errors, the rules refused it, or it found problems); 2 it could not run.
 
 mod cli_support;

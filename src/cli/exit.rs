@@ -1,4 +1,4 @@
-//! Exit codes, as the README's CLI reference documents them: 0 done; 1 the command ran
+//! Exit codes, as docs/cli.md documents them: 0 done; 1 the command ran
 //! and said no (the input has errors, the rules refused it, or it found problems); 2 it
 //! could not run (a file it cannot read, a bad flag, an invalid configuration or ledger,
 //! a journal or cluster it cannot reach).

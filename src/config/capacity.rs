@@ -117,14 +117,14 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_example_configuration_reads() {
-        let readme = include_str!("../../README.md");
+    fn the_documented_example_configuration_reads() {
+        let readme = include_str!("../../docs/configuration.md");
         let start = readme
             .find("```toml\nledger = ")
-            .expect("the README shows a config.toml");
+            .expect("docs/configuration.md shows a config.toml");
         let block = &readme[start + "```toml\n".len()..];
         let block = &block[..block.find("```").expect("the block ends")];
-        let config = Config::parse(block, Path::new("README.md")).unwrap();
+        let config = Config::parse(block, Path::new("docs/configuration.md")).unwrap();
         let capacity = config.capacity_config();
         let defaults = crate::model::capacity::CapacityConfig::default();
         assert_eq!(
