@@ -168,7 +168,7 @@ pub fn planned_event(
     NewEvent::new(
         now,
         actor.clone(),
-        IdempotencyKey::for_run(&run, "planned"),
+        IdempotencyKey::for_run(run, "planned"),
         EventBody::RunPlanned {
             title,
             items,
