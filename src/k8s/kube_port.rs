@@ -3,14 +3,13 @@
 //! whole cluster (identity, PDBs, capacity) come from the fleet snapshot, which is kept by
 //! watches, so prechecks do not add list traffic.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use jiff::Timestamp;
-use k8s_openapi::api::core::v1::{Event as CoreEvent, Node, ObjectReference, Pod};
+use k8s_openapi::api::core::v1::{Event as CoreEvent, Node, Pod};
 use k8s_openapi::api::policy::v1::PodDisruptionBudget;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta, Time};
 use kube::Api;
 use kube::api::{
     DeleteParams, EvictParams, ListParams, Patch, PatchParams, PostParams, Preconditions,
@@ -18,7 +17,8 @@ use kube::api::{
 use tokio::sync::watch;
 
 use crate::k8s::connect::ClusterClient;
-use crate::k8s::nodes::node_is_ready;
+use crate::k8s::node_events::node_event;
+use crate::k8s::nodes::observe;
 use crate::k8s::reflect::{describe_error, is_unreachable};
 use crate::model::capacity::{CapacityConfig, ClusterIndex, Scenario, what_if};
 use crate::model::ledger::ClusterId;
@@ -186,38 +186,6 @@ fn pdb_headroom(view: &crate::model::fleet::ClusterView, node: &NodeName) -> Che
 /// "Precondition failed: UID in precondition: …").
 fn is_precondition_failure(message: &str) -> bool {
     message.to_ascii_lowercase().contains("precondition")
-}
-
-fn observe(node: &Node) -> NodeObservation {
-    let status = node.status.as_ref();
-    let ready = node_is_ready(node);
-    let gpus = status
-        .and_then(|s| s.allocatable.as_ref())
-        .and_then(|a| a.get("nvidia.com/gpu"))
-        .and_then(|q| q.0.parse::<u32>().ok())
-        .unwrap_or(0);
-    // Under the names maintenance files use for `expectedVersions` (`VERSION_KEYS`).
-    let mut versions = BTreeMap::new();
-    if let Some(info) = status.and_then(|s| s.node_info.as_ref()) {
-        for (key, value) in [
-            ("kubelet", &info.kubelet_version),
-            ("kernel", &info.kernel_version),
-            ("containerRuntime", &info.container_runtime_version),
-            ("osImage", &info.os_image),
-        ] {
-            versions.insert(key.to_string(), value.clone());
-        }
-    }
-    NodeObservation {
-        ready,
-        unschedulable: node
-            .spec
-            .as_ref()
-            .and_then(|s| s.unschedulable)
-            .unwrap_or(false),
-        gpus_allocatable: gpus,
-        versions,
-    }
 }
 
 fn pod_info(pod: &Pod) -> PodInfo {
@@ -627,149 +595,6 @@ impl MaintenancePort for KubePort {
     }
 }
 
-/// The API server's limits on an Event with an `eventTime` (`pkg/apis/core/validation/
-/// events.go`): `reportingInstance`, `action` and `reason` at most 128 characters, the
-/// message at most 1024.
-const EVENT_NAME_LIMIT: usize = 128;
-const EVENT_MESSAGE_LIMIT: usize = 1024;
-
-/// `text` cut to at most `limit` bytes on a character boundary, `…` marking a cut.
-fn clip(text: &str, limit: usize) -> String {
-    if text.len() <= limit {
-        return text.to_string();
-    }
-    let mut end = limit.saturating_sub('…'.len_utf8());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
-}
-
-/// A core/v1 Event about `node` in the shape an API server accepts: one with an
-/// `eventTime` (a "new" event) must carry `reportingComponent` (a qualified name),
-/// `reportingInstance`, `action` and `reason` within their lengths, and sits in `default`
-/// since a node has no namespace. The legacy fields (`firstTimestamp`, `lastTimestamp`,
-/// `count`, `source`) are kept for readers that sort by them, as core/v1 allows.
-fn node_event(
-    node: &NodeName,
-    uid: Option<String>,
-    reason: &str,
-    action: &str,
-    message: &str,
-    actor: &str,
-    now: Timestamp,
-) -> CoreEvent {
-    CoreEvent {
-        metadata: ObjectMeta {
-            generate_name: Some(format!("{}.fleetdeck.", node.as_str())),
-            namespace: Some("default".into()),
-            ..ObjectMeta::default()
-        },
-        involved_object: ObjectReference {
-            api_version: Some("v1".into()),
-            kind: Some("Node".into()),
-            name: Some(node.as_str().to_string()),
-            uid,
-            ..ObjectReference::default()
-        },
-        reason: Some(clip(reason, EVENT_NAME_LIMIT)),
-        action: Some(clip(action, EVENT_NAME_LIMIT)),
-        message: Some(clip(message, EVENT_MESSAGE_LIMIT)),
-        type_: Some("Normal".into()),
-        reporting_component: Some("fleetdeck".into()),
-        reporting_instance: Some(clip(actor, EVENT_NAME_LIMIT)),
-        source: Some(k8s_openapi::api::core::v1::EventSource {
-            component: Some("fleetdeck".into()),
-            host: None,
-        }),
-        first_timestamp: Some(Time(now)),
-        last_timestamp: Some(Time(now)),
-        event_time: Some(MicroTime(now)),
-        count: Some(1),
-        ..CoreEvent::default()
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_node_event_carries_every_field_a_real_server_requires() {
-        let long = "x".repeat(2000);
-        let event = node_event(
-            &NodeName("n1".into()),
-            Some("uid-1".into()),
-            "FleetdeckMaintenance",
-            "Drain",
-            &long,
-            &format!("executor@{}", "h".repeat(200)),
-            Timestamp::UNIX_EPOCH,
-        );
-        let json = serde_json::to_value(&event).expect("json");
-        // An Event with an eventTime: reportingComponent, reportingInstance, action and
-        // reason are required, within their lengths.
-        assert!(json["eventTime"].is_string(), "{json}");
-        assert_eq!(json["action"], "Drain");
-        assert_eq!(json["reason"], "FleetdeckMaintenance");
-        assert_eq!(json["reportingComponent"], "fleetdeck");
-        assert_eq!(json["type"], "Normal");
-        let instance = json["reportingInstance"].as_str().expect("instance");
-        assert!(!instance.is_empty() && instance.len() <= 128, "{instance}");
-        let message = json["message"].as_str().expect("message");
-        assert!(message.len() <= 1024 && message.ends_with('…'));
-        // A node has no namespace: the event lives in `default`, and names the node.
-        assert_eq!(json["metadata"]["namespace"], "default");
-        assert_eq!(json["involvedObject"]["kind"], "Node");
-        assert_eq!(json["involvedObject"]["uid"], "uid-1");
-        assert!(json["involvedObject"].get("namespace").is_none());
-    }
-
-    #[test]
-    fn clipping_keeps_whole_characters() {
-        assert_eq!(clip("abc", 3), "abc");
-        let clipped = clip(&"é".repeat(100), 11);
-        assert!(clipped.len() <= 11 && clipped.ends_with('…'), "{clipped}");
-    }
-
-    #[test]
-    fn pdb_refusals_are_read_into_numbers() {
-        assert_eq!(
-            parse_pdb_refusal(
-                "Cannot evict pod as it would violate the pod's disruption budget. The disruption budget web-pdb needs 3 healthy pods and has 3 currently"
-            ),
-            Some(("web-pdb".to_string(), 3, 3))
-        );
-        assert_eq!(parse_pdb_refusal("Too many requests"), None);
-    }
-
-    #[test]
-    fn only_a_failed_uid_precondition_means_the_evicted_pod_is_gone() {
-        assert!(is_precondition_failure(
-            "Precondition failed: UID in precondition: 1234, UID in object meta: 5678"
-        ));
-        assert!(!is_precondition_failure(
-            "Operation cannot be fulfilled on poddisruptionbudgets.policy \"web\": the object has been modified; please apply your changes to the latest version and try again"
-        ));
-    }
-
-    #[test]
-    fn observed_versions_use_the_keys_maintenance_files_expect() {
-        let node: Node = serde_json::from_value(serde_json::json!({
-            "metadata": {"name": "n1"},
-            "status": {"nodeInfo": {
-                "kubeletVersion": "v1.31.4", "kernelVersion": "6.8.0",
-                "containerRuntimeVersion": "containerd://1.7.22", "osImage": "Ubuntu 24.04",
-                "machineID": "", "systemUUID": "", "bootID": "", "kubeProxyVersion": "",
-                "operatingSystem": "linux", "architecture": "amd64"
-            }}
-        }))
-        .expect("node");
-        let seen = observe(&node);
-        for key in crate::model::maintenance::VERSION_KEYS {
-            assert!(seen.versions.contains_key(*key), "{key} observed");
-        }
-        assert_eq!(seen.versions["containerRuntime"], "containerd://1.7.22");
-        assert_eq!(seen.versions["osImage"], "Ubuntu 24.04");
-    }
-}
+#[path = "kube_port_tests.rs"]
+mod tests;

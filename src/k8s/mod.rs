@@ -10,6 +10,7 @@ pub mod json_reader;
 pub mod json_skip;
 pub mod kube_port;
 pub mod kubeconfig;
+pub(crate) mod node_events;
 pub mod nodes;
 pub mod pdb_index;
 pub mod project;

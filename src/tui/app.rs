@@ -1,5 +1,9 @@
 //! The console's state and its reducer: `update(msg) -> Vec<Command>`. Everything the
 //! screens decide happens here or in the pure screen modules; drawing only reads.
+//!
+//! Over 600 lines: this reducer still holds every screen's state, the capacity what-if,
+//! filter editing and the palette. It shrinks as each screen becomes a component that
+//! owns its state and handles its own actions; `App` keeps only what is global.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

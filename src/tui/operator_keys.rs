@@ -1,6 +1,9 @@
 //! What the operator keys open: each builds a dialog that names its target and what will
 //! happen, or says why it cannot be done. Nothing here writes; the dialog's second
 //! `enter` sends the command, and the journal's answer comes back as a notice.
+//!
+//! Over 600 lines: every operator command's dialog builder is here; they become one file
+//! per command dialog when the screens become components.
 
 use std::sync::Arc;
 

@@ -1,5 +1,9 @@
 //! Snapshot and behaviour tests of the operator screens and dialogs, on the fixture fleet
 //! and a fixture journal (a stuck drain, a hand-off, a rollout awaiting approval, a note).
+//!
+//! Over 600 lines: one test per operator dialog and screen, sharing the fixture journal
+//! built here; it splits with the dialogs, one test file per command, when each screen
+//! owns its state.
 
 use super::app::{Command, Overlay};
 use super::feed::ConsoleCommand;

@@ -1,5 +1,8 @@
 //! Snapshot tests of every screen from the fixed fixture fleet (TestBackend + insta), and
 //! behaviour tests that drive the console with keys.
+//!
+//! Over 600 lines: the snapshot tests of every screen share the fixture app built here;
+//! they split per screen when the screens become components.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;

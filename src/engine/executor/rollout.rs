@@ -5,6 +5,9 @@
 //! executor rebuilds each run by replaying those observations, then tells the reducer it
 //! restarted, which settles applies without outcome by reading each cluster's release
 //! record, never by applying again blindly.
+//!
+//! Over 600 lines: the rollout half of the executor; it splits with the executor
+//! (lease, observation feed, apply and verify driving).
 
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};

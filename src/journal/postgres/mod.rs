@@ -4,6 +4,10 @@
 //! events, writes the actor as the authenticated role, checks roles, fences and the
 //! four-eyes rule in the write's own transaction. Durability is the server's:
 //! `synchronous_commit=on` (its default) flushes the WAL on every commit, as SQLite's FULL.
+//!
+//! Over 600 lines: the store trait's implementation for PostgreSQL in one place while
+//! the team backend's batching settles; it splits into connecting and migrating, writing
+//! and reading after that.
 
 mod bridge;
 pub mod conninfo;

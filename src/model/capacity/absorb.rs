@@ -19,9 +19,8 @@ use std::collections::HashSet;
 
 use super::feasibility::admits_ignoring_domain;
 use super::index::{ClusterIndex, demand_physical};
-use super::whatif::{
-    Scenario, UnplacedGroup, UnplacedReason, WhatIfReport, group_unplaced, what_if,
-};
+use super::whatif::{Scenario, group_unplaced, what_if};
+use super::whatif_report::{UnplacedGroup, UnplacedReason, WhatIfReport};
 use crate::model::fleet::{ClusterId, Dimension, NodeName, PodView, ResourceVector};
 use crate::model::ledger::{Ledger, Lifecycle};
 

@@ -8,7 +8,8 @@ use super::format::format_amount;
 use super::gpu_shape::GpuShape;
 use super::health::NodeHealth;
 use super::n_minus_one::FailureDomainHeadroom;
-use super::whatif::{Scenario, UnplacedReason, WhatIfReport, short_domain_name};
+use super::whatif::{Scenario, short_domain_name};
+use super::whatif_report::{UnplacedReason, WhatIfReport};
 use crate::model::fleet::{Dimension, OwnerRef};
 
 /// One thing that limits a cluster's headroom.

@@ -21,6 +21,7 @@ mod n_minus_one;
 mod report;
 mod summary;
 pub(crate) mod whatif;
+mod whatif_report;
 
 #[cfg(test)]
 pub(crate) mod fixtures;
@@ -39,6 +40,5 @@ pub use index::ClusterIndex;
 pub use n_minus_one::{FailureDomainHeadroom, WorstDomain, n_minus_one};
 pub use report::{ClusterReport, cluster_report, fleet_report};
 pub use summary::{DomainCapacity, domain_capacity};
-pub use whatif::{
-    PlannedMove, Scenario, UnplacedGroup, UnplacedReason, WhatIfReport, planned_moves, what_if,
-};
+pub use whatif::{PlannedMove, Scenario, planned_moves, what_if};
+pub use whatif_report::{UnplacedGroup, UnplacedReason, WhatIfReport};

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::index::ClusterIndex;
-use super::whatif::{Scenario, WhatIfReport, what_if};
+use super::whatif::{Scenario, what_if};
+use super::whatif_report::WhatIfReport;
 use crate::model::fleet::{ClusterId, Dimension, NodeName};
 
 /// The worst single-domain loss for one dimension.

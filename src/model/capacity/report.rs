@@ -9,7 +9,8 @@ use super::gpu_shape::{GpuShape, gpu_shape};
 use super::index::ClusterIndex;
 use super::n_minus_one::{FailureDomainHeadroom, n_minus_one};
 use super::summary::{DomainCapacity, domain_capacity};
-use super::whatif::{Scenario, WhatIfReport, what_if};
+use super::whatif::{Scenario, what_if};
+use super::whatif_report::WhatIfReport;
 use crate::model::fleet::{ClusterId, ClusterView, FleetView, NodeName, OwnerRef};
 
 /// One cluster's capacity picture.

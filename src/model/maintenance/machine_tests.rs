@@ -1,3 +1,6 @@
+//! The maintenance reducer's tests, over 600 lines: one scenario per transition on the
+//! shared helpers; they split by step with the one test harness.
+
 use super::*;
 use crate::model::maintenance::MaintenanceSpec;
 use crate::model::maintenance::observe::*;

@@ -12,6 +12,9 @@
 //! - approvals, resumes and aborts belong to people; `distinctApprover` refuses the author;
 //! - a soak ends only with metric evidence gathered during it when an SLO condition is set,
 //!   or, when none came during it, with evidence gathered as it ends.
+//!
+//! Over 600 lines: the reducer's one `step` and the transitions it dispatches to; the
+//! transitions split out by phase once the rollout changes being added land.
 
 use jiff::Timestamp;
 

@@ -1,3 +1,7 @@
+//! The rollout reducer's tests, over 600 lines: one scenario per behaviour, all driven
+//! through the same helpers at the top; they split by phase (approval, verification, soak,
+//! halts, restart) together with the reducer.
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 

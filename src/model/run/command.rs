@@ -7,10 +7,11 @@ use super::event::{EventBody, NewEvent, PauseScope, ReturnOutcome};
 use super::ids::{Actor, ItemId, RunId};
 use super::keys::IdempotencyKey;
 use super::projection::{Projection, RunView};
+use super::refusal::CommandRefusal;
 use super::status::{RunStatus, StepStatus};
 use crate::model::handover::{Extent, ProblemKey};
 use crate::model::ledger::ClusterId;
-use crate::model::rollout::{BatchPhase, Refusal, check_approval, rollout_of};
+use crate::model::rollout::{BatchPhase, check_approval, rollout_of};
 use jiff::Timestamp;
 
 /// One thing an operator asks of the automation. Every variant is written to the journal
@@ -106,52 +107,6 @@ pub enum OperatorCommand {
         cluster: Option<ClusterId>,
         /// What the person says about it.
         note: String,
-    },
-}
-
-/// Why a command was not written, in words the operator can act on.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CommandRefusal {
-    /// The run is not in the journal.
-    #[error("no run {0} in the journal")]
-    NoRun(RunId),
-    /// The run has no such item.
-    #[error("run {run} has no node {item}")]
-    NoItem {
-        /// The run.
-        run: RunId,
-        /// The item asked for.
-        item: ItemId,
-    },
-    /// No batch is waiting for approval.
-    #[error("no batch of {0} is awaiting approval")]
-    NothingToApprove(RunId),
-    /// The rollout's approval rules refuse this approver or batch.
-    #[error(transparent)]
-    Approval(#[from] Refusal),
-    /// A required text (reason, note, assignee) is empty.
-    #[error("{0} must not be empty")]
-    Empty(&'static str),
-    /// A return for a node nobody was handed or took over: the engine still has it.
-    #[error(
-        "node {item} of {run} is not in a person's hands: hand it off or take it over first, then return it"
-    )]
-    NotInHand {
-        /// The run.
-        run: RunId,
-        /// The item.
-        item: ItemId,
-    },
-    /// The run is over (aborted or succeeded): nothing follows an abort or a return of
-    /// it any more.
-    #[error("{run} is already {status}: {what}")]
-    RunOver {
-        /// The run.
-        run: RunId,
-        /// How it ended.
-        status: RunStatus,
-        /// What that means for the command.
-        what: &'static str,
     },
 }
 
@@ -261,7 +216,10 @@ impl OperatorCommand {
     }
 }
 
-fn run_of<'p>(projection: &'p Projection, run: &RunId) -> Result<&'p RunView, CommandRefusal> {
+pub(super) fn run_of<'p>(
+    projection: &'p Projection,
+    run: &RunId,
+) -> Result<&'p RunView, CommandRefusal> {
     projection
         .runs
         .get(run)
@@ -500,143 +458,9 @@ pub fn command_event(
     }
 }
 
-impl CommandRefusal {
-    /// Whether the refusal is worth an entry in the audit trail: the rules said no to
-    /// something a person meant to do. Input that names nothing real or leaves a text
-    /// empty is a typing mistake, reported to the person only.
-    pub fn is_audited(&self) -> bool {
-        !matches!(
-            self,
-            CommandRefusal::NoRun(_) | CommandRefusal::NoItem { .. } | CommandRefusal::Empty(_)
-        )
-    }
-}
-
-/// The journal event recording that `actor` gave `command` at `now` and it was refused,
-/// about the same run, item and cluster the command would have been; `None` when the
-/// refusal is not audited (see [`CommandRefusal::is_audited`]). Pure: the caller appends.
-pub fn refusal_event(
-    projection: &Projection,
-    command: &OperatorCommand,
-    actor: &Actor,
-    now: Timestamp,
-    process: u32,
-    refusal: &CommandRefusal,
-) -> Option<NewEvent> {
-    if !refusal.is_audited() {
-        return None;
-    }
-    let mut event = operator_event(
-        actor,
-        now,
-        process,
-        &format!("refused-{}", command.verb()),
-        EventBody::CommandRefused {
-            command: command.verb().to_string(),
-            reason: refusal.to_string(),
-        },
-    );
-    // The rules refuse only approvals, aborts and a node's hand-off, take-over or return:
-    // every other command is refused only for naming nothing real or leaving a text
-    // empty, which is not audited (the test
-    // `only_approvals_aborts_and_returns_are_refused_by_the_rules` keeps this true).
-    // Should that change, the refusal is still kept, about nothing in particular.
-    let (run, item) = match command {
-        OperatorCommand::Approve { run, .. } | OperatorCommand::Abort { run, .. } => {
-            (Some(run), None)
-        }
-        OperatorCommand::Return { run, item, .. }
-        | OperatorCommand::HandOff { run, item, .. }
-        | OperatorCommand::TakeOver { run, item, .. } => (Some(run), Some(item)),
-        _ => (None, None),
-    };
-    if let Some(view) = run.and_then(|run| run_of(projection, run).ok()) {
-        event = about_run(event, view);
-    }
-    event.item = item.cloned();
-    Some(event)
-}
-
-/// A change a person asked for, refused before anything was sent because a cluster it
-/// concerns cannot take actions now (unreachable, not the cluster the ledger pins, not
-/// pinned, nothing recent known). Built by the constructors, which fix the verb.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClusterRefusal {
-    /// The command's verb (`approve`, `start-maintenance`).
-    pub command: &'static str,
-    /// The run it concerns, if it has one yet.
-    pub run: Option<RunId>,
-    /// The cluster that cannot take actions.
-    pub cluster: ClusterId,
-    /// Why, in the words the person was told.
-    pub reason: String,
-}
-
-impl ClusterRefusal {
-    /// The verb of starting a maintenance.
-    pub const START_MAINTENANCE: &'static str = "start-maintenance";
-
-    /// One refusal per cluster an approval of `run` was refused for, each with the
-    /// refusal as it reads for that cluster alone; none when `refusal` is not about
-    /// clusters that cannot act.
-    pub fn of_approval(run: &RunId, refusal: &Refusal) -> Vec<ClusterRefusal> {
-        let Refusal::ClustersCannotAct { number, clusters } = refusal else {
-            return Vec::new();
-        };
-        clusters
-            .iter()
-            .map(|blocked| ClusterRefusal {
-                command: "approve",
-                run: Some(run.clone()),
-                cluster: blocked.cluster.clone(),
-                reason: Refusal::ClustersCannotAct {
-                    number: *number,
-                    clusters: vec![blocked.clone()],
-                }
-                .to_string(),
-            })
-            .collect()
-    }
-
-    /// Starting the maintenance `name` on `cluster` was refused: `reason` is why the
-    /// cluster cannot take actions.
-    pub fn start_maintenance(name: &str, cluster: ClusterId, reason: &str) -> ClusterRefusal {
-        ClusterRefusal {
-            command: Self::START_MAINTENANCE,
-            run: None,
-            reason: format!("maintenance {name} on {cluster}: {reason}"),
-            cluster,
-        }
-    }
-}
-
-/// The journal event recording that `actor` was refused `refusal` at `now`, about its run
-/// and cluster. Several refusals of one attempt (one per cluster) get distinct keys. Pure:
-/// the caller appends.
-pub fn cluster_refusal_event(
-    refusal: &ClusterRefusal,
-    actor: &Actor,
-    now: Timestamp,
-    process: u32,
-) -> NewEvent {
-    let mut event = operator_event(
-        actor,
-        now,
-        process,
-        &format!("refused-{}/{}", refusal.command, refusal.cluster),
-        EventBody::CommandRefused {
-            command: refusal.command.to_string(),
-            reason: refusal.reason.clone(),
-        },
-    )
-    .with_cluster(refusal.cluster.clone());
-    event.run = refusal.run.clone();
-    event
-}
-
 /// The envelope every event an operator command becomes starts from: `actor` at `now`,
 /// keyed as the command `what` (unique per actor, time and the giving `process`).
-fn operator_event(
+pub(super) fn operator_event(
     actor: &Actor,
     now: Timestamp,
     process: u32,
@@ -652,7 +476,7 @@ fn operator_event(
 }
 
 /// Names `view`'s run on `event`, and its cluster when the run has one.
-fn about_run(mut event: NewEvent, view: &RunView) -> NewEvent {
+pub(super) fn about_run(mut event: NewEvent, view: &RunView) -> NewEvent {
     event.run = Some(view.id.clone());
     if let Some(cluster) = &view.cluster {
         event.cluster = Some(cluster.clone());

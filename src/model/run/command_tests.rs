@@ -1,5 +1,7 @@
 use super::*;
+use crate::model::rollout::Refusal;
 use crate::model::rollout::read_rollout;
+use crate::model::run::{ClusterRefusal, cluster_refusal_event, refusal_event};
 use crate::model::run::{Event, Sequence};
 
 fn at(s: i64) -> Timestamp {

@@ -10,13 +10,11 @@ mod ids;
 mod keys;
 mod kinds;
 mod projection;
+mod refusal;
 mod status;
 
 pub use crate::model::identity::NodeName;
-pub use command::{
-    ClusterRefusal, CommandRefusal, OperatorCommand, approval_target, check_approve,
-    cluster_refusal_event, command_event, refusal_event,
-};
+pub use command::{OperatorCommand, approval_target, check_approve, command_event};
 pub use describe::describe;
 pub use event::{
     Event, EventBody, EventLog, FencingToken, LeaseScope, NewEvent, PauseScope, ReturnOutcome,
@@ -29,4 +27,5 @@ pub use projection::{
     FailedCall, HandOff, ItemView, OpenIntent, PauseSwitch, Projection, RolloutView, RunView,
     StepView, WaitingFor,
 };
+pub use refusal::{ClusterRefusal, CommandRefusal, cluster_refusal_event, refusal_event};
 pub use status::{RunStatus, StepStatus};
