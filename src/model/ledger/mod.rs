@@ -5,10 +5,12 @@ mod decode;
 mod rules;
 mod selector;
 mod types;
+mod window;
 
 pub use rules::{EXCEPTION_WARNING_DAYS, check_ledger};
 pub use selector::{Requirement, Selector, SelectorError, cluster_value, unknown_keys};
 pub use types::*;
+pub use window::{WindowState, describe_window, in_how_long, local_and_utc, window_state};
 
 use jiff::civil::Date;
 
