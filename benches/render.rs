@@ -182,6 +182,7 @@ fn cluster(c: usize, generation: usize) -> Arc<ClusterSnapshot> {
         gpu_driver_versions: Vec::new(),
         runtime_versions: Vec::new(),
         requests_sent: 0,
+        findings: None,
         view: Arc::new(view(c, generation)),
     })
 }

@@ -283,6 +283,7 @@ fn snapshot_of(
         gpu_driver_versions: Vec::new(),
         runtime_versions: Vec::new(),
         requests_sent: 10,
+        findings: None,
         view: Arc::new(view),
     })
 }
