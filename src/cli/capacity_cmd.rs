@@ -219,12 +219,14 @@ fn check_targets(
 /// The nodes maintenance holds, from the journal; none when there is no journal yet
 /// (reading must not create one).
 fn maintenance_holds_of(settings: &Settings) -> anyhow::Result<MaintenanceHolds> {
-    if !settings.journal.exists() {
+    if let fleetdeck::journal::JournalTarget::Sqlite(path) = &settings.journal
+        && !path.exists()
+    {
         return Ok(MaintenanceHolds::default());
     }
     let journal = super::journal_cmd::open(settings)?;
     let projection = fleetdeck::journal::JournalStore::projection(&journal)
-        .with_context(|| format!("journal {}", settings.journal.display()))?;
+        .with_context(|| format!("journal {}", settings.journal.describe()))?;
     Ok(maintenance_holds(&projection))
 }
 

@@ -29,7 +29,7 @@ pub fn paths(settings: &Settings) -> anyhow::Result<ExitCode> {
         config_file_exists: p.config_file.exists(),
         config_dir: p.config_dir.display().to_string(),
         data_dir: p.data_dir.display().to_string(),
-        journal: settings.journal.display().to_string(),
+        journal: settings.journal.describe().to_string(),
         log_file: p.log_file.display().to_string(),
         ledger: settings.ledger.as_ref().map(|l| l.display().to_string()),
         kubeconfig: settings

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use fleetdeck::engine::console_feed;
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
-use fleetdeck::journal::{Durability, SqliteJournal};
+use fleetdeck::journal::{AnyJournal, OpenMode};
 
 use fleetdeck::k8s::fleet_sync::FleetSync;
 use fleetdeck::ledger_file;
@@ -82,16 +82,16 @@ pub async fn run_live(
     let feed = if settings.readonly {
         // Read-only opens nothing for writing and creates no journal: the feed waits for
         // one to appear (another console or executor may start writing it).
-        let path = settings.journal.clone();
+        let target = settings.journal.clone();
         tokio::task::spawn_blocking(move || {
             console_feed::feed_once_open(
-                || SqliteJournal::open_read_only(&path),
+                || AnyJournal::open(&target, OpenMode::ReadOnly),
                 activity_tx,
                 feed_every,
             )
         })
     } else {
-        let journal = SqliteJournal::open(&settings.journal, Durability::Full)?;
+        let journal = AnyJournal::open(&settings.journal, OpenMode::ReadWrite)?;
         tokio::task::spawn_blocking(move || console_feed::feed(journal, activity_tx, feed_every))
     };
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
@@ -99,7 +99,7 @@ pub async fn run_live(
     // Read-only runs no executor, even where one was asked for (the demo).
     let runs_executor = executor && !settings.readonly;
     let executor_task = if runs_executor {
-        let store = SqliteJournal::open(&settings.journal, Durability::Full)?;
+        let store = AnyJournal::open(&settings.journal, OpenMode::ReadWrite)?;
         let port =
             super::engine_port::kube_port(settings, &ledger, &kubeconfig, sync.snapshots.clone())
                 .await;

@@ -3,12 +3,10 @@
 //! CLI commands), and the console is told what was recorded or why not. Refusals the
 //! console made before sending anything are journaled too, without an answer.
 
-use std::path::PathBuf;
-
 use fleetdeck::engine::operator::{
     execute, record_refusals, record_refused_command, start_maintenance,
 };
-use fleetdeck::journal::{Durability, SqliteJournal};
+use fleetdeck::journal::{AnyJournal, JournalTarget, OpenMode};
 use fleetdeck::model::run::Actor;
 use fleetdeck::tui::{ConsoleCommand, Notice};
 use jiff::Timestamp;
@@ -17,7 +15,7 @@ use tokio::sync::mpsc;
 /// Serves console commands until the console's sender is gone. Runs on a blocking
 /// thread: SQLite calls block.
 pub fn serve(
-    journal: PathBuf,
+    journal: JournalTarget,
     actor: String,
     readonly: bool,
     mut commands: mpsc::UnboundedReceiver<ConsoleCommand>,
@@ -26,23 +24,26 @@ pub fn serve(
     tokio::task::spawn_blocking(move || {
         let actor = Actor(actor);
         // Opened on the first command and kept; opened again after a failure.
-        let mut store: Option<SqliteJournal> = None;
+        let mut store: Option<AnyJournal> = None;
         while let Some(command) = commands.blocking_recv() {
             if command == ConsoleCommand::Quit {
                 return;
             }
             if store.is_none() {
                 // Read-only: SQLite itself refuses every write, and nothing is created.
-                let opened = if readonly {
-                    SqliteJournal::open_read_only(&journal)
-                } else {
-                    SqliteJournal::open(&journal, Durability::Full)
-                };
+                let opened = AnyJournal::open(
+                    &journal,
+                    if readonly {
+                        OpenMode::ReadOnly
+                    } else {
+                        OpenMode::ReadWrite
+                    },
+                );
                 store = opened
                     .map_err(|error| {
                         let _ = notices.send(Notice {
                             ok: false,
-                            text: format!("journal {}: {error}", journal.display()),
+                            text: format!("journal {}: {error}", journal.describe()),
                         });
                     })
                     .ok();
@@ -63,7 +64,7 @@ pub fn serve(
 
 /// Carries out `command`; what to tell the console, if anything.
 fn answer(
-    store: &mut SqliteJournal,
+    store: &mut AnyJournal,
     command: &ConsoleCommand,
     actor: &Actor,
     readonly: bool,
@@ -126,7 +127,8 @@ mod tests {
 
     #[test]
     fn a_refusal_the_console_made_is_journaled_without_an_answer_unless_read_only() {
-        let mut store = SqliteJournal::in_memory().expect("journal");
+        let mut store =
+            AnyJournal::Sqlite(fleetdeck::journal::SqliteJournal::in_memory().expect("journal"));
         let actor = Actor("dana@ops".into());
         let refused = ConsoleCommand::Refused(vec![ClusterRefusal::start_maintenance(
             "console-n1",

@@ -72,14 +72,15 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
         );
         // The demo's journal lives with its fleet, in the temporary directory.
         let mut settings = settings.clone();
-        settings.journal = dir.join("journal.sqlite");
+        let journal = dir.join("journal.sqlite");
+        settings.journal = fleetdeck::journal::JournalTarget::Sqlite(journal.clone());
         let prometheus = super::demo_seed::start_prometheus(&dir, addr);
         if settings.prometheus.is_none() {
             settings.prometheus = prometheus.as_ref().map(|p| p.url.clone());
         }
         // Read-only: nothing is journaled, not even the demo's own rollout.
         if !settings.readonly {
-            let rollout = super::demo_seed::seed_rollout(&settings.journal, &ledger)?;
+            let rollout = super::demo_seed::seed_rollout(&journal, &ledger)?;
             tracing::info!(%rollout, prometheus = ?settings.prometheus, "demo rollout waits for approval");
         }
         let result =

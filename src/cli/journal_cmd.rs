@@ -3,13 +3,13 @@
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::Args;
-use fleetdeck::journal::{Durability, EventQuery, JournalStore, SqliteJournal};
+use clap::{Args, Subcommand};
+use fleetdeck::journal::{AnyJournal, EventQuery, JournalStore, JournalTarget, OpenMode};
 use fleetdeck::model::ledger::ClusterId;
 use fleetdeck::model::run::{CommandRefusal, Event, RunId, kinds_matching};
 use jiff::Timestamp;
 
-use super::output::{Table, emit};
+use super::output::{Table, emit, outln};
 use super::settings::Settings;
 
 /// `fleetdeck journal [--since 8h|RFC3339] [--cluster ID] [--run ID] [--kind KIND]`
@@ -29,6 +29,32 @@ pub struct JournalArgs {
     /// repeatable
     #[arg(long, value_name = "KIND")]
     pub kind: Vec<String>,
+    /// Set up or move the journal
+    #[command(subcommand)]
+    pub action: Option<JournalAction>,
+}
+
+/// `fleetdeck journal init|copy`.
+#[derive(Debug, Subcommand)]
+pub enum JournalAction {
+    /// Create the journal or bring its schema up to date (PostgreSQL: run it as the
+    /// database's owner; it refuses a schema newer than this fleetdeck)
+    Init {
+        /// Also create the team roles (fleetdeck_viewer, _operator, _approver, _executor,
+        /// _admin) and grant each what it may do (PostgreSQL only)
+        #[arg(long)]
+        roles: bool,
+    },
+    /// Copy every event of one journal into another (a file path or a PostgreSQL URL);
+    /// re-running copies only what is missing; counts and the last sequence are checked
+    Copy {
+        /// The journal to copy
+        #[arg(long, value_name = "PATH_OR_URL")]
+        from: String,
+        /// The journal to copy into (PostgreSQL: initialised, and you an admin)
+        #[arg(long, value_name = "PATH_OR_URL")]
+        to: String,
+    },
 }
 
 /// `--since`: `8h` is 8 hours ago, `2026-11-30` that date's midnight UTC, anything else
@@ -39,12 +65,69 @@ pub fn parse_since(text: &str, now: Timestamp) -> anyhow::Result<Timestamp> {
 
 /// Opens the journal named by the settings; in read-only mode for reading only, so
 /// nothing is created, migrated or written.
-pub fn open(settings: &Settings) -> anyhow::Result<SqliteJournal> {
-    if settings.readonly {
-        return Ok(SqliteJournal::open_read_only(&settings.journal)?);
+pub fn open(settings: &Settings) -> anyhow::Result<AnyJournal> {
+    let mode = if settings.readonly {
+        OpenMode::ReadOnly
+    } else {
+        OpenMode::ReadWrite
+    };
+    AnyJournal::open(&settings.journal, mode)
+        .with_context(|| format!("journal {}", settings.journal.describe()))
+}
+
+/// `journal init [--roles]`.
+fn init(settings: &Settings, roles: bool) -> anyhow::Result<ExitCode> {
+    match &settings.journal {
+        JournalTarget::Postgres(text) => {
+            let report = fleetdeck::journal::PostgresJournal::init(text, roles)
+                .with_context(|| format!("journal {}", settings.journal.describe()))?;
+            let what = if report.from == report.to {
+                format!("schema version {} (up to date)", report.to)
+            } else {
+                format!("schema version {} → {}", report.from, report.to)
+            };
+            outln!("journal {}: {what}", settings.journal.describe())?;
+            if report.roles {
+                for (role, may) in fleetdeck::journal::postgres::ROLES {
+                    outln!("  {role}: {may}")?;
+                }
+                outln!("grant them to login roles: GRANT fleetdeck_operator TO alice;")?;
+            }
+        }
+        JournalTarget::Sqlite(path) => {
+            if roles {
+                anyhow::bail!(
+                    "--roles: a SQLite journal has no roles (its actor is who the process says it is); team roles need a PostgreSQL journal"
+                );
+            }
+            let journal = open(settings)?;
+            outln!(
+                "journal {}: schema version {}",
+                path.display(),
+                journal.schema_version()?
+            )?;
+        }
     }
-    SqliteJournal::open(&settings.journal, Durability::Full)
-        .with_context(|| format!("journal {}", settings.journal.display()))
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `journal copy --from --to`.
+fn copy(settings: &Settings, from: &str, to: &str) -> anyhow::Result<ExitCode> {
+    let from_target = JournalTarget::parse(from);
+    let to_target = JournalTarget::parse(to);
+    let source = AnyJournal::open(&from_target, OpenMode::ReadOnly)
+        .with_context(|| format!("--from {}", from_target.describe()))?;
+    let mut destination = AnyJournal::open(&to_target, OpenMode::ReadWrite)
+        .with_context(|| format!("--to {}", to_target.describe()))?;
+    let report = fleetdeck::journal::copy::copy(&source, &mut destination)
+        .with_context(|| format!("copy {} → {}", from_target.describe(), to_target.describe()))?;
+    emit(settings.output, &report, || {
+        format!(
+            "copied {} events ({} were there already); both journals hold {} events up to sequence {}\n",
+            report.copied, report.already_there, report.destination_events, report.destination_last
+        )
+    })?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Records an operator command as the console does (same checks, same events), with
@@ -81,6 +164,11 @@ pub fn run_view<'p>(
 
 /// `journal`: the matching events as a table or JSON/YAML.
 pub fn run(settings: &Settings, args: &JournalArgs) -> anyhow::Result<ExitCode> {
+    match &args.action {
+        Some(JournalAction::Init { roles }) => return init(settings, *roles),
+        Some(JournalAction::Copy { from, to }) => return copy(settings, from, to),
+        None => {}
+    }
     let since = args
         .since
         .as_deref()
@@ -125,7 +213,7 @@ pub fn run(settings: &Settings, args: &JournalArgs) -> anyhow::Result<ExitCode> 
 /// Why `--cluster` or `--run` cannot match: the journal names no such cluster or run at
 /// all (with the closest one it does name). Filters that merely match nothing in the
 /// time or kinds asked are not mentioned.
-fn unknown_names(journal: &SqliteJournal, args: &JournalArgs) -> anyhow::Result<Vec<String>> {
+fn unknown_names(journal: &AnyJournal, args: &JournalArgs) -> anyhow::Result<Vec<String>> {
     let mut hints = Vec::new();
     if let Some(cluster) = &args.cluster {
         let known: Vec<String> = journal.clusters()?.into_iter().map(|c| c.0).collect();

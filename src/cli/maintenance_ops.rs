@@ -209,7 +209,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
             }
             let _ = stop_tx.send(true);
         });
-        eprintln!("fleetdeck run: executor {actor} started (journal {})", settings.journal.display());
+        eprintln!("fleetdeck run: executor {actor} started (journal {})", settings.journal.describe());
         let result = executor.run_until(stop_rx).await;
         sync.stop();
         result

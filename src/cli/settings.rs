@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use fleetdeck::config::{Config, OutputFormat, Paths};
+use fleetdeck::journal::JournalTarget;
 use fleetdeck::kubeconfig::{KubeconfigSource, resolve_source};
 
 use super::args::GlobalArgs;
@@ -17,8 +18,8 @@ pub struct Settings {
     pub ledger: Option<PathBuf>,
     /// Where kubeconfig files come from.
     pub kubeconfig: KubeconfigSource,
-    /// The journal database.
-    pub journal: PathBuf,
+    /// The journal: a SQLite file, or a PostgreSQL database (team mode).
+    pub journal: JournalTarget,
     /// Who is acting.
     pub actor: String,
     /// Read-only mode.
@@ -42,6 +43,21 @@ impl Settings {
         }
         let config = Config::load(&paths.config_file)?;
         let kubeconfig_flag = global.kubeconfig.clone().or(config.kubeconfig.clone());
+        let journal = JournalTarget::from_path(
+            &global
+                .journal
+                .clone()
+                .or(config.journal.clone())
+                .unwrap_or_else(|| paths.journal.clone()),
+        );
+        let actor = match &journal {
+            JournalTarget::Postgres(text) => team_actor(text, global.actor.as_deref())?,
+            JournalTarget::Sqlite(_) => global
+                .actor
+                .clone()
+                .or(config.actor.clone())
+                .unwrap_or_else(default_actor),
+        };
         Ok(Settings {
             ledger: global.ledger.clone().or(config.ledger.clone()),
             kubeconfig: resolve_source(
@@ -49,16 +65,8 @@ impl Settings {
                 std::env::var_os("KUBECONFIG"),
                 std::env::var_os("HOME").map(PathBuf::from),
             ),
-            journal: global
-                .journal
-                .clone()
-                .or(config.journal.clone())
-                .unwrap_or_else(|| paths.journal.clone()),
-            actor: global
-                .actor
-                .clone()
-                .or(config.actor.clone())
-                .unwrap_or_else(default_actor),
+            journal,
+            actor,
             readonly: global.readonly || config.readonly.unwrap_or(false),
             prometheus: global.prometheus.clone().or(config.prometheus.clone()),
             output: global.output.or(config.output).unwrap_or_default(),
@@ -77,6 +85,22 @@ impl Settings {
             )
         })
     }
+}
+
+/// The actor on a PostgreSQL journal: the role the connection logs in as, which the
+/// database writes on every event whatever a client claims. `--as` cannot change that, so
+/// it is refused rather than silently ignored.
+fn team_actor(conninfo: &str, claimed: Option<&str>) -> anyhow::Result<String> {
+    let info = fleetdeck::journal::postgres::conninfo(conninfo)?;
+    if let Some(claimed) = claimed {
+        anyhow::bail!(
+            "--as {claimed} is refused on a PostgreSQL journal: the database records every event \
+             under the role you log in as ({}), so the journal cannot say anyone else did it; \
+             log in as {claimed}'s own role instead",
+            info.user
+        );
+    }
+    Ok(info.user)
 }
 
 /// `user@host`, from the environment; without `USER` or `LOGNAME` (cron, containers,

@@ -113,8 +113,12 @@ pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, ever
             std::thread::sleep(every);
             continue;
         }
+        // Read again after a lost connection: the state shown is current once more.
+        activity_tx.send_if_modified(|activity| !std::mem::replace(&mut activity.connected, true));
         if events.is_empty() && projection.last_seq.is_some() {
-            std::thread::sleep(every);
+            // A SQLite journal is read again after `every`; a PostgreSQL journal as soon
+            // as the database announces new events.
+            store.wait_for_change(every);
             continue;
         }
         for event in events {
@@ -146,7 +150,7 @@ pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, ever
             connected: true,
             journal: JournalView::new(projection.clone(), timeline.clone()),
         });
-        std::thread::sleep(every);
+        store.wait_for_change(every);
     }
 }
 

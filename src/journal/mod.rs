@@ -6,8 +6,12 @@
 //! What events mean is decided in [`crate::model::run`]: the store keeps them, the pure
 //! [`Projection`] folds them.
 
+mod any;
+pub mod copy;
 mod lease;
 mod migrations;
+pub mod postgres;
+mod row;
 mod sqlite;
 
 use std::time::Duration;
@@ -15,8 +19,10 @@ use std::time::Duration;
 use jiff::Timestamp;
 use serde::Serialize;
 
+pub use any::{AnyJournal, JournalTarget, OpenMode};
 pub use lease::{Fence, Lease, LeaseGrant};
 pub use migrations::{MIGRATIONS, Migration};
+pub use postgres::PostgresJournal;
 pub use sqlite::{Durability, SqliteJournal};
 
 use crate::model::ledger::ClusterId;
@@ -53,7 +59,7 @@ pub enum JournalError {
     },
     /// The database was written by a newer fleetdeck with a schema this one cannot read.
     #[error(
-        "journal schema version {found} is newer than this fleetdeck understands ({known}); upgrade fleetdeck"
+        "journal schema version {found} is newer than this fleetdeck understands ({known}); upgrade to a fleetdeck that knows schema version {found}"
     )]
     SchemaTooNew {
         /// The version in the database.
@@ -69,6 +75,19 @@ pub enum JournalError {
         /// What is wrong.
         reason: String,
     },
+    /// The journal database cannot be reached (down, restarting, network, login): nothing
+    /// was written; try again when it is back.
+    #[error("journal database unavailable: {0}; nothing was recorded")]
+    Unavailable(String),
+    /// The database refused the write for the connected role's rights (team mode).
+    #[error("refused by the journal database: {0}")]
+    Forbidden(String),
+    /// The database refused the write by a rule of the team (the four-eyes rule).
+    #[error("refused by the journal database: {0}")]
+    Refused(String),
+    /// Any other PostgreSQL error.
+    #[error("journal database: {0}")]
+    Postgres(String),
     /// A path or another value that is not usable.
     #[error("{0}")]
     Invalid(String),
@@ -176,4 +195,24 @@ pub trait JournalStore {
 
     /// The lease as stored, if it was ever taken.
     fn lease(&self, scope: &LeaseScope) -> Result<Option<Lease>, JournalError>;
+
+    /// The actor the store writes on every event regardless of what the event says, when
+    /// the store authenticates its writers (PostgreSQL: the database role); `None` when
+    /// the writer's own word is recorded (SQLite).
+    fn authenticated_actor(&self) -> Option<Actor> {
+        None
+    }
+
+    /// Blocks until the journal may have new events: a file store sleeps `poll` (it has
+    /// no other way to know); a database store returns when the database announces new
+    /// events, when its connection is lost or regained (so the caller reads, and notices),
+    /// or after a safety interval. Callers then read by sequence, so nothing is missed or
+    /// read twice, whatever woke them.
+    fn wait_for_change(&self, poll: Duration) {
+        std::thread::sleep(poll);
+    }
 }
+
+#[cfg(test)]
+#[path = "store_tests.rs"]
+mod store_tests;

@@ -17,11 +17,11 @@ use rusqlite::{
 
 use super::lease::{Fence, Lease, LeaseGrant};
 use super::migrations::{MIGRATIONS, current_version};
+use super::row::{RawRow, decode, from_micros, micros};
 use super::{Appended, EventQuery, JournalError, JournalStore};
 use crate::model::ledger::ClusterId;
 use crate::model::run::{
-    Actor, Event, EventBody, FencingToken, IdempotencyKey, ItemId, LeaseScope, NewEvent, RunId,
-    Sequence, StepName,
+    Actor, Event, EventBody, FencingToken, IdempotencyKey, LeaseScope, NewEvent, RunId, Sequence,
 };
 
 /// How hard each commit is pushed to disk.
@@ -193,6 +193,50 @@ impl SqliteJournal {
         Ok(())
     }
 
+    /// Appends events copied from another journal as they were (sequence, actor, time,
+    /// token), in one transaction; each must come after the journal's last event.
+    pub fn import(&mut self, events: Vec<Event>) -> Result<u64, JournalError> {
+        let tx = self.write_tx()?;
+        let mut last: i64 =
+            tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))?;
+        let mut n = 0;
+        {
+            let mut stmt = tx.prepare_cached(
+                "INSERT INTO events (seq, time_us, actor, kind, run_id, item, step, cluster, payload, idem_key, lease_token)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            )?;
+            for e in events {
+                if e.seq.0 <= last {
+                    return Err(JournalError::Invalid(format!(
+                        "an imported event ({}) must come after the journal's last one ({last})",
+                        e.seq.0
+                    )));
+                }
+                let (kind, payload) = e.event.body.to_parts();
+                let payload = serde_json::to_string(&payload).map_err(|err| {
+                    JournalError::Invalid(format!("payload cannot be written: {err}"))
+                })?;
+                stmt.execute(params![
+                    e.seq.0,
+                    micros(e.event.time),
+                    e.event.actor.0,
+                    kind,
+                    e.event.run.as_ref().map(|r| &r.0),
+                    e.event.item.as_ref().map(|i| &i.0),
+                    e.event.step.as_ref().map(|s| &s.0),
+                    e.event.cluster.as_ref().map(|c| &c.0),
+                    payload,
+                    e.event.key.0,
+                    e.token.map(|t| t.0),
+                ])?;
+                last = e.seq.0;
+                n += 1;
+            }
+        }
+        tx.commit()?;
+        Ok(n)
+    }
+
     fn write_tx(&mut self) -> Result<Transaction<'_>, JournalError> {
         // IMMEDIATE takes the write lock up front, so the fence check and the write cannot
         // interleave with another process's lease change.
@@ -200,17 +244,6 @@ impl SqliteJournal {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?)
     }
-}
-
-fn micros(t: Timestamp) -> i64 {
-    t.as_microsecond()
-}
-
-fn from_micros(us: i64, seq: i64) -> Result<Timestamp, JournalError> {
-    Timestamp::from_microsecond(us).map_err(|e| JournalError::Damaged {
-        seq,
-        reason: format!("bad time {us}: {e}"),
-    })
 }
 
 fn check_fence(tx: &Transaction<'_>, fence: &Fence) -> Result<(), JournalError> {
@@ -278,21 +311,6 @@ fn insert(
     })
 }
 
-/// A row as stored, before its JSON and time are checked.
-struct RawRow {
-    seq: i64,
-    time_us: i64,
-    actor: String,
-    kind: String,
-    run: Option<String>,
-    item: Option<String>,
-    step: Option<String>,
-    cluster: Option<String>,
-    payload: String,
-    key: String,
-    token: Option<i64>,
-}
-
 fn raw_row(r: &Row<'_>) -> rusqlite::Result<RawRow> {
     Ok(RawRow {
         seq: r.get(0)?,
@@ -306,28 +324,6 @@ fn raw_row(r: &Row<'_>) -> rusqlite::Result<RawRow> {
         payload: r.get(8)?,
         key: r.get(9)?,
         token: r.get(10)?,
-    })
-}
-
-fn decode(row: RawRow) -> Result<Event, JournalError> {
-    let payload: serde_json::Value =
-        serde_json::from_str(&row.payload).map_err(|e| JournalError::Damaged {
-            seq: row.seq,
-            reason: format!("payload is not JSON: {e}"),
-        })?;
-    Ok(Event {
-        seq: Sequence(row.seq),
-        token: row.token.map(FencingToken),
-        event: NewEvent {
-            time: from_micros(row.time_us, row.seq)?,
-            actor: Actor(row.actor),
-            run: row.run.map(RunId),
-            item: row.item.map(ItemId),
-            step: row.step.map(StepName),
-            cluster: row.cluster.map(ClusterId),
-            key: IdempotencyKey(row.key),
-            body: EventBody::from_parts(&row.kind, payload),
-        },
     })
 }
 
