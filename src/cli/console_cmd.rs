@@ -106,7 +106,11 @@ pub async fn run_live(
         let actor = Actor(executor_actor(settings));
         let mut options = ExecutorOptions::new(actor);
         options.guard_domain_label = settings.capacity.failure_domain_key.to_string();
-        let mut executor = Executor::new(store, port, options).with_fleet(sync.snapshots.clone());
+        let mut executor = Executor::new(store, port, options)
+            .with_fleet(sync.snapshots.clone())
+            .with_windows(fleetdeck::engine::windows::MaintenanceWindows::from_ledger(
+                &ledger,
+            ));
         Some(tokio::spawn(async move {
             if let Err(error) = executor.run_until(stop_rx).await {
                 tracing::error!(%error, "executor stopped");

@@ -193,6 +193,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
         let (notices, mut heard) = tokio::sync::mpsc::unbounded_channel::<String>();
         let mut executor = Executor::new(store, port, options)
             .with_fleet(sync.snapshots.clone())
+            .with_windows(fleetdeck::engine::windows::MaintenanceWindows::from_ledger(&ledger))
             .with_notices(notices);
         // What needs a person's eye goes to the executor's output as it happens.
         tokio::spawn(async move {

@@ -12,3 +12,4 @@ pub mod prometheus;
 pub mod rollout_kube;
 pub mod rollout_start;
 pub mod start;
+pub mod windows;

@@ -126,7 +126,9 @@ pub fn ledger(fleet: &SimFleet, addr: SocketAddr) -> Value {
             "sharedDependencies": p.shared_dependencies,
             "backup": {"location": format!("s3://fleet-backups/{}/{}", p.region, p.id),
                 "lastSuccess": super::clock::rfc3339(backup), "lastRestoreDrill": drill.strftime("%Y-%m-%d").to_string()},
-            "maintenanceWindow": {"days": ["Sat", "Sun"], "start": "02:00", "duration": "4h", "timezone": "UTC"},
+            // Open around the clock: fleetdeck enforces windows, and a simulated fleet
+            // is there to be changed whenever the demo or a test runs.
+            "maintenanceWindow": {"days": ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"], "start": "00:00", "duration": "24h", "timezone": "UTC"},
         });
         if !p.exceptions.is_empty() {
             entry["exceptions"] = Value::Array(p.exceptions.clone());
