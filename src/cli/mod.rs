@@ -12,6 +12,7 @@ mod demo_cmd;
 mod demo_seed;
 mod engine_port;
 mod exit;
+mod findings_cmd;
 mod handover_cmd;
 mod journal_cmd;
 mod journal_stress;
@@ -98,6 +99,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         },
         Some(Command::Journal(args)) => journal_cmd::run(&settings, &args),
         Some(Command::Handover(args)) => handover_cmd::run(&settings, &args),
+        Some(Command::Findings(args)) => findings_cmd::run(&settings, &args),
         Some(Command::Maintenance { command }) => maintenance_cmd::run(&settings, &command),
         Some(Command::Run(args)) => maintenance_ops::execute(&settings, &args),
         Some(Command::Rollout { command }) => rollout_cmd::run(&settings, &command),

@@ -478,15 +478,17 @@ impl FactsReader {
                 };
                 Read::Known(since.judge(parsed, now))
             }
-            _ => Read::Unknown(format!(
-                "GET /{endpoint}?verbose answered {status}: {}",
-                text.lines()
-                    .next()
-                    .unwrap_or("")
-                    .chars()
-                    .take(160)
-                    .collect::<String>()
-            )),
+            _ => {
+                // An API Status says why in its message; anything else, its first line.
+                let said = serde_json::from_str::<serde_json::Value>(&text)
+                    .ok()
+                    .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_owned))
+                    .unwrap_or_else(|| text.lines().next().unwrap_or("").to_string());
+                Read::Unknown(format!(
+                    "GET /{endpoint}?verbose answered {status}: {}",
+                    said.chars().take(160).collect::<String>()
+                ))
+            }
         }
     }
 

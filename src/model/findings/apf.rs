@@ -31,6 +31,14 @@ pub(super) fn apf_findings(
             "the priority levels of our requests",
             why,
         )),
+        Read::Known(flows) if flows.is_empty() && requests.is_some_and(|r| r.requests > 0) => {
+            out.push(super::judge::unknown(
+                cluster,
+                "flowcontrol",
+                "the priority level of our requests",
+                "no response carried X-Kubernetes-PF-FlowSchema-UID (API Priority and Fairness off, or a proxy strips the headers)",
+            ));
+        }
         Read::Known(flows) => {
             let total: u64 = flows.iter().map(|f| f.requests).sum();
             for flow in flows.iter().filter(|f| lands_in_catch_all(f)) {

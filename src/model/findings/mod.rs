@@ -36,7 +36,10 @@ pub use backup::{recovery_warnings, restore_drill_age_days};
 pub use burn::{BurnObservation, burn_findings};
 pub use certificates::{ExpiryWeek, expiry_weeks};
 pub use facts::*;
-pub use fleet::{FindingCounts, FleetFindings, counts_by_cluster, fleet_findings};
+pub use fleet::{
+    FLEET, FindingCounts, FleetFindings, FleetInputs, counts_by_cluster, facts_of, fleet_findings,
+    judge_fleet,
+};
 pub use journal::{WINDOW_WAIT, burn_observations, waiting_for_window, window_overrides};
 pub use judge::{ClusterContext, judge_cluster};
 pub use selector::{NamespaceSelector, SelectorOp, SelectorRequirement};

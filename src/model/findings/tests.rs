@@ -336,6 +336,7 @@ fn stats(requests: u64, errors: u64, throttled: u64, p99: f64) -> RequestStats {
 #[test]
 fn throttling_errors_and_latency_of_our_own_requests() {
     let mut f = facts();
+    f.flows = Read::Known(vec![flow("fleetdeck", "fleetdeck", 40)]);
     // 3 of 40 failed: 7.5% > 5%; 2 answered 429; p99 2.5 s > 2 s.
     f.requests = Some(stats(40, 3, 2, 2_500.0));
     let found = judge(PLAIN, &f);
@@ -625,4 +626,14 @@ fn counts_and_order_put_the_worst_first() {
     assert_eq!(Severity::parse("WARNING"), Some(Severity::Warning));
     assert_eq!(RuleId::ApfCatchAll.name(), "apfCatchAll");
     assert_eq!(RuleId::GitOpsOutOfSync.name(), "gitOpsOutOfSync");
+}
+
+#[test]
+fn responses_without_priority_headers_leave_our_level_unknown() {
+    let mut f = facts();
+    f.requests = Some(stats(40, 0, 0, 10.0));
+    let found = judge(PLAIN, &f);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].rule, RuleId::FactsUnknown);
+    assert_eq!(found[0].key, "factsUnknown/flowcontrol");
 }
