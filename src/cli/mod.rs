@@ -13,6 +13,7 @@ mod demo_seed;
 mod engine_port;
 mod exit;
 mod findings_cmd;
+mod gitops_cmd;
 mod handover_cmd;
 mod journal_cmd;
 mod journal_stress;
@@ -25,9 +26,11 @@ mod output;
 mod pause_cmd;
 mod reconcile_cmd;
 mod rollout_cmd;
+mod rollout_windows;
 mod settings;
 mod snapshot_cmd;
 mod spec_file;
+mod window_cmd;
 
 use std::process::ExitCode;
 
@@ -100,6 +103,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Journal(args)) => journal_cmd::run(&settings, &args),
         Some(Command::Handover(args)) => handover_cmd::run(&settings, &args),
         Some(Command::Findings(args)) => findings_cmd::run(&settings, &args),
+        Some(Command::Window { command }) => window_cmd::run(&settings, &command),
+        Some(Command::Gitops { command }) => gitops_cmd::run(&settings, &command),
         Some(Command::Maintenance { command }) => maintenance_cmd::run(&settings, &command),
         Some(Command::Run(args)) => maintenance_ops::execute(&settings, &args),
         Some(Command::Rollout { command }) => rollout_cmd::run(&settings, &command),

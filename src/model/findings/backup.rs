@@ -69,7 +69,13 @@ fn judge(cluster: &Cluster, now: Timestamp, t: &Thresholds) -> Vec<Judged> {
                 finding: finding(
                     cluster,
                     RuleId::BackupStale,
-                    Severity::Warning,
+                    // A critical cluster without a declared backup is a gap to close; a
+                    // production one's backup may live elsewhere: noted.
+                    if cluster.tier == "critical" {
+                        Severity::Warning
+                    } else {
+                        Severity::Info
+                    },
                     "undeclared",
                     format!("{} is {} but the ledger declares no backup", cluster.id, if cluster.env == "production" { "production" } else { "critical" }),
                     vec!["no `backup` in the ledger: no location, no last success, no restore drill".into()],

@@ -101,7 +101,15 @@ pub fn window_state(window: &MaintenanceWindow, tz: &TimeZone, now: Timestamp) -
         }
     }
     if let Some((_, end)) = joined.iter().find(|(s, e)| *s <= now && now < *e) {
-        return WindowState::Open { closes_at: *end };
+        // Open for more than a week from now: the openings join without a gap (every
+        // day around the clock), so it never closes.
+        let week = jiff::SignedDuration::from_hours(7 * 24);
+        let never = now
+            .checked_add(week)
+            .is_ok_and(|in_a_week| *end > in_a_week);
+        return WindowState::Open {
+            closes_at: if never { Timestamp::MAX } else { *end },
+        };
     }
     match joined.iter().find(|(s, _)| *s > now) {
         Some((start, end)) => WindowState::Closed {
@@ -152,10 +160,15 @@ pub fn local_and_utc(t: Timestamp, tz: &TimeZone, zone_name: &str) -> String {
     if zone_name.eq_ignore_ascii_case("UTC") {
         return utc.strftime("%Y-%m-%d %H:%M UTC").to_string();
     }
+    // The UTC date only where it is not the local one.
+    let utc_text = if utc.date() == local.date() {
+        utc.strftime("%H:%M UTC").to_string()
+    } else {
+        utc.strftime("%Y-%m-%d %H:%M UTC").to_string()
+    };
     format!(
-        "{} {zone_name} ({} UTC)",
-        local.strftime("%Y-%m-%d %H:%M"),
-        utc.strftime("%H:%M")
+        "{} {zone_name} ({utc_text})",
+        local.strftime("%Y-%m-%d %H:%M")
     )
 }
 
@@ -251,6 +264,34 @@ mod tests {
     }
 
     #[test]
+    fn every_day_around_the_clock_never_closes() {
+        let all = [
+            Weekday::Mon,
+            Weekday::Tue,
+            Weekday::Wed,
+            Weekday::Thu,
+            Weekday::Fri,
+            Weekday::Sat,
+            Weekday::Sun,
+        ];
+        let w = window(&all, (0, 0), 24, "UTC");
+        assert_eq!(
+            window_state(&w, &TimeZone::UTC, at("2026-12-02T12:00:00Z")),
+            WindowState::Open {
+                closes_at: Timestamp::MAX
+            }
+        );
+        // 23 hours a day leaves an hour closed every night.
+        let w = window(&all, (0, 0), 23, "UTC");
+        assert_eq!(
+            window_state(&w, &TimeZone::UTC, at("2026-12-02T12:00:00Z")),
+            WindowState::Open {
+                closes_at: at("2026-12-02T23:00:00Z")
+            }
+        );
+    }
+
+    #[test]
     fn summer_time_moves_the_utc_instant_not_the_local_start() {
         // Sat 2027-07-03 02:00 in Berlin is UTC+2: 00:00 UTC.
         let w = window(&[Weekday::Sat], (2, 0), 1, "Europe/Berlin");
@@ -274,6 +315,11 @@ mod tests {
         assert_eq!(
             local_and_utc(at("2026-12-05T01:00:00Z"), &TimeZone::UTC, "UTC"),
             "2026-12-05 01:00 UTC"
+        );
+        let shanghai = TimeZone::get("Asia/Shanghai").expect("the tz database has it");
+        assert_eq!(
+            local_and_utc(at("2026-12-04T18:00:00Z"), &shanghai, "Asia/Shanghai"),
+            "2026-12-05 02:00 Asia/Shanghai (2026-12-04 18:00 UTC)"
         );
     }
 }
