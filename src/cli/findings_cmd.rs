@@ -140,9 +140,15 @@ pub fn run(settings: &Settings, args: &FindingsArgs) -> anyhow::Result<ExitCode>
         eprintln!("warning: -l {unknown}");
     }
     let snapshot = observe(settings, &ledger, args.wait_synced)?;
-    let journal = AnyJournal::open(&settings.journal, OpenMode::ReadOnly)
-        .and_then(|store| store.projection())
-        .map_err(|e| format!("journal {}: {e}", settings.journal.describe()));
+    // No journal file yet is an empty journal: nothing overridden, nothing waiting.
+    let journal = match &settings.journal {
+        fleetdeck::journal::JournalTarget::Sqlite(path) if !path.exists() => {
+            Ok(fleetdeck::model::run::Projection::default())
+        }
+        target => AnyJournal::open(target, OpenMode::ReadOnly)
+            .and_then(|store| store.projection())
+            .map_err(|e| format!("journal {}: {e}", target.describe())),
+    };
     let windows = MaintenanceWindows::from_ledger(&ledger);
     let zone = |id: &fleetdeck::model::ledger::ClusterId| windows.zone(id);
     let now = Timestamp::now();

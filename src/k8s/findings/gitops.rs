@@ -96,7 +96,18 @@ pub fn read_object(
                 // is manual by design, unless fleetdeck turned it off (its annotation).
                 suspended: note.is_some() && !automated,
                 suspended_note: note,
-                since: troubled.then(|| first_seen(&key)),
+                // Argo CD records no "out of sync since"; its error conditions carry
+                // when they appeared, else fleetdeck says when it first saw it so.
+                since: troubled.then(|| {
+                    object
+                        .pointer("/status/conditions")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|c| c.get("lastTransitionTime")?.as_str()?.parse().ok())
+                        .min()
+                        .unwrap_or_else(|| first_seen(&key))
+                }),
                 message: text(object, "/status/health/message")
                     .or_else(|| text(object, "/status/operationState/message"))
                     .map(str::to_owned),

@@ -284,6 +284,33 @@ pub fn metrics_gate(
         .then_some(HaltReason::MetricsUnknown { clusters: unknown })
 }
 
+/// The clusters among `watched` whose short window burns above its maximum while their
+/// long window is known and at or below its own: the two-window gate holds for them (the
+/// burn may be a spike, or the start of one the long window has yet to see). Empty
+/// without a two-window condition.
+pub fn short_window_only(
+    stop: &StopWhen,
+    watched: &[ClusterId],
+    evidence: &Evidence,
+) -> std::collections::BTreeSet<ClusterId> {
+    let Some(limit) = stop.slo_burn_rate.as_ref() else {
+        return Default::default();
+    };
+    let Some(short) = limit.short else {
+        return Default::default();
+    };
+    let budget = 1.0 - limit.objective;
+    watched
+        .iter()
+        .filter(|c| {
+            let long = burn_of(evidence.readings.get(*c), budget);
+            let short_burn = burn_of(evidence.short_readings.get(*c), budget);
+            matches!((long, short_burn), (Ok(l), Ok(s)) if l <= limit.max_burn && s > short.max_burn)
+        })
+        .cloned()
+        .collect()
+}
+
 /// Journal payloads key readings by cluster id text.
 mod readings {
     use std::collections::BTreeMap;
@@ -383,6 +410,14 @@ mod tests {
             .map(|(c, r)| (ClusterId(c.into()), r))
             .collect();
         assert_eq!(metrics_gate(&s, &watched, &ev), None);
+        // a is named as burning on its short window only (the findings say so).
+        assert_eq!(
+            short_window_only(&s, &watched, &ev)
+                .into_iter()
+                .map(|c| c.0)
+                .collect::<Vec<_>>(),
+            vec!["a".to_string()]
+        );
         // b's short window now at 15% (15x): both exceed — halt, with both numbers.
         ev.short_readings.insert(ClusterId("b".into()), known(0.15));
         let why = metrics_gate(&s, &watched, &ev).expect("halt");
