@@ -30,7 +30,7 @@ pub fn render(lines: &[WindowLine]) -> String {
     let free = |l: &&WindowLine| matches!(l.state, "open" | "none") || l.overridden.is_some();
     let open = lines.iter().filter(free).count();
     let mut out = format!(
-        "maintenance windows: {open} of {} target(s) may change now\n",
+        "\nmaintenance windows: {open} of {} target(s) may change now\n",
         lines.len()
     );
     for l in lines.iter().filter(|l| !free(l)) {
