@@ -417,6 +417,8 @@ fn main() {
         warnings: Vec::new(),
         notice: None,
         executor: None,
+        unregistered_contexts: Vec::new(),
+        rollout_gates: None,
     };
     let mut app = App::new(config, ledger, now());
     app.update(Msg::Resize(W, H));

@@ -80,6 +80,11 @@ async fn namespace_termination_and_propagation_policies() {
     .await;
 
     // Foreground: the Deployment waits, with the finalizer, for its ReplicaSet and pods.
+    // The pods are held in Terminating (as by a kubelet that has not reported them
+    // gone yet), so the wait is observed whatever the machine's speed.
+    s.fleet
+        .update_faults("small-01", |f| f.stuck_terminating = true)
+        .expect("faults");
     let deployments: Api<Deployment> = Api::namespaced(client.clone(), "shop");
     let (code, _, body) = raw(
         &client,
@@ -101,6 +106,9 @@ async fn namespace_termination_and_propagation_policies() {
         deployments.get("search").await.is_ok(),
         "still there while pods exist"
     );
+    s.fleet
+        .update_faults("small-01", |f| f.stuck_terminating = false)
+        .expect("faults");
     let pods: Api<Pod> = Api::namespaced(client.clone(), "shop");
     eventually("deployment and its pods gone", 20, || async {
         let left = pods

@@ -380,6 +380,8 @@ pub fn app_with(theme: Theme) -> App {
         warnings: Vec::new(),
         notice: None,
         executor: None,
+        unregistered_contexts: Vec::new(),
+        rollout_gates: None,
     };
     let mut app = App::new(config, Arc::new(ledger()), now());
     app.update(Msg::Snapshot(snapshot()));
@@ -389,10 +391,7 @@ pub fn app_with(theme: Theme) -> App {
         cluster: Some("eu-fra-prod-01".into()),
         text: text.into(),
     };
-    let mut in_flight = std::collections::BTreeMap::new();
-    in_flight.insert("eu-fra-prod-01".to_owned(), "kernel patch 2/5".to_owned());
     app.update(Msg::Activity(Activity {
-        in_flight,
         recent: vec![
             line(900, "executor-1", "maintenance m-7: cordon fra1-cpu-b01"),
             line(

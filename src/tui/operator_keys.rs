@@ -636,6 +636,16 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
     let deadline = crate::model::duration::format_duration(
         spec.deadlines.of(crate::model::maintenance::Step::Drain),
     );
+    // What the node page judges per pod, said before anything is confirmed: a budget
+    // that refuses an eviction now holds the drain (it is never forced).
+    let nodes: Vec<crate::model::fleet::NodeName> = targets
+        .iter()
+        .map(|n| crate::model::fleet::NodeName::from(n.name.0.as_str()))
+        .collect();
+    let warnings = drain_warnings(&crate::model::capacity::budgets_blocking_drain(
+        &facts.view,
+        &nodes,
+    ));
     open(
         app,
         Dialog::new(
@@ -644,9 +654,28 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
             Purpose::StartMaintenance(Box::new(spec), inventory),
         )
         .with_text(0, &name)
-        .with_text(1, &deadline),
+        .with_text(1, &deadline)
+        .with_warnings(warnings),
     );
     Vec::new()
+}
+
+/// The warning a maintenance start gives for each budget that would refuse, now, to evict
+/// a pod of the nodes it drains.
+fn drain_warnings(blocking: &[crate::model::capacity::BlockingBudget]) -> Vec<String> {
+    blocking
+        .iter()
+        .map(|b| {
+            format!(
+                "warning: the drain will wait: PDB {}/{} ({} on these nodes; has {} healthy, needs {}) allows no eviction now; the Drain step is stuck until it does, then waits for a person (nothing is forced)",
+                b.namespace,
+                b.name,
+                crate::tui::format::counted(i64::from(b.pods), "pod"),
+                b.current_healthy,
+                b.desired_healthy
+            )
+        })
+        .collect()
 }
 
 /// `a` in the handover walkthrough: acknowledge the item, as it stands, with a note.
