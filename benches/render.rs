@@ -419,6 +419,7 @@ fn main() {
         executor: None,
         unregistered_contexts: Vec::new(),
         rollout_gates: None,
+        findings: fleetdeck::tui::FindingsConfig::default(),
     };
     let mut app = App::new(config, ledger, now());
     app.update(Msg::Resize(W, H));

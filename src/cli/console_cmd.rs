@@ -139,6 +139,11 @@ pub async fn run_live(
         settings.journal.clone(),
         settings.actor.clone(),
         settings.readonly,
+        Some(super::console_commands::Reach {
+            ledger: Arc::new(ledger.clone()),
+            kubeconfig: kubeconfig.clone(),
+            handle: tokio::runtime::Handle::current(),
+        }),
         command_rx,
         notice_tx,
     );
@@ -161,6 +166,7 @@ pub async fn run_live(
         executor: runs_executor.then(|| executor_actor(settings)),
         unregistered_contexts,
         rollout_gates: demo.map(|d| d.rollout_gates),
+        findings: settings.findings.clone(),
     };
     let result = run_console(inputs).await;
     let _ = stop_tx.send(true);

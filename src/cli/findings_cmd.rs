@@ -105,31 +105,61 @@ struct Report<'a> {
 fn observe(settings: &Settings, ledger: &Ledger, wait: Duration) -> anyhow::Result<FleetSnapshot> {
     let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
     let runtime = super::runtime()?;
-    let mut options = settings.sync;
-    // One round is all this command needs; it reads again only if it has to wait.
+    let snapshot = runtime.block_on(sync_with_facts(ledger, kubeconfig, settings.sync, wait));
+    runtime.shutdown_background();
+    Ok(snapshot)
+}
+
+/// Syncs the fleet with its findings facts read (one round, unless it has to wait), until
+/// every reachable cluster's facts were read or `wait` is up. `handover` reads the fleet
+/// with it too.
+pub(super) async fn sync_with_facts(
+    ledger: &Ledger,
+    kubeconfig: kube::config::Kubeconfig,
+    mut options: fleetdeck::k8s::fleet_sync::FleetSyncOptions,
+    wait: Duration,
+) -> FleetSnapshot {
     if options.cluster.findings.is_none() {
         options.cluster.findings = Some(fleetdeck::k8s::findings::FactsOptions::default());
     }
-    let snapshot = runtime.block_on(async {
-        let deadline = tokio::time::Instant::now() + wait;
-        let mut sync = FleetSync::start(ledger, kubeconfig, options);
-        let mut snapshot = sync.wait_settled(wait).await;
-        let all_read = |s: &FleetSnapshot| {
-            s.clusters
-                .iter()
-                .all(|c| !c.status.data_usable() || c.findings.is_some())
-        };
-        while !all_read(&snapshot) {
-            match tokio::time::timeout_at(deadline, sync.snapshots.changed()).await {
-                Ok(Ok(())) => snapshot = sync.snapshots.borrow_and_update().clone(),
-                _ => break,
-            }
+    let deadline = tokio::time::Instant::now() + wait;
+    let mut sync = FleetSync::start(ledger, kubeconfig, options);
+    let mut snapshot = sync.wait_settled(wait).await;
+    let all_read = |s: &FleetSnapshot| {
+        s.clusters
+            .iter()
+            .all(|c| !c.status.data_usable() || c.findings.is_some())
+    };
+    while !all_read(&snapshot) {
+        match tokio::time::timeout_at(deadline, sync.snapshots.changed()).await {
+            Ok(Ok(())) => snapshot = sync.snapshots.borrow_and_update().clone(),
+            _ => break,
         }
-        sync.stop();
-        snapshot
-    });
-    runtime.shutdown_background();
-    Ok(snapshot)
+    }
+    sync.stop();
+    snapshot
+}
+
+/// Every finding of the fleet, judged as `findings` and the console judge them.
+pub(super) fn judge(
+    settings: &Settings,
+    ledger: &Ledger,
+    snapshot: &FleetSnapshot,
+    journal: Result<&fleetdeck::model::run::Projection, String>,
+    now: Timestamp,
+) -> FleetFindings {
+    let windows = MaintenanceWindows::from_ledger(ledger);
+    let zone = |id: &fleetdeck::model::ledger::ClusterId| windows.zone(id);
+    judge_fleet(
+        &FleetInputs {
+            ledger,
+            snapshot,
+            journal,
+            zone: &zone,
+        },
+        now,
+        &settings.findings,
+    )
 }
 
 /// Builds, prints and judges the findings.
@@ -149,18 +179,13 @@ pub fn run(settings: &Settings, args: &FindingsArgs) -> anyhow::Result<ExitCode>
             .and_then(|store| store.projection())
             .map_err(|e| format!("journal {}: {e}", target.describe())),
     };
-    let windows = MaintenanceWindows::from_ledger(&ledger);
-    let zone = |id: &fleetdeck::model::ledger::ClusterId| windows.zone(id);
     let now = Timestamp::now();
-    let judged = judge_fleet(
-        &FleetInputs {
-            ledger: &ledger,
-            snapshot: &snapshot,
-            journal: journal.as_ref().map_err(Clone::clone),
-            zone: &zone,
-        },
+    let judged = judge(
+        settings,
+        &ledger,
+        &snapshot,
+        journal.as_ref().map_err(Clone::clone),
         now,
-        &settings.findings,
     );
     let picked: Vec<&str> = ledger
         .clusters

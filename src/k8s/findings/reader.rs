@@ -142,7 +142,7 @@ impl FactsReader {
         facts.webhooks = match webhooks {
             Read::Known(mut list) => {
                 for w in &mut list {
-                    w.ready_endpoints = w.service.as_ref().map(|s| endpoints(s));
+                    w.ready_endpoints = w.service.as_ref().map(&endpoints);
                 }
                 Read::Known(list)
             }
