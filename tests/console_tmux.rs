@@ -157,8 +157,8 @@ fn journal_events(journal: &str) -> Vec<serde_json::Value> {
 
 /// The operator walkthrough on `fleetdeck demo --seed 1`: a global pause stops
 /// new steps (the journal shows none started while paused), a maintenance started from
-/// the drill-down on a node that hosts a checkout pod gets its drain stuck on the
-/// `checkout-blocking` PDB, it is handed off with a note, the handover walkthrough and
+/// the drill-down on a node that hosts a checkout pod waits at its precheck on the
+/// `checkout-blocking` PDB (never cordoned), it is handed off with a note, the handover walkthrough and
 /// `fleetdeck handover -o markdown` list it with the note; the demo rollout's canary batch
 /// is approved and executes (applied after the approval, verified, soaked); then a read-only console
 /// refuses an approve and a hand-off and says why. Sequential in one test so that only
@@ -225,18 +225,24 @@ fn demo_operator_actions() {
         "no step may start while paused: {started:#?}"
     );
 
-    // Resume (confirmation), then the drain gets stuck on the PDB.
+    // Resume (confirmation): the PDB would refuse the node's checkout pod, so the node is
+    // not cordoned; its precheck waits, naming the budget.
     t.send(&["P"]);
     t.wait_for("resume all automation", 5);
     t.send(&["Enter"]);
     t.wait_for("This will:", 5);
     t.send(&["Enter"]);
     t.wait_for("resume recorded by tester@e2e", 10);
-    let screen = t.wait_for("STUCK", 90);
+    let screen = t.wait_for("PDB shop/checkout-blocking needs", 90);
     assert!(
-        screen.contains("PDB checkout-blocking needs"),
-        "the stuck drain says which PDB:\n{screen}"
+        screen.contains("waits,"),
+        "the waiting precheck says which PDB:\n{screen}"
     );
+    let cordons = journal_events(&journal)
+        .into_iter()
+        .filter(|e| kind(e) == "step.intent" && e["payload"]["action"] == "cordon")
+        .count();
+    assert_eq!(cordons, 0, "not cordoned while the budget would refuse");
 
     // Hand it off with a note.
     t.send(&["h"]);

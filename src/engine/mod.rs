@@ -7,6 +7,7 @@ pub mod executor;
 pub mod gitops_sync;
 pub mod guard_watch;
 pub mod kube_port;
+pub mod ledger_watch;
 pub mod operator;
 pub mod program;
 pub mod prometheus;

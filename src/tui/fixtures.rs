@@ -154,6 +154,7 @@ fn pod(
         node: Some(NodeName::from(node)),
         phase: PodPhase::Running,
         ready: true,
+        mounts_claims: false,
         owner: Some(OwnerRef {
             kind: Arc::from("ReplicaSet"),
             name: Arc::from(owner),
@@ -218,6 +219,8 @@ fn view(id: &str, prefix: &str, per_zone: usize, gpu_nodes: usize) -> ClusterVie
         id: ClusterId::from(id),
         claims: Vec::new(),
         volumes: Vec::new(),
+        volumes_unreadable: None,
+        controllers: Default::default(),
         nodes,
         pods,
         pdbs: vec![PdbView {
@@ -350,6 +353,8 @@ pub fn snapshot() -> FleetSnapshot {
                 id: ClusterId::from("ap-sg-stg-02"),
                 claims: Vec::new(),
                 volumes: Vec::new(),
+                volumes_unreadable: None,
+                controllers: Default::default(),
                 nodes: vec![],
                 pods: vec![],
                 pdbs: vec![],

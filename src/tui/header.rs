@@ -210,6 +210,21 @@ fn second_line(app: &App, theme: &Theme, width: usize) -> Line<'static> {
             parts.push((8, Span::styled(format!(" · {n} {word}"), theme.style(slot))));
         }
     }
+    // Expired ledger exceptions: loud, but nothing stops for them.
+    let today = app.now.to_zoned(app.config.local_tz.clone()).date();
+    let expired = crate::model::ledger::expired_exceptions(&app.ledger, today).len();
+    if expired > 0 {
+        parts.push((
+            8,
+            Span::styled(
+                format!(
+                    " · LEDGER: {} EXPIRED",
+                    crate::tui::format::counted(expired as i64, "exception")
+                ),
+                theme.style(Slot::Critical),
+            ),
+        ));
+    }
     // Who you are, with its separator: one part, so that both go together.
     parts.push((6, Span::raw(format!(" │ {}", app.config.actor))));
     let utc = app.now.strftime("%H:%M:%S UTC").to_string();
@@ -247,5 +262,33 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     if area.height > 1 {
         let second = second_line(app, theme, width);
         canvas::line(buf, area.x, area.y + 1, area.width, &second);
+    }
+}
+
+#[cfg(test)]
+mod expired_exception_tests {
+    use std::sync::Arc;
+
+    use crate::tui::fixtures;
+
+    #[test]
+    fn the_header_says_a_ledger_exception_expired() {
+        let mut app = fixtures::app();
+        let quiet = crate::tui::tests::render(&app, 200, 12);
+        assert!(!quiet.contains("EXPIRED"), "{quiet}");
+        let mut ledger = (*app.ledger).clone();
+        ledger.clusters[0]
+            .exceptions
+            .push(crate::model::ledger::Exception {
+                what: "kernel 5.4 pinned".into(),
+                reason: "indexer".into(),
+                owner: "team-search".into(),
+                exit_criteria: "indexer 4.2".into(),
+                // The fixtures' today is 2026-11-28: it expired yesterday.
+                expires: jiff::civil::date(2026, 11, 27),
+            });
+        app.ledger = Arc::new(ledger);
+        let screen = crate::tui::tests::render(&app, 200, 12);
+        assert!(screen.contains("LEDGER: 1 exception EXPIRED"), "{screen}");
     }
 }

@@ -621,6 +621,18 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
         context.push(format!("not found on {id}: {n}"));
     }
     context.extend(plan.warnings.iter().map(|w| format!("warning: {w}")));
+    // An expired ledger exception does not stop the start; confirming is the person's
+    // acknowledgement of it (the CLI asks for --acknowledge-expired-exceptions).
+    let today = app.now.to_zoned(app.config.local_tz.clone()).date();
+    context.extend(
+        crate::model::ledger::unacknowledged(
+            &app.ledger,
+            std::slice::from_ref(&spec.cluster),
+            today,
+        )
+        .iter()
+        .map(|e| format!("LEDGER: {e}: confirming acknowledges it")),
+    );
     if let Some(refusal) = refusal {
         open(
             app,

@@ -410,6 +410,22 @@ fn detail(
             t.style(Slot::Warn),
         ));
     }
+    // What a running step waits for (a PDB that would refuse, capacity, a cluster that
+    // may not be changed), before it is overdue.
+    if let Some(waiting) = view
+        .waiting
+        .as_ref()
+        .filter(|_| current_status(view) == Some(&StepStatus::Running))
+    {
+        lines.push(Line::styled(
+            format!(
+                "waits, {} so far: {}",
+                age(app.now, Some(waiting.since)),
+                waiting.why
+            ),
+            t.style(Slot::Warn),
+        ));
+    }
     // The keys a person has here, as the keymap binds them; none in read-only mode.
     let keys = |hints: &[(Action, &str)]| -> Option<String> {
         if app.config.readonly {
