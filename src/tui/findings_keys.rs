@@ -77,8 +77,11 @@ fn gitops_object(f: &Finding) -> Option<(GitOpsKind, String, String)> {
 /// suspended), or says why it cannot.
 fn gitops_dialog(app: &mut App, f: &Finding) {
     let Some((kind, namespace, name)) = gitops_object(f) else {
+        let key = app
+            .key_on(super::keymap::Context::Findings, Action::GitOpsSync)
+            .unwrap_or_else(|| "gitops.sync".into());
         app.message = Some(format!(
-            "{} is not about a GitOps object: g suspends or resumes the sync of an Application, Kustomization or HelmRelease",
+            "{} is not about a GitOps object: {key} suspends or resumes the sync of an Application, Kustomization or HelmRelease",
             f.rule.name()
         ));
         return;

@@ -107,9 +107,15 @@ fn enter_opens_the_cluster_of_the_finding_whose_panel_lists_it() {
 }
 
 #[test]
-fn g_suspends_or_resumes_a_gitops_objects_sync_and_says_why_not_elsewhere() {
+fn p_suspends_or_resumes_a_gitops_objects_sync_and_says_why_not_elsewhere() {
     let mut app = fixtures::operator_app();
-    press(&mut app, "6 g");
+    // g and G still move to the first and last finding here.
+    press(&mut app, "6 G");
+    assert_ne!(app.findings_state.selected, None);
+    press(&mut app, "g");
+    let first = app.findings_state.rows(&app.findings.judged.findings)[0].problem_key();
+    assert_eq!(app.findings_state.selected, Some(first));
+    press(&mut app, "p");
     assert!(
         app.message
             .as_deref()
@@ -118,7 +124,7 @@ fn g_suspends_or_resumes_a_gitops_objects_sync_and_says_why_not_elsewhere() {
         app.message
     );
     app.findings_state.filter = super::filter::Filter::parse("rule=gitOpsSuspended");
-    press(&mut app, "g");
+    press(&mut app, "p");
     typed(&mut app, "incident 4411 is over");
     assert!(press(&mut app, "enter").is_empty(), "asks to confirm first");
     let commands = press(&mut app, "enter");
@@ -140,7 +146,7 @@ fn g_suspends_or_resumes_a_gitops_objects_sync_and_says_why_not_elsewhere() {
     // An Application out of sync on a Degraded cluster: suspending is offered, and
     // refused while the cluster may not be changed.
     app.findings_state.filter = super::filter::Filter::parse("rule=gitOpsOutOfSync");
-    press(&mut app, "g");
+    press(&mut app, "p");
     let screen = render(&app, 160, 45);
     assert!(
         screen.contains("suspend the sync of Application argocd/shop"),
@@ -153,7 +159,7 @@ fn g_suspends_or_resumes_a_gitops_objects_sync_and_says_why_not_elsewhere() {
 fn read_only_refuses_the_sync_change_and_says_why() {
     let mut app = fixtures::app();
     app.findings_state.filter = super::filter::Filter::parse("rule=gitOpsSuspended");
-    press(&mut app, "6 g");
+    press(&mut app, "6 p");
     assert!(app.overlay.is_none(), "no dialog in read-only");
     assert!(
         app.message

@@ -185,7 +185,7 @@ const SETUPS: &[Setup] = &[
     ("findings_resume_sync", |app| {
         press(app, "6");
         app.findings_state.filter = super::filter::Filter::parse("rule=gitOpsSuspended");
-        press(app, "g");
+        press(app, "p");
     }),
     ("timeline_detail", |app| {
         press(app, "5 k enter");
