@@ -127,6 +127,12 @@ fn demo_walkthrough() {
     t.wait_for("What-if:", 10);
     t.send(&["2"]);
     t.wait_for("Fleet ·", 5);
+    // The Findings screen: the fleet's findings, worst first, with the selected one's
+    // evidence and how to clear it.
+    t.send(&["6"]);
+    t.wait_for("ledger › findings", 5);
+    let screen = t.wait_for("to clear it:", 30);
+    assert!(screen.contains("SEVERITY"), "{screen}");
     t.send(&["1", "?"]);
     t.wait_for("Quit fleetdeck", 5);
     t.send(&["Escape", "q"]);
