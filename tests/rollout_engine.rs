@@ -697,6 +697,7 @@ async fn the_default_slo_query_reads_a_cluster_without_5xx_series_as_no_errors()
         window: Duration::from_secs(10),
         max_burn: 5.0,
         error_ratio_query: None,
+        short: None,
     };
     let clusters = ["quiet", "failing", "gone"].map(|c| ClusterId(c.into()));
     let evidence = port.burn_evidence(&clusters, &slo).await;

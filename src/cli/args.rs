@@ -111,6 +111,21 @@ pub enum Command {
     /// Shift handover: pauses, waiting approvals, stuck and handed-off steps, halted
     /// rollouts, troubled clusters, expiring exceptions and notes (`-o markdown` for a report)
     Handover(super::handover_cmd::HandoverArgs),
+    /// Fleet findings: expiring certificates, risky webhooks, our priority level, failing
+    /// health checks, stale restore drills, GitOps sync, maintenance windows, burn rates
+    Findings(super::findings_cmd::FindingsArgs),
+    /// Maintenance windows: each cluster's, and overriding one (journaled)
+    Window {
+        /// Window subcommand.
+        #[command(subcommand)]
+        command: super::window_cmd::WindowCommand,
+    },
+    /// Suspend or resume a GitOps object's sync during an incident (journaled)
+    Gitops {
+        /// GitOps subcommand.
+        #[command(subcommand)]
+        command: super::gitops_cmd::GitOpsCommand,
+    },
     /// Plan and inspect node maintenance
     Maintenance {
         /// Maintenance subcommand.

@@ -221,6 +221,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
         let reloads = super::ledger_reload::spawn(settings.clone(), ledger_path, sync);
         let mut executor = Executor::new(store, port, options)
             .with_fleet(fleet)
+            .with_windows(fleetdeck::engine::windows::MaintenanceWindows::from_ledger(&ledger))
             .with_notices(notices)
             .with_reloads(reloads);
         // What needs a person's eye goes to the executor's output as it happens.

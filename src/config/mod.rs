@@ -1,6 +1,7 @@
 //! The user's `config.toml` and where fleetdeck keeps its files (XDG directories).
 
 pub mod capacity;
+pub mod findings;
 pub mod ledger_file;
 pub mod sync;
 
@@ -50,7 +51,7 @@ pub enum OutputFormat {
 }
 
 /// `config.toml`: defaults for the global flags. Every key is optional.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     /// Ledger file used when `--ledger` is not given.
@@ -72,6 +73,8 @@ pub struct Config {
     pub capacity: Option<crate::config::capacity::CapacitySection>,
     /// `[sync]`: how many clusters list at once, and each cluster's request budget.
     pub sync: Option<crate::config::sync::SyncSection>,
+    /// `[findings]`: the findings' thresholds and how often their facts are read.
+    pub findings: Option<crate::config::findings::FindingsSection>,
 }
 
 impl Config {
@@ -80,9 +83,16 @@ impl Config {
         self.capacity.clone().unwrap_or_default().config()
     }
 
-    /// The fleet sync's options: `[sync]` over the defaults.
+    /// The fleet sync's options: `[sync]` over the defaults, and `[findings]`'s reading.
     pub fn sync_options(&self) -> crate::k8s::fleet_sync::FleetSyncOptions {
-        self.sync.unwrap_or_default().options()
+        let mut options = self.sync.unwrap_or_default().options();
+        options.cluster.findings = self.findings.clone().unwrap_or_default().facts();
+        options
+    }
+
+    /// The findings' thresholds: `[findings]` over the defaults.
+    pub fn findings_thresholds(&self) -> crate::model::findings::Thresholds {
+        self.findings.clone().unwrap_or_default().thresholds()
     }
 
     /// Reads `path`; a missing file is an empty configuration.

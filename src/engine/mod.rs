@@ -3,8 +3,11 @@
 
 pub mod checkpoint;
 pub mod executor;
+pub mod gitops_sync;
 pub mod guard_watch;
 pub mod ledger_watch;
 pub mod operator;
 pub mod rollout_start;
 pub mod start;
+pub mod window_override;
+pub mod windows;

@@ -4,6 +4,7 @@
 pub mod budget;
 pub mod capacity;
 pub mod duration;
+pub mod findings;
 pub mod fleet;
 pub mod handover;
 pub mod identity;

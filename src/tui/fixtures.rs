@@ -198,6 +198,7 @@ fn snapshot_of(
         gpu_driver_versions: Vec::new(),
         runtime_versions: Vec::new(),
         requests_sent: 10,
+        findings: super::findings_fixtures::facts(i),
         view: Arc::new(view),
     })
 }
@@ -298,6 +299,7 @@ pub fn app_with(theme: Theme) -> App {
         executor: None,
         unregistered_contexts: Vec::new(),
         rollout_gates: None,
+        findings: super::findings_data::FindingsConfig::default(),
     };
     let mut app = App::new(config, Arc::new(ledger()), now());
     app.update(Msg::Snapshot(snapshot()));

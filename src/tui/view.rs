@@ -89,6 +89,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         Route::Rollouts => screens::rollouts_view::draw(app, inner, buf),
         Route::Maintenance => screens::maintenance_view::draw(app, inner, buf),
         Route::Timeline => screens::timeline_view::draw(app, inner, buf),
+        Route::Findings => screens::findings_view::draw(app, inner, buf),
     }
     footer(app, foot, buf);
     match &app.overlay {
@@ -182,6 +183,8 @@ fn hint_label(action: Action) -> &'static str {
         Action::Filter => "filter",
         Action::Palette => "cmd",
         Action::SortNext => "sort",
+        Action::SortReverse => "reverse",
+        Action::GitOpsSync => "suspend/resume sync",
         Action::GroupRegion => "by region",
         Action::Mark => "mark",
         Action::ClusterCapacity => "capacity",
@@ -304,6 +307,15 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             Action::Filter,
             Action::Follow,
             Action::Handover,
+            Action::Palette,
+            Action::Help,
+        ],
+        Context::Findings => &[
+            Action::Open,
+            Action::Filter,
+            Action::SortNext,
+            Action::SortReverse,
+            Action::GitOpsSync,
             Action::Palette,
             Action::Help,
         ],

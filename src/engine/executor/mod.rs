@@ -103,6 +103,10 @@ pub struct Executor<S, P> {
     /// Where what a person must hear of at once goes (an Event the cluster refused, a
     /// ledger edit not taken): `fleetdeck run` prints it; the log has it either way.
     notices: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+    /// The ledger's maintenance windows: no change starts outside its cluster's window.
+    windows: super::windows::MaintenanceWindows,
+    /// Window waits already journaled (their keys), so each is written once.
+    window_waits: std::collections::HashSet<IdempotencyKey>,
     /// Ledger edits noticed while running (see [`Reload`]), taken at the start of a pass.
     reloads: Option<tokio::sync::mpsc::UnboundedReceiver<Reload<P>>>,
 }
@@ -182,6 +186,8 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             rollout_log: rollout_log::RolloutLog::default(),
             rollouts: HashMap::new(),
             notices: None,
+            windows: super::windows::MaintenanceWindows::default(),
+            window_waits: std::collections::HashSet::new(),
             reloads: None,
         }
     }
@@ -225,6 +231,49 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             self.append(e)?;
         }
         Ok(())
+    }
+
+    /// Enforces the ledger's maintenance windows: a node not yet begun, or a rollout's
+    /// apply, waits outside its cluster's window (unless a person overrode it).
+    pub fn with_windows(mut self, windows: super::windows::MaintenanceWindows) -> Self {
+        self.windows = windows;
+        self
+    }
+
+    /// Why a node of `run` must not begin now for its cluster's window, journaling the
+    /// wait (once per opening) as the item's `step.waiting`; `None` once the node has
+    /// begun (a window closing mid-drain does not leave a node half done) or nothing holds.
+    fn window_wait(
+        &mut self,
+        run: &RunView,
+        spec: &MaintenanceSpec,
+        item: &ItemId,
+        node: &NodeState,
+    ) -> Result<Option<String>, EngineError> {
+        if touched(node) || node.is_finished() {
+            return Ok(None);
+        }
+        let now = now();
+        let Some(hold) = self
+            .windows
+            .hold(&spec.cluster, &self.projection.window_overrides, now)
+        else {
+            return Ok(None);
+        };
+        let why = hold.describe(now);
+        let key = IdempotencyKey::for_item(&run.id, item, &hold.key_suffix());
+        if !self.window_waits.contains(&key) {
+            let e = self.event(
+                &run.id,
+                Some(item),
+                &spec.cluster,
+                key.clone(),
+                EventBody::Waiting { why: why.clone() },
+            );
+            self.append(e)?;
+            self.window_waits.insert(key);
+        }
+        Ok(Some(why))
     }
 
     /// Sends what a person must hear of at once (see [`Executor::notify`]) to `notices`.
@@ -743,13 +792,16 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         // Asked once per item and pass: a cluster that may not be changed gets no intent
         // (and no call) at all, rather than one refused intent per pass.
         let change_refused = self.port.change_refused(&spec.cluster);
+        let window = self.window_wait(run, spec, item, &checkpoint.node_state)?;
         let mut steps = 0;
         while let Some(observation) = queue.pop_front() {
             steps += 1;
             if steps > 200 {
                 break; // a safety net against a livelock; the next pass continues
             }
-            let paused = self.pause_reason(run, spec, domain.as_deref());
+            let paused = self
+                .pause_reason(run, spec, domain.as_deref())
+                .or_else(|| window.clone());
             let (next, actions) = step(
                 checkpoint.node_state.clone(),
                 &self.env(run, spec, paused.as_deref(), change_refused.as_deref()),

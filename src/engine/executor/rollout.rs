@@ -294,6 +294,17 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
     fn hold_of(&self, cluster: &ClusterId) -> Option<crate::model::rollout::ApplyHold> {
         let refused = self.port.change_refused(cluster);
         crate::model::rollout::apply_hold(&self.projection.pauses, cluster, refused.as_deref())
+            .or_else(|| {
+                // Last: a window is a schedule, not a problem; the others say more.
+                let now = now();
+                let hold = self
+                    .windows
+                    .hold(cluster, &self.projection.window_overrides, now)?;
+                Some(crate::model::rollout::ApplyHold::OutsideWindow {
+                    cluster: cluster.to_string(),
+                    why: hold.describe(now),
+                })
+            })
     }
 
     /// Applies the release to one cluster and journals the outcome; `None` when the lease

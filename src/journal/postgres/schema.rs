@@ -26,10 +26,11 @@ pub struct PgMigration {
 pub const CHANNEL: &str = "fleetdeck_events";
 
 /// Every migration, in order; the last one's version is the current schema version.
-pub const PG_MIGRATIONS: &[PgMigration] = &[PgMigration {
-    version: 1,
-    description: "events (append-only, numbered, actor and roles by the database), leases, notifications",
-    sql: r#"
+pub const PG_MIGRATIONS: &[PgMigration] = &[
+    PgMigration {
+        version: 1,
+        description: "events (append-only, numbered, actor and roles by the database), leases, notifications",
+        sql: r#"
 CREATE TABLE fleetdeck.events (
     seq         bigint  PRIMARY KEY,
     time_us     bigint  NOT NULL,
@@ -245,7 +246,28 @@ REVOKE ALL ON FUNCTION fleetdeck.acquire_lease(text, text, bigint, bigint) FROM 
 REVOKE ALL ON FUNCTION fleetdeck.renew_lease(text, text, bigint, bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION fleetdeck.release_lease(text, bigint, bigint) FROM PUBLIC;
 "#,
-}];
+    },
+    PgMigration {
+        version: 2,
+        description: "operators override maintenance windows and suspend or resume GitOps sync",
+        sql: r#"
+CREATE OR REPLACE FUNCTION fleetdeck.role_for_kind(kind text) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE
+        WHEN kind = 'run.approved' THEN 'fleetdeck_approver'
+        WHEN kind IN ('run.planned', 'operator.pause', 'operator.resume', 'operator.handoff',
+                      'operator.takeover', 'operator.return', 'operator.abort',
+                      'operator.note', 'operator.refused', 'operator.windowOverride',
+                      'gitops.intent', 'gitops.outcome') THEN 'fleetdeck_operator'
+        WHEN kind IN ('run.status', 'step.status', 'step.intent', 'step.outcome',
+                      'step.observed', 'guard.tripped', 'lease.acquired') OR kind LIKE 'rollout.%'
+             THEN 'fleetdeck_executor'
+        ELSE 'fleetdeck_admin'
+    END
+$$;
+"#,
+    },
+];
 
 /// The schema version this build writes.
 pub fn current_pg_version() -> i64 {
@@ -257,7 +279,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ("fleetdeck_viewer", "read the journal and follow it live"),
     (
         "fleetdeck_operator",
-        "pause, resume, hand off, take over, return, abort, start maintenance and rollouts, notes, acknowledge handover items",
+        "pause, resume, hand off, take over, return, abort, start maintenance and rollouts, notes, acknowledge handover items, override maintenance windows, suspend and resume GitOps sync",
     ),
     (
         "fleetdeck_approver",

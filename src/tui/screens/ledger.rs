@@ -33,6 +33,8 @@ pub enum Column {
     Gpus,
     /// Status and data age.
     Status,
+    /// Worst finding and how many.
+    Findings,
     /// Change in flight.
     Change,
     /// Owner.
@@ -45,7 +47,7 @@ pub enum Column {
 
 impl Column {
     /// Every column in display order.
-    pub const ALL: [Column; 12] = [
+    pub const ALL: [Column; 13] = [
         Column::Id,
         Column::Env,
         Column::Region,
@@ -54,6 +56,7 @@ impl Column {
         Column::Nodes,
         Column::Gpus,
         Column::Status,
+        Column::Findings,
         Column::Change,
         Column::Owner,
         Column::Backup,
@@ -71,6 +74,7 @@ impl Column {
             Column::Nodes => "NODES",
             Column::Gpus => "GPUS",
             Column::Status => "STATUS · LAST HEARD",
+            Column::Findings => "FINDINGS",
             Column::Change => "IN FLIGHT",
             Column::Owner => "OWNER",
             Column::Backup => "BACKUP",
@@ -84,6 +88,7 @@ impl Column {
             Column::Status => ("worst first", "healthiest first"),
             Column::Nodes => ("most not ready first", "fewest not ready first"),
             Column::Change => ("changing first", "changing last"),
+            Column::Findings => ("worst first", "fewest first"),
             Column::Backup | Column::Drill => ("oldest first", "newest first"),
             Column::Version => ("oldest first", "newest first"),
             Column::Gpus => ("fewest free first", "most free first"),
@@ -182,6 +187,8 @@ pub struct LedgerRow {
     pub backup: Option<Timestamp>,
     /// Last restore drill.
     pub drill: Option<Date>,
+    /// Its findings (none: nothing found).
+    pub findings: Option<crate::model::findings::FindingCounts>,
 }
 
 impl LedgerRow {
@@ -321,6 +328,7 @@ pub fn build_rows(
                 change: in_flight.get(c.id.as_str()).cloned(),
                 backup: c.backup.as_ref().and_then(|b| b.last_success),
                 drill: c.backup.as_ref().and_then(|b| b.last_restore_drill),
+                findings: None,
             }
         })
         .collect();
@@ -348,6 +356,7 @@ pub fn build_rows(
                 change: in_flight.get(&*live.id).cloned(),
                 backup: None,
                 drill: None,
+                findings: None,
             });
         }
     }
@@ -384,6 +393,11 @@ pub fn compare(a: &LedgerRow, b: &LedgerRow, column: Column) -> Ordering {
             }
         }),
         Column::Change => b.change.is_some().cmp(&a.change.is_some()),
+        // Worst, then most findings, first (as STATUS: the eye starts at the top).
+        Column::Findings => {
+            let key = |r: &LedgerRow| r.findings.map(|f| (f.worst, f.total()));
+            key(b).cmp(&key(a))
+        }
         Column::Owner => a.owner.cmp(&b.owner),
         Column::Backup => a.backup.cmp(&b.backup),
         Column::Drill => a.drill.cmp(&b.drill),
