@@ -1,0 +1,74 @@
+//! The team journal behind the store trait.
+
+use std::time::Duration;
+
+use jiff::Timestamp;
+
+use super::PostgresJournal;
+use crate::journal::{Appended, EventQuery, Fence, JournalError, JournalStore, Lease, LeaseGrant};
+use crate::model::run::{Actor, Event, LeaseScope, NewEvent, Sequence};
+
+impl JournalStore for PostgresJournal {
+    fn append(&mut self, event: NewEvent, fence: Option<&Fence>) -> Result<Appended, JournalError> {
+        let mut out = self.write(vec![event], fence, None)?;
+        out.pop()
+            .ok_or_else(|| JournalError::Invalid("the database wrote nothing".into()))
+    }
+
+    fn append_all(
+        &mut self,
+        events: Vec<NewEvent>,
+        fence: Option<&Fence>,
+    ) -> Result<Vec<Appended>, JournalError> {
+        self.write(events, fence, None)
+    }
+
+    fn append_if_last(
+        &mut self,
+        event: NewEvent,
+        last_seen: Option<Sequence>,
+    ) -> Result<Appended, JournalError> {
+        let mut out = self.write(vec![event], None, Some(last_seen))?;
+        out.pop()
+            .ok_or_else(|| JournalError::Invalid("the database wrote nothing".into()))
+    }
+
+    fn scan(&self, query: &EventQuery, visit: &mut dyn FnMut(Event)) -> Result<(), JournalError> {
+        self.scan_events(query, visit)
+    }
+
+    fn acquire_lease(
+        &mut self,
+        scope: &LeaseScope,
+        holder: &Actor,
+        ttl: Duration,
+        now: Timestamp,
+    ) -> Result<LeaseGrant, JournalError> {
+        self.acquire(scope, holder, ttl, now)
+    }
+
+    fn renew_lease(
+        &mut self,
+        lease: &Lease,
+        ttl: Duration,
+        now: Timestamp,
+    ) -> Result<Lease, JournalError> {
+        self.renew(lease, ttl, now)
+    }
+
+    fn release_lease(&mut self, lease: &Lease, now: Timestamp) -> Result<(), JournalError> {
+        self.release(lease, now)
+    }
+
+    fn lease(&self, scope: &LeaseScope) -> Result<Option<Lease>, JournalError> {
+        self.read_lease(scope)
+    }
+
+    fn authenticated_actor(&self) -> Option<Actor> {
+        Some(self.identity.role.clone())
+    }
+
+    fn wait_for_change(&self, poll: Duration) {
+        self.wait_for_announcement(poll)
+    }
+}
