@@ -351,6 +351,32 @@ fn read_lease(conn: &Connection, scope: &LeaseScope) -> Result<Option<Lease>, Jo
     .transpose()
 }
 
+/// Every stored lease that may not be held by another executor while `scope` is held
+/// (see [`crate::model::shard::may_coexist`]).
+fn other_leases(conn: &Connection, scope: &LeaseScope) -> Result<Vec<Lease>, JournalError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT scope, holder, token, acquired_us, expires_us FROM leases WHERE scope <> ?1 ORDER BY scope",
+    )?;
+    let rows = stmt
+        .query_map([&scope.0], lease_row)?
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut out = Vec::new();
+    for (other, holder, token, acquired, expires) in rows {
+        let other = LeaseScope(other);
+        if crate::model::shard::may_coexist(scope, &other) {
+            continue;
+        }
+        out.push(Lease {
+            scope: other,
+            holder: holder.map(Actor),
+            token: FencingToken(token),
+            acquired_at: from_micros(acquired, 0)?,
+            expires_at: from_micros(expires, 0)?,
+        });
+    }
+    Ok(out)
+}
+
 fn expiry(now: Timestamp, ttl: Duration) -> Result<Timestamp, JournalError> {
     let ttl = jiff::SignedDuration::try_from(ttl)
         .map_err(|e| JournalError::Invalid(format!("lease TTL too large: {e}")))?;
@@ -452,6 +478,14 @@ impl JournalStore for SqliteJournal {
     ) -> Result<LeaseGrant, JournalError> {
         let expires = expiry(now, ttl)?;
         let tx = self.write_tx()?;
+        // A lease that may not be held beside ours (the fleet's and any shard's, shards of
+        // two keys) and that someone holds now refuses us.
+        let others = other_leases(&tx, scope)?;
+        if let Some(blocking) = others.iter().find(|l| l.is_held_at(now)) {
+            return Ok(LeaseGrant::HeldByOther {
+                lease: blocking.clone(),
+            });
+        }
         let current = read_lease(&tx, scope)?;
         let token = match &current {
             Some(lease) if lease.is_held_at(now) && lease.holder.as_ref() == Some(holder) => {
@@ -466,6 +500,14 @@ impl JournalStore for SqliteJournal {
             Some(lease) => FencingToken(lease.token.0 + 1),
             None => FencingToken(1),
         };
+        // Lapsed leases that may not be held beside ours are revoked (a new token, no
+        // holder): whatever their holder still writes under them is refused.
+        for lapsed in others.iter().filter(|l| l.holder.is_some()) {
+            tx.execute(
+                "UPDATE leases SET holder = NULL, token = token + 1 WHERE scope = ?1",
+                [&lapsed.scope.0],
+            )?;
+        }
         let changed_hands = current.as_ref().is_none_or(|l| l.token != token);
         let acquired_at = if changed_hands {
             now

@@ -13,4 +13,5 @@ pub mod quantity;
 pub mod rollout;
 pub mod run;
 pub mod serde_pairs;
+pub mod shard;
 pub mod text;

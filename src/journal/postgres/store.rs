@@ -42,22 +42,23 @@ impl JournalStore for PostgresJournal {
         scope: &LeaseScope,
         holder: &Actor,
         ttl: Duration,
-        now: Timestamp,
+        _now: Timestamp,
     ) -> Result<LeaseGrant, JournalError> {
-        self.acquire(scope, holder, ttl, now)
+        // The database's clock decides, not the caller's.
+        self.acquire(scope, holder, ttl)
     }
 
     fn renew_lease(
         &mut self,
         lease: &Lease,
         ttl: Duration,
-        now: Timestamp,
+        _now: Timestamp,
     ) -> Result<Lease, JournalError> {
-        self.renew(lease, ttl, now)
+        self.renew(lease, ttl)
     }
 
-    fn release_lease(&mut self, lease: &Lease, now: Timestamp) -> Result<(), JournalError> {
-        self.release(lease, now)
+    fn release_lease(&mut self, lease: &Lease, _now: Timestamp) -> Result<(), JournalError> {
+        self.release(lease)
     }
 
     fn lease(&self, scope: &LeaseScope) -> Result<Option<Lease>, JournalError> {
