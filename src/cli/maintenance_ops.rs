@@ -14,6 +14,7 @@ use fleetdeck::k8s::connect::ConnectOptions;
 use fleetdeck::k8s::fleet_sync::FleetSync;
 use fleetdeck::k8s::verified::verified_client;
 use fleetdeck::model::run::{Actor, ClusterRefusal, ItemId, OperatorCommand, ReturnOutcome, RunId};
+use fleetdeck::model::shard::{Ownership, Shard};
 use jiff::Timestamp;
 
 use super::exit::Refused;
@@ -172,7 +173,18 @@ pub fn abort(settings: &Settings, run: &str, note: &str) -> anyhow::Result<ExitC
 /// the lease back.
 pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Result<ExitCode> {
     refuse_readonly(settings, "running the executor")?;
-    let ledger = fleetdeck::ledger_file::load(&settings.ledger_path()?)?;
+    let full_ledger = fleetdeck::ledger_file::load(&settings.ledger_path()?)?;
+    let ownership = match &args.shard {
+        Some(text) => {
+            let shard = Shard::parse(text)?;
+            shard.check(&full_ledger)?;
+            Ownership::shard(shard, &full_ledger)
+        }
+        None => Ownership::fleet(),
+    };
+    // A shard's executor watches and reaches its own clusters only.
+    let mut ledger = full_ledger;
+    ledger.clusters.retain(|c| ownership.owns(&c.id));
     let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
     let store = open(settings)?;
     super::runtime()?.block_on(async move {
@@ -186,6 +198,11 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
         let mut options = ExecutorOptions::new(actor.clone());
         options.lease_ttl = args.lease_ttl;
         options.guard_domain_label = settings.capacity.failure_domain_key.to_string();
+        let acting_for = match ownership.shard_name() {
+            Some(shard) => format!("shard {shard} ({} clusters)", ledger.clusters.len()),
+            None => "the fleet".to_string(),
+        };
+        options.ownership = ownership;
         options.rollout = fleetdeck::engine::executor::RolloutOptions {
             verify_timeout: args.verify_timeout,
             evidence_interval: args.evidence_interval,
@@ -209,7 +226,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
             }
             let _ = stop_tx.send(true);
         });
-        eprintln!("fleetdeck run: executor {actor} started (journal {})", settings.journal.describe());
+        eprintln!("fleetdeck run: executor {actor} started for {acting_for} (journal {})", settings.journal.describe());
         let result = executor.run_until(stop_rx).await;
         sync.stop();
         result

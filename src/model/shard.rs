@@ -234,6 +234,48 @@ impl Ownership {
     }
 }
 
+/// A call on a cluster that a rollout's coordinator hands to the executor of the shard
+/// that owns the cluster (journaled as `rollout.dispatched`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ShardCall {
+    /// Apply the release under the apply intent the coordinator journaled; the owner
+    /// journals the intent's outcome.
+    Apply,
+    /// Read the release record the cluster keeps (the deployed id).
+    Read,
+    /// Run the release's checks until they pass, fail, or time out.
+    Verify,
+}
+
+impl ShardCall {
+    /// The word in keys and messages.
+    pub fn word(self) -> &'static str {
+        match self {
+            ShardCall::Apply => "apply",
+            ShardCall::Read => "read",
+            ShardCall::Verify => "verify",
+        }
+    }
+}
+
+/// What the owner's executor found, for a read or a verification (an apply answers with
+/// its intent's outcome).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "call", rename_all = "camelCase")]
+pub enum ShardAnswer {
+    /// The cluster's release record.
+    Read {
+        /// What it shows.
+        seen: crate::model::rollout::AppliedSeen,
+    },
+    /// The checks' verdict.
+    Verify {
+        /// How they came out.
+        outcome: crate::model::rollout::VerifyOutcome,
+    },
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,6 +23,10 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         let mut appended = false;
         for live in snapshot.clusters.iter() {
             let cluster = ClusterId(live.id.to_string());
+            // Another shard's executor guards its own clusters.
+            if !self.options.ownership.owns(&cluster) {
+                continue;
+            }
             let active: Vec<&(RunView, MaintenanceSpec)> =
                 runs.iter().filter(|(_, s)| s.cluster == cluster).collect();
             let label = active

@@ -7,6 +7,7 @@
 mod guard;
 mod rollout;
 mod rollout_log;
+mod shard;
 mod side_effects;
 
 pub use rollout::RolloutOptions;
@@ -24,8 +25,8 @@ use crate::model::maintenance::{
     reconcile, step, what_to_observe,
 };
 use crate::model::run::{
-    Actor, Event, EventBody, IdempotencyKey, ItemId, LeaseScope, NewEvent, NodeName, Projection,
-    ReturnOutcome, RunId, RunStatus, RunView, Sequence,
+    Actor, Event, EventBody, IdempotencyKey, ItemId, NewEvent, NodeName, Projection, ReturnOutcome,
+    RunId, RunStatus, RunView, Sequence,
 };
 
 /// Why the executor stopped acting.
@@ -51,6 +52,9 @@ pub struct ExecutorOptions {
     /// maintenance runs there (a running one's spec names its own): `[capacity]
     /// failure_domain_key`, so the guard and the capacity view agree on the domains.
     pub guard_domain_label: String,
+    /// What it acts for: the whole fleet (one lease) or one shard (`--shard`), and which
+    /// shard owns each ledger cluster.
+    pub ownership: crate::model::shard::Ownership,
 }
 
 impl ExecutorOptions {
@@ -62,6 +66,7 @@ impl ExecutorOptions {
             tick: Duration::from_millis(500),
             rollout: RolloutOptions::default(),
             guard_domain_label: crate::model::capacity::ZONE_LABEL.to_string(),
+            ownership: crate::model::shard::Ownership::fleet(),
         }
     }
 }
@@ -96,6 +101,8 @@ pub struct Executor<S, P> {
     rollout_log: rollout_log::RolloutLog,
     /// Rollout runs being driven by this executor (rebuilt when the lease is taken).
     rollouts: HashMap<RunId, rollout::RolloutRuntime>,
+    /// Calls handed between shards' executors, read from the journal.
+    shard_log: shard::ShardLog,
     /// Where what a person must hear of at once goes (an Event the cluster refused, a
     /// ledger edit not taken): `fleetdeck run` prints it; the log has it either way.
     notices: Option<tokio::sync::mpsc::UnboundedSender<String>>,
@@ -155,6 +162,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             ),
             rollout_log: rollout_log::RolloutLog::default(),
             rollouts: HashMap::new(),
+            shard_log: shard::ShardLog::default(),
             notices: None,
         }
     }
@@ -193,7 +201,8 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         &self.store
     }
 
-    /// Takes or renews the fleet lease; false while another executor holds it.
+    /// Takes or renews the lease of what this executor acts for (the fleet, or its shard);
+    /// false while another executor holds it or a lease in the way of it.
     pub fn hold_lease(&mut self) -> Result<bool, EngineError> {
         let ttl = self.options.lease_ttl;
         if let Some(lease) = &self.lease {
@@ -209,10 +218,12 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 Err(e) => return Err(e.into()),
             }
         }
-        match self
-            .store
-            .acquire_lease(&LeaseScope::fleet(), &self.lease_holder, ttl, now())?
-        {
+        match self.store.acquire_lease(
+            &self.options.ownership.lease_scope(),
+            &self.lease_holder,
+            ttl,
+            now(),
+        )? {
             LeaseGrant::Acquired { lease } => {
                 tracing::info!(holder = %self.lease_holder, token = %lease.token, "lease acquired");
                 self.last_fence = Some(lease.fence());
@@ -244,6 +255,20 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             }
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// Forgets everything read from the journal and the lease with it, as if this executor
+    /// had just started: what it knew may be behind what the journal holds (a write whose
+    /// commit it never heard of), and the journal decides.
+    fn forget(&mut self) {
+        self.lease = None;
+        self.projection = Projection::default();
+        self.checkpoints.clear();
+        self.commands.clear();
+        self.unfolded.clear();
+        self.rollout_log = rollout_log::RolloutLog::default();
+        self.rollouts.clear();
+        self.shard_log = shard::ShardLog::default();
     }
 
     /// Gives the lease back (on SIGTERM, after the call in flight was recorded).
@@ -308,6 +333,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         for event in &events {
             self.projection.apply(event);
             self.rollout_log.note(event);
+            self.shard_log.note(event);
             let (Some(run), Some(item)) = (&event.event.run, &event.event.item) else {
                 continue;
             };
@@ -374,8 +400,12 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     )
             })
             .filter_map(|r| {
-                let spec = serde::Deserialize::deserialize(&r.spec).ok()?;
-                Some((r.clone(), spec))
+                let spec: MaintenanceSpec = serde::Deserialize::deserialize(&r.spec).ok()?;
+                // Another shard's executor drives maintenance on its clusters.
+                self.options
+                    .ownership
+                    .owns(&spec.cluster)
+                    .then(|| (r.clone(), spec))
             })
             .collect()
     }
@@ -392,6 +422,8 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             self.catch_up()?;
         }
         self.drive_rollouts().await?;
+        self.catch_up()?;
+        self.serve_shard().await?;
         self.catch_up()?;
         Ok(PassOutcome::Acted)
     }
@@ -777,6 +809,14 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 )) => {
                     tracing::warn!("another executor holds the lease; standing by");
                     self.lease = None;
+                }
+                Err(EngineError::Journal(error @ JournalError::Unavailable(_))) => {
+                    // Whether the last write went in is unknown: act on nothing until the
+                    // lease is held again, then carry on from the journal as a new
+                    // executor would (open intents are settled by observing).
+                    tracing::warn!(%error, "journal unavailable; standing by until it is back");
+                    self.notify(format!("journal unavailable, not acting: {error}"));
+                    self.forget();
                 }
                 Err(e) => return Err(e),
             }
