@@ -3,6 +3,7 @@
 //! that `rollout plan` prints; a failed apply's reason in `rollout show`; applies held
 //! while the mass-failure guard pauses a failure domain of their cluster.
 
+mod backend_support;
 mod cli_support;
 mod rollout_support;
 

@@ -165,6 +165,16 @@ impl TestJournal {
         Actor(actor.to_string())
     }
 
+    /// The actor the journal records for the events of `fleetdeck run` started as
+    /// `name`: the executor's own name on SQLite, the login role on PostgreSQL.
+    pub fn executor_actor(&self, name: &str) -> Actor {
+        if self.is_postgres() {
+            Actor(name.to_string())
+        } else {
+            Actor(format!("executor@{name}"))
+        }
+    }
+
     /// Stops the PostgreSQL server for `down_for` and starts it again (as a crash would:
     /// every connection breaks, the data stays). Nothing on SQLite.
     pub fn restart_database(&self, down_for: std::time::Duration) {
