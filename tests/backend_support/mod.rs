@@ -175,6 +175,14 @@ impl TestJournal {
         }
     }
 
+    /// Kills the PostgreSQL server and all its processes with SIGKILL and starts it again
+    /// (it recovers from its log). Nothing on SQLite.
+    pub fn crash_database(&self) {
+        if let Some(server) = self.server {
+            server.crash_and_restart().expect("the server recovers");
+        }
+    }
+
     /// Stops the PostgreSQL server for `down_for` and starts it again (as a crash would:
     /// every connection breaks, the data stays). Nothing on SQLite.
     pub fn restart_database(&self, down_for: std::time::Duration) {
