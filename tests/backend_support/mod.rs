@@ -175,6 +175,15 @@ impl TestJournal {
         }
     }
 
+    /// As [`TestJournal::restart_database`], calling `on_down` once the server is down.
+    pub fn restart_database_with(&self, down_for: std::time::Duration, on_down: impl FnOnce()) {
+        if let Some(server) = self.server {
+            server
+                .restart_with(down_for, on_down)
+                .expect("the server restarts");
+        }
+    }
+
     /// Kills the PostgreSQL server and all its processes with SIGKILL and starts it again
     /// (it recovers from its log). Nothing on SQLite.
     pub fn crash_database(&self) {

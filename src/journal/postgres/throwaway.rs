@@ -318,6 +318,11 @@ rm -rf "$2"
     /// Stops the server the hard way (as a crash would) and starts it again on the same
     /// port: every connection breaks, the data survives.
     pub fn restart(&self, down_for: Duration) -> Result<(), String> {
+        self.restart_with(down_for, || {})
+    }
+
+    /// As [`ThrowawayServer::restart`], calling `on_down` once the server is down.
+    pub fn restart_with(&self, down_for: Duration, on_down: impl FnOnce()) -> Result<(), String> {
         let pid = std::fs::read_to_string(self.data.join("postmaster.pid"))
             .map_err(|e| fail("postmaster.pid", e))?;
         let pid = pid.lines().next().unwrap_or_default().trim().to_string();
@@ -335,6 +340,7 @@ rm -rf "$2"
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+        on_down();
         std::thread::sleep(down_for);
         self.launch()
     }
