@@ -208,6 +208,12 @@ pub trait JournalStore {
         None
     }
 
+    /// Who this process is on a shared journal and who else is connected to it (team
+    /// mode); `None` for a store one person uses alone (SQLite).
+    fn team(&self) -> Result<Option<crate::model::team::TeamFacts>, JournalError> {
+        Ok(None)
+    }
+
     /// Blocks until the journal may have new events: a file store sleeps `poll` (it has
     /// no other way to know); a database store returns when the database announces new
     /// events, when its connection is lost or regained (so the caller reads, and notices),

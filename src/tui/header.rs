@@ -177,13 +177,19 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             format!(" AUTOMATION PAUSED ({}, by {}) ", pause.reason, pause.by),
             theme.style(Slot::Paused),
         ),
+        // A shared journal that stopped answering: what is shown is the last known state.
+        None if app.activity.team.is_some() => Span::styled(
+            " JOURNAL UNREACHABLE: last known state, actions refused ",
+            theme.style(Slot::Critical),
+        ),
         None => Span::styled(
             "AUTOMATION UNKNOWN (no engine connected)",
             theme.style(Slot::Unknown),
         ),
     });
     second.push(sep(theme));
-    second.push(Span::raw(app.config.actor.clone()));
+    let used: usize = second.iter().map(|s| s.width()).sum();
+    second.push(Span::raw(app.who(width.saturating_sub(used + 1))));
     let utc = app.now.strftime("%H:%M:%S UTC").to_string();
     let local = app
         .now

@@ -23,6 +23,7 @@ mod palette;
 mod quit;
 mod screen_keys;
 mod screens;
+mod team;
 mod terminal;
 mod theme;
 mod view;

@@ -1,11 +1,12 @@
 //! Who the database says we are, and who else is connected.
 
 use super::PostgresJournal;
+use super::conninfo::ConnInfo;
 use super::errors::from_pg;
 use crate::journal::JournalError;
 use crate::model::run::Actor;
+use crate::model::team::{Member, TeamFacts, TeamRole};
 
-/// Who the database says this connection is.
 /// Who the database says this connection is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Identity {
@@ -23,88 +24,109 @@ impl Identity {
         self.admin || self.fleetdeck_roles.iter().any(|r| r == role)
     }
 
+    /// As a member of the team.
+    pub fn member(&self) -> Member {
+        member(self.role.0.clone(), &self.fleetdeck_roles, self.admin)
+    }
+
     /// Its roles without the `fleetdeck_` prefix, for the header (`operator+approver`).
     pub fn short_roles(&self) -> String {
-        if self.admin {
-            return "admin".into();
-        }
-        let roles: Vec<&str> = self
-            .fleetdeck_roles
-            .iter()
-            .map(|r| r.strip_prefix("fleetdeck_").unwrap_or(r))
-            .filter(|r| *r != "viewer" || self.fleetdeck_roles.len() == 1)
-            .collect();
-        if roles.is_empty() {
-            "no fleetdeck role".into()
-        } else {
-            roles.join("+")
-        }
+        self.member().roles_text()
     }
 }
 
-/// Another session connected to the journal's database (the header's "others").
+fn member(login: String, names: &[String], admin: bool) -> Member {
+    let mut roles: Vec<TeamRole> = names
+        .iter()
+        .filter_map(|n| TeamRole::from_db_name(n))
+        .collect();
+    if admin && !roles.contains(&TeamRole::Admin) {
+        roles.push(TeamRole::Admin);
+    }
+    roles.sort();
+    Member { login, roles }
+}
+
+/// Another fleetdeck process (or another session) connected to the journal's database.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Peer {
-    /// Its role.
+    /// Its login role.
     pub role: String,
     /// Its fleetdeck roles, short (`operator`, `viewer`).
     pub roles: String,
 }
 
+/// The `application_name` this process's sessions carry: the one given (`PGAPPNAME`,
+/// `application_name=`), or one naming this process (`fleetdeck/HOST/PID`), so that the
+/// header can tell its own sessions from everyone else's.
+pub(super) fn session_name(info: &ConnInfo) -> String {
+    if info.application_name != "fleetdeck" {
+        return info.application_name.clone();
+    }
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_default();
+    let mut name = format!("fleetdeck/{host}/{}", std::process::id());
+    // The server keeps 63 bytes.
+    while name.len() > 63 {
+        name.remove(10);
+    }
+    name
+}
+
 impl PostgresJournal {
-    /// Other fleetdeck sessions connected to the same database now, with their roles
-    /// (this process's own connections are not counted).
-    pub fn peers(&self) -> Result<Vec<Peer>, JournalError> {
-        self.run(|client, where_| async move {
+    /// Every other process or session connected to the journal's database now (one entry
+    /// per process: its pooled and listening connections are one), with its roles; this
+    /// process's own are left out.
+    pub fn others(&self) -> Result<Vec<Member>, JournalError> {
+        let own = session_name(&self.info);
+        self.run(move |client, where_| async move {
             let rows = client
                 .query(
-                    "SELECT a.usename::text, coalesce(array_agg(DISTINCT r.rolname::text) FILTER (WHERE r.rolname IS NOT NULL), '{}')
+                    "SELECT a.usename::text,
+                            coalesce(array_agg(DISTINCT r.rolname::text) FILTER (WHERE r.rolname IS NOT NULL), '{}'),
+                            bool_or(coalesce(u.rolsuper, false))
                        FROM pg_stat_activity a
+                       LEFT JOIN pg_roles u ON u.rolname = a.usename
                        LEFT JOIN pg_roles r ON r.rolname LIKE 'fleetdeck\\_%' AND pg_has_role(a.usename, r.oid, 'MEMBER')
-                      WHERE a.datname = current_database() AND a.application_name LIKE 'fleetdeck%'
-                        AND a.usename IS NOT NULL
-                        AND a.client_port IS DISTINCT FROM (SELECT b.client_port FROM pg_stat_activity b WHERE b.pid = pg_backend_pid())
-                        AND a.application_name <> $1
-                      GROUP BY a.pid, a.usename ORDER BY a.usename",
-                    &[&own_application_name()],
+                      WHERE a.datname = current_database() AND a.usename IS NOT NULL
+                        AND a.backend_type = 'client backend'
+                        AND a.application_name IS DISTINCT FROM $1
+                      GROUP BY a.usename, a.application_name, CASE WHEN a.application_name LIKE 'fleetdeck/%' THEN 0 ELSE a.pid END
+                      ORDER BY a.usename",
+                    &[&own],
                 )
                 .await
                 .map_err(|e| from_pg(e, &where_))?;
             Ok(rows
                 .into_iter()
                 .map(|r| {
-                    let roles: Vec<String> = r.get(1);
-                    Peer {
-                        role: r.get(0),
-                        roles: short(&roles),
-                    }
+                    let names: Vec<String> = r.get(1);
+                    member(r.get(0), &names, r.get(2))
                 })
                 .collect())
         })
     }
-}
 
-fn own_application_name() -> String {
-    "fleetdeck".to_string()
-}
-
-fn short(roles: &[String]) -> String {
-    let names: Vec<&str> = roles
-        .iter()
-        .map(|r| r.strip_prefix("fleetdeck_").unwrap_or(r))
-        .collect();
-    if names.contains(&"admin") {
-        return "admin".into();
+    /// Other fleetdeck sessions connected to the same database now, with their roles
+    /// (this process's own connections are not counted).
+    pub fn peers(&self) -> Result<Vec<Peer>, JournalError> {
+        Ok(self
+            .others()?
+            .into_iter()
+            .map(|m| Peer {
+                roles: m.roles_text(),
+                role: m.login,
+            })
+            .collect())
     }
-    let useful: Vec<&str> = names
-        .iter()
-        .copied()
-        .filter(|r| *r != "viewer" || names.len() == 1)
-        .collect();
-    if useful.is_empty() {
-        "no role".into()
-    } else {
-        useful.join("+")
+
+    /// Who this process is on the journal, and who else is connected.
+    pub fn team_facts(&self) -> Result<TeamFacts, JournalError> {
+        Ok(TeamFacts {
+            me: self.identity.member(),
+            others: self.others()?,
+        })
     }
 }
 

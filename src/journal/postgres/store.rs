@@ -69,6 +69,10 @@ impl JournalStore for PostgresJournal {
         Some(self.identity.role.clone())
     }
 
+    fn team(&self) -> Result<Option<crate::model::team::TeamFacts>, JournalError> {
+        self.team_facts().map(Some)
+    }
+
     fn wait_for_change(&self, poll: Duration) {
         self.wait_for_announcement(poll)
     }

@@ -30,6 +30,9 @@ pub const EVENT_KINDS: &[&str] = &[
     "rollout.gate",
     "rollout.halted",
     "rollout.observed",
+    "rollout.dispatched",
+    "rollout.claimed",
+    "rollout.answered",
 ];
 
 /// A kind filter that names no kind this version writes.
