@@ -5,7 +5,7 @@
 //!
 //! On PostgreSQL every test actor is a login role of its own (same name, password over TCP
 //! on loopback), in the fleetdeck roles its name suggests: a name with `exec` in it is an
-//! executor, any other an operator and approver. The database then records each event
+//! executor, one starting with `view` a viewer, any other an operator and approver. The database then records each event
 //! under the same actor name the SQLite journal records, so assertions hold on both.
 #![allow(dead_code)]
 
@@ -43,10 +43,13 @@ fn shared_server() -> &'static ThrowawayServer {
 /// Login roles are cluster-wide: each is created once per server.
 static CREATED: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
 
-/// The fleetdeck roles a test actor gets on PostgreSQL.
+/// The fleetdeck roles a test actor gets on PostgreSQL: `exec…` an executor, `view…` a
+/// viewer, anyone else an operator and approver.
 fn roles_for(actor: &str) -> &'static [&'static str] {
     if actor.contains("exec") {
         &["fleetdeck_executor"]
+    } else if actor.starts_with("view") {
+        &["fleetdeck_viewer"]
     } else {
         &["fleetdeck_operator", "fleetdeck_approver"]
     }

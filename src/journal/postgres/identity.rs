@@ -77,7 +77,8 @@ pub(super) fn session_name(info: &ConnInfo) -> String {
 impl PostgresJournal {
     /// Every other process or session connected to the journal's database now (one entry
     /// per process: its pooled and listening connections are one), with its roles; this
-    /// process's own are left out.
+    /// process's own are left out. Only what PostgreSQL shows every role about sessions of
+    /// others is used (login, database, application name): no extra privilege is needed.
     pub fn others(&self) -> Result<Vec<Member>, JournalError> {
         let own = session_name(&self.info);
         self.run(move |client, where_| async move {
@@ -90,7 +91,6 @@ impl PostgresJournal {
                        LEFT JOIN pg_roles u ON u.rolname = a.usename
                        LEFT JOIN pg_roles r ON r.rolname LIKE 'fleetdeck\\_%' AND pg_has_role(a.usename, r.oid, 'MEMBER')
                       WHERE a.datname = current_database() AND a.usename IS NOT NULL
-                        AND a.backend_type = 'client backend'
                         AND a.application_name IS DISTINCT FROM $1
                       GROUP BY a.usename, a.application_name, CASE WHEN a.application_name LIKE 'fleetdeck/%' THEN 0 ELSE a.pid END
                       ORDER BY a.usename",
