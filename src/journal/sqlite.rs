@@ -270,13 +270,22 @@ fn insert(
     event: NewEvent,
     fence: Option<&Fence>,
 ) -> Result<Appended, JournalError> {
+    // A stored key is looked up first (the write lock is held): an insert that conflicts
+    // would still use up a number, and the journal's numbers have no gaps.
+    let mut stmt =
+        tx.prepare_cached(&format!("SELECT {COLUMNS} FROM events WHERE idem_key = ?1"))?;
+    if let Some(existing) = stmt.query_row([&event.key.0], raw_row).optional()? {
+        return Ok(Appended {
+            event: decode(existing)?,
+            duplicate: true,
+        });
+    }
     let (kind, payload) = event.body.to_parts();
     let payload_text = serde_json::to_string(&payload)
         .map_err(|e| JournalError::Invalid(format!("payload cannot be written: {e}")))?;
     let mut stmt = tx.prepare_cached(
         "INSERT INTO events (time_us, actor, kind, run_id, item, step, cluster, payload, idem_key, lease_scope, lease_token)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-         ON CONFLICT (idem_key) DO NOTHING",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?;
     let inserted = stmt.execute(params![
         micros(event.time),
@@ -291,23 +300,15 @@ fn insert(
         fence.map(|f| &f.scope.0),
         fence.map(|f| f.token.0),
     ])?;
-    if inserted == 1 {
-        let seq = tx.last_insert_rowid();
-        return Ok(Appended {
-            event: Event {
-                seq: Sequence(seq),
-                token: fence.map(|f| f.token),
-                event,
-            },
-            duplicate: false,
-        });
-    }
-    let mut stmt =
-        tx.prepare_cached(&format!("SELECT {COLUMNS} FROM events WHERE idem_key = ?1"))?;
-    let existing = stmt.query_row([&event.key.0], raw_row)?;
+    debug_assert_eq!(inserted, 1);
+    let seq = tx.last_insert_rowid();
     Ok(Appended {
-        event: decode(existing)?,
-        duplicate: true,
+        event: Event {
+            seq: Sequence(seq),
+            token: fence.map(|f| f.token),
+            event,
+        },
+        duplicate: false,
     })
 }
 

@@ -73,6 +73,7 @@ macro_rules! on_both_backends {
 on_both_backends!(
     appends_are_read_back_whole_with_the_actor_the_store_vouches_for,
     a_repeated_idempotency_key_returns_the_stored_event,
+    a_batch_is_numbered_in_order_and_a_key_repeated_in_it_is_written_once,
     a_conditional_append_goes_in_only_on_the_journal_it_was_decided_on,
     queries_filter_by_time_cluster_run_kind_and_sequence,
     a_stale_fence_refuses_the_whole_batch,
@@ -152,6 +153,32 @@ fn a_repeated_idempotency_key_returns_the_stored_event(fx: &Fixture) {
     assert!(second.duplicate);
     assert_eq!(second.event, first.event);
     assert_eq!(j.query(&EventQuery::default()).unwrap().len(), 1);
+}
+
+fn a_batch_is_numbered_in_order_and_a_key_repeated_in_it_is_written_once(fx: &Fixture) {
+    let mut j = fx.open();
+    j.append(note("before", 0), None).unwrap();
+    let batch = vec![
+        note("b1", 1),
+        note("before", 2),
+        note("b2", 3),
+        note("b1", 4),
+        note("b3", 5),
+    ];
+    let out = j.append_all(batch, None).unwrap();
+    let seqs: Vec<(i64, bool)> = out.iter().map(|a| (a.event.seq.0, a.duplicate)).collect();
+    assert_eq!(
+        seqs,
+        vec![(2, false), (1, true), (3, false), (2, true), (4, false)]
+    );
+    assert_eq!(out[3].event, out[0].event, "the stored one, not the repeat");
+    let keys: Vec<String> = j
+        .query(&EventQuery::default())
+        .unwrap()
+        .into_iter()
+        .map(|e| e.event.key.0)
+        .collect();
+    assert_eq!(keys, vec!["before", "b1", "b2", "b3"]);
 }
 
 fn a_conditional_append_goes_in_only_on_the_journal_it_was_decided_on(fx: &Fixture) {
