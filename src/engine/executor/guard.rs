@@ -89,7 +89,8 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 ));
                 let event = NewEvent::new(now, self.options.actor.clone(), key, body)
                     .with_cluster(cluster.clone());
-                self.append(event)?;
+                // A pause: the other executors and every console must see it now.
+                self.commit(vec![event])?;
                 appended = true;
             }
         }

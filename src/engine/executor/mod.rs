@@ -18,7 +18,10 @@ use std::time::Duration;
 use jiff::Timestamp;
 
 use super::checkpoint::Checkpoint;
-use crate::journal::{EventQuery, Fence, JournalError, JournalStore, Lease, LeaseGrant};
+use crate::journal::{Appended, EventQuery, Fence, JournalError, JournalStore, Lease, LeaseGrant};
+
+/// Events kept for a shared commit at most, before they are written anyway.
+const MAX_PENDING: usize = 256;
 use crate::model::ledger::ClusterId;
 use crate::model::maintenance::{
     Action, Env, Intent, MaintenancePort, MaintenanceSpec, NodeState, Observation, PodRef,
@@ -103,6 +106,10 @@ pub struct Executor<S, P> {
     rollouts: HashMap<RunId, rollout::RolloutRuntime>,
     /// Calls handed between shards' executors, read from the journal.
     shard_log: shard::ShardLog,
+    /// Events decided but not written yet (see [`Executor::append`]): written with the
+    /// next intent, at the end of each item, or at the end of the pass, whichever comes
+    /// first, under the lease they were decided under.
+    pending: Vec<NewEvent>,
     /// Where what a person must hear of at once goes (an Event the cluster refused, a
     /// ledger edit not taken): `fleetdeck run` prints it; the log has it either way.
     notices: Option<tokio::sync::mpsc::UnboundedSender<String>>,
@@ -163,6 +170,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             rollout_log: rollout_log::RolloutLog::default(),
             rollouts: HashMap::new(),
             shard_log: shard::ShardLog::default(),
+            pending: Vec::new(),
             notices: None,
         }
     }
@@ -214,6 +222,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 Err(JournalError::LeaseLost { .. }) => {
                     tracing::warn!(holder = %self.lease_holder, "lease lost; standing by");
                     self.lease = None;
+                    self.pending.clear();
                 }
                 Err(e) => return Err(e.into()),
             }
@@ -226,6 +235,8 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         )? {
             LeaseGrant::Acquired { lease } => {
                 tracing::info!(holder = %self.lease_holder, token = %lease.token, "lease acquired");
+                // What was decided under an earlier holding is not written under this one.
+                self.pending.clear();
                 self.last_fence = Some(lease.fence());
                 self.lease = Some(lease);
                 // Another executor may have acted meanwhile: rebuild rollouts from the journal.
@@ -251,6 +262,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             Err(JournalError::LeaseLost { .. }) => {
                 tracing::warn!(holder = %self.lease_holder, "lease lost mid-pass; standing by");
                 self.lease = None;
+                self.pending.clear();
                 Ok(false)
             }
             Err(e) => Err(e.into()),
@@ -262,6 +274,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
     /// commit it never heard of), and the journal decides.
     fn forget(&mut self) {
         self.lease = None;
+        self.pending.clear();
         self.projection = Projection::default();
         self.checkpoints.clear();
         self.commands.clear();
@@ -273,6 +286,9 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
 
     /// Gives the lease back (on SIGTERM, after the call in flight was recorded).
     pub fn release_lease(&mut self) -> Result<(), EngineError> {
+        if self.lease.is_some() {
+            self.flush()?;
+        }
         if let Some(lease) = self.lease.take() {
             self.store.release_lease(&lease, now())?;
         }
@@ -424,13 +440,41 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         self.drive_rollouts().await?;
         self.catch_up()?;
         self.serve_shard().await?;
+        self.flush()?;
         self.catch_up()?;
         Ok(PassOutcome::Acted)
     }
 
+    /// Journals `event` with the next write: events that only record (a status, a note,
+    /// an outcome, a checkpoint) share a commit with the intent that follows them, or the
+    /// end of the item or the pass, instead of a commit each. An executor that dies before
+    /// they are written leaves the intent before them open (or a checkpoint older), which
+    /// the next one settles by observing the cluster, as it would have anyway.
     fn append(&mut self, event: NewEvent) -> Result<(), EngineError> {
+        self.pending.push(event);
+        if self.pending.len() >= MAX_PENDING {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Journals what is pending, then `events`, in one transaction under the current
+    /// fence, before anything else happens: intents (the call follows), pauses, and writes
+    /// whose answer is needed now. Returns what was stored for `events`.
+    fn commit(&mut self, events: Vec<NewEvent>) -> Result<Vec<Appended>, EngineError> {
+        let own = events.len();
+        let mut all = std::mem::take(&mut self.pending);
+        all.extend(events);
         let fence = self.fence();
-        self.store.append(event, fence.as_ref())?;
+        let mut stored = self.store.append_all(all, fence.as_ref())?;
+        Ok(stored.split_off(stored.len() - own))
+    }
+
+    /// Journals what is pending.
+    fn flush(&mut self) -> Result<(), EngineError> {
+        if !self.pending.is_empty() {
+            self.commit(Vec::new())?;
+        }
         Ok(())
     }
 
@@ -536,6 +580,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 continue;
             }
             self.drive_item(run, spec, &item).await?;
+            self.flush()?;
         }
         Ok(())
     }
@@ -809,6 +854,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 )) => {
                     tracing::warn!("another executor holds the lease; standing by");
                     self.lease = None;
+                    self.pending.clear();
                 }
                 Err(EngineError::Journal(error @ JournalError::Unavailable(_))) => {
                     // Whether the last write went in is unknown: act on nothing until the

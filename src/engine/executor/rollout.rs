@@ -752,8 +752,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             };
             events.push(event);
         }
-        let fence = self.fence();
-        self.store.append_all(events, fence.as_ref())?;
+        self.commit(events)?;
         Ok(())
     }
 

@@ -78,8 +78,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 },
             ));
         }
-        let fence = self.fence();
-        for appended in self.store.append_all(events, fence.as_ref())? {
+        for appended in self.commit(events)? {
             self.shard_log.note(&appended.event);
         }
         tracing::info!(%run, %cluster, call = call.word(), %request, "handed to {owner}");
@@ -158,8 +157,10 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         .with_run(run.clone())
         .with_cluster(parked.cluster.clone())
         .with_item(ItemId(parked.cluster.0.clone()));
-        let fence = self.fence();
-        let stored = self.store.append(claim, fence.as_ref())?;
+        let stored = self.commit(vec![claim])?;
+        let Some(stored) = stored.into_iter().next() else {
+            return Ok(false);
+        };
         self.shard_log.note(&stored.event);
         let withdrawn = matches!(
             stored.event.event.body,

@@ -182,9 +182,9 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 answer,
             },
         );
-        let fence = self.fence();
-        let stored = self.store.append(event, fence.as_ref())?;
-        self.shard_log.note(&stored.event);
+        for stored in self.commit(vec![event])? {
+            self.shard_log.note(&stored.event);
+        }
         Ok(())
     }
 
@@ -237,9 +237,9 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                         withdrawn: false,
                     },
                 );
-                let fence = self.fence();
-                let stored = self.store.append(claim, fence.as_ref())?;
-                self.shard_log.note(&stored.event);
+                for stored in self.commit(vec![claim])? {
+                    self.shard_log.note(&stored.event);
+                }
                 if self.shard_log.claim(&request.key) != Some(false) {
                     return Ok(()); // the coordinator took it back first
                 }
