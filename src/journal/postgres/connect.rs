@@ -57,7 +57,7 @@ pub(super) fn driver_config(
     }
     cfg.user(&info.user)
         .dbname(&info.dbname)
-        .application_name(&identity::session_name(info))
+        .application_name(identity::session_name(info))
         .connect_timeout(Duration::from_secs(info.connect_timeout.unwrap_or(10)))
         .keepalives(true)
         .keepalives_idle(Duration::from_secs(10));
