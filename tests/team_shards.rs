@@ -5,6 +5,9 @@
 //! no cluster's release applied twice (journal and simulator request log). On PostgreSQL,
 //! the database restarts mid-run: the executors stop acting until they hold their leases
 //! again, then finish without repeating anything.
+//! Two in-process tests drive the hand-over of a rollout item between shards pass by
+//! pass: taken back when the run pauses first, and settled by a new coordinator from the
+//! owning shard's answer.
 
 #[macro_use]
 mod backend_support;
@@ -447,7 +450,164 @@ async fn a_database_restart_stops_the_executors_until_they_hold_their_leases_aga
     each_release_applied_once(&ws, &clusters);
 }
 
-on_both_backends_async!(two_shards_progress_together_and_a_killed_executors_standby_finishes);
+/// In one process, pass by pass: the east shard's executor coordinates the rollout and
+/// hands small-02's apply to the west shard; the run is paused before the west executor
+/// takes it, so the east one takes it back (the west one then leaves it); after the resume
+/// it is handed over again, taken, applied once and folded, and the run finishes.
+async fn an_apply_handed_to_another_shard_is_taken_back_when_the_run_pauses_first(
+    backend: Backend,
+) {
+    use fleetdeck::model::shard::{Ownership, Shard};
+    let ws = two_regions(backend, false).await;
+    let ledger = ws.ledger();
+    let mut live = rollout_support::Live::new(&ws).await;
+    let shard = |s: &str| Ownership::shard(Shard::parse(s).expect("shard"), &ledger);
+    let mut east = live.executor_with(&ws, "exec-east", None, |o| o.ownership = shard(EAST));
+    let mut west = live.executor_with(&ws, "exec-west", None, |o| o.ownership = shard(WEST));
+    let started = ws.fleetdeck("alice@ops", &["rollout", "start", "rollout.yaml"]);
+    assert!(started.status.success(), "{}", cli_support::text(&started));
+    let run = executor_support::journal(&ws.journal)
+        .projection()
+        .expect("projection")
+        .runs
+        .keys()
+        .next()
+        .expect("the run")
+        .0
+        .clone();
+    let claims = |withdrawn: bool| {
+        events(&ws.journal)
+            .iter()
+            .filter(|e| {
+                matches!(e.event.body, EventBody::Claimed { withdrawn: w, .. } if w == withdrawn)
+            })
+            .count()
+    };
+    let dispatched = || {
+        events(&ws.journal)
+            .iter()
+            .filter(|e| matches!(e.event.body, EventBody::Dispatched { .. }))
+            .filter(|e| e.event.cluster.as_ref().is_some_and(|c| c.0 == "small-02"))
+            .count()
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while dispatched() == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "small-02's apply was never handed over"
+        );
+        east.pass().await.expect("east pass");
+    }
+    let paused = ws.fleetdeck(
+        "bob@ops",
+        &["rollout", "pause", &run, "--reason", "hold on"],
+    );
+    assert!(paused.status.success(), "{}", cli_support::text(&paused));
+    east.pass().await.expect("east pass");
+    assert_eq!(claims(true), 1, "taken back");
+    west.pass().await.expect("west pass");
+    assert_eq!(claims(false), 0, "the west executor left it");
+    assert_eq!(ws.patches("small-02", "/configmaps/fleetdeck-release"), 0);
+
+    let resumed = ws.fleetdeck("bob@ops", &["rollout", "resume", &run, "--note", "go on"]);
+    assert!(resumed.status.success(), "{}", cli_support::text(&resumed));
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while !rollout_succeeded(&ws.journal) {
+        assert!(Instant::now() < deadline, "the rollout never finished");
+        east.pass().await.expect("east pass");
+        west.pass().await.expect("west pass");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        dispatched(),
+        3,
+        "apply twice (taken back once), verify once"
+    );
+    assert_eq!(
+        claims(false),
+        1,
+        "taken by the west executor the second time"
+    );
+    each_release_applied_once(&ws, &["small-01", "small-02", "small-stg-01"]);
+    live.stop();
+}
+
+/// The east executor (the rollout's home) stops right after handing small-02's apply to
+/// the west shard; its successor rebuilds the run, finds that apply without outcome and
+/// asks the west shard to read small-02's release record rather than reading it itself.
+/// The west executor applies (the apply was still open), answers the read, and the new
+/// coordinator settles the apply from that answer: applied once.
+async fn a_new_coordinator_asks_the_owning_shard_for_the_release_record(backend: Backend) {
+    use fleetdeck::model::shard::{Ownership, Shard};
+    use fleetdeck::model::shard::{ShardAnswer, ShardCall};
+    let ws = two_regions(backend, false).await;
+    let ledger = ws.ledger();
+    let mut live = rollout_support::Live::new(&ws).await;
+    let shard = |s: &str| Ownership::shard(Shard::parse(s).expect("shard"), &ledger);
+    let mut east = live.executor_with(&ws, "exec-east", None, |o| o.ownership = shard(EAST));
+    let started = ws.fleetdeck("alice@ops", &["rollout", "start", "rollout.yaml"]);
+    assert!(started.status.success(), "{}", cli_support::text(&started));
+    let handed = |call: ShardCall| {
+        events(&ws.journal)
+            .iter()
+            .filter(
+                |e| matches!(&e.event.body, EventBody::Dispatched { call: c, .. } if *c == call),
+            )
+            .filter(|e| e.event.cluster.as_ref().is_some_and(|c| c.0 == "small-02"))
+            .count()
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while handed(ShardCall::Apply) == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "small-02's apply was never handed over"
+        );
+        east.pass().await.expect("east pass");
+    }
+    // Gone without a word (its lease lapses); its successor takes over.
+    drop(east);
+    let mut east = live.executor_with(&ws, "exec-east", None, |o| o.ownership = shard(EAST));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while handed(ShardCall::Read) == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the successor never asked for small-02's release record"
+        );
+        east.pass().await.expect("east pass");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut west = live.executor_with(&ws, "exec-west", None, |o| o.ownership = shard(WEST));
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while !rollout_succeeded(&ws.journal) {
+        assert!(Instant::now() < deadline, "the rollout never finished");
+        east.pass().await.expect("east pass");
+        west.pass().await.expect("west pass");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        handed(ShardCall::Read),
+        1,
+        "the record was read by its shard"
+    );
+    let answered = events(&ws.journal).iter().any(|e| {
+        matches!(
+            &e.event.body,
+            EventBody::Answered {
+                answer: ShardAnswer::Read { .. },
+                ..
+            }
+        ) && e.event.actor.0 == "exec-west"
+    });
+    assert!(answered, "the west executor answered the read");
+    each_release_applied_once(&ws, &["small-01", "small-02", "small-stg-01"]);
+    live.stop();
+}
+
+on_both_backends_async!(
+    two_shards_progress_together_and_a_killed_executors_standby_finishes,
+    an_apply_handed_to_another_shard_is_taken_back_when_the_run_pauses_first,
+    a_new_coordinator_asks_the_owning_shard_for_the_release_record,
+);
 
 mod database_restart {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
