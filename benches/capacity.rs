@@ -135,6 +135,7 @@ impl Gen<'_> {
                     node: Some(node.name.clone()),
                     phase: PodPhase::Running,
                     ready: true,
+                    mounts_claims: false,
                     owner: Some(OwnerRef {
                         kind: self.s("DaemonSet"),
                         name: self.s(ds),
@@ -166,6 +167,7 @@ impl Gen<'_> {
                     node: Some(node.name.clone()),
                     phase: PodPhase::Running,
                     ready: true,
+                    mounts_claims: false,
                     owner: Some(OwnerRef {
                         kind: self.s("Job"),
                         name: self.s(&owner),
@@ -217,6 +219,7 @@ impl Gen<'_> {
                 node: Some(nodes[node].name.clone()),
                 phase: PodPhase::Running,
                 ready: true,
+                mounts_claims: false,
                 owner: Some(OwnerRef {
                     kind: self.s(kind),
                     name: self.s(&format!("app-{app}")),
@@ -232,6 +235,8 @@ impl Gen<'_> {
             id: ClusterId(self.s(&format!("cluster-{c:03}"))),
             claims: Vec::new(),
             volumes: Vec::new(),
+            volumes_unreadable: None,
+            controllers: Default::default(),
             nodes,
             pods,
             pdbs: Vec::new(),

@@ -36,8 +36,8 @@ fn event(i: usize, tag: &str) -> NewEvent {
         },
         _ => EventBody::Observed {
             observation: json!({"Pods": [
-                {"pod": pod, "owner": "Other", "has_empty_dir": false, "terminating": false},
-                {"pod": {"namespace": "kube-system", "name": "nvidia-dcgm", "uid": "x"}, "owner": "DaemonSet", "has_empty_dir": false, "terminating": false}
+                {"pod": pod, "owner": "Other", "hasEmptyDir": false, "terminating": false},
+                {"pod": {"namespace": "kube-system", "name": "nvidia-dcgm", "uid": "x"}, "owner": "DaemonSet", "hasEmptyDir": false, "terminating": false}
             ]}),
         },
     };

@@ -115,6 +115,7 @@ fn view(c: usize, generation: usize) -> ClusterView {
                 node: Some(nodes[n].name.clone()),
                 phase: PodPhase::Running,
                 ready: true,
+                mounts_claims: false,
                 owner: Some(OwnerRef {
                     kind: Arc::from("ReplicaSet"),
                     name: Arc::from(format!("app-{}", p % 40).as_str()),
@@ -147,6 +148,8 @@ fn view(c: usize, generation: usize) -> ClusterView {
         id: ClusterId::from(id(c).as_str()),
         claims: Vec::new(),
         volumes: Vec::new(),
+        volumes_unreadable: None,
+        controllers: Default::default(),
         nodes,
         pods,
         pdbs,
@@ -416,6 +419,8 @@ fn main() {
         warnings: Vec::new(),
         notice: None,
         executor: None,
+        unregistered_contexts: Vec::new(),
+        rollout_gates: None,
     };
     let mut app = App::new(config, ledger, now());
     app.update(Msg::Resize(W, H));

@@ -157,8 +157,8 @@ fn journal_events(journal: &str) -> Vec<serde_json::Value> {
 
 /// The operator walkthrough on `fleetdeck demo --seed 1`: a global pause stops
 /// new steps (the journal shows none started while paused), a maintenance started from
-/// the drill-down on a node that hosts a checkout pod gets its drain stuck on the
-/// `checkout-blocking` PDB, it is handed off with a note, the handover walkthrough and
+/// the drill-down on a node that hosts a checkout pod waits at its precheck on the
+/// `checkout-blocking` PDB (never cordoned), it is handed off with a note, the handover walkthrough and
 /// `fleetdeck handover -o markdown` list it with the note; the demo rollout's canary batch
 /// is approved and executes (applied after the approval, verified, soaked); then a read-only console
 /// refuses an approve and a hand-off and says why. Sequential in one test so that only
@@ -207,7 +207,8 @@ fn demo_operator_actions() {
     // While paused the executor takes the run but starts no step.
     sleep(Duration::from_secs(6));
     t.send(&["4"]);
-    t.wait_for("PAUSED (fleet: e2e: hold everything)", 10);
+    // The lane says it is paused, and the pause on a line of its own, whole.
+    t.wait_for("paused (fleet) by tester@e2e: e2e: hold everything", 10);
     let events = journal_events(&journal);
     let kind = |e: &serde_json::Value| e["kind"].as_str().unwrap_or("").to_owned();
     let paused_at = events
@@ -224,18 +225,24 @@ fn demo_operator_actions() {
         "no step may start while paused: {started:#?}"
     );
 
-    // Resume (confirmation), then the drain gets stuck on the PDB.
+    // Resume (confirmation): the PDB would refuse the node's checkout pod, so the node is
+    // not cordoned; its precheck waits, naming the budget.
     t.send(&["P"]);
     t.wait_for("resume all automation", 5);
     t.send(&["Enter"]);
     t.wait_for("This will:", 5);
     t.send(&["Enter"]);
     t.wait_for("resume recorded by tester@e2e", 10);
-    let screen = t.wait_for("STUCK", 90);
+    let screen = t.wait_for("PDB shop/checkout-blocking needs", 90);
     assert!(
-        screen.contains("PDB checkout-blocking needs"),
-        "the stuck drain says which PDB:\n{screen}"
+        screen.contains("waits,"),
+        "the waiting precheck says which PDB:\n{screen}"
     );
+    let cordons = journal_events(&journal)
+        .into_iter()
+        .filter(|e| kind(e) == "step.intent" && e["payload"]["action"] == "cordon")
+        .count();
+    assert_eq!(cordons, 0, "not cordoned while the budget would refuse");
 
     // Hand it off with a note.
     t.send(&["h"]);
@@ -367,8 +374,10 @@ fn demo_simulator(dir: &str) -> (String, String) {
             .unwrap_or_else(|| panic!("no {key} in:\n{kubeconfig}"))
     };
     let server = value("server:");
+    // The simulator answers plain HTTP on the same port as its HTTPS.
     let addr = server
-        .strip_prefix("http://")
+        .strip_prefix("https://")
+        .or_else(|| server.strip_prefix("http://"))
         .and_then(|s| s.split_once('/'))
         .map(|(addr, _)| addr.to_owned())
         .expect("a loopback server URL");
@@ -542,6 +551,99 @@ fn demo_handover_lists_what_the_cli_lists_and_an_acknowledgement_holds_until_wor
         sleep(Duration::from_millis(500));
         t.capture().contains("quit fleetdeck?")
     } {
+        t.send(&["q"]);
+    }
+    let screen = t.wait_for("exit=", 15);
+    assert!(screen.contains("exit=0"), "{screen}");
+}
+
+/// `fleetdeck demo --seed 1` on a machine without Prometheus (PATH holds no `prometheus`):
+/// the console says its rollout is gated by live checks and why; approving the canary
+/// applies, verifies and soaks it and the pilot stage starts (awaits approval); approving
+/// the pilot halts the rollout on stg-euw1-02, whose zone eu-west-1c is down, after its
+/// failed verification (never before it), and its batch's bar is not drawn full.
+#[test]
+fn demo_approval_story_without_prometheus() {
+    require_tmux();
+    let dir = tempfile::tempdir().expect("demo dir");
+    let dir_s = dir.path().to_str().expect("utf-8 path").to_owned();
+    let journal = format!("{dir_s}/journal.sqlite");
+    let kind = |e: &serde_json::Value| e["kind"].as_str().unwrap_or("").to_owned();
+    // An empty directory as the whole PATH: no `prometheus` can be found.
+    let bare = tempfile::tempdir().expect("empty PATH");
+    let path = bare.path().to_str().expect("utf-8 path").to_owned();
+    let t = Tmux::start(
+        "noprom",
+        &["--as", "tester@e2e", "demo", "--seed", "1", "--dir", &dir_s],
+        &[("PATH", &path)],
+    );
+    let screen = t.wait_for("rollout gates: live checks only", 60);
+    // The notice wraps at the screen's width, so its reason is matched up to a break.
+    assert!(
+        screen.contains("no prometheus binary in"),
+        "says why: {screen}"
+    );
+    t.wait_for("Synced", 60);
+
+    // Approve the canary: applied, verified, soaked; then the pilot awaits approval.
+    t.send(&["3"]);
+    t.wait_for("0/1 awaiting-approval", 15);
+    t.send(&["a"]);
+    t.wait_for("approve batch 1", 5);
+    t.send(&["Enter"]);
+    t.wait_for("This will:", 5);
+    t.send(&["Enter"]);
+    t.wait_for("approve recorded by tester@e2e", 10);
+    let screen = t.wait_for("0/3 awaiting-approval", 120);
+    assert!(screen.contains("1/1 done"), "{screen}");
+    assert!(screen.contains("gate after batch 1 passed"), "{screen}");
+    assert!(screen.contains("no SLO burn-rate gate"), "{screen}");
+    let events = journal_events(&journal);
+    let seq_of = |kind_: &str, cluster: &str| {
+        events
+            .iter()
+            .find(|e| kind(e) == kind_ && e["cluster"] == cluster)
+            .and_then(|e| e["seq"].as_i64())
+            .unwrap_or_else(|| panic!("{kind_} on {cluster} in {events:#?}"))
+    };
+    assert!(seq_of("rollout.applied", "stg-use1-01") < seq_of("rollout.verified", "stg-use1-01"));
+
+    // Approve the pilot: stg-euw1-02 stays short of Ready nodes and halts the rollout.
+    t.send(&["a"]);
+    t.wait_for("approve batch 2", 5);
+    t.send(&["Enter"]);
+    t.wait_for("This will:", 5);
+    t.send(&["Enter"]);
+    let screen = t.wait_for("· 1 halted", 150);
+    assert!(screen.contains("! stg-euw1-02"), "{screen}");
+    assert!(screen.contains("2/3 halted"), "not drawn full: {screen}");
+    assert!(
+        screen.contains("need 90%"),
+        "the failed check says why: {screen}"
+    );
+    let events = journal_events(&journal);
+    let failed = events
+        .iter()
+        .find(|e| kind(e) == "rollout.verified" && e["cluster"] == "stg-euw1-02")
+        .and_then(|e| e["seq"].as_i64())
+        .expect("stg-euw1-02's verification is journaled");
+    let halted = events
+        .iter()
+        .find(|e| kind(e) == "rollout.halted")
+        .and_then(|e| e["seq"].as_i64())
+        .expect("the halt is journaled");
+    assert!(
+        failed < halted,
+        "the halt comes after the verification that led to it"
+    );
+    // The ledger's first screen says the halt too.
+    t.send(&["1"]);
+    let screen = t.wait_for("HALTED here", 10);
+    assert!(screen.contains("stg-euw1-02"), "{screen}");
+
+    t.send(&["q"]);
+    sleep(Duration::from_millis(500));
+    if t.capture().contains("quit fleetdeck?") {
         t.send(&["q"]);
     }
     let screen = t.wait_for("exit=", 15);

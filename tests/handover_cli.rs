@@ -259,6 +259,8 @@ fn the_cli_reads_the_consoles_sources_and_lists_the_demo_fleets_cluster_problems
         "prod-use1-04 is IdentityMismatch",
         "prod-apse1-03 is Unreachable",
         "prod-euw1-02: 3 of 8 nodes not ready",
+        // The demo's staging cluster with a zone down (where its pilot halts).
+        "stg-euw1-02: 1 of 5 nodes not ready",
     ];
     assert_eq!(titles(&from_config), expected, "{from_config:#}");
     assert_eq!(

@@ -735,6 +735,46 @@ async fn a_quiet_synced_cluster_stays_fresh_for_readers_judging_its_published_fa
     server.shutdown().await;
 }
 
+/// The age readers see of an idle cluster's data stays well under the UNKNOWN limit:
+/// bookmarks every 3 s against a 10 s limit (a real server's minute against 150 s, scaled),
+/// the age a reader judges from the published facts never passes 60 % of the limit. It
+/// is the bookmark gap plus how long a newer sign of life waits to be published; waiting
+/// for a third of the limit, as before, let it reach ~90 %.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_clusters_data_age_keeps_a_wide_margin_under_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut scenario = fleetdeck::sim::Scenario::load("small").expect("small scenario");
+    scenario.settings.bookmark_seconds = 3.0;
+    let fleet = SimFleet::from_scenario(&scenario, 1, 1.0).expect("fleet");
+    let (server, ledger, kubeconfig) = serve(&fleet, dir.path()).await;
+    let stale_after = Duration::from_secs(10);
+    let mut options = FleetSyncOptions::default();
+    options.cluster.stale_after = stale_after;
+    let mut sync = FleetSync::start(&ledger, kubeconfig, options);
+    sync.wait_settled(Duration::from_secs(30)).await;
+    // Let the first lists' freshness wear off: from here on only bookmarks refresh it.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let mut oldest = Duration::ZERO;
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    while std::time::Instant::now() < until {
+        let snapshot = sync.snapshots.borrow().clone();
+        let now = jiff::Timestamp::now();
+        for cluster in snapshot.clusters.iter() {
+            assert_eq!(cluster.status, ClusterStatus::Synced, "{}", cluster.id);
+            let seen = cluster.facts.last_ok.expect("heard from");
+            let age = Duration::try_from(now.duration_since(seen)).unwrap_or_default();
+            oldest = oldest.max(age);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        oldest < stale_after.mul_f64(0.6),
+        "an idle cluster's data read {oldest:?} old against a {stale_after:?} limit"
+    );
+    sync.stop();
+    server.shutdown().await;
+}
+
 /// A cluster rebuilt behind the same address (its watches fail and list again) has its
 /// identity read again: the new kube-system UID is not the pinned one, so it turns
 /// IdentityMismatch and may no longer be changed.
@@ -1125,6 +1165,18 @@ async fn a_cluster_that_refuses_persistent_volumes_stays_usable_without_volume_p
             .all(|p| p.required_domain.is_none()),
         "no volume, no pin"
     );
+    // But not "free to move" either: the view says its volume data is missing, and which
+    // pods mount claims.
+    assert!(
+        degraded
+            .view
+            .volumes_unreadable
+            .as_deref()
+            .is_some_and(|why| why.starts_with("persistentvolumes cannot be read")),
+        "{:?}",
+        degraded.view.volumes_unreadable
+    );
+    assert!(degraded.view.pods.iter().any(|p| p.mounts_claims));
     assert!(
         degraded
             .last_error
@@ -1141,10 +1193,11 @@ async fn a_cluster_that_refuses_persistent_volumes_stays_usable_without_volume_p
     fleet
         .update_faults("small-01", |f| f.forbidden_resources.clear())
         .unwrap();
-    wait_for_cluster(&sync, "small-01", 60, |c| {
+    let fixed = wait_for_cluster(&sync, "small-01", 60, |c| {
         c.status == ClusterStatus::Synced && c.view.pods.iter().any(|p| p.required_domain.is_some())
     })
     .await;
+    assert_eq!(fixed.view.volumes_unreadable, None);
     sync.stop();
     server.shutdown().await;
 }

@@ -604,12 +604,126 @@ async fn a_node_event_the_cluster_refuses_is_journaled_and_told(backend: Backend
     fx.server.shutdown().await;
 }
 
+/// The PDB over `checkout` (maxUnavailable 0) would refuse every eviction of its pods:
+/// the node is not cordoned at all. Its precheck waits, naming the budget, in the journal
+/// and `maintenance show`; past the deadline the step is Blocked at Precheck for a person;
+/// once the budget allows it, the maintenance goes on.
+async fn a_budget_that_would_refuse_keeps_the_node_uncordoned_at_precheck(backend: Backend) {
+    let fx = fixture(backend).await;
+    let client = fx.client("small-01");
+    let node = node_with_pods(&client, "checkout").await;
+    let yaml = spec("small-01", &node, "60s").replace("precheck: 30s", "precheck: 4s");
+    let run = fx.start(&yaml).await;
+    let mut executor = fx.executor("executor-a");
+    let item = ItemId(node.clone());
+    let waiting = |fx: &Fixture| {
+        let store = fx.journal.open();
+        let p = store.projection().unwrap();
+        p.runs[&run].items[&item]
+            .waiting
+            .as_ref()
+            .map(|w| w.why.clone())
+    };
+    drive_until(&mut executor, &fx, &run, |fx| waiting(fx).is_some(), 30).await;
+    let why = waiting(&fx).unwrap();
+    assert!(
+        why.contains("PDB headroom: PDB shop/checkout")
+            && why.contains("healthy pods and has")
+            && why.contains(&format!("of {node} now")),
+        "{why}"
+    );
+    let shown = std::process::Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
+        .args(fx.journal.flags("alice@ops"))
+        .args(["maintenance", "show", &run.0])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        shown.contains(&format!("{node} waits: PDB headroom: PDB shop/checkout")),
+        "{shown}"
+    );
+    let blocked_at = |fx: &Fixture| {
+        let store = fx.journal.open();
+        let p = store.projection().unwrap();
+        let view = &p.runs[&run].items[&item];
+        match view.current_step() {
+            Some((step, s)) => match &s.status {
+                StepStatus::Blocked { reason } => Some((step.to_string(), reason.clone())),
+                _ => None,
+            },
+            None => None,
+        }
+    };
+    drive_until(&mut executor, &fx, &run, |fx| blocked_at(fx).is_some(), 30).await;
+    let (step, reason) = blocked_at(&fx).unwrap();
+    assert_eq!(step, "Precheck");
+    assert!(reason.contains("PDB shop/checkout"), "{reason}");
+    assert_eq!(
+        count_intents(&fx.events(&run), "cordon"),
+        0,
+        "never cordoned"
+    );
+    let live = Api::<Node>::all(client.clone()).get(&node).await.unwrap();
+    assert_ne!(live.spec.and_then(|s| s.unschedulable), Some(true));
+
+    // The budget relaxed and the step returned: the maintenance goes through.
+    relax_pdbs(&client).await;
+    fx.operator(
+        &run,
+        &node,
+        EventBody::Returned {
+            outcome: ReturnOutcome::Retry,
+            note: "PDB relaxed to maxUnavailable 1".into(),
+        },
+    );
+    drive_until(
+        &mut executor,
+        &fx,
+        &run,
+        |fx| fx.status(&run) == RunStatus::Succeeded,
+        90,
+    )
+    .await;
+    assert_eq!(count_intents(&fx.events(&run), "cordon"), 1);
+    fx.server.shutdown().await;
+}
+
+/// Every PDB in `shop` allows one disruption.
+async fn relax_pdbs(client: &kube::Client) {
+    let pdbs: Api<PodDisruptionBudget> = Api::namespaced(client.clone(), "shop");
+    for pdb in pdbs.list(&ListParams::default()).await.unwrap().items {
+        let name = pdb.metadata.name.clone().unwrap();
+        pdbs.patch(
+            &name,
+            &PatchParams::default(),
+            &Patch::Merge(serde_json::json!({"spec": {"maxUnavailable": 1}})),
+        )
+        .await
+        .unwrap();
+    }
+}
+
+/// A budget that allowed the evictions when the precheck looked (here: a fleet view in
+/// which it still had room) but refuses them when the drain asks: the drain waits, and
+/// past its deadline is a stuck step a person takes, never forced.
 async fn pdb_blocked_drain_is_stuck_handed_off_and_retried(backend: Backend) {
     let fx = fixture(backend).await;
     let client = fx.client("small-01");
     let node = node_with_pods(&client, "checkout").await;
     let run = fx.start(&spec("small-01", &node, "3s")).await;
-    let mut executor = fx.executor("executor-a");
+    let roomy = view_with(&fx, "small-01", |c| {
+        let mut view = fleetdeck::model::fleet::ClusterView::clone(&c.view);
+        for pdb in &mut view.pdbs {
+            pdb.disruptions_allowed = 1;
+        }
+        c.view = std::sync::Arc::new(view);
+    });
+    let (_keep, snapshots) = tokio::sync::watch::channel(roomy);
+    let port = KubePort::new(fx.clients.clone(), snapshots.clone(), "executor-a".into());
+    let mut options = ExecutorOptions::new(Actor("executor-a".into()));
+    options.tick = Duration::from_millis(100);
+    let store = fx.journal.open_as("executor-a");
+    let mut executor = Executor::new(store, port, options).with_fleet(snapshots);
     let item = ItemId(node.clone());
     let blocked = |fx: &Fixture| {
         let store = fx.journal.open();
@@ -647,17 +761,7 @@ async fn pdb_blocked_drain_is_stuck_handed_off_and_retried(backend: Backend) {
         },
     );
     executor.pass().await.unwrap();
-    let pdbs: Api<PodDisruptionBudget> = Api::namespaced(client.clone(), "shop");
-    for pdb in pdbs.list(&ListParams::default()).await.unwrap().items {
-        let name = pdb.metadata.name.clone().unwrap();
-        pdbs.patch(
-            &name,
-            &PatchParams::default(),
-            &Patch::Merge(serde_json::json!({"spec": {"maxUnavailable": 1}})),
-        )
-        .await
-        .unwrap();
-    }
+    relax_pdbs(&client).await;
     fx.operator(
         &run,
         &node,
@@ -1197,6 +1301,7 @@ on_both_backends_async!(
     a_pause_written_while_a_hook_runs_holds_the_rest_of_the_batch,
     full_cycle_on_a_node,
     a_node_event_the_cluster_refuses_is_journaled_and_told,
+    a_budget_that_would_refuse_keeps_the_node_uncordoned_at_precheck,
     pdb_blocked_drain_is_stuck_handed_off_and_retried,
     pause_stops_new_steps,
     mass_failure_guard_pauses_the_failed_zone_only,

@@ -382,3 +382,65 @@ async fn a_rollout_waits_while_the_guard_pauses_a_failure_domain_of_its_cluster(
     assert_eq!(patched(&ws, &dark).len(), 5, "{dark} applied once");
     live.stop();
 }
+
+/// By the ledger the three clusters run one combination; live, the staging one runs
+/// another (its ledger entry is out of date). A canary stage of two must cover both, and
+/// `rollout plan` and `start` say which clusters differ.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn canaries_are_picked_by_what_runs_where_the_ledger_is_out_of_date() {
+    let ws = split_release(34).await;
+    let path = ws.path().join("ledger.yaml");
+    let mut ledger: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("ledger")).expect("json");
+    let clusters = ledger["clusters"].as_array_mut().expect("clusters");
+    let production = clusters[0]["versions"].clone();
+    let staging = clusters
+        .iter_mut()
+        .find(|c| c["id"] == "small-stg-01")
+        .expect("staging");
+    staging["versions"] = production;
+    std::fs::write(&path, serde_json::to_string_pretty(&ledger).expect("json")).expect("write");
+    let rollout = ROLLOUT.replace(
+        "  - {name: all, batchSize: 3, soak: 1s, approval: auto, pick: ordered}",
+        "  - {name: canary, count: 2, batchSize: 2, soak: 1s, approval: required, pick: representative}\n  - {name: rest, batchSize: 1, soak: 1s, approval: auto, pick: ordered}",
+    );
+    std::fs::write(ws.path().join("rollout.yaml"), rollout).expect("write");
+
+    let json: serde_json::Value = serde_json::from_str(&ok(cli(
+        &ws,
+        &["rollout", "plan", "rollout.yaml", "-o", "json"],
+    )))
+    .expect("json");
+    let plan = &json["plan"];
+    let drift = plan["liveDrift"].as_array().expect("liveDrift");
+    assert_eq!(drift.len(), 1, "{plan:#}");
+    assert_eq!(drift[0]["cluster"], "small-stg-01");
+    assert_eq!(drift[0]["live"]["kubernetes"], "v1.33.1");
+    assert_eq!(drift[0]["ledger"]["kubernetes"], "v1.32.3");
+    let canaries: Vec<&str> = plan["stages"][0]["batches"]
+        .as_array()
+        .expect("batches")
+        .iter()
+        .flat_map(|b| b.as_array().into_iter().flatten())
+        .filter_map(|c| c.as_str())
+        .collect();
+    assert!(canaries.contains(&"small-stg-01"), "{canaries:?}");
+    assert_eq!(
+        plan["stages"][0]["covers"].as_array().map(Vec::len),
+        Some(2),
+        "both combinations that run are covered: {plan:#}"
+    );
+
+    let table = ok(cli(&ws, &["rollout", "plan", "rollout.yaml"]));
+    assert!(
+        table.contains(
+            "live versions differ from the ledger on 1 target(s); canaries picked by what runs:"
+        ) && table.contains("  small-stg-01: kubernetes v1.33.1 (ledger v1.32.3)"),
+        "{table}"
+    );
+    let started = ok(cli(&ws, &["rollout", "start", "rollout.yaml"]));
+    assert!(
+        started.contains("small-stg-01: kubernetes v1.33.1 (ledger v1.32.3)"),
+        "{started}"
+    );
+}

@@ -333,10 +333,20 @@ async fn simulator_control_endpoints() {
     use tower::ServiceExt;
     let fleet = small(20.0);
     let call = |method: &str, path: &str, body: &str| {
-        let req = http::Request::builder()
+        let mut req = http::Request::builder()
             .method(method)
             .uri(path)
-            .header("content-type", "application/json")
+            .header("content-type", "application/json");
+        // The cluster API needs a token; the simulator's own endpoints do not.
+        if path.starts_with("/clusters/") && !path.ends_with("/anonymous/version") {
+            req = req.header(
+                "authorization",
+                format!("Bearer {}", fleetdeck::sim::ADMIN_TOKEN),
+            );
+        }
+        let path = path.replace("/anonymous/version", "/version");
+        let req = req
+            .uri(path)
             .body(axum::body::Body::from(body.to_string()))
             .expect("request");
         let router = fleet.router();
@@ -388,4 +398,6 @@ async fn simulator_control_endpoints() {
     assert_eq!((code, body["gitVersion"].as_str()), (200, Some("v1.32.3")));
     let (code, body) = call("GET", "/clusters/nope/version", "").await;
     assert_eq!((code, body["reason"].as_str()), (404, Some("NotFound")));
+    let (code, body) = call("GET", "/clusters/small-02/anonymous/version", "").await;
+    assert_eq!((code, body["reason"].as_str()), (401, Some("Unauthorized")));
 }

@@ -10,7 +10,6 @@
 mod conformance_support;
 mod sim_support;
 
-use std::path::Path;
 use std::time::Duration;
 
 use conformance_support::{Case, Expect, Req, load_file, load_table};
@@ -49,15 +48,48 @@ fn fresh_fleet() -> fleetdeck::sim::SimFleet {
     fleetdeck::sim::SimFleet::from_scenario(&scenario, 11, 1.0).expect("fresh fleet")
 }
 
-/// The client a request is sent with, by its `as:` user. This is the one place to
-/// extend when the simulator has users: an `Err` skips the case with its reason.
-async fn client_for(user: &str, kubeconfig: &Path, context: &str) -> Result<kube::Client, String> {
-    match user {
-        "admin" => Ok(sim_support::tcp_client(kubeconfig, context).await),
-        other => Err(format!(
-            "as: {other:?} is not a user the simulator has yet (only admin, the kubeconfig's token)"
-        )),
-    }
+/// The client a request is sent with, by its `as:` user: one of the simulator's users
+/// (through a kubeconfig written for it, as a person given that user would hold),
+/// `anonymous` (no credentials at all) or `invalid-token` (a token the server never
+/// issued). An `Err` skips the case with its reason.
+async fn client_for(
+    user: &str,
+    served: &sim_support::Served,
+    context: &str,
+) -> Result<kube::Client, String> {
+    let kubeconfig = match user {
+        "admin" => served.kubeconfig.clone(),
+        "anonymous" | "invalid-token" => {
+            // The admin's kubeconfig with its token line dropped, or replaced.
+            let text = std::fs::read_to_string(&served.kubeconfig)
+                .map_err(|e| format!("reading the kubeconfig: {e}"))?;
+            let token = served.fleet.token("admin").unwrap_or_default();
+            // The simulator writes the token as a quoted YAML string.
+            let line = format!("token: {}", serde_json::Value::String(token.clone()));
+            if token.is_empty() || !text.contains(&line) {
+                return Err("the kubeconfig holds no admin token to take away".into());
+            }
+            let replaced = if user == "anonymous" {
+                text.lines()
+                    .filter(|l| l.trim() != line)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            } else {
+                text.replace(&line, "token: \"not-a-token-this-server-issued\"")
+            };
+            let path = served.dir.path().join(format!("kubeconfig-{user}"));
+            std::fs::write(&path, replaced)
+                .map_err(|e| format!("writing {}: {e}", path.display()))?;
+            path
+        }
+        other => {
+            let path = served.dir.path().join(format!("kubeconfig-{other}"));
+            fleetdeck::sim::write_kubeconfig_for(&served.fleet, &path, served.addr, other)
+                .map_err(|e| format!("as: {other:?} is not a user the simulator has ({e})"))?;
+            path
+        }
+    };
+    Ok(sim_support::tcp_client(&kubeconfig, context).await)
 }
 
 async fn send(client: &kube::Client, r: &Req) -> Result<Answer, String> {
@@ -226,14 +258,14 @@ async fn run_case(case: &Case) -> Outcome {
     let fleet = fresh_fleet();
     let context = fleet.cluster_ids().first().cloned().unwrap_or_default();
     let served = sim_support::serve(fleet).await;
-    let outcome = run_on(case, &served.kubeconfig, &context).await;
+    let outcome = run_on(case, &served, &context).await;
     served.server.shutdown().await;
     outcome
 }
 
-async fn run_on(case: &Case, kubeconfig: &Path, context: &str) -> Outcome {
+async fn run_on(case: &Case, served: &sim_support::Served, context: &str) -> Outcome {
     for (i, r) in case.setup.iter().enumerate() {
-        let client = match client_for(&r.user, kubeconfig, context).await {
+        let client = match client_for(&r.user, served, context).await {
             Ok(c) => c,
             Err(why) => return Outcome::Skipped(why),
         };
@@ -265,7 +297,7 @@ async fn run_on(case: &Case, kubeconfig: &Path, context: &str) -> Outcome {
     );
     for (r, expect, after, what) in steps {
         tokio::time::sleep(after).await;
-        let client = match client_for(&r.user, kubeconfig, context).await {
+        let client = match client_for(&r.user, served, context).await {
             Ok(c) => c,
             Err(why) => return Outcome::Skipped(why),
         };

@@ -6,6 +6,7 @@
 
 mod sim_support;
 
+use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -16,6 +17,10 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::Command;
 
 fn kubectl_cmd(s: &Served, context: &str, args: &[&str]) -> Command {
+    kubectl_cmd_with(s, &s.kubeconfig, context, args)
+}
+
+fn kubectl_cmd_with(s: &Served, kubeconfig: &Path, context: &str, args: &[&str]) -> Command {
     let found = std::env::var_os("PATH")
         .map(|p| std::env::split_paths(&p).any(|d| d.join("kubectl").is_file()))
         .unwrap_or(false);
@@ -25,7 +30,7 @@ fn kubectl_cmd(s: &Served, context: &str, args: &[&str]) -> Command {
     );
     let mut cmd = Command::new("kubectl");
     cmd.arg("--kubeconfig")
-        .arg(&s.kubeconfig)
+        .arg(kubeconfig)
         .arg("--context")
         .arg(context)
         .arg("--cache-dir")
@@ -45,7 +50,11 @@ struct Out {
 }
 
 async fn kubectl(s: &Served, context: &str, args: &[&str]) -> Out {
-    let out = kubectl_cmd(s, context, args)
+    kubectl_with(s, &s.kubeconfig, context, args).await
+}
+
+async fn kubectl_with(s: &Served, kubeconfig: &Path, context: &str, args: &[&str]) -> Out {
+    let out = kubectl_cmd_with(s, kubeconfig, context, args)
         .output()
         .await
         .expect("run kubectl");
@@ -304,6 +313,306 @@ async fn kubectl_gets_statefulsets_claims_and_volumes_by_short_name() {
     let out = kubectl(&s, "small-02", &["get", "pv", &name, "-o", "yaml"]).await;
     assert!(
         out.ok && out.stdout.contains("topology.kubernetes.io/zone"),
+        "{} {}",
+        out.stdout,
+        out.stderr
+    );
+    s.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_auth_can_i_whoami_and_forbidden_users() {
+    let s = serve(small(1.0)).await;
+    let out = kubectl(&s, "small-01", &["auth", "whoami"]).await;
+    assert!(out.ok, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("Username") && out.stdout.contains("admin"),
+        "{}",
+        out.stdout
+    );
+    let out = kubectl(&s, "small-01", &["auth", "can-i", "delete", "nodes"]).await;
+    assert_eq!((out.ok, out.stdout.trim()), (true, "yes"), "{}", out.stderr);
+    let viewer = s.dir.path().join("viewer.kubeconfig");
+    fleetdeck::sim::write_kubeconfig_for(&s.fleet, &viewer, s.addr, "viewer").expect("kubeconfig");
+    let out = kubectl_with(
+        &s,
+        &viewer,
+        "small-01",
+        &["auth", "can-i", "list", "pods", "-n", "shop"],
+    )
+    .await;
+    assert_eq!((out.ok, out.stdout.trim()), (true, "yes"), "{}", out.stderr);
+    let out = kubectl_with(
+        &s,
+        &viewer,
+        "small-01",
+        &["auth", "can-i", "create", "deployments"],
+    )
+    .await;
+    assert_eq!((out.ok, out.stdout.trim()), (false, "no"), "{}", out.stderr);
+    let out = kubectl_with(
+        &s,
+        &viewer,
+        "small-01",
+        &[
+            "auth",
+            "whoami",
+            "-o",
+            "jsonpath={.status.userInfo.username}",
+        ],
+    )
+    .await;
+    assert_eq!(out.stdout, "viewer", "{}", out.stderr);
+    let out = kubectl_with(
+        &s,
+        &viewer,
+        "small-01",
+        &["delete", "pod", "-n", "shop", "nope"],
+    )
+    .await;
+    assert!(!out.ok);
+    assert!(
+        out.stderr.contains(
+            "pods \"nope\" is forbidden: User \"viewer\" cannot delete resource \"pods\" in API group \"\" in the namespace \"shop\""
+        ),
+        "{}",
+        out.stderr
+    );
+    let nobody = s.dir.path().join("nobody.kubeconfig");
+    fleetdeck::sim::write_kubeconfig_for(&s.fleet, &nobody, s.addr, "nobody").expect("kubeconfig");
+    let out = kubectl_with(&s, &nobody, "small-01", &["get", "nodes"]).await;
+    assert!(
+        !out.ok && out.stderr.contains("Forbidden"),
+        "{}",
+        out.stderr
+    );
+    // `get --raw` takes a path from the server's root, where the simulator serves every
+    // cluster under `/clusters/<id>`.
+    let out = kubectl(
+        &s,
+        "small-01",
+        &["get", "--raw", "/clusters/small-01/readyz?verbose"],
+    )
+    .await;
+    assert!(out.ok, "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with("[+]ping ok")
+            && out.stdout.contains("[+]etcd-readiness ok")
+            && out.stdout.trim_end().ends_with("readyz check passed"),
+        "{}",
+        out.stdout
+    );
+    s.server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_delete_namespace_waits_for_its_termination() {
+    let s = serve(small(4.0)).await;
+    // kubectl's typed `create` commands send protobuf, which the simulator does not
+    // read; apply sends JSON.
+    let manifest = s.dir.path().join("scratch.yaml");
+    std::fs::write(
+        &manifest,
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: scratch}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: scratch}\ndata: {a: b}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: scratch}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: web:1, resources: {requests: {cpu: 10m}}}]}\n",
+    )
+    .expect("manifest");
+    let path = manifest.to_string_lossy().to_string();
+    let out = kubectl(&s, "small-02", &["apply", "--server-side", "-f", &path]).await;
+    assert!(out.ok, "{} {}", out.stdout, out.stderr);
+    let out = kubectl(
+        &s,
+        "small-02",
+        &["delete", "namespace", "scratch", "--timeout=60s"],
+    )
+    .await;
+    assert!(out.ok, "{} {}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("namespace \"scratch\" deleted"),
+        "{}",
+        out.stdout
+    );
+    let out = kubectl(&s, "small-02", &["get", "namespace", "scratch"]).await;
+    assert!(
+        !out.ok && out.stderr.contains("NotFound"),
+        "gone once kubectl returns: {}",
+        out.stderr
+    );
+    s.server.shutdown().await;
+}
+
+const RELEASE: &[(&str, &str)] = &[
+    ("00-crd.yaml", "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: kustomizations.kustomize.toolkit.fluxcd.io
+spec:
+  group: kustomize.toolkit.fluxcd.io
+  scope: Namespaced
+  names: {plural: kustomizations, singular: kustomization, kind: Kustomization, shortNames: [ks]}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [interval, path]
+            properties:
+              interval: {type: string}
+              path: {type: string}
+              prune: {type: boolean}
+          status: {type: object, x-kubernetes-preserve-unknown-fields: true}
+"),
+    ("10-app.yaml", "apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {app: checkout}
+  ports: [{name: http, port: 80, targetPort: 8080}]
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: web-creds, namespace: shop}
+stringData: {token: s3cret}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: web, namespace: shop}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: web, namespace: shop}
+rules: [{apiGroups: [\"\"], resources: [configmaps], verbs: [get, list, watch]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: web, namespace: shop}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: web}
+subjects: [{kind: ServiceAccount, name: web, namespace: shop}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: web-migrate, namespace: shop}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: migrate, image: registry.example.com/web-migrate:1.0, resources: {requests: {cpu: 10m}}}]
+---
+apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata: {name: web, namespace: shop}
+spec: {interval: 5m, path: ./deploy/web, prune: true}
+"),
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_server_side_apply_of_a_release_with_a_crd_and_its_custom_resource() {
+    let s = serve(small(4.0)).await;
+    let release = s.dir.path().join("release");
+    std::fs::create_dir_all(&release).expect("dir");
+    for (name, text) in RELEASE {
+        std::fs::write(release.join(name), text).expect("write");
+    }
+    let dir = release.to_string_lossy().to_string();
+    let apply = [
+        "apply",
+        "--server-side",
+        "--field-manager=release",
+        "-f",
+        dir.as_str(),
+    ];
+    // As on a real server, a custom resource needs its CRD established before kubectl
+    // can map its kind: the CRD goes first, then the whole release.
+    let crd = release.join("00-crd.yaml").to_string_lossy().to_string();
+    let out = kubectl(
+        &s,
+        "small-01",
+        &["apply", "--server-side", "-f", crd.as_str()],
+    )
+    .await;
+    assert!(
+        out.ok && out.stdout.contains("customresourcedefinition.apiextensions.k8s.io/kustomizations.kustomize.toolkit.fluxcd.io serverside-applied"),
+        "{} {}",
+        out.stdout,
+        out.stderr
+    );
+    let out = kubectl(
+        &s,
+        "small-01",
+        &[
+            "wait",
+            "--for=condition=Established",
+            "crd/kustomizations.kustomize.toolkit.fluxcd.io",
+            "--timeout=20s",
+        ],
+    )
+    .await;
+    assert!(out.ok, "{} {}", out.stdout, out.stderr);
+    let again = kubectl(&s, "small-01", &apply).await;
+    assert!(again.ok, "{} {}", again.stdout, again.stderr);
+    for line in [
+        "service/web serverside-applied",
+        "secret/web-creds serverside-applied",
+        "serviceaccount/web serverside-applied",
+        "role.rbac.authorization.k8s.io/web serverside-applied",
+        "rolebinding.rbac.authorization.k8s.io/web serverside-applied",
+        "job.batch/web-migrate serverside-applied",
+        "kustomization.kustomize.toolkit.fluxcd.io/web serverside-applied",
+    ] {
+        assert!(again.stdout.contains(line), "{line}: {}", again.stdout);
+    }
+    let out = kubectl(
+        &s,
+        "small-01",
+        &[
+            "get",
+            "ks",
+            "-n",
+            "shop",
+            "web",
+            "-o",
+            "jsonpath={.spec.path}",
+        ],
+    )
+    .await;
+    assert_eq!(out.stdout, "./deploy/web", "{}", out.stderr);
+    let out = kubectl(
+        &s,
+        "small-01",
+        &[
+            "wait",
+            "--for=condition=Complete",
+            "job/web-migrate",
+            "-n",
+            "shop",
+            "--timeout=30s",
+        ],
+    )
+    .await;
+    assert!(out.ok, "{} {}", out.stdout, out.stderr);
+    let out = kubectl(
+        &s,
+        "small-01",
+        &[
+            "get",
+            "secret",
+            "web-creds",
+            "-n",
+            "shop",
+            "-o",
+            "jsonpath={.data.token}",
+        ],
+    )
+    .await;
+    assert_eq!(out.stdout, "czNjcmV0", "{}", out.stderr);
+    let out = kubectl(&s, "small-01", &["get", "endpoints", "web", "-n", "shop"]).await;
+    assert!(
+        out.ok && out.stdout.contains(":8080"),
         "{} {}",
         out.stdout,
         out.stderr

@@ -97,7 +97,7 @@ async fn demo_fleet_ledger_and_kubeconfig_are_coherent() {
     for c in clusters {
         let id = c["id"].as_str().expect("id");
         let server = c["identity"]["server"].as_str().expect("server");
-        assert_eq!(server, format!("http://127.0.0.1:18080/clusters/{id}"));
+        assert_eq!(server, format!("https://127.0.0.1:18080/clusters/{id}"));
         assert!(
             kc.contains(&format!("server: \"{server}\"")),
             "kubeconfig has {server}"

@@ -288,7 +288,12 @@ pub fn run(
     emit(settings.output, &clusters, || render(&clusters))?;
     // Like `snapshot`: a cluster left out for want of fresh data is worth a non-zero exit,
     // so a script never takes a partial answer for the whole one.
-    Ok(if clusters.iter().all(|c| c.counted) {
+    // And an answer that is unknown for some pods (volumes that cannot be read) is not
+    // a whole answer either.
+    let whole = clusters
+        .iter()
+        .all(|c| c.counted && c.what_if.as_ref().is_none_or(|w| w.unknown_pods == 0));
+    Ok(if whole {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

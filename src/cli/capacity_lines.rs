@@ -56,6 +56,10 @@ pub struct ScenarioLine {
     pub staying_pods: u32,
     pub placed_pods: u32,
     pub unplaced: Vec<UnplacedLine>,
+    /// Displaced pods whose move cannot be judged (they mount volumes the cluster will not
+    /// let us read): the answer for them is unknown, not "placed".
+    pub unknown_pods: u32,
+    pub unknown: Vec<UnplacedLine>,
     pub headroom: Vec<DimensionLine>,
 }
 
@@ -170,6 +174,8 @@ pub fn scenario_line(report: &WhatIfReport) -> ScenarioLine {
         staying_pods: report.staying_pods,
         placed_pods: report.placed_pods,
         unplaced: report.unplaced.iter().map(UnplacedLine::of).collect(),
+        unknown_pods: report.unknown_pods(),
+        unknown: report.unknown.iter().map(UnplacedLine::of).collect(),
         headroom: report
             .allocatable
             .iter()
@@ -401,6 +407,20 @@ pub fn render(clusters: &[ClusterCapacity]) -> String {
                 w.unplaced.iter().map(|u| u.pods).sum::<u32>()
             ));
             for u in &w.unplaced {
+                out.push_str(&format!(
+                    "    {} of {}: {}\n",
+                    pods(u.pods),
+                    u.owner,
+                    u.reason
+                ));
+            }
+            if w.unknown_pods > 0 {
+                out.push_str(&format!(
+                    "    UNKNOWN for {}: the answer above treats them as free to move, which nobody can tell\n",
+                    pods(w.unknown_pods)
+                ));
+            }
+            for u in &w.unknown {
                 out.push_str(&format!(
                     "    {} of {}: {}\n",
                     pods(u.pods),

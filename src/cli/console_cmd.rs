@@ -43,7 +43,7 @@ pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
         ),
     };
     let runtime = super::runtime()?;
-    runtime.block_on(run_live(settings, ledger, kubeconfig, notice, false))?;
+    runtime.block_on(run_live(settings, ledger, kubeconfig, notice, None))?;
     runtime.shutdown_background();
     Ok(ExitCode::SUCCESS)
 }
@@ -65,17 +65,28 @@ fn readonly_notice(readonly: bool, executor: bool, notice: Option<String>) -> Op
     })
 }
 
-/// Runs the console on a live sync of `ledger` until the operator quits. With `executor`
-/// set, an executor runs in this process too (the demo) — never in read-only mode, where
-/// this process writes to no cluster and no journal; the journal feeds the header
-/// (automation running or paused) and the recent-events panels either way.
+/// What the demo adds to a live console: an executor in this process, on the demo's time
+/// scale, and what gates its rollout.
+pub struct Demo {
+    /// What the Rollouts screen says gates the demo rollout, and why.
+    pub rollout_gates: String,
+    /// How long a cluster's checks may say "not yet" before its verdict is final (a
+    /// demo's minutes are short, as its soaks are).
+    pub verify_timeout: Duration,
+}
+
+/// Runs the console on a live sync of `ledger` until the operator quits. With `demo`
+/// set, an executor runs in this process too — never in read-only mode, where this
+/// process writes to no cluster and no journal; the journal feeds the header (automation
+/// running or paused) and the recent-events panels either way.
 pub async fn run_live(
     settings: &Settings,
     ledger: Ledger,
     kubeconfig: Kubeconfig,
     notice: Option<String>,
-    executor: bool,
+    demo: Option<Demo>,
 ) -> anyhow::Result<()> {
+    let executor = demo.is_some();
     let mut sync = FleetSync::start(&ledger, kubeconfig.clone(), settings.sync);
     let (activity_tx, activity) = tokio::sync::watch::channel(Activity::default());
     let feed_every = Duration::from_millis(500);
@@ -106,6 +117,9 @@ pub async fn run_live(
         let actor = Actor(executor_actor(settings));
         let mut options = ExecutorOptions::new(actor);
         options.guard_domain_label = settings.capacity.failure_domain_key.to_string();
+        if let Some(demo) = &demo {
+            options.rollout.verify_timeout = demo.verify_timeout;
+        }
         let mut executor = Executor::new(store, port, options).with_fleet(sync.snapshots.clone());
         Some(tokio::spawn(async move {
             if let Err(error) = executor.run_until(stop_rx).await {
@@ -124,6 +138,8 @@ pub async fn run_live(
         command_rx,
         notice_tx,
     );
+    let unregistered_contexts =
+        fleetdeck::kubeconfig::map_contexts(&ledger, &kubeconfig).unregistered_contexts;
     let inputs = ConsoleInputs {
         snapshots: sync.snapshots.clone(),
         ledger: Arc::new(ledger),
@@ -139,6 +155,8 @@ pub async fn run_live(
         notice,
         capacity: settings.capacity.clone(),
         executor: runs_executor.then(|| executor_actor(settings)),
+        unregistered_contexts,
+        rollout_gates: demo.map(|d| d.rollout_gates),
     };
     let result = run_console(inputs).await;
     let _ = stop_tx.send(true);

@@ -9,6 +9,11 @@ use fleetdeck::sim::{Scenario, SimFleet, start_on_loopback, write_kubeconfig, wr
 
 use super::settings::Settings;
 
+/// How long a demo cluster's checks may say "not yet" before it counts as failed: the
+/// demo's soaks are seconds, and a cluster that stays short of its nodes halts the
+/// rollout within a minute rather than ten.
+const DEMO_VERIFY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(45);
+
 /// Flags of `fleetdeck demo`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct DemoArgs {
@@ -66,25 +71,33 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
             paths: vec![kubeconfig_path],
             explicit: true,
         })?;
-        let notice = format!(
-            "demo: simulated fleet '{}' (seed {}) on http://{addr}",
-            scenario.name, args.seed
-        );
         // The demo's journal lives with its fleet, in the temporary directory.
         let mut settings = settings.clone();
         let journal = dir.join("journal.sqlite");
         settings.journal = fleetdeck::journal::JournalTarget::Sqlite(journal.clone());
-        let prometheus = super::demo_seed::start_prometheus(&dir, addr);
+        let (gates, prometheus) =
+            super::demo_seed::choose_gates(settings.prometheus.as_deref(), &dir, addr);
         if settings.prometheus.is_none() {
             settings.prometheus = prometheus.as_ref().map(|p| p.url.clone());
         }
+        let notice = format!(
+            "demo: simulated fleet '{}' (seed {}) on https://{addr} · {}",
+            scenario.name,
+            args.seed,
+            gates.notice()
+        );
         // Read-only: nothing is journaled, not even the demo's own rollout.
         if !settings.readonly {
-            let rollout = super::demo_seed::seed_rollout(&journal, &ledger)?;
-            tracing::info!(%rollout, prometheus = ?settings.prometheus, "demo rollout waits for approval");
+            let rollout = super::demo_seed::seed_rollout(&journal, &ledger, &gates)?;
+            tracing::info!(%rollout, ?gates, "demo rollout waits for approval");
         }
+        let demo = super::console_cmd::Demo {
+            rollout_gates: gates.notice(),
+            verify_timeout: DEMO_VERIFY_TIMEOUT,
+        };
         let result =
-            super::console_cmd::run_live(&settings, ledger, kubeconfig, Some(notice), true).await;
+            super::console_cmd::run_live(&settings, ledger, kubeconfig, Some(notice), Some(demo))
+                .await;
         drop(prometheus);
         server.shutdown().await;
         result

@@ -1,6 +1,12 @@
 //! What the demo starts with beyond the fleet: a Prometheus scraping the simulator when
 //! one is installed (so rollout gates have real evidence), and a rollout of a CNI release
 //! across the staging clusters whose canary batch waits for the operator's approval.
+//!
+//! Without Prometheus the rollout is gated by checks that read the clusters' live state
+//! (nodes and workloads ready) and by failed clusters, not by a burn rate: a real fleet's
+//! rollout keeps "missing metrics means stop", but a demo on a machine without Prometheus
+//! must still show the whole approval story (approve, apply, verify, soak, the next
+//! stage, and a halt where a cluster fails its checks). The console says which it did.
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -17,7 +23,7 @@ use fleetdeck::model::run::{Actor, RunId};
 use fleetdeck::sim::ScrapingPrometheus;
 
 /// The demo's rollout: staging first, representative canary, approval for the first
-/// stages, an SLO condition over Prometheus evidence.
+/// stages; `{stop}` is filled with its stop conditions (see [`Gates`]).
 const DEMO_ROLLOUT: &str = r#"apiVersion: fleetdeck.dev/v1
 kind: Rollout
 release:
@@ -35,12 +41,67 @@ stages:
   - {name: rest, batchSize: 4, soak: 30s, approval: auto, pick: lowestTierFirst}
 budgets: {maxInFlight: 4, perRegion: 2}
 stopWhen:
-  failedClusters: 1
-  sloBurnRate: {objective: 99.5, window: 1m, maxBurn: 10}
-  unknownMetrics: stop
-approvals:
+{stop}approvals:
   distinctApprover: true
 "#;
+
+/// Stop conditions with Prometheus evidence: a failed cluster, a burn rate, or metrics
+/// that cannot be read.
+const STOP_WITH_METRICS: &str = "  failedClusters: 1
+  sloBurnRate: {objective: 99.5, window: 1m, maxBurn: 10}
+  unknownMetrics: stop
+";
+
+/// Stop conditions without Prometheus: a cluster that fails its live checks.
+const STOP_ON_CHECKS: &str = "  failedClusters: 1
+";
+
+/// What gates the demo rollout, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Gates {
+    /// Prometheus evidence (a burn rate) and the live checks.
+    Prometheus {
+        /// Its URL.
+        url: String,
+        /// Whether the demo started it (else it was configured).
+        started: bool,
+    },
+    /// The live checks only: no Prometheus could be found.
+    LiveChecks {
+        /// Why none could be started.
+        why: String,
+    },
+}
+
+impl Gates {
+    /// The rollout's `stopWhen` body.
+    fn stop_when(&self) -> &'static str {
+        match self {
+            Gates::Prometheus { .. } => STOP_WITH_METRICS,
+            Gates::LiveChecks { .. } => STOP_ON_CHECKS,
+        }
+    }
+
+    /// What the console says about the rollout's gates.
+    pub fn notice(&self) -> String {
+        match self {
+            Gates::Prometheus { url, started: true } => format!(
+                "rollout gates: burn rate from a Prometheus the demo started at {url}, scraping the simulator, and live checks"
+            ),
+            Gates::Prometheus {
+                url,
+                started: false,
+            } => {
+                format!(
+                    "rollout gates: burn rate from the configured Prometheus {url}, and live checks"
+                )
+            }
+            Gates::LiveChecks { why } => format!(
+                "rollout gates: live checks only (nodes and workloads ready, one failed cluster halts): no Prometheus ({why}); install prometheus for burn-rate gates"
+            ),
+        }
+    }
+}
 
 const DEMO_MANIFEST: &str = r#"apiVersion: v1
 kind: ConfigMap
@@ -52,17 +113,49 @@ data:
   fleetdeck-release: cilium-1.17.2
 "#;
 
-/// Starts Prometheus scraping the simulator at `sim` if the binary is installed; `None`
-/// otherwise (rollout gates then report metrics unknown, as they would for real).
-pub fn start_prometheus(dir: &Path, sim: SocketAddr) -> Option<ScrapingPrometheus> {
-    ScrapingPrometheus::start(dir, sim, Duration::from_secs(2))
-        .map_err(|e| tracing::info!(error = %e, "no Prometheus for the demo"))
-        .ok()
+/// The demo's gates: a configured Prometheus (`--prometheus`), else one started scraping
+/// the simulator at `sim` when the `prometheus` binary is found, else live checks only.
+/// The Prometheus the demo started is returned with them (killed on drop).
+pub fn choose_gates(
+    configured: Option<&str>,
+    dir: &Path,
+    sim: SocketAddr,
+) -> (Gates, Option<ScrapingPrometheus>) {
+    if let Some(url) = configured {
+        let gates = Gates::Prometheus {
+            url: url.to_owned(),
+            started: false,
+        };
+        return (gates, None);
+    }
+    match ScrapingPrometheus::start(dir, sim, Duration::from_secs(2)) {
+        Ok(prometheus) => (
+            Gates::Prometheus {
+                url: prometheus.url.clone(),
+                started: true,
+            },
+            Some(prometheus),
+        ),
+        Err(e) => {
+            tracing::info!(error = %e, "no Prometheus for the demo: live checks gate its rollout");
+            let why = if e.kind() == std::io::ErrorKind::NotFound {
+                "no prometheus binary in PATH".to_owned()
+            } else {
+                format!("prometheus did not start: {e}")
+            };
+            (Gates::LiveChecks { why }, None)
+        }
+    }
+}
+
+/// The demo rollout file for `gates`.
+fn rollout_file(gates: &Gates) -> String {
+    DEMO_ROLLOUT.replace("{stop}", gates.stop_when())
 }
 
 /// Journals the demo rollout, started by the demo itself (so any person may approve).
-pub fn seed_rollout(journal: &Path, ledger: &Ledger) -> anyhow::Result<RunId> {
-    let report = read_rollout(DEMO_ROLLOUT);
+pub fn seed_rollout(journal: &Path, ledger: &Ledger, gates: &Gates) -> anyhow::Result<RunId> {
+    let report = read_rollout(&rollout_file(gates));
     let spec = report
         .spec
         .with_context(|| format!("the demo rollout is invalid: {:?}", report.diagnostics))?;
@@ -98,5 +191,30 @@ pub fn seed_rollout(journal: &Path, ledger: &Ledger) -> anyhow::Result<RunId> {
             Ok(run)
         }
         Err(e) => Err(e.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_demo_rollouts_read_and_only_one_needs_metrics() {
+        let with = Gates::Prometheus {
+            url: "http://127.0.0.1:9090".into(),
+            started: true,
+        };
+        let without = Gates::LiveChecks {
+            why: "no prometheus binary in PATH".into(),
+        };
+        for gates in [&with, &without] {
+            let report = read_rollout(&rollout_file(gates));
+            assert!(report.spec.is_some(), "{gates:?}: {:?}", report.diagnostics);
+        }
+        let spec = |g: &Gates| read_rollout(&rollout_file(g)).spec.expect("valid");
+        assert!(spec(&with).stop_when.slo_burn_rate.is_some());
+        // Without Prometheus no gate waits for evidence that cannot come.
+        assert!(spec(&without).stop_when.slo_burn_rate.is_none());
+        assert!(without.notice().contains("no prometheus binary in PATH"));
     }
 }

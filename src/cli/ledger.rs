@@ -54,8 +54,14 @@ pub fn validate(
             out.push('\n');
         }
         match &report.ledger {
-            Some(ledger) => out.push_str(&format!(
+            Some(ledger) if errors == 0 => out.push_str(&format!(
                 "{name}: valid, {} clusters, {warnings} warning(s)\n",
+                ledger.clusters.len()
+            )),
+            // Only expired exceptions: a finding to fix, not a ledger other commands
+            // refuse to read.
+            Some(ledger) => out.push_str(&format!(
+                "{name}: {errors} error(s) (expired exceptions: still read by every command, but new changes to those clusters need --acknowledge-expired-exceptions), {} clusters, {warnings} warning(s)\n",
                 ledger.clusters.len()
             )),
             None => out.push_str(&format!(
@@ -73,7 +79,7 @@ pub fn validate(
 
 /// `ledger show`: the clusters, all fields in JSON/YAML, the main ones in a table.
 pub fn show(settings: &Settings, selector: Option<&str>) -> anyhow::Result<ExitCode> {
-    let ledger = ledger_file::load(&settings.ledger_path()?)?;
+    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
     let selector = Selector::parse(selector.unwrap_or(""))?;
     for unknown in selector.unknown_keys(&ledger.clusters) {
         eprintln!("warning: -l {unknown}");
@@ -118,7 +124,7 @@ pub fn show(settings: &Settings, selector: Option<&str>) -> anyhow::Result<ExitC
 
 /// `ledger contexts`: which context each cluster uses, and what the kubeconfig has besides.
 pub fn contexts(settings: &Settings) -> anyhow::Result<ExitCode> {
-    let ledger = ledger_file::load(&settings.ledger_path()?)?;
+    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
     let kubeconfig = load_kubeconfig(&settings.kubeconfig)?;
     let report = map_contexts(&ledger, &kubeconfig);
     emit(settings.output, &report, || {

@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use fleetdeck::k8s::fleet_sync::FleetSync;
 use fleetdeck::kubeconfig;
-use fleetdeck::ledger_file;
 use fleetdeck::model::ledger::Ledger;
 use fleetdeck::model::live::FleetSnapshot;
 
@@ -19,7 +18,7 @@ pub fn parse_wait(text: &str) -> Result<Duration, String> {
 /// Loads the ledger and kubeconfig, syncs the fleet, and returns the snapshot once every
 /// cluster has settled (or `wait` passed: clusters still connecting then show as such).
 pub fn observe(settings: &Settings, wait: Duration) -> anyhow::Result<(Ledger, FleetSnapshot)> {
-    let ledger = ledger_file::load(&settings.ledger_path()?)?;
+    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
     let kubeconfig = kubeconfig::load(&settings.kubeconfig)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -39,6 +39,9 @@ pub enum MaintenanceCommand {
         /// Print nodes and batches, record nothing
         #[arg(long)]
         dry_run: bool,
+        /// Start even though the cluster has an expired ledger exception (journaled)
+        #[arg(long)]
+        acknowledge_expired_exceptions: bool,
     },
     /// Hand a node's current step to a person; the engine leaves it alone
     Handoff {
@@ -100,8 +103,12 @@ pub enum MaintenanceCommand {
 pub fn run(settings: &Settings, command: &MaintenanceCommand) -> anyhow::Result<ExitCode> {
     match command {
         MaintenanceCommand::Plan { file, nodes } => plan(settings, file, nodes.as_deref()),
-        MaintenanceCommand::Start { file, dry_run } => {
-            super::maintenance_ops::start(settings, file, *dry_run)
+        MaintenanceCommand::Start {
+            file,
+            dry_run,
+            acknowledge_expired_exceptions,
+        } => {
+            super::maintenance_ops::start(settings, file, *dry_run, *acknowledge_expired_exceptions)
         }
         MaintenanceCommand::Handoff {
             run,
@@ -173,7 +180,7 @@ fn read_node_list(path: &Path) -> anyhow::Result<Vec<NodeFacts>> {
 fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Result<ExitCode> {
     // Planned offline, but a ledger at hand still says whether the cluster exists.
     let ledger = match &settings.ledger {
-        Some(path) => Some(fleetdeck::ledger_file::load(path)?),
+        Some(path) => Some(super::ledger_findings::load(path)?),
         None => None,
     };
     let Some(spec) =
@@ -346,6 +353,13 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
             ]);
         }
         s.push_str(&table.render());
+        // What a running step waits for (a PDB that would refuse, capacity, a cluster
+        // that may not be changed), in full: nothing sits without a reason.
+        for item_id in &run.order {
+            if let Some(waiting) = run.items.get(item_id).and_then(|i| i.waiting.as_ref()) {
+                s.push_str(&format!("  {item_id} waits: {}\n", waiting.why));
+            }
+        }
         s
     })?;
     Ok(ExitCode::SUCCESS)

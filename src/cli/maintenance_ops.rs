@@ -33,11 +33,16 @@ fn refuse_readonly(settings: &Settings, what: &str) -> anyhow::Result<()> {
 }
 
 /// `maintenance start FILE [--dry-run]`.
-pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<ExitCode> {
+pub fn start(
+    settings: &Settings,
+    file: &Path,
+    dry_run: bool,
+    acknowledge_expired: bool,
+) -> anyhow::Result<ExitCode> {
     if !dry_run {
         refuse_readonly(settings, "starting maintenance")?;
     }
-    let ledger = fleetdeck::ledger_file::load(&settings.ledger_path()?)?;
+    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
     let Some(spec) = super::spec_file::read_spec(file, |text| {
         super::maintenance_cmd::read_maintenance_file(text, Some(&ledger))
     })?
@@ -48,6 +53,13 @@ pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<
         .cluster(&spec.cluster.0)
         .with_context(|| format!("cluster {} is not in the ledger", spec.cluster))?
         .clone();
+    // A dry run changes nothing: it needs no acknowledgement, and says what a start would.
+    let acknowledged = super::ledger_findings::acknowledge(
+        &ledger,
+        std::slice::from_ref(&cluster.id),
+        acknowledge_expired || dry_run,
+        &format!("maintenance on {}", cluster.id),
+    )?;
     let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
     let plan = super::runtime()?.block_on(async {
         // Never plan against a cluster that is not the one the ledger pins. A real start
@@ -99,6 +111,17 @@ pub fn start(settings: &Settings, file: &Path, dry_run: bool) -> anyhow::Result<
         &plan,
         Timestamp::now(),
     )?;
+    if let Some(text) = super::ledger_findings::acknowledgement_note(&acknowledged) {
+        record_command(
+            settings,
+            &OperatorCommand::Note {
+                run: Some(run.clone()),
+                item: None,
+                cluster: Some(cluster.id.clone()),
+                text,
+            },
+        )?;
+    }
     outln!("started run {run}; `fleetdeck run` executes it")?;
     Ok(ExitCode::SUCCESS)
 }
@@ -173,7 +196,9 @@ pub fn abort(settings: &Settings, run: &str, note: &str) -> anyhow::Result<ExitC
 /// the lease back.
 pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Result<ExitCode> {
     refuse_readonly(settings, "running the executor")?;
-    let full_ledger = fleetdeck::ledger_file::load(&settings.ledger_path()?)?;
+    // An expired exception is said, and changes nothing for runs already started.
+    let ledger_path = settings.ledger_path()?;
+    let full_ledger = super::ledger_findings::load(&ledger_path)?;
     let ownership = match &args.shard {
         Some(text) => {
             let shard = Shard::parse(text)?;
@@ -202,15 +227,20 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
             Some(shard) => format!("shard {shard} ({} clusters)", ledger.clusters.len()),
             None => "the fleet".to_string(),
         };
-        options.ownership = ownership;
+        options.ownership = ownership.clone();
         options.rollout = fleetdeck::engine::executor::RolloutOptions {
             verify_timeout: args.verify_timeout,
             evidence_interval: args.evidence_interval,
         };
         let (notices, mut heard) = tokio::sync::mpsc::unbounded_channel::<String>();
+        let fleet = sync.snapshots.clone();
+        // Ledger edits are followed from here on (the sync in force lives with them), for
+        // the clusters this executor owns.
+        let reloads = super::ledger_reload::spawn(settings.clone(), ledger_path, sync, ownership);
         let mut executor = Executor::new(store, port, options)
-            .with_fleet(sync.snapshots.clone())
-            .with_notices(notices);
+            .with_fleet(fleet)
+            .with_notices(notices)
+            .with_reloads(reloads);
         // What needs a person's eye goes to the executor's output as it happens.
         tokio::spawn(async move {
             while let Some(line) = heard.recv().await {
@@ -227,9 +257,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
             let _ = stop_tx.send(true);
         });
         eprintln!("fleetdeck run: executor {actor} started for {acting_for} (journal {})", settings.journal.describe());
-        let result = executor.run_until(stop_rx).await;
-        sync.stop();
-        result
+        executor.run_until(stop_rx).await
     })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -121,15 +121,19 @@ pub fn run(settings: &Settings, suggest: bool, wait: Duration) -> anyhow::Result
         let mut out = table.render();
         out.push_str(&render_not_compared(&report.not_compared));
         if suggest {
-            let edits: Vec<&str> = report
+            let edits: Vec<(&str, Option<&str>)> = report
                 .drift
                 .iter()
-                .filter_map(|d| d.suggestion.as_deref())
+                .filter_map(|d| Some((d.suggestion.as_deref()?, d.decision.as_deref())))
                 .collect();
             if !edits.is_empty() {
                 out.push_str("\nSuggested ledger edits (the ledger is not changed):\n");
-                for e in edits {
-                    out.push_str(&format!("  {e}\n"));
+                for (e, decision) in edits {
+                    match decision {
+                        // Not a correction to apply: a person decides, knowing why.
+                        Some(decision) => out.push_str(&format!("  DECIDE: {e}\n    {decision}\n")),
+                        None => out.push_str(&format!("  {e}\n")),
+                    }
                 }
             }
         }

@@ -9,11 +9,9 @@ use anyhow::Context;
 use clap::Subcommand;
 use fleetdeck::engine::rollout_start::{NewRollout, record_rollout};
 use fleetdeck::journal::JournalStore;
-use fleetdeck::ledger_file;
-use fleetdeck::model::duration::format_duration;
 use fleetdeck::model::rollout::{
     Manifest, ManifestText, OrderedObject, ReleaseAction, ReleaseDigest, RolloutPlan, RolloutSpec,
-    apply_order, file_spelling, plan_rollout, read_rollout, release_digest,
+    apply_order, plan_rollout, plan_rollout_live, read_rollout, release_digest,
 };
 use fleetdeck::model::run::{Actor, OperatorCommand, PauseScope, RunId, RunView};
 use jiff::Timestamp;
@@ -21,6 +19,7 @@ use serde::Serialize;
 
 use super::journal_cmd::open;
 use super::output::{Table, emit, outln};
+use super::rollout_render::{render_live, render_order, render_plan, result_word, verified_word};
 use super::settings::Settings;
 
 /// `fleetdeck rollout …`
@@ -36,6 +35,9 @@ pub enum RolloutCommand {
     Start {
         /// The rollout file
         file: PathBuf,
+        /// Start even though a target has an expired ledger exception (journaled)
+        #[arg(long)]
+        acknowledge_expired_exceptions: bool,
     },
     /// Rollout runs in the journal, with their status
     List,
@@ -85,7 +87,10 @@ pub enum RolloutCommand {
 pub fn run(settings: &Settings, command: &RolloutCommand) -> anyhow::Result<ExitCode> {
     match command {
         RolloutCommand::Plan { file } => plan(settings, file),
-        RolloutCommand::Start { file } => start(settings, file),
+        RolloutCommand::Start {
+            file,
+            acknowledge_expired_exceptions,
+        } => start(settings, file, *acknowledge_expired_exceptions),
         RolloutCommand::List => list(settings),
         RolloutCommand::Show { run } => show(settings, run),
         RolloutCommand::Approve { run, batch, note } => {
@@ -190,6 +195,8 @@ struct Loaded {
     /// Every object of the manifests, in the order the executor applies them.
     order: Vec<OrderedObject>,
     plan: RolloutPlan,
+    /// The ledger it was planned against.
+    ledger: fleetdeck::model::ledger::Ledger,
 }
 
 /// The manifests as text (what the journal keeps and the executor applies).
@@ -217,7 +224,7 @@ fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
         return Ok(None);
     };
     let name = file.display().to_string();
-    let ledger = ledger_file::load(&settings.ledger_path()?)?;
+    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
     let manifests = manifests_of(file, &spec)?;
     let digest = release_digest(&spec.release, &manifests);
     let manifests = manifest_texts(&manifests)?;
@@ -229,7 +236,21 @@ fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
             return Ok(None);
         }
     };
-    let plan = plan_rollout(&spec, &ledger)?;
+    // Canaries cover what actually runs: the targets' live versions where they can be read.
+    let targets: Vec<fleetdeck::model::ledger::ClusterId> =
+        fleetdeck::model::rollout::select_targets(&spec, &ledger)?
+            .iter()
+            .map(|c| c.id.clone())
+            .collect();
+    let plan = match super::rollout_live::observe(settings, &ledger, &targets) {
+        Ok(live) => plan_rollout_live(&spec, &ledger, Some(&live))?,
+        Err(why) => {
+            eprintln!(
+                "fleetdeck: live versions not read ({why}): canaries are picked by the ledger's versions"
+            );
+            plan_rollout(&spec, &ledger)?
+        }
+    };
     Ok(Some(Loaded {
         name,
         spec,
@@ -237,6 +258,7 @@ fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
         manifests,
         order,
         plan,
+        ledger,
     }))
 }
 
@@ -269,7 +291,7 @@ fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
+fn start(settings: &Settings, file: &Path, acknowledge_expired: bool) -> anyhow::Result<ExitCode> {
     if settings.readonly {
         return Err(super::exit::Refused(
             "read-only mode: refusing to start a rollout (drop --readonly to act)".into(),
@@ -279,6 +301,18 @@ fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
     let Some(loaded) = load(settings, file)? else {
         return Ok(ExitCode::FAILURE);
     };
+    let targets: Vec<fleetdeck::model::ledger::ClusterId> = loaded
+        .plan
+        .stages
+        .iter()
+        .flat_map(|s| s.batches.iter().flatten().cloned())
+        .collect();
+    let acknowledged = super::ledger_findings::acknowledge(
+        &loaded.ledger,
+        &targets,
+        acknowledge_expired,
+        &format!("rollout {}", loaded.spec.release.name),
+    )?;
     let texts = loaded.manifests;
     let mut journal = open(settings)?;
     let actor = Actor(settings.actor.clone());
@@ -293,6 +327,17 @@ fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
         },
         Timestamp::now(),
     )?;
+    if let Some(text) = super::ledger_findings::acknowledgement_note(&acknowledged) {
+        super::journal_cmd::record_command(
+            settings,
+            &OperatorCommand::Note {
+                run: Some(run.clone()),
+                item: None,
+                cluster: None,
+                text,
+            },
+        )?;
+    }
     let batches = spec.batches.len();
     let targets: usize = spec.batches.iter().map(|b| b.clusters.len()).sum();
     outln!(
@@ -300,6 +345,10 @@ fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
         spec.rollout.release.name,
         spec.digest
     )?;
+    let live = render_live(&loaded.plan);
+    if !live.is_empty() {
+        super::output::write_out(live)?;
+    }
     if !spec.applied.is_empty() {
         outln!(
             "{} cluster(s) already run this digest: verified, not applied again, once their release record confirms it",
@@ -313,97 +362,6 @@ fn start(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
         "the executor (`fleetdeck run`, or the console) carries it out; follow it with `fleetdeck rollout show {run}`"
     )?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The apply order, one object a line (nothing for an `exec` release).
-fn render_order(order: &[OrderedObject]) -> String {
-    if order.is_empty() {
-        return String::new();
-    }
-    let mut s = format!(
-        "\napply order ({} object(s); by path, kinds others depend on first):\n",
-        order.len()
-    );
-    for (n, object) in order.iter().enumerate() {
-        s.push_str(&format!(
-            "  {:>3}. {}  ({})\n",
-            n + 1,
-            object.label(),
-            object.at()
-        ));
-    }
-    s
-}
-
-fn render_plan(spec: &RolloutSpec, digest: &ReleaseDigest, plan: &RolloutPlan) -> String {
-    let mut s = format!(
-        "rollout {} ({}): {} cluster(s), {} combination(s), {} stage(s)\n",
-        plan.release,
-        digest,
-        plan.targets,
-        plan.combinations,
-        plan.stages.len()
-    );
-    let bundle: Vec<String> = spec
-        .release
-        .bundle
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
-    s.push_str(&format!("bundle: {}\n", bundle.join(" ")));
-    for w in &plan.warnings {
-        s.push_str(&format!("warning: {w}\n"));
-    }
-    let mut table = Table::new(vec![
-        "STAGE",
-        "CLUSTERS",
-        "BATCHES",
-        "APPROVAL",
-        "SOAK",
-        "PICK",
-        "COVERS",
-        "NEW",
-        "UNTESTED-BEFORE",
-    ]);
-    for stage in &plan.stages {
-        table.row(vec![
-            stage.name.clone(),
-            stage.size().to_string(),
-            stage.batches.len().to_string(),
-            file_spelling(&stage.approval),
-            format_duration(stage.soak),
-            file_spelling(&stage.pick),
-            stage.covers.len().to_string(),
-            stage.newly_covered.len().to_string(),
-            stage.untested_before.len().to_string(),
-        ]);
-    }
-    s.push_str(&table.render());
-    let mut batch_no = 0;
-    for stage in &plan.stages {
-        s.push_str(&format!("\nstage {}:\n", stage.name));
-        for batch in &stage.batches {
-            batch_no += 1;
-            let ids: Vec<&str> = batch.iter().map(|c| c.0.as_str()).collect();
-            s.push_str(&format!("  batch {batch_no}: {}\n", ids.join(", ")));
-        }
-        for combo in &stage.newly_covered {
-            s.push_str(&format!("  first tests {combo}\n"));
-        }
-    }
-    if let Some(last) = plan.stages.last() {
-        let before_last = &last.untested_before;
-        if !before_last.is_empty() {
-            s.push_str(&format!(
-                "untested when the last stage starts ({}):\n",
-                before_last.len()
-            ));
-            for c in before_last {
-                s.push_str(&format!("  {c}\n"));
-            }
-        }
-    }
-    s
 }
 
 /// Rollout runs are the runs started from a rollout file.
@@ -526,34 +484,4 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
         s
     })?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// A cluster's checks in a word.
-fn verified_word(outcome: &fleetdeck::model::rollout::VerifyOutcome) -> &'static str {
-    use fleetdeck::model::rollout::VerifyOutcome;
-    match outcome {
-        VerifyOutcome::Pass => "passed",
-        VerifyOutcome::Fail { .. } => "failed",
-        VerifyOutcome::Unknown { .. } => "UNKNOWN",
-    }
-}
-
-/// Where a cluster of a rollout ended up, in a word (`failed` and `UNKNOWN` are explained
-/// under the table).
-fn result_word(item: &fleetdeck::model::run::ItemView) -> &'static str {
-    use fleetdeck::model::rollout::VerifyOutcome;
-    if item.failure.is_some() {
-        return "apply-failed";
-    }
-    if item.waiting.is_some() {
-        return "waiting";
-    }
-    match &item.verified {
-        Some(VerifyOutcome::Pass) => "succeeded",
-        Some(VerifyOutcome::Fail { .. }) => "failed",
-        Some(VerifyOutcome::Unknown { .. }) => "UNKNOWN",
-        None if item.applied.is_some() => "verifying",
-        None if item.staged.is_some() => "applying",
-        None => "pending",
-    }
 }

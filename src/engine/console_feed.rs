@@ -1,14 +1,13 @@
 //! Feeds the console from the journal: whether automation runs or is paused (and why, by
-//! whom), what change is in flight per cluster, and recent events. Reads the local journal
-//! file incrementally on a short interval; never talks to a cluster.
+//! whom), its runs and recent events. Reads the local journal file incrementally on a
+//! short interval; never talks to a cluster.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use tokio::sync::watch;
 
 use crate::journal::{EventQuery, JournalStore};
-use crate::model::run::{Event, EventBody, Projection, RunStatus};
+use crate::model::run::{Event, EventBody, Projection};
 use crate::tui::{Activity, JournalLine, JournalView};
 
 /// Recent lines kept for the console.
@@ -19,52 +18,6 @@ const TIMELINE: usize = 5000;
 const TEAM_EVERY: Duration = Duration::from_secs(5);
 
 pub use crate::model::run::describe;
-
-fn in_flight(projection: &Projection) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    for run in projection.runs.values() {
-        if matches!(run.status, RunStatus::Succeeded | RunStatus::Aborted) {
-            continue;
-        }
-        if run.is_rollout() {
-            // A rollout's clusters are its items: those it is applying to or verifying.
-            for (cluster, item) in &run.items {
-                let doing = match (&item.applied, &item.verified) {
-                    (_, Some(_)) => continue,
-                    (Some(_), None) => "verifying",
-                    (None, None) if !item.open_intents.is_empty() => "applying",
-                    (None, None) => continue,
-                };
-                out.insert(cluster.0.clone(), format!("{} · {doing}", run.id));
-            }
-            continue;
-        }
-        let Some(cluster) = &run.cluster else {
-            continue;
-        };
-        let current = run.items.iter().find_map(|(item, view)| {
-            let (step, at) = view.current_step()?;
-            (!matches!(at.status, crate::model::run::StepStatus::Succeeded))
-                .then(|| format!("{item} {step} {}", at.status.word()))
-        });
-        let text = match current {
-            Some(c) => format!("{} · {c}", run.id),
-            None => format!("{} · {}", run.id, run.status.word()),
-        };
-        out.insert(cluster.0.clone(), text);
-    }
-    // A frozen cluster takes no change, whatever is in flight on it.
-    for pause in projection.pauses.values() {
-        if let crate::model::run::PauseScope::Cluster { cluster } = &pause.scope {
-            let text = match out.remove(&cluster.0) {
-                Some(run) => format!("frozen · {run}"),
-                None => format!("frozen: {}", pause.reason),
-            };
-            out.insert(cluster.0.clone(), text);
-        }
-    }
-    out
-}
 
 /// [`feed`] from the journal `open` gives, trying again every `every` while it fails
 /// (a read-only console whose journal does not exist yet): until then the console's
@@ -168,62 +121,11 @@ pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, ever
             })
             .collect();
         let _ = activity_tx.send(Activity {
-            in_flight: in_flight(&projection),
             recent,
             connected: true,
             journal: JournalView::new(projection.clone(), timeline.clone()),
             team: team.clone(),
         });
         store.wait_for_change(every);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::ledger::ClusterId;
-    use crate::model::rollout::ReleaseDigest;
-    use crate::model::run::{
-        Actor, EventBody, EventLog, IdempotencyKey, ItemId, NewEvent, PauseScope, RunId,
-    };
-
-    #[test]
-    fn rollout_clusters_being_changed_and_frozen_clusters_are_in_flight() {
-        let mut log = EventLog(crate::tui::fixtures::journal_events());
-        let at = crate::tui::fixtures::now();
-        let mut applied = NewEvent::new(
-            at,
-            Actor("executor/e1".into()),
-            IdempotencyKey("applied".into()),
-            EventBody::ItemApplied {
-                digest: ReleaseDigest("sha256:ab".into()),
-            },
-        )
-        .with_run(RunId("ro-cni-1".into()));
-        applied.item = Some(ItemId::from("ap-sg-prod-01"));
-        log.push(applied);
-        log.push(
-            NewEvent::new(
-                at,
-                Actor("bob@ops".into()),
-                IdempotencyKey("freeze".into()),
-                EventBody::Paused {
-                    scope: PauseScope::Cluster {
-                        cluster: ClusterId("us-west-dev-01".into()),
-                    },
-                    reason: "registry outage".into(),
-                },
-            )
-            .with_cluster(ClusterId("us-west-dev-01".into())),
-        );
-        let flight = in_flight(&Projection::replay(&log.0));
-        assert_eq!(
-            flight.get("ap-sg-prod-01").map(String::as_str),
-            Some("ro-cni-1 · verifying")
-        );
-        assert_eq!(
-            flight.get("us-west-dev-01").map(String::as_str),
-            Some("frozen: registry outage")
-        );
     }
 }

@@ -187,6 +187,8 @@ mod tests {
             id: ClusterId::from("c1"),
             claims: Vec::new(),
             volumes: Vec::new(),
+            volumes_unreadable: None,
+            controllers: Default::default(),
             nodes,
             pods: Vec::new(),
             pdbs: Vec::new(),

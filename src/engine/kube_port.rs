@@ -154,6 +154,33 @@ impl KubePort {
     }
 }
 
+/// Whether the node's pods could be evicted now, budget by budget.
+fn pdb_headroom(view: &crate::model::fleet::ClusterView, node: &NodeName) -> CheckOutcome {
+    let node = crate::model::fleet::NodeName::from(node.as_str());
+    let blocking =
+        crate::model::capacity::budgets_blocking_drain(view, std::slice::from_ref(&node));
+    if blocking.is_empty() {
+        return CheckOutcome::Pass;
+    }
+    let each: Vec<String> = blocking
+        .iter()
+        .map(|b| {
+            format!(
+                "PDB {}/{} needs {} healthy pods and has {}: it would refuse {} of {node} now",
+                b.namespace,
+                b.name,
+                b.desired_healthy,
+                b.current_healthy,
+                crate::model::text::counted(i64::from(b.pods), "pod")
+            )
+        })
+        .collect();
+    CheckOutcome::Fail(format!(
+        "{}; not cordoning until it allows them",
+        each.join("; ")
+    ))
+}
+
 /// Whether a 409's message is a failed precondition (the API server words it
 /// "Precondition failed: UID in precondition: …").
 fn is_precondition_failure(message: &str) -> bool {
@@ -271,10 +298,12 @@ impl MaintenancePort for KubePort {
         let (pdb_headroom, capacity) = match &live {
             Some(c) if c.status.data_usable() => {
                 let view = held.apply(&c.view);
-                // PDBs are judged where they act: a refused eviction in the Drain step becomes
-                // a visible stuck step naming the PDB and its numbers, which a person can
-                // take over. Refusing here would hide that behind a generic precheck.
-                let pdb = CheckOutcome::Pass;
+                // Each of the node's pods judged as the node page judges it: a budget that
+                // would refuse one now keeps the node from being cordoned at all, rather
+                // than cordoned and then found undrainable. The step waits at Precheck
+                // naming the budget, until it allows the eviction or, past the deadline,
+                // a person has it. (A budget that turns later is still met in the Drain.)
+                let pdb = pdb_headroom(&c.view, node);
                 let index = ClusterIndex::new(&view, &self.capacity);
                 let report = what_if(
                     &index,
@@ -286,8 +315,33 @@ impl MaintenancePort for KubePort {
                 // Pods held on the node by their volume (a local volume, or a zonal one
                 // with no other node in the zone) wait for it to come back, as they
                 // would for any maintenance of it; their PDBs still govern the drain.
-                let capacity = if report.short_pods() == 0 {
+                // Volumes that cannot be read leave the pods that mount them with an
+                // unknown answer: unknown is not "free to move", the step waits.
+                let unknown: Vec<String> = report
+                    .unknown
+                    .iter()
+                    .map(|g| {
+                        format!(
+                            "{} of {} {}/{}",
+                            crate::model::text::counted(i64::from(g.pods), "pod"),
+                            g.owner.kind,
+                            g.namespace,
+                            g.owner.name
+                        )
+                    })
+                    .collect();
+                let capacity = if report.short_pods() == 0 && unknown.is_empty() {
                     CheckOutcome::Pass
+                } else if report.short_pods() == 0 {
+                    let why = c
+                        .view
+                        .volumes_unreadable
+                        .as_deref()
+                        .unwrap_or("volumes cannot be read");
+                    CheckOutcome::Unknown(format!(
+                        "{why}: whether {} can move is unknown",
+                        unknown.join("; ")
+                    ))
                 } else {
                     let groups: Vec<String> = report
                         .short_groups()

@@ -6,6 +6,7 @@ pub mod console_feed;
 pub mod executor;
 pub mod guard_watch;
 pub mod kube_port;
+pub mod ledger_watch;
 pub mod operator;
 pub mod program;
 pub mod prometheus;

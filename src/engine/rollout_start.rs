@@ -437,6 +437,8 @@ mod tests {
                 untested_before: Vec::new(),
             }],
             warnings: Vec::new(),
+            live_drift: Vec::new(),
+            not_observed: Vec::new(),
         };
         let new = |release: &str| NewRollout {
             rollout: rollout.clone(),

@@ -10,9 +10,12 @@ use std::sync::Arc;
 use super::pdb_index::PdbIndex;
 use super::project::{NodeVersions, ProjectionError};
 use super::reflect::Delta;
-use super::slim::{Claims, Item, ItemOf, NamespacedKey, Nodes, Pdbs, Pods, SlimKind, Volumes};
+use super::slim::{
+    Claims, Item, ItemOf, Jobs, NamespacedKey, Nodes, Pdbs, Pods, ReplicaSets, SlimKind, Volumes,
+};
 use crate::model::fleet::{
-    ClaimView, ClusterId, ClusterView, NodeView, PdbView, PodView, RequiredDomain, VolumeView,
+    ClaimView, ClusterId, ClusterView, NodeView, OwnerRef, PdbView, PodView, RequiredDomain,
+    VolumeView,
 };
 
 /// How one resource kind is kept: where its views live in the shared `ClusterView`, and
@@ -189,6 +192,74 @@ const VOLUMES: Kind<Arc<str>, VolumeView> = Kind {
 
 type TableOf<K> = Table<<K as SlimKind>::Key, <K as SlimKind>::View, <K as SlimKind>::Extra>;
 
+/// The controllers of one kind of pod owner (ReplicaSets' Deployments, Jobs' CronJobs),
+/// kept in the view's `controllers` only: a few dozen bytes per ReplicaSet, nothing per pod.
+struct ControllerTable {
+    /// `ReplicaSet` or `Job`.
+    kind: &'static str,
+    /// The list being collected.
+    pending: Option<Vec<(NamespacedKey, OwnerRef)>>,
+}
+
+impl ControllerTable {
+    fn new(kind: &'static str) -> Self {
+        ControllerTable {
+            kind,
+            pending: None,
+        }
+    }
+
+    /// Applies one delta; returns whether the view changed.
+    fn apply(
+        &mut self,
+        delta: Delta<Item<NamespacedKey, Option<OwnerRef>, ()>>,
+        view: &mut Arc<ClusterView>,
+    ) -> bool {
+        let set = |view: &mut Arc<ClusterView>,
+                   (namespace, name): NamespacedKey,
+                   owner: Option<OwnerRef>| {
+            if view.controllers.of(&namespace, self.kind, &name) == owner.as_ref() {
+                return false;
+            }
+            Arc::make_mut(view)
+                .controllers
+                .set(namespace, Arc::from(self.kind), name, owner)
+        };
+        match delta {
+            Delta::ListStarted => {
+                self.pending = Some(Vec::new());
+                false
+            }
+            Delta::Page(items) => {
+                let pending = self.pending.get_or_insert_with(Vec::new);
+                pending.extend(items.into_iter().filter_map(|item| match item.view {
+                    Ok((Some(owner), ())) => Some((item.key, owner)),
+                    _ => None,
+                }));
+                false
+            }
+            Delta::ListDone => {
+                let Some(pending) = self.pending.take() else {
+                    return false;
+                };
+                let mut controllers = view.controllers.clone();
+                let entries = pending
+                    .into_iter()
+                    .map(|((ns, name), owner)| (ns, name, owner));
+                if !controllers.replace_kind(self.kind, entries) {
+                    return false;
+                }
+                Arc::make_mut(view).controllers = controllers;
+                true
+            }
+            // One that cannot be read names nothing: its pods name it themselves.
+            Delta::Applied(item) => set(view, item.key, item.view.ok().and_then(|(o, ())| o)),
+            Delta::Deleted(item) => set(view, item.key, None),
+            Delta::Alive | Delta::Failed { .. } => false,
+        }
+    }
+}
+
 /// The slim state of one cluster.
 pub struct ClusterStore {
     view: Arc<ClusterView>,
@@ -197,6 +268,8 @@ pub struct ClusterStore {
     pdbs: TableOf<Pdbs>,
     claims: TableOf<Claims>,
     volumes: TableOf<Volumes>,
+    replica_sets: ControllerTable,
+    jobs: ControllerTable,
     pdb_links_stale: bool,
     volume_links_stale: bool,
     /// The last reason an object could not be read.
@@ -213,6 +286,8 @@ impl ClusterStore {
             pdbs: Table::new(),
             claims: Table::new(),
             volumes: Table::new(),
+            replica_sets: ControllerTable::new("ReplicaSet"),
+            jobs: ControllerTable::new("Job"),
             pdb_links_stale: false,
             volume_links_stale: false,
             last_unreadable: None,
@@ -229,6 +304,26 @@ impl ClusterStore {
             self.link_volumes();
         }
         Arc::clone(&self.view)
+    }
+
+    /// Applies one ReplicaSet delta (its controller); returns whether anything changed.
+    pub fn apply_replica_set(&mut self, delta: Delta<ItemOf<ReplicaSets>>) -> bool {
+        self.replica_sets.apply(delta, &mut self.view)
+    }
+
+    /// Applies one Job delta (its controller); returns whether anything changed.
+    pub fn apply_job(&mut self, delta: Delta<ItemOf<Jobs>>) -> bool {
+        self.jobs.apply(delta, &mut self.view)
+    }
+
+    /// Records why claims or volumes cannot be read (`None`: they can); whether the view
+    /// changed.
+    pub fn set_volumes_unreadable(&mut self, why: Option<&str>) -> bool {
+        if self.view.volumes_unreadable.as_deref() == why {
+            return false;
+        }
+        Arc::make_mut(&mut self.view).volumes_unreadable = why.map(Arc::from);
+        true
     }
 
     /// Objects left out now because their latest state could not be read (including
@@ -525,6 +620,64 @@ mod tests {
             "spec": {"volumeName": "pv-1"}
         }))));
         assert_eq!(domain(&mut store, "pg-0"), None);
+    }
+
+    #[test]
+    fn replica_sets_and_jobs_name_the_workload_their_pods_belong_to() {
+        let controlled = |ns: &str, name: &str, owner: Option<(&str, &str)>| {
+            let mut meta = serde_json::json!({"name": name, "namespace": ns});
+            if let Some((kind, owner)) = owner {
+                meta["ownerReferences"] = serde_json::json!([
+                    {"apiVersion": "apps/v1", "kind": kind, "name": owner, "uid": "u", "controller": true}
+                ]);
+            }
+            serde_json::json!({"metadata": meta, "spec": {"replicas": 3}, "status": {}})
+        };
+        let mut store = ClusterStore::new("c1");
+        store.apply_replica_set(Delta::ListStarted);
+        store.apply_replica_set(Delta::Page(vec![
+            item::<ReplicaSets>(controlled(
+                "shop",
+                "web-54fb655679",
+                Some(("Deployment", "web")),
+            )),
+            item::<ReplicaSets>(controlled("ml", "llm-serve", None)),
+        ]));
+        assert!(store.apply_replica_set(Delta::ListDone));
+        assert!(store.apply_job(Delta::Applied(item::<Jobs>(controlled(
+            "batch",
+            "report-29100",
+            Some(("CronJob", "report"))
+        )))));
+        let view = store.view();
+        let named = |ns: &str, kind: &str, name: &str| {
+            view.controllers.of(ns, kind, name).map(ToString::to_string)
+        };
+        assert_eq!(
+            named("shop", "ReplicaSet", "web-54fb655679").as_deref(),
+            Some("Deployment web")
+        );
+        assert_eq!(
+            named("batch", "Job", "report-29100").as_deref(),
+            Some("CronJob report")
+        );
+        assert_eq!(
+            named("ml", "ReplicaSet", "llm-serve"),
+            None,
+            "a bare ReplicaSet names itself"
+        );
+        // The same object again changes nothing; its deletion forgets it.
+        assert!(!store.apply_job(Delta::Applied(item::<Jobs>(controlled(
+            "batch",
+            "report-29100",
+            Some(("CronJob", "report"))
+        )))));
+        assert!(store.apply_job(Delta::Deleted(item::<Jobs>(controlled(
+            "batch",
+            "report-29100",
+            Some(("CronJob", "report"))
+        )))));
+        assert_eq!(store.view().controllers.len(), 1);
     }
 
     #[test]

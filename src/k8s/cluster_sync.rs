@@ -15,7 +15,7 @@ use super::cluster_store::ClusterStore;
 use super::connect::{ClusterClient, ConnectOptions, connect};
 use super::reflect::{Delta, ReflectOptions, describe_error, reflect};
 use super::retry::{RetryPolicy, retry_read};
-use super::slim::{Claims, ItemOf, Nodes, Pdbs, Pods, Volumes};
+use super::slim::{Claims, ItemOf, Jobs, Nodes, Pdbs, Pods, ReplicaSets, Volumes};
 use crate::model::fleet::ClusterView;
 use crate::model::ledger::Cluster;
 use crate::model::live::{
@@ -64,6 +64,13 @@ pub const IDENTITY_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest wait between two ticks of a quiet cluster's loop.
 const QUIET_TICK: Duration = Duration::from_secs(1);
 
+/// A newer sign of life (a bookmark) of a quiet cluster is published once it is this
+/// share of the staleness limit newer than the one published (15 s of the 150 s limit):
+/// the age readers see is the server's bookmark gap plus at most this, which leaves half
+/// the limit as margin on a real server (bookmarks about once a minute). Each publish of
+/// a quiet cluster costs a snapshot of it (no lists, no requests).
+const HEARTBEAT_SHARE: u32 = 10;
+
 /// A published update: the cluster's position in the ledger and its new snapshot.
 pub type ClusterUpdate = (usize, Arc<ClusterSnapshot>);
 
@@ -77,17 +84,34 @@ struct ResourceState {
     last_ok: Option<Timestamp>,
     /// Why the server refuses to serve this optional resource (403, 404), while it does.
     refused: Option<String>,
+    /// The same in a few words (`persistentvolumes cannot be read (forbidden)`), for the
+    /// view: what the capacity model cannot know without it.
+    unreadable: Option<String>,
 }
 
-/// The watched resources, in the order of the sync loop's channels, and whether each is
-/// optional: claims and volumes only refine the view (they pin pods to their volumes'
-/// domains), so one the server refuses to serve leaves the cluster usable.
-const RESOURCES: [(&str, bool); 5] = [
-    ("nodes", false),
-    ("pods", false),
-    ("poddisruptionbudgets", false),
-    ("persistentvolumeclaims", true),
-    ("persistentvolumes", true),
+/// What the view loses when the server refuses to serve a watched resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Need {
+    /// Nothing can be known without it: its failure is the cluster's.
+    Required,
+    /// Pins pods to their volumes' domains: refused, the cluster stays usable but reads
+    /// Degraded, and moves of pods that mount claims are unknown.
+    VolumePins,
+    /// Names what pods are instances of (a ReplicaSet's Deployment, a Job's CronJob):
+    /// refused, pods are named by their own controller; nothing else changes.
+    Naming,
+}
+
+/// The watched resources, in the order of the sync loop's channels, and what each is
+/// needed for.
+const RESOURCES: [(&str, Need); 7] = [
+    ("nodes", Need::Required),
+    ("pods", Need::Required),
+    ("poddisruptionbudgets", Need::Required),
+    ("persistentvolumeclaims", Need::VolumePins),
+    ("persistentvolumes", Need::VolumePins),
+    ("replicasets", Need::Naming),
+    ("jobs", Need::Naming),
 ];
 
 struct Loop {
@@ -339,8 +363,8 @@ impl Drop for PendingIdentityRead {
     }
 }
 
-/// Watches the five resources (nodes, pods, PDBs, claims, volumes) until the consumer
-/// goes away (returns false).
+/// Watches the seven resources (nodes, pods, PDBs, claims, volumes, and the ReplicaSets
+/// and Jobs that name what pods belong to) until the consumer goes away (returns false).
 async fn watch(
     state: &mut Loop,
     client: &ClusterClient,
@@ -351,6 +375,8 @@ async fn watch(
     let (pdb_tx, mut pdb_rx) = mpsc::channel::<Delta<ItemOf<Pdbs>>>(64);
     let (claim_tx, mut claim_rx) = mpsc::channel::<Delta<ItemOf<Claims>>>(64);
     let (volume_tx, mut volume_rx) = mpsc::channel::<Delta<ItemOf<Volumes>>>(64);
+    let (replica_set_tx, mut replica_set_rx) = mpsc::channel::<Delta<ItemOf<ReplicaSets>>>(64);
+    let (job_tx, mut job_rx) = mpsc::channel::<Delta<ItemOf<Jobs>>>(64);
     let reflect_options = state.options.reflect;
     let tasks = [
         tokio::spawn(reflect::<Nodes>(
@@ -378,6 +404,16 @@ async fn watch(
             reflect_options,
             volume_tx,
         )),
+        tokio::spawn(reflect::<ReplicaSets>(
+            client.client.clone(),
+            naming_options(reflect_options),
+            replica_set_tx,
+        )),
+        tokio::spawn(reflect::<Jobs>(
+            client.client.clone(),
+            naming_options(reflect_options),
+            job_tx,
+        )),
     ];
     // Abort the reflectors whenever this function returns.
     struct AbortOnDrop<const N: usize>([tokio::task::JoinHandle<()>; N]);
@@ -391,7 +427,7 @@ async fn watch(
     let _guard = AbortOnDrop(tasks);
 
     let mut store = ClusterStore::new(&state.cluster.id.0);
-    let mut resources: [ResourceState; 5] = Default::default();
+    let mut resources: [ResourceState; RESOURCES.len()] = Default::default();
     let mut dirty = true;
     // The tick publishes what changed (at most every `publish_every`), ages the status and
     // starts identity re-reads. While nothing changed it comes once a second at most: a
@@ -415,9 +451,13 @@ async fn watch(
     let mut identity_read: Option<PendingIdentityRead> = None;
     // Readers judge the published facts against their own clock (the console ages a
     // snapshot nobody replaces): a quiet cluster's bookmarks must reach them well within
-    // the staleness limit, or it would read Unknown while it is fine.
-    let heartbeat = jiff::SignedDuration::try_from(state.options.stale_after / 3)
-        .unwrap_or(jiff::SignedDuration::from_secs(50));
+    // the staleness limit, or it would read Unknown while it is fine. A real API server
+    // bookmarks an idle watch about once a minute, so the data's true age already cycles
+    // up to a minute; what readers see is that plus how long a newer sign of life waits to
+    // be published. Publishing it once it is a tenth of the limit newer keeps the age
+    // readers see under ~60 s + 15 s against the 150 s limit (see `HEARTBEAT_SHARE`).
+    let heartbeat = jiff::SignedDuration::try_from(state.options.stale_after / HEARTBEAT_SHARE)
+        .unwrap_or(jiff::SignedDuration::from_secs(15));
     loop {
         if dirty {
             let soon = tokio::time::Instant::now() + publish_every;
@@ -431,6 +471,8 @@ async fn watch(
             Some(delta) = pdb_rx.recv() => { let p = progress_of(&delta); (2, store.apply_pdb(delta), p) }
             Some(delta) = claim_rx.recv() => { let p = progress_of(&delta); (3, store.apply_claim(delta), p) }
             Some(delta) = volume_rx.recv() => { let p = progress_of(&delta); (4, store.apply_volume(delta), p) }
+            Some(delta) = replica_set_rx.recv() => { let p = progress_of(&delta); (5, store.apply_replica_set(delta), p) }
+            Some(delta) = job_rx.recv() => { let p = progress_of(&delta); (6, store.apply_job(delta), p) }
             read = async {
                 match identity_read.as_mut() {
                     Some(pending) => (&mut pending.0).await,
@@ -499,30 +541,51 @@ async fn watch(
                 error,
                 refused: true,
                 ..
-            } if RESOURCES[which].1 => {
+            } if RESOURCES[which].1 != Need::Required => {
                 let resource = &mut resources[which];
-                resource.refused = Some(format!(
-                    "{} cannot be read ({error}): pods are not pinned to their volumes' domains",
-                    RESOURCES[which].0
-                ));
+                let unreadable = format!("{} cannot be read ({error})", RESOURCES[which].0);
+                let consequence = match RESOURCES[which].1 {
+                    Need::Naming => "pods are named by their own controller",
+                    _ => "pods are not pinned to their volumes' domains",
+                };
+                resource.refused = Some(format!("{unreadable}: {consequence}"));
+                resource.unreadable = Some(unreadable);
+                if RESOURCES[which].1 == Need::Naming {
+                    tracing::info!(cluster = %state.cluster.id, %error, "{}", RESOURCES[which].0);
+                }
                 Progress::ListDone
             }
             Progress::ListDone => {
                 resources[which].refused = None;
+                resources[which].unreadable = None;
                 Progress::ListDone
             }
             // Its retries are not news: no relist, no doubt about the identity.
             Progress::ListStarted if resources[which].refused.is_some() => Progress::Data,
             other => other,
         };
-        state.facts.partial = resources.iter().find_map(|r| r.refused.clone());
+        // Only missing volume data makes the view partial: without a ReplicaSet's owner
+        // a pod is still counted and placed, only named by its ReplicaSet.
+        let volume_data = || {
+            resources
+                .iter()
+                .zip(RESOURCES)
+                .filter(|(_, (_, need))| *need == Need::VolumePins)
+        };
+        state.facts.partial = volume_data().find_map(|(r, _)| r.refused.clone());
+        // The view says which volume data it lacks: a pod mounting a claim can then not
+        // be judged free to move.
+        if RESOURCES[which].1 == Need::VolumePins {
+            let unreadable = volume_data().find_map(|(r, _)| r.unreadable.as_deref());
+            dirty |= store.set_volumes_unreadable(unreadable);
+        }
         // The data is as old as its oldest part: a pods watch that keeps failing to list
         // again must not be hidden by the nodes' bookmarks. A list about to start is the
-        // reflector's own word, not the server's; a refused optional resource has no age.
+        // reflector's own word, not the server's; a refused optional resource has no age,
+        // and the resources that only name workloads are not the data health is judged on.
         if !matches!(progress, Progress::Failed { .. } | Progress::ListStarted) {
             resources[which].last_ok = Some(Timestamp::now());
-            let oldest = resources
-                .iter()
+            let oldest = judged(&resources)
                 .filter(|r| r.refused.is_none())
                 .map(|r| r.last_ok)
                 .min()
@@ -550,26 +613,33 @@ async fn watch(
                 error, unreachable, ..
             } => {
                 resource.failing = Some(unreachable);
-                state.last_error = Some(error);
+                if RESOURCES[which].1 == Need::Naming {
+                    // Names wait; the cluster's status does not depend on them.
+                    tracing::debug!(cluster = %state.cluster.id, %error, "{}", RESOURCES[which].0);
+                } else {
+                    state.last_error = Some(error);
+                }
             }
             Progress::Data => {}
         }
-        let all_listed = resources.iter().all(|r| r.listed_once);
+        // A view is published, and its status judged, on what capacity and health need:
+        // without its ReplicaSets a pod is still counted, only named by its ReplicaSet.
+        let all_listed = judged(&resources).all(|r| r.listed_once);
         state.facts.listed = all_listed;
-        if all_listed || resources.iter().any(|r| r.failing.is_some()) {
+        if all_listed || judged(&resources).any(|r| r.failing.is_some()) {
             // First lists done, or one of them failed (it is retried with backoff, which
             // may take long, or never succeed: no RBAC, no such API): let another cluster
             // start its lists.
             permit.take();
         }
-        let failing: Vec<bool> = resources.iter().filter_map(|r| r.failing).collect();
+        let failing: Vec<bool> = judged(&resources).filter_map(|r| r.failing).collect();
         let phase = if !failing.is_empty() {
             SyncPhase::Failing {
                 unreachable: failing.iter().all(|u| *u),
             }
         } else if all_listed {
             SyncPhase::Watching {
-                complete: resources.iter().all(|r| !r.relisting),
+                complete: judged(&resources).all(|r| !r.relisting),
             }
         } else {
             SyncPhase::Connecting
@@ -590,6 +660,33 @@ async fn watch(
         }
     }
 }
+
+/// The resources a cluster's status is judged on: all but those that only name workloads.
+fn judged(resources: &[ResourceState]) -> impl Iterator<Item = &ResourceState> {
+    resources
+        .iter()
+        .zip(RESOURCES)
+        .filter(|(_, (_, need))| *need != Need::Naming)
+        .map(|(r, _)| r)
+}
+
+/// How the resources that only name workloads (ReplicaSets, Jobs) are read: as the others,
+/// but one that fails (a server that refuses it: no RBAC) is asked again after up to half
+/// a minute at first and up to five minutes later, rather than within a second and every
+/// half minute: a name is not worth a steady trickle of requests.
+fn naming_options(
+    mut options: crate::k8s::reflect::ReflectOptions,
+) -> crate::k8s::reflect::ReflectOptions {
+    options.backoff.base = options.backoff.base.max(NAMING_RETRY_FIRST);
+    options.backoff.max = options.backoff.max.max(NAMING_RETRY_MAX);
+    options
+}
+
+/// The longest first wait before asking again for a naming resource that failed.
+const NAMING_RETRY_FIRST: Duration = Duration::from_secs(30);
+
+/// The longest wait before asking again for a naming resource the server refused.
+const NAMING_RETRY_MAX: Duration = Duration::from_secs(300);
 
 /// What a delta says about the watch's health, separately from the data it carries.
 enum Progress {

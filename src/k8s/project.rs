@@ -217,6 +217,7 @@ pub fn project_pod(
             .map(|n| NodeName(interner.intern(n))),
         phase,
         ready: pod.ready.as_deref() == Some("True"),
+        mounts_claims: !pod.spec.claims.is_empty(),
         owner,
         requests: effective_requests(&spec),
         node_selector,

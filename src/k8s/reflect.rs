@@ -374,7 +374,7 @@ async fn list_then_watch<K: SlimKind>(
     // Watch from the list's version, resuming after quiet ends.
     let mut version = resource_version;
     loop {
-        let params = WatchParams::default().timeout(options.watch_timeout_secs);
+        let params = watch_params(options);
         let started =
             tokio::time::timeout(options.watch_start_timeout, api.watch(&params, &version));
         let stream = match started.await {
@@ -445,6 +445,15 @@ async fn list_then_watch<K: SlimKind>(
     }
 }
 
+/// A watch's parameters: it ends after `watch_timeout_secs` (and is resumed), and asks for
+/// bookmarks (`allowWatchBookmarks=true`): on an idle resource they are the only sign that
+/// the server is alive and the data current, about once a minute from a real API server.
+fn watch_params(options: &ReflectOptions) -> WatchParams {
+    let mut params = WatchParams::default().timeout(options.watch_timeout_secs);
+    params.bookmarks = true;
+    params
+}
+
 /// An object event as a delta (moving `version` to the object's), or the failure of the
 /// watch: an error event, a stream error, or an object that could not be decoded.
 fn object_delta<K: SlimKind>(
@@ -486,5 +495,15 @@ mod tests {
             describe_error(&error),
             "API error: persistentvolumes is forbidden: User \"fleetdeck\" cannot list (Forbidden, HTTP 403)"
         );
+    }
+
+    #[test]
+    fn watches_ask_for_bookmarks() {
+        let request = kube::core::Request::new("/api/v1/pods")
+            .watch(&watch_params(&ReflectOptions::default()), "42")
+            .expect("request");
+        let uri = request.uri().to_string();
+        assert!(uri.contains("allowWatchBookmarks=true"), "{uri}");
+        assert!(uri.contains("timeoutSeconds=290"), "{uri}");
     }
 }

@@ -15,7 +15,7 @@ use super::json_reader::{JsonError, Reader};
 use super::project::{self, NodeVersions, PdbSelector, PodLinks, ProjectionError};
 use super::slim_de::{self, Owner, Quantities};
 use crate::model::fleet::{
-    ClaimView, Interner, NodeView, PdbView, PodPhase, PodView, TaintEffect, VolumeView,
+    ClaimView, Interner, NodeView, OwnerRef, PdbView, PodPhase, PodView, TaintEffect, VolumeView,
 };
 
 /// One object as the store receives it: its key, and its view with the facts kept beside
@@ -69,6 +69,65 @@ pub enum Claims {}
 /// PersistentVolumes, keyed by name.
 #[derive(Debug)]
 pub enum Volumes {}
+
+/// ReplicaSets, keyed by namespace and name: only their controller (a Deployment) is kept.
+#[derive(Debug)]
+pub enum ReplicaSets {}
+
+/// Jobs, keyed by namespace and name: only their controller (a CronJob) is kept.
+#[derive(Debug)]
+pub enum Jobs {}
+
+/// A ReplicaSet or Job as kept: its controller, if it has one.
+type Controlled = Item<NamespacedKey, Option<OwnerRef>, ()>;
+
+/// Reads a ReplicaSet or Job for its controller only.
+fn decode_controlled<'a>(
+    reader: &mut Reader<'a>,
+    interner: &mut Interner,
+) -> Result<(Controlled, Option<Cow<'a, str>>), JsonError> {
+    let metadata = slim_de::metadata_only(reader)?;
+    let key = metadata.key(interner);
+    let controller = metadata.controller.as_ref().map(|o| OwnerRef {
+        kind: interner.intern(&o.kind),
+        name: interner.intern(&o.name),
+    });
+    Ok((
+        Item {
+            key,
+            view: Ok((controller, ())),
+        },
+        metadata.resource_version,
+    ))
+}
+
+impl SlimKind for ReplicaSets {
+    const PATH: &'static str = "/apis/apps/v1/replicasets";
+    type Key = NamespacedKey;
+    type View = Option<OwnerRef>;
+    type Extra = ();
+
+    fn decode<'a>(
+        reader: &mut Reader<'a>,
+        interner: &mut Interner,
+    ) -> Result<(ItemOf<Self>, Option<Cow<'a, str>>), JsonError> {
+        decode_controlled(reader, interner)
+    }
+}
+
+impl SlimKind for Jobs {
+    const PATH: &'static str = "/apis/batch/v1/jobs";
+    type Key = NamespacedKey;
+    type View = Option<OwnerRef>;
+    type Extra = ();
+
+    fn decode<'a>(
+        reader: &mut Reader<'a>,
+        interner: &mut Interner,
+    ) -> Result<(ItemOf<Self>, Option<Cow<'a, str>>), JsonError> {
+        decode_controlled(reader, interner)
+    }
+}
 
 /// Namespace and name.
 pub type NamespacedKey = (Arc<str>, Arc<str>);

@@ -255,6 +255,20 @@ fn claim_name<'a>(r: &mut Reader<'a>) -> Result<Option<Cow<'a, str>>> {
     Ok(name)
 }
 
+/// An object read for its metadata only (a ReplicaSet or a Job: its controller, which
+/// names what its pods are an instance of); everything else is skipped.
+pub fn metadata_only<'a>(r: &mut Reader<'a>) -> Result<SlimMeta<'a>> {
+    let mut metadata = SlimMeta::default();
+    r.object(|r, key| {
+        match &*key {
+            "metadata" => metadata = meta(r)?,
+            _ => r.skip()?,
+        }
+        Ok(())
+    })?;
+    Ok(metadata)
+}
+
 /// A PersistentVolumeClaim.
 pub fn claim<'a>(r: &mut Reader<'a>) -> Result<SlimClaim<'a>> {
     let mut claim = SlimClaim::default();

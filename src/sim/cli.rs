@@ -55,7 +55,7 @@ pub async fn serve_from_cli(args: SimArgs) -> Result<(), SimError> {
     // nothing: the fleet is served until Ctrl-C either way.
     let _ = writeln!(
         std::io::stdout().lock(),
-        "fleetdeck sim: scenario {} ({clusters} clusters, {nodes} nodes, {pods} pods) serving on http://{addr}/clusters/<id>; kubeconfig {}",
+        "fleetdeck sim: scenario {} ({clusters} clusters, {nodes} nodes, {pods} pods) serving on https://{addr}/clusters/<id>; kubeconfig {}",
         scenario.name,
         args.write_kubeconfig.display()
     );

@@ -53,8 +53,8 @@ fn route(fleet: &SimFleet, method: &Method, rest: &str, body: &[u8]) -> Result<R
                 .iter()
                 .map(|c| {
                     let st = c.lock();
-                    json!({"id": c.profile.id, "resourceVersion": st.store.rv(), "nodes": st.store.count(Kind::Node),
-                        "pods": st.store.count(Kind::Pod), "faults": c.faults()})
+                    json!({"id": c.profile.id, "resourceVersion": st.store.rv(), "nodes": st.store.count(Kind::NODE),
+                        "pods": st.store.count(Kind::POD), "faults": c.faults()})
                 })
                 .collect();
             Ok(value_response(200, &json!({"clusters": items})))

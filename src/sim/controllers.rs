@@ -47,12 +47,12 @@ impl Pass<'_> {
     /// Stores pod `i` of [`Pass::pods`].
     pub fn put_pod(&mut self, i: usize) {
         let pod = self.pods[i].clone();
-        self.put(Kind::Pod, pod);
+        self.put(Kind::POD, pod);
     }
 
     /// Creates a pod.
     pub fn create_pod(&mut self, pod: Value) {
-        self.put(Kind::Pod, pod.clone());
+        self.put(Kind::POD, pod.clone());
         self.pods.push(pod);
     }
 
@@ -82,24 +82,28 @@ impl Pass<'_> {
 pub fn reconcile(cluster: &Cluster, st: &mut ClusterState, faults: &Faults) -> Option<f64> {
     let mut next = None;
     for _ in 0..4 {
+        let finished =
+            super::crd::reconcile(cluster, st) | super::lifecycle::reconcile(cluster, st);
         let clock = &cluster.clock;
         let mut pass = Pass {
-            pods: st.store.values(Kind::Pod, None),
+            pods: st.store.values(Kind::POD, None),
             st,
             now: clock.now_rfc3339(),
             now_secs: clock.elapsed_secs(),
-            changed: false,
+            changed: finished,
             next: None,
         };
         let nodes_health = kubelet::nodes(&mut pass, faults);
         kubelet::pods(&mut pass, cluster, faults, &nodes_health);
         workloads::deployments(&mut pass);
         workloads::replica_sets(&mut pass);
+        super::jobs::reconcile(&mut pass);
         stateful_sets::reconcile(&mut pass);
         let fits = node_fits(&pass);
         workloads::daemon_sets(&mut pass, &fits);
         schedule(&mut pass, fits);
         disruption::reconcile(&mut pass);
+        super::services::reconcile(&mut pass);
         next = pass.next;
         if !pass.changed {
             break;
@@ -121,7 +125,7 @@ fn node_fits(pass: &Pass) -> Vec<NodeFit> {
     let mut fits: Vec<NodeFit> = pass
         .st
         .store
-        .values(Kind::Node, None)
+        .values(Kind::NODE, None)
         .iter()
         .map(NodeFit::of)
         .collect();
@@ -187,7 +191,7 @@ fn schedule(pass: &mut Pass, mut fits: Vec<NodeFit>) {
                 let (ns, name, uid) = ids(&pass.pods[i]);
                 let msg = format!("Successfully assigned {ns}/{name} to {}", fits[n].name);
                 let about = Involved {
-                    kind: Kind::Pod,
+                    kind: Kind::POD,
                     ns: &ns,
                     name: &name,
                     uid: &uid,
@@ -222,7 +226,7 @@ fn schedule(pass: &mut Pass, mut fits: Vec<NodeFit>) {
                     pass.put_pod(i);
                     let (ns, name, uid) = ids(&pass.pods[i]);
                     let about = Involved {
-                        kind: Kind::Pod,
+                        kind: Kind::POD,
                         ns: &ns,
                         name: &name,
                         uid: &uid,

@@ -1,5 +1,8 @@
-//! Delete and delete-collection: grace periods for pods, finalizers, preconditions,
-//! protected namespaces and background cascading to dependents.
+//! Delete and delete-collection as the API server does them: grace periods for pods,
+//! finalizers, preconditions, protected namespaces, namespace termination, and the three
+//! propagation policies (Background: dependents are collected after the owner is gone;
+//! Foreground: the owner waits with the `foregroundDeletion` finalizer until its
+//! blocking dependents are gone; Orphan: dependents lose their owner reference).
 
 use axum::response::Response;
 use serde_json::{Value, json};
@@ -9,16 +12,50 @@ use super::error::ApiError;
 use super::fleet::{Cluster, ClusterState};
 use super::http::{ApiRequest, value_response};
 use super::objects::deleting;
-use super::resource::Kind;
-use super::store::str_at;
+use super::resource::{Kind, ResourceType};
+use super::store::{Key, str_at};
+
+/// The finalizer that holds an owner until its blocking dependents are gone.
+pub const FOREGROUND: &str = "foregroundDeletion";
+/// The finalizer the namespace controller removes once a namespace is empty.
+pub const NAMESPACE_FINALIZER: &str = "kubernetes";
+
+/// What happens to an owner's dependents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Propagation {
+    /// Dependents are deleted after the owner is gone.
+    Background,
+    /// The owner stays (with `foregroundDeletion`) until its dependents are gone.
+    Foreground,
+    /// Dependents keep running without their owner reference.
+    Orphan,
+}
 
 /// `DeleteOptions` from the body or the query.
-struct DeleteOptions {
-    grace: Option<i64>,
-    orphan: bool,
-    uid: Option<String>,
-    rv: Option<String>,
-    dry_run: bool,
+pub struct DeleteOptions {
+    /// `gracePeriodSeconds`.
+    pub grace: Option<i64>,
+    /// `propagationPolicy` (or the legacy `orphanDependents`).
+    pub propagation: Propagation,
+    /// `preconditions.uid`.
+    pub uid: Option<String>,
+    /// `preconditions.resourceVersion`.
+    pub rv: Option<String>,
+    /// `dryRun: [All]` from the body or the query: answer, change nothing.
+    pub dry_run: bool,
+}
+
+impl DeleteOptions {
+    /// Background propagation with the object's own grace period.
+    pub fn background() -> DeleteOptions {
+        DeleteOptions {
+            grace: None,
+            propagation: Propagation::Background,
+            uid: None,
+            rv: None,
+            dry_run: false,
+        }
+    }
 }
 
 fn delete_options(req: &ApiRequest) -> Result<DeleteOptions, ApiError> {
@@ -38,11 +75,18 @@ fn delete_options(req: &ApiRequest) -> Result<DeleteOptions, ApiError> {
         .and_then(Value::as_str)
         .map(String::from)
         .or_else(|| req.query.get("propagationPolicy").cloned());
-    let orphan = policy.as_deref() == Some("Orphan")
-        || body.get("orphanDependents").and_then(Value::as_bool) == Some(true);
+    let orphan_dependents = body
+        .get("orphanDependents")
+        .and_then(Value::as_bool)
+        .or_else(|| req.query.get("orphanDependents").map(|v| v == "true"));
+    let propagation = match (policy.as_deref(), orphan_dependents) {
+        (Some("Foreground"), _) => Propagation::Foreground,
+        (Some("Orphan"), _) | (None, Some(true)) => Propagation::Orphan,
+        _ => Propagation::Background,
+    };
     Ok(DeleteOptions {
         grace,
-        orphan,
+        propagation,
         uid: body
             .pointer("/preconditions/uid")
             .and_then(Value::as_str)
@@ -55,63 +99,198 @@ fn delete_options(req: &ApiRequest) -> Result<DeleteOptions, ApiError> {
     })
 }
 
-/// Deletes one object (graceful for bound pods; finalizers respected). Returns the
-/// object's state after the call.
+fn has_finalizers(obj: &Value) -> bool {
+    obj.pointer("/metadata/finalizers")
+        .and_then(Value::as_array)
+        .is_some_and(|f| !f.is_empty())
+}
+
+/// Adds a finalizer to an object (once).
+fn add_finalizer(obj: &mut Value, finalizer: &str) {
+    if !obj["metadata"]["finalizers"].is_array() {
+        obj["metadata"]["finalizers"] = json!([]);
+    }
+    if let Some(list) = obj["metadata"]["finalizers"].as_array_mut()
+        && !list.iter().any(|f| f == finalizer)
+    {
+        list.push(json!(finalizer));
+    }
+}
+
+/// Keys (slot, namespace, name) of the objects that name `owner` among their owners:
+/// in the owner's namespace for a namespaced owner, among cluster-scoped objects
+/// otherwise.
+pub fn dependents_of(st: &ClusterState, owner: &Value) -> Vec<(Kind, Key)> {
+    let uid = str_at(owner, "/metadata/uid");
+    let ns = str_at(owner, "/metadata/namespace");
+    let mut out = Vec::new();
+    for slot in st.store.used_slots() {
+        for key in st.store.dependents(slot, Some(&ns), &uid) {
+            out.push((slot, key));
+        }
+    }
+    out
+}
+
+/// Removes the owner reference to `owner_uid` from an object.
+fn drop_owner_ref(st: &mut ClusterState, slot: Kind, key: &Key, owner_uid: &str) {
+    let Some(mut obj) = st.store.get_value(slot, &key.0, &key.1) else {
+        return;
+    };
+    if let Some(refs) = obj
+        .pointer_mut("/metadata/ownerReferences")
+        .and_then(Value::as_array_mut)
+    {
+        refs.retain(|r| r.get("uid").and_then(Value::as_str) != Some(owner_uid));
+        if refs.is_empty()
+            && let Some(m) = obj["metadata"].as_object_mut()
+        {
+            m.remove("ownerReferences");
+        }
+    }
+    st.store.put(slot, obj);
+}
+
+/// The garbage collector's answer to an owner that is gone: a dependent whose owners
+/// are all gone is deleted (in the background); one that still has another owner only
+/// loses the reference.
+pub fn collect_garbage(cluster: &Cluster, st: &mut ClusterState, owner: &Value) {
+    let uid = str_at(owner, "/metadata/uid");
+    for (slot, key) in dependents_of(st, owner) {
+        let Some(dep) = st.store.get_value(slot, &key.0, &key.1) else {
+            continue;
+        };
+        let other_owner_alive = dep
+            .pointer("/metadata/ownerReferences")
+            .and_then(Value::as_array)
+            .is_some_and(|refs| {
+                refs.iter()
+                    .filter(|r| r.get("uid").and_then(Value::as_str) != Some(uid.as_str()))
+                    .any(|r| owner_exists(st, r, &key.0))
+            });
+        if other_owner_alive {
+            drop_owner_ref(st, slot, &key, &uid);
+        } else if !deleting(&dep) {
+            // Already gone is fine.
+            let _ = delete_object(
+                cluster,
+                st,
+                slot,
+                &key.0,
+                &key.1,
+                &DeleteOptions::background(),
+            );
+        }
+    }
+}
+
+/// Whether the object an owner reference names exists (same uid).
+fn owner_exists(st: &ClusterState, owner_ref: &Value, ns: &str) -> bool {
+    let s = |k: &str| {
+        owner_ref
+            .get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let registry = st.registry.clone();
+    let Some(rt) = registry.by_kind(&s("apiVersion"), &s("kind")) else {
+        return false;
+    };
+    let ns = if rt.namespaced { ns } else { "" };
+    st.store
+        .get_value(rt.slot, ns, &s("name"))
+        .is_some_and(|o| str_at(&o, "/metadata/uid") == s("uid"))
+}
+
+/// Starts terminating a namespace: `deletionTimestamp` set and `phase: Terminating`;
+/// the namespace controller then removes its content and finally the namespace.
+fn terminate_namespace(
+    cluster: &Cluster,
+    st: &mut ClusterState,
+    mut ns: Value,
+    name: &str,
+) -> Result<Value, ApiError> {
+    if ["default", "kube-system", "kube-public"].contains(&name) {
+        return Err(ApiError::forbidden(format!(
+            "namespaces \"{name}\" is forbidden: this namespace may not be deleted"
+        )));
+    }
+    if deleting(&ns) {
+        return Err(ApiError::precondition(
+            Kind::NAMESPACE.info(),
+            name,
+            "The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.",
+        ));
+    }
+    ns["metadata"]["deletionTimestamp"] = json!(cluster.clock.now_rfc3339());
+    ns["metadata"]["deletionGracePeriodSeconds"] = json!(0);
+    ns["status"]["phase"] = json!("Terminating");
+    st.terminating.insert(name.to_string());
+    Ok(st.store.put(Kind::NAMESPACE, ns).value())
+}
+
+/// Deletes one object as `opts` say. Returns the object's state after the call.
 pub fn delete_object(
     cluster: &Cluster,
     st: &mut ClusterState,
-    kind: Kind,
+    slot: Kind,
     ns: &str,
     name: &str,
-    grace: Option<i64>,
-    orphan: bool,
+    opts: &DeleteOptions,
 ) -> Result<Value, ApiError> {
+    let registry = st.registry.clone();
+    let rt = registry
+        .of_slot(slot)
+        .next()
+        .cloned()
+        .unwrap_or_else(|| std::sync::Arc::new(slot.info().clone()));
     let mut obj = st
         .store
-        .get_value(kind, ns, name)
-        .ok_or_else(|| ApiError::not_found(kind, name))?;
+        .get_value(slot, ns, name)
+        .ok_or_else(|| ApiError::not_found(&rt, name))?;
+    if slot == Kind::NAMESPACE {
+        return terminate_namespace(cluster, st, obj, name);
+    }
     let now = cluster.clock.now_rfc3339();
     let uid = str_at(&obj, "/metadata/uid");
-    if kind == Kind::Namespace {
-        if ["default", "kube-system", "kube-public"].contains(&name) {
-            return Err(ApiError::forbidden(format!(
-                "namespaces \"{name}\" is forbidden: this namespace may not be deleted"
-            )));
-        }
-        for k in Kind::ALL.into_iter().filter(|k| k.namespaced()) {
-            let names: Vec<String> = st
-                .store
-                .iter(k, Some(name), None)
-                .map(|(key, _)| key.1.clone())
-                .collect();
-            for n in names {
-                st.store.remove(k, name, &n);
+    if slot == Kind::CUSTOM_RESOURCE_DEFINITION && !deleting(&obj) {
+        // The CRD controller removes its custom resources, then the finalizer.
+        add_finalizer(&mut obj, super::crd::CLEANUP_FINALIZER);
+    }
+    match opts.propagation {
+        Propagation::Orphan => {
+            for (dslot, key) in dependents_of(st, &obj) {
+                drop_owner_ref(st, dslot, &key, &uid);
             }
         }
-        st.store.remove(kind, ns, name);
-        return Ok(obj);
+        Propagation::Foreground if !deleting(&obj) => {
+            obj["metadata"]["deletionTimestamp"] = json!(now);
+            obj["metadata"]["deletionGracePeriodSeconds"] = json!(0);
+            add_finalizer(&mut obj, FOREGROUND);
+            st.foreground
+                .insert((slot, ns.to_string(), name.to_string()));
+            return Ok(st.store.put(slot, obj).value());
+        }
+        _ => {}
     }
-    let gone = if kind == Kind::Pod {
-        begin_pod_deletion(&mut st.store, &mut obj, grace, &now)
-    } else if obj
-        .pointer("/metadata/finalizers")
-        .and_then(Value::as_array)
-        .is_some_and(|f| !f.is_empty())
-    {
+    let gone = if slot == Kind::POD {
+        begin_pod_deletion(&mut st.store, &mut obj, opts.grace, &now)
+    } else if has_finalizers(&obj) {
         if !deleting(&obj) {
             obj["metadata"]["deletionTimestamp"] = json!(now);
             obj["metadata"]["deletionGracePeriodSeconds"] = json!(0);
-            obj = st.store.put(kind, obj).value();
+            obj = st.store.put(slot, obj).value();
         }
         false
     } else {
-        st.store.remove(kind, ns, name);
+        st.store.remove(slot, ns, name);
         true
     };
-    if !orphan && gone && kind.namespaced() {
-        cascade(cluster, st, ns, &uid);
+    if gone && opts.propagation != Propagation::Orphan {
+        collect_garbage(cluster, st, &obj);
     }
-    if gone && kind == Kind::PersistentVolumeClaim {
+    if gone && slot == Kind::PERSISTENT_VOLUME_CLAIM {
         reclaim(st, &obj);
     }
     Ok(obj)
@@ -124,7 +303,7 @@ fn reclaim(st: &mut ClusterState, claim: &Value) {
     if volume.is_empty() {
         return;
     }
-    let Some(mut pv) = st.store.get_value(Kind::PersistentVolume, "", &volume) else {
+    let Some(mut pv) = st.store.get_value(Kind::PERSISTENT_VOLUME, "", &volume) else {
         return;
     };
     if str_at(&pv, "/spec/claimRef/uid") != str_at(claim, "/metadata/uid") {
@@ -132,40 +311,16 @@ fn reclaim(st: &mut ClusterState, claim: &Value) {
     }
     if str_at(&pv, "/spec/persistentVolumeReclaimPolicy") == "Retain" {
         pv["status"] = json!({"phase": "Released"});
-        st.store.put(Kind::PersistentVolume, pv);
+        st.store.put(Kind::PERSISTENT_VOLUME, pv);
     } else {
-        st.store.remove(Kind::PersistentVolume, "", &volume);
-    }
-}
-
-/// Deletes the dependents of an owner (background propagation).
-fn cascade(cluster: &Cluster, st: &mut ClusterState, ns: &str, owner_uid: &str) {
-    for k in [Kind::ReplicaSet, Kind::Pod] {
-        let deps: Vec<String> = st
-            .store
-            .iter(k, Some(ns), None)
-            .filter(|(_, s)| {
-                let v = s.value();
-                v.pointer("/metadata/ownerReferences")
-                    .and_then(Value::as_array)
-                    .is_some_and(|o| {
-                        o.iter()
-                            .any(|r| r.get("uid").and_then(Value::as_str) == Some(owner_uid))
-                    })
-            })
-            .map(|(key, _)| key.1.clone())
-            .collect();
-        for d in deps {
-            // Dependents that are already gone are fine.
-            let _ = delete_object(cluster, st, k, ns, &d, None, false);
-        }
+        st.store.remove(Kind::PERSISTENT_VOLUME, "", &volume);
     }
 }
 
 /// DELETE of one object.
 pub fn delete(
     cluster: &Cluster,
-    kind: Kind,
+    rt: &ResourceType,
     ns: &str,
     name: &str,
     req: &ApiRequest,
@@ -174,13 +329,13 @@ pub fn delete(
     let mut st = cluster.lock();
     let current = st
         .store
-        .get_value(kind, ns, name)
-        .ok_or_else(|| ApiError::not_found(kind, name))?;
+        .get_value(rt.slot, ns, name)
+        .ok_or_else(|| ApiError::not_found(rt, name))?;
     if let Some(uid) = &opts.uid
         && *uid != str_at(&current, "/metadata/uid")
     {
         return Err(ApiError::precondition(
-            kind,
+            rt,
             name,
             &format!(
                 "Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
@@ -192,7 +347,7 @@ pub fn delete(
         && *rv != str_at(&current, "/metadata/resourceVersion")
     {
         return Err(ApiError::precondition(
-            kind,
+            rt,
             name,
             &format!(
                 "Precondition failed: ResourceVersion in precondition: {rv}, ResourceVersion in object meta: {}",
@@ -203,7 +358,7 @@ pub fn delete(
     if opts.dry_run {
         return Ok(value_response(200, &current));
     }
-    let out = delete_object(cluster, &mut st, kind, ns, name, opts.grace, opts.orphan)?;
+    let out = delete_object(cluster, &mut st, rt.slot, ns, name, &opts)?;
     drop(st);
     cluster.kick();
     Ok(value_response(200, &out))
@@ -212,7 +367,7 @@ pub fn delete(
 /// DELETE of a collection (with selectors).
 pub fn delete_collection(
     cluster: &Cluster,
-    kind: Kind,
+    rt: &ResourceType,
     ns: Option<&str>,
     req: &ApiRequest,
 ) -> Result<Response, ApiError> {
@@ -221,7 +376,7 @@ pub fn delete_collection(
     let mut st = cluster.lock();
     let keys: Vec<(String, String)> = st
         .store
-        .iter(kind, ns, None)
+        .iter(rt.slot, ns, None)
         .filter(|(k, s)| filter.matches(&k.0, &k.1, &s.idx))
         .map(|(k, _)| k.clone())
         .collect();
@@ -229,19 +384,11 @@ pub fn delete_collection(
     if opts.dry_run {
         items = keys
             .iter()
-            .filter_map(|(kns, kname)| st.store.get_value(kind, kns, kname))
+            .filter_map(|(kns, kname)| st.store.get_value(rt.slot, kns, kname))
             .collect();
     }
     for (kns, kname) in keys.into_iter().filter(|_| !opts.dry_run) {
-        if let Ok(v) = delete_object(
-            cluster,
-            &mut st,
-            kind,
-            &kns,
-            &kname,
-            opts.grace,
-            opts.orphan,
-        ) {
+        if let Ok(v) = delete_object(cluster, &mut st, rt.slot, &kns, &kname, &opts) {
             items.push(v);
         }
     }
@@ -250,7 +397,7 @@ pub fn delete_collection(
     cluster.kick();
     Ok(value_response(
         200,
-        &json!({"kind": format!("{}List", kind.kind()), "apiVersion": kind.api_version(),
+        &json!({"kind": rt.list_kind, "apiVersion": rt.api_version(),
         "metadata": {"resourceVersion": rv.to_string()}, "items": items}),
     ))
 }

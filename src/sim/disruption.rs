@@ -72,7 +72,7 @@ struct PodFacts {
 
 /// Keeps every PDB's status current.
 pub fn reconcile(pass: &mut Pass) {
-    if pass.st.store.count(Kind::PodDisruptionBudget) == 0 {
+    if pass.st.store.count(Kind::POD_DISRUPTION_BUDGET) == 0 {
         return;
     }
     let facts: Vec<PodFacts> = pass
@@ -88,7 +88,7 @@ pub fn reconcile(pass: &mut Pass) {
             healthy: !deleting(p) && pod_ready(p),
         })
         .collect();
-    for pdb in pass.st.store.values(Kind::PodDisruptionBudget, None) {
+    for pdb in pass.st.store.values(Kind::POD_DISRUPTION_BUDGET, None) {
         let ns = str_at(&pdb, "/metadata/namespace");
         let sel = LabelSelector::from_object(pdb.pointer("/spec/selector").unwrap_or(&Value::Null));
         let matching: Vec<&PodFacts> = facts
@@ -108,7 +108,7 @@ pub fn reconcile(pass: &mut Pass) {
         } else {
             owners
                 .iter()
-                .filter_map(|n| pass.st.store.get_value(Kind::ReplicaSet, &ns, n))
+                .filter_map(|n| pass.st.store.get_value(Kind::REPLICA_SET, &ns, n))
                 .map(|rs| {
                     rs.pointer("/spec/replicas")
                         .and_then(Value::as_i64)
@@ -131,7 +131,7 @@ pub fn reconcile(pass: &mut Pass) {
         if pdb.get("status") != Some(&status) {
             let mut pdb = pdb;
             pdb["status"] = status;
-            pass.put(Kind::PodDisruptionBudget, pdb);
+            pass.put(Kind::POD_DISRUPTION_BUDGET, pdb);
         }
     }
 }
@@ -140,7 +140,7 @@ pub fn reconcile(pass: &mut Pass) {
 /// matches every pod, as in policy/v1).
 pub fn matching_pdbs(store: &Store, ns: &str, labels: &[(String, String)]) -> Vec<Value> {
     store
-        .iter(Kind::PodDisruptionBudget, Some(ns), None)
+        .iter(Kind::POD_DISRUPTION_BUDGET, Some(ns), None)
         .map(|(_, s)| s.value())
         .filter(|pdb| {
             LabelSelector::from_object(pdb.pointer("/spec/selector").unwrap_or(&Value::Null))

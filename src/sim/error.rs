@@ -7,7 +7,8 @@ use axum::response::{IntoResponse, Response};
 use http::{HeaderValue, StatusCode, header};
 use serde_json::{Value, json};
 
-use super::resource::Kind;
+use super::field_errors::FieldError;
+use super::resource::{Kind, ResourceType};
 
 /// Errors of the simulator itself (loading scenarios, writing files, serving).
 #[derive(Debug, thiserror::Error)]
@@ -23,6 +24,9 @@ pub enum SimError {
     /// A cluster id that the fleet does not have.
     #[error("unknown cluster {0:?}")]
     UnknownCluster(String),
+    /// A user name the fleet does not have.
+    #[error("unknown user {0:?}")]
+    UnknownUser(String),
     /// A node name that the cluster does not have.
     #[error("cluster {cluster}: unknown node {node:?}")]
     UnknownNode {
@@ -89,18 +93,18 @@ impl ApiError {
     }
 
     /// 404 `pods "x" not found`.
-    pub fn not_found(kind: Kind, name: &str) -> Self {
+    pub fn not_found(kind: &ResourceType, name: &str) -> Self {
         Self::new(
             404,
             "NotFound",
             format!("{} \"{}\" not found", kind.qualified(), name),
         )
-        .with_details(json!({"name": name, "group": kind.group(), "kind": kind.plural()}))
+        .with_details(json!({"name": name, "group": kind.group, "kind": kind.plural}))
     }
 
     /// 404 for a namespace that does not exist when creating into it.
     pub fn namespace_not_found(ns: &str) -> Self {
-        Self::not_found(Kind::Namespace, ns)
+        Self::not_found(Kind::NAMESPACE.info(), ns)
     }
 
     /// 404 for a path the simulator does not serve.
@@ -114,17 +118,17 @@ impl ApiError {
     }
 
     /// 409 `AlreadyExists`.
-    pub fn already_exists(kind: Kind, name: &str) -> Self {
+    pub fn already_exists(kind: &ResourceType, name: &str) -> Self {
         Self::new(
             409,
             "AlreadyExists",
             format!("{} \"{}\" already exists", kind.qualified(), name),
         )
-        .with_details(json!({"name": name, "group": kind.group(), "kind": kind.plural()}))
+        .with_details(json!({"name": name, "group": kind.group, "kind": kind.plural}))
     }
 
     /// 409 `Conflict` for a stale resourceVersion (optimistic concurrency).
-    pub fn conflict(kind: Kind, name: &str) -> Self {
+    pub fn conflict(kind: &ResourceType, name: &str) -> Self {
         Self::new(
             409,
             "Conflict",
@@ -134,11 +138,11 @@ impl ApiError {
                 name
             ),
         )
-        .with_details(json!({"name": name, "group": kind.group(), "kind": kind.plural()}))
+        .with_details(json!({"name": name, "group": kind.group, "kind": kind.plural}))
     }
 
     /// 409 `Conflict` with a precondition message (uid/resourceVersion preconditions).
-    pub fn precondition(kind: Kind, name: &str, what: &str) -> Self {
+    pub fn precondition(kind: &ResourceType, name: &str, what: &str) -> Self {
         Self::new(
             409,
             "Conflict",
@@ -149,12 +153,12 @@ impl ApiError {
                 what
             ),
         )
-        .with_details(json!({"name": name, "group": kind.group(), "kind": kind.plural()}))
+        .with_details(json!({"name": name, "group": kind.group, "kind": kind.plural}))
     }
 
     /// 409 `Conflict` from server-side apply, with one `FieldManagerConflict` cause per
     /// field owned by another manager.
-    pub fn apply_conflict(kind: Kind, name: &str, conflicts: &[(String, String)]) -> Self {
+    pub fn apply_conflict(kind: &ResourceType, name: &str, conflicts: &[(String, String)]) -> Self {
         let api_version = kind.api_version();
         let causes: Vec<Value> = conflicts
             .iter()
@@ -183,13 +187,36 @@ impl ApiError {
             )
         };
         Self::new(409, "Conflict", message).with_details(json!({
-            "name": name, "group": kind.group(), "kind": kind.plural(), "causes": causes
+            "name": name, "group": kind.group, "kind": kind.plural, "causes": causes
         }))
     }
 
     /// 422 `Invalid` for one field.
-    pub fn invalid(kind: Kind, name: &str, field: &str, detail: &str) -> Self {
-        let cause = format!("{field}: {detail}");
+    pub fn invalid(kind: &ResourceType, name: &str, field: &str, detail: &str) -> Self {
+        Self::invalid_fields(
+            kind,
+            name,
+            &[FieldError {
+                reason: "FieldValueInvalid",
+                field: field.to_string(),
+                message: detail.to_string(),
+            }],
+        )
+    }
+
+    /// 422 `Invalid` listing every field error, as the API server words it
+    /// (`Service "x" is invalid: [spec.ports: Required value, …]`).
+    pub fn invalid_fields(kind: &ResourceType, name: &str, errors: &[FieldError]) -> Self {
+        let lines: Vec<String> = errors.iter().map(FieldError::to_string).collect();
+        let list = if lines.len() == 1 {
+            lines[0].clone()
+        } else {
+            format!("[{}]", lines.join(", "))
+        };
+        let causes: Vec<Value> = errors
+            .iter()
+            .map(|e| json!({"reason": e.reason, "message": e.message, "field": e.field}))
+            .collect();
         Self::new(
             422,
             "Invalid",
@@ -197,13 +224,106 @@ impl ApiError {
                 "{} \"{}\" is invalid: {}",
                 kind.qualified_kind(),
                 name,
-                cause
+                list
             ),
         )
         .with_details(json!({
-            "name": name, "group": kind.group(), "kind": kind.kind(),
-            "causes": [{"reason": "FieldValueInvalid", "message": detail, "field": field}]
+            "name": name, "group": kind.group, "kind": kind.kind, "causes": causes
         }))
+    }
+
+    /// 401 `Unauthorized`: no credentials, or credentials the server does not know.
+    pub fn unauthorized() -> Self {
+        Self::new(401, "Unauthorized", "Unauthorized")
+    }
+
+    /// 403 for a request the authorizer denies, worded as the API server does
+    /// (`pods "x" is forbidden: User "viewer" cannot delete resource "pods" in API group
+    /// "" in the namespace "default"`).
+    pub fn access_denied(
+        user: &str,
+        verb: &str,
+        group: &str,
+        resource: &str,
+        name: &str,
+        ns: Option<&str>,
+    ) -> Self {
+        let target = if name.is_empty() {
+            resource.split('/').next().unwrap_or(resource).to_string()
+        } else {
+            format!(
+                "{} \"{name}\"",
+                resource.split('/').next().unwrap_or(resource)
+            )
+        };
+        let target = match group {
+            "" => target,
+            g => {
+                let (plural, rest) = target.split_once(' ').unwrap_or((&target, ""));
+                format!(
+                    "{plural}.{g}{}{rest}",
+                    if rest.is_empty() { "" } else { " " }
+                )
+            }
+        };
+        let scope = match ns {
+            Some(ns) if !ns.is_empty() => format!("in the namespace \"{ns}\""),
+            _ => "at the cluster scope".to_string(),
+        };
+        let mut details = json!({"kind": resource.split('/').next().unwrap_or(resource)});
+        if !name.is_empty() {
+            details["name"] = json!(name);
+        }
+        if !group.is_empty() {
+            details["group"] = json!(group);
+        }
+        Self::new(
+            403,
+            "Forbidden",
+            format!(
+                "{target} is forbidden: User \"{user}\" cannot {verb} resource \"{resource}\" in API group \"{group}\" {scope}"
+            ),
+        )
+        .with_details(details)
+    }
+
+    /// 403 for a non-resource path the authorizer denies.
+    pub fn path_denied(user: &str, verb: &str, path: &str) -> Self {
+        Self::new(
+            403,
+            "Forbidden",
+            format!("forbidden: User \"{user}\" cannot {verb} path \"{path}\""),
+        )
+        .with_details(json!({}))
+    }
+
+    /// 403 from the namespace lifecycle admission: nothing new may be created in a
+    /// namespace that is being terminated.
+    pub fn namespace_terminating(kind: &ResourceType, name: &str, ns: &str) -> Self {
+        let target = if name.is_empty() {
+            kind.qualified()
+        } else {
+            format!("{} \"{name}\"", kind.qualified())
+        };
+        let mut details = json!({"kind": kind.plural, "causes": [{
+            "reason": "NamespaceTerminating",
+            "message": format!("namespace {ns} is being terminated"),
+            "field": "metadata.namespace"
+        }]});
+        if !name.is_empty() {
+            details["name"] = json!(name);
+        }
+        if !kind.group.is_empty() {
+            details["group"] = json!(kind.group);
+        }
+        Self::new(
+            403,
+            "Forbidden",
+            format!(
+                "{target} is forbidden: unable to create new content in namespace {ns} because it is being terminated"
+            ),
+        )
+        .with_details(details)
     }
 
     /// 400 `BadRequest`.
@@ -227,6 +347,18 @@ impl ApiError {
             "UnsupportedMediaType",
             format!(
                 "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json (got {content_type:?})"
+            ),
+        )
+    }
+
+    /// 415 for a strategic merge patch of a custom resource (only JSON, merge and apply
+    /// patches are served for them).
+    pub fn unsupported_media_for_custom(content_type: &str) -> Self {
+        Self::new(
+            415,
+            "UnsupportedMediaType",
+            format!(
+                "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml (got {content_type:?})"
             ),
         )
     }

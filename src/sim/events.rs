@@ -40,7 +40,7 @@ pub fn record(
     let name = format!("{}.{:016x}", about.name, store.random_below(u64::MAX));
     let uid = store.new_uid();
     store.put(
-        Kind::Event,
+        Kind::EVENT,
         json!({
             "apiVersion": "v1", "kind": "Event",
             "metadata": {"name": name, "namespace": ns, "uid": uid, "creationTimestamp": now},

@@ -1,8 +1,12 @@
 //! The eviction subresource (`POST …/pods/{name}/eviction`), following the real API
 //! server: pods that are Pending, Succeeded, Failed or already deleting are deleted
-//! without a budget check; more than one matching PDB is a 500; a budget that allows no
-//! disruption is a 429 with a `DisruptionBudget` cause; otherwise the budget is
-//! decremented and the pod deleted.
+//! without a budget check; more than one matching PDB is a 500; a not-Ready pod is
+//! deleted without touching the budget when the budget's `unhealthyPodEvictionPolicy`
+//! is `AlwaysAllow`, or (`IfHealthyBudget`, the default) when the budget is healthy
+//! (currentHealthy ≥ desiredHealthy > 0); otherwise a budget that allows no disruption
+//! is a 429 with a `DisruptionBudget` cause, and one that does is decremented and the
+//! pod deleted. A dry run (`?dryRun=All`, or `dryRun: [All]` in the eviction's
+//! deleteOptions) makes every check and changes nothing.
 
 use axum::response::Response;
 use serde_json::{Value, json};
@@ -49,18 +53,23 @@ pub fn evict(
     let grace = body
         .pointer("/deleteOptions/gracePeriodSeconds")
         .and_then(Value::as_i64);
+    let dry_run = req.dry_run()
+        || body
+            .pointer("/deleteOptions/dryRun")
+            .and_then(Value::as_array)
+            .is_some_and(|d| d.iter().any(|v| v == "All"));
     let mut st = cluster.lock();
     let mut pod = st
         .store
-        .get_value(Kind::Pod, ns, name)
-        .ok_or_else(|| ApiError::not_found(Kind::Pod, name))?;
+        .get_value(Kind::POD, ns, name)
+        .ok_or_else(|| ApiError::not_found(Kind::POD.info(), name))?;
     if let Some(uid) = body
         .pointer("/deleteOptions/preconditions/uid")
         .and_then(Value::as_str)
         && uid != str_at(&pod, "/metadata/uid")
     {
         return Err(ApiError::precondition(
-            Kind::Pod,
+            Kind::POD.info(),
             name,
             &format!(
                 "Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
@@ -71,6 +80,9 @@ pub fn evict(
     let now = cluster.clock.now_rfc3339();
     let phase = str_at(&pod, "/status/phase");
     if deleting(&pod) || matches!(phase.as_str(), "Pending" | "Succeeded" | "Failed") {
+        if dry_run {
+            return Ok(success());
+        }
         begin_pod_deletion(&mut st.store, &mut pod, grace, &now);
         drop(st);
         cluster.kick();
@@ -112,7 +124,8 @@ pub fn evict(
             .and_then(Value::as_str)
             .unwrap_or("IfHealthyBudget");
         let unhealthy = !pod_ready(&pod);
-        let skip_budget = unhealthy && (policy == "AlwaysAllow" || healthy >= desired);
+        let skip_budget =
+            unhealthy && (policy == "AlwaysAllow" || (healthy >= desired && desired > 0));
         if !skip_budget {
             if allowed < 0 {
                 return Err(ApiError::forbidden("pdb disruptions allowed is negative"));
@@ -122,10 +135,16 @@ pub fn evict(
                     "The disruption budget {pdb_name} needs {desired} healthy pods and has {healthy} currently"
                 )));
             }
+            if dry_run {
+                return Ok(success());
+            }
             pdb["status"]["disruptionsAllowed"] = json!(allowed - 1);
             pdb["status"]["disruptedPods"][name] = json!(now);
-            st.store.put(Kind::PodDisruptionBudget, pdb);
+            st.store.put(Kind::POD_DISRUPTION_BUDGET, pdb);
         }
+    }
+    if dry_run {
+        return Ok(success());
     }
     begin_pod_deletion(&mut st.store, &mut pod, grace, &now);
     drop(st);

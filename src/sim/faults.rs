@@ -68,6 +68,35 @@ pub struct Faults {
     /// Requests to these resources (plurals, e.g. `namespaces`) take this many real
     /// milliseconds more than the others: one slow path on an otherwise healthy server.
     pub slow_resources: std::collections::BTreeMap<String, u64>,
+    /// Health checks that fail (`etcd`, `informer-sync`, `poststarthook/…`): every
+    /// endpoint of `/healthz`, `/livez` and `/readyz` that runs one answers 500.
+    pub failing_health_checks: Vec<String>,
+    /// Pods whose readiness probe fails: the kubelet keeps them `Ready=False` while they
+    /// are listed, and makes them Ready again once the fault is lifted.
+    pub not_ready_pods: Vec<PodSelector>,
+}
+
+/// Pods picked by namespace, name and labels (each optional; all given must match).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct PodSelector {
+    /// Namespace.
+    pub namespace: Option<String>,
+    /// Pod name.
+    pub name: Option<String>,
+    /// Label selector (`app=web,tier!=db`).
+    pub label_selector: Option<String>,
+}
+
+impl PodSelector {
+    /// Whether a pod in `ns` named `name` with `labels` is picked.
+    pub fn matches(&self, ns: &str, name: &str, labels: &[(String, String)]) -> bool {
+        self.namespace.as_deref().is_none_or(|n| n == ns)
+            && self.name.as_deref().is_none_or(|n| n == name)
+            && self.label_selector.as_deref().is_none_or(|s| {
+                super::selector::LabelSelector::parse(s).is_ok_and(|sel| sel.matches(labels))
+            })
+    }
 }
 
 /// Service errors injected into a cluster's metrics, from the start or once a release is

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::error::ApiError;
 use super::patch::{is_primitive_set, merge_key, strategic_merge};
-use super::resource::Kind;
+use super::resource::ResourceType;
 
 /// One path of FieldsV1 tokens.
 pub type FieldPath = Vec<String>;
@@ -309,7 +309,7 @@ pub fn record_update(
     old: Option<&Value>,
     new: &mut Value,
     manager: &str,
-    kind: Kind,
+    kind: &ResourceType,
     subresource: Option<&str>,
     now: &str,
 ) {
@@ -340,7 +340,7 @@ pub fn record_update(
             None => managers.push(Manager {
                 manager: manager.to_string(),
                 operation: "Update".into(),
-                api_version: kind.api_version().into(),
+                api_version: kind.api_version(),
                 time: now.to_string(),
                 subresource: sub,
                 fields: changed,
@@ -359,7 +359,7 @@ pub fn apply(
     config: &Value,
     manager: &str,
     force: bool,
-    kind: Kind,
+    kind: &ResourceType,
     name: &str,
     now: &str,
 ) -> Result<Value, ApiError> {
@@ -416,7 +416,7 @@ pub fn apply(
         managers.push(Manager {
             manager: manager.to_string(),
             operation: "Apply".into(),
-            api_version: kind.api_version().into(),
+            api_version: kind.api_version(),
             time: now.to_string(),
             subresource: None,
             fields: applied,
@@ -429,6 +429,7 @@ pub fn apply(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::resource::Kind;
 
     #[test]
     fn fields_round_trip_through_fields_v1() {
@@ -451,19 +452,45 @@ mod tests {
     #[test]
     fn apply_conflicts_then_force_takes_ownership() {
         let cfg_a = json!({"metadata": {"name": "d"}, "spec": {"replicas": 2}});
-        let a = apply(None, &cfg_a, "a", false, Kind::Deployment, "d", "t").ok();
+        let a = apply(None, &cfg_a, "a", false, Kind::DEPLOYMENT.info(), "d", "t").ok();
         let Some(a) = a else {
             panic!("first apply failed")
         };
         let cfg_b = json!({"metadata": {"name": "d"}, "spec": {"replicas": 3}});
-        let err = apply(Some(&a), &cfg_b, "b", false, Kind::Deployment, "d", "t").err();
+        let err = apply(
+            Some(&a),
+            &cfg_b,
+            "b",
+            false,
+            Kind::DEPLOYMENT.info(),
+            "d",
+            "t",
+        )
+        .err();
         assert_eq!(err.map(|e| (e.code, e.reason)), Some((409, "Conflict")));
-        let forced = apply(Some(&a), &cfg_b, "b", true, Kind::Deployment, "d", "t").ok();
+        let forced = apply(
+            Some(&a),
+            &cfg_b,
+            "b",
+            true,
+            Kind::DEPLOYMENT.info(),
+            "d",
+            "t",
+        )
+        .ok();
         let managers = forced.as_ref().map(read_managers).unwrap_or_default();
         assert_eq!(managers.len(), 1);
         assert_eq!(managers[0].manager, "b");
         // Same value from a second manager: shared, no conflict.
-        let shared = apply(Some(&a), &cfg_a, "c", false, Kind::Deployment, "d", "t");
+        let shared = apply(
+            Some(&a),
+            &cfg_a,
+            "c",
+            false,
+            Kind::DEPLOYMENT.info(),
+            "d",
+            "t",
+        );
         assert!(shared.is_ok());
     }
 
@@ -471,9 +498,9 @@ mod tests {
     fn apply_removes_fields_the_manager_no_longer_sets() {
         let v1 = json!({"metadata": {"name": "c", "labels": {"a": "1", "b": "2"}}});
         let v2 = json!({"metadata": {"name": "c", "labels": {"a": "1"}}});
-        let live = apply(None, &v1, "m", false, Kind::ConfigMap, "c", "t").ok();
-        let next =
-            live.and_then(|l| apply(Some(&l), &v2, "m", false, Kind::ConfigMap, "c", "t").ok());
+        let live = apply(None, &v1, "m", false, Kind::CONFIG_MAP.info(), "c", "t").ok();
+        let next = live
+            .and_then(|l| apply(Some(&l), &v2, "m", false, Kind::CONFIG_MAP.info(), "c", "t").ok());
         assert_eq!(
             next.and_then(|n| n.pointer("/metadata/labels").cloned()),
             Some(json!({"a": "1"}))

@@ -1,16 +1,20 @@
 //! The simulated fleet: clusters, each with its objects behind its own lock, its
 //! faults, and its control loop.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::Notify;
 
+use super::apf::Classifier;
+use super::auth::SimUser;
 use super::clock::SimClock;
 use super::error::SimError;
 use super::faults::Faults;
 use super::generate::{self, ClusterProfile};
+use super::rbac::Policy;
+use super::resource::{Kind, Registry};
 use super::scenario::{Scenario, Settings};
 use super::store::Store;
 
@@ -20,6 +24,31 @@ pub struct ClusterState {
     pub store: Store,
     /// Nodes being rebooted, with the simulated second at which they come back.
     pub reboots: BTreeMap<String, f64>,
+    /// The resource types the cluster serves (built-in and from established CRDs).
+    pub registry: Arc<Registry>,
+    /// Namespaces being terminated (the namespace controller empties them).
+    pub terminating: BTreeSet<String>,
+    /// Objects deleted in the foreground, waiting for their dependents.
+    pub foreground: BTreeSet<(Kind, String, String)>,
+    /// The RBAC policy parsed from the stored roles and bindings.
+    pub policy: Option<Arc<Policy>>,
+    /// The flow-control classifier parsed from the stored FlowSchemas.
+    pub classifier: Option<Arc<Classifier>>,
+}
+
+impl ClusterState {
+    /// A cluster's state around its generated objects.
+    pub fn new(store: Store) -> ClusterState {
+        ClusterState {
+            store,
+            reboots: BTreeMap::new(),
+            registry: Arc::new(Registry::builtin()),
+            terminating: BTreeSet::new(),
+            foreground: BTreeSet::new(),
+            policy: None,
+            classifier: None,
+        }
+    }
 }
 
 /// One simulated cluster.
@@ -37,6 +66,10 @@ pub struct Cluster {
     requests: Mutex<Vec<LoggedRequest>>,
     /// Service request counters behind `/sim/v1/metrics`.
     pub traffic: Mutex<super::metrics::Traffic>,
+    /// The users whose tokens the cluster accepts.
+    pub users: Arc<Vec<SimUser>>,
+    /// Counter behind the `Audit-Id`s of the cluster's answers.
+    pub audits: std::sync::atomic::AtomicU64,
 }
 
 /// A mutating request the cluster answered, for tests that must prove what a client did
@@ -61,6 +94,20 @@ impl Cluster {
     /// simulator unusable: the state is still consistent at store granularity.
     pub fn lock(&self) -> MutexGuard<'_, ClusterState> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A fresh `Audit-Id` (UUID-shaped, unique per cluster), without taking the lock.
+    pub fn audit_id(&self) -> String {
+        let n = self.audits.fetch_add(1, Ordering::Relaxed);
+        let h = super::generate::fnv(&format!("{}/{n}", self.profile.id));
+        format!(
+            "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
+            h >> 32,
+            (h >> 16) & 0xffff,
+            h & 0xfff,
+            0x8000 | (n & 0x3fff),
+            (n >> 14) & 0xffff_ffff_ffff
+        )
     }
 
     /// The current faults.
@@ -130,24 +177,27 @@ impl SimFleet {
     /// placement deterministic; `speed` multiplies simulated time.
     pub fn from_scenario(scenario: &Scenario, seed: u64, speed: f64) -> Result<SimFleet, SimError> {
         let clock = SimClock::new(speed);
-        let clusters = generate::build(scenario, seed, &clock)?
+        let users = Arc::new(scenario.users()?);
+        let clusters: Vec<Arc<Cluster>> = generate::build(scenario, seed, &clock, &users)?
             .into_iter()
             .map(|g| {
                 Arc::new(Cluster {
                     profile: g.profile,
                     settings: scenario.settings.clone(),
                     clock,
-                    state: Mutex::new(ClusterState {
-                        store: g.store,
-                        reboots: BTreeMap::new(),
-                    }),
+                    state: Mutex::new(ClusterState::new(g.store)),
                     faults: Mutex::new(g.faults),
                     requests: Mutex::new(Vec::new()),
                     traffic: Mutex::new(super::metrics::Traffic::default()),
                     wake: Arc::new(Notify::new()),
+                    users: users.clone(),
+                    audits: std::sync::atomic::AtomicU64::new(0),
                 })
             })
             .collect();
+        for c in &clusters {
+            super::declared::apply(scenario, c)?;
+        }
         Ok(SimFleet {
             inner: Arc::new(FleetInner {
                 scenario: scenario.name.clone(),
@@ -162,6 +212,23 @@ impl SimFleet {
     /// Loads a scenario by name or path and generates it.
     pub fn load(scenario: &str, seed: u64, speed: f64) -> Result<SimFleet, SimError> {
         SimFleet::from_scenario(&Scenario::load(scenario)?, seed, speed)
+    }
+
+    /// The users the fleet's clusters accept (built-in and the scenario's).
+    pub fn users(&self) -> Vec<SimUser> {
+        self.inner
+            .clusters
+            .first()
+            .map(|c| c.users.as_ref().clone())
+            .unwrap_or_else(SimUser::builtins)
+    }
+
+    /// The bearer token of a user (`admin`, `viewer`, `nobody`, or a scenario's user).
+    pub fn token(&self, user: &str) -> Option<String> {
+        self.users()
+            .into_iter()
+            .find(|u| u.name == user)
+            .map(|u| u.token)
     }
 
     /// Scenario name.
@@ -251,11 +318,7 @@ impl SimFleet {
         let c = self.cluster(id)?;
         {
             let mut st = c.lock();
-            if st
-                .store
-                .get(super::resource::Kind::Node, "", node)
-                .is_none()
-            {
+            if st.store.get(Kind::NODE, "", node).is_none() {
                 return Err(SimError::UnknownNode {
                     cluster: id.into(),
                     node: node.into(),
@@ -295,11 +358,11 @@ impl SimFleet {
             let mut st = c.lock();
             let mut namespace = st
                 .store
-                .get_value(super::resource::Kind::Namespace, "", "kube-system")
+                .get_value(Kind::NAMESPACE, "", "kube-system")
                 .unwrap_or_else(|| serde_json::json!({"metadata": {"name": "kube-system"}}));
             let uid = st.store.new_uid();
             namespace["metadata"]["uid"] = serde_json::Value::String(uid.clone());
-            st.store.put(super::resource::Kind::Namespace, namespace);
+            st.store.put(Kind::NAMESPACE, namespace);
             st.store.restart_history();
             uid
         };
@@ -328,8 +391,8 @@ impl SimFleet {
         let mut pods = 0;
         for c in &self.inner.clusters {
             let st = c.lock();
-            nodes += st.store.count(super::resource::Kind::Node);
-            pods += st.store.count(super::resource::Kind::Pod);
+            nodes += st.store.count(Kind::NODE);
+            pods += st.store.count(Kind::POD);
         }
         (self.inner.clusters.len(), nodes, pods)
     }

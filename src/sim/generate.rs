@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 use serde_json::{Value, json};
 
+use super::auth::SimUser;
 use super::clock::{SimClock, rfc3339};
 use super::disruption::pdb_status;
 use super::error::SimError;
@@ -96,7 +97,12 @@ pub fn fnv(s: &str) -> u64 {
 }
 
 /// Generates every cluster of a scenario (on two threads for large fleets).
-pub fn build(scenario: &Scenario, seed: u64, clock: &SimClock) -> Result<Vec<Generated>, SimError> {
+pub fn build(
+    scenario: &Scenario,
+    seed: u64,
+    clock: &SimClock,
+    users: &[SimUser],
+) -> Result<Vec<Generated>, SimError> {
     let mut jobs = Vec::new();
     for g in &scenario.groups {
         for n in 1..=g.count {
@@ -119,7 +125,9 @@ pub fn build(scenario: &Scenario, seed: u64, clock: &SimClock) -> Result<Vec<Gen
             .map(|part| {
                 s.spawn(move || {
                     part.iter()
-                        .map(|(i, id, g, ovr)| build_cluster(*i, id, g, ovr, settings, seed, clock))
+                        .map(|(i, id, g, ovr)| {
+                            build_cluster(*i, id, g, ovr, settings, seed, clock, users)
+                        })
                         .collect::<Vec<_>>()
                 })
             })
@@ -168,6 +176,7 @@ pub(super) fn uid(rng: &mut SmallRng) -> String {
     )
 }
 
+#[allow(clippy::too_many_arguments)]
 fn build_cluster(
     index: usize,
     id: &str,
@@ -176,6 +185,7 @@ fn build_cluster(
     settings: &Settings,
     seed: u64,
     clock: &SimClock,
+    users: &[SimUser],
 ) -> Generated {
     let cseed = seed ^ fnv(id);
     let mut rng = SmallRng::seed_from_u64(cseed);
@@ -274,8 +284,8 @@ fn build_cluster(
         } else {
             uid(&mut rng)
         };
-        if st.get(Kind::Namespace, "", &ns).is_none() {
-            st.put(Kind::Namespace, objects::namespace(&ns, &nsuid, &created));
+        if st.get(Kind::NAMESPACE, "", &ns).is_none() {
+            st.put(Kind::NAMESPACE, objects::namespace(&ns, &nsuid, &created));
         }
     }
 
@@ -322,7 +332,7 @@ fn build_cluster(
         );
         nodes.push(NodeFit::of(&node));
         node_ips.push(ip);
-        st.put(Kind::Node, node);
+        st.put(Kind::NODE, node);
     }
 
     let mut pod_ip_counter = 0u32;
@@ -361,7 +371,7 @@ fn build_cluster(
                 "kube-system",
                 &pname,
                 &uid(&mut rng),
-                controller_ref(Kind::DaemonSet, ds_name, &ds_uid),
+                controller_ref(Kind::DAEMON_SET, ds_name, &ds_uid),
                 &created,
             );
             node.used.add(pod_requests(&pod));
@@ -374,7 +384,7 @@ fn build_cluster(
                 true,
             );
             ready += 1;
-            st.put(Kind::Pod, pod);
+            st.put(Kind::POD, pod);
         }
         let mut ds = json!({
             "apiVersion": "apps/v1", "kind": "DaemonSet",
@@ -384,7 +394,7 @@ fn build_cluster(
                 "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}}}
         });
         ds["status"] = daemon_set_status(desired, desired, ready, 0, 1);
-        st.put(Kind::DaemonSet, ds);
+        st.put(Kind::DAEMON_SET, ds);
     }
 
     // Deployments with ReplicaSets, pods and PDBs.
@@ -438,7 +448,7 @@ fn build_cluster(
                 ns,
                 &pname,
                 &uid(&mut rng),
-                controller_ref(Kind::ReplicaSet, &rs_name, &rs_uid),
+                controller_ref(Kind::REPLICA_SET, &rs_name, &rs_uid),
                 &created,
             );
             let req = pod_requests(&pod);
@@ -456,7 +466,7 @@ fn build_cluster(
                 set_running(&mut pod, &node_name, &node_ips[i], &ip, &created, true);
                 ready += 1;
             }
-            st.put(Kind::Pod, pod);
+            st.put(Kind::POD, pod);
         }
         let rs_template = template.clone();
         let selector = json!({"matchLabels": {"app": name, "pod-template-hash": &hash}});
@@ -465,11 +475,11 @@ fn build_cluster(
             "metadata": {"name": rs_name, "namespace": ns, "uid": rs_uid, "generation": 1, "creationTimestamp": created,
                 "labels": {"app": name, "pod-template-hash": &hash},
                 "annotations": {"deployment.kubernetes.io/revision": "1"},
-                "ownerReferences": [controller_ref(Kind::Deployment, name, &dep_uid)]},
+                "ownerReferences": [controller_ref(Kind::DEPLOYMENT, name, &dep_uid)]},
             "spec": {"replicas": replicas, "selector": selector, "template": rs_template}
         });
         rs["status"] = replica_set_status(*replicas, ready, 1);
-        st.put(Kind::ReplicaSet, rs);
+        st.put(Kind::REPLICA_SET, rs);
         let mut dep = json!({
             "apiVersion": "apps/v1", "kind": "Deployment",
             "metadata": {"name": name, "namespace": ns, "uid": dep_uid, "generation": 1, "creationTimestamp": created,
@@ -478,7 +488,7 @@ fn build_cluster(
                 "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "25%", "maxSurge": "25%"}}}
         });
         dep["status"] = deployment_status(*replicas, *replicas, ready, 1);
-        st.put(Kind::Deployment, dep);
+        st.put(Kind::DEPLOYMENT, dep);
         if g.workloads.pdbs && *gpus == 0 {
             let blocking = ovr.blocking_pdb && d == 0;
             let (pdb_name, max_unavailable) = if blocking {
@@ -493,7 +503,7 @@ fn build_cluster(
             });
             let spec = pdb["spec"].clone();
             pdb["status"] = pdb_status(&spec, ready as i64, *replicas as i64, 1, &created, None);
-            st.put(Kind::PodDisruptionBudget, pdb);
+            st.put(Kind::POD_DISRUPTION_BUDGET, pdb);
         }
     }
     // StatefulSets come last, so the objects generated before them do not depend on
@@ -511,6 +521,12 @@ fn build_cluster(
             next_pod_ip: &mut next_pod_ip,
         };
         stateful::generate(&mut st, &mut rng, spec, &ns, &mut at, &created);
+    }
+    // What the API server itself creates at start: RBAC roles and bindings (one per
+    // user with access), flow-control schemas and levels, local APIServices.
+    for (kind, mut obj) in super::system::bootstrap(users, &created) {
+        obj["metadata"]["uid"] = json!(uid(&mut rng));
+        st.put(kind, obj);
     }
     // Generation is history nobody watched: start watch history empty.
     st.compact();

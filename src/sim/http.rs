@@ -34,6 +34,11 @@ impl ApiRequest {
         if self.body.iter().all(u8::is_ascii_whitespace) {
             return Ok(None);
         }
+        let content_type = self.header(header::CONTENT_TYPE);
+        if content_type.starts_with(super::proto::MEDIA_TYPE) {
+            // Protobuf is read only for the self-review kinds (see proto.rs).
+            return Err(ApiError::unsupported_media(content_type));
+        }
         serde_json::from_slice(&self.body).map(Some).map_err(|e| {
             ApiError::bad_request(format!("the body of the request could not be decoded: {e}"))
         })

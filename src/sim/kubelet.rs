@@ -43,7 +43,7 @@ pub fn begin_pod_deletion(
         .and_then(Value::as_array)
         .is_some_and(|f| !f.is_empty());
     if (!bound || grace == 0) && !has_finalizers {
-        store.remove(Kind::Pod, &ns, &name);
+        store.remove(Kind::POD, &ns, &name);
         pod["metadata"]["deletionTimestamp"] = json!(now);
         return true;
     }
@@ -63,7 +63,7 @@ pub fn begin_pod_deletion(
         .unwrap_or_else(|| now.to_string());
     pod["metadata"]["deletionTimestamp"] = json!(at);
     pod["metadata"]["deletionGracePeriodSeconds"] = json!(grace);
-    store.put(Kind::Pod, pod.clone());
+    store.put(Kind::POD, pod.clone());
     if bound {
         let (ns, name, uid) = ids(pod);
         let container = pod
@@ -72,7 +72,7 @@ pub fn begin_pod_deletion(
             .unwrap_or("app")
             .to_string();
         let about = Involved {
-            kind: Kind::Pod,
+            kind: Kind::POD,
             ns: &ns,
             name: &name,
             uid: &uid,
@@ -106,7 +106,7 @@ pub fn nodes(pass: &mut Pass, faults: &Faults) -> HashMap<String, NodeState> {
     {
         pass.due(z.at_seconds);
     }
-    for mut node in pass.st.store.values(Kind::Node, None) {
+    for mut node in pass.st.store.values(Kind::NODE, None) {
         let name = str_at(&node, "/metadata/name");
         let zone = node
             .pointer("/metadata/labels/topology.kubernetes.io~1zone")
@@ -205,7 +205,7 @@ pub fn nodes(pass: &mut Pass, faults: &Faults) -> HashMap<String, NodeState> {
                     ),
                 };
                 let about = Involved {
-                    kind: Kind::Node,
+                    kind: Kind::NODE,
                     ns: "",
                     name: &nname,
                     uid: &uid,
@@ -221,7 +221,7 @@ pub fn nodes(pass: &mut Pass, faults: &Faults) -> HashMap<String, NodeState> {
                     &now,
                 );
             }
-            pass.put(Kind::Node, node.clone());
+            pass.put(Kind::NODE, node.clone());
         }
         let taints = node
             .pointer("/spec/taints")
@@ -303,6 +303,24 @@ pub fn pods(
             continue;
         }
         let node_ok = healthy(&node);
+        let job_pod = super::objects::controller_of(pod).is_some_and(|(k, _, _)| k == "Job");
+        if job_pod && phase == "Running" && node_ok {
+            let started = pod
+                .pointer("/status/startTime")
+                .and_then(Value::as_str)
+                .and_then(parse_time)
+                .map(|t| clock.secs_at(t))
+                .unwrap_or(pass.now_secs);
+            let at = started + s.job_seconds;
+            if pass.now_secs >= at {
+                let now = pass.now.clone();
+                complete_pod(&mut pass.pods[i], &now);
+                pass.put_pod(i);
+            } else {
+                pass.due(at);
+            }
+            continue;
+        }
         if phase == "Pending" {
             let scheduled = pod
                 .pointer("/status/conditions")
@@ -333,7 +351,53 @@ pub fn pods(
             continue;
         }
         let ready = pod_ready(pod);
-        if !node_ok && ready {
+        let probe_fails = !faults.not_ready_pods.is_empty() && {
+            let (ns, name, _) = ids(pod);
+            let labels = super::store::Index::of(pod).labels;
+            faults
+                .not_ready_pods
+                .iter()
+                .any(|s| s.matches(&ns, &name, &labels))
+        };
+        if node_ok && probe_fails && ready {
+            let now = pass.now.clone();
+            let container = pod
+                .pointer("/spec/containers/0/name")
+                .and_then(Value::as_str)
+                .unwrap_or("app")
+                .to_string();
+            let unready = format!("containers with unready status: [{container}]");
+            for c in ["ContainersReady", "Ready"] {
+                set_condition(
+                    &mut pass.pods[i],
+                    c,
+                    "False",
+                    "ContainersNotReady",
+                    &unready,
+                    &now,
+                );
+            }
+            if let Some(cs) = pass.pods[i].pointer_mut("/status/containerStatuses/0") {
+                cs["ready"] = json!(false);
+            }
+            pass.put_pod(i);
+            let (ns, name, uid) = ids(&pass.pods[i]);
+            let about = Involved {
+                kind: Kind::POD,
+                ns: &ns,
+                name: &name,
+                uid: &uid,
+            };
+            events::record(
+                &mut pass.st.store,
+                about,
+                true,
+                "Unhealthy",
+                "Readiness probe failed: the simulated probe is failing",
+                "kubelet",
+                &now,
+            );
+        } else if !node_ok && ready {
             let now = pass.now.clone();
             set_condition(
                 &mut pass.pods[i],
@@ -352,7 +416,7 @@ pub fn pods(
                 &now,
             );
             pass.put_pod(i);
-        } else if node_ok && !ready {
+        } else if node_ok && !ready && !probe_fails && kubelet_owned(pod) {
             let since = pod
                 .pointer("/status/conditions")
                 .and_then(Value::as_array)
@@ -381,7 +445,7 @@ pub fn pods(
     for &i in gone.iter().rev() {
         let pod = pass.pods.remove(i);
         pass.st.store.remove(
-            Kind::Pod,
+            Kind::POD,
             &str_at(&pod, "/metadata/namespace"),
             &str_at(&pod, "/metadata/name"),
         );
@@ -437,7 +501,7 @@ fn taint_evictions(pass: &mut Pass, cluster: &Cluster, health: &HashMap<String, 
                 let now = pass.now.clone();
                 let (ns, name, uid) = ids(&pass.pods[i]);
                 let about = Involved {
-                    kind: Kind::Pod,
+                    kind: Kind::POD,
                     ns: &ns,
                     name: &name,
                     uid: &uid,
@@ -460,9 +524,48 @@ fn taint_evictions(pass: &mut Pass, cluster: &Cluster, health: &HashMap<String, 
     }
 }
 
+/// Ends a pod's containers successfully (a Job's pod that did its work).
+fn complete_pod(pod: &mut Value, now: &str) {
+    pod["status"]["phase"] = json!("Succeeded");
+    for c in ["Ready", "ContainersReady"] {
+        set_condition(pod, c, "False", "PodCompleted", "", now);
+    }
+    if let Some(statuses) = pod
+        .pointer_mut("/status/containerStatuses")
+        .and_then(Value::as_array_mut)
+    {
+        for cs in statuses {
+            let started = cs
+                .pointer("/state/running/startedAt")
+                .cloned()
+                .unwrap_or(json!(now));
+            cs["ready"] = json!(false);
+            cs["started"] = json!(false);
+            cs["state"] = json!({"terminated": {"exitCode": 0, "reason": "Completed",
+                "startedAt": started, "finishedAt": now}});
+        }
+    }
+}
+
+/// Whether a pod's readiness was last set by the kubelet itself (starting containers, a
+/// failing probe, a node that went away): only then does the kubelet make it Ready
+/// again. Readiness written by anyone else stays until they change it.
+fn kubelet_owned(pod: &Value) -> bool {
+    let reason = pod
+        .pointer("/status/conditions")
+        .and_then(Value::as_array)
+        .and_then(|cs| {
+            cs.iter()
+                .find(|c| c.get("type").and_then(Value::as_str) == Some("Ready"))
+        })
+        .and_then(|c| c.get("reason").and_then(Value::as_str))
+        .unwrap_or_default();
+    matches!(reason, "ContainersNotReady" | "NodeNotReady")
+}
+
 fn node_ip(store: &Store, node: &str) -> String {
     store
-        .get_value(Kind::Node, "", node)
+        .get_value(Kind::NODE, "", node)
         .and_then(|n| {
             n.pointer("/status/addresses/0/address")
                 .and_then(Value::as_str)

@@ -29,8 +29,37 @@ fn quote(s: &str) -> String {
 }
 
 /// The kubeconfig text for a fleet served at `addr`: one cluster, one context (named by
-/// the cluster id) per cluster, one token user.
+/// the cluster id) per cluster, one token user (`fleetdeck-sim`, who is `admin`).
 pub fn kubeconfig(fleet: &SimFleet, addr: SocketAddr) -> String {
+    kubeconfig_text(fleet, addr, "fleetdeck-sim", super::auth::ADMIN_TOKEN)
+}
+
+/// The kubeconfig text for a fleet served at `addr` whose contexts authenticate as
+/// `user` (see [`SimFleet::users`]); None for a user the fleet does not have.
+pub fn kubeconfig_for(fleet: &SimFleet, addr: SocketAddr, user: &str) -> Option<String> {
+    let token = fleet.token(user)?;
+    Some(kubeconfig_text(
+        fleet,
+        addr,
+        &format!("fleetdeck-sim-{user}"),
+        &token,
+    ))
+}
+
+/// Writes the kubeconfig of `user` to `path` (see [`kubeconfig_for`]).
+pub fn write_kubeconfig_for(
+    fleet: &SimFleet,
+    path: &Path,
+    addr: SocketAddr,
+    user: &str,
+) -> Result<(), SimError> {
+    let text =
+        kubeconfig_for(fleet, addr, user).ok_or_else(|| SimError::UnknownUser(user.to_string()))?;
+    write_file(path, &text)
+}
+
+fn kubeconfig_text(fleet: &SimFleet, addr: SocketAddr, user: &str, token: &str) -> String {
+    let ca = super::kinds::base64_encode(super::tls::CA_PEM.as_bytes());
     let ids = fleet.cluster_ids();
     let mut s = String::from("apiVersion: v1\nkind: Config\npreferences: {}\n");
     s.push_str(&format!(
@@ -40,15 +69,25 @@ pub fn kubeconfig(fleet: &SimFleet, addr: SocketAddr) -> String {
     s.push_str("clusters:\n");
     for id in &ids {
         s.push_str(&format!(
-            "- name: {}\n  cluster:\n    server: {}\n",
+            "- name: {}\n  cluster:\n    server: {}\n    certificate-authority-data: {}\n",
             quote(id),
-            quote(&cluster_url(addr, id))
+            quote(&cluster_url(addr, id)),
+            ca
         ));
     }
-    s.push_str("users:\n- name: fleetdeck-sim\n  user:\n    token: fleetdeck-sim-token\n");
+    s.push_str(&format!(
+        "users:\n- name: {}\n  user:\n    token: {}\n",
+        quote(user),
+        quote(token)
+    ));
     s.push_str("contexts:\n");
     for id in &ids {
-        s.push_str(&format!("- name: {}\n  context:\n    cluster: {}\n    user: fleetdeck-sim\n    namespace: default\n", quote(id), quote(id)));
+        s.push_str(&format!(
+            "- name: {}\n  context:\n    cluster: {}\n    user: {}\n    namespace: default\n",
+            quote(id),
+            quote(id),
+            quote(user)
+        ));
     }
     s
 }

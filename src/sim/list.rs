@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::error::ApiError;
 use super::fleet::Cluster;
 use super::http::json_response;
-use super::resource::Kind;
+use super::resource::ResourceType;
 use super::selector::{FieldSelector, LabelSelector};
 use super::store::Key;
 use super::table;
@@ -83,13 +83,13 @@ pub fn parse_rv(q: &HashMap<String, String>) -> Result<Option<u64>, ApiError> {
 /// history is 410 Expired, as with a compacted etcd.
 pub fn list(
     cluster: &Cluster,
-    kind: Kind,
+    rt: &ResourceType,
     ns: Option<&str>,
     q: &HashMap<String, String>,
     accept: &str,
 ) -> Result<Response, ApiError> {
     let filter = Filter::from_query(q)?;
-    super::validation::options::list_options(kind.group(), kind.kind(), q, false)?;
+    super::validation::options::list_options(&rt.group, &rt.kind, q, false)?;
     let limit: usize = match q.get("limit").map(String::as_str) {
         None | Some("") | Some("0") => usize::MAX,
         Some(s) => s
@@ -123,7 +123,7 @@ pub fn list(
     let mut items: Vec<(&Key, &super::store::Stored)> = Vec::new();
     let mut remaining = 0usize;
     let mut next_key = None;
-    for (key, stored) in store.iter(kind, ns, after.as_ref()) {
+    for (key, stored) in store.iter(rt.slot, ns, after.as_ref()) {
         if !filter.matches(&key.0, &key.1, &stored.idx) {
             continue;
         }
@@ -149,16 +149,16 @@ pub fn list(
     if table::wants_table(accept) {
         let objects: Vec<Value> = items.iter().map(|(_, s)| s.value()).collect();
         drop(st);
-        let t = table::table(kind, &objects, meta, &cluster.clock);
+        let t = table::table(rt, &objects, meta, &cluster.clock);
         return Ok(json_response(200, Bytes::from(t.to_string())));
     }
     let size: usize = items.iter().map(|(_, s)| s.json.len() + 1).sum();
     let mut body = BytesMut::with_capacity(size + 256);
     body.put_slice(
         format!(
-            r#"{{"kind":"{}List","apiVersion":"{}","metadata":{},"items":["#,
-            kind.kind(),
-            kind.api_version(),
+            r#"{{"kind":"{}","apiVersion":"{}","metadata":{},"items":["#,
+            rt.list_kind,
+            rt.api_version(),
             meta
         )
         .as_bytes(),

@@ -50,7 +50,7 @@ fn recorded_release(cluster: &Cluster) -> (Option<String>, Option<String>) {
     let st = cluster.lock();
     let record = st
         .store
-        .get_value(Kind::ConfigMap, RELEASE_RECORD_NAMESPACE, RELEASE_RECORD);
+        .get_value(Kind::CONFIG_MAP, RELEASE_RECORD_NAMESPACE, RELEASE_RECORD);
     let field = |name: &str| {
         record
             .as_ref()

@@ -106,6 +106,10 @@ pub fn set_running(
         .pointer("/spec/containers/0/name")
         .cloned()
         .unwrap_or(json!("app"));
+    let unready = format!(
+        "containers with unready status: [{}]",
+        container.as_str().unwrap_or("app")
+    );
     let image = pod
         .pointer("/spec/containers/0/image")
         .cloned()
@@ -122,6 +126,19 @@ pub fn set_running(
         "containerStatuses": [{"name": container, "image": image, "imageID": "", "ready": ready,
             "started": true, "restartCount": 0, "state": {"running": {"startedAt": ts}}}]
     });
+    // Until its containers are ready the kubelet says why, which is also how it knows
+    // later that this NotReady is its own to lift.
+    if !ready {
+        for c in pod["status"]["conditions"]
+            .as_array_mut()
+            .into_iter()
+            .flatten()
+            .skip(2)
+        {
+            c["reason"] = json!("ContainersNotReady");
+            c["message"] = json!(unready);
+        }
+    }
 }
 
 /// Whether a pod has condition Ready=True.

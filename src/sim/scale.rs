@@ -9,7 +9,7 @@ use super::error::ApiError;
 use super::fleet::Cluster;
 use super::http::{ApiRequest, value_response};
 use super::patch::{self, PatchKind};
-use super::resource::Kind;
+use super::resource::ResourceType;
 use super::store::str_at;
 
 fn scale_of(obj: &Value) -> Value {
@@ -38,26 +38,17 @@ fn scale_of(obj: &Value) -> Value {
 /// GET, PUT or PATCH of `…/{name}/scale`.
 pub fn scale(
     cluster: &Cluster,
-    kind: Kind,
+    rt: &ResourceType,
     ns: &str,
     name: &str,
     method: &Method,
     req: &ApiRequest,
 ) -> Result<Response, ApiError> {
-    if !matches!(
-        kind,
-        Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
-    ) {
-        return Err(ApiError::no_route(&format!(
-            "{}/{name}/scale",
-            kind.plural()
-        )));
-    }
     let mut st = cluster.lock();
     let mut obj = st
         .store
-        .get_value(kind, ns, name)
-        .ok_or_else(|| ApiError::not_found(kind, name))?;
+        .get_value(rt.slot, ns, name)
+        .ok_or_else(|| ApiError::not_found(rt, name))?;
     if *method == Method::GET {
         return Ok(value_response(200, &scale_of(&obj)));
     }
@@ -76,7 +67,7 @@ pub fn scale(
     }
     let rv = str_at(&wanted, "/metadata/resourceVersion");
     if !rv.is_empty() && rv != str_at(&obj, "/metadata/resourceVersion") {
-        return Err(ApiError::conflict(kind, name));
+        return Err(ApiError::conflict(rt, name));
     }
     let replicas = wanted
         .pointer("/spec/replicas")
@@ -84,7 +75,7 @@ pub fn scale(
         .filter(|r| *r >= 0)
         .ok_or_else(|| {
             ApiError::invalid(
-                kind,
+                rt,
                 name,
                 "spec.replicas",
                 "Invalid value: must be greater than or equal to 0",
@@ -97,7 +88,7 @@ pub fn scale(
             .and_then(Value::as_i64)
             .unwrap_or(1);
         obj["metadata"]["generation"] = json!(g + 1);
-        obj = st.store.put(kind, obj).value();
+        obj = st.store.put(rt.slot, obj).value();
     }
     drop(st);
     cluster.kick();

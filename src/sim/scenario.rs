@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use super::auth::SimUser;
 use super::error::SimError;
 use super::faults::Faults;
 
@@ -30,6 +31,9 @@ pub struct Scenario {
     /// after a CNI upgrade).
     #[serde(default)]
     pub degradations: Vec<DegradationRule>,
+    /// Users besides the built-in `admin`, `viewer` and `nobody`, with their tokens.
+    #[serde(default)]
+    pub users: Vec<SimUser>,
 }
 
 /// Clusters whose live versions start with every `when` value degrade as described
@@ -71,6 +75,8 @@ pub struct Settings {
     pub history: usize,
     /// Interval between watch bookmarks, real seconds.
     pub bookmark_seconds: f64,
+    /// How long a Job's pod runs before it succeeds.
+    pub job_seconds: f64,
 }
 
 impl Default for Settings {
@@ -82,6 +88,7 @@ impl Default for Settings {
             reboot_seconds: 30.0,
             history: super::store::DEFAULT_HISTORY,
             bookmark_seconds: 10.0,
+            job_seconds: 2.0,
         }
     }
 }
@@ -278,6 +285,10 @@ pub struct ClusterGroup {
     /// Shared dependencies (ledger).
     #[serde(default)]
     pub shared_dependencies: Vec<String>,
+    /// Extra objects created in every cluster of the group, in order, as a client would
+    /// create them (CustomResourceDefinitions first, then their custom resources).
+    #[serde(default)]
+    pub objects: Vec<serde_json::Value>,
 }
 
 fn default_zones() -> Vec<String> {
@@ -326,6 +337,8 @@ pub struct ClusterOverride {
     pub kubernetes: Option<String>,
     /// Documented exceptions written to the ledger (objects passed through).
     pub exceptions: Vec<serde_json::Value>,
+    /// Extra objects created in this cluster (after its group's), in order.
+    pub objects: Vec<serde_json::Value>,
 }
 
 const SMALL: &str = include_str!("../../scenarios/small.yaml");
@@ -363,6 +376,40 @@ impl Scenario {
             return Err(err("env must be production or staging".into()));
         }
         Ok(scenario)
+    }
+
+    /// The users every cluster accepts: the built-in ones, then the scenario's. A name
+    /// or token used twice is an error.
+    pub fn users(&self) -> Result<Vec<SimUser>, SimError> {
+        let mut users = SimUser::builtins();
+        for u in &self.users {
+            if users.iter().any(|x| x.name == u.name || x.token == u.token) {
+                return Err(SimError::Scenario {
+                    name: self.name.clone(),
+                    message: format!(
+                        "users: {:?} repeats the name or token of another user",
+                        u.name
+                    ),
+                });
+            }
+            if u.token.trim().is_empty() {
+                return Err(SimError::Scenario {
+                    name: self.name.clone(),
+                    message: format!("users: {:?} has an empty token", u.name),
+                });
+            }
+            users.push(u.clone());
+        }
+        Ok(users)
+    }
+
+    /// The group a cluster id belongs to.
+    pub fn group_of(&self, id: &str) -> Option<&ClusterGroup> {
+        self.groups.iter().find(|g| {
+            id.strip_prefix(&format!("{}-", g.prefix))
+                .and_then(|n| n.parse::<usize>().ok())
+                .is_some_and(|n| n >= 1 && n <= g.count)
+        })
     }
 
     /// Total clusters.

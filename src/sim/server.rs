@@ -40,9 +40,10 @@ impl SimServer {
     }
 }
 
-/// The server URL of a cluster on a simulator at `addr`.
+/// The server URL of a cluster on a simulator at `addr` (HTTPS, as kubeconfigs name
+/// it; the same port answers plain HTTP too).
 pub fn cluster_url(addr: SocketAddr, id: &str) -> String {
-    format!("http://{addr}/clusters/{id}")
+    format!("https://{addr}/clusters/{id}")
 }
 
 /// Serves the fleet on `127.0.0.1:port` (0 picks a free port) and starts its control
@@ -65,6 +66,12 @@ pub async fn start_on_loopback(
         addr: addr.to_string(),
         source,
     })?;
+    let tls = tokio_rustls::TlsAcceptor::from(super::tls::server_config().map_err(|e| {
+        SimError::Serve {
+            addr: addr.to_string(),
+            source: std::io::Error::other(e),
+        }
+    })?);
     fleet.start_controllers();
     let router = fleet_router(fleet);
     let (stop, mut stopped) = watch::channel(false);
@@ -74,15 +81,25 @@ pub async fn start_on_loopback(
                 accepted = listener.accept() => match accepted {
                     Ok((stream, _)) => {
                         let router = router.clone();
+                        let tls = tls.clone();
                         tokio::spawn(async move {
                             let service = hyper::service::service_fn(move |req| {
                                 let router = router.clone();
                                 async move { refuse_or_pass(router.oneshot(req).await) }
                             });
+                            // A TLS client speaks first with a handshake record (0x16);
+                            // anything else is plain HTTP on the same port.
+                            let mut first = [0u8; 1];
+                            let is_tls = matches!(stream.peek(&mut first).await, Ok(1) if first[0] == 0x16);
+                            let http = hyper::server::conn::http1::Builder::new();
                             // Connection errors (client went away, refused clusters) are normal.
-                            let _ = hyper::server::conn::http1::Builder::new()
-                                .serve_connection(TokioIo::new(stream), service)
-                                .await;
+                            if is_tls {
+                                if let Ok(stream) = tls.accept(stream).await {
+                                    let _ = http.serve_connection(TokioIo::new(stream), service).await;
+                                }
+                            } else {
+                                let _ = http.serve_connection(TokioIo::new(stream), service).await;
+                            }
                         });
                     }
                     Err(e) => tracing::warn!(error = %e, "sim accept failed"),
@@ -129,12 +146,26 @@ impl SimFleet {
         Ok(cluster_router(self.cluster(id)?.clone()))
     }
 
-    /// An in-process kube client for one cluster (no TCP; the real kube client stack
-    /// without retries). Refused clusters fail like a closed connection.
+    /// An in-process kube client for one cluster, authenticated as `admin` (no TCP;
+    /// the real kube client stack without retries). Refused clusters fail like a closed
+    /// connection.
     pub fn client(&self, id: &str) -> Result<kube::Client, SimError> {
+        self.client_as(id, "admin")
+    }
+
+    /// An in-process kube client for one cluster, authenticated as `user` (one of
+    /// [`SimFleet::users`]; an unknown user sends no credentials and gets 401).
+    pub fn client_as(&self, id: &str, user: &str) -> Result<kube::Client, SimError> {
         let router = self.cluster_router(id)?;
-        let service = tower::service_fn(move |req: http::Request<kube::client::Body>| {
+        let token = self
+            .token(user)
+            .and_then(|t| http::HeaderValue::from_str(&format!("Bearer {t}")).ok());
+        let service = tower::service_fn(move |mut req: http::Request<kube::client::Body>| {
             let router = router.clone();
+            if let Some(t) = &token {
+                req.headers_mut()
+                    .insert(http::header::AUTHORIZATION, t.clone());
+            }
             async move { refuse_or_pass(router.oneshot(req).await) }
         });
         Ok(kube::Client::new(service, "default"))

@@ -111,7 +111,7 @@ pub fn ordinal_pod(sts: &Value, ordinal: i64, uid: &str, ts: &str) -> Value {
     let set = str_at(sts, "/metadata/name");
     let name = format!("{set}-{ordinal}");
     let template = sts.pointer("/spec/template").cloned().unwrap_or(json!({}));
-    let owner = controller_ref(Kind::StatefulSet, &set, &str_at(sts, "/metadata/uid"));
+    let owner = controller_ref(Kind::STATEFUL_SET, &set, &str_at(sts, "/metadata/uid"));
     let ns = str_at(sts, "/metadata/namespace");
     let mut pod = pod_from_template(&template, &ns, &name, uid, owner, ts);
     pod["metadata"]["labels"][REVISION_LABEL] = json!(update_revision(sts));
@@ -223,13 +223,13 @@ pub fn generate(
                     let volume =
                         volume_for(claim, &at.nodes[i], &cluster_zones, &uid(rng), created);
                     bind_claim(claim, &volume, &at.nodes[i].name);
-                    st.put(Kind::PersistentVolume, volume);
+                    st.put(Kind::PERSISTENT_VOLUME, volume);
                 }
             }
             for claim in claims {
-                st.put(Kind::PersistentVolumeClaim, claim);
+                st.put(Kind::PERSISTENT_VOLUME_CLAIM, claim);
             }
-            st.put(Kind::Pod, pod);
+            st.put(Kind::POD, pod);
         }
         let revision = update_revision(&sts);
         let replicas = spec.replicas.max(0);
@@ -244,7 +244,7 @@ pub fn generate(
             &revision,
             &revision,
         );
-        st.put(Kind::StatefulSet, sts);
+        st.put(Kind::STATEFUL_SET, sts);
     }
 }
 
@@ -309,7 +309,7 @@ mod tests {
         let mut zones = Vec::new();
         for ordinal in 0..3 {
             let pod = st
-                .get_value(Kind::Pod, "db", &format!("postgres-{ordinal}"))
+                .get_value(Kind::POD, "db", &format!("postgres-{ordinal}"))
                 .unwrap_or_default();
             assert_eq!(str_at(&pod, "/status/phase"), "Running");
             let node = str_at(&pod, "/spec/nodeName");
@@ -321,7 +321,7 @@ mod tests {
                 .to_string();
             let claim = st
                 .get_value(
-                    Kind::PersistentVolumeClaim,
+                    Kind::PERSISTENT_VOLUME_CLAIM,
                     "db",
                     &format!("data-postgres-{ordinal}"),
                 )
@@ -329,7 +329,7 @@ mod tests {
             assert_eq!(str_at(&claim, "/status/phase"), "Bound");
             let pv = st
                 .get_value(
-                    Kind::PersistentVolume,
+                    Kind::PERSISTENT_VOLUME,
                     "",
                     &str_at(&claim, "/spec/volumeName"),
                 )
@@ -347,7 +347,7 @@ mod tests {
         zones.sort();
         assert_eq!(zones, ["zone-a", "zone-b", "zone-c"]);
         let sts = st
-            .get_value(Kind::StatefulSet, "db", "postgres")
+            .get_value(Kind::STATEFUL_SET, "db", "postgres")
             .unwrap_or_default();
         assert_eq!(sts.pointer("/status/readyReplicas"), Some(&json!(3)));
     }
@@ -357,19 +357,19 @@ mod tests {
         let mut nodes = vec![node("a1", "zone-a", 1500)];
         let st = generated(&mut nodes, 2);
         let placed = st
-            .get_value(Kind::Pod, "db", "postgres-0")
+            .get_value(Kind::POD, "db", "postgres-0")
             .unwrap_or_default();
         assert_eq!(str_at(&placed, "/spec/nodeName"), "a1");
         let pending = st
-            .get_value(Kind::Pod, "db", "postgres-1")
+            .get_value(Kind::POD, "db", "postgres-1")
             .unwrap_or_default();
         assert_eq!(str_at(&pending, "/status/phase"), "Pending");
         let claim = st
-            .get_value(Kind::PersistentVolumeClaim, "db", "data-postgres-1")
+            .get_value(Kind::PERSISTENT_VOLUME_CLAIM, "db", "data-postgres-1")
             .unwrap_or_default();
         assert_eq!(str_at(&claim, "/status/phase"), "Pending");
         assert!(claim.pointer("/spec/volumeName").is_none());
-        assert_eq!(st.count(Kind::PersistentVolume), 1);
+        assert_eq!(st.count(Kind::PERSISTENT_VOLUME), 1);
     }
 
     #[test]

@@ -24,7 +24,7 @@ fn active(pod: &Value) -> bool {
 /// Creates the missing ordinal pods (and their claims) of every StatefulSet, removes
 /// the ones above the count, and reports status.
 pub fn reconcile(pass: &mut Pass) {
-    for sts in pass.st.store.values(Kind::StatefulSet, None) {
+    for sts in pass.st.store.values(Kind::STATEFUL_SET, None) {
         let ns = str_at(&sts, "/metadata/namespace");
         let name = str_at(&sts, "/metadata/name");
         let uid = str_at(&sts, "/metadata/uid");
@@ -38,7 +38,7 @@ pub fn reconcile(pass: &mut Pass) {
                 let pod_name = format!("{name}-{ordinal}");
                 // A pod of that name still terminating keeps its successor waiting: two
                 // pods of one identity never run at once.
-                if pass.st.store.get(Kind::Pod, &ns, &pod_name).is_some() {
+                if pass.st.store.get(Kind::POD, &ns, &pod_name).is_some() {
                     continue;
                 }
                 for template in claim_templates(&sts) {
@@ -46,13 +46,13 @@ pub fn reconcile(pass: &mut Pass) {
                     if pass
                         .st
                         .store
-                        .get(Kind::PersistentVolumeClaim, &ns, &claim)
+                        .get(Kind::PERSISTENT_VOLUME_CLAIM, &ns, &claim)
                         .is_none()
                     {
                         let claim_uid = pass.st.store.new_uid();
                         let claim =
                             ordinal_claim(&sts, &template, &pod_name, &claim_uid, &pass.now);
-                        pass.put(Kind::PersistentVolumeClaim, claim);
+                        pass.put(Kind::PERSISTENT_VOLUME_CLAIM, claim);
                     }
                 }
                 let pod_uid = pass.st.store.new_uid();
@@ -120,7 +120,7 @@ pub fn reconcile(pass: &mut Pass) {
         if sts.get("status") != Some(&status) {
             let mut sts = sts;
             sts["status"] = status;
-            pass.put(Kind::StatefulSet, sts);
+            pass.put(Kind::STATEFUL_SET, sts);
         }
     }
 }

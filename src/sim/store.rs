@@ -30,6 +30,9 @@ pub struct Index {
     pub phase: Option<String>,
     /// Further selectable fields (Events: `involvedObject.*`, `reason`, `type`).
     pub extra: Vec<(&'static str, String)>,
+    /// Hashes of the owners' uids (`metadata.ownerReferences[].uid`), so the garbage
+    /// collector finds dependents without decoding every object.
+    pub owners: Box<[u64]>,
 }
 
 /// Event fields the API server allows in field selectors.
@@ -72,13 +75,29 @@ impl Index {
         } else {
             Vec::new()
         };
+        let owners = obj
+            .pointer("/metadata/ownerReferences")
+            .and_then(Value::as_array)
+            .map(|refs| {
+                refs.iter()
+                    .filter_map(|r| r.get("uid").and_then(Value::as_str))
+                    .map(uid_hash)
+                    .collect()
+            })
+            .unwrap_or_default();
         Index {
             labels,
             node_name: s("/spec/nodeName"),
             phase: s("/status/phase"),
             extra,
+            owners,
         }
     }
+}
+
+/// The hash an owner uid is indexed by ([`Index::owners`]).
+pub fn uid_hash(uid: &str) -> u64 {
+    super::generate::fnv(uid)
 }
 
 /// One stored object.
@@ -151,6 +170,8 @@ pub struct Store {
     tx: broadcast::Sender<Arc<Change>>,
     rng: SmallRng,
     events: VecDeque<Key>,
+    /// The resourceVersion of the last change per slot (for caches of parsed objects).
+    slot_versions: Vec<u64>,
 }
 
 /// Default number of changes kept for watch resumption.
@@ -162,13 +183,14 @@ impl Store {
         let (tx, _) = broadcast::channel(4096);
         Store {
             rv: 0,
-            objects: Kind::ALL.iter().map(|_| BTreeMap::new()).collect(),
+            objects: Vec::new(),
             history: VecDeque::new(),
             history_cap: history_cap.max(1),
             compacted: 0,
             tx,
             rng: SmallRng::seed_from_u64(seed),
             events: VecDeque::new(),
+            slot_versions: Vec::new(),
         }
     }
 
@@ -244,14 +266,25 @@ impl Store {
         self.events.push_back((ns.to_string(), name.to_string()));
         while self.events.len() > max {
             if let Some((ons, oname)) = self.events.pop_front() {
-                self.remove(Kind::Event, &ons, &oname);
+                self.remove(Kind::EVENT, &ons, &oname);
             }
         }
     }
 
+    fn map(&self, kind: Kind) -> Option<&BTreeMap<Key, Stored>> {
+        self.objects.get(kind.slot())
+    }
+
+    fn map_mut(&mut self, kind: Kind) -> &mut BTreeMap<Key, Stored> {
+        if self.objects.len() <= kind.slot() {
+            self.objects.resize_with(kind.slot() + 1, BTreeMap::new);
+        }
+        &mut self.objects[kind.slot()]
+    }
+
     /// One stored object.
     pub fn get(&self, kind: Kind, ns: &str, name: &str) -> Option<&Stored> {
-        self.objects[kind.slot()].get(&(ns.to_string(), name.to_string()))
+        self.map(kind)?.get(&(ns.to_string(), name.to_string()))
     }
 
     /// One object, decoded.
@@ -268,19 +301,49 @@ impl Store {
         after: Option<&Key>,
     ) -> impl Iterator<Item = (&'a Key, &'a Stored)> + 'a {
         use std::ops::Bound;
-        let map = &self.objects[kind.slot()];
         let lower = match (after, ns) {
             (Some(k), _) => Bound::Excluded(k.clone()),
             (None, Some(ns)) => Bound::Included((ns.to_string(), String::new())),
             (None, None) => Bound::Unbounded,
         };
-        map.range((lower, Bound::Unbounded))
+        self.map(kind)
+            .into_iter()
+            .flat_map(move |map| map.range((lower.clone(), Bound::Unbounded)))
             .take_while(move |(k, _)| ns.is_none_or(|ns| k.0 == ns))
     }
 
     /// Number of objects of a kind.
     pub fn count(&self, kind: Kind) -> usize {
-        self.objects[kind.slot()].len()
+        self.map(kind).map_or(0, BTreeMap::len)
+    }
+
+    /// Keys of the objects of `kind` (in `ns` when given) that name `owner_uid` among
+    /// their owners.
+    pub fn dependents(&self, kind: Kind, ns: Option<&str>, owner_uid: &str) -> Vec<Key> {
+        let h = uid_hash(owner_uid);
+        self.iter(kind, ns, None)
+            .filter(|(_, s)| s.idx.owners.contains(&h))
+            .filter(|(_, s)| {
+                s.value()
+                    .pointer("/metadata/ownerReferences")
+                    .and_then(Value::as_array)
+                    .is_some_and(|refs| {
+                        refs.iter()
+                            .any(|r| r.get("uid").and_then(Value::as_str) == Some(owner_uid))
+                    })
+            })
+            .map(|(k, _)| k.clone())
+            .collect()
+    }
+
+    /// The slots that hold at least one object.
+    pub fn used_slots(&self) -> Vec<Kind> {
+        self.objects
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| !m.is_empty())
+            .map(|(i, _)| Kind(i as u16))
+            .collect()
     }
 
     /// Decoded objects of a kind (optionally in one namespace).
@@ -298,9 +361,11 @@ impl Store {
         if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
             meta.insert("resourceVersion".into(), Value::String(rv.to_string()));
         }
-        if let Some(o) = obj.as_object_mut() {
+        if let Some(o) = obj.as_object_mut()
+            && !kind.kind().is_empty()
+        {
             o.entry("apiVersion")
-                .or_insert_with(|| Value::String(kind.api_version().into()));
+                .or_insert_with(|| Value::String(kind.api_version()));
             o.entry("kind")
                 .or_insert_with(|| Value::String(kind.kind().into()));
         }
@@ -310,8 +375,9 @@ impl Store {
             json: json.clone(),
             idx: idx.clone(),
         };
-        let key = (if kind.namespaced() { ns } else { String::new() }, name);
-        let prev = self.objects[kind.slot()].insert(key.clone(), stored.clone());
+        // Cluster-scoped objects carry no namespace (the handlers remove it).
+        let key = (ns, name);
+        let prev = self.map_mut(kind).insert(key.clone(), stored.clone());
         let etype = if prev.is_some() {
             EventType::Modified
         } else {
@@ -334,7 +400,7 @@ impl Store {
     /// new resourceVersion. Returns that last state.
     pub fn remove(&mut self, kind: Kind, ns: &str, name: &str) -> Option<Value> {
         let key = (ns.to_string(), name.to_string());
-        let old = self.objects[kind.slot()].remove(&key)?;
+        let old = self.objects.get_mut(kind.slot())?.remove(&key)?;
         self.rv += 1;
         let rv = self.rv;
         let mut obj = old.value();
@@ -355,7 +421,18 @@ impl Store {
         Some(obj)
     }
 
+    /// The resourceVersion of the last change to objects of `kind` (0: none yet), so a
+    /// cache built from them knows when it is stale.
+    pub fn slot_version(&self, kind: Kind) -> u64 {
+        self.slot_versions.get(kind.slot()).copied().unwrap_or(0)
+    }
+
     fn record(&mut self, change: Change) {
+        let slot = change.kind.slot();
+        if self.slot_versions.len() <= slot {
+            self.slot_versions.resize(slot + 1, 0);
+        }
+        self.slot_versions[slot] = change.rv;
         let change = Arc::new(change);
         if self.history.len() >= self.history_cap
             && let Some(dropped) = self.history.pop_front()
@@ -386,7 +463,7 @@ mod tests {
         let mut s = Store::new(1, 2);
         for i in 0..3 {
             s.put(
-                Kind::ConfigMap,
+                Kind::CONFIG_MAP,
                 json!({"metadata": {"namespace": "a", "name": format!("c{i}")}}),
             );
         }
@@ -394,13 +471,13 @@ mod tests {
         assert_eq!(s.compacted(), 1);
         assert_eq!(s.changes_since(1).len(), 2);
         let names: Vec<_> = s
-            .iter(Kind::ConfigMap, Some("a"), None)
+            .iter(Kind::CONFIG_MAP, Some("a"), None)
             .map(|(k, _)| k.1.clone())
             .collect();
         assert_eq!(names, ["c0", "c1", "c2"]);
         let after = ("a".to_string(), "c0".to_string());
-        assert_eq!(s.iter(Kind::ConfigMap, Some("a"), Some(&after)).count(), 2);
-        assert!(s.remove(Kind::ConfigMap, "a", "c1").is_some());
+        assert_eq!(s.iter(Kind::CONFIG_MAP, Some("a"), Some(&after)).count(), 2);
+        assert!(s.remove(Kind::CONFIG_MAP, "a", "c1").is_some());
         assert_eq!(s.rv(), 4);
     }
 }

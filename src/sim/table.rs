@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use super::clock::{SimClock, parse_time};
 use super::objects::{condition_status, deleting};
-use super::resource::Kind;
+use super::resource::{Kind, ResourceType};
 
 /// Whether the `Accept` header asks for a Table.
 pub fn wants_table(accept: &str) -> bool {
@@ -21,7 +21,7 @@ fn col(name: &str, ty: &str, priority: i32) -> Value {
 
 fn columns(kind: Kind) -> Vec<Value> {
     match kind {
-        Kind::Node => vec![
+        Kind::NODE => vec![
             col("Name", "string", 0),
             col("Status", "string", 0),
             col("Roles", "string", 0),
@@ -33,7 +33,7 @@ fn columns(kind: Kind) -> Vec<Value> {
             col("Kernel-Version", "string", 1),
             col("Container-Runtime", "string", 1),
         ],
-        Kind::Pod => vec![
+        Kind::POD => vec![
             col("Name", "string", 0),
             col("Ready", "string", 0),
             col("Status", "string", 0),
@@ -44,21 +44,21 @@ fn columns(kind: Kind) -> Vec<Value> {
             col("Nominated Node", "string", 1),
             col("Readiness Gates", "string", 1),
         ],
-        Kind::Deployment => vec![
+        Kind::DEPLOYMENT => vec![
             col("Name", "string", 0),
             col("Ready", "string", 0),
             col("Up-to-date", "integer", 0),
             col("Available", "integer", 0),
             col("Age", "string", 0),
         ],
-        Kind::ReplicaSet => vec![
+        Kind::REPLICA_SET => vec![
             col("Name", "string", 0),
             col("Desired", "integer", 0),
             col("Current", "integer", 0),
             col("Ready", "integer", 0),
             col("Age", "string", 0),
         ],
-        Kind::DaemonSet => vec![
+        Kind::DAEMON_SET => vec![
             col("Name", "string", 0),
             col("Desired", "integer", 0),
             col("Current", "integer", 0),
@@ -67,12 +67,12 @@ fn columns(kind: Kind) -> Vec<Value> {
             col("Available", "integer", 0),
             col("Age", "string", 0),
         ],
-        Kind::StatefulSet => vec![
+        Kind::STATEFUL_SET => vec![
             col("Name", "string", 0),
             col("Ready", "string", 0),
             col("Age", "string", 0),
         ],
-        Kind::PersistentVolumeClaim => vec![
+        Kind::PERSISTENT_VOLUME_CLAIM => vec![
             col("Name", "string", 0),
             col("Status", "string", 0),
             col("Volume", "string", 0),
@@ -82,7 +82,7 @@ fn columns(kind: Kind) -> Vec<Value> {
             col("Age", "string", 0),
             col("VolumeMode", "string", 1),
         ],
-        Kind::PersistentVolume => vec![
+        Kind::PERSISTENT_VOLUME => vec![
             col("Name", "string", 0),
             col("Capacity", "string", 0),
             col("Access Modes", "string", 0),
@@ -94,29 +94,43 @@ fn columns(kind: Kind) -> Vec<Value> {
             col("Age", "string", 0),
             col("VolumeMode", "string", 1),
         ],
-        Kind::PodDisruptionBudget => vec![
+        Kind::POD_DISRUPTION_BUDGET => vec![
             col("Name", "string", 0),
             col("Min Available", "string", 0),
             col("Max Unavailable", "string", 0),
             col("Allowed Disruptions", "integer", 0),
             col("Age", "string", 0),
         ],
-        Kind::Namespace => vec![
+        Kind::NAMESPACE => vec![
             col("Name", "string", 0),
             col("Status", "string", 0),
             col("Age", "string", 0),
         ],
-        Kind::Lease => vec![
+        Kind::LEASE => vec![
             col("Name", "string", 0),
             col("Holder", "string", 0),
             col("Age", "string", 0),
         ],
-        Kind::Event => vec![
+        Kind::EVENT => vec![
             col("Last Seen", "string", 0),
             col("Type", "string", 0),
             col("Reason", "string", 0),
             col("Object", "string", 0),
             col("Message", "string", 0),
+        ],
+        Kind::SERVICE => vec![
+            col("Name", "string", 0),
+            col("Type", "string", 0),
+            col("Cluster-IP", "string", 0),
+            col("External-IP", "string", 0),
+            col("Port(s)", "string", 0),
+            col("Age", "string", 0),
+            col("Selector", "string", 1),
+        ],
+        Kind::ENDPOINTS => vec![
+            col("Name", "string", 0),
+            col("Endpoints", "string", 0),
+            col("Age", "string", 0),
         ],
         _ => vec![col("Name", "string", 0), col("Age", "string", 0)],
     }
@@ -181,7 +195,7 @@ fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
     };
     let name = s("/metadata/name");
     match kind {
-        Kind::Node => {
+        Kind::NODE => {
             let mut status = match condition_status(o, "Ready") {
                 Some("True") => "Ready".to_string(),
                 _ => "NotReady".to_string(),
@@ -223,7 +237,7 @@ fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
                 json!(s("/status/nodeInfo/containerRuntimeVersion")),
             ]
         }
-        Kind::Pod => {
+        Kind::POD => {
             let statuses = o
                 .pointer("/status/containerStatuses")
                 .and_then(Value::as_array)
@@ -255,7 +269,7 @@ fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
                 json!("<none>"),
             ]
         }
-        Kind::Deployment => {
+        Kind::DEPLOYMENT => {
             let ready = format!(
                 "{}/{}",
                 o.pointer("/status/readyReplicas")
@@ -273,14 +287,14 @@ fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
                 json!(age(o, clock)),
             ]
         }
-        Kind::ReplicaSet => vec![
+        Kind::REPLICA_SET => vec![
             json!(name),
             int(o, "/spec/replicas"),
             int(o, "/status/replicas"),
             int(o, "/status/readyReplicas"),
             json!(age(o, clock)),
         ],
-        Kind::DaemonSet => vec![
+        Kind::DAEMON_SET => vec![
             json!(name),
             int(o, "/status/desiredNumberScheduled"),
             int(o, "/status/currentNumberScheduled"),
@@ -289,7 +303,7 @@ fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
             int(o, "/status/numberAvailable"),
             json!(age(o, clock)),
         ],
-        Kind::StatefulSet => vec![
+        Kind::STATEFUL_SET => vec![
             json!(name),
             json!(format!(
                 "{}/{}",
@@ -302,7 +316,7 @@ fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
             )),
             json!(age(o, clock)),
         ],
-        Kind::PersistentVolumeClaim => {
+        Kind::PERSISTENT_VOLUME_CLAIM => {
             let text = |p: &str| o.pointer(p).and_then(Value::as_str).unwrap_or("");
             vec![
                 json!(name),
@@ -315,7 +329,7 @@ fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
                 json!(s("/spec/volumeMode")),
             ]
         }
-        Kind::PersistentVolume => {
+        Kind::PERSISTENT_VOLUME => {
             let claim = match (
                 o.pointer("/spec/claimRef/namespace")
                     .and_then(Value::as_str),
@@ -341,20 +355,20 @@ fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
                 json!(s("/spec/volumeMode")),
             ]
         }
-        Kind::PodDisruptionBudget => vec![
+        Kind::POD_DISRUPTION_BUDGET => vec![
             json!(name),
             int_or_str(o, "/spec/minAvailable"),
             int_or_str(o, "/spec/maxUnavailable"),
             int(o, "/status/disruptionsAllowed"),
             json!(age(o, clock)),
         ],
-        Kind::Namespace => vec![json!(name), json!(s("/status/phase")), json!(age(o, clock))],
-        Kind::Lease => vec![
+        Kind::NAMESPACE => vec![json!(name), json!(s("/status/phase")), json!(age(o, clock))],
+        Kind::LEASE => vec![
             json!(name),
             json!(s("/spec/holderIdentity")),
             json!(age(o, clock)),
         ],
-        Kind::Event => {
+        Kind::EVENT => {
             let object = format!(
                 "{}/{}",
                 s("/involvedObject/kind").to_lowercase(),
@@ -368,12 +382,91 @@ fn cells(kind: Kind, o: &Value, clock: &SimClock) -> Vec<Value> {
                 json!(s("/message")),
             ]
         }
+        Kind::SERVICE => {
+            let ports: Vec<String> = o
+                .pointer("/spec/ports")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|p| {
+                    let port = p.get("port").map(Value::to_string).unwrap_or_default();
+                    let proto = p.get("protocol").and_then(Value::as_str).unwrap_or("TCP");
+                    match p.get("nodePort") {
+                        Some(n) => format!("{port}:{n}/{proto}"),
+                        None => format!("{port}/{proto}"),
+                    }
+                })
+                .collect();
+            let selector: Vec<String> = o
+                .pointer("/spec/selector")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
+                .collect();
+            vec![
+                json!(name),
+                json!(s("/spec/type")),
+                json!(s("/spec/clusterIP")),
+                json!("<none>"),
+                json!(if ports.is_empty() {
+                    "<none>".to_string()
+                } else {
+                    ports.join(",")
+                }),
+                json!(age(o, clock)),
+                json!(if selector.is_empty() {
+                    "<none>".to_string()
+                } else {
+                    selector.join(",")
+                }),
+            ]
+        }
+        Kind::ENDPOINTS => {
+            let mut eps = Vec::new();
+            for subset in o
+                .get("subsets")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                for a in subset
+                    .get("addresses")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    for p in subset
+                        .get("ports")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
+                        eps.push(format!(
+                            "{}:{}",
+                            a.get("ip").and_then(Value::as_str).unwrap_or_default(),
+                            p.get("port").map(Value::to_string).unwrap_or_default()
+                        ));
+                    }
+                }
+            }
+            vec![
+                json!(name),
+                json!(if eps.is_empty() {
+                    "<none>".to_string()
+                } else {
+                    eps.join(",")
+                }),
+                json!(age(o, clock)),
+            ]
+        }
         _ => vec![json!(name), json!(age(o, clock))],
     }
 }
 
 /// A Table of `objects`; `metadata` is the list metadata (resourceVersion, continue).
-pub fn table(kind: Kind, objects: &[Value], metadata: Value, clock: &SimClock) -> Value {
+pub fn table(rt: &ResourceType, objects: &[Value], metadata: Value, clock: &SimClock) -> Value {
+    let kind = rt.slot;
     let rows: Vec<Value> = objects
         .iter()
         .map(|o| json!({"cells": cells(kind, o, clock), "object": o}))

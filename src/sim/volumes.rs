@@ -189,7 +189,7 @@ impl ClaimFit {
         let ns = str_at(pod, "/metadata/namespace");
         let mut fit = ClaimFit::default();
         for name in claim_names(pod) {
-            let Some(claim) = store.get_value(Kind::PersistentVolumeClaim, &ns, &name) else {
+            let Some(claim) = store.get_value(Kind::PERSISTENT_VOLUME_CLAIM, &ns, &name) else {
                 fit.missing = Some(format!("persistentvolumeclaim \"{name}\" not found"));
                 continue;
             };
@@ -198,7 +198,7 @@ impl ClaimFit {
                 fit.waiting.push(name);
                 continue;
             }
-            let Some(pv) = store.get_value(Kind::PersistentVolume, "", &volume) else {
+            let Some(pv) = store.get_value(Kind::PERSISTENT_VOLUME, "", &volume) else {
                 fit.missing = Some(format!("persistentvolume \"{volume}\" not found"));
                 continue;
             };
@@ -249,14 +249,14 @@ pub fn provision(
     ts: &str,
 ) {
     for name in waiting {
-        let Some(mut claim) = store.get_value(Kind::PersistentVolumeClaim, ns, name) else {
+        let Some(mut claim) = store.get_value(Kind::PERSISTENT_VOLUME_CLAIM, ns, name) else {
             continue;
         };
         let uid = store.new_uid();
         let volume = volume_for(&claim, node, zones, &uid, ts);
         bind_claim(&mut claim, &volume, &node.name);
-        store.put(Kind::PersistentVolume, volume);
-        store.put(Kind::PersistentVolumeClaim, claim);
+        store.put(Kind::PERSISTENT_VOLUME, volume);
+        store.put(Kind::PERSISTENT_VOLUME_CLAIM, claim);
     }
 }
 
@@ -276,7 +276,7 @@ mod tests {
         let mut store = Store::new(1, 100);
         let template = claim_template("data", 10, STORAGE_CLASS);
         let claim = claim_from_template(&template, "db", "data-pg-0", "c-1", &json!({}), "t");
-        store.put(Kind::PersistentVolumeClaim, claim);
+        store.put(Kind::PERSISTENT_VOLUME_CLAIM, claim);
         let pod = json!({"metadata": {"name": "pg-0", "namespace": "db"}, "spec": {"volumes": [
             {"name": "data", "persistentVolumeClaim": {"claimName": "data-pg-0"}}]}});
         let (a, b) = (node("n-a", "zone-a"), node("n-b", "zone-b"));
@@ -287,7 +287,7 @@ mod tests {
 
         let zones = zones_of(&[a.clone(), b.clone()]);
         provision(&mut store, "db", &waiting.waiting, &b, &zones, "t");
-        let claim = store.get_value(Kind::PersistentVolumeClaim, "db", "data-pg-0");
+        let claim = store.get_value(Kind::PERSISTENT_VOLUME_CLAIM, "db", "data-pg-0");
         let claim = claim.unwrap_or_default();
         assert_eq!(str_at(&claim, "/status/phase"), "Bound");
         assert_eq!(str_at(&claim, "/spec/volumeName"), "pvc-c-1");
@@ -311,7 +311,7 @@ mod tests {
         let mut store = Store::new(1, 100);
         let template = claim_template("data", 10, REGIONAL_STORAGE_CLASS);
         let claim = claim_from_template(&template, "db", "data-pg-0", "c-1", &json!({}), "t");
-        store.put(Kind::PersistentVolumeClaim, claim);
+        store.put(Kind::PERSISTENT_VOLUME_CLAIM, claim);
         let pod = json!({"metadata": {"name": "pg-0", "namespace": "db"}, "spec": {"volumes": [
             {"name": "data", "persistentVolumeClaim": {"claimName": "data-pg-0"}}]}});
         let nodes = [
@@ -329,7 +329,7 @@ mod tests {
             &zones,
             "t",
         );
-        let volume = store.get_value(Kind::PersistentVolume, "", "pvc-c-1");
+        let volume = store.get_value(Kind::PERSISTENT_VOLUME, "", "pvc-c-1");
         let values = volume
             .as_ref()
             .and_then(|v| {

@@ -19,14 +19,14 @@ use super::clock::SimClock;
 use super::error::ApiError;
 use super::fleet::Cluster;
 use super::list::{Filter, parse_rv};
-use super::resource::Kind;
+use super::resource::ResourceType;
 use super::store::{Change, EventType};
 use super::table;
 
 struct WatchState {
     rx: broadcast::Receiver<Arc<Change>>,
     queue: VecDeque<Bytes>,
-    kind: Kind,
+    rt: Arc<ResourceType>,
     ns: Option<String>,
     filter: Filter,
     last_rv: u64,
@@ -52,12 +52,12 @@ fn event_line(etype: &str, object: &[u8]) -> Bytes {
     Bytes::from(v)
 }
 
-fn bookmark(kind: Kind, rv: u64, initial_end: bool) -> Bytes {
+fn bookmark(rt: &ResourceType, rv: u64, initial_end: bool) -> Bytes {
     let mut meta = json!({"resourceVersion": rv.to_string()});
     if initial_end {
         meta["annotations"] = json!({"k8s.io/initial-events-end": "true"});
     }
-    let obj = json!({"kind": kind.kind(), "apiVersion": kind.api_version(), "metadata": meta});
+    let obj = json!({"kind": rt.kind, "apiVersion": rt.api_version(), "metadata": meta});
     event_line("BOOKMARK", obj.to_string().as_bytes())
 }
 
@@ -68,14 +68,14 @@ impl WatchState {
         }
         let obj: Value = serde_json::from_slice(json).unwrap_or(Value::Null);
         let meta = json!({"resourceVersion": obj.pointer("/metadata/resourceVersion").cloned().unwrap_or(Value::Null)});
-        Bytes::from(table::table(self.kind, &[obj], meta, &self.clock).to_string())
+        Bytes::from(table::table(&self.rt, &[obj], meta, &self.clock).to_string())
     }
 
     /// Turns a change into the event this watch sees, if any: a change that leaves the
     /// selection is DELETED, one that enters it is ADDED.
     fn event_for(&self, c: &Change) -> Option<Bytes> {
         if c.rv <= self.after
-            || c.kind != self.kind
+            || c.kind != self.rt.slot
             || self.ns.as_deref().is_some_and(|ns| ns != c.ns)
         {
             return None;
@@ -104,13 +104,13 @@ fn truthy(q: &HashMap<String, String>, key: &str) -> bool {
 /// Serves a watch.
 pub fn watch(
     cluster: &Arc<Cluster>,
-    kind: Kind,
+    rt: &Arc<ResourceType>,
     ns: Option<String>,
     q: &HashMap<String, String>,
     accept: &str,
 ) -> Result<Response, ApiError> {
     let filter = Filter::from_query(q)?;
-    super::validation::options::list_options(kind.group(), kind.kind(), q, true)?;
+    super::validation::options::list_options(&rt.group, &rt.kind, q, true)?;
     let requested = parse_rv(q)?;
     let bookmarks = truthy(q, "allowWatchBookmarks");
     let send_initial = match q.get("sendInitialEvents").map(String::as_str) {
@@ -122,7 +122,7 @@ pub fn watch(
         && (!bookmarks || q.get("resourceVersionMatch").map(String::as_str) != Some("NotOlderThan"))
     {
         return Err(ApiError::invalid(
-            kind,
+            rt,
             "",
             "sendInitialEvents",
             "Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled and the resourceVersionMatch is set to NotOlderThan and allowWatchBookmarks is set to true",
@@ -147,7 +147,7 @@ pub fn watch(
     let mut state = WatchState {
         rx,
         queue: VecDeque::new(),
-        kind,
+        rt: rt.clone(),
         ns,
         filter,
         last_rv: current,
@@ -167,13 +167,13 @@ pub fn watch(
         (None, Some(_)) => false,
     };
     if initial {
-        for (key, s) in store.iter(kind, state.ns.as_deref(), None) {
+        for (key, s) in store.iter(rt.slot, state.ns.as_deref(), None) {
             if state.filter.matches(&key.0, &key.1, &s.idx) {
                 queue.push_back(event_line("ADDED", &state.object_bytes(&s.json)));
             }
         }
         if send_initial == Some(true) {
-            queue.push_back(bookmark(kind, current, true));
+            queue.push_back(bookmark(rt, current, true));
         }
     } else if let Some(rv) = requested {
         if rv < store.compacted() {
@@ -230,7 +230,7 @@ async fn next_chunk(mut s: WatchState) -> Option<(Result<Bytes, Infallible>, Wat
             },
             _ = tokio::time::sleep_until(bookmark_at), if s.bookmarks => {
                 s.next_bookmark = Instant::now() + s.bookmark_every;
-                return Some((Ok(bookmark(s.kind, s.last_rv, false)), s));
+                return Some((Ok(bookmark(&s.rt, s.last_rv, false)), s));
             }
             _ = tokio::time::sleep_until(s.deadline) => return None,
         }

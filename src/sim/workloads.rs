@@ -78,12 +78,12 @@ fn set_status(pass: &mut Pass, kind: Kind, mut obj: Value, status: Value) {
 /// (an immediate rollout), keep the replica count in sync, and report status.
 pub fn deployments(pass: &mut Pass) {
     let mut by_owner: HashMap<String, Vec<Value>> = HashMap::new();
-    for rs in pass.st.store.values(Kind::ReplicaSet, None) {
+    for rs in pass.st.store.values(Kind::REPLICA_SET, None) {
         if let Some((_, _, uid)) = controller_of(&rs) {
             by_owner.entry(uid).or_default().push(rs);
         }
     }
-    for dep in pass.st.store.values(Kind::Deployment, None) {
+    for dep in pass.st.store.values(Kind::DEPLOYMENT, None) {
         if deleting(&dep) {
             continue;
         }
@@ -110,7 +110,7 @@ pub fn deployments(pass: &mut Pass) {
             if rs.pointer("/spec/replicas").and_then(Value::as_i64) != Some(want as i64) {
                 rs["spec"]["replicas"] = json!(want);
                 bump_generation(rs);
-                pass.put(Kind::ReplicaSet, rs.clone());
+                pass.put(Kind::REPLICA_SET, rs.clone());
             }
         }
         if !found_current {
@@ -126,11 +126,11 @@ pub fn deployments(pass: &mut Pass) {
                 "apiVersion": "apps/v1", "kind": "ReplicaSet",
                 "metadata": {"name": format!("{name}-{hash}"), "namespace": ns, "uid": rs_uid, "generation": 1,
                     "creationTimestamp": pass.now, "labels": t["metadata"]["labels"].clone(),
-                    "ownerReferences": [controller_ref(Kind::Deployment, &name, &uid)]},
+                    "ownerReferences": [controller_ref(Kind::DEPLOYMENT, &name, &uid)]},
                 "spec": {"replicas": replicas, "selector": selector, "template": t},
                 "status": {"replicas": 0}
             });
-            pass.put(Kind::ReplicaSet, rs.clone());
+            pass.put(Kind::REPLICA_SET, rs.clone());
             owned.push(rs);
         }
         let sum = |f: &str| {
@@ -154,7 +154,7 @@ pub fn deployments(pass: &mut Pass) {
             sum("/status/readyReplicas"),
             generation(&dep),
         );
-        set_status(pass, Kind::Deployment, dep, status);
+        set_status(pass, Kind::DEPLOYMENT, dep, status);
     }
 }
 
@@ -177,7 +177,7 @@ fn pods_by_owner(pass: &Pass) -> HashMap<String, Vec<usize>> {
 /// ReplicaSets: create or delete pods to match `spec.replicas`; report status.
 pub fn replica_sets(pass: &mut Pass) {
     let by_owner = pods_by_owner(pass);
-    for rs in pass.st.store.values(Kind::ReplicaSet, None) {
+    for rs in pass.st.store.values(Kind::REPLICA_SET, None) {
         let ns = str_at(&rs, "/metadata/namespace");
         let name = str_at(&rs, "/metadata/name");
         let uid = str_at(&rs, "/metadata/uid");
@@ -197,7 +197,7 @@ pub fn replica_sets(pass: &mut Pass) {
             for _ in have..want {
                 let pname = format!("{name}-{}", pass.st.store.name_suffix());
                 let puid = pass.st.store.new_uid();
-                let owner = controller_ref(Kind::ReplicaSet, &name, &uid);
+                let owner = controller_ref(Kind::REPLICA_SET, &name, &uid);
                 let pod = pod_from_template(&template, &ns, &pname, &puid, owner, &pass.now);
                 owned.push(pass.pods.len());
                 pass.create_pod(pod);
@@ -223,14 +223,14 @@ pub fn replica_sets(pass: &mut Pass) {
             }
         }
         let status = replica_set_status(count, ready, generation(&rs));
-        set_status(pass, Kind::ReplicaSet, rs, status);
+        set_status(pass, Kind::REPLICA_SET, rs, status);
     }
 }
 
 /// DaemonSets: one pod bound to every node the template fits (selector, taints).
 pub fn daemon_sets(pass: &mut Pass, nodes: &[NodeFit]) {
     let by_owner = pods_by_owner(pass);
-    for ds in pass.st.store.values(Kind::DaemonSet, None) {
+    for ds in pass.st.store.values(Kind::DAEMON_SET, None) {
         if deleting(&ds) {
             continue;
         }
@@ -260,7 +260,7 @@ pub fn daemon_sets(pass: &mut Pass, nodes: &[NodeFit]) {
                     desired += 1;
                     let pname = format!("{name}-{}", pass.st.store.name_suffix());
                     let puid = pass.st.store.new_uid();
-                    let owner = controller_ref(Kind::DaemonSet, &name, &uid);
+                    let owner = controller_ref(Kind::DAEMON_SET, &name, &uid);
                     let mut pod =
                         pod_from_template(&template, &ns, &pname, &puid, owner, &pass.now);
                     pod["spec"]["nodeName"] = json!(node.name);
@@ -279,6 +279,6 @@ pub fn daemon_sets(pass: &mut Pass, nodes: &[NodeFit]) {
             }
         }
         let status = daemon_set_status(desired, current, ready, misscheduled, generation(&ds));
-        set_status(pass, Kind::DaemonSet, ds, status);
+        set_status(pass, Kind::DAEMON_SET, ds, status);
     }
 }

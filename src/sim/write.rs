@@ -1,5 +1,6 @@
-//! Get, create, replace, patch and delete (with grace periods, finalizers, preconditions
-//! and owner cascading), with optimistic concurrency and `managedFields` tracking.
+//! Get, create, replace and patch of any served type, with optimistic concurrency,
+//! `managedFields` tracking, the namespace lifecycle, and each kind's defaults and
+//! validation (see [`super::kinds`]).
 
 use axum::response::Response;
 use http::header;
@@ -9,9 +10,10 @@ use super::error::ApiError;
 use super::fields;
 use super::fleet::{Cluster, ClusterState};
 use super::http::{ApiRequest, json_response, value_response};
-use super::objects::{default_tolerations, deleting};
+use super::kinds;
+use super::objects::deleting;
 use super::patch::{self, PatchKind};
-use super::resource::Kind;
+use super::resource::{Kind, ResourceType};
 use super::store::{Stored, str_at};
 use super::validation::{
     self,
@@ -21,7 +23,7 @@ use super::validation::{
 /// GET of one object (also `/status`); a one-row Table when the client asks for one.
 pub fn get(
     cluster: &Cluster,
-    kind: Kind,
+    rt: &ResourceType,
     ns: &str,
     name: &str,
     accept: &str,
@@ -29,69 +31,90 @@ pub fn get(
     let st = cluster.lock();
     let s = st
         .store
-        .get(kind, ns, name)
-        .ok_or_else(|| ApiError::not_found(kind, name))?;
+        .get(rt.slot, ns, name)
+        .ok_or_else(|| ApiError::not_found(rt, name))?;
     if super::table::wants_table(accept) {
         let obj = s.value();
         let meta = json!({"resourceVersion": obj.pointer("/metadata/resourceVersion").cloned().unwrap_or(Value::Null)});
         return Ok(value_response(
             200,
-            &super::table::table(kind, &[obj], meta, &cluster.clock),
+            &super::table::table(rt, &[obj], meta, &cluster.clock),
         ));
     }
     Ok(json_response(200, s.json.clone()))
 }
 
-fn check_type(kind: Kind, obj: &Value) -> Result<(), ApiError> {
+fn check_type(rt: &ResourceType, obj: &Value) -> Result<(), ApiError> {
     if let Some(k) = obj.get("kind").and_then(Value::as_str)
-        && k != kind.kind()
+        && k != rt.kind
     {
         return Err(ApiError::bad_request(format!(
             "the kind in the data ({k}) does not match the expected kind ({})",
-            kind.kind()
+            rt.kind
         )));
     }
     if let Some(av) = obj.get("apiVersion").and_then(Value::as_str)
-        && av != kind.api_version()
+        && av != rt.api_version()
     {
         return Err(ApiError::bad_request(format!(
             "the API version in the data ({av}) does not match the expected API version ({})",
-            kind.api_version()
+            rt.api_version()
         )));
     }
     Ok(())
 }
 
-/// Fills in what the API server sets on create (and kind-specific defaults).
+/// Whether namespace `ns` is being terminated (nothing new may be created in it).
+pub fn namespace_terminating(st: &ClusterState, ns: &str) -> bool {
+    st.store
+        .get(Kind::NAMESPACE, "", ns)
+        .is_some_and(|s| s.idx.phase.as_deref() == Some("Terminating"))
+}
+
+/// Fills in what the API server sets on create, the kind's defaults, and validates the
+/// result.
 fn prepare_create(
     cluster: &Cluster,
     st: &mut ClusterState,
-    kind: Kind,
+    rt: &ResourceType,
     ns: &str,
     mut obj: Value,
     manager: Option<&str>,
 ) -> Result<Value, ApiError> {
-    check_type(kind, &obj)?;
+    check_type(rt, &obj)?;
     if !obj.get("metadata").is_some_and(Value::is_object) {
         obj["metadata"] = json!({});
     }
     let body_ns = str_at(&obj, "/metadata/namespace");
-    if kind.namespaced() {
+    let mut name = str_at(&obj, "/metadata/name");
+    if rt.namespaced {
         if !body_ns.is_empty() && body_ns != ns {
             return Err(ApiError::bad_request(
                 "the namespace of the provided object does not match the namespace sent on the request",
             ));
         }
-        if st.store.get(Kind::Namespace, "", ns).is_none() {
+        if st.store.get(Kind::NAMESPACE, "", ns).is_none() {
             return Err(ApiError::namespace_not_found(ns));
+        }
+        if namespace_terminating(st, ns) {
+            return Err(ApiError::namespace_terminating(rt, &name, ns));
         }
         obj["metadata"]["namespace"] = json!(ns);
     } else if let Some(m) = obj["metadata"].as_object_mut() {
         m.remove("namespace");
     }
-    let mut name = str_at(&obj, "/metadata/name");
-    let prefix = str_at(&obj, "/metadata/generateName");
-    if name.is_empty() && !prefix.is_empty() {
+    if name.is_empty() {
+        let prefix = str_at(&obj, "/metadata/generateName");
+        if prefix.is_empty() {
+            return Err(ApiError::invalid_fields(
+                rt,
+                "",
+                &[super::field_errors::FieldError::required(
+                    "metadata.name",
+                    "name or generateName is required",
+                )],
+            ));
+        }
         name = format!("{prefix}{}", st.store.name_suffix());
         obj["metadata"]["name"] = json!(name);
     }
@@ -112,68 +135,43 @@ fn prepare_create(
             m.remove(k);
         }
     }
-    obj["apiVersion"] = json!(kind.api_version());
-    obj["kind"] = json!(kind.kind());
-    match kind {
-        Kind::Pod => {
-            let spec = &mut obj["spec"];
-            for (k, v) in [
-                ("restartPolicy", json!("Always")),
-                ("terminationGracePeriodSeconds", json!(30)),
-                ("dnsPolicy", json!("ClusterFirst")),
-                ("schedulerName", json!("default-scheduler")),
-            ] {
-                if spec.get(k).is_none() {
-                    spec[k] = v;
-                }
-            }
-            let mut tol = spec
-                .get("tolerations")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            for d in default_tolerations()
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
-            {
-                if !tol.iter().any(|t| t.get("key") == d.get("key")) {
-                    tol.push(d);
-                }
-            }
-            spec["tolerations"] = Value::Array(tol);
-            let bound = spec
-                .get("nodeName")
-                .and_then(Value::as_str)
-                .is_some_and(|n| !n.is_empty());
-            obj["status"] = json!({"phase": "Pending", "qosClass": "Burstable"});
-            if bound {
-                super::objects::set_condition(&mut obj, "PodScheduled", "True", "", "", &now);
-            }
-        }
-        Kind::Namespace => {
-            obj["spec"] = json!({"finalizers": ["kubernetes"]});
-            obj["status"] = json!({"phase": "Active"});
-            obj["metadata"]["labels"]["kubernetes.io/metadata.name"] = json!(name);
-        }
-        _ => {}
+    obj["apiVersion"] = json!(rt.api_version());
+    obj["kind"] = json!(rt.kind);
+    kinds::defaults(cluster, st, rt, &mut obj);
+    let errors = kinds::validate(st, rt, None, &mut obj);
+    if !errors.is_empty() {
+        return Err(ApiError::invalid_fields(rt, &name, &errors));
     }
     if let Some(m) = manager {
-        fields::record_update(None, &mut obj, m, kind, None, &now);
+        fields::record_update(None, &mut obj, m, rt, None, &now);
     }
     // Validation comes before storage, so an invalid object is refused even when its
     // name is taken.
-    validation::validate_create(kind.group(), kind.kind(), &obj)?;
-    if st.store.get(kind, ns, &name).is_some() {
-        return Err(ApiError::already_exists(kind, &name));
+    validation::validate_create(&rt.group, &rt.kind, &obj)?;
+    if st.store.get(rt.slot, ns, &name).is_some() {
+        return Err(ApiError::already_exists(rt, &name));
     }
     Ok(obj)
+}
+
+/// Creates an object as a POST would (defaults, validation, namespace lifecycle), for
+/// requests and for a scenario's declared objects. Returns the stored object.
+pub fn create_object(
+    cluster: &Cluster,
+    st: &mut ClusterState,
+    rt: &ResourceType,
+    ns: &str,
+    obj: Value,
+    manager: &str,
+) -> Result<Value, ApiError> {
+    let obj = prepare_create(cluster, st, rt, ns, obj, Some(manager))?;
+    Ok(st.store.put(rt.slot, obj).value())
 }
 
 /// POST to a collection.
 pub fn create(
     cluster: &Cluster,
-    kind: Kind,
+    rt: &ResourceType,
     ns: &str,
     req: &ApiRequest,
 ) -> Result<Response, ApiError> {
@@ -182,11 +180,11 @@ pub fn create(
         .json()?
         .ok_or_else(|| ApiError::bad_request("empty body"))?;
     let mut st = cluster.lock();
-    let obj = prepare_create(cluster, &mut st, kind, ns, obj, Some(&req.manager()))?;
+    let obj = prepare_create(cluster, &mut st, rt, ns, obj, Some(&req.manager()))?;
     if req.dry_run() {
         return Ok(value_response(201, &obj));
     }
-    let stored = st.store.put(kind, obj);
+    let stored = st.store.put(rt.slot, obj);
     drop(st);
     cluster.kick();
     Ok(json_response(201, stored.json))
@@ -200,33 +198,18 @@ enum Managed<'a> {
     Update(&'a str),
 }
 
-/// What an update writes and how.
-struct Commit<'a> {
-    /// `Some("status")` for the status subresource.
-    sub: Option<&'a str>,
-    /// Field ownership.
-    managed: Managed<'a>,
-    /// Validate and answer, but store nothing (`dryRun=All`).
-    dry_run: bool,
-}
-
-/// Stores an updated object: keeps what clients cannot change, keeps status (or only
-/// changes status, for the subresource), validates the result, bumps `generation` on
-/// spec changes, records field ownership, completes deletion once finalizers are gone,
-/// and skips no-op writes.
-fn commit_update(
+/// The object an update would store: keeps what clients cannot change, keeps status (or
+/// only changes status, for the subresource), bumps `generation` on spec changes,
+/// records field ownership, and validates the result.
+fn updated(
     cluster: &Cluster,
-    st: &mut ClusterState,
-    kind: Kind,
+    st: &ClusterState,
+    rt: &ResourceType,
     old: &Value,
     mut new: Value,
-    commit: Commit,
+    sub: Option<&str>,
+    managed: Managed,
 ) -> Result<Value, ApiError> {
-    let Commit {
-        sub,
-        managed,
-        dry_run,
-    } = commit;
     let status_only = sub == Some("status");
     if status_only {
         let status = new.get("status").cloned();
@@ -239,7 +222,7 @@ fn commit_update(
                 }
             }
         }
-    } else if kind.has_status() {
+    } else if rt.status {
         match old.get("status") {
             Some(s) => new["status"] = s.clone(),
             None => {
@@ -270,8 +253,8 @@ fn commit_update(
             }
         }
     }
-    new["apiVersion"] = json!(kind.api_version());
-    new["kind"] = json!(kind.kind());
+    new["apiVersion"] = json!(rt.api_version());
+    new["kind"] = json!(rt.kind);
     let strip = |v: &Value| {
         let mut v = v.clone();
         if let Some(o) = v.as_object_mut() {
@@ -280,12 +263,23 @@ fn commit_update(
         }
         v
     };
-    if kind.tracks_generation() && strip(old) != strip(&new) {
+    if rt.generation && strip(old) != strip(&new) {
         let g = old
             .pointer("/metadata/generation")
             .and_then(Value::as_i64)
             .unwrap_or(1);
         new["metadata"]["generation"] = json!(g + 1);
+    }
+    let errors = kinds::validate(st, rt, Some(old), &mut new);
+    if !errors.is_empty() {
+        return Err(ApiError::invalid_fields(
+            rt,
+            &str_at(old, "/metadata/name"),
+            &errors,
+        ));
+    }
+    if !status_only {
+        validation::validate_update(&rt.group, &rt.kind, &new, old)?;
     }
     let now = cluster.clock.now_rfc3339();
     match managed {
@@ -294,12 +288,24 @@ fn commit_update(
             if let Some(mf) = old.pointer("/metadata/managedFields") {
                 new["metadata"]["managedFields"] = mf.clone();
             }
-            fields::record_update(Some(old), &mut new, m, kind, sub, &now);
+            fields::record_update(Some(old), &mut new, m, rt, sub, &now);
         }
     }
-    if !status_only {
-        validation::validate_update(kind.group(), kind.kind(), &new, old)?;
-    }
+    Ok(new)
+}
+
+/// Stores an updated object (see [`updated`]), completes deletion once finalizers are
+/// gone, and skips no-op writes.
+fn commit_update(
+    cluster: &Cluster,
+    st: &mut ClusterState,
+    rt: &ResourceType,
+    old: &Value,
+    new: Value,
+    sub: Option<&str>,
+    managed: Managed,
+) -> Result<Value, ApiError> {
+    let new = updated(cluster, st, rt, old, new, sub, managed)?;
     let same = {
         let mut a = old.clone();
         let mut b = new.clone();
@@ -314,9 +320,6 @@ fn commit_update(
     if same {
         return Ok(old.clone());
     }
-    if dry_run {
-        return Ok(new);
-    }
     let ns = str_at(&new, "/metadata/namespace");
     let name = str_at(&new, "/metadata/name");
     let finalizers_empty = new
@@ -328,19 +331,44 @@ fn commit_update(
             .pointer("/spec/nodeName")
             .and_then(Value::as_str)
             .is_some_and(|n| !n.is_empty());
-        if kind != Kind::Pod || !bound {
-            st.store.remove(kind, &ns, &name);
+        if rt.slot != Kind::POD || !bound {
+            st.store.remove(rt.slot, &ns, &name);
+            super::delete::collect_garbage(cluster, st, &new);
             return Ok(new);
         }
     }
-    let stored: Stored = st.store.put(kind, new);
+    let stored: Stored = st.store.put(rt.slot, new);
     Ok(stored.value())
+}
+
+/// Checks the request's resourceVersion against the stored one.
+fn check_version(
+    rt: &ResourceType,
+    name: &str,
+    new: &Value,
+    old: &Value,
+    required: bool,
+) -> Result<(), ApiError> {
+    let rv = str_at(new, "/metadata/resourceVersion");
+    if rv.is_empty() {
+        if required && !rt.unconditional_update {
+            return Err(ApiError::invalid(
+                rt,
+                name,
+                "metadata.resourceVersion",
+                "Invalid value: 0x0: must be specified for an update",
+            ));
+        }
+    } else if rv != str_at(old, "/metadata/resourceVersion") {
+        return Err(ApiError::conflict(rt, name));
+    }
+    Ok(())
 }
 
 /// PUT of an object (or its status).
 pub fn replace(
     cluster: &Cluster,
-    kind: Kind,
+    rt: &ResourceType,
     ns: &str,
     name: &str,
     sub: Option<&str>,
@@ -350,7 +378,7 @@ pub fn replace(
     let new = req
         .json()?
         .ok_or_else(|| ApiError::bad_request("empty body"))?;
-    check_type(kind, &new)?;
+    check_type(rt, &new)?;
     let body_name = str_at(&new, "/metadata/name");
     if body_name != name {
         return Err(ApiError::bad_request(format!(
@@ -360,56 +388,50 @@ pub fn replace(
     let mut st = cluster.lock();
     let old = st
         .store
-        .get_value(kind, ns, name)
-        .ok_or_else(|| ApiError::not_found(kind, name))?;
-    let rv = str_at(&new, "/metadata/resourceVersion");
-    if rv.is_empty() {
-        if !kind.allows_unconditional_update() {
-            return Err(ApiError::invalid(
-                kind,
-                name,
-                "metadata.resourceVersion",
-                "Invalid value: 0x0: must be specified for an update",
-            ));
-        }
-    } else if rv != str_at(&old, "/metadata/resourceVersion") {
-        return Err(ApiError::conflict(kind, name));
-    }
+        .get_value(rt.slot, ns, name)
+        .ok_or_else(|| ApiError::not_found(rt, name))?;
+    check_version(rt, name, &new, &old, true)?;
     let manager = req.manager();
+    if req.dry_run() {
+        let out = updated(cluster, &st, rt, &old, new, sub, Managed::Update(&manager))?;
+        return Ok(value_response(200, &out));
+    }
     let out = commit_update(
         cluster,
         &mut st,
-        kind,
+        rt,
         &old,
         new,
-        Commit {
-            sub,
-            managed: Managed::Update(&manager),
-            dry_run: req.dry_run(),
-        },
+        sub,
+        Managed::Update(&manager),
     )?;
     drop(st);
     cluster.kick();
     Ok(value_response(200, &out))
 }
 
-/// PATCH of an object (or its status): merge, strategic merge, JSON patch, or
-/// server-side apply (which creates the object when it does not exist).
+/// PATCH of an object (or its status): merge, strategic merge (built-in types only, as
+/// on a real server), JSON patch, or server-side apply (which creates the object when it
+/// does not exist).
 pub fn patch(
     cluster: &Cluster,
-    kind: Kind,
+    rt: &ResourceType,
     ns: &str,
     name: &str,
     sub: Option<&str>,
     req: &ApiRequest,
 ) -> Result<Response, ApiError> {
-    let pk = PatchKind::from_content_type(req.header(header::CONTENT_TYPE))?;
+    let content_type = req.header(header::CONTENT_TYPE);
+    let pk = PatchKind::from_content_type(content_type)?;
     options::write_options(
         &req.query,
         Write::Patch {
             apply: pk == PatchKind::Apply,
         },
     )?;
+    if pk == PatchKind::Strategic && rt.custom {
+        return Err(ApiError::unsupported_media_for_custom(content_type));
+    }
     let body = match req.json() {
         Ok(Some(v)) => v,
         Ok(None) => return Err(ApiError::bad_request("empty patch")),
@@ -421,12 +443,22 @@ pub fn patch(
         Err(e) => return Err(e),
     };
     let mut st = cluster.lock();
-    let old = st.store.get_value(kind, ns, name);
+    let old = st.store.get_value(rt.slot, ns, name);
     let now = cluster.clock.now_rfc3339();
     let out = if pk == PatchKind::Apply {
-        // Present: the patch options were checked above.
-        let manager = req.manager();
-        check_type(kind, &body)?;
+        let manager = req
+            .query
+            .get("fieldManager")
+            .filter(|m| !m.is_empty())
+            .ok_or_else(|| {
+                ApiError::invalid(
+                    rt,
+                    name,
+                    "fieldManager",
+                    "Required value: is required for apply patch",
+                )
+            })?;
+        check_type(rt, &body)?;
         let force = req.query.get("force").is_some_and(|f| f == "true");
         let body_name = str_at(&body, "/metadata/name");
         if !body_name.is_empty() && body_name != name {
@@ -434,39 +466,34 @@ pub fn patch(
                 "the name of the object ({body_name}) does not match the name on the URL ({name})"
             )));
         }
-        let merged = fields::apply(old.as_ref(), &body, &manager, force, kind, name, &now)?;
+        let merged = fields::apply(old.as_ref(), &body, manager, force, rt, name, &now)?;
         match old {
             None => {
                 let mut created = merged;
                 created["metadata"]["name"] = json!(name);
                 let mf = created.pointer("/metadata/managedFields").cloned();
-                let mut created = prepare_create(cluster, &mut st, kind, ns, created, None)?;
+                let mut created = prepare_create(cluster, &mut st, rt, ns, created, None)?;
                 if let Some(mf) = mf {
                     created["metadata"]["managedFields"] = mf;
                 }
                 if req.dry_run() {
                     return Ok(value_response(201, &created));
                 }
-                let stored = st.store.put(kind, created);
+                let stored = st.store.put(rt.slot, created);
                 drop(st);
                 cluster.kick();
                 return Ok(json_response(201, stored.json));
             }
-            Some(old) => commit_update(
-                cluster,
-                &mut st,
-                kind,
-                &old,
-                merged,
-                Commit {
-                    sub,
-                    managed: Managed::Keep,
-                    dry_run: req.dry_run(),
-                },
-            )?,
+            Some(old) => {
+                if req.dry_run() {
+                    let out = updated(cluster, &st, rt, &old, merged, sub, Managed::Keep)?;
+                    return Ok(value_response(200, &out));
+                }
+                commit_update(cluster, &mut st, rt, &old, merged, sub, Managed::Keep)?
+            }
         }
     } else {
-        let old = old.ok_or_else(|| ApiError::not_found(kind, name))?;
+        let old = old.ok_or_else(|| ApiError::not_found(rt, name))?;
         let mut new = old.clone();
         match pk {
             PatchKind::Merge => patch::merge_patch(&mut new, &body),
@@ -474,23 +501,69 @@ pub fn patch(
             PatchKind::Json => patch::json_patch(&mut new, &body)?,
             PatchKind::Apply => {}
         }
-        let rv = str_at(&new, "/metadata/resourceVersion");
-        if !rv.is_empty() && rv != str_at(&old, "/metadata/resourceVersion") {
-            return Err(ApiError::conflict(kind, name));
-        }
+        check_version(rt, name, &new, &old, false)?;
         let manager = req.manager();
+        if req.dry_run() {
+            let out = updated(cluster, &st, rt, &old, new, sub, Managed::Update(&manager))?;
+            return Ok(value_response(200, &out));
+        }
         commit_update(
             cluster,
             &mut st,
-            kind,
+            rt,
             &old,
             new,
-            Commit {
-                sub,
-                managed: Managed::Update(&manager),
-                dry_run: req.dry_run(),
-            },
+            sub,
+            Managed::Update(&manager),
         )?
+    };
+    drop(st);
+    cluster.kick();
+    Ok(value_response(200, &out))
+}
+
+/// PUT of `/api/v1/namespaces/{name}/finalize`: replaces `spec.finalizers` only. A
+/// terminating namespace whose finalizers are all gone is removed at once, whatever it
+/// still holds (what "force-finalizing" a stuck namespace does on a real cluster).
+pub fn finalize_namespace(
+    cluster: &Cluster,
+    name: &str,
+    req: &ApiRequest,
+) -> Result<Response, ApiError> {
+    let rt = Kind::NAMESPACE.info();
+    let body = req
+        .json()?
+        .ok_or_else(|| ApiError::bad_request("empty body"))?;
+    check_type(rt, &body)?;
+    let body_name = str_at(&body, "/metadata/name");
+    if body_name != name {
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({body_name}) does not match the name on the URL ({name})"
+        )));
+    }
+    let mut st = cluster.lock();
+    let mut ns = st
+        .store
+        .get_value(Kind::NAMESPACE, "", name)
+        .ok_or_else(|| ApiError::not_found(rt, name))?;
+    check_version(rt, name, &body, &ns, false)?;
+    ns["spec"]["finalizers"] = body
+        .pointer("/spec/finalizers")
+        .cloned()
+        .unwrap_or(json!([]));
+    let spec_empty = ns["spec"]["finalizers"]
+        .as_array()
+        .is_none_or(|f| f.is_empty());
+    let meta_empty = ns
+        .pointer("/metadata/finalizers")
+        .and_then(Value::as_array)
+        .is_none_or(|f| f.is_empty());
+    let out = if deleting(&ns) && spec_empty && meta_empty {
+        st.store.remove(Kind::NAMESPACE, "", name);
+        st.terminating.remove(name);
+        ns
+    } else {
+        st.store.put(Kind::NAMESPACE, ns).value()
     };
     drop(st);
     cluster.kick();

@@ -80,6 +80,8 @@ pub enum Overlay {
     Dialog(Box<Dialog>),
     /// `H`: the shift handover walkthrough.
     Handover,
+    /// `enter` on a PDB of the drill-down: its pods and their nodes.
+    PdbPods(super::screens::pdb_pods::PdbPodsState),
 }
 
 /// Everything fixed for the console's lifetime.
@@ -103,6 +105,11 @@ pub struct AppConfig {
     pub notice: Option<String>,
     /// The actor of the executor running inside this console (the demo), if any.
     pub executor: Option<String>,
+    /// Kubeconfig contexts no ledger cluster names (`ledger reconcile`'s unregistered
+    /// contexts): shown on the ledger screen, since the console does not sync them.
+    pub unregistered_contexts: Vec<String>,
+    /// What gates rollouts here, when known (the demo's), for the Rollouts screen.
+    pub rollout_gates: Option<String>,
 }
 
 /// What the Rollouts screen shows of the selected run beyond the journal: its rollout
@@ -135,6 +142,10 @@ pub struct App {
     pub rows: Vec<LedgerRow>,
     /// Changes in flight and journal lines.
     pub activity: Activity,
+    /// What each cluster's runs do there (the ledger's IN FLIGHT), from the journal.
+    pub in_flight: BTreeMap<String, super::attention::InFlight>,
+    /// What waits for a person fleet-wide (the header's counts), from the journal.
+    pub urgent: super::attention::Urgent,
     /// Now.
     pub now: Timestamp,
     /// Terminal size.
@@ -198,6 +209,8 @@ impl App {
             data: FleetData::default(),
             rows: Vec::new(),
             activity: Activity::default(),
+            in_flight: BTreeMap::new(),
+            urgent: super::attention::Urgent::default(),
             now,
             size: (120, 40),
             nav: Nav::default(),
@@ -257,12 +270,7 @@ impl App {
     }
 
     fn rebuild_rows(&mut self) {
-        self.rows = build_rows(
-            &self.ledger,
-            &self.snapshot,
-            &self.data,
-            &self.activity.in_flight,
-        );
+        self.rows = build_rows(&self.ledger, &self.snapshot, &self.data, &self.in_flight);
     }
 
     /// The run or node card on screen is the one acted on: once shown it stays selected
@@ -334,6 +342,9 @@ impl App {
             }
             Msg::Activity(activity) => {
                 self.activity = activity;
+                let projection = &self.activity.journal.projection;
+                self.in_flight = super::attention::in_flight(projection);
+                self.urgent = super::attention::urgent(projection);
                 // Maintenance holds change what capacity counts.
                 self.data.refresh(
                     &self.snapshot,
@@ -442,6 +453,9 @@ impl App {
         }
         let chord = KeyChord::from_event(&key);
         let action = self.config.keymap.lookup(self.context(), chord);
+        if let Some(Overlay::PdbPods(_)) = self.overlay {
+            return self.on_pdb_pods_key(action);
+        }
         if let Some(Overlay::Help { scroll }) = &mut self.overlay {
             match action {
                 Some(Action::Down) => *scroll += 1,
@@ -465,7 +479,11 @@ impl App {
         }
         match action {
             Some(action) => self.on_action(action),
-            None => Vec::new(),
+            // A key bound to nothing here says where it works, or that it is no key.
+            None => {
+                self.message = Some(super::silent_keys::unbound(self, chord));
+                Vec::new()
+            }
         }
     }
 
@@ -475,6 +493,16 @@ impl App {
         {
             return Vec::new();
         }
+        // A screen key pressed where it leads already says so.
+        let screen_key = matches!(
+            action,
+            Action::ScreenLedger
+                | Action::ScreenCapacity
+                | Action::ScreenRollouts
+                | Action::ScreenMaintenance
+                | Action::ScreenTimeline
+        );
+        let before = screen_key.then(|| self.nav.crumbs().to_vec());
         match action {
             Action::Quit => return super::quit::quit(self),
             Action::Back => self.back(),
@@ -494,6 +522,9 @@ impl App {
             Action::PauseAll => super::operator_keys::pause_all(self),
             Action::Handover => self.open_handover(None),
             _ => return super::screen_keys::on_screen_action(self, action),
+        }
+        if before.as_deref() == Some(self.nav.crumbs()) {
+            self.message = Some(format!("already on the {}", self.nav.current().crumb()));
         }
         Vec::new()
     }
@@ -970,11 +1001,6 @@ impl App {
             }
         }
         Vec::new()
-    }
-
-    /// Changes in flight per cluster (for the ledger's column).
-    pub fn in_flight(&self) -> &BTreeMap<String, String> {
-        &self.activity.in_flight
     }
 
     /// Whether the drill-down's focus is on the PDB panel.

@@ -103,6 +103,9 @@ pub struct Dialog {
     pub purpose: Purpose,
     /// A hint under the form when the last `enter` was refused (empty field…).
     pub problem: Option<String>,
+    /// What the operator must know before confirming (a PDB that will hold the drain):
+    /// shown in both phases, never giving way to the context.
+    pub warnings: Vec<String>,
 }
 
 /// What a key did to the dialog.
@@ -155,6 +158,7 @@ impl Dialog {
             stage: Stage::Edit,
             purpose,
             problem: None,
+            warnings: Vec::new(),
         };
         if dialog.fields.is_empty() && !dialog.asks_outcome() && dialog.purpose != Purpose::Nothing
         {
@@ -169,6 +173,12 @@ impl Dialog {
         let mut dialog = Dialog::new(title, context, Purpose::Nothing);
         dialog.stage = Stage::Refused(why);
         dialog
+    }
+
+    /// Warnings shown above the form and the confirmation alike.
+    pub fn with_warnings(mut self, warnings: Vec<String>) -> Dialog {
+        self.warnings = warnings;
+        self
     }
 
     /// Pre-fills a field (e.g. the assignee).
@@ -263,6 +273,38 @@ impl Dialog {
         Ok(ConsoleCommand::Operator(op))
     }
 
+    /// The field to fix when the form is refused: the first required one left empty,
+    /// else the one whose text was refused (the typed name of an abort, a maintenance's
+    /// name or deadline).
+    fn field_to_fix(&self) -> Option<usize> {
+        if let Some(i) = self
+            .fields
+            .iter()
+            .position(|f| f.required && f.text().is_empty())
+        {
+            return Some(i);
+        }
+        match &self.purpose {
+            Purpose::Abort(..) => Some(1),
+            Purpose::StartMaintenance(..) => {
+                let deadline = self.text(1);
+                Some(usize::from(
+                    crate::model::duration::parse_duration(&deadline).is_err(),
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// Says why the form was refused and puts the cursor in the field to fix (a refused
+    /// hand-off with no assignee goes back to the assignee, not the note).
+    fn refuse(&mut self, problem: String) {
+        if let Some(i) = self.field_to_fix() {
+            self.focus = i;
+        }
+        self.problem = Some(problem);
+    }
+
     /// From the form to the confirmation, when the form is complete.
     fn advance(&mut self) {
         match self.build() {
@@ -270,7 +312,7 @@ impl Dialog {
                 self.problem = None;
                 self.stage = Stage::Confirm(what_happens(&command));
             }
-            Err(problem) => self.problem = Some(problem),
+            Err(problem) => self.refuse(problem),
         }
     }
 
@@ -308,8 +350,8 @@ impl Dialog {
                     KeyCode::Enter | KeyCode::Char('y') => match self.build() {
                         Ok(command) => DialogResult::Send(command),
                         Err(problem) => {
-                            self.problem = Some(problem);
                             self.stage = Stage::Edit;
+                            self.refuse(problem);
                             DialogResult::Open
                         }
                     },
@@ -458,6 +500,28 @@ mod tests {
     }
 
     #[test]
+    fn a_refused_hand_off_puts_the_cursor_in_the_field_to_fix() {
+        let mut d = Dialog::new(
+            "hand off",
+            vec![],
+            Purpose::HandOff(RunId("r".into()), ItemId("n1".into())),
+        );
+        // No assignee: enter walks on to the note, the note is typed, enter is refused.
+        d.on_key(key(KeyCode::Enter));
+        typed(&mut d, "PDB checkout");
+        d.on_key(key(KeyCode::Enter));
+        assert_eq!(d.problem.as_deref(), Some("assignee must not be empty"));
+        assert_eq!(d.focus, 0, "back in the assignee field");
+        typed(&mut d, "erin@ops");
+        assert_eq!(
+            d.text(0),
+            "erin@ops",
+            "what is typed goes where it is missing"
+        );
+        assert_eq!(d.text(1), "PDB checkout", "the note is kept");
+    }
+
+    #[test]
     fn abort_needs_the_name_typed_exactly() {
         let mut d = Dialog::new(
             "abort",
@@ -470,6 +534,7 @@ mod tests {
         d.on_key(key(KeyCode::Enter));
         assert_eq!(d.stage, Stage::Edit);
         assert!(d.problem.as_deref().unwrap_or("").contains("type r-1"));
+        assert_eq!(d.focus, 1, "the name to type again");
     }
 
     #[test]

@@ -3,49 +3,24 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
-use ratatui::text::{Line, Span, Text};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::text::{Line, Span};
 
 use super::app::App;
+use super::canvas;
 use super::dialog::{Dialog, Purpose, Stage};
 use super::theme::Slot;
 use super::view::{centred, overlay_block};
 use crate::model::run::ReturnOutcome;
 
-/// Rows `lines` take when wrapped at word boundaries to `width` columns, as the
-/// paragraphs here are drawn (a word longer than a row is broken). Counted the way the
-/// text wraps, not by its length: a confirmation judged to fit must fit.
+/// Rows `lines` take when wrapped at words to `width` columns, as the dialog draws them
+/// (a note's line breaks count). A confirmation judged to fit must fit.
 fn wrapped_height(lines: &[String], width: u16) -> u16 {
-    let w = usize::from(width.max(1));
-    let rows: usize = lines
+    let lines: Vec<Line> = lines
         .iter()
         .flat_map(|l| l.split('\n'))
-        .map(|line| word_wrapped_rows(line, w))
-        .sum();
-    u16::try_from(rows).unwrap_or(u16::MAX)
-}
-
-fn word_wrapped_rows(line: &str, width: usize) -> usize {
-    let mut rows = 1;
-    let mut used = 0;
-    for word in line.split(' ') {
-        let len = unicode_width::UnicodeWidthStr::width(word);
-        let needed = if used == 0 { len } else { used + 1 + len };
-        if needed <= width {
-            used = needed;
-            continue;
-        }
-        if used > 0 {
-            rows += 1;
-        }
-        // A word longer than a row fills whole rows, then starts the next one.
-        rows += len.saturating_sub(1) / width;
-        used = match len % width {
-            0 if len > 0 => width,
-            rest => rest,
-        };
-    }
-    rows
+        .map(|l| Line::raw(l.to_owned()))
+        .collect();
+    canvas::wrapped_height(&lines, width)
 }
 
 /// The dialog's width in `area`, and the width inside its border.
@@ -54,30 +29,41 @@ fn widths(area: Rect) -> (u16, u16) {
     (width, width.saturating_sub(2))
 }
 
-/// Rows the dialog's body takes below the context: the inputs, or what will happen (or
-/// why not), with the key hint.
+/// Rows the dialog's body takes below the context: its warnings, the inputs or what will
+/// happen (or why not), with the key hint.
 fn body_rows(dialog: &Dialog, inner_w: u16) -> u16 {
-    match &dialog.stage {
-        Stage::Edit => {
-            dialog
+    let warnings = if dialog.warnings.is_empty() {
+        0
+    } else {
+        wrapped_height(&dialog.warnings, inner_w) + 1
+    };
+    warnings
+        + match &dialog.stage {
+            Stage::Edit => {
+                dialog
                 .fields
                 .iter()
                 .map(|f| if f.multiline { 4 } else { 2 })
                 .sum::<u16>()
                 + u16::from(dialog.asks_outcome())
-                + 2
+                // The problem (as it wraps) and the hint.
+                + dialog
+                    .problem
+                    .as_ref()
+                    .map_or(1, |p| wrapped_height(std::slice::from_ref(p), inner_w))
+                + 1
+            }
+            // The heading, the text (indented by two), a blank row and the hint.
+            Stage::Confirm(text) => {
+                wrapped_height(std::slice::from_ref(text), inner_w.saturating_sub(2)) + 3
+            }
+            Stage::Refused(text) => wrapped_height(std::slice::from_ref(text), inner_w) + 3,
         }
-        // The heading, the text (indented by two), a blank row and the hint.
-        Stage::Confirm(text) => {
-            wrapped_height(std::slice::from_ref(text), inner_w.saturating_sub(2)) + 3
-        }
-        Stage::Refused(text) => wrapped_height(std::slice::from_ref(text), inner_w) + 3,
-    }
 }
 
 /// Whether `area` is tall enough to show all of what a confirmation will do, with its
-/// heading and key hint. The context above gives way first; when even this does not fit,
-/// the console does not take the confirming key.
+/// warnings, heading and key hint. The context above gives way first; when even this does
+/// not fit, the console does not take the confirming key.
 pub fn confirmation_fits(dialog: &Dialog, area: Rect) -> bool {
     let Stage::Confirm(text) = &dialog.stage else {
         return true;
@@ -86,12 +72,14 @@ pub fn confirmation_fits(dialog: &Dialog, area: Rect) -> bool {
     // The text is indented by two; around it the heading and the hint, and around
     // those the borders and the blank row below the context.
     let text_rows = wrapped_height(std::slice::from_ref(text), inner_w.saturating_sub(2));
-    area.height >= text_rows + 2 + 3
+    let warning_rows = wrapped_height(&dialog.warnings, inner_w);
+    area.height >= warning_rows + text_rows + 2 + 3
 }
 
 /// Draws `dialog` centred over `area`.
 pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
     let t = &app.config.theme;
+    let muted = t.style(Slot::Muted);
     let (width, inner_w) = widths(area);
     let context_h = wrapped_height(&dialog.context, inner_w);
     let body_h = body_rows(dialog, inner_w);
@@ -108,16 +96,25 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
         .flat_map(|l| l.split('\n'))
         .map(|l| Line::raw(l.to_owned()))
         .collect();
-    // What the operator acts on comes first: the context gets the rows the body leaves.
+    // What the operator acts on comes first: the context gets the rows the body leaves,
+    // and says how many of its lines it left out.
     let ctx_rect = Rect {
         height: context_h.min(inner.height.saturating_sub(body_h + 1)),
         ..inner
     };
-    Paragraph::new(context)
-        .wrap(Wrap { trim: false })
-        .render(ctx_rect, buf);
+    canvas::wrapped(buf, ctx_rect, &context, muted);
     let mut y = inner.y + ctx_rect.height + 1;
     let bottom = inner.y + inner.height;
+    // Warnings (a PDB that will hold the drain) stay in sight in both phases.
+    if !dialog.warnings.is_empty() {
+        let lines: Vec<Line> = dialog
+            .warnings
+            .iter()
+            .map(|w| Line::styled(w.clone(), t.style(Slot::Critical)))
+            .collect();
+        let rect = Rect::new(inner.x, y, inner.width, bottom.saturating_sub(y + 1));
+        y += canvas::wrapped(buf, rect, &lines, t.style(Slot::Critical)) + 1;
+    }
     match &dialog.stage {
         Stage::Edit => {
             for (i, field) in dialog.fields.iter().enumerate() {
@@ -133,7 +130,7 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                         t.style(Slot::Muted)
                     },
                 );
-                buf.set_line(inner.x, y, &Line::from(label), inner.width);
+                canvas::line(buf, inner.x, y, inner.width, &Line::from(label));
                 y += 1;
                 let h = if field.multiline { 3 } else { 1 };
                 let h = h.min(bottom.saturating_sub(y));
@@ -146,7 +143,7 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                 });
                 let r = Rect::new(inner.x + 2, y, inner.width.saturating_sub(2), h);
                 buf.set_style(r, t.style(Slot::Selection));
-                (&area).render(r, buf);
+                canvas::field(buf, r, &area, &field.text());
                 y += h;
             }
             if dialog.asks_outcome() {
@@ -177,35 +174,44 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                     spans.push(Span::raw(" "));
                 }
                 if y < bottom {
-                    buf.set_line(inner.x, y, &Line::from(spans), inner.width);
-                    y += 1;
+                    let rows = canvas::wrapped(
+                        buf,
+                        Rect::new(inner.x, y, inner.width, bottom.saturating_sub(y + 1)),
+                        &[Line::from(spans)],
+                        muted,
+                    );
+                    y += rows;
                 }
             }
             if let Some(problem) = &dialog.problem
                 && y < bottom
             {
-                buf.set_stringn(
-                    inner.x,
-                    y,
-                    problem,
-                    usize::from(inner.width),
+                canvas::wrapped(
+                    buf,
+                    Rect::new(inner.x, y, inner.width, bottom.saturating_sub(y + 1)),
+                    &[Line::styled(problem.clone(), t.style(Slot::Warn))],
                     t.style(Slot::Warn),
                 );
             }
             hint(
                 app,
-                "enter continue · tab next field · alt-enter new line · esc cancel",
+                &[
+                    "enter continue · tab next field · alt-enter new line · esc cancel",
+                    "enter continue · tab next field · esc cancel",
+                    "enter · tab · esc",
+                ],
                 inner,
                 buf,
             );
         }
         Stage::Confirm(text) => {
             if y < bottom {
-                buf.set_stringn(
+                canvas::text(
+                    buf,
                     inner.x,
                     y,
+                    inner.width,
                     "This will:",
-                    usize::from(inner.width),
                     t.style(Slot::Title),
                 );
             }
@@ -215,41 +221,62 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                 inner.width.saturating_sub(2),
                 bottom.saturating_sub(y + 2),
             );
-            Paragraph::new(Text::styled(text.clone(), t.style(Slot::Warn)))
-                .wrap(Wrap { trim: false })
-                .render(r, buf);
+            let lines: Vec<Line> = text
+                .split('\n')
+                .map(|l| Line::styled(l.to_owned(), t.style(Slot::Warn)))
+                .collect();
+            canvas::wrapped(buf, r, &lines, t.style(Slot::Warn));
+            let forms: &[&str] = if dialog.purpose == Purpose::Quit {
+                &["q or enter quits · esc stays", "q quits · esc stays"]
+            } else if confirmation_fits(dialog, area) {
+                &[
+                    "enter confirms · esc goes back · nothing is sent before enter",
+                    "enter confirms · esc goes back",
+                    "enter · esc",
+                ]
+            } else {
+                &[
+                    "enlarge the terminal to see all and confirm · esc goes back",
+                    "enlarge the terminal to confirm · esc back",
+                    "enlarge the terminal to confirm",
+                    "too small to confirm",
+                ]
+            };
+            hint(app, forms, inner, buf);
+        }
+        Stage::Refused(why) => {
+            let r = Rect::new(inner.x, y, inner.width, bottom.saturating_sub(y + 1));
+            canvas::wrapped(
+                buf,
+                r,
+                &[Line::styled(why.clone(), t.style(Slot::Critical))],
+                t.style(Slot::Critical),
+            );
             hint(
                 app,
-                if dialog.purpose == Purpose::Quit {
-                    "q or enter quits · esc stays"
-                } else if confirmation_fits(dialog, area) {
-                    "enter confirms · esc goes back · nothing is sent before enter"
-                } else {
-                    "enlarge the terminal to see all and confirm · esc goes back"
-                },
+                &["any key closes · nothing was sent", "any key closes"],
                 inner,
                 buf,
             );
         }
-        Stage::Refused(why) => {
-            let r = Rect::new(inner.x, y, inner.width, bottom.saturating_sub(y + 1));
-            Paragraph::new(Span::styled(why.clone(), t.style(Slot::Critical)))
-                .wrap(Wrap { trim: false })
-                .render(r, buf);
-            hint(app, "any key closes · nothing was sent", inner, buf);
-        }
     }
 }
 
-fn hint(app: &App, text: &str, inner: Rect, buf: &mut Buffer) {
+/// The key hint on the dialog's last row: the first of `forms` that fits.
+fn hint(app: &App, forms: &[&str], inner: Rect, buf: &mut Buffer) {
     if inner.height == 0 {
         return;
     }
-    buf.set_stringn(
+    let text = canvas::first_fitting(
+        forms.iter().map(|f| (*f).to_owned()).collect(),
+        usize::from(inner.width),
+    );
+    canvas::text(
+        buf,
         inner.x,
         inner.y + inner.height - 1,
-        text,
-        usize::from(inner.width),
+        inner.width,
+        &text,
         app.config.theme.style(Slot::Muted),
     );
 }
@@ -258,21 +285,21 @@ fn hint(app: &App, text: &str, inner: Rect, buf: &mut Buffer) {
 mod tests {
     use super::*;
 
+    fn rows(text: &str, width: u16) -> u16 {
+        wrapped_height(&[text.to_owned()], width)
+    }
+
     #[test]
     fn rows_are_counted_as_words_wrap() {
-        assert_eq!(word_wrapped_rows("", 10), 1);
-        assert_eq!(word_wrapped_rows("aaaa bbbb", 9), 1);
+        assert_eq!(rows("", 10), 1);
+        assert_eq!(rows("aaaa bbbb", 9), 1);
         // By length this is 2 rows of 10; by words, each 6-letter word needs its own.
-        assert_eq!(word_wrapped_rows("aaaaaa bbbbbb cccccc", 10), 3);
+        assert_eq!(rows("aaaaaa bbbbbb cccccc", 10), 3);
         // A word longer than a row is broken.
-        assert_eq!(word_wrapped_rows("aaaaaaaaaaaaaaaaaaaaaaaaa", 10), 3);
-        assert_eq!(word_wrapped_rows("x aaaaaaaaaaaaaaaaaaaa y", 10), 4);
-        assert_eq!(
-            wrapped_height(&["one two\nthree".to_string()], 20),
-            2,
-            "line breaks count"
-        );
+        assert_eq!(rows("aaaaaaaaaaaaaaaaaaaaaaaaa", 10), 3);
+        assert_eq!(rows("x aaaaaaaaaaaaaaaaaaaa y", 10), 4);
+        assert_eq!(rows("one two\nthree", 20), 2, "line breaks count");
         // Wide characters take two cells each: four of them fill an 8-cell row.
-        assert_eq!(word_wrapped_rows("節点保守 節点保守", 8), 2);
+        assert_eq!(rows("節点保守 節点保守", 8), 2);
     }
 }

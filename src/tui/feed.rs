@@ -1,7 +1,6 @@
 //! What flows into and out of the console besides fleet snapshots: journal-derived
 //! activity (runs, pauses, recent events) in, console commands out.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use jiff::Timestamp;
@@ -22,11 +21,9 @@ pub struct JournalLine {
     pub text: String,
 }
 
-/// Journal-derived activity: what is in flight and what happened recently.
+/// Journal-derived activity: runs, pauses and what happened recently.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Activity {
-    /// Per cluster id, the change in flight (`rollout r-12 batch 2/5`).
-    pub in_flight: BTreeMap<String, String>,
     /// Recent journal lines, newest last.
     pub recent: Vec<JournalLine>,
     /// Whether a journal is connected at all (otherwise the events panel says so).

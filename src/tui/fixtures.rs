@@ -154,6 +154,7 @@ fn pod(
         node: Some(NodeName::from(node)),
         phase: PodPhase::Running,
         ready: true,
+        mounts_claims: false,
         owner: Some(OwnerRef {
             kind: Arc::from("ReplicaSet"),
             name: Arc::from(owner),
@@ -218,6 +219,8 @@ fn view(id: &str, prefix: &str, per_zone: usize, gpu_nodes: usize) -> ClusterVie
         id: ClusterId::from(id),
         claims: Vec::new(),
         volumes: Vec::new(),
+        volumes_unreadable: None,
+        controllers: Default::default(),
         nodes,
         pods,
         pdbs: vec![PdbView {
@@ -349,6 +352,8 @@ pub fn snapshot() -> FleetSnapshot {
                 id: ClusterId::from("ap-sg-stg-02"),
                 claims: Vec::new(),
                 volumes: Vec::new(),
+                volumes_unreadable: None,
+                controllers: Default::default(),
                 nodes: vec![],
                 pods: vec![],
                 pdbs: vec![],
@@ -379,6 +384,8 @@ pub fn app_with(theme: Theme) -> App {
         warnings: Vec::new(),
         notice: None,
         executor: None,
+        unregistered_contexts: Vec::new(),
+        rollout_gates: None,
     };
     let mut app = App::new(config, Arc::new(ledger()), now());
     app.update(Msg::Snapshot(snapshot()));
@@ -388,10 +395,7 @@ pub fn app_with(theme: Theme) -> App {
         cluster: Some("eu-fra-prod-01".into()),
         text: text.into(),
     };
-    let mut in_flight = std::collections::BTreeMap::new();
-    in_flight.insert("eu-fra-prod-01".to_owned(), "kernel patch 2/5".to_owned());
     app.update(Msg::Activity(Activity {
-        in_flight,
         recent: vec![
             line(900, "executor-1", "maintenance m-7: cordon fra1-cpu-b01"),
             line(

@@ -72,6 +72,33 @@ pub struct ClusterFacts {
     pub gpu: GpuShape,
     /// PDBs with no disruption allowed that cover running pods.
     pub blocking_pdbs: Vec<BlockingPdb>,
+    /// Failure domains none of whose nodes is Ready, in a cluster with more than one:
+    /// a zone that is down, not a few nodes here and there.
+    pub zones_down: Vec<Arc<str>>,
+}
+
+/// The zones of `nodes` (each with its view node) in which no node is Ready, when the
+/// nodes span more than one zone.
+fn zones_down(view: &ClusterView, nodes: &[NodeFacts]) -> Vec<Arc<str>> {
+    let mut zones: Vec<(Arc<str>, bool)> = Vec::new();
+    for (node, facts) in view.nodes.iter().zip(nodes) {
+        let Some(zone) = &facts.zone else { continue };
+        let ready = node.readiness == crate::model::fleet::Readiness::Ready;
+        match zones.iter_mut().find(|(z, _)| z == zone) {
+            Some((_, any_ready)) => *any_ready |= ready,
+            None => zones.push((Arc::clone(zone), ready)),
+        }
+    }
+    if zones.len() < 2 {
+        return Vec::new();
+    }
+    let mut down: Vec<Arc<str>> = zones
+        .into_iter()
+        .filter(|(_, any_ready)| !any_ready)
+        .map(|(z, _)| z)
+        .collect();
+    down.sort();
+    down
 }
 
 impl ClusterFacts {
@@ -101,7 +128,7 @@ impl ClusterFacts {
             }
         }
         let zone_key = &config.failure_domain_key;
-        let nodes = view
+        let nodes: Vec<NodeFacts> = view
             .nodes
             .iter()
             .enumerate()
@@ -140,7 +167,9 @@ impl ClusterFacts {
             })
             .collect();
         drop(index);
+        let zones_down = zones_down(&view, &nodes);
         ClusterFacts {
+            zones_down,
             gpus_free: gpu.free_gpus,
             gpus_total: view.nodes.iter().map(|n| n.physical_gpus()).sum(),
             nodes,

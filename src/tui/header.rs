@@ -4,9 +4,10 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget};
+use unicode_width::UnicodeWidthStr;
 
 use super::app::App;
+use super::canvas;
 use super::format::count;
 use super::theme::{Slot, Theme};
 use crate::model::live::ClusterStatus;
@@ -144,6 +145,119 @@ fn fit_groups(groups: Vec<Vec<Span<'static>>>, width: usize) -> Vec<Span<'static
     out
 }
 
+/// The second line's parts, each with how long it is kept on a narrow terminal: the
+/// read-only badge and the automation switch first, then what waits for a person, then
+/// who you are, then the clock. `compact` is the narrow form of the counts.
+fn second_line(app: &App, theme: &Theme, width: usize) -> Line<'static> {
+    let mut parts: Vec<(u8, Span<'static>)> = vec![(9, Span::raw(" "))];
+    // Read-only comes first: the switch after it is the fleet's, not this console's.
+    if app.config.readonly {
+        parts.push((9, Span::styled(" READ-ONLY ", theme.style(Slot::Paused))));
+        parts.push((9, sep(theme)));
+    }
+    // The fleet pause as the journal has it (the same switch the banner shows).
+    let fleet_pause = app.activity.connected.then(|| {
+        app.activity
+            .journal
+            .projection
+            .pauses
+            .get(&crate::model::run::PauseScope::Fleet)
+    });
+    let automation = match fleet_pause {
+        Some(None) => Span::styled("AUTOMATION RUNNING", theme.style(Slot::Ok)),
+        // The banner below says why, whole; here the reason gives way first.
+        Some(Some(pause)) => {
+            let full = format!(" AUTOMATION PAUSED ({}, by {}) ", pause.reason, pause.by);
+            let short = format!(" AUTOMATION PAUSED by {} ", pause.by);
+            let text = [full, short, " AUTOMATION PAUSED ".to_owned()]
+                .into_iter()
+                .find(|t| t.width() + 2 <= width)
+                .unwrap_or_else(|| " PAUSED ".into());
+            Span::styled(text, theme.style(Slot::Paused))
+        }
+        // A shared journal that stopped answering: what is shown is the last known state.
+        None if app.activity.team.is_some() => Span::styled(
+            if width >= 80 {
+                " JOURNAL UNREACHABLE: last known state, actions refused "
+            } else {
+                " JOURNAL UNREACHABLE "
+            },
+            theme.style(Slot::Critical),
+        ),
+        None => Span::styled(
+            if width >= 60 {
+                "AUTOMATION UNKNOWN (no engine connected)"
+            } else {
+                "AUTOMATION UNKNOWN"
+            },
+            theme.style(Slot::Unknown),
+        ),
+    };
+    parts.push((9, automation));
+    // What waits for a person, counted beside the switch (each count shown only when
+    // there is one): the first screen says it before any other screen is opened.
+    let urgent = &app.urgent;
+    let counts = [
+        (
+            urgent.awaiting_approval,
+            "awaiting approval",
+            "to approve",
+            Slot::Paused,
+        ),
+        (urgent.halted, "halted", "halted", Slot::Critical),
+        (urgent.stuck, "stuck", "stuck", Slot::Critical),
+    ];
+    let long: usize = counts
+        .iter()
+        .filter(|(n, ..)| *n > 0)
+        .map(|(n, word, ..)| format!(" · {n} {word}").width())
+        .sum();
+    let compact = long + 60 > width;
+    for (n, word, short, slot) in counts {
+        if n > 0 {
+            let word = if compact { short } else { word };
+            parts.push((8, Span::styled(format!(" · {n} {word}"), theme.style(slot))));
+        }
+    }
+    // Expired ledger exceptions: loud, but nothing stops for them.
+    let today = app.now.to_zoned(app.config.local_tz.clone()).date();
+    let expired = crate::model::ledger::expired_exceptions(&app.ledger, today).len();
+    if expired > 0 {
+        parts.push((
+            8,
+            Span::styled(
+                format!(
+                    " · LEDGER: {} EXPIRED",
+                    crate::tui::format::counted(expired as i64, "exception")
+                ),
+                theme.style(Slot::Critical),
+            ),
+        ));
+    }
+    // Who you are (in team mode as the database sees you, and who else is connected),
+    // with its separator: one part, so that both go together.
+    let used: usize = parts.iter().map(|(_, s)| s.width()).sum();
+    let who = app.who(width.saturating_sub(used + 3));
+    parts.push((6, Span::raw(format!(" │ {who}"))));
+    let utc = app.now.strftime("%H:%M:%S UTC").to_string();
+    let local = app
+        .now
+        .to_zoned(app.config.local_tz.clone())
+        .strftime("%H:%M %Z")
+        .to_string();
+    let clock = format!("{utc} · {local} ");
+    let mut line = canvas::fit_parts(parts, width);
+    let left = line.width();
+    let clock_cells = clock.width();
+    if left + clock_cells < width {
+        line.spans
+            .push(Span::raw(" ".repeat(width - left - clock_cells)));
+        line.spans
+            .push(Span::styled(clock, theme.style(Slot::Muted)));
+    }
+    line
+}
+
 /// Draws the two header lines.
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.config.theme;
@@ -156,66 +270,37 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     } else {
         fit_groups(summary_groups(app, theme, true), width)
     };
+    canvas::line(buf, area.x, area.y, area.width, &Line::from(first));
+    if area.height > 1 {
+        let second = second_line(app, theme, width);
+        canvas::line(buf, area.x, area.y + 1, area.width, &second);
+    }
+}
 
-    let mut second = vec![Span::raw(" ")];
-    // Read-only comes first: the switch after it is the fleet's, not this console's.
-    if app.config.readonly {
-        second.push(Span::styled(" READ-ONLY ", theme.style(Slot::Paused)));
-        second.push(sep(theme));
+#[cfg(test)]
+mod expired_exception_tests {
+    use std::sync::Arc;
+
+    use crate::tui::fixtures;
+
+    #[test]
+    fn the_header_says_a_ledger_exception_expired() {
+        let mut app = fixtures::app();
+        let quiet = crate::tui::tests::render(&app, 200, 12);
+        assert!(!quiet.contains("EXPIRED"), "{quiet}");
+        let mut ledger = (*app.ledger).clone();
+        ledger.clusters[0]
+            .exceptions
+            .push(crate::model::ledger::Exception {
+                what: "kernel 5.4 pinned".into(),
+                reason: "indexer".into(),
+                owner: "team-search".into(),
+                exit_criteria: "indexer 4.2".into(),
+                // The fixtures' today is 2026-11-28: it expired yesterday.
+                expires: jiff::civil::date(2026, 11, 27),
+            });
+        app.ledger = Arc::new(ledger);
+        let screen = crate::tui::tests::render(&app, 200, 12);
+        assert!(screen.contains("LEDGER: 1 exception EXPIRED"), "{screen}");
     }
-    // The fleet pause as the journal has it (the same switch the banner shows).
-    let fleet_pause = app.activity.connected.then(|| {
-        app.activity
-            .journal
-            .projection
-            .pauses
-            .get(&crate::model::run::PauseScope::Fleet)
-    });
-    second.push(match fleet_pause {
-        Some(None) => Span::styled("AUTOMATION RUNNING", theme.style(Slot::Ok)),
-        Some(Some(pause)) => Span::styled(
-            format!(" AUTOMATION PAUSED ({}, by {}) ", pause.reason, pause.by),
-            theme.style(Slot::Paused),
-        ),
-        // A shared journal that stopped answering: what is shown is the last known state.
-        None if app.activity.team.is_some() => Span::styled(
-            " JOURNAL UNREACHABLE: last known state, actions refused ",
-            theme.style(Slot::Critical),
-        ),
-        None => Span::styled(
-            "AUTOMATION UNKNOWN (no engine connected)",
-            theme.style(Slot::Unknown),
-        ),
-    });
-    second.push(sep(theme));
-    let used: usize = second.iter().map(|s| s.width()).sum();
-    second.push(Span::raw(app.who(width.saturating_sub(used + 1))));
-    let utc = app.now.strftime("%H:%M:%S UTC").to_string();
-    let local = app
-        .now
-        .to_zoned(app.config.local_tz.clone())
-        .strftime("%H:%M %Z")
-        .to_string();
-    let clock = format!("{utc} · {local} ");
-    let left: usize = second.iter().map(|s| s.width()).sum();
-    let [l1, l2] = [
-        Rect { height: 1, ..area },
-        Rect {
-            y: area.y + 1,
-            height: 1,
-            ..area
-        },
-    ];
-    Paragraph::new(Line::from(first))
-        .style(head)
-        .render(l1, buf);
-    let clock_cells = unicode_width::UnicodeWidthStr::width(clock.as_str());
-    if left + clock_cells < width {
-        let pad = width - left - clock_cells;
-        second.push(Span::raw(" ".repeat(pad)));
-        second.push(Span::styled(clock, theme.style(Slot::Muted)));
-    }
-    Paragraph::new(Line::from(second))
-        .style(head)
-        .render(l2, buf);
 }

@@ -4,9 +4,9 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget};
 
 use super::app::App;
+use super::canvas;
 use super::keymap::Context;
 use super::theme::Slot;
 use super::view::{centred, overlay_block};
@@ -94,10 +94,21 @@ pub fn draw(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     let rect = centred(area, 76, area.height.saturating_sub(2).max(8));
     let inner = overlay_block(app, rect, "help · esc closes · ↑↓ scroll", buf);
     let lines = lines(app, usize::from(inner.width));
-    let scroll = scroll.min(lines.len().saturating_sub(usize::from(inner.height)));
-    Paragraph::new(lines)
-        .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0))
-        .render(inner, buf);
+    let height = usize::from(inner.height);
+    let scroll = scroll.min(lines.len().saturating_sub(height));
+    // Scrolled: the last row says how many lines are below, `↓` shows them.
+    let shown: Vec<Line> = lines.into_iter().skip(scroll).collect();
+    let below = shown.len().saturating_sub(height);
+    if below == 0 {
+        canvas::rows(buf, inner, &shown, app.config.theme.style(Slot::Muted));
+        return;
+    }
+    let mut page: Vec<Line> = shown.into_iter().take(height.saturating_sub(1)).collect();
+    page.push(Line::styled(
+        format!("… {} more below (↓)", below + 1),
+        app.config.theme.style(Slot::Muted),
+    ));
+    canvas::rows(buf, inner, &page, app.config.theme.style(Slot::Muted));
 }
 
 #[cfg(test)]

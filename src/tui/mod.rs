@@ -4,6 +4,10 @@
 
 mod action;
 mod app;
+mod attention;
+mod canvas;
+#[cfg(test)]
+mod canvas_check;
 mod config_file;
 mod dialog;
 mod dialog_view;
@@ -23,15 +27,24 @@ mod palette;
 mod quit;
 mod screen_keys;
 mod screens;
+mod silent_keys;
 mod team;
 mod terminal;
 mod theme;
 mod view;
 
 #[cfg(test)]
+mod dialog_tests;
+#[cfg(test)]
+mod first_screen_tests;
+#[cfg(test)]
 pub(crate) mod fixtures;
 #[cfg(test)]
 mod journal_fixtures;
+#[cfg(test)]
+mod key_walk_tests;
+#[cfg(test)]
+mod layout_tests;
 #[cfg(test)]
 mod operator_tests;
 #[cfg(test)]
@@ -96,6 +109,11 @@ pub struct ConsoleInputs {
     /// The actor of the executor running in this process, if any (`q` asks before
     /// stopping it in the middle of runs).
     pub executor: Option<String>,
+    /// Kubeconfig contexts no ledger cluster names, shown on the ledger screen.
+    pub unregistered_contexts: Vec<String>,
+    /// What gates rollouts here, when this console knows it (the demo's choice between
+    /// Prometheus evidence and live checks), shown on the Rollouts screen.
+    pub rollout_gates: Option<String>,
 }
 
 impl ConsoleInputs {
@@ -119,6 +137,8 @@ impl ConsoleInputs {
             warnings,
             notice: self.notice.clone(),
             executor: self.executor.clone(),
+            unregistered_contexts: self.unregistered_contexts.clone(),
+            rollout_gates: self.rollout_gates.clone(),
         }
     }
 }

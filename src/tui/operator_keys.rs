@@ -621,6 +621,18 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
         context.push(format!("not found on {id}: {n}"));
     }
     context.extend(plan.warnings.iter().map(|w| format!("warning: {w}")));
+    // An expired ledger exception does not stop the start; confirming is the person's
+    // acknowledgement of it (the CLI asks for --acknowledge-expired-exceptions).
+    let today = app.now.to_zoned(app.config.local_tz.clone()).date();
+    context.extend(
+        crate::model::ledger::unacknowledged(
+            &app.ledger,
+            std::slice::from_ref(&spec.cluster),
+            today,
+        )
+        .iter()
+        .map(|e| format!("LEDGER: {e}: confirming acknowledges it")),
+    );
     if let Some(refusal) = refusal {
         open(
             app,
@@ -636,6 +648,16 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
     let deadline = crate::model::duration::format_duration(
         spec.deadlines.of(crate::model::maintenance::Step::Drain),
     );
+    // What the node page judges per pod, said before anything is confirmed: a budget
+    // that refuses an eviction now holds the drain (it is never forced).
+    let nodes: Vec<crate::model::fleet::NodeName> = targets
+        .iter()
+        .map(|n| crate::model::fleet::NodeName::from(n.name.0.as_str()))
+        .collect();
+    let warnings = drain_warnings(&crate::model::capacity::budgets_blocking_drain(
+        &facts.view,
+        &nodes,
+    ));
     open(
         app,
         Dialog::new(
@@ -644,9 +666,28 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
             Purpose::StartMaintenance(Box::new(spec), inventory),
         )
         .with_text(0, &name)
-        .with_text(1, &deadline),
+        .with_text(1, &deadline)
+        .with_warnings(warnings),
     );
     Vec::new()
+}
+
+/// The warning a maintenance start gives for each budget that would refuse, now, to evict
+/// a pod of the nodes it drains.
+fn drain_warnings(blocking: &[crate::model::capacity::BlockingBudget]) -> Vec<String> {
+    blocking
+        .iter()
+        .map(|b| {
+            format!(
+                "warning: the drain will wait: PDB {}/{} ({} on these nodes; has {} healthy, needs {}) allows no eviction now; the Drain step is stuck until it does, then waits for a person (nothing is forced)",
+                b.namespace,
+                b.name,
+                crate::tui::format::counted(i64::from(b.pods), "pod"),
+                b.current_healthy,
+                b.desired_healthy
+            )
+        })
+        .collect()
 }
 
 /// `a` in the handover walkthrough: acknowledge the item, as it stands, with a note.

@@ -176,7 +176,7 @@ fn pause_run_and_freeze_cluster_dialogs() {
     ));
 }
 
-fn paused(app: &mut super::app::App) {
+pub(super) fn paused(app: &mut super::app::App) {
     let mut events = EventLog(fixtures::journal_events());
     events.push(NewEvent::new(
         fixtures::now() - jiff::SignedDuration::from_mins(5),
@@ -619,7 +619,7 @@ fn operator_screens_and_dialogs_never_panic_at_any_size() {
 }
 
 /// The operator fixture with ro-cni-1 halted because `cluster`'s metrics are unknown.
-fn halted_on(cluster: &str) -> super::app::App {
+pub(super) fn halted_on(cluster: &str) -> super::app::App {
     use crate::model::rollout::HaltReason;
     let mut app = fixtures::operator_app();
     let mut events = EventLog(fixtures::journal_events());
@@ -1001,11 +1001,19 @@ fn a_narrow_maintenance_screen_keeps_the_run_status_and_stuck_count() {
         header.contains("PLANNED") && header.contains("1 STUCK"),
         "{header}"
     );
-    // The two Verify columns stay apart, and no cell runs into the next.
+    // Too narrow for the step grid, each card says its step and status in words, whole.
+    assert!(
+        screen.contains("fra1-cpu-b00             Drain STUCK 25m"),
+        "{screen}"
+    );
+    // With room for the grid, the two Verify columns stay apart and no cell runs into
+    // the next.
+    let screen = render(&app, 110, 24);
     assert!(
         screen.contains("VNode") && screen.contains("VWork"),
         "{screen}"
     );
+    assert!(screen.contains("STUCK 25m"), "{screen}");
     assert!(!screen.contains("pending·"), "{screen}");
 }
 
@@ -1108,7 +1116,7 @@ fn a_handed_off_or_taken_over_step_names_the_person_not_the_executor() {
 
 /// The fixture journal with its maintenance running under `executor/e1`, and the fleet
 /// lease last taken by `lease_holder`.
-fn maintenance_running(app: &mut super::app::App, lease_holder: &str) {
+pub(super) fn maintenance_running(app: &mut super::app::App, lease_holder: &str) {
     let mut events = EventLog(fixtures::journal_events());
     events.push(NewEvent::new(
         fixtures::now() - jiff::SignedDuration::from_mins(2),

@@ -131,6 +131,54 @@ impl App {
         }
     }
 
+    /// Keys over a PDB's pod list: motion moves the selection, `enter` opens the selected
+    /// pod's node page, any other key closes the list.
+    pub(super) fn on_pdb_pods_key(
+        &mut self,
+        action: Option<super::action::Action>,
+    ) -> Vec<Command> {
+        use super::action::Action;
+        let Some(Overlay::PdbPods(state)) = self.overlay.as_ref() else {
+            return Vec::new();
+        };
+        let pods = self
+            .snapshot
+            .cluster(&state.cluster)
+            .and_then(|c| super::screens::pdb_pods::covered(&c.view, &state.namespace, &state.name))
+            .map(|(_, pods)| pods)
+            .unwrap_or_default();
+        let pos = state.selected.min(pods.len().saturating_sub(1));
+        let cluster = state.cluster.clone();
+        match action {
+            Some(
+                a @ (Action::Up
+                | Action::Down
+                | Action::PageUp
+                | Action::PageDown
+                | Action::Top
+                | Action::Bottom),
+            ) => {
+                let next = super::screen_keys::moved(pos, pods.len(), a, self.page());
+                if next == pos {
+                    self.message = Some(super::silent_keys::stopped(a, pods.len()));
+                }
+                if let Some(Overlay::PdbPods(state)) = self.overlay.as_mut() {
+                    state.selected = next;
+                }
+            }
+            Some(Action::Open) => match pods.get(pos).and_then(|p| p.node.clone()) {
+                Some(node) => {
+                    self.overlay = None;
+                    self.nav.push(super::nav::Route::Node(cluster, node));
+                    self.enter_route();
+                }
+                None => self.message = Some("this pod runs on no node yet".into()),
+            },
+            _ => self.overlay = None,
+        }
+        Vec::new()
+    }
+
     pub(super) fn on_handover_key(&mut self, key: KeyEvent) -> Vec<Command> {
         let last = self.handover.items.len().saturating_sub(1);
         let index = &mut self.handover.index;

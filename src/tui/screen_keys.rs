@@ -49,21 +49,43 @@ pub fn uses_list_action(screen: Context, action: Action) -> bool {
     }
 }
 
-/// Dispatches an action to the current screen; what it asks to send.
-pub fn on_screen_action(app: &mut App, action: Action) -> Vec<Command> {
-    match app.nav.current().clone() {
-        Route::Ledger => ledger(app, action),
-        Route::Cluster(_) => return cluster(app, action),
-        Route::Node(..) => return node_page(app, action),
-        Route::Capacity(scope) => capacity(app, scope, action),
-        Route::Rollouts => return rollouts(app, action),
-        Route::Maintenance => maintenance(app, action),
-        Route::Timeline => timeline(app, action),
-    }
-    Vec::new()
+/// What a screen did with an action: acted (and what to send), or does not use it.
+type Done = Option<Vec<Command>>;
+
+/// Acted, nothing to send.
+fn acted() -> Done {
+    Some(Vec::new())
 }
 
-fn rollouts(app: &mut App, action: Action) -> Vec<Command> {
+/// Moves a selection at `pos` among `len` rows by a motion `action`, saying so when it
+/// cannot move (at an end, or nothing to move through); the new position.
+fn motion(app: &mut App, pos: usize, len: usize, action: Action) -> usize {
+    let next = moved(pos, len, action, app.page());
+    if next == pos.min(len.saturating_sub(1)) {
+        app.message = Some(super::silent_keys::stopped(action, len));
+    }
+    next
+}
+
+/// Dispatches an action to the current screen; what it asks to send. An action the
+/// screen does not use says so rather than doing nothing silently.
+pub fn on_screen_action(app: &mut App, action: Action) -> Vec<Command> {
+    let done = match app.nav.current().clone() {
+        Route::Ledger => ledger(app, action),
+        Route::Cluster(_) => cluster(app, action),
+        Route::Node(..) => node_page(app, action),
+        Route::Capacity(scope) => capacity(app, scope, action),
+        Route::Rollouts => rollouts(app, action),
+        Route::Maintenance => maintenance(app, action),
+        Route::Timeline => timeline(app, action),
+    };
+    done.unwrap_or_else(|| {
+        app.message = Some(super::silent_keys::unused(app, action));
+        Vec::new()
+    })
+}
+
+fn rollouts(app: &mut App, action: Action) -> Done {
     let projection = std::sync::Arc::clone(&app.activity.journal.projection);
     let runs = super::screens::rollouts::runs(&projection);
     let current = super::screens::rollouts::selected(&app.rollouts_state, &projection);
@@ -72,18 +94,18 @@ fn rollouts(app: &mut App, action: Action) -> Vec<Command> {
         .unwrap_or(0);
     match action {
         a if is_motion(a) => {
-            let next = moved(pos, runs.len(), a, app.page());
+            let next = motion(app, pos, runs.len(), a);
             app.rollouts_state.selected = runs.get(next).map(|r| r.id.clone());
         }
-        Action::Approve => return super::operator_keys::approve(app),
+        Action::Approve => return Some(super::operator_keys::approve(app)),
         Action::PauseRun => super::operator_keys::pause_run(app),
         Action::AbortRun => super::operator_keys::abort(app),
-        _ => {}
+        _ => return None,
     }
-    Vec::new()
+    acted()
 }
 
-fn maintenance(app: &mut App, action: Action) {
+fn maintenance(app: &mut App, action: Action) -> Done {
     let projection = std::sync::Arc::clone(&app.activity.journal.projection);
     let cards = super::screens::maintenance::cards(&projection);
     let current = super::screens::maintenance::selected(&app.maintenance_state, &projection);
@@ -92,7 +114,7 @@ fn maintenance(app: &mut App, action: Action) {
         .unwrap_or(0);
     match action {
         a if is_motion(a) => {
-            let next = moved(pos, cards.len(), a, app.page());
+            let next = motion(app, pos, cards.len(), a);
             app.maintenance_state.selected = cards.get(next).cloned();
         }
         Action::HandOff => super::operator_keys::hand_off(app),
@@ -101,46 +123,62 @@ fn maintenance(app: &mut App, action: Action) {
         Action::PauseRun => super::operator_keys::pause_run(app),
         Action::PauseCluster => super::operator_keys::pause_cluster(app),
         Action::AbortRun => super::operator_keys::abort(app),
-        _ => {}
+        _ => return None,
     }
+    acted()
 }
 
-fn timeline(app: &mut App, action: Action) {
+fn timeline(app: &mut App, action: Action) -> Done {
     let events = std::sync::Arc::clone(&app.activity.journal.events);
-    let page = app.page();
-    let state = &mut app.timeline_state;
-    let visible = super::screens::timeline::visible(state, &events, app.now);
-    let pos = super::screens::timeline::selected_pos(state, &visible);
+    let visible = super::screens::timeline::visible(&app.timeline_state, &events, app.now);
+    let pos = super::screens::timeline::selected_pos(&app.timeline_state, &visible);
     match action {
         a if is_motion(a) => {
-            let next = moved(pos, visible.len(), a, page);
+            let next = motion(app, pos, visible.len(), a);
+            let state = &mut app.timeline_state;
             // Moving away from the newest event stops the live tail; going back to it
             // (G, end) resumes it.
             state.follow = next + 1 >= visible.len();
             state.selected = visible.get(next).map(|e| e.seq.0);
         }
         Action::Follow => {
+            let state = &mut app.timeline_state;
             state.follow = !state.follow;
             if !state.follow {
                 state.selected = visible.get(pos).map(|e| e.seq.0);
             }
         }
-        Action::Open => state.detail = visible.get(pos).map(|e| e.seq.0),
-        _ => {}
+        Action::Open => match visible.get(pos) {
+            Some(e) => app.timeline_state.detail = Some(e.seq.0),
+            None => app.message = Some("no event to open here".into()),
+        },
+        _ => return None,
     }
+    acted()
 }
 
-fn ledger(app: &mut App, action: Action) {
+fn ledger(app: &mut App, action: Action) -> Done {
     let visible = app.ledger_state.visible(&app.rows);
     let pos = app.ledger_state.selected_pos(&app.rows, &visible);
     let selected = visible.get(pos).map(|i| app.rows[*i].id.clone());
-    let page = app.page();
+    // The table is the body's inside: the terminal less the body's two borders.
+    let table_width = app.size.0.saturating_sub(2);
+    if selected.is_none()
+        && matches!(
+            action,
+            Action::Open | Action::Mark | Action::ClusterCapacity
+        )
+    {
+        app.message = Some("no cluster is listed (the filter matches none)".into());
+        return acted();
+    }
+    if is_motion(action) {
+        let next = motion(app, pos, visible.len(), action);
+        app.ledger_state.selected = visible.get(next).map(|i| app.rows[*i].id.clone());
+        return acted();
+    }
     let state = &mut app.ledger_state;
     match action {
-        a if is_motion(a) => {
-            let pos = moved(pos, visible.len(), a, page);
-            state.selected = visible.get(pos).map(|i| app.rows[*i].id.clone());
-        }
         Action::Open => {
             if let Some(id) = selected {
                 state.selected = Some(id.clone());
@@ -156,9 +194,13 @@ fn ledger(app: &mut App, action: Action) {
                 state.selected = visible.get(pos).map(|i| app.rows[*i].id.clone());
             }
         }
+        Action::ClearMarks if state.marks.is_empty() => {
+            app.message = Some("no cluster is marked".into());
+        }
         Action::ClearMarks => state.marks.clear(),
         Action::SortNext | Action::SortPrev => {
-            state.sort = state.sort.step(action == Action::SortNext);
+            let shown = super::screens::ledger_view::visible_columns(&app.rows, table_width);
+            state.sort = state.sort.step(action == Action::SortNext, &shown);
             state.ascending = true;
         }
         Action::SortReverse => state.ascending = !state.ascending,
@@ -181,14 +223,14 @@ fn ledger(app: &mut App, action: Action) {
                 app.go_capacity(CapacityScope::Cluster(id), false);
             }
         }
-        _ => {}
+        _ => return None,
     }
+    acted()
 }
 
-fn cluster(app: &mut App, action: Action) -> Vec<Command> {
-    let page = app.page();
+fn cluster(app: &mut App, action: Action) -> Done {
     let Some(state) = app.cluster_state.as_mut() else {
-        return Vec::new();
+        return acted();
     };
     let id = state.id.clone();
     match action {
@@ -196,7 +238,7 @@ fn cluster(app: &mut App, action: Action) -> Vec<Command> {
         Action::WhatIfLose => app.what_if_nodes(false),
         Action::WhatIfBatch => app.what_if_nodes(true),
         Action::WhatIfCluster => app.what_if_cluster(&id),
-        Action::StartMaintenance => return super::operator_keys::start_maintenance(app),
+        Action::StartMaintenance => return Some(super::operator_keys::start_maintenance(app)),
         Action::FocusNext => {
             state.focus = if state.focus == Focus::Nodes {
                 Focus::Pdbs
@@ -204,19 +246,17 @@ fn cluster(app: &mut App, action: Action) -> Vec<Command> {
                 Focus::Nodes
             };
         }
-        _ => {
-            node_list(app, action, page);
-        }
+        _ => return node_list(app, action),
     }
-    Vec::new()
+    acted()
 }
 
 /// The node page: motion in its pod list, and the drill-down's node keys on its node.
-fn node_page(app: &mut App, action: Action) -> Vec<Command> {
+fn node_page(app: &mut App, action: Action) -> Done {
     match action {
         Action::WhatIfLose => app.what_if_nodes(false),
         Action::WhatIfBatch => app.what_if_nodes(true),
-        Action::StartMaintenance => return super::operator_keys::start_maintenance(app),
+        Action::StartMaintenance => return Some(super::operator_keys::start_maintenance(app)),
         Action::ClusterCapacity => {
             if let Some(state) = &app.node_state {
                 let id = state.cluster.clone();
@@ -224,46 +264,97 @@ fn node_page(app: &mut App, action: Action) -> Vec<Command> {
             }
         }
         a if is_motion(a) => pod_motion(app, a),
-        _ => {}
+        _ => return None,
     }
-    Vec::new()
+    acted()
 }
 
 fn pod_motion(app: &mut App, action: Action) {
-    let page = app.page();
-    let Some(state) = app.node_state.as_mut() else {
+    let Some(state) = app.node_state.as_ref() else {
         return;
     };
     let rows = app.data.cluster(&state.cluster).map_or(0, |f| {
         super::screens::node::pods_on(&f.view, &state.node).count()
     });
-    state.selected = moved(state.selected, rows, action, page);
+    let next = motion(
+        app,
+        state.selected.min(rows.saturating_sub(1)),
+        rows,
+        action,
+    );
+    if let Some(state) = app.node_state.as_mut() {
+        state.selected = next;
+    }
 }
 
-/// Motion and marks in the drill-down's node list (or its PDB list, when focused).
-fn node_list(app: &mut App, action: Action, page: usize) {
-    let Some(state) = app.cluster_state.as_mut() else {
-        return;
+/// Motion and marks in the drill-down's node list (or its PDB list, when focused, where
+/// `enter` lists the budget's pods and their nodes).
+fn node_list(app: &mut App, action: Action) -> Done {
+    let Some(state) = app.cluster_state.as_ref() else {
+        return acted();
     };
     let id = state.id.clone();
-    let Some(facts) = app.data.cluster(&id) else {
-        return;
+    let Some(facts) = app.data.cluster(&id).cloned() else {
+        app.message = Some(format!("no data for {id} yet: no node to select"));
+        return acted();
     };
     if state.focus == Focus::Pdbs {
-        if is_motion(action) {
-            state.pdb_selected = moved(state.pdb_selected, facts.blocking_pdbs.len(), action, page);
+        let count = facts.blocking_pdbs.len();
+        let pos = state.pdb_selected.min(count.saturating_sub(1));
+        match action {
+            a if is_motion(a) => {
+                let next = motion(app, pos, count, a);
+                if let Some(state) = app.cluster_state.as_mut() {
+                    state.pdb_selected = next;
+                }
+            }
+            Action::Open => match facts.blocking_pdbs.get(pos) {
+                Some(b) => {
+                    let pdb = &facts.view.pdbs[b.pdb];
+                    app.overlay = Some(super::app::Overlay::PdbPods(
+                        super::screens::pdb_pods::PdbPodsState {
+                            cluster: id,
+                            namespace: std::sync::Arc::clone(&pdb.namespace),
+                            name: std::sync::Arc::clone(&pdb.name),
+                            selected: 0,
+                        },
+                    ));
+                }
+                None => app.message = Some("no PDB blocks a drain here: nothing to open".into()),
+            },
+            Action::Mark | Action::ClearMarks => {
+                let tab = app
+                    .key_on(super::keymap::Context::Cluster, Action::FocusNext)
+                    .map(|k| format!(" ({k} goes back to them)"))
+                    .unwrap_or_default();
+                app.message = Some(format!("marks are for nodes{tab}"));
+            }
+            _ => return None,
         }
-        return;
+        return acted();
     }
-    let visible = state.visible(facts);
-    let pos = state.selected_pos(facts, &visible);
+    let visible = state.visible(&facts);
+    let pos = state.selected_pos(&facts, &visible);
     let name_at = |p: usize| {
         visible
             .get(p)
             .map(|i| std::sync::Arc::clone(&facts.view.nodes[*i].name.0))
     };
+    if is_motion(action) {
+        let next = motion(app, pos, visible.len(), action);
+        if let Some(state) = app.cluster_state.as_mut() {
+            state.selected = name_at(next);
+        }
+        return acted();
+    }
+    if name_at(pos).is_none() && matches!(action, Action::Mark | Action::Open) {
+        app.message = Some("no node is listed here".into());
+        return acted();
+    }
+    let Some(state) = app.cluster_state.as_mut() else {
+        return acted();
+    };
     match action {
-        a if is_motion(a) => state.selected = name_at(moved(pos, visible.len(), a, page)),
         Action::Mark => {
             if let Some(name) = name_at(pos) {
                 if !state.marks.remove(&name) {
@@ -272,6 +363,9 @@ fn node_list(app: &mut App, action: Action, page: usize) {
                 state.selected = name_at(moved(pos, visible.len(), Action::Down, 1));
             }
         }
+        Action::ClearMarks if state.marks.is_empty() => {
+            app.message = Some("no node is marked".into());
+        }
         Action::ClearMarks => state.marks.clear(),
         Action::Open => {
             if let Some(node) = name_at(pos) {
@@ -279,8 +373,9 @@ fn node_list(app: &mut App, action: Action, page: usize) {
                 app.enter_route();
             }
         }
-        _ => {}
+        _ => return None,
     }
+    acted()
 }
 
 /// Usable cluster rows of the capacity fleet list, in ledger order, filtered.
@@ -311,8 +406,13 @@ fn what_if_worst_domain(app: &mut App, id: &str) {
     }
 }
 
-fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
-    let page = app.page();
+fn capacity(app: &mut App, scope: CapacityScope, action: Action) -> Done {
+    let nothing_to_clear =
+        app.capacity_state.what_if.is_none() && app.capacity_state.cluster_loss.is_none();
+    if action == Action::WhatIfClear && nothing_to_clear {
+        app.message = Some("no what-if is shown: nothing to clear".into());
+        return acted();
+    }
     match scope {
         CapacityScope::Fleet => {
             let rows = capacity_rows(app);
@@ -323,12 +423,15 @@ fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
                 .and_then(|s| rows.iter().position(|r| r.id == *s))
                 .unwrap_or(0);
             let selected = rows.get(pos).map(|r| r.id.clone());
+            if selected.is_none() && !is_motion(action) && action != Action::WhatIfClear {
+                app.message = Some("no cluster is listed (the filter matches none)".into());
+                return acted();
+            }
             match action {
                 a if is_motion(a) => {
-                    let next = rows
-                        .get(moved(pos, rows.len(), a, page))
-                        .map(|r| r.id.clone());
-                    app.capacity_state.fleet_selected = next;
+                    let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
+                    let next = motion(app, pos, ids.len(), a);
+                    app.capacity_state.fleet_selected = ids.get(next).cloned();
                 }
                 Action::Open | Action::ClusterCapacity => {
                     if let Some(id) = selected {
@@ -351,7 +454,8 @@ fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
                         app.what_if_cluster(&id);
                     }
                 }
-                _ => {}
+                Action::WhatIfClear => app.capacity_state.clear_what_ifs(),
+                _ => return None,
             }
         }
         CapacityScope::Cluster(id) => {
@@ -367,7 +471,7 @@ fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
                 .min(domains.len().saturating_sub(1));
             match action {
                 a if is_motion(a) => {
-                    app.capacity_state.domain_selected = moved(pos, domains.len(), a, page)
+                    app.capacity_state.domain_selected = motion(app, pos, domains.len(), a)
                 }
                 Action::WhatIfLose | Action::Open if domains.is_empty() => {
                     // No report, no domains: say why rather than do nothing.
@@ -397,7 +501,7 @@ fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
                 }
                 Action::WhatIfCluster => app.what_if_cluster(&id),
                 Action::WhatIfClear => app.capacity_state.clear_what_ifs(),
-                _ => {}
+                _ => return None,
             }
         }
         CapacityScope::Domain(id, domain) => {
@@ -409,8 +513,11 @@ fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
             });
             match action {
                 a if is_motion(a) => {
-                    app.capacity_state.node_selected =
-                        moved(app.capacity_state.node_selected, count, a, page);
+                    let pos = app
+                        .capacity_state
+                        .node_selected
+                        .min(count.saturating_sub(1));
+                    app.capacity_state.node_selected = motion(app, pos, count, a);
                 }
                 Action::WhatIfLose => {
                     let key = app.config.capacity.failure_domain_key.clone();
@@ -418,10 +525,11 @@ fn capacity(app: &mut App, scope: CapacityScope, action: Action) {
                 }
                 Action::WhatIfCluster => app.what_if_cluster(&id),
                 Action::WhatIfClear => app.capacity_state.clear_what_ifs(),
-                _ => {}
+                _ => return None,
             }
         }
     }
+    acted()
 }
 
 #[cfg(test)]

@@ -103,7 +103,6 @@ fn key(app: &mut App, keys: &str) {
 
 /// Every screen worth a picture: (file name, keys from the ledger, width, height).
 pub const SHOTS: &[(&str, &str, u16, u16)] = &[
-    ("ledger", "", 200, 24),
     ("ledger-grouped", "R space", 200, 24),
     (
         "cluster",
@@ -117,6 +116,12 @@ pub const SHOTS: &[(&str, &str, u16, u16)] = &[
         200,
         22,
     ),
+    (
+        "pdb-pods",
+        ": c l u s t e r space e u - f r a - p r o d - 0 1 enter tab enter",
+        200,
+        26,
+    ),
     ("capacity-fleet", "2", 200, 26),
     ("capacity-cluster-what-if", "2 enter j w", 200, 44),
     ("palette", ": g p u", 140, 24),
@@ -127,6 +132,7 @@ pub const SHOTS: &[(&str, &str, u16, u16)] = &[
 /// The operator screens and dialogs, on the fixture fleet and its fixture journal (a
 /// stuck drain, a hand-off, a rollout awaiting approval).
 pub const OPERATOR_SHOTS: &[(&str, &str, u16, u16)] = &[
+    ("ledger", "", 200, 24),
     ("rollouts", "3", 200, 36),
     ("approve", "3 a", 160, 36),
     ("maintenance", "4", 200, 36),

@@ -324,6 +324,12 @@ fn hints_in_the_text_follow_a_remapped_key() {
     );
     press(&mut app, "4");
     let screen = render(&app, 160, 30);
+    assert!(
+        !screen.contains("then m."),
+        "read-only: no key that writes is offered: {screen}"
+    );
+    app.config.readonly = false;
+    let screen = render(&app, 160, 30);
     assert!(screen.contains("mark nodes with v, then m."), "{screen}");
 }
 

@@ -107,3 +107,27 @@ fn no_color_strips_colours_but_keeps_meaning() {
     assert_eq!(theme.accent("production"), Color::Reset);
     assert_ne!(theme.style(Slot::Ok), theme.style(Slot::Unknown));
 }
+
+#[test]
+fn the_light_theme_paints_its_own_background_everywhere() {
+    // On a dark terminal a theme without a background would be dark text on dark: every
+    // cell of every screen and overlay has the light theme's background (or a slot's
+    // own, such as the header's and the selection's).
+    let (light, warnings) = Theme::load("light", None, false);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let mut app = crate::tui::fixtures::app_with(light);
+    app.config.readonly = false;
+    crate::tui::fixtures::with_journal(&mut app, crate::tui::fixtures::journal_events());
+    for keys in [
+        "", "enter", "?", "esc 3", "a", "esc 4", "h", "esc 5", "2", ":",
+    ] {
+        crate::tui::tests::press(&mut app, keys);
+        let buf = crate::tui::view::render_to_buffer(&app, 120, 40);
+        let bare = buf
+            .content()
+            .iter()
+            .filter(|c| c.bg == Color::Reset)
+            .count();
+        assert_eq!(bare, 0, "after {keys:?}: {bare} cells without a background");
+    }
+}

@@ -6,23 +6,38 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::Borders;
 
 use super::action::Action;
 use super::app::{App, MIN_SIZE, Overlay};
+use super::canvas;
 use super::keymap::Context;
 use super::nav::{CapacityScope, Route};
 use super::theme::Slot;
 use super::{dialog_view, handover, header, help, screens};
 use unicode_width::UnicodeWidthStr;
 
-/// The header, the pause banner (when shown), the body and the footer.
-fn regions(area: Rect, banner: bool) -> [Rect; 4] {
+/// Most rows the footer grows to for a long message (a refusal is read whole).
+const FOOTER_ROWS: u16 = 3;
+
+/// The header, the pause banner (when shown, wrapped), the body and the footer (as many
+/// rows as its message needs, up to [`FOOTER_ROWS`]).
+fn regions(app: &App, area: Rect) -> [Rect; 4] {
+    let banner = paused_banner(app).map_or(0, |text| {
+        canvas::wrapped_height(&[Line::from(text)], area.width).min(2)
+    });
+    let footer = app
+        .message
+        .as_ref()
+        .filter(|_| app.filter_input.is_none())
+        .map_or(1, |m| {
+            canvas::wrapped_height(&[Line::from(m.as_str())], area.width).clamp(1, FOOTER_ROWS)
+        });
     Layout::vertical([
         Constraint::Length(2),
-        Constraint::Length(u16::from(banner)),
+        Constraint::Length(banner),
         Constraint::Min(1),
-        Constraint::Length(1),
+        Constraint::Length(footer),
     ])
     .areas(area)
 }
@@ -30,7 +45,7 @@ fn regions(area: Rect, banner: bool) -> [Rect; 4] {
 /// Where overlays (dialogs, help, the handover) are drawn at the app's terminal size.
 pub fn overlay_area(app: &App) -> Rect {
     let area = Rect::new(0, 0, app.size.0, app.size.1);
-    regions(area, paused_banner(app).is_some())[2]
+    regions(app, area)[2]
 }
 
 /// Draws the console into `buf` over `area`.
@@ -40,17 +55,15 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         return too_small(app, area, buf);
     }
-    let paused = paused_banner(app);
-    let [head, banner, body, foot] = regions(area, paused.is_some());
+    let [head, banner, body, foot] = regions(app, area);
     header::draw(app, head, buf);
-    if let Some(text) = paused {
+    if let Some(text) = paused_banner(app) {
         // Everywhere, on every screen: nothing new starts while this shows.
         buf.set_style(banner, theme.style(Slot::Paused));
-        buf.set_stringn(
-            banner.x,
-            banner.y,
-            text,
-            usize::from(banner.width),
+        canvas::wrapped(
+            buf,
+            banner,
+            &[Line::styled(text, theme.style(Slot::Paused))],
             theme.style(Slot::Paused),
         );
     }
@@ -59,17 +72,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         Some(colour) => Style::new().fg(colour),
         None => theme.style(Slot::Border),
     };
-    let crumbs: Vec<String> = app.nav.crumbs().iter().map(|r| r.crumb()).collect();
-    let block = Block::new()
-        .borders(Borders::ALL)
-        .border_type(BorderType::Rounded)
-        .border_style(border)
-        .title(Line::from(Span::styled(
-            format!(" {} ", crumbs.join(" › ")),
-            theme.style(Slot::Title),
-        )));
-    let inner = block.inner(body);
-    block.render(body, buf);
+    let title = Line::from(Span::styled(
+        crumbs_title(app, usize::from(body.width.saturating_sub(2))),
+        theme.style(Slot::Title),
+    ));
+    let inner = canvas::panel(buf, body, Borders::ALL, border, Some(&title));
     match app.nav.current() {
         Route::Ledger => screens::ledger_view::draw(app, inner, buf),
         Route::Cluster(id) => screens::cluster_view::draw(app, id, inner, buf),
@@ -89,8 +96,28 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         Some(Overlay::Palette(state)) => screens::palette_view::draw(app, state, body, buf),
         Some(Overlay::Dialog(dialog)) => dialog_view::draw(app, dialog, body, buf),
         Some(Overlay::Handover) => handover::draw(app, &app.handover, body, buf),
+        Some(Overlay::PdbPods(state)) => screens::pdb_pods::draw(app, state, body, buf),
         None => {}
     }
+}
+
+/// The crumbs on the body's border (` ledger › cluster X › node Y `) in `room` cells: the
+/// first crumbs give way to `…` first, the current place stays whole.
+fn crumbs_title(app: &App, room: usize) -> String {
+    let crumbs: Vec<String> = app.nav.crumbs().iter().map(|r| r.crumb()).collect();
+    for skip in 0..crumbs.len() {
+        let shown = &crumbs[skip..];
+        let text = if skip == 0 {
+            format!(" {} ", shown.join(" › "))
+        } else {
+            format!(" … › {} ", shown.join(" › "))
+        };
+        if text.width() <= room {
+            return text;
+        }
+    }
+    let last = crumbs.last().map_or("", String::as_str);
+    format!(" {} ", super::format::fit(last, room.saturating_sub(2)))
 }
 
 /// The global-pause banner's text, when all automation is paused.
@@ -139,17 +166,13 @@ fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
         )),
         Line::styled("q quits", theme.style(Slot::Muted)),
     ];
-    let top = area.height.saturating_sub(3) / 2;
-    let rect = Rect::new(
-        area.x,
-        area.y + top,
-        area.width,
-        area.height.saturating_sub(top).min(3),
-    );
-    Paragraph::new(text)
-        .alignment(ratatui::layout::Alignment::Center)
-        .wrap(Wrap { trim: true })
-        .render(rect, buf);
+    let lines = canvas::wrap_all(&text, area.width);
+    let top = area.height.saturating_sub(lines.len() as u16) / 2;
+    for (i, line) in lines.iter().enumerate() {
+        let w = u16::try_from(line.width()).unwrap_or(area.width);
+        let x = area.x + area.width.saturating_sub(w) / 2;
+        canvas::line(buf, x, area.y + top + i as u16, area.width, line);
+    }
 }
 
 /// Short names for the footer hints.
@@ -188,20 +211,47 @@ fn hint_label(action: Action) -> &'static str {
 fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.config.theme;
     if let Some(text) = &app.filter_input {
+        // What is typed keeps the row: the end of a long filter is where the cursor is.
+        let room = usize::from(area.width).saturating_sub(2);
+        let typed: String = if text.width() > room {
+            let mut tail: Vec<char> = Vec::new();
+            let mut used = 0;
+            for c in text.chars().rev() {
+                used += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+                if used > room {
+                    break;
+                }
+                tail.push(c);
+            }
+            tail.into_iter().rev().collect()
+        } else {
+            text.clone()
+        };
+        let help = [
+            "   enter keep · esc clear · key=value · !exclude",
+            "   enter keep · esc clear",
+            "",
+        ]
+        .into_iter()
+        .find(|h| typed.width() + 2 + h.width() <= usize::from(area.width))
+        .unwrap_or("");
         let line = Line::from(vec![
             Span::styled("/", theme.style(Slot::Title)),
-            Span::raw(text.clone()),
+            Span::raw(typed),
             Span::styled("█", theme.style(Slot::Muted)),
-            Span::styled(
-                "   enter keep · esc clear · key=value · !exclude",
-                theme.style(Slot::Muted),
-            ),
+            Span::styled(help, theme.style(Slot::Muted)),
         ]);
-        return Paragraph::new(line).render(area, buf);
+        canvas::line(buf, area.x, area.y, area.width, &line);
+        return;
     }
     if let Some(message) = &app.message {
-        return Paragraph::new(Span::styled(message.clone(), theme.style(Slot::Warn)))
-            .render(area, buf);
+        canvas::wrapped(
+            buf,
+            area,
+            &[Line::styled(message.clone(), theme.style(Slot::Warn))],
+            theme.style(Slot::Warn),
+        );
+        return;
     }
     let ctx = app.context();
     let actions: &[Action] = match ctx {
@@ -302,8 +352,12 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             ));
         }
     }
-    // On a narrow terminal the last hints go first, but never help's: it says where all
-    // the others are.
+    // A filter in effect is said at the end; on a narrow terminal the last hints go
+    // first to make room, but never help's: it says where all the others are.
+    let filter = app
+        .current_filter()
+        .filter(|f| !f.is_empty())
+        .map(|f| format!("filter: {}", f.text));
     let width = |hints: &[(Action, [Span; 2])]| -> usize {
         hints
             .iter()
@@ -311,20 +365,25 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             .map(|s| s.content.width())
             .sum()
     };
-    while width(&hints) > usize::from(area.width) {
+    let reserve = filter.as_ref().map_or(0, |f| f.width().min(24));
+    while width(&hints) + reserve > usize::from(area.width) {
         let Some(last) = hints.iter().rposition(|(a, _)| *a != Action::Help) else {
             break;
         };
         hints.remove(last);
     }
+    let used = width(&hints);
     let mut spans: Vec<Span> = hints.into_iter().flat_map(|(_, spans)| spans).collect();
-    if let Some(filter) = app.current_filter().filter(|f| !f.is_empty()) {
-        spans.push(Span::styled(
-            format!("filter: {}", filter.text),
-            theme.style(Slot::Warn),
-        ));
+    if let Some(filter) = filter {
+        let room = usize::from(area.width).saturating_sub(used);
+        if room >= 8 {
+            spans.push(Span::styled(
+                super::format::fit(&filter, room),
+                theme.style(Slot::Warn),
+            ));
+        }
     }
-    Paragraph::new(Line::from(spans)).render(area, buf);
+    canvas::line(buf, area.x, area.y, area.width, &Line::from(spans));
 }
 
 /// A centred rectangle of at most `w`×`h` inside `area`.
@@ -342,16 +401,20 @@ pub fn centred(area: Rect, w: u16, h: u16) -> Rect {
 /// Clears `area` and draws a bordered overlay block, returning its inside.
 pub fn overlay_block(app: &App, area: Rect, title: &str, buf: &mut Buffer) -> Rect {
     let theme = &app.config.theme;
-    Clear.render(area, buf);
+    canvas::clear(buf, area);
     buf.set_style(area, theme.style(Slot::Text));
-    let block = Block::new()
-        .borders(Borders::ALL)
-        .border_type(BorderType::Rounded)
-        .border_style(theme.style(Slot::Title))
-        .title(Span::styled(format!(" {title} "), theme.style(Slot::Title)));
-    let inner = block.inner(area);
-    block.render(area, buf);
-    inner
+    let room = usize::from(area.width.saturating_sub(2));
+    let title = Line::from(Span::styled(
+        format!(" {} ", super::format::fit(title, room.saturating_sub(2))),
+        theme.style(Slot::Title),
+    ));
+    canvas::panel(
+        buf,
+        area,
+        Borders::ALL,
+        theme.style(Slot::Title),
+        Some(&title),
+    )
 }
 
 /// Renders the console at `width`×`height` into a fresh buffer (tests, screenshots, bench).

@@ -128,3 +128,55 @@ pub fn api_status(e: &kube::Error) -> Option<&kube::core::Status> {
         _ => None,
     }
 }
+
+/// A kube client over TCP for one context, authenticated as `user` (one of the fleet's
+/// users) through a kubeconfig written for that user.
+pub async fn tcp_client_as(s: &Served, context: &str, user: &str) -> kube::Client {
+    let path = s.dir.path().join(format!("kubeconfig-{user}"));
+    fleetdeck::sim::write_kubeconfig_for(&s.fleet, &path, s.addr, user).expect("write kubeconfig");
+    tcp_client(&path, context).await
+}
+
+/// A raw request through a kube client: status, headers and the JSON body (Null when
+/// the body is not JSON), whatever the status.
+pub async fn raw(
+    client: &kube::Client,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    body: Option<serde_json::Value>,
+) -> (u16, http::HeaderMap, serde_json::Value) {
+    use http_body_util::BodyExt;
+    let req = http::Request::builder()
+        .method(method)
+        .uri(path)
+        .header("content-type", content_type)
+        .body(kube::client::Body::from(
+            body.map(|b| b.to_string().into_bytes()).unwrap_or_default(),
+        ))
+        .expect("request");
+    let resp = client.send(req).await.expect("response");
+    let status = resp.status().as_u16();
+    let headers = resp.headers().clone();
+    let bytes = resp.into_body().collect().await.expect("body").to_bytes();
+    (
+        status,
+        headers,
+        serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+/// The `(field, reason)` pairs of a Status's causes.
+pub fn causes(status: &serde_json::Value) -> Vec<(String, String)> {
+    status["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            (
+                c["field"].as_str().unwrap_or_default().to_string(),
+                c["reason"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}

@@ -113,6 +113,28 @@ pub struct Executor<S, P> {
     /// Where what a person must hear of at once goes (an Event the cluster refused, a
     /// ledger edit not taken): `fleetdeck run` prints it; the log has it either way.
     notices: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+    /// Ledger edits noticed while running (see [`Reload`]), taken at the start of a pass.
+    reloads: Option<tokio::sync::mpsc::UnboundedReceiver<Reload<P>>>,
+}
+
+/// A ledger edit noticed while the executor runs.
+pub enum Reload<P> {
+    /// A valid new ledger: the port and fleet view built from it replace the old ones, so a
+    /// cluster re-pinned after a rebuild is confirmed, and its held changes go on, without
+    /// a restart.
+    Taken {
+        /// The port on the new ledger.
+        port: P,
+        /// The fleet view on the new ledger.
+        fleet: tokio::sync::watch::Receiver<crate::model::live::FleetSnapshot>,
+        /// What changed, for the journal and the output.
+        note: String,
+    },
+    /// An edit that cannot be used: the last good ledger stays in force.
+    Refused {
+        /// Why, naming the file and each error.
+        note: String,
+    },
 }
 
 /// Whether a pass could act.
@@ -172,7 +194,53 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             shard_log: shard::ShardLog::default(),
             pending: Vec::new(),
             notices: None,
+            reloads: None,
         }
+    }
+
+    /// Takes ledger edits from `reloads` (see [`Reload`]).
+    pub fn with_reloads(
+        mut self,
+        reloads: tokio::sync::mpsc::UnboundedReceiver<Reload<P>>,
+    ) -> Self {
+        self.reloads = Some(reloads);
+        self
+    }
+
+    /// Takes the ledger edits noticed since the last pass: a good one replaces the port and
+    /// the fleet view; each is journaled (by the lease holder, which acts on it) and told.
+    fn take_reloads(&mut self) -> Result<(), EngineError> {
+        let mut taken = Vec::new();
+        if let Some(reloads) = self.reloads.as_mut() {
+            while let Ok(reload) = reloads.try_recv() {
+                taken.push(reload);
+            }
+        }
+        for reload in taken {
+            let note = match reload {
+                Reload::Taken { port, fleet, note } => {
+                    self.port = port;
+                    self.fleet = Some(fleet);
+                    note
+                }
+                Reload::Refused { note } => note,
+            };
+            tracing::warn!(%note, "ledger");
+            self.notify(note.clone());
+            let now = now();
+            let e = NewEvent::new(
+                now,
+                self.options.actor.clone(),
+                IdempotencyKey(format!(
+                    "ledger/{}/{}",
+                    self.lease_holder,
+                    now.as_nanosecond()
+                )),
+                EventBody::Note { text: note },
+            );
+            self.append(e)?;
+        }
+        Ok(())
     }
 
     /// Sends what a person must hear of at once (see [`Executor::notify`]) to `notices`.
@@ -429,8 +497,18 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
     /// One pass: lease, catch up with the journal, drive every active maintenance run.
     pub async fn pass(&mut self) -> Result<PassOutcome, EngineError> {
         if !self.hold_lease()? {
+            // A standby keeps its ledger current too (it may take over), saying nothing.
+            if let Some(reloads) = self.reloads.as_mut() {
+                while let Ok(reload) = reloads.try_recv() {
+                    if let Reload::Taken { port, fleet, .. } = reload {
+                        self.port = port;
+                        self.fleet = Some(fleet);
+                    }
+                }
+            }
             return Ok(PassOutcome::Standby);
         }
+        self.take_reloads()?;
         self.catch_up()?;
         self.check_guards()?;
         for (run, spec) in self.active_maintenance() {
@@ -781,7 +859,41 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 }
             }
         }
+        self.note_waiting(run, spec, item, &mut checkpoint, &before)?;
         self.save_checkpoint(run, spec, item, checkpoint, &before)
+    }
+
+    /// Journals what the node's step now waits for (a PDB that would refuse its pods,
+    /// displaced pods that would not fit, a cluster that may not be changed) when that
+    /// changed since `before`: `maintenance show` and the console say it while the step
+    /// waits, not only once it is overdue.
+    fn note_waiting(
+        &mut self,
+        run: &RunView,
+        spec: &MaintenanceSpec,
+        item: &ItemId,
+        checkpoint: &mut Checkpoint,
+        before: &Checkpoint,
+    ) -> Result<(), EngineError> {
+        let waiting = checkpoint.node_state.waiting_on.clone();
+        if waiting.is_empty() || waiting == before.node_state.waiting_on {
+            return Ok(());
+        }
+        let step = checkpoint.node_state.step.name();
+        let key = format!(
+            "{}/{}/{}/waiting#{}",
+            run.id,
+            item,
+            step,
+            checkpoint.next_attempt(&format!("waiting/{step}"))
+        );
+        let body = EventBody::Waiting {
+            why: waiting.join("; "),
+        };
+        let e = self
+            .event(&run.id, Some(item), &spec.cluster, key, body)
+            .with_step(step);
+        self.append(e)
     }
 
     /// Journals the item's checkpoint when it changed since `before`, and keeps it.

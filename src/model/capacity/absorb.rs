@@ -66,20 +66,15 @@ impl AbsorbReport {
 }
 
 /// What a pod is an instance of across clusters: namespace, controller kind and name. A
-/// ReplicaSet is read as its Deployment, whose pod-template hash differs per cluster.
+/// ReplicaSet is read as the Deployment its cluster reports for it (its pod-template hash
+/// may differ per cluster), a Job as its CronJob; never guessed from the name.
 type Workload<'a> = (&'a str, &'a str, &'a str);
 
-fn workload_of(pod: &PodView) -> Option<Workload<'_>> {
-    let owner = pod.owner.as_ref()?;
-    if &*owner.kind == "ReplicaSet"
-        && let Some((deployment, hash)) = owner.name.rsplit_once('-')
-        && (5..=10).contains(&hash.len())
-        && hash
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-    {
-        return Some((&pod.namespace, "Deployment", deployment));
-    }
+fn workload_of<'a>(
+    cluster: &'a crate::model::fleet::ClusterView,
+    pod: &'a PodView,
+) -> Option<Workload<'a>> {
+    let owner = crate::model::fleet::workload_of(&cluster.controllers, pod)?;
     Some((&pod.namespace, &owner.kind, &owner.name))
 }
 
@@ -107,7 +102,12 @@ impl<'i, 'a> SiblingNodes<'i, 'a> {
         let free = index.free_on(&target);
         Self {
             index,
-            runs: index.cluster.pods.iter().filter_map(workload_of).collect(),
+            runs: index
+                .cluster
+                .pods
+                .iter()
+                .filter_map(|pod| workload_of(index.cluster, pod))
+                .collect(),
             target,
             free,
             baseline: what_if(index, &Scenario::Baseline, reserved),
@@ -155,7 +155,7 @@ pub fn absorb_cluster_loss(
             unplaced.push((p, UnplacedReason::VolumeWithLostCluster(domain.clone())));
             continue;
         }
-        let workload = workload_of(pod);
+        let workload = workload_of(lost.cluster, pod);
         let runs_it = |sibling: &SiblingNodes| workload.is_some_and(|w| sibling.runs.contains(&w));
         if !nodes.iter().any(runs_it) {
             unplaced.push((p, UnplacedReason::NotRunElsewhere));
@@ -199,7 +199,7 @@ pub fn absorb_cluster_loss(
     let needed: Vec<Workload> = lost
         .ffd_order
         .iter()
-        .filter_map(|&p| workload_of(&lost.cluster.pods[p as usize]))
+        .filter_map(|&p| workload_of(lost.cluster, &lost.cluster.pods[p as usize]))
         .collect();
     let groups = group_unplaced(lost, unplaced.iter().cloned());
     let placed = displaced.saturating_sub(u32::try_from(unplaced.len()).unwrap_or(u32::MAX));

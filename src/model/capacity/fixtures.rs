@@ -104,6 +104,7 @@ pub(crate) fn pod(name: &str, node: Option<&str>) -> PodB {
             PodPhase::Pending
         },
         ready: node.is_some(),
+        mounts_claims: false,
         owner: Some(OwnerRef {
             kind: "ReplicaSet".into(),
             name: "app".into(),
@@ -187,6 +188,11 @@ impl PodB {
         self.0.ready = false;
         self
     }
+    /// It mounts a PersistentVolumeClaim.
+    pub(crate) fn mounts_claims(mut self) -> Self {
+        self.0.mounts_claims = true;
+        self
+    }
     pub(crate) fn phase(mut self, phase: PodPhase) -> Self {
         self.0.phase = phase;
         self
@@ -202,6 +208,8 @@ pub(crate) fn cluster(nodes: Vec<NodeView>, pods: Vec<PodView>) -> ClusterView {
         id: ClusterId::from("c1"),
         claims: Vec::new(),
         volumes: Vec::new(),
+        volumes_unreadable: None,
+        controllers: Default::default(),
         nodes,
         pods,
         pdbs: Vec::new(),

@@ -103,6 +103,9 @@ pub enum UnplacedReason {
     Insufficient(Dimension),
     /// Each dimension is available somewhere, but no single eligible node has all of it.
     Fragmented,
+    /// It mounts claims whose volumes cannot be read (the reason given): whether its
+    /// volume keeps it in a domain is unknown, so where it can go is unknown too.
+    VolumesUnknown(Arc<str>),
 }
 
 impl UnplacedReason {
@@ -134,6 +137,10 @@ impl fmt::Display for UnplacedReason {
             Self::NotRunElsewhere => f.write_str("no sibling runs its workload"),
             Self::Insufficient(dim) => write!(f, "no eligible node has enough free {dim}"),
             Self::Fragmented => f.write_str("free capacity is split across nodes"),
+            Self::VolumesUnknown(why) => write!(
+                f,
+                "it mounts volumes and {why}: whether it can move is unknown"
+            ),
         }
     }
 }
@@ -174,6 +181,10 @@ pub struct WhatIfReport {
     /// Pods that wait already, whatever is lost: on nodes that do not count, held by
     /// their volume in a domain with no healthy node left (a zone that is down).
     pub waiting: Vec<UnplacedGroup>,
+    /// Displaced pods whose move cannot be judged: they mount claims and the cluster's
+    /// claims or volumes cannot be read. Unknown is not "free to move": the answer for
+    /// them is unknown (the placement above treats them as unpinned).
+    pub unknown: Vec<UnplacedGroup>,
     /// Healthy allocatable left (without lost and reserved nodes), physical GPUs.
     pub allocatable: ResourceVector,
     /// All demand that needs a place in that allocatable, physical GPUs.
@@ -198,6 +209,11 @@ impl WhatIfReport {
     /// Groups of pods that lack capacity, largest first.
     pub fn short_groups(&self) -> impl Iterator<Item = &UnplacedGroup> {
         self.unplaced.iter().filter(|g| !g.reason.is_stranded())
+    }
+
+    /// Displaced pods whose move cannot be judged (see [`WhatIfReport::unknown`]).
+    pub fn unknown_pods(&self) -> u32 {
+        self.unknown.iter().map(|g| g.pods).sum()
     }
 }
 
@@ -377,7 +393,30 @@ pub fn what_if(
     );
     report.waiting = group_unplaced(index, waiting);
     report.staying_pods = staying_on(index, &lost);
+    report.unknown = unknown_moves(index, &lost);
     report
+}
+
+/// The pods displaced from the `lost` nodes whose move cannot be judged: they mount claims
+/// and the cluster's claims or volumes cannot be read.
+fn unknown_moves(index: &ClusterIndex<'_>, lost: &[bool]) -> Vec<UnplacedGroup> {
+    let cluster = index.cluster;
+    let Some(why) = &cluster.volumes_unreadable else {
+        return Vec::new();
+    };
+    let pods = cluster
+        .pods
+        .iter()
+        .zip(&index.pod_node)
+        .zip(0u32..)
+        .filter(|((pod, node), _)| {
+            pod.mounts_claims
+                && pod.is_movable()
+                && pod.phase.holds_resources()
+                && node.is_some_and(|n| lost[n as usize])
+        })
+        .map(|(_, p)| (p, UnplacedReason::VolumesUnknown(Arc::clone(why))));
+    group_unplaced(index, pods)
 }
 
 /// The pods that go with the nodes `lost` marks.
@@ -416,6 +455,7 @@ fn finish(
         placed_pods: displaced.saturating_sub(unplaced_count),
         unplaced,
         waiting: Vec::new(),
+        unknown: Vec::new(),
         allocatable,
         demand,
         reserve,
@@ -541,10 +581,13 @@ pub(crate) fn group_unplaced(
     let mut slot: HashMap<(Arc<str>, OwnerRef, UnplacedReason), usize> = HashMap::new();
     for (p, reason) in pods {
         let pod = &index.cluster.pods[p as usize];
-        let owner = pod.owner.clone().unwrap_or_else(|| OwnerRef {
-            kind: Arc::from("Pod"),
-            name: Arc::clone(&pod.name),
-        });
+        // Named as the operator thinks of it: a ReplicaSet's Deployment, a Job's CronJob.
+        let owner = crate::model::fleet::workload_of(&index.cluster.controllers, pod)
+            .cloned()
+            .unwrap_or_else(|| OwnerRef {
+                kind: Arc::from("Pod"),
+                name: Arc::clone(&pod.name),
+            });
         let key = (Arc::clone(&pod.namespace), owner, reason);
         let i = *slot.entry(key.clone()).or_insert_with(|| {
             groups.push(UnplacedGroup {

@@ -21,6 +21,13 @@ pub struct ClusterView {
     pub claims: Vec<ClaimView>,
     /// PersistentVolumes.
     pub volumes: Vec<VolumeView>,
+    /// Why claims or volumes cannot be read (no RBAC, an API not served), if they cannot:
+    /// whether a pod that mounts a claim is pinned to a zone is then unknown, never "free
+    /// to move".
+    pub volumes_unreadable: Option<std::sync::Arc<str>>,
+    /// The controllers of its ReplicaSets and Jobs (Deployments, CronJobs), for naming
+    /// what a pod is an instance of ([`super::workload_of`]).
+    pub controllers: super::owners::Controllers,
 }
 
 impl ClusterView {
@@ -33,6 +40,8 @@ impl ClusterView {
             pdbs: Vec::new(),
             claims: Vec::new(),
             volumes: Vec::new(),
+            volumes_unreadable: None,
+            controllers: Default::default(),
         }
     }
 }

@@ -7,6 +7,7 @@ mod cluster;
 mod ids;
 mod labels;
 mod node;
+mod owners;
 mod pdb;
 mod pod;
 mod requests;
@@ -22,6 +23,7 @@ pub use node::{
     GPU_REPLICAS_LABEL, MaintenanceState, NodeView, Readiness, Schedulability,
     gpu_replicas_from_label,
 };
+pub use owners::{CONTROLLED_KINDS, Controllers, workload_of};
 pub use pdb::PdbView;
 pub use pod::{PodPhase, PodView, RequiredDomain};
 pub use requests::{

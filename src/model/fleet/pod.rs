@@ -114,6 +114,9 @@ pub struct PodView {
     /// Its `Ready` condition is `True`: what the eviction API reads as healthy. The node
     /// controller turns it off on a node that stops reporting.
     pub ready: bool,
+    /// It mounts PersistentVolumeClaims by name (not generic ephemeral ones): where it may
+    /// run depends on its volumes, which must be known to judge a move.
+    pub mounts_claims: bool,
     /// Controlling owner, if any.
     pub owner: Option<OwnerRef>,
     /// Effective requests as the scheduler computes them (see

@@ -2,11 +2,13 @@
 //! selectors over it. Pure: callers read files and pass text in.
 
 mod decode;
+mod findings;
 mod rules;
 mod selector;
 mod types;
 
-pub use rules::{EXCEPTION_WARNING_DAYS, check_ledger};
+pub use findings::{ExpiredException, expired_exceptions, unacknowledged};
+pub use rules::{EXCEPTION_WARNING_DAYS, check_exceptions, check_ledger};
 pub use selector::{Requirement, Selector, SelectorError, cluster_value, unknown_keys};
 pub use types::*;
 
@@ -22,10 +24,12 @@ pub struct LedgerContext<'a> {
     pub is_known_zone: &'a dyn Fn(&str) -> bool,
 }
 
-/// The result of reading a ledger: the ledger when it has no errors, and every finding.
+/// The result of reading a ledger: the ledger when it is usable, and every finding.
 #[derive(Debug)]
 pub struct LedgerReport {
-    /// The ledger, present only when there are no errors (warnings are fine).
+    /// The ledger, present when it has no errors but expired exceptions (warnings are
+    /// fine): an expired exception is a loud finding ([`expired_exceptions`]), never a
+    /// reason to stop reading the fleet.
     pub ledger: Option<Ledger>,
     /// Every error and warning, sorted by position.
     pub diagnostics: Vec<Diagnostic>,
@@ -33,11 +37,18 @@ pub struct LedgerReport {
 
 /// Reads and validates a ledger from its text. Never panics, whatever the input.
 pub fn read_ledger(text: &str, context: &LedgerContext<'_>) -> LedgerReport {
-    let (ledger, diagnostics) = read_document(text, |root, diags| {
+    // Expiry is judged apart: it is reported as an error, but does not make the ledger
+    // unusable (a date passing must not lock everyone out of the tool).
+    let mut expiry = crate::yaml::Diagnostics::default();
+    let (ledger, mut diagnostics) = read_document(text, |root, diags| {
         let ledger = decode::decode_ledger(root, context.is_known_zone, diags)?;
-        check_ledger(&ledger, context.today, diags);
+        check_ledger(&ledger, diags);
+        check_exceptions(&ledger, context.today, &mut expiry);
         Some(ledger)
     });
+    diagnostics.extend(expiry.into_sorted());
+    diagnostics
+        .sort_by(|a, b| (a.pos, a.severity, &a.message).cmp(&(b.pos, b.severity, &b.message)));
     LedgerReport {
         ledger,
         diagnostics,

@@ -13,12 +13,11 @@ use crate::yaml::{Diagnostics, suggest};
 pub const EXCEPTION_WARNING_DAYS: i64 = 14;
 
 /// Runs every whole-ledger rule, adding its findings to `diags`.
-pub fn check_ledger(ledger: &Ledger, today: Date, diags: &mut Diagnostics) {
+pub fn check_ledger(ledger: &Ledger, diags: &mut Diagnostics) {
     check_unique_ids(ledger, diags);
     check_unique_contexts_and_identities(ledger, diags);
     check_dictionary(ledger, diags);
     check_cidrs(ledger, diags);
-    check_exceptions(ledger, today, diags);
     check_accountability(ledger, diags);
 }
 
@@ -209,8 +208,10 @@ fn overlaps(a: &IpNet, b: &IpNet) -> bool {
     a.contains(&b.network()) || b.contains(&a.network())
 }
 
-/// An exception past its date is no longer an accepted deviation.
-fn check_exceptions(ledger: &Ledger, today: Date, diags: &mut Diagnostics) {
+/// An exception past its date is no longer an accepted deviation: an error for `ledger
+/// validate`, and one expiring within [`EXCEPTION_WARNING_DAYS`] a warning. Apart from
+/// [`check_ledger`] because neither makes the ledger unusable.
+pub fn check_exceptions(ledger: &Ledger, today: Date, diags: &mut Diagnostics) {
     for (index, cluster) in ledger.clusters.iter().enumerate() {
         for (n, exception) in cluster.exceptions.iter().enumerate() {
             let pos = at(&ledger.positions, index, &format!("exceptions.{n}.expires"));

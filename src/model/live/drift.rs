@@ -9,7 +9,11 @@ use crate::model::ledger::Ledger;
 
 /// What kind of disagreement.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum DriftKind {
     /// The cluster could not be observed; nothing about it can be confirmed.
     Unobservable {
@@ -26,6 +30,7 @@ pub enum DriftKind {
     /// The ledger pins no identity; the observed one could be pinned.
     UnpinnedIdentity {
         /// Observed kube-system UID.
+        #[serde(rename = "kubeSystemUID")]
         kube_system_uid: String,
         /// Observed server.
         server: String,
@@ -92,6 +97,9 @@ pub struct Drift {
     pub suggestion: Option<String>,
     /// The same edit as fields.
     pub edit: Option<LedgerEdit>,
+    /// Set when the edit is a decision only a person can make, saying what to make sure
+    /// of first (re-pinning an identity: a new UID may be an impostor).
+    pub decision: Option<String>,
 }
 
 impl Drift {
@@ -102,6 +110,7 @@ impl Drift {
             kind,
             suggestion: None,
             edit: None,
+            decision: None,
         }
     }
 
@@ -119,6 +128,7 @@ impl Drift {
             kind,
             suggestion: Some(text),
             edit: Some(edit),
+            decision: None,
         }
     }
 
@@ -136,7 +146,7 @@ fn strip_v(v: &str) -> &str {
 
 /// Whether a node-reported version matches the ledger's (`6.1.0-28` matches
 /// `6.1.0-28-amd64`: kernels carry an architecture suffix the ledger usually omits).
-fn version_matches(ledger: &str, live: &str) -> bool {
+pub(crate) fn version_matches(ledger: &str, live: &str) -> bool {
     let (ledger, live) = (strip_v(ledger), strip_v(live));
     live == ledger
         || live.starts_with(&format!("{ledger}-"))
@@ -218,6 +228,9 @@ fn version_drift(
     })
 }
 
+/// What a person must make sure of before re-pinning a cluster's identity.
+pub const REPIN_DECISION: &str = "a decision for a person, not a correction: a new kube-system UID is what a rebuilt cluster shows, and also what another cluster behind this context shows; re-pin only once you know it is the same cluster (its owner rebuilt it), else fix the context";
+
 /// Every disagreement between `ledger` and `snapshot`, in ledger order.
 pub fn find_drift(ledger: &Ledger, snapshot: &FleetSnapshot) -> Vec<Drift> {
     let mut out = Vec::new();
@@ -229,12 +242,35 @@ pub fn find_drift(ledger: &Ledger, snapshot: &FleetSnapshot) -> Vec<Drift> {
         if let Some(verdict) = &live.identity_verdict {
             match verdict {
                 super::IdentityVerdict::Mismatch { reason } => {
-                    out.push(Drift::plain(
-                        id,
-                        DriftKind::Identity {
-                            reason: reason.clone(),
-                        },
-                    ));
+                    let kind = DriftKind::Identity {
+                        reason: reason.clone(),
+                    };
+                    // The re-pin that would make the ledger true, offered as a person's
+                    // decision: a cluster rebuilt under the same name looks exactly like
+                    // another cluster behind the same context.
+                    let drift = match (&cluster.identity, &live.identity) {
+                        (Some(pinned), Some(observed)) => {
+                            let mut drift = Drift::mended_by(
+                                id,
+                                kind,
+                                LedgerEdit {
+                                    field: "identity".into(),
+                                    from: Some(format!(
+                                        "{{kubeSystemUID: {}, server: {}}}",
+                                        pinned.kube_system_uid, pinned.server
+                                    )),
+                                    to: format!(
+                                        "{{kubeSystemUID: {}, server: {}}}",
+                                        observed.kube_system_uid, observed.server
+                                    ),
+                                },
+                            );
+                            drift.decision = Some(REPIN_DECISION.to_string());
+                            drift
+                        }
+                        _ => Drift::plain(id, kind),
+                    };
+                    out.push(drift);
                     // Nothing else about an impostor is worth comparing.
                     continue;
                 }
@@ -501,6 +537,33 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_mismatched_identity_offers_the_re_pin_as_a_persons_decision() {
+        let ledger = crate::model::ledger::one_cluster_ledger(
+            "identity: {kubeSystemUID: 11111111-1111-1111-1111-111111111111, server: https://c1:6443}",
+        );
+        let mut live = synced("c1");
+        live.identity = Some(super::super::ObservedIdentity {
+            kube_system_uid: "22222222-2222-2222-2222-222222222222".into(),
+            server: "https://c1:6443".into(),
+        });
+        live.identity_verdict = Some(super::super::IdentityVerdict::Mismatch {
+            reason: "kube-system UID differs".into(),
+        });
+        let drift = find_drift(&ledger, &fleet(vec![live]));
+        assert_eq!(drift.len(), 1, "{drift:?}");
+        assert_eq!(
+            drift[0].suggestion.as_deref(),
+            Some(
+                "clusters[id=c1].identity: {kubeSystemUID: 11111111-1111-1111-1111-111111111111, server: https://c1:6443} -> {kubeSystemUID: 22222222-2222-2222-2222-222222222222, server: https://c1:6443}"
+            )
+        );
+        let decision = drift[0].decision.as_deref().expect("a decision");
+        assert!(
+            decision.contains("a decision for a person") && decision.contains("another cluster")
+        );
+    }
+
     fn synced(id: &str) -> super::super::ClusterSnapshot {
         let mut live = super::super::ClusterSnapshot::connecting(id);
         live.status = ClusterStatus::Synced;
@@ -547,6 +610,7 @@ mod tests {
                 },
                 suggestion: None,
                 edit: None,
+                decision: None,
             }],
             "a driver rollout half done is drift, with no single edit to suggest"
         );

@@ -3,7 +3,7 @@
 //! console and the engine, and drift between the ledger and what the clusters report.
 
 mod cluster_loss;
-mod drift;
+pub(crate) mod drift;
 mod identity;
 mod snapshot;
 mod status;

@@ -11,14 +11,17 @@ use super::spec::DrainOptions;
 
 /// One pod still on the node.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PodDrain {
     /// The pod as last listed.
     pub info: PodInfo,
     /// When we last asked to evict it.
+    #[serde(alias = "asked_at")]
     pub asked_at: Option<Timestamp>,
     /// The last answer.
     pub answer: Option<EvictionResult>,
     /// When an eviction was accepted (the pod should be going).
+    #[serde(alias = "evicted_at")]
     pub evicted_at: Option<Timestamp>,
 }
 

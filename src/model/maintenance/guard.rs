@@ -17,6 +17,7 @@ pub const SUSPECT_SHARED_DEPENDENCY: &str = "suspect shared dependency";
 
 /// When the guard trips.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct GuardPolicy {
     /// Share of a domain's nodes (0–1) that must turn NotReady within the window.
     pub share: f64,
@@ -24,6 +25,7 @@ pub struct GuardPolicy {
     pub window: Duration,
     /// Never trip on fewer nodes than this (one node down in a two-node domain is not a
     /// storm).
+    #[serde(alias = "min_nodes")]
     pub min_nodes: usize,
 }
 
@@ -66,10 +68,12 @@ pub struct GuardContext {
 
 /// The guard tripped for one domain.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct GuardTrip {
     /// The domain to pause.
     pub domain: String,
     /// The nodes that turned NotReady within the window and are still NotReady.
+    #[serde(alias = "not_ready")]
     pub not_ready: Vec<NodeName>,
     /// Nodes in the domain.
     pub total: usize,

@@ -40,12 +40,14 @@ pub enum PodOwner {
 
 /// A pod bound to the node being drained.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PodInfo {
     /// Which pod.
     pub pod: PodRef,
     /// Its owner kind.
     pub owner: PodOwner,
     /// Whether it has emptyDir volumes (evicting it loses their data).
+    #[serde(alias = "has_empty_dir")]
     pub has_empty_dir: bool,
     /// Whether its deletion has started (deletionTimestamp set).
     pub terminating: bool,
@@ -76,12 +78,14 @@ pub enum EvictionResult {
 
 /// A node as seen now.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct NodeObservation {
     /// Ready condition is True.
     pub ready: bool,
     /// `spec.unschedulable`.
     pub unschedulable: bool,
     /// `nvidia.com/gpu` (and MIG) allocatable, summed.
+    #[serde(alias = "gpus_allocatable")]
     pub gpus_allocatable: u32,
     /// Versions from `status.nodeInfo` (`kubelet`, `kernel`, `containerRuntime`, `osImage`).
     pub versions: BTreeMap<String, String>,
@@ -101,12 +105,14 @@ pub enum CheckOutcome {
 /// The prechecks of one node, each computed by the caller (the capacity what-if, PDB
 /// headroom and budgets need the cluster's state), plus the node itself.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PrecheckReport {
     /// The cluster is the one the ledger pins (kube-system UID, API server).
     pub identity: CheckOutcome,
     /// Taking this node out keeps every budget.
     pub budgets: CheckOutcome,
     /// Every PDB covering the node's pods has room for one more disruption.
+    #[serde(alias = "pdb_headroom")]
     pub pdb_headroom: CheckOutcome,
     /// The displaced pods fit elsewhere (the capacity what-if), with its explanation.
     pub capacity: CheckOutcome,
@@ -138,10 +144,13 @@ impl PrecheckReport {
 
 /// How a hook run ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct HookResult {
     /// Exit code; `None` when killed by a signal.
+    #[serde(alias = "exit_code")]
     pub exit_code: Option<i32>,
     /// Killed because it outlived its timeout.
+    #[serde(alias = "timed_out")]
     pub timed_out: bool,
     /// Its output (stdout and stderr, possibly cut), kept in the journal.
     pub output: String,
@@ -177,10 +186,13 @@ impl HookResult {
 
 /// Whether the displaced workloads are healthy again.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct WorkloadObservation {
     /// Displaced workloads not Ready yet (`namespace/name` of their owners).
+    #[serde(alias = "not_ready")]
     pub not_ready: Vec<String>,
     /// PDBs of those workloads that are not healthy (`needs N has M`).
+    #[serde(alias = "unhealthy_pdbs")]
     pub unhealthy_pdbs: Vec<String>,
 }
 

@@ -56,6 +56,7 @@ pub enum CordonRecord {
 
 /// One node's maintenance state: serialisable, so it can be snapshotted in the journal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct NodeState {
     /// The node.
     pub node: NodeName,
@@ -64,27 +65,35 @@ pub struct NodeState {
     /// Its status.
     pub status: StepStatus,
     /// When the current step started running (deadline base, shifted by pauses).
+    #[serde(alias = "started_at")]
     pub started_at: Option<Timestamp>,
     /// Since when a pause has held the node (deadlines do not run meanwhile).
+    #[serde(alias = "paused_since")]
     pub paused_since: Option<Timestamp>,
     /// Who cordoned the node.
     pub cordon: CordonRecord,
     /// GPUs allocatable before maintenance; VerifyNode wants them back.
+    #[serde(alias = "gpus_before")]
     pub gpus_before: Option<u32>,
     /// Drain bookkeeping.
     pub drain: DrainProgress,
     /// Hook runs started so far (part of the hook's idempotency key).
+    #[serde(alias = "hook_attempt")]
     pub hook_attempt: u32,
     /// A cordon, uncordon or hook call was requested and has not answered.
+    #[serde(alias = "call_in_flight")]
     pub call_in_flight: bool,
     /// When the step last asked or observed something (for retries).
+    #[serde(alias = "last_attempt")]
     pub last_attempt: Option<Timestamp>,
     /// Why the step has not finished yet (shown; becomes the Blocked reason at the deadline).
+    #[serde(alias = "waiting_on")]
     pub waiting_on: Vec<String>,
 }
 
 /// What the executor must do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all_fields = "camelCase")]
 pub enum Action {
     /// Compute the prechecks and observe the node; answer with `Prechecked`.
     Precheck,
@@ -97,6 +106,7 @@ pub enum Action {
         /// The pod.
         pod: PodRef,
         /// Grace period to pass, if the file sets one.
+        #[serde(alias = "grace_period")]
         grace_period: Option<Duration>,
     },
     /// Run the hook (side effect); answer with `HookFinished`.

@@ -30,7 +30,43 @@ pub struct Combination {
     pub gpu: String,
 }
 
+/// What a cluster was seen running, for the versions of a combination that can be seen
+/// (the API server's, the nodes' runtime and kernel; the most common where nodes differ):
+/// `None` where it could not be seen.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LiveVersions {
+    /// `/version`'s gitVersion.
+    pub kubernetes: Option<String>,
+    /// The nodes' container runtime.
+    pub runtime: Option<String>,
+    /// The nodes' kernel.
+    pub kernel: Option<String>,
+}
+
 impl Combination {
+    /// The combination a cluster runs, as seen where `live` saw it and as the ledger says
+    /// elsewhere. A live version that matches the ledger's (the same, or it with a `-…`
+    /// or `+…` suffix, as drift is judged) keeps the ledger's spelling, so only a real
+    /// difference makes another combination.
+    pub fn live(cluster: &Cluster, live: Option<&LiveVersions>) -> Combination {
+        let mut combination = Combination::of(cluster);
+        let Some(live) = live else {
+            return combination;
+        };
+        for (field, seen) in [
+            (&mut combination.kubernetes, &live.kubernetes),
+            (&mut combination.runtime, &live.runtime),
+            (&mut combination.kernel, &live.kernel),
+        ] {
+            if let Some(seen) = seen
+                && !crate::model::live::drift::version_matches(field, seen)
+            {
+                *field = seen.clone();
+            }
+        }
+        combination
+    }
+
     /// The combination a ledger cluster runs.
     pub fn of(cluster: &Cluster) -> Combination {
         let version = |key: &str| {

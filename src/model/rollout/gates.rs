@@ -14,11 +14,16 @@ use crate::model::ledger::ClusterId;
 
 /// What the metrics said about one cluster over the SLO window.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "reading", rename_all = "camelCase")]
+#[serde(
+    tag = "reading",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum MetricReading {
     /// Errors ÷ requests over the window (0 when there were no errors).
     Known {
         /// Between 0 and 1.
+        #[serde(alias = "error_ratio")]
         error_ratio: f64,
     },
     /// The query failed, returned nothing, or the series is stale.
@@ -40,7 +45,11 @@ pub struct Evidence {
 
 /// Why a rollout halted. Shown to the operator and journaled; the words name the evidence.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "reason", rename_all = "camelCase")]
+#[serde(
+    tag = "reason",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum HaltReason {
     /// Too many clusters failed.
     FailedClusters {
@@ -58,6 +67,7 @@ pub enum HaltReason {
         /// Its burn rate.
         burn: f64,
         /// The limit.
+        #[serde(alias = "max_burn")]
         max_burn: f64,
         /// The objective as a fraction.
         objective: f64,

@@ -72,6 +72,8 @@ fn run_with(applied: &[(&str, &str)], stop_when: StopWhen) -> RunState {
             stage("wave", &[&["b", "c"]], Approval::Auto),
         ],
         warnings: Vec::new(),
+        live_drift: Vec::new(),
+        not_observed: Vec::new(),
     };
     let applied: BTreeMap<ClusterId, ReleaseDigest> = applied
         .iter()

@@ -22,11 +22,12 @@ mod state;
 
 pub use apply_hold::{ApplyHold, apply_hold};
 pub use apply_order::{ApplyOrderError, OrderedObject, apply_order};
-pub use coverage::{Combination, GPU_PRODUCT_LABEL, Tested, distinct};
+pub use coverage::{Combination, GPU_PRODUCT_LABEL, LiveVersions, Tested, distinct};
 pub use decode::{RolloutReport, read_rollout};
 pub use digest::{Manifest, ReleaseDigest, release_digest};
 pub use planner::{
-    PlanError, PlannedStage, RolloutPlan, plan_rollout, select_targets, stage_sizes,
+    LiveDrift, PlanError, PlannedStage, RolloutPlan, plan_rollout, plan_rollout_live,
+    select_targets, stage_sizes,
 };
 pub use spec::*;
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::coverage::{Combination, Tested};
+use super::coverage::{Combination, LiveVersions, Tested};
 use super::spec::{Approval, Budgets, Pick, RolloutSpec, StageSize};
 use crate::model::budget::{self, Limit, Usage};
 use crate::model::ledger::{Cluster, ClusterId, Ledger, Selector, SelectorError};
@@ -25,6 +25,7 @@ pub enum PlanError {
 
 /// The dry run: every target placed in one stage and one batch.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RolloutPlan {
     /// The release's name.
     pub release: String,
@@ -36,10 +37,43 @@ pub struct RolloutPlan {
     pub stages: Vec<PlannedStage>,
     /// Things worth knowing (stages left empty, a last stage larger than declared).
     pub warnings: Vec<String>,
+    /// Targets whose live versions differ from the ledger's: their canaries were picked
+    /// by what they run.
+    pub live_drift: Vec<LiveDrift>,
+    /// Targets whose live versions could not be seen, when they were asked for: picked by
+    /// the ledger's versions.
+    pub not_observed: Vec<ClusterId>,
+}
+
+/// A target that runs another combination than the ledger records.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LiveDrift {
+    /// The cluster.
+    pub cluster: ClusterId,
+    /// What the ledger says it runs.
+    pub ledger: Combination,
+    /// What it was seen running.
+    pub live: Combination,
+}
+
+impl LiveDrift {
+    /// `kubernetes v1.31.5 (ledger v1.31.4), kernel …`: only what differs.
+    pub fn differences(&self) -> String {
+        self.live
+            .values()
+            .iter()
+            .zip(self.ledger.values())
+            .filter(|((_, live), (_, ledger))| live != ledger)
+            .map(|((dim, live), (_, ledger))| format!("{dim} {live} (ledger {ledger})"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// One stage of the plan.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PlannedStage {
     /// The stage's name.
     pub name: String,
@@ -144,9 +178,45 @@ pub fn select_targets<'a>(
 
 /// Plans a rollout over the ledger: every target in exactly one stage and one batch.
 pub fn plan_rollout(spec: &RolloutSpec, ledger: &Ledger) -> Result<RolloutPlan, PlanError> {
+    plan_rollout_live(spec, ledger, None)
+}
+
+/// Plans a rollout as [`plan_rollout`] does, with each target's combination taken from
+/// what it was seen running where `live` has it (cluster id → versions), so representative
+/// canaries cover what actually runs; the plan names the targets that differ from the
+/// ledger and, when `live` was given, those it has nothing for.
+pub fn plan_rollout_live(
+    spec: &RolloutSpec,
+    ledger: &Ledger,
+    live: Option<&BTreeMap<String, LiveVersions>>,
+) -> Result<RolloutPlan, PlanError> {
     let targets = select_targets(spec, ledger)?;
     let criticality = Criticality::of(ledger);
-    let combos: Vec<Combination> = targets.iter().map(|c| Combination::of(c)).collect();
+    let seen = |c: &Cluster| live.and_then(|l| l.get(&c.id.0));
+    let combos: Vec<Combination> = targets
+        .iter()
+        .map(|c| Combination::live(c, seen(c)))
+        .collect();
+    let live_drift: Vec<LiveDrift> = targets
+        .iter()
+        .zip(&combos)
+        .filter_map(|(c, combo)| {
+            let ledger = Combination::of(c);
+            (ledger != *combo).then(|| LiveDrift {
+                cluster: c.id.clone(),
+                ledger,
+                live: combo.clone(),
+            })
+        })
+        .collect();
+    let not_observed: Vec<ClusterId> = match live {
+        Some(_) => targets
+            .iter()
+            .filter(|c| seen(c).is_none())
+            .map(|c| c.id.clone())
+            .collect(),
+        None => Vec::new(),
+    };
     let mut population: BTreeMap<&Combination, usize> = BTreeMap::new();
     for combo in &combos {
         *population.entry(combo).or_default() += 1;
@@ -226,6 +296,8 @@ pub fn plan_rollout(spec: &RolloutSpec, ledger: &Ledger) -> Result<RolloutPlan, 
         combinations: all.len(),
         stages,
         warnings,
+        live_drift,
+        not_observed,
     })
 }
 

@@ -155,3 +155,72 @@ fn combinations_are_reached_by_verified_clusters_only() {
     // Everything verified: every combination the plan names.
     assert_eq!(plan.reached(&ledger, |_| true).len(), plan.combinations);
 }
+
+#[test]
+fn canaries_are_picked_by_what_runs_where_it_differs_from_the_ledger() {
+    // By the ledger, a, b and c run one combination and d another: a canary stage of two
+    // takes a and d. Live, b runs a newer kernel (and c the ledger's with a build suffix,
+    // which matches): the canaries must cover b's kernel, the one the ledger hides.
+    let text = "\
+apiVersion: fleetdeck.dev/v1
+kind: Ledger
+labelDictionary:
+  env: [staging]
+  tier: [standard]
+clusters:
+  - {id: a, context: a, env: staging, region: r, failureDomain: f, tier: standard, lifecycle: building, versions: {kubernetes: v1.31.4, kernel: 6.1.0-28}}
+  - {id: b, context: b, env: staging, region: r, failureDomain: f, tier: standard, lifecycle: building, versions: {kubernetes: v1.31.4, kernel: 6.1.0-28}}
+  - {id: c, context: c, env: staging, region: r, failureDomain: f, tier: standard, lifecycle: building, versions: {kubernetes: v1.31.4, kernel: 6.1.0-28}}
+  - {id: d, context: d, env: staging, region: r, failureDomain: f, tier: standard, lifecycle: building, versions: {kubernetes: v1.32.1, kernel: 6.1.0-28}}
+";
+    let ledger = ledger(text);
+    let spec_text = "\
+apiVersion: fleetdeck.dev/v1
+kind: Rollout
+release: {name: r, bundle: {cni: x}, action: {apply: {directory: m}}, checks: []}
+targets: ''
+stages:
+  - {name: canary, count: 2, batchSize: 2, pick: representative}
+  - {name: rest, batchSize: 2}
+budgets: {maxInFlight: 2}
+";
+    let spec = read_rollout(spec_text).spec.expect("valid");
+    let canaries = |plan: &RolloutPlan| {
+        let mut ids: Vec<String> = plan.stages[0]
+            .batches
+            .iter()
+            .flatten()
+            .map(|c| c.0.clone())
+            .collect();
+        ids.sort();
+        ids
+    };
+    let by_ledger = plan_rollout(&spec, &ledger).expect("plan");
+    assert_eq!(canaries(&by_ledger), vec!["a", "d"]);
+    assert!(by_ledger.live_drift.is_empty() && by_ledger.not_observed.is_empty());
+
+    let seen = |kernel: &str| LiveVersions {
+        kubernetes: Some("v1.31.4".into()),
+        runtime: None,
+        kernel: Some(kernel.into()),
+    };
+    let live = BTreeMap::from([
+        ("a".to_string(), seen("6.1.0-28")),
+        ("b".to_string(), seen("6.8.0-60")),
+        ("c".to_string(), seen("6.1.0-28-cloud-amd64")),
+    ]);
+    let plan = plan_rollout_live(&spec, &ledger, Some(&live)).expect("plan");
+    let picked = canaries(&plan);
+    assert!(picked.contains(&"b".to_string()), "{picked:?}");
+    assert_eq!(
+        plan.combinations, 3,
+        "b's kernel is a combination of its own"
+    );
+    assert_eq!(plan.live_drift.len(), 1, "{:?}", plan.live_drift);
+    assert_eq!(plan.live_drift[0].cluster.0, "b");
+    assert_eq!(
+        plan.live_drift[0].differences(),
+        "kernel 6.8.0-60 (ledger 6.1.0-28)"
+    );
+    assert_eq!(plan.not_observed, vec![ClusterId("d".into())]);
+}

@@ -64,11 +64,12 @@ pub struct ExecCommand {
 
 /// One verification check run on a cluster after the release was applied.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Check {
     /// At least this fraction of the cluster's nodes are Ready.
     NodesReady {
         /// Between 0 and 1.
+        #[serde(alias = "min_ratio")]
         min_ratio: f64,
     },
     /// Every Deployment and DaemonSet in scope is available at its new generation

@@ -19,7 +19,11 @@ use crate::model::run::{Actor, EventBody, IdempotencyKey, RunId};
 
 /// Where a batch of clusters stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "phase", rename_all = "camelCase")]
+#[serde(
+    tag = "phase",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum BatchPhase {
     /// Not reached yet.
     Pending,
@@ -34,6 +38,7 @@ pub enum BatchPhase {
         /// When the soak ends.
         until: Timestamp,
         /// When metric evidence last arrived during this soak.
+        #[serde(alias = "evidence_at")]
         evidence_at: Option<Timestamp>,
     },
     /// Finished and soaked without a stop condition.

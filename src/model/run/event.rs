@@ -143,7 +143,7 @@ pub enum ReturnOutcome {
 
 /// The typed content of an event. Serialised as `kind` + `payload`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "payload")]
+#[serde(tag = "kind", content = "payload", rename_all_fields = "camelCase")]
 pub enum EventBody {
     /// A run was written down with its items and batches.
     #[serde(rename = "run.planned")]
@@ -305,6 +305,7 @@ pub enum EventBody {
         /// The reason shown everywhere ("suspect shared dependency: …").
         reason: String,
         /// The nodes that turned NotReady within the window.
+        #[serde(alias = "not_ready")]
         not_ready: Vec<NodeName>,
         /// How many nodes the domain has.
         total: usize,
@@ -608,5 +609,67 @@ mod tests {
             }
         );
         assert_eq!(body.to_parts().0, "future.thing");
+    }
+}
+
+/// Journals written before every payload key was camelCase are still read: each renamed
+/// field keeps its old name as an alias.
+#[cfg(test)]
+mod snake_case_journals {
+    use super::*;
+    use crate::model::maintenance::{HookResult, NodeState};
+    use crate::model::rollout::{BatchPhase, HaltReason};
+
+    #[test]
+    fn old_payload_keys_still_read() {
+        let body = EventBody::from_parts(
+            "guard.tripped",
+            serde_json::json!({
+                "scope": {"scope": "fleet"},
+                "reason": "suspect shared dependency",
+                "not_ready": ["n1"],
+                "total": 4
+            }),
+        );
+        assert!(
+            matches!(&body, EventBody::GuardTripped { not_ready, .. } if not_ready.len() == 1),
+            "{body:?}"
+        );
+        let hook: HookResult = serde_json::from_value(
+            serde_json::json!({"exit_code": 0, "timed_out": false, "output": ""}),
+        )
+        .expect("hook");
+        assert!(hook.succeeded());
+        let mut state = serde_json::to_value(NodeState::new(NodeName("n1".into()))).expect("json");
+        let fresh = state.clone();
+        let map = state.as_object_mut().expect("object");
+        for (new, old) in [
+            ("hookAttempt", "hook_attempt"),
+            ("callInFlight", "call_in_flight"),
+            ("waitingOn", "waiting_on"),
+        ] {
+            let value = map.remove(new).expect(new);
+            map.insert(old.into(), value);
+        }
+        let read: NodeState = serde_json::from_value(state).expect("node state");
+        assert_eq!(serde_json::to_value(read).expect("json"), fresh);
+        let phase: BatchPhase = serde_json::from_value(serde_json::json!({
+            "phase": "soaking", "until": "2026-01-01T00:00:00Z",
+            "evidence_at": "2026-01-01T00:00:00Z"
+        }))
+        .expect("phase");
+        assert!(matches!(
+            phase,
+            BatchPhase::Soaking {
+                evidence_at: Some(_),
+                ..
+            }
+        ));
+        let halt: HaltReason = serde_json::from_value(serde_json::json!({
+            "reason": "burnRate", "cluster": "c1", "burn": 11.8, "max_burn": 10.0,
+            "objective": 0.995, "window": 60
+        }))
+        .expect("halt");
+        assert!(matches!(halt, HaltReason::BurnRate { max_burn, .. } if max_burn == 10.0));
     }
 }

@@ -18,6 +18,7 @@ use crate::model::rollout::{BatchPhase, HaltReason, ReleaseDigest, VerifyOutcome
 
 /// Everything the journal says is true now.
 #[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Projection {
     /// Every run, by id.
     pub runs: BTreeMap<RunId, RunView>,
@@ -42,6 +43,7 @@ pub struct Projection {
 
 /// One run's current state.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RunView {
     /// The run.
     pub id: RunId,
@@ -83,6 +85,7 @@ impl RunView {
 
 /// What the journal says about a rollout's batches.
 #[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RolloutView {
     /// Each batch's latest phase, by index.
     pub batches: BTreeMap<usize, BatchPhase>,
@@ -94,6 +97,7 @@ pub struct RolloutView {
 
 /// One item's current state.
 #[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ItemView {
     /// Each step that has a status, by name.
     pub steps: BTreeMap<StepName, StepView>,
@@ -138,6 +142,7 @@ pub struct WaitingFor {
 
 /// A call that did not do what was intended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct FailedCall {
     /// The step it was made for.
     pub step: Option<StepName>,
@@ -149,6 +154,7 @@ pub struct FailedCall {
 
 /// A step's status with who set it and since when.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct StepView {
     /// The status.
     pub status: StepStatus,
@@ -160,6 +166,7 @@ pub struct StepView {
 
 /// An intent without an outcome.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct OpenIntent {
     /// The step it belongs to.
     pub step: Option<StepName>,
@@ -173,6 +180,7 @@ pub struct OpenIntent {
 
 /// An item in a person's hands.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct HandOff {
     /// The step it was handed off at.
     pub step: Option<StepName>,
@@ -188,6 +196,7 @@ pub struct HandOff {
 
 /// An active pause switch.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PauseSwitch {
     /// What it stops.
     pub scope: PauseScope,

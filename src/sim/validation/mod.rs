@@ -452,15 +452,16 @@ mod scenario_tests {
     //! object would otherwise be refused for the simulator's mistake.
 
     use super::validate_create;
-    use crate::sim::{Kind, SimFleet};
+    use crate::sim::SimFleet;
 
     fn invalid_objects(fleet: &SimFleet) -> Vec<String> {
         let mut bad = Vec::new();
         for cluster in fleet.clusters() {
             let st = cluster.lock();
-            for kind in Kind::ALL {
+            for kind in st.store.used_slots() {
+                let info = kind.info();
                 for obj in st.store.values(kind, None) {
-                    if let Err(e) = validate_create(kind.group(), kind.kind(), &obj) {
+                    if let Err(e) = validate_create(&info.group, &info.kind, &obj) {
                         let e = crate::sim::ApiError::from(e);
                         bad.push(format!("{}: {}", cluster.profile.id, e.message));
                     }

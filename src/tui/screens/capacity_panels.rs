@@ -5,12 +5,13 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::capacity::{ClusterLossView, WhatIfView};
 use super::capacity_view::{DIMS, boxed, dim_name};
 use crate::model::capacity::format_amount;
+use crate::tui::action::Action;
 use crate::tui::app::App;
+use crate::tui::canvas;
 use crate::tui::format::{bar, fit_middle};
 use crate::tui::theme::Slot;
 use unicode_width::UnicodeWidthStr;
@@ -22,7 +23,7 @@ pub(super) fn gpu_panel(
     buf: &mut Buffer,
 ) {
     let t = &app.config.theme;
-    let inner = boxed(app, "GPU shape", area, buf);
+    let inner = boxed(app, &["GPU shape".into()], area, buf);
     let g = &report.gpu;
     let mut lines = vec![Line::raw(format!(
         " {} of {} GPUs free · largest gang {}",
@@ -42,7 +43,7 @@ pub(super) fn gpu_panel(
         }
     )));
     lines.push(Line::styled(
-        " free per topology domain",
+        " free per topology domain (GPUs · whole nodes)",
         t.style(Slot::Title),
     ));
     if g.domains.is_empty() {
@@ -56,27 +57,36 @@ pub(super) fn gpu_panel(
         .iter()
         .map(|d| format!("{}={}", d.key.rsplit('/').next().unwrap_or(&d.key), d.value))
         .collect();
-    for (d, label) in g.domains.iter().zip(domain_cells(&labels, inner.width)) {
+    // The figures whole, then the label in what is left (cut in its middle).
+    let figures: Vec<String> = g
+        .domains
+        .iter()
+        .map(|d| format!(" {}/{} · {}", d.free_gpus, d.total_gpus, d.whole_free_nodes))
+        .collect();
+    let figures_w = figures.iter().map(|f| f.width()).max().unwrap_or(0);
+    let label_room = usize::from(inner.width).saturating_sub(figures_w + 8);
+    for ((d, label), figures) in g
+        .domains
+        .iter()
+        .zip(domain_cells(&labels, label_room))
+        .zip(figures)
+    {
         lines.push(Line::from(vec![
             Span::styled(label, Style::new()),
             Span::styled(bar(d.free_gpus, d.total_gpus, 8), t.style(Slot::Ok)),
-            Span::raw(format!(
-                " {}/{} · {}",
-                d.free_gpus,
-                d.total_gpus,
-                crate::tui::format::counted(i64::from(d.whole_free_nodes), "whole node")
-            )),
+            Span::raw(figures),
         ]));
     }
-    Paragraph::new(lines).render(inner, buf);
+    let lines = canvas::wrap_all(&lines, inner.width);
+    canvas::rows(buf, inner, &lines, t.style(Slot::Muted));
 }
 
-/// The domain labels as cells of one width: what the bar and figures (about 34 cells)
-/// leave of `width`, at least 14, cut in the middle rather than at the end, since two
-/// NVLink cliques or zones often differ only in their last characters.
-fn domain_cells(labels: &[String], width: u16) -> Vec<String> {
+/// The domain labels as cells of one width, at most `room` with their margins, cut in the
+/// middle rather than at the end, since two NVLink cliques or zones often differ only in
+/// their last characters.
+fn domain_cells(labels: &[String], room: usize) -> Vec<String> {
     let longest = labels.iter().map(|l| l.width()).max().unwrap_or(0);
-    let cells = longest.min(usize::from(width).saturating_sub(34).max(14));
+    let cells = longest.min(room.saturating_sub(4).max(6));
     labels
         .iter()
         .map(|label| format!("  {:<cells$}  ", fit_middle(label, cells)))
@@ -96,13 +106,22 @@ pub(super) fn what_if_height(w: &WhatIfView, width: u16, most: u16) -> u16 {
 pub(super) fn cut_with_more(
     mut lines: Vec<Line<'static>>,
     rows: usize,
+    width: u16,
     whole: &str,
     style: Style,
 ) -> Vec<Line<'static>> {
     if lines.len() > rows && rows > 0 {
         let left = lines.len() - (rows - 1);
         lines.truncate(rows - 1);
-        lines.push(Line::styled(format!("  … {left} more ({whole})"), style));
+        let width = usize::from(width);
+        let text = canvas::first_fitting(
+            vec![
+                format!("  … {left} more ({whole})"),
+                format!("  … {left} more"),
+            ],
+            width,
+        );
+        lines.push(Line::styled(text, style));
     }
     lines
 }
@@ -110,9 +129,17 @@ pub(super) fn cut_with_more(
 pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buffer) {
     let t = &app.config.theme;
     let r = &w.report;
+    let clear = app
+        .key_hint(Action::WhatIfClear, "clears")
+        .map(|hint| format!(" · {hint}"))
+        .unwrap_or_default();
     let inner = boxed(
         app,
-        &format!("What-if: {} · x clears", r.scenario),
+        &[
+            format!("What-if: {}{clear}", r.scenario),
+            format!("What-if: {}", r.scenario),
+            "What-if".into(),
+        ],
         area,
         buf,
     );
@@ -197,16 +224,15 @@ pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buf
             t.style(Slot::Critical),
         ));
     }
+    // The headroom line wraps on a narrow screen rather than losing its last dimensions.
     let lines = cut_with_more(
-        lines,
+        canvas::wrap_all(&lines, inner.width),
         usize::from(inner.height),
+        inner.width,
         "a taller terminal shows them",
         t.style(Slot::Muted),
     );
-    // The headroom line wraps on a narrow screen rather than losing its last dimensions.
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .render(inner, buf);
+    canvas::rows(buf, inner, &lines, t.style(Slot::Muted));
 }
 
 /// Rows the cluster-loss panel wants: its title, headline and lines, at most 12.
@@ -219,12 +245,20 @@ pub(super) fn cluster_loss_height(v: &ClusterLossView, most: u16) -> u16 {
 /// unknown.
 pub(super) fn cluster_loss_panel(app: &App, v: &ClusterLossView, area: Rect, buf: &mut Buffer) {
     let t = &app.config.theme;
+    let clear = app
+        .key_hint(Action::WhatIfClear, "clears")
+        .map(|hint| format!(" · {hint}"))
+        .unwrap_or_default();
     let inner = boxed(
         app,
-        &format!(
-            "What-if: lose {} whole · siblings {} · x clears",
-            v.cluster, v.chosen_by
-        ),
+        &[
+            format!(
+                "What-if: lose {} whole · siblings {}{clear}",
+                v.cluster, v.chosen_by
+            ),
+            format!("What-if: lose {} whole{clear}", v.cluster),
+            format!("What-if: lose {} whole", v.cluster),
+        ],
         area,
         buf,
     );
@@ -255,12 +289,13 @@ pub(super) fn cluster_loss_panel(app: &App, v: &ClusterLossView, area: Rect, buf
     }
     let whole = format!("capacity --what-if cluster={} has all", v.cluster);
     let lines = cut_with_more(
-        lines,
+        canvas::wrap_all(&lines, inner.width),
         usize::from(inner.height),
+        inner.width,
         &whole,
         t.style(Slot::Muted),
     );
-    Paragraph::new(lines).render(inner, buf);
+    canvas::rows(buf, inner, &lines, t.style(Slot::Muted));
 }
 
 #[cfg(test)]
@@ -272,10 +307,10 @@ mod tests {
     #[test]
     fn a_cut_panel_says_how_many_lines_it_left_out() {
         let lines: Vec<Line> = (1..=5).map(|i| Line::raw(format!("line {i}"))).collect();
-        let cut = cut_with_more(lines.clone(), 3, "the CLI has all", Style::new());
+        let cut = cut_with_more(lines.clone(), 3, 40, "the CLI has all", Style::new());
         let text: Vec<String> = cut.iter().map(|l| l.to_string()).collect();
         assert_eq!(text, ["line 1", "line 2", "  … 3 more (the CLI has all)"]);
-        assert_eq!(cut_with_more(lines, 5, "x", Style::new()).len(), 5);
+        assert_eq!(cut_with_more(lines, 5, 40, "x", Style::new()).len(), 5);
     }
 
     #[test]
@@ -284,12 +319,12 @@ mod tests {
             "gpu.clique=7612ab34-cd56-ef78-9012-3456789a.1".to_string(),
             "gpu.clique=7612ab34-cd56-ef78-9012-3456789a.2".to_string(),
         ];
-        let cells = domain_cells(&labels, 60);
+        let cells = domain_cells(&labels, 30);
         assert_ne!(cells[0], cells[1], "{cells:?}");
         assert!(cells[0].trim_end().ends_with(".1"), "{cells:?}");
         assert_eq!(cells[0].chars().count(), cells[1].chars().count());
         // Short labels are not padded past their own length.
-        let short = domain_cells(&["zone=a".to_string()], 200);
+        let short = domain_cells(&["zone=a".to_string()], 160);
         assert_eq!(short, ["  zone=a  "]);
     }
 }

@@ -1,14 +1,13 @@
-//! Draws capacity: fleet → cluster → failure domain. One bar per dimension, never summed
-//! across dimensions; the GPU shape panel; what limits headroom, in sentences; what-if
-//! results with the pods that would not fit.
+//! Draws capacity: fleet (`capacity_fleet_view.rs`) → cluster → failure domain. One bar
+//! per dimension, never summed across dimensions; the GPU shape panel; what limits
+//! headroom, in sentences; what-if results with the pods that would not fit.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+use ratatui::widgets::Borders;
 
-use super::capacity::{FleetTotals, fleet_totals};
 use super::capacity_panels::{
     cluster_loss_height, cluster_loss_panel, gpu_panel, what_if_height, what_if_panel,
 };
@@ -17,12 +16,10 @@ use crate::model::capacity::format_amount;
 use crate::model::fleet::{Dimension, ResourceVector};
 use crate::tui::action::Action;
 use crate::tui::app::App;
-use crate::tui::format::{bar, count, fit, percent};
-use crate::tui::header::status_slot;
+use crate::tui::canvas;
+use crate::tui::format::{bar, count, percent};
 use crate::tui::nav::CapacityScope;
-use crate::tui::screen_keys::capacity_rows;
 use crate::tui::theme::Slot;
-use unicode_width::UnicodeWidthStr;
 
 pub(super) const DIMS: [Dimension; 4] = [
     Dimension::Cpu,
@@ -44,14 +41,19 @@ pub(super) fn dim_name(d: &Dimension) -> &'static str {
 /// Draws the capacity screen at `scope`.
 pub fn draw(app: &App, scope: &CapacityScope, area: Rect, buf: &mut Buffer) {
     match scope {
-        CapacityScope::Fleet => fleet(app, area, buf),
+        CapacityScope::Fleet => super::capacity_fleet_view::draw(app, area, buf),
         CapacityScope::Cluster(id) => cluster(app, id, None, area, buf),
         CapacityScope::Domain(id, d) => cluster(app, id, Some(d), area, buf),
     }
 }
 
+/// An amount with its unit that a wrapped line never parts (`128 cores`, `1976 pod slots`).
+pub(super) fn unbroken(d: &Dimension, amount: i64) -> String {
+    format_amount(d, amount).replace(' ', "\u{a0}")
+}
+
 /// One line per dimension: used of allocatable as a bar, and what is left.
-fn dimension_lines(
+pub(super) fn dimension_lines(
     app: &App,
     alloc: &ResourceVector,
     used: &ResourceVector,
@@ -78,7 +80,7 @@ fn dimension_lines(
                 Span::styled(bar(u, a, bar_width), t.style(slot)),
                 Span::raw(format!(" {:>4} ", percent(u, a))),
                 Span::styled(
-                    format!("{} of {}", format_amount(d, u), format_amount(d, a)),
+                    format!("{} of {}", unbroken(d, u), unbroken(d, a)),
                     t.style(Slot::Muted),
                 ),
                 Span::raw(" · "),
@@ -92,7 +94,7 @@ fn dimension_lines(
                         } else {
                             "left"
                         },
-                        format_amount(d, left)
+                        unbroken(d, left)
                     ),
                     t.style(slot),
                 ),
@@ -101,178 +103,13 @@ fn dimension_lines(
         .collect()
 }
 
-fn not_counted_line(app: &App, totals: &FleetTotals) -> Line<'static> {
+/// A panel under a top border titled with the first of `titles` that fits.
+pub(super) fn boxed(app: &App, titles: &[String], area: Rect, buf: &mut Buffer) -> Rect {
     let t = &app.config.theme;
-    if totals.not_counted.is_empty() {
-        return Line::styled(
-            format!(" all {} clusters counted", totals.counted),
-            t.style(Slot::Muted),
-        );
-    }
-    let parts: Vec<String> = totals
-        .not_counted
-        .iter()
-        .map(|(s, n)| format!("{n} {}", s.label()))
-        .collect();
-    Line::styled(
-        format!(
-            " {} clusters counted; not counted (data not usable): {}",
-            totals.counted,
-            parts.join(", ")
-        ),
-        t.style(Slot::Unknown),
-    )
-}
-
-const FLEET_COLS: [Col; 7] = [
-    Col {
-        title: "CLUSTER",
-        width: 22,
-    },
-    Col {
-        title: "STATUS",
-        width: 16,
-    },
-    Col {
-        title: "CPU USED",
-        width: 16,
-    },
-    Col {
-        title: "MEM USED",
-        width: 16,
-    },
-    Col {
-        title: "GPU FREE",
-        width: 11,
-    },
-    Col {
-        title: "PODS USED",
-        width: 16,
-    },
-    Col {
-        title: "LARGEST GANG",
-        width: 12,
-    },
-];
-
-fn fleet(app: &App, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
-    let totals = fleet_totals(&app.snapshot, &app.data);
-    let mut lines = vec![Line::styled(
-        format!(
-            " Fleet · {} GPUs free of {}",
-            count(totals.gpus.0),
-            count(totals.gpus.1)
-        ),
-        t.style(Slot::Title),
-    )];
-    lines.extend(dimension_lines(
-        app,
-        &totals.allocatable,
-        &totals.used,
-        None,
-        area.width,
-    ));
-    lines.push(not_counted_line(app, &totals));
-    let top_h = (lines.len() as u16).min(area.height);
-    let [top, list] = Layout::vertical([Constraint::Length(top_h), Constraint::Min(0)]).areas(area);
-    Paragraph::new(lines).render(top, buf);
-    if list.height < 2 {
-        return;
-    }
-    let rows = capacity_rows(app);
-    let pos = app
-        .capacity_state
-        .fleet_selected
-        .as_ref()
-        .and_then(|s| rows.iter().position(|r| r.id == *s))
-        .unwrap_or(0);
-    let chosen = fit_columns(&FLEET_COLS, &[0, 1, 4, 2, 3, 5, 6], list.width);
-    let body = header(buf, list, &FLEET_COLS, &chosen, t.style(Slot::Title));
-    let height = usize::from(body.height);
-    let offset = scroll_offset(pos, rows.len(), height);
-    // Rows out of sight are said, right-aligned on the line above the list, as the
-    // ledger says them: a GPU cluster at the bottom is not left to be guessed at.
-    if rows.len() > height && top.height > 0 {
-        let shown = format!(
-            "rows {}–{} of {} ",
-            offset + 1,
-            (offset + height).min(rows.len()),
-            rows.len()
-        );
-        let cells = u16::try_from(shown.width()).unwrap_or(u16::MAX);
-        if cells < top.width {
-            buf.set_string(
-                top.right() - cells,
-                top.bottom() - 1,
-                &shown,
-                t.style(Slot::Muted),
-            );
-        }
-    }
-    for (n, r) in rows.iter().skip(offset).take(height).enumerate() {
-        let base = if offset + n == pos {
-            t.style(Slot::Selection)
-        } else {
-            Style::new()
-        };
-        let facts = app.data.cluster(&r.id).filter(|_| r.usable());
-        let unknown = ("?".to_owned(), t.style(Slot::Unknown));
-        let used = |d: Dimension| match facts {
-            Some(f) => {
-                let (u, a) = (f.used.get(&d), f.allocatable.get(&d));
-                let slot = if a > 0 && u * 100 / a >= 85 {
-                    Slot::Warn
-                } else {
-                    Slot::Ok
-                };
-                (
-                    format!("{} {:>4}", bar(u, a, 10), percent(u, a)),
-                    t.style(slot),
-                )
-            }
-            None => unknown.clone(),
-        };
-        let cells = vec![
-            (r.id.clone(), Style::new()),
-            (
-                super::ledger::status_label(r.status).to_owned(),
-                t.style(status_slot(r.status)),
-            ),
-            used(Dimension::Cpu),
-            used(Dimension::Memory),
-            // A cluster without GPUs has no GPU figure: "-", not "0/0".
-            facts.map_or(unknown.clone(), |f| match f.gpu.total_gpus {
-                0 => ("-".into(), t.style(Slot::Muted)),
-                total => (format!("{}/{total}", f.gpus_free), Style::new()),
-            }),
-            used(Dimension::Pods),
-            facts.map_or(unknown.clone(), |f| match f.gpu.total_gpus {
-                0 => ("-".into(), t.style(Slot::Muted)),
-                _ => (f.gpu.largest_gang.to_string(), Style::new()),
-            }),
-        ];
-        row(
-            buf,
-            body,
-            body.y + n as u16,
-            &FLEET_COLS,
-            &chosen,
-            &cells,
-            base,
-        );
-    }
-}
-
-pub(super) fn boxed(app: &App, title: &str, area: Rect, buf: &mut Buffer) -> Rect {
-    let t = &app.config.theme;
-    let block = Block::new()
-        .borders(Borders::TOP)
-        .border_style(t.style(Slot::Border))
-        .title(Span::styled(format!(" {title} "), t.style(Slot::Title)));
-    let inner = block.inner(area);
-    block.render(area, buf);
-    inner
+    let room = usize::from(area.width).saturating_sub(2);
+    let title = canvas::first_fitting(titles.to_vec(), room);
+    let title = Line::styled(format!(" {title} "), t.style(Slot::Title));
+    canvas::panel(buf, area, Borders::TOP, t.style(Slot::Border), Some(&title))
 }
 
 fn cluster(
@@ -296,11 +133,13 @@ fn cluster(
             " {id}: {} — capacity is not computed from data we cannot trust",
             super::ledger::status_label(status)
         );
-        buf.set_stringn(
-            area.x,
-            area.y,
-            text,
-            usize::from(area.width),
+        canvas::wrapped(
+            buf,
+            Rect {
+                height: 2.min(area.height),
+                ..area
+            },
+            &[Line::styled(text, t.style(Slot::Unknown))],
             t.style(Slot::Unknown),
         );
         // A cluster that cannot be read may be lost already: its siblings' room is the
@@ -326,23 +165,38 @@ fn cluster(
         ),
         t.style(Slot::Title),
     )];
-    top_lines.extend(dimension_lines(
-        app,
-        &base.allocatable,
-        &base.demand,
-        Some(&base.headroom),
-        area.width.saturating_sub(46),
-    ));
-    // Said over the domain table, whose free amounts it explains.
-    if domain.is_none() {
-        top_lines.extend(set_aside_line(app, report));
-    }
     // The GPU shape only where there are GPUs: elsewhere its column is better spent.
+    // Beside the bars it needs 100 columns; narrower, it says where to read it.
     let gpu_w = if area.width >= 100 && report.gpu.total_gpus > 0 {
         46
     } else {
         0
     };
+    top_lines.extend(dimension_lines(
+        app,
+        &base.allocatable,
+        &base.demand,
+        Some(&base.headroom),
+        area.width.saturating_sub(gpu_w),
+    ));
+    // Said over the domain table, whose free amounts it explains.
+    if domain.is_none() {
+        top_lines.extend(set_aside_line(app, report));
+    }
+    if gpu_w == 0 && report.gpu.total_gpus > 0 {
+        top_lines.push(Line::styled(
+            format!(
+                " GPU shape left out: it needs 100 columns ({} of {} GPUs free, largest gang {}; capacity --cluster {id} has it all)",
+                report.gpu.free_gpus, report.gpu.total_gpus, report.gpu.largest_gang
+            ),
+            t.style(Slot::Muted),
+        ));
+    }
+    let top_lines = canvas::wrap_all(&top_lines, area.width.saturating_sub(gpu_w));
+    // The bars keep at most a third of the page; what they leave out is counted.
+    let top_h = u16::try_from(top_lines.len())
+        .unwrap_or(u16::MAX)
+        .min((area.height / 3).max(3));
     // The panels below take the rows they need (wrapped lines counted), each up to a
     // third of the page; the domain table keeps the rest.
     let most = (area.height / 3).max(5);
@@ -360,7 +214,7 @@ fn cluster(
         0
     };
     let [upper, lower, limits_area, what_if_area] = Layout::vertical([
-        Constraint::Length(top_lines.len() as u16),
+        Constraint::Length(top_h),
         Constraint::Min(3),
         Constraint::Length(limits_h),
         Constraint::Length(what_if_h),
@@ -370,7 +224,7 @@ fn cluster(
         Layout::horizontal([Constraint::Min(10), Constraint::Length(gpu_w)]).areas(upper);
     let [list, gpu_low] =
         Layout::horizontal([Constraint::Min(10), Constraint::Length(gpu_w)]).areas(lower);
-    Paragraph::new(top_lines).render(bars, buf);
+    canvas::rows(buf, bars, &top_lines, t.style(Slot::Muted));
     if gpu_w > 0 {
         let gpu_area = Rect {
             height: gpu_top.height + gpu_low.height,
@@ -382,7 +236,12 @@ fn cluster(
         None => domain_table(app, report, list, buf),
         Some(d) => domain_nodes(app, facts, d, list, buf),
     }
-    let inner = boxed(app, "What limits headroom", limits_area, buf);
+    let inner = boxed(
+        app,
+        &["What limits headroom".into(), "Limits".into()],
+        limits_area,
+        buf,
+    );
     let limit_lines: Vec<Line> = if report.limits.is_empty() {
         vec![Line::styled(
             " nothing: every dimension has headroom, and N−1 holds",
@@ -395,9 +254,7 @@ fn cluster(
             .map(|l| Line::styled(format!(" • {l}"), t.style(Slot::Warn)))
             .collect()
     };
-    Paragraph::new(limit_lines)
-        .wrap(Wrap { trim: false })
-        .render(inner, buf);
+    canvas::wrapped(buf, inner, &limit_lines, t.style(Slot::Muted));
     if let Some(loss) = loss {
         cluster_loss_panel(app, loss, what_if_area, buf);
     } else if let Some(w) = app
@@ -439,13 +296,12 @@ const DOMAIN_COLS: [Col; 6] = [
 
 /// Rows the limits panel needs: its title and each limit as wrapped at `width`.
 fn limits_height(report: &crate::model::capacity::ClusterReport, width: u16) -> u16 {
-    let width = usize::from(width.max(1));
-    let rows: usize = report
+    let lines: Vec<Line> = report
         .limits
         .iter()
-        .map(|l| (format!(" • {l}").width()).div_ceil(width).max(1))
-        .sum();
-    u16::try_from(rows.max(1) + 1).unwrap_or(u16::MAX)
+        .map(|l| Line::raw(format!(" • {l}")))
+        .collect();
+    canvas::wrapped_height(&lines, width).max(1) + 1
 }
 
 /// Why the domains' free amounts add up to more than the headroom: the pods of nodes that
@@ -464,7 +320,7 @@ fn set_aside_line(
         .iter()
         .filter_map(|d| {
             let aside = free.get(d) - report.baseline.headroom.get(d);
-            (aside > 0).then(|| format!("{} {}", dim_name(d), format_amount(d, aside)))
+            (aside > 0).then(|| format!("{} {}", dim_name(d), unbroken(d, aside)))
         })
         .collect();
     if parts.is_empty() {
@@ -486,11 +342,26 @@ fn domain_table(
     buf: &mut Buffer,
 ) {
     let t = &app.config.theme;
-    let title: Vec<String> = std::iter::once("Failure domains · free on counted nodes".to_string())
-        .chain(app.key_hint(Action::Open, "opens"))
+    let keys: Vec<String> = app
+        .key_hint(Action::Open, "opens")
+        .into_iter()
         .chain(app.key_hint(Action::WhatIfLose, "loses one"))
         .collect();
-    let inner = boxed(app, &title.join(" · "), area, buf);
+    let keys = if keys.is_empty() {
+        String::new()
+    } else {
+        format!(" · {}", keys.join(" · "))
+    };
+    let inner = boxed(
+        app,
+        &[
+            format!("Failure domains · free on counted nodes{keys}"),
+            format!("Failure domains{keys}"),
+            "Failure domains".into(),
+        ],
+        area,
+        buf,
+    );
     if inner.height < 2 {
         return;
     }
@@ -549,6 +420,34 @@ fn domain_table(
     }
 }
 
+/// The columns of a failure domain's node list.
+const NODE_COLS: [Col; 6] = [
+    Col {
+        title: "NODE",
+        width: 26,
+    },
+    Col {
+        title: "CAPACITY",
+        width: 11,
+    },
+    Col {
+        title: "CPU FREE",
+        width: 12,
+    },
+    Col {
+        title: "MEM FREE",
+        width: 10,
+    },
+    Col {
+        title: "GPU FREE",
+        width: 8,
+    },
+    Col {
+        title: "PODS FREE",
+        width: 9,
+    },
+];
+
 fn domain_nodes(
     app: &App,
     facts: &crate::tui::fleet_data::ClusterFacts,
@@ -557,24 +456,37 @@ fn domain_nodes(
     buf: &mut Buffer,
 ) {
     let t = &app.config.theme;
+    let lose = app
+        .key_hint(Action::WhatIfLose, "loses the whole domain")
+        .map(|hint| format!(" · {hint}"))
+        .unwrap_or_default();
     let inner = boxed(
         app,
-        &format!("Nodes in {domain} · w loses the whole domain"),
+        &[
+            format!("Nodes in {domain}{lose}"),
+            format!("Nodes in {domain}"),
+        ],
         area,
         buf,
     );
     let nodes: Vec<usize> = (0..facts.nodes.len())
         .filter(|i| facts.nodes[*i].zone.as_deref() == Some(domain))
         .collect();
+    if inner.height < 2 {
+        return;
+    }
+    // A table: a narrow screen drops whole columns (what is free last of all).
+    let chosen = fit_columns(&NODE_COLS, &[0, 2, 3, 1, 4, 5], inner.width);
+    let body = header(buf, inner, &NODE_COLS, &chosen, t.style(Slot::Title));
     let sel = app
         .capacity_state
         .node_selected
         .min(nodes.len().saturating_sub(1));
-    let offset = scroll_offset(sel, nodes.len(), usize::from(inner.height));
+    let offset = scroll_offset(sel, nodes.len(), usize::from(body.height));
     for (n, &i) in nodes
         .iter()
         .skip(offset)
-        .take(usize::from(inner.height))
+        .take(usize::from(body.height))
         .enumerate()
     {
         let node = &facts.view.nodes[i];
@@ -585,32 +497,33 @@ fn domain_nodes(
         } else {
             Style::new()
         };
-        let text = format!(
-            "{:<26} {:<10} cpu {:>12} · mem {:>9} · gpu {}/{} · pods {}",
-            fit(&node.name.0, 26),
-            if f.health.is_healthy() {
-                "counted"
-            } else {
-                "not counted"
-            },
-            format_amount(&Dimension::Cpu, free.cpu_millis()),
-            format_amount(&Dimension::Memory, free.memory_bytes()),
-            f.gpu_free,
-            f.gpu_total,
-            free.pods()
-        );
-        let style = if f.health.is_healthy() {
-            base
+        let counted = if f.health.is_healthy() {
+            ("counted".to_owned(), Style::new())
         } else {
-            base.patch(t.style(Slot::Warn))
+            ("not counted".to_owned(), t.style(Slot::Warn))
         };
-        buf.set_style(Rect::new(inner.x, inner.y + n as u16, inner.width, 1), base);
-        buf.set_stringn(
-            inner.x,
-            inner.y + n as u16,
-            text,
-            usize::from(inner.width),
-            style,
+        let cells = vec![
+            (node.name.0.to_string(), Style::new()),
+            counted,
+            (
+                format_amount(&Dimension::Cpu, free.cpu_millis()),
+                Style::new(),
+            ),
+            (
+                format_amount(&Dimension::Memory, free.memory_bytes()),
+                Style::new(),
+            ),
+            (format!("{}/{}", f.gpu_free, f.gpu_total), Style::new()),
+            (free.pods().to_string(), Style::new()),
+        ];
+        row(
+            buf,
+            body,
+            body.y + n as u16,
+            &NODE_COLS,
+            &chosen,
+            &cells,
+            base,
         );
     }
 }

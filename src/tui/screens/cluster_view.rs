@@ -5,13 +5,14 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+use ratatui::widgets::Borders;
 
 use super::cluster::{Focus, maintenance_label, readiness_label};
 use super::table::{Col, fit_columns, header, no_match_text, row, scroll_offset};
 use crate::model::fleet::{Readiness, Schedulability};
 use crate::model::live::{ClusterStatus, IdentityVerdict};
 use crate::tui::app::App;
+use crate::tui::canvas;
 use crate::tui::format::{age, counted, fit};
 use crate::tui::header::status_slot;
 use crate::tui::theme::Slot;
@@ -80,7 +81,8 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     }
     let label = super::ledger::status_label(status);
     let status_text = match live.and_then(|c| c.facts.last_ok) {
-        Some(last_ok) => format!("{label} {}", age(app.now, Some(last_ok))),
+        // The age is of the last sign of life (an event or a watch bookmark).
+        Some(last_ok) => format!("{label}, last heard {} ago", age(app.now, Some(last_ok))),
         // "Unreachable -" read as a glitch: say that nothing was ever read.
         None => format!("{label}, never synced"),
     };
@@ -140,7 +142,9 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         };
         facts_line.push(Span::styled(format!(" · {counts}"), t.style(slot)));
     }
-    let mut head = vec![Line::from(info), Line::from(facts_line)];
+    // Why the figures cannot be trusted (a mismatch, data that is not fresh or is
+    // partial) comes right after who the cluster is: on a short screen it is what is kept.
+    let mut head = vec![Line::from(info)];
     if let Some(IdentityVerdict::Mismatch { reason }) =
         live.and_then(|c| c.identity_verdict.as_ref())
     {
@@ -185,7 +189,19 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
             t.style(Slot::Warn),
         ));
     }
-    let head_height = head.len() as u16;
+    // The head wraps at words; a long one keeps at most a third of the page, saying how
+    // many of its lines it left out.
+    head.push(Line::from(facts_line));
+    let head = canvas::wrap_all(&head, area.width);
+    // A cluster without fresh data lists only last-seen nodes: the head may take half.
+    let share = if status.is_some_and(|s| s.data_usable()) {
+        3
+    } else {
+        2
+    };
+    let head_height = u16::try_from(head.len())
+        .unwrap_or(u16::MAX)
+        .min((area.height / share).max(2));
     let node_rows = app
         .cluster_state
         .as_ref()
@@ -198,13 +214,14 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         Constraint::Length(panels),
     ])
     .areas(area);
-    Paragraph::new(head).render(top, buf);
+    canvas::rows(buf, top, &head, t.style(Slot::Muted));
     let (Some(state), Some(facts)) = (app.cluster_state.as_ref(), app.data.cluster(id)) else {
-        buf.set_stringn(
+        canvas::text(
+            buf,
             nodes_area.x + 2,
             nodes_area.y,
+            nodes_area.width.saturating_sub(2),
             "no data for this cluster yet",
-            usize::from(nodes_area.width),
             t.style(Slot::Unknown),
         );
         return;
@@ -283,9 +300,29 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
                 t.style(Slot::Unknown),
             )
         };
-        buf.set_stringn(body.x + 2, body.y, text, usize::from(body.width), style);
+        canvas::wrapped(
+            buf,
+            Rect {
+                x: body.x + 2,
+                width: body.width.saturating_sub(2),
+                ..body
+            },
+            &[Line::styled(text, style)],
+            style,
+        );
     }
     if bottom.height == 0 {
+        // Too short for the panels: say they are left out, on the table's last row.
+        if body.height > 1 {
+            let note = canvas::first_fitting(
+                vec![
+                    "PDB and journal panels left out: enlarge the terminal".into(),
+                    "panels left out (enlarge)".into(),
+                ],
+                usize::from(body.width),
+            );
+            canvas::text(buf, body.x, body.bottom() - 1, body.width, &note, muted);
+        }
         return;
     }
     let [left, right] =
@@ -321,11 +358,12 @@ fn panel_height(height: u16, head: u16, node_rows: usize) -> u16 {
 /// One line of a bottom panel, a column short of its right edge so that the left panel's
 /// text never runs into the right one's.
 fn panel_line(buf: &mut Buffer, inner: Rect, row: u16, line: &Line<'_>) {
-    buf.set_line(
+    canvas::line(
+        buf,
         inner.x + 1,
         inner.y + row,
-        line,
         inner.width.saturating_sub(2),
+        line,
     );
 }
 
@@ -341,19 +379,17 @@ pub(super) fn judged(app: &App, usable: bool, good: bool, bad: Slot) -> Style {
     }
 }
 
-fn panel(app: &App, title: String, focused: bool, area: Rect, buf: &mut Buffer) -> Rect {
+/// A bottom panel with the first of `titles` that fits its top border.
+fn panel(app: &App, titles: Vec<String>, focused: bool, area: Rect, buf: &mut Buffer) -> Rect {
     let t = &app.config.theme;
-    let block = Block::new()
-        .borders(Borders::TOP)
-        .border_style(if focused {
-            t.style(Slot::Title)
-        } else {
-            t.style(Slot::Border)
-        })
-        .title(Span::styled(title, t.style(Slot::Title)));
-    let inner = block.inner(area);
-    block.render(area, buf);
-    inner
+    let title = canvas::first_fitting(titles, usize::from(area.width));
+    let border = if focused {
+        t.style(Slot::Title)
+    } else {
+        t.style(Slot::Border)
+    };
+    let title = Line::styled(title, t.style(Slot::Title));
+    canvas::panel(buf, area, Borders::TOP, border, Some(&title))
 }
 
 /// The PDBs panel. Without fresh data (`usable` false) the last seen blockers are still
@@ -375,8 +411,22 @@ fn draw_pdbs(
     } else {
         "?".into()
     };
-    let title = format!(" PDBs that would block a drain ({count}) ");
-    let inner = panel(app, title, focused, area, buf);
+    // `enter` lists a focused budget's pods and their nodes.
+    let open = app
+        .key_on(
+            crate::tui::keymap::Context::Cluster,
+            crate::tui::action::Action::Open,
+        )
+        .filter(|_| focused && !facts.blocking_pdbs.is_empty())
+        .map(|key| format!(" · {key} pods"))
+        .unwrap_or_default();
+    let titles = vec![
+        format!(" PDBs that would block a drain ({count}){open} "),
+        format!(" PDBs that would block a drain ({count}) "),
+        format!(" PDBs blocking a drain ({count}) "),
+        format!(" blocking PDBs ({count}) "),
+    ];
+    let inner = panel(app, titles, focused, area, buf);
     if facts.blocking_pdbs.is_empty() {
         let (text, slot) = if usable {
             ("none: every PDB allows a disruption now", Slot::Ok)
@@ -396,15 +446,22 @@ fn draw_pdbs(
         .enumerate()
     {
         let pdb = &facts.view.pdbs[b.pdb];
-        // The numbers before the pods: on a narrow panel they are what is cut last.
-        let text = format!(
-            "{}/{} has {}, needs {} healthy · {} on {}",
-            pdb.namespace,
-            pdb.name,
-            pdb.current_healthy,
-            pdb.desired_healthy,
+        // The numbers before the pods: on a narrow panel they are what is kept.
+        let name = format!("{}/{}", pdb.namespace, pdb.name);
+        let (has, needs) = (pdb.current_healthy, pdb.desired_healthy);
+        let on = format!(
+            "{} on {}",
             counted(i64::from(b.pods), "pod"),
             counted(i64::from(b.nodes), "node")
+        );
+        let text = canvas::first_fitting(
+            vec![
+                format!("{name} has {has}, needs {needs} healthy · {on}"),
+                format!("{name} has {has}, needs {needs} healthy"),
+                format!("{name} {has}/{needs} healthy"),
+                name.clone(),
+            ],
+            usize::from(inner.width.saturating_sub(2)),
         );
         // Below its minimum, a budget blocks until pods recover elsewhere: worse than
         // one that is merely spent.
@@ -415,19 +472,19 @@ fn draw_pdbs(
         } else {
             t.style(Slot::Warn)
         };
-        let cells = usize::from(inner.width.saturating_sub(2));
-        panel_line(
-            buf,
-            inner,
-            n as u16,
-            &Line::styled(fit(&text, cells), style),
-        );
+        panel_line(buf, inner, n as u16, &Line::styled(text, style));
     }
 }
 
 fn draw_events(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     let t = &app.config.theme;
-    let inner = panel(app, " Recent journal events ".into(), false, area, buf);
+    let inner = panel(
+        app,
+        vec![" Recent journal events ".into(), " Journal ".into()],
+        false,
+        area,
+        buf,
+    );
     if !app.activity.connected {
         let text = "no journal connected: events unknown";
         panel_line(buf, inner, 0, &Line::styled(text, t.style(Slot::Unknown)));
@@ -445,15 +502,24 @@ fn draw_events(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         let text = "no events for this cluster";
         panel_line(buf, inner, 0, &Line::styled(text, t.style(Slot::Muted)));
     }
+    let cells = usize::from(inner.width.saturating_sub(2));
     for (n, e) in events.iter().enumerate() {
-        // What happened before who did it: a narrow panel cuts the end.
+        // What happened before who did it: a narrow panel leaves out who, then cuts what
+        // happened after a whole word.
+        let time = format!("{} ", e.at.strftime("%H:%M:%S"));
+        let what = crate::tui::format::one_line(&e.text);
+        let who = format!(" · {}", e.actor);
+        let room = cells.saturating_sub(time.len());
+        let (what, who) =
+            if unicode_width::UnicodeWidthStr::width(format!("{what}{who}").as_str()) <= room {
+                (what, who)
+            } else {
+                (fit(&what, room), String::new())
+            };
         let line = Line::from(vec![
-            Span::styled(
-                format!("{} ", e.at.strftime("%H:%M:%S")),
-                t.style(Slot::Muted),
-            ),
-            Span::raw(crate::tui::format::one_line(&e.text)),
-            Span::styled(format!(" · {}", e.actor), t.style(Slot::Mark)),
+            Span::styled(time, t.style(Slot::Muted)),
+            Span::raw(what),
+            Span::styled(who, t.style(Slot::Mark)),
         ]);
         panel_line(buf, inner, n as u16, &line);
     }

@@ -69,7 +69,7 @@ impl Column {
             Column::Version => "K8S",
             Column::Nodes => "NODES",
             Column::Gpus => "GPUS",
-            Column::Status => "STATUS",
+            Column::Status => "STATUS · LAST HEARD",
             Column::Change => "IN FLIGHT",
             Column::Owner => "OWNER",
             Column::Backup => "BACKUP",
@@ -77,11 +77,50 @@ impl Column {
         }
     }
 
-    /// The column after (or before) this one, wrapping.
-    pub fn step(self, forward: bool) -> Column {
-        let i = Column::ALL.iter().position(|c| *c == self).unwrap_or(0);
-        let n = Column::ALL.len();
-        Column::ALL[if forward {
+    /// What the order is, for the summary line (`NODES, most not ready first`).
+    pub fn order(self, ascending: bool) -> String {
+        let (up, down) = match self {
+            Column::Status => ("worst first", "healthiest first"),
+            Column::Nodes => ("most not ready first", "fewest not ready first"),
+            Column::Change => ("changing first", "changing last"),
+            Column::Backup | Column::Drill => ("oldest first", "newest first"),
+            Column::Version => ("oldest first", "newest first"),
+            Column::Gpus => ("fewest free first", "most free first"),
+            _ => ("A→Z", "Z→A"),
+        };
+        let name = self.title().split(" · ").next().unwrap_or_default();
+        format!("{name}, {}", if ascending { up } else { down })
+    }
+
+    /// The column after (or before) this one among `shown` (the columns on screen),
+    /// wrapping: a column that is not shown is never the sort key `s` picks.
+    pub fn step(self, forward: bool, shown: &[Column]) -> Column {
+        let shown: Vec<Column> = Column::ALL
+            .into_iter()
+            .filter(|c| shown.contains(c))
+            .collect();
+        let n = shown.len();
+        if n == 0 {
+            return self;
+        }
+        let i = match shown.iter().position(|c| *c == self) {
+            Some(i) => i,
+            // The key's column went out of sight (a narrower terminal): start from the
+            // shown column before or after where it was.
+            None => {
+                let at = Column::ALL.iter().position(|c| *c == self).unwrap_or(0);
+                let next = shown
+                    .iter()
+                    .position(|c| Column::ALL.iter().position(|x| x == c).unwrap_or(0) > at)
+                    .unwrap_or(n);
+                return if forward {
+                    shown[next % n]
+                } else {
+                    shown[(next + n - 1) % n]
+                };
+            }
+        };
+        shown[if forward {
             (i + 1) % n
         } else {
             (i + n - 1) % n
@@ -131,10 +170,12 @@ pub struct LedgerRow {
     pub last_ok: Option<Timestamp>,
     /// (ready, total) nodes.
     pub nodes: (usize, usize),
+    /// Zones none of whose nodes is Ready (fresh data only).
+    pub zones_down: Vec<String>,
     /// (free, total) GPUs, when known.
     pub gpus: Option<(i64, i64)>,
     /// Change in flight, if any.
-    pub change: Option<String>,
+    pub change: Option<crate::tui::attention::InFlight>,
     /// Last successful backup.
     pub backup: Option<Timestamp>,
     /// Last restore drill.
@@ -235,7 +276,7 @@ pub fn build_rows(
     ledger: &Ledger,
     snapshot: &FleetSnapshot,
     data: &FleetData,
-    in_flight: &std::collections::BTreeMap<String, String>,
+    in_flight: &std::collections::BTreeMap<String, crate::tui::attention::InFlight>,
 ) -> Vec<LedgerRow> {
     // Looked up by id once per snapshot: with hundreds of clusters a linear search per
     // row costs more than the rows themselves.
@@ -268,6 +309,10 @@ pub fn build_rows(
                 status: live.map(|l| l.status),
                 last_ok: live.and_then(|l| l.facts.last_ok),
                 nodes: live.map_or((0, 0), |l| l.nodes_ready()),
+                zones_down: facts
+                    .filter(|_| usable)
+                    .map(|f| f.zones_down.iter().map(|z| z.to_string()).collect())
+                    .unwrap_or_default(),
                 gpus: facts
                     .filter(|_| usable)
                     .map(|f| (f.gpus_free, f.gpus_total)),
@@ -296,6 +341,7 @@ pub fn build_rows(
                 status: Some(live.status),
                 last_ok: live.facts.last_ok,
                 nodes: live.nodes_ready(),
+                zones_down: Vec::new(),
                 gpus: None,
                 change: in_flight.get(&*live.id).cloned(),
                 backup: None,
@@ -316,11 +362,10 @@ pub fn compare(a: &LedgerRow, b: &LedgerRow, column: Column) -> Ordering {
         Column::Version => {
             version_key(a.version.as_deref()).cmp(&version_key(b.version.as_deref()))
         }
-        Column::Nodes => ratio(a.nodes.0 as i64, a.nodes.1 as i64, a.usable()).cmp(&ratio(
-            b.nodes.0 as i64,
-            b.nodes.1 as i64,
-            b.usable(),
-        )),
+        // Most nodes not ready first (a cluster without fresh data first of all: how
+        // many are ready is unknown), whatever the cluster's size: 11/11 is not between
+        // 6/6 and 5/8.
+        Column::Nodes => not_ready(b).cmp(&not_ready(a)),
         Column::Gpus => a.gpus.map(|g| g.0).cmp(&b.gpus.map(|g| g.0)),
         // Among clusters with fresh data, fewer nodes ready is worse; `last_ok` moves with
         // every heartbeat, so ordering them by it would reshuffle the rows all the time.
@@ -342,6 +387,15 @@ pub fn compare(a: &LedgerRow, b: &LedgerRow, column: Column) -> Ordering {
         Column::Drill => a.drill.cmp(&b.drill),
     };
     primary.then_with(|| a.id.cmp(&b.id))
+}
+
+/// Nodes not ready, for sorting; a cluster without fresh data counts as worse than any.
+fn not_ready(row: &LedgerRow) -> usize {
+    if row.usable() {
+        row.nodes.1 - row.nodes.0.min(row.nodes.1)
+    } else {
+        usize::MAX
+    }
 }
 
 /// Ready fraction in parts per million; unusable data sorts first (it is the worst).

@@ -1,14 +1,18 @@
-//! Draws the ledger: every cluster with status and data age, drift highlighted, sorted,
-//! grouped and filtered as the ledger state says.
+//! Draws the ledger: every cluster with status and when it was last heard from, drift
+//! highlighted, sorted (the key marked in the header), grouped and filtered as the ledger
+//! state says; above it, what the first screen must not hide (kubeconfig contexts the
+//! ledger does not list).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
 
-use super::ledger::{Column, Grouping, LedgerRow, Line, status_label};
-use super::table::{Col, fit_columns, header, no_match_text, row, scroll_offset};
+use super::ledger::{Column, Grouping, LedgerRow, Line as Row};
+use super::table::{Col, fit_columns, no_match_text, row, scroll_offset, widths};
 use crate::tui::app::App;
-use crate::tui::format::{age, days_since};
+use crate::tui::canvas::{self, first_fitting};
+use crate::tui::format::{age, counted, days_since, fit};
 use crate::tui::header::status_slot;
 use crate::tui::theme::Slot;
 
@@ -17,9 +21,9 @@ const BACKUP_WARN_SECS: i64 = 2 * 86_400;
 /// Restore drills older than this are a warning.
 const DRILL_WARN_DAYS: i64 = 180;
 
-// Widths fit the longest usual values whole (`IdentityMismatch 40m`,
-// `ap-southeast-1/ap-southeast-1a`, a maintenance run id); narrow screens drop whole
-// columns by PRIORITY instead.
+// Widths fit the longest usual values whole (`IdentityMismatch 40m ago`,
+// `ap-southeast-1/ap-southeast-1a`, `v1.31.4 (ledger)`, `12/13, 1 zone down`); narrow
+// screens drop whole columns by PRIORITY instead. In `Column::ALL` order.
 const COLS: [Col; 12] = [
     Col {
         title: "  CLUSTER",
@@ -39,19 +43,19 @@ const COLS: [Col; 12] = [
     },
     Col {
         title: "K8S",
-        width: 10,
+        width: 16,
     },
     Col {
         title: "NODES",
-        width: 9,
+        width: 16,
     },
     Col {
         title: "GPUS",
         width: 9,
     },
     Col {
-        title: "STATUS",
-        width: 21,
+        title: "STATUS · LAST HEARD",
+        width: 24,
     },
     Col {
         title: "IN FLIGHT",
@@ -72,18 +76,62 @@ const COLS: [Col; 12] = [
 ];
 
 /// Which columns survive narrow terminals, most important first.
-const PRIORITY: [usize; 12] = [0, 7, 5, 1, 4, 6, 2, 8, 3, 9, 10, 11];
+const PRIORITY: [usize; 12] = [0, 7, 5, 8, 1, 4, 6, 2, 3, 9, 10, 11];
 
-fn cells(app: &App, r: &LedgerRow) -> Vec<(String, Style)> {
+/// The columns for `rows`: NODES and K8S as wide as their values need (a zone down or
+/// a version only the ledger declares needs more room than `5/8` or `v1.31.4`), so that
+/// IN FLIGHT keeps its place at 80 columns.
+fn columns(rows: &[LedgerRow]) -> [Col; 12] {
+    let mut cols = COLS;
+    let title = |c: Column| COLS[c as usize].title.len() + 1;
+    // A zone down is named when it fits (up to 24 cells), else counted.
+    let nodes = rows
+        .iter()
+        .map(|r| {
+            let figures = format!("{}/{}", r.nodes.0, r.nodes.1).len();
+            match r.zones_down.as_slice() {
+                _ if !r.usable() => figures,
+                [] => figures,
+                [zone] => figures + ", ".len() + zone.len() + " down".len(),
+                _ => figures + ", 2 zones down".len(),
+            }
+        })
+        .max()
+        .unwrap_or(0);
+    let k8s = rows
+        .iter()
+        .filter_map(|r| {
+            let v = r.version.as_ref()?.len();
+            Some(if r.version_live {
+                v + 1
+            } else {
+                v + " (ledger)".len()
+            })
+        })
+        .max()
+        .unwrap_or(1);
+    cols[Column::Nodes as usize].width = nodes.max(title(Column::Nodes)).min(24) as u16;
+    cols[Column::Version as usize].width = k8s.max(title(Column::Version)).min(18) as u16;
+    cols
+}
+
+/// The columns the ledger shows in a table `width` cells wide, in display order: what
+/// `s` cycles through.
+pub fn visible_columns(rows: &[LedgerRow], width: u16) -> Vec<Column> {
+    fit_columns(&columns(rows), &PRIORITY, width)
+        .into_iter()
+        .map(|i| Column::ALL[i])
+        .collect()
+}
+
+fn cells(app: &App, r: &LedgerRow, width: &[u16]) -> Vec<(String, Style)> {
     let t = &app.config.theme;
     let muted = t.style(Slot::Muted);
     let usable = r.usable();
-    let mark = if app.ledger_state.marks.contains(&r.id) {
-        "● "
-    } else {
-        "  "
-    };
-    let id_style = if app.ledger_state.marks.contains(&r.id) {
+    let w = |c: Column| usize::from(width[c as usize]);
+    let marked = app.ledger_state.marks.contains(&r.id);
+    let mark = if marked { "● " } else { "  " };
+    let id_style = if marked {
         t.style(Slot::Mark)
     } else {
         Style::new()
@@ -91,16 +139,44 @@ fn cells(app: &App, r: &LedgerRow) -> Vec<(String, Style)> {
     let version = match &r.version {
         Some(v) if r.version_drift => (format!("{v}≠"), t.style(Slot::Warn)),
         Some(v) if r.version_live => (v.clone(), Style::new()),
-        Some(v) => (v.clone(), muted),
+        // What the ledger declares, not what the cluster said: marked as such.
+        Some(v) => (
+            first_fitting(
+                vec![format!("{v} (ledger)"), format!("{v}?")],
+                w(Column::Version),
+            ),
+            muted,
+        ),
         None => ("-".into(), muted),
     };
     let nodes = if usable {
-        let style = if r.nodes.0 == r.nodes.1 {
-            t.style(Slot::Ok)
+        let (ready, total) = r.nodes;
+        let slot = if !r.zones_down.is_empty() {
+            Slot::Critical
+        } else if ready == total {
+            Slot::Ok
         } else {
-            t.style(Slot::Warn)
+            Slot::Warn
         };
-        (format!("{}/{}", r.nodes.0, r.nodes.1), style)
+        let text = match r.zones_down.as_slice() {
+            [] => format!("{ready}/{total}"),
+            [zone] => first_fitting(
+                vec![
+                    format!("{ready}/{total}, {zone} down"),
+                    format!("{ready}/{total}, 1 zone down"),
+                    format!("{ready}/{total} zone down"),
+                ],
+                w(Column::Nodes),
+            ),
+            zones => first_fitting(
+                vec![
+                    format!("{ready}/{total}, {} zones down", zones.len()),
+                    format!("{ready}/{total} zones down"),
+                ],
+                w(Column::Nodes),
+            ),
+        };
+        (text, t.style(slot))
     } else if r.nodes.1 == 0 {
         // Nothing was ever read: the total is unknown too, not zero.
         ("?".into(), t.style(Slot::Unknown))
@@ -112,10 +188,24 @@ fn cells(app: &App, r: &LedgerRow) -> Vec<(String, Style)> {
         Some((f, total)) => (format!("{f}/{total}"), Style::new()),
         None => ("?".into(), t.style(Slot::Unknown)),
     };
-    let status = (
-        format!("{} {}", status_label(r.status), age(app.now, r.last_ok)),
-        t.style(status_slot(r.status)),
-    );
+    let label = super::ledger::status_label(r.status);
+    let status = match r.last_ok {
+        Some(_) => {
+            let ago = age(app.now, r.last_ok);
+            first_fitting(
+                vec![
+                    format!("{label} {ago} ago"),
+                    format!("{label} {ago}"),
+                    label.into(),
+                ],
+                w(Column::Status),
+            )
+        }
+        None => first_fitting(
+            vec![format!("{label}, never heard"), label.into()],
+            w(Column::Status),
+        ),
+    };
     let backup = match r.backup {
         Some(b) if app.now.as_second() - b.as_second() > BACKUP_WARN_SECS => {
             (age(app.now, Some(b)), t.style(Slot::Warn))
@@ -128,6 +218,13 @@ fn cells(app: &App, r: &LedgerRow) -> Vec<(String, Style)> {
         Some(d) => (d.to_string(), Style::new()),
         None => ("never".into(), t.style(Slot::Warn)),
     };
+    let change = match &r.change {
+        Some(flight) => (
+            flight.text(&r.id, app.now, w(Column::Change)),
+            t.style(flight.slot()),
+        ),
+        None => ("-".into(), muted),
+    };
     vec![
         (format!("{mark}{}", r.id), id_style),
         (r.env.clone(), Style::new().fg(t.accent(&r.env))),
@@ -136,15 +233,8 @@ fn cells(app: &App, r: &LedgerRow) -> Vec<(String, Style)> {
         version,
         nodes,
         gpus,
-        status,
-        (
-            r.change.clone().unwrap_or_else(|| "-".into()),
-            if r.change.is_some() {
-                t.style(Slot::Warn)
-            } else {
-                muted
-            },
-        ),
+        (status, t.style(status_slot(r.status))),
+        change,
         match &r.owner {
             Some(o) => (o.clone(), Style::new()),
             None => ("(none)".into(), t.style(Slot::Warn)),
@@ -154,161 +244,231 @@ fn cells(app: &App, r: &LedgerRow) -> Vec<(String, Style)> {
     ]
 }
 
+/// The summary line: what is shown and how it is sorted, then (as room allows) grouping,
+/// marks and which rows are in sight; a filter that names nothing is never left out.
+fn summary(app: &App, shown: usize, rows_note: Option<(String, bool)>) -> Vec<(u8, Span<'static>)> {
+    let t = &app.config.theme;
+    let state = &app.ledger_state;
+    let muted = t.style(Slot::Muted);
+    let mut parts = vec![
+        (
+            9,
+            Span::styled(format!("{shown} of {} clusters", app.rows.len()), muted),
+        ),
+        (
+            5,
+            Span::styled(
+                format!(" · sort {}", state.sort.order(state.ascending)),
+                muted,
+            ),
+        ),
+    ];
+    match state.grouping {
+        Grouping::None => {}
+        Grouping::Region => parts.push((4, Span::styled(" · grouped by region", muted))),
+        Grouping::Env => parts.push((4, Span::styled(" · grouped by env", muted))),
+    }
+    if !state.marks.is_empty() {
+        parts.push((
+            6,
+            Span::styled(format!(" · {} marked", state.marks.len()), muted),
+        ));
+    }
+    let unknown = super::ledger::unknown_filter_keys(&state.filter, &app.rows);
+    if !unknown.is_empty() {
+        parts.push((
+            8,
+            Span::styled(
+                format!(" · filter: {}", unknown.join("; ")),
+                t.style(Slot::Warn),
+            ),
+        ));
+    }
+    if let Some((note, above)) = rows_note {
+        let style = if above { t.style(Slot::Warn) } else { muted };
+        parts.push((7, Span::styled(note, style)));
+    }
+    parts
+}
+
+/// `kubeconfig contexts not in the ledger: a, b (+3 more)`, or nothing.
+fn unregistered_line(app: &App, width: usize) -> Option<Line<'static>> {
+    let contexts = &app.config.unregistered_contexts;
+    if contexts.is_empty() {
+        return None;
+    }
+    let t = &app.config.theme;
+    let what = counted(contexts.len() as i64, "kubeconfig context");
+    let forms: Vec<String> = (0..=contexts.len())
+        .rev()
+        .flat_map(|named| {
+            let list = contexts[..named].join(", ");
+            let more = contexts.len() - named;
+            let tail = match (named, more) {
+                (0, _) => String::new(),
+                (_, 0) => format!(": {list}"),
+                (_, more) => format!(": {list} (+{more} more)"),
+            };
+            [
+                format!("{what} not in the ledger{tail} (ledger reconcile)"),
+                format!("{what} not in the ledger{tail}"),
+            ]
+        })
+        .chain([
+            format!("{what} not in the ledger"),
+            format!("{} unregistered", contexts.len()),
+        ])
+        .collect();
+    Some(Line::styled(
+        first_fitting(forms, width),
+        t.style(Slot::Warn),
+    ))
+}
+
 /// Draws the ledger screen.
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.config.theme;
     let state = &app.ledger_state;
     let lines = state.lines(&app.rows);
-    let shown = lines.iter().filter(|l| matches!(l, Line::Row(_))).count();
+    let shown = lines.iter().filter(|l| matches!(l, Row::Row(_))).count();
     let visible: Vec<usize> = lines
         .iter()
         .filter_map(|l| match l {
-            Line::Row(i) => Some(*i),
+            Row::Row(i) => Some(*i),
             _ => None,
         })
         .collect();
     let selected = state.selected_pos(&app.rows, &visible);
-    let arrow = if state.ascending { "↑" } else { "↓" };
-    let group = match state.grouping {
-        Grouping::None => String::new(),
-        Grouping::Region => " · grouped by region".into(),
-        Grouping::Env => " · grouped by env".into(),
-    };
-    let marks = if state.marks.is_empty() {
-        String::new()
-    } else {
-        format!(" · {} marked", state.marks.len())
-    };
-    let unknown = super::ledger::unknown_filter_keys(&state.filter, &app.rows);
-    let problems = if unknown.is_empty() {
-        String::new()
-    } else {
-        format!(" · filter: {}", unknown.join("; "))
-    };
-    let summary = format!(
-        "{shown} of {} clusters · sort {} {arrow}{group}{marks}{problems}",
-        app.rows.len(),
-        sort_title(state.sort)
-    );
-    let summary_width = ratatui::text::Span::raw(summary.as_str()).width();
-    buf.set_stringn(
-        area.x,
-        area.y,
-        &summary,
-        usize::from(area.width),
-        t.style(if unknown.is_empty() {
-            Slot::Muted
-        } else {
-            Slot::Warn
-        }),
-    );
-    if let Some(notice) = &app.config.notice
-        && area.height > 4
-    {
-        buf.set_stringn(
-            area.x,
-            area.y + 1,
-            notice,
-            usize::from(area.width),
-            t.style(Slot::Unknown),
-        );
+    let width = usize::from(area.width);
+    // Lines above the table: the summary, the console's notice, the contexts the ledger
+    // does not list. On a short screen the table keeps at least three rows.
+    let mut above: Vec<Line> = Vec::new();
+    if let Some(notice) = &app.config.notice {
+        above.extend(canvas::wrap(
+            &Line::styled(notice.clone(), t.style(Slot::Unknown)),
+            width,
+        ));
     }
-    let top = if app.config.notice.is_some() && area.height > 4 {
-        2
-    } else {
-        1
-    };
+    above.extend(unregistered_line(app, width));
+    let room_above = usize::from(area.height).saturating_sub(5);
+    if above.len() > room_above {
+        above.truncate(room_above);
+    }
+    let top = 1 + above.len() as u16;
     let table = Rect {
         y: area.y + top,
         height: area.height.saturating_sub(top),
         ..area
     };
+    let cols = columns(&app.rows);
+    let chosen = fit_columns(&cols, &PRIORITY, table.width);
+    let col_widths = widths(&cols, &chosen, table.width);
+    let body = Rect {
+        y: table.y + 1,
+        height: table.height.saturating_sub(1),
+        ..table
+    };
+    let selected_line = lines
+        .iter()
+        .position(|l| *l == Row::Row(visible.get(selected).copied().unwrap_or(usize::MAX)))
+        .unwrap_or(0);
+    let height = usize::from(body.height);
+    let offset = scroll_offset(selected_line, lines.len(), height);
+    // Sorted worst first, the rows scrolled off the top are the ones that matter most:
+    // say that some are out of sight, and which.
+    let rows_note = (lines.len() > height && height > 0).then(|| {
+        let last = (offset + height).min(lines.len());
+        let note = if offset > 0 {
+            format!(
+                " · rows {}–{last} of {}, {offset} above",
+                offset + 1,
+                lines.len()
+            )
+        } else {
+            format!(" · rows {}–{last} of {}", offset + 1, lines.len())
+        };
+        (note, offset > 0)
+    });
+    let summary = canvas::fit_parts(summary(app, shown, rows_note), width);
+    canvas::line(buf, area.x, area.y, area.width, &summary);
+    for (i, line) in above.iter().enumerate() {
+        canvas::line(buf, area.x, area.y + 1 + i as u16, area.width, line);
+    }
     if table.height < 2 {
         return;
     }
-    let chosen = fit_columns(&COLS, &PRIORITY, table.width);
-    let body = header(buf, table, &COLS, &chosen, t.style(Slot::Title));
+    // The header marks the sort key with its direction.
+    let arrow = if state.ascending { "↑" } else { "↓" };
+    let titles: Vec<(String, Style)> = cols
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let title = if Column::ALL[i] == state.sort {
+                format!("{}{arrow}", c.title)
+            } else {
+                c.title.to_owned()
+            };
+            (fit(&title, usize::from(col_widths[i])), Style::new())
+        })
+        .collect();
+    row(
+        buf,
+        table,
+        table.y,
+        &cols,
+        &chosen,
+        &titles,
+        t.style(Slot::Title),
+    );
     if lines.is_empty() {
         let text = if app.rows.is_empty() {
             "the ledger has no clusters".to_string()
         } else {
             no_match_text(app, "cluster")
         };
-        buf.set_stringn(
-            body.x + 2,
-            body.y,
-            text,
-            usize::from(body.width),
+        canvas::wrapped(
+            buf,
+            Rect {
+                x: body.x + 2,
+                width: body.width.saturating_sub(2),
+                ..body
+            },
+            &[Line::styled(text, t.style(Slot::Muted))],
             t.style(Slot::Muted),
         );
         return;
     }
-    let selected_line = lines
-        .iter()
-        .position(|l| *l == Line::Row(visible.get(selected).copied().unwrap_or(usize::MAX)))
-        .unwrap_or(0);
-    let height = usize::from(body.height);
-    let offset = scroll_offset(selected_line, lines.len(), height);
-    // Sorted worst first, the rows scrolled off the top are the ones that matter most:
-    // say that some are out of sight, and which.
-    if lines.len() > height {
-        let last = (offset + height).min(lines.len());
-        let above = if offset > 0 {
-            format!(", {offset} above")
-        } else {
-            String::new()
-        };
-        let room = usize::from(area.width).saturating_sub(summary_width);
-        let full = format!(" · rows {}–{last} of {}{above}", offset + 1, lines.len());
-        let note = if full.chars().count() <= room {
-            Some(full)
-        } else {
-            // A narrow terminal keeps the part that matters.
-            Some(format!(" · ↑{offset}")).filter(|n| offset > 0 && n.chars().count() <= room)
-        };
-        if let Some(note) = note {
-            buf.set_stringn(
-                area.x
-                    + u16::try_from(summary_width)
-                        .unwrap_or(u16::MAX)
-                        .min(area.width),
-                area.y,
-                note,
-                room,
-                if offset > 0 {
-                    t.style(Slot::Warn)
-                } else {
-                    t.style(Slot::Muted)
-                },
-            );
-        }
-    }
     for (n, line) in lines.iter().skip(offset).take(height).enumerate() {
         let y = body.y + n as u16;
         match line {
-            Line::Group(name, count) => {
-                let text = format!("▾ {name} ({count})");
-                buf.set_stringn(
+            Row::Group(name, count) => {
+                let text = fit(&format!("▾ {name} ({count})"), usize::from(body.width));
+                canvas::text(
+                    buf,
                     body.x,
                     y,
-                    text,
-                    usize::from(body.width),
+                    body.width,
+                    &text,
                     t.style(Slot::Title).add_modifier(Modifier::UNDERLINED),
                 );
             }
-            Line::Row(i) => {
+            Row::Row(i) => {
                 let r = &app.rows[*i];
                 let base = if offset + n == selected_line {
                     t.style(Slot::Selection)
                 } else {
                     Style::new()
                 };
-                row(buf, body, y, &COLS, &chosen, &cells(app, r), base);
+                row(
+                    buf,
+                    body,
+                    y,
+                    &cols,
+                    &chosen,
+                    &cells(app, r, &col_widths),
+                    base,
+                );
             }
         }
     }
-}
-
-fn sort_title(c: Column) -> &'static str {
-    c.title()
 }

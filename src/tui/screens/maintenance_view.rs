@@ -6,12 +6,15 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+use ratatui::widgets::Borders;
 
 use super::maintenance::{COLUMNS, column, current_status, item, lanes, reasons, selected};
 use crate::model::run::{ItemId, ItemView, RunView, StepStatus};
+use crate::tui::action::Action;
 use crate::tui::app::App;
+use crate::tui::canvas;
 use crate::tui::format::{age, fit};
+use crate::tui::keymap::Context;
 use crate::tui::theme::{Slot, Theme};
 
 const NAME: usize = 24;
@@ -46,87 +49,170 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let runs = lanes(projection);
     if runs.is_empty() {
         let text = if app.activity.connected {
-            let cluster = crate::tui::keymap::Context::Cluster;
+            let cluster = Context::Cluster;
             let how = match (
-                app.key_on(cluster, crate::tui::action::Action::Mark),
-                app.key_on(cluster, crate::tui::action::Action::StartMaintenance),
+                app.key_on(cluster, Action::Mark),
+                app.key_on(cluster, Action::StartMaintenance),
             ) {
-                (Some(mark), Some(start)) => format!(": mark nodes with {mark}, then {start}"),
+                // A read-only console starts nothing: no key to offer.
+                (Some(mark), Some(start)) if !app.config.readonly => {
+                    format!(
+                        " Start one from a cluster's drill-down: mark nodes with {mark}, then {start}."
+                    )
+                }
                 _ => String::new(),
             };
-            format!(
-                "No maintenance runs in the journal. Start one from a cluster's drill-down{how}."
-            )
+            format!("No maintenance runs in the journal.{how}")
         } else {
             "No journal connected: maintenance runs cannot be shown.".to_string()
         };
-        Paragraph::new(Span::styled(text, t.style(Slot::Muted)))
-            .wrap(Wrap { trim: true })
-            .render(area, buf);
+        canvas::wrapped(
+            buf,
+            area,
+            &[Line::styled(text, t.style(Slot::Muted))],
+            t.style(Slot::Muted),
+        );
         return;
     }
+    let detail_h = if area.height >= 20 {
+        10
+    } else {
+        area.height / 2
+    };
     let [lanes_area, detail_area] =
-        Layout::vertical([Constraint::Min(4), Constraint::Length(10)]).areas(area);
+        Layout::vertical([Constraint::Min(4), Constraint::Length(detail_h)]).areas(area);
     let sel = selected(&app.maintenance_state, projection);
     let width = usize::from(lanes_area.width);
+    // The step grid when its columns can hold `STUCK 25m`; on a narrower screen each
+    // card says its step and status in words.
+    let grid = width >= NAME + 1 + COLUMNS.len() * 10;
     let col_w = (width.saturating_sub(NAME + 1) / COLUMNS.len()).max(6);
+    let headers: Vec<Vec<Line>> = runs
+        .iter()
+        .map(|run| lane_header(app, run, width))
+        .collect();
     // Where the selected card's line is, so only the visible window of lines is built:
-    // a lane is its header, the column heads, one line per node and a blank line.
+    // a lane is its header lines, the column heads, one line per node and a blank line.
     let mut selected_line = 0;
     let mut n = 0;
-    for run in &runs {
+    for (run, head) in runs.iter().zip(&headers) {
         if let Some((r, i)) = &sel
             && *r == run.id
             && let Some(pos) = run.order.iter().position(|x| x == i)
         {
-            selected_line = n + 2 + pos;
+            selected_line = n + head.len() + 1 + pos;
         }
-        n += run.order.len() + 3;
+        n += run.order.len() + head.len() + 2;
     }
+    let total = n;
     let visible = usize::from(lanes_area.height);
     let offset = selected_line.saturating_sub(visible.saturating_sub(2));
     let shown = offset..offset + visible;
     let mut lines: Vec<Line> = Vec::new();
     let mut n = 0;
-    for run in &runs {
-        if shown.contains(&n) {
-            lines.push(lane_header(app, run));
-        }
-        if shown.contains(&(n + 1)) {
-            let mut head = format!("  {:<w$}", "NODE", w = NAME - 2);
-            for step in COLUMNS {
-                head.push_str(&format!(
-                    "{:<col_w$}",
-                    fit(&step_head(step, col_w - 1), col_w - 1)
-                ));
+    for (run, head) in runs.iter().zip(headers) {
+        let h = head.len();
+        for (k, line) in head.into_iter().enumerate() {
+            if shown.contains(&(n + k)) {
+                lines.push(line);
             }
-            lines.push(Line::styled(head, t.style(Slot::Muted)));
+        }
+        if shown.contains(&(n + h)) {
+            let line = if grid {
+                let mut text = format!("  {:<w$}", "NODE", w = NAME - 2);
+                for step in COLUMNS {
+                    text.push_str(&format!(
+                        "{:<col_w$}",
+                        fit(&step_head(step, col_w - 1), col_w - 1)
+                    ));
+                }
+                text
+            } else {
+                format!("  {:<w$}STEP · STATUS", "NODE", w = name_cells(width) + 1)
+            };
+            lines.push(Line::styled(line, t.style(Slot::Muted)));
         }
         for (k, item_id) in run.order.iter().enumerate() {
-            if !shown.contains(&(n + 2 + k)) {
+            if !shown.contains(&(n + h + 1 + k)) {
                 continue;
             }
             let is_sel = sel
                 .as_ref()
                 .is_some_and(|(r, i)| *r == run.id && i == item_id);
-            lines.push(card_line(
-                app,
-                item_id,
-                run.items.get(item_id),
-                is_sel,
-                col_w,
-            ));
+            let view = run.items.get(item_id);
+            lines.push(if grid {
+                card_line(app, item_id, view, is_sel, col_w)
+            } else {
+                card_words(app, item_id, view, is_sel, width)
+            });
         }
-        if shown.contains(&(n + 2 + run.order.len())) {
+        if shown.contains(&(n + h + 1 + run.order.len())) {
             lines.push(Line::raw(""));
         }
-        n += run.order.len() + 3;
+        n += run.order.len() + h + 2;
         if n >= shown.end {
             break;
         }
     }
-    Paragraph::new(lines).render(lanes_area, buf);
+    // Lanes below the window are counted on its last row.
+    if total > shown.end && lines.len() >= visible && visible > 1 {
+        lines.truncate(visible - 1);
+        lines.push(Line::styled(
+            canvas::more_text(total - (shown.end - 1), width),
+            t.style(Slot::Muted),
+        ));
+    }
+    canvas::rows(buf, lanes_area, &lines, t.style(Slot::Muted));
     detail(app, sel, detail_area, buf);
+}
+
+/// Cells for a node's name in the narrow form of a lane.
+fn name_cells(width: usize) -> usize {
+    (width / 2).clamp(8, NAME)
+}
+
+/// A card on a narrow screen: the node, then its step and status in words.
+fn card_words(
+    app: &App,
+    item_id: &ItemId,
+    view: Option<&ItemView>,
+    is_sel: bool,
+    width: usize,
+) -> Line<'static> {
+    let t = &app.config.theme;
+    let name_w = name_cells(width);
+    let name = Span::styled(
+        format!(
+            "{}{:<w$} ",
+            if is_sel { "▶ " } else { "  " },
+            fit(item_id.as_str(), name_w),
+            w = name_w
+        ),
+        if is_sel {
+            t.style(Slot::Selection)
+        } else {
+            t.style(Slot::Text)
+        },
+    );
+    let room = width.saturating_sub(name_w + 3);
+    let (text, style) = match view.and_then(|v| v.current_step().map(|(step, s)| (v, step, s))) {
+        Some((v, _, _)) if column(v) == Some(COLUMNS.len() - 1) => {
+            ("✓ done".to_owned(), t.style(Slot::Ok))
+        }
+        Some((v, step, s)) => {
+            let mark = if retrying(v, &s.status).is_some() {
+                " !"
+            } else {
+                ""
+            };
+            (
+                format!("{step} {}{mark}", card_text(app, &s.status, s.since)),
+                t.style(step_slot(&s.status)).add_modifier(Modifier::BOLD),
+            )
+        }
+        None => ("pending".to_owned(), t.style(Slot::Muted)),
+    };
+    Line::from(vec![name, Span::styled(fit(&text, room), style)])
 }
 
 /// One node's line: its name, then a cell per step column.
@@ -215,7 +301,10 @@ fn step_head(step: crate::model::maintenance::Step, cells: usize) -> String {
     .to_string()
 }
 
-fn lane_header(app: &App, run: &RunView) -> Line<'static> {
+/// A lane's header: its run, status, stuck count, title and who started it on one line
+/// (what needs a person kept longest on a narrow screen), then each pause holding it on
+/// lines of its own, whole.
+fn lane_header(app: &App, run: &RunView, width: usize) -> Vec<Line<'static>> {
     let t = &app.config.theme;
     let projection = &app.activity.journal.projection;
     let status = projection.effective_status(run);
@@ -232,35 +321,44 @@ fn lane_header(app: &App, run: &RunView) -> Line<'static> {
         .filter_map(current_status)
         .filter(|s| matches!(s, StepStatus::Blocked { .. }))
         .count();
-    // What needs a person comes first, so a narrow terminal cuts the title, not the
-    // status, the stuck count or the pauses.
-    let mut spans = vec![
-        Span::styled(format!("▌{} ", run.id), t.style(Slot::Title)),
-        Span::styled(status.word().to_uppercase(), t.style(status_slot)),
+    let mut parts = vec![
+        (
+            9,
+            Span::styled(format!("▌{} ", run.id), t.style(Slot::Title)),
+        ),
+        (
+            9,
+            Span::styled(status.word().to_uppercase(), t.style(status_slot)),
+        ),
     ];
     if stuck > 0 {
-        spans.push(Span::styled(
-            format!(" · {stuck} STUCK"),
-            t.style(Slot::Critical),
+        parts.push((
+            8,
+            Span::styled(format!(" · {stuck} STUCK"), t.style(Slot::Critical)),
         ));
     }
-    for p in projection.pauses_for(run) {
-        spans.push(Span::styled(
-            format!(" ({}: {})", p.scope, p.reason),
-            t.style(Slot::Paused),
-        ));
-    }
-    spans.push(Span::raw(format!(" · {}", run.title)));
-    spans.push(Span::styled(
-        format!(
-            " · {} · by {} · {} ago",
-            crate::tui::format::counted(run.order.len() as i64, "node"),
-            run.created_by,
-            age(app.now, Some(run.created_at))
+    parts.push((5, Span::raw(format!(" · {}", run.title))));
+    parts.push((
+        3,
+        Span::styled(
+            format!(
+                " · {} · by {} · {} ago",
+                crate::tui::format::counted(run.order.len() as i64, "node"),
+                run.created_by,
+                age(app.now, Some(run.created_at))
+            ),
+            t.style(Slot::Muted),
         ),
-        t.style(Slot::Muted),
     ));
-    Line::from(spans)
+    let mut lines = vec![canvas::fit_parts(parts, width)];
+    for p in projection.pauses_for(run) {
+        let pause = Line::styled(
+            format!("  paused ({}) by {}: {}", p.scope, p.by, p.reason),
+            t.style(Slot::Paused),
+        );
+        lines.extend(canvas::wrap(&pause, width));
+    }
+    lines
 }
 
 fn detail(
@@ -270,12 +368,8 @@ fn detail(
     buf: &mut Buffer,
 ) {
     let t: &Theme = &app.config.theme;
-    let block = Block::new()
-        .borders(Borders::TOP)
-        .border_style(t.style(Slot::Border))
-        .title(Span::styled(" selected node ", t.style(Slot::Title)));
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let title = Line::styled(" selected node ", t.style(Slot::Title));
+    let inner = canvas::panel(buf, area, Borders::TOP, t.style(Slot::Border), Some(&title));
     let projection = &app.activity.journal.projection;
     let Some((run, item_id)) = sel else { return };
     let Some(view) = item(projection, &run, &item_id) else {
@@ -316,16 +410,51 @@ fn detail(
             t.style(Slot::Warn),
         ));
     }
+    // What a running step waits for (a PDB that would refuse, capacity, a cluster that
+    // may not be changed), before it is overdue.
+    if let Some(waiting) = view
+        .waiting
+        .as_ref()
+        .filter(|_| current_status(view) == Some(&StepStatus::Running))
+    {
+        lines.push(Line::styled(
+            format!(
+                "waits, {} so far: {}",
+                age(app.now, Some(waiting.since)),
+                waiting.why
+            ),
+            t.style(Slot::Warn),
+        ));
+    }
+    // The keys a person has here, as the keymap binds them; none in read-only mode.
+    let keys = |hints: &[(Action, &str)]| -> Option<String> {
+        if app.config.readonly {
+            return None;
+        }
+        let said: Vec<String> = hints
+            .iter()
+            .filter_map(|(action, does)| {
+                app.key_on(Context::Maintenance, *action)
+                    .map(|key| format!("{key} {does}"))
+            })
+            .collect();
+        (!said.is_empty()).then(|| said.join(" · "))
+    };
     match current_status(view) {
         Some(StepStatus::Blocked { reason }) => {
             lines.push(Line::styled("stuck because:", t.style(Slot::Critical)));
             for r in reasons(reason) {
                 lines.push(Line::raw(format!("  • {r}")));
             }
-            lines.push(Line::styled(
-                "h hands it to a person · t takes it over · nothing is forced",
-                t.style(Slot::Muted),
-            ));
+            if let Some(keys) = keys(&[
+                (Action::HandOff, "hands it to a person"),
+                (Action::TakeOver, "takes it over"),
+            ]) {
+                lines.push(Line::styled(
+                    format!("{keys} · nothing is forced"),
+                    t.style(Slot::Muted),
+                ));
+            }
         }
         Some(StepStatus::HandedOff { to, note }) => {
             let since = view
@@ -342,10 +471,9 @@ fn detail(
                 let lead = if i == 0 { "note: " } else { "      " };
                 lines.push(Line::raw(format!("{lead}{part}")));
             }
-            lines.push(Line::styled(
-                "r returns it: done, retry or abort",
-                t.style(Slot::Muted),
-            ));
+            if let Some(keys) = keys(&[(Action::ReturnItem, "returns it: done, retry or abort")]) {
+                lines.push(Line::styled(keys, t.style(Slot::Muted)));
+            }
         }
         Some(StepStatus::Failed { error }) => {
             lines.push(Line::styled(
@@ -364,9 +492,7 @@ fn detail(
             t.style(Slot::Warn),
         ));
     }
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .render(inner, buf);
+    canvas::wrapped(buf, inner, &lines, t.style(Slot::Muted));
 }
 
 /// The call the item's running step last had refused, while the step keeps trying.

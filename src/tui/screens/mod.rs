@@ -2,6 +2,7 @@
 //! module that draws it.
 
 pub mod capacity;
+pub mod capacity_fleet_view;
 pub mod capacity_panels;
 pub mod capacity_view;
 pub mod cluster;
@@ -13,6 +14,7 @@ pub mod maintenance_view;
 pub mod node;
 pub mod node_view;
 pub mod palette_view;
+pub mod pdb_pods;
 pub mod rollouts;
 pub mod rollouts_view;
 pub mod table;

@@ -5,7 +5,6 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget};
 
 use super::cluster::readiness_label;
 use super::node::{NodePageState, pod_rows};
@@ -13,6 +12,7 @@ use super::table::{Col, fit_columns, header, row, scroll_offset};
 use crate::model::capacity::format_amount;
 use crate::model::fleet::{Dimension, MaintenanceState, NodeView, Readiness, Schedulability};
 use crate::tui::app::App;
+use crate::tui::canvas;
 use crate::tui::fleet_data::{ClusterFacts, NodeFacts};
 use crate::tui::format::{counted, fit};
 use crate::tui::theme::Slot;
@@ -76,14 +76,18 @@ pub fn draw(app: &App, state: &NodePageState, area: Rect, buf: &mut Buffer) {
             .map(|i| (f, i))
     });
     let Some((facts, i)) = found else {
-        buf.set_stringn(
-            area.x + 2,
-            area.y,
-            format!(
-                "node {} is not in cluster {}'s current data (removed, or the cluster has none)",
-                state.node, state.cluster
-            ),
-            usize::from(area.width),
+        let text = format!(
+            "node {} is not in cluster {}'s current data (removed, or the cluster has none)",
+            state.node, state.cluster
+        );
+        canvas::wrapped(
+            buf,
+            Rect {
+                x: area.x + 2,
+                width: area.width.saturating_sub(2),
+                ..area
+            },
+            &[Line::styled(text, t.style(Slot::Unknown))],
             t.style(Slot::Unknown),
         );
         return;
@@ -94,12 +98,22 @@ pub fn draw(app: &App, state: &NodePageState, area: Rect, buf: &mut Buffer) {
         .cluster(&state.cluster)
         .is_some_and(|c| c.status.data_usable());
     let head = head_lines(app, facts, node, &facts.nodes[i], usable, area.width);
-    let [top, pods_area] = Layout::vertical([
-        Constraint::Length(head.len() as u16 + 1),
-        Constraint::Min(2),
-    ])
-    .areas(area);
-    Paragraph::new(head).render(top, buf);
+    // The head wraps at words and keeps at most half the page (saying what it left out).
+    let head = canvas::wrap_all(&head, area.width);
+    let head_h = u16::try_from(head.len())
+        .unwrap_or(u16::MAX)
+        .min(area.height / 2);
+    let [top, pods_area] =
+        Layout::vertical([Constraint::Length(head_h + 1), Constraint::Min(2)]).areas(area);
+    canvas::rows(
+        buf,
+        Rect {
+            height: head_h,
+            ..top
+        },
+        &head,
+        t.style(Slot::Muted),
+    );
     draw_pods(app, state, facts, pods_area, buf);
 }
 
@@ -243,11 +257,12 @@ fn draw_pods(app: &App, state: &NodePageState, facts: &ClusterFacts, area: Rect,
             counted(rows.len() as i64, "pod")
         )
     };
-    buf.set_stringn(
+    canvas::text(
+        buf,
         area.x,
         area.y,
-        title,
-        usize::from(area.width),
+        area.width,
+        &fit(&title, usize::from(area.width)),
         t.style(if trouble == 0 {
             Slot::Title
         } else {
@@ -275,11 +290,15 @@ fn draw_pods(app: &App, state: &NodePageState, facts: &ClusterFacts, area: Rect,
     let chosen = fit_columns(&cols, &PRIORITY, table.width);
     let body = header(buf, table, &cols, &chosen, t.style(Slot::Title));
     if rows.is_empty() {
-        buf.set_stringn(
+        canvas::text(
+            buf,
             body.x + 2,
             body.y,
-            "no pod holds resources on this node",
-            usize::from(body.width),
+            body.width.saturating_sub(2),
+            &fit(
+                "no pod holds resources on this node",
+                usize::from(body.width.saturating_sub(2)),
+            ),
             t.style(Slot::Muted),
         );
         return;

@@ -6,6 +6,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::tui::app::App;
+use crate::tui::canvas;
+use crate::tui::format::fit;
 use crate::tui::palette::PaletteState;
 use crate::tui::theme::Slot;
 use crate::tui::view::overlay_block;
@@ -25,16 +27,22 @@ pub fn draw(app: &App, state: &PaletteState, area: Rect, buf: &mut Buffer) {
         Span::raw(state.input.clone()),
         Span::styled("█", t.style(Slot::Muted)),
     ]);
-    buf.set_line(inner.x, inner.y, &prompt, inner.width);
+    canvas::line(buf, inner.x, inner.y, inner.width, &prompt);
     let rows = usize::from(inner.height.saturating_sub(1));
     let offset = state.selected.saturating_sub(rows.saturating_sub(1));
     if state.matches.is_empty() {
         let hint = crate::tui::palette::unmatched_hint(&state.input, &app.candidates);
-        buf.set_stringn(
-            inner.x,
-            inner.y + 1,
-            hint.as_deref().unwrap_or("no match"),
-            usize::from(inner.width),
+        canvas::wrapped(
+            buf,
+            Rect {
+                y: inner.y + 1,
+                height: inner.height.saturating_sub(1),
+                ..inner
+            },
+            &[Line::styled(
+                hint.unwrap_or_else(|| "no match".into()),
+                t.style(Slot::Muted),
+            )],
             t.style(Slot::Muted),
         );
     }
@@ -46,13 +54,19 @@ pub fn draw(app: &App, state: &PaletteState, area: Rect, buf: &mut Buffer) {
             Style::new()
         };
         buf.set_style(Rect::new(inner.x, y, inner.width, 1), base);
+        // The label whole when it can be, the detail in what is left.
+        let width = usize::from(inner.width);
+        let label_w = (width * 3 / 5).clamp(1, 40);
+        let label = fit(&entry.label, label_w);
+        let pad = label_w.saturating_sub(unicode_width::UnicodeWidthStr::width(label.as_str()));
+        let detail = fit(&entry.detail, width.saturating_sub(label_w + 1));
         let line = Line::from(vec![
             Span::styled(
-                format!("{:<40}", entry.label),
+                format!("{label}{} ", " ".repeat(pad)),
                 base.patch(t.style(Slot::Text)),
             ),
-            Span::styled(entry.detail.clone(), base.patch(t.style(Slot::Muted))),
+            Span::styled(detail, base.patch(t.style(Slot::Muted))),
         ]);
-        buf.set_line(inner.x, y, &line, inner.width);
+        canvas::line(buf, inner.x, y, inner.width, &line);
     }
 }

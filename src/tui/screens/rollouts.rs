@@ -121,13 +121,22 @@ pub fn cell(item: Option<&ItemView>) -> CellState {
     }
 }
 
-/// (verified, total) clusters of batch `index`.
+/// (finished, total) clusters of batch `index`: verified or failed. A cluster the halt
+/// names is not finished whatever its own checks said (a canary that verified and then
+/// halted on its metrics is where the rollout stopped, not a batch done): a halted
+/// batch's bar is never full.
 pub fn progress(run: &RunView, index: usize) -> (usize, usize) {
     let Some(batch) = run.batches.get(index) else {
         return (0, 0);
     };
+    let halted_here = matches!(
+        run.rollout.batches.get(&index),
+        Some(BatchPhase::Halted { .. })
+    );
+    let named = halted_on(run);
     let done = batch
         .iter()
+        .filter(|c| !(halted_here && named.contains(&c.as_str())))
         .filter(|c| {
             matches!(
                 cell(run.items.get(*c)),
@@ -374,5 +383,31 @@ mod tests {
             true,
             "c2: verification UNKNOWN: prometheus unreachable".to_string()
         )));
+    }
+
+    #[test]
+    fn a_halted_canary_is_not_a_finished_batch() {
+        let digest = ReleaseDigest("sha256:ab".into());
+        let passed = ItemView {
+            staged: Some(digest.clone()),
+            applied: Some(digest),
+            verified: Some(VerifyOutcome::Pass),
+            ..ItemView::default()
+        };
+        let mut run = run_with(vec![("canary", passed)]);
+        assert_eq!(progress(&run, 0), (1, 1), "verified, not halted: done");
+        // The gate after it found no metrics: the rollout halts naming the canary.
+        let why = HaltReason::MetricsUnknown {
+            clusters: vec![("canary".into(), "no Prometheus configured".into())],
+        };
+        run.rollout
+            .batches
+            .insert(0, BatchPhase::Halted { why: why.clone() });
+        run.rollout.halted = Some(why);
+        assert_eq!(
+            progress(&run, 0),
+            (0, 1),
+            "the bar of a halted canary is not full"
+        );
     }
 }

@@ -5,11 +5,12 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+use ratatui::widgets::Borders;
 
 use super::rollouts::{CellState, cell, gates, phase_text, progress, runs, selected_in, stage_of};
 use crate::model::run::RunView;
 use crate::tui::app::App;
+use crate::tui::canvas;
 use crate::tui::format::{age, bar, fit, fit_middle};
 use crate::tui::theme::Slot;
 use unicode_width::UnicodeWidthStr;
@@ -40,21 +41,34 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         } else {
             "No journal connected: rollouts cannot be shown."
         };
-        Paragraph::new(Span::styled(text, t.style(Slot::Muted)))
-            .wrap(Wrap { trim: true })
-            .render(area, buf);
+        canvas::wrapped(
+            buf,
+            area,
+            &[Line::styled(text, t.style(Slot::Muted))],
+            t.style(Slot::Muted),
+        );
         return;
     }
     // Ids end in a number that tells runs of one rollout file apart: the list is as wide
-    // as the longest id needs (up to a third of the screen) rather than cutting them.
+    // as the longest id needs (up to a third of the screen) rather than cutting them. On a
+    // narrow screen the list goes on top, a few rows high, and the run gets the width.
     let longest = all.iter().map(|r| r.id.as_str().width()).max().unwrap_or(0);
-    let list_w = (longest + RUN_LIST_EXTRA).clamp(34, usize::from(area.width / 3).max(34));
-    let id_cells = list_w - RUN_LIST_EXTRA;
-    let [list, body] = Layout::horizontal([
-        Constraint::Length(u16::try_from(list_w).unwrap_or(34)),
-        Constraint::Min(20),
-    ])
-    .areas(area);
+    let stacked = area.width < 100;
+    let (list, body, list_w) = if stacked {
+        let rows = u16::try_from(all.len() + 1).unwrap_or(u16::MAX).min(4);
+        let [list, body] =
+            Layout::vertical([Constraint::Length(rows), Constraint::Min(3)]).areas(area);
+        (list, body, usize::from(area.width))
+    } else {
+        let list_w = (longest + RUN_LIST_EXTRA).clamp(34, usize::from(area.width / 3).max(34));
+        let [list, body] = Layout::horizontal([
+            Constraint::Length(u16::try_from(list_w).unwrap_or(34)),
+            Constraint::Min(20),
+        ])
+        .areas(area);
+        (list, body, list_w)
+    };
+    let id_cells = list_w.saturating_sub(RUN_LIST_EXTRA).min(longest.max(8));
     let current = selected_in(&app.rollouts_state, &all);
     // The list scrolls so that the selected run (the one the keys act on) stays in view.
     let rows = usize::from(list.height.saturating_sub(1)).max(1);
@@ -62,7 +76,12 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         .and_then(|c| all.iter().position(|run| run.id == c.id))
         .unwrap_or(0);
     let first = (selected_at + 1).saturating_sub(rows);
-    let mut lines = vec![Line::styled("RUN · STATUS", t.style(Slot::Muted))];
+    let heading = if all.len() > rows {
+        format!("RUN · STATUS ({} runs, ↑↓)", all.len())
+    } else {
+        "RUN · STATUS".to_owned()
+    };
+    let mut lines = vec![Line::styled(heading, t.style(Slot::Muted))];
     for run in all.iter().skip(first).take(rows) {
         let is_sel = current.is_some_and(|c| c.id == run.id);
         let status = projection.effective_status(run);
@@ -83,12 +102,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             Span::styled(format!(" {}", status.word()), t.style(run_slot(&status))),
         ]));
     }
-    Paragraph::new(lines).render(list, buf);
-    let block = Block::new()
-        .borders(Borders::LEFT)
-        .border_style(t.style(Slot::Border));
-    let inner = block.inner(body);
-    block.render(body, buf);
+    canvas::rows(buf, list, &lines, t.style(Slot::Muted));
+    let borders = if stacked { Borders::TOP } else { Borders::LEFT };
+    let inner = canvas::panel(buf, body, borders, t.style(Slot::Border), None);
     if let Some(run) = current {
         detail(app, run, inner, buf);
     }
@@ -185,7 +201,7 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
         legend(app, CellState::Verified),
         legend(app, CellState::Failed),
         legend(app, CellState::Unknown),
-        Span::styled("! halted on", t.style(Slot::Critical)),
+        Span::styled("!\u{a0}halted\u{a0}on", t.style(Slot::Critical)),
     ]));
     let cell_w = 20usize;
     let per_row = (usize::from(area.width).saturating_sub(2) / cell_w).max(1);
@@ -218,6 +234,9 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("GATES", t.style(Slot::Title)));
+    if let Some(gates) = &app.config.rollout_gates {
+        lines.push(Line::styled(format!("  {gates}"), t.style(Slot::Muted)));
+    }
     for (alarm, text) in gates(run, spec.as_deref()) {
         lines.push(Line::styled(
             format!("  {text}"),
@@ -246,14 +265,13 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
             t.style(Slot::Muted),
         )),
     }
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .render(area, buf);
+    canvas::wrapped(buf, area, &lines, t.style(Slot::Muted));
 }
 
+/// One entry of the grid's legend; its mark and word never part when the line wraps.
 fn legend(app: &App, state: CellState) -> Span<'static> {
     Span::styled(
-        format!("{} {}  ", state.glyph(), state.word()),
+        format!("{}\u{a0}{}  ", state.glyph(), state.word()),
         app.config.theme.style(cell_slot(state)),
     )
 }

@@ -30,6 +30,25 @@ pub fn fit_columns(cols: &[Col], priority: &[usize], width: u16) -> Vec<usize> {
     chosen
 }
 
+/// The width each column gets in a table `width` cells wide, indexed like `cols` (0 for a
+/// column not chosen): its own, the last chosen one taking what is left of the line.
+pub fn widths(cols: &[Col], chosen: &[usize], width: u16) -> Vec<u16> {
+    let mut out = vec![0; cols.len()];
+    let mut x = 0u16;
+    for &i in chosen {
+        if x >= width {
+            break;
+        }
+        out[i] = if chosen.last() == Some(&i) {
+            width - x
+        } else {
+            cols[i].width.min(width - x)
+        };
+        x += cols[i].width + 1;
+    }
+    out
+}
+
 /// Writes one row of cells at `y`; `base` styles the whole row (selection).
 pub fn row(
     buf: &mut Buffer,
@@ -58,7 +77,7 @@ pub fn row(
         if let Some((text, style)) = cells.get(i) {
             // A cut cell says so (`…`): a name or reason cut silently reads as whole.
             let text = crate::tui::format::fit(text, usize::from(width));
-            buf.set_stringn(x, y, text, usize::from(width), base.patch(*style));
+            crate::tui::canvas::text(buf, x, y, width, &text, base.patch(*style));
         }
         x += cols[i].width + 1;
     }

@@ -4,14 +4,15 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::table::no_match_text;
 use super::table::scroll_offset;
 use super::timeline::{problems, selected_pos, visible};
 use crate::model::run::{Event, describe};
+use crate::tui::action::Action;
 use crate::tui::app::App;
-use crate::tui::format::{fit, one_line};
+use crate::tui::canvas;
+use crate::tui::format::{fit, fit_middle, one_line};
 use crate::tui::theme::Slot;
 use crate::tui::view::{centred, overlay_block};
 
@@ -32,45 +33,54 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let events = &app.activity.journal.events;
     let shown = visible(state, events, app.now);
     // The feed leaves out the engine's raw observations: sequence numbers have gaps.
-    let count = format!(
-        "{} of {} events (engine observations not listed)",
-        shown.len(),
-        events.len()
-    );
-    let rest = format!(
-        " · {}{}",
-        if state.follow {
-            "LIVE TAIL (f stops)"
-        } else {
-            "paused tail (f follows)"
-        },
-        if state.filter.is_empty() {
-            String::new()
-        } else {
-            format!(" · filter: {}", state.filter.text)
-        }
-    );
+    let muted = t.style(Slot::Muted);
+    let tail = match (state.follow, app.key_hint(Action::Follow, "")) {
+        (true, Some(key)) => format!(" · LIVE TAIL ({}stops)", key),
+        (true, None) => " · LIVE TAIL".to_owned(),
+        (false, Some(key)) => format!(" · paused tail ({}follows)", key),
+        (false, None) => " · paused tail".to_owned(),
+    };
+    let mut parts = vec![
+        (
+            9,
+            Span::styled(format!("{} of {} events", shown.len(), events.len()), muted),
+        ),
+        (3, Span::styled(" (engine observations not listed)", muted)),
+    ];
     // Terms the filter cannot read are said (and not applied), right after the count.
     let problems = problems(&state.filter.text);
-    let mut spans = vec![Span::styled(count, t.style(Slot::Muted))];
     if !problems.is_empty() {
-        spans.push(Span::styled(
-            format!(" · not applied: {}", problems.join(" · ")),
-            t.style(Slot::Warn),
+        parts.push((
+            8,
+            Span::styled(
+                format!(" · not applied: {}", problems.join(" · ")),
+                t.style(Slot::Warn),
+            ),
         ));
     }
-    spans.push(Span::styled(rest, t.style(Slot::Muted)));
-    buf.set_line(area.x, area.y, &Line::from(spans), area.width);
+    parts.push((7, Span::styled(tail, muted)));
+    if !state.filter.is_empty() {
+        parts.push((
+            6,
+            Span::styled(format!(" · filter: {}", state.filter.text), muted),
+        ));
+    }
+    let summary = canvas::fit_parts(parts, usize::from(area.width));
+    canvas::line(buf, area.x, area.y, area.width, &summary);
     if area.height < 3 {
         return;
     }
     if shown.is_empty() && !events.is_empty() {
-        buf.set_stringn(
-            area.x + 2,
-            area.y + 2,
-            no_match_text(app, "event"),
-            usize::from(area.width.saturating_sub(2)),
-            t.style(Slot::Muted),
+        canvas::wrapped(
+            buf,
+            Rect::new(
+                area.x + 2,
+                area.y + 2,
+                area.width.saturating_sub(2),
+                area.height - 2,
+            ),
+            &[Line::styled(no_match_text(app, "event"), muted)],
+            muted,
         );
     }
     // What happened is the point of a row: on a narrow terminal the other columns give
@@ -89,16 +99,14 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         "  {:<6} {:<8} {:<actor_w$} {kind_head}{:<cluster_w$} {}",
         "SEQ", "TIME", "ACTOR", "CLUSTER", "WHAT"
     );
-    buf.set_stringn(
-        area.x,
-        area.y + 1,
-        cols,
-        usize::from(area.width),
-        t.style(Slot::Muted),
-    );
+    canvas::text(buf, area.x, area.y + 1, area.width, &cols, muted);
     let height = usize::from(area.height - 2);
     let pos = selected_pos(state, &shown);
     let offset = scroll_offset(pos, shown.len(), height);
+    // What happened takes the rest of the row, cut after a whole word (`enter` shows
+    // the event in full).
+    let what_w = usize::from(area.width)
+        .saturating_sub(2 + 7 + 9 + actor_w + 1 + kind_w + usize::from(kind_w > 0) + cluster_w + 1);
     for (n, e) in shown.iter().skip(offset).take(height).enumerate() {
         let y = area.y + 2 + n as u16;
         let is_sel = offset + n == pos;
@@ -125,14 +133,18 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             Span::styled(
                 format!(
                     "{:<cluster_w$} ",
-                    fit(
+                    // Cut in the middle: cluster ids differ at their ends.
+                    fit_middle(
                         e.event.cluster.as_ref().map_or("-", |c| c.0.as_str()),
                         cluster_w
                     )
                 ),
                 t.style(Slot::Muted),
             ),
-            Span::styled(one_line(&describe(e)), t.style(kind_slot(&kind))),
+            Span::styled(
+                fit(&one_line(&describe(e)), what_w),
+                t.style(kind_slot(&kind)),
+            ),
         ]);
         if is_sel {
             buf.set_style(
@@ -140,7 +152,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                 t.style(Slot::Selection),
             );
         }
-        buf.set_line(area.x, y, &line, area.width);
+        canvas::line(buf, area.x, y, area.width, &line);
     }
     if let Some(seq) = state.detail
         && let Some(e) = events.iter().find(|e| e.seq.0 == seq)
@@ -196,7 +208,5 @@ fn detail(app: &App, e: &Event, area: Rect, buf: &mut Buffer) {
     lines.push(Line::raw(""));
     let pretty = serde_json::to_string_pretty(&payload).unwrap_or_else(|_| payload.to_string());
     lines.extend(pretty.lines().map(|l| Line::raw(l.to_owned())));
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .render(inner, buf);
+    canvas::wrapped_values(buf, inner, &lines, app.config.theme.style(Slot::Muted));
 }

@@ -10,53 +10,75 @@ fn named(id: &str, mut view: ClusterView) -> ClusterView {
     view
 }
 
+/// The cluster reports each `(namespace, ReplicaSet, Deployment)` as controlled so.
+fn deployed(mut view: ClusterView, owners: &[(&str, &str, &str)]) -> ClusterView {
+    for (namespace, replica_set, deployment) in owners {
+        view.controllers.set(
+            (*namespace).into(),
+            "ReplicaSet".into(),
+            (*replica_set).into(),
+            Some(crate::model::fleet::OwnerRef {
+                kind: "Deployment".into(),
+                name: (*deployment).into(),
+            }),
+        );
+    }
+    view
+}
+
 #[test]
 fn siblings_running_the_workload_take_what_fits_and_say_why_the_rest_cannot_move() {
     // The lost cluster runs three 6-core web pods, an 8-GPU job and a database whose
     // zonal volume holds it, plus a DaemonSet pod (not movable: every cluster has its own).
-    let lost = named(
-        "lost",
-        cluster(
-            vec![
-                node("l0", "a").build(),
-                node("l1", "a").build(),
-                node("lg", "a")
-                    .gpus(8)
-                    .label("pool", "gpu")
-                    .taint("nvidia.com/gpu", TaintEffect::NoSchedule)
-                    .build(),
-            ],
-            vec![
-                pod("web-0", Some("l0"))
-                    .owner("shop", "ReplicaSet", "web-5f6c7d8e9a")
-                    .cpu(6000)
-                    .build(),
-                pod("web-1", Some("l0"))
-                    .owner("shop", "ReplicaSet", "web-5f6c7d8e9a")
-                    .cpu(6000)
-                    .build(),
-                pod("web-2", Some("l1"))
-                    .owner("shop", "ReplicaSet", "web-5f6c7d8e9a")
-                    .cpu(6000)
-                    .build(),
-                pod("train", Some("lg"))
-                    .owner("ml", "ReplicaSet", "train-0a1b2c3d4e")
-                    .cpu(1000)
-                    .gpus(8)
-                    .select("pool", "gpu")
-                    .tolerate("nvidia.com/gpu")
-                    .build(),
-                pod("db-0", Some("l1"))
-                    .owner("data", "StatefulSet", "db")
-                    .cpu(1000)
-                    .domain("topology.kubernetes.io/zone", "a")
-                    .build(),
-                pod("proxy", Some("l1"))
-                    .owner("kube-system", "DaemonSet", "proxy")
-                    .cpu(100)
-                    .build(),
-            ],
+    let lost = deployed(
+        named(
+            "lost",
+            cluster(
+                vec![
+                    node("l0", "a").build(),
+                    node("l1", "a").build(),
+                    node("lg", "a")
+                        .gpus(8)
+                        .label("pool", "gpu")
+                        .taint("nvidia.com/gpu", TaintEffect::NoSchedule)
+                        .build(),
+                ],
+                vec![
+                    pod("web-0", Some("l0"))
+                        .owner("shop", "ReplicaSet", "web-5f6c7d8e9a")
+                        .cpu(6000)
+                        .build(),
+                    pod("web-1", Some("l0"))
+                        .owner("shop", "ReplicaSet", "web-5f6c7d8e9a")
+                        .cpu(6000)
+                        .build(),
+                    pod("web-2", Some("l1"))
+                        .owner("shop", "ReplicaSet", "web-5f6c7d8e9a")
+                        .cpu(6000)
+                        .build(),
+                    pod("train", Some("lg"))
+                        .owner("ml", "ReplicaSet", "train-0a1b2c3d4e")
+                        .cpu(1000)
+                        .gpus(8)
+                        .select("pool", "gpu")
+                        .tolerate("nvidia.com/gpu")
+                        .build(),
+                    pod("db-0", Some("l1"))
+                        .owner("data", "StatefulSet", "db")
+                        .cpu(1000)
+                        .domain("topology.kubernetes.io/zone", "a")
+                        .build(),
+                    pod("proxy", Some("l1"))
+                        .owner("kube-system", "DaemonSet", "proxy")
+                        .cpu(100)
+                        .build(),
+                ],
+            ),
         ),
+        &[
+            ("shop", "web-5f6c7d8e9a", "web"),
+            ("ml", "train-0a1b2c3d4e", "train"),
+        ],
     );
     // s1: one 16-core node with 10 cores in use: 6 free. It runs web (its own
     // ReplicaSet hash) but not the training job.
@@ -65,15 +87,18 @@ fn siblings_running_the_workload_take_what_fits_and_say_why_the_rest_cannot_move
             .owner("shop", "ReplicaSet", "web-7d9f8c6b5d")
             .build()
     };
-    let s1 = named(
-        "s1",
-        cluster(
-            vec![node("s1n0", "a").build()],
-            vec![
-                pod("busy", Some("s1n0")).cpu(10_000).build(),
-                web_here("s1n0"),
-            ],
+    let s1 = deployed(
+        named(
+            "s1",
+            cluster(
+                vec![node("s1n0", "a").build()],
+                vec![
+                    pod("busy", Some("s1n0")).cpu(10_000).build(),
+                    web_here("s1n0"),
+                ],
+            ),
         ),
+        &[("shop", "web-7d9f8c6b5d", "web")],
     );
     // s2: an empty 16-core node, and a GPU node with 4 GPUs (the job needs 8).
     let s2 = named(
@@ -95,6 +120,13 @@ fn siblings_running_the_workload_take_what_fits_and_say_why_the_rest_cannot_move
                     .build(),
             ],
         ),
+    );
+    let s2 = deployed(
+        s2,
+        &[
+            ("shop", "web-7d9f8c6b5d", "web"),
+            ("ml", "train-9f8e7d6c5b", "train"),
+        ],
     );
     let config = CapacityConfig::default();
     let (lost, s1, s2) = (
@@ -139,10 +171,8 @@ fn siblings_running_the_workload_take_what_fits_and_say_why_the_rest_cannot_move
         .collect();
     assert_eq!(report.unplaced_pods(), 2);
     assert!(
-        reasons.contains(&(
-            "train-0a1b2c3d4e",
-            &UnplacedReason::Insufficient(Dimension::Gpu)
-        )),
+        // Named by the Deployment the cluster reports, not the ReplicaSet.
+        reasons.contains(&("train", &UnplacedReason::Insufficient(Dimension::Gpu))),
         "{reasons:?}"
     );
     assert!(
@@ -312,4 +342,46 @@ fn default_siblings_share_environment_and_region_and_serve() {
     ]);
     assert_eq!(default_siblings("a1", &ledger), vec!["a2", "a5"]);
     assert!(default_siblings("nope", &ledger).is_empty());
+}
+
+#[test]
+fn a_replica_set_named_like_a_deployment_is_not_taken_for_one() {
+    // The lost cluster runs a bare ReplicaSet `llm-serve` (nobody controls it); the
+    // sibling runs a Deployment `llm`. Trimming `-serve` would call them one workload.
+    let lost = named(
+        "lost",
+        cluster(
+            vec![node("l0", "a").build()],
+            vec![
+                pod("llm-serve-x", Some("l0"))
+                    .owner("ml", "ReplicaSet", "llm-serve")
+                    .cpu(1000)
+                    .build(),
+            ],
+        ),
+    );
+    let sibling = deployed(
+        named(
+            "s1",
+            cluster(
+                vec![node("s1n0", "a").build()],
+                vec![
+                    pod("llm-y", Some("s1n0"))
+                        .owner("ml", "ReplicaSet", "llm-5f6c7d8e9a")
+                        .build(),
+                ],
+            ),
+        ),
+        &[("ml", "llm-5f6c7d8e9a", "llm")],
+    );
+    let config = CapacityConfig::default();
+    let (lost, sibling) = (
+        ClusterIndex::new(&lost, &config),
+        ClusterIndex::new(&sibling, &config),
+    );
+    let report = absorb_cluster_loss(&lost, &[(&sibling, &[])]);
+    assert_eq!(report.placed_pods, 0);
+    assert_eq!(report.unplaced.len(), 1);
+    assert_eq!(report.unplaced[0].owner.to_string(), "ReplicaSet llm-serve");
+    assert_eq!(report.unplaced[0].reason, UnplacedReason::NotRunElsewhere);
 }

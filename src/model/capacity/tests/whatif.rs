@@ -672,3 +672,42 @@ fn long_node_lists_are_matched_too() {
     // 20 × 2000 − 40 × 500 = 20000m.
     assert_eq!(by_name.headroom.cpu_millis(), 20_000);
 }
+
+#[test]
+fn a_pod_whose_volumes_cannot_be_read_has_an_unknown_answer_not_a_free_move() {
+    let mut c = cluster(
+        vec![node("a0", "a").build(), node("b0", "b").build()],
+        vec![
+            pod("db-0", Some("a0"))
+                .owner("data", "StatefulSet", "db")
+                .cpu(1000)
+                .mounts_claims()
+                .build(),
+            pod("web", Some("a0")).cpu(1000).build(),
+            // Not displaced: its answer is not asked.
+            pod("db-1", Some("b0"))
+                .owner("data", "StatefulSet", "db")
+                .cpu(1000)
+                .mounts_claims()
+                .build(),
+        ],
+    );
+    let config = CapacityConfig::default();
+    // Volumes read: db-0 is known to be unpinned and moves.
+    let report = what_if(&ClusterIndex::new(&c, &config), &lose_zone("a"), &[]);
+    assert_eq!(report.unknown_pods(), 0);
+    c.volumes_unreadable = Some("persistentvolumes cannot be read (forbidden)".into());
+    let report = what_if(&ClusterIndex::new(&c, &config), &lose_zone("a"), &[]);
+    assert_eq!(report.unknown_pods(), 1);
+    assert_eq!(&*report.unknown[0].owner.name, "db");
+    assert_eq!(
+        report.unknown[0].reason.to_string(),
+        "it mounts volumes and persistentvolumes cannot be read (forbidden): whether it can move is unknown"
+    );
+    // A maintenance batch of the node asks the same question.
+    let batch = Scenario::MaintenanceBatch(names(&["a0"]));
+    assert_eq!(
+        what_if(&ClusterIndex::new(&c, &config), &batch, &[]).unknown_pods(),
+        1
+    );
+}

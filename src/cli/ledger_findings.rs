@@ -1,0 +1,63 @@
+//! Loud findings about the ledger that do not stop a command: expired exceptions. Every
+//! command that reads the ledger says them on standard error (standard output stays the
+//! command's own, so `-o json` is still one JSON document); starting a new change on a
+//! cluster with one needs `--acknowledge-expired-exceptions`, which is journaled.
+
+use std::path::Path;
+
+use fleetdeck::ledger_file;
+use fleetdeck::model::ledger::{
+    ClusterId, ExpiredException, Ledger, expired_exceptions, unacknowledged,
+};
+
+use super::exit::Refused;
+
+/// The ledger at `path`, for use, with its expired exceptions said on standard error.
+pub fn load(path: &Path) -> anyhow::Result<Ledger> {
+    let ledger = ledger_file::load(path)?;
+    warn(path, &ledger);
+    Ok(ledger)
+}
+
+/// Says each expired exception of `ledger` on standard error.
+pub fn warn(path: &Path, ledger: &Ledger) {
+    for expired in expired_exceptions(ledger, ledger_file::today()) {
+        eprintln!(
+            "fleetdeck: warning: ledger {}: {expired}: renew or remove it (`fleetdeck ledger validate`); observing goes on, new changes to {} need --acknowledge-expired-exceptions",
+            path.display(),
+            expired.cluster
+        );
+    }
+}
+
+/// Refuses to start a change on `clusters` while one of them has an expired exception,
+/// unless the person said they know (`acknowledged`); returns what they acknowledged, for
+/// the journal.
+pub fn acknowledge(
+    ledger: &Ledger,
+    clusters: &[ClusterId],
+    acknowledged: bool,
+    what: &str,
+) -> anyhow::Result<Vec<ExpiredException>> {
+    let expired = unacknowledged(ledger, clusters, ledger_file::today());
+    if expired.is_empty() || acknowledged {
+        return Ok(expired);
+    }
+    let list: Vec<String> = expired.iter().map(ToString::to_string).collect();
+    Err(Refused(format!(
+        "refusing to start {what}: {}; renew or remove the exception in the ledger, or start it anyway with --acknowledge-expired-exceptions (journaled)",
+        list.join("; ")
+    ))
+    .into())
+}
+
+/// The journal note that records an acknowledgement.
+pub fn acknowledgement_note(expired: &[ExpiredException]) -> Option<String> {
+    (!expired.is_empty()).then(|| {
+        let list: Vec<String> = expired.iter().map(ToString::to_string).collect();
+        format!(
+            "started despite expired ledger exception(s), acknowledged: {}",
+            list.join("; ")
+        )
+    })
+}
