@@ -4,7 +4,8 @@
 //! it and who else is connected; `op_a` starts a rollout that needs a distinct approver,
 //! `op_b` approves it from the second console and `op_a`'s console shows the approval
 //! within a second; the viewer's approve key is explained, not sent. Then `op_b` hands off a
-//! drain stuck on a PDB with a note, and `op_a`'s handover walkthrough and
+//! maintenance stuck on a PDB with a note (stuck before the drain: the PDB would refuse its
+//! evictions, so the node is not cordoned), and `op_a`'s handover walkthrough and
 //! `fleetdeck handover -o markdown` list it with `op_b` as the one who handed it off.
 
 mod backend_support;
@@ -131,7 +132,7 @@ fn two_operators_at_two_consoles_share_one_journal() {
     std::fs::write(
         path.join("drain.yaml"),
         format!(
-            "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: kernel\ncluster: small-01\nnodes:\n  names: [{node}]\naction:\n  exec:\n    argv: [\"true\"]\n    timeout: 30s\nbudgets:\n  maxUnavailable: 1\n  failureDomainLabel: topology.kubernetes.io/zone\ndeadlines:\n  drain: 5s\n  verifyNode: 60s\n  verifyWorkloads: 60s\ndrain:\n  gracePeriod: 1s\n  evictionRetry: 1s\n"
+            "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: kernel\ncluster: small-01\nnodes:\n  names: [{node}]\naction:\n  exec:\n    argv: [\"true\"]\n    timeout: 30s\nbudgets:\n  maxUnavailable: 1\n  failureDomainLabel: topology.kubernetes.io/zone\ndeadlines:\n  precheck: 5s\n  drain: 5s\n  verifyNode: 60s\n  verifyWorkloads: 60s\ndrain:\n  gracePeriod: 1s\n  evictionRetry: 1s\n"
         ),
     )
     .expect("maintenance");
@@ -207,7 +208,7 @@ fn two_operators_at_two_consoles_share_one_journal() {
     let screen = c.wait_for("needs fleetdeck_approver", 5);
     assert!(screen.contains("you are view_c (viewer)"), "{screen}");
 
-    // op_b hands the stuck drain off with a note.
+    // op_b hands the stuck step off with a note.
     b.send(&["4"]);
     b.wait_for("STUCK", 90);
     b.send(&["h"]);
