@@ -77,7 +77,7 @@ fn kubeconfig_text(fleet: &SimFleet, addr: SocketAddr, user: &str, token: &str) 
             .and_then(|_| super::serving_cert::ca_pem().ok());
         let (ca, name) = match own {
             Some(runtime) => (
-                super::kinds::base64_encode(format!("{}{runtime}", super::tls::CA_PEM).as_bytes()),
+                super::base64::encode(format!("{}{runtime}", super::tls::CA_PEM).as_bytes()),
                 format!(
                     "    tls-server-name: {}\n",
                     super::serving_cert::server_name(id)

@@ -160,7 +160,7 @@ fn ca() -> Result<&'static Ca, String> {
                 extension(KEY_USAGE, true, tlv(0x03, &[0x01, 0x06])),
             ],
         )?;
-        let body = super::kinds::base64_encode(&der);
+        let body = super::base64::encode(&der);
         let lines: Vec<&str> = body
             .as_bytes()
             .chunks(64)

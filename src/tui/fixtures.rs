@@ -409,6 +409,7 @@ pub fn app_with(theme: Theme) -> App {
         ],
         connected: true,
         journal: super::feed::JournalView::default(),
+        team: None,
     }));
     app
 }

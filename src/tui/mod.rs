@@ -30,6 +30,7 @@ mod quit;
 mod screen_keys;
 mod screens;
 mod silent_keys;
+mod team;
 mod terminal;
 mod theme;
 mod view;
