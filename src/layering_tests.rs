@@ -6,7 +6,9 @@
 //!   reader the file decoders are built on, itself held to the same rules), and reads no
 //!   file, process, clock or runtime.
 //! - `engine/` does not reach up into the console (`tui/`), nor into the simulator.
-//! - `tui/` renders snapshots and sends commands: it names no engine, adapter or simulator.
+//! - `tui/` renders snapshots and sends commands: it names no engine, no Kubernetes or hook
+//!   adapter and no simulator. It reads the journal (`tui/journal_feed.rs`: the header's
+//!   automation state, the runs and the timeline), never a cluster.
 //! - `sim/` shares no code path with the product: model constants and `yaml/` only.
 //! - Adapters (`k8s/`, `journal/`, `hooks/`) sit below the engine and the console.
 
@@ -22,7 +24,7 @@ fn forbidden(layer: &str) -> &'static [&'static str] {
             "config", "engine", "hooks", "journal", "k8s", "model", "sim", "tui",
         ],
         "engine" => &["tui", "sim"],
-        "tui" => &["engine", "hooks", "journal", "k8s", "sim"],
+        "tui" => &["engine", "hooks", "k8s", "sim"],
         "sim" => &["config", "engine", "hooks", "journal", "k8s", "tui"],
         "k8s" | "journal" | "hooks" => &["engine", "tui", "sim"],
         _ => &[],

@@ -4,6 +4,7 @@
 //! its reason and the way out, and the refusal is journaled as `operator.refused`. The
 //! demo fleet's `prod-apse1-03` refuses connections.
 
+mod backend_support;
 mod cli_support;
 mod rollout_support;
 

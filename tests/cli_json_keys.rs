@@ -3,6 +3,7 @@
 //! that holds a maintenance and a rollout the executor has worked on, so the nested views
 //! (steps, intents, batches, pauses) are in the output, not only empty lists.
 
+mod backend_support;
 mod cli_support;
 mod rollout_support;
 

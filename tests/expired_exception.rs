@@ -3,6 +3,7 @@
 //! fleet and say it; `ledger validate` exits 1; a new change on that cluster needs an
 //! explicit, journaled acknowledgement.
 
+mod backend_support;
 mod cli_support;
 mod rollout_support;
 mod tmux_support;

@@ -6,6 +6,7 @@
 //! short window only, judged from a real Prometheus scraping the simulator), and
 //! `fleetdeck findings -o json` and its `--fail-on` exit codes.
 
+mod backend_support;
 mod cli_support;
 mod prometheus_support;
 mod rollout_support;

@@ -4,6 +4,7 @@
 //! `prod-apse1-03` refuses connections). A start refused there is journaled as
 //! `operator.refused`; a dry run records nothing.
 
+mod backend_support;
 mod cli_support;
 mod rollout_support;
 

@@ -5,6 +5,7 @@
 //! the journal and the executor's output say so; the re-pinned ledger is taken without a
 //! restart and the approved batch goes through.
 
+mod backend_support;
 mod cli_support;
 mod rollout_support;
 

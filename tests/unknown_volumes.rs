@@ -4,6 +4,7 @@
 //! node running such a pod waits at Precheck saying why, never cordoning it; once the
 //! volumes can be read again, it goes on.
 
+mod backend_support;
 mod cli_support;
 mod rollout_support;
 

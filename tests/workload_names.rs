@@ -3,6 +3,7 @@
 //! ReplicaSet `llm-serve` stays `ReplicaSet shop/llm-serve` (not a Deployment `llm`) and a
 //! Deployment's pods read as `Deployment shop/…` in the cluster-loss and capacity lines.
 
+mod backend_support;
 mod cli_support;
 mod rollout_support;
 

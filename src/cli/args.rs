@@ -60,6 +60,11 @@ pub struct RunArgs {
     /// How often SLO evidence is queried while a rollout batch is active
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = super::live::parse_wait)]
     pub evidence_interval: std::time::Duration,
+    /// Act only for one shard of the fleet, KEY=VALUE over a ledger field or label (e.g.
+    /// `region=us-east`): executors of other shards of the same key act beside this one,
+    /// a standby of the same shard takes over when it dies
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub shard: Option<String>,
 }
 
 /// Subcommands.

@@ -5,9 +5,9 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use super::console_feed;
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
 use fleetdeck::journal::{AnyJournal, OpenMode};
+use fleetdeck::tui::journal_feed;
 
 use fleetdeck::config::ledger_file;
 use fleetdeck::k8s::fleet_sync::FleetSync;
@@ -95,7 +95,7 @@ pub async fn run_live(
         // one to appear (another console or executor may start writing it).
         let target = settings.journal.clone();
         tokio::task::spawn_blocking(move || {
-            console_feed::feed_once_open(
+            journal_feed::feed_once_open(
                 || AnyJournal::open(&target, OpenMode::ReadOnly),
                 activity_tx,
                 feed_every,
@@ -103,7 +103,7 @@ pub async fn run_live(
         })
     } else {
         let journal = AnyJournal::open(&settings.journal, OpenMode::ReadWrite)?;
-        tokio::task::spawn_blocking(move || console_feed::feed(journal, activity_tx, feed_every))
+        tokio::task::spawn_blocking(move || journal_feed::feed(journal, activity_tx, feed_every))
     };
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let notice = readonly_notice(settings.readonly, executor, notice);

@@ -8,7 +8,6 @@ mod capacity_siblings;
 mod config_cmd;
 mod console_cmd;
 mod console_commands;
-mod console_feed;
 mod demo_cmd;
 mod demo_seed;
 mod engine_port;

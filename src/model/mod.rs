@@ -15,4 +15,6 @@ pub mod quantity;
 pub mod rollout;
 pub mod run;
 pub mod serde_pairs;
+pub mod shard;
+pub mod team;
 pub mod text;

@@ -524,7 +524,8 @@ impl App {
 
     /// Performs an action from the keymap (also used by tests and the bench).
     pub fn on_action(&mut self, action: Action) -> Vec<Command> {
-        if action.mutates() && self.refused_readonly(action.description()) {
+        if action.mutates() && self.refused_write(action.description(), super::team::needed(action))
+        {
             return Vec::new();
         }
         // A screen key pressed where it leads already says so.
@@ -1024,7 +1025,10 @@ impl App {
                     Some("type :start FILE to start the maintenance a file describes".into())
             }
             Target::StartFile(path) => {
-                if !self.refused_readonly(Action::StartMaintenance.description()) {
+                if !self.refused_write(
+                    Action::StartMaintenance.description(),
+                    crate::model::team::TeamRole::Operator,
+                ) {
                     return super::operator_keys::start_from_file(self, &path);
                 }
             }

@@ -31,6 +31,8 @@ pub struct Activity {
     /// The journal's current state and its latest events (Rollouts, Maintenance,
     /// Timeline and the shift handover read these).
     pub journal: JournalView,
+    /// Who this console is on a shared journal and who else is connected (team mode).
+    pub team: Option<crate::model::team::TeamFacts>,
 }
 
 /// The journal as the console sees it: the projection and the newest events, shared

@@ -321,6 +321,7 @@ pub fn app_with(theme: Theme) -> App {
         ],
         connected: true,
         journal: super::feed::JournalView::default(),
+        team: None,
     }));
     app
 }

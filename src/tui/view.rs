@@ -133,7 +133,7 @@ fn paused_banner(app: &App) -> Option<String> {
     // the reason: on a narrow terminal the reason is what gets cut, not how to resume.
     let key = app
         .key_hint(Action::PauseAll, "resumes")
-        .filter(|_| !app.config.readonly)
+        .filter(|_| app.offers(Action::PauseAll))
         .map(|hint| format!(" · {hint}"))
         .unwrap_or_default();
     Some(format!(
@@ -341,7 +341,7 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     };
     let mut hints: Vec<(Action, [Span<'static>; 2])> = Vec::new();
     for action in actions {
-        if app.config.readonly && action.mutates() {
+        if !app.offers(*action) {
             continue;
         }
         if let Some(key) = app.config.keymap.key_for(ctx, *action) {

@@ -23,6 +23,10 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         let mut appended = false;
         for live in snapshot.clusters.iter() {
             let cluster = ClusterId(live.id.clone());
+            // Another shard's executor guards its own clusters.
+            if !self.options.ownership.owns(&cluster) {
+                continue;
+            }
             let active: Vec<&(RunView, MaintenanceSpec)> =
                 runs.iter().filter(|(_, s)| s.cluster == cluster).collect();
             let label = active
@@ -81,7 +85,8 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 let key = IdempotencyKey::for_guard(&cluster, &trip.domain, now);
                 let event = NewEvent::new(now, self.options.actor.clone(), key, body)
                     .with_cluster(cluster.clone());
-                self.append(event)?;
+                // A pause: the other executors and every console must see it now.
+                self.commit(vec![event])?;
                 appended = true;
             }
         }

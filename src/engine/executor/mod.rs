@@ -11,6 +11,7 @@
 mod guard;
 mod rollout;
 mod rollout_log;
+mod shard;
 mod side_effects;
 
 pub use rollout::RolloutOptions;
@@ -21,15 +22,18 @@ use std::time::Duration;
 use jiff::Timestamp;
 
 use super::checkpoint::Checkpoint;
-use crate::journal::{EventQuery, Fence, JournalError, JournalStore, Lease, LeaseGrant};
+use crate::journal::{Appended, EventQuery, Fence, JournalError, JournalStore, Lease, LeaseGrant};
+
+/// Events kept for a shared commit at most, before they are written anyway.
+const MAX_PENDING: usize = 256;
 use crate::model::ledger::ClusterId;
 use crate::model::maintenance::{
     Action, Env, Intent, MaintenancePort, MaintenanceSpec, NodeState, Observation, PodRef,
     reconcile, step, what_to_observe,
 };
 use crate::model::run::{
-    Actor, Event, EventBody, IdempotencyKey, ItemId, LeaseScope, NewEvent, NodeName, Projection,
-    ReturnOutcome, RunId, RunStatus, RunView, Sequence,
+    Actor, Event, EventBody, IdempotencyKey, ItemId, NewEvent, NodeName, Projection, ReturnOutcome,
+    RunId, RunStatus, RunView, Sequence,
 };
 
 /// Why the executor stopped acting.
@@ -55,6 +59,9 @@ pub struct ExecutorOptions {
     /// maintenance runs there (a running one's spec names its own): `[capacity]
     /// failure_domain_key`, so the guard and the capacity view agree on the domains.
     pub guard_domain_label: String,
+    /// What it acts for: the whole fleet (one lease) or one shard (`--shard`), and which
+    /// shard owns each ledger cluster.
+    pub ownership: crate::model::shard::Ownership,
 }
 
 impl ExecutorOptions {
@@ -66,6 +73,7 @@ impl ExecutorOptions {
             tick: Duration::from_millis(500),
             rollout: RolloutOptions::default(),
             guard_domain_label: crate::model::capacity::ZONE_LABEL.to_string(),
+            ownership: crate::model::shard::Ownership::fleet(),
         }
     }
 }
@@ -100,6 +108,12 @@ pub struct Executor<S, P> {
     rollout_log: rollout_log::RolloutLog,
     /// Rollout runs being driven by this executor (rebuilt when the lease is taken).
     rollouts: HashMap<RunId, rollout::RolloutRuntime>,
+    /// Calls handed between shards' executors, read from the journal.
+    shard_log: shard::ShardLog,
+    /// Events decided but not written yet (see [`Executor::append`]): written with the
+    /// next intent, at the end of each item, or at the end of the pass, whichever comes
+    /// first, under the lease they were decided under.
+    pending: Vec<NewEvent>,
     /// Where what a person must hear of at once goes (an Event the cluster refused, a
     /// ledger edit not taken): `fleetdeck run` prints it; the log has it either way.
     notices: Option<tokio::sync::mpsc::UnboundedSender<String>>,
@@ -185,6 +199,8 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             ),
             rollout_log: rollout_log::RolloutLog::default(),
             rollouts: HashMap::new(),
+            shard_log: shard::ShardLog::default(),
+            pending: Vec::new(),
             notices: None,
             windows: super::windows::MaintenanceWindows::default(),
             window_waits: std::collections::HashSet::new(),
@@ -310,7 +326,8 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         &self.store
     }
 
-    /// Takes or renews the fleet lease; false while another executor holds it.
+    /// Takes or renews the lease of what this executor acts for (the fleet, or its shard);
+    /// false while another executor holds it or a lease in the way of it.
     pub fn hold_lease(&mut self) -> Result<bool, EngineError> {
         let ttl = self.options.lease_ttl;
         if let Some(lease) = &self.lease {
@@ -322,16 +339,21 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 Err(JournalError::LeaseLost { .. }) => {
                     tracing::warn!(holder = %self.lease_holder, "lease lost; standing by");
                     self.lease = None;
+                    self.pending.clear();
                 }
                 Err(e) => return Err(e.into()),
             }
         }
-        match self
-            .store
-            .acquire_lease(&LeaseScope::fleet(), &self.lease_holder, ttl, now())?
-        {
+        match self.store.acquire_lease(
+            &self.options.ownership.lease_scope(),
+            &self.lease_holder,
+            ttl,
+            now(),
+        )? {
             LeaseGrant::Acquired { lease } => {
                 tracing::info!(holder = %self.lease_holder, token = %lease.token, "lease acquired");
+                // What was decided under an earlier holding is not written under this one.
+                self.pending.clear();
                 self.last_fence = Some(lease.fence());
                 self.lease = Some(lease);
                 // Another executor may have acted meanwhile: rebuild rollouts from the journal.
@@ -357,14 +379,33 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             Err(JournalError::LeaseLost { .. }) => {
                 tracing::warn!(holder = %self.lease_holder, "lease lost mid-pass; standing by");
                 self.lease = None;
+                self.pending.clear();
                 Ok(false)
             }
             Err(e) => Err(e.into()),
         }
     }
 
+    /// Forgets everything read from the journal and the lease with it, as if this executor
+    /// had just started: what it knew may be behind what the journal holds (a write whose
+    /// commit it never heard of), and the journal decides.
+    fn forget(&mut self) {
+        self.lease = None;
+        self.pending.clear();
+        self.projection = Projection::default();
+        self.checkpoints.clear();
+        self.commands.clear();
+        self.unfolded.clear();
+        self.rollout_log = rollout_log::RolloutLog::default();
+        self.rollouts.clear();
+        self.shard_log = shard::ShardLog::default();
+    }
+
     /// Gives the lease back (on SIGTERM, after the call in flight was recorded).
     pub fn release_lease(&mut self) -> Result<(), EngineError> {
+        if self.lease.is_some() {
+            self.flush()?;
+        }
         if let Some(lease) = self.lease.take() {
             self.store.release_lease(&lease, now())?;
         }
@@ -425,6 +466,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         for event in &events {
             self.projection.apply(event);
             self.rollout_log.note(event);
+            self.shard_log.note(event);
             let (Some(run), Some(item)) = (&event.event.run, &event.event.item) else {
                 continue;
             };
@@ -491,8 +533,12 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     )
             })
             .filter_map(|r| {
-                let spec = serde::Deserialize::deserialize(&r.spec).ok()?;
-                Some((r.clone(), spec))
+                let spec: MaintenanceSpec = serde::Deserialize::deserialize(&r.spec).ok()?;
+                // Another shard's executor drives maintenance on its clusters.
+                self.options
+                    .ownership
+                    .owns(&spec.cluster)
+                    .then(|| (r.clone(), spec))
             })
             .collect()
     }
@@ -520,12 +566,42 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         }
         self.drive_rollouts().await?;
         self.catch_up()?;
+        self.serve_shard().await?;
+        self.flush()?;
+        self.catch_up()?;
         Ok(PassOutcome::Acted)
     }
 
+    /// Journals `event` with the next write: events that only record (a status, a note,
+    /// an outcome, a checkpoint) share a commit with the intent that follows them, or the
+    /// end of the item or the pass, instead of a commit each. An executor that dies before
+    /// they are written leaves the intent before them open (or a checkpoint older), which
+    /// the next one settles by observing the cluster, as it would have anyway.
     fn append(&mut self, event: NewEvent) -> Result<(), EngineError> {
+        self.pending.push(event);
+        if self.pending.len() >= MAX_PENDING {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Journals what is pending, then `events`, in one transaction under the current
+    /// fence, before anything else happens: intents (the call follows), pauses, and writes
+    /// whose answer is needed now. Returns what was stored for `events`.
+    fn commit(&mut self, events: Vec<NewEvent>) -> Result<Vec<Appended>, EngineError> {
+        let own = events.len();
+        let mut all = std::mem::take(&mut self.pending);
+        all.extend(events);
         let fence = self.fence();
-        self.store.append(event, fence.as_ref())?;
+        let mut stored = self.store.append_all(all, fence.as_ref())?;
+        Ok(stored.split_off(stored.len() - own))
+    }
+
+    /// Journals what is pending.
+    fn flush(&mut self) -> Result<(), EngineError> {
+        if !self.pending.is_empty() {
+            self.commit(Vec::new())?;
+        }
         Ok(())
     }
 
@@ -631,6 +707,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 continue;
             }
             self.drive_item(run, spec, &item).await?;
+            self.flush()?;
         }
         Ok(())
     }
@@ -939,6 +1016,15 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 )) => {
                     tracing::warn!("another executor holds the lease; standing by");
                     self.lease = None;
+                    self.pending.clear();
+                }
+                Err(EngineError::Journal(error @ JournalError::Unavailable(_))) => {
+                    // Whether the last write went in is unknown: act on nothing until the
+                    // lease is held again, then carry on from the journal as a new
+                    // executor would (open intents are settled by observing).
+                    tracing::warn!(%error, "journal unavailable; standing by until it is back");
+                    self.notify(format!("journal unavailable, not acting: {error}"));
+                    self.forget();
                 }
                 Err(e) => return Err(e),
             }

@@ -134,9 +134,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 if !self.still_hold_lease()? {
                     return Ok(None);
                 }
-                let fence = self.fence();
-                self.store
-                    .append_all(vec![intent_event, state_event], fence.as_ref())?;
+                self.commit(vec![intent_event, state_event])?;
                 Some(key)
             }
             None => None,
@@ -297,8 +295,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         if !self.still_hold_lease()? {
             return Ok(None);
         }
-        let fence = self.fence();
-        self.store.append_all(events, fence.as_ref())?;
+        self.commit(events)?;
         let mut results = Vec::new();
         let mut outcomes = Vec::new();
         let renew_every = self.options.lease_ttl / 3;
@@ -338,9 +335,8 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 }
             }
         }
-        if !outcomes.is_empty() {
-            let fence = self.fence();
-            self.store.append_all(outcomes, fence.as_ref())?;
+        for outcome in outcomes {
+            self.append(outcome)?;
         }
         Ok((!results.is_empty()).then_some(Observation::Evictions(results)))
     }

@@ -361,6 +361,33 @@ pub enum EventBody {
         /// What the cluster answered.
         detail: Value,
     },
+    /// A rollout's coordinator hands a call on the envelope's cluster to the executor of
+    /// the shard that owns it (`model::shard`); the event's key names the request.
+    #[serde(rename = "rollout.dispatched")]
+    Dispatched {
+        /// What to do.
+        call: crate::model::shard::ShardCall,
+        /// The apply intent it carries out (for an apply).
+        intent: Option<IdempotencyKey>,
+    },
+    /// A dispatched apply is taken: by the owner's executor, which starts it, or
+    /// `withdrawn` by the coordinator, which keeps it for later. The first to write it
+    /// wins (one key per request), so an apply is never both started and withdrawn.
+    #[serde(rename = "rollout.claimed")]
+    Claimed {
+        /// The request's key.
+        request: IdempotencyKey,
+        /// Whether the coordinator took it back.
+        withdrawn: bool,
+    },
+    /// The owner's executor answers a dispatched read or verification.
+    #[serde(rename = "rollout.answered")]
+    Answered {
+        /// The request's key.
+        request: IdempotencyKey,
+        /// What it found.
+        answer: crate::model::shard::ShardAnswer,
+    },
     /// A kind this version does not know (written by a newer fleetdeck); kept, not folded.
     #[serde(skip)]
     Unrecognized {

@@ -33,6 +33,9 @@ pub const EVENT_KINDS: &[&str] = &[
     "rollout.observed",
     "gitops.intent",
     "gitops.outcome",
+    "rollout.dispatched",
+    "rollout.claimed",
+    "rollout.answered",
 ];
 
 /// A kind filter that names no kind this version writes.
