@@ -552,7 +552,7 @@ impl App {
             Action::ScreenMaintenance => self.nav.reset(Route::Maintenance),
             Action::ScreenTimeline => self.nav.reset(Route::Timeline),
             Action::ScreenFindings => self.nav.reset(Route::Findings),
-            Action::PauseAll => super::operator_keys::pause_all(self),
+            Action::PauseAll => super::operator::pause_all(self),
             Action::Handover => self.open_handover(None),
             _ => return super::screen_keys::on_screen_action(self, action),
         }
@@ -1026,7 +1026,7 @@ impl App {
                     Action::StartMaintenance.description(),
                     crate::model::team::TeamRole::Operator,
                 ) {
-                    return super::operator_keys::start_from_file(self, &path);
+                    return super::operator::start_from_file(self, &path);
                 }
             }
             Target::Cluster(id) => {

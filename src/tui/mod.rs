@@ -23,7 +23,7 @@ mod header;
 mod help;
 mod keymap;
 mod nav;
-mod operator_keys;
+mod operator;
 mod overlay_keys;
 mod palette;
 mod quit;

@@ -202,7 +202,7 @@ impl App {
                 }
                 if let Some(item) = self.handover.items.get(self.handover.index).cloned() {
                     self.handover_underneath = true;
-                    super::operator_keys::acknowledge(self, &item);
+                    super::operator::acknowledge(self, &item);
                 }
             }
             KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {

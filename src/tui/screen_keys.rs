@@ -102,9 +102,9 @@ fn rollouts(app: &mut App, action: Action) -> Done {
             let next = motion(app, pos, runs.len(), a);
             app.rollouts_state.selected = runs.get(next).map(|r| r.id.clone());
         }
-        Action::Approve => return Some(super::operator_keys::approve(app)),
-        Action::PauseRun => super::operator_keys::pause_run(app),
-        Action::AbortRun => super::operator_keys::abort(app),
+        Action::Approve => return Some(super::operator::approve(app)),
+        Action::PauseRun => super::operator::pause_run(app),
+        Action::AbortRun => super::operator::abort(app),
         _ => return None,
     }
     acted()
@@ -122,12 +122,12 @@ fn maintenance(app: &mut App, action: Action) -> Done {
             let next = motion(app, pos, cards.len(), a);
             app.maintenance_state.selected = cards.get(next).cloned();
         }
-        Action::HandOff => super::operator_keys::hand_off(app),
-        Action::TakeOver => super::operator_keys::take_over(app),
-        Action::ReturnItem => super::operator_keys::return_item(app),
-        Action::PauseRun => super::operator_keys::pause_run(app),
-        Action::PauseCluster => super::operator_keys::pause_cluster(app),
-        Action::AbortRun => super::operator_keys::abort(app),
+        Action::HandOff => super::operator::hand_off(app),
+        Action::TakeOver => super::operator::take_over(app),
+        Action::ReturnItem => super::operator::return_item(app),
+        Action::PauseRun => super::operator::pause_run(app),
+        Action::PauseCluster => super::operator::pause_cluster(app),
+        Action::AbortRun => super::operator::abort(app),
         _ => return None,
     }
     acted()
@@ -243,7 +243,7 @@ fn cluster(app: &mut App, action: Action) -> Done {
         Action::WhatIfLose => app.what_if_nodes(false),
         Action::WhatIfBatch => app.what_if_nodes(true),
         Action::WhatIfCluster => app.what_if_cluster(&id),
-        Action::StartMaintenance => return Some(super::operator_keys::start_maintenance(app)),
+        Action::StartMaintenance => return Some(super::operator::start_maintenance(app)),
         Action::FocusNext => {
             state.focus = if state.focus == Focus::Nodes {
                 Focus::Pdbs
@@ -261,7 +261,7 @@ fn node_page(app: &mut App, action: Action) -> Done {
     match action {
         Action::WhatIfLose => app.what_if_nodes(false),
         Action::WhatIfBatch => app.what_if_nodes(true),
-        Action::StartMaintenance => return Some(super::operator_keys::start_maintenance(app)),
+        Action::StartMaintenance => return Some(super::operator::start_maintenance(app)),
         Action::ClusterCapacity => {
             if let Some(state) = &app.node_state {
                 let id = state.cluster.clone();

@@ -353,8 +353,8 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
                         format!(
                             " {}  ",
                             match action {
-                                Action::PauseRun => super::operator_keys::pause_run_hint(app),
-                                Action::PauseAll => super::operator_keys::pause_all_hint(app),
+                                Action::PauseRun => super::operator::pause_run_hint(app),
+                                Action::PauseAll => super::operator::pause_all_hint(app),
                                 other => hint_label(*other),
                             }
                         ),
