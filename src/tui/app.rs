@@ -55,6 +55,13 @@ pub enum Msg {
     Notice(Notice),
     /// SIGTERM, SIGINT or SIGHUP.
     Terminate,
+    /// A maintenance file read for `:start FILE` (see [`Command::ReadMaintenanceFile`]).
+    MaintenanceFile {
+        /// The file as the operator named it (`~/` expanded).
+        name: String,
+        /// Its text, or why it could not be read.
+        text: Result<String, String>,
+    },
 }
 
 /// What the event loop should do after an update.
@@ -64,6 +71,9 @@ pub enum Command {
     Quit,
     /// Forward to whoever listens for console commands.
     Send(ConsoleCommand),
+    /// Read the maintenance file `:start FILE` names and answer with
+    /// [`Msg::MaintenanceFile`]: the reducer itself reads no file.
+    ReadMaintenanceFile(std::path::PathBuf),
 }
 
 /// An overlay above the screen.
@@ -406,6 +416,10 @@ impl App {
                 }
             }
             Msg::Terminate => return vec![Command::Quit],
+            Msg::MaintenanceFile { name, text } => {
+                self.dirty = true;
+                return super::operator::start_from_text(self, &name, text);
+            }
         }
         Vec::new()
     }
@@ -1026,7 +1040,7 @@ impl App {
                     Action::StartMaintenance.description(),
                     crate::model::team::TeamRole::Operator,
                 ) {
-                    return super::operator::start_from_file(self, &path);
+                    return super::operator::start_from_file(&path);
                 }
             }
             Target::Cluster(id) => {

@@ -13,6 +13,7 @@ mod dialog;
 mod dialog_view;
 mod event_loop;
 mod feed;
+mod file_input;
 mod filter;
 mod findings_data;
 mod findings_keys;

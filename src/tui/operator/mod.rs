@@ -24,7 +24,7 @@ pub(crate) use pause_all::pause_all_hint;
 pub use return_item::return_item;
 #[cfg(test)]
 pub(crate) use start_maintenance::default_run_name;
-pub use start_maintenance::{start_from_file, start_maintenance};
+pub use start_maintenance::{start_from_file, start_from_text, start_maintenance};
 pub use take_over::take_over;
 
 use crate::model::run::{ClusterRefusal, RunView, StepStatus};

@@ -88,13 +88,17 @@ pub(crate) fn default_run_name(node: &str) -> String {
 }
 
 /// `:start FILE`: start the maintenance a file describes, showing its plan first. The
-/// file is read here, on the operator's request (`~/` is `$HOME/`, as a shell reads it);
-/// problems are shown as `file:line:col`.
-pub fn start_from_file(app: &mut App, path: &std::path::Path) -> Vec<Command> {
-    let path = crate::config::expand_home(path);
-    let name = path.display().to_string();
+/// reducer reads no file: it asks the event loop to ([`Command::ReadMaintenanceFile`]),
+/// whose answer comes back to [`start_from_text`].
+pub fn start_from_file(path: &std::path::Path) -> Vec<Command> {
+    vec![Command::ReadMaintenanceFile(path.to_path_buf())]
+}
+
+/// The maintenance file `name` as read (its text, or why it could not be read): its plan
+/// in the start dialog, or its problems as `file:line:col`.
+pub fn start_from_text(app: &mut App, name: &str, text: Result<String, String>) -> Vec<Command> {
     let title = format!("start maintenance from {name}");
-    let text = match std::fs::read_to_string(&path) {
+    let text = match text {
         Ok(text) => text,
         Err(error) => {
             open(
@@ -105,7 +109,7 @@ pub fn start_from_file(app: &mut App, path: &std::path::Path) -> Vec<Command> {
         }
     };
     let report = crate::model::maintenance::read_maintenance(&text);
-    let problems: Vec<String> = report.diagnostics.iter().map(|d| d.render(&name)).collect();
+    let problems: Vec<String> = report.diagnostics.iter().map(|d| d.render(name)).collect();
     match report.spec {
         Some(spec) => maintenance_dialog(app, spec),
         None => {

@@ -48,7 +48,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         (3, Span::styled(" (engine observations not listed)", muted)),
     ];
     // Terms the filter cannot read are said (and not applied), right after the count.
-    let problems = problems(&state.filter.text);
+    let problems = problems(&state.filter.text, app.now);
     if !problems.is_empty() {
         parts.push((
             8,
