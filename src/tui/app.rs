@@ -28,7 +28,30 @@ use crate::model::live::{FleetSnapshot, STALE_AFTER};
 pub const MIN_SIZE: (u16, u16) = (40, 12);
 
 pub use super::message::{Command, Msg, Overlay};
+
+/// Borrows an [`App`]'s global state as a screen's [`Context`](super::component::Context),
+/// field by field, so that the screen's own state can be borrowed mutably beside it.
+macro_rules! screen_context {
+    ($app:expr) => {
+        $crate::tui::component::Context {
+            config: &$app.config,
+            ledger: &$app.ledger,
+            snapshot: &$app.snapshot,
+            data: &$app.data,
+            rows: &$app.rows,
+            activity: &$app.activity,
+            in_flight: &$app.in_flight,
+            urgent: &$app.urgent,
+            findings: &$app.findings,
+            selected_rollout: $app.selected_rollout.as_ref(),
+            now: $app.now,
+            size: $app.size,
+            layer: $app.context(),
+        }
+    };
+}
 pub use super::settings::{AppConfig, SelectedRollout};
+pub(super) use screen_context;
 
 /// The console's whole state.
 #[derive(Debug, Clone)]
@@ -471,7 +494,8 @@ impl App {
         if self.overlay.take().is_some() {
             return;
         }
-        if self.timeline_state.detail.take().is_some() {
+        // The timeline's detail closes wherever `esc` is pressed, as it always has.
+        if super::component::Screen::close(&mut self.timeline_state) {
             return;
         }
         if self.current_filter().is_some_and(|f| !f.is_empty()) {

@@ -8,6 +8,7 @@ mod attention;
 mod canvas;
 #[cfg(test)]
 mod canvas_check;
+mod component;
 mod config_file;
 mod dialog;
 mod dialog_view;
@@ -31,6 +32,7 @@ mod overlay_keys;
 mod palette;
 mod palette_keys;
 mod quit;
+mod router;
 mod screen_keys;
 mod screens;
 mod settings;

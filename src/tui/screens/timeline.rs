@@ -4,8 +4,13 @@
 
 use jiff::Timestamp;
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
 use crate::model::duration::{SinceError, parse_since};
 use crate::model::run::{Event, describe};
+use crate::tui::action::Action;
+use crate::tui::component::{Context, Effect, Screen, is_motion, motion};
 use crate::tui::filter::{Filter, Filterable};
 
 /// The screen's state.
@@ -155,6 +160,53 @@ pub fn selected_pos(state: &TimelineState, visible: &[&Event]) -> usize {
         .selected
         .and_then(|s| visible.iter().position(|e| e.seq.0 == s))
         .unwrap_or(last)
+}
+
+impl Screen for TimelineState {
+    fn handle(&mut self, action: Action, ctx: &Context) -> Option<Vec<Effect>> {
+        let events = &ctx.activity.journal.events;
+        let visible = visible(self, events, ctx.now);
+        let pos = selected_pos(self, &visible);
+        let mut effects = Vec::new();
+        match action {
+            a if is_motion(a) => {
+                let (next, said) = motion(pos, visible.len(), a, ctx);
+                effects = said;
+                // Moving away from the newest event stops the live tail; going back to it
+                // (G, end) resumes it.
+                self.follow = next + 1 >= visible.len();
+                self.selected = visible.get(next).map(|e| e.seq.0);
+            }
+            Action::Follow => {
+                self.follow = !self.follow;
+                if !self.follow {
+                    self.selected = visible.get(pos).map(|e| e.seq.0);
+                }
+            }
+            Action::Open => match visible.get(pos) {
+                Some(e) => self.detail = Some(e.seq.0),
+                None => effects.push(Effect::Say("no event to open here".into())),
+            },
+            _ => return None,
+        }
+        Some(effects)
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, ctx: &Context) {
+        super::timeline_view::draw(self, ctx, area, buf);
+    }
+
+    fn filter(&self) -> Option<&Filter> {
+        Some(&self.filter)
+    }
+
+    fn filter_mut(&mut self) -> Option<&mut Filter> {
+        Some(&mut self.filter)
+    }
+
+    fn close(&mut self) -> bool {
+        self.detail.take().is_some()
+    }
 }
 
 #[cfg(test)]
