@@ -17,6 +17,8 @@ impl App {
     pub fn screen(&self) -> Option<&dyn Screen> {
         match self.nav.current() {
             Route::Timeline => Some(&self.timeline_state),
+            Route::Rollouts => Some(&self.rollouts_state),
+            Route::Maintenance => Some(&self.maintenance_state),
             _ => None,
         }
     }
@@ -28,6 +30,8 @@ impl App {
         let ctx = screen_context!(self);
         let effects = match self.nav.current() {
             Route::Timeline => self.timeline_state.handle(action, &ctx),
+            Route::Rollouts => self.rollouts_state.handle(action, &ctx),
+            Route::Maintenance => self.maintenance_state.handle(action, &ctx),
             _ => return None,
         };
         Some(effects.map(|effects| self.apply_effects(effects)))

@@ -60,59 +60,14 @@ pub fn on_screen_action(app: &mut App, action: Action) -> Vec<Command> {
         Route::Cluster(_) => cluster(app, action),
         Route::Node(..) => node_page(app, action),
         Route::Capacity(scope) => capacity(app, scope, action),
-        Route::Rollouts => rollouts(app, action),
-        Route::Maintenance => maintenance(app, action),
         // Components: routed above.
-        Route::Timeline => acted(),
+        Route::Timeline | Route::Rollouts | Route::Maintenance => acted(),
         Route::Findings => super::findings_keys::findings(app, action),
     };
     done.unwrap_or_else(|| {
         app.message = Some(super::silent_keys::unused(app, action));
         Vec::new()
     })
-}
-
-fn rollouts(app: &mut App, action: Action) -> Done {
-    let projection = std::sync::Arc::clone(&app.activity.journal.projection);
-    let runs = super::screens::rollouts::runs(&projection);
-    let current = super::screens::rollouts::selected(&app.rollouts_state, &projection);
-    let pos = current
-        .and_then(|c| runs.iter().position(|r| r.id == c.id))
-        .unwrap_or(0);
-    match action {
-        a if is_motion(a) => {
-            let next = motion(app, pos, runs.len(), a);
-            app.rollouts_state.selected = runs.get(next).map(|r| r.id.clone());
-        }
-        Action::Approve => return Some(super::operator::approve(app)),
-        Action::PauseRun => super::operator::pause_run(app),
-        Action::AbortRun => super::operator::abort(app),
-        _ => return None,
-    }
-    acted()
-}
-
-fn maintenance(app: &mut App, action: Action) -> Done {
-    let projection = std::sync::Arc::clone(&app.activity.journal.projection);
-    let cards = super::screens::maintenance::cards(&projection);
-    let current = super::screens::maintenance::selected(&app.maintenance_state, &projection);
-    let pos = current
-        .and_then(|c| cards.iter().position(|x| *x == c))
-        .unwrap_or(0);
-    match action {
-        a if is_motion(a) => {
-            let next = motion(app, pos, cards.len(), a);
-            app.maintenance_state.selected = cards.get(next).cloned();
-        }
-        Action::HandOff => super::operator::hand_off(app),
-        Action::TakeOver => super::operator::take_over(app),
-        Action::ReturnItem => super::operator::return_item(app),
-        Action::PauseRun => super::operator::pause_run(app),
-        Action::PauseCluster => super::operator::pause_cluster(app),
-        Action::AbortRun => super::operator::abort(app),
-        _ => return None,
-    }
-    acted()
 }
 
 fn ledger(app: &mut App, action: Action) -> Done {

@@ -86,9 +86,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             }
         }
         Route::Capacity(scope) => screens::capacity_view::draw(app, scope, inner, buf),
-        Route::Rollouts => screens::rollouts_view::draw(app, inner, buf),
-        Route::Maintenance => screens::maintenance_view::draw(app, inner, buf),
-        Route::Timeline => {
+        Route::Timeline | Route::Rollouts | Route::Maintenance => {
             if let Some(screen) = app.screen() {
                 screen.draw(inner, buf, &app.screen_context());
             }
