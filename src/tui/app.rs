@@ -10,128 +10,52 @@ use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use jiff::Timestamp;
-use jiff::tz::TimeZone;
 
 use super::action::Action;
-use super::config_file::ConfigWarning;
-use super::dialog::Dialog;
-use super::feed::{Activity, ConsoleCommand, Notice};
+use super::feed::Activity;
 use super::filter::Filter;
 use super::fleet_data::{FactsInputs, FleetData, PreparedSnapshot};
 use super::handover::HandoverState;
-use super::keymap::{Context, KeyChord, Keymap};
+use super::keymap::{Context, KeyChord};
 use super::nav::{CapacityScope, Direction, Nav, Route};
-use super::palette::{self, Candidates, PaletteCommand, PaletteState, Target};
-use super::screens::capacity::{
-    CapacityState, node_names, report_for, run_cluster_loss, run_what_if,
-};
+use super::palette::Candidates;
+use super::screens::capacity::CapacityState;
 use super::screens::cluster::{ClusterState, Focus};
 use super::screens::ledger::{LedgerRow, LedgerState, build_rows};
 use super::screens::maintenance::MaintenanceState;
 use super::screens::rollouts::RolloutsState;
 use super::screens::timeline::TimelineState;
-use super::theme::Theme;
-use crate::model::capacity::{CapacityConfig, Scenario};
 use crate::model::ledger::Ledger;
 use crate::model::live::{FleetSnapshot, STALE_AFTER};
 
 /// Smallest terminal the console draws in; below it, a "too small" note.
 pub const MIN_SIZE: (u16, u16) = (40, 12);
 
-/// Something that happened.
-#[derive(Debug, Clone)]
-pub enum Msg {
-    /// A key press.
-    Key(KeyEvent),
-    /// The terminal changed size.
-    Resize(u16, u16),
-    /// Text pasted (bracketed paste): goes into the field being edited, if any.
-    Paste(String),
-    /// A new fleet snapshot.
-    Snapshot(FleetSnapshot),
-    /// A new fleet snapshot whose facts were worked out beside the event loop.
-    Prepared(Box<PreparedSnapshot>),
-    /// Journal-derived activity changed.
-    Activity(Activity),
-    /// Time passed (clocks, data ages).
-    Tick(Timestamp),
-    /// The answer to a command the console sent.
-    Notice(Notice),
-    /// SIGTERM, SIGINT or SIGHUP.
-    Terminate,
-}
+pub use super::message::{Command, Msg, Overlay};
 
-/// What the event loop should do after an update.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Command {
-    /// Restore the terminal and return.
-    Quit,
-    /// Forward to whoever listens for console commands.
-    Send(ConsoleCommand),
+/// Borrows an [`App`]'s global state as a screen's [`Context`](super::component::Context),
+/// field by field, so that the screen's own state can be borrowed mutably beside it.
+macro_rules! screen_context {
+    ($app:expr) => {
+        $crate::tui::component::Context {
+            config: &$app.config,
+            ledger: &$app.ledger,
+            snapshot: &$app.snapshot,
+            data: &$app.data,
+            rows: &$app.rows,
+            activity: &$app.activity,
+            in_flight: &$app.in_flight,
+            urgent: &$app.urgent,
+            findings: &$app.findings,
+            selected_rollout: $app.selected_rollout.as_ref(),
+            now: $app.now,
+            size: $app.size,
+            layer: $app.context(),
+        }
+    };
 }
-
-/// An overlay above the screen.
-#[derive(Debug, Clone)]
-pub enum Overlay {
-    /// `?`: keys of the active keymap.
-    Help {
-        /// First line shown.
-        scroll: usize,
-    },
-    /// `:`.
-    Palette(PaletteState),
-    /// An operator action's dialog.
-    Dialog(Box<Dialog>),
-    /// `H`: the shift handover walkthrough.
-    Handover,
-    /// `enter` on a PDB of the drill-down: its pods and their nodes.
-    PdbPods(super::screens::pdb_pods::PdbPodsState),
-}
-
-/// Everything fixed for the console's lifetime.
-#[derive(Debug, Clone)]
-pub struct AppConfig {
-    /// Who is at the keyboard.
-    pub actor: String,
-    /// Read-only mode.
-    pub readonly: bool,
-    /// Theme.
-    pub theme: Theme,
-    /// Keymap.
-    pub keymap: Keymap,
-    /// Capacity knobs.
-    pub capacity: CapacityConfig,
-    /// The zone local time is shown in.
-    pub local_tz: TimeZone,
-    /// Problems found in theme and keymap files.
-    pub warnings: Vec<ConfigWarning>,
-    /// A note shown until the first snapshot with clusters (e.g. no live sync).
-    pub notice: Option<String>,
-    /// The actor of the executor running inside this console (the demo), if any.
-    pub executor: Option<String>,
-    /// Kubeconfig contexts no ledger cluster names (`ledger reconcile`'s unregistered
-    /// contexts): shown on the ledger screen, since the console does not sync them.
-    pub unregistered_contexts: Vec<String>,
-    /// What gates rollouts here, when known (the demo's), for the Rollouts screen.
-    pub rollout_gates: Option<String>,
-    /// The findings' thresholds and the windows' zones.
-    pub findings: super::findings_data::FindingsConfig,
-}
-
-/// What the Rollouts screen shows of the selected run beyond the journal: its rollout
-/// file (decoded once from the journaled spec) and the plan today's ledger gives it,
-/// when that plan's batches are the run's (stage names, coverage).
-#[derive(Debug, Clone)]
-pub struct SelectedRollout {
-    /// The run.
-    pub run: crate::model::run::RunId,
-    /// Its rollout file.
-    pub spec: Option<Arc<crate::model::rollout::RolloutSpec>>,
-    /// Its plan from today's ledger.
-    pub plan: Option<Arc<crate::model::rollout::RolloutPlan>>,
-    /// The plan's combinations this run has reached so far, as `stage (combination)`.
-    pub reached: Vec<String>,
-}
+pub use super::settings::{AppConfig, SelectedRollout};
+pub(super) use screen_context;
 
 /// The console's whole state.
 #[derive(Debug, Clone)]
@@ -410,6 +334,10 @@ impl App {
                 }
             }
             Msg::Terminate => return vec![Command::Quit],
+            Msg::MaintenanceFile { name, text } => {
+                self.dirty = true;
+                return super::operator::start_from_text(self, &name, text);
+            }
         }
         Vec::new()
     }
@@ -556,7 +484,7 @@ impl App {
             Action::ScreenMaintenance => self.nav.reset(Route::Maintenance),
             Action::ScreenTimeline => self.nav.reset(Route::Timeline),
             Action::ScreenFindings => self.nav.reset(Route::Findings),
-            Action::PauseAll => super::operator_keys::pause_all(self),
+            Action::PauseAll => super::operator::pause_all(self),
             Action::Handover => self.open_handover(None),
             _ => return super::screen_keys::on_screen_action(self, action),
         }
@@ -570,7 +498,8 @@ impl App {
         if self.overlay.take().is_some() {
             return;
         }
-        if self.timeline_state.detail.take().is_some() {
+        // The timeline's detail closes wherever `esc` is pressed, as it always has.
+        if super::component::Screen::close(&mut self.timeline_state) {
             return;
         }
         if self.current_filter().is_some_and(|f| !f.is_empty()) {
@@ -643,407 +572,6 @@ impl App {
             self.nav.push(Route::Capacity(scope));
         }
         self.enter_route();
-    }
-
-    /// Runs the shown what-if again when its cluster's data changed, so its answer is
-    /// never older than the baseline beside it; drops it when the data is no longer
-    /// usable.
-    fn refresh_what_if(&mut self) {
-        self.refresh_cluster_loss();
-        let Some(shown) = &self.capacity_state.what_if else {
-            return;
-        };
-        let live = self
-            .snapshot
-            .cluster(&shown.cluster)
-            .filter(|c| c.status.data_usable());
-        let Some(live) = live else {
-            self.message = Some(format!(
-                "what-if on {} cleared: its data cannot be trusted now",
-                shown.cluster
-            ));
-            self.capacity_state.what_if = None;
-            return;
-        };
-        let held = self.activity.journal.holds.of(&live.view.id);
-        if Arc::ptr_eq(&shown.view, &live.view) && shown.held == *held {
-            return;
-        }
-        let scenario = shown.scenario.clone();
-        self.capacity_state.what_if = Some(run_what_if(
-            &live.view,
-            &self.config.capacity,
-            held,
-            scenario,
-        ));
-    }
-
-    /// Recomputes the cluster report when the capacity screen shows a cluster whose view
-    /// changed (or none was computed).
-    fn refresh_report(&mut self) {
-        self.refresh_what_if();
-        let id = match self.nav.current() {
-            Route::Capacity(CapacityScope::Cluster(id) | CapacityScope::Domain(id, _)) => {
-                id.clone()
-            }
-            _ => return,
-        };
-        let Some(live) = self
-            .snapshot
-            .cluster(&id)
-            .filter(|c| c.status.data_usable())
-        else {
-            self.capacity_state.report = None;
-            return;
-        };
-        let held = self.activity.journal.holds.of(&live.view.id);
-        let fresh = self
-            .capacity_state
-            .report
-            .as_ref()
-            .is_some_and(|r| Arc::ptr_eq(&r.view, &live.view) && r.held == *held);
-        if !fresh {
-            self.capacity_state.report = Some(report_for(&live.view, &self.config.capacity, held));
-        }
-    }
-
-    /// Asks the shown cluster loss again on a newer snapshot or new maintenance holds.
-    /// Unlike a what-if inside a cluster, it stays when the lost cluster's data goes:
-    /// then its pods are unknown, and the siblings' room is still the answer.
-    fn refresh_cluster_loss(&mut self) {
-        let Some(shown) = &self.capacity_state.cluster_loss else {
-            return;
-        };
-        let holds = &self.activity.journal.holds;
-        if shown.is_current(&self.ledger, &self.snapshot, holds) {
-            return;
-        }
-        let lost = shown.cluster.clone();
-        self.capacity_state.cluster_loss = Some(run_cluster_loss(
-            &lost,
-            &self.ledger,
-            &self.snapshot,
-            holds,
-            &self.config.capacity,
-        ));
-    }
-
-    /// Asks whether `cluster`'s siblings could take its pods were it lost whole, and
-    /// shows the answer on its capacity screen (in place of any other what-if).
-    pub fn what_if_cluster(&mut self, cluster: &str) {
-        self.capacity_state.what_if = None;
-        self.capacity_state.cluster_loss = Some(run_cluster_loss(
-            cluster,
-            &self.ledger,
-            &self.snapshot,
-            &self.activity.journal.holds,
-            &self.config.capacity,
-        ));
-        if !matches!(self.nav.current(), Route::Capacity(CapacityScope::Cluster(id)) if id == cluster)
-        {
-            self.go_capacity(CapacityScope::Cluster(cluster.to_owned()), false);
-        }
-    }
-
-    /// Says why no what-if runs on `cluster` when its data cannot be trusted; true then.
-    fn refuses_untrusted_what_if(&mut self, cluster: &str) -> bool {
-        let Some(status) = self
-            .snapshot
-            .cluster(cluster)
-            .map(|live| live.status)
-            .filter(|status| !status.data_usable())
-        else {
-            return false;
-        };
-        self.message = Some(format!(
-            "no what-if on {cluster}: its data is {} and cannot be trusted",
-            status.label()
-        ));
-        true
-    }
-
-    /// Runs a what-if on a cluster and shows it on its capacity screen.
-    pub fn what_if(&mut self, cluster: &str, scenario: Scenario) {
-        if self.refuses_untrusted_what_if(cluster) {
-            return;
-        }
-        let Some(live) = self.snapshot.cluster(cluster) else {
-            return;
-        };
-        let held = self.activity.journal.holds.of(&live.view.id);
-        self.capacity_state.cluster_loss = None;
-        self.capacity_state.what_if = Some(run_what_if(
-            &live.view,
-            &self.config.capacity,
-            held,
-            scenario,
-        ));
-        if !matches!(self.nav.current(), Route::Capacity(CapacityScope::Cluster(id)) if id == cluster)
-        {
-            self.go_capacity(CapacityScope::Cluster(cluster.to_owned()), false);
-        }
-    }
-
-    /// The cluster on screen and the nodes chosen on it: the drill-down's marked (or
-    /// selected) nodes, or the node page's node. `None` on other screens.
-    pub(super) fn chosen_nodes(&self) -> Option<(String, Vec<Arc<str>>)> {
-        match self.nav.current() {
-            Route::Node(..) => {
-                let state = self.node_state.as_ref()?;
-                Some((state.cluster.clone(), vec![Arc::clone(&state.node)]))
-            }
-            Route::Cluster(_) => {
-                let state = self.cluster_state.as_ref()?;
-                let names = self
-                    .data
-                    .cluster(&state.id)
-                    .map(|facts| state.what_if_nodes(facts))
-                    .unwrap_or_default();
-                Some((state.id.clone(), names))
-            }
-            _ => None,
-        }
-    }
-
-    /// What-if on the chosen nodes ([`App::chosen_nodes`]).
-    pub(super) fn what_if_nodes(&mut self, batch: bool) {
-        let Some((id, chosen)) = self.chosen_nodes() else {
-            return;
-        };
-        let names = node_names(&chosen);
-        if names.is_empty() {
-            // A key that does nothing reads as a broken key: say why.
-            if !self.refuses_untrusted_what_if(&id) {
-                self.message = Some(format!("no what-if on {id}: no node is known there"));
-            }
-            return;
-        }
-        let scenario = if batch {
-            Scenario::MaintenanceBatch(names)
-        } else {
-            Scenario::LoseNodes(names)
-        };
-        self.what_if(&id, scenario);
-    }
-
-    /// The filter of the current screen; none on screens that do not filter (Rollouts,
-    /// Maintenance), which must not edit another screen's filter out of sight.
-    pub fn current_filter(&self) -> Option<&Filter> {
-        match self.nav.current() {
-            Route::Cluster(_) => Some(
-                self.cluster_state
-                    .as_ref()
-                    .map_or(&self.ledger_state.filter, |s| &s.filter),
-            ),
-            Route::Capacity(_) => Some(&self.capacity_state.filter),
-            Route::Timeline => Some(&self.timeline_state.filter),
-            Route::Findings => Some(&self.findings_state.filter),
-            Route::Ledger => Some(&self.ledger_state.filter),
-            Route::Rollouts | Route::Maintenance | Route::Node(..) => None,
-        }
-    }
-
-    fn current_filter_mut(&mut self) -> Option<&mut Filter> {
-        match self.nav.current() {
-            Route::Cluster(_) => Some(match self.cluster_state.as_mut() {
-                Some(state) => &mut state.filter,
-                None => &mut self.ledger_state.filter,
-            }),
-            Route::Capacity(_) => Some(&mut self.capacity_state.filter),
-            Route::Timeline => Some(&mut self.timeline_state.filter),
-            Route::Findings => Some(&mut self.findings_state.filter),
-            Route::Ledger => Some(&mut self.ledger_state.filter),
-            Route::Rollouts | Route::Maintenance | Route::Node(..) => None,
-        }
-    }
-
-    fn set_current_filter(&mut self, filter: Filter) {
-        // What the filter names exactly (a cluster id, a node name) is listed first and
-        // selected, so `enter` opens what was typed.
-        match self.nav.current() {
-            Route::Ledger => {
-                if let Some(row) = self.rows.iter().find(|r| filter.names(&r.id)) {
-                    self.ledger_state.selected = Some(row.id.clone());
-                }
-            }
-            Route::Cluster(id) => {
-                let node = self
-                    .snapshot
-                    .cluster(id)
-                    .into_iter()
-                    .flat_map(|c| c.view.nodes.iter())
-                    .find(|n| filter.names(&n.name.0))
-                    .map(|n| Arc::clone(&n.name.0));
-                if let (Some(node), Some(state)) = (node, self.cluster_state.as_mut()) {
-                    state.selected = Some(node);
-                }
-            }
-            _ => {}
-        }
-        if let Some(current) = self.current_filter_mut() {
-            *current = filter;
-        }
-    }
-
-    /// Pasted text: into the filter being typed or the dialog field being edited; it
-    /// never confirms anything. Elsewhere it is dropped, and the operator told so.
-    fn on_paste(&mut self, text: &str) {
-        if let Some(input) = self.filter_input.as_mut() {
-            input.push_str(&text.replace(['\r', '\n'], " "));
-            let filter = Filter::parse(input);
-            self.set_current_filter(filter);
-            return;
-        }
-        if let Some(Overlay::Dialog(dialog)) = self.overlay.as_mut()
-            && dialog.on_paste(text)
-        {
-            return;
-        }
-        self.message = Some("paste ignored: no text field is being edited".into());
-    }
-
-    fn on_filter_key(&mut self, key: KeyEvent) {
-        let Some(text) = self.filter_input.as_mut() else {
-            return;
-        };
-        match key.code {
-            KeyCode::Esc => {
-                self.filter_input = None;
-                self.set_current_filter(Filter::parse(""));
-                return;
-            }
-            KeyCode::Enter => {
-                self.filter_input = None;
-                return;
-            }
-            KeyCode::Backspace => {
-                text.pop();
-            }
-            KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => text.clear(),
-            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => text.push(c),
-            _ => return,
-        }
-        let filter = Filter::parse(text);
-        self.set_current_filter(filter);
-    }
-
-    /// What the palette searches: the ledger's clusters and the current snapshot's nodes.
-    fn palette_candidates(&self) -> Candidates {
-        let mut clusters: Vec<(String, String)> = self
-            .rows
-            .iter()
-            .map(|r| (r.id.clone(), format!("{} {}", r.env, r.region)))
-            .collect();
-        clusters.sort();
-        let nodes = self
-            .snapshot
-            .clusters
-            .iter()
-            .map(|c| (Arc::clone(&c.id), Arc::clone(&c.view)))
-            .collect();
-        Candidates {
-            clusters,
-            nodes,
-            readonly: self.config.readonly,
-        }
-    }
-
-    fn open_palette(&mut self) {
-        self.candidates = self.palette_candidates();
-        let matches = palette::search("", &self.candidates);
-        self.overlay = Some(Overlay::Palette(PaletteState {
-            input: String::new(),
-            selected: 0,
-            matches,
-        }));
-    }
-
-    fn close_palette(&mut self) {
-        self.overlay = None;
-        self.candidates = Candidates::default();
-    }
-
-    fn on_palette_key(&mut self, key: KeyEvent) -> Vec<Command> {
-        let Some(Overlay::Palette(state)) = self.overlay.as_mut() else {
-            return Vec::new();
-        };
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        match key.code {
-            KeyCode::Esc => self.close_palette(),
-            KeyCode::Char('c') if ctrl => self.close_palette(),
-            KeyCode::Up | KeyCode::BackTab => state.selected = state.selected.saturating_sub(1),
-            KeyCode::Down | KeyCode::Tab => {
-                state.selected = (state.selected + 1).min(state.matches.len().saturating_sub(1));
-            }
-            KeyCode::Enter => {
-                let target = palette::exact(&state.input, &self.candidates)
-                    .or_else(|| state.matches.get(state.selected).map(|e| e.target.clone()));
-                let hint = palette::unmatched_hint(&state.input, &self.candidates);
-                self.close_palette();
-                return match target {
-                    Some(target) => self.open_target(target),
-                    None => {
-                        self.message = Some(hint.unwrap_or_else(|| "nothing matches".into()));
-                        Vec::new()
-                    }
-                };
-            }
-            KeyCode::Backspace => {
-                state.input.pop();
-                state.matches = palette::search(&state.input, &self.candidates);
-                state.selected = 0;
-            }
-            KeyCode::Char(c) if !ctrl => {
-                state.input.push(c);
-                state.matches = palette::search(&state.input, &self.candidates);
-                state.selected = 0;
-            }
-            _ => {}
-        }
-        Vec::new()
-    }
-
-    fn open_target(&mut self, target: Target) -> Vec<Command> {
-        match target {
-            Target::Command(PaletteCommand::Quit) => return super::quit::quit(self),
-            Target::Command(PaletteCommand::Help) => {
-                self.overlay = Some(Overlay::Help { scroll: 0 })
-            }
-            Target::Command(PaletteCommand::Ledger) => self.nav.reset(Route::Ledger),
-            Target::Command(PaletteCommand::Capacity) => {
-                self.go_capacity(CapacityScope::Fleet, true)
-            }
-            Target::Command(PaletteCommand::Rollouts) => self.nav.reset(Route::Rollouts),
-            Target::Command(PaletteCommand::Maintenance) => self.nav.reset(Route::Maintenance),
-            Target::Command(PaletteCommand::Timeline) => self.nav.reset(Route::Timeline),
-            Target::Command(PaletteCommand::Findings) => self.nav.reset(Route::Findings),
-            Target::Command(PaletteCommand::Handover) => self.open_handover(None),
-            Target::HandoverSince(shift) => self.open_handover(Some(shift)),
-            Target::Command(PaletteCommand::PauseAll) => return self.on_action(Action::PauseAll),
-            Target::Command(PaletteCommand::StartFile) => {
-                self.message =
-                    Some("type :start FILE to start the maintenance a file describes".into())
-            }
-            Target::StartFile(path) => {
-                if !self.refused_write(
-                    Action::StartMaintenance.description(),
-                    crate::model::team::TeamRole::Operator,
-                ) {
-                    return super::operator_keys::start_from_file(self, &path);
-                }
-            }
-            Target::Cluster(id) => {
-                self.ledger_state.selected = Some(id.clone());
-                self.open_cluster(&id, None);
-            }
-            // The node's page, over its cluster's (`esc` shows the node in its list).
-            Target::Node(cluster, node) => {
-                self.open_cluster(&cluster, Some(Arc::clone(&node)));
-                self.nav.push(Route::Node(cluster, node));
-                self.enter_route();
-            }
-        }
-        Vec::new()
     }
 
     /// Whether the drill-down's focus is on the PDB panel.

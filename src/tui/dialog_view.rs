@@ -85,7 +85,7 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
     let body_h = body_rows(dialog, inner_w);
     let height = (context_h + body_h + 3).min(area.height);
     let rect = centred(area, width, height);
-    let inner = overlay_block(app, rect, &dialog.title, buf);
+    let inner = overlay_block(&app.config.theme, rect, &dialog.title, buf);
     if inner.height == 0 {
         return;
     }

@@ -123,9 +123,11 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
             _ = sigint.recv() => commands.extend(app.update(Msg::Terminate)),
             _ = sighup.recv() => commands.extend(app.update(Msg::Terminate)),
         }
-        for command in commands {
+        for command in super::file_input::perform_reads(&mut app, commands) {
             match command {
                 Command::Quit => return Ok(()),
+                // Performed by `perform_reads` above.
+                Command::ReadMaintenanceFile(_) => {}
                 Command::Send(c) => {
                     // Quitting, or recording a refusal the console already showed, needs
                     // no word when no journal listens.

@@ -22,9 +22,9 @@ pub(super) fn findings(app: &mut App, action: Action) -> Option<Vec<Command>> {
         | Action::PageDown
         | Action::Top
         | Action::Bottom => {
-            let next = super::screen_keys::moved(pos, rows.len(), action, app.page());
+            let next = super::component::moved(pos, rows.len(), action, app.page());
             if next == pos.min(rows.len().saturating_sub(1)) {
-                app.message = Some(super::silent_keys::stopped(action, rows.len()));
+                app.message = Some(super::component::stopped(action, rows.len()));
             }
             app.findings_state.selected = rows.get(next).map(|f| f.problem_key());
         }

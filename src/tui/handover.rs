@@ -104,7 +104,7 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
         ],
         usize::from(rect.width.saturating_sub(4)),
     );
-    let inner = overlay_block(app, rect, &title, buf);
+    let inner = overlay_block(&app.config.theme, rect, &title, buf);
     let muted = t.style(Slot::Muted);
     if state.items.is_empty() && !app.activity.connected {
         // Unknown is not "nothing": without the journal, pauses, approvals and stuck

@@ -92,7 +92,12 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
 /// Draws the help overlay.
 pub fn draw(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     let rect = centred(area, 76, area.height.saturating_sub(2).max(8));
-    let inner = overlay_block(app, rect, "help · esc closes · ↑↓ scroll", buf);
+    let inner = overlay_block(
+        &app.config.theme,
+        rect,
+        "help · esc closes · ↑↓ scroll",
+        buf,
+    );
     let lines = lines(app, usize::from(inner.width));
     let height = usize::from(inner.height);
     let scroll = scroll.min(lines.len().saturating_sub(height));

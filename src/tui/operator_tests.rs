@@ -522,7 +522,7 @@ fn a_maintenance_started_in_the_console_gets_a_name_fit_for_run_ids() {
         "{screen}"
     );
     assert_eq!(
-        super::operator_keys::default_run_name(&format!("n-{}.x", "a".repeat(60))),
+        super::operator::default_run_name(&format!("n-{}.x", "a".repeat(60))),
         format!("console-n-{}", "a".repeat(53)),
         "a long node name is cut to 63 characters, ending with a letter or digit"
     );

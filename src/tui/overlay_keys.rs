@@ -158,9 +158,9 @@ impl App {
                 | Action::Top
                 | Action::Bottom),
             ) => {
-                let next = super::screen_keys::moved(pos, pods.len(), a, self.page());
+                let next = super::component::moved(pos, pods.len(), a, self.page());
                 if next == pos {
-                    self.message = Some(super::silent_keys::stopped(a, pods.len()));
+                    self.message = Some(super::component::stopped(a, pods.len()));
                 }
                 if let Some(Overlay::PdbPods(state)) = self.overlay.as_mut() {
                     state.selected = next;
@@ -202,7 +202,7 @@ impl App {
                 }
                 if let Some(item) = self.handover.items.get(self.handover.index).cloned() {
                     self.handover_underneath = true;
-                    super::operator_keys::acknowledge(self, &item);
+                    super::operator::acknowledge(self, &item);
                 }
             }
             KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {

@@ -3,37 +3,12 @@
 
 use super::action::Action;
 use super::app::{App, Command};
+use super::component::{is_motion, moved};
 use super::keymap::Context;
 use super::nav::{CapacityScope, Direction, Route};
 use super::screens::cluster::Focus;
 use super::screens::ledger::{Grouping, LedgerRow};
 use crate::model::capacity::Scenario;
-
-/// New position after a motion action in a list of `len` rows.
-pub fn moved(pos: usize, len: usize, action: Action, page: usize) -> usize {
-    let last = len.saturating_sub(1);
-    match action {
-        Action::Up => pos.saturating_sub(1),
-        Action::Down => (pos + 1).min(last),
-        Action::PageUp => pos.saturating_sub(page),
-        Action::PageDown => (pos + page).min(last),
-        Action::Top => 0,
-        Action::Bottom => last,
-        _ => pos.min(last),
-    }
-}
-
-fn is_motion(action: Action) -> bool {
-    matches!(
-        action,
-        Action::Up
-            | Action::Down
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Top
-            | Action::Bottom
-    )
-}
 
 /// Whether `screen` does anything with a list key's `action`: help lists only those, so it
 /// never promises a key that does nothing where it is read.
@@ -66,7 +41,7 @@ fn acted() -> Done {
 fn motion(app: &mut App, pos: usize, len: usize, action: Action) -> usize {
     let next = moved(pos, len, action, app.page());
     if next == pos.min(len.saturating_sub(1)) {
-        app.message = Some(super::silent_keys::stopped(action, len));
+        app.message = Some(super::component::stopped(action, len));
     }
     next
 }
@@ -74,92 +49,25 @@ fn motion(app: &mut App, pos: usize, len: usize, action: Action) -> usize {
 /// Dispatches an action to the current screen; what it asks to send. An action the
 /// screen does not use says so rather than doing nothing silently.
 pub fn on_screen_action(app: &mut App, action: Action) -> Vec<Command> {
+    if let Some(done) = app.route(action) {
+        return done.unwrap_or_else(|| {
+            app.message = Some(super::silent_keys::unused(app, action));
+            Vec::new()
+        });
+    }
     let done = match app.nav.current().clone() {
         Route::Ledger => ledger(app, action),
         Route::Cluster(_) => cluster(app, action),
         Route::Node(..) => node_page(app, action),
         Route::Capacity(scope) => capacity(app, scope, action),
-        Route::Rollouts => rollouts(app, action),
-        Route::Maintenance => maintenance(app, action),
-        Route::Timeline => timeline(app, action),
+        // Components: routed above.
+        Route::Timeline | Route::Rollouts | Route::Maintenance => acted(),
         Route::Findings => super::findings_keys::findings(app, action),
     };
     done.unwrap_or_else(|| {
         app.message = Some(super::silent_keys::unused(app, action));
         Vec::new()
     })
-}
-
-fn rollouts(app: &mut App, action: Action) -> Done {
-    let projection = std::sync::Arc::clone(&app.activity.journal.projection);
-    let runs = super::screens::rollouts::runs(&projection);
-    let current = super::screens::rollouts::selected(&app.rollouts_state, &projection);
-    let pos = current
-        .and_then(|c| runs.iter().position(|r| r.id == c.id))
-        .unwrap_or(0);
-    match action {
-        a if is_motion(a) => {
-            let next = motion(app, pos, runs.len(), a);
-            app.rollouts_state.selected = runs.get(next).map(|r| r.id.clone());
-        }
-        Action::Approve => return Some(super::operator_keys::approve(app)),
-        Action::PauseRun => super::operator_keys::pause_run(app),
-        Action::AbortRun => super::operator_keys::abort(app),
-        _ => return None,
-    }
-    acted()
-}
-
-fn maintenance(app: &mut App, action: Action) -> Done {
-    let projection = std::sync::Arc::clone(&app.activity.journal.projection);
-    let cards = super::screens::maintenance::cards(&projection);
-    let current = super::screens::maintenance::selected(&app.maintenance_state, &projection);
-    let pos = current
-        .and_then(|c| cards.iter().position(|x| *x == c))
-        .unwrap_or(0);
-    match action {
-        a if is_motion(a) => {
-            let next = motion(app, pos, cards.len(), a);
-            app.maintenance_state.selected = cards.get(next).cloned();
-        }
-        Action::HandOff => super::operator_keys::hand_off(app),
-        Action::TakeOver => super::operator_keys::take_over(app),
-        Action::ReturnItem => super::operator_keys::return_item(app),
-        Action::PauseRun => super::operator_keys::pause_run(app),
-        Action::PauseCluster => super::operator_keys::pause_cluster(app),
-        Action::AbortRun => super::operator_keys::abort(app),
-        _ => return None,
-    }
-    acted()
-}
-
-fn timeline(app: &mut App, action: Action) -> Done {
-    let events = std::sync::Arc::clone(&app.activity.journal.events);
-    let visible = super::screens::timeline::visible(&app.timeline_state, &events, app.now);
-    let pos = super::screens::timeline::selected_pos(&app.timeline_state, &visible);
-    match action {
-        a if is_motion(a) => {
-            let next = motion(app, pos, visible.len(), a);
-            let state = &mut app.timeline_state;
-            // Moving away from the newest event stops the live tail; going back to it
-            // (G, end) resumes it.
-            state.follow = next + 1 >= visible.len();
-            state.selected = visible.get(next).map(|e| e.seq.0);
-        }
-        Action::Follow => {
-            let state = &mut app.timeline_state;
-            state.follow = !state.follow;
-            if !state.follow {
-                state.selected = visible.get(pos).map(|e| e.seq.0);
-            }
-        }
-        Action::Open => match visible.get(pos) {
-            Some(e) => app.timeline_state.detail = Some(e.seq.0),
-            None => app.message = Some("no event to open here".into()),
-        },
-        _ => return None,
-    }
-    acted()
 }
 
 fn ledger(app: &mut App, action: Action) -> Done {
@@ -248,7 +156,7 @@ fn cluster(app: &mut App, action: Action) -> Done {
         Action::WhatIfLose => app.what_if_nodes(false),
         Action::WhatIfBatch => app.what_if_nodes(true),
         Action::WhatIfCluster => app.what_if_cluster(&id),
-        Action::StartMaintenance => return Some(super::operator_keys::start_maintenance(app)),
+        Action::StartMaintenance => return Some(super::operator::start_maintenance(app)),
         Action::FocusNext => {
             state.focus = if state.focus == Focus::Nodes {
                 Focus::Pdbs
@@ -266,7 +174,7 @@ fn node_page(app: &mut App, action: Action) -> Done {
     match action {
         Action::WhatIfLose => app.what_if_nodes(false),
         Action::WhatIfBatch => app.what_if_nodes(true),
-        Action::StartMaintenance => return Some(super::operator_keys::start_maintenance(app)),
+        Action::StartMaintenance => return Some(super::operator::start_maintenance(app)),
         Action::ClusterCapacity => {
             if let Some(state) = &app.node_state {
                 let id = state.cluster.clone();

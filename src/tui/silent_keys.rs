@@ -96,18 +96,3 @@ pub fn unused(app: &App, action: Action) -> String {
         ),
     }
 }
-
-/// What a motion that could not move says: at which end the selection is, or that there
-/// is nothing to move through.
-pub fn stopped(action: Action, rows: usize) -> String {
-    if rows == 0 {
-        return "nothing to move through here".into();
-    }
-    if rows == 1 {
-        return "the only row here is selected".into();
-    }
-    match action {
-        Action::Up | Action::PageUp | Action::Top => "already on the first row".into(),
-        _ => "already on the last row".into(),
-    }
-}

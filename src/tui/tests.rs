@@ -53,7 +53,8 @@ pub(super) fn press(app: &mut App, keys: &str) -> Vec<Command> {
     let mut out = Vec::new();
     for k in keys.split(' ').filter(|k| !k.is_empty()) {
         let chord = super::keymap::KeyChord::parse(k).unwrap();
-        out.extend(app.update(Msg::Key(KeyEvent::new(chord.code, chord.mods))));
+        let commands = app.update(Msg::Key(KeyEvent::new(chord.code, chord.mods)));
+        out.extend(super::file_input::perform_reads(app, commands));
     }
     out
 }

@@ -86,9 +86,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             }
         }
         Route::Capacity(scope) => screens::capacity_view::draw(app, scope, inner, buf),
-        Route::Rollouts => screens::rollouts_view::draw(app, inner, buf),
-        Route::Maintenance => screens::maintenance_view::draw(app, inner, buf),
-        Route::Timeline => screens::timeline_view::draw(app, inner, buf),
+        Route::Timeline | Route::Rollouts | Route::Maintenance => {
+            if let Some(screen) = app.screen() {
+                screen.draw(inner, buf, &app.screen_context());
+            }
+        }
         Route::Findings => screens::findings_view::draw(app, inner, buf),
     }
     footer(app, foot, buf);
@@ -353,8 +355,8 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
                         format!(
                             " {}  ",
                             match action {
-                                Action::PauseRun => super::operator_keys::pause_run_hint(app),
-                                Action::PauseAll => super::operator_keys::pause_all_hint(app),
+                                Action::PauseRun => super::operator::pause_run_hint(app),
+                                Action::PauseAll => super::operator::pause_all_hint(app),
                                 other => hint_label(*other),
                             }
                         ),
@@ -411,8 +413,12 @@ pub fn centred(area: Rect, w: u16, h: u16) -> Rect {
 }
 
 /// Clears `area` and draws a bordered overlay block, returning its inside.
-pub fn overlay_block(app: &App, area: Rect, title: &str, buf: &mut Buffer) -> Rect {
-    let theme = &app.config.theme;
+pub fn overlay_block(
+    theme: &super::theme::Theme,
+    area: Rect,
+    title: &str,
+    buf: &mut Buffer,
+) -> Rect {
     canvas::clear(buf, area);
     buf.set_style(area, theme.style(Slot::Text));
     let room = usize::from(area.width.saturating_sub(2));

@@ -296,7 +296,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     if visible.is_empty() {
         // "No match" only when a filter is active; otherwise there is no node to show.
         let (text, style) = if !state.filter.is_empty() {
-            (no_match_text(app, "node"), muted)
+            (no_match_text(&app.screen_context(), "node"), muted)
         } else if usable {
             ("the cluster has no nodes".to_owned(), muted)
         } else {

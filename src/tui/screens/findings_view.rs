@@ -244,7 +244,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         let text = if all.is_empty() {
             "no findings in what could be read".to_string()
         } else {
-            no_match_text(app, "finding")
+            no_match_text(&app.screen_context(), "finding")
         };
         canvas::wrapped(
             buf,

@@ -444,7 +444,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         let text = if app.rows.is_empty() {
             "the ledger has no clusters".to_string()
         } else {
-            no_match_text(app, "cluster")
+            no_match_text(&app.screen_context(), "cluster")
         };
         canvas::wrapped(
             buf,

@@ -2,8 +2,13 @@
 //! which node card is selected, which column a card sits in, and how a stuck step's
 //! reasons are grouped.
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
 use crate::model::maintenance::Step;
 use crate::model::run::{ItemId, ItemView, Projection, RunId, RunView, StepStatus};
+use crate::tui::action::Action;
+use crate::tui::component::{Context, Effect, Screen, is_motion, motion};
 
 /// The columns of a swimlane: every step that does work, then Done.
 pub const COLUMNS: [Step; 8] = Step::ALL;
@@ -91,6 +96,36 @@ pub fn reasons(reason: &str) -> Vec<String> {
         .filter(|r| !r.is_empty())
         .map(str::to_owned)
         .collect()
+}
+
+/// The maintenance screen: moving through the node cards; its operator keys open their
+/// dialogs.
+impl Screen for MaintenanceState {
+    fn handle(&mut self, action: Action, ctx: &Context) -> Option<Vec<Effect>> {
+        let projection = &ctx.activity.journal.projection;
+        let cards = cards(projection);
+        let pos = selected(self, projection)
+            .and_then(|c| cards.iter().position(|x| *x == c))
+            .unwrap_or(0);
+        match action {
+            a if is_motion(a) => {
+                let (next, said) = motion(pos, cards.len(), a, ctx);
+                self.selected = cards.get(next).cloned();
+                Some(said)
+            }
+            Action::HandOff
+            | Action::TakeOver
+            | Action::ReturnItem
+            | Action::PauseRun
+            | Action::PauseCluster
+            | Action::AbortRun => Some(vec![Effect::Operator(action)]),
+            _ => None,
+        }
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, ctx: &Context) {
+        super::maintenance_view::draw(self, ctx, area, buf);
+    }
 }
 
 #[cfg(test)]

@@ -8,14 +8,15 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Borders;
 
+use super::maintenance::MaintenanceState;
 use super::maintenance::{COLUMNS, column, current_status, item, lanes, reasons, selected};
 use crate::model::duration::age;
 use crate::model::run::{ItemId, ItemView, RunView, StepStatus};
 use crate::tui::action::Action;
-use crate::tui::app::App;
 use crate::tui::canvas;
+use crate::tui::component::Context;
 use crate::tui::format::fit;
-use crate::tui::keymap::Context;
+use crate::tui::keymap::Context as Layer;
 use crate::tui::theme::{Slot, Theme};
 
 const NAME: usize = 24;
@@ -32,8 +33,8 @@ pub fn step_slot(status: &StepStatus) -> Slot {
     }
 }
 
-fn card_text(app: &App, status: &StepStatus, since: jiff::Timestamp) -> String {
-    let age = age(app.now, since);
+fn card_text(ctx: &Context, status: &StepStatus, since: jiff::Timestamp) -> String {
+    let age = age(ctx.now, since);
     match status {
         StepStatus::Blocked { .. } => format!("STUCK {age}"),
         StepStatus::HandedOff { to, .. } => format!("→{to} {age}"),
@@ -44,19 +45,19 @@ fn card_text(app: &App, status: &StepStatus, since: jiff::Timestamp) -> String {
 }
 
 /// Draws the screen into `area`.
-pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
-    let projection = &app.activity.journal.projection;
+pub fn draw(state: &MaintenanceState, ctx: &Context, area: Rect, buf: &mut Buffer) {
+    let t = &ctx.config.theme;
+    let projection = &ctx.activity.journal.projection;
     let runs = lanes(projection);
     if runs.is_empty() {
-        let text = if app.activity.connected {
-            let cluster = Context::Cluster;
+        let text = if ctx.activity.connected {
+            let cluster = Layer::Cluster;
             let how = match (
-                app.key_on(cluster, Action::Mark),
-                app.key_on(cluster, Action::StartMaintenance),
+                ctx.key_on(cluster, Action::Mark),
+                ctx.key_on(cluster, Action::StartMaintenance),
             ) {
                 // A read-only console starts nothing: no key to offer.
-                (Some(mark), Some(start)) if !app.config.readonly => {
+                (Some(mark), Some(start)) if !ctx.config.readonly => {
                     format!(
                         " Start one from a cluster's drill-down: mark nodes with {mark}, then {start}."
                     )
@@ -82,7 +83,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     };
     let [lanes_area, detail_area] =
         Layout::vertical([Constraint::Min(4), Constraint::Length(detail_h)]).areas(area);
-    let sel = selected(&app.maintenance_state, projection);
+    let sel = selected(state, projection);
     let width = usize::from(lanes_area.width);
     // The step grid when its columns can hold `STUCK 25m`; on a narrower screen each
     // card says its step and status in words.
@@ -90,7 +91,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let col_w = (width.saturating_sub(NAME + 1) / COLUMNS.len()).max(6);
     let headers: Vec<Vec<Line>> = runs
         .iter()
-        .map(|run| lane_header(app, run, width))
+        .map(|run| lane_header(ctx, run, width))
         .collect();
     // Where the selected card's line is, so only the visible window of lines is built:
     // a lane is its header lines, the column heads, one line per node and a blank line.
@@ -142,9 +143,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                 .is_some_and(|(r, i)| *r == run.id && i == item_id);
             let view = run.items.get(item_id);
             lines.push(if grid {
-                card_line(app, item_id, view, is_sel, col_w)
+                card_line(ctx, item_id, view, is_sel, col_w)
             } else {
-                card_words(app, item_id, view, is_sel, width)
+                card_words(ctx, item_id, view, is_sel, width)
             });
         }
         if shown.contains(&(n + h + 1 + run.order.len())) {
@@ -164,7 +165,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         ));
     }
     canvas::rows(buf, lanes_area, &lines, t.style(Slot::Muted));
-    detail(app, sel, detail_area, buf);
+    detail(ctx, sel, detail_area, buf);
 }
 
 /// Cells for a node's name in the narrow form of a lane.
@@ -174,13 +175,13 @@ fn name_cells(width: usize) -> usize {
 
 /// A card on a narrow screen: the node, then its step and status in words.
 fn card_words(
-    app: &App,
+    ctx: &Context,
     item_id: &ItemId,
     view: Option<&ItemView>,
     is_sel: bool,
     width: usize,
 ) -> Line<'static> {
-    let t = &app.config.theme;
+    let t = &ctx.config.theme;
     let name_w = name_cells(width);
     let name = Span::styled(
         format!(
@@ -207,7 +208,7 @@ fn card_words(
                 ""
             };
             (
-                format!("{step} {}{mark}", card_text(app, &s.status, s.since)),
+                format!("{step} {}{mark}", card_text(ctx, &s.status, s.since)),
                 t.style(step_slot(&s.status)).add_modifier(Modifier::BOLD),
             )
         }
@@ -218,13 +219,13 @@ fn card_words(
 
 /// One node's line: its name, then a cell per step column.
 fn card_line(
-    app: &App,
+    ctx: &Context,
     item_id: &ItemId,
     view: Option<&ItemView>,
     is_sel: bool,
     col_w: usize,
 ) -> Line<'static> {
-    let t = &app.config.theme;
+    let t = &ctx.config.theme;
     let at = view.and_then(column);
     let mut spans = vec![Span::styled(
         format!(
@@ -253,7 +254,7 @@ fn card_line(
                         format!(
                             "{:<col_w$}",
                             fit(
-                                &format!("{} !", card_text(app, &s.status, s.since)),
+                                &format!("{} !", card_text(ctx, &s.status, s.since)),
                                 col_w - 1
                             )
                         ),
@@ -262,7 +263,7 @@ fn card_line(
                     Some(s) => Span::styled(
                         format!(
                             "{:<col_w$}",
-                            fit(&card_text(app, &s.status, s.since), col_w - 1)
+                            fit(&card_text(ctx, &s.status, s.since), col_w - 1)
                         ),
                         t.style(step_slot(&s.status)).add_modifier(Modifier::BOLD),
                     ),
@@ -305,9 +306,9 @@ fn step_head(step: crate::model::maintenance::Step, cells: usize) -> String {
 /// A lane's header: its run, status, stuck count, title and who started it on one line
 /// (what needs a person kept longest on a narrow screen), then each pause holding it on
 /// lines of its own, whole.
-fn lane_header(app: &App, run: &RunView, width: usize) -> Vec<Line<'static>> {
-    let t = &app.config.theme;
-    let projection = &app.activity.journal.projection;
+fn lane_header(ctx: &Context, run: &RunView, width: usize) -> Vec<Line<'static>> {
+    let t = &ctx.config.theme;
+    let projection = &ctx.activity.journal.projection;
     let status = projection.effective_status(run);
     let status_slot = match &status {
         crate::model::run::RunStatus::Halted { .. } => Slot::Critical,
@@ -346,7 +347,7 @@ fn lane_header(app: &App, run: &RunView, width: usize) -> Vec<Line<'static>> {
                 " · {} · by {} · {} ago",
                 crate::tui::format::counted(run.order.len() as i64, "node"),
                 run.created_by,
-                age(app.now, run.created_at)
+                age(ctx.now, run.created_at)
             ),
             t.style(Slot::Muted),
         ),
@@ -363,15 +364,15 @@ fn lane_header(app: &App, run: &RunView, width: usize) -> Vec<Line<'static>> {
 }
 
 fn detail(
-    app: &App,
+    ctx: &Context,
     sel: Option<(crate::model::run::RunId, crate::model::run::ItemId)>,
     area: Rect,
     buf: &mut Buffer,
 ) {
-    let t: &Theme = &app.config.theme;
+    let t: &Theme = &ctx.config.theme;
     let title = Line::styled(" selected node ", t.style(Slot::Title));
     let inner = canvas::panel(buf, area, Borders::TOP, t.style(Slot::Border), Some(&title));
-    let projection = &app.activity.journal.projection;
+    let projection = &ctx.activity.journal.projection;
     let Some((run, item_id)) = sel else { return };
     let Some(view) = item(projection, &run, &item_id) else {
         return;
@@ -386,7 +387,11 @@ fn detail(
             Span::styled(format!("{item_id} "), t.style(Slot::Title)),
             Span::raw(format!("in {run} · step {step}: ")),
             Span::styled(view.status_word(&s.status), t.style(step_slot(&s.status))),
-            Span::raw(format!(" for {} (set by {})", age(app.now, s.since), s.by)),
+            Span::raw(format!(
+                " for {} (set by {})",
+                age(ctx.now, s.since),
+                s.by
+            )),
         ],
         None => vec![
             Span::styled(format!("{item_id} "), t.style(Slot::Title)),
@@ -399,7 +404,11 @@ fn detail(
         .and_then(|(_, s)| retrying(view, &s.status))
     {
         lines.push(Line::styled(
-            format!("last try, {} ago: {}", age(app.now, call.at), call.why),
+            format!(
+                "last try, {} ago: {}",
+                age(ctx.now, call.at),
+                call.why
+            ),
             t.style(Slot::Warn),
         ));
     }
@@ -413,7 +422,7 @@ fn detail(
         lines.push(Line::styled(
             format!(
                 "waits, {} so far: {}",
-                age(app.now, waiting.since),
+                age(ctx.now, waiting.since),
                 waiting.why
             ),
             t.style(Slot::Warn),
@@ -421,13 +430,13 @@ fn detail(
     }
     // The keys a person has here, as the keymap binds them; none in read-only mode.
     let keys = |hints: &[(Action, &str)]| -> Option<String> {
-        if app.config.readonly {
+        if ctx.config.readonly {
             return None;
         }
         let said: Vec<String> = hints
             .iter()
             .filter_map(|(action, does)| {
-                app.key_on(Context::Maintenance, *action)
+                ctx.key_on(Layer::Maintenance, *action)
                     .map(|key| format!("{key} {does}"))
             })
             .collect();
@@ -453,7 +462,7 @@ fn detail(
             let since = view
                 .handoff
                 .as_ref()
-                .map(|h| format!(" by {} {} ago", h.by, age(app.now, h.since)))
+                .map(|h| format!(" by {} {} ago", h.by, age(ctx.now, h.since)))
                 .unwrap_or_default();
             lines.push(Line::styled(
                 format!("owner: {to}{since}"),

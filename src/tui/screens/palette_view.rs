@@ -18,7 +18,12 @@ pub fn draw(app: &App, state: &PaletteState, area: Rect, buf: &mut Buffer) {
     let width = area.width.saturating_sub(4).min(80);
     let height = area.height.saturating_sub(2).min(16);
     let rect = Rect::new(area.x + (area.width - width) / 2, area.y + 1, width, height);
-    let inner = overlay_block(app, rect, "command · enter runs · esc closes", buf);
+    let inner = overlay_block(
+        &app.config.theme,
+        rect,
+        "command · enter runs · esc closes",
+        buf,
+    );
     if inner.height == 0 {
         return;
     }

@@ -115,7 +115,7 @@ pub fn draw(app: &App, state: &PdbPodsState, area: Rect, buf: &mut Buffer) {
         ],
         usize::from(rect.width.saturating_sub(4)),
     );
-    let inner = overlay_block(app, rect, &title, buf);
+    let inner = overlay_block(&app.config.theme, rect, &title, buf);
     let Some((pdb, pods)) = found else {
         canvas::wrapped(
             buf,

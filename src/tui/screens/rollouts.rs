@@ -2,6 +2,11 @@
 //! each batch got, what colour a cluster's cell is, and what the gates say. Everything
 //! comes from the journal's projection: the screen shows whatever the journal holds.
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use crate::tui::action::Action;
+use crate::tui::component::{Context, Effect, Screen, is_motion, motion};
 use jiff::Timestamp;
 
 use crate::model::ledger::Ledger;
@@ -288,6 +293,32 @@ pub fn halted_on(run: &crate::model::run::RunView) -> Vec<&str> {
         .as_ref()
         .map(|why| why.clusters())
         .unwrap_or_default()
+}
+
+/// The rollouts screen: moving through the runs; its operator keys open their dialogs.
+impl Screen for RolloutsState {
+    fn handle(&mut self, action: Action, ctx: &Context) -> Option<Vec<Effect>> {
+        let projection = &ctx.activity.journal.projection;
+        let runs = runs(projection);
+        let pos = selected(self, projection)
+            .and_then(|c| runs.iter().position(|r| r.id == c.id))
+            .unwrap_or(0);
+        match action {
+            a if is_motion(a) => {
+                let (next, said) = motion(pos, runs.len(), a, ctx);
+                self.selected = runs.get(next).map(|r| r.id.clone());
+                Some(said)
+            }
+            Action::Approve | Action::PauseRun | Action::AbortRun => {
+                Some(vec![Effect::Operator(action)])
+            }
+            _ => None,
+        }
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, ctx: &Context) {
+        super::rollouts_view::draw(self, ctx, area, buf);
+    }
 }
 
 #[cfg(test)]

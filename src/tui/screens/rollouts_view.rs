@@ -7,11 +7,12 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Borders;
 
+use super::rollouts::RolloutsState;
 use super::rollouts::{CellState, cell, gates, phase_text, progress, runs, selected_in, stage_of};
 use crate::model::duration::age;
 use crate::model::run::RunView;
-use crate::tui::app::App;
 use crate::tui::canvas;
+use crate::tui::component::Context;
 use crate::tui::format::{bar, fit, fit_middle};
 use crate::tui::theme::Slot;
 use unicode_width::UnicodeWidthStr;
@@ -32,12 +33,12 @@ pub fn cell_slot(state: CellState) -> Slot {
 const RUN_LIST_EXTRA: usize = 20;
 
 /// Draws the screen into `area`.
-pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
-    let projection = &app.activity.journal.projection;
+pub fn draw(state: &RolloutsState, ctx: &Context, area: Rect, buf: &mut Buffer) {
+    let t = &ctx.config.theme;
+    let projection = &ctx.activity.journal.projection;
     let all = runs(projection);
     if all.is_empty() {
-        let text = if app.activity.connected {
+        let text = if ctx.activity.connected {
             "No rollout runs in the journal. `fleetdeck rollout start FILE` journals one; its batches, clusters and gates show here."
         } else {
             "No journal connected: rollouts cannot be shown."
@@ -70,7 +71,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         (list, body, list_w)
     };
     let id_cells = list_w.saturating_sub(RUN_LIST_EXTRA).min(longest.max(8));
-    let current = selected_in(&app.rollouts_state, &all);
+    let current = selected_in(state, &all);
     // The list scrolls so that the selected run (the one the keys act on) stays in view.
     let rows = usize::from(list.height.saturating_sub(1)).max(1);
     let selected_at = current
@@ -107,7 +108,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let borders = if stacked { Borders::TOP } else { Borders::LEFT };
     let inner = canvas::panel(buf, body, borders, t.style(Slot::Border), None);
     if let Some(run) = current {
-        detail(app, run, inner, buf);
+        detail(ctx, run, inner, buf);
     }
 }
 
@@ -122,12 +123,12 @@ fn run_slot(status: &crate::model::run::RunStatus) -> Slot {
     }
 }
 
-fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
-    let projection = &app.activity.journal.projection;
+fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
+    let t = &ctx.config.theme;
+    let projection = &ctx.activity.journal.projection;
     // The file and the plan are read only when the run or the journal changes (see
     // `App::refresh_rollout_plan`), never per frame.
-    let selected = app
+    let selected = ctx
         .selected_rollout
         .as_ref()
         .filter(|selected| selected.run == run.id);
@@ -142,7 +143,7 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
             format!(
                 " · started by {} {} ago",
                 run.created_by,
-                age(app.now, run.created_at)
+                age(ctx.now, run.created_at)
             ),
             t.style(Slot::Muted),
         ),
@@ -160,7 +161,7 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
         let stage = stage_of(plan.as_deref(), i)
             .map(|s| format!("{s} "))
             .unwrap_or_default();
-        let mut phase = phase_text(run, i, app.now);
+        let mut phase = phase_text(run, i, ctx.now);
         // Under way but held by a pause: what is in flight finishes, nothing new starts.
         if projection.batch_held(run, i) {
             phase.push_str(" (paused)");
@@ -196,12 +197,12 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![
         Span::styled("CLUSTERS  ", t.style(Slot::Title)),
-        legend(app, CellState::Pending),
-        legend(app, CellState::Staged),
-        legend(app, CellState::Applied),
-        legend(app, CellState::Verified),
-        legend(app, CellState::Failed),
-        legend(app, CellState::Unknown),
+        legend(ctx, CellState::Pending),
+        legend(ctx, CellState::Staged),
+        legend(ctx, CellState::Applied),
+        legend(ctx, CellState::Verified),
+        legend(ctx, CellState::Failed),
+        legend(ctx, CellState::Unknown),
         Span::styled("!\u{a0}halted\u{a0}on", t.style(Slot::Critical)),
     ]));
     let cell_w = 20usize;
@@ -235,7 +236,7 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("GATES", t.style(Slot::Title)));
-    if let Some(gates) = &app.config.rollout_gates {
+    if let Some(gates) = &ctx.config.rollout_gates {
         lines.push(Line::styled(format!("  {gates}"), t.style(Slot::Muted)));
     }
     for (alarm, text) in gates(run, spec.as_deref()) {
@@ -270,9 +271,9 @@ fn detail(app: &App, run: &RunView, area: Rect, buf: &mut Buffer) {
 }
 
 /// One entry of the grid's legend; its mark and word never part when the line wraps.
-fn legend(app: &App, state: CellState) -> Span<'static> {
+fn legend(ctx: &Context, state: CellState) -> Span<'static> {
     Span::styled(
         format!("{}\u{a0}{}  ", state.glyph(), state.word()),
-        app.config.theme.style(cell_slot(state)),
+        ctx.config.theme.style(cell_slot(state)),
     )
 }

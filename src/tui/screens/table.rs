@@ -108,8 +108,8 @@ pub fn scroll_offset(selected: usize, len: usize, height: usize) -> usize {
 }
 
 /// What an empty, filtered list of `what` says, naming the key that clears the filter.
-pub fn no_match_text(app: &crate::tui::app::App, what: &str) -> String {
-    match app.key_hint(crate::tui::action::Action::Back, "clears it") {
+pub fn no_match_text(ctx: &crate::tui::component::Context, what: &str) -> String {
+    match ctx.key_hint(crate::tui::action::Action::Back, "clears it") {
         Some(hint) => format!("no {what} matches the filter ({hint})"),
         None => format!("no {what} matches the filter"),
     }

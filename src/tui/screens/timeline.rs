@@ -4,8 +4,13 @@
 
 use jiff::Timestamp;
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
 use crate::model::duration::{SinceError, parse_since};
 use crate::model::run::{Event, describe};
+use crate::tui::action::Action;
+use crate::tui::component::{Context, Effect, Screen, is_motion, motion};
 use crate::tui::filter::{Filter, Filterable};
 
 /// The screen's state.
@@ -73,7 +78,7 @@ pub fn split_since(text: &str, now: Timestamp) -> (Option<Timestamp>, String) {
     let mut since = None;
     let mut rest = Vec::new();
     for word in text.split_whitespace() {
-        if problem(word).is_some() {
+        if problem(word, now).is_some() {
             continue;
         }
         match word.strip_prefix("since=") {
@@ -90,7 +95,7 @@ fn since_instant(value: &str, now: Timestamp) -> Option<Timestamp> {
 }
 
 /// What is wrong with one filter term, when the timeline cannot read it.
-fn problem(word: &str) -> Option<String> {
+fn problem(word: &str, now: Timestamp) -> Option<String> {
     let (key, value, negated) = match word.split_once("!=") {
         Some((k, v)) => (k, v, true),
         None => match word.split_once('=') {
@@ -113,7 +118,7 @@ fn problem(word: &str) -> Option<String> {
         if negated {
             return Some(format!("{word}: since takes = only (since=30m)"));
         }
-        match parse_since(value, Timestamp::now()) {
+        match parse_since(value, now) {
             Ok(_) => {}
             Err(SinceError::Unreadable) => {
                 return Some(format!(
@@ -126,9 +131,12 @@ fn problem(word: &str) -> Option<String> {
     None
 }
 
-/// The terms of `text` the timeline cannot read, each with why; they are not applied.
-pub fn problems(text: &str) -> Vec<String> {
-    text.split_whitespace().filter_map(problem).collect()
+/// The terms of `text` the timeline cannot read at `now` (the console's clock, as for
+/// [`visible`]), each with why; they are not applied.
+pub fn problems(text: &str, now: Timestamp) -> Vec<String> {
+    text.split_whitespace()
+        .filter_map(|word| problem(word, now))
+        .collect()
 }
 
 /// The events that pass the filter, oldest first.
@@ -154,6 +162,53 @@ pub fn selected_pos(state: &TimelineState, visible: &[&Event]) -> usize {
         .unwrap_or(last)
 }
 
+impl Screen for TimelineState {
+    fn handle(&mut self, action: Action, ctx: &Context) -> Option<Vec<Effect>> {
+        let events = &ctx.activity.journal.events;
+        let visible = visible(self, events, ctx.now);
+        let pos = selected_pos(self, &visible);
+        let mut effects = Vec::new();
+        match action {
+            a if is_motion(a) => {
+                let (next, said) = motion(pos, visible.len(), a, ctx);
+                effects = said;
+                // Moving away from the newest event stops the live tail; going back to it
+                // (G, end) resumes it.
+                self.follow = next + 1 >= visible.len();
+                self.selected = visible.get(next).map(|e| e.seq.0);
+            }
+            Action::Follow => {
+                self.follow = !self.follow;
+                if !self.follow {
+                    self.selected = visible.get(pos).map(|e| e.seq.0);
+                }
+            }
+            Action::Open => match visible.get(pos) {
+                Some(e) => self.detail = Some(e.seq.0),
+                None => effects.push(Effect::Say("no event to open here".into())),
+            },
+            _ => return None,
+        }
+        Some(effects)
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, ctx: &Context) {
+        super::timeline_view::draw(self, ctx, area, buf);
+    }
+
+    fn filter(&self) -> Option<&Filter> {
+        Some(&self.filter)
+    }
+
+    fn filter_mut(&mut self) -> Option<&mut Filter> {
+        Some(&mut self.filter)
+    }
+
+    fn close(&mut self) -> bool {
+        self.detail.take().is_some()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,20 +225,23 @@ mod tests {
     fn terms_the_timeline_cannot_read_are_reported_and_left_out() {
         let now = Timestamp::from_second(10_000).unwrap();
         assert_eq!(
-            problems("since=abc bogus=1 actor=bob since=2026-11-30T12:00:00Z drain"),
+            problems(
+                "since=abc bogus=1 actor=bob since=2026-11-30T12:00:00Z drain",
+                now
+            ),
             vec![
                 "since=abc: not a duration, a date or an RFC 3339 time (try 30m, 8h)".to_string(),
                 "bogus: unknown key (cluster, run, actor, kind, since)".to_string(),
             ]
         );
-        assert!(problems("since!=1h")[0].contains("since takes = only"));
+        assert!(problems("since!=1h", now)[0].contains("since takes = only"));
         assert_eq!(
-            problems("since=-5m"),
+            problems("since=-5m", now),
             vec!["since=-5m: a duration is written without a sign: 5m means 5 minutes ago"]
         );
         let (since, _) = split_since("since=2026-11-30", now);
         assert_eq!(since, "2026-11-30T00:00:00Z".parse().ok());
-        assert!(problems("kind=operator.pause node!=n1 !drain").is_empty());
+        assert!(problems("kind=operator.pause node!=n1 !drain", now).is_empty());
         let (since, rest) = split_since("since=abc bogus=1 actor=bob", now);
         assert_eq!((since, rest.as_str()), (None, "actor=bob"));
     }

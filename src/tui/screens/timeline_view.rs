@@ -7,11 +7,12 @@ use ratatui::text::{Line, Span};
 
 use super::table::no_match_text;
 use super::table::scroll_offset;
+use super::timeline::TimelineState;
 use super::timeline::{problems, selected_pos, visible};
 use crate::model::run::{Event, describe};
 use crate::tui::action::Action;
-use crate::tui::app::App;
 use crate::tui::canvas;
+use crate::tui::component::Context;
 use crate::tui::format::{fit, fit_middle, one_line};
 use crate::tui::theme::Slot;
 use crate::tui::view::{centred, overlay_block};
@@ -27,14 +28,13 @@ fn kind_slot(kind: &str) -> Slot {
 }
 
 /// Draws the screen into `area`.
-pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
-    let state = &app.timeline_state;
-    let events = &app.activity.journal.events;
-    let shown = visible(state, events, app.now);
+pub fn draw(state: &TimelineState, ctx: &Context, area: Rect, buf: &mut Buffer) {
+    let t = &ctx.config.theme;
+    let events = &ctx.activity.journal.events;
+    let shown = visible(state, events, ctx.now);
     // The feed leaves out the engine's raw observations: sequence numbers have gaps.
     let muted = t.style(Slot::Muted);
-    let tail = match (state.follow, app.key_hint(Action::Follow, "")) {
+    let tail = match (state.follow, ctx.key_hint(Action::Follow, "")) {
         (true, Some(key)) => format!(" · LIVE TAIL ({}stops)", key),
         (true, None) => " · LIVE TAIL".to_owned(),
         (false, Some(key)) => format!(" · paused tail ({}follows)", key),
@@ -48,7 +48,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         (3, Span::styled(" (engine observations not listed)", muted)),
     ];
     // Terms the filter cannot read are said (and not applied), right after the count.
-    let problems = problems(&state.filter.text);
+    let problems = problems(&state.filter.text, ctx.now);
     if !problems.is_empty() {
         parts.push((
             8,
@@ -79,7 +79,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                 area.width.saturating_sub(2),
                 area.height - 2,
             ),
-            &[Line::styled(no_match_text(app, "event"), muted)],
+            &[Line::styled(no_match_text(ctx, "event"), muted)],
             muted,
         );
     }
@@ -157,14 +157,19 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(seq) = state.detail
         && let Some(e) = events.iter().find(|e| e.seq.0 == seq)
     {
-        detail(app, e, area, buf);
+        detail(ctx, e, area, buf);
     }
 }
 
 /// The event in full, over the list.
-fn detail(app: &App, e: &Event, area: Rect, buf: &mut Buffer) {
+fn detail(ctx: &Context, e: &Event, area: Rect, buf: &mut Buffer) {
     let rect = centred(area, 100, area.height.saturating_sub(2).max(8));
-    let inner = overlay_block(app, rect, &format!("event {} · esc closes", e.seq.0), buf);
+    let inner = overlay_block(
+        &ctx.config.theme,
+        rect,
+        &format!("event {} · esc closes", e.seq.0),
+        buf,
+    );
     let ev = &e.event;
     let (kind, payload) = ev.body.to_parts();
     let dash = |v: Option<String>| v.unwrap_or_else(|| "-".into());
@@ -199,7 +204,7 @@ fn detail(app: &App, e: &Event, area: Rect, buf: &mut Buffer) {
         Line::raw(""),
     ];
     // The event in full: a multi-line note keeps its line breaks.
-    let title = app.config.theme.style(Slot::Title);
+    let title = ctx.config.theme.style(Slot::Title);
     lines.extend(
         describe(e)
             .lines()
@@ -208,5 +213,5 @@ fn detail(app: &App, e: &Event, area: Rect, buf: &mut Buffer) {
     lines.push(Line::raw(""));
     let pretty = serde_json::to_string_pretty(&payload).unwrap_or_else(|_| payload.to_string());
     lines.extend(pretty.lines().map(|l| Line::raw(l.to_owned())));
-    canvas::wrapped_values(buf, inner, &lines, app.config.theme.style(Slot::Muted));
+    canvas::wrapped_values(buf, inner, &lines, ctx.config.theme.style(Slot::Muted));
 }

@@ -1,0 +1,249 @@
+//! `m` in the drill-down and `:start FILE`: start a node maintenance, showing its plan
+//! against the nodes as last seen first.
+
+use super::{journal_refusals, open};
+use crate::model::maintenance::{
+    Budgets, DEFAULT_FAILURE_DOMAIN_LABEL, Deadlines, DrainOptions, MaintainAction,
+    MaintenanceSpec, NodeSelection, PlannedOn, VerifyOptions, inventory, plan_on,
+};
+use crate::model::run::{ClusterRefusal, NodeName};
+use crate::tui::app::{App, Command};
+use crate::tui::dialog::{Dialog, Purpose};
+
+/// `m` in the drill-down: start a maintenance on the marked nodes (or the selected one),
+/// showing the planned batches first.
+pub fn start_maintenance(app: &mut App) -> Vec<Command> {
+    let Some((id, names)) = app.chosen_nodes() else {
+        return Vec::new();
+    };
+    // Nothing marked yet: what the cluster allows comes before which nodes (marking nodes
+    // of a cluster that takes no change would be wasted). With nodes marked, the request
+    // is real and its refusal goes to the journal below.
+    if names.is_empty()
+        && let Some(why) = app.snapshot.change_refusal(&id)
+    {
+        app.message = Some(format!(
+            "{id} takes no change (only a Synced or Degraded cluster whose identity is confirmed does): {why}"
+        ));
+        return Vec::new();
+    }
+    if app.data.cluster(&id).is_none() {
+        app.message = Some(format!("no data for {id} yet"));
+        return Vec::new();
+    }
+    if names.is_empty() {
+        let mark = app.key_on(app.context(), crate::tui::action::Action::Mark);
+        app.message = Some(match mark {
+            Some(key) => format!("mark nodes with {key} first"),
+            None => "mark nodes first".to_string(),
+        });
+        return Vec::new();
+    }
+    let spec = MaintenanceSpec {
+        name: default_run_name(&names[0]),
+        cluster: crate::model::ledger::ClusterId::from(id.clone()),
+        nodes: NodeSelection::Names(names.iter().map(|n| NodeName::from(n.to_string())).collect()),
+        action: MaintainAction::Manual {
+            instructions:
+                "started from the console: do the work, then return the Maintain step as done (r)"
+                    .into(),
+        },
+        budgets: Budgets {
+            max_unavailable: 1,
+            failure_domain_label: DEFAULT_FAILURE_DOMAIN_LABEL.into(),
+            per_failure_domain: None,
+            per_label: Vec::new(),
+        },
+        deadlines: Deadlines::default(),
+        drain: DrainOptions::default(),
+        verify: VerifyOptions::default(),
+    };
+    maintenance_dialog(app, spec)
+}
+
+/// `console-NODE`, cut to the longest run name and to end with a letter or digit.
+pub(crate) fn default_run_name(node: &str) -> String {
+    let name: String = format!("console-{node}")
+        .chars()
+        .take(crate::model::run::RUN_NAME_MAX)
+        .collect();
+    name.trim_end_matches(['-', '.']).to_string()
+}
+
+/// `:start FILE`: start the maintenance a file describes, showing its plan first. The
+/// reducer reads no file: it asks the event loop to ([`Command::ReadMaintenanceFile`]),
+/// whose answer comes back to [`start_from_text`].
+pub fn start_from_file(path: &std::path::Path) -> Vec<Command> {
+    vec![Command::ReadMaintenanceFile(path.to_path_buf())]
+}
+
+/// The maintenance file `name` as read (its text, or why it could not be read): its plan
+/// in the start dialog, or its problems as `file:line:col`.
+pub fn start_from_text(app: &mut App, name: &str, text: Result<String, String>) -> Vec<Command> {
+    let title = format!("start maintenance from {name}");
+    let text = match text {
+        Ok(text) => text,
+        Err(error) => {
+            open(
+                app,
+                Dialog::refused(title, Vec::new(), format!("cannot read {name}: {error}")),
+            );
+            return Vec::new();
+        }
+    };
+    let report = crate::model::maintenance::read_maintenance(&text);
+    let problems: Vec<String> = report.diagnostics.iter().map(|d| d.render(name)).collect();
+    match report.spec {
+        Some(spec) => maintenance_dialog(app, spec),
+        None => {
+            open(
+                app,
+                Dialog::refused(
+                    title,
+                    problems,
+                    format!("{name} has errors: nothing was started"),
+                ),
+            );
+            Vec::new()
+        }
+    }
+}
+
+/// The two-phase dialog for starting `spec`: the plan against the nodes as last seen,
+/// then name and drain deadline, then what will happen. Only a cluster that allows changes
+/// (Synced or Degraded, identity confirmed) allows it.
+fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
+    let id = spec.cluster.0.clone();
+    let title = format!("start maintenance on {id}");
+    // A cluster the ledger does not have is a typo in the file, not a refusal for the
+    // audit trail.
+    if app.ledger.cluster(&id).is_none() {
+        let hint = crate::yaml::suggest(&id, app.ledger.clusters.iter().map(|c| c.id.as_str()))
+            .map(|close| format!(" (did you mean {close}?)"))
+            .unwrap_or_default();
+        open(
+            app,
+            Dialog::refused(
+                title,
+                vec![format!("maintenance {} on {id}", spec.name)],
+                format!("the ledger has no cluster {id}{hint}: nothing was sent"),
+            ),
+        );
+        return Vec::new();
+    }
+    // The rule every change obeys (`ClusterSnapshot::change_refusal`): a Synced or
+    // Degraded cluster whose pinned identity is confirmed.
+    let refusal = app.snapshot.change_refusal(&id);
+    let facts = app.data.cluster(&id).cloned();
+    let (None, Some(facts)) = (&refusal, facts) else {
+        // A cluster that cannot take actions is the audit trail's; the console merely not
+        // having its nodes yet is not.
+        let refused = refusal
+            .as_deref()
+            .map(|why| ClusterRefusal::start_maintenance(&spec.name, spec.cluster.clone(), why));
+        let why = refusal.unwrap_or_else(|| "no data for it yet".to_owned());
+        open(
+            app,
+            Dialog::refused(
+                title,
+                vec![format!("maintenance {} on {id}", spec.name)],
+                format!(
+                    "refused: only a Synced or Degraded cluster whose identity is confirmed allows actions; {id}: {why}"
+                ),
+            ),
+        );
+        return journal_refusals(app, refused.into_iter().collect());
+    };
+    let inventory = inventory(&facts.view);
+    let planned = plan_on(&spec.nodes, &spec.budgets, &inventory);
+    let refusal = planned.check(&spec.nodes).err();
+    let PlannedOn {
+        targets,
+        missing,
+        plan,
+    } = planned;
+    let mut context = vec![
+        format!(
+            "{} node(s) on {id}, at most {} unavailable at once",
+            targets.len(),
+            spec.budgets.max_unavailable
+        ),
+        "each: Precheck → Cordon → Drain (Eviction API, PDBs respected) → Maintain → VerifyNode → VerifyWorkloads → Uncordon".into(),
+    ];
+    for (i, b) in plan.batches.iter().enumerate() {
+        let list: Vec<&str> = b.iter().map(|n| n.as_str()).collect();
+        context.push(format!("batch {}: {}", i + 1, list.join(", ")));
+    }
+    for (n, why) in &plan.unplanned {
+        context.push(format!("not planned: {n}: {why}"));
+    }
+    for n in &missing {
+        context.push(format!("not found on {id}: {n}"));
+    }
+    context.extend(plan.warnings.iter().map(|w| format!("warning: {w}")));
+    // An expired ledger exception does not stop the start; confirming is the person's
+    // acknowledgement of it (the CLI asks for --acknowledge-expired-exceptions).
+    let today = app.now.to_zoned(app.config.local_tz.clone()).date();
+    context.extend(
+        crate::model::ledger::unacknowledged(
+            &app.ledger,
+            std::slice::from_ref(&spec.cluster),
+            today,
+        )
+        .iter()
+        .map(|e| format!("LEDGER: {e}: confirming acknowledges it")),
+    );
+    if let Some(refusal) = refusal {
+        open(
+            app,
+            Dialog::refused(
+                title,
+                context,
+                format!("refused: {refusal}; nothing would run"),
+            ),
+        );
+        return Vec::new();
+    }
+    let name = spec.name.clone();
+    let deadline = crate::model::duration::format_duration(
+        spec.deadlines.of(crate::model::maintenance::Step::Drain),
+    );
+    // What the node page judges per pod, said before anything is confirmed: a budget
+    // that refuses an eviction now holds the drain (it is never forced).
+    let nodes: Vec<crate::model::fleet::NodeName> =
+        targets.iter().map(|n| n.name.clone()).collect();
+    let warnings = drain_warnings(&crate::model::capacity::budgets_blocking_drain(
+        &facts.view,
+        &nodes,
+    ));
+    open(
+        app,
+        Dialog::new(
+            title,
+            context,
+            Purpose::StartMaintenance(Box::new(spec), inventory),
+        )
+        .with_text(0, &name)
+        .with_text(1, &deadline)
+        .with_warnings(warnings),
+    );
+    Vec::new()
+}
+
+/// The warning a maintenance start gives for each budget that would refuse, now, to evict
+/// a pod of the nodes it drains.
+fn drain_warnings(blocking: &[crate::model::capacity::BlockingBudget]) -> Vec<String> {
+    blocking
+        .iter()
+        .map(|b| {
+            format!(
+                "warning: the drain will wait: PDB {}/{} ({} on these nodes; has {} healthy, needs {}) allows no eviction now; the Drain step is stuck until it does, then waits for a person (nothing is forced)",
+                b.namespace,
+                b.name,
+                crate::tui::format::counted(i64::from(b.pods), "pod"),
+                b.current_healthy,
+                b.desired_healthy
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,83 @@
+//! Routing to the screens that are components ([`Screen`]): handing the current one its
+//! actions with a [`Context`] of the console's global state, and applying the effects it
+//! returns. Screens not yet components are handled in `screen_keys.rs`.
+
+use super::action::Action;
+use super::app::{App, Command, screen_context};
+use super::component::{Context, Effect, NodeLoss, Screen};
+use super::nav::Route;
+
+impl App {
+    /// The console's global state as a screen reads it.
+    pub fn screen_context(&self) -> Context<'_> {
+        screen_context!(self)
+    }
+
+    /// The current screen as a component; `None` while it is not one yet.
+    pub fn screen(&self) -> Option<&dyn Screen> {
+        match self.nav.current() {
+            Route::Timeline => Some(&self.timeline_state),
+            Route::Rollouts => Some(&self.rollouts_state),
+            Route::Maintenance => Some(&self.maintenance_state),
+            _ => None,
+        }
+    }
+
+    /// Hands `action` to the current screen's component and applies what it returns:
+    /// `Some(answer)` when the current screen is a component (the answer is `None` when it
+    /// does not use the action), `None` when it is not one yet.
+    pub(super) fn route(&mut self, action: Action) -> Option<Option<Vec<Command>>> {
+        let ctx = screen_context!(self);
+        let effects = match self.nav.current() {
+            Route::Timeline => self.timeline_state.handle(action, &ctx),
+            Route::Rollouts => self.rollouts_state.handle(action, &ctx),
+            Route::Maintenance => self.maintenance_state.handle(action, &ctx),
+            _ => return None,
+        };
+        Some(effects.map(|effects| self.apply_effects(effects)))
+    }
+
+    /// Applies a screen's effects in order; the commands for the event loop.
+    pub(super) fn apply_effects(&mut self, effects: Vec<Effect>) -> Vec<Command> {
+        let mut commands = Vec::new();
+        for effect in effects {
+            match effect {
+                Effect::Say(text) => self.message = Some(text),
+                Effect::OpenCluster(id, node) => {
+                    self.ledger_state.selected = Some(id.clone());
+                    self.open_cluster(&id, node);
+                }
+                Effect::OpenNode(cluster, node) => {
+                    self.nav.push(Route::Node(cluster, node));
+                    self.enter_route();
+                }
+                Effect::Capacity(scope) => self.go_capacity(scope, false),
+                Effect::WhatIf(cluster, scenario) => self.what_if(&cluster, scenario),
+                Effect::WhatIfCluster(cluster) => self.what_if_cluster(&cluster),
+                Effect::WhatIfNodes(loss) => self.what_if_nodes(loss == NodeLoss::MaintenanceBatch),
+                Effect::Overlay(overlay) => self.overlay = Some(overlay),
+                Effect::Operator(action) => commands.extend(self.operator(action)),
+                Effect::Command(command) => commands.push(command),
+            }
+        }
+        commands
+    }
+
+    /// Opens the dialog of the operator command `action` (`tui/operator/`).
+    fn operator(&mut self, action: Action) -> Vec<Command> {
+        use super::operator;
+        match action {
+            Action::Approve => return operator::approve(self),
+            Action::StartMaintenance => return operator::start_maintenance(self),
+            Action::PauseRun => operator::pause_run(self),
+            Action::PauseCluster => operator::pause_cluster(self),
+            Action::AbortRun => operator::abort(self),
+            Action::HandOff => operator::hand_off(self),
+            Action::TakeOver => operator::take_over(self),
+            Action::ReturnItem => operator::return_item(self),
+            Action::PauseAll => operator::pause_all(self),
+            _ => {}
+        }
+        Vec::new()
+    }
+}
