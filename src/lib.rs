@@ -5,6 +5,8 @@ pub mod config;
 pub mod config_capacity;
 pub mod config_sync;
 pub mod engine;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod journal;
 pub mod k8s;
 pub mod kubeconfig;

@@ -215,7 +215,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_context_the_kubeconfig_lacks_is_named_as_such() {
-        let mut cluster = crate::tui::fixtures::ledger().clusters[0].clone();
+        let mut cluster = crate::fixtures::console::ledger().clusters[0].clone();
         cluster.context = "prod-old".into();
         let error = connect(&cluster, &Kubeconfig::default(), &ConnectOptions::default())
             .await

@@ -3,7 +3,7 @@
 //! snapshots, journal activity, ticks, signals), drawing only when something changed.
 
 mod action;
-mod app;
+pub(crate) mod app;
 mod attention;
 mod canvas;
 #[cfg(test)]
@@ -12,14 +12,14 @@ mod config_file;
 mod dialog;
 mod dialog_view;
 mod event_loop;
-mod feed;
+pub(crate) mod feed;
 mod filter;
 mod fleet_data;
 mod format;
 mod handover;
 mod header;
 mod help;
-mod keymap;
+pub(crate) mod keymap;
 mod nav;
 mod operator_keys;
 mod overlay_keys;
@@ -29,7 +29,7 @@ mod screen_keys;
 mod screens;
 mod silent_keys;
 mod terminal;
-mod theme;
+pub(crate) mod theme;
 mod view;
 
 #[cfg(test)]
@@ -37,9 +37,7 @@ mod dialog_tests;
 #[cfg(test)]
 mod first_screen_tests;
 #[cfg(test)]
-pub(crate) mod fixtures;
-#[cfg(test)]
-mod journal_fixtures;
+use crate::fixtures::console as fixtures;
 #[cfg(test)]
 mod key_walk_tests;
 #[cfg(test)]

@@ -23,8 +23,6 @@ mod summary;
 pub(crate) mod whatif;
 
 #[cfg(test)]
-pub(crate) mod fixtures;
-#[cfg(test)]
 mod tests;
 
 pub use absorb::{AbsorbReport, SiblingShare, absorb_cluster_loss, default_siblings};

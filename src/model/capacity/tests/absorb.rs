@@ -1,6 +1,6 @@
 //! Losing a whole cluster: its siblings' share, hand-computed.
 
-use crate::model::capacity::fixtures::*;
+use crate::fixtures::capacity::*;
 use crate::model::capacity::whatif::UnplacedReason;
 use crate::model::capacity::{CapacityConfig, ClusterIndex, absorb_cluster_loss, default_siblings};
 use crate::model::fleet::{ClusterId, ClusterView, Dimension, RequiredDomain, TaintEffect};

@@ -1,0 +1,12 @@
+//! What the tests share, compiled once: the binary run as a user runs it (`cli`), the
+//! simulator served on loopback (`sim`), a rollout's workspace and in-process executors
+//! (`rollout`), executor processes (`executor`), the console in tmux (`tmux`), a real
+//! Prometheus (`prometheus`) and the simulator's conformance table (`conformance`).
+
+pub mod cli;
+pub mod conformance;
+pub mod executor;
+pub mod prometheus;
+pub mod rollout;
+pub mod sim;
+pub mod tmux;
