@@ -182,14 +182,223 @@ fn latency(server: &ThrowawayServer, n: usize) {
     );
 }
 
+/// `writers` threads, each on its own connection, appending one event per transaction:
+/// the server flushes its log once for the commits that arrive together (group commit).
+fn concurrent(server: &ThrowawayServer, writers: usize, each: usize) {
+    let db = server.fresh_database().unwrap();
+    let url = server.url(&db, "postgres");
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(writers + 1));
+    let threads: Vec<_> = (0..writers)
+        .map(|w| {
+            let url = url.clone();
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                let mut j = PostgresJournal::connect(&url).unwrap();
+                barrier.wait();
+                for i in 0..each {
+                    j.append(event(i, &format!("w{w}")), None).unwrap();
+                }
+            })
+        })
+        .collect();
+    barrier.wait();
+    let start = Instant::now();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let n = writers * each;
+    println!(
+        "append, 1 event/transaction, {writers:>2} writers {n:>6} events in {secs:>6.3} s = {:>9.0} events/s",
+        n as f64 / secs
+    );
+}
+
 fn main() {
     // `cargo test --benches` runs benches with `--bench` absent: keep that quick.
     let quick = !std::env::args().any(|a| a == "--bench");
     let scale = if quick { 20 } else { 1 };
     let server = ThrowawayServer::start(ServerDurability::Full).unwrap();
     single(&server, 5_000 / scale);
+    concurrent(&server, 4, 2_000 / scale);
+    concurrent(&server, 16, 1_000 / scale);
     batched(&server, 100_000 / scale, 10);
     batched(&server, 100_000 / scale, 100);
     replay(&server, 100_000 / scale);
     latency(&server, 1_000 / scale);
+    engine::maintenance(&server, if quick { 2 } else { 10 });
+}
+
+/// The engine's own writes: an executor maintaining nodes of a simulated cluster, its
+/// journal on the server; what it wrote, in how many commits, and how fast the journal
+/// took them.
+mod engine {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    use fleetdeck::engine::executor::{Executor, ExecutorOptions};
+    use fleetdeck::engine::kube_port::KubePort;
+    use fleetdeck::engine::start::{node_facts, plan, record_run};
+    use fleetdeck::journal::postgres::throwaway::ThrowawayServer;
+    use fleetdeck::journal::{
+        Appended, EventQuery, Fence, JournalError, JournalStore, Lease, LeaseGrant, PostgresJournal,
+    };
+    use fleetdeck::k8s::connect::{ConnectOptions, connect};
+    use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
+    use fleetdeck::model::maintenance::read_maintenance;
+    use fleetdeck::model::run::{Actor, Event, LeaseScope, NewEvent, RunStatus, Sequence};
+    use jiff::Timestamp;
+
+    #[derive(Default)]
+    struct Writes {
+        events: usize,
+        commits: usize,
+        spent: Duration,
+    }
+
+    /// The journal, counting and timing its writes.
+    struct Timed {
+        inner: PostgresJournal,
+        writes: Arc<Mutex<Writes>>,
+    }
+
+    impl Timed {
+        fn note<T>(&self, events: usize, start: Instant, out: T) -> T {
+            let mut w = self.writes.lock().unwrap();
+            w.events += events;
+            w.commits += 1;
+            w.spent += start.elapsed();
+            out
+        }
+    }
+
+    impl JournalStore for Timed {
+        fn append(
+            &mut self,
+            event: NewEvent,
+            fence: Option<&Fence>,
+        ) -> Result<Appended, JournalError> {
+            let start = Instant::now();
+            let out = self.inner.append(event, fence);
+            self.note(1, start, out)
+        }
+        fn append_all(
+            &mut self,
+            events: Vec<NewEvent>,
+            fence: Option<&Fence>,
+        ) -> Result<Vec<Appended>, JournalError> {
+            let (n, start) = (events.len(), Instant::now());
+            let out = self.inner.append_all(events, fence);
+            self.note(n, start, out)
+        }
+        fn append_if_last(
+            &mut self,
+            event: NewEvent,
+            last: Option<Sequence>,
+        ) -> Result<Appended, JournalError> {
+            let start = Instant::now();
+            let out = self.inner.append_if_last(event, last);
+            self.note(1, start, out)
+        }
+        fn scan(
+            &self,
+            query: &EventQuery,
+            visit: &mut dyn FnMut(Event),
+        ) -> Result<(), JournalError> {
+            self.inner.scan(query, visit)
+        }
+        fn acquire_lease(
+            &mut self,
+            scope: &LeaseScope,
+            holder: &Actor,
+            ttl: Duration,
+            now: Timestamp,
+        ) -> Result<LeaseGrant, JournalError> {
+            self.inner.acquire_lease(scope, holder, ttl, now)
+        }
+        fn renew_lease(
+            &mut self,
+            lease: &Lease,
+            ttl: Duration,
+            now: Timestamp,
+        ) -> Result<Lease, JournalError> {
+            self.inner.renew_lease(lease, ttl, now)
+        }
+        fn release_lease(&mut self, lease: &Lease, now: Timestamp) -> Result<(), JournalError> {
+            self.inner.release_lease(lease, now)
+        }
+        fn lease(&self, scope: &LeaseScope) -> Result<Option<Lease>, JournalError> {
+            self.inner.lease(scope)
+        }
+    }
+
+    /// Maintenance of `nodes` nodes of one simulated cluster (hook `true`, two at a time),
+    /// driven to the end by one executor.
+    pub fn maintenance(server: &ThrowawayServer, nodes: usize) {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let dir = tempfile::tempdir().unwrap();
+            let fleet = fleetdeck::sim::SimFleet::load("small", 1, 1.0).unwrap();
+            let (addr, _server) = fleetdeck::sim::start_on_loopback(fleet.clone(), 0).await.unwrap();
+            fleetdeck::sim::write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).unwrap();
+            fleetdeck::sim::write_ledger(&fleet, &dir.path().join("ledger.yaml"), addr).unwrap();
+            let ledger = fleetdeck::ledger_file::load(&dir.path().join("ledger.yaml")).unwrap();
+            let kubeconfig = kube::config::Kubeconfig::read_from(dir.path().join("kubeconfig")).unwrap();
+            let mut clients = HashMap::new();
+            for cluster in &ledger.clusters {
+                clients.insert(cluster.id.0.clone(), connect(cluster, &kubeconfig, &ConnectOptions::default()).await.unwrap());
+            }
+            let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
+            sync.wait_settled(Duration::from_secs(20)).await;
+            let db = server.fresh_database().unwrap();
+            let url = server.url(&db, "postgres");
+            let client = clients["small-02"].client.clone();
+            let names: Vec<String> = kube::Api::<k8s_openapi::api::core::v1::Node>::all(client.clone())
+                .list(&Default::default())
+                .await
+                .unwrap()
+                .items
+                .into_iter()
+                .filter_map(|n| n.metadata.name)
+                .take(nodes)
+                .collect();
+            let yaml = format!(
+                "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: bench\ncluster: small-02\nnodes:\n  names: [{}]\naction:\n  exec:\n    argv: [\"true\"]\n    timeout: 30s\n    idempotent: true\nbudgets:\n  maxUnavailable: 2\n  failureDomainLabel: topology.kubernetes.io/zone\ndeadlines:\n  drain: 120s\n  verifyNode: 60s\n  verifyWorkloads: 60s\ndrain:\n  gracePeriod: 1s\n  evictionRetry: 1s\n",
+                names.join(", ")
+            );
+            let spec = read_maintenance(&yaml).spec.unwrap();
+            let inventory = node_facts(&client, "small-02").await.unwrap();
+            let plan = plan(&spec, &inventory).unwrap();
+            let mut operator = PostgresJournal::connect(&url).unwrap();
+            let run = record_run(&mut operator, &Actor("alice@ops".into()), &spec, &plan, Timestamp::now()).unwrap();
+            let writes = Arc::new(Mutex::new(Writes::default()));
+            let store = Timed { inner: PostgresJournal::connect(&url).unwrap(), writes: writes.clone() };
+            let port = KubePort::new(clients.clone(), sync.snapshots.clone(), "executor/bench".into());
+            let mut options = ExecutorOptions::new(Actor("executor/bench".into()));
+            options.tick = Duration::from_millis(100);
+            let mut executor = Executor::new(store, port, options).with_fleet(sync.snapshots.clone());
+            let start = Instant::now();
+            while operator.projection().unwrap().runs[&run].status != RunStatus::Succeeded {
+                assert!(start.elapsed() < Duration::from_secs(600), "the maintenance never finished");
+                executor.pass().await.unwrap();
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            let w = writes.lock().unwrap();
+            println!(
+                "engine pattern: maintenance of {nodes} nodes, {} events in {} commits ({:.1} per commit); journal writes took {:.3} s = {:.0} events/s (the run took {:.1} s)",
+                w.events,
+                w.commits,
+                w.events as f64 / w.commits.max(1) as f64,
+                w.spent.as_secs_f64(),
+                w.events as f64 / w.spent.as_secs_f64(),
+                start.elapsed().as_secs_f64()
+            );
+            sync.stop();
+        });
+    }
 }

@@ -185,6 +185,7 @@ fn cluster(c: usize, generation: usize) -> Arc<ClusterSnapshot> {
         gpu_driver_versions: Vec::new(),
         runtime_versions: Vec::new(),
         requests_sent: 0,
+        findings: None,
         view: Arc::new(view(c, generation)),
     })
 }
@@ -421,6 +422,7 @@ fn main() {
         executor: None,
         unregistered_contexts: Vec::new(),
         rollout_gates: None,
+        findings: fleetdeck::tui::FindingsConfig::default(),
     };
     let mut app = App::new(config, ledger, now());
     app.update(Msg::Resize(W, H));

@@ -9,6 +9,7 @@ for page in screenshots/*.html; do
     name=$(basename "$page" .html)
     case "$name" in
         cluster|capacity-cluster-what-if|help) size=1780,1060 ;;
+        findings) size=1780,700 ;;
         too-small) size=420,300 ;;
         palette) size=1260,640 ;;
         rollouts|maintenance|timeline) size=1780,660 ;;

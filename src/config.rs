@@ -46,7 +46,7 @@ pub enum OutputFormat {
 }
 
 /// `config.toml`: defaults for the global flags. Every key is optional.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     /// Ledger file used when `--ledger` is not given.
@@ -68,6 +68,8 @@ pub struct Config {
     pub capacity: Option<crate::config_capacity::CapacitySection>,
     /// `[sync]`: how many clusters list at once, and each cluster's request budget.
     pub sync: Option<crate::config_sync::SyncSection>,
+    /// `[findings]`: the findings' thresholds and how often their facts are read.
+    pub findings: Option<crate::config_findings::FindingsSection>,
 }
 
 impl Config {
@@ -76,9 +78,16 @@ impl Config {
         self.capacity.clone().unwrap_or_default().config()
     }
 
-    /// The fleet sync's options: `[sync]` over the defaults.
+    /// The fleet sync's options: `[sync]` over the defaults, and `[findings]`'s reading.
     pub fn sync_options(&self) -> crate::k8s::fleet_sync::FleetSyncOptions {
-        self.sync.unwrap_or_default().options()
+        let mut options = self.sync.unwrap_or_default().options();
+        options.cluster.findings = self.findings.clone().unwrap_or_default().facts();
+        options
+    }
+
+    /// The findings' thresholds: `[findings]` over the defaults.
+    pub fn findings_thresholds(&self) -> crate::model::findings::Thresholds {
+        self.findings.clone().unwrap_or_default().thresholds()
     }
 
     /// Reads `path`; a missing file is an empty configuration.

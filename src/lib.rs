@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod config_capacity;
+pub mod config_findings;
 pub mod config_sync;
 pub mod engine;
 #[cfg(test)]

@@ -60,6 +60,11 @@ pub struct RunArgs {
     /// How often SLO evidence is queried while a rollout batch is active
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = super::live::parse_wait)]
     pub evidence_interval: std::time::Duration,
+    /// Act only for one shard of the fleet, KEY=VALUE over a ledger field or label (e.g.
+    /// `region=us-east`): executors of other shards of the same key act beside this one,
+    /// a standby of the same shard takes over when it dies
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub shard: Option<String>,
 }
 
 /// Subcommands.
@@ -111,6 +116,21 @@ pub enum Command {
     /// Shift handover: pauses, waiting approvals, stuck and handed-off steps, halted
     /// rollouts, troubled clusters, expiring exceptions and notes (`-o markdown` for a report)
     Handover(super::handover_cmd::HandoverArgs),
+    /// Fleet findings: expiring certificates, risky webhooks, our priority level, failing
+    /// health checks, stale restore drills, GitOps sync, maintenance windows, burn rates
+    Findings(super::findings_cmd::FindingsArgs),
+    /// Maintenance windows: each cluster's, and overriding one (journaled)
+    Window {
+        /// Window subcommand.
+        #[command(subcommand)]
+        command: super::window_cmd::WindowCommand,
+    },
+    /// Suspend or resume a GitOps object's sync during an incident (journaled)
+    Gitops {
+        /// GitOps subcommand.
+        #[command(subcommand)]
+        command: super::gitops_cmd::GitOpsCommand,
+    },
     /// Plan and inspect node maintenance
     Maintenance {
         /// Maintenance subcommand.

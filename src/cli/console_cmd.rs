@@ -120,7 +120,11 @@ pub async fn run_live(
         if let Some(demo) = &demo {
             options.rollout.verify_timeout = demo.verify_timeout;
         }
-        let mut executor = Executor::new(store, port, options).with_fleet(sync.snapshots.clone());
+        let mut executor = Executor::new(store, port, options)
+            .with_fleet(sync.snapshots.clone())
+            .with_windows(fleetdeck::engine::windows::MaintenanceWindows::from_ledger(
+                &ledger,
+            ));
         Some(tokio::spawn(async move {
             if let Err(error) = executor.run_until(stop_rx).await {
                 tracing::error!(%error, "executor stopped");
@@ -135,6 +139,11 @@ pub async fn run_live(
         settings.journal.clone(),
         settings.actor.clone(),
         settings.readonly,
+        Some(super::console_commands::Reach {
+            ledger: Arc::new(ledger.clone()),
+            kubeconfig: kubeconfig.clone(),
+            handle: tokio::runtime::Handle::current(),
+        }),
         command_rx,
         notice_tx,
     );
@@ -157,6 +166,7 @@ pub async fn run_live(
         executor: runs_executor.then(|| executor_actor(settings)),
         unregistered_contexts,
         rollout_gates: demo.map(|d| d.rollout_gates),
+        findings: settings.findings.clone(),
     };
     let result = run_console(inputs).await;
     let _ = stop_tx.send(true);

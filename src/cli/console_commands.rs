@@ -12,12 +12,24 @@ use fleetdeck::tui::{ConsoleCommand, Notice};
 use jiff::Timestamp;
 use tokio::sync::mpsc;
 
+/// What a command that changes a cluster needs: the ledger (the cluster's pin), the
+/// kubeconfig, and the runtime its requests run on.
+pub struct Reach {
+    /// The ledger.
+    pub ledger: std::sync::Arc<fleetdeck::model::ledger::Ledger>,
+    /// The kubeconfig.
+    pub kubeconfig: kube::config::Kubeconfig,
+    /// The runtime.
+    pub handle: tokio::runtime::Handle,
+}
+
 /// Serves console commands until the console's sender is gone. Runs on a blocking
 /// thread: SQLite calls block.
 pub fn serve(
     journal: JournalTarget,
     actor: String,
     readonly: bool,
+    reach: Option<Reach>,
     mut commands: mpsc::UnboundedReceiver<ConsoleCommand>,
     notices: mpsc::UnboundedSender<Notice>,
 ) -> tokio::task::JoinHandle<()> {
@@ -51,7 +63,8 @@ pub fn serve(
             let Some(journal_store) = store.as_mut() else {
                 continue;
             };
-            let Some(notice) = answer(journal_store, &command, &actor, readonly) else {
+            let Some(notice) = answer(journal_store, &command, &actor, readonly, reach.as_ref())
+            else {
                 continue;
             };
             tracing::info!(ok = notice.ok, text = %notice.text, "console command");
@@ -68,6 +81,7 @@ fn answer(
     command: &ConsoleCommand,
     actor: &Actor,
     readonly: bool,
+    reach: Option<&Reach>,
 ) -> Option<Notice> {
     let now = Timestamp::now();
     let notice = match command {
@@ -114,8 +128,76 @@ fn answer(
             tracing::info!(written, verb = command.verb(), "console refusal journaled");
             return None;
         }
+        ConsoleCommand::GitOpsSync(request) => {
+            match gitops_sync(store, request, actor, readonly, reach) {
+                Ok(summary) => Notice {
+                    ok: true,
+                    text: summary,
+                },
+                Err(why) => Notice {
+                    ok: false,
+                    text: why,
+                },
+            }
+        }
     };
     Some(notice)
+}
+
+/// Suspends or resumes a GitOps object's sync as `fleetdeck gitops` does: the cluster's
+/// identity checked against the ledger's pin first, intent and outcome journaled.
+fn gitops_sync(
+    store: &mut AnyJournal,
+    request: &fleetdeck::tui::GitOpsSyncRequest,
+    actor: &Actor,
+    readonly: bool,
+    reach: Option<&Reach>,
+) -> Result<String, String> {
+    use fleetdeck::engine::gitops_sync::{GitOpsTarget, SyncChange, change_sync};
+    let reach = reach.ok_or("this console reaches no cluster")?;
+    let cluster = reach
+        .ledger
+        .cluster(&request.cluster.0)
+        .ok_or_else(|| format!("{} is not in the ledger", request.cluster))?;
+    let target = GitOpsTarget {
+        kind: request.kind,
+        namespace: request.namespace.clone(),
+        name: request.name.clone(),
+    };
+    let change = if request.suspend {
+        SyncChange::Suspend
+    } else {
+        SyncChange::Resume
+    };
+    reach.handle.block_on(async {
+        let client = fleetdeck::k8s::verified::verified_client(
+            cluster,
+            &reach.kubeconfig,
+            &fleetdeck::k8s::connect::ConnectOptions::default(),
+        )
+        .await
+        .map_err(|e| {
+            format!(
+                "{}: refusing to {} the sync: {}",
+                cluster.id,
+                change.verb(),
+                e.detailed()
+            )
+        })?;
+        change_sync(
+            store,
+            &client.client,
+            &cluster.id,
+            &target,
+            change,
+            &request.reason,
+            actor,
+            readonly,
+        )
+        .await
+        .map(|done| done.summary)
+        .map_err(|e| e.to_string())
+    })
 }
 
 #[cfg(test)]
@@ -135,10 +217,10 @@ mod tests {
             ClusterId("prod-03".into()),
             "nothing recent is known about it: cluster is Unreachable",
         )]);
-        assert_eq!(answer(&mut store, &refused, &actor, true), None);
+        assert_eq!(answer(&mut store, &refused, &actor, true, None), None);
         let all = EventQuery::default();
         assert!(store.query(&all).expect("query").is_empty(), "read-only");
-        assert_eq!(answer(&mut store, &refused, &actor, false), None);
+        assert_eq!(answer(&mut store, &refused, &actor, false, None), None);
         let events = store.query(&all).expect("query");
         let [event] = events.as_slice() else {
             panic!("{events:?}")

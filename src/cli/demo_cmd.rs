@@ -17,7 +17,7 @@ const DEMO_VERIFY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 /// Flags of `fleetdeck demo`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct DemoArgs {
-    /// Scenario: small, demo, large, or a scenario file
+    /// Scenario: small, demo, large, findings, or a scenario file
     #[arg(long, default_value = "demo")]
     pub scenario: String,
     /// Seed for names, UIDs, versions and placement
@@ -86,8 +86,13 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
             args.seed,
             gates.notice()
         );
-        // Read-only: nothing is journaled, not even the demo's own rollout.
-        if !settings.readonly {
+        // Read-only: nothing is journaled, not even the demo's own rollout; a scenario
+        // without the staging clusters it targets (`findings`) runs without it.
+        let targets = ledger.clusters.iter().any(|c| c.env == "staging");
+        if !targets {
+            tracing::info!(scenario = %scenario.name, "demo rollout not seeded: no staging cluster");
+        }
+        if !settings.readonly && targets {
             let rollout = super::demo_seed::seed_rollout(&journal, &ledger, &gates)?;
             tracing::info!(%rollout, ?gates, "demo rollout waits for approval");
         }

@@ -51,6 +51,17 @@ fn is_refusal(cause: &(dyn Error + 'static)) -> bool {
     if let Some(error) = cause.downcast_ref::<RolloutStartError>() {
         return matches!(error, RolloutStartError::Busy(_) | RolloutStartError::Empty);
     }
+    if let Some(error) = cause.downcast_ref::<fleetdeck::engine::gitops_sync::SyncChangeError>() {
+        use fleetdeck::engine::gitops_sync::SyncChangeError as E;
+        return matches!(
+            error,
+            E::ReadOnly(_) | E::NoReason(_) | E::Refused(_) | E::NotFound(_)
+        );
+    }
+    if let Some(error) = cause.downcast_ref::<fleetdeck::engine::window_override::OverrideError>() {
+        use fleetdeck::engine::window_override::OverrideError as E;
+        return !matches!(error, E::Journal(_));
+    }
     cause.is::<Refused>()
         || cause.is::<CommandRefusal>()
         || cause.is::<Refusal>()

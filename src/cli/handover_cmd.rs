@@ -46,6 +46,7 @@ pub fn run(settings: &Settings, args: &HandoverArgs) -> anyhow::Result<ExitCode>
             .map(|(projection, events)| JournalFacts { projection, events }),
         fleet: read.fleet.as_ref().map(Vec::as_slice),
         ledger: read.ledger.as_ref(),
+        findings: read.findings.as_ref().map(Vec::as_slice),
         since,
         now,
         expiring_within_days: args.expiring_within,

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use fleetdeck::journal::{EventQuery, JournalStore};
-use fleetdeck::k8s::fleet_sync::FleetSync;
+use fleetdeck::model::findings::Finding;
 use fleetdeck::model::handover::{ClusterHealth, Known, cluster_health};
 use fleetdeck::model::ledger::Ledger;
 use fleetdeck::model::run::{Event, Projection};
@@ -27,6 +27,8 @@ pub struct Sources {
     pub ledger: Known<Ledger>,
     /// Every ledger cluster as the sync saw it.
     pub fleet: Known<Vec<ClusterHealth>>,
+    /// The fleet's findings, judged from the same sync and journal.
+    pub findings: Known<Vec<Finding>>,
     /// What else limited the check, with why (a kubeconfig that could not be read).
     pub notices: Vec<String>,
 }
@@ -34,11 +36,16 @@ pub struct Sources {
 /// Reads every source; `wait` bounds the fleet sync (zero skips it).
 pub fn read(settings: &Settings, since: Timestamp, wait: Duration) -> Sources {
     let journal = read_journal(settings, since);
-    let (ledger, fleet, notices) = observe(settings, wait);
+    let projection = match &journal {
+        Known::Read((projection, _)) => Ok(projection),
+        Known::NotRead(why) => Err(format!("journal not read: {why}")),
+    };
+    let (ledger, fleet, findings, notices) = observe(settings, wait, projection);
     Sources {
         journal,
         ledger,
         fleet,
+        findings,
         notices,
     }
 }
@@ -60,29 +67,39 @@ fn read_journal(settings: &Settings, since: Timestamp) -> Known<(Projection, Vec
     }
 }
 
-/// The ledger and the fleet's live state, read as the console reads them: without a
-/// kubeconfig every cluster is Unreachable with the reason, as in the console.
-fn observe(
-    settings: &Settings,
-    wait: Duration,
-) -> (Known<Ledger>, Known<Vec<ClusterHealth>>, Vec<String>) {
+/// What `observe` read: the ledger, the clusters' states, the findings, and notices.
+type Observed = (
+    Known<Ledger>,
+    Known<Vec<ClusterHealth>>,
+    Known<Vec<Finding>>,
+    Vec<String>,
+);
+
+/// The ledger, the fleet's live state and its findings, read as the console reads them
+/// (the findings' facts too, as `findings` waits for them): without a kubeconfig every
+/// cluster is Unreachable with the reason, as in the console.
+fn observe(settings: &Settings, wait: Duration, journal: Result<&Projection, String>) -> Observed {
     let Some(path) = &settings.ledger else {
         let why = format!(
             "no ledger configured: pass --ledger FILE, set FLEETDECK_LEDGER, or set `ledger` in {}",
             settings.paths.config_file.display()
         );
-        return (Known::NotRead(why.clone()), Known::NotRead(why), Vec::new());
+        return not_read(why);
     };
     let ledger = match fleetdeck::ledger_file::load(path) {
         Ok(ledger) => ledger,
         Err(error) => {
-            let why = format!("ledger {}: {error}", path.display());
-            return (Known::NotRead(why.clone()), Known::NotRead(why), Vec::new());
+            return not_read(format!("ledger {}: {error}", path.display()));
         }
     };
     if wait.is_zero() {
         let why = "--wait-synced 0s skips the fleet sync".to_string();
-        return (Known::Read(ledger), Known::NotRead(why), Vec::new());
+        return (
+            Known::Read(ledger),
+            Known::NotRead(why.clone()),
+            Known::NotRead(why),
+            Vec::new(),
+        );
     }
     let mut notices = Vec::new();
     let kubeconfig = match fleetdeck::kubeconfig::load(&settings.kubeconfig) {
@@ -98,19 +115,44 @@ fn observe(
         .enable_all()
         .build()
         .map(|runtime| {
-            let snapshot = runtime.block_on(async {
-                let mut sync = FleetSync::start(&ledger, kubeconfig, settings.sync);
-                let snapshot = sync.wait_settled(wait).await;
-                sync.stop();
-                snapshot
-            });
+            let snapshot = runtime.block_on(super::super::findings_cmd::sync_with_facts(
+                &ledger,
+                kubeconfig,
+                settings.sync,
+                wait,
+            ));
             // Watches are long-polls; do not wait for them to notice the shutdown.
             runtime.shutdown_background();
             snapshot
         });
-    let fleet = match synced {
-        Ok(snapshot) => Known::Read(cluster_health(&snapshot)),
-        Err(error) => Known::NotRead(format!("the fleet sync could not start: {error}")),
+    let (fleet, findings) = match synced {
+        Ok(snapshot) => {
+            let judged = super::super::findings_cmd::judge(
+                settings,
+                &ledger,
+                &snapshot,
+                journal,
+                Timestamp::now(),
+            );
+            (
+                Known::Read(cluster_health(&snapshot)),
+                Known::Read(judged.findings),
+            )
+        }
+        Err(error) => {
+            let why = format!("the fleet sync could not start: {error}");
+            (Known::NotRead(why.clone()), Known::NotRead(why))
+        }
     };
-    (Known::Read(ledger), fleet, notices)
+    (Known::Read(ledger), fleet, findings, notices)
+}
+
+/// Nothing read past the ledger, for `why`.
+fn not_read(why: String) -> Observed {
+    (
+        Known::NotRead(why.clone()),
+        Known::NotRead(why.clone()),
+        Known::NotRead(why),
+        Vec::new(),
+    )
 }

@@ -22,7 +22,20 @@ pub fn validate(
         Some(path) => path.to_path_buf(),
         None => settings.ledger_path()?,
     };
-    let report = ledger_file::check_file(&path, now.unwrap_or_else(ledger_file::today))?;
+    let today = now.unwrap_or_else(ledger_file::today);
+    let mut report = ledger_file::check_file(&path, today)?;
+    // Backups and restore drills against the cluster's RPO and RTO and the tiers'
+    // thresholds (`[findings]`): warnings, as the findings judge them.
+    if let Some(ledger) = &report.ledger {
+        report
+            .diagnostics
+            .extend(fleetdeck::model::findings::recovery_warnings(
+                ledger,
+                today,
+                &settings.findings,
+            ));
+        report.diagnostics.sort_by_key(|d| (d.pos.line, d.pos.col));
+    }
     let name = path.display().to_string();
     let errors = report
         .diagnostics

@@ -3,6 +3,11 @@
 //! rebuild is confirmed against its new pin, and what waited for it goes on, without a
 //! restart); an invalid one is refused and the last good ledger kept. Both are journaled
 //! by the executor and printed on its output.
+//!
+//! A shard's executor keeps the ownership it started with: a reloaded ledger gives it a
+//! view and port of the clusters it owned at start, and an edit that would move clusters
+//! between shards is said (it takes restarting the executors of the shards concerned), so
+//! two executors never own one cluster because they read an edit at different times.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -11,6 +16,7 @@ use fleetdeck::engine::executor::Reload;
 use fleetdeck::engine::kube_port::KubePort;
 use fleetdeck::engine::ledger_watch::{LedgerChange, LedgerWatch};
 use fleetdeck::k8s::fleet_sync::FleetSync;
+use fleetdeck::model::shard::Ownership;
 use tokio::sync::mpsc;
 
 use super::settings::Settings;
@@ -21,11 +27,12 @@ const EVERY: Duration = Duration::from_secs(2);
 /// Watches the ledger at `path` (the one `sync` was started from) and sends each edit to
 /// the executor; returns the receiving end for `Executor::with_reloads`. The fleet view
 /// in force (first `sync`, then each new one) lives in the watching task and is stopped
-/// when it is replaced.
+/// when it is replaced. Only the clusters `ownership` owns are watched and reached.
 pub fn spawn(
     settings: Settings,
     path: PathBuf,
     mut sync: FleetSync,
+    ownership: Ownership,
 ) -> mpsc::UnboundedReceiver<Reload<KubePort>> {
     let (tx, rx) = mpsc::unbounded_channel();
     tokio::spawn(async move {
@@ -42,7 +49,16 @@ pub fn spawn(
                         "ledger edit not used, the last good ledger stays in force: {why}"
                     ),
                 },
-                LedgerChange::Changed(ledger) => {
+                LedgerChange::Changed(mut ledger) => {
+                    // Clusters the edit gives to or takes from this shard.
+                    let moved = ownership.shard_name().is_some_and(|shard| {
+                        let now = Ownership::shard(shard.clone(), &ledger);
+                        ledger
+                            .clusters
+                            .iter()
+                            .any(|c| now.owns(&c.id) != ownership.owns(&c.id))
+                    });
+                    ledger.clusters.retain(|c| ownership.owns(&c.id));
                     let kubeconfig = match fleetdeck::kubeconfig::load(&settings.kubeconfig) {
                         Ok(kubeconfig) => kubeconfig,
                         Err(error) => {
@@ -69,15 +85,17 @@ pub fn spawn(
                     let fleet = fresh.snapshots.clone();
                     sync.stop();
                     sync = fresh;
-                    Reload::Taken {
-                        port,
-                        fleet,
-                        note: format!(
-                            "ledger {} reloaded: {} cluster(s), pins and contexts as now written",
-                            path.display(),
-                            ledger.clusters.len()
-                        ),
+                    let mut note = format!(
+                        "ledger {} reloaded: {} cluster(s), pins and contexts as now written",
+                        path.display(),
+                        ledger.clusters.len()
+                    );
+                    if moved {
+                        note.push_str(
+                            "; the edit changes which clusters this shard owns: this executor keeps acting for the clusters it owned at start until it is restarted (restart the executors of the shards concerned)",
+                        );
                     }
+                    Reload::Taken { port, fleet, note }
                 }
             };
             if tx.send(reload).is_err() {

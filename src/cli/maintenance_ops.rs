@@ -14,6 +14,7 @@ use fleetdeck::k8s::connect::ConnectOptions;
 use fleetdeck::k8s::fleet_sync::FleetSync;
 use fleetdeck::k8s::verified::verified_client;
 use fleetdeck::model::run::{Actor, ClusterRefusal, ItemId, OperatorCommand, ReturnOutcome, RunId};
+use fleetdeck::model::shard::{Ownership, Shard};
 use jiff::Timestamp;
 
 use super::exit::Refused;
@@ -197,7 +198,18 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
     refuse_readonly(settings, "running the executor")?;
     // An expired exception is said, and changes nothing for runs already started.
     let ledger_path = settings.ledger_path()?;
-    let ledger = super::ledger_findings::load(&ledger_path)?;
+    let full_ledger = super::ledger_findings::load(&ledger_path)?;
+    let ownership = match &args.shard {
+        Some(text) => {
+            let shard = Shard::parse(text)?;
+            shard.check(&full_ledger)?;
+            Ownership::shard(shard, &full_ledger)
+        }
+        None => Ownership::fleet(),
+    };
+    // A shard's executor watches and reaches its own clusters only.
+    let mut ledger = full_ledger;
+    ledger.clusters.retain(|c| ownership.owns(&c.id));
     let kubeconfig = fleetdeck::kubeconfig::load(&settings.kubeconfig)?;
     let store = open(settings)?;
     super::runtime()?.block_on(async move {
@@ -211,16 +223,23 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
         let mut options = ExecutorOptions::new(actor.clone());
         options.lease_ttl = args.lease_ttl;
         options.guard_domain_label = settings.capacity.failure_domain_key.to_string();
+        let acting_for = match ownership.shard_name() {
+            Some(shard) => format!("shard {shard} ({} clusters)", ledger.clusters.len()),
+            None => "the fleet".to_string(),
+        };
+        options.ownership = ownership.clone();
         options.rollout = fleetdeck::engine::executor::RolloutOptions {
             verify_timeout: args.verify_timeout,
             evidence_interval: args.evidence_interval,
         };
         let (notices, mut heard) = tokio::sync::mpsc::unbounded_channel::<String>();
         let fleet = sync.snapshots.clone();
-        // Ledger edits are followed from here on (the sync in force lives with them).
-        let reloads = super::ledger_reload::spawn(settings.clone(), ledger_path, sync);
+        // Ledger edits are followed from here on (the sync in force lives with them), for
+        // the clusters this executor owns.
+        let reloads = super::ledger_reload::spawn(settings.clone(), ledger_path, sync, ownership);
         let mut executor = Executor::new(store, port, options)
             .with_fleet(fleet)
+            .with_windows(fleetdeck::engine::windows::MaintenanceWindows::from_ledger(&ledger))
             .with_notices(notices)
             .with_reloads(reloads);
         // What needs a person's eye goes to the executor's output as it happens.
@@ -238,7 +257,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
             }
             let _ = stop_tx.send(true);
         });
-        eprintln!("fleetdeck run: executor {actor} started (journal {})", settings.journal.describe());
+        eprintln!("fleetdeck run: executor {actor} started for {acting_for} (journal {})", settings.journal.describe());
         executor.run_until(stop_rx).await
     })?;
     Ok(ExitCode::SUCCESS)

@@ -12,6 +12,8 @@ mod demo_cmd;
 mod demo_seed;
 mod engine_port;
 mod exit;
+mod findings_cmd;
+mod gitops_cmd;
 mod handover_cmd;
 mod journal_cmd;
 mod journal_stress;
@@ -28,9 +30,11 @@ mod reconcile_cmd;
 mod rollout_cmd;
 mod rollout_live;
 mod rollout_render;
+mod rollout_windows;
 mod settings;
 mod snapshot_cmd;
 mod spec_file;
+mod window_cmd;
 
 use std::process::ExitCode;
 
@@ -102,6 +106,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         },
         Some(Command::Journal(args)) => journal_cmd::run(&settings, &args),
         Some(Command::Handover(args)) => handover_cmd::run(&settings, &args),
+        Some(Command::Findings(args)) => findings_cmd::run(&settings, &args),
+        Some(Command::Window { command }) => window_cmd::run(&settings, &command),
+        Some(Command::Gitops { command }) => gitops_cmd::run(&settings, &command),
         Some(Command::Maintenance { command }) => maintenance_cmd::run(&settings, &command),
         Some(Command::Run(args)) => maintenance_ops::execute(&settings, &args),
         Some(Command::Rollout { command }) => rollout_cmd::run(&settings, &command),

@@ -273,7 +273,9 @@ fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
         digest: &'a ReleaseDigest,
         plan: &'a RolloutPlan,
         apply_order: &'a [OrderedObject],
+        windows: &'a [super::window_cmd::WindowLine],
     }
+    let windows = super::rollout_windows::target_windows(settings, &loaded.plan)?;
     emit(
         settings.output,
         &Out {
@@ -281,10 +283,12 @@ fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
             digest: &loaded.digest,
             plan: &loaded.plan,
             apply_order: &loaded.order,
+            windows: &windows,
         },
         || {
             let mut s = render_plan(&loaded.spec, &loaded.digest, &loaded.plan);
             s.push_str(&render_order(&loaded.order));
+            s.push_str(&super::rollout_windows::render(&windows));
             s
         },
     )?;

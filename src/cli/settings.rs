@@ -32,6 +32,8 @@ pub struct Settings {
     pub capacity: fleetdeck::model::capacity::CapacityConfig,
     /// How the fleet is synced (`[sync]` in config.toml).
     pub sync: fleetdeck::k8s::fleet_sync::FleetSyncOptions,
+    /// The findings' thresholds (`[findings]` in config.toml).
+    pub findings: fleetdeck::model::findings::Thresholds,
 }
 
 impl Settings {
@@ -72,6 +74,7 @@ impl Settings {
             output: global.output.or(config.output).unwrap_or_default(),
             capacity: config.capacity_config(),
             sync: config.sync_options(),
+            findings: config.findings_thresholds(),
             paths,
         })
     }

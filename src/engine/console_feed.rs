@@ -14,6 +14,8 @@ use crate::tui::{Activity, JournalLine, JournalView};
 const RECENT: usize = 300;
 /// Events kept for the timeline (the journal itself keeps everything).
 const TIMELINE: usize = 5000;
+/// How often who else is connected to a shared journal is asked again.
+const TEAM_EVERY: Duration = Duration::from_secs(5);
 
 pub use crate::model::run::describe;
 
@@ -48,6 +50,8 @@ pub fn feed_once_open<S: JournalStore>(
 pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, every: Duration) {
     let mut projection = Projection::default();
     let mut timeline: Vec<Event> = Vec::new();
+    let mut team = None;
+    let mut team_asked: Option<std::time::Instant> = None;
     loop {
         if activity_tx.is_closed() {
             return;
@@ -68,6 +72,22 @@ pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, ever
         }
         // Read again after a lost connection: the state shown is current once more.
         activity_tx.send_if_modified(|activity| !std::mem::replace(&mut activity.connected, true));
+        // Who this console is on a shared journal, and who else is there.
+        if team_asked.is_none_or(|at| at.elapsed() >= TEAM_EVERY) {
+            team_asked = Some(std::time::Instant::now());
+            match store.team() {
+                Ok(facts) => {
+                    team = facts;
+                    activity_tx.send_if_modified(|activity| {
+                        activity.team != team && {
+                            activity.team = team.clone();
+                            true
+                        }
+                    });
+                }
+                Err(error) => tracing::debug!(%error, "who else is connected: not read"),
+            }
+        }
         if events.is_empty() && projection.last_seq.is_some() {
             // A SQLite journal is read again after `every`; a PostgreSQL journal as soon
             // as the database announces new events.
@@ -81,6 +101,9 @@ pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, ever
                 EventBody::Observed { .. }
                     | EventBody::RolloutObserved { .. }
                     | EventBody::LeaseAcquired { .. }
+                    | EventBody::Dispatched { .. }
+                    | EventBody::Claimed { .. }
+                    | EventBody::Answered { .. }
             ) {
                 timeline.push(event);
             }
@@ -101,6 +124,7 @@ pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, ever
             recent,
             connected: true,
             journal: JournalView::new(projection.clone(), timeline.clone()),
+            team: team.clone(),
         });
         store.wait_for_change(every);
     }

@@ -4,6 +4,7 @@
 pub mod checkpoint;
 pub mod console_feed;
 pub mod executor;
+pub mod gitops_sync;
 pub mod guard_watch;
 pub mod kube_port;
 pub mod ledger_watch;
@@ -13,3 +14,5 @@ pub mod prometheus;
 pub mod rollout_kube;
 pub mod rollout_start;
 pub mod start;
+pub mod window_override;
+pub mod windows;

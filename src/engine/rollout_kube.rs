@@ -515,19 +515,32 @@ impl RolloutPort for KubePort {
             at: Some(jiff::Timestamp::now()),
             ..Evidence::default()
         };
-        let window = promql_window(slo.window);
+        let query = slo
+            .error_ratio_query
+            .as_deref()
+            .unwrap_or(&self.rollout.error_ratio_query);
+        let long = promql_window(slo.window);
+        let short = slo.short.map(|s| promql_window(s.window));
         for cluster in clusters {
-            let promql = slo
-                .error_ratio_query
-                .as_deref()
-                .unwrap_or(&self.rollout.error_ratio_query)
-                .replace("$cluster", &cluster.0)
-                .replace("$window", &window);
-            let reading = match self.query(&promql).await {
+            let ask = |window: &str| {
+                query
+                    .replace("$cluster", &cluster.0)
+                    .replace("$window", window)
+            };
+            let reading = match self.query(&ask(&long)).await {
                 Ok(ratio) => MetricReading::Known { error_ratio: ratio },
                 Err(why) => MetricReading::Unknown { why },
             };
             evidence.readings.insert(cluster.clone(), reading);
+            // Both windows every time: the short one alone high is worth showing (the
+            // gate holds, the findings say so), not only when the long one exceeds.
+            if let Some(short) = &short {
+                let reading = match self.query(&ask(short)).await {
+                    Ok(ratio) => MetricReading::Known { error_ratio: ratio },
+                    Err(why) => MetricReading::Unknown { why },
+                };
+                evidence.short_readings.insert(cluster.clone(), reading);
+            }
         }
         evidence
     }

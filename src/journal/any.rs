@@ -203,6 +203,10 @@ impl JournalStore for AnyJournal {
         both!(self, j => j.authenticated_actor())
     }
 
+    fn team(&self) -> Result<Option<crate::model::team::TeamFacts>, JournalError> {
+        both!(self, j => j.team())
+    }
+
     fn wait_for_change(&self, poll: Duration) {
         both!(self, j => j.wait_for_change(poll))
     }

@@ -171,8 +171,13 @@ pub trait JournalStore {
         Ok(projection)
     }
 
-    /// Takes the lease when it is free, expired or already ours; otherwise reports who
-    /// holds it. A change of holder increments the fencing token and is journaled.
+    /// Takes the lease when it is free, expired or already ours, and no lease that may not
+    /// be held beside it (the fleet's and a shard's, shards of two keys: see
+    /// [`crate::model::shard::may_coexist`]) is held by someone now; otherwise reports the
+    /// lease in the way. A change of holder increments the fencing token and is journaled;
+    /// lapsed leases that may not be held beside it are revoked (their token moves on, so
+    /// their holders' late writes are refused). `now` is the caller's clock; a store
+    /// shared by several machines uses its own (PostgreSQL: the database's) instead.
     fn acquire_lease(
         &mut self,
         scope: &LeaseScope,
@@ -201,6 +206,12 @@ pub trait JournalStore {
     /// the writer's own word is recorded (SQLite).
     fn authenticated_actor(&self) -> Option<Actor> {
         None
+    }
+
+    /// Who this process is on a shared journal and who else is connected to it (team
+    /// mode); `None` for a store one person uses alone (SQLite).
+    fn team(&self) -> Result<Option<crate::model::team::TeamFacts>, JournalError> {
+        Ok(None)
     }
 
     /// Blocks until the journal may have new events: a file store sleeps `poll` (it has

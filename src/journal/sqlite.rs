@@ -270,13 +270,22 @@ fn insert(
     event: NewEvent,
     fence: Option<&Fence>,
 ) -> Result<Appended, JournalError> {
+    // A stored key is looked up first (the write lock is held): an insert that conflicts
+    // would still use up a number, and the journal's numbers have no gaps.
+    let mut stmt =
+        tx.prepare_cached(&format!("SELECT {COLUMNS} FROM events WHERE idem_key = ?1"))?;
+    if let Some(existing) = stmt.query_row([&event.key.0], raw_row).optional()? {
+        return Ok(Appended {
+            event: decode(existing)?,
+            duplicate: true,
+        });
+    }
     let (kind, payload) = event.body.to_parts();
     let payload_text = serde_json::to_string(&payload)
         .map_err(|e| JournalError::Invalid(format!("payload cannot be written: {e}")))?;
     let mut stmt = tx.prepare_cached(
         "INSERT INTO events (time_us, actor, kind, run_id, item, step, cluster, payload, idem_key, lease_scope, lease_token)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-         ON CONFLICT (idem_key) DO NOTHING",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?;
     let inserted = stmt.execute(params![
         micros(event.time),
@@ -291,23 +300,15 @@ fn insert(
         fence.map(|f| &f.scope.0),
         fence.map(|f| f.token.0),
     ])?;
-    if inserted == 1 {
-        let seq = tx.last_insert_rowid();
-        return Ok(Appended {
-            event: Event {
-                seq: Sequence(seq),
-                token: fence.map(|f| f.token),
-                event,
-            },
-            duplicate: false,
-        });
-    }
-    let mut stmt =
-        tx.prepare_cached(&format!("SELECT {COLUMNS} FROM events WHERE idem_key = ?1"))?;
-    let existing = stmt.query_row([&event.key.0], raw_row)?;
+    debug_assert_eq!(inserted, 1);
+    let seq = tx.last_insert_rowid();
     Ok(Appended {
-        event: decode(existing)?,
-        duplicate: true,
+        event: Event {
+            seq: Sequence(seq),
+            token: fence.map(|f| f.token),
+            event,
+        },
+        duplicate: false,
     })
 }
 
@@ -349,6 +350,32 @@ fn read_lease(conn: &Connection, scope: &LeaseScope) -> Result<Option<Lease>, Jo
         })
     })
     .transpose()
+}
+
+/// Every stored lease that may not be held by another executor while `scope` is held
+/// (see [`crate::model::shard::may_coexist`]).
+fn other_leases(conn: &Connection, scope: &LeaseScope) -> Result<Vec<Lease>, JournalError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT scope, holder, token, acquired_us, expires_us FROM leases WHERE scope <> ?1 ORDER BY scope",
+    )?;
+    let rows = stmt
+        .query_map([&scope.0], lease_row)?
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut out = Vec::new();
+    for (other, holder, token, acquired, expires) in rows {
+        let other = LeaseScope(other);
+        if crate::model::shard::may_coexist(scope, &other) {
+            continue;
+        }
+        out.push(Lease {
+            scope: other,
+            holder: holder.map(Actor),
+            token: FencingToken(token),
+            acquired_at: from_micros(acquired, 0)?,
+            expires_at: from_micros(expires, 0)?,
+        });
+    }
+    Ok(out)
 }
 
 fn expiry(now: Timestamp, ttl: Duration) -> Result<Timestamp, JournalError> {
@@ -452,6 +479,14 @@ impl JournalStore for SqliteJournal {
     ) -> Result<LeaseGrant, JournalError> {
         let expires = expiry(now, ttl)?;
         let tx = self.write_tx()?;
+        // A lease that may not be held beside ours (the fleet's and any shard's, shards of
+        // two keys) and that someone holds now refuses us.
+        let others = other_leases(&tx, scope)?;
+        if let Some(blocking) = others.iter().find(|l| l.is_held_at(now)) {
+            return Ok(LeaseGrant::HeldByOther {
+                lease: blocking.clone(),
+            });
+        }
         let current = read_lease(&tx, scope)?;
         let token = match &current {
             Some(lease) if lease.is_held_at(now) && lease.holder.as_ref() == Some(holder) => {
@@ -466,6 +501,14 @@ impl JournalStore for SqliteJournal {
             Some(lease) => FencingToken(lease.token.0 + 1),
             None => FencingToken(1),
         };
+        // Lapsed leases that may not be held beside ours are revoked (a new token, no
+        // holder): whatever their holder still writes under them is refused.
+        for lapsed in others.iter().filter(|l| l.holder.is_some()) {
+            tx.execute(
+                "UPDATE leases SET holder = NULL, token = token + 1 WHERE scope = ?1",
+                [&lapsed.scope.0],
+            )?;
+        }
         let changed_hands = current.as_ref().is_none_or(|l| l.token != token);
         let acquired_at = if changed_hands {
             now

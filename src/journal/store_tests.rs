@@ -73,6 +73,7 @@ macro_rules! on_both_backends {
 on_both_backends!(
     appends_are_read_back_whole_with_the_actor_the_store_vouches_for,
     a_repeated_idempotency_key_returns_the_stored_event,
+    a_batch_is_numbered_in_order_and_a_key_repeated_in_it_is_written_once,
     a_conditional_append_goes_in_only_on_the_journal_it_was_decided_on,
     queries_filter_by_time_cluster_run_kind_and_sequence,
     a_stale_fence_refuses_the_whole_batch,
@@ -82,7 +83,16 @@ on_both_backends!(
     projection_replays_what_was_appended,
     the_clusters_and_runs_events_name_are_listed_once_each,
     concurrent_writers_get_gapless_sequences_in_commit_order,
+    shards_of_one_key_are_held_together_and_exclude_the_fleet_and_other_keys,
+    a_lapsed_shard_lease_is_revoked_when_the_fleet_is_taken,
 );
+
+mod postgres_only {
+    #[test]
+    fn lease_times_come_from_the_database_not_the_caller() {
+        super::lease_times_come_from_the_database_not_the_caller(&super::Fixture::postgres())
+    }
+}
 
 fn appends_are_read_back_whole_with_the_actor_the_store_vouches_for(fx: &Fixture) {
     let mut j = fx.open();
@@ -143,6 +153,32 @@ fn a_repeated_idempotency_key_returns_the_stored_event(fx: &Fixture) {
     assert!(second.duplicate);
     assert_eq!(second.event, first.event);
     assert_eq!(j.query(&EventQuery::default()).unwrap().len(), 1);
+}
+
+fn a_batch_is_numbered_in_order_and_a_key_repeated_in_it_is_written_once(fx: &Fixture) {
+    let mut j = fx.open();
+    j.append(note("before", 0), None).unwrap();
+    let batch = vec![
+        note("b1", 1),
+        note("before", 2),
+        note("b2", 3),
+        note("b1", 4),
+        note("b3", 5),
+    ];
+    let out = j.append_all(batch, None).unwrap();
+    let seqs: Vec<(i64, bool)> = out.iter().map(|a| (a.event.seq.0, a.duplicate)).collect();
+    assert_eq!(
+        seqs,
+        vec![(2, false), (1, true), (3, false), (2, true), (4, false)]
+    );
+    assert_eq!(out[3].event, out[0].event, "the stored one, not the repeat");
+    let keys: Vec<String> = j
+        .query(&EventQuery::default())
+        .unwrap()
+        .into_iter()
+        .map(|e| e.event.key.0)
+        .collect();
+    assert_eq!(keys, vec!["before", "b1", "b2", "b3"]);
 }
 
 fn a_conditional_append_goes_in_only_on_the_journal_it_was_decided_on(fx: &Fixture) {
@@ -240,25 +276,43 @@ fn a_stale_fence_refuses_the_whole_batch(fx: &Fixture) {
     assert!(j.query(&EventQuery::default()).unwrap().is_empty());
 }
 
+/// The lease tests run on the store's own clock (on PostgreSQL the database's, which a
+/// caller cannot set): short leases and real waits.
+const TTL: Duration = Duration::from_millis(1000);
+
+fn wait_past(ttl: Duration) {
+    std::thread::sleep(ttl + Duration::from_millis(150));
+}
+
+fn acquired(grant: LeaseGrant) -> Lease {
+    match grant {
+        LeaseGrant::Acquired { lease } => lease,
+        LeaseGrant::HeldByOther { lease } => panic!("refused: held {lease:?}"),
+    }
+}
+
+fn refused_by(grant: LeaseGrant) -> Lease {
+    match grant {
+        LeaseGrant::HeldByOther { lease } => lease,
+        LeaseGrant::Acquired { lease } => panic!("granted {lease:?}"),
+    }
+}
+
 fn a_stale_token_is_refused_and_nothing_is_written(fx: &Fixture) {
     let mut j = fx.open();
-    let ttl = Duration::from_secs(10);
     let scope = LeaseScope::fleet();
-    let LeaseGrant::Acquired { lease: old } = j
-        .acquire_lease(&scope, &Actor("executor/a".into()), ttl, at(0))
-        .unwrap()
-    else {
-        panic!("free lease")
-    };
+    let old = acquired(
+        j.acquire_lease(&scope, &Actor("executor/a".into()), TTL, Timestamp::now())
+            .unwrap(),
+    );
     assert_eq!(old.token, FencingToken(1));
     j.append(note("by-a", 1), Some(&old.fence())).unwrap();
     // a stops renewing; b takes over after expiry.
-    let LeaseGrant::Acquired { lease: new } = j
-        .acquire_lease(&scope, &Actor("executor/b".into()), ttl, at(11))
-        .unwrap()
-    else {
-        panic!("expired lease must be free")
-    };
+    wait_past(TTL);
+    let new = acquired(
+        j.acquire_lease(&scope, &Actor("executor/b".into()), TTL, Timestamp::now())
+            .unwrap(),
+    );
     assert_eq!(new.token, FencingToken(2));
     let before = j.query(&EventQuery::default()).unwrap().len();
     let refused = j.append(note("late-a", 12), Some(&old.fence()));
@@ -273,7 +327,7 @@ fn a_stale_token_is_refused_and_nothing_is_written(fx: &Fixture) {
     }
     assert_eq!(j.query(&EventQuery::default()).unwrap().len(), before);
     assert!(matches!(
-        j.renew_lease(&old, ttl, at(12)),
+        j.renew_lease(&old, TTL, Timestamp::now()),
         Err(JournalError::LeaseLost { .. })
     ));
     let ok = j.append(note("by-b", 12), Some(&new.fence())).unwrap();
@@ -282,30 +336,26 @@ fn a_stale_token_is_refused_and_nothing_is_written(fx: &Fixture) {
 
 fn a_held_lease_is_refused_renewed_and_handed_over_on_expiry_or_release(fx: &Fixture) {
     let mut j = fx.open();
-    let ttl = Duration::from_secs(10);
     let scope = LeaseScope::fleet();
     let a = Actor("executor/a".into());
     let b = Actor("executor/b".into());
-    let LeaseGrant::Acquired { lease } = j.acquire_lease(&scope, &a, ttl, at(0)).unwrap() else {
-        panic!()
-    };
-    assert!(matches!(
-        j.acquire_lease(&scope, &b, ttl, at(5)).unwrap(),
-        LeaseGrant::HeldByOther { .. }
-    ));
-    let renewed = j.renew_lease(&lease, ttl, at(8)).unwrap();
+    let lease = acquired(j.acquire_lease(&scope, &a, TTL, Timestamp::now()).unwrap());
+    refused_by(j.acquire_lease(&scope, &b, TTL, Timestamp::now()).unwrap());
+    std::thread::sleep(TTL * 6 / 10);
+    let renewed = j.renew_lease(&lease, TTL, Timestamp::now()).unwrap();
     assert_eq!(renewed.token, lease.token);
-    // Still held at 15 thanks to the renewal.
-    assert!(matches!(
-        j.acquire_lease(&scope, &b, ttl, at(15)).unwrap(),
-        LeaseGrant::HeldByOther { .. }
-    ));
-    j.release_lease(&renewed, at(16)).unwrap();
-    let LeaseGrant::Acquired { lease: by_b } = j.acquire_lease(&scope, &b, ttl, at(16)).unwrap()
-    else {
-        panic!("a released lease is free at once")
-    };
-    assert_eq!(by_b.token, FencingToken(2));
+    assert!(renewed.expires_at > lease.expires_at);
+    std::thread::sleep(TTL * 6 / 10);
+    // Past the first expiry, still held thanks to the renewal.
+    let held = refused_by(j.acquire_lease(&scope, &b, TTL, Timestamp::now()).unwrap());
+    assert_eq!(held.holder, Some(a.clone()));
+    j.release_lease(&renewed, Timestamp::now()).unwrap();
+    let by_b = acquired(j.acquire_lease(&scope, &b, TTL, Timestamp::now()).unwrap());
+    assert_eq!(
+        by_b.token,
+        FencingToken(2),
+        "a released lease is free at once"
+    );
     let changes = j
         .query(&EventQuery {
             kinds: vec!["lease.acquired".into()],
@@ -331,8 +381,7 @@ fn two_executors_racing_for_the_lease_get_exactly_one_grant(fx: &Fixture) {
                         &LeaseScope::fleet(),
                         &Actor(format!("executor/{name}")),
                         Duration::from_secs(10),
-                        // Each round starts after the previous lease expired.
-                        at(round * 100),
+                        Timestamp::now(),
                     )
                     .unwrap()
                 })
@@ -348,7 +397,143 @@ fn two_executors_racing_for_the_lease_get_exactly_one_grant(fx: &Fixture) {
             .collect();
         assert_eq!(winners.len(), 1, "round {round}: {grants:?}");
         assert_eq!(winners[0].token, FencingToken(round + 1));
+        // The winner gives it back, so the next round races for a free lease again.
+        fx.open()
+            .release_lease(winners[0], Timestamp::now())
+            .unwrap();
     }
+}
+
+fn shard(text: &str) -> LeaseScope {
+    LeaseScope(text.into())
+}
+
+fn shards_of_one_key_are_held_together_and_exclude_the_fleet_and_other_keys(fx: &Fixture) {
+    let mut j = fx.open();
+    let now = Timestamp::now;
+    let ttl = Duration::from_secs(30);
+    let east = acquired(
+        j.acquire_lease(
+            &shard("region=us-east"),
+            &Actor("e/east".into()),
+            ttl,
+            now(),
+        )
+        .unwrap(),
+    );
+    let west = acquired(
+        j.acquire_lease(
+            &shard("region=eu-west"),
+            &Actor("e/west".into()),
+            ttl,
+            now(),
+        )
+        .unwrap(),
+    );
+    assert_eq!((east.token, west.token), (FencingToken(1), FencingToken(1)));
+    // The fleet's executor, or one splitting by another key, would act on the same clusters.
+    let fleet = refused_by(
+        j.acquire_lease(&LeaseScope::fleet(), &Actor("e/all".into()), ttl, now())
+            .unwrap(),
+    );
+    assert_eq!(fleet.scope, shard("region=eu-west"), "the first in the way");
+    let gold = refused_by(
+        j.acquire_lease(&shard("tier=gold"), &Actor("e/gold".into()), ttl, now())
+            .unwrap(),
+    );
+    assert!(gold.holder.is_some());
+    // Each shard's writes are fenced by its own lease.
+    j.append(note("east", 1), Some(&east.fence())).unwrap();
+    j.append(note("west", 2), Some(&west.fence())).unwrap();
+    // Once both are given back, the fleet's executor may act.
+    j.release_lease(&east, now()).unwrap();
+    refused_by(
+        j.acquire_lease(&LeaseScope::fleet(), &Actor("e/all".into()), ttl, now())
+            .unwrap(),
+    );
+    j.release_lease(&west, now()).unwrap();
+    let all = acquired(
+        j.acquire_lease(&LeaseScope::fleet(), &Actor("e/all".into()), ttl, now())
+            .unwrap(),
+    );
+    // And no shard while it does.
+    refused_by(
+        j.acquire_lease(
+            &shard("region=us-east"),
+            &Actor("e/east".into()),
+            ttl,
+            now(),
+        )
+        .unwrap(),
+    );
+    assert_eq!(all.token, FencingToken(1));
+}
+
+fn a_lapsed_shard_lease_is_revoked_when_the_fleet_is_taken(fx: &Fixture) {
+    let mut j = fx.open();
+    let east = acquired(
+        j.acquire_lease(
+            &shard("region=us-east"),
+            &Actor("e/east".into()),
+            TTL,
+            Timestamp::now(),
+        )
+        .unwrap(),
+    );
+    wait_past(TTL);
+    acquired(
+        j.acquire_lease(
+            &LeaseScope::fleet(),
+            &Actor("e/all".into()),
+            TTL,
+            Timestamp::now(),
+        )
+        .unwrap(),
+    );
+    // The shard's executor stalled past its lease and wakes: nobody took its shard, but the
+    // fleet's executor acts on its clusters now, so its writes are refused.
+    let late = j.append(note("late-east", 1), Some(&east.fence()));
+    assert!(
+        matches!(late, Err(JournalError::StaleToken { current, .. }) if current == FencingToken(2)),
+        "{late:?}"
+    );
+    assert!(matches!(
+        j.renew_lease(&east, TTL, Timestamp::now()),
+        Err(JournalError::LeaseLost { .. })
+    ));
+    assert!(
+        j.query(&EventQuery {
+            kinds: vec!["operator.note".into()],
+            ..Default::default()
+        })
+        .unwrap()
+        .is_empty()
+    );
+}
+
+/// On a shared database, lease times are the database's: an executor that says it is an
+/// hour later cannot take a lease before it lapsed, nor hold one an hour longer.
+fn lease_times_come_from_the_database_not_the_caller(fx: &Fixture) {
+    let mut j = fx.open();
+    let scope = LeaseScope::fleet();
+    let before = Timestamp::now();
+    let lease = acquired(
+        j.acquire_lease(&scope, &Actor("e/a".into()), TTL, before)
+            .unwrap(),
+    );
+    let an_hour_later = before + jiff::SignedDuration::from_hours(1);
+    let held = refused_by(
+        j.acquire_lease(&scope, &Actor("e/b".into()), TTL, an_hour_later)
+            .unwrap(),
+    );
+    assert_eq!(held.token, lease.token);
+    let renewed = j.renew_lease(&lease, TTL, an_hour_later).unwrap();
+    let slack = jiff::SignedDuration::from_secs(5);
+    assert!(
+        renewed.expires_at
+            < Timestamp::now() + jiff::SignedDuration::try_from(TTL).unwrap() + slack,
+        "{renewed:?}"
+    );
 }
 
 fn projection_replays_what_was_appended(fx: &Fixture) {

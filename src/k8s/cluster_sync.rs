@@ -13,6 +13,8 @@ use tokio::sync::{Semaphore, mpsc};
 
 use super::cluster_store::ClusterStore;
 use super::connect::{ClusterClient, ConnectOptions, connect};
+use super::findings::credentials::{ContextCredentials, context_credentials};
+use super::findings::{FactsOptions, FactsReader, run_facts};
 use super::reflect::{Delta, ReflectOptions, describe_error, reflect};
 use super::retry::{RetryPolicy, retry_read};
 use super::slim::{Claims, ItemOf, Jobs, Nodes, Pdbs, Pods, ReplicaSets, Volumes};
@@ -42,6 +44,9 @@ pub struct SyncOptions {
     /// the cluster `Connecting` for many minutes. Well inside `snapshot`'s default wait
     /// (30 s), so a hung cluster ends that wait with a verdict, not "not read yet".
     pub identity_timeout: Duration,
+    /// Whether and how often the findings' facts are read (after the first lists, with
+    /// the same client and budget); `None` reads none.
+    pub findings: Option<FactsOptions>,
 }
 
 impl Default for SyncOptions {
@@ -53,6 +58,7 @@ impl Default for SyncOptions {
             publish_every: Duration::from_millis(250),
             reconnect_after: Duration::from_secs(15),
             identity_timeout: IDENTITY_TIMEOUT,
+            findings: Some(FactsOptions::default()),
         }
     }
 }
@@ -125,6 +131,10 @@ struct Loop {
     server_version: Option<String>,
     last_error: Option<String>,
     requests: Option<super::budget::RequestCounter>,
+    /// The findings' facts as last read on the current connection.
+    findings: Option<Arc<crate::model::findings::ClusterFacts>>,
+    /// What the context's kubeconfig entries hold that can expire.
+    credentials: ContextCredentials,
 }
 
 impl Loop {
@@ -146,6 +156,8 @@ impl Loop {
             server_version: None,
             last_error: None,
             requests: None,
+            findings: None,
+            credentials: ContextCredentials::default(),
         }
     }
 
@@ -208,6 +220,7 @@ impl Loop {
             runtime_versions: runtimes,
             gpu_driver_versions: gpu_drivers,
             requests_sent: self.requests.as_ref().map_or(0, |r| r.get()),
+            findings: self.findings.clone(),
             view,
         })
     }
@@ -238,12 +251,14 @@ pub async fn run_cluster(
     updates: mpsc::Sender<ClusterUpdate>,
 ) {
     let mut state = Loop::new(index, cluster, options, updates);
+    state.credentials = context_credentials(&kubeconfig, &state.cluster.context);
     if state.publish(None).await.is_none() {
         return;
     }
     loop {
-        // A new connection starts with nothing listed.
+        // A new connection starts with nothing listed, and no facts read through it.
         state.facts.listed = false;
+        state.findings = None;
         let permit = initial_lists.clone().acquire_owned().await.ok();
         let client = match connect(&state.cluster, &kubeconfig, &state.options.connect).await {
             Ok(client) => client,
@@ -425,6 +440,11 @@ async fn watch(
         }
     }
     let _guard = AbortOnDrop(tasks);
+    // The findings' facts are read once the first lists are done (they would only
+    // compete with them before), beside the watches and through the same budget.
+    let (facts_tx, mut facts_rx) = mpsc::channel::<Arc<crate::model::findings::ClusterFacts>>(1);
+    let mut facts_tx = state.options.findings.map(|options| (facts_tx, options));
+    let mut _facts_task: Option<AbortOnDrop<1>> = None;
 
     let mut store = ClusterStore::new(&state.cluster.id.0);
     let mut resources: [ResourceState; RESOURCES.len()] = Default::default();
@@ -471,6 +491,11 @@ async fn watch(
             Some(delta) = pdb_rx.recv() => { let p = progress_of(&delta); (2, store.apply_pdb(delta), p) }
             Some(delta) = claim_rx.recv() => { let p = progress_of(&delta); (3, store.apply_claim(delta), p) }
             Some(delta) = volume_rx.recv() => { let p = progress_of(&delta); (4, store.apply_volume(delta), p) }
+            Some(facts) = facts_rx.recv() => {
+                state.findings = Some(facts);
+                dirty = true;
+                continue;
+            }
             Some(delta) = replica_set_rx.recv() => { let p = progress_of(&delta); (5, store.apply_replica_set(delta), p) }
             Some(delta) = job_rx.recv() => { let p = progress_of(&delta); (6, store.apply_job(delta), p) }
             read = async {
@@ -626,6 +651,19 @@ async fn watch(
         // without its ReplicaSets a pod is still counted, only named by its ReplicaSet.
         let all_listed = judged(&resources).all(|r| r.listed_once);
         state.facts.listed = all_listed;
+        if all_listed && let Some((tx, options)) = facts_tx.take() {
+            let reader = FactsReader::new(
+                client.client.clone(),
+                client.log.clone(),
+                state.credentials.clone(),
+                options,
+            );
+            _facts_task = Some(AbortOnDrop([tokio::spawn(run_facts(
+                reader,
+                options.interval,
+                tx,
+            ))]));
+        }
         if all_listed || judged(&resources).any(|r| r.failing.is_some()) {
             // First lists done, or one of them failed (it is retried with backoff, which
             // may take long, or never succeed: no RBAC, no such API): let another cluster

@@ -12,6 +12,7 @@ use kube::config::{KubeConfigOptions, Kubeconfig};
 use tower::{BoxError, ServiceBuilder};
 
 use super::budget::{Budget, BudgetLayer, RequestCounter};
+use super::findings::{ObserveLayer, RequestLog};
 use super::tls;
 use crate::model::ledger::Cluster;
 
@@ -82,6 +83,8 @@ pub struct ClusterClient {
     pub client: kube::Client,
     /// Requests sent through `client`.
     pub requests: RequestCounter,
+    /// What those requests met: latency, status, priority level (read by the findings).
+    pub log: RequestLog,
     /// The API server URL the context points at.
     pub server: String,
 }
@@ -127,14 +130,20 @@ pub async fn connect(
         .push((USER_AGENT, HeaderValue::from_static(FLEETDECK_USER_AGENT)));
     let server = config.cluster_url.to_string();
     let requests = RequestCounter::default();
-    let client = build_client(config, &BudgetLayer::new(options.budget, requests.clone()))
-        .map_err(|source| ConnectError::Client {
-            cluster: cluster.id.0.clone(),
-            source,
-        })?;
+    let log = RequestLog::default();
+    let client = build_client(
+        config,
+        &BudgetLayer::new(options.budget, requests.clone()),
+        &ObserveLayer::new(log.clone()),
+    )
+    .map_err(|source| ConnectError::Client {
+        cluster: cluster.id.0.clone(),
+        source,
+    })?;
     Ok(ClusterClient {
         client,
         requests,
+        log,
         server,
     })
 }
@@ -180,11 +189,20 @@ fn only_context(kubeconfig: &Kubeconfig, context: &str) -> Kubeconfig {
 const READ_BUFFER_LIMIT: usize = 64 << 10;
 
 /// kube's client stack (base URL, auth, extra headers, timeouts) over a shared HTTPS
-/// connector, with our request budget outermost. Configs the shared path does not cover
-/// (proxies, client certificates, exec plugins, in-cluster CA files) get kube's own stack.
-fn build_client(config: kube::Config, budget: &BudgetLayer) -> Result<kube::Client, kube::Error> {
+/// connector, with our request budget outermost and the request log inside it (so a
+/// request's latency is the server's, not the time it waited for the budget). Configs
+/// the shared path does not cover (proxies, client certificates, exec plugins,
+/// in-cluster CA files) get kube's own stack.
+fn build_client(
+    config: kube::Config,
+    budget: &BudgetLayer,
+    observe: &ObserveLayer,
+) -> Result<kube::Client, kube::Error> {
     if config.proxy_url.is_some() || !tls::shareable(&config) {
-        return Ok(ClientBuilder::try_from(config)?.with_layer(budget).build());
+        return Ok(ClientBuilder::try_from(config)?
+            .with_layer(observe)
+            .with_layer(budget)
+            .build());
     }
     let mut connector = TimeoutConnector::new(tls::https_connector(&config)?);
     connector.set_connect_timeout(config.connect_timeout);
@@ -204,6 +222,7 @@ fn build_client(config: kube::Config, budget: &BudgetLayer) -> Result<kube::Clie
         .service(http);
     Ok(
         ClientBuilder::new(service, config.default_namespace.clone())
+            .with_layer(observe)
             .with_layer(budget)
             .build(),
     )

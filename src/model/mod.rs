@@ -4,6 +4,7 @@
 pub mod budget;
 pub mod capacity;
 pub mod duration;
+pub mod findings;
 pub mod fleet;
 pub mod handover;
 pub mod ledger;
@@ -13,4 +14,6 @@ pub mod quantity;
 pub mod rollout;
 pub mod run;
 pub mod serde_pairs;
+pub mod shard;
+pub mod team;
 pub mod text;

@@ -255,6 +255,24 @@ impl SimFleet {
             .collect()
     }
 
+    /// The serving certificates of clusters that have their own (by TLS server name).
+    pub(crate) fn serving_certificates(
+        &self,
+    ) -> Result<Vec<(String, Arc<rustls::sign::CertifiedKey>)>, String> {
+        self.inner
+            .clusters
+            .iter()
+            .filter_map(|c| {
+                let days = c.profile.serving_certificate_days?;
+                let id = &c.profile.id;
+                Some(
+                    super::serving_cert::issue(id, days)
+                        .map(|key| (super::serving_cert::server_name(id), key)),
+                )
+            })
+            .collect()
+    }
+
     /// All clusters.
     pub(crate) fn clusters(&self) -> &[Arc<Cluster>] {
         &self.inner.clusters

@@ -57,6 +57,8 @@ pub struct ClusterProfile {
     pub exceptions: Vec<Value>,
     /// Where the ledger deliberately disagrees with the cluster.
     pub drift: LedgerDrift,
+    /// Days its own serving certificate is valid for, when it has one.
+    pub serving_certificate_days: Option<i64>,
     /// Whether the cluster has GPU nodes.
     pub gpu: bool,
 }
@@ -263,6 +265,7 @@ fn build_cluster(
         shared_dependencies: g.shared_dependencies.clone(),
         exceptions: ovr.exceptions.clone(),
         drift: ovr.ledger.clone(),
+        serving_certificate_days: ovr.serving_certificate_days,
         gpu: g.gpu.is_some(),
     };
 

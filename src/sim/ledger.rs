@@ -67,9 +67,26 @@ fn kubeconfig_text(fleet: &SimFleet, addr: SocketAddr, user: &str, token: &str) 
         quote(ids.first().map(String::as_str).unwrap_or(""))
     ));
     s.push_str("clusters:\n");
-    for id in &ids {
+    for c in fleet.clusters() {
+        let id = &c.profile.id;
+        // A cluster with its own serving certificate is reached under its own name and
+        // trusts the runtime CA that signed it (beside the built-in one).
+        let own = c
+            .profile
+            .serving_certificate_days
+            .and_then(|_| super::serving_cert::ca_pem().ok());
+        let (ca, name) = match own {
+            Some(runtime) => (
+                super::base64::encode(format!("{}{runtime}", super::tls::CA_PEM).as_bytes()),
+                format!(
+                    "    tls-server-name: {}\n",
+                    super::serving_cert::server_name(id)
+                ),
+            ),
+            None => (ca.clone(), String::new()),
+        };
         s.push_str(&format!(
-            "- name: {}\n  cluster:\n    server: {}\n    certificate-authority-data: {}\n",
+            "- name: {}\n  cluster:\n    server: {}\n    certificate-authority-data: {}\n{name}",
             quote(id),
             quote(&cluster_url(addr, id)),
             ca
@@ -165,14 +182,48 @@ pub fn ledger(fleet: &SimFleet, addr: SocketAddr) -> Value {
             "sharedDependencies": p.shared_dependencies,
             "backup": {"location": format!("s3://fleet-backups/{}/{}", p.region, p.id),
                 "lastSuccess": super::clock::rfc3339(backup), "lastRestoreDrill": drill.strftime("%Y-%m-%d").to_string()},
-            "maintenanceWindow": {"days": ["Sat", "Sun"], "start": "02:00", "duration": "4h", "timezone": "UTC"},
+            // Open around the clock: fleetdeck enforces windows, and a simulated fleet
+            // is there to be changed whenever the demo or a test runs.
+            "maintenanceWindow": {"days": ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"], "start": "00:00", "duration": "24h", "timezone": "UTC"},
         });
         if !p.exceptions.is_empty() {
             entry["exceptions"] = Value::Array(p.exceptions.clone());
         }
+        apply_recovery_and_window(&mut entry, &p.drift, now);
         clusters.push(entry);
     }
     json!({"apiVersion": "fleetdeck.dev/v1", "kind": "Ledger", "labelDictionary": dictionary, "clusters": clusters})
+}
+
+/// The scenario's word on a cluster's backup (`overrides[].ledger.backup`,
+/// `restoreDrillDaysAgo`) and window (`windowOpensInHours`: a two-hour weekly window
+/// opening that many hours after `now`, on the hour, so it is closed now).
+fn apply_recovery_and_window(
+    entry: &mut Value,
+    drift: &super::scenario::LedgerDrift,
+    now: jiff::Timestamp,
+) {
+    if let Some(days) = drift.restore_drill_days_ago
+        && let Ok(drill) =
+            now.checked_sub(jiff::SignedDuration::from_hours(24 * days.clamp(0, 36_500)))
+    {
+        entry["backup"]["lastRestoreDrill"] = json!(drill.strftime("%Y-%m-%d").to_string());
+    }
+    if let Some(Value::Object(fields)) = &drift.backup {
+        for (k, v) in fields {
+            entry["backup"][k] = v.clone();
+        }
+    }
+    if let Some(hours) = drift.window_opens_in_hours
+        && let Ok(opens) =
+            now.checked_add(jiff::SignedDuration::from_hours(hours.clamp(1, 24 * 6) + 1))
+    {
+        let opens = opens.to_zoned(jiff::tz::TimeZone::UTC);
+        let day = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+            [usize::try_from(opens.weekday().to_monday_zero_offset()).unwrap_or(0)];
+        entry["maintenanceWindow"] = json!({"days": [day], "start": format!("{:02}:00", opens.hour()),
+            "duration": "2h", "timezone": "UTC"});
+    }
 }
 
 /// Writes the ledger to `path`.

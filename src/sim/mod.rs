@@ -67,6 +67,7 @@ mod selector;
 mod selector_parse;
 mod server;
 mod services;
+mod serving_cert;
 mod stateful;
 mod stateful_sets;
 mod store;

@@ -318,6 +318,13 @@ pub struct LedgerDrift {
     /// The cluster is served and in the kubeconfig but missing from the ledger (an
     /// unregistered context).
     pub unregistered: bool,
+    /// Fields written over the ledger's generated `backup` (`rpo`, `rto`, …).
+    pub backup: Option<serde_json::Value>,
+    /// The last restore drill this many days before the simulator started.
+    pub restore_drill_days_ago: Option<i64>,
+    /// The maintenance window opens this many hours after the simulator started (and
+    /// stays open two hours, once a week): closed now.
+    pub window_opens_in_hours: Option<i64>,
 }
 
 /// Exceptions to a group for one cluster.
@@ -339,19 +346,25 @@ pub struct ClusterOverride {
     pub exceptions: Vec<serde_json::Value>,
     /// Extra objects created in this cluster (after its group's), in order.
     pub objects: Vec<serde_json::Value>,
+    /// The API server's certificate expires this many days after the simulator started
+    /// (negative: already expired); the cluster is then reached under its own TLS
+    /// server name, which its kubeconfig entry names.
+    pub serving_certificate_days: Option<i64>,
 }
 
 const SMALL: &str = include_str!("../../scenarios/small.yaml");
 const DEMO: &str = include_str!("../../scenarios/demo.yaml");
 const LARGE: &str = include_str!("../../scenarios/large.yaml");
+const FINDINGS: &str = include_str!("../../scenarios/findings.yaml");
 
 impl Scenario {
-    /// Loads a built-in scenario (`small`, `demo`, `large`) or a YAML file.
+    /// Loads a built-in scenario (`small`, `demo`, `large`, `findings`) or a YAML file.
     pub fn load(name_or_path: &str) -> Result<Scenario, SimError> {
         let text = match name_or_path {
             "small" => SMALL.to_string(),
             "demo" => DEMO.to_string(),
             "large" => LARGE.to_string(),
+            "findings" => FINDINGS.to_string(),
             path => std::fs::read_to_string(Path::new(path)).map_err(|source| SimError::Io {
                 path: path.into(),
                 source,

@@ -66,12 +66,17 @@ pub async fn start_on_loopback(
         addr: addr.to_string(),
         source,
     })?;
-    let tls = tokio_rustls::TlsAcceptor::from(super::tls::server_config().map_err(|e| {
-        SimError::Serve {
-            addr: addr.to_string(),
-            source: std::io::Error::other(e),
-        }
-    })?);
+    let own = fleet.serving_certificates().map_err(|e| SimError::Serve {
+        addr: addr.to_string(),
+        source: std::io::Error::other(e),
+    })?;
+    let tls =
+        tokio_rustls::TlsAcceptor::from(super::tls::server_config_with(own).map_err(|e| {
+            SimError::Serve {
+                addr: addr.to_string(),
+                source: std::io::Error::other(e),
+            }
+        })?);
     fleet.start_controllers();
     let router = fleet_router(fleet);
     let (stop, mut stopped) = watch::channel(false);

@@ -68,6 +68,10 @@ pub enum Action {
     ScreenMaintenance,
     /// Go to the journal timeline.
     ScreenTimeline,
+    /// Go to the findings screen.
+    ScreenFindings,
+    /// Suspend or resume the GitOps sync of the selected finding's object.
+    GitOpsSync,
     /// Pause all automation (asks for a reason), or resume it (asks to confirm).
     PauseAll,
     /// The shift handover walkthrough.
@@ -186,6 +190,12 @@ pub const ACTIONS: &[(Action, &str, &str)] = &[
         "screen.timeline",
         "Journal timeline",
     ),
+    (Action::ScreenFindings, "screen.findings", "Fleet findings"),
+    (
+        Action::GitOpsSync,
+        "gitops.sync",
+        "Suspend or resume the GitOps sync of the selected object",
+    ),
     (
         Action::PauseAll,
         "pause.all",
@@ -230,6 +240,7 @@ impl Action {
                 | Action::TakeOver
                 | Action::ReturnItem
                 | Action::StartMaintenance
+                | Action::GitOpsSync
         )
     }
 }

@@ -110,6 +110,8 @@ pub struct AppConfig {
     pub unregistered_contexts: Vec<String>,
     /// What gates rollouts here, when known (the demo's), for the Rollouts screen.
     pub rollout_gates: Option<String>,
+    /// The findings' thresholds and the windows' zones.
+    pub findings: super::findings_data::FindingsConfig,
 }
 
 /// What the Rollouts screen shows of the selected run beyond the journal: its rollout
@@ -169,6 +171,10 @@ pub struct App {
     pub maintenance_state: MaintenanceState,
     /// Timeline screen.
     pub timeline_state: TimelineState,
+    /// Findings screen.
+    pub findings_state: super::screens::findings::FindingsState,
+    /// The fleet's findings, judged again when what they depend on moved.
+    pub findings: super::findings_data::FindingsView,
     /// The handover walkthrough (kept while a dialog opened from it is up).
     pub handover: HandoverState,
     /// Whether closing the open dialog returns to the handover walkthrough.
@@ -222,6 +228,8 @@ impl App {
             selected_rollout: None,
             maintenance_state: MaintenanceState::default(),
             timeline_state: TimelineState::default(),
+            findings_state: Default::default(),
+            findings: Default::default(),
             handover: HandoverState::default(),
             handover_underneath: false,
             overlay: None,
@@ -246,6 +254,7 @@ impl App {
             Route::Rollouts => Context::Rollouts,
             Route::Maintenance => Context::Maintenance,
             Route::Timeline => Context::Timeline,
+            Route::Findings => Context::Findings,
         }
     }
 
@@ -270,7 +279,25 @@ impl App {
     }
 
     fn rebuild_rows(&mut self) {
+        self.refresh_findings();
         self.rows = build_rows(&self.ledger, &self.snapshot, &self.data, &self.in_flight);
+        let counts = &self.findings.counts;
+        for row in &mut self.rows {
+            row.findings = counts
+                .get(&crate::model::ledger::ClusterId(row.id.clone()))
+                .copied();
+        }
+    }
+
+    /// Judges the findings again if anything they depend on moved; whether it did.
+    fn refresh_findings(&mut self) -> bool {
+        self.findings.refresh(
+            &self.ledger,
+            &self.snapshot,
+            Some(&self.activity.journal.projection),
+            &self.config.findings,
+            self.now,
+        )
     }
 
     /// The run or node card on screen is the one acted on: once shown it stays selected
@@ -372,6 +399,10 @@ impl App {
                 // that went stale must still stop reading as healthy.
                 if let Some(aged) = self.snapshot.aged(now, STALE_AFTER) {
                     self.take_snapshot(aged);
+                } else if self.refresh_findings() {
+                    // Ages moved a finding (a certificate a day closer, a window open).
+                    self.rebuild_rows();
+                    self.dirty = true;
                 }
             }
             Msg::Terminate => return vec![Command::Quit],
@@ -489,7 +520,8 @@ impl App {
 
     /// Performs an action from the keymap (also used by tests and the bench).
     pub fn on_action(&mut self, action: Action) -> Vec<Command> {
-        if action.mutates() && self.refused_readonly(action.description()) {
+        if action.mutates() && self.refused_write(action.description(), super::team::needed(action))
+        {
             return Vec::new();
         }
         // A screen key pressed where it leads already says so.
@@ -500,6 +532,7 @@ impl App {
                 | Action::ScreenRollouts
                 | Action::ScreenMaintenance
                 | Action::ScreenTimeline
+                | Action::ScreenFindings
         );
         let before = screen_key.then(|| self.nav.crumbs().to_vec());
         match action {
@@ -518,6 +551,7 @@ impl App {
             Action::ScreenRollouts => self.nav.reset(Route::Rollouts),
             Action::ScreenMaintenance => self.nav.reset(Route::Maintenance),
             Action::ScreenTimeline => self.nav.reset(Route::Timeline),
+            Action::ScreenFindings => self.nav.reset(Route::Findings),
             Action::PauseAll => super::operator_keys::pause_all(self),
             Action::Handover => self.open_handover(None),
             _ => return super::screen_keys::on_screen_action(self, action),
@@ -580,7 +614,11 @@ impl App {
                 }
             }
             Route::Capacity(_) => self.refresh_report(),
-            Route::Ledger | Route::Rollouts | Route::Maintenance | Route::Timeline => {}
+            Route::Ledger
+            | Route::Rollouts
+            | Route::Maintenance
+            | Route::Timeline
+            | Route::Findings => {}
         }
     }
 
@@ -796,6 +834,7 @@ impl App {
             ),
             Route::Capacity(_) => Some(&self.capacity_state.filter),
             Route::Timeline => Some(&self.timeline_state.filter),
+            Route::Findings => Some(&self.findings_state.filter),
             Route::Ledger => Some(&self.ledger_state.filter),
             Route::Rollouts | Route::Maintenance | Route::Node(..) => None,
         }
@@ -809,6 +848,7 @@ impl App {
             }),
             Route::Capacity(_) => Some(&mut self.capacity_state.filter),
             Route::Timeline => Some(&mut self.timeline_state.filter),
+            Route::Findings => Some(&mut self.findings_state.filter),
             Route::Ledger => Some(&mut self.ledger_state.filter),
             Route::Rollouts | Route::Maintenance | Route::Node(..) => None,
         }
@@ -973,6 +1013,7 @@ impl App {
             Target::Command(PaletteCommand::Rollouts) => self.nav.reset(Route::Rollouts),
             Target::Command(PaletteCommand::Maintenance) => self.nav.reset(Route::Maintenance),
             Target::Command(PaletteCommand::Timeline) => self.nav.reset(Route::Timeline),
+            Target::Command(PaletteCommand::Findings) => self.nav.reset(Route::Findings),
             Target::Command(PaletteCommand::Handover) => self.open_handover(None),
             Target::HandoverSince(shift) => self.open_handover(Some(shift)),
             Target::Command(PaletteCommand::PauseAll) => return self.on_action(Action::PauseAll),
@@ -981,7 +1022,10 @@ impl App {
                     Some("type :start FILE to start the maintenance a file describes".into())
             }
             Target::StartFile(path) => {
-                if !self.refused_readonly(Action::StartMaintenance.description()) {
+                if !self.refused_write(
+                    Action::StartMaintenance.description(),
+                    crate::model::team::TeamRole::Operator,
+                ) {
                     return super::operator_keys::start_from_file(self, &path);
                 }
             }

@@ -69,6 +69,8 @@ pub enum Purpose {
     StartMaintenance(Box<MaintenanceSpec>, Vec<NodeFacts>),
     /// Quit while this console's executor drives runs (named in the context).
     Quit,
+    /// Suspend or resume a GitOps object's sync (field: reason).
+    GitOpsSync(Box<super::feed::GitOpsSyncRequest>),
     /// Nothing can be sent (a refusal).
     Nothing,
 }
@@ -143,6 +145,7 @@ impl Dialog {
                 Field::new("type the name to confirm", true, false),
             ],
             Purpose::Acknowledge(..) => vec![Field::new("note", true, true)],
+            Purpose::GitOpsSync(..) => vec![Field::new("reason", true, false)],
             Purpose::Nothing | Purpose::Quit => Vec::new(),
             Purpose::StartMaintenance(..) => vec![
                 Field::new("name", true, false),
@@ -253,6 +256,11 @@ impl Dialog {
             },
             Purpose::Nothing => return Err("nothing can be sent".into()),
             Purpose::Quit => return Ok(ConsoleCommand::Quit),
+            Purpose::GitOpsSync(request) => {
+                let mut request = (**request).clone();
+                request.reason = self.text(0);
+                return Ok(ConsoleCommand::GitOpsSync(request));
+            }
             Purpose::StartMaintenance(spec, inventory) => {
                 let deadline = self.text(1);
                 let drain = crate::model::duration::parse_duration(&deadline)
@@ -455,6 +463,12 @@ pub fn what_happens(command: &ConsoleCommand) -> String {
             "journal the refusal for the audit trail".into()
         }
         ConsoleCommand::Quit => "quit".into(),
+        ConsoleCommand::GitOpsSync(r) => format!(
+            "{} the sync of {} on {} (journaled before and after; the cluster's identity is checked first), noting your name and reason on the object",
+            r.verb(),
+            r.object(),
+            r.cluster
+        ),
     }
 }
 

@@ -31,6 +31,8 @@ pub struct Activity {
     /// The journal's current state and its latest events (Rollouts, Maintenance,
     /// Timeline and the shift handover read these).
     pub journal: JournalView,
+    /// Who this console is on a shared journal and who else is connected (team mode).
+    pub team: Option<crate::model::team::TeamFacts>,
 }
 
 /// The journal as the console sees it: the projection and the newest events, shared
@@ -89,6 +91,38 @@ pub enum ConsoleCommand {
     /// not allow) before sending it: journal the refusal if the journal's rules agree;
     /// the command itself is never carried out.
     RefusedByRules(crate::model::run::OperatorCommand),
+    /// Suspend or resume a GitOps object's sync, journaled, on a cluster whose identity
+    /// is confirmed again before the change (as `fleetdeck gitops suspend|resume`).
+    GitOpsSync(GitOpsSyncRequest),
+}
+
+/// Which GitOps object's sync to suspend or resume, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GitOpsSyncRequest {
+    /// The cluster (ledger id).
+    pub cluster: crate::model::ledger::ClusterId,
+    /// The object's kind.
+    pub kind: crate::model::findings::GitOpsKind,
+    /// Its namespace.
+    pub namespace: String,
+    /// Its name.
+    pub name: String,
+    /// Suspend (true) or resume (false).
+    pub suspend: bool,
+    /// Why.
+    pub reason: String,
+}
+
+impl GitOpsSyncRequest {
+    /// `suspend` / `resume`.
+    pub fn verb(&self) -> &'static str {
+        if self.suspend { "suspend" } else { "resume" }
+    }
+
+    /// `Kustomization flux-system/apps`.
+    pub fn object(&self) -> String {
+        format!("{} {}/{}", self.kind.kind(), self.namespace, self.name)
+    }
 }
 
 impl ConsoleCommand {

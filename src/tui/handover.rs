@@ -65,6 +65,7 @@ pub fn build(app: &App) -> Handover {
         journal,
         fleet: Known::Read(clusters.as_slice()),
         ledger: Known::Read(app.ledger.as_ref()),
+        findings: Known::Read(app.findings.judged.findings.as_slice()),
         since,
         now: app.now,
         expiring_within_days: EXPIRING_DAYS,

@@ -175,6 +175,15 @@ fn second_line(app: &App, theme: &Theme, width: usize) -> Line<'static> {
                 .unwrap_or_else(|| " PAUSED ".into());
             Span::styled(text, theme.style(Slot::Paused))
         }
+        // A shared journal that stopped answering: what is shown is the last known state.
+        None if app.activity.team.is_some() => Span::styled(
+            if width >= 80 {
+                " JOURNAL UNREACHABLE: last known state, actions refused "
+            } else {
+                " JOURNAL UNREACHABLE "
+            },
+            theme.style(Slot::Critical),
+        ),
         None => Span::styled(
             if width >= 60 {
                 "AUTOMATION UNKNOWN (no engine connected)"
@@ -225,8 +234,11 @@ fn second_line(app: &App, theme: &Theme, width: usize) -> Line<'static> {
             ),
         ));
     }
-    // Who you are, with its separator: one part, so that both go together.
-    parts.push((6, Span::raw(format!(" │ {}", app.config.actor))));
+    // Who you are (in team mode as the database sees you, and who else is connected),
+    // with its separator: one part, so that both go together.
+    let used: usize = parts.iter().map(|(_, s)| s.width()).sum();
+    let who = app.who(width.saturating_sub(used + 3));
+    parts.push((6, Span::raw(format!(" │ {who}"))));
     let utc = app.now.strftime("%H:%M:%S UTC").to_string();
     let local = app
         .now

@@ -44,11 +44,13 @@ pub enum Context {
     Maintenance,
     /// The journal timeline.
     Timeline,
+    /// The findings screen.
+    Findings,
 }
 
 impl Context {
     /// All contexts, in file order.
-    pub const ALL: [Context; 9] = [
+    pub const ALL: [Context; 10] = [
         Context::Global,
         Context::List,
         Context::Ledger,
@@ -58,6 +60,7 @@ impl Context {
         Context::Rollouts,
         Context::Maintenance,
         Context::Timeline,
+        Context::Findings,
     ];
 
     /// The section name in keymap files.
@@ -72,6 +75,7 @@ impl Context {
             Context::Rollouts => "rollouts",
             Context::Maintenance => "maintenance",
             Context::Timeline => "timeline",
+            Context::Findings => "findings",
         }
     }
 }
@@ -237,6 +241,8 @@ struct RawFile {
     maintenance: Vec<RawEntry>,
     #[serde(default)]
     timeline: Vec<RawEntry>,
+    #[serde(default)]
+    findings: Vec<RawEntry>,
 }
 
 /// A parsed binding before merging: `None` action unbinds the key (`run = "none"`).
@@ -264,6 +270,7 @@ fn parse_layer(text: &str, file: &str, warnings: &mut Vec<ConfigWarning>) -> Lay
         (Context::Rollouts, raw.rollouts),
         (Context::Maintenance, raw.maintenance),
         (Context::Timeline, raw.timeline),
+        (Context::Findings, raw.findings),
     ];
     for (ctx, entries) in sections {
         for entry in entries {

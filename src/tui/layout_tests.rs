@@ -176,6 +176,17 @@ const SETUPS: &[Setup] = &[
     ("timeline", |app| {
         press(app, "5");
     }),
+    ("findings", |app| {
+        press(app, "6");
+    }),
+    ("findings_sorted_by_cluster", |app| {
+        press(app, "6 s j j");
+    }),
+    ("findings_resume_sync", |app| {
+        press(app, "6");
+        app.findings_state.filter = super::filter::Filter::parse("rule=gitOpsSuspended");
+        press(app, "p");
+    }),
     ("timeline_detail", |app| {
         press(app, "5 k enter");
     }),

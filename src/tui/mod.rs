@@ -14,6 +14,8 @@ mod dialog_view;
 mod event_loop;
 pub(crate) mod feed;
 mod filter;
+mod findings_data;
+mod findings_keys;
 mod fleet_data;
 mod format;
 mod handover;
@@ -28,12 +30,15 @@ mod quit;
 mod screen_keys;
 mod screens;
 mod silent_keys;
+mod team;
 mod terminal;
 pub(crate) mod theme;
 mod view;
 
 #[cfg(test)]
 mod dialog_tests;
+#[cfg(test)]
+mod findings_tests;
 #[cfg(test)]
 mod first_screen_tests;
 #[cfg(test)]
@@ -57,8 +62,9 @@ use tokio::sync::{mpsc, watch};
 pub use action::{ACTIONS, Action};
 pub use app::{App, AppConfig, Command, MIN_SIZE, Msg};
 pub use config_file::ConfigWarning;
-pub use feed::{Activity, ConsoleCommand, JournalLine, JournalView, Notice};
+pub use feed::{Activity, ConsoleCommand, GitOpsSyncRequest, JournalLine, JournalView, Notice};
 pub use filter::{Filter, Filterable};
+pub use findings_data::{FindingsConfig, FindingsView};
 pub use keymap::{BUILTIN_KEYMAPS, Binding, Context, KeyChord, Keymap};
 pub use nav::{CapacityScope, Route};
 pub use theme::{BUILTIN_THEMES, Slot, Theme, no_color_requested};
@@ -111,6 +117,8 @@ pub struct ConsoleInputs {
     /// What gates rollouts here, when this console knows it (the demo's choice between
     /// Prometheus evidence and live checks), shown on the Rollouts screen.
     pub rollout_gates: Option<String>,
+    /// The findings' thresholds (`[findings]` in config.toml).
+    pub findings: crate::model::findings::Thresholds,
 }
 
 impl ConsoleInputs {
@@ -136,6 +144,10 @@ impl ConsoleInputs {
             executor: self.executor.clone(),
             unregistered_contexts: self.unregistered_contexts.clone(),
             rollout_gates: self.rollout_gates.clone(),
+            findings: findings_data::FindingsConfig::for_ledger(
+                &self.ledger,
+                self.findings.clone(),
+            ),
         }
     }
 }

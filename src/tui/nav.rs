@@ -31,6 +31,8 @@ pub enum Route {
     Maintenance,
     /// Journal events, filterable, with a live tail.
     Timeline,
+    /// Fleet findings, worst first.
+    Findings,
 }
 
 impl Route {
@@ -58,6 +60,7 @@ impl Route {
             Route::Rollouts => "rollouts".into(),
             Route::Maintenance => "maintenance".into(),
             Route::Timeline => "timeline".into(),
+            Route::Findings => "findings".into(),
         }
     }
 }

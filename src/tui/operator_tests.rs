@@ -385,7 +385,13 @@ fn handover_walkthrough_and_acknowledge() {
     let mut app = fixtures::operator_app();
     press(&mut app, "H");
     let screen = render(&app, 200, 40);
-    assert!(screen.contains("item 1 of 9"), "{screen}");
+    // Nine items, and the two findings that started this shift (a failing etcd check,
+    // an Application out of sync for 2h).
+    assert!(screen.contains("item 1 of 11"), "{screen}");
+    assert!(
+        screen.contains("eu-fra-prod-02: readyz check etcd fails"),
+        "{screen}"
+    );
     insta::assert_snapshot!("handover_walkthrough", screen);
     let handed = app
         .handover

@@ -194,7 +194,10 @@ impl App {
             KeyCode::Home | KeyCode::Char('g') => *index = 0,
             KeyCode::End | KeyCode::Char('G') => *index = last,
             KeyCode::Char('a') => {
-                if self.refused_readonly("Acknowledge a handover item") {
+                if self.refused_write(
+                    "Acknowledge a handover item",
+                    crate::model::team::TeamRole::Operator,
+                ) {
                     return Vec::new();
                 }
                 if let Some(item) = self.handover.items.get(self.handover.index).cloned() {

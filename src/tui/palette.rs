@@ -30,6 +30,8 @@ pub enum PaletteCommand {
     Maintenance,
     /// `:timeline`.
     Timeline,
+    /// `:findings`.
+    Findings,
     /// `:handover`.
     Handover,
     /// `:pause` (pause or resume all automation; hidden when read-only).
@@ -60,6 +62,11 @@ const COMMANDS: &[(PaletteCommand, &str, &str)] = &[
         PaletteCommand::Timeline,
         "timeline",
         "journal events, filterable, live tail",
+    ),
+    (
+        PaletteCommand::Findings,
+        "findings",
+        "fleet findings: certificates, webhooks, health, backups, GitOps, windows, burn",
     ),
     (
         PaletteCommand::Handover,

@@ -42,7 +42,11 @@ pub fn uses_list_action(screen: Context, action: Action) -> bool {
         a if is_motion(a) => true,
         Action::Open => matches!(
             screen,
-            Context::Ledger | Context::Cluster | Context::Capacity | Context::Timeline
+            Context::Ledger
+                | Context::Cluster
+                | Context::Capacity
+                | Context::Timeline
+                | Context::Findings
         ),
         Action::Mark | Action::ClearMarks => matches!(screen, Context::Ledger | Context::Cluster),
         _ => true,
@@ -78,6 +82,7 @@ pub fn on_screen_action(app: &mut App, action: Action) -> Vec<Command> {
         Route::Rollouts => rollouts(app, action),
         Route::Maintenance => maintenance(app, action),
         Route::Timeline => timeline(app, action),
+        Route::Findings => super::findings_keys::findings(app, action),
     };
     done.unwrap_or_else(|| {
         app.message = Some(super::silent_keys::unused(app, action));

@@ -138,6 +138,7 @@ pub const OPERATOR_SHOTS: &[(&str, &str, u16, u16)] = &[
     ("maintenance", "4", 200, 36),
     ("hand-off", "4 h d a v e @ o p s enter", 160, 36),
     ("timeline", "5", 200, 36),
+    ("findings", "6 j", 200, 40),
     ("handover", "H", 160, 36),
 ];
 

@@ -16,6 +16,7 @@ fn screen(context: Context) -> &'static str {
         Context::Rollouts => "rollouts screen",
         Context::Maintenance => "maintenance screen",
         Context::Timeline => "timeline",
+        Context::Findings => "findings screen",
         Context::Global | Context::List => "console",
     }
 }
@@ -30,6 +31,7 @@ fn way_to(app: &App, context: Context) -> Option<String> {
         Context::Rollouts => key(Action::ScreenRollouts).map(|k| format!("{k} goes there")),
         Context::Maintenance => key(Action::ScreenMaintenance).map(|k| format!("{k} goes there")),
         Context::Timeline => key(Action::ScreenTimeline).map(|k| format!("{k} goes there")),
+        Context::Findings => key(Action::ScreenFindings).map(|k| format!("{k} goes there")),
         Context::Cluster => open().map(|k| format!("{k} on a cluster opens it")),
         Context::Node => open().map(|k| format!("{k} on a node of a cluster page opens it")),
         Context::Global | Context::List => None,

@@ -667,8 +667,17 @@ fn sorting_grouping_and_history() {
     press(&mut app, "s");
     assert_eq!(
         app.ledger_state.sort,
-        super::screens::ledger::Column::Change
+        super::screens::ledger::Column::Findings
     );
+    // eu-fra-prod-02: four findings, critical among them (a failing etcd check).
+    assert_eq!(first(&app), "eu-fra-prod-02", "worst findings first");
+    press(&mut app, "r");
+    assert_eq!(
+        first(&app),
+        "us-east-stg-01",
+        "one warning: fewest last reversed"
+    );
+    press(&mut app, "r");
     press(&mut app, "S");
     press(&mut app, "r");
     assert_eq!(

@@ -89,6 +89,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         Route::Rollouts => screens::rollouts_view::draw(app, inner, buf),
         Route::Maintenance => screens::maintenance_view::draw(app, inner, buf),
         Route::Timeline => screens::timeline_view::draw(app, inner, buf),
+        Route::Findings => screens::findings_view::draw(app, inner, buf),
     }
     footer(app, foot, buf);
     match &app.overlay {
@@ -132,7 +133,7 @@ fn paused_banner(app: &App) -> Option<String> {
     // the reason: on a narrow terminal the reason is what gets cut, not how to resume.
     let key = app
         .key_hint(Action::PauseAll, "resumes")
-        .filter(|_| !app.config.readonly)
+        .filter(|_| app.offers(Action::PauseAll))
         .map(|hint| format!(" · {hint}"))
         .unwrap_or_default();
     Some(format!(
@@ -182,6 +183,8 @@ fn hint_label(action: Action) -> &'static str {
         Action::Filter => "filter",
         Action::Palette => "cmd",
         Action::SortNext => "sort",
+        Action::SortReverse => "reverse",
+        Action::GitOpsSync => "suspend/resume sync",
         Action::GroupRegion => "by region",
         Action::Mark => "mark",
         Action::ClusterCapacity => "capacity",
@@ -307,6 +310,15 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             Action::Palette,
             Action::Help,
         ],
+        Context::Findings => &[
+            Action::Open,
+            Action::Filter,
+            Action::SortNext,
+            Action::SortReverse,
+            Action::GitOpsSync,
+            Action::Palette,
+            Action::Help,
+        ],
         Context::Node => &[
             Action::Back,
             Action::WhatIfLose,
@@ -329,7 +341,7 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     };
     let mut hints: Vec<(Action, [Span<'static>; 2])> = Vec::new();
     for action in actions {
-        if app.config.readonly && action.mutates() {
+        if !app.offers(*action) {
             continue;
         }
         if let Some(key) = app.config.keymap.key_for(ctx, *action) {

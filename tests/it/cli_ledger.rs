@@ -36,7 +36,7 @@ fn a_duplicate_id_fails_with_file_line_and_column() {
     let text = stdout(&out);
     assert!(
         text.contains(
-            "ledger.yaml:45:9: duplicate cluster id \"cn-sh-prod-01\" (first defined at 11:9)"
+            "ledger.yaml:48:9: duplicate cluster id \"cn-sh-prod-01\" (first defined at 11:9)"
         ),
         "{text}"
     );

@@ -125,12 +125,47 @@ fn demo_walkthrough() {
     t.wait_for("What-if:", 10);
     t.send(&["2"]);
     t.wait_for("Fleet ·", 5);
+    // The Findings screen: the fleet's findings, worst first, with the selected one's
+    // evidence and how to clear it.
+    t.send(&["6"]);
+    t.wait_for("ledger › findings", 5);
+    let screen = t.wait_for("to clear it:", 30);
+    assert!(screen.contains("SEVERITY"), "{screen}");
     t.send(&["1", "?"]);
     t.wait_for("Quit fleetdeck", 5);
     t.send(&["Escape", "q"]);
     let screen = t.wait_for("exit=", 15);
     assert!(screen.contains("exit=0"), "{screen}");
     assert!(!t.alternate_screen_on());
+}
+
+/// `fleetdeck demo --scenario findings`: the Findings screen lists the scenario's
+/// findings from the live facts and the ledger (rules 1–6; windows and burn rates need a
+/// rollout running, which `tests/findings_e2e.rs` drives).
+#[test]
+fn the_findings_demo_lists_a_finding_of_each_rule() {
+    let t = Tmux::start(
+        "demo-findings",
+        &["demo", "--scenario", "findings", "--seed", "1"],
+        &[],
+    );
+    t.wait_for("Synced", 60);
+    t.send(&["6"]);
+    t.wait_for("ledger › findings", 5);
+    // Facts are read once the first lists are done.
+    let screen = t.wait_for("gitOpsSuspended", 60);
+    for rule in [
+        "certificateExpiry",
+        "webhookFailClosed",
+        "apfCatchAll",
+        "healthCheckFailing",
+        "restoreDrillStale",
+        "gitOpsOutOfSync",
+    ] {
+        assert!(screen.contains(rule), "{rule}: {screen}");
+    }
+    t.send(&["q"]);
+    t.wait_for("exit=", 15);
 }
 
 /// Runs `fleetdeck ARGS` to completion and returns its stdout.

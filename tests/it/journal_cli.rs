@@ -1,37 +1,46 @@
 //! `fleetdeck journal`, `pause`, `resume` and `maintenance plan`, run as a user runs them.
 
+use crate::support::backend::{Backend, TestJournal};
 use crate::support::cli::{fleetdeck, text};
 
-#[test]
-fn pause_and_resume_are_journaled_with_actor_and_reason() {
+/// The journal where the CLI keeps it by default (`data/journal.sqlite`), or a database.
+fn test_journal(backend: Backend, dir: &std::path::Path) -> TestJournal {
+    TestJournal::new(backend, &dir.join("data"))
+}
+
+/// `fleetdeck ARGS` as `actor` on `journal`, in `dir`.
+fn on(
+    journal: &TestJournal,
+    actor: &str,
+    args: &[&str],
+    dir: &std::path::Path,
+) -> std::process::Output {
+    let mut all = journal.flags(actor);
+    all.extend(args.iter().map(|a| a.to_string()));
+    let all: Vec<&str> = all.iter().map(String::as_str).collect();
+    fleetdeck(&all, dir)
+}
+
+fn pause_and_resume_are_journaled_with_actor_and_reason(backend: Backend) {
     let dir = tempfile::tempdir().unwrap();
-    let out = fleetdeck(
-        &[
-            "pause",
-            "--cluster",
-            "c1",
-            "--reason",
-            "incident 42",
-            "--as",
-            "alice@h",
-        ],
+    let journal = test_journal(backend, dir.path());
+    let out = on(
+        &journal,
+        "alice@h",
+        &["pause", "--cluster", "c1", "--reason", "incident 42"],
         dir.path(),
     );
     assert!(out.status.success(), "{}", text(&out));
-    let out = fleetdeck(
-        &[
-            "resume",
-            "--cluster",
-            "c1",
-            "--note",
-            "fixed",
-            "--as",
-            "bob@h",
-        ],
+    let out = on(
+        &journal,
+        "bob@h",
+        &["resume", "--cluster", "c1", "--note", "fixed"],
         dir.path(),
     );
     assert!(out.status.success(), "{}", text(&out));
-    let out = fleetdeck(
+    let out = on(
+        &journal,
+        "carol@h",
         &["journal", "--since", "1h", "--cluster", "c1", "-o", "json"],
         dir.path(),
     );
@@ -43,16 +52,23 @@ fn pause_and_resume_are_journaled_with_actor_and_reason() {
     assert_eq!(events[0]["actor"], "alice@h");
     assert_eq!(events[0]["payload"]["reason"], "incident 42");
     assert_eq!(events[1]["kind"], "operator.resume");
-    let out = fleetdeck(&["journal", "--cluster", "other"], dir.path());
+    let out = on(
+        &journal,
+        "carol@h",
+        &["journal", "--cluster", "other"],
+        dir.path(),
+    );
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).lines().count(),
         1,
         "header only: {}",
         text(&out)
     );
-    let out = fleetdeck(&["pause", "--reason", "x"], dir.path());
+    let out = on(&journal, "carol@h", &["pause", "--reason", "x"], dir.path());
     assert!(!out.status.success(), "a scope is required");
-    let out = fleetdeck(
+    let out = on(
+        &journal,
+        "carol@h",
         &["--readonly", "pause", "--all", "--reason", "x"],
         dir.path(),
     );
@@ -109,10 +125,12 @@ fn maintenance_plan_prints_batches_and_reports_errors_with_positions() {
     );
 }
 
-#[test]
-fn journal_filters_say_when_they_cannot_match() {
+fn journal_filters_say_when_they_cannot_match(backend: Backend) {
     let dir = tempfile::tempdir().unwrap();
-    let out = fleetdeck(
+    let journal = test_journal(backend, dir.path());
+    let out = on(
+        &journal,
+        "carol@h",
         &[
             "pause",
             "--cluster",
@@ -125,7 +143,12 @@ fn journal_filters_say_when_they_cannot_match() {
     assert!(out.status.success(), "{}", text(&out));
 
     for kind in ["bogus", "operator"] {
-        let out = fleetdeck(&["journal", "--kind", kind], dir.path());
+        let out = on(
+            &journal,
+            "carol@h",
+            &["journal", "--kind", kind],
+            dir.path(),
+        );
         assert_eq!(out.status.code(), Some(2), "{}", text(&out));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -136,13 +159,20 @@ fn journal_filters_say_when_they_cannot_match() {
         );
         assert!(out.stdout.is_empty(), "{}", text(&out));
     }
-    let out = fleetdeck(&["journal", "--kind", "operator"], dir.path());
+    let out = on(
+        &journal,
+        "carol@h",
+        &["journal", "--kind", "operator"],
+        dir.path(),
+    );
     assert!(
         text(&out).contains("did you mean operator.*?"),
         "{}",
         text(&out)
     );
-    let out = fleetdeck(
+    let out = on(
+        &journal,
+        "carol@h",
         &["journal", "--kind", "operator.*", "-o", "json"],
         dir.path(),
     );
@@ -151,12 +181,14 @@ fn journal_filters_say_when_they_cannot_match() {
     assert_eq!(events[0]["kind"], "operator.pause", "{events}");
 
     // A plain date is its midnight UTC, as in the ledger.
-    let out = fleetdeck(
+    let out = on(
+        &journal,
+        "carol@h",
         &["journal", "--since", "2026-11-30", "-o", "json"],
         dir.path(),
     );
     assert!(out.status.success(), "{}", text(&out));
-    let out = fleetdeck(&["journal", "--since=-5m"], dir.path());
+    let out = on(&journal, "carol@h", &["journal", "--since=-5m"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -166,7 +198,12 @@ fn journal_filters_say_when_they_cannot_match() {
     );
 
     // Exact names stay exact, and a name the journal has never seen is said so.
-    let out = fleetdeck(&["journal", "--cluster", "PROD-USE1-01"], dir.path());
+    let out = on(
+        &journal,
+        "carol@h",
+        &["journal", "--cluster", "PROD-USE1-01"],
+        dir.path(),
+    );
     assert!(out.status.success(), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains(
@@ -175,7 +212,9 @@ fn journal_filters_say_when_they_cannot_match() {
         "{}",
         text(&out)
     );
-    let out = fleetdeck(
+    let out = on(
+        &journal,
+        "carol@h",
         &[
             "journal",
             "--cluster",
@@ -190,7 +229,12 @@ fn journal_filters_say_when_they_cannot_match() {
         "a known cluster with no such event is no mistake: {}",
         text(&out)
     );
-    let out = fleetdeck(&["journal", "--run", "mnt-nope-1"], dir.path());
+    let out = on(
+        &journal,
+        "carol@h",
+        &["journal", "--run", "mnt-nope-1"],
+        dir.path(),
+    );
     assert!(
         String::from_utf8_lossy(&out.stderr)
             .contains("no events: no run mnt-nope-1 in the journal"),
@@ -234,9 +278,9 @@ fn maintenance_plan_with_a_ledger_names_a_cluster_it_does_not_have() {
     assert!(out.status.success(), "{}", text(&out));
 }
 
-#[test]
-fn a_return_hand_off_or_abort_without_a_note_writes_nothing() {
+fn a_return_hand_off_or_abort_without_a_note_writes_nothing(backend: Backend) {
     let dir = tempfile::tempdir().unwrap();
+    let journal = test_journal(backend, dir.path());
     for args in [
         vec![
             "maintenance",
@@ -263,7 +307,7 @@ fn a_return_hand_off_or_abort_without_a_note_writes_nothing() {
         vec!["maintenance", "abort", "mnt-x-1", "--note", ""],
         vec!["rollout", "abort", "ro-x-1", "--note", ""],
     ] {
-        let out = fleetdeck(&args, dir.path());
+        let out = on(&journal, "carol@h", &args, dir.path());
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         assert!(
             text(&out).contains("must not be empty"),
@@ -271,7 +315,7 @@ fn a_return_hand_off_or_abort_without_a_note_writes_nothing() {
             text(&out)
         );
     }
-    let out = fleetdeck(&["journal", "-o", "json"], dir.path());
+    let out = on(&journal, "carol@h", &["journal", "-o", "json"], dir.path());
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
         "[]",
@@ -301,3 +345,9 @@ fn a_rollout_file_given_to_maintenance_start_is_told_its_kind_alone() {
     assert!(lines[1].ends_with("rollout.yaml: 1 error(s)"), "{err}");
     assert!(!err.contains("missing required field"), "{err}");
 }
+
+on_both_backends!(
+    pause_and_resume_are_journaled_with_actor_and_reason,
+    journal_filters_say_when_they_cannot_match,
+    a_return_hand_off_or_abort_without_a_note_writes_nothing,
+);

@@ -10,6 +10,7 @@
 //! put anywhere else under `tests/` would never run. The test at the bottom fails when one
 //! exists, or when a file here is not declared as a module.
 
+#[macro_use]
 mod support;
 
 mod approve_live_check;
@@ -19,6 +20,8 @@ mod cli_ledger;
 mod cli_output;
 mod console_tmux;
 mod expired_exception;
+mod findings_budget;
+mod findings_e2e;
 mod handover_cli;
 mod identity_refusal;
 mod journal_cli;
@@ -43,7 +46,10 @@ mod sim_kube;
 mod sim_kubectl;
 mod sim_scenarios;
 mod sim_volumes;
+mod team_consoles;
+mod team_live;
 mod team_roles;
+mod team_shards;
 mod unknown_volumes;
 mod workload_names;
 

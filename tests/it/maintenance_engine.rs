@@ -6,10 +6,11 @@ use std::collections::HashMap;
 
 use std::time::{Duration, Instant};
 
+use crate::support::backend::{Backend, TestJournal};
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
 use fleetdeck::engine::kube_port::KubePort;
 use fleetdeck::engine::start::{node_facts, plan, record_run};
-use fleetdeck::journal::{Durability, EventQuery, JournalStore, SqliteJournal};
+use fleetdeck::journal::{AnyJournal, EventQuery, JournalStore};
 use fleetdeck::k8s::connect::{ClusterClient, ConnectOptions, connect};
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
 use fleetdeck::model::maintenance::read_maintenance;
@@ -29,10 +30,10 @@ struct Fixture {
     server: SimServer,
     sync: FleetSync,
     clients: HashMap<String, ClusterClient>,
-    journal_path: std::path::PathBuf,
+    journal: TestJournal,
 }
 
-async fn fixture() -> Fixture {
+async fn fixture(backend: Backend) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let fleet = SimFleet::load("small", 1, 1.0).unwrap();
     let (addr, server) = start_on_loopback(fleet.clone(), 0).await.unwrap();
@@ -51,19 +52,19 @@ async fn fixture() -> Fixture {
     }
     let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());
     sync.wait_settled(Duration::from_secs(20)).await;
-    let journal_path = dir.path().join("journal.sqlite");
+    let journal = TestJournal::new(backend, dir.path());
     Fixture {
         _dir: dir,
         sim: fleet,
         server,
         sync,
         clients,
-        journal_path,
+        journal,
     }
 }
 
 impl Fixture {
-    fn executor(&self, actor: &str) -> Executor<SqliteJournal, KubePort> {
+    fn executor(&self, actor: &str) -> Executor<AnyJournal, KubePort> {
         self.executor_with(actor, |_| {})
     }
 
@@ -72,8 +73,8 @@ impl Fixture {
         &self,
         actor: &str,
         adjust: impl FnOnce(&mut ExecutorOptions),
-    ) -> Executor<SqliteJournal, KubePort> {
-        let store = SqliteJournal::open(&self.journal_path, Durability::Full).unwrap();
+    ) -> Executor<AnyJournal, KubePort> {
+        let store = self.journal.open_as(actor);
         let port = KubePort::new(
             self.clients.clone(),
             self.sync.snapshots.clone(),
@@ -98,7 +99,7 @@ impl Fixture {
             .await
             .unwrap();
         let plan = plan(&spec, &inventory).unwrap();
-        let mut store = SqliteJournal::open(&self.journal_path, Durability::Full).unwrap();
+        let mut store = self.journal.open_as("alice@ops");
         record_run(
             &mut store,
             &Actor("alice@ops".into()),
@@ -110,7 +111,7 @@ impl Fixture {
     }
 
     fn operator(&self, run: &RunId, item: &str, body: EventBody) {
-        let mut store = SqliteJournal::open(&self.journal_path, Durability::Full).unwrap();
+        let mut store = self.journal.open_as("bob@ops");
         let now = jiff::Timestamp::now();
         let actor = Actor("bob@ops".into());
         let event = NewEvent::new(
@@ -126,7 +127,7 @@ impl Fixture {
 
     /// Sets or clears a pause switch as an operator would.
     fn switch(&self, body: EventBody) {
-        let mut store = SqliteJournal::open(&self.journal_path, Durability::Full).unwrap();
+        let mut store = self.journal.open_as("bob@ops");
         let now = jiff::Timestamp::now();
         let actor = Actor("bob@ops".into());
         let key = IdempotencyKey::for_command(&actor, now, &format!("{body:?}"));
@@ -136,7 +137,7 @@ impl Fixture {
     }
 
     fn events(&self, run: &RunId) -> Vec<fleetdeck::model::run::Event> {
-        let store = SqliteJournal::open(&self.journal_path, Durability::Full).unwrap();
+        let store = self.journal.open();
         store
             .query(&EventQuery {
                 run: Some(run.clone()),
@@ -146,7 +147,7 @@ impl Fixture {
     }
 
     fn status(&self, run: &RunId) -> RunStatus {
-        let store = SqliteJournal::open(&self.journal_path, Durability::Full).unwrap();
+        let store = self.journal.open();
         let projection = store.projection().unwrap();
         projection.runs[run].status.clone()
     }
@@ -190,7 +191,7 @@ async fn node_with_pods(client: &kube::Client, name_prefix: &str) -> String {
 }
 
 async fn drive_until(
-    executor: &mut Executor<SqliteJournal, KubePort>,
+    executor: &mut Executor<AnyJournal, KubePort>,
     fx: &Fixture,
     run: &RunId,
     done: impl Fn(&Fixture) -> bool,
@@ -239,13 +240,12 @@ fn count_intents(events: &[fleetdeck::model::run::Event], action: &str) -> usize
         .count()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_executors_under_one_actor_name_never_both_hold_the_lease() {
+async fn two_executors_under_one_actor_name_never_both_hold_the_lease(backend: Backend) {
     // The same user starting a second executor on one host (or a restart while the old
     // process still runs): the second must stand by, not renew the first one's lease.
-    let f = fixture().await;
-    let mut first = f.executor("alice@ops-host");
-    let mut second = f.executor("alice@ops-host");
+    let f = fixture(backend).await;
+    let mut first = f.executor("exec@ops-host");
+    let mut second = f.executor("exec@ops-host");
     assert!(first.hold_lease().unwrap());
     assert!(!second.hold_lease().unwrap(), "the second stands by");
     assert!(first.hold_lease().unwrap(), "the first still renews");
@@ -260,9 +260,8 @@ async fn two_executors_under_one_actor_name_never_both_hold_the_lease() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_failed_node_keeps_the_next_batch_from_starting() {
-    let fx = fixture().await;
+async fn a_failed_node_keeps_the_next_batch_from_starting(backend: Backend) {
+    let fx = fixture(backend).await;
     let names = node_names(&fx.client("small-02"), 2).await;
     assert_eq!(names.len(), 2);
     // One node per batch (maxUnavailable 1); the hook fails on the first.
@@ -291,12 +290,11 @@ async fn a_failed_node_keeps_the_next_batch_from_starting() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn no_cordon_or_eviction_once_the_cluster_is_not_the_one_pinned() {
+async fn no_cordon_or_eviction_once_the_cluster_is_not_the_one_pinned(backend: Backend) {
     use fleetdeck::engine::kube_port::PortError;
     use fleetdeck::model::live::{ClusterSnapshot, FleetSnapshot, IdentityVerdict};
     use fleetdeck::model::maintenance::{MaintenancePort, PodRef};
-    let fx = fixture().await;
+    let fx = fixture(backend).await;
     let node = node_with_pods(&fx.client("small-02"), "").await;
     // The fleet view now says the context reaches another cluster.
     let mut impostor = ClusterSnapshot::connecting("small-02");
@@ -339,17 +337,15 @@ async fn no_cordon_or_eviction_once_the_cluster_is_not_the_one_pinned() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_pause_written_while_a_hook_runs_holds_the_rest_of_the_batch() {
-    let fx = fixture().await;
+async fn a_pause_written_while_a_hook_runs_holds_the_rest_of_the_batch(backend: Backend) {
+    let fx = fixture(backend).await;
     let names = node_names(&fx.client("small-02"), 2).await;
     // Both nodes in one batch; the first node's hook pauses the fleet, as a person
     // would from another terminal while it runs.
-    let journal = fx.journal_path.display().to_string();
-    let hook = format!(
-        "[\"{}\", \"--journal\", \"{journal}\", \"--as\", \"bob@ops\", \"pause\", \"--all\", \"--reason\", \"stop the line\"]",
-        env!("CARGO_BIN_EXE_fleetdeck")
-    );
+    let mut argv = vec![env!("CARGO_BIN_EXE_fleetdeck").to_string()];
+    argv.extend(fx.journal.flags("bob@ops"));
+    argv.extend(["pause", "--all", "--reason", "stop the line"].map(String::from));
+    let hook = serde_json::to_string(&argv).unwrap();
     let yaml = spec("small-02", &names.join(", "), "60s")
         .replace("argv: [\"true\"]", &format!("argv: {hook}"))
         .replace(
@@ -369,7 +365,7 @@ async fn a_pause_written_while_a_hook_runs_holds_the_rest_of_the_batch() {
     for _ in 0..5 {
         executor.pass().await.unwrap();
     }
-    let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+    let store = fx.journal.open();
     let all = store.query(&EventQuery::default()).unwrap();
     let paused_at = all
         .iter()
@@ -389,9 +385,8 @@ async fn a_pause_written_while_a_hook_runs_holds_the_rest_of_the_batch() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn full_cycle_on_a_node() {
-    let fx = fixture().await;
+async fn full_cycle_on_a_node(backend: Backend) {
+    let fx = fixture(backend).await;
     let client = fx.client("small-02");
     let node = node_with_pods(&client, "").await;
     let pods_before: Vec<String> = Api::<Pod>::all(client.clone())
@@ -534,9 +529,8 @@ async fn full_cycle_on_a_node() {
     fx.server.shutdown().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_node_event_the_cluster_refuses_is_journaled_and_told() {
-    let fx = fixture().await;
+async fn a_node_event_the_cluster_refuses_is_journaled_and_told(backend: Backend) {
+    let fx = fixture(backend).await;
     let client = fx.client("small-02");
     let node = node_with_pods(&client, "").await;
     // The executor may not write Events there (missing RBAC, as a real cluster may say).
@@ -585,15 +579,9 @@ async fn a_node_event_the_cluster_refuses_is_journaled_and_told() {
         "{told:#?}"
     );
     // `fleetdeck journal` names them too.
-    let journal = fx.journal_path.display().to_string();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
-        .args([
-            "--journal",
-            &journal,
-            "journal",
-            "--kind",
-            "step.nodeEventFailed",
-        ])
+        .args(fx.journal.flags("bob@ops"))
+        .args(["journal", "--kind", "step.nodeEventFailed"])
         .output()
         .unwrap();
     let listing = String::from_utf8_lossy(&out.stdout);
@@ -617,9 +605,8 @@ async fn a_node_event_the_cluster_refuses_is_journaled_and_told() {
 /// the node is not cordoned at all. Its precheck waits, naming the budget, in the journal
 /// and `maintenance show`; past the deadline the step is Blocked at Precheck for a person;
 /// once the budget allows it, the maintenance goes on.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_budget_that_would_refuse_keeps_the_node_uncordoned_at_precheck() {
-    let fx = fixture().await;
+async fn a_budget_that_would_refuse_keeps_the_node_uncordoned_at_precheck(backend: Backend) {
+    let fx = fixture(backend).await;
     let client = fx.client("small-01");
     let node = node_with_pods(&client, "checkout").await;
     let yaml = spec("small-01", &node, "60s").replace("precheck: 30s", "precheck: 4s");
@@ -627,7 +614,7 @@ async fn a_budget_that_would_refuse_keeps_the_node_uncordoned_at_precheck() {
     let mut executor = fx.executor("executor-a");
     let item = ItemId(node.clone());
     let waiting = |fx: &Fixture| {
-        let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+        let store = fx.journal.open();
         let p = store.projection().unwrap();
         p.runs[&run].items[&item]
             .waiting
@@ -642,9 +629,9 @@ async fn a_budget_that_would_refuse_keeps_the_node_uncordoned_at_precheck() {
             && why.contains(&format!("of {node} now")),
         "{why}"
     );
-    let journal = fx.journal_path.display().to_string();
     let shown = std::process::Command::new(env!("CARGO_BIN_EXE_fleetdeck"))
-        .args(["--journal", &journal, "maintenance", "show", &run.0])
+        .args(fx.journal.flags("alice@ops"))
+        .args(["maintenance", "show", &run.0])
         .output()
         .unwrap();
     let shown = String::from_utf8_lossy(&shown.stdout);
@@ -653,7 +640,7 @@ async fn a_budget_that_would_refuse_keeps_the_node_uncordoned_at_precheck() {
         "{shown}"
     );
     let blocked_at = |fx: &Fixture| {
-        let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+        let store = fx.journal.open();
         let p = store.projection().unwrap();
         let view = &p.runs[&run].items[&item];
         match view.current_step() {
@@ -716,9 +703,8 @@ async fn relax_pdbs(client: &kube::Client) {
 /// A budget that allowed the evictions when the precheck looked (here: a fleet view in
 /// which it still had room) but refuses them when the drain asks: the drain waits, and
 /// past its deadline is a stuck step a person takes, never forced.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn pdb_blocked_drain_is_stuck_handed_off_and_retried() {
-    let fx = fixture().await;
+async fn pdb_blocked_drain_is_stuck_handed_off_and_retried(backend: Backend) {
+    let fx = fixture(backend).await;
     let client = fx.client("small-01");
     let node = node_with_pods(&client, "checkout").await;
     let run = fx.start(&spec("small-01", &node, "3s")).await;
@@ -733,11 +719,11 @@ async fn pdb_blocked_drain_is_stuck_handed_off_and_retried() {
     let port = KubePort::new(fx.clients.clone(), snapshots.clone(), "executor-a".into());
     let mut options = ExecutorOptions::new(Actor("executor-a".into()));
     options.tick = Duration::from_millis(100);
-    let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+    let store = fx.journal.open_as("executor-a");
     let mut executor = Executor::new(store, port, options).with_fleet(snapshots);
     let item = ItemId(node.clone());
     let blocked = |fx: &Fixture| {
-        let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+        let store = fx.journal.open();
         let p = store.projection().unwrap();
         p.runs
             .get(&run)
@@ -746,7 +732,7 @@ async fn pdb_blocked_drain_is_stuck_handed_off_and_retried() {
             .is_some_and(|s| matches!(s.status, StepStatus::Blocked { .. }))
     };
     drive_until(&mut executor, &fx, &run, blocked, 60).await;
-    let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+    let store = fx.journal.open();
     let projection = store.projection().unwrap();
     let view = &projection.runs[&run].items[&item];
     let current = view.current.clone().unwrap();
@@ -795,9 +781,8 @@ async fn pdb_blocked_drain_is_stuck_handed_off_and_retried() {
     fx.server.shutdown().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn pause_stops_new_steps() {
-    let fx = fixture().await;
+async fn pause_stops_new_steps(backend: Backend) {
+    let fx = fixture(backend).await;
     let client = fx.client("small-02");
     let node = node_with_pods(&client, "").await;
     fx.switch(EventBody::Paused {
@@ -831,9 +816,8 @@ async fn pause_stops_new_steps() {
     fx.server.shutdown().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn mass_failure_guard_pauses_the_failed_zone_only() {
-    let fx = fixture().await;
+async fn mass_failure_guard_pauses_the_failed_zone_only(backend: Backend) {
+    let fx = fixture(backend).await;
     let client = fx.client("small-02");
     let zone_of = |node: &Node| {
         node.metadata
@@ -887,7 +871,7 @@ async fn mass_failure_guard_pauses_the_failed_zone_only() {
         })
         .unwrap();
     let tripped = |fx: &Fixture| {
-        let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+        let store = fx.journal.open();
         store.projection().unwrap().pauses.keys().any(
             |s| matches!(s, PauseScope::FailureDomain { domain, .. } if *domain == failed_zone),
         )
@@ -904,7 +888,7 @@ async fn mass_failure_guard_pauses_the_failed_zone_only() {
         refusal.contains("no node can be planned") && refusal.contains(failed_node.as_str()),
         "{refusal}"
     );
-    let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+    let store = fx.journal.open();
     let projection = store.projection().unwrap();
     let domains: Vec<String> = projection
         .pauses
@@ -992,9 +976,8 @@ async fn mass_failure_guard_pauses_the_failed_zone_only() {
 /// With no maintenance running in a cluster, the guard groups its nodes by the configured
 /// failure-domain label (`[capacity] failure_domain_key`), not always by zone: with the
 /// region as the domain, a zone going dark pauses the region.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn guard_without_a_run_groups_nodes_by_the_configured_label() {
-    let fx = fixture().await;
+async fn guard_without_a_run_groups_nodes_by_the_configured_label(backend: Backend) {
+    let fx = fixture(backend).await;
     let nodes = Api::<Node>::all(fx.client("small-02"))
         .list(&ListParams::default())
         .await
@@ -1023,7 +1006,7 @@ async fn guard_without_a_run_groups_nodes_by_the_configured_label() {
         })
         .unwrap();
     let paused_domains = || {
-        let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+        let store = fx.journal.open();
         store
             .projection()
             .unwrap()
@@ -1048,9 +1031,8 @@ async fn guard_without_a_run_groups_nodes_by_the_configured_label() {
 /// A node's precheck counts what other runs hold: with every other node of the cluster in
 /// the batch another (paused) run was let go on, the node's pods have nowhere to go, so
 /// its precheck waits on capacity and it is never cordoned.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn precheck_leaves_out_nodes_another_run_holds() {
-    let fx = fixture().await;
+async fn precheck_leaves_out_nodes_another_run_holds(backend: Backend) {
+    let fx = fixture(backend).await;
     let client = fx.client("small-02");
     let pods = Api::<Pod>::all(client.clone())
         .list(&ListParams::default())
@@ -1092,7 +1074,7 @@ async fn precheck_leaves_out_nodes_another_run_holds() {
         &fx,
         &holder,
         |fx| {
-            let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+            let store = fx.journal.open();
             store.projection().unwrap().runs[&holder].status == RunStatus::Running
         },
         30,
@@ -1117,13 +1099,12 @@ async fn precheck_leaves_out_nodes_another_run_holds() {
 
 /// Once the fleet view stops vouching for a cluster's identity mid-run, the executor
 /// journals nothing more that would change it: no intent per pass, refused each time.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_cluster_that_may_not_be_changed_gets_no_intent_at_all() {
+async fn a_cluster_that_may_not_be_changed_gets_no_intent_at_all(backend: Backend) {
     use fleetdeck::model::live::IdentityVerdict;
-    let fx = fixture().await;
+    let fx = fixture(backend).await;
     let node = node_with_pods(&fx.client("small-02"), "").await;
     let (view_tx, view) = tokio::sync::watch::channel(fx.sync.snapshots.borrow().clone());
-    let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+    let store = fx.journal.open_as("executor-a");
     let port = KubePort::new(fx.clients.clone(), view.clone(), "executor-a".into());
     let mut options = ExecutorOptions::new(Actor("executor-a".into()));
     options.tick = Duration::from_millis(100);
@@ -1171,9 +1152,8 @@ async fn a_cluster_that_may_not_be_changed_gets_no_intent_at_all() {
 /// An executor that finds its lease gone in the middle of a drain (another took it over
 /// while a slow eviction call ran) writes nothing more: the outcomes it still has go to
 /// the journal under its old fencing token and are refused, never written unfenced.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn writes_after_losing_the_lease_mid_drain_are_refused() {
-    let fx = fixture().await;
+async fn writes_after_losing_the_lease_mid_drain_are_refused(backend: Backend) {
+    let fx = fixture(backend).await;
     let client = fx.client("small-02");
     let node = node_names(&client, 1).await.remove(0);
     // Two more pods on the node, so that the eviction loop looks at its lease again.
@@ -1215,7 +1195,7 @@ async fn writes_after_losing_the_lease_mid_drain_are_refused() {
     );
     // Nothing the old executor wrote landed after the new one took the lease.
     let events = fx.events(&run);
-    let store = SqliteJournal::open(&fx.journal_path, Durability::Full).unwrap();
+    let store = fx.journal.open();
     let taken = store
         .query(&EventQuery::default())
         .unwrap()
@@ -1240,9 +1220,8 @@ async fn writes_after_losing_the_lease_mid_drain_are_refused() {
 
 /// Nodes without the failure-domain label are in the domain `""`, as the guard counts
 /// them: a pause of that domain holds their maintenance.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_pause_of_the_unlabelled_domain_holds_unlabelled_nodes() {
-    let fx = fixture().await;
+async fn a_pause_of_the_unlabelled_domain_holds_unlabelled_nodes(backend: Backend) {
+    let fx = fixture(backend).await;
     let node = node_names(&fx.client("small-02"), 1).await.remove(0);
     let cluster = fleetdeck::model::ledger::ClusterId("small-02".into());
     let unlabelled = PauseScope::FailureDomain {
@@ -1282,12 +1261,11 @@ async fn a_pause_of_the_unlabelled_domain_holds_unlabelled_nodes() {
 
 /// A cluster that nothing recent is known about gets no change, even with its identity
 /// confirmed: its fleet-view data is stale, so whatever was decided on it may be wrong.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn no_change_to_a_cluster_nothing_recent_is_known_about() {
+async fn no_change_to_a_cluster_nothing_recent_is_known_about(backend: Backend) {
     use fleetdeck::engine::kube_port::PortError;
     use fleetdeck::model::live::ClusterStatus;
     use fleetdeck::model::maintenance::MaintenancePort;
-    let fx = fixture().await;
+    let fx = fixture(backend).await;
     let node = node_names(&fx.client("small-02"), 1).await.remove(0);
     let stale = view_with(&fx, "small-02", |c| c.status = ClusterStatus::Unknown);
     let (_keep, view) = tokio::sync::watch::channel(stale);
@@ -1312,3 +1290,22 @@ async fn no_change_to_a_cluster_nothing_recent_is_known_about() {
     assert_ne!(live.spec.and_then(|s| s.unschedulable), Some(true));
     fx.server.shutdown().await;
 }
+
+on_both_backends_async!(
+    two_executors_under_one_actor_name_never_both_hold_the_lease,
+    a_failed_node_keeps_the_next_batch_from_starting,
+    no_cordon_or_eviction_once_the_cluster_is_not_the_one_pinned,
+    a_pause_written_while_a_hook_runs_holds_the_rest_of_the_batch,
+    full_cycle_on_a_node,
+    a_node_event_the_cluster_refuses_is_journaled_and_told,
+    a_budget_that_would_refuse_keeps_the_node_uncordoned_at_precheck,
+    pdb_blocked_drain_is_stuck_handed_off_and_retried,
+    pause_stops_new_steps,
+    mass_failure_guard_pauses_the_failed_zone_only,
+    guard_without_a_run_groups_nodes_by_the_configured_label,
+    precheck_leaves_out_nodes_another_run_holds,
+    a_cluster_that_may_not_be_changed_gets_no_intent_at_all,
+    writes_after_losing_the_lease_mid_drain_are_refused,
+    a_pause_of_the_unlabelled_domain_holds_unlabelled_nodes,
+    no_change_to_a_cluster_nothing_recent_is_known_about,
+);

@@ -5,10 +5,11 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use crate::support::backend::{Backend, TestJournal};
 use crate::support::executor::{Executor, journal, wait};
 
 use fleetdeck::engine::start::{node_facts, plan, record_run};
-use fleetdeck::journal::{EventQuery, JournalStore, SqliteJournal};
+use fleetdeck::journal::{AnyJournal, EventQuery, JournalStore};
 use fleetdeck::model::maintenance::{Step, read_maintenance};
 use fleetdeck::model::run::{Actor, EventBody, RunId, RunStatus, StepStatus};
 use fleetdeck::sim::{SimFleet, start_on_loopback, write_kubeconfig, write_ledger};
@@ -16,7 +17,7 @@ use k8s_openapi::api::core::v1::Pod;
 use kube::Api;
 use kube::api::ListParams;
 
-fn succeeded_steps(store: &SqliteJournal, run: &RunId) -> Vec<String> {
+fn succeeded_steps(store: &AnyJournal, run: &RunId) -> Vec<String> {
     store
         .query(&EventQuery {
             run: Some(run.clone()),
@@ -37,9 +38,9 @@ fn succeeded_steps(store: &SqliteJournal, run: &RunId) -> Vec<String> {
         .collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary() {
+async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary(backend: Backend) {
     let dir = tempfile::tempdir().unwrap();
+    let tj = TestJournal::new(backend, dir.path());
     let fleet = SimFleet::load("small", 1, 1.0).unwrap();
     let (addr, server) = start_on_loopback(fleet.clone(), 0).await.unwrap();
     write_kubeconfig(&fleet, &dir.path().join("kubeconfig"), addr).unwrap();
@@ -84,7 +85,7 @@ async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary() {
         let inventory = node_facts(&client, "small-02").await.unwrap();
         let plan = plan(&spec, &inventory).unwrap();
         let run = record_run(
-            &mut journal(&dir_path),
+            &mut tj.open_as("alice@ops"),
             &Actor("alice@ops".into()),
             &spec,
             &plan,
@@ -94,25 +95,26 @@ async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary() {
         let log_before = fleet.request_log("small-02").unwrap().len();
 
         let dir_a = dir_path.clone();
+        let tj_a = tj.clone();
         let run_a = run.clone();
         let boundary_s = boundary.to_string();
         tokio::task::spawn_blocking(move || {
-            let mut active = Executor::spawn(&dir_a, "exec-a", &[]);
-            wait("exec-a to hold the lease", 30, &dir_a, || {
-                journal(&dir_a)
+            let mut active = Executor::spawn(&dir_a, &tj_a, "exec-a", &[]);
+            wait("exec-a to hold the lease", 30, &tj_a, || {
+                journal(&tj_a)
                     .lease(&fleetdeck::model::run::LeaseScope::fleet())
                     .ok()
                     .flatten()
                     .and_then(|l| l.holder)
                     .is_some_and(|h| h.0.starts_with("executor@exec-a ["))
             });
-            let _standby = Executor::spawn(&dir_a, "exec-b", &[]);
-            wait(&format!("step {boundary_s} to succeed"), 60, &dir_a, || {
-                succeeded_steps(&journal(&dir_a), &run_a).contains(&boundary_s)
+            let _standby = Executor::spawn(&dir_a, &tj_a, "exec-b", &[]);
+            wait(&format!("step {boundary_s} to succeed"), 60, &tj_a, || {
+                succeeded_steps(&journal(&tj_a), &run_a).contains(&boundary_s)
             });
             active.kill9();
-            wait("the standby to finish the run", 90, &dir_a, || {
-                journal(&dir_a)
+            wait("the standby to finish the run", 90, &tj_a, || {
+                journal(&tj_a)
                     .projection()
                     .ok()
                     .and_then(|p| p.runs.get(&run_a).map(|r| r.status.clone()))
@@ -123,7 +125,7 @@ async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary() {
         .unwrap();
 
         // No step skipped, none done twice.
-        let store = journal(&dir_path);
+        let store = journal(&tj);
         let mut steps = succeeded_steps(&store, &run);
         steps.sort();
         let mut expected: Vec<String> = Step::WORK.iter().map(|s| s.to_string()).collect();
@@ -137,7 +139,9 @@ async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary() {
             })
             .unwrap();
         assert!(
-            events.iter().any(|e| e.event.actor.0 == "executor@exec-b"),
+            events
+                .iter()
+                .any(|e| e.event.actor == tj.executor_actor("exec-b")),
             "exec-b acted after {boundary}"
         );
         // The cluster saw one cordon, one uncordon and at most one accepted eviction per pod.
@@ -172,3 +176,5 @@ async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary() {
     }
     server.shutdown().await;
 }
+
+on_both_backends_async!(standby_finishes_every_run_after_a_kill_at_each_step_boundary);

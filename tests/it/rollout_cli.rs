@@ -1,5 +1,8 @@
 //! `fleetdeck rollout …` through the binary: the dry run of the examples, diagnostics with
-//! positions, and operator commands refused in read-only mode.
+//! positions, operator commands refused in read-only mode, and a rollout refused while
+//! another unfinished one targets its clusters (on both journal backends).
+
+use crate::support::backend::{Backend, TestJournal};
 
 use crate::support::cli::fleetdeck;
 
@@ -133,9 +136,10 @@ fn rollout_over(name: &str, targets: &str) -> String {
     )
 }
 
-#[test]
-fn a_rollout_is_refused_while_another_unfinished_one_targets_the_same_clusters() {
+fn a_rollout_is_refused_while_another_unfinished_one_targets_the_same_clusters(backend: Backend) {
     let dir = tempfile::tempdir().expect("tempdir");
+    let journal = TestJournal::new(backend, dir.path());
+    let journal_flags = journal.flags("alice@ops");
     std::fs::create_dir_all(dir.path().join("manifests")).expect("mkdir");
     std::fs::write(
         dir.path().join("manifests/cni.yaml"),
@@ -155,14 +159,8 @@ fn a_rollout_is_refused_while_another_unfinished_one_targets_the_same_clusters()
     }
     let ledger = example("ledger.yaml");
     let cli = |args: &[&str]| {
-        let mut all = vec![
-            "--ledger",
-            ledger.as_str(),
-            "--journal",
-            "journal.sqlite",
-            "--as",
-            "alice@ops",
-        ];
+        let mut all = vec!["--ledger", ledger.as_str()];
+        all.extend(journal_flags.iter().map(String::as_str));
         all.extend_from_slice(args);
         fleetdeck(&all, dir.path())
     };
@@ -219,3 +217,5 @@ fn a_rollout_is_refused_while_another_unfinished_one_targets_the_same_clusters()
     );
     started("eu.yaml");
 }
+
+on_both_backends!(a_rollout_is_refused_while_another_unfinished_one_targets_the_same_clusters);

@@ -9,17 +9,17 @@
 //! and halts the rollout.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::process::Output;
 use std::time::{Duration, Instant};
 
 use crate::support;
+use crate::support::backend::Backend;
 use crate::support::rollout::Workspace;
 use fleetdeck::engine::executor::{Executor, ExecutorOptions, RolloutOptions};
 use fleetdeck::engine::kube_port::KubePort;
 use fleetdeck::engine::prometheus::Prometheus;
 use fleetdeck::engine::rollout_kube::RolloutSettings;
-use fleetdeck::journal::{Durability, JournalStore, SqliteJournal};
+use fleetdeck::journal::{AnyJournal, JournalStore};
 use fleetdeck::k8s::connect::{ConnectOptions, connect};
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
 use fleetdeck::model::rollout::{BatchPhase, HaltReason};
@@ -129,9 +129,9 @@ struct Harness {
 }
 
 impl Harness {
-    async fn start(rollout: String) -> Harness {
+    async fn start(backend: Backend, rollout: String) -> Harness {
         // The demo fleet, as `fleetdeck demo --seed 1` serves it.
-        let ws = Workspace::new("demo", 1, MANIFESTS, &rollout).await;
+        let ws = Workspace::on(backend, "demo", 1, MANIFESTS, &rollout).await;
         let prometheus = support::prometheus::start(ws.path(), ws.addr).await;
         let ledger = ws.ledger();
         // The targets in ledger order (`pick: ordered`): one per stage.
@@ -162,7 +162,7 @@ impl Harness {
             stop,
             executor: None,
         };
-        let store = SqliteJournal::open(&harness.journal(), Durability::Full).expect("journal");
+        let store = harness.ws.journal.open_as("executor/test");
         let port = KubePort::new(
             clients,
             harness.sync.snapshots.clone(),
@@ -188,8 +188,8 @@ impl Harness {
         harness
     }
 
-    fn journal(&self) -> PathBuf {
-        self.ws.path().join("journal.sqlite")
+    fn journal(&self) -> AnyJournal {
+        self.ws.journal.open()
     }
 
     /// `fleetdeck ARGS` as `actor` on this fleet's ledger, kubeconfig and journal.
@@ -247,9 +247,7 @@ impl Harness {
     }
 
     fn projection(&self) -> Projection {
-        SqliteJournal::open(&self.journal(), Durability::Full)
-            .and_then(|j| j.projection())
-            .expect("projection")
+        self.journal().projection().expect("projection")
     }
 
     async fn wait_for(
@@ -285,8 +283,9 @@ impl Harness {
     ) {
         let deadline = Instant::now() + timeout;
         loop {
-            let events = SqliteJournal::open(&self.journal(), Durability::Full)
-                .and_then(|j| j.query(&fleetdeck::journal::EventQuery::default()))
+            let events = self
+                .journal()
+                .query(&fleetdeck::journal::EventQuery::default())
                 .expect("events");
             if events.iter().any(|e| found(&e.event.body)) {
                 return;
@@ -314,9 +313,10 @@ fn phase(view: &RunView, batch: usize) -> Option<&BatchPhase> {
     view.rollout.batches.get(&batch)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn canary_waits_for_a_distinct_approver_then_stages_run_until_a_burn_rate_halts_them() {
-    let h = Harness::start(rollout_yaml("3s")).await;
+async fn canary_waits_for_a_distinct_approver_then_stages_run_until_a_burn_rate_halts_them(
+    backend: Backend,
+) {
+    let h = Harness::start(backend, rollout_yaml("3s")).await;
     let [canary, second, third] = [&h.clusters[0], &h.clusters[1], &h.clusters[2]];
     // The stage-2 cluster degrades once this release reaches it.
     h.ws.fleet
@@ -387,7 +387,7 @@ async fn canary_waits_for_a_distinct_approver_then_stages_run_until_a_burn_rate_
     assert_eq!(h.record_writes(canary), 1);
     // Its Prometheus check (a 20 s rate) was judged only once its window covered no time
     // from before the change.
-    let store = SqliteJournal::open(&h.journal(), Durability::Full).expect("journal");
+    let store = h.journal();
     let canary_events = store
         .query(&fleetdeck::journal::EventQuery {
             run: Some(run.clone()),
@@ -448,9 +448,8 @@ async fn canary_waits_for_a_distinct_approver_then_stages_run_until_a_burn_rate_
     h.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_prometheus_that_stops_scraping_halts_the_rollout_with_metrics_unknown() {
-    let mut h = Harness::start(rollout_yaml("5m")).await;
+async fn a_prometheus_that_stops_scraping_halts_the_rollout_with_metrics_unknown(backend: Backend) {
+    let mut h = Harness::start(backend, rollout_yaml("5m")).await;
     let run = h.start_rollout();
     h.wait_for(&run, "approval", Duration::from_secs(20), |v| {
         phase(v, 0) == Some(&BatchPhase::AwaitingApproval)
@@ -525,10 +524,11 @@ stopWhen:
     )
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_exec_release_waits_out_a_freeze_gets_its_environment_and_a_failing_check_halts_it() {
+async fn an_exec_release_waits_out_a_freeze_gets_its_environment_and_a_failing_check_halts_it(
+    backend: Backend,
+) {
     let scratch = tempfile::tempdir().expect("tempdir");
-    let h = Harness::start(exec_rollout(scratch.path(), "stg-apse1-02")).await;
+    let h = Harness::start(backend, exec_rollout(scratch.path(), "stg-apse1-02")).await;
     // A frozen cluster is not changed: its apply waits, visibly, until the freeze lifts.
     h.freeze("stg-apse1-01");
     let run = h.start_rollout();
@@ -588,10 +588,9 @@ async fn an_exec_release_waits_out_a_freeze_gets_its_environment_and_a_failing_c
     h.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_apply_that_waited_out_a_freeze_does_not_go_to_a_paused_run() {
+async fn an_apply_that_waited_out_a_freeze_does_not_go_to_a_paused_run(backend: Backend) {
     let scratch = tempfile::tempdir().expect("tempdir");
-    let h = Harness::start(exec_rollout(scratch.path(), "none")).await;
+    let h = Harness::start(backend, exec_rollout(scratch.path(), "none")).await;
     h.freeze("stg-apse1-01");
     let run = h.start_rollout();
     h.wait_for(
@@ -694,6 +693,7 @@ async fn the_default_slo_query_reads_a_cluster_without_5xx_series_as_no_errors()
         window: Duration::from_secs(10),
         max_burn: 5.0,
         error_ratio_query: None,
+        short: None,
     };
     let clusters = ["quiet", "failing", "gone"].map(|c| ClusterId(c.into()));
     let evidence = port.burn_evidence(&clusters, &slo).await;
@@ -718,8 +718,9 @@ async fn the_default_slo_query_reads_a_cluster_without_5xx_series_as_no_errors()
 /// A soak shorter than the executor's evidence interval sees no evidence during it: the
 /// executor gathers evidence as the soak ends and the batch is judged on it, rather than
 /// every such rollout halting with "no metric evidence during the soak".
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_soak_shorter_than_the_evidence_interval_ends_on_evidence_gathered_as_it_ends() {
+async fn a_soak_shorter_than_the_evidence_interval_ends_on_evidence_gathered_as_it_ends(
+    backend: Backend,
+) {
     use fleetdeck::model::run::{EventBody, RunStatus};
     let rollout = format!(
         r#"apiVersion: fleetdeck.dev/v1
@@ -741,25 +742,10 @@ stopWhen:
   unknownMetrics: stop
 "#
     );
-    let ws = Workspace::new("small", 11, MANIFESTS, &rollout).await;
+    let ws = Workspace::on(backend, "small", 11, MANIFESTS, &rollout).await;
     let prometheus = support::prometheus::start(ws.path(), ws.addr).await;
     let mut live = support::rollout::Live::new(&ws).await;
-    let journal = ws.path().join("journal.sqlite");
-    let journal = journal.to_str().expect("temporary paths are UTF-8");
-    let started = support::cli::fleetdeck(
-        &[
-            "--ledger",
-            "ledger.yaml",
-            "--journal",
-            journal,
-            "--as",
-            "alice@ops",
-            "rollout",
-            "start",
-            "rollout.yaml",
-        ],
-        ws.path(),
-    );
+    let started = ws.fleetdeck("alice@ops", &["rollout", "start", "rollout.yaml"]);
     assert!(
         started.status.success(),
         "{}",
@@ -773,9 +759,7 @@ stopWhen:
     let deadline = Instant::now() + Duration::from_secs(60);
     let view = loop {
         executor.pass().await.expect("pass");
-        let projection = SqliteJournal::open(std::path::Path::new(journal), Durability::Full)
-            .and_then(|j| j.projection())
-            .expect("projection");
+        let projection = ws.journal.open().projection().expect("projection");
         let view = projection.runs.values().next().cloned().expect("the run");
         if view.status.is_final() || view.rollout.halted.is_some() {
             break view;
@@ -790,8 +774,10 @@ stopWhen:
         view.rollout.halted
     );
     // The batch was judged on evidence: some was journaled while it soaked or as it ended.
-    let events = SqliteJournal::open(std::path::Path::new(journal), Durability::Full)
-        .and_then(|j| j.query(&fleetdeck::journal::EventQuery::default()))
+    let events = ws
+        .journal
+        .open()
+        .query(&fleetdeck::journal::EventQuery::default())
         .expect("events");
     let soaking = events
         .iter()
@@ -821,14 +807,13 @@ stopWhen:
 /// No evidence is gathered while a batch waits for its approval; the approval is judged
 /// with evidence from then: a canary that started failing during the wait halts the run,
 /// and the approved batch never starts.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_approval_is_judged_on_evidence_from_when_it_is_given() {
+async fn an_approval_is_judged_on_evidence_from_when_it_is_given(backend: Backend) {
     // The canary goes without a person; the second stage waits for one.
     let yaml = rollout_yaml("2s")
         .replace("approval: required", "approval: AUTO")
         .replace("soak: 12s, approval: auto", "soak: 12s, approval: required")
         .replace("approval: AUTO", "approval: auto");
-    let h = Harness::start(yaml).await;
+    let h = Harness::start(backend, yaml).await;
     let [canary, second] = [&h.clusters[0], &h.clusters[1]];
     let run = h.start_rollout();
     h.wait_for(
@@ -885,3 +870,12 @@ async fn an_approval_is_judged_on_evidence_from_when_it_is_given() {
     );
     h.stop().await;
 }
+
+on_both_backends_async!(
+    canary_waits_for_a_distinct_approver_then_stages_run_until_a_burn_rate_halts_them,
+    a_prometheus_that_stops_scraping_halts_the_rollout_with_metrics_unknown,
+    an_exec_release_waits_out_a_freeze_gets_its_environment_and_a_failing_check_halts_it,
+    an_apply_that_waited_out_a_freeze_does_not_go_to_a_paused_run,
+    a_soak_shorter_than_the_evidence_interval_ends_on_evidence_gathered_as_it_ends,
+    an_approval_is_judged_on_evidence_from_when_it_is_given,
+);

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use crate::support;
+use crate::support::backend::{Backend, TestJournal};
 use crate::support::executor::{Executor, journal, wait};
 use crate::support::rollout::{InProcess, Live, Workspace};
 use fleetdeck::engine::executor::{EngineError, ExecutorOptions};
@@ -59,8 +59,8 @@ struct Setup {
 }
 
 impl Setup {
-    async fn new(seed: u64, rollout: &str) -> Setup {
-        let ws = Workspace::new("small", seed, MANIFESTS, rollout).await;
+    async fn new(backend: Backend, seed: u64, rollout: &str) -> Setup {
+        let ws = Workspace::on(backend, "small", seed, MANIFESTS, rollout).await;
         let clusters = ws
             .ledger()
             .clusters
@@ -76,16 +76,11 @@ impl Setup {
 
     /// `fleetdeck ARGS` as alice, on the directory's ledger and journal.
     fn cli(&self, args: &[&str]) -> std::process::Output {
-        let mut all = vec![
-            "--ledger",
-            "ledger.yaml",
-            "--journal",
-            "journal.sqlite",
-            "--as",
-            "alice@ops",
-        ];
-        all.extend_from_slice(args);
-        support::cli::fleetdeck(&all, self.path())
+        self.ws.fleetdeck("alice@ops", args)
+    }
+
+    fn journal(&self) -> &TestJournal {
+        &self.ws.journal
     }
 
     fn start_rollout(&self) -> std::process::Output {
@@ -99,14 +94,14 @@ impl Setup {
     }
 
     fn wait_succeeded(&self, runs: usize) {
-        wait("the rollout to succeed", 120, self.path(), || {
+        wait("the rollout to succeed", 120, self.journal(), || {
             self.succeeded_runs() == runs
         });
     }
 
     /// How many rollouts the journal records as succeeded.
     fn succeeded_runs(&self) -> usize {
-        journal(self.path()).projection().map_or(0, |p| {
+        journal(self.journal()).projection().map_or(0, |p| {
             p.runs
                 .values()
                 .filter(|r| r.status == RunStatus::Succeeded)
@@ -115,9 +110,8 @@ impl Setup {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
-    let setup = Setup::new(5, ROLLOUT).await;
+async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice(backend: Backend) {
+    let setup = Setup::new(backend, 5, ROLLOUT).await;
     let path = setup.path();
     setup.start_rollout();
     // Every API call takes a while, so the kill lands while the batch is being applied.
@@ -129,15 +123,20 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
             .expect("faults");
     }
     let outcomes = |kind_ok: bool| {
-        journal(path)
+        journal(setup.journal())
             .query(&EventQuery::default())
             .unwrap_or_default()
             .into_iter()
             .filter(|e| matches!(&e.event.body, EventBody::Outcome { intent, ok, .. } if intent.0.contains("/apply/intent") && *ok == kind_ok))
             .count()
     };
-    let mut active = Executor::spawn(path, "exec-a", &["--verify-timeout", "30s"]);
-    wait("the first cluster applied", 90, path, || {
+    let mut active = Executor::spawn(
+        path,
+        setup.journal(),
+        "exec-a",
+        &["--verify-timeout", "30s"],
+    );
+    wait("the first cluster applied", 90, setup.journal(), || {
         outcomes(true) >= 1
     });
     active.kill9();
@@ -145,12 +144,20 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
         outcomes(true) < setup.clusters.len(),
         "the kill must land in the middle of the batch"
     );
-    let _standby = Executor::spawn(path, "exec-b", &["--verify-timeout", "30s"]);
+    let _standby = Executor::spawn(
+        path,
+        setup.journal(),
+        "exec-b",
+        &["--verify-timeout", "30s"],
+    );
     setup.wait_succeeded(1);
 
-    let events = journal(path).query(&EventQuery::default()).expect("events");
+    let events = journal(setup.journal())
+        .query(&EventQuery::default())
+        .expect("events");
     // The standby rebuilt the run and settled what was in flight.
-    assert!(events.iter().any(|e| e.event.actor.0 == "executor@exec-b"
+    let standby = setup.journal().executor_actor("exec-b");
+    assert!(events.iter().any(|e| e.event.actor == standby
         && matches!(
             &e.event.body,
             EventBody::RolloutObserved {
@@ -180,7 +187,7 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
 
     // Every intent the killed executor left open was settled with an outcome: nothing
     // stays open for `rollout show` (OPEN-INTENTS) or a later restart to trip over.
-    let projection = journal(path).projection().expect("projection");
+    let projection = journal(setup.journal()).projection().expect("projection");
     for run in projection.runs.values() {
         for (item, view) in &run.items {
             assert!(
@@ -229,9 +236,8 @@ async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice() {
 /// An `exec` release that runs longer than the lease's time to live: the executor keeps
 /// renewing its lease while the program runs, so the standby never takes over and no
 /// cluster's program is started twice.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_long_exec_keeps_the_lease_and_runs_once_per_cluster() {
-    let setup = Setup::new(6, "").await;
+async fn a_long_exec_keeps_the_lease_and_runs_once_per_cluster(backend: Backend) {
+    let setup = Setup::new(backend, 6, "").await;
     let path = setup.path();
     let script = path.join("upgrade.sh");
     std::fs::write(
@@ -250,16 +256,16 @@ async fn a_long_exec_keeps_the_lease_and_runs_once_per_cluster() {
     std::fs::write(path.join("rollout.yaml"), rollout).expect("rollout");
     setup.start_rollout();
     // Lease 2 s, each program 4 s: without renewal the standby would take over mid-call.
-    let _active = Executor::spawn(path, "exec-a", &[]);
-    wait("exec-a to hold the lease", 30, path, || {
-        journal(path)
+    let _active = Executor::spawn(path, setup.journal(), "exec-a", &[]);
+    wait("exec-a to hold the lease", 30, setup.journal(), || {
+        journal(setup.journal())
             .lease(&fleetdeck::model::run::LeaseScope::fleet())
             .ok()
             .flatten()
             .and_then(|l| l.holder)
             .is_some_and(|h| h.0.starts_with("executor@exec-a ["))
     });
-    let _standby = Executor::spawn(path, "exec-b", &[]);
+    let _standby = Executor::spawn(path, setup.journal(), "exec-b", &[]);
     setup.wait_succeeded(1);
     let started = std::fs::read_to_string(path.join("started.txt")).expect("started");
     let mut lines: Vec<&str> = started.lines().collect();
@@ -270,7 +276,7 @@ async fn a_long_exec_keeps_the_lease_and_runs_once_per_cluster() {
         lines, expected,
         "each cluster's program started exactly once"
     );
-    let takeovers = journal(path)
+    let takeovers = journal(setup.journal())
         .query(&EventQuery::default())
         .expect("events")
         .iter()
@@ -281,10 +287,11 @@ async fn a_long_exec_keeps_the_lease_and_runs_once_per_cluster() {
 
 /// A cluster whose release record already names the release's digest (an earlier run
 /// whose journal is gone) is verified, not applied again: the deployed id decides.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_cluster_that_records_the_digest_is_not_applied_again_without_journal_history() {
+async fn a_cluster_that_records_the_digest_is_not_applied_again_without_journal_history(
+    backend: Backend,
+) {
     use k8s_openapi::api::core::v1::ConfigMap;
-    let setup = Setup::new(7, ROLLOUT).await;
+    let setup = Setup::new(backend, 7, ROLLOUT).await;
     let plan = setup.cli(&["-o", "json", "rollout", "plan", "rollout.yaml"]);
     let plan: serde_json::Value = serde_json::from_slice(&plan.stdout).expect("plan json");
     let digest = plan["digest"].as_str().expect("digest").to_string();
@@ -302,7 +309,7 @@ async fn a_cluster_that_records_the_digest_is_not_applied_again_without_journal_
     .await
     .expect("record written");
     setup.start_rollout();
-    let _executor = Executor::spawn(setup.path(), "exec-a", &[]);
+    let _executor = Executor::spawn(setup.path(), setup.journal(), "exec-a", &[]);
     setup.wait_succeeded(1);
     assert_eq!(
         setup.ws.patches(&first, ""),
@@ -317,7 +324,7 @@ async fn a_cluster_that_records_the_digest_is_not_applied_again_without_journal_
 
 impl Setup {
     fn events(&self) -> Vec<fleetdeck::model::run::Event> {
-        journal(self.path())
+        journal(self.journal())
             .query(&EventQuery::default())
             .unwrap_or_default()
     }
@@ -387,8 +394,8 @@ impl Setup {
 
 /// A started rollout whose first cluster answers every request in 1.5 s, longer than the
 /// executors' one-second lease lives.
-async fn started_with_a_slow_first_cluster(seed: u64) -> (Setup, Live) {
-    let setup = Setup::new(seed, ROLLOUT).await;
+async fn started_with_a_slow_first_cluster(backend: Backend, seed: u64) -> (Setup, Live) {
+    let setup = Setup::new(backend, seed, ROLLOUT).await;
     let live = Live::new(&setup.ws).await;
     setup.start_rollout();
     setup
@@ -402,9 +409,8 @@ async fn started_with_a_slow_first_cluster(seed: u64) -> (Setup, Live) {
 /// The first cluster answers each request more slowly than the executor's lease lives. The
 /// executor reads its release record before applying: that read keeps the lease, so the
 /// standby, passing all along, never takes over mid-apply to apply the same cluster again.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_read_slower_than_the_lease_keeps_it_and_no_cluster_is_applied_twice() {
-    let (setup, mut live) = started_with_a_slow_first_cluster(8).await;
+async fn a_read_slower_than_the_lease_keeps_it_and_no_cluster_is_applied_twice(backend: Backend) {
+    let (setup, mut live) = started_with_a_slow_first_cluster(backend, 8).await;
     let mut active = live.executor(&setup.ws, "executor-a", None);
     let mut standby = live.executor(&setup.ws, "executor-b", None);
     let (outcome, ()) = tokio::join!(active.pass(), setup.finish_with(&mut standby));
@@ -421,10 +427,9 @@ async fn a_read_slower_than_the_lease_keeps_it_and_no_cluster_is_applied_twice()
 /// The executor stalls (a paused process, a frozen VM) right after journaling its applies,
 /// longer than its lease lives; the standby takes the lease and settles them. Resumed, the
 /// stalled executor finds its lease gone and starts no apply of its own.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_executor_that_lost_its_lease_while_stalled_starts_no_apply() {
+async fn an_executor_that_lost_its_lease_while_stalled_starts_no_apply(backend: Backend) {
     // The first apply's read takes a while: the stall lands in it.
-    let (setup, mut live) = started_with_a_slow_first_cluster(9).await;
+    let (setup, mut live) = started_with_a_slow_first_cluster(backend, 9).await;
     let mut active = live.executor(&setup.ws, "executor-a", None);
     let mut standby = live.executor(&setup.ws, "executor-b", None);
     let take_over = async {
@@ -456,13 +461,12 @@ async fn an_executor_that_lost_its_lease_while_stalled_starts_no_apply() {
 /// Metric evidence from a Prometheus that never answers takes its full timeout per
 /// cluster, far longer than the lease lives: the executor keeps its lease meanwhile, so
 /// the standby never takes over.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn slow_metric_evidence_keeps_the_lease() {
+async fn slow_metric_evidence_keeps_the_lease(backend: Backend) {
     let rollout = format!(
         "{}  sloBurnRate: {{objective: 99, window: 20s, maxBurn: 5}}\n  unknownMetrics: ignore\n",
         ROLLOUT.replace("targets: \"\"", "targets: \"env=staging\"")
     );
-    let setup = Setup::new(10, &rollout).await;
+    let setup = Setup::new(backend, 10, &rollout).await;
     let mut live = Live::new(&setup.ws).await;
     // Accepts connections and never answers.
     let silent = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -498,14 +502,18 @@ async fn slow_metric_evidence_keeps_the_lease() {
 /// The batch's first apply fails (its cluster refuses ConfigMaps), which halts the run
 /// (`failedClusters: 1`). Returns once the halt is journaled, with the executor that
 /// halted it.
-async fn halted_by_a_failed_first_apply(seed: u64) -> (Setup, Live, InProcess) {
-    halted_by_failing_applies(seed, 1).await
+async fn halted_by_a_failed_first_apply(backend: Backend, seed: u64) -> (Setup, Live, InProcess) {
+    halted_by_failing_applies(backend, seed, 1).await
 }
 
 /// As [`halted_by_a_failed_first_apply`], with the batch's first `failing` clusters
 /// refusing ConfigMaps.
-async fn halted_by_failing_applies(seed: u64, failing: usize) -> (Setup, Live, InProcess) {
-    let setup = Setup::new(seed, ROLLOUT).await;
+async fn halted_by_failing_applies(
+    backend: Backend,
+    seed: u64,
+    failing: usize,
+) -> (Setup, Live, InProcess) {
+    let setup = Setup::new(backend, seed, ROLLOUT).await;
     let live = Live::new(&setup.ws).await;
     setup.refuse_configmaps(&setup.clusters[..failing], true);
     setup.start_rollout();
@@ -568,7 +576,7 @@ impl Setup {
     }
 
     fn run_id(&self) -> String {
-        let projection = journal(self.path()).projection().expect("projection");
+        let projection = journal(self.journal()).projection().expect("projection");
         projection.runs.keys().next().expect("a run").0.clone()
     }
 }
@@ -577,10 +585,9 @@ impl Setup {
 /// applies were to follow in the same batch are not touched. Resumed by a person once the
 /// cause is mended, the run applies them, once each, under the intents it journaled; the
 /// failed cluster stays failed (the person accepted it).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_failed_apply_that_halts_the_run_stops_the_rest_of_its_batch() {
+async fn a_failed_apply_that_halts_the_run_stops_the_rest_of_its_batch(backend: Backend) {
     // The first two clusters refuse the release; the run allows no failed cluster.
-    let (setup, mut live, mut executor) = halted_by_failing_applies(12, 2).await;
+    let (setup, mut live, mut executor) = halted_by_failing_applies(backend, 12, 2).await;
     let [first, second, third] = [0, 1, 2].map(|i| setup.clusters[i].clone());
     for _ in 0..5 {
         executor.pass().await.expect("pass");
@@ -625,9 +632,8 @@ async fn a_failed_apply_that_halts_the_run_stops_the_rest_of_its_batch() {
 /// Aborted while applies wait: they never start, and their intents are closed (no open
 /// intent is left for `rollout show` or a later executor), also by an executor that
 /// rebuilds the run after a restart.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_aborted_run_closes_the_intents_of_applies_that_never_started() {
-    let (setup, mut live, mut executor) = halted_by_a_failed_first_apply(15).await;
+async fn an_aborted_run_closes_the_intents_of_applies_that_never_started(backend: Backend) {
+    let (setup, mut live, mut executor) = halted_by_a_failed_first_apply(backend, 15).await;
     let aborted = setup.cli(&[
         "rollout",
         "abort",
@@ -644,7 +650,7 @@ async fn an_aborted_run_closes_the_intents_of_applies_that_never_started() {
         executor.pass().await.expect("pass");
     }
     let open = |setup: &Setup| -> Vec<String> {
-        let projection = journal(setup.path()).projection().expect("projection");
+        let projection = journal(setup.journal()).projection().expect("projection");
         projection
             .runs
             .values()
@@ -676,11 +682,9 @@ async fn an_aborted_run_closes_the_intents_of_applies_that_never_started() {
 /// journal is cut right there). A new executor folds the failure as the apply reported
 /// it, so the run halts as it would have; it does not read the cluster, find the release
 /// missing and apply it again, and the batch's other clusters wait for a person.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_failure_journaled_just_before_a_crash_is_folded_not_applied_again() {
-    let (setup, mut live, executor) = halted_by_a_failed_first_apply(13).await;
+async fn a_failure_journaled_just_before_a_crash_is_folded_not_applied_again(backend: Backend) {
+    let (mut setup, mut live, executor) = halted_by_a_failed_first_apply(backend, 13).await;
     drop(executor);
-    let path = setup.path();
     let first = setup.clusters[0].clone();
     let events = setup.events();
     let cut = events
@@ -700,17 +704,12 @@ async fn a_failure_journaled_just_before_a_crash_is_folded_not_applied_again() {
             EventBody::Outcome { intent, ok: false, .. } if intent.0.contains(&format!("/{first}/apply/intent")))),
         "the failed outcome precedes the cut"
     );
-    for suffix in ["", "-wal", "-shm"] {
-        let file = path.join(format!("journal.sqlite{suffix}"));
-        if file.exists() {
-            std::fs::remove_file(file).expect("remove the journal");
-        }
-    }
-    journal(path)
-        .append_all(
-            events[..cut].iter().map(|e| e.event.clone()).collect(),
-            None,
-        )
+    // The journal as it was at the crash: a new one, with the events up to the cut as
+    // they were (sequences, actors, times).
+    let crashed = tempfile::tempdir().expect("tempdir");
+    setup.ws.journal = TestJournal::new(backend, crashed.path());
+    journal(setup.journal())
+        .import(events[..cut].to_vec())
         .expect("the journal as it was at the crash");
 
     // The cause is mended: an apply now would write the release record.
@@ -738,10 +737,9 @@ async fn a_failure_journaled_just_before_a_crash_is_folded_not_applied_again() {
 /// The journal says every cluster runs the release, but one was rebuilt since (its release
 /// record is gone). Started again, the release is applied to that cluster and only
 /// verified on the others: the deployed id decides, not the journal's memory.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_rebuilt_cluster_the_journal_says_runs_the_release_gets_it_again() {
+async fn a_rebuilt_cluster_the_journal_says_runs_the_release_gets_it_again(backend: Backend) {
     use k8s_openapi::api::core::v1::ConfigMap;
-    let setup = Setup::new(14, ROLLOUT).await;
+    let setup = Setup::new(backend, 14, ROLLOUT).await;
     let mut live = Live::new(&setup.ws).await;
     let mut executor = live.executor(&setup.ws, "executor-a", None);
     setup.start_rollout();
@@ -770,3 +768,16 @@ async fn a_rebuilt_cluster_the_journal_says_runs_the_release_gets_it_again() {
         EventBody::Note { text } if text.contains(&format!("the journal says {rebuilt} runs")))));
     live.stop();
 }
+
+on_both_backends_async!(
+    a_standby_finishes_the_batch_and_no_cluster_is_applied_twice,
+    a_long_exec_keeps_the_lease_and_runs_once_per_cluster,
+    a_cluster_that_records_the_digest_is_not_applied_again_without_journal_history,
+    a_read_slower_than_the_lease_keeps_it_and_no_cluster_is_applied_twice,
+    an_executor_that_lost_its_lease_while_stalled_starts_no_apply,
+    slow_metric_evidence_keeps_the_lease,
+    a_failed_apply_that_halts_the_run_stops_the_rest_of_its_batch,
+    an_aborted_run_closes_the_intents_of_applies_that_never_started,
+    a_failure_journaled_just_before_a_crash_is_folded_not_applied_again,
+    a_rebuilt_cluster_the_journal_says_runs_the_release_gets_it_again,
+);

@@ -1,13 +1,15 @@
 //! A release's way onto the simulated fleet, over loopback HTTP through the real kube
 //! client: its objects applied in a defined order (by path, kinds others depend on first)
 //! that `rollout plan` prints; a failed apply's reason in `rollout show`; applies held
-//! while the mass-failure guard pauses a failure domain of their cluster.
+//! while the mass-failure guard pauses a failure domain of their cluster. Each test runs on
+//! both journal backends.
 
 use std::time::{Duration, Instant};
 
 use crate::support;
+use crate::support::backend::Backend;
 use crate::support::rollout::{InProcess, Live, Workspace};
-use fleetdeck::journal::{Durability, JournalStore, SqliteJournal};
+use fleetdeck::journal::JournalStore;
 use fleetdeck::model::run::{PauseScope, Projection, RunStatus};
 
 /// Every cluster of the fleet in one batch, no checks to wait for beyond Ready nodes.
@@ -77,8 +79,8 @@ metadata:
 
 /// The small fleet with the split release directory: `00-namespace.yaml`,
 /// `10-configmap.yaml`, `20-deployment.yaml` and `30-worker.yaml`.
-async fn split_release(seed: u64) -> Workspace {
-    let ws = Workspace::new("small", seed, "", ROLLOUT).await;
+async fn split_release(backend: Backend, seed: u64) -> Workspace {
+    let ws = Workspace::on(backend, "small", seed, "", ROLLOUT).await;
     let dir = ws.path().join("manifests");
     std::fs::remove_file(dir.join("cni.yaml")).expect("rm");
     // Written in an order that is neither the path order nor the apply order.
@@ -103,10 +105,7 @@ fn ok(out: std::process::Output) -> String {
 }
 
 fn projection(ws: &Workspace) -> Projection {
-    SqliteJournal::open(&ws.path().join("journal.sqlite"), Durability::Full)
-        .expect("journal")
-        .projection()
-        .expect("projection")
+    ws.journal.open().projection().expect("projection")
 }
 
 /// Passes `executor` until `done` holds (at most a minute).
@@ -135,9 +134,8 @@ fn patched(ws: &Workspace, cluster: &str) -> Vec<String> {
         .collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_split_directory_release_applies_in_a_defined_order_that_plan_prints() {
-    let ws = split_release(31).await;
+async fn a_split_directory_release_applies_in_a_defined_order_that_plan_prints(backend: Backend) {
+    let ws = split_release(backend, 31).await;
     let expected = [
         "namespaces/webapp",
         "namespaces/tools",
@@ -202,9 +200,8 @@ async fn a_split_directory_release_applies_in_a_defined_order_that_plan_prints()
     live.stop();
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_failed_apply_says_why_in_rollout_show() {
-    let ws = split_release(32).await;
+async fn a_failed_apply_says_why_in_rollout_show(backend: Backend) {
+    let ws = split_release(backend, 32).await;
     let failing = ws.ledger().clusters[0].id.0.clone();
     ws.fleet
         .update_faults(&failing, |f| {
@@ -270,9 +267,8 @@ async fn first_zone(ws: &Workspace, cluster: &str) -> String {
         .expect("a zone")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_rollout_waits_while_the_guard_pauses_a_failure_domain_of_its_cluster() {
-    let ws = split_release(33).await;
+async fn a_rollout_waits_while_the_guard_pauses_a_failure_domain_of_its_cluster(backend: Backend) {
+    let ws = split_release(backend, 33).await;
     let clusters: Vec<String> = ws
         .ledger()
         .clusters
@@ -383,9 +379,8 @@ async fn a_rollout_waits_while_the_guard_pauses_a_failure_domain_of_its_cluster(
 /// By the ledger the three clusters run one combination; live, the staging one runs
 /// another (its ledger entry is out of date). A canary stage of two must cover both, and
 /// `rollout plan` and `start` say which clusters differ.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn canaries_are_picked_by_what_runs_where_the_ledger_is_out_of_date() {
-    let ws = split_release(34).await;
+async fn canaries_are_picked_by_what_runs_where_the_ledger_is_out_of_date(backend: Backend) {
+    let ws = split_release(backend, 34).await;
     let path = ws.path().join("ledger.yaml");
     let mut ledger: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).expect("ledger")).expect("json");
@@ -441,3 +436,10 @@ async fn canaries_are_picked_by_what_runs_where_the_ledger_is_out_of_date() {
         "{started}"
     );
 }
+
+on_both_backends_async!(
+    a_split_directory_release_applies_in_a_defined_order_that_plan_prints,
+    a_failed_apply_says_why_in_rollout_show,
+    a_rollout_waits_while_the_guard_pauses_a_failure_domain_of_its_cluster,
+    canaries_are_picked_by_what_runs_where_the_ledger_is_out_of_date,
+);

@@ -23,6 +23,10 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         let mut appended = false;
         for live in snapshot.clusters.iter() {
             let cluster = ClusterId(live.id.to_string());
+            // Another shard's executor guards its own clusters.
+            if !self.options.ownership.owns(&cluster) {
+                continue;
+            }
             let active: Vec<&(RunView, MaintenanceSpec)> =
                 runs.iter().filter(|(_, s)| s.cluster == cluster).collect();
             let label = active
@@ -85,7 +89,8 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 ));
                 let event = NewEvent::new(now, self.options.actor.clone(), key, body)
                     .with_cluster(cluster.clone());
-                self.append(event)?;
+                // A pause: the other executors and every console must see it now.
+                self.commit(vec![event])?;
                 appended = true;
             }
         }

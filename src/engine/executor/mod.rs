@@ -7,6 +7,7 @@
 mod guard;
 mod rollout;
 mod rollout_log;
+mod shard;
 mod side_effects;
 
 pub use rollout::RolloutOptions;
@@ -17,15 +18,18 @@ use std::time::Duration;
 use jiff::Timestamp;
 
 use super::checkpoint::Checkpoint;
-use crate::journal::{EventQuery, Fence, JournalError, JournalStore, Lease, LeaseGrant};
+use crate::journal::{Appended, EventQuery, Fence, JournalError, JournalStore, Lease, LeaseGrant};
+
+/// Events kept for a shared commit at most, before they are written anyway.
+const MAX_PENDING: usize = 256;
 use crate::model::ledger::ClusterId;
 use crate::model::maintenance::{
     Action, Env, Intent, MaintenancePort, MaintenanceSpec, NodeState, Observation, PodRef,
     reconcile, step, what_to_observe,
 };
 use crate::model::run::{
-    Actor, Event, EventBody, IdempotencyKey, ItemId, LeaseScope, NewEvent, NodeName, Projection,
-    ReturnOutcome, RunId, RunStatus, RunView, Sequence,
+    Actor, Event, EventBody, IdempotencyKey, ItemId, NewEvent, NodeName, Projection, ReturnOutcome,
+    RunId, RunStatus, RunView, Sequence,
 };
 
 /// Why the executor stopped acting.
@@ -51,6 +55,9 @@ pub struct ExecutorOptions {
     /// maintenance runs there (a running one's spec names its own): `[capacity]
     /// failure_domain_key`, so the guard and the capacity view agree on the domains.
     pub guard_domain_label: String,
+    /// What it acts for: the whole fleet (one lease) or one shard (`--shard`), and which
+    /// shard owns each ledger cluster.
+    pub ownership: crate::model::shard::Ownership,
 }
 
 impl ExecutorOptions {
@@ -62,6 +69,7 @@ impl ExecutorOptions {
             tick: Duration::from_millis(500),
             rollout: RolloutOptions::default(),
             guard_domain_label: crate::model::capacity::ZONE_LABEL.to_string(),
+            ownership: crate::model::shard::Ownership::fleet(),
         }
     }
 }
@@ -96,9 +104,19 @@ pub struct Executor<S, P> {
     rollout_log: rollout_log::RolloutLog,
     /// Rollout runs being driven by this executor (rebuilt when the lease is taken).
     rollouts: HashMap<RunId, rollout::RolloutRuntime>,
+    /// Calls handed between shards' executors, read from the journal.
+    shard_log: shard::ShardLog,
+    /// Events decided but not written yet (see [`Executor::append`]): written with the
+    /// next intent, at the end of each item, or at the end of the pass, whichever comes
+    /// first, under the lease they were decided under.
+    pending: Vec<NewEvent>,
     /// Where what a person must hear of at once goes (an Event the cluster refused, a
     /// ledger edit not taken): `fleetdeck run` prints it; the log has it either way.
     notices: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+    /// The ledger's maintenance windows: no change starts outside its cluster's window.
+    windows: super::windows::MaintenanceWindows,
+    /// Window waits already journaled (their keys), so each is written once.
+    window_waits: std::collections::HashSet<String>,
     /// Ledger edits noticed while running (see [`Reload`]), taken at the start of a pass.
     reloads: Option<tokio::sync::mpsc::UnboundedReceiver<Reload<P>>>,
 }
@@ -177,7 +195,11 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             ),
             rollout_log: rollout_log::RolloutLog::default(),
             rollouts: HashMap::new(),
+            shard_log: shard::ShardLog::default(),
+            pending: Vec::new(),
             notices: None,
+            windows: super::windows::MaintenanceWindows::default(),
+            window_waits: std::collections::HashSet::new(),
             reloads: None,
         }
     }
@@ -227,6 +249,49 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         Ok(())
     }
 
+    /// Enforces the ledger's maintenance windows: a node not yet begun, or a rollout's
+    /// apply, waits outside its cluster's window (unless a person overrode it).
+    pub fn with_windows(mut self, windows: super::windows::MaintenanceWindows) -> Self {
+        self.windows = windows;
+        self
+    }
+
+    /// Why a node of `run` must not begin now for its cluster's window, journaling the
+    /// wait (once per opening) as the item's `step.waiting`; `None` once the node has
+    /// begun (a window closing mid-drain does not leave a node half done) or nothing holds.
+    fn window_wait(
+        &mut self,
+        run: &RunView,
+        spec: &MaintenanceSpec,
+        item: &ItemId,
+        node: &NodeState,
+    ) -> Result<Option<String>, EngineError> {
+        if touched(node) || node.is_finished() {
+            return Ok(None);
+        }
+        let now = now();
+        let Some(hold) = self
+            .windows
+            .hold(&spec.cluster, &self.projection.window_overrides, now)
+        else {
+            return Ok(None);
+        };
+        let why = hold.describe(now);
+        let key = format!("{}/{item}/{}", run.id, hold.key_suffix());
+        if !self.window_waits.contains(&key) {
+            let e = self.event(
+                &run.id,
+                Some(item),
+                &spec.cluster,
+                key.clone(),
+                EventBody::Waiting { why: why.clone() },
+            );
+            self.append(e)?;
+            self.window_waits.insert(key);
+        }
+        Ok(Some(why))
+    }
+
     /// Sends what a person must hear of at once (see [`Executor::notify`]) to `notices`.
     pub fn with_notices(mut self, notices: tokio::sync::mpsc::UnboundedSender<String>) -> Self {
         self.notices = Some(notices);
@@ -261,7 +326,8 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         &self.store
     }
 
-    /// Takes or renews the fleet lease; false while another executor holds it.
+    /// Takes or renews the lease of what this executor acts for (the fleet, or its shard);
+    /// false while another executor holds it or a lease in the way of it.
     pub fn hold_lease(&mut self) -> Result<bool, EngineError> {
         let ttl = self.options.lease_ttl;
         if let Some(lease) = &self.lease {
@@ -273,16 +339,21 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 Err(JournalError::LeaseLost { .. }) => {
                     tracing::warn!(holder = %self.lease_holder, "lease lost; standing by");
                     self.lease = None;
+                    self.pending.clear();
                 }
                 Err(e) => return Err(e.into()),
             }
         }
-        match self
-            .store
-            .acquire_lease(&LeaseScope::fleet(), &self.lease_holder, ttl, now())?
-        {
+        match self.store.acquire_lease(
+            &self.options.ownership.lease_scope(),
+            &self.lease_holder,
+            ttl,
+            now(),
+        )? {
             LeaseGrant::Acquired { lease } => {
                 tracing::info!(holder = %self.lease_holder, token = %lease.token, "lease acquired");
+                // What was decided under an earlier holding is not written under this one.
+                self.pending.clear();
                 self.last_fence = Some(lease.fence());
                 self.lease = Some(lease);
                 // Another executor may have acted meanwhile: rebuild rollouts from the journal.
@@ -308,14 +379,33 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             Err(JournalError::LeaseLost { .. }) => {
                 tracing::warn!(holder = %self.lease_holder, "lease lost mid-pass; standing by");
                 self.lease = None;
+                self.pending.clear();
                 Ok(false)
             }
             Err(e) => Err(e.into()),
         }
     }
 
+    /// Forgets everything read from the journal and the lease with it, as if this executor
+    /// had just started: what it knew may be behind what the journal holds (a write whose
+    /// commit it never heard of), and the journal decides.
+    fn forget(&mut self) {
+        self.lease = None;
+        self.pending.clear();
+        self.projection = Projection::default();
+        self.checkpoints.clear();
+        self.commands.clear();
+        self.unfolded.clear();
+        self.rollout_log = rollout_log::RolloutLog::default();
+        self.rollouts.clear();
+        self.shard_log = shard::ShardLog::default();
+    }
+
     /// Gives the lease back (on SIGTERM, after the call in flight was recorded).
     pub fn release_lease(&mut self) -> Result<(), EngineError> {
+        if self.lease.is_some() {
+            self.flush()?;
+        }
         if let Some(lease) = self.lease.take() {
             self.store.release_lease(&lease, now())?;
         }
@@ -376,6 +466,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         for event in &events {
             self.projection.apply(event);
             self.rollout_log.note(event);
+            self.shard_log.note(event);
             let (Some(run), Some(item)) = (&event.event.run, &event.event.item) else {
                 continue;
             };
@@ -442,8 +533,12 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     )
             })
             .filter_map(|r| {
-                let spec = serde::Deserialize::deserialize(&r.spec).ok()?;
-                Some((r.clone(), spec))
+                let spec: MaintenanceSpec = serde::Deserialize::deserialize(&r.spec).ok()?;
+                // Another shard's executor drives maintenance on its clusters.
+                self.options
+                    .ownership
+                    .owns(&spec.cluster)
+                    .then(|| (r.clone(), spec))
             })
             .collect()
     }
@@ -471,12 +566,42 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         }
         self.drive_rollouts().await?;
         self.catch_up()?;
+        self.serve_shard().await?;
+        self.flush()?;
+        self.catch_up()?;
         Ok(PassOutcome::Acted)
     }
 
+    /// Journals `event` with the next write: events that only record (a status, a note,
+    /// an outcome, a checkpoint) share a commit with the intent that follows them, or the
+    /// end of the item or the pass, instead of a commit each. An executor that dies before
+    /// they are written leaves the intent before them open (or a checkpoint older), which
+    /// the next one settles by observing the cluster, as it would have anyway.
     fn append(&mut self, event: NewEvent) -> Result<(), EngineError> {
+        self.pending.push(event);
+        if self.pending.len() >= MAX_PENDING {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Journals what is pending, then `events`, in one transaction under the current
+    /// fence, before anything else happens: intents (the call follows), pauses, and writes
+    /// whose answer is needed now. Returns what was stored for `events`.
+    fn commit(&mut self, events: Vec<NewEvent>) -> Result<Vec<Appended>, EngineError> {
+        let own = events.len();
+        let mut all = std::mem::take(&mut self.pending);
+        all.extend(events);
         let fence = self.fence();
-        self.store.append(event, fence.as_ref())?;
+        let mut stored = self.store.append_all(all, fence.as_ref())?;
+        Ok(stored.split_off(stored.len() - own))
+    }
+
+    /// Journals what is pending.
+    fn flush(&mut self) -> Result<(), EngineError> {
+        if !self.pending.is_empty() {
+            self.commit(Vec::new())?;
+        }
         Ok(())
     }
 
@@ -582,6 +707,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 continue;
             }
             self.drive_item(run, spec, &item).await?;
+            self.flush()?;
         }
         Ok(())
     }
@@ -743,13 +869,16 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         // Asked once per item and pass: a cluster that may not be changed gets no intent
         // (and no call) at all, rather than one refused intent per pass.
         let change_refused = self.port.change_refused(&spec.cluster);
+        let window = self.window_wait(run, spec, item, &checkpoint.node_state)?;
         let mut steps = 0;
         while let Some(observation) = queue.pop_front() {
             steps += 1;
             if steps > 200 {
                 break; // a safety net against a livelock; the next pass continues
             }
-            let paused = self.pause_reason(run, spec, domain.as_deref());
+            let paused = self
+                .pause_reason(run, spec, domain.as_deref())
+                .or_else(|| window.clone());
             let (next, actions) = step(
                 checkpoint.node_state.clone(),
                 &self.env(run, spec, paused.as_deref(), change_refused.as_deref()),
@@ -889,6 +1018,15 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 )) => {
                     tracing::warn!("another executor holds the lease; standing by");
                     self.lease = None;
+                    self.pending.clear();
+                }
+                Err(EngineError::Journal(error @ JournalError::Unavailable(_))) => {
+                    // Whether the last write went in is unknown: act on nothing until the
+                    // lease is held again, then carry on from the journal as a new
+                    // executor would (open intents are settled by observing).
+                    tracing::warn!(%error, "journal unavailable; standing by until it is back");
+                    self.notify(format!("journal unavailable, not acting: {error}"));
+                    self.forget();
                 }
                 Err(e) => return Err(e),
             }

@@ -6,6 +6,9 @@
 //! restarted, which settles applies without outcome by reading each cluster's release
 //! record, never by applying again blindly.
 
+#[path = "rollout_remote.rs"]
+mod remote;
+
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -22,6 +25,7 @@ use crate::model::rollout::{
 use crate::model::run::{
     EventBody, IdempotencyKey, ItemId, NewEvent, PauseScope, RunId, RunStatus, Sequence,
 };
+use crate::model::shard::ShardCall;
 
 /// What the executor keeps about one rollout run between passes.
 pub(super) struct RolloutRuntime {
@@ -42,10 +46,15 @@ pub(super) struct RolloutRuntime {
     /// The kind of wait last journaled for each waiting apply, so that a wait is written
     /// once, not once per pass.
     noted: BTreeMap<ClusterId, &'static str>,
+    /// A call handed to another shard's executor whose answer the run waits for before
+    /// anything else of it is fed or done (see `remote`).
+    parked: Option<remote::Parked>,
+    /// Verifications handed to other shards' executors: the request of each cluster.
+    remote_checks: BTreeMap<ClusterId, IdempotencyKey>,
 }
 
 /// An observation waiting to be fed, with the operator command it came from.
-struct Feed {
+pub(super) struct Feed {
     observation: Observation,
     command: Option<Sequence>,
 }
@@ -104,7 +113,13 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         if self.projection.pauses.contains_key(&PauseScope::Fleet) {
             return Ok(());
         }
-        let runs: Vec<RunId> = self.rollout_log.specs.keys().cloned().collect();
+        let runs: Vec<RunId> = self
+            .rollout_log
+            .specs
+            .iter()
+            .filter(|(_, (spec, _))| self.options.ownership.coordinates(&remote::clusters(spec)))
+            .map(|(run, _)| run.clone())
+            .collect();
         for run in runs {
             if self.lease.is_none() {
                 return Ok(());
@@ -140,6 +155,8 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 deferred: BTreeMap::new(),
                 leftover: Vec::new(),
                 noted: BTreeMap::new(),
+                parked: None,
+                remote_checks: BTreeMap::new(),
             },
             started,
         ))
@@ -171,6 +188,12 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 runtime
             }
         };
+        if runtime.parked.is_some() && !self.unpark(run, &mut runtime)? {
+            // Another shard's executor has not answered yet: nothing else of this run
+            // moves meanwhile, as nothing would while an apply of its own ran.
+            self.rollouts.insert(run.clone(), runtime);
+            return Ok(());
+        }
         if matches!(
             runtime.state.status,
             RolloutStatus::Succeeded | RolloutStatus::Aborted { .. }
@@ -288,18 +311,34 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
     /// What holds an apply to `cluster` now, if anything: a freeze, a paused failure
     /// domain of it (the mass-failure guard's, or a person's), or a cluster that may not be
     /// changed (its identity not confirmed against the ledger's pin).
-    fn hold_of(&self, cluster: &ClusterId) -> Option<crate::model::rollout::ApplyHold> {
+    pub(super) fn hold_of(&self, cluster: &ClusterId) -> Option<crate::model::rollout::ApplyHold> {
+        if !self.options.ownership.owns(cluster) {
+            // Another shard's executor checks that cluster's identity itself, before it
+            // applies; what the journal says (a freeze, a paused domain) holds here.
+            return crate::model::rollout::apply_hold(&self.projection.pauses, cluster, None);
+        }
         let refused = self.port.change_refused(cluster);
         crate::model::rollout::apply_hold(&self.projection.pauses, cluster, refused.as_deref())
+            .or_else(|| {
+                // Last: a window is a schedule, not a problem; the others say more.
+                let now = now();
+                let hold = self
+                    .windows
+                    .hold(cluster, &self.projection.window_overrides, now)?;
+                Some(crate::model::rollout::ApplyHold::OutsideWindow {
+                    cluster: cluster.0.clone(),
+                    why: hold.describe(now),
+                })
+            })
     }
 
     /// Applies the release to one cluster and journals the outcome; `None` when the lease
     /// was lost before the apply could start (its intent stays open, and the executor
     /// that holds the lease now settles it by reading the cluster).
-    async fn apply_now(
+    pub(super) async fn apply_now(
         &mut self,
         run: &RunId,
-        runtime: &RolloutRuntime,
+        spec: &RolloutRunSpec,
         cluster: ClusterId,
         key: IdempotencyKey,
     ) -> Result<Option<Feed>, EngineError> {
@@ -316,7 +355,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         )
         .await;
         let result = match recorded {
-            AppliedSeen::Digest { digest } if digest == runtime.spec.digest => {
+            AppliedSeen::Digest { digest } if digest == spec.digest => {
                 tracing::info!(%run, %cluster, %digest, "release already recorded on the cluster; not applied again");
                 Ok(digest)
             }
@@ -332,7 +371,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                     &mut self.store,
                     &mut self.lease,
                     ttl,
-                    self.port.apply_release(&cluster, &runtime.spec, &key),
+                    self.port.apply_release(&cluster, spec, &key),
                 )
                 .await
             }
@@ -368,7 +407,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
     }
 
     /// Journals what the apply of intent `key` waits for, once per `suffix`.
-    fn note_wait(
+    pub(super) fn note_wait(
         &mut self,
         run: &RunId,
         cluster: &ClusterId,
@@ -486,6 +525,17 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             if self.lease.is_none() {
                 break;
             }
+            if !self.options.ownership.owns(&cluster) {
+                if let Some(outcome) = self.remote_verdict(runtime, &cluster, since) {
+                    runtime.verifying.remove(&cluster);
+                    runtime.remote_checks.remove(&cluster);
+                    out.push(Feed {
+                        observation: Observation::Verified { cluster, outcome },
+                        command: None,
+                    });
+                }
+                continue;
+            }
             // Checks may run programs for minutes: keep the lease meanwhile.
             let ttl = self.options.lease_ttl;
             let progress = Self::keeping_lease(
@@ -589,6 +639,11 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 if self.lease.is_none() {
                     // Nothing more is started; the new holder rebuilds the run from
                     // the journal and settles what was left open.
+                    return Ok(());
+                }
+                if runtime.parked.is_some() {
+                    // Handed to another shard: the rest goes on once it answered.
+                    runtime.leftover = std::mem::take(&mut frames);
                     return Ok(());
                 }
                 if !reports.is_empty() {
@@ -708,8 +763,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             };
             events.push(event);
         }
-        let fence = self.fence();
-        self.store.append_all(events, fence.as_ref())?;
+        self.commit(events)?;
         Ok(())
     }
 
@@ -750,17 +804,32 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                     self.hold_apply(run, runtime, cluster, key, suffix, hold.to_string())?;
                     return Ok(Vec::new());
                 }
+                if !self.options.ownership.owns(&cluster) {
+                    self.dispatch(run, runtime, cluster, ShardCall::Apply, Some(key))?;
+                    return Ok(Vec::new());
+                }
                 Ok(self
-                    .apply_now(run, runtime, cluster, key)
+                    .apply_now(run, &runtime.spec, cluster, key)
                     .await?
                     .into_iter()
                     .collect())
             }
             Action::Verify { cluster } => {
+                if !self.options.ownership.owns(&cluster)
+                    && !runtime.remote_checks.contains_key(&cluster)
+                {
+                    let request =
+                        self.dispatch(run, runtime, cluster.clone(), ShardCall::Verify, None)?;
+                    runtime.remote_checks.insert(cluster.clone(), request);
+                }
                 runtime
                     .verifying
                     .entry(cluster)
                     .or_insert_with(Instant::now);
+                Ok(Vec::new())
+            }
+            Action::ObserveApplied { cluster } if !self.options.ownership.owns(&cluster) => {
+                self.dispatch(run, runtime, cluster, ShardCall::Read, None)?;
                 Ok(Vec::new())
             }
             Action::ObserveApplied { cluster } => {

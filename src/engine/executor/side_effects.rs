@@ -135,9 +135,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 if !self.still_hold_lease()? {
                     return Ok(None);
                 }
-                let fence = self.fence();
-                self.store
-                    .append_all(vec![intent_event, state_event], fence.as_ref())?;
+                self.commit(vec![intent_event, state_event])?;
                 Some(key)
             }
             None => None,
@@ -295,8 +293,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         if !self.still_hold_lease()? {
             return Ok(None);
         }
-        let fence = self.fence();
-        self.store.append_all(events, fence.as_ref())?;
+        self.commit(events)?;
         let mut results = Vec::new();
         let mut outcomes = Vec::new();
         let renew_every = self.options.lease_ttl / 3;
@@ -336,9 +333,8 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 }
             }
         }
-        if !outcomes.is_empty() {
-            let fence = self.fence();
-            self.store.append_all(outcomes, fence.as_ref())?;
+        for outcome in outcomes {
+            self.append(outcome)?;
         }
         Ok((!results.is_empty()).then_some(Observation::Evictions(results)))
     }

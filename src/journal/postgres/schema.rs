@@ -26,10 +26,11 @@ pub struct PgMigration {
 pub const CHANNEL: &str = "fleetdeck_events";
 
 /// Every migration, in order; the last one's version is the current schema version.
-pub const PG_MIGRATIONS: &[PgMigration] = &[PgMigration {
-    version: 1,
-    description: "events (append-only, numbered, actor and roles by the database), leases, notifications",
-    sql: r#"
+pub const PG_MIGRATIONS: &[PgMigration] = &[
+    PgMigration {
+        version: 1,
+        description: "events (append-only, numbered, actor and roles by the database), leases, notifications",
+        sql: r#"
 CREATE TABLE fleetdeck.events (
     seq         bigint  PRIMARY KEY,
     time_us     bigint  NOT NULL,
@@ -245,7 +246,187 @@ REVOKE ALL ON FUNCTION fleetdeck.acquire_lease(text, text, bigint, bigint) FROM 
 REVOKE ALL ON FUNCTION fleetdeck.renew_lease(text, text, bigint, bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION fleetdeck.release_lease(text, bigint, bigint) FROM PUBLIC;
 "#,
-}];
+    },
+    PgMigration {
+        version: 2,
+        description: "lease scopes (the fleet, or shards of one key), lease times from the database's clock, executor and operator kinds completed",
+        sql: MIGRATION_2,
+    },
+    PgMigration {
+        version: 3,
+        description: "operators override maintenance windows and suspend or resume GitOps sync",
+        sql: MIGRATION_3,
+    },
+];
+
+/// Version 2. Lease times come from the database's clock (an executor role passing a time
+/// of its own could otherwise take a lease before it lapsed); a lease is refused while a
+/// lease that may not be held beside it is held (the fleet's excludes every shard's, and
+/// shards of two keys exclude each other), and such leases that lapsed are revoked (their
+/// token moves on) so a late write under them is refused.
+const MIGRATION_2: &str = r#"
+DROP FUNCTION fleetdeck.acquire_lease(text, text, bigint, bigint);
+DROP FUNCTION fleetdeck.renew_lease(text, text, bigint, bigint);
+DROP FUNCTION fleetdeck.release_lease(text, bigint, bigint);
+
+-- The database's clock in microseconds since the epoch: the only clock leases use.
+CREATE FUNCTION fleetdeck.now_us() RETURNS bigint
+LANGUAGE sql VOLATILE AS $$
+    SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint
+$$;
+
+-- Whether executors holding leases `a` and `b` may act at the same time: two shards of one
+-- key only (they own disjoint clusters). Mirrors `model::shard::may_coexist`.
+CREATE FUNCTION fleetdeck.may_coexist(a text, b text) RETURNS boolean
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT a <> b AND a <> 'fleet' AND b <> 'fleet'
+       AND split_part(a, '=', 1) = split_part(b, '=', 1)
+$$;
+
+CREATE FUNCTION fleetdeck.check_lease_args(p_scope text, p_ttl_us bigint) RETURNS void
+LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+    IF p_scope IS NULL OR (p_scope <> 'fleet' AND p_scope !~ '^[A-Za-z0-9._/-]+=[A-Za-z0-9._/-]+$') THEN
+        RAISE EXCEPTION 'lease scope % is neither fleet nor KEY=VALUE', p_scope USING ERRCODE = '22023';
+    END IF;
+    IF p_ttl_us IS NULL OR p_ttl_us < 1000 OR p_ttl_us > 86400000000 THEN
+        RAISE EXCEPTION 'lease TTL of % µs is not between 1 ms and 24 h', p_ttl_us USING ERRCODE = '22023';
+    END IF;
+END
+$$;
+
+CREATE FUNCTION fleetdeck.acquire_lease(p_scope text, p_holder text, p_ttl_us bigint)
+RETURNS TABLE (granted boolean, o_scope text, o_holder text, o_token bigint,
+               o_acquired_us bigint, o_expires_us bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = fleetdeck, pg_catalog, pg_temp AS $$
+DECLARE
+    cur fleetdeck.leases%ROWTYPE;
+    other fleetdeck.leases%ROWTYPE;
+    found_row boolean;
+    new_token bigint;
+    acquired bigint;
+    now_us bigint;
+BEGIN
+    IF NOT fleetdeck.may('fleetdeck_executor') THEN
+        RAISE EXCEPTION 'role % may not hold executor leases (it needs fleetdeck_executor)', session_user
+            USING ERRCODE = '42501';
+    END IF;
+    PERFORM fleetdeck.check_lease_args(p_scope, p_ttl_us);
+    PERFORM pg_advisory_xact_lock(7380453045844698467);
+    now_us := fleetdeck.now_us();
+    SELECT * INTO other FROM fleetdeck.leases l
+        WHERE l.scope <> p_scope AND NOT fleetdeck.may_coexist(l.scope, p_scope)
+          AND l.holder IS NOT NULL AND now_us < l.expires_us
+        ORDER BY l.scope LIMIT 1;
+    IF FOUND THEN
+        RETURN QUERY SELECT false, other.scope, other.holder, other.token, other.acquired_us, other.expires_us;
+        RETURN;
+    END IF;
+    SELECT * INTO cur FROM fleetdeck.leases l WHERE l.scope = p_scope FOR UPDATE;
+    found_row := FOUND;
+    IF found_row AND cur.holder IS NOT NULL AND now_us < cur.expires_us THEN
+        IF cur.holder = p_holder AND cur.holder_role = session_user THEN
+            new_token := cur.token;
+        ELSE
+            RETURN QUERY SELECT false, cur.scope, cur.holder, cur.token, cur.acquired_us, cur.expires_us;
+            RETURN;
+        END IF;
+    ELSIF found_row THEN
+        new_token := cur.token + 1;
+    ELSE
+        new_token := 1;
+    END IF;
+    -- Every lease that may not be held beside ours has lapsed: revoke those still named, so
+    -- that what their holders write late is refused by the fence.
+    UPDATE fleetdeck.leases l SET holder = NULL, token = l.token + 1
+        WHERE l.scope <> p_scope AND NOT fleetdeck.may_coexist(l.scope, p_scope) AND l.holder IS NOT NULL;
+    IF found_row AND cur.token = new_token THEN
+        acquired := cur.acquired_us;
+    ELSE
+        acquired := now_us;
+    END IF;
+    INSERT INTO fleetdeck.leases AS l (scope, holder, holder_role, token, acquired_us, expires_us)
+        VALUES (p_scope, p_holder, session_user, new_token, acquired, now_us + p_ttl_us)
+        ON CONFLICT (scope) DO UPDATE SET holder = excluded.holder, holder_role = excluded.holder_role,
+            token = excluded.token, acquired_us = excluded.acquired_us, expires_us = excluded.expires_us;
+    IF NOT (found_row AND cur.token = new_token) THEN
+        INSERT INTO fleetdeck.events (time_us, kind, payload, idem_key, lease_scope, lease_token)
+            VALUES (now_us, 'lease.acquired', json_build_object('scope', p_scope, 'token', new_token),
+                    'lease/' || p_scope || '/' || new_token, p_scope, new_token)
+            ON CONFLICT (idem_key) DO NOTHING;
+    END IF;
+    RETURN QUERY SELECT true, p_scope, p_holder, new_token, acquired, now_us + p_ttl_us;
+END
+$$;
+
+-- The new expiry, or NULL when the lease is no longer this holder's.
+CREATE FUNCTION fleetdeck.renew_lease(p_scope text, p_holder text, p_token bigint, p_ttl_us bigint)
+RETURNS bigint
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = fleetdeck, pg_catalog, pg_temp AS $$
+DECLARE
+    expires bigint;
+BEGIN
+    PERFORM fleetdeck.check_lease_args(p_scope, p_ttl_us);
+    UPDATE fleetdeck.leases SET expires_us = fleetdeck.now_us() + p_ttl_us
+        WHERE scope = p_scope AND token = p_token AND holder = p_holder AND holder_role = session_user
+        RETURNING expires_us INTO expires;
+    RETURN expires;
+END
+$$;
+
+CREATE FUNCTION fleetdeck.release_lease(p_scope text, p_token bigint)
+RETURNS boolean
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = fleetdeck, pg_catalog, pg_temp AS $$
+BEGIN
+    -- The row (and so the token) stays, so the next holder's token is still larger than
+    -- every token ever handed out.
+    UPDATE fleetdeck.leases SET holder = NULL, expires_us = fleetdeck.now_us()
+        WHERE scope = p_scope AND token = p_token AND holder_role = session_user;
+    RETURN FOUND;
+END
+$$;
+
+REVOKE ALL ON FUNCTION fleetdeck.acquire_lease(text, text, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION fleetdeck.renew_lease(text, text, bigint, bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION fleetdeck.release_lease(text, bigint) FROM PUBLIC;
+
+-- Kinds version 1 left to the admin: what waits and a refused node Event are the
+-- executor's, a handover acknowledgement the operator's.
+CREATE OR REPLACE FUNCTION fleetdeck.role_for_kind(kind text) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE
+        WHEN kind = 'run.approved' THEN 'fleetdeck_approver'
+        WHEN kind IN ('run.planned', 'operator.pause', 'operator.resume', 'operator.handoff',
+                      'operator.takeover', 'operator.return', 'operator.abort',
+                      'operator.note', 'operator.refused', 'operator.acknowledge') THEN 'fleetdeck_operator'
+        WHEN kind IN ('run.status', 'step.status', 'step.intent', 'step.outcome',
+                      'step.observed', 'step.waiting', 'step.nodeEventFailed', 'guard.tripped',
+                      'lease.acquired') OR kind LIKE 'rollout.%'
+             THEN 'fleetdeck_executor'
+        ELSE 'fleetdeck_admin'
+    END
+$$;
+"#;
+
+/// Version 3. Operators override maintenance windows and suspend or resume GitOps sync.
+const MIGRATION_3: &str = r#"
+CREATE OR REPLACE FUNCTION fleetdeck.role_for_kind(kind text) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE
+        WHEN kind = 'run.approved' THEN 'fleetdeck_approver'
+        WHEN kind IN ('run.planned', 'operator.pause', 'operator.resume', 'operator.handoff',
+                      'operator.takeover', 'operator.return', 'operator.abort',
+                      'operator.note', 'operator.refused', 'operator.acknowledge',
+                      'operator.windowOverride', 'gitops.intent', 'gitops.outcome')
+             THEN 'fleetdeck_operator'
+        WHEN kind IN ('run.status', 'step.status', 'step.intent', 'step.outcome',
+                      'step.observed', 'step.waiting', 'step.nodeEventFailed', 'guard.tripped',
+                      'lease.acquired') OR kind LIKE 'rollout.%'
+             THEN 'fleetdeck_executor'
+        ELSE 'fleetdeck_admin'
+    END
+$$;
+"#;
 
 /// The schema version this build writes.
 pub fn current_pg_version() -> i64 {
@@ -257,7 +438,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ("fleetdeck_viewer", "read the journal and follow it live"),
     (
         "fleetdeck_operator",
-        "pause, resume, hand off, take over, return, abort, start maintenance and rollouts, notes, acknowledge handover items",
+        "pause, resume, hand off, take over, return, abort, start maintenance and rollouts, notes, acknowledge handover items, override maintenance windows, suspend and resume GitOps sync",
     ),
     (
         "fleetdeck_approver",
@@ -289,7 +470,7 @@ GRANT fleetdeck_operator, fleetdeck_approver, fleetdeck_executor TO fleetdeck_ad
 GRANT USAGE ON SCHEMA fleetdeck TO fleetdeck_viewer;
 GRANT SELECT ON fleetdeck.events, fleetdeck.leases, fleetdeck.schema_version TO fleetdeck_viewer;
 GRANT INSERT ON fleetdeck.events TO fleetdeck_operator, fleetdeck_approver, fleetdeck_executor;
-GRANT EXECUTE ON FUNCTION fleetdeck.acquire_lease(text, text, bigint, bigint),
+GRANT EXECUTE ON FUNCTION fleetdeck.acquire_lease(text, text, bigint),
                           fleetdeck.renew_lease(text, text, bigint, bigint),
-                          fleetdeck.release_lease(text, bigint, bigint) TO fleetdeck_executor;
+                          fleetdeck.release_lease(text, bigint) TO fleetdeck_executor;
 "#;

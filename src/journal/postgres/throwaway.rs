@@ -42,6 +42,9 @@ pub struct ThrowawayServer {
     run_as: Option<String>,
     durability: ServerDurability,
     guardian: Mutex<Option<(Child, ChildStdin)>>,
+    /// The running postmaster, reaped when it is stopped (a zombie would look alive to the
+    /// next one, which then refuses to start).
+    postmaster: Mutex<Option<Child>>,
     databases: Mutex<u32>,
 }
 
@@ -174,6 +177,7 @@ impl ThrowawayServer {
             run_as,
             durability,
             guardian: Mutex::new(None),
+            postmaster: Mutex::new(None),
             databases: Mutex::new(0),
             dir,
         };
@@ -278,7 +282,7 @@ rm -rf "$2"
             .open(self.dir.join("server.log"))
             .map_err(|e| fail("log", e))?;
         let log2 = log.try_clone().map_err(|e| fail("log", e))?;
-        Command::new(&postgres[0])
+        let child = Command::new(&postgres[0])
             .args(&postgres[1..])
             .arg("-D")
             .arg(&self.data)
@@ -295,6 +299,9 @@ rm -rf "$2"
             .stderr(log2)
             .spawn()
             .map_err(|e| fail("postgres", e))?;
+        if let Ok(mut postmaster) = self.postmaster.lock() {
+            *postmaster = Some(child);
+        }
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             if self.execute("postgres", "SELECT 1").is_ok() {
@@ -311,10 +318,16 @@ rm -rf "$2"
     /// Stops the server the hard way (as a crash would) and starts it again on the same
     /// port: every connection breaks, the data survives.
     pub fn restart(&self, down_for: Duration) -> Result<(), String> {
+        self.restart_with(down_for, || {})
+    }
+
+    /// As [`ThrowawayServer::restart`], calling `on_down` once the server is down.
+    pub fn restart_with(&self, down_for: Duration, on_down: impl FnOnce()) -> Result<(), String> {
         let pid = std::fs::read_to_string(self.data.join("postmaster.pid"))
             .map_err(|e| fail("postmaster.pid", e))?;
         let pid = pid.lines().next().unwrap_or_default().trim().to_string();
         let _ = Command::new("kill").args(["-QUIT", &pid]).status();
+        self.reap();
         let deadline = Instant::now() + Duration::from_secs(30);
         while Command::new("kill")
             .args(["-0", &pid])
@@ -327,8 +340,55 @@ rm -rf "$2"
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+        on_down();
         std::thread::sleep(down_for);
         self.launch()
+    }
+
+    /// Kills the server and every process of it with SIGKILL, as a crash of its machine
+    /// would end them (nothing is flushed or shut down), and starts it again on the same
+    /// port: it recovers from its write-ahead log.
+    pub fn crash_and_restart(&self) -> Result<(), String> {
+        let pid = std::fs::read_to_string(self.data.join("postmaster.pid"))
+            .map_err(|e| fail("postmaster.pid", e))?;
+        let pid: u32 = pid
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .parse()
+            .map_err(|e| fail("postmaster.pid", e))?;
+        // The postmaster's children (backends, WAL writer, checkpointer…) first: a new
+        // postmaster refuses to start while any of them still holds the shared memory.
+        let mut victims = children_of(pid);
+        victims.push(pid);
+        for victim in &victims {
+            let _ = Command::new("kill")
+                .args(["-KILL", &victim.to_string()])
+                .stderr(Stdio::null())
+                .status();
+        }
+        self.reap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while victims
+            .iter()
+            .any(|v| std::path::Path::new(&format!("/proc/{v}")).exists() && !is_zombie(*v))
+        {
+            if Instant::now() > deadline {
+                return Err(fail("crash", "the server's processes did not die"));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        self.launch()
+    }
+
+    /// Waits for the stopped postmaster to exit, so that its pid is gone.
+    fn reap(&self) {
+        if let Ok(mut postmaster) = self.postmaster.lock()
+            && let Some(mut child) = postmaster.take()
+        {
+            let _ = child.wait();
+        }
     }
 
     /// The TCP port on 127.0.0.1.
@@ -410,6 +470,37 @@ rm -rf "$2"
             ),
         )
     }
+}
+
+/// The processes whose parent is `pid` (from `/proc`).
+fn children_of(pid: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|child| {
+            std::fs::read_to_string(format!("/proc/{child}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    // `pid (comm) state ppid …`; comm may hold spaces and parentheses.
+                    let after = stat.rsplit_once(')')?.1;
+                    after.split_whitespace().nth(1)?.parse::<u32>().ok()
+                })
+                == Some(pid)
+        })
+        .collect()
+}
+
+fn is_zombie(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let after = stat.rsplit_once(')')?.1.to_string();
+            after.split_whitespace().next().map(|s| s == "Z")
+        })
+        .unwrap_or(true)
 }
 
 impl Drop for ThrowawayServer {

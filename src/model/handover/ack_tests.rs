@@ -41,6 +41,7 @@ fn items(log: &EventLog, clusters: &[ClusterHealth]) -> Vec<HandoverItem> {
         }),
         fleet: Known::Read(clusters),
         ledger: Known::NotRead("not given".into()),
+        findings: Known::Read(&[]),
         since: at(-3600),
         now: at(3600),
         expiring_within_days: 14,

@@ -96,6 +96,8 @@ pub struct HandoverInput<'a> {
     pub fleet: Known<&'a [ClusterHealth]>,
     /// The ledger, for exceptions.
     pub ledger: Known<&'a Ledger>,
+    /// The fleet's findings as judged now (`model::findings::judge_fleet`).
+    pub findings: Known<&'a [crate::model::findings::Finding]>,
     /// When the shift started.
     pub since: Timestamp,
     /// Now.
@@ -119,8 +121,9 @@ pub(super) fn not_checked(input: &HandoverInput<'_>) -> Vec<String> {
         (Known::NotRead(fleet), Known::NotRead(ledger)) if fleet == ledger => {
             out.push(format!(
                 "ledger not read ({ledger}): clusters Unreachable, IdentityMismatch, UNKNOWN \
-                 or not whole and expiring exceptions are unknown, and what the journal says \
-                 was left behind was not checked against the clusters"
+                 or not whole, findings new or worse this shift and expiring exceptions are \
+                 unknown, and what the journal says was left behind was not checked against \
+                 the clusters"
             ));
             return out;
         }

@@ -2,8 +2,8 @@
 //! projection, the clusters' live statuses and the ledger. Pure, so the console's `H`
 //! walkthrough, `fleetdeck handover` and its Markdown report say exactly the same thing.
 //! One function per section, each in the file of what it reads: pauses, runs (approvals,
-//! stuck and handed-off steps, halts), what runs left mid-change, clusters, the ledger's
-//! exceptions, and the notes and acknowledgements people wrote.
+//! stuck and handed-off steps, halts), what runs left mid-change, clusters, findings new
+//! or worse this shift, the ledger's exceptions, and the notes and acknowledgements people wrote.
 //!
 //! What the journal says was left behind is judged against the journal's later events
 //! and the clusters' live state where it is known: an item they show settled is not
@@ -24,6 +24,7 @@ mod acks;
 mod clusters;
 mod exceptions;
 mod extent;
+mod findings;
 mod input;
 mod left;
 mod left_release;
@@ -69,6 +70,8 @@ pub enum Section {
     /// Clusters whose data is fresh but that are not whole: Degraded data, nodes not
     /// ready, disruption budgets below their minimum.
     ClustersNotWhole,
+    /// Findings that appeared or got worse during the shift.
+    Findings,
     /// Ledger exceptions expiring soon (or expired).
     Exceptions,
     /// Notes written during the shift.
@@ -87,6 +90,7 @@ impl Section {
             Section::LeftMidChange => "Left mid-change",
             Section::Clusters => "Clusters Unreachable / IdentityMismatch / UNKNOWN",
             Section::ClustersNotWhole => "Clusters with nodes down or budgets below minimum",
+            Section::Findings => "Findings new or worse this shift",
             Section::Exceptions => "Exceptions expiring soon",
             Section::Notes => "Open notes",
         }
@@ -98,6 +102,7 @@ impl Section {
         match self {
             Section::Clusters => "Untrusted clusters",
             Section::ClustersNotWhole => "Clusters not whole",
+            Section::Findings => "New or worse findings",
             other => other.heading(),
         }
     }
@@ -252,6 +257,7 @@ pub fn handover(input: &HandoverInput<'_>) -> Handover {
     items.extend(left::left_mid_change(input, &mut settled));
     items.extend(clusters::untrusted(input));
     items.extend(clusters::not_whole(input));
+    items.extend(findings::new_or_worse(input));
     items.extend(exceptions::expiring(input));
     items.extend(notes::open_notes(input));
     acks::attach(&mut items, input);
@@ -262,7 +268,10 @@ pub fn handover(input: &HandoverInput<'_>) -> Handover {
         now: input.now,
         items,
         settled,
-        not_checked: input::not_checked(input),
+        not_checked: input::not_checked(input)
+            .into_iter()
+            .chain(findings::not_checked(input))
+            .collect(),
     }
 }
 

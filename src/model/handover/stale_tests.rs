@@ -123,6 +123,7 @@ fn report(log: &EventLog, fleet: Known<&[ClusterHealth]>) -> Handover {
         }),
         fleet,
         ledger: Known::NotRead("not given".into()),
+        findings: Known::Read(&[]),
         since: at(-3600),
         now: at(3600),
         expiring_within_days: 14,
@@ -404,6 +405,7 @@ fn sources_that_could_not_be_read_are_named_with_why() {
         journal: Known::NotRead("no journal at /tmp/j.sqlite yet".into()),
         fleet: Known::NotRead("no ledger configured".into()),
         ledger: Known::NotRead("no ledger configured".into()),
+        findings: Known::Read(&[]),
         since: at(-3600),
         now: at(0),
         expiring_within_days: 14,
@@ -416,8 +418,9 @@ fn sources_that_could_not_be_read_are_named_with_why() {
     assert_eq!(
         r.not_checked[1],
         "ledger not read (no ledger configured): clusters Unreachable, IdentityMismatch, \
-         UNKNOWN or not whole and expiring exceptions are unknown, and what the journal says \
-         was left behind was not checked against the clusters"
+         UNKNOWN or not whole, findings new or worse this shift and expiring exceptions are \
+         unknown, and what the journal says was left behind was not checked against the \
+         clusters"
     );
     let connecting = ClusterHealth {
         status: ClusterStatus::Connecting,

@@ -153,6 +153,7 @@ pub(super) fn input<'a>(
         }),
         fleet: Known::Read(clusters),
         ledger: Known::NotRead("not given".into()),
+        findings: Known::Read(&[]),
         since: at(-3600),
         now: at(3600),
         expiring_within_days: 14,

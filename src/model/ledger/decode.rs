@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::str::FromStr;
+use std::time::Duration;
 
 use ipnet::IpNet;
 use jiff::Timestamp;
@@ -36,7 +37,14 @@ const CLUSTER_FIELDS: &[&str] = &[
 ];
 const IDENTITY_FIELDS: &[&str] = &["kubeSystemUID", "server"];
 const NETWORK_FIELDS: &[&str] = &["podCIDR", "serviceCIDR"];
-const BACKUP_FIELDS: &[&str] = &["location", "lastSuccess", "lastRestoreDrill"];
+const BACKUP_FIELDS: &[&str] = &[
+    "location",
+    "lastSuccess",
+    "lastRestoreDrill",
+    "lastRestoreDrillDuration",
+    "rpo",
+    "rto",
+];
 const WINDOW_FIELDS: &[&str] = &["days", "start", "duration", "timezone"];
 const EXCEPTION_FIELDS: &[&str] = &["what", "reason", "owner", "exitCriteria", "expires"];
 
@@ -227,7 +235,9 @@ fn decode_cluster(
                     .collect()
             })
             .unwrap_or_default(),
-        backup: fields.get("backup").and_then(|n| decode_backup(n, diags)),
+        backup: fields
+            .get("backup")
+            .and_then(|n| decode_backup(n, path, positions, diags)),
         maintenance_window: fields
             .get("maintenanceWindow")
             .and_then(|n| decode_window(n, is_known_zone, diags)),
@@ -340,9 +350,19 @@ fn parse_cidr(text: &str, field: &str, pos: Pos, diags: &mut Diagnostics) -> Opt
     }
 }
 
-fn decode_backup(node: &Node, diags: &mut Diagnostics) -> Option<Backup> {
+fn decode_backup(
+    node: &Node,
+    path: &str,
+    positions: &mut Positions,
+    diags: &mut Diagnostics,
+) -> Option<Backup> {
     let fields = Fields::of(node, "backup", diags)?;
     fields.reject_unknown(BACKUP_FIELDS, diags);
+    for name in BACKUP_FIELDS {
+        if let Some(n) = fields.get(name) {
+            positions.record(format!("{path}.backup.{name}"), n.pos);
+        }
+    }
     let last_success = fields.get("lastSuccess").and_then(|n| {
         let text = string(n, "lastSuccess", diags)?;
         parse_timestamp(&text, "backup.lastSuccess", n.pos, diags)
@@ -351,10 +371,41 @@ fn decode_backup(node: &Node, diags: &mut Diagnostics) -> Option<Backup> {
         let text = string(n, "lastRestoreDrill", diags)?;
         parse_date(&text, "backup.lastRestoreDrill", n.pos, diags)
     });
+    // A zero objective would make every backup late and every restore too slow: it is
+    // a typo, not a policy.
+    let positive = |name: &str, diags: &mut Diagnostics| -> Option<Duration> {
+        let n = fields.get(name)?;
+        let text = string(n, name, diags)?;
+        match parse_duration(&text) {
+            Ok(d) if d.as_secs() == 0 => {
+                diags.error(n.pos, format!("backup.{name} must be longer than zero"));
+                None
+            }
+            Ok(d) => Some(d),
+            Err(e) => {
+                diags.error(n.pos, format!("backup.{name}: {e}"));
+                None
+            }
+        }
+    };
+    let last_restore_drill_duration = positive("lastRestoreDrillDuration", diags);
+    let rpo = positive("rpo", diags);
+    let rto = positive("rto", diags);
+    if let (Some(n), None) = (fields.get("lastRestoreDrillDuration"), &last_restore_drill)
+        && last_restore_drill_duration.is_some()
+    {
+        diags.warning(
+            n.pos,
+            "backup.lastRestoreDrillDuration without lastRestoreDrill: the drill it measures has no date",
+        );
+    }
     Some(Backup {
         location: fields.optional_string("location", diags),
         last_success,
         last_restore_drill,
+        last_restore_drill_duration,
+        rpo,
+        rto,
     })
 }
 

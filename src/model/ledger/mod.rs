@@ -6,11 +6,13 @@ mod findings;
 mod rules;
 mod selector;
 mod types;
+mod window;
 
 pub use findings::{ExpiredException, expired_exceptions, unacknowledged};
 pub use rules::{EXCEPTION_WARNING_DAYS, check_exceptions, check_ledger};
 pub use selector::{Requirement, Selector, SelectorError, cluster_value, unknown_keys};
 pub use types::*;
+pub use window::{WindowState, describe_window, in_how_long, local_and_utc, window_state};
 
 use jiff::civil::Date;
 

@@ -150,6 +150,25 @@ pub struct Backup {
     pub last_success: Option<Timestamp>,
     /// Last time a restore was actually rehearsed.
     pub last_restore_drill: Option<Date>,
+    /// How long that rehearsed restore took, end to end (compared with `rto`).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "serialize_optional_duration"
+    )]
+    pub last_restore_drill_duration: Option<Duration>,
+    /// Recovery point objective: the most data (as time) a restore may lose, so the
+    /// longest a last successful backup may be old.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "serialize_optional_duration"
+    )]
+    pub rpo: Option<Duration>,
+    /// Recovery time objective: how long a restore may take.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "serialize_optional_duration"
+    )]
+    pub rto: Option<Duration>,
 }
 
 /// Day of the week, as written in maintenance windows.
@@ -216,6 +235,16 @@ fn serialize_hh_mm<S: serde::Serializer>(t: &Time, s: S) -> Result<S::Ok, S::Err
 
 fn serialize_duration<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&crate::model::duration::format_duration(*d))
+}
+
+fn serialize_optional_duration<S: serde::Serializer>(
+    d: &Option<Duration>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match d {
+        Some(d) => serialize_duration(d, s),
+        None => s.serialize_none(),
+    }
 }
 
 /// A documented deviation from the fleet standard, with an end.

@@ -53,6 +53,10 @@ pub struct ClusterSnapshot {
     pub gpu_driver_versions: Vec<VersionCount>,
     /// Requests sent to this cluster so far.
     pub requests_sent: u64,
+    /// The facts the findings judge, as last read (none before the first round, or when
+    /// findings are not read).
+    #[serde(skip)]
+    pub findings: Option<Arc<crate::model::findings::ClusterFacts>>,
     /// Nodes, pods and PDBs as slim views (empty until first synced).
     #[serde(skip)]
     pub view: Arc<ClusterView>,
@@ -106,6 +110,7 @@ impl ClusterSnapshot {
             gpu_driver_versions: Vec::new(),
             runtime_versions: Vec::new(),
             requests_sent: 0,
+            findings: None,
             view: Arc::new(ClusterView::empty(crate::model::fleet::ClusterId(id))),
         }
     }

@@ -42,6 +42,13 @@ pub enum ApplyHold {
         /// Why, as the change rule says it.
         why: String,
     },
+    /// The cluster is outside its maintenance window (and no override is in force).
+    OutsideWindow {
+        /// The cluster.
+        cluster: String,
+        /// The wait in words, with when the window opens.
+        why: String,
+    },
 }
 
 impl ApplyHold {
@@ -52,6 +59,7 @@ impl ApplyHold {
             ApplyHold::Frozen { .. } => "frozen",
             ApplyHold::DomainPaused { .. } => "domain-paused",
             ApplyHold::MayNotChange { .. } => "not-changeable",
+            ApplyHold::OutsideWindow { .. } => "outside-window",
         }
     }
 }
@@ -87,6 +95,7 @@ impl std::fmt::Display for ApplyHold {
             ApplyHold::MayNotChange { cluster, why } => {
                 write!(f, "apply waits: {cluster} may not be changed: {why}")
             }
+            ApplyHold::OutsideWindow { why, .. } => write!(f, "apply waits: {why}"),
         }
     }
 }

@@ -38,7 +38,14 @@ const STAGE_FIELDS: &[&str] = &[
 ];
 const BUDGET_FIELDS: &[&str] = &["maxInFlight", "perRegion", "perFailureDomain"];
 const STOP_FIELDS: &[&str] = &["failedClusters", "sloBurnRate", "unknownMetrics"];
-const BURN_FIELDS: &[&str] = &["objective", "window", "maxBurn", "query"];
+const BURN_FIELDS: &[&str] = &[
+    "objective",
+    "window",
+    "maxBurn",
+    "query",
+    "shortWindow",
+    "shortMaxBurn",
+];
 const APPROVAL_FIELDS: &[&str] = &["distinctApprover"];
 
 /// The result of reading a rollout file.
@@ -503,11 +510,51 @@ fn decode_burn(node: &Node, diags: &mut Diagnostics) -> Option<BurnRateLimit> {
             "the query has no `$cluster`: every cluster would get the same error ratio",
         );
     }
+    let short_window = fields
+        .get("shortWindow")
+        .and_then(|n| duration(n, "shortWindow", false, diags));
+    let short_max = fields.get("shortMaxBurn").and_then(|n| {
+        let v = number(n, "shortMaxBurn", diags)?;
+        if v <= 0.0 {
+            diags.error(n.pos, "field `shortMaxBurn` must be above 0");
+            return None;
+        }
+        Some(v)
+    });
+    if let (Some(n), None) = (fields.get("shortMaxBurn"), fields.get("shortWindow")) {
+        diags.error(
+            n.pos,
+            "field `shortMaxBurn` needs `shortWindow`: the short window it is the maximum of",
+        );
+    }
+    // The short window says the burn is still going on: one as long as the long window
+    // (or longer) says nothing the long one does not.
+    if let (Some(n), Some(short), Some(long)) = (fields.get("shortWindow"), short_window, window)
+        && short >= long
+    {
+        diags.error(
+            n.pos,
+            format!(
+                "field `shortWindow` ({}) must be shorter than `window` ({})",
+                crate::model::duration::format_duration(short),
+                crate::model::duration::format_duration(long)
+            ),
+        );
+        return None;
+    }
+    let short = match short_window {
+        Some(window) => Some(ShortWindow {
+            window,
+            max_burn: short_max.or(max_burn)?,
+        }),
+        None => None,
+    };
     Some(BurnRateLimit {
         objective: objective?,
         window: window?,
         max_burn: max_burn?,
         error_ratio_query: query,
+        short,
     })
 }
 

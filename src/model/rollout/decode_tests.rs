@@ -225,3 +225,39 @@ fn a_maintenance_file_is_told_it_is_not_a_rollout_and_nothing_else() {
         "{out:?}"
     );
 }
+
+#[test]
+fn a_short_window_makes_the_burn_rate_condition_two_windowed() {
+    let two = GOOD.replace("maxBurn: 14.4}", "maxBurn: 14.4, shortWindow: 5m}");
+    let slo = read_rollout(&two)
+        .spec
+        .and_then(|s| s.stop_when.slo_burn_rate)
+        .expect("valid");
+    assert_eq!(
+        slo.short,
+        Some(ShortWindow {
+            window: Duration::from_secs(300),
+            max_burn: 14.4
+        }),
+        "the short window's maximum is the long one's unless given"
+    );
+    let own = GOOD.replace(
+        "maxBurn: 14.4}",
+        "maxBurn: 14.4, shortWindow: 5m, shortMaxBurn: 20}",
+    );
+    let slo = read_rollout(&own)
+        .spec
+        .and_then(|s| s.stop_when.slo_burn_rate)
+        .expect("valid");
+    assert_eq!(slo.short.map(|s| s.max_burn), Some(20.0));
+    assert_eq!(
+        messages(&GOOD.replace("maxBurn: 14.4}", "maxBurn: 14.4, shortWindow: 2h}")),
+        vec![
+            "r.yaml:20:74: field `shortWindow` (2h) must be shorter than `window` (1h)".to_string()
+        ]
+    );
+    assert_eq!(
+        messages(&GOOD.replace("maxBurn: 14.4}", "maxBurn: 14.4, shortMaxBurn: 3}")),
+        vec!["r.yaml:20:75: field `shortMaxBurn` needs `shortWindow`: the short window it is the maximum of".to_string()]
+    );
+}

@@ -336,6 +336,7 @@ fn observe_evidence(s: &mut RunState, now: Timestamp, evidence: &Evidence, out: 
     if let Some(why) = metrics_gate(&s.stop_when, &reached, evidence) {
         return halt(s, why, out);
     }
+    s.short_window_only = super::gates::short_window_only(&s.stop_when, &reached, evidence);
     if let Some(b) = s.batches.get_mut(s.current)
         && let BatchPhase::Soaking { evidence_at, .. } = &mut b.phase
     {

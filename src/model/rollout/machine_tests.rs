@@ -56,6 +56,7 @@ fn stop(failed: u32, unknown: UnknownMetrics) -> StopWhen {
             window: Duration::from_secs(3600),
             max_burn: 10.0,
             error_ratio_query: None,
+            short: None,
         }),
         unknown_metrics: unknown,
     }
@@ -128,6 +129,7 @@ fn evidence(readings: Vec<(&str, MetricReading)>) -> Observation {
     Observation::Evidence(Evidence {
         at: None,
         readings: readings.into_iter().map(|(c, r)| (id(c), r)).collect(),
+        ..Evidence::default()
     })
 }
 

@@ -325,6 +325,22 @@ pub struct BurnRateLimit {
     /// are replaced); unset, the executor's default over `http_requests_total` is used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_ratio_query: Option<String>,
+    /// The short window of the multiwindow, multi-burn-rate form (the SRE workbook's):
+    /// with it, a cluster halts the rollout only when both windows burn faster than
+    /// their maxima — the long one says the burn is real, the short one that it is still
+    /// going on. The same query is asked with the short window as `$window`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub short: Option<ShortWindow>,
+}
+
+/// The short window of a two-window burn-rate condition.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShortWindow {
+    /// The window (5m beside a 1h long window, in the workbook's example).
+    pub window: Duration,
+    /// Its maximum burn rate (the long window's unless the file says otherwise).
+    pub max_burn: f64,
 }
 
 /// What a metric that cannot be read means for the rollout.

@@ -230,6 +230,10 @@ pub struct RunState {
     /// before it is only verified. Runs journaled before this rule verified such a
     /// cluster at once; their spec says so, and they replay as they were decided.
     pub confirm_applied: bool,
+    /// Clusters whose short window burns above its maximum while the long window does
+    /// not (a two-window condition): the gate holds, and the evidence that changed this
+    /// set is journaled, so the findings can say so.
+    pub short_window_only: std::collections::BTreeSet<ClusterId>,
 }
 
 impl Batch {
@@ -295,6 +299,7 @@ impl RunState {
             failed: Vec::new(),
             accepted_failures: 0,
             confirm_applied: true,
+            short_window_only: std::collections::BTreeSet::new(),
         }
     }
 

@@ -53,6 +53,29 @@ fn describe_body(event: &Event) -> String {
         EventBody::Paused { scope, reason } => format!("paused {scope}: {reason}"),
         EventBody::Resumed { scope, note } => format!("resumed {scope}{}", said(note)),
         EventBody::GuardTripped { scope, reason, .. } => format!("GUARD paused {scope}: {reason}"),
+        EventBody::WindowOverridden { until, reason } => format!(
+            "maintenance window of {} overridden until {}: {reason}",
+            e.cluster.as_ref().map(|c| c.0.as_str()).unwrap_or("?"),
+            until.strftime("%Y-%m-%d %H:%M UTC")
+        ),
+        EventBody::GitOpsIntent {
+            action,
+            object,
+            reason,
+            ..
+        } => format!(
+            "{action} sync of {} {}/{} (intent): {reason}",
+            object["kind"].as_str().unwrap_or("?"),
+            object["namespace"].as_str().unwrap_or("?"),
+            object["name"].as_str().unwrap_or("?")
+        ),
+        EventBody::GitOpsOutcome { ok, detail, .. } => format!(
+            "sync {}: {}",
+            if *ok { "changed" } else { "NOT changed" },
+            detail
+                .as_str()
+                .map_or_else(|| detail.to_string(), str::to_owned)
+        ),
         EventBody::HandedOff { to, note } => {
             format!("{item}{step}: handed off to {to}{}", said(note))
         }

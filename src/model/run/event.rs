@@ -297,6 +297,15 @@ pub enum EventBody {
         /// Why it was refused.
         reason: String,
     },
+    /// A person allowed changes to the envelope's cluster outside its maintenance
+    /// window, until `until` (an override of zero length ends an earlier one).
+    #[serde(rename = "operator.windowOverride")]
+    WindowOverridden {
+        /// When the override ends.
+        until: Timestamp,
+        /// Why.
+        reason: String,
+    },
     /// The mass-failure guard paused a failure domain.
     #[serde(rename = "guard.tripped")]
     GuardTripped {
@@ -370,6 +379,57 @@ pub enum EventBody {
         observation: crate::model::rollout::Observation,
         /// The journal sequence of the operator command it folds, if any.
         command: Option<i64>,
+    },
+    /// A person is about to suspend or resume the sync of a GitOps object on the
+    /// envelope's cluster. Written before the change, always.
+    #[serde(rename = "gitops.intent")]
+    GitOpsIntent {
+        /// `suspend` or `resume`.
+        action: String,
+        /// The object: `{kind, namespace, name}`.
+        object: Value,
+        /// Why, in the person's words.
+        reason: String,
+        /// What the change replaces (an Argo CD Application's automated sync policy),
+        /// so that a resume can put it back.
+        previous: Value,
+    },
+    /// The outcome of a [`EventBody::GitOpsIntent`], written after the change.
+    #[serde(rename = "gitops.outcome")]
+    GitOpsOutcome {
+        /// The intent's idempotency key.
+        intent: IdempotencyKey,
+        /// Whether the object now says what was intended.
+        ok: bool,
+        /// What the cluster answered.
+        detail: Value,
+    },
+    /// A rollout's coordinator hands a call on the envelope's cluster to the executor of
+    /// the shard that owns it (`model::shard`); the event's key names the request.
+    #[serde(rename = "rollout.dispatched")]
+    Dispatched {
+        /// What to do.
+        call: crate::model::shard::ShardCall,
+        /// The apply intent it carries out (for an apply).
+        intent: Option<IdempotencyKey>,
+    },
+    /// A dispatched apply is taken: by the owner's executor, which starts it, or
+    /// `withdrawn` by the coordinator, which keeps it for later. The first to write it
+    /// wins (one key per request), so an apply is never both started and withdrawn.
+    #[serde(rename = "rollout.claimed")]
+    Claimed {
+        /// The request's key.
+        request: IdempotencyKey,
+        /// Whether the coordinator took it back.
+        withdrawn: bool,
+    },
+    /// The owner's executor answers a dispatched read or verification.
+    #[serde(rename = "rollout.answered")]
+    Answered {
+        /// The request's key.
+        request: IdempotencyKey,
+        /// What it found.
+        answer: crate::model::shard::ShardAnswer,
     },
     /// A kind this version does not know (written by a newer fleetdeck); kept, not folded.
     #[serde(skip)]

@@ -21,6 +21,7 @@ pub const EVENT_KINDS: &[&str] = &[
     "operator.note",
     "operator.acknowledge",
     "operator.refused",
+    "operator.windowOverride",
     "guard.tripped",
     "lease.acquired",
     "rollout.batch",
@@ -30,6 +31,11 @@ pub const EVENT_KINDS: &[&str] = &[
     "rollout.gate",
     "rollout.halted",
     "rollout.observed",
+    "gitops.intent",
+    "gitops.outcome",
+    "rollout.dispatched",
+    "rollout.claimed",
+    "rollout.answered",
 ];
 
 /// A kind filter that names no kind this version writes.
@@ -121,7 +127,7 @@ mod tests {
             Ok(vec!["guard.tripped"]),
             "a group selects its kinds"
         );
-        assert_eq!(kinds_matching("operator.*").map(|k| k.len()), Ok(9));
+        assert_eq!(kinds_matching("operator.*").map(|k| k.len()), Ok(10));
         let error = kinds_matching("operator").unwrap_err().to_string();
         assert!(
             error.starts_with(
@@ -131,7 +137,9 @@ mod tests {
         );
         assert!(error.contains("operator.refused"), "{error}");
         assert!(
-            error.ends_with("(a group: run.*, step.*, operator.*, guard.*, lease.*, rollout.*)"),
+            error.ends_with(
+                "(a group: run.*, step.*, operator.*, guard.*, lease.*, rollout.*, gitops.*)"
+            ),
             "{error}"
         );
         let error = kinds_matching("operator.pasue").unwrap_err().to_string();

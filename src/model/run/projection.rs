@@ -39,6 +39,9 @@ pub struct Projection {
     /// state, not shown.
     #[serde(skip)]
     pub lease_holders: BTreeMap<LeaseScope, Actor>,
+    /// Maintenance-window overrides people gave, oldest first (each ends at its
+    /// `until`; one given later replaces an earlier one of the same cluster).
+    pub window_overrides: Vec<crate::model::findings::WindowOverride>,
 }
 
 /// One run's current state.
@@ -93,6 +96,8 @@ pub struct RolloutView {
     pub last_gate: Option<(usize, Option<HaltReason>)>,
     /// Why the rollout halted, while it is halted.
     pub halted: Option<HaltReason>,
+    /// The latest SLO evidence its executor gathered, and when.
+    pub last_evidence: Option<(Timestamp, crate::model::rollout::Evidence)>,
 }
 
 /// One item's current state.
@@ -305,6 +310,23 @@ impl Projection {
             EventBody::LeaseAcquired { scope, .. } => {
                 self.lease_holders.insert(scope.clone(), e.actor.clone());
             }
+            EventBody::WindowOverridden { until, reason } => {
+                let Some(cluster) = &e.cluster else {
+                    return self.ignore(event, "operator.windowOverride without a cluster");
+                };
+                // The latest word on a cluster's window is the one that counts.
+                self.window_overrides.retain(|o| o.cluster != *cluster);
+                self.window_overrides
+                    .push(crate::model::findings::WindowOverride {
+                        cluster: cluster.clone(),
+                        by: e.actor.0.clone(),
+                        reason: reason.clone(),
+                        at: e.time,
+                        until: *until,
+                    });
+            }
+            // Audit records of a person's change to a GitOps object: nothing to fold.
+            EventBody::GitOpsIntent { .. } | EventBody::GitOpsOutcome { .. } => {}
             EventBody::Intent { .. } | EventBody::Observed { .. } => {
                 self.apply_to_run(event);
             }
@@ -391,6 +413,15 @@ impl Projection {
                     run.status = RunStatus::Running;
                 }
                 run.rollout.batches.insert(*batch, phase.clone());
+            }
+            (
+                EventBody::RolloutObserved {
+                    observation: crate::model::rollout::Observation::Evidence(evidence),
+                    ..
+                },
+                _,
+            ) => {
+                run.rollout.last_evidence = Some((e.time, evidence.clone()));
             }
             (EventBody::GateEvaluated { batch, halt }, _) => {
                 run.rollout.last_gate = Some((*batch, halt.clone()));

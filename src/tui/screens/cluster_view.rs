@@ -1,5 +1,5 @@
 //! Draws the cluster drill-down: who the cluster is and how fresh its data is, its nodes,
-//! the PDBs that would block a drain, and recent journal events.
+//! the PDBs that would block a drain, its findings, and recent journal events.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -192,6 +192,10 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     // The head wraps at words; a long one keeps at most a third of the page, saying how
     // many of its lines it left out.
     head.push(Line::from(facts_line));
+    // Where the findings panel does not fit, the worst finding and the count are a line.
+    if area.width < THREE_PANELS_FROM || area.height < 14 {
+        head.push(super::cluster_findings::head_line(app, id));
+    }
     let head = canvas::wrap_all(&head, area.width);
     // A cluster without fresh data lists only last-seen nodes: the head may take half.
     let share = if status.is_some_and(|s| s.data_usable()) {
@@ -316,7 +320,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         if body.height > 1 {
             let note = canvas::first_fitting(
                 vec![
-                    "PDB and journal panels left out: enlarge the terminal".into(),
+                    "PDB, findings and journal panels left out: enlarge the terminal".into(),
                     "panels left out (enlarge)".into(),
                 ],
                 usize::from(body.width),
@@ -325,8 +329,17 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         }
         return;
     }
-    let [left, right] =
-        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(bottom);
+    // Three panels where they fit; on a narrower screen the findings are a line of the
+    // head instead, and the PDBs and the journal keep their room.
+    let (left, right) = if bottom.width >= THREE_PANELS_FROM {
+        let [l, m, r] = Layout::horizontal([Constraint::Ratio(1, 3); 3]).areas(bottom);
+        super::cluster_findings::draw(app, id, m, buf);
+        (l, r)
+    } else {
+        let [l, r] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+            .areas(bottom);
+        (l, r)
+    };
     draw_pdbs(
         app,
         state.focus == Focus::Pdbs,
@@ -338,6 +351,9 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     );
     draw_events(app, id, right, buf);
 }
+
+/// The width from which the PDB, findings and journal panels sit side by side.
+const THREE_PANELS_FROM: u16 = 120;
 
 /// Rows for the PDB and journal panels. They shrink before they go (at 80×24, the size
 /// terminals open at, blocking PDBs are what a drain decision needs most), and take the
@@ -357,7 +373,7 @@ fn panel_height(height: u16, head: u16, node_rows: usize) -> u16 {
 
 /// One line of a bottom panel, a column short of its right edge so that the left panel's
 /// text never runs into the right one's.
-fn panel_line(buf: &mut Buffer, inner: Rect, row: u16, line: &Line<'_>) {
+pub(super) fn panel_line(buf: &mut Buffer, inner: Rect, row: u16, line: &Line<'_>) {
     canvas::line(
         buf,
         inner.x + 1,
@@ -380,7 +396,13 @@ pub(super) fn judged(app: &App, usable: bool, good: bool, bad: Slot) -> Style {
 }
 
 /// A bottom panel with the first of `titles` that fits its top border.
-fn panel(app: &App, titles: Vec<String>, focused: bool, area: Rect, buf: &mut Buffer) -> Rect {
+pub(super) fn panel(
+    app: &App,
+    titles: Vec<String>,
+    focused: bool,
+    area: Rect,
+    buf: &mut Buffer,
+) -> Rect {
     let t = &app.config.theme;
     let title = canvas::first_fitting(titles, usize::from(area.width));
     let border = if focused {

@@ -32,6 +32,8 @@ pub enum Column {
     Gpus,
     /// Status and data age.
     Status,
+    /// Worst finding and how many.
+    Findings,
     /// Change in flight.
     Change,
     /// Owner.
@@ -44,7 +46,7 @@ pub enum Column {
 
 impl Column {
     /// Every column in display order.
-    pub const ALL: [Column; 12] = [
+    pub const ALL: [Column; 13] = [
         Column::Id,
         Column::Env,
         Column::Region,
@@ -53,6 +55,7 @@ impl Column {
         Column::Nodes,
         Column::Gpus,
         Column::Status,
+        Column::Findings,
         Column::Change,
         Column::Owner,
         Column::Backup,
@@ -70,6 +73,7 @@ impl Column {
             Column::Nodes => "NODES",
             Column::Gpus => "GPUS",
             Column::Status => "STATUS · LAST HEARD",
+            Column::Findings => "FINDINGS",
             Column::Change => "IN FLIGHT",
             Column::Owner => "OWNER",
             Column::Backup => "BACKUP",
@@ -83,6 +87,7 @@ impl Column {
             Column::Status => ("worst first", "healthiest first"),
             Column::Nodes => ("most not ready first", "fewest not ready first"),
             Column::Change => ("changing first", "changing last"),
+            Column::Findings => ("worst first", "fewest first"),
             Column::Backup | Column::Drill => ("oldest first", "newest first"),
             Column::Version => ("oldest first", "newest first"),
             Column::Gpus => ("fewest free first", "most free first"),
@@ -180,6 +185,8 @@ pub struct LedgerRow {
     pub backup: Option<Timestamp>,
     /// Last restore drill.
     pub drill: Option<Date>,
+    /// Its findings (none: nothing found).
+    pub findings: Option<crate::model::findings::FindingCounts>,
 }
 
 impl LedgerRow {
@@ -319,6 +326,7 @@ pub fn build_rows(
                 change: in_flight.get(&c.id.0).cloned(),
                 backup: c.backup.as_ref().and_then(|b| b.last_success),
                 drill: c.backup.as_ref().and_then(|b| b.last_restore_drill),
+                findings: None,
             }
         })
         .collect();
@@ -346,6 +354,7 @@ pub fn build_rows(
                 change: in_flight.get(&*live.id).cloned(),
                 backup: None,
                 drill: None,
+                findings: None,
             });
         }
     }
@@ -382,6 +391,11 @@ pub fn compare(a: &LedgerRow, b: &LedgerRow, column: Column) -> Ordering {
             }
         }),
         Column::Change => b.change.is_some().cmp(&a.change.is_some()),
+        // Worst, then most findings, first (as STATUS: the eye starts at the top).
+        Column::Findings => {
+            let key = |r: &LedgerRow| r.findings.map(|f| (f.worst, f.total()));
+            key(b).cmp(&key(a))
+        }
         Column::Owner => a.owner.cmp(&b.owner),
         Column::Backup => a.backup.cmp(&b.backup),
         Column::Drill => a.drill.cmp(&b.drill),

@@ -24,7 +24,7 @@ const DRILL_WARN_DAYS: i64 = 180;
 // Widths fit the longest usual values whole (`IdentityMismatch 40m ago`,
 // `ap-southeast-1/ap-southeast-1a`, `v1.31.4 (ledger)`, `12/13, 1 zone down`); narrow
 // screens drop whole columns by PRIORITY instead. In `Column::ALL` order.
-const COLS: [Col; 12] = [
+const COLS: [Col; 13] = [
     Col {
         title: "  CLUSTER",
         width: 18,
@@ -58,6 +58,10 @@ const COLS: [Col; 12] = [
         width: 24,
     },
     Col {
+        title: "FINDINGS",
+        width: 8,
+    },
+    Col {
         title: "IN FLIGHT",
         width: 24,
     },
@@ -76,12 +80,12 @@ const COLS: [Col; 12] = [
 ];
 
 /// Which columns survive narrow terminals, most important first.
-const PRIORITY: [usize; 12] = [0, 7, 5, 8, 1, 4, 6, 2, 3, 9, 10, 11];
+const PRIORITY: [usize; 13] = [0, 7, 5, 9, 8, 1, 4, 6, 2, 3, 10, 11, 12];
 
 /// The columns for `rows`: NODES and K8S as wide as their values need (a zone down or
 /// a version only the ledger declares needs more room than `5/8` or `v1.31.4`), so that
 /// IN FLIGHT keeps its place at 80 columns.
-fn columns(rows: &[LedgerRow]) -> [Col; 12] {
+fn columns(rows: &[LedgerRow]) -> [Col; 13] {
     let mut cols = COLS;
     let title = |c: Column| COLS[c as usize].title.len() + 1;
     // A zone down is named when it fits (up to 24 cells), else counted.
@@ -234,6 +238,7 @@ fn cells(app: &App, r: &LedgerRow, width: &[u16]) -> Vec<(String, Style)> {
         nodes,
         gpus,
         (status, t.style(status_slot(r.status))),
+        findings_cell(app, r),
         change,
         match &r.owner {
             Some(o) => (o.clone(), Style::new()),
@@ -242,6 +247,18 @@ fn cells(app: &App, r: &LedgerRow, width: &[u16]) -> Vec<(String, Style)> {
         backup,
         drill,
     ]
+}
+
+/// `CRIT 2`, `warn 3`, `info 1`, `-`: the worst finding and how many there are.
+fn findings_cell(app: &App, r: &LedgerRow) -> (String, Style) {
+    let t = &app.config.theme;
+    match r.findings.and_then(|f| Some((f.worst?, f.total()))) {
+        Some((worst, n)) => (
+            format!("{} {n}", super::findings_view::short_label(worst)),
+            t.style(super::findings_view::severity_slot(worst)),
+        ),
+        None => ("-".into(), t.style(Slot::Muted)),
+    }
 }
 
 /// The summary line: what is shown and how it is sorted, then (as room allows) grouping,

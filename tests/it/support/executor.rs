@@ -5,7 +5,9 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fleetdeck::journal::{Durability, EventQuery, JournalStore, SqliteJournal};
+use fleetdeck::journal::{AnyJournal, EventQuery, JournalStore};
+
+use super::backend::TestJournal;
 
 // One definition of the binary under test, shared with the CLI tests.
 use super::cli::binary;
@@ -14,11 +16,12 @@ use super::cli::binary;
 pub struct Executor(Child);
 
 impl Executor {
-    /// `fleetdeck run` as `name` in `dir` (ledger, kubeconfig and journal there), lease
-    /// 2 s, with `extra` flags for `run`.
-    pub fn spawn(dir: &Path, name: &str, extra: &[&str]) -> Executor {
+    /// `fleetdeck run` as `name` in `dir` (ledger and kubeconfig there) on `journal`,
+    /// lease 2 s, with `extra` flags for `run`.
+    pub fn spawn(dir: &Path, journal: &TestJournal, name: &str, extra: &[&str]) -> Executor {
         let child = Command::new(binary())
-            .args(super::cli::workspace_flags(name))
+            .args(["--ledger", "ledger.yaml", "--kubeconfig", "kubeconfig"])
+            .args(journal.flags(name))
             .args(["run", "--lease-ttl", "2s"])
             .args(extra)
             .current_dir(dir)
@@ -48,13 +51,13 @@ impl Drop for Executor {
     }
 }
 
-/// The journal in `dir`.
-pub fn journal(dir: &Path) -> SqliteJournal {
-    SqliteJournal::open(&dir.join("journal.sqlite"), Durability::Full).expect("journal")
+/// The journal, for reading.
+pub fn journal(journal: &TestJournal) -> AnyJournal {
+    journal.open()
 }
 
 /// Waits until `done`, or fails printing the latest journal events.
-pub fn wait(what: &str, secs: u64, dir: &Path, mut done: impl FnMut() -> bool) {
+pub fn wait(what: &str, secs: u64, dir: &TestJournal, mut done: impl FnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(secs);
     while !done() {
         if Instant::now() >= deadline {

@@ -1,17 +1,19 @@
 //! A rollout's workspace for tests: a simulated fleet on loopback with its kubeconfig and
 //! ledger, the release's manifests and the rollout file, all in a temporary directory
-//! where executors and the CLI run; and executors run in the test's own process.
+//! where executors and the CLI run; and executors run in the test's own process. The
+//! journal is a SQLite file there or a PostgreSQL database (`support::backend`).
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::time::Duration;
 
+use super::backend::{Backend, TestJournal};
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
 use fleetdeck::engine::kube_port::KubePort;
 use fleetdeck::engine::prometheus::Prometheus;
 use fleetdeck::engine::rollout_kube::RolloutSettings;
-use fleetdeck::journal::{Durability, SqliteJournal};
+use fleetdeck::journal::AnyJournal;
 use fleetdeck::k8s::connect::{ClusterClient, ConnectOptions, connect};
 use fleetdeck::k8s::fleet_sync::{FleetSync, FleetSyncOptions};
 use fleetdeck::model::run::Actor;
@@ -19,6 +21,7 @@ use fleetdeck::sim::{SimFleet, SimServer, start_on_loopback, write_kubeconfig, w
 
 pub struct Workspace {
     pub dir: tempfile::TempDir,
+    pub journal: TestJournal,
     pub fleet: SimFleet,
     pub addr: SocketAddr,
     _server: SimServer,
@@ -28,7 +31,19 @@ impl Workspace {
     /// Scenario `scenario` with `seed`, `manifests` as `manifests/cni.yaml` and `rollout`
     /// as `rollout.yaml`.
     pub async fn new(scenario: &str, seed: u64, manifests: &str, rollout: &str) -> Workspace {
+        Self::on(Backend::Sqlite, scenario, seed, manifests, rollout).await
+    }
+
+    /// As [`Workspace::new`], with the journal on `backend`.
+    pub async fn on(
+        backend: Backend,
+        scenario: &str,
+        seed: u64,
+        manifests: &str,
+        rollout: &str,
+    ) -> Workspace {
         let dir = tempfile::tempdir().expect("tempdir");
+        let journal = TestJournal::new(backend, dir.path());
         let path = dir.path();
         let fleet = SimFleet::load(scenario, seed, 1.0).expect("scenario");
         let (addr, server) = start_on_loopback(fleet.clone(), 0).await.expect("loopback");
@@ -39,6 +54,7 @@ impl Workspace {
         std::fs::write(path.join("rollout.yaml"), rollout).expect("rollout");
         Workspace {
             dir,
+            journal,
             fleet,
             addr,
             _server: server,
@@ -50,10 +66,14 @@ impl Workspace {
     }
 
     /// `fleetdeck ARGS` as `actor` in the workspace, on its ledger, kubeconfig and
-    /// journal (`journal.sqlite`).
+    /// journal.
     pub fn fleetdeck(&self, actor: &str, args: &[&str]) -> std::process::Output {
-        let mut all = super::cli::workspace_flags(actor).to_vec();
-        all.extend_from_slice(args);
+        let mut all: Vec<String> = ["--ledger", "ledger.yaml", "--kubeconfig", "kubeconfig"]
+            .map(String::from)
+            .to_vec();
+        all.extend(self.journal.flags(actor));
+        all.extend(args.iter().map(|a| a.to_string()));
+        let all: Vec<&str> = all.iter().map(String::as_str).collect();
         super::cli::fleetdeck(&all, self.path())
     }
 
@@ -74,7 +94,7 @@ impl Workspace {
 }
 
 /// An executor in the test's process, on the workspace's journal.
-pub type InProcess = Executor<SqliteJournal, KubePort>;
+pub type InProcess = Executor<AnyJournal, KubePort>;
 
 /// The workspace's fleet seen from the test's process: clients and a synced fleet view,
 /// for executors run in the test itself.
@@ -114,8 +134,7 @@ impl Live {
         prometheus: Option<&str>,
         adjust: impl FnOnce(&mut ExecutorOptions),
     ) -> InProcess {
-        let store = SqliteJournal::open(&ws.path().join("journal.sqlite"), Durability::Full)
-            .expect("journal");
+        let store = ws.journal.open_as(actor);
         let port = KubePort::new(
             self.clients.clone(),
             self.sync.snapshots.clone(),

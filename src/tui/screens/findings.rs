@@ -1,0 +1,218 @@
+//! The Findings screen's decisions: every finding of the fleet as one row, filtered and
+//! sorted like the ledger (worst first by default). Pure; drawing is `findings_view.rs`.
+
+use std::cmp::Ordering;
+
+use crate::model::findings::{Finding, Severity};
+use crate::tui::filter::{Filter, Filterable};
+
+/// A column of the findings table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FindingColumn {
+    /// How bad.
+    Severity,
+    /// The cluster.
+    Cluster,
+    /// The rule.
+    Rule,
+    /// Since when.
+    Since,
+    /// The one-line summary.
+    Summary,
+}
+
+impl FindingColumn {
+    /// Every column, in display order.
+    pub const ALL: [FindingColumn; 5] = [
+        FindingColumn::Severity,
+        FindingColumn::Cluster,
+        FindingColumn::Rule,
+        FindingColumn::Since,
+        FindingColumn::Summary,
+    ];
+
+    /// Header text.
+    pub fn title(self) -> &'static str {
+        match self {
+            FindingColumn::Severity => "SEVERITY",
+            FindingColumn::Cluster => "CLUSTER",
+            FindingColumn::Rule => "RULE",
+            FindingColumn::Since => "SINCE",
+            FindingColumn::Summary => "SUMMARY",
+        }
+    }
+
+    /// The column after (or before) this one, wrapping.
+    pub fn step(self, forward: bool) -> FindingColumn {
+        let all = FindingColumn::ALL;
+        let i = all.iter().position(|c| *c == self).unwrap_or(0);
+        let n = all.len();
+        all[if forward {
+            (i + 1) % n
+        } else {
+            (i + n - 1) % n
+        }]
+    }
+}
+
+/// What the screen keeps between frames.
+#[derive(Debug, Clone)]
+pub struct FindingsState {
+    /// The `/` filter.
+    pub filter: Filter,
+    /// The sort column.
+    pub sort: FindingColumn,
+    /// Ascending (otherwise worst, newest, last first).
+    pub ascending: bool,
+    /// The selected finding, by its problem key (stays on it while others come and go).
+    pub selected: Option<String>,
+}
+
+impl Default for FindingsState {
+    fn default() -> Self {
+        FindingsState {
+            filter: Filter::parse(""),
+            sort: FindingColumn::Severity,
+            ascending: false,
+            selected: None,
+        }
+    }
+}
+
+impl Filterable for Finding {
+    fn haystack(&self) -> String {
+        format!(
+            "{} {} {} {} {}",
+            self.cluster,
+            self.rule.name(),
+            self.severity.label(),
+            self.subject,
+            self.summary
+        )
+    }
+
+    fn field(&self, key: &str) -> Option<String> {
+        match key {
+            "cluster" | "id" => Some(self.cluster.0.clone()),
+            "rule" => Some(self.rule.name()),
+            "severity" | "sev" => Some(Severity::NAMES[self.severity as usize].to_string()),
+            "group" => Some(self.rule.group().to_string()),
+            "subject" => Some(self.subject.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// The keys a findings filter term may name.
+pub const FIELDS: &[&str] = &[
+    "cluster", "id", "rule", "severity", "sev", "group", "subject",
+];
+
+fn compare(a: &Finding, b: &Finding, by: FindingColumn) -> Ordering {
+    let tie = || {
+        a.severity
+            .cmp(&b.severity)
+            .then_with(|| b.cluster.cmp(&a.cluster))
+            .then_with(|| b.key.cmp(&a.key))
+    };
+    match by {
+        FindingColumn::Severity => tie(),
+        FindingColumn::Cluster => a.cluster.cmp(&b.cluster).then_with(tie),
+        FindingColumn::Rule => a.rule.cmp(&b.rule).then_with(tie),
+        // Unknown since sorts as oldest.
+        FindingColumn::Since => b.since.cmp(&a.since).then_with(tie),
+        FindingColumn::Summary => a.summary.cmp(&b.summary).then_with(tie),
+    }
+}
+
+impl FindingsState {
+    /// The findings the filter keeps, in the chosen order.
+    pub fn rows<'a>(&self, findings: &'a [Finding]) -> Vec<&'a Finding> {
+        let mut rows: Vec<&Finding> = findings
+            .iter()
+            .filter(|f| self.filter.matches(*f))
+            .collect();
+        rows.sort_by(|a, b| {
+            let ord = compare(a, b, self.sort);
+            if self.ascending { ord } else { ord.reverse() }
+        });
+        rows
+    }
+
+    /// Where the selection is in `rows` (the first row when it is gone).
+    pub fn selected_pos(&self, rows: &[&Finding]) -> usize {
+        self.selected
+            .as_ref()
+            .and_then(|key| rows.iter().position(|f| f.problem_key() == *key))
+            .unwrap_or(0)
+    }
+
+    /// Filter keys that name no field, as `key (did you mean …?)`.
+    pub fn unknown_keys(&self) -> Vec<String> {
+        self.filter
+            .keys()
+            .filter(|k| !FIELDS.contains(k))
+            .map(|k| match crate::yaml::suggest(k, FIELDS.iter().copied()) {
+                Some(s) => format!("{k} (did you mean {s}?)"),
+                None => k.to_string(),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::findings::RuleId;
+    use crate::model::ledger::ClusterId;
+
+    fn finding(cluster: &str, rule: RuleId, severity: Severity) -> Finding {
+        Finding {
+            cluster: ClusterId(cluster.into()),
+            rule,
+            severity,
+            key: rule.name(),
+            subject: "x".into(),
+            summary: format!("{} on {cluster}", rule.name()),
+            evidence: Vec::new(),
+            measure: None,
+            since: None,
+            severity_since: None,
+            silence: String::new(),
+        }
+    }
+
+    #[test]
+    fn worst_first_then_filtered_by_field_or_words() {
+        let all = vec![
+            finding("b", RuleId::ApfCatchAll, Severity::Warning),
+            finding("a", RuleId::CertificateExpiry, Severity::Critical),
+            finding("a", RuleId::GitOpsOutOfSync, Severity::Info),
+        ];
+        let mut state = FindingsState::default();
+        let order: Vec<&str> = state
+            .rows(&all)
+            .iter()
+            .map(|f| f.cluster.0.as_str())
+            .collect();
+        assert_eq!(order, vec!["a", "b", "a"]);
+        state.filter = Filter::parse("severity=critical");
+        assert_eq!(state.rows(&all).len(), 1);
+        state.filter = Filter::parse("catchall");
+        assert_eq!(state.rows(&all)[0].rule, RuleId::ApfCatchAll);
+        state.filter = Filter::parse("sevrity=x");
+        assert_eq!(
+            state.unknown_keys(),
+            vec!["sevrity (did you mean severity?)"]
+        );
+        state.filter = Filter::parse("");
+        state.sort = FindingColumn::Cluster;
+        state.ascending = true;
+        let order: Vec<&str> = state
+            .rows(&all)
+            .iter()
+            .map(|f| f.cluster.0.as_str())
+            .collect();
+        assert_eq!(order, vec!["a", "a", "b"]);
+    }
+}

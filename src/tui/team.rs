@@ -1,0 +1,96 @@
+//! Team mode in the console: who you are as the shared journal's database sees you and who
+//! else is connected (the header), the keys your role cannot use (left out of the hints,
+//! explained when pressed), and a database that cannot be reached (every action refused:
+//! nothing could be recorded, and the console never says it was).
+
+use super::action::Action;
+use super::app::App;
+use crate::model::team::TeamRole;
+
+/// The fleetdeck role an action needs on a shared journal.
+pub fn needed(action: Action) -> TeamRole {
+    match action {
+        Action::Approve => TeamRole::Approver,
+        _ => TeamRole::Operator,
+    }
+}
+
+impl App {
+    /// Whether `action`'s key is offered in hints: every read is; a write is not in
+    /// read-only mode, nor when the database says this login may not make it.
+    pub fn offers(&self, action: Action) -> bool {
+        if !action.mutates() {
+            return true;
+        }
+        if self.config.readonly {
+            return false;
+        }
+        self.activity
+            .team
+            .as_ref()
+            .is_none_or(|team| team.me.may(needed(action)))
+    }
+
+    /// Says why `what` (an action needing `role`) is refused now and returns true: in
+    /// read-only mode; on a shared journal that cannot be reached (nothing could be
+    /// recorded); or when this login lacks `role` (the database would refuse it).
+    pub(super) fn refused_write(&mut self, what: &str, role: TeamRole) -> bool {
+        if self.refused_readonly(what) {
+            return true;
+        }
+        let Some(team) = &self.activity.team else {
+            return false;
+        };
+        if !self.activity.connected {
+            self.message = Some(format!(
+                "the journal database cannot be reached: \"{what}\" cannot be recorded and is refused; the screen shows the last known state until it is back"
+            ));
+            return true;
+        }
+        if !team.me.may(role) {
+            let login = team.me.login.clone();
+            self.message = Some(format!(
+                "you are {login} ({}) on this journal: \"{what}\" needs {}; an admin can grant it (GRANT {} TO \"{login}\")",
+                team.me.roles_text(),
+                role.db_name(),
+                role.db_name(),
+            ));
+            return true;
+        }
+        false
+    }
+
+    /// Who is at this console, in at most `room` cells: on a shared journal the login and
+    /// its roles as the database has them, then who else is connected, shortened (whole
+    /// parts only) to fit; otherwise the name this console writes as.
+    pub fn who(&self, room: usize) -> String {
+        let Some(team) = &self.activity.team else {
+            return self.config.actor.clone();
+        };
+        let me = format!("{} ({})", team.me.login, team.me.roles_text());
+        let n = team.others.len();
+        let count = match n {
+            0 => "alone".to_string(),
+            1 => "1 other".to_string(),
+            n => format!("{n} others"),
+        };
+        let candidates = [
+            format!("{me} · {}", team.others_text()),
+            format!("{me} · {count}"),
+            format!("{} · {count}", team.me.login),
+            me,
+            team.me.login.clone(),
+        ];
+        let width = |s: &String| unicode_width::UnicodeWidthStr::width(s.as_str());
+        candidates
+            .iter()
+            .find(|c| width(c) <= room)
+            .or(candidates.last())
+            .cloned()
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+#[path = "team_tests.rs"]
+mod tests;
