@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test, on a fresh machine: installs the Debian packages the tests start for real
 # (kubectl, tmux, Prometheus, PostgreSQL) when they are missing, then runs `cargo test`.
-# Extra arguments go to `cargo test` (e.g. `./test.sh --test sim_kube`).
+# Extra arguments go to `cargo test` (e.g. `./test.sh --test it sim_kube::`).
 #
 # Installing needs root (or password-less sudo). Without it, this prints the exact command
 # to run and stops, rather than letting a dozen tests fail one by one.

@@ -3,6 +3,8 @@
 
 pub mod config;
 pub mod engine;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod hooks;
 pub mod journal;
 pub mod k8s;

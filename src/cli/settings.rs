@@ -143,7 +143,7 @@ fn name_of_uid(passwd: &str, uid: u32) -> Option<String> {
 }
 
 #[cfg(test)]
-mod account_tests {
+mod tests {
     use super::name_of_uid;
 
     #[test]

@@ -234,7 +234,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_context_the_kubeconfig_lacks_is_named_as_such() {
-        let mut cluster = crate::model::ledger::fixtures::ledger().clusters[0].clone();
+        let mut cluster = crate::fixtures::console::ledger().clusters[0].clone();
         cluster.context = "prod-old".into();
         let error = connect(&cluster, &Kubeconfig::default(), &ConnectOptions::default())
             .await

@@ -257,7 +257,7 @@ mod tests {
     use crate::model::run::Projection;
 
     fn fixture() -> Projection {
-        Projection::replay(&crate::tui::fixtures::journal_events())
+        Projection::replay(&crate::fixtures::console::journal_events())
     }
 
     #[test]
@@ -278,7 +278,7 @@ mod tests {
     fn a_maintenance_reads_as_its_node_and_step_before_its_run() {
         let flight = in_flight(&fixture());
         let fra = &flight["eu-fra-prod-01"];
-        let now = crate::tui::fixtures::now();
+        let now = crate::fixtures::console::now();
         assert_eq!(
             fra.text("eu-fra-prod-01", now, 60),
             "fra1-cpu-b00 Drain STUCK 25m · mnt-kernel-1"
@@ -302,8 +302,8 @@ mod tests {
         use crate::model::ledger::ClusterId;
         use crate::model::rollout::{HaltReason, ReleaseDigest};
         use crate::model::run::{Actor, EventBody, EventLog, IdempotencyKey, ItemId, NewEvent};
-        let mut log = EventLog(crate::tui::fixtures::journal_events());
-        let at = crate::tui::fixtures::now();
+        let mut log = EventLog(crate::fixtures::console::journal_events());
+        let at = crate::fixtures::console::now();
         let mut applied = NewEvent::new(
             at,
             Actor("executor/e1".into()),
@@ -329,7 +329,7 @@ mod tests {
             )
             .with_cluster(ClusterId("us-west-dev-01".into())),
         );
-        let now = crate::tui::fixtures::now();
+        let now = crate::fixtures::console::now();
         let flight = in_flight(&Projection::replay(&log.0));
         let text = |id: &str| flight.get(id).map(|f| f.text(id, now, 40));
         assert_eq!(

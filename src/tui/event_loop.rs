@@ -230,8 +230,8 @@ mod tests {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
     use super::*;
+    use crate::fixtures::console as fixtures;
     use crate::model::live::ClusterStatus;
-    use crate::tui::fixtures;
 
     fn key(code: KeyCode) -> Event {
         Event::Key(KeyEvent::new(code, KeyModifiers::NONE))

@@ -1,6 +1,6 @@
 //! Snapshot and behaviour tests of the Findings screen, the ledger's FINDINGS column and
 //! the drill-down's findings panel, on the fixture fleet's findings facts
-//! (`findings_fixtures.rs`).
+//! (`src/fixtures/findings.rs`).
 
 use super::app::Command;
 use super::feed::{ConsoleCommand, GitOpsSyncRequest};

@@ -278,10 +278,10 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 #[cfg(test)]
-mod expired_exception_tests {
+mod tests {
     use std::sync::Arc;
 
-    use crate::tui::fixtures;
+    use crate::fixtures::console as fixtures;
 
     #[test]
     fn the_header_says_a_ledger_exception_expired() {

@@ -3,7 +3,7 @@
 //! snapshots, journal activity, ticks, signals), drawing only when something changed.
 
 mod action;
-mod app;
+pub(crate) mod app;
 mod attention;
 mod canvas;
 #[cfg(test)]
@@ -13,7 +13,7 @@ mod config_file;
 mod dialog;
 mod dialog_view;
 mod event_loop;
-mod feed;
+pub(crate) mod feed;
 mod file_input;
 mod filter;
 mod filter_edit;
@@ -25,7 +25,7 @@ mod handover;
 mod header;
 mod help;
 pub mod journal_feed;
-mod keymap;
+pub(crate) mod keymap;
 mod message;
 mod nav;
 mod operator;
@@ -40,22 +40,18 @@ mod settings;
 mod silent_keys;
 mod team;
 mod terminal;
-mod theme;
+pub(crate) mod theme;
 mod view;
 mod what_if;
 
 #[cfg(test)]
 mod dialog_tests;
 #[cfg(test)]
-mod findings_fixtures;
-#[cfg(test)]
 mod findings_tests;
 #[cfg(test)]
 mod first_screen_tests;
 #[cfg(test)]
-pub(crate) mod fixtures;
-#[cfg(test)]
-mod journal_fixtures;
+use crate::fixtures::console as fixtures;
 #[cfg(test)]
 mod key_walk_tests;
 #[cfg(test)]

@@ -314,7 +314,7 @@ pub fn exact(input: &str, candidates: &Candidates) -> Option<Target> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::capacity::fixtures;
+    use crate::fixtures::capacity as fixtures;
 
     fn nodes(cluster: &str, names: &[&str]) -> (Arc<str>, Arc<ClusterView>) {
         let nodes = names

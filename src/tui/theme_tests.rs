@@ -115,9 +115,9 @@ fn the_light_theme_paints_its_own_background_everywhere() {
     // own, such as the header's and the selection's).
     let (light, warnings) = Theme::load("light", None, false);
     assert!(warnings.is_empty(), "{warnings:?}");
-    let mut app = crate::tui::fixtures::app_with(light);
+    let mut app = crate::fixtures::console::app_with(light);
     app.config.readonly = false;
-    crate::tui::fixtures::with_journal(&mut app, crate::tui::fixtures::journal_events());
+    crate::fixtures::console::with_journal(&mut app, crate::fixtures::console::journal_events());
     for keys in [
         "", "enter", "?", "esc 3", "a", "esc 4", "h", "esc 5", "2", ":",
     ] {

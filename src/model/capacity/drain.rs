@@ -72,7 +72,7 @@ pub fn budgets_blocking_drain(view: &ClusterView, nodes: &[NodeName]) -> Vec<Blo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::capacity::fixtures::{cluster, node, pdb as budget, pod};
+    use crate::fixtures::capacity::{cluster, node, pdb as budget, pod};
     use crate::model::fleet::PodPhase;
 
     #[test]

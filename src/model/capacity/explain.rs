@@ -363,7 +363,7 @@ mod tests {
 
     #[test]
     fn a_pod_waiting_now_and_one_a_zone_loss_would_strand_are_named() {
-        use crate::model::capacity::fixtures::{cluster, node, pod};
+        use crate::fixtures::capacity::{cluster, node, pod};
         use crate::model::capacity::{CapacityConfig, cluster_report};
         // Zone b is down with db-1 on it, its volume there: it waits now. Losing zone a
         // would hold db-0 there too, but db keeps a replica elsewhere: no line. The one

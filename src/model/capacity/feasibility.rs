@@ -272,7 +272,7 @@ pub(crate) fn admits_ignoring_domain(pod: &PodView, labels: &Labels, taints: &[T
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::capacity::fixtures::*;
+    use crate::fixtures::capacity::*;
     use crate::model::fleet::TaintEffect;
 
     #[test]

@@ -24,8 +24,6 @@ pub(crate) mod whatif;
 mod whatif_report;
 
 #[cfg(test)]
-pub(crate) mod fixtures;
-#[cfg(test)]
 mod tests;
 
 pub use absorb::{AbsorbReport, SiblingShare, absorb_cluster_loss, default_siblings};

@@ -123,7 +123,7 @@ mod tests {
         pairs
             .iter()
             .fold(
-                crate::model::capacity::fixtures::node("n1", "a"),
+                crate::fixtures::capacity::node("n1", "a"),
                 |node, (k, v)| node.label(k, v),
             )
             .build()

@@ -111,7 +111,7 @@ pub fn workload_of<'a>(controllers: &'a Controllers, pod: &'a PodView) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::capacity::fixtures::pod;
+    use crate::fixtures::capacity::pod;
 
     fn owner(kind: &str, name: &str) -> OwnerRef {
         OwnerRef {

@@ -47,7 +47,7 @@ mod tests {
     fn budget(allowed: i32, healthy: i32, desired: i32, always: bool) -> PdbView {
         PdbView {
             always_allow_unhealthy: always,
-            ..crate::model::capacity::fixtures::pdb("web", allowed, healthy, desired)
+            ..crate::fixtures::capacity::pdb("web", allowed, healthy, desired)
         }
     }
 

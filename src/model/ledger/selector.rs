@@ -282,7 +282,7 @@ mod tests {
 
     #[test]
     fn a_key_no_cluster_has_is_named_with_the_closest_one() {
-        let ledger = crate::model::ledger::fixtures::ledger();
+        let ledger = crate::fixtures::console::ledger();
         let selector = Selector::parse("envv=production, region=us-east, !bogus").unwrap();
         assert_eq!(
             selector.unknown_keys(&ledger.clusters),

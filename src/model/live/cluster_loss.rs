@@ -224,7 +224,7 @@ impl ClusterLoss {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::capacity::fixtures::{cluster, node, pod};
+    use crate::fixtures::capacity::{cluster, node, pod};
     use crate::model::fleet::ClusterId;
     use crate::model::live::ClusterSnapshot;
 

@@ -252,7 +252,7 @@ mod tests {
 
     #[test]
     fn held_nodes_are_marked_under_maintenance() {
-        use crate::model::capacity::fixtures::{cluster, node};
+        use crate::fixtures::capacity::{cluster, node};
         let held = ClusterHolds {
             under_maintenance: vec![NodeName(Arc::from("n2"))],
             reserved: vec![],

@@ -68,7 +68,12 @@ pub fn approve(app: &mut App) -> Vec<Command> {
     // identity. Each refused cluster is named with that rule's reason.
     let seen: Vec<(ClusterId, Option<String>)> = clusters
         .iter()
-        .map(|c| (ClusterId::from((*c).to_string()), app.snapshot.change_refusal(c)))
+        .map(|c| {
+            (
+                ClusterId::from((*c).to_string()),
+                app.snapshot.change_refusal(c),
+            )
+        })
         .collect();
     let checked = check_approve(run, &actor, Some(batch))
         .and_then(|b| check_batch_can_act(b, &seen).map(|_| b).map_err(Into::into));

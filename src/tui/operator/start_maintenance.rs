@@ -42,7 +42,12 @@ pub fn start_maintenance(app: &mut App) -> Vec<Command> {
     let spec = MaintenanceSpec {
         name: default_run_name(&names[0]),
         cluster: crate::model::ledger::ClusterId::from(id.clone()),
-        nodes: NodeSelection::Names(names.iter().map(|n| NodeName::from(n.to_string())).collect()),
+        nodes: NodeSelection::Names(
+            names
+                .iter()
+                .map(|n| NodeName::from(n.to_string()))
+                .collect(),
+        ),
         action: MaintainAction::Manual {
             instructions:
                 "started from the console: do the work, then return the Maintain step as done (r)"

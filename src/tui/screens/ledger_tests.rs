@@ -1,5 +1,5 @@
 use super::*;
-use crate::tui::fixtures;
+use crate::fixtures::console as fixtures;
 
 #[test]
 fn rows_carry_status_drift_and_unknowns() {

@@ -387,11 +387,7 @@ fn detail(
             Span::styled(format!("{item_id} "), t.style(Slot::Title)),
             Span::raw(format!("in {run} · step {step}: ")),
             Span::styled(view.status_word(&s.status), t.style(step_slot(&s.status))),
-            Span::raw(format!(
-                " for {} (set by {})",
-                age(ctx.now, s.since),
-                s.by
-            )),
+            Span::raw(format!(" for {} (set by {})", age(ctx.now, s.since), s.by)),
         ],
         None => vec![
             Span::styled(format!("{item_id} "), t.style(Slot::Title)),
@@ -404,11 +400,7 @@ fn detail(
         .and_then(|(_, s)| retrying(view, &s.status))
     {
         lines.push(Line::styled(
-            format!(
-                "last try, {} ago: {}",
-                age(ctx.now, call.at),
-                call.why
-            ),
+            format!("last try, {} ago: {}", age(ctx.now, call.at), call.why),
             t.style(Slot::Warn),
         ));
     }

@@ -290,7 +290,7 @@ pub fn pod_rows(view: &ClusterView, node: &str, departure: &Departure) -> Vec<Po
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::capacity::fixtures::{cluster, node, pod};
+    use crate::fixtures::capacity::{cluster, node, pod};
     use crate::model::fleet::PdbView;
 
     #[test]
@@ -372,7 +372,7 @@ mod tests {
 
     /// `shop/web`: 2 of 2 healthy, no disruption left.
     fn web_budget_whole_but_spent() -> PdbView {
-        crate::model::capacity::fixtures::pdb("web", 0, 2, 2)
+        crate::fixtures::capacity::pdb("web", 0, 2, 2)
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Losing a whole cluster: its siblings' share, hand-computed.
 
+use crate::fixtures::capacity::*;
 use crate::model::capacity::UnplacedReason;
-use crate::model::capacity::fixtures::*;
 use crate::model::capacity::{CapacityConfig, ClusterIndex, absorb_cluster_loss, default_siblings};
 use crate::model::fleet::{ClusterId, ClusterView, Dimension, RequiredDomain, TaintEffect};
 

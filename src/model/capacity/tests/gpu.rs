@@ -1,4 +1,4 @@
-use crate::model::capacity::fixtures::*;
+use crate::fixtures::capacity::*;
 use crate::model::capacity::*;
 use crate::model::fleet::NodeName;
 

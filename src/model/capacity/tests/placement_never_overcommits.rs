@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use crate::model::capacity::fixtures::*;
+use crate::fixtures::capacity::*;
 use crate::model::capacity::whatif::place;
 use crate::model::capacity::*;
 use crate::model::fleet::{ClusterView, NodeName, ResourceVector, TaintEffect};

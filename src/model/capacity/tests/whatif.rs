@@ -1,7 +1,7 @@
 //! What-if tests, over 600 lines: each hand-computes one scenario's answer on the
 //! shared capacity fixtures; they split by scenario kind with the one test harness.
 
-use crate::model::capacity::fixtures::*;
+use crate::fixtures::capacity::*;
 use crate::model::capacity::*;
 use crate::model::fleet::{Dimension, NodeName, PodPhase, RequiredDomain, TaintEffect};
 
