@@ -2,6 +2,7 @@
 //! through ports and feeding back what it observed.
 
 pub mod checkpoint;
+pub mod clock;
 pub mod executor;
 pub mod gitops_sync;
 pub mod guard_watch;

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use crate::support::backend::{Backend, TestJournal};
+use fleetdeck::engine::clock::Clock;
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
 use fleetdeck::engine::start::{node_facts, plan, record_run};
 use fleetdeck::journal::{AnyJournal, EventQuery, JournalStore};
@@ -1292,6 +1293,43 @@ async fn no_change_to_a_cluster_nothing_recent_is_known_about(backend: Backend) 
     fx.server.shutdown().await;
 }
 
+/// Every time the executor journals comes from the clock in its settings: an executor
+/// running three days behind writes its intents three days back, whatever the system
+/// clock says.
+async fn the_executor_journals_the_time_of_its_own_clock(backend: Backend) {
+    let fx = fixture(backend).await;
+    let names = node_names(&fx.client("small-02"), 1).await;
+    let run = fx.start(&spec("small-02", &names[0], "60s")).await;
+    let behind = jiff::SignedDuration::from_hours(72);
+    let mut executor = fx.executor_with("executor-a", |options| {
+        options.clock = Clock::from_fn(move || jiff::Timestamp::now() - behind);
+    });
+    drive_until(
+        &mut executor,
+        &fx,
+        &run,
+        |fx| count_intents(&fx.events(&run), "cordon") > 0,
+        60,
+    )
+    .await;
+    let long_ago = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(48);
+    let intents: Vec<_> = fx
+        .events(&run)
+        .into_iter()
+        .filter(|e| matches!(e.event.body, EventBody::Intent { .. }))
+        .collect();
+    assert!(!intents.is_empty());
+    for intent in &intents {
+        assert!(
+            intent.event.time < long_ago,
+            "{} written at {}, not by the executor's clock",
+            intent.event.key,
+            intent.event.time
+        );
+    }
+    fx.server.shutdown().await;
+}
+
 on_both_backends_async!(
     two_executors_under_one_actor_name_never_both_hold_the_lease,
     a_failed_node_keeps_the_next_batch_from_starting,
@@ -1309,4 +1347,5 @@ on_both_backends_async!(
     writes_after_losing_the_lease_mid_drain_are_refused,
     a_pause_of_the_unlabelled_domain_holds_unlabelled_nodes,
     no_change_to_a_cluster_nothing_recent_is_known_about,
+    the_executor_journals_the_time_of_its_own_clock,
 );

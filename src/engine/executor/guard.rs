@@ -1,6 +1,6 @@
 //! The executor's mass-failure guard: readiness in the fleet view turned into domain pauses.
 
-use super::{EngineError, Executor, now};
+use super::{EngineError, Executor};
 use crate::journal::JournalStore;
 use crate::model::ledger::ClusterId;
 use crate::model::maintenance::{MaintenancePort, MaintenanceSpec};
@@ -18,7 +18,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             return Ok(());
         };
         let snapshot = fleet.borrow().clone();
-        let now = now();
+        let now = self.now();
         let runs = self.active_maintenance();
         let mut appended = false;
         for live in snapshot.clusters.iter() {

@@ -4,11 +4,17 @@
 //! under the lease's fencing token; a dead executor's open intents are settled by
 //! observing the cluster before anything else happens to that node.
 //!
-//! Over 600 lines: the lease, the catch-up with the journal and the driving of a node
-//! item still live together here; they split into lease and maintenance driving, with the
-//! clock injected, once the executor's sharding and batching work has landed on this file.
+//! This file holds the executor, its settings and its pass; the parts of a pass have their
+//! own files: `lease` (holding and fencing), `catch_up` (reading the journal),
+//! `maintenance` (driving node maintenance), `rollout` (driving rollouts), `guard` (the
+//! mass-failure guard), `shard` (calls between shards) and `side_effects` (the calls
+//! themselves, each between its intent and its outcome). Every time it reads comes from
+//! the clock in its settings.
 
+mod catch_up;
 mod guard;
+mod lease;
+mod maintenance;
 mod rollout;
 mod rollout_log;
 mod shard;
@@ -16,25 +22,22 @@ mod side_effects;
 
 pub use rollout::RolloutOptions;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::time::Duration;
 
 use jiff::Timestamp;
 
 use super::checkpoint::Checkpoint;
-use crate::journal::{Appended, EventQuery, Fence, JournalError, JournalStore, Lease, LeaseGrant};
+use super::clock::Clock;
+use crate::journal::{Appended, Fence, JournalError, JournalStore, Lease};
+use crate::model::ledger::ClusterId;
+use crate::model::maintenance::{MaintenancePort, Observation};
+use crate::model::run::{Actor, EventBody, IdempotencyKey, ItemId, NewEvent, Projection, RunId};
+use catch_up::Pending;
+use lease::instance_holder;
 
 /// Events kept for a shared commit at most, before they are written anyway.
 const MAX_PENDING: usize = 256;
-use crate::model::ledger::ClusterId;
-use crate::model::maintenance::{
-    Action, Env, Intent, MaintenancePort, MaintenanceSpec, NodeState, Observation, PodRef,
-    reconcile, step, what_to_observe,
-};
-use crate::model::run::{
-    Actor, Event, EventBody, IdempotencyKey, ItemId, NewEvent, NodeName, Projection, ReturnOutcome,
-    RunId, RunStatus, RunView, Sequence,
-};
 
 /// Why the executor stopped acting.
 #[derive(Debug, thiserror::Error)]
@@ -62,6 +65,9 @@ pub struct ExecutorOptions {
     /// What it acts for: the whole fleet (one lease) or one shard (`--shard`), and which
     /// shard owns each ledger cluster.
     pub ownership: crate::model::shard::Ownership,
+    /// Where every time the executor journals or judges comes from (the system clock;
+    /// a test's fixed or stepped one).
+    pub clock: Clock,
 }
 
 impl ExecutorOptions {
@@ -74,14 +80,9 @@ impl ExecutorOptions {
             rollout: RolloutOptions::default(),
             guard_domain_label: crate::model::capacity::ZONE_LABEL.to_string(),
             ownership: crate::model::shard::Ownership::fleet(),
+            clock: Clock::system(),
         }
     }
-}
-
-/// An operator command waiting to be fed to one item's state machine.
-struct Pending {
-    seq: Sequence,
-    observation: Observation,
 }
 
 /// The executor.
@@ -154,29 +155,6 @@ pub enum PassOutcome {
     Acted,
 }
 
-fn now() -> Timestamp {
-    Timestamp::now()
-}
-
-/// Whether maintenance has touched the node: its cordon was asked for (or done), or it is
-/// further along; and it has not finished.
-fn touched(node: &NodeState) -> bool {
-    use crate::model::maintenance::Step;
-    let cordon_asked = node.step == Step::Cordon
-        && (node.call_in_flight || node.status != crate::model::run::StepStatus::Pending);
-    (node.step > Step::Cordon || cordon_asked) && !node.is_finished()
-}
-
-/// The lease holder name of one executor: its actor, this process and a count. The
-/// journal treats a lease taken again by the same holder as a renewal, so two executors
-/// that share an actor name (the same user on one host, a restart while the old process
-/// still runs) must not share a holder name, or both would act.
-fn instance_holder(actor: &Actor) -> Actor {
-    static STARTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    Actor::instance(actor, std::process::id(), n)
-}
-
 impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + Sync>
     Executor<S, P>
 {
@@ -237,7 +215,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             };
             tracing::warn!(%note, "ledger");
             self.notify(note.clone());
-            let now = now();
+            let now = self.now();
             let e = NewEvent::new(
                 now,
                 self.options.actor.clone(),
@@ -254,42 +232,6 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
     pub fn with_windows(mut self, windows: super::windows::MaintenanceWindows) -> Self {
         self.windows = windows;
         self
-    }
-
-    /// Why a node of `run` must not begin now for its cluster's window, journaling the
-    /// wait (once per opening) as the item's `step.waiting`; `None` once the node has
-    /// begun (a window closing mid-drain does not leave a node half done) or nothing holds.
-    fn window_wait(
-        &mut self,
-        run: &RunView,
-        spec: &MaintenanceSpec,
-        item: &ItemId,
-        node: &NodeState,
-    ) -> Result<Option<String>, EngineError> {
-        if touched(node) || node.is_finished() {
-            return Ok(None);
-        }
-        let now = now();
-        let Some(hold) = self
-            .windows
-            .hold(&spec.cluster, &self.projection.window_overrides, now)
-        else {
-            return Ok(None);
-        };
-        let why = hold.describe(now);
-        let key = IdempotencyKey::for_item(&run.id, item, &hold.key_suffix());
-        if !self.window_waits.contains(&key) {
-            let e = self.event(
-                &run.id,
-                Some(item),
-                &spec.cluster,
-                key.clone(),
-                EventBody::Waiting { why: why.clone() },
-            );
-            self.append(e)?;
-            self.window_waits.insert(key);
-        }
-        Ok(Some(why))
     }
 
     /// Sends what a person must hear of at once (see [`Executor::notify`]) to `notices`.
@@ -321,226 +263,14 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         self
     }
 
+    /// The time by the executor's clock.
+    fn now(&self) -> Timestamp {
+        self.options.clock.now()
+    }
+
     /// The journal (for tests and the CLI).
     pub fn store(&self) -> &S {
         &self.store
-    }
-
-    /// Takes or renews the lease of what this executor acts for (the fleet, or its shard);
-    /// false while another executor holds it or a lease in the way of it.
-    pub fn hold_lease(&mut self) -> Result<bool, EngineError> {
-        let ttl = self.options.lease_ttl;
-        if let Some(lease) = &self.lease {
-            match self.store.renew_lease(lease, ttl, now()) {
-                Ok(renewed) => {
-                    self.lease = Some(renewed);
-                    return Ok(true);
-                }
-                Err(JournalError::LeaseLost { .. }) => {
-                    tracing::warn!(holder = %self.lease_holder, "lease lost; standing by");
-                    self.lease = None;
-                    self.pending.clear();
-                }
-                Err(e) => return Err(e.into()),
-            }
-        }
-        match self.store.acquire_lease(
-            &self.options.ownership.lease_scope(),
-            &self.lease_holder,
-            ttl,
-            now(),
-        )? {
-            LeaseGrant::Acquired { lease } => {
-                tracing::info!(holder = %self.lease_holder, token = %lease.token, "lease acquired");
-                // What was decided under an earlier holding is not written under this one.
-                self.pending.clear();
-                self.last_fence = Some(lease.fence());
-                self.lease = Some(lease);
-                // Another executor may have acted meanwhile: rebuild rollouts from the journal.
-                self.rollouts.clear();
-                Ok(true)
-            }
-            LeaseGrant::HeldByOther { .. } => Ok(false),
-        }
-    }
-
-    /// Renews the lease this executor has held since its pass began; false when it was
-    /// lost. Never takes the lease afresh: another executor may have acted meanwhile, so
-    /// only a new pass, which first catches up with the journal, may take it again.
-    fn still_hold_lease(&mut self) -> Result<bool, EngineError> {
-        let Some(lease) = &self.lease else {
-            return Ok(false);
-        };
-        match self.store.renew_lease(lease, self.options.lease_ttl, now()) {
-            Ok(renewed) => {
-                self.lease = Some(renewed);
-                Ok(true)
-            }
-            Err(JournalError::LeaseLost { .. }) => {
-                tracing::warn!(holder = %self.lease_holder, "lease lost mid-pass; standing by");
-                self.lease = None;
-                self.pending.clear();
-                Ok(false)
-            }
-            Err(e) => Err(e.into()),
-        }
-    }
-
-    /// Forgets everything read from the journal and the lease with it, as if this executor
-    /// had just started: what it knew may be behind what the journal holds (a write whose
-    /// commit it never heard of), and the journal decides.
-    fn forget(&mut self) {
-        self.lease = None;
-        self.pending.clear();
-        self.projection = Projection::default();
-        self.checkpoints.clear();
-        self.commands.clear();
-        self.unfolded.clear();
-        self.rollout_log = rollout_log::RolloutLog::default();
-        self.rollouts.clear();
-        self.shard_log = shard::ShardLog::default();
-    }
-
-    /// Gives the lease back (on SIGTERM, after the call in flight was recorded).
-    pub fn release_lease(&mut self) -> Result<(), EngineError> {
-        if self.lease.is_some() {
-            self.flush()?;
-        }
-        if let Some(lease) = self.lease.take() {
-            self.store.release_lease(&lease, now())?;
-        }
-        Ok(())
-    }
-
-    /// Awaits a call that may outlast the lease (a hook, a release's exec action, a slow
-    /// read before a change) while renewing the lease every third of its time to live, so
-    /// a standby does not take over and start the same change again while this one is
-    /// still running. If the lease is lost anyway, the call still finishes; its outcome is
-    /// then refused by the fence and the new holder settles it by observing the cluster.
-    /// A lost lease is forgotten here (`lease` becomes `None`), so that the caller, which
-    /// must not start another side effect after it, sees it at once; a renewal that failed
-    /// for another reason is found out by [`Executor::still_hold_lease`] before the next one.
-    async fn keeping_lease<T>(
-        store: &mut S,
-        lease: &mut Option<Lease>,
-        ttl: Duration,
-        call: impl std::future::Future<Output = T>,
-    ) -> T {
-        tokio::pin!(call);
-        let mut renew = tokio::time::interval(ttl / 3);
-        renew.tick().await;
-        loop {
-            tokio::select! {
-                out = &mut call => return out,
-                _ = renew.tick() => {
-                    if let Some(held) = lease.as_ref() {
-                        match store.renew_lease(held, ttl, now()) {
-                            Ok(renewed) => *lease = Some(renewed),
-                            Err(error @ JournalError::LeaseLost { .. }) => {
-                                tracing::warn!(%error, "lease lost during a long call; standing by after it");
-                                *lease = None;
-                            }
-                            Err(error) => tracing::warn!(%error, "lease not renewed during a long call"),
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    fn fence(&self) -> Option<Fence> {
-        self.lease
-            .as_ref()
-            .map(Lease::fence)
-            .or_else(|| self.last_fence.clone())
-    }
-
-    /// Folds events appended since the last pass (ours and everyone else's).
-    fn catch_up(&mut self) -> Result<(), EngineError> {
-        let query = EventQuery {
-            after: self.projection.last_seq,
-            ..EventQuery::default()
-        };
-        let mut events: Vec<Event> = Vec::new();
-        self.store.scan(&query, &mut |e| events.push(e))?;
-        for event in &events {
-            self.projection.apply(event);
-            self.rollout_log.note(event);
-            self.shard_log.note(event);
-            let (Some(run), Some(item)) = (&event.event.run, &event.event.item) else {
-                continue;
-            };
-            let key = (run.clone(), item.clone());
-            if let Some(checkpoint) = Checkpoint::from_event(event) {
-                self.checkpoints.insert(key.clone(), checkpoint);
-                self.unfolded.remove(&key);
-                continue;
-            }
-            if let EventBody::Outcome { detail, .. } = &event.event.body
-                && let Ok(observation) = serde_json::from_value::<Observation>(detail.clone())
-            {
-                self.unfolded
-                    .entry(key.clone())
-                    .or_default()
-                    .push(observation);
-                continue;
-            }
-            let actor = event.event.actor.clone();
-            let observation = match &event.event.body {
-                EventBody::HandedOff { to, note } => Some(Observation::HandOff {
-                    to: to.clone(),
-                    by: actor,
-                    note: note.clone(),
-                }),
-                EventBody::TakenOver { note } => Some(Observation::TakeOver {
-                    by: actor,
-                    note: note.clone(),
-                }),
-                EventBody::Returned { outcome, note } => Some(Observation::Return {
-                    outcome: *outcome,
-                    by: actor,
-                    note: note.clone(),
-                }),
-                EventBody::Aborted { note } => Some(Observation::Return {
-                    outcome: ReturnOutcome::Abort,
-                    by: actor,
-                    note: note.clone(),
-                }),
-                _ => None,
-            };
-            if let Some(observation) = observation {
-                self.commands.entry(key).or_default().push(Pending {
-                    seq: event.seq,
-                    observation,
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// Maintenance runs still to drive (not succeeded, aborted or halted), with their
-    /// specs. Finished runs and rollouts are passed over before anything is copied or
-    /// decoded: a rollout's spec carries its manifests' text.
-    fn active_maintenance(&self) -> Vec<(RunView, MaintenanceSpec)> {
-        self.projection
-            .runs
-            .values()
-            .filter(|r| {
-                !r.is_rollout()
-                    && !matches!(
-                        r.status,
-                        RunStatus::Succeeded | RunStatus::Aborted | RunStatus::Halted { .. }
-                    )
-            })
-            .filter_map(|r| {
-                let spec: MaintenanceSpec = serde::Deserialize::deserialize(&r.spec).ok()?;
-                // Another shard's executor drives maintenance on its clusters.
-                self.options
-                    .ownership
-                    .owns(&spec.cluster)
-                    .then(|| (r.clone(), spec))
-            })
-            .collect()
     }
 
     /// One pass: lease, catch up with the journal, drive every active maintenance run.
@@ -613,390 +343,13 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         key: IdempotencyKey,
         body: EventBody,
     ) -> NewEvent {
-        let mut event = NewEvent::new(now(), self.options.actor.clone(), key, body)
+        let mut event = NewEvent::new(self.now(), self.options.actor.clone(), key, body)
             .with_run(run.clone())
             .with_cluster(cluster.clone());
         if let Some(item) = item {
             event = event.with_item(item.clone());
         }
         event
-    }
-
-    async fn drive_run(
-        &mut self,
-        run: &RunView,
-        spec: &MaintenanceSpec,
-    ) -> Result<(), EngineError> {
-        let cluster = spec.cluster.clone();
-        if run.status == RunStatus::Planned {
-            let body = EventBody::RunStatusChanged {
-                status: RunStatus::Running,
-            };
-            let e = self.event(
-                &run.id,
-                None,
-                &cluster,
-                IdempotencyKey::for_run(&run.id, "status/running"),
-                body,
-            );
-            self.append(e)?;
-        }
-        let finished = |this: &Self, item: &ItemId| {
-            this.node_state(&run.id, item)
-                .is_some_and(NodeState::is_finished)
-        };
-        let failed: Vec<String> = run
-            .order
-            .iter()
-            .filter(|item| {
-                self.node_state(&run.id, item).is_some_and(|n| {
-                    matches!(n.status, crate::model::run::StepStatus::Failed { .. })
-                })
-            })
-            .map(ToString::to_string)
-            .collect();
-        // Once a node failed, no further node is touched: its cordon and drain would take
-        // capacity on top of a node that may not come back. Nodes already past their
-        // precheck are still brought to an end (left half-drained they would help no one).
-        let next: Option<Vec<ItemId>> = if failed.is_empty() {
-            run.batches
-                .iter()
-                .find(|batch| batch.iter().any(|item| !finished(self, item)))
-                .cloned()
-        } else {
-            let begun: Vec<ItemId> = run
-                .order
-                .iter()
-                .filter(|item| self.node_state(&run.id, item).is_some_and(touched))
-                .cloned()
-                .collect();
-            (!begun.is_empty()).then_some(begun)
-        };
-        let Some(batch) = next else {
-            let status = if failed.is_empty() {
-                RunStatus::Succeeded
-            } else {
-                RunStatus::Halted {
-                    why: format!("failed nodes: {}", failed.join(", ")),
-                }
-            };
-            let e = self.event(
-                &run.id,
-                None,
-                &cluster,
-                IdempotencyKey::for_run(&run.id, "status/final"),
-                EventBody::RunStatusChanged { status },
-            );
-            self.append(e)?;
-            return Ok(());
-        };
-        for item in batch {
-            // A pause, take-over or abort written while the previous item's calls ran (a
-            // hook may take many minutes) must hold this one: read the journal again.
-            self.catch_up()?;
-            if finished(self, &item) {
-                continue;
-            }
-            // A node that failed earlier in this pass keeps the untouched ones untouched.
-            let any_failed = run.order.iter().any(|other| {
-                self.node_state(&run.id, other).is_some_and(|n| {
-                    matches!(n.status, crate::model::run::StepStatus::Failed { .. })
-                })
-            });
-            if any_failed && !self.node_state(&run.id, &item).is_some_and(touched) {
-                continue;
-            }
-            self.drive_item(run, spec, &item).await?;
-            self.flush()?;
-        }
-        Ok(())
-    }
-
-    /// What the node state machine decides with: now, the pause holding the node (if
-    /// any), the run's spec.
-    fn env<'a>(
-        &'a self,
-        run: &'a RunView,
-        spec: &'a MaintenanceSpec,
-        paused: Option<&'a str>,
-        change_refused: Option<&'a str>,
-    ) -> Env<'a> {
-        Env {
-            now: now(),
-            paused,
-            change_refused,
-            spec,
-            run: &run.id,
-            actor: &self.options.actor,
-        }
-    }
-
-    /// The node state an item's latest checkpoint holds, if it has one.
-    fn node_state(&self, run: &RunId, item: &ItemId) -> Option<&NodeState> {
-        self.checkpoints
-            .get(&(run.clone(), item.clone()))
-            .map(|c| &c.node_state)
-    }
-
-    /// The pause that applies to this item, if any.
-    fn pause_reason(
-        &self,
-        run: &RunView,
-        spec: &MaintenanceSpec,
-        node_domain: Option<&str>,
-    ) -> Option<String> {
-        self.projection
-            .pause_for(run)
-            .or_else(|| node_domain.and_then(|d| self.projection.domain_pause(&spec.cluster, d)))
-            .map(|p| format!("{} (paused by {})", p.reason, p.by))
-    }
-
-    async fn drive_item(
-        &mut self,
-        run: &RunView,
-        spec: &MaintenanceSpec,
-        item: &ItemId,
-    ) -> Result<(), EngineError> {
-        let key = (run.id.clone(), item.clone());
-        let mut checkpoint = self.checkpoints.get(&key).cloned().unwrap_or_else(|| {
-            Checkpoint::new(NodeState::new(NodeName::from(item.as_str().to_string())))
-        });
-        let before = checkpoint.clone();
-        let node = checkpoint.node_state.node.clone();
-        let mut queue: VecDeque<Observation> = VecDeque::new();
-
-        // 0. Outcomes a dead executor recorded but never folded: feed them again (the
-        // evictions of one batch as one observation, as they were first fed).
-        for observation in self.unfolded.remove(&key).unwrap_or_default() {
-            match (queue.back_mut(), observation) {
-                (Some(Observation::Evictions(all)), Observation::Evictions(mut more)) => {
-                    all.append(&mut more)
-                }
-                (_, observation) => queue.push_back(observation),
-            }
-        }
-
-        // 1. Intents a dead executor left open: observe, settle, record the outcome.
-        let open: Vec<(IdempotencyKey, Intent)> = self
-            .projection
-            .runs
-            .get(&run.id)
-            .and_then(|r| r.items.get(item))
-            .map(|i| {
-                i.open_intents
-                    .iter()
-                    .filter_map(|(k, o)| Some((k.clone(), Intent::from_journal(&o.detail)?)))
-                    .collect()
-            })
-            .unwrap_or_default();
-        for (intent_key, intent) in open {
-            let seen = match self
-                .port
-                .observe_for_restart(&spec.cluster, &node, &what_to_observe(&intent))
-                .await
-            {
-                Ok(seen) => seen,
-                Err(error) => {
-                    tracing::warn!(%error, "cannot settle an open intent yet");
-                    if !queue.is_empty() {
-                        // Outcomes not folded yet must not end up behind a newer
-                        // checkpoint (where a restart would not replay them): keep them
-                        // for the next pass and change nothing now.
-                        self.unfolded
-                            .entry(key.clone())
-                            .or_default()
-                            .extend(queue.drain(..));
-                        return Ok(());
-                    }
-                    // Nothing is done to the node meanwhile; past the step's deadline
-                    // it is shown stuck, with why.
-                    let domain =
-                        self.node_domain(&spec.cluster, &node, &spec.budgets.failure_domain_label);
-                    let paused = self.pause_reason(run, spec, domain.as_deref());
-                    let (next, actions) = crate::model::maintenance::unsettled(
-                        &checkpoint.node_state,
-                        &self.env(run, spec, paused.as_deref(), None),
-                        &error.to_string(),
-                    );
-                    checkpoint.node_state = next;
-                    for action in actions {
-                        self.perform(run, spec, item, &mut checkpoint, action)
-                            .await?;
-                    }
-                    return self.save_checkpoint(run, spec, item, checkpoint, &before);
-                }
-            };
-            let hook_idempotent = matches!(&spec.action, crate::model::maintenance::MaintainAction::Exec(h) if h.idempotent);
-            let resolution = reconcile(&intent, &seen, hook_idempotent);
-            if matches!(resolution, crate::model::maintenance::Resolution::Unknown) {
-                return Ok(());
-            }
-            let ok = matches!(resolution, crate::model::maintenance::Resolution::Happened);
-            tracing::info!(?seen, ?resolution, run = %run.id, %item, "settled an intent left open by a previous executor");
-            let observation = Observation::Reconciled { intent, resolution };
-            // The outcome carries the observation, so a crash before the next checkpoint
-            // replays it rather than losing it.
-            let body = EventBody::Outcome {
-                intent: intent_key.clone(),
-                ok,
-                detail: serde_json::to_value(&observation).unwrap_or_default(),
-            };
-            let e = self.event(
-                &run.id,
-                Some(item),
-                &spec.cluster,
-                intent_key.outcome(),
-                body,
-            );
-            self.append(e)?;
-            queue.push_back(observation);
-        }
-
-        // 2. Operator commands not yet fed.
-        let commands = self.commands.remove(&key).unwrap_or_default();
-        for command in commands {
-            if checkpoint.consumed.is_some_and(|c| command.seq <= c) {
-                continue;
-            }
-            checkpoint.consumed = Some(command.seq);
-            queue.push_back(command.observation);
-        }
-        queue.push_back(Observation::Tick);
-
-        // 3. Run the state machine until it has nothing more to do right now.
-        let domain_label = spec.budgets.failure_domain_label.clone();
-        let domain = self.node_domain(&spec.cluster, &node, &domain_label);
-        // Asked once per item and pass: a cluster that may not be changed gets no intent
-        // (and no call) at all, rather than one refused intent per pass.
-        let change_refused = self.port.change_refused(&spec.cluster);
-        let window = self.window_wait(run, spec, item, &checkpoint.node_state)?;
-        let mut steps = 0;
-        while let Some(observation) = queue.pop_front() {
-            steps += 1;
-            if steps > 200 {
-                break; // a safety net against a livelock; the next pass continues
-            }
-            let paused = self
-                .pause_reason(run, spec, domain.as_deref())
-                .or_else(|| window.clone());
-            let (next, actions) = step(
-                checkpoint.node_state.clone(),
-                &self.env(run, spec, paused.as_deref(), change_refused.as_deref()),
-                observation,
-            );
-            checkpoint.node_state = next;
-            let mut evictions: Vec<(PodRef, Option<Duration>)> = Vec::new();
-            for action in actions {
-                if let Action::Evict { pod, grace_period } = action {
-                    evictions.push((pod, grace_period));
-                    continue;
-                }
-                match self
-                    .perform(run, spec, item, &mut checkpoint, action)
-                    .await?
-                {
-                    Some(observation) => queue.push_back(observation),
-                    None if self.lease.is_none() => return Ok(()),
-                    None => {}
-                }
-            }
-            if !evictions.is_empty() {
-                match self
-                    .evict_all(run, spec, item, &mut checkpoint, evictions)
-                    .await?
-                {
-                    Some(observation) => queue.push_back(observation),
-                    None if self.lease.is_none() => return Ok(()),
-                    None => {}
-                }
-            }
-        }
-        self.note_waiting(run, spec, item, &mut checkpoint, &before)?;
-        self.save_checkpoint(run, spec, item, checkpoint, &before)
-    }
-
-    /// Journals what the node's step now waits for (a PDB that would refuse its pods,
-    /// displaced pods that would not fit, a cluster that may not be changed) when that
-    /// changed since `before`: `maintenance show` and the console say it while the step
-    /// waits, not only once it is overdue.
-    fn note_waiting(
-        &mut self,
-        run: &RunView,
-        spec: &MaintenanceSpec,
-        item: &ItemId,
-        checkpoint: &mut Checkpoint,
-        before: &Checkpoint,
-    ) -> Result<(), EngineError> {
-        let waiting = checkpoint.node_state.waiting_on.clone();
-        if waiting.is_empty() || waiting == before.node_state.waiting_on {
-            return Ok(());
-        }
-        let step = checkpoint.node_state.step.name();
-        let key = IdempotencyKey::for_step(
-            &run.id,
-            item,
-            &step,
-            "waiting",
-            checkpoint.next_attempt(&format!("waiting/{step}")),
-        );
-        let body = EventBody::Waiting {
-            why: waiting.join("; "),
-        };
-        let e = self
-            .event(&run.id, Some(item), &spec.cluster, key, body)
-            .with_step(step);
-        self.append(e)
-    }
-
-    /// Journals the item's checkpoint when it changed since `before`, and keeps it.
-    fn save_checkpoint(
-        &mut self,
-        run: &RunView,
-        spec: &MaintenanceSpec,
-        item: &ItemId,
-        checkpoint: Checkpoint,
-        before: &Checkpoint,
-    ) -> Result<(), EngineError> {
-        if checkpoint == *before {
-            return Ok(());
-        }
-        let body = checkpoint.to_body();
-        let seq = self.projection.last_seq.map_or(0, |s| s.0);
-        let e = self.event(
-            &run.id,
-            Some(item),
-            &spec.cluster,
-            IdempotencyKey::for_item(
-                &run.id,
-                item,
-                &format!("checkpoint@{seq}/{}", now().as_nanosecond()),
-            ),
-            body,
-        );
-        self.append(e)?;
-        self.checkpoints
-            .insert((run.id.clone(), item.clone()), checkpoint);
-        Ok(())
-    }
-
-    /// The node's failure domain (its `label` value) from the live fleet view, if the
-    /// node is known there. A node without the label is in the domain `""`, as the
-    /// mass-failure guard counts it, so that a guard pause of unlabelled nodes holds them.
-    fn node_domain(&self, cluster: &ClusterId, node: &NodeName, label: &str) -> Option<String> {
-        let snapshot = self.fleet.as_ref()?.borrow().clone();
-        let live = snapshot.cluster(&cluster.0)?;
-        let view_node = live
-            .view
-            .nodes
-            .iter()
-            .find(|n| n.name.as_str() == node.as_str())?;
-        Some(
-            view_node
-                .labels
-                .get(label)
-                .map(|v| v.to_string())
-                .unwrap_or_default(),
-        )
     }
 
     /// Runs passes until `stop` turns true; then records nothing new and gives the lease

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
 
-use super::{EngineError, Executor, now};
+use super::{EngineError, Executor};
 use crate::journal::JournalStore;
 use crate::model::ledger::ClusterId;
 use crate::model::maintenance::MaintenancePort;
@@ -227,7 +227,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             .is_some_and(|r| r.status == RunStatus::Planned)
         {
             let e = NewEvent::new(
-                now(),
+                self.now(),
                 self.options.actor.clone(),
                 IdempotencyKey::for_run(run, "status/running"),
                 EventBody::RunStatusChanged {
@@ -324,7 +324,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         crate::model::rollout::apply_hold(&self.projection.pauses, cluster, refused.as_deref())
             .or_else(|| {
                 // Last: a window is a schedule, not a problem; the others say more.
-                let now = now();
+                let now = self.now();
                 let hold = self
                     .windows
                     .hold(cluster, &self.projection.window_overrides, now)?;
@@ -354,6 +354,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             &mut self.store,
             &mut self.lease,
             ttl,
+            &self.options.clock,
             self.port.applied_release(&cluster),
         )
         .await;
@@ -374,6 +375,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                     &mut self.store,
                     &mut self.lease,
                     ttl,
+                    &self.options.clock,
                     self.port.apply_release(&cluster, spec, &key),
                 )
                 .await
@@ -419,7 +421,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         why: String,
     ) -> Result<(), EngineError> {
         let note = NewEvent::new(
-            now(),
+            self.now(),
             self.options.actor.clone(),
             key.follow_up(suffix),
             EventBody::Waiting { why },
@@ -480,7 +482,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         detail: serde_json::Value,
     ) -> Result<(), EngineError> {
         let outcome = NewEvent::new(
-            now(),
+            self.now(),
             self.options.actor.clone(),
             key.outcome(),
             EventBody::Outcome {
@@ -545,6 +547,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 &mut self.store,
                 &mut self.lease,
                 ttl,
+                &self.options.clock,
                 self.port
                     .verify_release(&cluster, &runtime.spec, since.elapsed()),
             )
@@ -586,7 +589,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
         if runtime
             .evidence_at
             .is_some_and(|at| at.elapsed() < self.options.rollout.evidence_interval)
-            && !soak_awaits_evidence(state, now())
+            && !soak_awaits_evidence(state, self.now())
         {
             return None;
         }
@@ -615,6 +618,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             &mut self.store,
             &mut self.lease,
             ttl,
+            &self.options.clock,
             self.port.burn_evidence(&reached, &slo),
         )
         .await;
@@ -671,7 +675,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             let Some(feed) = frame.feeds.pop_front() else {
                 continue;
             };
-            let at = now();
+            let at = self.now();
             let before = runtime.state.clone();
             let (next, actions) = step(before.clone(), at, feed.observation.clone());
             if feed.command.is_none() && is_noise(&feed.observation, &before, &next, &actions) {
@@ -849,6 +853,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                     &mut self.store,
                     &mut self.lease,
                     ttl,
+                    &self.options.clock,
                     self.port.applied_release(&cluster),
                 )
                 .await;

@@ -13,7 +13,7 @@
 use std::time::Instant;
 
 use super::{Feed, Frame, RolloutRuntime};
-use crate::engine::executor::{EngineError, Executor, now};
+use crate::engine::executor::{EngineError, Executor};
 use crate::journal::JournalStore;
 use crate::model::ledger::ClusterId;
 use crate::model::maintenance::MaintenancePort;
@@ -56,7 +56,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             Some(shard) => format!("the executor of shard {shard}"),
             None => "an executor whose shard owns it (no shard of the ledger does)".to_string(),
         };
-        let at = now();
+        let at = self.now();
         let envelope = |key: IdempotencyKey, body: EventBody| {
             NewEvent::new(at, self.options.actor.clone(), key, body)
                 .with_run(run.clone())
@@ -146,7 +146,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
     /// Takes a parked apply back unless its owner took it first; true when taken back.
     fn withdraw(&mut self, run: &RunId, parked: &Parked) -> Result<bool, EngineError> {
         let claim = NewEvent::new(
-            now(),
+            self.now(),
             self.options.actor.clone(),
             IdempotencyKey(format!("{}/claim", parked.request)),
             EventBody::Claimed {

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
-use super::{EngineError, Executor, now};
+use super::{EngineError, Executor};
 use crate::journal::JournalStore;
 use crate::model::ledger::ClusterId;
 use crate::model::maintenance::MaintenancePort;
@@ -167,10 +167,15 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
     }
 
     fn envelope(&self, request: &Request, key: String, body: EventBody) -> NewEvent {
-        NewEvent::new(now(), self.options.actor.clone(), IdempotencyKey(key), body)
-            .with_run(request.run.clone())
-            .with_cluster(request.cluster.clone())
-            .with_item(ItemId(request.cluster.to_string()))
+        NewEvent::new(
+            self.now(),
+            self.options.actor.clone(),
+            IdempotencyKey(key),
+            body,
+        )
+        .with_run(request.run.clone())
+        .with_cluster(request.cluster.clone())
+        .with_item(ItemId(request.cluster.to_string()))
     }
 
     fn answer(&mut self, request: &Request, answer: ShardAnswer) -> Result<(), EngineError> {
@@ -257,6 +262,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             &mut self.store,
             &mut self.lease,
             ttl,
+            &self.options.clock,
             self.port.applied_release(&request.cluster),
         )
         .await;
@@ -280,6 +286,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
             &mut self.store,
             &mut self.lease,
             ttl,
+            &self.options.clock,
             self.port
                 .verify_release(&request.cluster, &spec, since.elapsed()),
         )

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::super::checkpoint::Checkpoint;
-use super::{EngineError, Executor, now};
+use super::{EngineError, Executor};
 use crate::journal::JournalStore;
 use crate::model::ledger::ClusterId;
 use crate::model::maintenance::{
@@ -184,6 +184,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     &mut self.store,
                     &mut self.lease,
                     ttl,
+                    &self.options.clock,
                     self.port.run_hook(&action),
                 )
                 .await
@@ -245,7 +246,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         let attempt = checkpoint.next_attempt(&format!("{step_name}/{label}"));
         let key = IdempotencyKey::for_step(&run.id, item, &step_name, &label, attempt);
         let event = NewEvent::new(
-            now(),
+            self.now(),
             self.options.actor.clone(),
             key.clone(),
             EventBody::Intent {
