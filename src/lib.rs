@@ -14,4 +14,6 @@ pub mod tui;
 pub mod yaml;
 
 #[cfg(test)]
+mod file_size_tests;
+#[cfg(test)]
 mod layering_tests;

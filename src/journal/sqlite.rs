@@ -5,6 +5,10 @@
 //! side effect happened is exactly what the journal exists to prevent (a lost cordon
 //! intent would make us record the node as "already cordoned" and never uncordon it).
 //! NORMAL is offered for benchmarks and throwaway journals.
+//!
+//! Over 600 lines: the whole SQLite store behind `JournalStore` (schema, appends under the
+//! fence, leases, queries, projection); its tests are shared with PostgreSQL's through the
+//! store trait. It splits by concern (leases, queries) if it grows further.
 
 use std::path::Path;
 use std::time::Duration;

@@ -3,6 +3,9 @@
 //! dialog says exactly what will happen and waits for a second `enter`. Nothing is sent
 //! before that. A refusal known in advance (read-only, `distinctApprover`) is shown
 //! instead of a form.
+//!
+//! Over 600 lines: the dialog's state, its keys and its drawing belong to one two-phase
+//! form; the per-command builders are in `tui/operator/`.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;

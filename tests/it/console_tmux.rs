@@ -3,6 +3,10 @@
 //! that the terminal is given back (alternate screen off) after quitting.
 //!
 //! `demo_walkthrough` drives `fleetdeck demo --seed 1` through every screen.
+//!
+//! Over 600 lines: every end-to-end run of the real binary in tmux shares the session
+//! helpers and the demo set-up here; each walkthrough is long because it is a person's
+//! whole story.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

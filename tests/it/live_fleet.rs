@@ -1,5 +1,8 @@
 //! The live fleet view against the simulated demo fleet, over loopback HTTP through the
 //! real kube client: statuses, identity pinning, drift and what is counted in capacity.
+//!
+//! Over 600 lines: one subject, the live view against one simulated fleet, with the fleet
+//! and sync helpers at the top shared by every case.
 
 use std::path::Path;
 use std::sync::Arc;

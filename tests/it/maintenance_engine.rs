@@ -1,6 +1,9 @@
 //! The maintenance engine against the simulated fleet, over loopback HTTP through the real
 //! kube client: a full cycle on a node, a drain blocked by a PDB that becomes a stuck step,
 //! is handed off and returned with retry, and a pause that stops new steps.
+//!
+//! Over 600 lines: one subject, the engine against the simulator on both journal backends,
+//! sharing the fixture (fleet, sync, executor) built at the top.
 
 use std::collections::HashMap;
 

@@ -6,6 +6,9 @@
 //! lease is renewed during the call), a read slower than the lease lives keeps it too, an
 //! executor that lost its lease while stalled starts no apply, and a cluster that already
 //! records the digest is not applied again.
+//!
+//! Over 600 lines: one subject, failover mid-rollout (SIGKILL, lost leases, slow calls) on
+//! both backends, sharing the workspace helpers at the top.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

@@ -3,6 +3,9 @@
 //! Audit-Id / priority-and-fairness headers; the new kinds' validation;
 //! CustomResourceDefinitions and their custom resources; scenario-declared objects.
 //! Deletion and eviction are in `sim_deletion.rs`.
+//!
+//! Over 600 lines: one subject, the simulator's API surface beyond the core kinds, with the
+//! raw-request helpers shared by every case.
 
 use crate::support::sim::{causes, eventually, raw, serve, small, tcp_client, tcp_client_as};
 use serde_json::{Value, json};

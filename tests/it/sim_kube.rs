@@ -1,4 +1,7 @@
 //! The simulator through the real kube client: in-process and over loopback TCP.
+//!
+//! Over 600 lines: one subject, the simulator through the kube client, with in-process and
+//! TCP clients built once at the top.
 
 use std::time::Duration;
 

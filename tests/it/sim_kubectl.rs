@@ -3,6 +3,9 @@
 //!
 //! Needs `kubectl` on PATH (Debian: `apt-get install -y kubernetes-client`). Without it
 //! these tests fail with that message; they never skip silently.
+//!
+//! Over 600 lines: one subject, the simulator through kubectl, sharing the kubectl runner
+//! and kubeconfig set-up at the top.
 
 use std::path::Path;
 use std::process::Stdio;

@@ -8,6 +8,9 @@
 //! Two in-process tests drive the hand-over of a rollout item between shards pass by
 //! pass: taken back when the run pauses first, and settled by a new coordinator from the
 //! owning shard's answer.
+//!
+//! Over 600 lines: one subject, sharded executors on both backends, sharing the two-shard
+//! workspace built at the top.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

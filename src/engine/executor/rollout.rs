@@ -6,8 +6,9 @@
 //! restarted, which settles applies without outcome by reading each cluster's release
 //! record, never by applying again blindly.
 //!
-//! Over 600 lines: the rollout half of the executor; it splits with the executor
-//! (lease, observation feed, apply and verify driving).
+//! Over 600 lines: the rollout half of a pass (apply, verify, soak, evidence, batches), one
+//! state per run; calls between shards are in `shard.rs` and a remote apply in
+//! `rollout_remote.rs`. Apply and verify driving split next if it grows.
 
 #[path = "rollout_remote.rs"]
 mod remote;

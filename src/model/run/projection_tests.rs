@@ -1,3 +1,6 @@
+//! Over 600 lines: one scenario per event family folded by the projection, on the shared
+//! helpers at the top.
+
 use super::*;
 use crate::model::run::NewEvent;
 
