@@ -10,28 +10,14 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::support;
-use crate::support::rollout::Workspace;
+use crate::support::rollout::{CNI_MANIFEST, Workspace, one_stage_rollout};
 use fleetdeck::journal::{Durability, JournalStore, SqliteJournal};
 use fleetdeck::model::run::{EventBody, RunStatus};
 
-const ROLLOUT: &str = r#"apiVersion: fleetdeck.dev/v1
-kind: Rollout
-release:
-  name: cni-repin-1
-  bundle: {cni: cilium-1.17.2}
-  action:
-    apply: {directory: manifests}
-  checks:
-    - nodesReady: {minRatio: 0.5}
-targets: ""
-stages:
-  - {name: all, batchSize: 3, soak: 1s, approval: auto, pick: ordered}
-budgets: {maxInFlight: 3}
-stopWhen:
-  failedClusters: 1
-"#;
+static ROLLOUT: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| one_stage_rollout("cni-repin-1", "{cni: cilium-1.17.2}", "0.5"));
 
-const MANIFESTS: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cni-settings\n  namespace: kube-system\ndata:\n  version: cilium-1.17.2\n";
+const MANIFESTS: &str = CNI_MANIFEST;
 
 /// `fleetdeck run` in the workspace, its standard error written to `run.err`.
 fn start_executor(ws: &Workspace) -> Child {
@@ -77,7 +63,7 @@ fn notes(dir: &Path) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_running_executor_takes_a_re_pin_and_carries_the_batch_through() {
-    let ws = Workspace::new("small", 81, MANIFESTS, ROLLOUT).await;
+    let ws = Workspace::new("small", 81, MANIFESTS, &ROLLOUT).await;
     let dir = ws.path().to_path_buf();
     let mut executor = start_executor(&ws);
     {

@@ -15,28 +15,14 @@ use std::time::{Duration, Instant};
 
 use crate::support::backend::{Backend, TestJournal};
 use crate::support::executor::{Executor, journal, wait};
-use crate::support::rollout::{InProcess, Live, Workspace};
+use crate::support::rollout::{InProcess, Live, Workspace, one_stage_rollout};
 use fleetdeck::engine::executor::{EngineError, ExecutorOptions};
 use fleetdeck::journal::{EventQuery, JournalError, JournalStore};
 use fleetdeck::model::rollout::Observation;
 use fleetdeck::model::run::{EventBody, RunStatus};
 
-const ROLLOUT: &str = r#"apiVersion: fleetdeck.dev/v1
-kind: Rollout
-release:
-  name: cni-failover-1
-  bundle: {cni: cilium-1.17.2}
-  action:
-    apply: {directory: manifests}
-  checks:
-    - nodesReady: {minRatio: 0.9}
-targets: ""
-stages:
-  - {name: all, batchSize: 3, soak: 1s, approval: auto, pick: ordered}
-budgets: {maxInFlight: 3}
-stopWhen:
-  failedClusters: 1
-"#;
+static ROLLOUT: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| one_stage_rollout("cni-failover-1", "{cni: cilium-1.17.2}", "0.9"));
 
 const MANIFESTS: &str = r#"apiVersion: v1
 kind: ConfigMap
@@ -114,7 +100,7 @@ impl Setup {
 }
 
 async fn a_standby_finishes_the_batch_and_no_cluster_is_applied_twice(backend: Backend) {
-    let setup = Setup::new(backend, 5, ROLLOUT).await;
+    let setup = Setup::new(backend, 5, &ROLLOUT).await;
     let path = setup.path();
     setup.start_rollout();
     // Every API call takes a while, so the kill lands while the batch is being applied.
@@ -294,7 +280,7 @@ async fn a_cluster_that_records_the_digest_is_not_applied_again_without_journal_
     backend: Backend,
 ) {
     use k8s_openapi::api::core::v1::ConfigMap;
-    let setup = Setup::new(backend, 7, ROLLOUT).await;
+    let setup = Setup::new(backend, 7, &ROLLOUT).await;
     let plan = setup.cli(&["-o", "json", "rollout", "plan", "rollout.yaml"]);
     let plan: serde_json::Value = serde_json::from_slice(&plan.stdout).expect("plan json");
     let digest = plan["digest"].as_str().expect("digest").to_string();
@@ -398,7 +384,7 @@ impl Setup {
 /// A started rollout whose first cluster answers every request in 1.5 s, longer than the
 /// executors' one-second lease lives.
 async fn started_with_a_slow_first_cluster(backend: Backend, seed: u64) -> (Setup, Live) {
-    let setup = Setup::new(backend, seed, ROLLOUT).await;
+    let setup = Setup::new(backend, seed, &ROLLOUT).await;
     let live = Live::new(&setup.ws).await;
     setup.start_rollout();
     setup
@@ -516,7 +502,7 @@ async fn halted_by_failing_applies(
     seed: u64,
     failing: usize,
 ) -> (Setup, Live, InProcess) {
-    let setup = Setup::new(backend, seed, ROLLOUT).await;
+    let setup = Setup::new(backend, seed, &ROLLOUT).await;
     let live = Live::new(&setup.ws).await;
     setup.refuse_configmaps(&setup.clusters[..failing], true);
     setup.start_rollout();
@@ -742,7 +728,7 @@ async fn a_failure_journaled_just_before_a_crash_is_folded_not_applied_again(bac
 /// verified on the others: the deployed id decides, not the journal's memory.
 async fn a_rebuilt_cluster_the_journal_says_runs_the_release_gets_it_again(backend: Backend) {
     use k8s_openapi::api::core::v1::ConfigMap;
-    let setup = Setup::new(backend, 14, ROLLOUT).await;
+    let setup = Setup::new(backend, 14, &ROLLOUT).await;
     let mut live = Live::new(&setup.ws).await;
     let mut executor = live.executor(&setup.ws, "executor-a", None);
     setup.start_rollout();

@@ -8,27 +8,13 @@ use std::time::{Duration, Instant};
 
 use crate::support;
 use crate::support::backend::Backend;
-use crate::support::rollout::{InProcess, Live, Workspace};
+use crate::support::rollout::{InProcess, Live, Workspace, one_stage_rollout};
 use fleetdeck::journal::JournalStore;
 use fleetdeck::model::run::{PauseScope, Projection, RunStatus};
 
 /// Every cluster of the fleet in one batch, no checks to wait for beyond Ready nodes.
-const ROLLOUT: &str = r#"apiVersion: fleetdeck.dev/v1
-kind: Rollout
-release:
-  name: webapp-1
-  bundle: {webapp: "1.0.0"}
-  action:
-    apply: {directory: manifests}
-  checks:
-    - nodesReady: {minRatio: 0.5}
-targets: ""
-stages:
-  - {name: all, batchSize: 3, soak: 1s, approval: auto, pick: ordered}
-budgets: {maxInFlight: 3}
-stopWhen:
-  failedClusters: 1
-"#;
+static ROLLOUT: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| one_stage_rollout("webapp-1", "{webapp: \"1.0.0\"}", "0.5"));
 
 const NAMESPACE: &str = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: webapp\n";
 const CONFIGMAP: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: webapp\ndata:\n  mode: blue\n";
@@ -80,7 +66,7 @@ metadata:
 /// The small fleet with the split release directory: `00-namespace.yaml`,
 /// `10-configmap.yaml`, `20-deployment.yaml` and `30-worker.yaml`.
 async fn split_release(backend: Backend, seed: u64) -> Workspace {
-    let ws = Workspace::on(backend, "small", seed, "", ROLLOUT).await;
+    let ws = Workspace::on(backend, "small", seed, "", &ROLLOUT).await;
     let dir = ws.path().join("manifests");
     std::fs::remove_file(dir.join("cni.yaml")).expect("rm");
     // Written in an order that is neither the path order nor the apply order.

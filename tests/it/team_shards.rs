@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use crate::support;
 use crate::support::backend::{Backend, TestJournal};
 use crate::support::executor::{Executor, journal, wait};
-use crate::support::rollout::Workspace;
+use crate::support::rollout::{CNI_MANIFEST, Workspace, one_stage_rollout};
 use fleetdeck::engine::start::{node_facts, plan, record_run};
 use fleetdeck::journal::{EventQuery, JournalStore};
 use fleetdeck::model::maintenance::read_maintenance;
@@ -27,37 +27,16 @@ use fleetdeck::model::run::{Actor, Event, EventBody, LeaseScope, RunId, RunStatu
 const EAST: &str = "region=us-east-1";
 const WEST: &str = "region=eu-west-1";
 
-const ROLLOUT: &str = r#"apiVersion: fleetdeck.dev/v1
-kind: Rollout
-release:
-  name: cni-sharded-1
-  bundle: {cni: cilium-1.17.2}
-  action:
-    apply: {directory: manifests}
-  checks:
-    - nodesReady: {minRatio: 0.5}
-targets: ""
-stages:
-  - {name: all, batchSize: 3, soak: 1s, approval: auto, pick: ordered}
-budgets: {maxInFlight: 3}
-stopWhen:
-  failedClusters: 1
-"#;
+static ROLLOUT: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| one_stage_rollout("cni-sharded-1", "{cni: cilium-1.17.2}", "0.5"));
 
-const MANIFESTS: &str = r#"apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: cni-settings
-  namespace: kube-system
-data:
-  version: cilium-1.17.2
-"#;
+const MANIFESTS: &str = CNI_MANIFEST;
 
 /// The small fleet with small-02 moved to eu-west-1 in the ledger: small-01 and
 /// small-stg-01 are the east shard's, small-02 the west shard's. The rollout's home is
 /// the east shard (small-01 comes first), so small-02's apply is handed to the west.
 async fn two_regions(backend: Backend, own_server: bool) -> Workspace {
-    let mut ws = Workspace::on(backend, "small", 21, MANIFESTS, ROLLOUT).await;
+    let mut ws = Workspace::on(backend, "small", 21, MANIFESTS, &ROLLOUT).await;
     if own_server {
         ws.journal = TestJournal::on_own_server(backend, ws.path());
     }

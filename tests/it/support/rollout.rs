@@ -19,6 +19,34 @@ use fleetdeck::k8s::rollout_kube::RolloutSettings;
 use fleetdeck::model::run::Actor;
 use fleetdeck::sim::{SimFleet, SimServer, start_on_loopback, write_kubeconfig, write_ledger};
 
+/// The CNI settings ConfigMap most rollout tests release.
+pub const CNI_MANIFEST: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cni-settings\n  namespace: kube-system\ndata:\n  version: cilium-1.17.2\n";
+
+/// A rollout file releasing `bundle` (a YAML mapping) as `name` to every cluster in one
+/// stage, three clusters at a time, auto-approved after a 1 s soak, checking that
+/// `min_ratio` of the nodes are ready and halting at the first failed cluster: the
+/// shape the engine, failover, reload and shard tests share.
+pub fn one_stage_rollout(name: &str, bundle: &str, min_ratio: &str) -> String {
+    format!(
+        r#"apiVersion: fleetdeck.dev/v1
+kind: Rollout
+release:
+  name: {name}
+  bundle: {bundle}
+  action:
+    apply: {{directory: manifests}}
+  checks:
+    - nodesReady: {{minRatio: {min_ratio}}}
+targets: ""
+stages:
+  - {{name: all, batchSize: 3, soak: 1s, approval: auto, pick: ordered}}
+budgets: {{maxInFlight: 3}}
+stopWhen:
+  failedClusters: 1
+"#
+    )
+}
+
 pub struct Workspace {
     pub dir: tempfile::TempDir,
     pub journal: TestJournal,
