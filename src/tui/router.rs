@@ -19,6 +19,7 @@ impl App {
             Route::Timeline => Some(&self.timeline_state),
             Route::Rollouts => Some(&self.rollouts_state),
             Route::Maintenance => Some(&self.maintenance_state),
+            Route::Findings => Some(&self.findings_state),
             _ => None,
         }
     }
@@ -32,6 +33,7 @@ impl App {
             Route::Timeline => self.timeline_state.handle(action, &ctx),
             Route::Rollouts => self.rollouts_state.handle(action, &ctx),
             Route::Maintenance => self.maintenance_state.handle(action, &ctx),
+            Route::Findings => self.findings_state.handle(action, &ctx),
             _ => return None,
         };
         Some(effects.map(|effects| self.apply_effects(effects)))

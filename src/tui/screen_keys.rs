@@ -61,8 +61,7 @@ pub fn on_screen_action(app: &mut App, action: Action) -> Vec<Command> {
         Route::Node(..) => node_page(app, action),
         Route::Capacity(scope) => capacity(app, scope, action),
         // Components: routed above.
-        Route::Timeline | Route::Rollouts | Route::Maintenance => acted(),
-        Route::Findings => super::findings_keys::findings(app, action),
+        Route::Timeline | Route::Rollouts | Route::Maintenance | Route::Findings => acted(),
     };
     done.unwrap_or_else(|| {
         app.message = Some(super::silent_keys::unused(app, action));

@@ -86,12 +86,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             }
         }
         Route::Capacity(scope) => screens::capacity_view::draw(app, scope, inner, buf),
-        Route::Timeline | Route::Rollouts | Route::Maintenance => {
+        Route::Timeline | Route::Rollouts | Route::Maintenance | Route::Findings => {
             if let Some(screen) = app.screen() {
                 screen.draw(inner, buf, &app.screen_context());
             }
         }
-        Route::Findings => screens::findings_view::draw(app, inner, buf),
     }
     footer(app, foot, buf);
     match &app.overlay {
