@@ -20,6 +20,7 @@ impl App {
             Route::Rollouts => Some(&self.rollouts_state),
             Route::Maintenance => Some(&self.maintenance_state),
             Route::Findings => Some(&self.findings_state),
+            Route::Ledger => Some(&self.ledger_state),
             _ => None,
         }
     }
@@ -34,6 +35,7 @@ impl App {
             Route::Rollouts => self.rollouts_state.handle(action, &ctx),
             Route::Maintenance => self.maintenance_state.handle(action, &ctx),
             Route::Findings => self.findings_state.handle(action, &ctx),
+            Route::Ledger => self.ledger_state.handle(action, &ctx),
             _ => return None,
         };
         Some(effects.map(|effects| self.apply_effects(effects)))

@@ -5,9 +5,9 @@ use super::action::Action;
 use super::app::{App, Command};
 use super::component::{is_motion, moved};
 use super::keymap::Context;
-use super::nav::{CapacityScope, Direction, Route};
+use super::nav::{CapacityScope, Route};
 use super::screens::cluster::Focus;
-use super::screens::ledger::{Grouping, LedgerRow};
+use super::screens::ledger::LedgerRow;
 use crate::model::capacity::Scenario;
 
 /// Whether `screen` does anything with a list key's `action`: help lists only those, so it
@@ -56,93 +56,20 @@ pub fn on_screen_action(app: &mut App, action: Action) -> Vec<Command> {
         });
     }
     let done = match app.nav.current().clone() {
-        Route::Ledger => ledger(app, action),
         Route::Cluster(_) => cluster(app, action),
         Route::Node(..) => node_page(app, action),
         Route::Capacity(scope) => capacity(app, scope, action),
         // Components: routed above.
-        Route::Timeline | Route::Rollouts | Route::Maintenance | Route::Findings => acted(),
+        Route::Ledger
+        | Route::Timeline
+        | Route::Rollouts
+        | Route::Maintenance
+        | Route::Findings => acted(),
     };
     done.unwrap_or_else(|| {
         app.message = Some(super::silent_keys::unused(app, action));
         Vec::new()
     })
-}
-
-fn ledger(app: &mut App, action: Action) -> Done {
-    let visible = app.ledger_state.visible(&app.rows);
-    let pos = app.ledger_state.selected_pos(&app.rows, &visible);
-    let selected = visible.get(pos).map(|i| app.rows[*i].id.clone());
-    // The table is the body's inside: the terminal less the body's two borders.
-    let table_width = app.size.0.saturating_sub(2);
-    if selected.is_none()
-        && matches!(
-            action,
-            Action::Open | Action::Mark | Action::ClusterCapacity
-        )
-    {
-        app.message = Some("no cluster is listed (the filter matches none)".into());
-        return acted();
-    }
-    if is_motion(action) {
-        let next = motion(app, pos, visible.len(), action);
-        app.ledger_state.selected = visible.get(next).map(|i| app.rows[*i].id.clone());
-        return acted();
-    }
-    let state = &mut app.ledger_state;
-    match action {
-        Action::Open => {
-            if let Some(id) = selected {
-                state.selected = Some(id.clone());
-                app.open_cluster(&id, None);
-            }
-        }
-        Action::Mark => {
-            if let Some(id) = selected {
-                if !state.marks.remove(&id) {
-                    state.marks.insert(id);
-                }
-                let pos = moved(pos, visible.len(), Action::Down, 1);
-                state.selected = visible.get(pos).map(|i| app.rows[*i].id.clone());
-            }
-        }
-        Action::ClearMarks if state.marks.is_empty() => {
-            app.message = Some("no cluster is marked".into());
-        }
-        Action::ClearMarks => state.marks.clear(),
-        Action::SortNext | Action::SortPrev => {
-            let shown = super::screens::ledger_view::visible_columns(&app.rows, table_width);
-            let direction = if action == Action::SortNext {
-                Direction::Forward
-            } else {
-                Direction::Back
-            };
-            state.sort = state.sort.step(direction, &shown);
-            state.ascending = true;
-        }
-        Action::SortReverse => state.ascending = !state.ascending,
-        Action::GroupRegion => {
-            state.grouping = if state.grouping == Grouping::Region {
-                Grouping::None
-            } else {
-                Grouping::Region
-            };
-        }
-        Action::GroupEnv => {
-            state.grouping = if state.grouping == Grouping::Env {
-                Grouping::None
-            } else {
-                Grouping::Env
-            };
-        }
-        Action::ClusterCapacity => {
-            if let Some(id) = selected {
-                app.go_capacity(CapacityScope::Cluster(id), false);
-            }
-        }
-        _ => return None,
-    }
-    acted()
 }
 
 fn cluster(app: &mut App, action: Action) -> Done {

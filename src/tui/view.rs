@@ -78,7 +78,6 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     ));
     let inner = canvas::panel(buf, body, Borders::ALL, border, Some(&title));
     match app.nav.current() {
-        Route::Ledger => screens::ledger_view::draw(app, inner, buf),
         Route::Cluster(id) => screens::cluster_view::draw(app, id, inner, buf),
         Route::Node(..) => {
             if let Some(state) = &app.node_state {
@@ -86,7 +85,11 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             }
         }
         Route::Capacity(scope) => screens::capacity_view::draw(app, scope, inner, buf),
-        Route::Timeline | Route::Rollouts | Route::Maintenance | Route::Findings => {
+        Route::Ledger
+        | Route::Timeline
+        | Route::Rollouts
+        | Route::Maintenance
+        | Route::Findings => {
             if let Some(screen) = app.screen() {
                 screen.draw(inner, buf, &app.screen_context());
             }
