@@ -545,7 +545,10 @@ impl App {
                     ));
                 }
             }
-            Route::Capacity(_) => self.refresh_report(),
+            Route::Capacity(scope) => {
+                self.capacity_state.scope = scope;
+                self.refresh_report();
+            }
             Route::Ledger
             | Route::Rollouts
             | Route::Maintenance

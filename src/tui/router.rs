@@ -21,6 +21,7 @@ impl App {
             Route::Maintenance => Some(&self.maintenance_state),
             Route::Findings => Some(&self.findings_state),
             Route::Ledger => Some(&self.ledger_state),
+            Route::Capacity(_) => Some(&self.capacity_state),
             _ => None,
         }
     }
@@ -36,6 +37,7 @@ impl App {
             Route::Maintenance => self.maintenance_state.handle(action, &ctx),
             Route::Findings => self.findings_state.handle(action, &ctx),
             Route::Ledger => self.ledger_state.handle(action, &ctx),
+            Route::Capacity(_) => self.capacity_state.handle(action, &ctx),
             _ => return None,
         };
         Some(effects.map(|effects| self.apply_effects(effects)))

@@ -7,8 +7,6 @@ use super::component::{is_motion, moved};
 use super::keymap::Context;
 use super::nav::{CapacityScope, Route};
 use super::screens::cluster::Focus;
-use super::screens::ledger::LedgerRow;
-use crate::model::capacity::Scenario;
 
 /// Whether `screen` does anything with a list key's `action`: help lists only those, so it
 /// never promises a key that does nothing where it is read.
@@ -58,9 +56,9 @@ pub fn on_screen_action(app: &mut App, action: Action) -> Vec<Command> {
     let done = match app.nav.current().clone() {
         Route::Cluster(_) => cluster(app, action),
         Route::Node(..) => node_page(app, action),
-        Route::Capacity(scope) => capacity(app, scope, action),
         // Components: routed above.
         Route::Ledger
+        | Route::Capacity(_)
         | Route::Timeline
         | Route::Rollouts
         | Route::Maintenance
@@ -218,160 +216,6 @@ fn node_list(app: &mut App, action: Action) -> Done {
             }
         }
         _ => return None,
-    }
-    acted()
-}
-
-/// Usable cluster rows of the capacity fleet list, in ledger order, filtered.
-pub fn capacity_rows(app: &App) -> Vec<&LedgerRow> {
-    let filter = &app.capacity_state.filter;
-    app.rows.iter().filter(|r| filter.matches(*r)).collect()
-}
-
-/// On the fleet list, `w` shows the selected cluster losing its worst failure domain: the
-/// one whose loss strands the most pods (the first of them in domain order).
-fn what_if_worst_domain(app: &mut App, id: &str) {
-    let worst = app.capacity_state.report.as_ref().and_then(|r| {
-        r.report
-            .n_minus_one
-            .per_domain
-            .iter()
-            .rev()
-            .max_by_key(|loss| loss.unplaced_pods())
-            .map(|loss| loss.scenario.clone())
-    });
-    match worst {
-        Some(scenario) => app.what_if(id, scenario),
-        None => {
-            app.message = Some(format!(
-                "{id}: no failure domain to lose (or no usable data)"
-            ))
-        }
-    }
-}
-
-fn capacity(app: &mut App, scope: CapacityScope, action: Action) -> Done {
-    let nothing_to_clear =
-        app.capacity_state.what_if.is_none() && app.capacity_state.cluster_loss.is_none();
-    if action == Action::WhatIfClear && nothing_to_clear {
-        app.message = Some("no what-if is shown: nothing to clear".into());
-        return acted();
-    }
-    match scope {
-        CapacityScope::Fleet => {
-            let rows = capacity_rows(app);
-            let pos = app
-                .capacity_state
-                .fleet_selected
-                .as_ref()
-                .and_then(|s| rows.iter().position(|r| r.id == *s))
-                .unwrap_or(0);
-            let selected = rows.get(pos).map(|r| r.id.clone());
-            if selected.is_none() && !is_motion(action) && action != Action::WhatIfClear {
-                app.message = Some("no cluster is listed (the filter matches none)".into());
-                return acted();
-            }
-            match action {
-                a if is_motion(a) => {
-                    let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
-                    let next = motion(app, pos, ids.len(), a);
-                    app.capacity_state.fleet_selected = ids.get(next).cloned();
-                }
-                Action::Open | Action::ClusterCapacity => {
-                    if let Some(id) = selected {
-                        app.capacity_state.fleet_selected = Some(id.clone());
-                        app.capacity_state.domain_selected = 0;
-                        app.go_capacity(CapacityScope::Cluster(id), false);
-                    }
-                }
-                Action::WhatIfLose => {
-                    if let Some(id) = selected {
-                        app.capacity_state.fleet_selected = Some(id.clone());
-                        app.capacity_state.domain_selected = 0;
-                        app.go_capacity(CapacityScope::Cluster(id.clone()), false);
-                        what_if_worst_domain(app, &id);
-                    }
-                }
-                Action::WhatIfCluster => {
-                    if let Some(id) = selected {
-                        app.capacity_state.fleet_selected = Some(id.clone());
-                        app.what_if_cluster(&id);
-                    }
-                }
-                Action::WhatIfClear => app.capacity_state.clear_what_ifs(),
-                _ => return None,
-            }
-        }
-        CapacityScope::Cluster(id) => {
-            let domains: Vec<_> = app
-                .capacity_state
-                .report
-                .as_ref()
-                .map(|r| r.report.domains.iter().map(|d| d.domain.clone()).collect())
-                .unwrap_or_default();
-            let pos = app
-                .capacity_state
-                .domain_selected
-                .min(domains.len().saturating_sub(1));
-            match action {
-                a if is_motion(a) => {
-                    app.capacity_state.domain_selected = motion(app, pos, domains.len(), a)
-                }
-                Action::WhatIfLose | Action::Open if domains.is_empty() => {
-                    // No report, no domains: say why rather than do nothing.
-                    let status = app.snapshot.cluster(&id).map(|c| c.status);
-                    app.message = Some(format!(
-                        "no failure domain to show on {id}: its data is {} and cannot be trusted (L still asks its siblings)",
-                        super::screens::ledger::status_label(status)
-                    ));
-                }
-                Action::Open => {
-                    if let Some(Some(domain)) = domains.get(pos) {
-                        app.capacity_state.node_selected = 0;
-                        app.go_capacity(CapacityScope::Domain(id, domain.clone()), false);
-                    }
-                }
-                Action::WhatIfLose => {
-                    if let Some(Some(domain)) = domains.get(pos) {
-                        let key = app.config.capacity.failure_domain_key.clone();
-                        app.what_if(
-                            &id,
-                            Scenario::LoseFailureDomain {
-                                key,
-                                value: domain.clone(),
-                            },
-                        );
-                    }
-                }
-                Action::WhatIfCluster => app.what_if_cluster(&id),
-                Action::WhatIfClear => app.capacity_state.clear_what_ifs(),
-                _ => return None,
-            }
-        }
-        CapacityScope::Domain(id, domain) => {
-            let count = app.data.cluster(&id).map_or(0, |f| {
-                f.nodes
-                    .iter()
-                    .filter(|n| n.zone.as_deref() == Some(&*domain))
-                    .count()
-            });
-            match action {
-                a if is_motion(a) => {
-                    let pos = app
-                        .capacity_state
-                        .node_selected
-                        .min(count.saturating_sub(1));
-                    app.capacity_state.node_selected = motion(app, pos, count, a);
-                }
-                Action::WhatIfLose => {
-                    let key = app.config.capacity.failure_domain_key.clone();
-                    app.what_if(&id, Scenario::LoseFailureDomain { key, value: domain });
-                }
-                Action::WhatIfCluster => app.what_if_cluster(&id),
-                Action::WhatIfClear => app.capacity_state.clear_what_ifs(),
-                _ => return None,
-            }
-        }
     }
     acted()
 }

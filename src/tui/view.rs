@@ -84,8 +84,8 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                 screens::node_view::draw(app, state, inner, buf);
             }
         }
-        Route::Capacity(scope) => screens::capacity_view::draw(app, scope, inner, buf),
         Route::Ledger
+        | Route::Capacity(_)
         | Route::Timeline
         | Route::Rollouts
         | Route::Maintenance
