@@ -22,6 +22,7 @@ impl App {
             Route::Findings => Some(&self.findings_state),
             Route::Ledger => Some(&self.ledger_state),
             Route::Capacity(_) => Some(&self.capacity_state),
+            Route::Node(..) => self.node_state.as_ref().map(|s| s as &dyn Screen),
             _ => None,
         }
     }
@@ -38,6 +39,10 @@ impl App {
             Route::Findings => self.findings_state.handle(action, &ctx),
             Route::Ledger => self.ledger_state.handle(action, &ctx),
             Route::Capacity(_) => self.capacity_state.handle(action, &ctx),
+            Route::Node(..) => match self.node_state.as_mut() {
+                Some(state) => state.handle(action, &ctx),
+                None => Some(Vec::new()),
+            },
             _ => return None,
         };
         Some(effects.map(|effects| self.apply_effects(effects)))

@@ -55,9 +55,9 @@ pub fn on_screen_action(app: &mut App, action: Action) -> Vec<Command> {
     }
     let done = match app.nav.current().clone() {
         Route::Cluster(_) => cluster(app, action),
-        Route::Node(..) => node_page(app, action),
         // Components: routed above.
         Route::Ledger
+        | Route::Node(..)
         | Route::Capacity(_)
         | Route::Timeline
         | Route::Rollouts
@@ -91,42 +91,6 @@ fn cluster(app: &mut App, action: Action) -> Done {
         _ => return node_list(app, action),
     }
     acted()
-}
-
-/// The node page: motion in its pod list, and the drill-down's node keys on its node.
-fn node_page(app: &mut App, action: Action) -> Done {
-    match action {
-        Action::WhatIfLose => app.what_if_nodes(false),
-        Action::WhatIfBatch => app.what_if_nodes(true),
-        Action::StartMaintenance => return Some(super::operator::start_maintenance(app)),
-        Action::ClusterCapacity => {
-            if let Some(state) = &app.node_state {
-                let id = state.cluster.clone();
-                app.go_capacity(CapacityScope::Cluster(id), false);
-            }
-        }
-        a if is_motion(a) => pod_motion(app, a),
-        _ => return None,
-    }
-    acted()
-}
-
-fn pod_motion(app: &mut App, action: Action) {
-    let Some(state) = app.node_state.as_ref() else {
-        return;
-    };
-    let rows = app.data.cluster(&state.cluster).map_or(0, |f| {
-        super::screens::node::pods_on(&f.view, &state.node).count()
-    });
-    let next = motion(
-        app,
-        state.selected.min(rows.saturating_sub(1)),
-        rows,
-        action,
-    );
-    if let Some(state) = app.node_state.as_mut() {
-        state.selected = next;
-    }
 }
 
 /// Motion and marks in the drill-down's node list (or its PDB list, when focused, where

@@ -79,12 +79,8 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     let inner = canvas::panel(buf, body, Borders::ALL, border, Some(&title));
     match app.nav.current() {
         Route::Cluster(id) => screens::cluster_view::draw(app, id, inner, buf),
-        Route::Node(..) => {
-            if let Some(state) = &app.node_state {
-                screens::node_view::draw(app, state, inner, buf);
-            }
-        }
         Route::Ledger
+        | Route::Node(..)
         | Route::Capacity(_)
         | Route::Timeline
         | Route::Rollouts

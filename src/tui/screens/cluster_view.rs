@@ -14,6 +14,7 @@ use crate::model::fleet::{Readiness, Schedulability};
 use crate::model::live::{ClusterStatus, IdentityVerdict};
 use crate::tui::app::App;
 use crate::tui::canvas;
+use crate::tui::component::Context;
 use crate::tui::format::{counted, fit};
 use crate::tui::header::status_slot;
 use crate::tui::theme::Slot;
@@ -243,7 +244,8 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         let node = &facts.view.nodes[i];
         let f = &facts.nodes[i];
         let marked = state.marks.contains(&node.name.0);
-        let ok_or = |good: bool, bad: Slot| judged(app, usable, good, bad);
+        let ctx = app.screen_context();
+        let ok_or = |good: bool, bad: Slot| judged(&ctx, usable, good, bad);
         let health = super::cluster::counts_as_capacity(usable, &f.health);
         let cells = vec![
             (
@@ -385,8 +387,8 @@ pub(super) fn panel_line(buf: &mut Buffer, inner: Rect, row: u16, line: &Line<'_
 }
 
 /// A judgement's colour: unknown without fresh data, else good or `bad`.
-pub(super) fn judged(app: &App, usable: bool, good: bool, bad: Slot) -> Style {
-    let t = &app.config.theme;
+pub(super) fn judged(ctx: &Context, usable: bool, good: bool, bad: Slot) -> Style {
+    let t = &ctx.config.theme;
     if !usable {
         t.style(Slot::Unknown)
     } else if good {
