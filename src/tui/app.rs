@@ -486,7 +486,7 @@ impl App {
             Action::ScreenFindings => self.nav.reset(Route::Findings),
             Action::PauseAll => super::operator::pause_all(self),
             Action::Handover => self.open_handover(None),
-            _ => return super::screen_keys::on_screen_action(self, action),
+            _ => return self.on_screen_action(action),
         }
         if before.as_deref() == Some(self.nav.crumbs()) {
             self.message = Some(format!("already on the {}", self.nav.current().crumb()));

@@ -201,3 +201,18 @@ pub fn stopped(action: Action, rows: usize) -> String {
         _ => "already on the last row".into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn motion_stays_in_bounds() {
+        assert_eq!(moved(0, 5, Action::Up, 3), 0);
+        assert_eq!(moved(4, 5, Action::Down, 3), 4);
+        assert_eq!(moved(1, 5, Action::PageDown, 3), 4);
+        assert_eq!(moved(4, 5, Action::PageUp, 3), 1);
+        assert_eq!(moved(2, 5, Action::Bottom, 3), 4);
+        assert_eq!(moved(2, 0, Action::Down, 3), 0);
+    }
+}

@@ -77,19 +77,8 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         theme.style(Slot::Title),
     ));
     let inner = canvas::panel(buf, body, Borders::ALL, border, Some(&title));
-    match app.nav.current() {
-        Route::Cluster(id) => screens::cluster_view::draw(app, id, inner, buf),
-        Route::Ledger
-        | Route::Node(..)
-        | Route::Capacity(_)
-        | Route::Timeline
-        | Route::Rollouts
-        | Route::Maintenance
-        | Route::Findings => {
-            if let Some(screen) = app.screen() {
-                screen.draw(inner, buf, &app.screen_context());
-            }
-        }
+    if let Some(screen) = app.screen() {
+        screen.draw(inner, buf, &app.screen_context());
     }
     footer(app, foot, buf);
     match &app.overlay {
