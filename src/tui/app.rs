@@ -1,9 +1,8 @@
-//! The console's state and its reducer: `update(msg) -> Vec<Command>`. Everything the
-//! screens decide happens here or in the pure screen modules; drawing only reads.
-//!
-//! Over 600 lines: this reducer still holds every screen's state, the capacity what-if,
-//! filter editing and the palette. It shrinks as each screen becomes a component that
-//! owns its state and handles its own actions; `App` keeps only what is global.
+//! The console's state and its reducer: `update(msg) -> Vec<Command>`. `App` holds what
+//! is global (configuration, the fleet and its facts, the journal's activity, where the
+//! operator is, overlays, the footer) and the state of each screen, which it routes to:
+//! what a key does on a screen is decided by that screen's component (`component.rs`,
+//! `router.rs`); drawing only reads.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -20,7 +19,7 @@ use super::keymap::{Context, KeyChord};
 use super::nav::{CapacityScope, Direction, Nav, Route};
 use super::palette::Candidates;
 use super::screens::capacity::CapacityState;
-use super::screens::cluster::{ClusterState, Focus};
+use super::screens::cluster::ClusterState;
 use super::screens::ledger::{LedgerRow, LedgerState, build_rows};
 use super::screens::maintenance::MaintenanceState;
 use super::screens::rollouts::RolloutsState;
@@ -575,13 +574,6 @@ impl App {
             self.nav.push(Route::Capacity(scope));
         }
         self.enter_route();
-    }
-
-    /// Whether the drill-down's focus is on the PDB panel.
-    pub fn pdb_focus(&self) -> bool {
-        self.cluster_state
-            .as_ref()
-            .is_some_and(|s| s.focus == Focus::Pdbs)
     }
 }
 

@@ -1,6 +1,8 @@
 //! Screens as components: each screen owns its state and answers two questions, what an
 //! action does there ([`Screen::handle`]) and how it looks ([`Screen::draw`]), reading the
-//! console's global state through a [`Context`] and never through `App`.
+//! console's global state through a [`Context`] and never through `App`. Every screen is
+//! one: the ledger, the cluster drill-down, the node page, capacity (at each scope),
+//! rollouts, maintenance, the timeline and findings; `router.rs` routes to them.
 //!
 //! Why this shape: `App` used to own every screen's state and every key handler took
 //! `&mut App`, so a screen could change anything and every screen module imported the

@@ -83,10 +83,15 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     footer(app, foot, buf);
     match &app.overlay {
         Some(Overlay::Help { scroll }) => help::draw(app, *scroll, body, buf),
-        Some(Overlay::Palette(state)) => screens::palette_view::draw(app, state, body, buf),
+        Some(Overlay::Palette(state)) => {
+            let ctx = app.screen_context();
+            screens::palette_view::draw(state, &app.candidates, &ctx, body, buf);
+        }
         Some(Overlay::Dialog(dialog)) => dialog_view::draw(app, dialog, body, buf),
         Some(Overlay::Handover) => handover::draw(app, &app.handover, body, buf),
-        Some(Overlay::PdbPods(state)) => screens::pdb_pods::draw(app, state, body, buf),
+        Some(Overlay::PdbPods(state)) => {
+            screens::pdb_pods::draw(state, &app.screen_context(), body, buf);
+        }
         None => {}
     }
 }
