@@ -1,9 +1,8 @@
-//! The console's state and its reducer: `update(msg) -> Vec<Command>`. Everything the
-//! screens decide happens here or in the pure screen modules; drawing only reads.
-//!
-//! Over 600 lines: this reducer still holds every screen's state, the capacity what-if,
-//! filter editing and the palette. It shrinks as each screen becomes a component that
-//! owns its state and handles its own actions; `App` keeps only what is global.
+//! The console's state and its reducer: `update(msg) -> Vec<Command>`. `App` holds what
+//! is global (configuration, the fleet and its facts, the journal's activity, where the
+//! operator is, overlays, the footer) and the state of each screen, which it routes to:
+//! what a key does on a screen is decided by that screen's component (`component.rs`,
+//! `router.rs`); drawing only reads.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -20,7 +19,7 @@ use super::keymap::{Context, KeyChord};
 use super::nav::{CapacityScope, Direction, Nav, Route};
 use super::palette::Candidates;
 use super::screens::capacity::CapacityState;
-use super::screens::cluster::{ClusterState, Focus};
+use super::screens::cluster::ClusterState;
 use super::screens::ledger::{LedgerRow, LedgerState, build_rows};
 use super::screens::maintenance::MaintenanceState;
 use super::screens::rollouts::RolloutsState;
@@ -486,7 +485,7 @@ impl App {
             Action::ScreenFindings => self.nav.reset(Route::Findings),
             Action::PauseAll => super::operator::pause_all(self),
             Action::Handover => self.open_handover(None),
-            _ => return super::screen_keys::on_screen_action(self, action),
+            _ => return self.on_screen_action(action),
         }
         if before.as_deref() == Some(self.nav.crumbs()) {
             self.message = Some(format!("already on the {}", self.nav.current().crumb()));
@@ -545,7 +544,10 @@ impl App {
                     ));
                 }
             }
-            Route::Capacity(_) => self.refresh_report(),
+            Route::Capacity(scope) => {
+                self.capacity_state.scope = scope;
+                self.refresh_report();
+            }
             Route::Ledger
             | Route::Rollouts
             | Route::Maintenance
@@ -572,13 +574,6 @@ impl App {
             self.nav.push(Route::Capacity(scope));
         }
         self.enter_route();
-    }
-
-    /// Whether the drill-down's focus is on the PDB panel.
-    pub fn pdb_focus(&self) -> bool {
-        self.cluster_state
-            .as_ref()
-            .is_some_and(|s| s.focus == Focus::Pdbs)
     }
 }
 

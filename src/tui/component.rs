@@ -1,6 +1,8 @@
 //! Screens as components: each screen owns its state and answers two questions, what an
 //! action does there ([`Screen::handle`]) and how it looks ([`Screen::draw`]), reading the
-//! console's global state through a [`Context`] and never through `App`.
+//! console's global state through a [`Context`] and never through `App`. Every screen is
+//! one: the ledger, the cluster drill-down, the node page, capacity (at each scope),
+//! rollouts, maintenance, the timeline and findings; `router.rs` routes to them.
 //!
 //! Why this shape: `App` used to own every screen's state and every key handler took
 //! `&mut App`, so a screen could change anything and every screen module imported the
@@ -199,5 +201,20 @@ pub fn stopped(action: Action, rows: usize) -> String {
     match action {
         Action::Up | Action::PageUp | Action::Top => "already on the first row".into(),
         _ => "already on the last row".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn motion_stays_in_bounds() {
+        assert_eq!(moved(0, 5, Action::Up, 3), 0);
+        assert_eq!(moved(4, 5, Action::Down, 3), 4);
+        assert_eq!(moved(1, 5, Action::PageDown, 3), 4);
+        assert_eq!(moved(4, 5, Action::PageUp, 3), 1);
+        assert_eq!(moved(2, 5, Action::Bottom, 3), 4);
+        assert_eq!(moved(2, 0, Action::Down, 3), 0);
     }
 }

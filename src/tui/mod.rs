@@ -18,7 +18,6 @@ mod file_input;
 mod filter;
 mod filter_edit;
 mod findings_data;
-mod findings_keys;
 mod fleet_data;
 mod format;
 mod handover;

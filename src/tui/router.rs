@@ -1,6 +1,7 @@
-//! Routing to the screens that are components ([`Screen`]): handing the current one its
-//! actions with a [`Context`] of the console's global state, and applying the effects it
-//! returns. Screens not yet components are handled in `screen_keys.rs`.
+//! Routing to the screens, every one a component ([`Screen`]): handing the current one
+//! its actions with a [`Context`] of the console's global state, and applying the effects
+//! it returns. `App` keeps each screen's state and knows which one the current place
+//! shows; what a key does on a screen is the screen's own business.
 
 use super::action::Action;
 use super::app::{App, Command, screen_context};
@@ -13,28 +14,49 @@ impl App {
         screen_context!(self)
     }
 
-    /// The current screen as a component; `None` while it is not one yet.
+    /// The current screen as a component; `None` only while the drill-down's or the node
+    /// page's state is not there yet (the route sets it up on entering).
     pub fn screen(&self) -> Option<&dyn Screen> {
         match self.nav.current() {
-            Route::Timeline => Some(&self.timeline_state),
+            Route::Ledger => Some(&self.ledger_state),
+            Route::Cluster(_) => self.cluster_state.as_ref().map(|s| s as &dyn Screen),
+            Route::Node(..) => self.node_state.as_ref().map(|s| s as &dyn Screen),
+            Route::Capacity(_) => Some(&self.capacity_state),
             Route::Rollouts => Some(&self.rollouts_state),
             Route::Maintenance => Some(&self.maintenance_state),
-            _ => None,
+            Route::Timeline => Some(&self.timeline_state),
+            Route::Findings => Some(&self.findings_state),
         }
     }
 
-    /// Hands `action` to the current screen's component and applies what it returns:
-    /// `Some(answer)` when the current screen is a component (the answer is `None` when it
-    /// does not use the action), `None` when it is not one yet.
-    pub(super) fn route(&mut self, action: Action) -> Option<Option<Vec<Command>>> {
+    /// Hands `action` to the current screen's component and applies what it returns; what
+    /// to send. An action the screen does not use says so rather than doing nothing
+    /// silently.
+    pub(super) fn on_screen_action(&mut self, action: Action) -> Vec<Command> {
         let ctx = screen_context!(self);
         let effects = match self.nav.current() {
-            Route::Timeline => self.timeline_state.handle(action, &ctx),
+            Route::Ledger => self.ledger_state.handle(action, &ctx),
+            Route::Cluster(_) => match self.cluster_state.as_mut() {
+                Some(state) => state.handle(action, &ctx),
+                None => Some(Vec::new()),
+            },
+            Route::Node(..) => match self.node_state.as_mut() {
+                Some(state) => state.handle(action, &ctx),
+                None => Some(Vec::new()),
+            },
+            Route::Capacity(_) => self.capacity_state.handle(action, &ctx),
             Route::Rollouts => self.rollouts_state.handle(action, &ctx),
             Route::Maintenance => self.maintenance_state.handle(action, &ctx),
-            _ => return None,
+            Route::Timeline => self.timeline_state.handle(action, &ctx),
+            Route::Findings => self.findings_state.handle(action, &ctx),
         };
-        Some(effects.map(|effects| self.apply_effects(effects)))
+        match effects {
+            Some(effects) => self.apply_effects(effects),
+            None => {
+                self.message = Some(super::silent_keys::unused(self, action));
+                Vec::new()
+            }
+        }
     }
 
     /// Applies a screen's effects in order; the commands for the event loop.

@@ -77,29 +77,21 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         theme.style(Slot::Title),
     ));
     let inner = canvas::panel(buf, body, Borders::ALL, border, Some(&title));
-    match app.nav.current() {
-        Route::Ledger => screens::ledger_view::draw(app, inner, buf),
-        Route::Cluster(id) => screens::cluster_view::draw(app, id, inner, buf),
-        Route::Node(..) => {
-            if let Some(state) = &app.node_state {
-                screens::node_view::draw(app, state, inner, buf);
-            }
-        }
-        Route::Capacity(scope) => screens::capacity_view::draw(app, scope, inner, buf),
-        Route::Timeline | Route::Rollouts | Route::Maintenance => {
-            if let Some(screen) = app.screen() {
-                screen.draw(inner, buf, &app.screen_context());
-            }
-        }
-        Route::Findings => screens::findings_view::draw(app, inner, buf),
+    if let Some(screen) = app.screen() {
+        screen.draw(inner, buf, &app.screen_context());
     }
     footer(app, foot, buf);
     match &app.overlay {
         Some(Overlay::Help { scroll }) => help::draw(app, *scroll, body, buf),
-        Some(Overlay::Palette(state)) => screens::palette_view::draw(app, state, body, buf),
+        Some(Overlay::Palette(state)) => {
+            let ctx = app.screen_context();
+            screens::palette_view::draw(state, &app.candidates, &ctx, body, buf);
+        }
         Some(Overlay::Dialog(dialog)) => dialog_view::draw(app, dialog, body, buf),
         Some(Overlay::Handover) => handover::draw(app, &app.handover, body, buf),
-        Some(Overlay::PdbPods(state)) => screens::pdb_pods::draw(app, state, body, buf),
+        Some(Overlay::PdbPods(state)) => {
+            screens::pdb_pods::draw(state, &app.screen_context(), body, buf);
+        }
         None => {}
     }
 }

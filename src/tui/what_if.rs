@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::app::App;
 use super::nav::{CapacityScope, Route};
-use super::screens::capacity::{node_names, report_for, run_cluster_loss, run_what_if};
+use super::screens::capacity::{node_names, run_cluster_loss, run_what_if};
 use crate::model::capacity::Scenario;
 
 impl App {
@@ -54,23 +54,12 @@ impl App {
             }
             _ => return,
         };
-        let Some(live) = self
-            .snapshot
-            .cluster(&id)
-            .filter(|c| c.status.data_usable())
-        else {
-            self.capacity_state.report = None;
-            return;
-        };
-        let held = self.activity.journal.holds.of(&live.view.id);
-        let fresh = self
-            .capacity_state
-            .report
-            .as_ref()
-            .is_some_and(|r| Arc::ptr_eq(&r.view, &live.view) && r.held == *held);
-        if !fresh {
-            self.capacity_state.report = Some(report_for(&live.view, &self.config.capacity, held));
-        }
+        self.capacity_state.refresh_report(
+            &id,
+            &self.snapshot,
+            &self.activity.journal.holds,
+            &self.config.capacity,
+        );
     }
 
     /// Asks the shown cluster loss again on a newer snapshot or new maintenance holds.

@@ -7,19 +7,18 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::Line;
 
-use super::capacity::{FleetTotals, fleet_totals};
+use super::capacity::{CapacityState, FleetTotals, fleet_totals};
 use super::capacity_view::dimension_lines;
 use super::table::{Col, fit_columns, header, row, scroll_offset};
 use crate::model::fleet::Dimension;
-use crate::tui::app::App;
 use crate::tui::canvas;
+use crate::tui::component::Context;
 use crate::tui::format::{bar, count, percent};
 use crate::tui::header::status_slot;
-use crate::tui::screen_keys::capacity_rows;
 use crate::tui::theme::Slot;
 
-fn not_counted_line(app: &App, totals: &FleetTotals) -> Line<'static> {
-    let t = &app.config.theme;
+fn not_counted_line(ctx: &Context, totals: &FleetTotals) -> Line<'static> {
+    let t = &ctx.config.theme;
     if totals.not_counted.is_empty() {
         return Line::styled(
             format!(" all {} clusters counted", totals.counted),
@@ -73,9 +72,9 @@ const FLEET_COLS: [Col; 7] = [
 ];
 
 /// Draws the fleet capacity screen into `area`.
-pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
-    let totals = fleet_totals(&app.snapshot, &app.data);
+pub fn draw(state: &CapacityState, ctx: &Context, area: Rect, buf: &mut Buffer) {
+    let t = &ctx.config.theme;
+    let totals = fleet_totals(ctx.snapshot, ctx.data);
     let mut lines = vec![Line::styled(
         format!(
             " Fleet · {} GPUs free of {}",
@@ -85,14 +84,14 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         t.style(Slot::Title),
     )];
     lines.extend(dimension_lines(
-        app,
+        ctx,
         &totals.allocatable,
         &totals.used,
         None,
         area.width,
     ));
-    lines.push(not_counted_line(app, &totals));
-    let rows = capacity_rows(app);
+    lines.push(not_counted_line(ctx, &totals));
+    let rows = state.fleet_rows(ctx.rows);
     // The totals keep at most half the page: the list below is what is looked through.
     let lines = canvas::wrap_all(&lines, area.width);
     let top_h = (lines.len() as u16).min(area.height / 2);
@@ -101,8 +100,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     if list.height < 3 {
         return;
     }
-    let pos = app
-        .capacity_state
+    let pos = state
         .fleet_selected
         .as_ref()
         .and_then(|s| rows.iter().position(|r| r.id == *s))
@@ -149,7 +147,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         } else {
             Style::new()
         };
-        let facts = app.data.cluster(&r.id).filter(|_| r.usable());
+        let facts = ctx.data.cluster(&r.id).filter(|_| r.usable());
         let unknown = ("?".to_owned(), t.style(Slot::Unknown));
         let used = |d: Dimension| match facts {
             Some(f) => {

@@ -10,20 +10,20 @@ use super::capacity::{ClusterLossView, WhatIfView};
 use super::capacity_view::{DIMS, boxed, dim_name};
 use crate::model::capacity::format_amount;
 use crate::tui::action::Action;
-use crate::tui::app::App;
 use crate::tui::canvas;
+use crate::tui::component::Context;
 use crate::tui::format::{bar, fit_middle};
 use crate::tui::theme::Slot;
 use unicode_width::UnicodeWidthStr;
 
 pub(super) fn gpu_panel(
-    app: &App,
+    ctx: &Context,
     report: &crate::model::capacity::ClusterReport,
     area: Rect,
     buf: &mut Buffer,
 ) {
-    let t = &app.config.theme;
-    let inner = boxed(app, &["GPU shape".into()], area, buf);
+    let t = &ctx.config.theme;
+    let inner = boxed(ctx, &["GPU shape".into()], area, buf);
     let g = &report.gpu;
     let mut lines = vec![Line::raw(format!(
         " {} of {} GPUs free · largest gang {}",
@@ -126,15 +126,15 @@ pub(super) fn cut_with_more(
     lines
 }
 
-pub(super) fn what_if_panel(app: &App, w: &WhatIfView, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
+pub(super) fn what_if_panel(ctx: &Context, w: &WhatIfView, area: Rect, buf: &mut Buffer) {
+    let t = &ctx.config.theme;
     let r = &w.report;
-    let clear = app
+    let clear = ctx
         .key_hint(Action::WhatIfClear, "clears")
         .map(|hint| format!(" · {hint}"))
         .unwrap_or_default();
     let inner = boxed(
-        app,
+        ctx,
         &[
             format!("What-if: {}{clear}", r.scenario),
             format!("What-if: {}", r.scenario),
@@ -243,14 +243,14 @@ pub(super) fn cluster_loss_height(v: &ClusterLossView, most: u16) -> u16 {
 
 /// A whole cluster lost: what its siblings would take, or their room when its pods are
 /// unknown.
-pub(super) fn cluster_loss_panel(app: &App, v: &ClusterLossView, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
-    let clear = app
+pub(super) fn cluster_loss_panel(ctx: &Context, v: &ClusterLossView, area: Rect, buf: &mut Buffer) {
+    let t = &ctx.config.theme;
+    let clear = ctx
         .key_hint(Action::WhatIfClear, "clears")
         .map(|hint| format!(" · {hint}"))
         .unwrap_or_default();
     let inner = boxed(
-        app,
+        ctx,
         &[
             format!(
                 "What-if: lose {} whole · siblings {}{clear}",

@@ -8,6 +8,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Borders;
 
+use super::capacity::CapacityState;
 use super::capacity_panels::{
     cluster_loss_height, cluster_loss_panel, gpu_panel, what_if_height, what_if_panel,
 };
@@ -15,8 +16,8 @@ use super::table::{Col, fit_columns, header, row, scroll_offset};
 use crate::model::capacity::format_amount;
 use crate::model::fleet::{Dimension, ResourceVector};
 use crate::tui::action::Action;
-use crate::tui::app::App;
 use crate::tui::canvas;
+use crate::tui::component::Context;
 use crate::tui::format::{bar, count, percent};
 use crate::tui::nav::CapacityScope;
 use crate::tui::theme::Slot;
@@ -38,12 +39,12 @@ pub(super) fn dim_name(d: &Dimension) -> &'static str {
     }
 }
 
-/// Draws the capacity screen at `scope`.
-pub fn draw(app: &App, scope: &CapacityScope, area: Rect, buf: &mut Buffer) {
-    match scope {
-        CapacityScope::Fleet => super::capacity_fleet_view::draw(app, area, buf),
-        CapacityScope::Cluster(id) => cluster(app, id, None, area, buf),
-        CapacityScope::Domain(id, d) => cluster(app, id, Some(d), area, buf),
+/// Draws the capacity screen at its scope.
+pub fn draw(state: &CapacityState, ctx: &Context, area: Rect, buf: &mut Buffer) {
+    match &state.scope {
+        CapacityScope::Fleet => super::capacity_fleet_view::draw(state, ctx, area, buf),
+        CapacityScope::Cluster(id) => cluster(state, ctx, id, None, area, buf),
+        CapacityScope::Domain(id, d) => cluster(state, ctx, id, Some(d), area, buf),
     }
 }
 
@@ -54,13 +55,13 @@ pub(super) fn unbroken(d: &Dimension, amount: i64) -> String {
 
 /// One line per dimension: used of allocatable as a bar, and what is left.
 pub(super) fn dimension_lines(
-    app: &App,
+    ctx: &Context,
     alloc: &ResourceVector,
     used: &ResourceVector,
     headroom: Option<&ResourceVector>,
     width: u16,
 ) -> Vec<Line<'static>> {
-    let t = &app.config.theme;
+    let t = &ctx.config.theme;
     let bar_width = usize::from(width.saturating_sub(60)).clamp(6, 30);
     DIMS.iter()
         // A cluster without GPUs has no GPU line to read.
@@ -104,8 +105,8 @@ pub(super) fn dimension_lines(
 }
 
 /// A panel under a top border titled with the first of `titles` that fits.
-pub(super) fn boxed(app: &App, titles: &[String], area: Rect, buf: &mut Buffer) -> Rect {
-    let t = &app.config.theme;
+pub(super) fn boxed(ctx: &Context, titles: &[String], area: Rect, buf: &mut Buffer) -> Rect {
+    let t = &ctx.config.theme;
     let room = usize::from(area.width).saturating_sub(2);
     let title = canvas::first_fitting(titles.to_vec(), room);
     let title = Line::styled(format!(" {title} "), t.style(Slot::Title));
@@ -113,21 +114,17 @@ pub(super) fn boxed(app: &App, titles: &[String], area: Rect, buf: &mut Buffer) 
 }
 
 fn cluster(
-    app: &App,
+    state: &CapacityState,
+    ctx: &Context,
     id: &str,
     domain: Option<&std::sync::Arc<str>>,
     area: Rect,
     buf: &mut Buffer,
 ) {
-    let t = &app.config.theme;
-    let live = app.snapshot.cluster(id);
-    let loss = app
-        .capacity_state
-        .cluster_loss
-        .as_ref()
-        .filter(|l| l.cluster == id);
-    let (Some(cache), Some(facts)) = (app.capacity_state.report.as_ref(), app.data.cluster(id))
-    else {
+    let t = &ctx.config.theme;
+    let live = ctx.snapshot.cluster(id);
+    let loss = state.cluster_loss.as_ref().filter(|l| l.cluster == id);
+    let (Some(cache), Some(facts)) = (state.report.as_ref(), ctx.data.cluster(id)) else {
         let status = live.map(|c| c.status);
         let text = format!(
             " {id}: {} — capacity is not computed from data we cannot trust",
@@ -150,7 +147,7 @@ fn cluster(
                 height: area.height.saturating_sub(2),
                 ..area
             };
-            cluster_loss_panel(app, loss, below, buf);
+            cluster_loss_panel(ctx, loss, below, buf);
         }
         return;
     };
@@ -173,7 +170,7 @@ fn cluster(
         0
     };
     top_lines.extend(dimension_lines(
-        app,
+        ctx,
         &base.allocatable,
         &base.demand,
         Some(&base.headroom),
@@ -181,7 +178,7 @@ fn cluster(
     ));
     // Said over the domain table, whose free amounts it explains.
     if domain.is_none() {
-        top_lines.extend(set_aside_line(app, report));
+        top_lines.extend(set_aside_line(ctx, report));
     }
     if gpu_w == 0 && report.gpu.total_gpus > 0 {
         top_lines.push(Line::styled(
@@ -203,12 +200,7 @@ fn cluster(
     let limits_h = limits_height(report, area.width).min(most);
     let what_if_h = if let Some(loss) = loss {
         cluster_loss_height(loss, most)
-    } else if let Some(w) = app
-        .capacity_state
-        .what_if
-        .as_ref()
-        .filter(|w| w.cluster == id)
-    {
+    } else if let Some(w) = state.what_if.as_ref().filter(|w| w.cluster == id) {
         what_if_height(w, area.width, most)
     } else {
         0
@@ -230,14 +222,14 @@ fn cluster(
             height: gpu_top.height + gpu_low.height,
             ..gpu_top
         };
-        gpu_panel(app, report, gpu_area, buf);
+        gpu_panel(ctx, report, gpu_area, buf);
     }
     match domain {
-        None => domain_table(app, report, list, buf),
-        Some(d) => domain_nodes(app, facts, d, list, buf),
+        None => domain_table(state, ctx, report, list, buf),
+        Some(d) => domain_nodes(state, ctx, facts, d, list, buf),
     }
     let inner = boxed(
-        app,
+        ctx,
         &["What limits headroom".into(), "Limits".into()],
         limits_area,
         buf,
@@ -256,14 +248,9 @@ fn cluster(
     };
     canvas::wrapped(buf, inner, &limit_lines, t.style(Slot::Muted));
     if let Some(loss) = loss {
-        cluster_loss_panel(app, loss, what_if_area, buf);
-    } else if let Some(w) = app
-        .capacity_state
-        .what_if
-        .as_ref()
-        .filter(|w| w.cluster == id)
-    {
-        what_if_panel(app, w, what_if_area, buf);
+        cluster_loss_panel(ctx, loss, what_if_area, buf);
+    } else if let Some(w) = state.what_if.as_ref().filter(|w| w.cluster == id) {
+        what_if_panel(ctx, w, what_if_area, buf);
     }
 }
 
@@ -309,7 +296,7 @@ fn limits_height(report: &crate::model::capacity::ClusterReport, width: u16) -> 
 /// reserve is held back. Said only when something is set aside, so the two figures on one
 /// screen are never left to disagree unexplained.
 fn set_aside_line(
-    app: &App,
+    ctx: &Context,
     report: &crate::model::capacity::ClusterReport,
 ) -> Option<Line<'static>> {
     let mut free = ResourceVector::ZERO;
@@ -331,21 +318,22 @@ fn set_aside_line(
             " headroom = free below − {} (pods of uncounted nodes; reserve)",
             parts.join(", ")
         ),
-        app.config.theme.style(Slot::Muted),
+        ctx.config.theme.style(Slot::Muted),
     ))
 }
 
 fn domain_table(
-    app: &App,
+    state: &CapacityState,
+    ctx: &Context,
     report: &crate::model::capacity::ClusterReport,
     area: Rect,
     buf: &mut Buffer,
 ) {
-    let t = &app.config.theme;
-    let keys: Vec<String> = app
+    let t = &ctx.config.theme;
+    let keys: Vec<String> = ctx
         .key_hint(Action::Open, "opens")
         .into_iter()
-        .chain(app.key_hint(Action::WhatIfLose, "loses one"))
+        .chain(ctx.key_hint(Action::WhatIfLose, "loses one"))
         .collect();
     let keys = if keys.is_empty() {
         String::new()
@@ -353,7 +341,7 @@ fn domain_table(
         format!(" · {}", keys.join(" · "))
     };
     let inner = boxed(
-        app,
+        ctx,
         &[
             format!("Failure domains · free on counted nodes{keys}"),
             format!("Failure domains{keys}"),
@@ -367,8 +355,7 @@ fn domain_table(
     }
     let chosen = fit_columns(&DOMAIN_COLS, &[0, 1, 2, 3, 4, 5], inner.width);
     let body = header(buf, inner, &DOMAIN_COLS, &chosen, t.style(Slot::Title));
-    let sel = app
-        .capacity_state
+    let sel = state
         .domain_selected
         .min(report.domains.len().saturating_sub(1));
     let offset = scroll_offset(sel, report.domains.len(), usize::from(body.height));
@@ -449,19 +436,20 @@ const NODE_COLS: [Col; 6] = [
 ];
 
 fn domain_nodes(
-    app: &App,
+    state: &CapacityState,
+    ctx: &Context,
     facts: &crate::tui::fleet_data::ClusterFacts,
     domain: &str,
     area: Rect,
     buf: &mut Buffer,
 ) {
-    let t = &app.config.theme;
-    let lose = app
+    let t = &ctx.config.theme;
+    let lose = ctx
         .key_hint(Action::WhatIfLose, "loses the whole domain")
         .map(|hint| format!(" · {hint}"))
         .unwrap_or_default();
     let inner = boxed(
-        app,
+        ctx,
         &[
             format!("Nodes in {domain}{lose}"),
             format!("Nodes in {domain}"),
@@ -478,10 +466,7 @@ fn domain_nodes(
     // A table: a narrow screen drops whole columns (what is free last of all).
     let chosen = fit_columns(&NODE_COLS, &[0, 2, 3, 1, 4, 5], inner.width);
     let body = header(buf, inner, &NODE_COLS, &chosen, t.style(Slot::Title));
-    let sel = app
-        .capacity_state
-        .node_selected
-        .min(nodes.len().saturating_sub(1));
+    let sel = state.node_selected.min(nodes.len().saturating_sub(1));
     let offset = scroll_offset(sel, nodes.len(), usize::from(body.height));
     for (n, &i) in nodes
         .iter()

@@ -1,12 +1,20 @@
 //! The cluster drill-down's decisions: which nodes show (filtered, in view order), what
-//! a what-if on the marked nodes means.
+//! a what-if on the marked nodes means; its keys (moving and marking in the node list or
+//! the PDB list, opening a node or a budget's pods, the what-ifs, maintenance, capacity).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
 use crate::model::fleet::{MaintenanceState, NodeView, Readiness, Schedulability};
+use crate::tui::action::Action;
+use crate::tui::component::{Context, Effect, NodeLoss, Screen, is_motion, motion, moved};
 use crate::tui::filter::{Filter, Filterable};
 use crate::tui::fleet_data::{ClusterFacts, NodeSummary};
+use crate::tui::message::Overlay;
+use crate::tui::nav::CapacityScope;
 
 /// Which panel has the keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +94,147 @@ impl ClusterState {
             .map(|i| vec![Arc::clone(&facts.view.nodes[*i].name.0)])
             .unwrap_or_default()
     }
+}
+
+impl ClusterState {
+    /// The PDB list's keys, when it has the focus: `enter` lists a budget's pods and
+    /// their nodes.
+    fn on_pdbs(&mut self, facts: &ClusterFacts, action: Action, ctx: &Context) -> Vec<Effect> {
+        let count = facts.blocking_pdbs.len();
+        let pos = self.pdb_selected.min(count.saturating_sub(1));
+        match action {
+            a if is_motion(a) => {
+                let (next, said) = motion(pos, count, a, ctx);
+                self.pdb_selected = next;
+                said
+            }
+            Action::Open => vec![match facts.blocking_pdbs.get(pos) {
+                Some(b) => {
+                    let pdb = &facts.view.pdbs[b.pdb];
+                    Effect::Overlay(Overlay::PdbPods(super::pdb_pods::PdbPodsState {
+                        cluster: self.id.clone(),
+                        namespace: Arc::clone(&pdb.namespace),
+                        name: Arc::clone(&pdb.name),
+                        selected: 0,
+                    }))
+                }
+                None => Effect::Say("no PDB blocks a drain here: nothing to open".into()),
+            }],
+            _ => {
+                let tab = ctx
+                    .key_on(crate::tui::keymap::Context::Cluster, Action::FocusNext)
+                    .map(|k| format!(" ({k} goes back to them)"))
+                    .unwrap_or_default();
+                vec![Effect::Say(format!("marks are for nodes{tab}"))]
+            }
+        }
+    }
+
+    /// Motion and marks in the node list; `enter` opens the node's page.
+    fn on_nodes(
+        &mut self,
+        facts: &ClusterFacts,
+        action: Action,
+        ctx: &Context,
+    ) -> Option<Vec<Effect>> {
+        let visible = self.visible(facts);
+        let pos = self.selected_pos(facts, &visible);
+        let name_at = |p: usize| {
+            visible
+                .get(p)
+                .map(|i| Arc::clone(&facts.view.nodes[*i].name.0))
+        };
+        if is_motion(action) {
+            let (next, said) = motion(pos, visible.len(), action, ctx);
+            self.selected = name_at(next);
+            return Some(said);
+        }
+        let Some(name) = name_at(pos) else {
+            return match action {
+                Action::Mark | Action::Open => {
+                    Some(vec![Effect::Say("no node is listed here".into())])
+                }
+                Action::ClearMarks => Some(self.clear_marks()),
+                _ => None,
+            };
+        };
+        let effects = match action {
+            Action::Mark => {
+                if !self.marks.remove(&name) {
+                    self.marks.insert(name);
+                }
+                self.selected = name_at(moved(pos, visible.len(), Action::Down, 1));
+                Vec::new()
+            }
+            Action::ClearMarks => self.clear_marks(),
+            Action::Open => vec![Effect::OpenNode(self.id.clone(), name)],
+            _ => return None,
+        };
+        Some(effects)
+    }
+
+    /// Clears the marks, or says there are none.
+    fn clear_marks(&mut self) -> Vec<Effect> {
+        if self.marks.is_empty() {
+            return vec![Effect::Say("no node is marked".into())];
+        }
+        self.marks.clear();
+        Vec::new()
+    }
+}
+
+/// The drill-down: its what-if, maintenance and capacity keys act on the marked (or
+/// selected) nodes and the cluster; the others move, mark and open in the focused list.
+impl Screen for ClusterState {
+    fn handle(&mut self, action: Action, ctx: &Context) -> Option<Vec<Effect>> {
+        let effects = match action {
+            Action::ClusterCapacity => {
+                vec![Effect::Capacity(CapacityScope::Cluster(self.id.clone()))]
+            }
+            Action::WhatIfLose => vec![Effect::WhatIfNodes(NodeLoss::Lost)],
+            Action::WhatIfBatch => vec![Effect::WhatIfNodes(NodeLoss::MaintenanceBatch)],
+            Action::WhatIfCluster => vec![Effect::WhatIfCluster(self.id.clone())],
+            Action::StartMaintenance => vec![Effect::Operator(action)],
+            Action::FocusNext => {
+                self.focus = if self.focus == Focus::Nodes {
+                    Focus::Pdbs
+                } else {
+                    Focus::Nodes
+                };
+                Vec::new()
+            }
+            _ => {
+                let Some(facts) = ctx.data.cluster(&self.id) else {
+                    let id = &self.id;
+                    let none = format!("no data for {id} yet: no node to select");
+                    return Some(vec![Effect::Say(none)]);
+                };
+                return match self.focus {
+                    Focus::Pdbs if is_pdb_action(action) => Some(self.on_pdbs(facts, action, ctx)),
+                    Focus::Pdbs => None,
+                    Focus::Nodes => self.on_nodes(facts, action, ctx),
+                };
+            }
+        };
+        Some(effects)
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, ctx: &Context) {
+        super::cluster_view::draw(self, ctx, area, buf);
+    }
+
+    fn filter(&self) -> Option<&Filter> {
+        Some(&self.filter)
+    }
+
+    fn filter_mut(&mut self) -> Option<&mut Filter> {
+        Some(&mut self.filter)
+    }
+}
+
+/// Whether the PDB list does anything with `action`.
+fn is_pdb_action(action: Action) -> bool {
+    is_motion(action) || matches!(action, Action::Open | Action::Mark | Action::ClearMarks)
 }
 
 /// A node with its facts, for filtering.

@@ -11,14 +11,14 @@ use super::cluster_view::{panel, panel_line};
 use super::findings_view::{severity_slot, short_label};
 use crate::model::findings::Finding;
 use crate::tui::action::Action;
-use crate::tui::app::App;
+use crate::tui::component::Context;
 use crate::tui::format::{counted, fit, one_line};
-use crate::tui::keymap::Context;
+use crate::tui::keymap::Context as Layer;
 use crate::tui::theme::Slot;
 
 /// The findings of cluster `id`, worst first (the fleet list's order).
-pub fn of_cluster<'a>(app: &'a App, id: &str) -> Vec<&'a Finding> {
-    app.findings
+pub fn of_cluster<'a>(ctx: &Context<'a>, id: &str) -> Vec<&'a Finding> {
+    ctx.findings
         .judged
         .findings
         .iter()
@@ -28,11 +28,11 @@ pub fn of_cluster<'a>(app: &'a App, id: &str) -> Vec<&'a Finding> {
 
 /// One line for the head of a drill-down too narrow for the panel: how many findings,
 /// the worst one, and the key that lists them.
-pub fn head_line(app: &App, id: &str) -> Line<'static> {
-    let t = &app.config.theme;
-    let found = of_cluster(app, id);
-    let key = app
-        .key_on(Context::Global, Action::ScreenFindings)
+pub fn head_line(ctx: &Context, id: &str) -> Line<'static> {
+    let t = &ctx.config.theme;
+    let found = of_cluster(ctx, id);
+    let key = ctx
+        .key_on(Layer::Global, Action::ScreenFindings)
         .map(|k| format!(" · {k} lists them"))
         .unwrap_or_default();
     match found.first() {
@@ -53,11 +53,11 @@ pub fn head_line(app: &App, id: &str) -> Line<'static> {
 }
 
 /// Draws the panel into `area` (its top border carries the title).
-pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
-    let found = of_cluster(app, id);
+pub fn draw(ctx: &Context, id: &str, area: Rect, buf: &mut Buffer) {
+    let t = &ctx.config.theme;
+    let found = of_cluster(ctx, id);
     let n = counted(found.len() as i64, "finding");
-    let titles = match app.key_on(Context::Global, Action::ScreenFindings) {
+    let titles = match ctx.key_on(Layer::Global, Action::ScreenFindings) {
         Some(key) => vec![
             format!(" Findings ({n}) · {key} lists the whole fleet's "),
             format!(" Findings ({n}) · {key} all of them "),
@@ -68,7 +68,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
             format!(" Findings ({}) ", found.len()),
         ],
     };
-    let inner = panel(app, titles, false, area, buf);
+    let inner = panel(ctx, titles, false, area, buf);
     if found.is_empty() {
         panel_line(
             buf,

@@ -7,13 +7,13 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Borders;
 
-use super::cluster::{Focus, maintenance_label, readiness_label};
+use super::cluster::{ClusterState, Focus, maintenance_label, readiness_label};
 use super::table::{Col, fit_columns, header, no_match_text, row, scroll_offset};
 use crate::model::duration::age;
 use crate::model::fleet::{Readiness, Schedulability};
 use crate::model::live::{ClusterStatus, IdentityVerdict};
-use crate::tui::app::App;
 use crate::tui::canvas;
+use crate::tui::component::Context;
 use crate::tui::format::{counted, fit};
 use crate::tui::header::status_slot;
 use crate::tui::theme::Slot;
@@ -59,11 +59,12 @@ const COLS: [Col; 9] = [
 ];
 const PRIORITY: [usize; 9] = [0, 3, 6, 7, 4, 1, 5, 8, 2];
 
-/// Draws the drill-down of cluster `id`.
-pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
-    let live = app.snapshot.cluster(id);
-    let ledger = app.ledger.cluster(id);
+/// Draws the drill-down of its cluster.
+pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
+    let id = state.id.as_str();
+    let t = &ctx.config.theme;
+    let live = ctx.snapshot.cluster(id);
+    let ledger = ctx.ledger.cluster(id);
     let status = live.map(|c| c.status);
     let mut info = vec![Span::styled(id.to_owned(), t.style(Slot::Title))];
     if let Some(c) = ledger {
@@ -83,7 +84,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     let label = super::ledger::status_label(status);
     let status_text = match live.and_then(|c| c.facts.last_ok) {
         // The age is of the last sign of life (an event or a watch bookmark).
-        Some(last_ok) => format!("{label}, last heard {} ago", age(app.now, last_ok)),
+        Some(last_ok) => format!("{label}, last heard {} ago", age(ctx.now, last_ok)),
         // "Unreachable -" read as a glitch: say that nothing was ever read.
         None => format!("{label}, never synced"),
     };
@@ -92,7 +93,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         let ledger_version = ledger
             .and_then(|l| l.versions.get("kubernetes"))
             .map_or("-", String::as_str);
-        let drift = app.data.version_drift(id);
+        let drift = ctx.data.version_drift(id);
         facts_line.push(Span::raw(" · k8s "));
         facts_line.push(Span::styled(
             format!(
@@ -195,7 +196,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     head.push(Line::from(facts_line));
     // Where the findings panel does not fit, the worst finding and the count are a line.
     if area.width < THREE_PANELS_FROM || area.height < 14 {
-        head.push(super::cluster_findings::head_line(app, id));
+        head.push(super::cluster_findings::head_line(ctx, id));
     }
     let head = canvas::wrap_all(&head, area.width);
     // A cluster without fresh data lists only last-seen nodes: the head may take half.
@@ -207,11 +208,10 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     let head_height = u16::try_from(head.len())
         .unwrap_or(u16::MAX)
         .min((area.height / share).max(2));
-    let node_rows = app
-        .cluster_state
-        .as_ref()
-        .zip(app.data.cluster(id))
-        .map_or(0, |(state, facts)| state.visible(facts).len());
+    let node_rows = ctx
+        .data
+        .cluster(id)
+        .map_or(0, |facts| state.visible(facts).len());
     let panels = panel_height(area.height, head_height, node_rows);
     let [top, nodes_area, bottom] = Layout::vertical([
         Constraint::Length(head_height),
@@ -220,7 +220,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     ])
     .areas(area);
     canvas::rows(buf, top, &head, t.style(Slot::Muted));
-    let (Some(state), Some(facts)) = (app.cluster_state.as_ref(), app.data.cluster(id)) else {
+    let Some(facts) = ctx.data.cluster(id) else {
         canvas::text(
             buf,
             nodes_area.x + 2,
@@ -243,7 +243,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         let node = &facts.view.nodes[i];
         let f = &facts.nodes[i];
         let marked = state.marks.contains(&node.name.0);
-        let ok_or = |good: bool, bad: Slot| judged(app, usable, good, bad);
+        let ok_or = |good: bool, bad: Slot| judged(ctx, usable, good, bad);
         let health = super::cluster::counts_as_capacity(usable, &f.health);
         let cells = vec![
             (
@@ -296,7 +296,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     if visible.is_empty() {
         // "No match" only when a filter is active; otherwise there is no node to show.
         let (text, style) = if !state.filter.is_empty() {
-            (no_match_text(&app.screen_context(), "node"), muted)
+            (no_match_text(ctx, "node"), muted)
         } else if usable {
             ("the cluster has no nodes".to_owned(), muted)
         } else {
@@ -334,7 +334,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
     // head instead, and the PDBs and the journal keep their room.
     let (left, right) = if bottom.width >= THREE_PANELS_FROM {
         let [l, m, r] = Layout::horizontal([Constraint::Ratio(1, 3); 3]).areas(bottom);
-        super::cluster_findings::draw(app, id, m, buf);
+        super::cluster_findings::draw(ctx, id, m, buf);
         (l, r)
     } else {
         let [l, r] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
@@ -342,7 +342,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         (l, r)
     };
     draw_pdbs(
-        app,
+        ctx,
         state.focus == Focus::Pdbs,
         facts,
         usable,
@@ -350,7 +350,7 @@ pub fn draw(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
         left,
         buf,
     );
-    draw_events(app, id, right, buf);
+    draw_events(ctx, id, right, buf);
 }
 
 /// The width from which the PDB, findings and journal panels sit side by side.
@@ -385,8 +385,8 @@ pub(super) fn panel_line(buf: &mut Buffer, inner: Rect, row: u16, line: &Line<'_
 }
 
 /// A judgement's colour: unknown without fresh data, else good or `bad`.
-pub(super) fn judged(app: &App, usable: bool, good: bool, bad: Slot) -> Style {
-    let t = &app.config.theme;
+pub(super) fn judged(ctx: &Context, usable: bool, good: bool, bad: Slot) -> Style {
+    let t = &ctx.config.theme;
     if !usable {
         t.style(Slot::Unknown)
     } else if good {
@@ -398,13 +398,13 @@ pub(super) fn judged(app: &App, usable: bool, good: bool, bad: Slot) -> Style {
 
 /// A bottom panel with the first of `titles` that fits its top border.
 pub(super) fn panel(
-    app: &App,
+    ctx: &Context,
     titles: Vec<String>,
     focused: bool,
     area: Rect,
     buf: &mut Buffer,
 ) -> Rect {
-    let t = &app.config.theme;
+    let t = &ctx.config.theme;
     let title = canvas::first_fitting(titles, usize::from(area.width));
     let border = if focused {
         t.style(Slot::Title)
@@ -419,7 +419,7 @@ pub(super) fn panel(
 /// listed, as the banner says, but none seen is not "none": that would read as safe to
 /// drain.
 fn draw_pdbs(
-    app: &App,
+    ctx: &Context,
     focused: bool,
     facts: &crate::tui::fleet_data::ClusterFacts,
     usable: bool,
@@ -427,7 +427,7 @@ fn draw_pdbs(
     area: Rect,
     buf: &mut Buffer,
 ) {
-    let t = &app.config.theme;
+    let t = &ctx.config.theme;
     // None seen without fresh data is not zero.
     let count = if usable || !facts.blocking_pdbs.is_empty() {
         facts.blocking_pdbs.len().to_string()
@@ -435,7 +435,7 @@ fn draw_pdbs(
         "?".into()
     };
     // `enter` lists a focused budget's pods and their nodes.
-    let open = app
+    let open = ctx
         .key_on(
             crate::tui::keymap::Context::Cluster,
             crate::tui::action::Action::Open,
@@ -449,7 +449,7 @@ fn draw_pdbs(
         format!(" PDBs blocking a drain ({count}) "),
         format!(" blocking PDBs ({count}) "),
     ];
-    let inner = panel(app, titles, focused, area, buf);
+    let inner = panel(ctx, titles, focused, area, buf);
     if facts.blocking_pdbs.is_empty() {
         let (text, slot) = if usable {
             ("none: every PDB allows a disruption now", Slot::Ok)
@@ -499,21 +499,21 @@ fn draw_pdbs(
     }
 }
 
-fn draw_events(app: &App, id: &str, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
+fn draw_events(ctx: &Context, id: &str, area: Rect, buf: &mut Buffer) {
+    let t = &ctx.config.theme;
     let inner = panel(
-        app,
+        ctx,
         vec![" Recent journal events ".into(), " Journal ".into()],
         false,
         area,
         buf,
     );
-    if !app.activity.connected {
+    if !ctx.activity.connected {
         let text = "no journal connected: events unknown";
         panel_line(buf, inner, 0, &Line::styled(text, t.style(Slot::Unknown)));
         return;
     }
-    let events: Vec<_> = app
+    let events: Vec<_> = ctx
         .activity
         .recent
         .iter()

@@ -1,10 +1,20 @@
 //! The Findings screen's decisions: every finding of the fleet as one row, filtered and
-//! sorted like the ledger (worst first by default). Pure; drawing is `findings_view.rs`.
+//! sorted like the ledger (worst first by default); its keys: moving through the
+//! findings, sorting, opening the cluster, and suspending or resuming a GitOps object's
+//! sync (a two-phase dialog). Drawing is `findings_view.rs`.
 
 use std::cmp::Ordering;
 
-use crate::model::findings::{Finding, Severity};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use crate::model::findings::{FLEET, Finding, GitOpsKind, RuleId, Severity};
+use crate::tui::action::Action;
+use crate::tui::component::{Context, Effect, Screen, is_motion, motion};
+use crate::tui::dialog::{Dialog, Purpose};
+use crate::tui::feed::GitOpsSyncRequest;
 use crate::tui::filter::{Filter, Filterable};
+use crate::tui::message::Overlay;
 
 /// A column of the findings table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,6 +168,120 @@ impl FindingsState {
             })
             .collect()
     }
+}
+
+/// The Findings screen: moving through the findings, sorting, opening a finding's
+/// cluster, and the GitOps sync dialog.
+impl Screen for FindingsState {
+    fn handle(&mut self, action: Action, ctx: &Context) -> Option<Vec<Effect>> {
+        let rows = self.rows(&ctx.findings.judged.findings);
+        let pos = self.selected_pos(&rows);
+        let selected: Option<&Finding> = rows.get(pos).copied();
+        let effects = match action {
+            a if is_motion(a) => {
+                let (next, said) = motion(pos, rows.len(), a, ctx);
+                self.selected = rows.get(next).map(|f| f.problem_key());
+                said
+            }
+            Action::SortNext | Action::SortPrev => {
+                self.sort = self.sort.step(action == Action::SortNext);
+                self.selected = selected.map(|f| f.problem_key());
+                Vec::new()
+            }
+            Action::SortReverse => {
+                self.ascending = !self.ascending;
+                self.selected = selected.map(|f| f.problem_key());
+                Vec::new()
+            }
+            Action::Open => vec![match selected {
+                Some(f) if f.cluster.as_str() != FLEET => {
+                    Effect::OpenCluster(f.cluster.to_string(), None)
+                }
+                Some(_) => Effect::Say("a fleet-wide finding has no one cluster to open".into()),
+                None => Effect::Say("no finding to open here".into()),
+            }],
+            Action::GitOpsSync => vec![match selected {
+                Some(f) => gitops_dialog(ctx, f),
+                None => Effect::Say("no finding selected".into()),
+            }],
+            _ => return None,
+        };
+        Some(effects)
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, ctx: &Context) {
+        super::findings_view::draw(self, ctx, area, buf);
+    }
+
+    fn filter(&self) -> Option<&Filter> {
+        Some(&self.filter)
+    }
+
+    fn filter_mut(&mut self) -> Option<&mut Filter> {
+        Some(&mut self.filter)
+    }
+}
+
+/// The object a GitOps finding is about: kind, namespace and name from its key
+/// (`gitOpsSuspended/Kustomization/flux-system/apps`).
+fn gitops_object(f: &Finding) -> Option<(GitOpsKind, String, String)> {
+    if !matches!(
+        f.rule,
+        RuleId::GitOpsOutOfSync | RuleId::GitOpsDegraded | RuleId::GitOpsSuspended
+    ) {
+        return None;
+    }
+    let mut parts = f.key.splitn(4, '/').skip(1);
+    let kind = match parts.next()? {
+        "Application" => GitOpsKind::ArgoApplication,
+        "Kustomization" => GitOpsKind::FluxKustomization,
+        "HelmRelease" => GitOpsKind::FluxHelmRelease,
+        _ => return None,
+    };
+    Some((kind, parts.next()?.to_string(), parts.next()?.to_string()))
+}
+
+/// The dialog that suspends the selected object's sync (or resumes it when it is
+/// suspended), or why it cannot be opened.
+fn gitops_dialog(ctx: &Context, f: &Finding) -> Effect {
+    let Some((kind, namespace, name)) = gitops_object(f) else {
+        let key = ctx
+            .key_on(crate::tui::keymap::Context::Findings, Action::GitOpsSync)
+            .unwrap_or_else(|| "gitops.sync".into());
+        return Effect::Say(format!(
+            "{} is not about a GitOps object: {key} suspends or resumes the sync of an Application, Kustomization or HelmRelease",
+            f.rule.name()
+        ));
+    };
+    let suspend = f.rule != RuleId::GitOpsSuspended;
+    let request = GitOpsSyncRequest {
+        cluster: f.cluster.clone(),
+        kind,
+        namespace,
+        name,
+        suspend,
+        reason: String::new(),
+    };
+    let title = format!("{} the sync of {}", request.verb(), request.object());
+    let mut context = vec![format!("cluster {}", f.cluster), f.summary.clone()];
+    context.push(if suspend {
+        match kind {
+            GitOpsKind::ArgoApplication => "its automated sync policy is kept aside (an annotation) and removed: Argo CD stops syncing it until resumed".to_string(),
+            _ => "spec.suspend is set: Flux stops reconciling it until resumed".to_string(),
+        }
+    } else {
+        "its sync is let go again (Argo CD's automated policy put back; Flux's spec.suspend false)".to_string()
+    });
+    // Only a cluster the ledger pins and that answers now is changed.
+    let dialog = match ctx.snapshot.change_refusal(&f.cluster.0) {
+        Some(why) => Dialog::refused(
+            title,
+            context,
+            format!("{} may not be changed: {why}", f.cluster),
+        ),
+        None => Dialog::new(title, context, Purpose::GitOpsSync(Box::new(request))),
+    };
+    Effect::Overlay(Overlay::Dialog(Box::new(dialog)))
 }
 
 #[cfg(test)]

@@ -7,12 +7,12 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::findings::FindingColumn;
+use super::findings::{FindingColumn, FindingsState};
 use super::table::{Col, fit_columns, no_match_text, row, scroll_offset, widths};
 use crate::model::duration::age;
 use crate::model::findings::{Finding, Severity};
-use crate::tui::app::App;
 use crate::tui::canvas;
+use crate::tui::component::Context;
 use crate::tui::format::fit;
 use crate::tui::theme::Slot;
 
@@ -61,8 +61,8 @@ pub fn severity_slot(severity: Severity) -> Slot {
     }
 }
 
-fn cells(app: &App, f: &Finding) -> Vec<(String, Style)> {
-    let t = &app.config.theme;
+fn cells(ctx: &Context, f: &Finding) -> Vec<(String, Style)> {
+    let t = &ctx.config.theme;
     vec![
         (
             f.severity.label().to_string(),
@@ -72,7 +72,7 @@ fn cells(app: &App, f: &Finding) -> Vec<(String, Style)> {
         (f.rule.name(), t.style(Slot::Muted)),
         (
             match f.since {
-                Some(s) if s <= app.now => age(app.now, s),
+                Some(s) if s <= ctx.now => age(ctx.now, s),
                 _ => "-".to_string(),
             },
             t.style(Slot::Muted),
@@ -82,11 +82,16 @@ fn cells(app: &App, f: &Finding) -> Vec<(String, Style)> {
 }
 
 /// The summary line's parts.
-fn summary(app: &App, shown: usize, total: usize) -> Vec<(u8, Span<'static>)> {
-    let t = &app.config.theme;
+fn summary(
+    state: &FindingsState,
+    ctx: &Context,
+    shown: usize,
+    total: usize,
+) -> Vec<(u8, Span<'static>)> {
+    let t = &ctx.config.theme;
     let muted = t.style(Slot::Muted);
     let counts = |s: Severity| {
-        app.findings
+        ctx.findings
             .judged
             .findings
             .iter()
@@ -117,7 +122,6 @@ fn summary(app: &App, shown: usize, total: usize) -> Vec<(u8, Span<'static>)> {
             Span::styled(format!(" · {} info", counts(Severity::Info)), muted),
         ),
     ];
-    let state = &app.findings_state;
     let arrow = if state.ascending { "↑" } else { "↓" };
     parts.push((
         5,
@@ -137,8 +141,8 @@ fn summary(app: &App, shown: usize, total: usize) -> Vec<(u8, Span<'static>)> {
 }
 
 /// The selected finding in full: subject, evidence, the number, since when, the fix.
-fn detail(app: &App, f: &Finding) -> Vec<Line<'static>> {
-    let t = &app.config.theme;
+fn detail(ctx: &Context, f: &Finding) -> Vec<Line<'static>> {
+    let t = &ctx.config.theme;
     let muted = t.style(Slot::Muted);
     let mut lines = vec![Line::from(vec![
         Span::styled(
@@ -157,9 +161,9 @@ fn detail(app: &App, f: &Finding) -> Vec<Line<'static>> {
 }
 
 /// `certificates of 17 clusters expire in the week of 2027-01-11`, for the busy weeks.
-fn expiry_lines(app: &App) -> Vec<Line<'static>> {
-    let t = &app.config.theme;
-    app.findings
+fn expiry_lines(ctx: &Context) -> Vec<Line<'static>> {
+    let t = &ctx.config.theme;
+    ctx.findings
         .judged
         .expiry_weeks
         .iter()
@@ -178,14 +182,13 @@ fn expiry_lines(app: &App) -> Vec<Line<'static>> {
 }
 
 /// Draws the screen into `area`.
-pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
-    let state = &app.findings_state;
-    let all = &app.findings.judged.findings;
+pub fn draw(state: &FindingsState, ctx: &Context, area: Rect, buf: &mut Buffer) {
+    let t = &ctx.config.theme;
+    let all = &ctx.findings.judged.findings;
     let rows = state.rows(all);
     let selected = state.selected_pos(&rows);
     let width = usize::from(area.width);
-    let summary = canvas::fit_parts(summary(app, rows.len(), all.len()), width);
+    let summary = canvas::fit_parts(summary(state, ctx, rows.len(), all.len()), width);
     canvas::line(buf, area.x, area.y, area.width, &summary);
     if area.height < 4 {
         return;
@@ -194,9 +197,9 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     // none on a very short one) and the busy expiry weeks.
     let mut below: Vec<Line> = rows
         .get(selected)
-        .map(|f| detail(app, f))
+        .map(|f| detail(ctx, f))
         .unwrap_or_default();
-    below.extend(expiry_lines(app));
+    below.extend(expiry_lines(ctx));
     let wrapped = canvas::wrap_all(&below, area.width);
     let room = if area.height >= 16 {
         (area.height / 3).max(4)
@@ -244,7 +247,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         let text = if all.is_empty() {
             "no findings in what could be read".to_string()
         } else {
-            no_match_text(&app.screen_context(), "finding")
+            no_match_text(ctx, "finding")
         };
         canvas::wrapped(
             buf,
@@ -271,7 +274,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                 body.y + n as u16,
                 &COLS,
                 &chosen,
-                &cells(app, f),
+                &cells(ctx, f),
                 base,
             );
         }

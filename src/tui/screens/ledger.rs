@@ -1,6 +1,10 @@
 //! The ledger screen's decisions: one row per cluster from the ledger and the live
-//! snapshot, sorting by any column, grouping by region or environment, filtering. Pure
+//! snapshot, sorting by any column, grouping by region or environment, filtering; its
+//! keys (moving, marking, sorting, grouping, opening a cluster or its capacity). Pure
 //! functions over plain rows; drawing lives in `ledger_view.rs`.
+//!
+//! Over 600 lines: the rows, their order and the screen's keys belong together (the keys
+//! move through exactly the lines this module orders); the tests are in `ledger_tests.rs`.
 
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
@@ -8,11 +12,16 @@ use std::collections::BTreeSet;
 use jiff::Timestamp;
 use jiff::civil::Date;
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
 use crate::model::ledger::Ledger;
 use crate::model::live::{ClusterSnapshot, ClusterStatus, FleetSnapshot};
+use crate::tui::action::Action;
+use crate::tui::component::{Context, Effect, Screen, is_motion, motion, moved};
 use crate::tui::filter::{Filter, Filterable};
 use crate::tui::fleet_data::FleetData;
-use crate::tui::nav::Direction;
+use crate::tui::nav::{CapacityScope, Direction};
 
 /// A column of the ledger table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -144,6 +153,13 @@ pub enum Grouping {
     Region,
     /// Under one header per environment.
     Env,
+}
+
+impl Grouping {
+    /// Grouped by `by`, or flat again when already so.
+    fn toggle(self, by: Grouping) -> Grouping {
+        if self == by { Grouping::None } else { by }
+    }
 }
 
 /// One cluster as the ledger screen shows it.
@@ -534,6 +550,87 @@ impl LedgerState {
             .as_ref()
             .and_then(|id| visible.iter().position(|i| rows[*i].id == *id))
             .unwrap_or(0)
+    }
+}
+
+/// The ledger: moving through the clusters, marking them, sorting and grouping, and
+/// opening a cluster's drill-down or its capacity.
+impl Screen for LedgerState {
+    fn handle(&mut self, action: Action, ctx: &Context) -> Option<Vec<Effect>> {
+        let rows = ctx.rows;
+        let visible = self.visible(rows);
+        let pos = self.selected_pos(rows, &visible);
+        let id_at = |p: usize| visible.get(p).map(|i| rows[*i].id.clone());
+        let selected = id_at(pos);
+        if selected.is_none()
+            && matches!(
+                action,
+                Action::Open | Action::Mark | Action::ClusterCapacity
+            )
+        {
+            let none = "no cluster is listed (the filter matches none)";
+            return Some(vec![Effect::Say(none.into())]);
+        }
+        let mut effects = Vec::new();
+        match action {
+            a if is_motion(a) => {
+                let (next, said) = motion(pos, visible.len(), a, ctx);
+                self.selected = id_at(next);
+                effects = said;
+            }
+            Action::Open => {
+                if let Some(id) = selected {
+                    self.selected = Some(id.clone());
+                    effects.push(Effect::OpenCluster(id, None));
+                }
+            }
+            Action::Mark => {
+                if let Some(id) = selected {
+                    if !self.marks.remove(&id) {
+                        self.marks.insert(id);
+                    }
+                    self.selected = id_at(moved(pos, visible.len(), Action::Down, 1));
+                }
+            }
+            Action::ClearMarks if self.marks.is_empty() => {
+                effects.push(Effect::Say("no cluster is marked".into()));
+            }
+            Action::ClearMarks => self.marks.clear(),
+            Action::SortNext | Action::SortPrev => {
+                // The table is the body's inside: the terminal less the body's two borders.
+                let table_width = ctx.size.0.saturating_sub(2);
+                let shown = super::ledger_view::visible_columns(rows, table_width);
+                let direction = if action == Action::SortNext {
+                    Direction::Forward
+                } else {
+                    Direction::Back
+                };
+                self.sort = self.sort.step(direction, &shown);
+                self.ascending = true;
+            }
+            Action::SortReverse => self.ascending = !self.ascending,
+            Action::GroupRegion => self.grouping = self.grouping.toggle(Grouping::Region),
+            Action::GroupEnv => self.grouping = self.grouping.toggle(Grouping::Env),
+            Action::ClusterCapacity => {
+                if let Some(id) = selected {
+                    effects.push(Effect::Capacity(CapacityScope::Cluster(id)));
+                }
+            }
+            _ => return None,
+        }
+        Some(effects)
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, ctx: &Context) {
+        super::ledger_view::draw(self, ctx, area, buf);
+    }
+
+    fn filter(&self) -> Option<&Filter> {
+        Some(&self.filter)
+    }
+
+    fn filter_mut(&mut self) -> Option<&mut Filter> {
+        Some(&mut self.filter)
     }
 }
 

@@ -8,11 +8,11 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::ledger::{Column, Grouping, LedgerRow, Line as Row};
+use super::ledger::{Column, Grouping, LedgerRow, LedgerState, Line as Row};
 use super::table::{Col, fit_columns, no_match_text, row, scroll_offset, widths};
 use crate::model::duration::age;
-use crate::tui::app::App;
 use crate::tui::canvas::{self, first_fitting};
+use crate::tui::component::Context;
 use crate::tui::format::{counted, days_since, fit};
 use crate::tui::header::status_slot;
 use crate::tui::theme::Slot;
@@ -129,12 +129,12 @@ pub fn visible_columns(rows: &[LedgerRow], width: u16) -> Vec<Column> {
         .collect()
 }
 
-fn cells(app: &App, r: &LedgerRow, width: &[u16]) -> Vec<(String, Style)> {
-    let t = &app.config.theme;
+fn cells(state: &LedgerState, ctx: &Context, r: &LedgerRow, width: &[u16]) -> Vec<(String, Style)> {
+    let t = &ctx.config.theme;
     let muted = t.style(Slot::Muted);
     let usable = r.usable();
     let w = |c: Column| usize::from(width[c as usize]);
-    let marked = app.ledger_state.marks.contains(&r.id);
+    let marked = state.marks.contains(&r.id);
     let mark = if marked { "● " } else { "  " };
     let id_style = if marked {
         t.style(Slot::Mark)
@@ -198,7 +198,7 @@ fn cells(app: &App, r: &LedgerRow, width: &[u16]) -> Vec<(String, Style)> {
         Some(_) => {
             let ago = r
                 .last_ok
-                .map_or_else(|| "-".to_string(), |t| age(app.now, t));
+                .map_or_else(|| "-".to_string(), |t| age(ctx.now, t));
             first_fitting(
                 vec![
                     format!("{label} {ago} ago"),
@@ -214,20 +214,20 @@ fn cells(app: &App, r: &LedgerRow, width: &[u16]) -> Vec<(String, Style)> {
         ),
     };
     let backup = match r.backup {
-        Some(b) if app.now.as_second() - b.as_second() > BACKUP_WARN_SECS => {
-            (age(app.now, b), t.style(Slot::Warn))
+        Some(b) if ctx.now.as_second() - b.as_second() > BACKUP_WARN_SECS => {
+            (age(ctx.now, b), t.style(Slot::Warn))
         }
-        Some(b) => (age(app.now, b), Style::new()),
+        Some(b) => (age(ctx.now, b), Style::new()),
         None => ("none".into(), t.style(Slot::Warn)),
     };
     let drill = match r.drill {
-        Some(d) if days_since(app.now, d) > DRILL_WARN_DAYS => (d.to_string(), t.style(Slot::Warn)),
+        Some(d) if days_since(ctx.now, d) > DRILL_WARN_DAYS => (d.to_string(), t.style(Slot::Warn)),
         Some(d) => (d.to_string(), Style::new()),
         None => ("never".into(), t.style(Slot::Warn)),
     };
     let change = match &r.change {
         Some(flight) => (
-            flight.text(&r.id, app.now, w(Column::Change)),
+            flight.text(&r.id, ctx.now, w(Column::Change)),
             t.style(flight.slot()),
         ),
         None => ("-".into(), muted),
@@ -241,7 +241,7 @@ fn cells(app: &App, r: &LedgerRow, width: &[u16]) -> Vec<(String, Style)> {
         nodes,
         gpus,
         (status, t.style(status_slot(r.status))),
-        findings_cell(app, r),
+        findings_cell(ctx, r),
         change,
         match &r.owner {
             Some(o) => (o.clone(), Style::new()),
@@ -253,8 +253,8 @@ fn cells(app: &App, r: &LedgerRow, width: &[u16]) -> Vec<(String, Style)> {
 }
 
 /// `CRIT 2`, `warn 3`, `info 1`, `-`: the worst finding and how many there are.
-fn findings_cell(app: &App, r: &LedgerRow) -> (String, Style) {
-    let t = &app.config.theme;
+fn findings_cell(ctx: &Context, r: &LedgerRow) -> (String, Style) {
+    let t = &ctx.config.theme;
     match r.findings.and_then(|f| Some((f.worst?, f.total()))) {
         Some((worst, n)) => (
             format!("{} {n}", super::findings_view::short_label(worst)),
@@ -266,14 +266,18 @@ fn findings_cell(app: &App, r: &LedgerRow) -> (String, Style) {
 
 /// The summary line: what is shown and how it is sorted, then (as room allows) grouping,
 /// marks and which rows are in sight; a filter that names nothing is never left out.
-fn summary(app: &App, shown: usize, rows_note: Option<(String, bool)>) -> Vec<(u8, Span<'static>)> {
-    let t = &app.config.theme;
-    let state = &app.ledger_state;
+fn summary(
+    state: &LedgerState,
+    ctx: &Context,
+    shown: usize,
+    rows_note: Option<(String, bool)>,
+) -> Vec<(u8, Span<'static>)> {
+    let t = &ctx.config.theme;
     let muted = t.style(Slot::Muted);
     let mut parts = vec![
         (
             9,
-            Span::styled(format!("{shown} of {} clusters", app.rows.len()), muted),
+            Span::styled(format!("{shown} of {} clusters", ctx.rows.len()), muted),
         ),
         (
             5,
@@ -294,7 +298,7 @@ fn summary(app: &App, shown: usize, rows_note: Option<(String, bool)>) -> Vec<(u
             Span::styled(format!(" · {} marked", state.marks.len()), muted),
         ));
     }
-    let unknown = super::ledger::unknown_filter_keys(&state.filter, &app.rows);
+    let unknown = super::ledger::unknown_filter_keys(&state.filter, ctx.rows);
     if !unknown.is_empty() {
         parts.push((
             8,
@@ -312,12 +316,12 @@ fn summary(app: &App, shown: usize, rows_note: Option<(String, bool)>) -> Vec<(u
 }
 
 /// `kubeconfig contexts not in the ledger: a, b (+3 more)`, or nothing.
-fn unregistered_line(app: &App, width: usize) -> Option<Line<'static>> {
-    let contexts = &app.config.unregistered_contexts;
+fn unregistered_line(ctx: &Context, width: usize) -> Option<Line<'static>> {
+    let contexts = &ctx.config.unregistered_contexts;
     if contexts.is_empty() {
         return None;
     }
-    let t = &app.config.theme;
+    let t = &ctx.config.theme;
     let what = counted(contexts.len() as i64, "kubeconfig context");
     let forms: Vec<String> = (0..=contexts.len())
         .rev()
@@ -346,10 +350,9 @@ fn unregistered_line(app: &App, width: usize) -> Option<Line<'static>> {
 }
 
 /// Draws the ledger screen.
-pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
-    let state = &app.ledger_state;
-    let lines = state.lines(&app.rows);
+pub fn draw(state: &LedgerState, ctx: &Context, area: Rect, buf: &mut Buffer) {
+    let t = &ctx.config.theme;
+    let lines = state.lines(ctx.rows);
     let shown = lines.iter().filter(|l| matches!(l, Row::Row(_))).count();
     let visible: Vec<usize> = lines
         .iter()
@@ -358,18 +361,18 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
             _ => None,
         })
         .collect();
-    let selected = state.selected_pos(&app.rows, &visible);
+    let selected = state.selected_pos(ctx.rows, &visible);
     let width = usize::from(area.width);
     // Lines above the table: the summary, the console's notice, the contexts the ledger
     // does not list. On a short screen the table keeps at least three rows.
     let mut above: Vec<Line> = Vec::new();
-    if let Some(notice) = &app.config.notice {
+    if let Some(notice) = &ctx.config.notice {
         above.extend(canvas::wrap(
             &Line::styled(notice.clone(), t.style(Slot::Unknown)),
             width,
         ));
     }
-    above.extend(unregistered_line(app, width));
+    above.extend(unregistered_line(ctx, width));
     let room_above = usize::from(area.height).saturating_sub(5);
     if above.len() > room_above {
         above.truncate(room_above);
@@ -380,7 +383,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         height: area.height.saturating_sub(top),
         ..area
     };
-    let cols = columns(&app.rows);
+    let cols = columns(ctx.rows);
     let chosen = fit_columns(&cols, &PRIORITY, table.width);
     let col_widths = widths(&cols, &chosen, table.width);
     let body = Rect {
@@ -409,7 +412,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         };
         (note, offset > 0)
     });
-    let summary = canvas::fit_parts(summary(app, shown, rows_note), width);
+    let summary = canvas::fit_parts(summary(state, ctx, shown, rows_note), width);
     canvas::line(buf, area.x, area.y, area.width, &summary);
     for (i, line) in above.iter().enumerate() {
         canvas::line(buf, area.x, area.y + 1 + i as u16, area.width, line);
@@ -441,10 +444,10 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         t.style(Slot::Title),
     );
     if lines.is_empty() {
-        let text = if app.rows.is_empty() {
+        let text = if ctx.rows.is_empty() {
             "the ledger has no clusters".to_string()
         } else {
-            no_match_text(&app.screen_context(), "cluster")
+            no_match_text(ctx, "cluster")
         };
         canvas::wrapped(
             buf,
@@ -473,7 +476,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                 );
             }
             Row::Row(i) => {
-                let r = &app.rows[*i];
+                let r = &ctx.rows[*i];
                 let base = if offset + n == selected_line {
                     t.style(Slot::Selection)
                 } else {
@@ -485,7 +488,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
                     y,
                     &cols,
                     &chosen,
-                    &cells(app, r, &col_widths),
+                    &cells(state, ctx, r, &col_widths),
                     base,
                 );
             }

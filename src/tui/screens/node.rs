@@ -1,16 +1,23 @@
 //! The node page's decisions: which pods it shows and, for each, whether it would move if
-//! the node were drained or lost, and what would stop it. At 3 a.m. the question about a
-//! node is "what runs here, and what happens to it".
+//! the node were drained or lost, and what would stop it; its keys (moving through the
+//! pods, and the drill-down's node keys on its node). At 3 a.m. the question about a node
+//! is "what runs here, and what happens to it".
 
 use std::sync::Arc;
 
 use std::cell::RefCell;
 use std::collections::HashSet;
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
 use crate::model::capacity::{
     CapacityConfig, ClusterIndex, Scenario, format_amount, planned_moves, what_if,
 };
 use crate::model::fleet::{ClusterView, Dimension, NodeName, PodPhase, PodView, RequiredDomain};
+use crate::tui::action::Action;
+use crate::tui::component::{Context, Effect, NodeLoss, Screen, is_motion, motion};
+use crate::tui::nav::CapacityScope;
 
 /// The page's state: which node, the selected pod row, and where its pods would go.
 #[derive(Debug, Clone)]
@@ -53,6 +60,38 @@ impl NodePageState {
                 departure
             }
         }
+    }
+}
+
+/// The node page: moving through its pods; its what-ifs, maintenance and capacity keys
+/// act on its node and cluster.
+impl Screen for NodePageState {
+    fn handle(&mut self, action: Action, ctx: &Context) -> Option<Vec<Effect>> {
+        let effects = match action {
+            Action::WhatIfLose => vec![Effect::WhatIfNodes(NodeLoss::Lost)],
+            Action::WhatIfBatch => vec![Effect::WhatIfNodes(NodeLoss::MaintenanceBatch)],
+            Action::StartMaintenance => vec![Effect::Operator(action)],
+            Action::ClusterCapacity => {
+                let scope = CapacityScope::Cluster(self.cluster.clone());
+                vec![Effect::Capacity(scope)]
+            }
+            a if is_motion(a) => {
+                let rows = ctx
+                    .data
+                    .cluster(&self.cluster)
+                    .map_or(0, |f| pods_on(&f.view, &self.node).count());
+                let pos = self.selected.min(rows.saturating_sub(1));
+                let (next, said) = motion(pos, rows, a, ctx);
+                self.selected = next;
+                said
+            }
+            _ => return None,
+        };
+        Some(effects)
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, ctx: &Context) {
+        super::node_view::draw(self, ctx, area, buf);
     }
 }
 

@@ -11,8 +11,8 @@ use super::node::{NodePageState, pod_rows};
 use super::table::{Col, fit_columns, header, row, scroll_offset};
 use crate::model::capacity::format_amount;
 use crate::model::fleet::{Dimension, MaintenanceState, NodeView, Readiness, Schedulability};
-use crate::tui::app::App;
 use crate::tui::canvas;
+use crate::tui::component::Context;
 use crate::tui::fleet_data::{ClusterFacts, NodeSummary};
 use crate::tui::format::{counted, fit};
 use crate::tui::theme::Slot;
@@ -65,9 +65,9 @@ const FIRST_LABELS: [&str; 6] = [
     "karpenter.sh/nodepool",
 ];
 
-pub fn draw(app: &App, state: &NodePageState, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
-    let facts = app.data.cluster(&state.cluster);
+pub fn draw(state: &NodePageState, ctx: &Context, area: Rect, buf: &mut Buffer) {
+    let t = &ctx.config.theme;
+    let facts = ctx.data.cluster(&state.cluster);
     let found = facts.and_then(|f| {
         f.view
             .nodes
@@ -93,11 +93,11 @@ pub fn draw(app: &App, state: &NodePageState, area: Rect, buf: &mut Buffer) {
         return;
     };
     let node = &facts.view.nodes[i];
-    let usable = app
+    let usable = ctx
         .snapshot
         .cluster(&state.cluster)
         .is_some_and(|c| c.status.data_usable());
-    let head = head_lines(app, facts, node, &facts.nodes[i], usable, area.width);
+    let head = head_lines(ctx, facts, node, &facts.nodes[i], usable, area.width);
     // The head wraps at words and keeps at most half the page (saying what it left out).
     let head = canvas::wrap_all(&head, area.width);
     let head_h = u16::try_from(head.len())
@@ -114,19 +114,19 @@ pub fn draw(app: &App, state: &NodePageState, area: Rect, buf: &mut Buffer) {
         &head,
         t.style(Slot::Muted),
     );
-    draw_pods(app, state, facts, pods_area, buf);
+    draw_pods(state, ctx, facts, pods_area, buf);
 }
 
 /// The lines above the pod table.
 fn head_lines<'a>(
-    app: &App,
+    ctx: &Context,
     facts: &ClusterFacts,
     node: &NodeView,
     f: &NodeSummary,
     usable: bool,
     width: u16,
 ) -> Vec<Line<'a>> {
-    let t = &app.config.theme;
+    let t = &ctx.config.theme;
     let muted = t.style(Slot::Muted);
     let mut lines = vec![Line::from(vec![
         Span::styled(format!("node {}", node.name), t.style(Slot::Title)),
@@ -143,7 +143,7 @@ fn head_lines<'a>(
     ])];
     let held = facts.held.under_maintenance.contains(&node.name);
     let reserved = facts.held.reserved.contains(&node.name);
-    let slot = |good: bool, bad: Slot| super::cluster_view::judged(app, usable, good, bad);
+    let slot = |good: bool, bad: Slot| super::cluster_view::judged(ctx, usable, good, bad);
     let counts = format!(
         "counts as capacity: {}",
         super::cluster::counts_as_capacity(usable, &f.health)
@@ -244,9 +244,15 @@ fn head_lines<'a>(
     lines
 }
 
-fn draw_pods(app: &App, state: &NodePageState, facts: &ClusterFacts, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
-    let departure = state.departure(&facts.view, &app.config.capacity, &facts.held.reserved);
+fn draw_pods(
+    state: &NodePageState,
+    ctx: &Context,
+    facts: &ClusterFacts,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let t = &ctx.config.theme;
+    let departure = state.departure(&facts.view, &ctx.config.capacity, &facts.held.reserved);
     let rows = pod_rows(&facts.view, &state.node, &departure);
     let trouble = rows.iter().filter(|r| r.fate.is_trouble()).count();
     let title = if trouble == 0 {

@@ -5,21 +5,27 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::tui::app::App;
 use crate::tui::canvas;
+use crate::tui::component::Context;
 use crate::tui::format::fit;
-use crate::tui::palette::PaletteState;
+use crate::tui::palette::{Candidates, PaletteState};
 use crate::tui::theme::Slot;
 use crate::tui::view::overlay_block;
 
-/// Draws the palette near the top of `area`.
-pub fn draw(app: &App, state: &PaletteState, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
+/// Draws the palette near the top of `area`; `candidates` is what it searches.
+pub fn draw(
+    state: &PaletteState,
+    candidates: &Candidates,
+    ctx: &Context,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let t = &ctx.config.theme;
     let width = area.width.saturating_sub(4).min(80);
     let height = area.height.saturating_sub(2).min(16);
     let rect = Rect::new(area.x + (area.width - width) / 2, area.y + 1, width, height);
     let inner = overlay_block(
-        &app.config.theme,
+        &ctx.config.theme,
         rect,
         "command · enter runs · esc closes",
         buf,
@@ -36,7 +42,7 @@ pub fn draw(app: &App, state: &PaletteState, area: Rect, buf: &mut Buffer) {
     let rows = usize::from(inner.height.saturating_sub(1));
     let offset = state.selected.saturating_sub(rows.saturating_sub(1));
     if state.matches.is_empty() {
-        let hint = crate::tui::palette::unmatched_hint(&state.input, &app.candidates);
+        let hint = crate::tui::palette::unmatched_hint(&state.input, candidates);
         canvas::wrapped(
             buf,
             Rect {

@@ -11,8 +11,8 @@ use ratatui::text::Line;
 
 use super::table::{Col, fit_columns, header, row, scroll_offset};
 use crate::model::fleet::{ClusterView, PdbView};
-use crate::tui::app::App;
 use crate::tui::canvas;
+use crate::tui::component::Context;
 use crate::tui::theme::Slot;
 use crate::tui::view::{centred, overlay_block};
 
@@ -93,14 +93,14 @@ const COLS: [Col; 4] = [
 ];
 
 /// Draws the list over `area`.
-pub fn draw(app: &App, state: &PdbPodsState, area: Rect, buf: &mut Buffer) {
-    let t = &app.config.theme;
+pub fn draw(state: &PdbPodsState, ctx: &Context, area: Rect, buf: &mut Buffer) {
+    let t = &ctx.config.theme;
     let rect = centred(
         area,
         area.width.saturating_sub(4).min(90),
         area.height.saturating_sub(2),
     );
-    let found = app
+    let found = ctx
         .snapshot
         .cluster(&state.cluster)
         .and_then(|c| covered(&c.view, &state.namespace, &state.name));
@@ -115,7 +115,7 @@ pub fn draw(app: &App, state: &PdbPodsState, area: Rect, buf: &mut Buffer) {
         ],
         usize::from(rect.width.saturating_sub(4)),
     );
-    let inner = overlay_block(&app.config.theme, rect, &title, buf);
+    let inner = overlay_block(&ctx.config.theme, rect, &title, buf);
     let Some((pdb, pods)) = found else {
         canvas::wrapped(
             buf,
