@@ -128,6 +128,8 @@ pub struct ConsoleInputs {
     pub rollout_gates: Option<String>,
     /// The findings' thresholds (`[findings]` in config.toml).
     pub findings: crate::model::findings::Thresholds,
+    /// The language people read.
+    pub lang: crate::i18n::Lang,
 }
 
 impl ConsoleInputs {
@@ -157,6 +159,7 @@ impl ConsoleInputs {
                 &self.ledger,
                 self.findings.clone(),
             ),
+            lang: self.lang,
         }
     }
 }
