@@ -108,6 +108,10 @@ help-fate-no = no: …
 help-fate-no-means = no other node takes it (the same re-placement as w)
 help-fate-stays = stays
 help-fate-stays-means = a DaemonSet or static pod: it belongs to the node
+help-fate-terminating = terminating
+help-fate-terminating-means = already being deleted
+help-fate-bare = bare pod
+help-fate-bare-means = no controller: a drain deletes it for good
 
 ## Palette
 

@@ -108,6 +108,10 @@ help-fate-no = 否：…
 help-fate-no-means = 没有其他节点能接收它（与 w 相同的重新放置）
 help-fate-stays = 留下
 help-fate-stays-means = DaemonSet 或静态 Pod：它属于该节点
+help-fate-terminating = 终止中
+help-fate-terminating-means = 已在删除中
+help-fate-bare = 裸 Pod
+help-fate-bare-means = 没有控制器：腾空会将其永久删除
 
 ## 命令面板
 

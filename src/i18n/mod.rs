@@ -58,6 +58,14 @@ impl Lang {
         }
     }
 
+    /// The language's name for itself, the same in every language (`English`, `简体中文`).
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::ZhCn => "简体中文",
+        }
+    }
+
     /// `en, zh-CN`, for errors and help.
     pub fn supported() -> String {
         Lang::ALL.map(Lang::tag).join(", ")
