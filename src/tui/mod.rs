@@ -62,6 +62,8 @@ mod operator_tests;
 mod screenshots;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod zh_layout_tests;
 
 use std::path::PathBuf;
 use std::sync::Arc;
