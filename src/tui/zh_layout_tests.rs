@@ -56,7 +56,7 @@ fn in_chinese_no_screen_or_dialog_overlaps_or_cuts_text_at_the_three_sizes() {
 
 #[test]
 fn the_header_footer_help_and_palette_in_chinese() {
-    let shots: [(&str, fn(&mut App)); 4] = [
+    let shots: [super::layout_tests::Setup; 4] = [
         ("ledger", |_| {}),
         ("help", |app| {
             press(app, "?");
