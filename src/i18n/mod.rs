@@ -112,20 +112,13 @@ pub(crate) mod catalogue {
     pub const EN: &[(&str, &str)] = &[
         ("common.ftl", include_str!("../../i18n/en/common.ftl")),
         ("console.ftl", include_str!("../../i18n/en/console.ftl")),
-        ("handover.ftl", include_str!("../../i18n/en/handover.ftl")),
         ("keys.ftl", include_str!("../../i18n/en/keys.ftl")),
-        ("ledger.ftl", include_str!("../../i18n/en/ledger.ftl")),
     ];
     /// Simplified Chinese, by file.
     pub const ZH_CN: &[(&str, &str)] = &[
         ("common.ftl", include_str!("../../i18n/zh-CN/common.ftl")),
         ("console.ftl", include_str!("../../i18n/zh-CN/console.ftl")),
-        (
-            "handover.ftl",
-            include_str!("../../i18n/zh-CN/handover.ftl"),
-        ),
         ("keys.ftl", include_str!("../../i18n/zh-CN/keys.ftl")),
-        ("ledger.ftl", include_str!("../../i18n/zh-CN/ledger.ftl")),
     ];
 }
 
