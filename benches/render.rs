@@ -423,6 +423,7 @@ fn main() {
         unregistered_contexts: Vec::new(),
         rollout_gates: None,
         findings: fleetdeck::tui::FindingsConfig::default(),
+        lang: fleetdeck::i18n::Lang::En,
     };
     let mut app = App::new(config, ledger, now());
     app.update(Msg::Resize(W, H));

@@ -3,8 +3,8 @@
 //! that climbs to the crate root is resolved to the top-level module it names.
 //!
 //! - `model/` is pure: it names nothing outside `model/` except `yaml/` (the pure text
-//!   reader the file decoders are built on, itself held to the same rules), and reads no
-//!   file, process, clock or runtime.
+//!   reader the file decoders are built on) and `i18n/` (the message catalogues, compiled
+//!   in), both held to the same rules, and reads no file, process, clock or runtime.
 //! - `engine/` does not reach up into the console (`tui/`), nor into the simulator.
 //! - `tui/` renders snapshots and sends commands: it names no engine, no Kubernetes or hook
 //!   adapter and no simulator. It reads the journal (`tui/journal_feed.rs`: the header's
@@ -22,6 +22,9 @@ fn forbidden(layer: &str) -> &'static [&'static str] {
         "model" => PRODUCT,
         "yaml" => &[
             "config", "engine", "hooks", "journal", "k8s", "model", "sim", "tui",
+        ],
+        "i18n" => &[
+            "config", "engine", "hooks", "journal", "k8s", "model", "sim", "tui", "yaml",
         ],
         "engine" => &["tui", "sim"],
         "tui" => &["engine", "hooks", "k8s", "sim"],
@@ -48,7 +51,7 @@ const IMPURE: &[&str] = &[
 ];
 
 /// Layers that must be pure.
-const PURE: &[&str] = &["model", "yaml"];
+const PURE: &[&str] = &["model", "yaml", "i18n"];
 
 /// Every `.rs` file under `dir`.
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -6,6 +6,7 @@ pub mod engine;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod hooks;
+pub mod i18n;
 pub mod journal;
 pub mod k8s;
 pub mod model;

@@ -45,6 +45,11 @@ pub struct GlobalArgs {
     /// Configuration file (default: config.toml in the XDG config directory)
     #[arg(long, global = true, value_name = "FILE", env = "FLEETDECK_CONFIG")]
     pub config: Option<PathBuf>,
+    /// Language of the interface: en or zh-CN (default: $FLEETDECK_LANG, `language` in
+    /// config.toml, else LC_ALL / LC_MESSAGES / LANG, else en). Machine output (JSON,
+    /// YAML), the journal and logs are never translated
+    #[arg(long, global = true, value_name = "LANG")]
+    pub lang: Option<String>,
 }
 
 /// `fleetdeck run`.

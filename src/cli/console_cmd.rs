@@ -167,6 +167,7 @@ pub async fn run_live(
         unregistered_contexts,
         rollout_gates: demo.map(|d| d.rollout_gates),
         findings: settings.findings.clone(),
+        lang: settings.lang,
     };
     let result = run_console(inputs).await;
     let _ = stop_tx.send(true);

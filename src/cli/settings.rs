@@ -34,6 +34,8 @@ pub struct Settings {
     pub sync: fleetdeck::k8s::fleet_sync::FleetSyncOptions,
     /// The findings' thresholds (`[findings]` in config.toml).
     pub findings: fleetdeck::model::findings::Thresholds,
+    /// The language people read (`--lang`, `FLEETDECK_LANG`, `language`, the locale).
+    pub lang: fleetdeck::i18n::Lang,
 }
 
 impl Settings {
@@ -60,7 +62,24 @@ impl Settings {
                 .or(config.actor.clone())
                 .unwrap_or_else(default_actor),
         };
+        let env = |name: &str| std::env::var(name).ok();
+        let (fleetdeck_lang, lc_all, lc_messages, lang) = (
+            env("FLEETDECK_LANG"),
+            env("LC_ALL"),
+            env("LC_MESSAGES"),
+            env("LANG"),
+        );
+        let lang = fleetdeck::i18n::choose(&fleetdeck::i18n::Choice {
+            flag: global.lang.as_deref(),
+            env: fleetdeck_lang.as_deref(),
+            config: config.language.as_deref(),
+            lc_all: lc_all.as_deref(),
+            lc_messages: lc_messages.as_deref(),
+            lang: lang.as_deref(),
+        })
+        .context("choosing the language (--lang, FLEETDECK_LANG, `language` in config.toml)")?;
         Ok(Settings {
+            lang,
             ledger: global.ledger.clone().or(config.ledger.clone()),
             kubeconfig: resolve_source(
                 kubeconfig_flag.as_deref(),

@@ -75,6 +75,9 @@ pub struct Config {
     pub sync: Option<crate::config::sync::SyncSection>,
     /// `[findings]`: the findings' thresholds and how often their facts are read.
     pub findings: Option<crate::config::findings::FindingsSection>,
+    /// Language of the interface (`en`, `zh-CN`) when neither `--lang` nor
+    /// `FLEETDECK_LANG` is given; before the locale.
+    pub language: Option<String>,
 }
 
 impl Config {

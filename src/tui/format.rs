@@ -70,10 +70,11 @@ pub fn fit(text: &str, width: usize) -> String {
     out
 }
 
-/// Whether the cut between `head` and `next` falls inside a word.
+/// Whether the cut between `head` and `next` falls inside a word. Chinese is written
+/// without spaces: a cut beside a wide (CJK) character is between words.
 fn ends_in_word(head: &str, next: Option<char>) -> bool {
-    head.chars().last().is_some_and(char::is_alphanumeric)
-        && next.is_some_and(char::is_alphanumeric)
+    let narrow_letter = |c: char| c.is_alphanumeric() && c.width() != Some(2);
+    head.chars().last().is_some_and(narrow_letter) && next.is_some_and(narrow_letter)
 }
 
 /// Characters after which a name may be cut: its parts are joined by these.
@@ -177,6 +178,15 @@ mod tests {
         assert!(middle.width() <= 8, "{middle}");
         assert!(middle.ends_with("-2"), "{middle}");
         assert_eq!(fit("abc", 2), "a…");
+        // Chinese is cut between characters (no word is split), at a cell boundary:
+        // an odd width leaves the cell a wide character would straddle empty.
+        assert_eq!(fit("自动化已暂停", 8), "自动化…");
+        assert_eq!(fit("自动化已暂停", 9), "自动化已…");
+        assert_eq!(fit("节点 node-01 已封锁", 12), "节点 node-…");
+        for w in 1..14 {
+            let cut = fit("交接班：节点 n2 已腾空", w);
+            assert!(cut.width() <= w, "{w}: {cut}");
+        }
     }
 
     #[test]

@@ -50,9 +50,11 @@ fn summary_groups(app: &App, theme: &Theme, compact: bool) -> Vec<Vec<Span<'stat
     if !compact {
         head.push(Span::styled(" fleetdeck ", theme.style(Slot::Title)));
     }
+    let lang = app.config.lang;
     head.push(Span::raw(format!(
-        "{}{total} clusters ",
-        if compact { " " } else { "" }
+        "{}{} ",
+        if compact { " " } else { "" },
+        crate::t!(lang, "header-clusters", n = count(total as i64))
     )));
     groups.push(head);
     let mut by_status: Vec<(Option<ClusterStatus>, usize)> = Vec::new();
@@ -68,10 +70,13 @@ fn summary_groups(app: &App, theme: &Theme, compact: bool) -> Vec<Vec<Span<'stat
         by_status.sort_by_key(|(s, _)| std::cmp::Reverse(super::screens::ledger::severity(*s)));
     }
     for (status, n) in by_status {
-        let label = if compact {
-            short_label(status)
+        // Status names are kept as they are (GLOSSARY.md); "no data" is words.
+        let label = if status.is_none() {
+            crate::t!(lang, "header-no-data")
+        } else if compact {
+            short_label(status).to_owned()
         } else {
-            super::screens::ledger::status_label(status)
+            super::screens::ledger::status_label(status).to_owned()
         };
         groups.push(vec![Span::styled(
             format!(" {n} {label}"),
@@ -88,10 +93,11 @@ fn summary_groups(app: &App, theme: &Theme, compact: bool) -> Vec<Vec<Span<'stat
         .fold((0, 0), |a, g| (a.0 + g.0, a.1 + g.1));
     let mut nodes_group = vec![
         sep(theme),
-        Span::raw(format!(
-            "nodes {}/{} ready",
-            count(ready as i64),
-            count(nodes as i64)
+        Span::raw(crate::t!(
+            lang,
+            "header-nodes-ready",
+            ready = count(ready as i64),
+            total = count(nodes as i64)
         )),
     ];
     // The clusters left out qualify the figures: narrow, they go with the node count,
@@ -100,8 +106,12 @@ fn summary_groups(app: &App, theme: &Theme, compact: bool) -> Vec<Vec<Span<'stat
     let not_counted = (left_out > 0).then(|| {
         Span::styled(
             format!(
-                " ({} not counted)",
-                crate::tui::format::counted(left_out as i64, "cluster")
+                " {}",
+                crate::t!(
+                    lang,
+                    "header-not-counted",
+                    clusters = crate::i18n::counted(lang, "count-clusters", left_out as i64)
+                )
             ),
             theme.style(Slot::Unknown),
         )
@@ -113,7 +123,12 @@ fn summary_groups(app: &App, theme: &Theme, compact: bool) -> Vec<Vec<Span<'stat
     if gpus > 0 {
         groups.push(vec![
             sep(theme),
-            Span::raw(format!("GPUs {}/{} free", count(free), count(gpus))),
+            Span::raw(crate::t!(
+                lang,
+                "header-gpus-free",
+                free = count(free),
+                total = count(gpus)
+            )),
         ]);
     }
     if !compact {
@@ -149,10 +164,17 @@ fn fit_groups(groups: Vec<Vec<Span<'static>>>, width: usize) -> Vec<Span<'static
 /// read-only badge and the automation switch first, then what waits for a person, then
 /// who you are, then the clock. `compact` is the narrow form of the counts.
 fn second_line(app: &App, theme: &Theme, width: usize) -> Line<'static> {
+    let lang = app.config.lang;
     let mut parts: Vec<(u8, Span<'static>)> = vec![(9, Span::raw(" "))];
     // Read-only comes first: the switch after it is the fleet's, not this console's.
     if app.config.readonly {
-        parts.push((9, Span::styled(" READ-ONLY ", theme.style(Slot::Paused))));
+        parts.push((
+            9,
+            Span::styled(
+                format!(" {} ", crate::t!(lang, "header-readonly")),
+                theme.style(Slot::Paused),
+            ),
+        ));
         parts.push((9, sep(theme)));
     }
     // The fleet pause as the journal has it (the same switch the banner shows).
@@ -164,31 +186,44 @@ fn second_line(app: &App, theme: &Theme, width: usize) -> Line<'static> {
             .get(&crate::model::run::PauseScope::Fleet)
     });
     let automation = match fleet_pause {
-        Some(None) => Span::styled("AUTOMATION RUNNING", theme.style(Slot::Ok)),
+        Some(None) => Span::styled(
+            crate::t!(lang, "header-automation-running"),
+            theme.style(Slot::Ok),
+        ),
         // The banner below says why, whole; here the reason gives way first.
         Some(Some(pause)) => {
-            let full = format!(" AUTOMATION PAUSED ({}, by {}) ", pause.reason, pause.by);
-            let short = format!(" AUTOMATION PAUSED by {} ", pause.by);
-            let text = [full, short, " AUTOMATION PAUSED ".to_owned()]
+            let by = pause.by.to_string();
+            let full = crate::t!(
+                lang,
+                "header-automation-paused-why",
+                reason = pause.reason.as_str(),
+                by = by.as_str()
+            );
+            let short = crate::t!(lang, "header-automation-paused-by", by = by.as_str());
+            let text = [full, short, crate::t!(lang, "header-automation-paused")]
                 .into_iter()
+                .map(|t| format!(" {t} "))
                 .find(|t| t.width() + 2 <= width)
-                .unwrap_or_else(|| " PAUSED ".into());
+                .unwrap_or_else(|| format!(" {} ", crate::t!(lang, "header-paused")));
             Span::styled(text, theme.style(Slot::Paused))
         }
         // A shared journal that stopped answering: what is shown is the last known state.
         None if app.activity.team.is_some() => Span::styled(
-            if width >= 80 {
-                " JOURNAL UNREACHABLE: last known state, actions refused "
-            } else {
-                " JOURNAL UNREACHABLE "
-            },
+            format!(
+                " {} ",
+                if width >= 80 {
+                    crate::t!(lang, "header-journal-unreachable-long")
+                } else {
+                    crate::t!(lang, "header-journal-unreachable")
+                }
+            ),
             theme.style(Slot::Critical),
         ),
         None => Span::styled(
             if width >= 60 {
-                "AUTOMATION UNKNOWN (no engine connected)"
+                crate::t!(lang, "header-automation-unknown-long")
             } else {
-                "AUTOMATION UNKNOWN"
+                crate::t!(lang, "header-automation-unknown")
             },
             theme.style(Slot::Unknown),
         ),
@@ -197,26 +232,35 @@ fn second_line(app: &App, theme: &Theme, width: usize) -> Line<'static> {
     // What waits for a person, counted beside the switch (each count shown only when
     // there is one): the first screen says it before any other screen is opened.
     let urgent = &app.urgent;
+    let said = |id: &str, n: usize| crate::i18n::text(lang, id, &[("n", n.into())]);
     let counts = [
         (
             urgent.awaiting_approval,
-            "awaiting approval",
-            "to approve",
+            "header-awaiting-approval",
+            "header-to-approve",
             Slot::Paused,
         ),
-        (urgent.halted, "halted", "halted", Slot::Critical),
-        (urgent.stuck, "stuck", "stuck", Slot::Critical),
+        (
+            urgent.halted,
+            "header-halted",
+            "header-halted",
+            Slot::Critical,
+        ),
+        (urgent.stuck, "header-stuck", "header-stuck", Slot::Critical),
     ];
     let long: usize = counts
         .iter()
         .filter(|(n, ..)| *n > 0)
-        .map(|(n, word, ..)| format!(" · {n} {word}").width())
+        .map(|(n, word, ..)| format!(" · {}", said(word, *n)).width())
         .sum();
     let compact = long + 60 > width;
     for (n, word, short, slot) in counts {
         if n > 0 {
             let word = if compact { short } else { word };
-            parts.push((8, Span::styled(format!(" · {n} {word}"), theme.style(slot))));
+            parts.push((
+                8,
+                Span::styled(format!(" · {}", said(word, n)), theme.style(slot)),
+            ));
         }
     }
     // Expired ledger exceptions: loud, but nothing stops for them.
@@ -227,8 +271,12 @@ fn second_line(app: &App, theme: &Theme, width: usize) -> Line<'static> {
             8,
             Span::styled(
                 format!(
-                    " · LEDGER: {} EXPIRED",
-                    crate::tui::format::counted(expired as i64, "exception")
+                    " · {}",
+                    crate::t!(
+                        lang,
+                        "header-ledger-expired",
+                        exceptions = crate::i18n::counted(lang, "count-exceptions", expired as i64)
+                    )
                 ),
                 theme.style(Slot::Critical),
             ),

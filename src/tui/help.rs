@@ -10,27 +10,105 @@ use super::canvas;
 use super::keymap::Context;
 use super::theme::Slot;
 use super::view::{centred, overlay_block};
+use crate::i18n::Lang;
 use unicode_width::UnicodeWidthStr;
 
 /// Cells before a key's description: two of margin and the key's column.
 const KEY_CELLS: usize = 14;
 
-/// `text` cut at spaces into lines of at most `width` cells (a word longer than that
-/// keeps its own line).
+/// `text` cut into lines of at most `width` cells: at spaces, and between two wide (CJK)
+/// characters, which Chinese writes without spaces (a word longer than that keeps its
+/// own line). A wide character is never split.
 fn wrap_words(text: &str, width: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.width() + 1 + word.width() > width {
+    for (atom, spaced) in atoms(text) {
+        let gap = usize::from(spaced && !line.is_empty());
+        if !line.is_empty() && line.width() + gap + atom.width() > width {
             out.push(std::mem::take(&mut line));
         }
-        if !line.is_empty() {
+        if spaced && !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(word);
+        line.push_str(&atom);
     }
     out.push(line);
     out
+}
+
+/// The pieces a line may break between, each with whether a space comes before it: a
+/// run of narrow characters, or one wide character.
+fn atoms(text: &str) -> Vec<(String, bool)> {
+    use unicode_width::UnicodeWidthChar;
+    let mut out: Vec<(String, bool)> = Vec::new();
+    for word in text.split_whitespace() {
+        let mut spaced = true;
+        let mut run = String::new();
+        for c in word.chars() {
+            if c.width() == Some(2) {
+                if !run.is_empty() {
+                    out.push((std::mem::take(&mut run), spaced));
+                    spaced = false;
+                }
+                out.push((c.to_string(), spaced));
+                spaced = false;
+            } else {
+                run.push(c);
+            }
+        }
+        if !run.is_empty() {
+            out.push((run, spaced));
+        }
+    }
+    out
+}
+
+/// A binding's description in `lang`: the catalogue's when the binding says what the
+/// built-in keymap says (`key-CONTEXT-ACTION`), else its own words as written.
+fn description(lang: Lang, ctx: Context, action: &str, desc: &str) -> String {
+    if lang == Lang::En {
+        return desc.to_owned();
+    }
+    let id = format!("key-{}-{}", ctx.name(), action.replace('.', "-"));
+    [id.clone(), format!("{id}-vim")]
+        .into_iter()
+        .find(|id| crate::i18n::has(Lang::En, id) && crate::i18n::text(Lang::En, id, &[]) == desc)
+        .map_or_else(|| desc.to_owned(), |id| crate::i18n::text(lang, &id, &[]))
+}
+
+/// The section heading of a context (`GLOBAL`).
+fn heading(lang: Lang, ctx: Context) -> String {
+    crate::i18n::text(lang, &format!("help-context-{}", ctx.name()), &[])
+}
+
+/// The node page's legend of where a drained pod goes, as message ids of the value and
+/// its meaning, in the order of `screens::node::FATE_LEGEND`.
+const FATE_IDS: [(&str, &str); 7] = [
+    ("help-fate-yes", "help-fate-yes-means"),
+    ("help-fate-blocked", "help-fate-blocked-means"),
+    ("help-fate-within", "help-fate-within-means"),
+    ("help-fate-no", "help-fate-no-means"),
+    ("help-fate-stays", "help-fate-stays-means"),
+    ("help-fate-terminating", "help-fate-terminating-means"),
+    ("help-fate-bare", "help-fate-bare-means"),
+];
+
+/// The legend's value and meaning in `lang`: the catalogue's when the English catalogue
+/// words it as the node page does, else the node page's own words.
+fn fate(lang: Lang, value: &str, meaning: &str) -> (String, String) {
+    let en = |id: &str| crate::i18n::text(Lang::En, id, &[]);
+    FATE_IDS
+        .iter()
+        .find(|(v, m)| en(v) == value && en(m) == meaning)
+        .map_or_else(
+            || (value.to_owned(), meaning.to_owned()),
+            |(v, m)| {
+                (
+                    crate::i18n::text(lang, v, &[]),
+                    crate::i18n::text(lang, m, &[]),
+                )
+            },
+        )
 }
 
 /// The help lines for the current screen: its own keys, then lists, then global ones,
@@ -40,6 +118,7 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let map = &app.config.keymap;
     let mut out = Vec::new();
     let screen = app.context();
+    let lang = app.config.lang;
     let mut contexts = vec![screen];
     for ctx in [Context::List, Context::Global] {
         if !contexts.contains(&ctx) {
@@ -57,12 +136,10 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
         if bindings.is_empty() {
             continue;
         }
-        out.push(Line::styled(
-            ctx.name().to_uppercase(),
-            theme.style(Slot::Title),
-        ));
+        out.push(Line::styled(heading(lang, ctx), theme.style(Slot::Title)));
         for b in bindings {
-            let desc = wrap_words(&b.desc, width.saturating_sub(KEY_CELLS).max(20));
+            let desc = description(lang, ctx, b.action.name(), &b.desc);
+            let desc = wrap_words(&desc, width.saturating_sub(KEY_CELLS).max(20));
             for (i, part) in desc.into_iter().enumerate() {
                 let key = if i == 0 {
                     b.key.to_string()
@@ -78,12 +155,28 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
         out.push(Line::raw(""));
     }
     if matches!(app.nav.current(), super::nav::Route::Node(..)) {
-        out.push(Line::styled("IF DRAINED, MOVES", theme.style(Slot::Title)));
+        out.push(Line::styled(
+            crate::t!(lang, "help-fate"),
+            theme.style(Slot::Title),
+        ));
         for (value, meaning) in super::screens::node::FATE_LEGEND.iter().copied() {
-            out.push(Line::from(vec![
-                Span::styled(format!("  {value:<12}"), theme.style(Slot::Mark)),
-                Span::raw(meaning),
-            ]));
+            let (value, meaning) = fate(lang, value, meaning);
+            // Padded by cells, not characters: a Chinese value is twice as wide.
+            let pad = " ".repeat(12usize.saturating_sub(value.width()));
+            for (i, part) in wrap_words(&meaning, width.saturating_sub(KEY_CELLS).max(20))
+                .into_iter()
+                .enumerate()
+            {
+                let value = if i == 0 {
+                    format!("  {value}{pad}")
+                } else {
+                    " ".repeat(14)
+                };
+                out.push(Line::from(vec![
+                    Span::styled(value, theme.style(Slot::Mark)),
+                    Span::raw(part),
+                ]));
+            }
         }
     }
     out
@@ -92,12 +185,8 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
 /// Draws the help overlay.
 pub fn draw(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     let rect = centred(area, 76, area.height.saturating_sub(2).max(8));
-    let inner = overlay_block(
-        &app.config.theme,
-        rect,
-        "help · esc closes · ↑↓ scroll",
-        buf,
-    );
+    let lang = app.config.lang;
+    let inner = overlay_block(&app.config.theme, rect, &crate::t!(lang, "help-title"), buf);
     let lines = lines(app, usize::from(inner.width));
     let height = usize::from(inner.height);
     let scroll = scroll.min(lines.len().saturating_sub(height));
@@ -110,7 +199,7 @@ pub fn draw(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     }
     let mut page: Vec<Line> = shown.into_iter().take(height.saturating_sub(1)).collect();
     page.push(Line::styled(
-        format!("… {} more below (↓)", below + 1),
+        crate::t!(lang, "help-more-below", n = below + 1),
         app.config.theme.style(Slot::Muted),
     ));
     canvas::rows(buf, inner, &page, app.config.theme.style(Slot::Muted));
@@ -119,6 +208,7 @@ pub fn draw(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
 #[cfg(test)]
 mod tests {
     use super::wrap_words;
+    use unicode_width::UnicodeWidthStr;
 
     #[test]
     fn long_descriptions_wrap_at_spaces() {
@@ -134,6 +224,14 @@ mod tests {
             ]
         );
         assert_eq!(wrap_words("short", 30), ["short"]);
+        // Chinese breaks between characters, never inside one, and keeps its Latin words.
+        let zh = wrap_words("假设分析：整个失去此集群；兄弟集群能否接住它的 Pod？", 20);
+        assert!(zh.iter().all(|l| l.width() <= 20), "{zh:?}");
+        assert_eq!(
+            zh.concat().replace(' ', ""),
+            "假设分析：整个失去此集群；兄弟集群能否接住它的Pod？"
+        );
+        assert!(zh.len() > 1, "{zh:?}");
         assert_eq!(
             wrap_words("averyveryverylongword x", 5),
             ["averyveryverylongword", "x"]

@@ -16,7 +16,7 @@ use crate::model::live::ClusterStatus;
 const SIZES: [(u16, u16); 3] = [(160, 45), (80, 24), (60, 20)];
 
 /// A screen or dialog: its name and how to get there from the operator fixture.
-type Setup = (&'static str, fn(&mut App));
+pub(super) type Setup = (&'static str, fn(&mut App));
 
 fn open_cluster(app: &mut App) {
     app.open_cluster("eu-fra-prod-01", None);
@@ -49,7 +49,7 @@ fn run_paused(app: &mut App) {
     fixtures::with_journal(app, events.0);
 }
 
-const SETUPS: &[Setup] = &[
+pub(super) const SETUPS: &[Setup] = &[
     ("ledger", |_| {}),
     ("ledger_read_only", |app| app.config.readonly = true),
     ("ledger_grouped_marked", |app| {

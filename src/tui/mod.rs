@@ -61,6 +61,8 @@ mod operator_tests;
 mod screenshots;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod zh_layout_tests;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -127,6 +129,8 @@ pub struct ConsoleInputs {
     pub rollout_gates: Option<String>,
     /// The findings' thresholds (`[findings]` in config.toml).
     pub findings: crate::model::findings::Thresholds,
+    /// The language people read.
+    pub lang: crate::i18n::Lang,
 }
 
 impl ConsoleInputs {
@@ -156,6 +160,7 @@ impl ConsoleInputs {
                 &self.ledger,
                 self.findings.clone(),
             ),
+            lang: self.lang,
         }
     }
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 
+use crate::i18n::Lang;
 use crate::model::fleet::ClusterView;
 
 /// Most entries shown.
@@ -38,6 +39,8 @@ pub enum PaletteCommand {
     PauseAll,
     /// `:start FILE` (hidden when read-only); alone it says what to type.
     StartFile,
+    /// `:lang` (`:lang zh-CN`, `:lang en`); alone it says what to type.
+    Lang,
 }
 
 impl PaletteCommand {
@@ -47,50 +50,24 @@ impl PaletteCommand {
     }
 }
 
+/// Each command: its word and the message id of what it does.
 const COMMANDS: &[(PaletteCommand, &str, &str)] = &[
-    (
-        PaletteCommand::Rollouts,
-        "rollouts",
-        "rollout runs: batches, clusters, gates",
-    ),
+    (PaletteCommand::Rollouts, "rollouts", "palette-rollouts"),
     (
         PaletteCommand::Maintenance,
         "maintenance",
-        "maintenance runs as swimlanes",
+        "palette-maintenance",
     ),
-    (
-        PaletteCommand::Timeline,
-        "timeline",
-        "journal events, filterable, live tail",
-    ),
-    (
-        PaletteCommand::Findings,
-        "findings",
-        "fleet findings: certificates, webhooks, health, backups, GitOps, windows, burn",
-    ),
-    (
-        PaletteCommand::Handover,
-        "handover",
-        "shift handover walkthrough (handover 12h: a longer shift; default 8h)",
-    ),
-    (
-        PaletteCommand::PauseAll,
-        "pause",
-        "pause (or resume) all automation",
-    ),
-    (
-        PaletteCommand::StartFile,
-        "start",
-        "start FILE: a maintenance from a file (plan shown first)",
-    ),
-    (PaletteCommand::Ledger, "ledger", "every cluster"),
-    (
-        PaletteCommand::Capacity,
-        "capacity",
-        "fleet capacity, per dimension",
-    ),
-    (PaletteCommand::Help, "help", "keys of the active keymap"),
-    (PaletteCommand::Quit, "quit", "leave fleetdeck"),
+    (PaletteCommand::Timeline, "timeline", "palette-timeline"),
+    (PaletteCommand::Findings, "findings", "palette-findings"),
+    (PaletteCommand::Handover, "handover", "palette-handover"),
+    (PaletteCommand::PauseAll, "pause", "palette-pause"),
+    (PaletteCommand::StartFile, "start", "palette-start"),
+    (PaletteCommand::Ledger, "ledger", "palette-ledger"),
+    (PaletteCommand::Capacity, "capacity", "palette-capacity"),
+    (PaletteCommand::Help, "help", "palette-help"),
+    (PaletteCommand::Quit, "quit", "palette-quit"),
+    (PaletteCommand::Lang, "lang", "palette-lang"),
 ];
 
 /// What a palette entry opens.
@@ -106,6 +83,8 @@ pub enum Target {
     StartFile(std::path::PathBuf),
     /// `:handover SINCE`: the walkthrough over a shift of this length (`12h`).
     HandoverSince(std::time::Duration),
+    /// `:lang zh-CN`: the console speaks this language from now on.
+    Lang(Lang),
 }
 
 /// One match.
@@ -129,6 +108,8 @@ pub struct Candidates {
     pub nodes: Vec<(Arc<str>, Arc<ClusterView>)>,
     /// Read-only console: commands that write are not offered.
     pub readonly: bool,
+    /// The language entries are described in.
+    pub lang: Lang,
 }
 
 impl Candidates {
@@ -167,15 +148,21 @@ enum Found<'a> {
     Command(PaletteCommand, &'static str, &'static str),
     Cluster(&'a str, &'a str),
     Node(&'a Arc<str>, &'a Arc<str>),
+    Lang(Lang),
 }
 
 impl Found<'_> {
-    fn entry(self) -> Entry {
+    fn entry(self, lang: Lang) -> Entry {
         match self {
             Found::Command(cmd, name, detail) => Entry {
                 target: Target::Command(cmd),
                 label: format!(":{name}"),
-                detail: detail.to_owned(),
+                detail: crate::i18n::text(lang, detail, &[]),
+            },
+            Found::Lang(to) => Entry {
+                target: Target::Lang(to),
+                label: format!(":lang {to}"),
+                detail: crate::t!(lang, "palette-lang-to", name = to.native_name()),
             },
             Found::Cluster(id, detail) => Entry {
                 target: Target::Cluster(id.to_owned()),
@@ -185,7 +172,7 @@ impl Found<'_> {
             Found::Node(cluster, node) => Entry {
                 target: Target::Node(cluster.to_string(), Arc::clone(node)),
                 label: format!(":node {node}"),
-                detail: format!("in {cluster}"),
+                detail: crate::t!(lang, "palette-node-in", cluster = cluster.to_string()),
             },
         }
     }
@@ -227,6 +214,12 @@ pub fn search<'a>(input: &str, candidates: &'a Candidates) -> Vec<Entry> {
             }
         }
     }
+    // `lang …` offers the languages.
+    if let Some(("lang", _)) = input.split_once(' ') {
+        for to in Lang::ALL {
+            consider(&format!("lang {to}"), Found::Lang(to));
+        }
+    }
     if scope != Some("node") {
         for (id, detail) in &candidates.clusters {
             consider(id, Found::Cluster(id, detail));
@@ -250,7 +243,7 @@ pub fn search<'a>(input: &str, candidates: &'a Candidates) -> Vec<Entry> {
     scored.sort_unstable_by_key(best_first);
     scored
         .into_iter()
-        .map(|(_, _, found)| found.entry())
+        .map(|(_, _, found)| found.entry(candidates.lang))
         .collect()
 }
 
@@ -258,17 +251,24 @@ pub fn search<'a>(input: &str, candidates: &'a Candidates) -> Vec<Entry> {
 /// (`start /tmp/m.yaml` is a command with an argument, not a name to match), or that a
 /// writing command is refused in read-only mode. `None`: it means nothing.
 pub fn unmatched_hint(input: &str, candidates: &Candidates) -> Option<String> {
+    let lang = candidates.lang;
     if exact(input, candidates).is_some() {
-        return Some(format!("enter runs :{}", input.trim()));
+        return Some(crate::t!(lang, "palette-enter-runs", input = input.trim()));
+    }
+    if let Some(("lang", given)) = input.trim().split_once(' ') {
+        return Some(crate::t!(
+            lang,
+            "palette-unknown-lang",
+            given = given.trim(),
+            supported = Lang::supported()
+        ));
     }
     let word = input.split_whitespace().next()?;
     COMMANDS
         .iter()
         .find(|(c, name, _)| *name == word && c.mutates())
         .filter(|_| candidates.readonly)
-        .map(|_| {
-            format!("read-only mode: :{word} would write to the journal (drop --readonly to act)")
-        })
+        .map(|_| crate::t!(lang, "palette-readonly", word = word))
 }
 
 /// What typed text means exactly, before falling back to the selected match:
@@ -288,6 +288,7 @@ pub fn exact(input: &str, candidates: &Candidates) -> Option<Target> {
         Some(("start", path)) if !candidates.readonly && !path.trim().is_empty() => {
             Some(Target::StartFile(std::path::PathBuf::from(path.trim())))
         }
+        Some(("lang", name)) => Lang::parse(name.trim()).ok().map(Target::Lang),
         Some(("handover", since)) => crate::model::duration::parse_duration(since.trim())
             .ok()
             .filter(|d| !d.is_zero())
@@ -338,6 +339,7 @@ mod tests {
                 nodes("us-east-stg-02", &["use-cpu-001"]),
             ],
             readonly: false,
+            lang: Lang::En,
         }
     }
 
@@ -374,6 +376,7 @@ mod tests {
                 nodes("prod-use1-04", &["prod-use1-04-n001"]),
             ],
             readonly: false,
+            lang: Lang::En,
         };
         for query in ["prod-use1-01", "cluster prod-use1-01"] {
             let m = search(query, &c);
@@ -398,6 +401,7 @@ mod tests {
             clusters: Vec::new(),
             nodes: vec![nodes("a", &names[..100]), nodes("b", &names[100..])],
             readonly: false,
+            lang: Lang::En,
         };
         let m = search("node gpu-node-199", &c);
         assert_eq!(m[0].target, Target::Node("b".into(), "gpu-node-199".into()));

@@ -29,6 +29,7 @@ impl App {
             clusters,
             nodes,
             readonly: self.config.readonly,
+            lang: self.config.lang,
         }
     }
 
@@ -67,7 +68,9 @@ impl App {
                 return match target {
                     Some(target) => self.open_target(target),
                     None => {
-                        self.message = Some(hint.unwrap_or_else(|| "nothing matches".into()));
+                        self.message = Some(hint.unwrap_or_else(|| {
+                            crate::t!(self.config.lang, "palette-nothing-matches")
+                        }));
                         Vec::new()
                     }
                 };
@@ -105,8 +108,19 @@ impl App {
             Target::HandoverSince(shift) => self.open_handover(Some(shift)),
             Target::Command(PaletteCommand::PauseAll) => return self.on_action(Action::PauseAll),
             Target::Command(PaletteCommand::StartFile) => {
-                self.message =
-                    Some("type :start FILE to start the maintenance a file describes".into())
+                self.message = Some(crate::t!(self.config.lang, "palette-type-start"))
+            }
+            Target::Command(PaletteCommand::Lang) => {
+                self.message = Some(crate::t!(
+                    self.config.lang,
+                    "palette-type-lang",
+                    lang = self.config.lang.tag()
+                ))
+            }
+            // Only what people read changes: the journal, files and logs stay as they are.
+            Target::Lang(lang) => {
+                self.config.lang = lang;
+                self.message = Some(crate::t!(lang, "palette-lang-set"));
             }
             Target::StartFile(path) => {
                 if !self.refused_write(

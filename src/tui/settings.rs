@@ -38,6 +38,8 @@ pub struct AppConfig {
     pub rollout_gates: Option<String>,
     /// The findings' thresholds and the windows' zones.
     pub findings: super::findings_data::FindingsConfig,
+    /// The language people read; `:lang` changes it while the console runs.
+    pub lang: crate::i18n::Lang,
 }
 
 /// What the Rollouts screen shows of the selected run beyond the journal: its rollout

@@ -69,10 +69,10 @@ impl App {
         };
         let me = format!("{} ({})", team.me.login, team.me.roles_text());
         let n = team.others.len();
+        let lang = self.config.lang;
         let count = match n {
-            0 => "alone".to_string(),
-            1 => "1 other".to_string(),
-            n => format!("{n} others"),
+            0 => crate::t!(lang, "header-team-alone"),
+            n => crate::t!(lang, "header-team-others", count = n),
         };
         let candidates = [
             format!("{me} · {}", team.others_text()),

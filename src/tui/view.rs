@@ -99,7 +99,8 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
 /// The crumbs on the body's border (` ledger › cluster X › node Y `) in `room` cells: the
 /// first crumbs give way to `…` first, the current place stays whole.
 fn crumbs_title(app: &App, room: usize) -> String {
-    let crumbs: Vec<String> = app.nav.crumbs().iter().map(|r| r.crumb()).collect();
+    let lang = app.config.lang;
+    let crumbs: Vec<String> = app.nav.crumbs().iter().map(|r| crumb(lang, r)).collect();
     for skip in 0..crumbs.len() {
         let shown = &crumbs[skip..];
         let text = if skip == 0 {
@@ -115,6 +116,27 @@ fn crumbs_title(app: &App, room: usize) -> String {
     format!(" {} ", super::format::fit(last, room.saturating_sub(2)))
 }
 
+/// A place as a crumb, in `lang` (`ledger`, `cluster eu-1`).
+fn crumb(lang: crate::i18n::Lang, route: &Route) -> String {
+    use crate::t;
+    match route {
+        Route::Ledger => t!(lang, "crumb-ledger"),
+        Route::Cluster(id) => t!(lang, "crumb-cluster", id = id.to_string()),
+        Route::Node(_, node) => t!(lang, "crumb-node", node = node.to_string()),
+        Route::Capacity(CapacityScope::Fleet) => t!(lang, "crumb-capacity"),
+        Route::Capacity(CapacityScope::Cluster(id)) => {
+            t!(lang, "crumb-capacity-cluster", id = id.to_string())
+        }
+        Route::Capacity(CapacityScope::Domain(_, d)) => {
+            t!(lang, "crumb-domain", domain = d.to_string())
+        }
+        Route::Rollouts => t!(lang, "crumb-rollouts"),
+        Route::Maintenance => t!(lang, "crumb-maintenance"),
+        Route::Timeline => t!(lang, "crumb-timeline"),
+        Route::Findings => t!(lang, "crumb-findings"),
+    }
+}
+
 /// The global-pause banner's text, when all automation is paused.
 fn paused_banner(app: &App) -> Option<String> {
     let p = app
@@ -125,17 +147,23 @@ fn paused_banner(app: &App) -> Option<String> {
         .get(&crate::model::run::PauseScope::Fleet)?;
     // A read-only console cannot resume, so it offers no key for it. The key comes before
     // the reason: on a narrow terminal the reason is what gets cut, not how to resume.
+    let lang = app.config.lang;
     let key = app
-        .key_hint(Action::PauseAll, "resumes")
+        .key_hint(Action::PauseAll, &crate::t!(lang, "banner-resumes"))
         .filter(|_| app.offers(Action::PauseAll))
         .map(|hint| format!(" · {hint}"))
         .unwrap_or_default();
     Some(format!(
-        " ⏸ ALL AUTOMATION PAUSED by {} since {} ({} ago){key}: {} — no new step starts anywhere",
-        p.by,
-        p.since.strftime("%H:%M UTC"),
-        crate::model::duration::age(app.now, p.since),
-        p.reason
+        " {}",
+        crate::t!(
+            lang,
+            "banner-all-paused",
+            by = p.by.to_string(),
+            since = p.since.strftime("%H:%M UTC").to_string(),
+            ago = crate::model::duration::age(app.now, p.since),
+            key = key,
+            reason = p.reason.as_str()
+        )
     ))
 }
 
@@ -153,13 +181,18 @@ fn accent_of(app: &App) -> Option<ratatui::style::Color> {
 
 fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.config.theme;
+    let lang = app.config.lang;
     let text = vec![
-        Line::styled("terminal too small", theme.style(Slot::Warn)),
-        Line::from(format!(
-            "{}×{}, needs {}×{}",
-            area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
+        Line::styled(crate::t!(lang, "too-small"), theme.style(Slot::Warn)),
+        Line::from(crate::t!(
+            lang,
+            "too-small-size",
+            width = area.width,
+            height = area.height,
+            min_width = MIN_SIZE.0,
+            min_height = MIN_SIZE.1
         )),
-        Line::styled("q quits", theme.style(Slot::Muted)),
+        Line::styled(crate::t!(lang, "too-small-quit"), theme.style(Slot::Muted)),
     ];
     let lines = canvas::wrap_all(&text, area.width);
     let top = area.height.saturating_sub(lines.len() as u16) / 2;
@@ -170,43 +203,44 @@ fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// Short names for the footer hints.
-fn hint_label(action: Action) -> &'static str {
-    match action {
-        Action::Open => "open",
-        Action::Filter => "filter",
-        Action::Palette => "cmd",
-        Action::SortNext => "sort",
-        Action::SortReverse => "reverse",
-        Action::GitOpsSync => "suspend/resume sync",
-        Action::GroupRegion => "by region",
-        Action::Mark => "mark",
-        Action::ClusterCapacity => "capacity",
-        Action::WhatIfLose => "what-if",
-        Action::WhatIfBatch => "batch what-if",
-        Action::WhatIfCluster => "lose cluster",
-        Action::WhatIfClear => "clear what-if",
-        Action::Back => "back",
-        Action::FocusNext => "panel",
-        Action::Approve => "approve",
-        Action::PauseRun => "pause run",
-        Action::PauseCluster => "freeze cluster",
-        Action::AbortRun => "abort",
-        Action::HandOff => "hand off",
-        Action::TakeOver => "take over",
-        Action::ReturnItem => "return",
-        Action::StartMaintenance => "maintain",
-        Action::Follow => "follow",
-        Action::PauseAll => "pause all",
-        Action::Handover => "handover",
-        Action::Help => "help",
-        Action::Quit => "quit",
-        _ => "",
-    }
+/// The message ids of the footer hints' short names.
+fn hint_label(action: Action) -> Option<&'static str> {
+    Some(match action {
+        Action::Open => "hint-open",
+        Action::Filter => "hint-filter",
+        Action::Palette => "hint-palette",
+        Action::SortNext => "hint-sort",
+        Action::SortReverse => "hint-reverse",
+        Action::GitOpsSync => "hint-gitops-sync",
+        Action::GroupRegion => "hint-by-region",
+        Action::Mark => "hint-mark",
+        Action::ClusterCapacity => "hint-capacity",
+        Action::WhatIfLose => "hint-what-if",
+        Action::WhatIfBatch => "hint-batch-what-if",
+        Action::WhatIfCluster => "hint-lose-cluster",
+        Action::WhatIfClear => "hint-clear-what-if",
+        Action::Back => "hint-back",
+        Action::FocusNext => "hint-panel",
+        Action::Approve => "hint-approve",
+        Action::PauseRun => "hint-pause-run",
+        Action::PauseCluster => "hint-freeze-cluster",
+        Action::AbortRun => "hint-abort",
+        Action::HandOff => "hint-hand-off",
+        Action::TakeOver => "hint-take-over",
+        Action::ReturnItem => "hint-return",
+        Action::StartMaintenance => "hint-maintain",
+        Action::Follow => "hint-follow",
+        Action::PauseAll => "hint-pause-all",
+        Action::Handover => "hint-handover",
+        Action::Help => "hint-help",
+        Action::Quit => "hint-quit",
+        _ => return None,
+    })
 }
 
 fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.config.theme;
+    let lang = app.config.lang;
     if let Some(text) = &app.filter_input {
         // What is typed keeps the row: the end of a long filter is where the cursor is.
         let room = usize::from(area.width).saturating_sub(2);
@@ -225,13 +259,13 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             text.clone()
         };
         let help = [
-            "   enter keep · esc clear · key=value · !exclude",
-            "   enter keep · esc clear",
-            "",
+            format!("   {}", crate::t!(lang, "filter-help-long")),
+            format!("   {}", crate::t!(lang, "filter-help")),
+            String::new(),
         ]
         .into_iter()
         .find(|h| typed.width() + 2 + h.width() <= usize::from(area.width))
-        .unwrap_or("");
+        .unwrap_or_default();
         let line = Line::from(vec![
             Span::styled("/", theme.style(Slot::Title)),
             Span::raw(typed),
@@ -347,10 +381,12 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
                         format!(
                             " {}  ",
                             match action {
-                                Action::PauseRun => super::operator::pause_run_hint(app),
-                                Action::PauseAll => super::operator::pause_all_hint(app),
+                                Action::PauseRun => Some(super::operator::pause_run_hint(app)),
+                                Action::PauseAll => Some(super::operator::pause_all_hint(app)),
                                 other => hint_label(*other),
                             }
+                            .map(|id| crate::i18n::text(lang, id, &[]))
+                            .unwrap_or_default()
                         ),
                         theme.style(Slot::Muted),
                     ),
@@ -363,7 +399,7 @@ fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     let filter = app
         .current_filter()
         .filter(|f| !f.is_empty())
-        .map(|f| format!("filter: {}", f.text));
+        .map(|f| crate::t!(lang, "filter-shown", text = f.text.as_str()));
     let width = |hints: &[(Action, [Span; 2])]| -> usize {
         hints
             .iter()

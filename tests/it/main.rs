@@ -24,6 +24,7 @@ mod expired_exception;
 mod findings_budget;
 mod findings_e2e;
 mod handover_cli;
+mod i18n_cli;
 mod identity_refusal;
 mod journal_cli;
 mod journal_crash;

@@ -7,7 +7,8 @@ use crate::model::run::{PauseScope, RunView};
 use crate::tui::app::App;
 use crate::tui::dialog::{Dialog, Purpose};
 
-/// What `p` does to the selected run, for the footer: a paused or halted run is resumed.
+/// What `p` does to the selected run, for the footer (a message id): a paused or halted
+/// run is resumed.
 pub fn pause_run_hint(app: &App) -> &'static str {
     let resumes = selected_run(app).is_some_and(|run| {
         run.rollout.halted.is_some()
@@ -20,7 +21,11 @@ pub fn pause_run_hint(app: &App) -> &'static str {
                     run: run.id.clone(),
                 })
     });
-    if resumes { "resume run" } else { "pause run" }
+    if resumes {
+        "hint-resume-run"
+    } else {
+        "hint-pause-run"
+    }
 }
 
 /// `p`: pause or resume the selected run.

@@ -59,7 +59,7 @@ pub fn pause_all(app: &mut App) {
     }
 }
 
-/// What `P` does, for the footer: automation paused fleet-wide is resumed.
+/// What `P` does, for the footer (a message id): automation paused fleet-wide is resumed.
 pub(crate) fn pause_all_hint(app: &App) -> &'static str {
     if app
         .activity
@@ -68,8 +68,8 @@ pub(crate) fn pause_all_hint(app: &App) -> &'static str {
         .pauses
         .contains_key(&PauseScope::Fleet)
     {
-        "resume all"
+        "hint-resume-all"
     } else {
-        "pause all"
+        "hint-pause-all"
     }
 }

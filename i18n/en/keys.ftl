@@ -1,0 +1,65 @@
+# The help overlay's key descriptions, one per context and action, as the built-in
+# keymaps (keymaps/*.toml) word them. The console shows a Chinese one when a binding's
+# own description is the English one here (a user's own words are shown as written).
+
+key-global-quit = Quit fleetdeck
+key-global-back = Close, clear the filter, or go back one crumb
+key-global-history-back = Previous place in history
+key-global-history-forward = Next place in history
+key-global-help = Show the keys of this keymap
+key-global-palette = Command palette: :ledger :capacity :cluster ID :node NAME
+key-global-filter = Filter: fuzzy text, key=value labels, !text to exclude
+key-global-screen-ledger = Ledger screen
+key-global-screen-capacity = Fleet capacity screen
+key-global-screen-rollouts = Rollouts screen
+key-global-screen-maintenance = Maintenance screen
+key-global-screen-timeline = Journal timeline
+key-global-screen-findings = Fleet findings
+key-global-pause-all = Pause all automation (asks why), or resume it
+key-global-handover = Shift handover: step through what the next person must know
+key-global-focus-next = Next panel
+key-list-up = Move up
+key-list-down = Move down
+key-list-page-up = Page up
+key-list-page-down = Page down
+key-list-top = First row
+key-list-bottom = Last row
+key-list-open = Open the selected row
+key-list-mark = Mark or unmark the row and move down (on a cluster page w, b and m act on the marked nodes)
+key-list-mark-clear = Clear all marks
+key-ledger-sort-next = Sort by the next column
+key-ledger-sort-prev = Sort by the previous column
+key-ledger-sort-reverse = Reverse the sort order
+key-ledger-group-region = Group by region (toggle)
+key-ledger-group-env = Group by environment (toggle)
+key-ledger-capacity-cluster = Capacity of the selected cluster
+key-cluster-capacity-cluster = Capacity of this cluster
+key-cluster-whatif-lose = What-if: lose the marked nodes (or the selected one)
+key-cluster-whatif-batch = What-if: drain the marked nodes as one maintenance batch
+key-cluster-whatif-cluster = What-if: lose this cluster whole; could its siblings (same env and region) take its pods?
+key-cluster-maintenance-start = Start a maintenance on the marked nodes (shows the plan first)
+key-capacity-whatif-lose = What-if: lose the selected failure domain (on the fleet list, the selected cluster's worst one)
+key-capacity-whatif-cluster = What-if: lose the selected cluster whole; could its siblings (same env and region) take its pods?
+key-capacity-whatif-clear = Drop the what-if result
+key-node-whatif-lose = What-if: lose this node
+key-node-whatif-batch = What-if: drain this node as a maintenance batch
+key-node-maintenance-start = Start a maintenance on this node (shows the plan first)
+key-node-capacity-cluster = Capacity of this node's cluster
+key-rollouts-run-approve = Approve the waiting batch (lists its clusters, budgets and gates first)
+key-rollouts-run-pause = Pause or resume the rollout
+key-rollouts-run-abort = Abort the rollout (type its name to confirm)
+key-maintenance-step-handoff = Hand the node's step to a person, with a note
+key-maintenance-step-takeover = Take the node's step over
+key-maintenance-step-return = Return the node's step: done, retry or abort
+key-maintenance-run-pause = Pause or resume the run
+key-maintenance-cluster-pause = Pause or resume every run on the cluster (freeze)
+key-maintenance-run-abort = Abort the run (type its name to confirm)
+key-timeline-follow = Follow new events (live tail) on or off
+key-findings-sort-next = Sort by the next column
+key-findings-sort-prev = Sort by the previous column
+key-findings-sort-reverse = Reverse the sort order
+key-findings-gitops-sync = Suspend or resume the GitOps sync of the selected object (asks why)
+key-list-page-up-vim = A page up
+key-list-page-down-vim = A page down
+key-maintenance-history-back = Previous place in history
+key-maintenance-step-handoff-vim = Hand the node's step (Off) to a person, with a note
