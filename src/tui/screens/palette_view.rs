@@ -27,7 +27,7 @@ pub fn draw(
     let inner = overlay_block(
         &ctx.config.theme,
         rect,
-        "command · enter runs · esc closes",
+        &crate::t!(ctx.config.lang, "palette-title"),
         buf,
     );
     if inner.height == 0 {
@@ -51,7 +51,7 @@ pub fn draw(
                 ..inner
             },
             &[Line::styled(
-                hint.unwrap_or_else(|| "no match".into()),
+                hint.unwrap_or_else(|| crate::t!(ctx.config.lang, "palette-no-match")),
                 t.style(Slot::Muted),
             )],
             t.style(Slot::Muted),
