@@ -54,7 +54,7 @@ fn escape(s: &str) -> String {
 /// The buffer as a standalone HTML page in a monospace grid.
 pub fn to_html(buf: &Buffer, title: &str) -> String {
     let mut out = format!(
-        "<!doctype html><meta charset=utf-8><title>{title}</title><style>body{{margin:0;background:{BG}}}pre{{margin:0;padding:8px;font:14px/1.25 'DejaVu Sans Mono',monospace;color:{FG};background:{BG}}}</style><pre>"
+        "<!doctype html><meta charset=utf-8><title>{title}</title><style>body{{margin:0;background:{BG}}}pre{{margin:0;padding:8px;font:14px/1.25 'DejaVu Sans Mono','Noto Sans Mono CJK SC',monospace;color:{FG};background:{BG}}}</style><pre>"
     );
     for y in 0..buf.area.height {
         let mut x = 0;
@@ -80,10 +80,22 @@ pub fn to_html(buf: &Buffer, title: &str) -> String {
                 if c.fg != cell.fg || c.bg != cell.bg || c.modifier != cell.modifier {
                     break;
                 }
-                text.push_str(c.symbol());
+                // A wide character (Chinese) takes two cells on a terminal: draw it in a
+                // box two cells wide and skip the cell it covers, so columns line up
+                // whatever width the font gives the glyph.
+                if unicode_width::UnicodeWidthStr::width(c.symbol()) == 2 {
+                    let _ = write!(
+                        text,
+                        "<span style=\"display:inline-block;width:2ch;text-align:center\">{}</span>",
+                        escape(c.symbol())
+                    );
+                    x += 2;
+                    continue;
+                }
+                text.push_str(&escape(c.symbol()));
                 x += 1;
             }
-            let _ = write!(out, "<span style=\"{style}\">{}</span>", escape(&text));
+            let _ = write!(out, "<span style=\"{style}\">{text}</span>");
         }
         out.push('\n');
     }
@@ -142,6 +154,15 @@ pub const OPERATOR_SHOTS: &[(&str, &str, u16, u16)] = &[
     ("handover", "H", 160, 36),
 ];
 
+/// The operator screens again in Simplified Chinese (`zh-CN-NAME`), to show the
+/// translated console beside the English one.
+pub const CHINESE_SHOTS: &[(&str, &str, u16, u16)] = &[
+    ("zh-CN-ledger", "", 200, 24),
+    ("zh-CN-approve", "3 a", 160, 36),
+    ("zh-CN-hand-off", "4 h d a v e @ o p s enter", 160, 36),
+    ("zh-CN-help", "?", 120, 44),
+];
+
 #[test]
 #[ignore = "writes screenshots/*.html; run by scripts/screenshots.sh"]
 fn write_screenshot_pages() {
@@ -153,6 +174,13 @@ fn write_screenshot_pages() {
         .map(|s| (s, fixtures::operator_app as fn() -> App));
     for ((name, keys, w, h), make) in fleet.chain(operator) {
         let mut app = make();
+        key(&mut app, keys);
+        let html = to_html(&render_to_buffer(&app, *w, *h), name);
+        std::fs::write(dir.join(format!("{name}.html")), html).unwrap();
+    }
+    for (name, keys, w, h) in CHINESE_SHOTS {
+        let mut app = fixtures::operator_app();
+        app.config.lang = crate::i18n::Lang::ZhCn;
         key(&mut app, keys);
         let html = to_html(&render_to_buffer(&app, *w, *h), name);
         std::fs::write(dir.join(format!("{name}.html")), html).unwrap();
