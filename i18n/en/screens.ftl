@@ -1,0 +1,1 @@
+# Screen bodies: titles, column headers, labels, hints and messages.
