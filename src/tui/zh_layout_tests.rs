@@ -27,6 +27,8 @@ fn zh(setup: fn(&mut App), w: u16, h: u16) -> App {
     assert_eq!(app.message.as_deref(), Some("语言：简体中文"));
     app.message = None;
     setup(&mut app);
+    // A setup that starts from another fixture (a halted rollout) speaks Chinese too.
+    app.config.lang = Lang::ZhCn;
     app
 }
 
@@ -202,4 +204,24 @@ fn a_dialog_refuses_an_empty_field_in_chinese() {
         panic!("no dialog");
     };
     assert_eq!(dialog.problem.as_deref(), Some("接手人不能为空"));
+}
+
+/// The screens whose bodies are translated, each in Chinese at 160×45 and 80×24.
+const SCREENS: [&str; 2] = ["rollouts", "rollouts_halted"];
+
+#[test]
+fn the_translated_screens_in_chinese() {
+    for name in SCREENS {
+        let Some((_, setup)) = SETUPS.iter().find(|(n, _)| *n == name) else {
+            panic!("{name} is not in the layout suite");
+        };
+        let mut all = String::new();
+        for (w, h) in [(160, 45), (80, 24)] {
+            let app = zh(*setup, w, h);
+            let (screen, findings) = drawn(&app, w, h);
+            assert!(findings.is_empty(), "{name} {w}×{h}: {findings:?}");
+            all.push_str(&format!("── {w}×{h} ──\n{screen}"));
+        }
+        insta::assert_snapshot!(format!("zh_screen_{name}"), all);
+    }
 }
