@@ -22,3 +22,30 @@ rollouts-gates = GATES
 rollouts-coverage = COVERAGE
 rollouts-coverage-so-far = { $reached } of { $total } version/hardware combinations (as the ledger declares them) verified so far
 rollouts-coverage-not-shown = not shown: the plan from today's ledger differs from the run's batches
+
+## Maintenance swimlanes
+
+maint-none = No maintenance runs in the journal.
+maint-how = Start one from a cluster's drill-down: mark nodes with { $mark }, then { $start }.
+maint-no-journal = No journal connected: maintenance runs cannot be shown.
+maint-col-node = NODE
+maint-col-step-status = STEP · STATUS
+maint-stuck-count = { $n } STUCK
+maint-lane-by = { $nodes } · by { $by } · { $ago } ago
+maint-paused-by = paused ({ $scope }) by { $by }: { $reason }
+maint-selected-node = selected node
+maint-in-step = in { $run } · step { $step }:
+maint-for = for { $age } (set by { $by })
+maint-not-started = in { $run } · not started
+maint-last-try = last try, { $ago } ago: { $why }
+maint-waits = waits, { $age } so far: { $why }
+maint-stuck-because = stuck because:
+maint-hands-off = hands it to a person
+maint-takes-over = takes it over
+maint-nothing-forced = nothing is forced
+maint-owner = owner: { $to }{ $since }
+maint-owner-since = by { $by } { $ago } ago
+maint-note = note:
+maint-returns = returns it: done, retry or abort
+maint-failed = failed: { $error }
+maint-open-intents = { $n } side effect(s) in flight without a recorded outcome

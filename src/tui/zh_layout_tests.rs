@@ -207,7 +207,13 @@ fn a_dialog_refuses_an_empty_field_in_chinese() {
 }
 
 /// The screens whose bodies are translated, each in Chinese at 160×45 and 80×24.
-const SCREENS: [&str; 2] = ["rollouts", "rollouts_halted"];
+const SCREENS: [&str; 5] = [
+    "rollouts",
+    "rollouts_halted",
+    "maintenance",
+    "paused_everywhere",
+    "maintenance_run_paused",
+];
 
 #[test]
 fn the_translated_screens_in_chinese() {
