@@ -15,7 +15,7 @@ use crate::model::run::{ItemId, ItemView, RunView, StepStatus};
 use crate::tui::action::Action;
 use crate::tui::canvas;
 use crate::tui::component::Context;
-use crate::tui::format::fit;
+use crate::tui::format::{fit, pad};
 use crate::tui::keymap::Context as Layer;
 use crate::tui::theme::{Slot, Theme};
 use unicode_width::UnicodeWidthStr;
@@ -551,12 +551,12 @@ fn detail(
                 t.style(Slot::Paused),
             ));
             // A multi-line note keeps its line breaks, indented under the first line.
-            let note_word = crate::t!(lang, "maint-note");
-            let first = if lang == crate::i18n::Lang::En {
-                format!("{note_word} ")
+            let space = if lang == crate::i18n::Lang::En {
+                " "
             } else {
-                note_word
+                ""
             };
+            let first = format!("{}{space}", crate::t!(lang, "maint-note"));
             let rest = " ".repeat(first.width());
             for (i, part) in note.lines().enumerate() {
                 let lead = if i == 0 { &first } else { &rest };
@@ -595,9 +595,4 @@ fn retrying<'v>(
     view.last_failed_call
         .as_ref()
         .filter(|call| *status == StepStatus::Running && call.step == view.current)
-}
-
-/// `text` padded with spaces to `cells` cells (a Chinese word is twice as wide).
-fn pad(text: &str, cells: usize) -> String {
-    format!("{text}{}", " ".repeat(cells.saturating_sub(text.width())))
 }
