@@ -766,7 +766,7 @@ fn demo_in_chinese_shows_the_rollouts_screen_and_the_approval_dialog() {
     );
     t.wait_for("Synced", 60);
     t.send(&["3"]);
-    let screen = t.wait_for("awaiting-approval", 15);
+    let screen = t.wait_for("awaiting-approval", 60);
     for said in ["台账 › 发布", "批次", "门禁", "运行 · 状态"] {
         assert!(screen.contains(said), "{said}:\n{screen}");
     }
@@ -775,7 +775,7 @@ fn demo_in_chinese_shows_the_rollouts_screen_and_the_approval_dialog() {
     let mut tries = 0;
     let screen = loop {
         t.send(&["a"]);
-        let screen = t.wait_for("批准 ", 5);
+        let screen = t.wait_for("批准 ", 20);
         if !screen.contains("被拒绝：") {
             break screen;
         }
@@ -790,11 +790,11 @@ fn demo_in_chinese_shows_the_rollouts_screen_and_the_approval_dialog() {
     };
     assert!(screen.contains("备注"), "{screen}");
     t.send(&["Enter"]);
-    t.wait_for("将会：", 5);
+    t.wait_for("将会：", 20);
     t.send(&["Escape", "Escape"]);
-    t.wait_for("已取消：未发送任何内容", 5);
+    t.wait_for("已取消：未发送任何内容", 20);
     t.send(&["q"]);
-    let screen = t.wait_for("exit=", 15);
+    let screen = t.wait_for("exit=", 30);
     assert!(screen.contains("exit=0"), "{screen}");
     assert!(!t.alternate_screen_on());
 }
