@@ -113,12 +113,16 @@ pub(crate) mod catalogue {
         ("common.ftl", include_str!("../../i18n/en/common.ftl")),
         ("console.ftl", include_str!("../../i18n/en/console.ftl")),
         ("keys.ftl", include_str!("../../i18n/en/keys.ftl")),
+        ("dialogs.ftl", include_str!("../../i18n/en/dialogs.ftl")),
+        ("screens.ftl", include_str!("../../i18n/en/screens.ftl")),
     ];
     /// Simplified Chinese, by file.
     pub const ZH_CN: &[(&str, &str)] = &[
         ("common.ftl", include_str!("../../i18n/zh-CN/common.ftl")),
         ("console.ftl", include_str!("../../i18n/zh-CN/console.ftl")),
         ("keys.ftl", include_str!("../../i18n/zh-CN/keys.ftl")),
+        ("dialogs.ftl", include_str!("../../i18n/zh-CN/dialogs.ftl")),
+        ("screens.ftl", include_str!("../../i18n/zh-CN/screens.ftl")),
     ];
 }
 

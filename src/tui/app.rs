@@ -313,9 +313,14 @@ impl App {
             }
             Msg::Notice(notice) => {
                 if notice.ok {
-                    self.message = Some(format!("✓ {}", notice.text));
+                    self.message =
+                        Some(crate::t!(self.config.lang, "msg-done", text = &notice.text));
                 } else {
-                    self.hold_message(format!("✗ refused: {}", notice.text));
+                    self.hold_message(crate::t!(
+                        self.config.lang,
+                        "msg-refused",
+                        text = &notice.text
+                    ));
                 }
                 self.dirty = true;
             }
@@ -583,9 +588,7 @@ impl App {
     /// returns true: every key and command that would write to the journal asks this.
     pub(super) fn refused_readonly(&mut self, what: &str) -> bool {
         if self.config.readonly {
-            self.message = Some(format!(
-                "read-only mode (--readonly): \"{what}\" would write to the journal and is refused; restart without --readonly to act"
-            ));
+            self.message = Some(crate::t!(self.config.lang, "msg-readonly", what = what));
         }
         self.config.readonly
     }

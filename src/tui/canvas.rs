@@ -201,11 +201,18 @@ fn wrap_as(line: &Line<'_>, width: usize, breaks: Breaks) -> Vec<Line<'static>> 
     if total <= width {
         return vec![to_line(&cells)];
     }
-    // Words and the runs of spaces before them.
+    // Words and the runs of spaces before them. Chinese is written without spaces: each
+    // CJK character is a word of its own (a closing mark stays with what it closes, an
+    // opening one with what it opens).
     let mut tokens: Vec<(bool, &[Cell])> = Vec::new();
     let mut start = 0;
     for i in 1..=cells.len() {
-        let boundary = i == cells.len() || (cells[i].0 == ' ') != (cells[start].0 == ' ');
+        let boundary = i == cells.len()
+            || (cells[i].0 == ' ') != (cells[start].0 == ' ')
+            || (cells[i].0 != ' '
+                && (is_cjk(cells[i].0) || is_cjk(cells[i - 1].0))
+                && !closes(cells[i].0)
+                && !opens(cells[i - 1].0));
         if boundary {
             tokens.push((cells[start].0 == ' ', &cells[start..i]));
             start = i;
@@ -263,6 +270,27 @@ fn wrap_as(line: &Line<'_>, width: usize, breaks: Breaks) -> Vec<Line<'static>> 
         out.push(row);
     }
     out.iter().map(|r| to_line(r)).collect()
+}
+
+/// A Chinese (CJK) character or mark: a line may break beside it.
+fn is_cjk(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x2E80..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60
+    )
+}
+
+/// A mark no row may start with.
+fn closes(c: char) -> bool {
+    matches!(
+        c,
+        '，' | '。' | '；' | '：' | '、' | '）' | '」' | '”' | '！' | '？' | '》'
+    )
+}
+
+/// A mark no row may end with.
+fn opens(c: char) -> bool {
+    matches!(c, '（' | '「' | '“' | '《')
 }
 
 fn cell_width(c: char) -> usize {
@@ -350,6 +378,18 @@ mod tests {
 
     fn texts(lines: &[Line]) -> Vec<String> {
         lines.iter().map(plain).collect()
+    }
+
+    #[test]
+    fn chinese_wraps_between_characters_and_keeps_its_marks() {
+        let l = Line::from("暂停运行：不启动新步骤（原因）");
+        assert_eq!(
+            texts(&wrap(&l, 10)),
+            ["暂停运行：", "不启动新步", "骤（原因）"]
+        );
+        // Latin words inside Chinese stay whole.
+        let l = Line::from("交出 erin@ops 的节点");
+        assert_eq!(texts(&wrap(&l, 12)), ["交出", "erin@ops 的", "节点"]);
     }
 
     #[test]

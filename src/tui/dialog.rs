@@ -11,11 +11,14 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 
 use super::feed::ConsoleCommand;
+use crate::i18n::Lang;
 use crate::model::handover::HandoverItem;
 use crate::model::maintenance::{MaintenanceSpec, NodeFacts};
 use crate::model::run::{Actor, ItemId, OperatorCommand, PauseScope, ReturnOutcome, RunId};
+use crate::t;
 
-/// What a return without a chosen outcome is told.
+/// What a return without a chosen outcome is told (in English).
+#[cfg(test)]
 pub const CHOOSE_OUTCOME: &str = "choose an outcome: d done, r retry or a abort";
 
 /// One text input.
@@ -41,6 +44,21 @@ impl Field {
             required,
             multiline,
         }
+    }
+
+    /// What it asks for, in `lang`.
+    pub fn label_in(&self, lang: Lang) -> String {
+        let id = match self.label {
+            "reason" => "dialog-field-reason",
+            "note" => "dialog-field-note",
+            "assignee" => "dialog-field-assignee",
+            "why" => "dialog-field-why",
+            "type the name to confirm" => "dialog-field-type-name",
+            "name" => "dialog-field-name",
+            "drain deadline (stuck after)" => "dialog-field-drain-deadline",
+            other => return other.to_string(),
+        };
+        crate::i18n::text(lang, id, &[])
     }
 
     /// The text; a multi-line note keeps its line breaks.
@@ -111,6 +129,8 @@ pub struct Dialog {
     /// What the operator must know before confirming (a PDB that will hold the drain):
     /// shown in both phases, never giving way to the context.
     pub warnings: Vec<String>,
+    /// The language the dialog speaks (what it sends is the same in every language).
+    pub lang: Lang,
 }
 
 /// What a key did to the dialog.
@@ -165,6 +185,7 @@ impl Dialog {
             purpose,
             problem: None,
             warnings: Vec::new(),
+            lang: Lang::En,
         };
         if dialog.fields.is_empty() && !dialog.asks_outcome() && dialog.purpose != Purpose::Nothing
         {
@@ -179,6 +200,16 @@ impl Dialog {
         let mut dialog = Dialog::new(title, context, Purpose::Nothing);
         dialog.stage = Stage::Refused(why);
         dialog
+    }
+
+    /// The dialog in `lang`: its form, hints and what it will do (a confirmation already
+    /// shown is said again in `lang`).
+    pub fn in_lang(mut self, lang: Lang) -> Dialog {
+        self.lang = lang;
+        if matches!(self.stage, Stage::Confirm(_)) && self.purpose != Purpose::Quit {
+            self.advance();
+        }
+        self
     }
 
     /// Warnings shown above the form and the confirmation alike.
@@ -205,7 +236,7 @@ impl Dialog {
     pub fn build(&self) -> Result<ConsoleCommand, String> {
         for f in &self.fields {
             if f.required && f.text().is_empty() {
-                return Err(format!("{} must not be empty", f.label));
+                return Err(t!(self.lang, "dialog-empty", field = f.label_in(self.lang)));
             }
         }
         let op = match &self.purpose {
@@ -231,12 +262,14 @@ impl Dialog {
             Purpose::Return(run, item) => OperatorCommand::Return {
                 run: run.clone(),
                 item: item.clone(),
-                outcome: self.outcome.ok_or_else(|| CHOOSE_OUTCOME.to_string())?,
+                outcome: self
+                    .outcome
+                    .ok_or_else(|| t!(self.lang, "dialog-choose-outcome"))?,
                 note: self.text(0),
             },
             Purpose::Abort(run, name) => {
                 if self.text(1) != *name {
-                    return Err(format!("type {name} exactly to confirm the abort"));
+                    return Err(t!(self.lang, "dialog-type-exactly", name = name));
                 }
                 OperatorCommand::Abort {
                     run: run.clone(),
@@ -257,7 +290,7 @@ impl Dialog {
                 cluster: item.subject.cluster.clone(),
                 note: self.text(0),
             },
-            Purpose::Nothing => return Err("nothing can be sent".into()),
+            Purpose::Nothing => return Err(t!(self.lang, "dialog-nothing-to-send")),
             Purpose::Quit => return Ok(ConsoleCommand::Quit),
             Purpose::GitOpsSync(request) => {
                 let mut request = (**request).clone();
@@ -266,12 +299,24 @@ impl Dialog {
             }
             Purpose::StartMaintenance(spec, inventory) => {
                 let deadline = self.text(1);
-                let drain = crate::model::duration::parse_duration(&deadline)
-                    .map_err(|e| format!("drain deadline {deadline:?}: {e}"))?;
+                let drain = crate::model::duration::parse_duration(&deadline).map_err(|e| {
+                    t!(
+                        self.lang,
+                        "dialog-bad-deadline",
+                        deadline = format!("{deadline:?}"),
+                        error = e.to_string()
+                    )
+                })?;
                 let mut spec = spec.clone();
                 spec.name = self.text(0);
-                crate::model::run::check_run_name(&spec.name)
-                    .map_err(|why| format!("name {:?} {why}", spec.name))?;
+                crate::model::run::check_run_name(&spec.name).map_err(|why| {
+                    t!(
+                        self.lang,
+                        "dialog-bad-name",
+                        name = format!("{:?}", spec.name),
+                        why = why.to_string()
+                    )
+                })?;
                 spec.deadlines
                     .by_step
                     .insert(crate::model::maintenance::Step::Drain, drain);
@@ -321,7 +366,7 @@ impl Dialog {
         match self.build() {
             Ok(command) => {
                 self.problem = None;
-                self.stage = Stage::Confirm(what_happens(&command));
+                self.stage = Stage::Confirm(what_happens(self.lang, &command));
             }
             Err(problem) => self.refuse(problem),
         }
@@ -402,7 +447,7 @@ impl Dialog {
                 } else if self.asks_outcome() && self.outcome.is_none() {
                     // Never a default: the person picks the outcome themselves.
                     self.focus = self.fields.len();
-                    self.problem = Some(CHOOSE_OUTCOME.into());
+                    self.problem = Some(t!(self.lang, "dialog-choose-outcome"));
                 } else {
                     self.advance();
                 }
@@ -437,43 +482,7 @@ impl Dialog {
     }
 }
 
-/// Exactly what sending `command` will do, for the confirmation phase.
-pub fn what_happens(command: &ConsoleCommand) -> String {
-    match command {
-        ConsoleCommand::Operator(op) => op.describe(),
-        ConsoleCommand::StartMaintenance { spec, inventory } => {
-            let nodes = match &spec.nodes {
-                crate::model::maintenance::NodeSelection::Names(names) => names
-                    .iter()
-                    .map(|n| n.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                crate::model::maintenance::NodeSelection::Selector(s) => {
-                    format!("nodes matching {s}")
-                }
-            };
-            format!(
-                "journal maintenance {} on {} for {nodes} ({} nodes known); the executor then cordons, drains (through the Eviction API, respecting PDBs; stuck after {}) and waits for a person at Maintain, node by node within the budgets",
-                spec.name,
-                spec.cluster,
-                inventory.len(),
-                crate::model::duration::format_duration(
-                    spec.deadlines.of(crate::model::maintenance::Step::Drain)
-                )
-            )
-        }
-        ConsoleCommand::Refused(_) | ConsoleCommand::RefusedByRules(_) => {
-            "journal the refusal for the audit trail".into()
-        }
-        ConsoleCommand::Quit => "quit".into(),
-        ConsoleCommand::GitOpsSync(r) => format!(
-            "{} the sync of {} on {} (journaled before and after; the cluster's identity is checked first), noting your name and reason on the object",
-            r.verb(),
-            r.object(),
-            r.cluster
-        ),
-    }
-}
+pub use super::dialog_text::what_happens;
 
 #[cfg(test)]
 mod tests {

@@ -11,6 +11,7 @@ use super::dialog::{Dialog, Purpose, Stage};
 use super::theme::Slot;
 use super::view::{centred, overlay_block};
 use crate::model::run::ReturnOutcome;
+use crate::t;
 
 /// Rows `lines` take when wrapped at words to `width` columns, as the dialog draws them
 /// (a note's line breaks count). A confirmation judged to fit must fit.
@@ -79,6 +80,7 @@ pub fn confirmation_fits(dialog: &Dialog, area: Rect) -> bool {
 /// Draws `dialog` centred over `area`.
 pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
     let t = &app.config.theme;
+    let lang = app.config.lang;
     let muted = t.style(Slot::Muted);
     let (width, inner_w) = widths(area);
     let context_h = wrapped_height(&dialog.context, inner_w);
@@ -123,7 +125,11 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                 }
                 let focused = dialog.focus == i;
                 let label = Span::styled(
-                    format!("{}{}", if focused { "▸ " } else { "  " }, field.label),
+                    format!(
+                        "{}{}",
+                        if focused { "▸ " } else { "  " },
+                        field.label_in(lang)
+                    ),
                     if focused {
                         t.style(Slot::Title)
                     } else {
@@ -149,7 +155,11 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
             if dialog.asks_outcome() {
                 let focused = dialog.focus == dialog.fields.len();
                 let mut spans = vec![Span::styled(
-                    format!("{}outcome  ", if focused { "▸ " } else { "  " }),
+                    format!(
+                        "{}{}  ",
+                        if focused { "▸ " } else { "  " },
+                        t!(lang, "dialog-outcome")
+                    ),
                     if focused {
                         t.style(Slot::Title)
                     } else {
@@ -157,9 +167,9 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                     },
                 )];
                 for (o, word) in [
-                    (ReturnOutcome::Done, "d done"),
-                    (ReturnOutcome::Retry, "r retry"),
-                    (ReturnOutcome::Abort, "a abort"),
+                    (ReturnOutcome::Done, t!(lang, "dialog-outcome-done")),
+                    (ReturnOutcome::Retry, t!(lang, "dialog-outcome-retry")),
+                    (ReturnOutcome::Abort, t!(lang, "dialog-outcome-abort")),
                 ] {
                     // The choice is marked, not only coloured: `[x]` is the chosen one.
                     let chosen = dialog.outcome == Some(o);
@@ -196,9 +206,9 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
             hint(
                 app,
                 &[
-                    "enter continue · tab next field · alt-enter new line · esc cancel",
-                    "enter continue · tab next field · esc cancel",
-                    "enter · tab · esc",
+                    t!(lang, "dialog-hint-edit-multiline"),
+                    t!(lang, "dialog-hint-edit"),
+                    t!(lang, "dialog-hint-edit-short"),
                 ],
                 inner,
                 buf,
@@ -211,7 +221,7 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                     inner.x,
                     y,
                     inner.width,
-                    "This will:",
+                    &t!(lang, "dialog-this-will"),
                     t.style(Slot::Title),
                 );
             }
@@ -226,23 +236,26 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
                 .map(|l| Line::styled(l.to_owned(), t.style(Slot::Warn)))
                 .collect();
             canvas::wrapped(buf, r, &lines, t.style(Slot::Warn));
-            let forms: &[&str] = if dialog.purpose == Purpose::Quit {
-                &["q or enter quits · esc stays", "q quits · esc stays"]
+            let forms = if dialog.purpose == Purpose::Quit {
+                vec![
+                    t!(lang, "dialog-hint-quit"),
+                    t!(lang, "dialog-hint-quit-short"),
+                ]
             } else if confirmation_fits(dialog, area) {
-                &[
-                    "enter confirms · esc goes back · nothing is sent before enter",
-                    "enter confirms · esc goes back",
-                    "enter · esc",
+                vec![
+                    t!(lang, "dialog-hint-confirm"),
+                    t!(lang, "dialog-hint-confirm-medium"),
+                    t!(lang, "dialog-hint-confirm-short"),
                 ]
             } else {
-                &[
-                    "enlarge the terminal to see all and confirm · esc goes back",
-                    "enlarge the terminal to confirm · esc back",
-                    "enlarge the terminal to confirm",
-                    "too small to confirm",
+                vec![
+                    t!(lang, "dialog-hint-enlarge"),
+                    t!(lang, "dialog-hint-enlarge-medium"),
+                    t!(lang, "dialog-hint-enlarge-short"),
+                    t!(lang, "dialog-hint-too-small"),
                 ]
             };
-            hint(app, forms, inner, buf);
+            hint(app, &forms, inner, buf);
         }
         Stage::Refused(why) => {
             let r = Rect::new(inner.x, y, inner.width, bottom.saturating_sub(y + 1));
@@ -254,7 +267,10 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
             );
             hint(
                 app,
-                &["any key closes · nothing was sent", "any key closes"],
+                &[
+                    t!(lang, "dialog-hint-refused"),
+                    t!(lang, "dialog-hint-refused-short"),
+                ],
                 inner,
                 buf,
             );
@@ -263,14 +279,11 @@ pub fn draw(app: &App, dialog: &Dialog, area: Rect, buf: &mut Buffer) {
 }
 
 /// The key hint on the dialog's last row: the first of `forms` that fits.
-fn hint(app: &App, forms: &[&str], inner: Rect, buf: &mut Buffer) {
+fn hint(app: &App, forms: &[String], inner: Rect, buf: &mut Buffer) {
     if inner.height == 0 {
         return;
     }
-    let text = canvas::first_fitting(
-        forms.iter().map(|f| (*f).to_owned()).collect(),
-        usize::from(inner.width),
-    );
+    let text = canvas::first_fitting(forms.to_vec(), usize::from(inner.width));
     canvas::text(
         buf,
         inner.x,

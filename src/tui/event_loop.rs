@@ -194,8 +194,10 @@ fn apply_burst(
         confirming = app.in_confirmation();
     }
     if dropped > 0 {
-        app.message = Some(format!(
-            "{dropped} key(s) typed ahead of the confirmation were dropped: read it, then confirm"
+        app.message = Some(crate::t!(
+            app.config.lang,
+            "msg-dropped-keys",
+            dropped = dropped.to_string()
         ));
     }
     commands

@@ -144,6 +144,11 @@ fn take_cells(chars: impl Iterator<Item = char>, cells: usize) -> String {
         .collect()
 }
 
+/// `text` padded with spaces to `cells` cells (a Chinese word is twice as wide).
+pub fn pad(text: &str, cells: usize) -> String {
+    format!("{text}{}", " ".repeat(cells.saturating_sub(text.width())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

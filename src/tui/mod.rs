@@ -11,6 +11,7 @@ mod canvas_check;
 mod component;
 mod config_file;
 mod dialog;
+mod dialog_text;
 mod dialog_view;
 mod event_loop;
 pub(crate) mod feed;

@@ -67,9 +67,7 @@ impl App {
             && matches!(key.code, KeyCode::Enter | KeyCode::Char('y'))
             && !super::dialog_view::confirmation_fits(dialog, area)
         {
-            self.message = Some(
-                "not sent: the terminal is too small to show what this will do; enlarge it".into(),
-            );
+            self.message = Some(crate::t!(self.config.lang, "msg-too-small-to-send"));
             return Vec::new();
         }
         let quitting = dialog.purpose == super::dialog::Purpose::Quit;
@@ -86,9 +84,9 @@ impl App {
             DialogResult::Cancelled => {
                 close(self);
                 self.message = Some(if quitting {
-                    "not quit: the executor goes on".into()
+                    crate::t!(self.config.lang, "msg-not-quit")
                 } else {
-                    "cancelled: nothing was sent".into()
+                    crate::t!(self.config.lang, "msg-cancelled")
                 });
                 Vec::new()
             }
@@ -97,9 +95,11 @@ impl App {
             }
             DialogResult::Send(command) => {
                 close(self);
-                self.message = Some(format!(
-                    "sent: {} (waiting for the journal)",
-                    super::format::one_line(&super::dialog::what_happens(&command))
+                let lang = self.config.lang;
+                self.message = Some(crate::t!(
+                    lang,
+                    "msg-sent",
+                    what = super::format::one_line(&super::dialog::what_happens(lang, &command))
                 ));
                 vec![Command::Send(command)]
             }

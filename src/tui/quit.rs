@@ -35,15 +35,12 @@ pub fn quit(app: &mut App) -> Vec<Command> {
     if runs.is_empty() {
         return vec![Command::Send(ConsoleCommand::Quit), Command::Quit];
     }
-    let mut context = vec![format!(
-        "This console's executor is driving {} run(s):",
-        runs.len()
-    )];
+    let lang = app.config.lang;
+    let mut context = vec![crate::t!(lang, "quit-driving", n = runs.len().to_string())];
     context.extend(runs.iter().map(|r| format!("  • {r}")));
-    let mut dialog = Dialog::new("quit fleetdeck?", context, Purpose::Quit);
-    dialog.stage = Stage::Confirm(
-        "stop this console's executor: a step in flight stays where it is (a node may stay cordoned), nothing is undone; `fleetdeck run` or this console started again picks the runs up".into(),
-    );
+    let mut dialog =
+        Dialog::new(crate::t!(lang, "quit-title"), context, Purpose::Quit).in_lang(lang);
+    dialog.stage = Stage::Confirm(crate::t!(lang, "will-quit-executor"));
     app.overlay = Some(Overlay::Dialog(Box::new(dialog)));
     Vec::new()
 }

@@ -27,6 +27,8 @@ fn zh(setup: fn(&mut App), w: u16, h: u16) -> App {
     assert_eq!(app.message.as_deref(), Some("语言：简体中文"));
     app.message = None;
     setup(&mut app);
+    // A setup that starts from another fixture (a halted rollout) speaks Chinese too.
+    app.config.lang = Lang::ZhCn;
     app
 }
 
@@ -124,4 +126,108 @@ fn an_unknown_language_in_the_palette_names_the_supported_ones() {
         app.message.as_deref(),
         Some("unknown language fr: supported are en, zh-CN")
     );
+}
+
+/// The dialogs of the layout suite, each in Chinese at 160×45 and 80×24.
+const DIALOGS: [&str; 17] = [
+    "approve",
+    "approve_confirm",
+    "approve_refused",
+    "pause_run",
+    "abort",
+    "hand_off",
+    "hand_off_confirm",
+    "take_over",
+    "return",
+    "freeze",
+    "pause_all",
+    "start_maintenance",
+    "start_maintenance_confirm",
+    "start_maintenance_refused",
+    "acknowledge",
+    "quit_confirm",
+    "findings_resume_sync",
+];
+
+#[test]
+fn the_operator_dialogs_in_chinese() {
+    for name in DIALOGS {
+        let Some((_, setup)) = SETUPS.iter().find(|(n, _)| *n == name) else {
+            panic!("{name} is not in the layout suite");
+        };
+        let mut all = String::new();
+        for (w, h) in [(160, 45), (80, 24)] {
+            let app = zh(*setup, w, h);
+            assert!(
+                matches!(app.overlay, Some(super::app::Overlay::Dialog(_))),
+                "{name}: no dialog"
+            );
+            let (screen, findings) = drawn(&app, w, h);
+            assert!(findings.is_empty(), "{name} {w}×{h}: {findings:?}");
+            all.push_str(&format!("── {w}×{h} ──\n{screen}"));
+        }
+        insta::assert_snapshot!(format!("zh_dialog_{name}"), all);
+    }
+}
+
+/// What a dialog sends (and so what the journal holds) is the same in both languages;
+/// only what the person reads is Chinese.
+#[test]
+fn a_dialog_sends_the_same_command_in_both_languages() {
+    fn hand_off(app: &mut App) -> Vec<super::app::Command> {
+        press(app, "4 h");
+        typed(app, "erin@ops");
+        press(app, "enter");
+        typed(app, "PDB web-pdb holds the drain");
+        press(app, "enter");
+        press(app, "enter")
+    }
+    let mut en = fixtures::operator_app();
+    en.update(Msg::Resize(160, 45));
+    let sent_en = format!("{:?}", hand_off(&mut en));
+    let mut app = zh(|_| {}, 160, 45);
+    let sent_zh = format!("{:?}", hand_off(&mut app));
+    assert!(sent_en.contains("HandOff"), "{sent_en}");
+    assert_eq!(sent_en, sent_zh);
+    let said = app.message.clone().unwrap_or_default();
+    assert!(said.starts_with("已发送："), "{said}");
+    assert!(said.contains("erin@ops"), "{said}");
+    let said_en = en.message.clone().unwrap_or_default();
+    assert!(said_en.starts_with("sent: hand "), "{said_en}");
+}
+
+#[test]
+fn a_dialog_refuses_an_empty_field_in_chinese() {
+    let mut app = zh(|_| {}, 160, 45);
+    press(&mut app, "4 h enter enter");
+    let Some(super::app::Overlay::Dialog(dialog)) = &app.overlay else {
+        panic!("no dialog");
+    };
+    assert_eq!(dialog.problem.as_deref(), Some("接手人不能为空"));
+}
+
+/// The screens whose bodies are translated, each in Chinese at 160×45 and 80×24.
+const SCREENS: [&str; 5] = [
+    "rollouts",
+    "rollouts_halted",
+    "maintenance",
+    "paused_everywhere",
+    "maintenance_run_paused",
+];
+
+#[test]
+fn the_translated_screens_in_chinese() {
+    for name in SCREENS {
+        let Some((_, setup)) = SETUPS.iter().find(|(n, _)| *n == name) else {
+            panic!("{name} is not in the layout suite");
+        };
+        let mut all = String::new();
+        for (w, h) in [(160, 45), (80, 24)] {
+            let app = zh(*setup, w, h);
+            let (screen, findings) = drawn(&app, w, h);
+            assert!(findings.is_empty(), "{name} {w}×{h}: {findings:?}");
+            all.push_str(&format!("── {w}×{h} ──\n{screen}"));
+        }
+        insta::assert_snapshot!(format!("zh_screen_{name}"), all);
+    }
 }

@@ -1,38 +1,48 @@
 //! `X`: abort the selected run.
 
 use super::{open, selected_run};
+use crate::t;
 use crate::tui::app::App;
 use crate::tui::dialog::{Dialog, Purpose};
 
 /// `X`: abort the selected run, typing its name to confirm.
 pub fn abort(app: &mut App) {
+    let lang = app.config.lang;
     let Some(run) = selected_run(app) else {
-        app.message = Some("no run selected".into());
+        app.message = Some(t!(lang, "msg-no-run"));
         return;
     };
     if run.status.is_final() {
-        app.message = Some(format!("{} is already {}", run.id, run.status));
+        app.message = Some(t!(
+            lang,
+            "msg-already-final",
+            run = run.id.to_string(),
+            status = run.status.to_string()
+        ));
         return;
     }
     let name = run.id.0.clone();
     let status = app.activity.journal.projection.effective_status(&run);
     let mut lines = vec![
-        format!("{} · {status} · started by {}", run.title, run.created_by),
-        "No new step of this run will ever start. Nothing already done is undone.".into(),
+        t!(
+            lang,
+            "abort-started",
+            title = &run.title,
+            status = status.to_string(),
+            by = run.created_by.to_string()
+        ),
+        t!(lang, "abort-no-new-step"),
     ];
     if crate::model::rollout::rollout_of(&run.spec).is_some() {
-        lines.push("A rollback is a separate rollout of the previous release.".into());
+        lines.push(t!(lang, "abort-rollback"));
     } else {
-        lines.push(
-            "A node it cordoned stays cordoned until someone uncordons it (kubectl uncordon)."
-                .into(),
-        );
+        lines.push(t!(lang, "abort-cordoned"));
     }
-    lines.push(format!("Type {name} to confirm."));
+    lines.push(t!(lang, "abort-type", name = &name));
     open(
         app,
         Dialog::new(
-            format!("abort {name}"),
+            t!(lang, "abort-title", run = &name),
             lines,
             Purpose::Abort(run.id.clone(), name),
         ),

@@ -2,6 +2,7 @@
 
 use super::open;
 use crate::model::handover::HandoverItem;
+use crate::t;
 use crate::tui::app::App;
 use crate::tui::dialog::{Dialog, Purpose};
 
@@ -9,15 +10,11 @@ use crate::tui::dialog::{Dialog, Purpose};
 pub fn acknowledge(app: &mut App, item: &HandoverItem) {
     let mut context = vec![item.title.clone()];
     context.extend(item.details.iter().map(|d| format!("  {d}")));
-    context.push(
-        "Journaled with your name for everyone; it holds until the problem gets worse or \
-         another one appears there."
-            .into(),
-    );
+    context.push(t!(app.config.lang, "acknowledge-journaled"));
     open(
         app,
         Dialog::new(
-            "acknowledge",
+            t!(app.config.lang, "acknowledge-title"),
             context,
             Purpose::Acknowledge(Box::new(item.clone())),
         ),

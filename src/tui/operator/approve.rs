@@ -6,6 +6,7 @@ use super::{journal_refusals, open};
 use crate::model::ledger::ClusterId;
 use crate::model::rollout::check_batch_can_act;
 use crate::model::run::{Actor, ClusterRefusal, CommandRefusal, approval_target, check_approve};
+use crate::t;
 use crate::tui::app::{App, Command};
 use crate::tui::dialog::{Dialog, Purpose};
 use crate::tui::feed::ConsoleCommand;
@@ -15,13 +16,14 @@ use crate::tui::screens::rollouts;
 /// and gates; a `distinctApprover` refusal, or clusters of the batch that cannot take
 /// actions (their live status), say why instead.
 pub fn approve(app: &mut App) -> Vec<Command> {
+    let lang = app.config.lang;
     let projection = Arc::clone(&app.activity.journal.projection);
     let Some(run) = rollouts::selected(&app.rollouts_state, &projection) else {
-        app.message = Some("no rollout selected".into());
+        app.message = Some(t!(lang, "msg-no-rollout"));
         return Vec::new();
     };
     let Ok((batch, _)) = approval_target(run, None) else {
-        app.message = Some(format!("no batch of {} is awaiting approval", run.id));
+        app.message = Some(t!(lang, "msg-none-awaiting", run = run.id.to_string()));
         return Vec::new();
     };
     let spec = rollouts::spec(run);
@@ -31,35 +33,48 @@ pub fn approve(app: &mut App) -> Vec<Command> {
         .map(|b| b.iter().map(|c| c.as_str()).collect())
         .unwrap_or_default();
     let mut context = vec![
-        format!("{} · {} · started by {}", run.id, run.title, run.created_by),
-        format!(
-            "batch {} of {}: {} cluster(s)",
-            batch + 1,
-            run.batches.len(),
-            clusters.len()
+        t!(
+            lang,
+            "approve-started",
+            run = run.id.to_string(),
+            title = &run.title,
+            by = run.created_by.to_string()
+        ),
+        t!(
+            lang,
+            "approve-batch",
+            batch = (batch + 1).to_string(),
+            batches = run.batches.len().to_string(),
+            n = clusters.len().to_string()
         ),
         format!("  {}", clusters.join(", ")),
     ];
     if let Some(spec) = &spec {
         let b = &spec.budgets;
-        context.push(format!(
-            "budgets: {} in flight at once{}{}",
-            b.max_in_flight,
-            b.per_region
-                .map(|n| format!(", {n} per region"))
+        context.push(t!(
+            lang,
+            "approve-budgets",
+            max = b.max_in_flight.to_string(),
+            region = b
+                .per_region
+                .map(|n| t!(lang, "approve-per-region", n = n.to_string()))
                 .unwrap_or_default(),
-            b.per_failure_domain
-                .map(|n| format!(", {n} per failure domain"))
+            domain = b
+                .per_failure_domain
+                .map(|n| t!(lang, "approve-per-domain", n = n.to_string()))
                 .unwrap_or_default()
         ));
     }
     for (_, gate) in rollouts::gates(run, spec.as_ref()) {
-        context.push(format!("gate: {gate}"));
+        context.push(t!(lang, "approve-gate", gate = gate.to_string()));
     }
     if let Some(p) = projection.pause_for(run) {
-        context.push(format!(
-            "the run is paused ({}: {}, by {}): the batch starts once it is resumed",
-            p.scope, p.reason, p.by
+        context.push(t!(
+            lang,
+            "approve-paused",
+            scope = crate::tui::dialog_text::scope(lang, &p.scope),
+            reason = &p.reason,
+            by = p.by.to_string()
         ));
     }
     let actor = Actor(app.config.actor.clone());
@@ -77,7 +92,12 @@ pub fn approve(app: &mut App) -> Vec<Command> {
         .collect();
     let checked = check_approve(run, &actor, Some(batch))
         .and_then(|b| check_batch_can_act(b, &seen).map(|_| b).map_err(Into::into));
-    let title = format!("approve batch {} of {}", batch + 1, run.id);
+    let title = t!(
+        lang,
+        "approve-title",
+        batch = (batch + 1).to_string(),
+        run = run.id.to_string()
+    );
     match checked {
         Ok(_) => {
             open(
@@ -95,7 +115,7 @@ pub fn approve(app: &mut App) -> Vec<Command> {
             };
             open(
                 app,
-                Dialog::refused(title, context, format!("refused: {why}")),
+                Dialog::refused(title, context, t!(lang, "refused", why = why.to_string())),
             );
             if refusals.is_empty() && why.is_audited() && !app.config.readonly {
                 let command = crate::model::run::OperatorCommand::Approve {

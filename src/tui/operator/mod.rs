@@ -27,7 +27,9 @@ pub(crate) use start_maintenance::default_run_name;
 pub use start_maintenance::{start_from_file, start_from_text, start_maintenance};
 pub use take_over::take_over;
 
+use crate::i18n::Lang;
 use crate::model::run::{ClusterRefusal, RunView, StepStatus};
+use crate::t;
 use crate::tui::app::{App, Command, Overlay};
 use crate::tui::dialog::Dialog;
 use crate::tui::feed::ConsoleCommand;
@@ -36,6 +38,7 @@ use crate::tui::screens::{maintenance, rollouts};
 
 /// Puts `dialog` up as the overlay.
 pub(super) fn open(app: &mut App, dialog: Dialog) {
+    let dialog = dialog.in_lang(app.config.lang);
     app.overlay = Some(Overlay::Dialog(Box::new(dialog)));
 }
 
@@ -66,19 +69,34 @@ pub(super) fn selected_card(app: &App) -> Option<(RunView, crate::model::run::It
     Some((projection.runs.get(&run)?.clone(), item))
 }
 
-pub(super) fn card_context(run: &RunView, item: &crate::model::run::ItemId) -> Vec<String> {
-    let mut out = vec![format!("{item} in {} ({})", run.id, run.title)];
+pub(super) fn card_context(
+    lang: Lang,
+    run: &RunView,
+    item: &crate::model::run::ItemId,
+) -> Vec<String> {
+    let mut out = vec![t!(
+        lang,
+        "card-in",
+        item = item.to_string(),
+        run = run.id.to_string(),
+        title = &run.title
+    )];
     if let Some(view) = run.items.get(item)
         && let Some((step, s)) = view.current_step()
     {
-        out.push(format!("step {step}: {}", view.status_word(&s.status)));
+        out.push(t!(
+            lang,
+            "card-step",
+            step = step.to_string(),
+            status = view.status_word(&s.status).to_string()
+        ));
         if let StepStatus::Blocked { reason } = &s.status {
             for r in maintenance::reasons(reason) {
                 out.push(format!("  • {r}"));
             }
         }
         if let StepStatus::HandedOff { to, note } = &s.status {
-            out.push(format!("owner: {to} · note: {note}"));
+            out.push(t!(lang, "card-owner", to = to.to_string(), note = note));
         }
     }
     out

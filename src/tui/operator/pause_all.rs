@@ -4,11 +4,13 @@ use std::sync::Arc;
 
 use super::open;
 use crate::model::run::PauseScope;
+use crate::t;
 use crate::tui::app::App;
 use crate::tui::dialog::{Dialog, Purpose};
 
 /// `P`: pause all automation (asks why) or, when paused, resume it (asks to confirm).
 pub fn pause_all(app: &mut App) {
+    let lang = app.config.lang;
     let projection = Arc::clone(&app.activity.journal.projection);
     let active = projection
         .runs
@@ -27,18 +29,17 @@ pub fn pause_all(app: &mut App) {
             open(
                 app,
                 Dialog::new(
-                    "resume all automation",
+                    t!(lang, "pause-all-resume-title"),
                     vec![
-                        format!(
-                            "All automation is paused by {} since {}: {}",
-                            p.by,
-                            p.since.strftime("%H:%M UTC"),
-                            p.reason
+                        t!(
+                            lang,
+                            "pause-all-paused-by",
+                            by = p.by.to_string(),
+                            since = p.since.strftime("%H:%M UTC").to_string(),
+                            reason = &p.reason
                         ),
-                        format!("Resuming lets {freed} unfinished run(s) start new steps again."),
-                        format!(
-                            "Other pauses (per run, cluster or failure domain) stay in force: they still hold {held} run(s)."
-                        ),
+                        t!(lang, "pause-all-frees", n = freed.to_string()),
+                        t!(lang, "pause-all-held", n = held.to_string()),
                     ],
                     Purpose::Resume(PauseScope::Fleet),
                 ),
@@ -47,11 +48,11 @@ pub fn pause_all(app: &mut App) {
         None => open(
             app,
             Dialog::new(
-                "pause all automation",
+                t!(lang, "pause-all-title"),
                 vec![
-                    "No run anywhere in the fleet starts a new step until someone resumes.".into(),
-                    "Steps already in flight finish and are recorded; nothing is undone.".into(),
-                    format!("{active} unfinished run(s) are affected."),
+                    t!(lang, "pause-all-nothing-starts"),
+                    t!(lang, "pause-all-in-flight"),
+                    t!(lang, "pause-all-affected", n = active.to_string()),
                 ],
                 Purpose::Pause(PauseScope::Fleet),
             ),

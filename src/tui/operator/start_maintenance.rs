@@ -2,11 +2,13 @@
 //! against the nodes as last seen first.
 
 use super::{journal_refusals, open};
+use crate::i18n::Lang;
 use crate::model::maintenance::{
     Budgets, DEFAULT_FAILURE_DOMAIN_LABEL, Deadlines, DrainOptions, MaintainAction,
     MaintenanceSpec, NodeSelection, PlannedOn, VerifyOptions, inventory, plan_on,
 };
 use crate::model::run::{ClusterRefusal, NodeName};
+use crate::t;
 use crate::tui::app::{App, Command};
 use crate::tui::dialog::{Dialog, Purpose};
 
@@ -16,26 +18,30 @@ pub fn start_maintenance(app: &mut App) -> Vec<Command> {
     let Some((id, names)) = app.chosen_nodes() else {
         return Vec::new();
     };
+    let lang = app.config.lang;
     // Nothing marked yet: what the cluster allows comes before which nodes (marking nodes
     // of a cluster that takes no change would be wasted). With nodes marked, the request
     // is real and its refusal goes to the journal below.
     if names.is_empty()
         && let Some(why) = app.snapshot.change_refusal(&id)
     {
-        app.message = Some(format!(
-            "{id} takes no change (only a Synced or Degraded cluster whose identity is confirmed does): {why}"
+        app.message = Some(t!(
+            lang,
+            "msg-takes-no-change",
+            id = id.to_string(),
+            why = why
         ));
         return Vec::new();
     }
     if app.data.cluster(&id).is_none() {
-        app.message = Some(format!("no data for {id} yet"));
+        app.message = Some(t!(lang, "msg-no-data", id = id.to_string()));
         return Vec::new();
     }
     if names.is_empty() {
         let mark = app.key_on(app.context(), crate::tui::action::Action::Mark);
         app.message = Some(match mark {
-            Some(key) => format!("mark nodes with {key} first"),
-            None => "mark nodes first".to_string(),
+            Some(key) => t!(lang, "msg-mark-with", key = key.to_string()),
+            None => t!(lang, "msg-mark-first"),
         });
         return Vec::new();
     }
@@ -85,13 +91,18 @@ pub fn start_from_file(path: &std::path::Path) -> Vec<Command> {
 /// The maintenance file `name` as read (its text, or why it could not be read): its plan
 /// in the start dialog, or its problems as `file:line:col`.
 pub fn start_from_text(app: &mut App, name: &str, text: Result<String, String>) -> Vec<Command> {
-    let title = format!("start maintenance from {name}");
+    let lang = app.config.lang;
+    let title = t!(lang, "start-from-title", name = name);
     let text = match text {
         Ok(text) => text,
         Err(error) => {
             open(
                 app,
-                Dialog::refused(title, Vec::new(), format!("cannot read {name}: {error}")),
+                Dialog::refused(
+                    title,
+                    Vec::new(),
+                    t!(lang, "start-cannot-read", name = name, error = error),
+                ),
             );
             return Vec::new();
         }
@@ -103,11 +114,7 @@ pub fn start_from_text(app: &mut App, name: &str, text: Result<String, String>) 
         None => {
             open(
                 app,
-                Dialog::refused(
-                    title,
-                    problems,
-                    format!("{name} has errors: nothing was started"),
-                ),
+                Dialog::refused(title, problems, t!(lang, "start-has-errors", name = name)),
             );
             Vec::new()
         }
@@ -118,20 +125,29 @@ pub fn start_from_text(app: &mut App, name: &str, text: Result<String, String>) 
 /// then name and drain deadline, then what will happen. Only a cluster that allows changes
 /// (Synced or Degraded, identity confirmed) allows it.
 fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
+    let lang = app.config.lang;
     let id = spec.cluster.0.clone();
-    let title = format!("start maintenance on {id}");
+    let title = t!(lang, "start-title", id = id.to_string());
+    let on = |lang: Lang| {
+        t!(
+            lang,
+            "start-maintenance-on",
+            name = &spec.name,
+            id = id.to_string()
+        )
+    };
     // A cluster the ledger does not have is a typo in the file, not a refusal for the
     // audit trail.
     if app.ledger.cluster(&id).is_none() {
         let hint = crate::yaml::suggest(&id, app.ledger.clusters.iter().map(|c| c.id.as_str()))
-            .map(|close| format!(" (did you mean {close}?)"))
+            .map(|close| format!(" {}", t!(lang, "start-did-you-mean", close = close)))
             .unwrap_or_default();
         open(
             app,
             Dialog::refused(
                 title,
-                vec![format!("maintenance {} on {id}", spec.name)],
-                format!("the ledger has no cluster {id}{hint}: nothing was sent"),
+                vec![on(lang)],
+                t!(lang, "start-no-cluster", id = id.to_string(), hint = hint),
             ),
         );
         return Vec::new();
@@ -146,14 +162,17 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
         let refused = refusal
             .as_deref()
             .map(|why| ClusterRefusal::start_maintenance(&spec.name, spec.cluster.clone(), why));
-        let why = refusal.unwrap_or_else(|| "no data for it yet".to_owned());
+        let why = refusal.unwrap_or_else(|| t!(lang, "start-no-data"));
         open(
             app,
             Dialog::refused(
                 title,
-                vec![format!("maintenance {} on {id}", spec.name)],
-                format!(
-                    "refused: only a Synced or Degraded cluster whose identity is confirmed allows actions; {id}: {why}"
+                vec![on(lang)],
+                t!(
+                    lang,
+                    "start-refused-cluster",
+                    id = id.to_string(),
+                    why = why
                 ),
             ),
         );
@@ -168,24 +187,45 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
         plan,
     } = planned;
     let mut context = vec![
-        format!(
-            "{} node(s) on {id}, at most {} unavailable at once",
-            targets.len(),
-            spec.budgets.max_unavailable
+        t!(
+            lang,
+            "start-nodes",
+            n = targets.len().to_string(),
+            id = id.to_string(),
+            max = spec.budgets.max_unavailable.to_string()
         ),
-        "each: Precheck → Cordon → Drain (Eviction API, PDBs respected) → Maintain → VerifyNode → VerifyWorkloads → Uncordon".into(),
+        t!(lang, "start-steps"),
     ];
     for (i, b) in plan.batches.iter().enumerate() {
         let list: Vec<&str> = b.iter().map(|n| n.as_str()).collect();
-        context.push(format!("batch {}: {}", i + 1, list.join(", ")));
+        context.push(t!(
+            lang,
+            "start-batch",
+            batch = (i + 1).to_string(),
+            nodes = list.join(", ")
+        ));
     }
     for (n, why) in &plan.unplanned {
-        context.push(format!("not planned: {n}: {why}"));
+        context.push(t!(
+            lang,
+            "start-not-planned",
+            node = n.to_string(),
+            why = why.to_string()
+        ));
     }
     for n in &missing {
-        context.push(format!("not found on {id}: {n}"));
+        context.push(t!(
+            lang,
+            "start-not-found",
+            id = id.to_string(),
+            node = n.to_string()
+        ));
     }
-    context.extend(plan.warnings.iter().map(|w| format!("warning: {w}")));
+    context.extend(
+        plan.warnings
+            .iter()
+            .map(|w| t!(lang, "start-warning", warning = w.to_string())),
+    );
     // An expired ledger exception does not stop the start; confirming is the person's
     // acknowledgement of it (the CLI asks for --acknowledge-expired-exceptions).
     let today = app.now.to_zoned(app.config.local_tz.clone()).date();
@@ -196,7 +236,7 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
             today,
         )
         .iter()
-        .map(|e| format!("LEDGER: {e}: confirming acknowledges it")),
+        .map(|e| t!(lang, "start-ledger", exception = e.to_string())),
     );
     if let Some(refusal) = refusal {
         open(
@@ -204,7 +244,7 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
             Dialog::refused(
                 title,
                 context,
-                format!("refused: {refusal}; nothing would run"),
+                t!(lang, "start-refused-plan", why = refusal.to_string()),
             ),
         );
         return Vec::new();
@@ -217,10 +257,10 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
     // that refuses an eviction now holds the drain (it is never forced).
     let nodes: Vec<crate::model::fleet::NodeName> =
         targets.iter().map(|n| n.name.clone()).collect();
-    let warnings = drain_warnings(&crate::model::capacity::budgets_blocking_drain(
-        &facts.view,
-        &nodes,
-    ));
+    let warnings = drain_warnings(
+        lang,
+        &crate::model::capacity::budgets_blocking_drain(&facts.view, &nodes),
+    );
     open(
         app,
         Dialog::new(
@@ -237,17 +277,22 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
 
 /// The warning a maintenance start gives for each budget that would refuse, now, to evict
 /// a pod of the nodes it drains.
-fn drain_warnings(blocking: &[crate::model::capacity::BlockingBudget]) -> Vec<String> {
+fn drain_warnings(lang: Lang, blocking: &[crate::model::capacity::BlockingBudget]) -> Vec<String> {
     blocking
         .iter()
         .map(|b| {
-            format!(
-                "warning: the drain will wait: PDB {}/{} ({} on these nodes; has {} healthy, needs {}) allows no eviction now; the Drain step is stuck until it does, then waits for a person (nothing is forced)",
-                b.namespace,
-                b.name,
-                crate::tui::format::counted(i64::from(b.pods), "pod"),
-                b.current_healthy,
-                b.desired_healthy
+            let pods = match lang {
+                Lang::En => crate::tui::format::counted(i64::from(b.pods), "pod"),
+                Lang::ZhCn => format!("{} 个 Pod", b.pods),
+            };
+            t!(
+                lang,
+                "start-drain-waits",
+                namespace = b.namespace.to_string(),
+                name = b.name.to_string(),
+                pods = pods,
+                healthy = b.current_healthy.to_string(),
+                needs = b.desired_healthy.to_string()
             )
         })
         .collect()

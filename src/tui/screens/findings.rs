@@ -244,13 +244,17 @@ fn gitops_object(f: &Finding) -> Option<(GitOpsKind, String, String)> {
 /// The dialog that suspends the selected object's sync (or resumes it when it is
 /// suspended), or why it cannot be opened.
 fn gitops_dialog(ctx: &Context, f: &Finding) -> Effect {
+    use crate::t;
+    let lang = ctx.config.lang;
     let Some((kind, namespace, name)) = gitops_object(f) else {
         let key = ctx
             .key_on(crate::tui::keymap::Context::Findings, Action::GitOpsSync)
             .unwrap_or_else(|| "gitops.sync".into());
-        return Effect::Say(format!(
-            "{} is not about a GitOps object: {key} suspends or resumes the sync of an Application, Kustomization or HelmRelease",
-            f.rule.name()
+        return Effect::Say(crate::t!(
+            lang,
+            "gitops-not-about",
+            rule = f.rule.name().to_string(),
+            key = key.to_string()
         ));
     };
     let suspend = f.rule != RuleId::GitOpsSuspended;
@@ -262,26 +266,39 @@ fn gitops_dialog(ctx: &Context, f: &Finding) -> Effect {
         suspend,
         reason: String::new(),
     };
-    let title = format!("{} the sync of {}", request.verb(), request.object());
-    let mut context = vec![format!("cluster {}", f.cluster), f.summary.clone()];
+    let title = t!(
+        lang,
+        "gitops-title",
+        verb = crate::tui::dialog_text::gitops_verb(lang, &request),
+        object = request.object()
+    );
+    let mut context = vec![
+        t!(lang, "gitops-cluster", cluster = f.cluster.to_string()),
+        f.summary.clone(),
+    ];
     context.push(if suspend {
         match kind {
-            GitOpsKind::ArgoApplication => "its automated sync policy is kept aside (an annotation) and removed: Argo CD stops syncing it until resumed".to_string(),
-            _ => "spec.suspend is set: Flux stops reconciling it until resumed".to_string(),
+            GitOpsKind::ArgoApplication => t!(lang, "gitops-argo-suspend"),
+            _ => t!(lang, "gitops-flux-suspend"),
         }
     } else {
-        "its sync is let go again (Argo CD's automated policy put back; Flux's spec.suspend false)".to_string()
+        t!(lang, "gitops-resume")
     });
     // Only a cluster the ledger pins and that answers now is changed.
     let dialog = match ctx.snapshot.change_refusal(&f.cluster.0) {
         Some(why) => Dialog::refused(
             title,
             context,
-            format!("{} may not be changed: {why}", f.cluster),
+            t!(
+                lang,
+                "gitops-refused",
+                cluster = f.cluster.to_string(),
+                why = why
+            ),
         ),
         None => Dialog::new(title, context, Purpose::GitOpsSync(Box::new(request))),
     };
-    Effect::Overlay(Overlay::Dialog(Box::new(dialog)))
+    Effect::Overlay(Overlay::Dialog(Box::new(dialog.in_lang(lang))))
 }
 
 #[cfg(test)]

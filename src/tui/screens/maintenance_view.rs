@@ -15,9 +15,10 @@ use crate::model::run::{ItemId, ItemView, RunView, StepStatus};
 use crate::tui::action::Action;
 use crate::tui::canvas;
 use crate::tui::component::Context;
-use crate::tui::format::fit;
+use crate::tui::format::{fit, pad};
 use crate::tui::keymap::Context as Layer;
 use crate::tui::theme::{Slot, Theme};
+use unicode_width::UnicodeWidthStr;
 
 const NAME: usize = 24;
 
@@ -47,6 +48,7 @@ fn card_text(ctx: &Context, status: &StepStatus, since: jiff::Timestamp) -> Stri
 /// Draws the screen into `area`.
 pub fn draw(state: &MaintenanceState, ctx: &Context, area: Rect, buf: &mut Buffer) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let projection = &ctx.activity.journal.projection;
     let runs = lanes(projection);
     if runs.is_empty() {
@@ -59,14 +61,25 @@ pub fn draw(state: &MaintenanceState, ctx: &Context, area: Rect, buf: &mut Buffe
                 // A read-only console starts nothing: no key to offer.
                 (Some(mark), Some(start)) if !ctx.config.readonly => {
                     format!(
-                        " Start one from a cluster's drill-down: mark nodes with {mark}, then {start}."
+                        "{}{}",
+                        if lang == crate::i18n::Lang::En {
+                            " "
+                        } else {
+                            ""
+                        },
+                        crate::t!(
+                            lang,
+                            "maint-how",
+                            mark = mark.to_string(),
+                            start = start.to_string()
+                        )
                     )
                 }
                 _ => String::new(),
             };
-            format!("No maintenance runs in the journal.{how}")
+            format!("{}{how}", crate::t!(lang, "maint-none"))
         } else {
-            "No journal connected: maintenance runs cannot be shown.".to_string()
+            crate::t!(lang, "maint-no-journal")
         };
         canvas::wrapped(
             buf,
@@ -121,7 +134,8 @@ pub fn draw(state: &MaintenanceState, ctx: &Context, area: Rect, buf: &mut Buffe
         }
         if shown.contains(&(n + h)) {
             let line = if grid {
-                let mut text = format!("  {:<w$}", "NODE", w = NAME - 2);
+                let node = crate::t!(lang, "maint-col-node");
+                let mut text = format!("  {}", pad(&node, NAME - 2));
                 for step in COLUMNS {
                     text.push_str(&format!(
                         "{:<col_w$}",
@@ -130,7 +144,11 @@ pub fn draw(state: &MaintenanceState, ctx: &Context, area: Rect, buf: &mut Buffe
                 }
                 text
             } else {
-                format!("  {:<w$}STEP · STATUS", "NODE", w = name_cells(width) + 1)
+                format!(
+                    "  {}{}",
+                    pad(&crate::t!(lang, "maint-col-node"), name_cells(width) + 1),
+                    crate::t!(lang, "maint-col-step-status")
+                )
             };
             lines.push(Line::styled(line, t.style(Slot::Muted)));
         }
@@ -336,7 +354,13 @@ fn lane_header(ctx: &Context, run: &RunView, width: usize) -> Vec<Line<'static>>
     if stuck > 0 {
         parts.push((
             8,
-            Span::styled(format!(" · {stuck} STUCK"), t.style(Slot::Critical)),
+            Span::styled(
+                format!(
+                    " · {}",
+                    crate::t!(ctx.config.lang, "maint-stuck-count", n = stuck.to_string())
+                ),
+                t.style(Slot::Critical),
+            ),
         ));
     }
     parts.push((5, Span::raw(format!(" · {}", run.title))));
@@ -344,10 +368,18 @@ fn lane_header(ctx: &Context, run: &RunView, width: usize) -> Vec<Line<'static>>
         3,
         Span::styled(
             format!(
-                " · {} · by {} · {} ago",
-                crate::tui::format::counted(run.order.len() as i64, "node"),
-                run.created_by,
-                age(ctx.now, run.created_at)
+                " · {}",
+                crate::t!(
+                    ctx.config.lang,
+                    "maint-lane-by",
+                    nodes = crate::i18n::counted(
+                        ctx.config.lang,
+                        "count-nodes",
+                        run.order.len() as i64
+                    ),
+                    by = run.created_by.to_string(),
+                    ago = age(ctx.now, run.created_at)
+                )
             ),
             t.style(Slot::Muted),
         ),
@@ -355,7 +387,16 @@ fn lane_header(ctx: &Context, run: &RunView, width: usize) -> Vec<Line<'static>>
     let mut lines = vec![canvas::fit_parts(parts, width)];
     for p in projection.pauses_for(run) {
         let pause = Line::styled(
-            format!("  paused ({}) by {}: {}", p.scope, p.by, p.reason),
+            format!(
+                "  {}",
+                crate::t!(
+                    ctx.config.lang,
+                    "maint-paused-by",
+                    scope = crate::tui::dialog_text::scope(ctx.config.lang, &p.scope),
+                    by = p.by.to_string(),
+                    reason = &p.reason
+                )
+            ),
             t.style(Slot::Paused),
         );
         lines.extend(canvas::wrap(&pause, width));
@@ -370,7 +411,11 @@ fn detail(
     buf: &mut Buffer,
 ) {
     let t: &Theme = &ctx.config.theme;
-    let title = Line::styled(" selected node ", t.style(Slot::Title));
+    let lang = ctx.config.lang;
+    let title = Line::styled(
+        format!(" {} ", crate::t!(lang, "maint-selected-node")),
+        t.style(Slot::Title),
+    );
     let inner = canvas::panel(buf, area, Borders::TOP, t.style(Slot::Border), Some(&title));
     let projection = &ctx.activity.journal.projection;
     let Some((run, item_id)) = sel else { return };
@@ -385,13 +430,34 @@ fn detail(
     let head = match view.current_step().map(|(_, step)| step) {
         Some(s) => vec![
             Span::styled(format!("{item_id} "), t.style(Slot::Title)),
-            Span::raw(format!("in {run} · step {step}: ")),
+            Span::raw(format!(
+                "{}{}",
+                crate::t!(
+                    lang,
+                    "maint-in-step",
+                    run = run.to_string(),
+                    step = step.to_string()
+                ),
+                if lang == crate::i18n::Lang::En {
+                    " "
+                } else {
+                    ""
+                }
+            )),
             Span::styled(view.status_word(&s.status), t.style(step_slot(&s.status))),
-            Span::raw(format!(" for {} (set by {})", age(ctx.now, s.since), s.by)),
+            Span::raw(format!(
+                " {}",
+                crate::t!(
+                    lang,
+                    "maint-for",
+                    age = age(ctx.now, s.since),
+                    by = s.by.to_string()
+                )
+            )),
         ],
         None => vec![
             Span::styled(format!("{item_id} "), t.style(Slot::Title)),
-            Span::raw(format!("in {run} · not started")),
+            Span::raw(crate::t!(lang, "maint-not-started", run = run.to_string())),
         ],
     };
     lines.push(Line::from(head));
@@ -400,7 +466,12 @@ fn detail(
         .and_then(|(_, s)| retrying(view, &s.status))
     {
         lines.push(Line::styled(
-            format!("last try, {} ago: {}", age(ctx.now, call.at), call.why),
+            crate::t!(
+                lang,
+                "maint-last-try",
+                ago = age(ctx.now, call.at),
+                why = call.why.to_string()
+            ),
             t.style(Slot::Warn),
         ));
     }
@@ -412,16 +483,17 @@ fn detail(
         .filter(|_| current_status(view) == Some(&StepStatus::Running))
     {
         lines.push(Line::styled(
-            format!(
-                "waits, {} so far: {}",
-                age(ctx.now, waiting.since),
-                waiting.why
+            crate::t!(
+                lang,
+                "maint-waits",
+                age = age(ctx.now, waiting.since),
+                why = waiting.why.to_string()
             ),
             t.style(Slot::Warn),
         ));
     }
     // The keys a person has here, as the keymap binds them; none in read-only mode.
-    let keys = |hints: &[(Action, &str)]| -> Option<String> {
+    let keys = |hints: &[(Action, String)]| -> Option<String> {
         if ctx.config.readonly {
             return None;
         }
@@ -436,16 +508,19 @@ fn detail(
     };
     match current_status(view) {
         Some(StepStatus::Blocked { reason }) => {
-            lines.push(Line::styled("stuck because:", t.style(Slot::Critical)));
+            lines.push(Line::styled(
+                crate::t!(lang, "maint-stuck-because"),
+                t.style(Slot::Critical),
+            ));
             for r in reasons(reason) {
                 lines.push(Line::raw(format!("  • {r}")));
             }
             if let Some(keys) = keys(&[
-                (Action::HandOff, "hands it to a person"),
-                (Action::TakeOver, "takes it over"),
+                (Action::HandOff, crate::t!(lang, "maint-hands-off")),
+                (Action::TakeOver, crate::t!(lang, "maint-takes-over")),
             ]) {
                 lines.push(Line::styled(
-                    format!("{keys} · nothing is forced"),
+                    format!("{keys} · {}", crate::t!(lang, "maint-nothing-forced")),
                     t.style(Slot::Muted),
                 ));
             }
@@ -454,24 +529,46 @@ fn detail(
             let since = view
                 .handoff
                 .as_ref()
-                .map(|h| format!(" by {} {} ago", h.by, age(ctx.now, h.since)))
+                .map(|h| {
+                    format!(
+                        "{}{}",
+                        if lang == crate::i18n::Lang::En {
+                            " "
+                        } else {
+                            ""
+                        },
+                        crate::t!(
+                            lang,
+                            "maint-owner-since",
+                            by = h.by.to_string(),
+                            ago = age(ctx.now, h.since)
+                        )
+                    )
+                })
                 .unwrap_or_default();
             lines.push(Line::styled(
-                format!("owner: {to}{since}"),
+                crate::t!(lang, "maint-owner", to = to.to_string(), since = since),
                 t.style(Slot::Paused),
             ));
             // A multi-line note keeps its line breaks, indented under the first line.
+            let space = if lang == crate::i18n::Lang::En {
+                " "
+            } else {
+                ""
+            };
+            let first = format!("{}{space}", crate::t!(lang, "maint-note"));
+            let rest = " ".repeat(first.width());
             for (i, part) in note.lines().enumerate() {
-                let lead = if i == 0 { "note: " } else { "      " };
+                let lead = if i == 0 { &first } else { &rest };
                 lines.push(Line::raw(format!("{lead}{part}")));
             }
-            if let Some(keys) = keys(&[(Action::ReturnItem, "returns it: done, retry or abort")]) {
+            if let Some(keys) = keys(&[(Action::ReturnItem, crate::t!(lang, "maint-returns"))]) {
                 lines.push(Line::styled(keys, t.style(Slot::Muted)));
             }
         }
         Some(StepStatus::Failed { error }) => {
             lines.push(Line::styled(
-                format!("failed: {error}"),
+                crate::t!(lang, "maint-failed", error = error.to_string()),
                 t.style(Slot::Critical),
             ));
         }
@@ -479,9 +576,10 @@ fn detail(
     }
     if !view.open_intents.is_empty() {
         lines.push(Line::styled(
-            format!(
-                "{} side effect(s) in flight without a recorded outcome",
-                view.open_intents.len()
+            crate::t!(
+                lang,
+                "maint-open-intents",
+                n = view.open_intents.len().to_string()
             ),
             t.style(Slot::Warn),
         ));

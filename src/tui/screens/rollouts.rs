@@ -83,15 +83,15 @@ pub enum CellState {
 }
 
 impl CellState {
-    /// A short word for the grid's legend.
-    pub fn word(self) -> &'static str {
+    /// The message id of its word, as the legend shows it.
+    pub fn message(self) -> &'static str {
         match self {
-            CellState::Pending => "pending",
-            CellState::Staged => "staged",
-            CellState::Applied => "applied",
-            CellState::Verified => "verified",
-            CellState::Failed => "failed",
-            CellState::Unknown => "unknown",
+            CellState::Pending => "rollouts-cell-pending",
+            CellState::Staged => "rollouts-cell-staged",
+            CellState::Applied => "rollouts-cell-applied",
+            CellState::Verified => "rollouts-cell-verified",
+            CellState::Failed => "rollouts-cell-failed",
+            CellState::Unknown => "rollouts-cell-unknown",
         }
     }
 

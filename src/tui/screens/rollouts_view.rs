@@ -35,13 +35,14 @@ const RUN_LIST_EXTRA: usize = 20;
 /// Draws the screen into `area`.
 pub fn draw(state: &RolloutsState, ctx: &Context, area: Rect, buf: &mut Buffer) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let projection = &ctx.activity.journal.projection;
     let all = runs(projection);
     if all.is_empty() {
         let text = if ctx.activity.connected {
-            "No rollout runs in the journal. `fleetdeck rollout start FILE` journals one; its batches, clusters and gates show here."
+            crate::t!(lang, "rollouts-none")
         } else {
-            "No journal connected: rollouts cannot be shown."
+            crate::t!(lang, "rollouts-no-journal")
         };
         canvas::wrapped(
             buf,
@@ -79,9 +80,13 @@ pub fn draw(state: &RolloutsState, ctx: &Context, area: Rect, buf: &mut Buffer) 
         .unwrap_or(0);
     let first = (selected_at + 1).saturating_sub(rows);
     let heading = if all.len() > rows {
-        format!("RUN · STATUS ({} runs, ↑↓)", all.len())
+        crate::t!(
+            lang,
+            "rollouts-list-heading-more",
+            n = all.len().to_string()
+        )
     } else {
-        "RUN · STATUS".to_owned()
+        crate::t!(lang, "rollouts-list-heading")
     };
     let mut lines = vec![Line::styled(heading, t.style(Slot::Muted))];
     for run in all.iter().skip(first).take(rows) {
@@ -125,6 +130,7 @@ fn run_slot(status: &crate::model::run::RunStatus) -> Slot {
 
 fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let projection = &ctx.activity.journal.projection;
     // The file and the plan are read only when the run or the journal changes (see
     // `App::refresh_rollout_plan`), never per frame.
@@ -141,21 +147,34 @@ fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
         Span::styled(status.to_string(), t.style(run_slot(&status))),
         Span::styled(
             format!(
-                " · started by {} {} ago",
-                run.created_by,
-                age(ctx.now, run.created_at)
+                " · {}",
+                crate::t!(
+                    lang,
+                    "rollouts-started-by",
+                    by = run.created_by.to_string(),
+                    ago = age(ctx.now, run.created_at)
+                )
             ),
             t.style(Slot::Muted),
         ),
     ])];
     for p in projection.pauses_for(run) {
         lines.push(Line::styled(
-            format!("paused ({}) by {}: {}", p.scope, p.by, p.reason),
+            crate::t!(
+                lang,
+                "rollouts-paused-by",
+                scope = crate::tui::dialog_text::scope(lang, &p.scope),
+                by = p.by.to_string(),
+                reason = &p.reason
+            ),
             t.style(Slot::Paused),
         ));
     }
     lines.push(Line::raw(""));
-    lines.push(Line::styled("BATCHES", t.style(Slot::Title)));
+    lines.push(Line::styled(
+        crate::t!(lang, "rollouts-batches"),
+        t.style(Slot::Title),
+    ));
     for (i, batch) in run.batches.iter().enumerate() {
         let (done, total) = progress(run, i);
         let stage = stage_of(plan.as_deref(), i)
@@ -164,7 +183,10 @@ fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
         let mut phase = phase_text(run, i, ctx.now);
         // Under way but held by a pause: what is in flight finishes, nothing new starts.
         if projection.batch_held(run, i) {
-            phase.push_str(" (paused)");
+            if lang == crate::i18n::Lang::En {
+                phase.push(' ');
+            }
+            phase.push_str(&crate::t!(lang, "rollouts-batch-paused"));
         }
         let slot = match run.rollout.batches.get(&i) {
             Some(crate::model::rollout::BatchPhase::AwaitingApproval) => Slot::Paused,
@@ -196,14 +218,23 @@ fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
     }
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![
-        Span::styled("CLUSTERS  ", t.style(Slot::Title)),
+        Span::styled(
+            format!("{}  ", crate::t!(lang, "rollouts-clusters")),
+            t.style(Slot::Title),
+        ),
         legend(ctx, CellState::Pending),
         legend(ctx, CellState::Staged),
         legend(ctx, CellState::Applied),
         legend(ctx, CellState::Verified),
         legend(ctx, CellState::Failed),
         legend(ctx, CellState::Unknown),
-        Span::styled("!\u{a0}halted\u{a0}on", t.style(Slot::Critical)),
+        Span::styled(
+            format!(
+                "!\u{a0}{}",
+                crate::t!(lang, "rollouts-halted-on").replace(' ', "\u{a0}")
+            ),
+            t.style(Slot::Critical),
+        ),
     ]));
     let cell_w = 20usize;
     let per_row = (usize::from(area.width).saturating_sub(2) / cell_w).max(1);
@@ -235,7 +266,10 @@ fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
         lines.push(Line::from(all));
     }
     lines.push(Line::raw(""));
-    lines.push(Line::styled("GATES", t.style(Slot::Title)));
+    lines.push(Line::styled(
+        crate::t!(lang, "rollouts-gates"),
+        t.style(Slot::Title),
+    ));
     if let Some(gates) = &ctx.config.rollout_gates {
         lines.push(Line::styled(format!("  {gates}"), t.style(Slot::Muted)));
     }
@@ -246,7 +280,10 @@ fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
         ));
     }
     lines.push(Line::raw(""));
-    lines.push(Line::styled("COVERAGE", t.style(Slot::Title)));
+    lines.push(Line::styled(
+        crate::t!(lang, "rollouts-coverage"),
+        t.style(Slot::Title),
+    ));
     match &plan {
         Some(plan) => {
             let reached = selected.map_or(&[][..], |s| &s.reached[..]);
@@ -255,15 +292,19 @@ fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
             }
             lines.push(Line::styled(
                 format!(
-                    "  {} of {} version/hardware combinations (as the ledger declares them) verified so far",
-                    reached.len(),
-                    plan.combinations
+                    "  {}",
+                    crate::t!(
+                        lang,
+                        "rollouts-coverage-so-far",
+                        reached = reached.len().to_string(),
+                        total = plan.combinations.to_string()
+                    )
                 ),
                 t.style(Slot::Muted),
             ));
         }
         None => lines.push(Line::styled(
-            "  not shown: the plan from today's ledger differs from the run's batches",
+            format!("  {}", crate::t!(lang, "rollouts-coverage-not-shown")),
             t.style(Slot::Muted),
         )),
     }
@@ -273,7 +314,11 @@ fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
 /// One entry of the grid's legend; its mark and word never part when the line wraps.
 fn legend(ctx: &Context, state: CellState) -> Span<'static> {
     Span::styled(
-        format!("{}\u{a0}{}  ", state.glyph(), state.word()),
+        format!(
+            "{}\u{a0}{}  ",
+            state.glyph(),
+            crate::i18n::text(ctx.config.lang, state.message(), &[])
+        ),
         ctx.config.theme.style(cell_slot(state)),
     )
 }
