@@ -393,7 +393,7 @@ fn demo_operator_actions() {
         .unwrap_or_else(|| panic!("the gates name the demo's Prometheus:\n{screen}"));
     wait_for_error_ratio(url, "stg-use1-01", "1m");
     t.send(&["a"]);
-    t.wait_for("approve", 5);
+    t.wait_for("approve batch", 10);
     t.send(&["Enter"]);
     t.wait_for("This will:", 5);
     t.send(&["Enter"]);
@@ -566,7 +566,7 @@ fn demo_handover_lists_what_the_cli_lists_and_an_acknowledgement_holds_until_wor
     }
     t.wait_for("Clusters with nodes down or budgets below minimum", 5);
     t.send(&["a"]);
-    t.wait_for("acknowledge", 5);
+    t.wait_for("Journaled with your name for everyone", 10);
     t.send_text("zone b is out, case 42");
     t.send(&["Enter"]);
     let confirm = t.wait_for("This will:", 5);
@@ -775,7 +775,9 @@ fn demo_in_chinese_shows_the_rollouts_screen_and_the_approval_dialog() {
     let mut tries = 0;
     let screen = loop {
         t.send(&["a"]);
-        let screen = t.wait_for("批准 ", 20);
+        // The approval form (its note field) or the refusal: the footer's `a 批准` hint
+        // is on the screen before either, so it cannot be what is waited for.
+        let screen = t.wait_for_any(&["备注", "被拒绝："], 20);
         if !screen.contains("被拒绝：") {
             break screen;
         }

@@ -163,7 +163,7 @@ fn two_operators_at_two_consoles_share_one_journal() {
     b.send(&["3"]);
     b.wait_for("awaiting-approval", 60);
     b.send(&["a"]);
-    b.wait_for("approve", 5);
+    b.wait_for("approve batch", 10);
     b.send(&["Enter"]);
     b.wait_for("This will:", 5);
     b.send(&["Enter"]);

@@ -120,6 +120,23 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).trim() == "1"
     }
 
+    /// Waits until the screen contains one of `texts`, returning the screen; fails with it
+    /// after `secs` seconds. For a key whose answer may be either of two dialogs.
+    pub fn wait_for_any(&self, texts: &[&str], secs: u64) -> String {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let screen = self.capture();
+            if texts.iter().any(|text| screen.contains(text)) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for one of {texts:?}; screen:\n{screen}"
+            );
+            sleep(Duration::from_millis(100));
+        }
+    }
+
     /// Waits until the screen contains `text`, returning the screen; fails with it after
     /// `secs` seconds.
     pub fn wait_for(&self, text: &str, secs: u64) -> String {
