@@ -75,3 +75,52 @@ fn json_is_the_same_in_every_language() {
     assert_eq!(en, zh);
     assert_eq!(en, locale);
 }
+
+/// The report without its span line (`From … to …`: the second is the clock).
+fn without_span(report: &str) -> String {
+    report
+        .lines()
+        .filter(|l| !l.starts_with("From ") && !l.starts_with("从 "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_markdown_handover_speaks_chinese_and_english_is_unchanged() {
+    use crate::handover_cli::{as_on, stuck_drain, test_journal};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let journal = test_journal(crate::support::backend::Backend::Sqlite, dir.path());
+    stuck_drain(&journal);
+    let run = |lang: &[&str]| {
+        let mut args = lang.to_vec();
+        args.extend(["handover", "-o", "markdown", "--wait-synced", "0s"]);
+        let out = as_on(&journal, "carol@ops", &args, dir.path());
+        assert!(out.status.success(), "{}", text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let zh = run(&["--lang", "zh-CN"]);
+    for said in [
+        "# 交接班\n",
+        "\n从 ",
+        " · 1 项\n",
+        "\n## 未核对\n\n- ",
+        "\n## 卡住的步骤\n\n",
+        "- **mnt-reboot-1 中 n1 的 Drain 卡住**\n",
+        "  - 原因：PDB checkout-blocking needs 3 healthy pods and has 3 (shop/checkout-0)\n",
+        "  - 集群：prod-use1-01\n",
+        "  - 已卡住 ",
+    ] {
+        assert!(zh.contains(said), "{said:?} missing:\n{zh}");
+    }
+    assert!(!zh.contains("## Stuck steps"), "{zh}");
+    let en = run(&[]);
+    for said in [
+        "# Shift handover\n\nFrom ",
+        " · 1 item(s)\n",
+        "\n## Stuck steps\n\n- **n1 Drain stuck in mnt-reboot-1**\n  - stuck for ",
+        "  - why: PDB checkout-blocking needs 3 healthy pods and has 3 (shop/checkout-0)\n  - cluster: prod-use1-01\n",
+    ] {
+        assert!(en.contains(said), "{said:?} missing:\n{en}");
+    }
+    assert_eq!(without_span(&en), without_span(&run(&["--lang", "en"])));
+}

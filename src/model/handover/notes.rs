@@ -1,9 +1,10 @@
 //! The notes people wrote during the shift.
 
 use super::{
-    Check, Extent, HandoverInput, HandoverItem, LEGACY_ACK_PREFIX, ProblemKey, Section, Subject,
-    age, when,
+    Check, Extent, HandoverInput, HandoverItem, LEGACY_ACK_PREFIX, ProblemKey, Says, Section,
+    Subject, age, when,
 };
+use crate::i18n::Msg;
 use crate::model::run::EventBody;
 
 /// The open notes of the shift.
@@ -29,6 +30,30 @@ pub(super) fn open_notes(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
         if text.starts_with(LEGACY_ACK_PREFIX) {
             continue;
         }
+        // What the note is about, as the Chinese detail says it (the parts are joined with
+        // the Chinese list comma, which no message can do for a list of any length).
+        let about_zh = {
+            let lang = crate::i18n::Lang::ZhCn;
+            let parts: Vec<String> = [
+                e.run
+                    .as_ref()
+                    .map(|r| crate::t!(lang, "handover-about-run", run = r.to_string())),
+                e.item
+                    .as_ref()
+                    .map(|i| crate::t!(lang, "handover-about-node", node = i.to_string())),
+                e.cluster
+                    .as_ref()
+                    .map(|c| crate::t!(lang, "handover-about-cluster", cluster = c.to_string())),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            if parts.is_empty() {
+                crate::t!(lang, "handover-about-fleet")
+            } else {
+                parts.join("、")
+            }
+        };
         let about: Vec<String> = [
             e.run.as_ref().map(|r| format!("run {r}")),
             e.item.as_ref().map(|i| format!("node {i}")),
@@ -41,6 +66,17 @@ pub(super) fn open_notes(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             key: ProblemKey(format!("note/{}", event.seq.0)),
             section: Section::Notes,
             title: format!("{}: {text}", e.actor),
+            says: Says {
+                title: None,
+                details: vec![
+                    Some(
+                        Msg::new("handover-at-ago")
+                            .arg("at", when(e.time))
+                            .arg("ago", age(input.now, e.time)),
+                    ),
+                    Some(Msg::new("handover-about").arg("about", about_zh.clone())),
+                ],
+            },
             details: vec![
                 format!("at: {} ({} ago)", when(e.time), age(input.now, e.time)),
                 format!(
