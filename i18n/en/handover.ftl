@@ -132,3 +132,14 @@ handover-md-ack = acknowledged by { $by } at { $at }: { $note } ({ $change })
 handover-md-ack-reopened = re-opened, was acknowledged by { $by } at { $at }: { $note } ({ $change })
 handover-md-nothing = Nothing to hand over from what could be read: no pause, no waiting batch, no stuck or handed-off step, no halted rollout, no troubled cluster, no expiring exception, no note.
 handover-md-settled = Settled since
+
+## Not checked (what could not be read, and why)
+
+handover-nc-journal = journal not read ({ $why }): pauses, batches awaiting approval, stuck and handed-off steps, halted rollouts, what runs left mid-change, notes and acknowledgements are unknown
+handover-nc-ledger-all = ledger not read ({ $why }): clusters Unreachable, IdentityMismatch, UNKNOWN or not whole, findings new or worse this shift and expiring exceptions are unknown, and what the journal says was left behind was not checked against the clusters
+handover-nc-fleet = cluster statuses not checked ({ $why }): clusters Unreachable, IdentityMismatch, UNKNOWN or not whole are unknown, and what the journal says was left behind was not checked against the clusters
+handover-nc-connecting = still connecting, status unknown: { $clusters }
+handover-nc-ledger = ledger not read ({ $why }): expiring exceptions are unknown
+handover-nc-findings = findings not judged ({ $why }): findings new or worse this shift are unknown
+handover-nc-undated = { $count } findings whose start is not known ({ $rules }) may be new or old: `fleetdeck findings` and the Findings screen list them
+handover-nc-kubeconfig = kubeconfig not read ({ $why }): no cluster can be reached

@@ -123,3 +123,14 @@ handover-md-ack = 已确认，确认人 { $by }，时间 { $at }：{ $note }（{
 handover-md-ack-reopened = 已重新打开，曾确认，确认人 { $by }，时间 { $at }：{ $note }（{ $change }）
 handover-md-nothing = 从能读取的内容看，没有需要交接的内容：没有暂停，没有等待中的批次，没有卡住或已交出的步骤，没有已停止的发布，没有有问题的集群，没有即将到期的例外，没有备注。
 handover-md-settled = 此后已解决
+
+## Not checked (what could not be read, and why)
+
+handover-nc-journal = 未读取事件日志（{ $why }）：暂停、等待批准的批次、卡住和已交出的步骤、已停止的发布、运行在变更中途遗留的内容、备注和确认均未知
+handover-nc-ledger-all = 未读取台账（{ $why }）：Unreachable、IdentityMismatch、UNKNOWN 或不完整的集群、本班新增或加重的发现以及即将到期的例外均未知，事件日志所说的遗留内容也未与集群核对
+handover-nc-fleet = 未核对集群状态（{ $why }）：Unreachable、IdentityMismatch、UNKNOWN 或不完整的集群均未知，事件日志所说的遗留内容也未与集群核对
+handover-nc-connecting = 仍在连接，状态未知：{ $clusters }
+handover-nc-ledger = 未读取台账（{ $why }）：即将到期的例外未知
+handover-nc-findings = 未评估发现（{ $why }）：本班新增或加重的发现未知
+handover-nc-undated = { $count } 项发现的起始时间未知（{ $rules }），可能是新的也可能是旧的：`fleetdeck findings` 和发现页面会列出它们
+handover-nc-kubeconfig = 未读取 kubeconfig（{ $why }）：无法连接任何集群

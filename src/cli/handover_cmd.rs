@@ -54,7 +54,10 @@ pub fn run(settings: &Settings, args: &HandoverArgs) -> anyhow::Result<ExitCode>
         expiring_within_days: args.expiring_within,
     };
     let mut report = handover(&input);
-    report.not_checked.extend(read.notices);
+    for (notice, msg) in read.notices {
+        report.not_checked.push(notice);
+        report.not_checked_says.push(msg);
+    }
     match settings.output {
         OutputFormat::Markdown => write_out(markdown::to_markdown(&report, settings.lang))?,
         OutputFormat::Json => write_out(serde_json::to_string_pretty(&report)? + "\n")?,
@@ -127,7 +130,7 @@ fn table(report: &Handover, lang: Lang) -> String {
         ));
         out.push('\n');
     }
-    for why in &report.not_checked {
+    for why in &report.not_checked_in(lang) {
         out.push_str(&t!(lang, "handover-table-not-checked", why = why));
         out.push('\n');
     }

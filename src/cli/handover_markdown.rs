@@ -23,7 +23,7 @@ pub fn to_markdown(report: &Handover, lang: Lang) -> String {
     );
     if !report.not_checked.is_empty() {
         out.push_str(&format!("\n## {}\n\n", t!(lang, "handover-md-not-checked")));
-        for why in &report.not_checked {
+        for why in &report.not_checked_in(lang) {
             out.push_str(&format!("- {}\n", one_line(why)));
         }
     }
@@ -141,6 +141,7 @@ mod tests {
                     how: "prod-use1-01 reports n1 schedulable: it was uncordoned since".into(),
                 }],
                 not_checked: vec!["cluster statuses not checked (--wait-synced 0s)".into()],
+                not_checked_says: Vec::new(),
             },
             Lang::En,
         );

@@ -33,6 +33,8 @@ pub struct HandoverState {
     pub shift: Option<std::time::Duration>,
     /// What could not be checked at all, with why.
     pub not_checked: Vec<String>,
+    /// The same as messages, for other languages.
+    pub not_checked_says: Vec<Option<crate::i18n::Msg>>,
 }
 
 impl HandoverState {
@@ -40,6 +42,7 @@ impl HandoverState {
     pub fn set(&mut self, built: Handover) {
         self.items = built.items;
         self.not_checked = built.not_checked;
+        self.not_checked_says = built.not_checked_says;
     }
 }
 
@@ -125,6 +128,8 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
     );
     let inner = overlay_block(&app.config.theme, rect, &title, buf);
     let muted = t.style(Slot::Muted);
+    let not_checked =
+        crate::model::handover::said(lang, &state.not_checked, &state.not_checked_says);
     if state.items.is_empty() && !app.activity.connected {
         // Unknown is not "nothing": without the journal, pauses, approvals and stuck
         // steps cannot be seen at all.
@@ -145,18 +150,13 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
             Line::raw(t!(lang, "handover-walk-nothing-why", shift = &shift)),
         ];
         // Nothing found is not nothing there: what could not be looked at is said.
-        if !state.not_checked.is_empty() {
+        if !not_checked.is_empty() {
             lines.push(Line::raw(""));
             lines.push(Line::styled(
                 t!(lang, "handover-walk-not-checked-heading"),
                 t.style(Slot::Unknown),
             ));
-            lines.extend(
-                state
-                    .not_checked
-                    .iter()
-                    .map(|why| Line::raw(format!("  {why}"))),
-            );
+            lines.extend(not_checked.iter().map(|why| Line::raw(format!("  {why}"))));
         }
         canvas::wrapped(buf, inner, &lines, muted);
         return;
@@ -253,13 +253,13 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
         ]));
         text.push(Line::raw(format!("  {}", one_line(&a.change_in(lang)))));
     }
-    if !state.not_checked.is_empty() {
+    if !not_checked.is_empty() {
         text.push(Line::raw(""));
         text.push(Line::styled(
             t!(lang, "handover-walk-not-checked"),
             t.style(Slot::Unknown),
         ));
-        for why in &state.not_checked {
+        for why in &not_checked {
             text.push(Line::raw(format!("  {why}")));
         }
     }

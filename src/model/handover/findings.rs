@@ -103,7 +103,7 @@ pub(super) fn new_or_worse(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
 
 /// What the section could not say: findings not judged, or findings whose start is not
 /// known and that are therefore neither new nor old.
-pub(super) fn not_checked(input: &HandoverInput<'_>) -> Option<String> {
+pub(super) fn not_checked(input: &HandoverInput<'_>) -> Option<(String, Msg)> {
     let findings = match &input.findings {
         // No ledger: its line says so, findings included.
         super::Known::NotRead(why) if matches!(&input.ledger, super::Known::NotRead(ledger) if ledger == why) =>
@@ -111,8 +111,11 @@ pub(super) fn not_checked(input: &HandoverInput<'_>) -> Option<String> {
             return None;
         }
         super::Known::NotRead(why) => {
-            return Some(format!(
-                "findings not judged ({why}): findings new or worse this shift are unknown"
+            return Some((
+                format!(
+                    "findings not judged ({why}): findings new or worse this shift are unknown"
+                ),
+                Msg::new("handover-nc-findings").arg("why", why),
             ));
         }
         super::Known::Read(findings) => findings,
@@ -127,10 +130,15 @@ pub(super) fn not_checked(input: &HandoverInput<'_>) -> Option<String> {
     let mut rules: Vec<String> = undated.iter().map(|f| f.rule.name()).collect();
     rules.sort();
     rules.dedup();
-    Some(format!(
-        "{} findings whose start is not known ({}) may be new or old: `fleetdeck findings` and the Findings screen list them",
-        undated.len(),
-        rules.join(", ")
+    Some((
+        format!(
+            "{} findings whose start is not known ({}) may be new or old: `fleetdeck findings` and the Findings screen list them",
+            undated.len(),
+            rules.join(", ")
+        ),
+        Msg::new("handover-nc-undated")
+            .arg("count", undated.len())
+            .arg("rules", rules.join(", ")),
     ))
 }
 

@@ -284,6 +284,29 @@ pub struct Handover {
     /// Sources that could not be read, and clusters not checked, each with why and what
     /// is therefore unknown.
     pub not_checked: Vec<String>,
+    /// `not_checked` as messages, one each (`None`: shown in English); never serialised.
+    #[serde(skip)]
+    pub not_checked_says: Vec<Option<Msg>>,
+}
+
+impl Handover {
+    /// What could not be checked, in `lang` (English: exactly `not_checked`).
+    pub fn not_checked_in(&self, lang: Lang) -> Vec<String> {
+        said(lang, &self.not_checked, &self.not_checked_says)
+    }
+}
+
+/// English sentences in `lang`: each one's message when there is one for every
+/// sentence, else the English as it is.
+pub fn said(lang: Lang, english: &[String], msgs: &[Option<Msg>]) -> Vec<String> {
+    if lang == Lang::En || msgs.len() != english.len() {
+        return english.to_vec();
+    }
+    english
+        .iter()
+        .zip(msgs)
+        .map(|(en, msg)| msg.as_ref().map_or_else(|| en.clone(), |m| m.text(lang)))
+        .collect()
 }
 
 impl HandoverItem {
@@ -302,14 +325,7 @@ impl HandoverItem {
 
     /// The details in `lang` (English: exactly `details`).
     pub fn details_in(&self, lang: Lang) -> Vec<String> {
-        if lang == Lang::En || self.says.details.len() != self.details.len() {
-            return self.details.clone();
-        }
-        self.details
-            .iter()
-            .zip(&self.says.details)
-            .map(|(en, msg)| msg.as_ref().map_or_else(|| en.clone(), |m| m.text(lang)))
-            .collect()
+        said(lang, &self.details, &self.says.details)
     }
 
     /// Whether it was acknowledged but got worse since, and nothing covers it now.
@@ -338,6 +354,11 @@ pub fn handover(input: &HandoverInput<'_>) -> Handover {
     items.extend(exceptions::expiring(input));
     items.extend(notes::open_notes(input));
     acks::attach(&mut items, input);
+    let (not_checked, not_checked_says) = input::not_checked(input)
+        .into_iter()
+        .chain(findings::not_checked(input))
+        .map(|(en, msg)| (en, Some(msg)))
+        .unzip();
     // Stable: within a section, items keep the journal's run order.
     items.sort_by_key(|i| i.section);
     Handover {
@@ -345,10 +366,8 @@ pub fn handover(input: &HandoverInput<'_>) -> Handover {
         now: input.now,
         items,
         settled,
-        not_checked: input::not_checked(input)
-            .into_iter()
-            .chain(findings::not_checked(input))
-            .collect(),
+        not_checked,
+        not_checked_says,
     }
 }
 
