@@ -114,6 +114,7 @@ pub(crate) mod catalogue {
         ("console.ftl", include_str!("../../i18n/en/console.ftl")),
         ("keys.ftl", include_str!("../../i18n/en/keys.ftl")),
         ("handover.ftl", include_str!("../../i18n/en/handover.ftl")),
+        ("validate.ftl", include_str!("../../i18n/en/validate.ftl")),
     ];
     /// Simplified Chinese, by file.
     pub const ZH_CN: &[(&str, &str)] = &[
@@ -123,6 +124,10 @@ pub(crate) mod catalogue {
         (
             "handover.ftl",
             include_str!("../../i18n/zh-CN/handover.ftl"),
+        ),
+        (
+            "validate.ftl",
+            include_str!("../../i18n/zh-CN/validate.ftl"),
         ),
     ];
 }

@@ -124,3 +124,52 @@ fn the_markdown_handover_speaks_chinese_and_english_is_unchanged() {
     }
     assert_eq!(without_span(&en), without_span(&run(&["--lang", "en"])));
 }
+
+#[test]
+fn ledger_validate_speaks_the_locales_language_at_the_same_positions() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let example = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ledger.yaml"),
+    )
+    .expect("the example ledger");
+    let text = example.replacen("- id: cn-sh-prod-02", "- id: cn-sh-prod-01", 1);
+    std::fs::write(dir.path().join("BAD.yaml"), text).expect("write");
+    let args = ["ledger", "validate", "BAD.yaml"];
+    let en = with_env(&args, dir.path(), &[]);
+    let zh = with_env(&args, dir.path(), &[("LANG", "zh_CN.UTF-8")]);
+    assert_eq!(en.status.code(), Some(1));
+    assert_eq!(zh.status.code(), Some(1), "the exit code is the same");
+    let (en, zh) = (
+        String::from_utf8_lossy(&en.stdout).into_owned(),
+        String::from_utf8_lossy(&zh.stdout).into_owned(),
+    );
+    assert!(
+        en.contains(
+            "BAD.yaml:48:9: duplicate cluster id \"cn-sh-prod-01\" (first defined at 11:9)\n"
+        ),
+        "{en}"
+    );
+    assert!(
+        zh.contains("BAD.yaml:48:9: 重复的集群 ID“cn-sh-prod-01”（首次定义于 11:9）\n"),
+        "{zh}"
+    );
+    assert!(zh.contains("BAD.yaml：1 个错误"), "{zh}");
+    // Every line keeps its position: the same prefixes, in the same order.
+    let prefixes = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter_map(|l| l.split_once(": ").map(|(p, _)| p.to_string()))
+            .filter(|p| p.starts_with("BAD.yaml:"))
+            .collect()
+    };
+    assert_eq!(prefixes(&en), prefixes(&zh));
+    // JSON is the same in both.
+    let json = |env: &[(&str, &str)]| {
+        with_env(
+            &["ledger", "validate", "BAD.yaml", "-o", "json"],
+            dir.path(),
+            env,
+        )
+        .stdout
+    };
+    assert_eq!(json(&[]), json(&[("LANG", "zh_CN.UTF-8")]));
+}
