@@ -140,17 +140,20 @@ pub fn show(settings: &Settings, selector: Option<&str>) -> anyhow::Result<ExitC
         .filter(|c| selector.matches(c))
         .collect();
     emit(settings.output, &clusters, || {
-        let mut table = Table::new(vec![
-            "ID",
-            "ENV",
-            "REGION",
-            "FAILURE-DOMAIN",
-            "TIER",
-            "LIFECYCLE",
-            "KUBERNETES",
-            "OWNER",
-            "CONTEXT",
-        ]);
+        let mut table = Table::in_lang(
+            settings.lang,
+            vec![
+                "ID",
+                "ENV",
+                "REGION",
+                "FAILURE-DOMAIN",
+                "TIER",
+                "LIFECYCLE",
+                "KUBERNETES",
+                "OWNER",
+                "CONTEXT",
+            ],
+        );
         for c in &clusters {
             table.row(vec![
                 c.id.to_string(),
@@ -178,7 +181,10 @@ pub fn contexts(settings: &Settings) -> anyhow::Result<ExitCode> {
     let kubeconfig = load_kubeconfig(&settings.kubeconfig)?;
     let report = map_contexts(&ledger, &kubeconfig);
     emit(settings.output, &report, || {
-        let mut table = Table::new(vec!["CLUSTER", "CONTEXT", "STATUS", "SERVER"]);
+        let mut table = Table::in_lang(
+            settings.lang,
+            vec!["CLUSTER", "CONTEXT", "STATUS", "SERVER"],
+        );
         for m in &report.clusters {
             let pinned = ledger
                 .cluster(&m.cluster)

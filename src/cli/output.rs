@@ -56,6 +56,27 @@ impl Table {
         Table::with_headers(headers.into_iter().map(str::to_string).collect())
     }
 
+    /// A table whose English column headers are shown in `lang`: the message of each is
+    /// `col-` and the header in lower case (`FAILURE-DOMAIN` → `col-failure-domain`).
+    pub fn in_lang(lang: fleetdeck::i18n::Lang, headers: Vec<&'static str>) -> Self {
+        if lang == fleetdeck::i18n::Lang::En {
+            return Table::new(headers);
+        }
+        Table::with_headers(
+            headers
+                .into_iter()
+                .map(|h| {
+                    let id = format!("col-{}", h.to_lowercase());
+                    if fleetdeck::i18n::has(lang, &id) {
+                        fleetdeck::i18n::text(lang, &id, &[])
+                    } else {
+                        h.to_string()
+                    }
+                })
+                .collect(),
+        )
+    }
+
     /// A table with these column headers, translated ones included.
     pub fn with_headers(headers: Vec<String>) -> Self {
         Table {

@@ -115,6 +115,7 @@ pub(crate) mod catalogue {
         ("keys.ftl", include_str!("../../i18n/en/keys.ftl")),
         ("handover.ftl", include_str!("../../i18n/en/handover.ftl")),
         ("validate.ftl", include_str!("../../i18n/en/validate.ftl")),
+        ("cli.ftl", include_str!("../../i18n/en/cli.ftl")),
     ];
     /// Simplified Chinese, by file.
     pub const ZH_CN: &[(&str, &str)] = &[
@@ -129,6 +130,7 @@ pub(crate) mod catalogue {
             "validate.ftl",
             include_str!("../../i18n/zh-CN/validate.ftl"),
         ),
+        ("cli.ftl", include_str!("../../i18n/zh-CN/cli.ftl")),
     ];
 }
 

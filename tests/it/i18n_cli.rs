@@ -173,3 +173,37 @@ fn ledger_validate_speaks_the_locales_language_at_the_same_positions() {
     };
     assert_eq!(json(&[]), json(&[("LANG", "zh_CN.UTF-8")]));
 }
+
+#[test]
+fn ledger_show_heads_its_columns_in_chinese_aligned_by_cells() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ledger = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/ledger.yaml");
+    let show = |lang: &str| {
+        let out = with_env(
+            &["--lang", lang, "--ledger", ledger, "ledger", "show"],
+            dir.path(),
+            &[],
+        );
+        assert!(out.status.success(), "{}", text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let zh = show("zh-CN");
+    let en = show("en");
+    assert!(
+        en.starts_with("ID                ENV         REGION      FAILURE-DOMAIN  TIER"),
+        "{en}"
+    );
+    let head = zh.lines().next().unwrap_or_default();
+    assert!(
+        head.starts_with("ID                环境        区域        故障域"),
+        "{zh}"
+    );
+    // The rows under it are the English rows' cells, only the padding differs.
+    let cells = |s: &str| -> Vec<Vec<String>> {
+        s.lines()
+            .skip(1)
+            .map(|l| l.split_whitespace().map(str::to_string).collect())
+            .collect()
+    };
+    assert_eq!(cells(&en), cells(&zh));
+}
