@@ -143,3 +143,7 @@ handover-nc-ledger = ledger not read ({ $why }): expiring exceptions are unknown
 handover-nc-findings = findings not judged ({ $why }): findings new or worse this shift are unknown
 handover-nc-undated = { $count } findings whose start is not known ({ $rules }) may be new or old: `fleetdeck findings` and the Findings screen list them
 handover-nc-kubeconfig = kubeconfig not read ({ $why }): no cluster can be reached
+
+## Lists (what a note is about): two parts, folded for more
+
+handover-list-pair = { $a }, { $b }

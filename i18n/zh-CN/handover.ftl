@@ -134,3 +134,7 @@ handover-nc-ledger = 未读取台账（{ $why }）：即将到期的例外未知
 handover-nc-findings = 未评估发现（{ $why }）：本班新增或加重的发现未知
 handover-nc-undated = { $count } 项发现的起始时间未知（{ $rules }），可能是新的也可能是旧的：`fleetdeck findings` 和发现页面会列出它们
 handover-nc-kubeconfig = 未读取 kubeconfig（{ $why }）：无法连接任何集群
+
+## Lists (what a note is about): two parts, folded for more
+
+handover-list-pair = { $a }、{ $b }

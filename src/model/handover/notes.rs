@@ -30,30 +30,22 @@ pub(super) fn open_notes(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
         if text.starts_with(LEGACY_ACK_PREFIX) {
             continue;
         }
-        // What the note is about, as the Chinese detail says it (the parts are joined with
-        // the Chinese list comma, which no message can do for a list of any length).
-        let about_zh = {
-            let lang = crate::i18n::Lang::ZhCn;
-            let parts: Vec<String> = [
-                e.run
-                    .as_ref()
-                    .map(|r| crate::t!(lang, "handover-about-run", run = r.to_string())),
-                e.item
-                    .as_ref()
-                    .map(|i| crate::t!(lang, "handover-about-node", node = i.to_string())),
-                e.cluster
-                    .as_ref()
-                    .map(|c| crate::t!(lang, "handover-about-cluster", cluster = c.to_string())),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            if parts.is_empty() {
-                crate::t!(lang, "handover-about-fleet")
-            } else {
-                parts.join("、")
-            }
-        };
+        // What the note is about as a message: its parts listed the language's way.
+        let about_msg = [
+            e.run
+                .as_ref()
+                .map(|r| Msg::new("handover-about-run").arg("run", r.to_string())),
+            e.item
+                .as_ref()
+                .map(|i| Msg::new("handover-about-node").arg("node", i.to_string())),
+            e.cluster
+                .as_ref()
+                .map(|c| Msg::new("handover-about-cluster").arg("cluster", c.to_string())),
+        ]
+        .into_iter()
+        .flatten()
+        .reduce(|a, b| Msg::new("handover-list-pair").arg("a", a).arg("b", b))
+        .unwrap_or_else(|| Msg::new("handover-about-fleet"));
         let about: Vec<String> = [
             e.run.as_ref().map(|r| format!("run {r}")),
             e.item.as_ref().map(|i| format!("node {i}")),
@@ -74,7 +66,7 @@ pub(super) fn open_notes(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                             .arg("at", when(e.time))
                             .arg("ago", age(input.now, e.time)),
                     ),
-                    Some(Msg::new("handover-about").arg("about", about_zh.clone())),
+                    Some(Msg::new("handover-about").arg("about", about_msg)),
                 ],
             },
             details: vec![
