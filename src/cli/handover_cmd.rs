@@ -13,6 +13,8 @@ use super::journal_cmd::parse_since;
 use super::output::{Table, write_out};
 use super::settings::Settings;
 use fleetdeck::config::OutputFormat;
+use fleetdeck::i18n::Lang;
+use fleetdeck::t;
 
 #[path = "handover_markdown.rs"]
 mod markdown;
@@ -52,49 +54,85 @@ pub fn run(settings: &Settings, args: &HandoverArgs) -> anyhow::Result<ExitCode>
         expiring_within_days: args.expiring_within,
     };
     let mut report = handover(&input);
-    report.not_checked.extend(read.notices);
+    for (notice, msg) in read.notices {
+        report.not_checked.push(notice);
+        report.not_checked_says.push(msg);
+    }
     match settings.output {
-        OutputFormat::Markdown => write_out(markdown::to_markdown(&report))?,
+        OutputFormat::Markdown => write_out(markdown::to_markdown(&report, settings.lang))?,
         OutputFormat::Json => write_out(serde_json::to_string_pretty(&report)? + "\n")?,
         OutputFormat::Yaml => write_out(fleetdeck::yaml::to_yaml_string(&serde_json::to_value(
             &report,
         )?))?,
-        OutputFormat::Table => write_out(table(&report))?,
+        OutputFormat::Table => write_out(table(&report, settings.lang))?,
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The items as a table, then what settled and what could not be checked.
-fn table(report: &Handover) -> String {
-    let mut table = Table::new(vec!["SECTION", "ITEM", "DETAILS", "ACKNOWLEDGED"]);
+/// The items as a table, then what settled and what could not be checked, in `lang`.
+fn table(report: &Handover, lang: Lang) -> String {
+    let headers = [
+        t!(lang, "handover-col-section"),
+        t!(lang, "handover-col-item"),
+        t!(lang, "handover-col-details"),
+        t!(lang, "handover-col-acknowledged"),
+    ];
+    let mut table = Table::with_headers(headers.to_vec());
     for item in &report.items {
         table.row(vec![
-            item.section.heading().to_string(),
-            item.title.clone(),
-            item.details.join("; "),
+            item.section.heading_in(lang),
+            item.title_in(lang),
+            item.details_in(lang)
+                .join(if lang == Lang::En { "; " } else { "；" }),
             item.acks
                 .iter()
                 .map(|a| {
-                    let how = match a.standing {
-                        Standing::Holds => "",
-                        Standing::Reopened => "re-opened, was ",
-                    };
-                    format!("{how}{} {}: {} ({})", a.by, when(a.at), a.note, a.change)
+                    let (by, at, note, change) = (
+                        a.by.to_string(),
+                        when(a.at),
+                        a.note.clone(),
+                        a.change_in(lang),
+                    );
+                    match a.standing {
+                        Standing::Holds => t!(
+                            lang,
+                            "handover-table-ack",
+                            by = by,
+                            at = at,
+                            note = note,
+                            change = change
+                        ),
+                        Standing::Reopened => t!(
+                            lang,
+                            "handover-table-ack-reopened",
+                            by = by,
+                            at = at,
+                            note = note,
+                            change = change
+                        ),
+                    }
                 })
                 .collect::<Vec<_>>()
                 .join("; "),
         ]);
     }
     let mut out = if report.items.is_empty() {
-        "Nothing to hand over from what could be read.\n".to_string()
+        t!(lang, "handover-table-nothing") + "\n"
     } else {
         table.render()
     };
     for s in &report.settled {
-        out.push_str(&format!("settled since: {} — {}\n", s.title, s.how));
+        out.push_str(&t!(
+            lang,
+            "handover-table-settled",
+            title = &s.title,
+            how = &s.how
+        ));
+        out.push('\n');
     }
-    for why in &report.not_checked {
-        out.push_str(&format!("not checked: {why}\n"));
+    for why in &report.not_checked_in(lang) {
+        out.push_str(&t!(lang, "handover-table-not-checked", why = why));
+        out.push('\n');
     }
     out
 }

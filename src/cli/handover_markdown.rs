@@ -1,22 +1,29 @@
 //! The shift handover as a Markdown report (`fleetdeck handover -o markdown`): headings
 //! per section, one list item per handover item, its facts and acknowledgements under it.
 
+use fleetdeck::i18n::Lang;
 use fleetdeck::model::handover::{Handover, Standing, when};
 use fleetdeck::model::text::one_line;
+use fleetdeck::t;
 
-/// The handover as a Markdown report: what could not be checked first (it bounds what
-/// the rest can say), the sections, then what settled since.
-pub fn to_markdown(report: &Handover) -> String {
+/// The handover as a Markdown report in `lang`: what could not be checked first (it
+/// bounds what the rest can say), the sections, then what settled since.
+pub fn to_markdown(report: &Handover, lang: Lang) -> String {
     let items = &report.items;
     let mut out = format!(
-        "# Shift handover\n\nFrom {} to {} · {} item(s)\n",
-        when(report.since),
-        when(report.now),
-        items.len()
+        "# {}\n\n{}\n",
+        t!(lang, "handover-md-title"),
+        t!(
+            lang,
+            "handover-md-span",
+            from = when(report.since),
+            to = when(report.now),
+            count = items.len().to_string()
+        )
     );
     if !report.not_checked.is_empty() {
-        out.push_str("\n## Not checked\n\n");
-        for why in &report.not_checked {
+        out.push_str(&format!("\n## {}\n\n", t!(lang, "handover-md-not-checked")));
+        for why in &report.not_checked_in(lang) {
             out.push_str(&format!("- {}\n", one_line(why)));
         }
     }
@@ -24,33 +31,47 @@ pub fn to_markdown(report: &Handover) -> String {
     for item in items {
         if section != Some(item.section) {
             section = Some(item.section);
-            out.push_str(&format!("\n## {}\n\n", item.section.heading()));
+            out.push_str(&format!("\n## {}\n\n", item.section.heading_in(lang)));
         }
         // One line each: a note's own line breaks (or a `## ` it starts a line with) must
         // not end the list item or open a heading of its own.
-        out.push_str(&format!("- **{}**\n", one_line(item.title.trim())));
-        for d in &item.details {
+        out.push_str(&format!("- **{}**\n", one_line(item.title_in(lang).trim())));
+        for d in &item.details_in(lang) {
             out.push_str(&format!("  - {}\n", one_line(d)));
         }
         for a in &item.acks {
-            out.push_str(&format!(
-                "  - {} by {} at {}: {} ({})\n",
-                match a.standing {
-                    Standing::Holds => "acknowledged",
-                    Standing::Reopened => "re-opened, was acknowledged",
-                },
-                a.by,
+            let (by, at, note, change) = (
+                a.by.to_string(),
                 when(a.at),
                 one_line(&a.note),
-                one_line(&a.change)
-            ));
+                one_line(&a.change_in(lang)),
+            );
+            let line = match a.standing {
+                Standing::Holds => t!(
+                    lang,
+                    "handover-md-ack",
+                    by = by,
+                    at = at,
+                    note = note,
+                    change = change
+                ),
+                Standing::Reopened => t!(
+                    lang,
+                    "handover-md-ack-reopened",
+                    by = by,
+                    at = at,
+                    note = note,
+                    change = change
+                ),
+            };
+            out.push_str(&format!("  - {line}\n"));
         }
     }
     if items.is_empty() {
-        out.push_str("\nNothing to hand over from what could be read: no pause, no waiting batch, no stuck or handed-off step, no halted rollout, no troubled cluster, no expiring exception, no note.\n");
+        out.push_str(&format!("\n{}\n", t!(lang, "handover-md-nothing")));
     }
     if !report.settled.is_empty() {
-        out.push_str("\n## Settled since\n\n");
+        out.push_str(&format!("\n## {}\n\n", t!(lang, "handover-md-settled")));
         for s in &report.settled {
             out.push_str(&format!("- {}: {}\n", one_line(&s.title), one_line(&s.how)));
         }
@@ -82,6 +103,7 @@ mod tests {
             extent: Extent::default(),
             check: Check::Current,
             acks: Vec::new(),
+            says: Default::default(),
         }
     }
 
@@ -99,6 +121,7 @@ mod tests {
             then: Some(Extent::default()),
             standing: Standing::Holds,
             change: "unchanged since".into(),
+            change_msg: None,
         });
         let items = vec![
             handed,
@@ -108,16 +131,20 @@ mod tests {
                 &["about: the fleet"],
             ),
         ];
-        let md = to_markdown(&Handover {
-            since: at(-3600),
-            now: at(0),
-            items,
-            settled: vec![Settled {
-                title: "n1 in mnt-1 left cordoned".into(),
-                how: "prod-use1-01 reports n1 schedulable: it was uncordoned since".into(),
-            }],
-            not_checked: vec!["cluster statuses not checked (--wait-synced 0s)".into()],
-        });
+        let md = to_markdown(
+            &Handover {
+                since: at(-3600),
+                now: at(0),
+                items,
+                settled: vec![Settled {
+                    title: "n1 in mnt-1 left cordoned".into(),
+                    how: "prod-use1-01 reports n1 schedulable: it was uncordoned since".into(),
+                }],
+                not_checked: vec!["cluster statuses not checked (--wait-synced 0s)".into()],
+                not_checked_says: Vec::new(),
+            },
+            Lang::En,
+        );
         assert!(md.contains("## Handed-off steps"), "{md}");
         assert!(
             md.contains("  - note: checkout team must scale up first"),

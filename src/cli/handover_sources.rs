@@ -30,7 +30,7 @@ pub struct Sources {
     /// The fleet's findings, judged from the same sync and journal.
     pub findings: Known<Vec<Finding>>,
     /// What else limited the check, with why (a kubeconfig that could not be read).
-    pub notices: Vec<String>,
+    pub notices: Vec<(String, Option<fleetdeck::i18n::Msg>)>,
 }
 
 /// Reads every source; `wait` bounds the fleet sync (zero skips it).
@@ -72,7 +72,7 @@ type Observed = (
     Known<Ledger>,
     Known<Vec<ClusterHealth>>,
     Known<Vec<Finding>>,
-    Vec<String>,
+    Vec<(String, Option<fleetdeck::i18n::Msg>)>,
 );
 
 /// The ledger, the fleet's live state and its findings, read as the console reads them
@@ -105,8 +105,12 @@ fn observe(settings: &Settings, wait: Duration, journal: Result<&Projection, Str
     let kubeconfig = match fleetdeck::k8s::kubeconfig::load(&settings.kubeconfig) {
         Ok(kubeconfig) => kubeconfig,
         Err(error) => {
-            notices.push(format!(
-                "kubeconfig not read ({error}): no cluster can be reached"
+            notices.push((
+                format!("kubeconfig not read ({error}): no cluster can be reached"),
+                Some(
+                    fleetdeck::i18n::Msg::new("handover-nc-kubeconfig")
+                        .arg("why", error.to_string()),
+                ),
             ));
             Kubeconfig::default()
         }

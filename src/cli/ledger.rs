@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use fleetdeck::config::ledger_file;
 use fleetdeck::k8s::kubeconfig::{load as load_kubeconfig, map_contexts};
 use fleetdeck::model::ledger::{Cluster, Selector};
+use fleetdeck::t;
 use fleetdeck::yaml::Severity;
 use serde::Serialize;
 
@@ -62,9 +63,45 @@ pub fn validate(
     };
     emit(settings.output, &summary, || {
         let mut out = String::new();
+        let lang = settings.lang;
         for d in &report.diagnostics {
-            out.push_str(&d.render(&name));
+            out.push_str(&d.render_in(&name, lang));
             out.push('\n');
+        }
+        if lang != fleetdeck::i18n::Lang::En {
+            let (file, errors, warnings) =
+                (name.as_str(), errors.to_string(), warnings.to_string());
+            let clusters = report
+                .ledger
+                .as_ref()
+                .map_or(String::new(), |l| l.clusters.len().to_string());
+            let line = match &report.ledger {
+                Some(_) if errors == "0" => t!(
+                    lang,
+                    "validate-summary-valid",
+                    file = file,
+                    clusters = &clusters,
+                    warnings = &warnings
+                ),
+                Some(_) => t!(
+                    lang,
+                    "validate-summary-expired",
+                    file = file,
+                    errors = &errors,
+                    clusters = &clusters,
+                    warnings = &warnings
+                ),
+                None => t!(
+                    lang,
+                    "validate-summary-invalid",
+                    file = file,
+                    errors = &errors,
+                    warnings = &warnings
+                ),
+            };
+            out.push_str(&line);
+            out.push('\n');
+            return out;
         }
         match &report.ledger {
             Some(ledger) if errors == 0 => out.push_str(&format!(
@@ -103,17 +140,20 @@ pub fn show(settings: &Settings, selector: Option<&str>) -> anyhow::Result<ExitC
         .filter(|c| selector.matches(c))
         .collect();
     emit(settings.output, &clusters, || {
-        let mut table = Table::new(vec![
-            "ID",
-            "ENV",
-            "REGION",
-            "FAILURE-DOMAIN",
-            "TIER",
-            "LIFECYCLE",
-            "KUBERNETES",
-            "OWNER",
-            "CONTEXT",
-        ]);
+        let mut table = Table::in_lang(
+            settings.lang,
+            vec![
+                "ID",
+                "ENV",
+                "REGION",
+                "FAILURE-DOMAIN",
+                "TIER",
+                "LIFECYCLE",
+                "KUBERNETES",
+                "OWNER",
+                "CONTEXT",
+            ],
+        );
         for c in &clusters {
             table.row(vec![
                 c.id.to_string(),
@@ -141,7 +181,10 @@ pub fn contexts(settings: &Settings) -> anyhow::Result<ExitCode> {
     let kubeconfig = load_kubeconfig(&settings.kubeconfig)?;
     let report = map_contexts(&ledger, &kubeconfig);
     emit(settings.output, &report, || {
-        let mut table = Table::new(vec!["CLUSTER", "CONTEXT", "STATUS", "SERVER"]);
+        let mut table = Table::in_lang(
+            settings.lang,
+            vec!["CLUSTER", "CONTEXT", "STATUS", "SERVER"],
+        );
         for m in &report.clusters {
             let pinned = ledger
                 .cluster(&m.cluster)

@@ -46,13 +46,39 @@ pub(crate) use outln;
 
 /// A table for people: a header row and data rows, printed with aligned columns.
 pub struct Table {
-    headers: Vec<&'static str>,
+    headers: Vec<String>,
     rows: Vec<Vec<String>>,
 }
 
 impl Table {
     /// A table with these column headers.
     pub fn new(headers: Vec<&'static str>) -> Self {
+        Table::with_headers(headers.into_iter().map(str::to_string).collect())
+    }
+
+    /// A table whose English column headers are shown in `lang`: the message of each is
+    /// `col-` and the header in lower case (`FAILURE-DOMAIN` → `col-failure-domain`).
+    pub fn in_lang(lang: fleetdeck::i18n::Lang, headers: Vec<&'static str>) -> Self {
+        if lang == fleetdeck::i18n::Lang::En {
+            return Table::new(headers);
+        }
+        Table::with_headers(
+            headers
+                .into_iter()
+                .map(|h| {
+                    let id = format!("col-{}", h.to_lowercase());
+                    if fleetdeck::i18n::has(lang, &id) {
+                        fleetdeck::i18n::text(lang, &id, &[])
+                    } else {
+                        h.to_string()
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// A table with these column headers, translated ones included.
+    pub fn with_headers(headers: Vec<String>) -> Self {
         Table {
             headers,
             rows: Vec::new(),
@@ -72,22 +98,21 @@ impl Table {
 
     /// The table as text, columns separated by two spaces, no trailing blanks.
     pub fn render(&self) -> String {
-        let mut widths: Vec<usize> = self.headers.iter().map(|h| h.chars().count()).collect();
+        let mut widths: Vec<usize> = self.headers.iter().map(|h| cells(h)).collect();
         for row in &self.rows {
             for (i, cell) in row.iter().enumerate() {
                 if let Some(w) = widths.get_mut(i) {
-                    *w = (*w).max(cell.chars().count());
+                    *w = (*w).max(cells(cell));
                 }
             }
         }
         let mut out = String::new();
-        let header: Vec<String> = self.headers.iter().map(|h| h.to_string()).collect();
-        for row in std::iter::once(&header).chain(self.rows.iter()) {
+        for row in std::iter::once(&self.headers).chain(self.rows.iter()) {
             let mut line = String::new();
             for (i, cell) in row.iter().enumerate() {
                 line.push_str(cell);
                 if i + 1 < row.len() {
-                    let pad = widths[i].saturating_sub(cell.chars().count()) + 2;
+                    let pad = widths[i].saturating_sub(cells(cell)) + 2;
                     line.push_str(&" ".repeat(pad));
                 }
             }
@@ -96,6 +121,14 @@ impl Table {
         }
         out
     }
+}
+
+/// How many terminal cells `text` takes: a character each, two for a wide one (Chinese).
+fn cells(text: &str) -> usize {
+    use unicode_width::UnicodeWidthChar;
+    text.chars()
+        .map(|c| if c.width() == Some(2) { 2 } else { 1 })
+        .sum()
 }
 
 /// Prints `value` in the machine formats, or calls `table` for the table format.

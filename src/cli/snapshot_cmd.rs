@@ -103,7 +103,9 @@ pub fn run(settings: &Settings, wait: Duration) -> anyhow::Result<ExitCode> {
             }
         })
         .collect();
-    emit(settings.output, &lines, || table(&snapshot, &lines))?;
+    emit(settings.output, &lines, || {
+        table(&snapshot, &lines, settings.lang)
+    })?;
     let all_synced = snapshot
         .clusters
         .iter()
@@ -124,20 +126,23 @@ fn more_limits(n: usize, what: &str, cluster: &str) -> String {
     }
 }
 
-fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine]) -> String {
-    let mut table = Table::new(vec![
-        "CLUSTER",
-        "STATUS",
-        "AGE",
-        "IDENTITY",
-        "KUBERNETES",
-        "NODES",
-        "PODS",
-        "CPU",
-        "MEMORY",
-        "GPU",
-        "NOTE",
-    ]);
+fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine], lang: fleetdeck::i18n::Lang) -> String {
+    let mut table = Table::in_lang(
+        lang,
+        vec![
+            "CLUSTER",
+            "STATUS",
+            "AGE",
+            "IDENTITY",
+            "KUBERNETES",
+            "NODES",
+            "PODS",
+            "CPU",
+            "MEMORY",
+            "GPU",
+            "NOTE",
+        ],
+    );
     for line in lines {
         let c = line.snapshot;
         let identity = match &c.identity_verdict {
@@ -250,7 +255,7 @@ mod tests {
             capacity: None,
             drift: Vec::new(),
         };
-        let text = table(&snapshot, &[line]);
+        let text = table(&snapshot, &[line], fleetdeck::i18n::Lang::En);
         assert!(
             text.contains("connecting: identity (kube-system UID, /version) not read yet"),
             "{text}"

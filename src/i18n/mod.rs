@@ -115,6 +115,9 @@ pub(crate) mod catalogue {
         ("keys.ftl", include_str!("../../i18n/en/keys.ftl")),
         ("dialogs.ftl", include_str!("../../i18n/en/dialogs.ftl")),
         ("screens.ftl", include_str!("../../i18n/en/screens.ftl")),
+        ("handover.ftl", include_str!("../../i18n/en/handover.ftl")),
+        ("validate.ftl", include_str!("../../i18n/en/validate.ftl")),
+        ("cli.ftl", include_str!("../../i18n/en/cli.ftl")),
     ];
     /// Simplified Chinese, by file.
     pub const ZH_CN: &[(&str, &str)] = &[
@@ -123,6 +126,15 @@ pub(crate) mod catalogue {
         ("keys.ftl", include_str!("../../i18n/zh-CN/keys.ftl")),
         ("dialogs.ftl", include_str!("../../i18n/zh-CN/dialogs.ftl")),
         ("screens.ftl", include_str!("../../i18n/zh-CN/screens.ftl")),
+        (
+            "handover.ftl",
+            include_str!("../../i18n/zh-CN/handover.ftl"),
+        ),
+        (
+            "validate.ftl",
+            include_str!("../../i18n/zh-CN/validate.ftl"),
+        ),
+        ("cli.ftl", include_str!("../../i18n/zh-CN/cli.ftl")),
     ];
 }
 
@@ -147,12 +159,20 @@ fn bundle(lang: Lang, files: &[(&str, &str)]) -> FluentBundle<FluentResource> {
 }
 
 /// An argument of a message: text, or a number (which selects plural forms).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Arg {
     /// Shown as is.
     Str(String),
     /// A count or amount.
     Num(i64),
+    /// Another message, formatted in the same language.
+    Msg(Box<Msg>),
+}
+
+impl From<Msg> for Arg {
+    fn from(m: Msg) -> Arg {
+        Arg::Msg(Box::new(m))
+    }
 }
 
 impl From<&str> for Arg {
@@ -180,6 +200,38 @@ macro_rules! num_arg {
     )*};
 }
 num_arg!(i64, i32, u32, u16, u8, usize, u64);
+
+/// A message not yet formatted: its id and arguments. Pure data, so `model/` can say
+/// which message a sentence is beside its English text, and the edge that renders for
+/// people formats it in their language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Msg {
+    /// The message's id in the catalogues.
+    pub id: &'static str,
+    /// Its arguments.
+    pub args: Vec<(&'static str, Arg)>,
+}
+
+impl Msg {
+    /// The message `id` without arguments yet.
+    pub fn new(id: &'static str) -> Msg {
+        Msg {
+            id,
+            args: Vec::new(),
+        }
+    }
+
+    /// With the argument `name`.
+    pub fn arg(mut self, name: &'static str, value: impl Into<Arg>) -> Msg {
+        self.args.push((name, value.into()));
+        self
+    }
+
+    /// The message in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        text(lang, self.id, &self.args)
+    }
+}
 
 /// The message `id` in `lang` with `args`. A message missing in `lang` is taken from
 /// English (and logged); missing in English too, the id itself is shown.
@@ -218,6 +270,7 @@ fn format(lang: Lang, id: &str, args: &[(&str, Arg)]) -> Option<Result<String, S
         match value {
             Arg::Str(s) => fargs.set(*name, FluentValue::from(s.as_str())),
             Arg::Num(n) => fargs.set(*name, FluentValue::from(*n)),
+            Arg::Msg(m) => fargs.set(*name, FluentValue::from(m.text(lang))),
         }
     }
     let mut errors = Vec::new();

@@ -176,6 +176,17 @@ pub enum Breaks {
     Values,
 }
 
+/// Whether a row may break between `before` and `after`, two characters of a word: next
+/// to a wide (Chinese) character, except before closing punctuation (`，` `。` `）`) or
+/// after opening punctuation (`（` `“`).
+fn wide_break(before: char, after: char) -> bool {
+    const CLOSING: &str = "，。、：；！？）」』”’》〉·…";
+    const OPENING: &str = "（「『“‘《〈";
+    (cell_width(before) == 2 || cell_width(after) == 2)
+        && !CLOSING.contains(after)
+        && !OPENING.contains(before)
+}
+
 /// Draws `lines` in `area` as values shown in full: wrapped at words, a value wider than
 /// a row going on over the next rows (see [`Breaks::Values`]).
 pub fn wrapped_values(buf: &mut Buffer, area: Rect, lines: &[Line<'_>], note: Style) -> u16 {
@@ -201,18 +212,17 @@ fn wrap_as(line: &Line<'_>, width: usize, breaks: Breaks) -> Vec<Line<'static>> 
     if total <= width {
         return vec![to_line(&cells)];
     }
-    // Words and the runs of spaces before them. Chinese is written without spaces: each
-    // CJK character is a word of its own (a closing mark stays with what it closes, an
-    // opening one with what it opens).
+    // Words and the runs of spaces before them. Chinese has no spaces: a row may also
+    // break next to a wide character (not before closing punctuation, nor after an
+    // opening one).
     let mut tokens: Vec<(bool, &[Cell])> = Vec::new();
     let mut start = 0;
     for i in 1..=cells.len() {
         let boundary = i == cells.len()
             || (cells[i].0 == ' ') != (cells[start].0 == ' ')
             || (cells[i].0 != ' '
-                && (is_cjk(cells[i].0) || is_cjk(cells[i - 1].0))
-                && !closes(cells[i].0)
-                && !opens(cells[i - 1].0));
+                && cells[i - 1].0 != ' '
+                && wide_break(cells[i - 1].0, cells[i].0));
         if boundary {
             tokens.push((cells[start].0 == ' ', &cells[start..i]));
             start = i;
@@ -270,27 +280,6 @@ fn wrap_as(line: &Line<'_>, width: usize, breaks: Breaks) -> Vec<Line<'static>> 
         out.push(row);
     }
     out.iter().map(|r| to_line(r)).collect()
-}
-
-/// A Chinese (CJK) character or mark: a line may break beside it.
-fn is_cjk(c: char) -> bool {
-    matches!(
-        u32::from(c),
-        0x2E80..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60
-    )
-}
-
-/// A mark no row may start with.
-fn closes(c: char) -> bool {
-    matches!(
-        c,
-        '，' | '。' | '；' | '：' | '、' | '）' | '」' | '”' | '！' | '？' | '》'
-    )
-}
-
-/// A mark no row may end with.
-fn opens(c: char) -> bool {
-    matches!(c, '（' | '「' | '“' | '《')
 }
 
 fn cell_width(c: char) -> usize {
@@ -399,6 +388,20 @@ mod tests {
         assert_eq!(texts(&wrap(&Line::from("short"), 10)), ["short"]);
         // Padding inside a row is kept.
         assert_eq!(texts(&wrap(&Line::from("a    b"), 10)), ["a    b"]);
+    }
+
+    #[test]
+    fn chinese_wraps_between_characters_never_before_closing_punctuation() {
+        // The parenthesis and the colon stay with what they close; the Latin word whole.
+        let l = Line::from("未读取台账（no-ledger）：例外未知");
+        assert_eq!(
+            texts(&wrap(&l, 16)),
+            ["未读取台账", "（no-ledger）：", "例外未知"]
+        );
+        assert_eq!(
+            texts(&wrap(&l, 12)).first().map(String::as_str),
+            Some("未读取台账")
+        );
     }
 
     #[test]

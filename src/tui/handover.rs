@@ -14,6 +14,7 @@ use super::view::{centred, overlay_block};
 use crate::model::handover::{
     Handover, HandoverInput, HandoverItem, JournalFacts, Known, Standing, cluster_health, handover,
 };
+use crate::t;
 
 /// How far back the console's walkthrough looks by default: one shift
 /// (`:handover 12h` looks further).
@@ -32,6 +33,8 @@ pub struct HandoverState {
     pub shift: Option<std::time::Duration>,
     /// What could not be checked at all, with why.
     pub not_checked: Vec<String>,
+    /// The same as messages, for other languages.
+    pub not_checked_says: Vec<Option<crate::i18n::Msg>>,
 }
 
 impl HandoverState {
@@ -39,6 +42,7 @@ impl HandoverState {
     pub fn set(&mut self, built: Handover) {
         self.items = built.items;
         self.not_checked = built.not_checked;
+        self.not_checked_says = built.not_checked_says;
     }
 }
 
@@ -76,6 +80,7 @@ pub fn build(app: &App) -> Handover {
 /// Draws the walkthrough over `area`.
 pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
     let t = &app.config.theme;
+    let lang = app.config.lang;
     let rect = centred(
         area,
         area.width.saturating_sub(4).min(140),
@@ -90,22 +95,41 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
     let of = state.items.len();
     // A read-only console offers no key that writes (an acknowledgement is journaled).
     let ack = if app.config.readonly {
-        ""
+        String::new()
     } else {
-        " · a acknowledge"
+        format!(" · {}", t!(lang, "handover-walk-ack-key"))
     };
     let title = canvas::first_fitting(
         vec![
-            format!(
-                "shift handover, last {shift} · item {item} of {of} · ←/→ step{ack} · esc closes"
+            t!(
+                lang,
+                "handover-walk-title",
+                shift = &shift,
+                item = item.to_string(),
+                of = of.to_string(),
+                ack = &ack
             ),
-            format!("handover, last {shift} · {item} of {of} · ←/→{ack} · esc"),
-            format!("handover · {item} of {of}"),
+            t!(
+                lang,
+                "handover-walk-title-short",
+                shift = &shift,
+                item = item.to_string(),
+                of = of.to_string(),
+                ack = &ack
+            ),
+            t!(
+                lang,
+                "handover-walk-title-tiny",
+                item = item.to_string(),
+                of = of.to_string()
+            ),
         ],
         usize::from(rect.width.saturating_sub(4)),
     );
     let inner = overlay_block(&app.config.theme, rect, &title, buf);
     let muted = t.style(Slot::Muted);
+    let not_checked =
+        crate::model::handover::said(lang, &state.not_checked, &state.not_checked_says);
     if state.items.is_empty() && !app.activity.connected {
         // Unknown is not "nothing": without the journal, pauses, approvals and stuck
         // steps cannot be seen at all.
@@ -113,13 +137,8 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
             buf,
             inner,
             &[
-                Line::styled(
-                    "Journal not connected: nothing can be handed over from it.",
-                    t.style(Slot::Unknown),
-                ),
-                Line::raw(
-                    "Pauses, batches awaiting approval, stuck or handed-off steps and notes are read from the journal; check the log and the journal file.",
-                ),
+                Line::styled(t!(lang, "handover-walk-no-journal"), t.style(Slot::Unknown)),
+                Line::raw(t!(lang, "handover-walk-no-journal-why")),
             ],
             muted,
         );
@@ -127,21 +146,17 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
     }
     if state.items.is_empty() {
         let mut lines = vec![
-            Line::styled("Nothing to hand over.", t.style(Slot::Ok)),
-            Line::raw(format!(
-                "No pause, no batch awaiting approval, no stuck or handed-off step, no halted rollout, no Unreachable / IdentityMismatch / UNKNOWN cluster, none with nodes down or a budget below its minimum, no exception expiring within 14 days, no note in the last {shift}."
-            )),
+            Line::styled(t!(lang, "handover-walk-nothing"), t.style(Slot::Ok)),
+            Line::raw(t!(lang, "handover-walk-nothing-why", shift = &shift)),
         ];
         // Nothing found is not nothing there: what could not be looked at is said.
-        if !state.not_checked.is_empty() {
+        if !not_checked.is_empty() {
             lines.push(Line::raw(""));
-            lines.push(Line::styled("Not checked:", t.style(Slot::Unknown)));
-            lines.extend(
-                state
-                    .not_checked
-                    .iter()
-                    .map(|why| Line::raw(format!("  {why}"))),
-            );
+            lines.push(Line::styled(
+                t!(lang, "handover-walk-not-checked-heading"),
+                t.style(Slot::Unknown),
+            ));
+            lines.extend(not_checked.iter().map(|why| Line::raw(format!("  {why}"))));
         }
         canvas::wrapped(buf, inner, &lines, muted);
         return;
@@ -157,7 +172,7 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
             section = Some(item.section);
             lines.push(Line::styled(
                 fit(
-                    &item.section.short_heading().to_uppercase(),
+                    &item.section.short_heading_in(lang).to_uppercase(),
                     usize::from(list_w).saturating_sub(1),
                 ),
                 t.style(Slot::Title),
@@ -180,7 +195,7 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
             format!(
                 "{mark} {}",
                 fit(
-                    &one_line(&item.title),
+                    &one_line(&item.title_in(lang)),
                     usize::from(list_w).saturating_sub(4)
                 )
             ),
@@ -198,52 +213,53 @@ pub fn draw(app: &App, state: &HandoverState, area: Rect, buf: &mut Buffer) {
         return;
     };
     let mut text = vec![
-        Line::styled(item.section.heading(), t.style(Slot::Muted)),
-        Line::styled(one_line(&item.title), t.style(Slot::Title)),
+        Line::styled(item.section.heading_in(lang), t.style(Slot::Muted)),
+        Line::styled(one_line(&item.title_in(lang)), t.style(Slot::Title)),
         Line::raw(""),
     ];
-    for d in &item.details {
+    for d in &item.details_in(lang) {
         text.push(Line::raw(format!("  {}", one_line(d))));
     }
     text.push(Line::raw(""));
     if item.acks.is_empty() {
         text.push(Line::styled(
             if app.config.readonly {
-                "not acknowledged this shift"
+                t!(lang, "handover-walk-not-acked")
             } else {
-                "not acknowledged this shift · a acknowledges with a note (journaled)"
+                t!(lang, "handover-walk-not-acked-key")
             },
             t.style(Slot::Warn),
         ));
     } else if item.reopened() {
         text.push(Line::styled(
-            "re-opened: worse since it was acknowledged · a acknowledges it as it stands now",
+            t!(lang, "handover-walk-reopened"),
             t.style(Slot::Warn),
         ));
     }
     for a in &item.acks {
         let (word, slot) = match a.standing {
-            Standing::Holds => ("acknowledged ", Slot::Ok),
-            Standing::Reopened => ("was acknowledged ", Slot::Warn),
+            Standing::Holds => (t!(lang, "handover-walk-acked"), Slot::Ok),
+            Standing::Reopened => (t!(lang, "handover-walk-was-acked"), Slot::Warn),
         };
         text.push(Line::from(vec![
-            Span::styled(word, t.style(slot)),
-            Span::raw(format!(
-                "by {} at {}: {}",
-                a.by,
-                a.at.strftime("%H:%M UTC"),
-                one_line(&a.note)
+            Span::styled(format!("{word} "), t.style(slot)),
+            Span::raw(t!(
+                lang,
+                "handover-walk-acked-by",
+                by = a.by.to_string(),
+                at = a.at.strftime("%H:%M UTC").to_string(),
+                note = one_line(&a.note)
             )),
         ]));
-        text.push(Line::raw(format!("  {}", one_line(&a.change))));
+        text.push(Line::raw(format!("  {}", one_line(&a.change_in(lang)))));
     }
-    if !state.not_checked.is_empty() {
+    if !not_checked.is_empty() {
         text.push(Line::raw(""));
         text.push(Line::styled(
-            "not checked in this handover:",
+            t!(lang, "handover-walk-not-checked"),
             t.style(Slot::Unknown),
         ));
-        for why in &state.not_checked {
+        for why in &not_checked {
             text.push(Line::raw(format!("  {why}")));
         }
     }
@@ -315,6 +331,28 @@ mod tests {
         );
         assert!(screen.contains("unchanged since"), "{screen}");
         insta::assert_snapshot!("handover_acknowledged", screen);
+    }
+
+    #[test]
+    fn in_chinese_an_acknowledged_item_says_who_and_what_changed_and_fits() {
+        let mut app = acknowledged("eu-fra-prod-01", None);
+        app.config.lang = crate::i18n::Lang::ZhCn;
+        let screen = render(&app, 160, 36);
+        for said in [
+            "✓ eu-fra-prod-01：13 个节点中 1 个未就绪",
+            "已确认 确认人 carol@ops，时间 13:50 UTC：seen, vendor case 42",
+            "此后未变",
+            "不完整的集群",
+        ] {
+            assert!(screen.contains(said), "{said:?} missing:\n{screen}");
+        }
+        for (w, h) in [(160, 45), (80, 24), (60, 20)] {
+            let area = ratatui::layout::Rect::new(0, 0, w, h);
+            let (_, findings) = super::super::canvas_check::check_draw(area, |buf| {
+                super::super::view::draw(&app, area, buf)
+            });
+            assert!(findings.is_empty(), "{w}×{h}: {findings:?}");
+        }
     }
 
     #[test]

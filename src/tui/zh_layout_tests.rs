@@ -85,6 +85,29 @@ fn the_header_footer_help_and_palette_in_chinese() {
 }
 
 #[test]
+fn the_handover_walkthrough_in_chinese() {
+    let mut all = String::new();
+    for (w, h) in [(160, 45), (80, 24)] {
+        let app = zh(
+            |app| {
+                press(app, "H");
+                // The stuck step: a title, details and "not acknowledged" in Chinese.
+                press(app, "right");
+            },
+            w,
+            h,
+        );
+        let (screen, findings) = drawn(&app, w, h);
+        assert!(findings.is_empty(), "{w}×{h}: {findings:?}");
+        all.push_str(&format!("── {w}×{h} ──\n{screen}"));
+    }
+    for said in ["交接班", "本班未确认"] {
+        assert!(all.contains(said), "{said:?} missing:\n{all}");
+    }
+    insta::assert_snapshot!("zh_handover", all);
+}
+
+#[test]
 fn the_chrome_says_it_in_chinese_and_back_in_english() {
     let mut app = zh(
         |app| {

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::node::{Key, Node, Pos, Value};
+use crate::i18n::{Lang, Msg};
 
 /// How bad a problem is: errors make a file unusable, warnings do not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -26,6 +27,10 @@ pub struct Diagnostic {
     pub severity: Severity,
     /// What is wrong, in one sentence that names the field.
     pub message: String,
+    /// The same sentence as a message, for other languages; never serialised (JSON
+    /// carries the English only). `None`: shown in English.
+    #[serde(skip)]
+    pub says: Option<Msg>,
 }
 
 impl Serialize for Pos {
@@ -45,6 +50,7 @@ impl Diagnostic {
             pos,
             severity: Severity::Error,
             message,
+            says: None,
         }
     }
 
@@ -54,6 +60,38 @@ impl Diagnostic {
             pos,
             severity: Severity::Warning,
             message,
+            says: None,
+        }
+    }
+
+    /// With the message `says` for other languages.
+    pub fn said(mut self, says: Msg) -> Self {
+        self.says = Some(says);
+        self
+    }
+
+    /// The message in `lang` (English: exactly `message`).
+    pub fn message_in(&self, lang: Lang) -> String {
+        match (&self.says, lang) {
+            (Some(msg), Lang::ZhCn) => msg.text(lang),
+            _ => self.message.clone(),
+        }
+    }
+
+    /// [`Diagnostic::render`] in `lang`: the `FILE:LINE:COL: ` prefix is the same in
+    /// every language, so editors and CI logs still link to it.
+    pub fn render_in(&self, file: &str, lang: Lang) -> String {
+        if lang == Lang::En {
+            return self.render(file);
+        }
+        let message = self.message_in(lang);
+        match self.severity {
+            Severity::Error => format!("{file}:{}: {message}", self.pos),
+            Severity::Warning => format!(
+                "{file}:{}: {}: {message}",
+                self.pos,
+                crate::i18n::text(lang, "validate-warning", &[])
+            ),
         }
     }
 
@@ -84,6 +122,18 @@ impl Diagnostics {
         self.items.push(Diagnostic::warning(pos, message.into()));
     }
 
+    /// Records an error, with its message for other languages.
+    pub fn error_said(&mut self, pos: Pos, message: impl Into<String>, says: Msg) {
+        self.items
+            .push(Diagnostic::error(pos, message.into()).said(says));
+    }
+
+    /// Records a warning, with its message for other languages.
+    pub fn warning_said(&mut self, pos: Pos, message: impl Into<String>, says: Msg) {
+        self.items
+            .push(Diagnostic::warning(pos, message.into()).said(says));
+    }
+
     /// Adds problems found elsewhere (e.g. by the YAML parser).
     pub fn extend(&mut self, more: impl IntoIterator<Item = Diagnostic>) {
         self.items.extend(more);
@@ -104,6 +154,16 @@ impl Diagnostics {
 }
 
 impl Node {
+    /// [`Node::shape_name`] as a message.
+    pub fn shape_msg(&self) -> Msg {
+        Msg::new(match &self.value {
+            Value::Null => "validate-shape-nothing",
+            Value::Scalar { .. } => "validate-shape-scalar",
+            Value::Seq(_) => "validate-shape-list",
+            Value::Map(_) => "validate-shape-mapping",
+        })
+    }
+
     /// How the value looks, for error messages ("found a list").
     pub fn shape_name(&self) -> &'static str {
         match &self.value {
@@ -138,9 +198,12 @@ impl<'a> Fields<'a> {
                 what,
             }),
             _ => {
-                diags.error(
+                diags.error_said(
                     node.pos,
                     format!("{what} must be a mapping, found {}", node.shape_name()),
+                    Msg::new("validate-must-be-mapping")
+                        .arg("what", what)
+                        .arg("found", node.shape_msg()),
                 );
                 None
             }
@@ -165,9 +228,12 @@ impl<'a> Fields<'a> {
     pub fn required(&self, key: &str, diags: &mut Diagnostics) -> Option<&'a Node> {
         let found = self.get(key);
         if found.is_none() {
-            diags.error(
+            diags.error_said(
                 self.node.pos,
                 format!("{} is missing required field `{key}`", self.what),
+                Msg::new("validate-missing-field")
+                    .arg("what", self.what)
+                    .arg("key", key),
             );
         }
         found
@@ -195,11 +261,14 @@ impl<'a> Fields<'a> {
         };
         match &node.value {
             Value::Scalar { text, .. } if text != want && suggest(text, [want]).is_none() => {
-                diags.error(
+                diags.error_said(
                     node.pos,
                     format!(
                         "kind must be \"{want}\", found \"{text}\"; nothing else in the file was checked"
                     ),
+                    Msg::new("validate-other-kind")
+                        .arg("want", want)
+                        .arg("found", text),
                 );
                 true
             }
@@ -213,7 +282,14 @@ impl<'a> Fields<'a> {
             && let Some(v) = string(node, key, diags)
             && v != want
         {
-            diags.error(node.pos, format!("{key} must be \"{want}\", found \"{v}\""));
+            diags.error_said(
+                node.pos,
+                format!("{key} must be \"{want}\", found \"{v}\""),
+                Msg::new("validate-must-be-text")
+                    .arg("key", key)
+                    .arg("want", want)
+                    .arg("found", v),
+            );
         }
     }
 
@@ -222,7 +298,11 @@ impl<'a> Fields<'a> {
         let node = self.required(key, diags)?;
         let text = string(node, key, diags)?;
         if text.trim().is_empty() {
-            diags.error(node.pos, format!("field `{key}` must not be empty"));
+            diags.error_said(
+                node.pos,
+                format!("field `{key}` must not be empty"),
+                Msg::new("validate-empty").arg("key", key),
+            );
             return None;
         }
         Some(text)
@@ -251,12 +331,21 @@ impl<'a> Fields<'a> {
             if known.contains(&key.text.as_str()) {
                 continue;
             }
-            let hint = suggest(&key.text, known.iter().copied())
+            let near = suggest(&key.text, known.iter().copied());
+            let hint = near
                 .map(|s| format!(" (did you mean `{s}`?)"))
                 .unwrap_or_default();
-            diags.error(
+            diags.error_said(
                 key.pos,
                 format!("unknown field `{}` in {}{hint}", key.text, self.what),
+                Msg::new(if near.is_some() {
+                    "validate-unknown-field-near"
+                } else {
+                    "validate-unknown-field"
+                })
+                .arg("key", &key.text)
+                .arg("what", self.what)
+                .arg("near", near.unwrap_or_default()),
             );
         }
     }
@@ -267,12 +356,15 @@ pub fn string(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<Strin
     match &node.value {
         Value::Scalar { text, .. } => Some(text.clone()),
         _ => {
-            diags.error(
+            diags.error_said(
                 node.pos,
                 format!(
                     "field `{field}` must be a string, found {}",
                     node.shape_name()
                 ),
+                Msg::new("validate-must-be-string")
+                    .arg("field", field)
+                    .arg("found", node.shape_msg()),
             );
             None
         }
@@ -287,12 +379,15 @@ pub fn string_list(node: &Node, field: &str, diags: &mut Diagnostics) -> Vec<(St
             .filter_map(|item| string(item, field, diags).map(|s| (s, item.pos)))
             .collect(),
         _ => {
-            diags.error(
+            diags.error_said(
                 node.pos,
                 format!(
                     "field `{field}` must be a list, found {}",
                     node.shape_name()
                 ),
+                Msg::new("validate-must-be-list")
+                    .arg("field", field)
+                    .arg("found", node.shape_msg()),
             );
             Vec::new()
         }
@@ -314,12 +409,15 @@ pub fn string_map(
                 }
             }
         }
-        _ => diags.error(
+        _ => diags.error_said(
             node.pos,
             format!(
                 "field `{field}` must be a mapping, found {}",
                 node.shape_name()
             ),
+            Msg::new("validate-field-must-be-mapping")
+                .arg("field", field)
+                .arg("found", node.shape_msg()),
         ),
     }
     out
@@ -337,7 +435,11 @@ pub fn read_document<T>(
     diags.extend(syntax);
     let value = root.as_ref().and_then(|root| decode(root, &mut diags));
     if root.is_none() && !diags.has_errors() {
-        diags.error(Pos { line: 1, col: 1 }, "the file is empty");
+        diags.error_said(
+            Pos { line: 1, col: 1 },
+            "the file is empty",
+            Msg::new("validate-file-empty"),
+        );
     }
     let usable = !diags.has_errors();
     (value.filter(|_| usable), diags.into_sorted())

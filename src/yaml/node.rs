@@ -224,6 +224,11 @@ impl Builder {
                                 "duplicate key \"{text}\" (first defined at {})",
                                 first.pos
                             ),
+                            says: Some(
+                                crate::i18n::Msg::new("validate-duplicate-key")
+                                    .arg("key", &text)
+                                    .arg("first", first.pos.to_string()),
+                            ),
                         });
                     }
                     *pending_key = Some(Key {

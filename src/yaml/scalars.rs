@@ -3,6 +3,7 @@
 
 use super::decode::{Diagnostics, string, suggest};
 use super::node::Node;
+use crate::i18n::Msg;
 
 /// `true` or `false`.
 pub fn boolean(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<bool> {
@@ -11,9 +12,12 @@ pub fn boolean(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<bool
         "true" => Some(true),
         "false" => Some(false),
         _ => {
-            diags.error(
+            diags.error_said(
                 node.pos,
                 format!("field `{field}` must be true or false, found \"{text}\""),
+                Msg::new("validate-must-be-bool")
+                    .arg("field", field)
+                    .arg("found", &text),
             );
             None
         }
@@ -26,9 +30,12 @@ pub fn whole_number(node: &Node, field: &str, diags: &mut Diagnostics) -> Option
     match text.parse::<u32>() {
         Ok(n) => Some(n),
         Err(_) => {
-            diags.error(
+            diags.error_said(
                 node.pos,
                 format!("field `{field}` must be a whole number, found \"{text}\""),
+                Msg::new("validate-must-be-whole")
+                    .arg("field", field)
+                    .arg("found", &text),
             );
             None
         }
@@ -39,7 +46,11 @@ pub fn whole_number(node: &Node, field: &str, diags: &mut Diagnostics) -> Option
 pub fn positive(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<u32> {
     match whole_number(node, field, diags)? {
         0 => {
-            diags.error(node.pos, format!("field `{field}` must be at least 1"));
+            diags.error_said(
+                node.pos,
+                format!("field `{field}` must be at least 1"),
+                Msg::new("validate-at-least-one").arg("field", field),
+            );
             None
         }
         n => Some(n),
@@ -52,9 +63,12 @@ pub fn number(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<f64> 
     match text.trim().parse::<f64>() {
         Ok(v) if v.is_finite() => Some(v),
         _ => {
-            diags.error(
+            diags.error_said(
                 node.pos,
                 format!("field `{field}` must be a number, found \"{text}\""),
+                Msg::new("validate-must-be-number")
+                    .arg("field", field)
+                    .arg("found", &text),
             );
             None
         }
@@ -68,11 +82,14 @@ pub fn percent(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<f64>
     match bare.parse::<f64>() {
         Ok(v) if v > 0.0 && v <= 100.0 => Some(v),
         _ => {
-            diags.error(
+            diags.error_said(
                 node.pos,
                 format!(
                     "field `{field}` must be a percentage above 0 and at most 100, found \"{text}\""
                 ),
+                Msg::new("validate-must-be-percent")
+                    .arg("field", field)
+                    .arg("found", &text),
             );
             None
         }
@@ -90,15 +107,25 @@ pub fn one_of<'a>(
     if let Some(found) = names.iter().find(|n| **n == text) {
         return Some(found);
     }
-    let hint = suggest(&text, names.iter().copied())
+    let near = suggest(&text, names.iter().copied());
+    let hint = near
         .map(|s| format!(" (did you mean \"{s}\"?)"))
         .unwrap_or_default();
-    diags.error(
+    diags.error_said(
         node.pos,
         format!(
             "field `{field}` must be one of {}, found \"{text}\"{hint}",
             names.join(", ")
         ),
+        Msg::new(if near.is_some() {
+            "validate-one-of-near"
+        } else {
+            "validate-one-of"
+        })
+        .arg("field", field)
+        .arg("names", names.join(", "))
+        .arg("found", &text)
+        .arg("near", near.unwrap_or_default()),
     );
     None
 }

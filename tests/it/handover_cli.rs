@@ -18,12 +18,17 @@ use fleetdeck::model::run::{
 use jiff::Timestamp;
 
 /// The journal where the CLI keeps it by default (`data/journal.sqlite`), or a database.
-fn test_journal(backend: Backend, dir: &Path) -> TestJournal {
+pub(crate) fn test_journal(backend: Backend, dir: &Path) -> TestJournal {
     TestJournal::new(backend, &dir.join("data"))
 }
 
 /// `fleetdeck ARGS` as `actor` on `journal`.
-fn as_on(journal: &TestJournal, actor: &str, args: &[&str], dir: &Path) -> std::process::Output {
+pub(crate) fn as_on(
+    journal: &TestJournal,
+    actor: &str,
+    args: &[&str],
+    dir: &Path,
+) -> std::process::Output {
     let mut all = journal.flags(actor);
     all.extend(args.iter().map(|a| a.to_string()));
     let all: Vec<&str> = all.iter().map(String::as_str).collect();
@@ -31,7 +36,7 @@ fn as_on(journal: &TestJournal, actor: &str, args: &[&str], dir: &Path) -> std::
 }
 
 /// A maintenance whose drain of n1 is stuck on a PDB, as the executor records it.
-fn stuck_drain(journal: &TestJournal) {
+pub(crate) fn stuck_drain(journal: &TestJournal) {
     let run = RunId("mnt-reboot-1".into());
     let cluster = ClusterId("prod-use1-01".into());
     let now = Timestamp::now();

@@ -75,3 +75,135 @@ fn json_is_the_same_in_every_language() {
     assert_eq!(en, zh);
     assert_eq!(en, locale);
 }
+
+/// The report without its span line (`From … to …`: the second is the clock).
+fn without_span(report: &str) -> String {
+    report
+        .lines()
+        .filter(|l| !l.starts_with("From ") && !l.starts_with("从 "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_markdown_handover_speaks_chinese_and_english_is_unchanged() {
+    use crate::handover_cli::{as_on, stuck_drain, test_journal};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let journal = test_journal(crate::support::backend::Backend::Sqlite, dir.path());
+    stuck_drain(&journal);
+    let run = |lang: &[&str]| {
+        let mut args = lang.to_vec();
+        args.extend(["handover", "-o", "markdown", "--wait-synced", "0s"]);
+        let out = as_on(&journal, "carol@ops", &args, dir.path());
+        assert!(out.status.success(), "{}", text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let zh = run(&["--lang", "zh-CN"]);
+    for said in [
+        "# 交接班\n",
+        "\n从 ",
+        " · 1 项\n",
+        "\n## 未核对\n\n- ",
+        "\n## 卡住的步骤\n\n",
+        "- **mnt-reboot-1 中 n1 的 Drain 卡住**\n",
+        "  - 原因：PDB checkout-blocking needs 3 healthy pods and has 3 (shop/checkout-0)\n",
+        "  - 集群：prod-use1-01\n",
+        "  - 已卡住 ",
+    ] {
+        assert!(zh.contains(said), "{said:?} missing:\n{zh}");
+    }
+    assert!(!zh.contains("## Stuck steps"), "{zh}");
+    let en = run(&[]);
+    for said in [
+        "# Shift handover\n\nFrom ",
+        " · 1 item(s)\n",
+        "\n## Stuck steps\n\n- **n1 Drain stuck in mnt-reboot-1**\n  - stuck for ",
+        "  - why: PDB checkout-blocking needs 3 healthy pods and has 3 (shop/checkout-0)\n  - cluster: prod-use1-01\n",
+    ] {
+        assert!(en.contains(said), "{said:?} missing:\n{en}");
+    }
+    assert_eq!(without_span(&en), without_span(&run(&["--lang", "en"])));
+}
+
+#[test]
+fn ledger_validate_speaks_the_locales_language_at_the_same_positions() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let example = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/ledger.yaml"),
+    )
+    .expect("the example ledger");
+    let text = example.replacen("- id: cn-sh-prod-02", "- id: cn-sh-prod-01", 1);
+    std::fs::write(dir.path().join("BAD.yaml"), text).expect("write");
+    let args = ["ledger", "validate", "BAD.yaml"];
+    let en = with_env(&args, dir.path(), &[]);
+    let zh = with_env(&args, dir.path(), &[("LANG", "zh_CN.UTF-8")]);
+    assert_eq!(en.status.code(), Some(1));
+    assert_eq!(zh.status.code(), Some(1), "the exit code is the same");
+    let (en, zh) = (
+        String::from_utf8_lossy(&en.stdout).into_owned(),
+        String::from_utf8_lossy(&zh.stdout).into_owned(),
+    );
+    assert!(
+        en.contains(
+            "BAD.yaml:48:9: duplicate cluster id \"cn-sh-prod-01\" (first defined at 11:9)\n"
+        ),
+        "{en}"
+    );
+    assert!(
+        zh.contains("BAD.yaml:48:9: 重复的集群 ID“cn-sh-prod-01”（首次定义于 11:9）\n"),
+        "{zh}"
+    );
+    assert!(zh.contains("BAD.yaml：1 个错误"), "{zh}");
+    // Every line keeps its position: the same prefixes, in the same order.
+    let prefixes = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter_map(|l| l.split_once(": ").map(|(p, _)| p.to_string()))
+            .filter(|p| p.starts_with("BAD.yaml:"))
+            .collect()
+    };
+    assert_eq!(prefixes(&en), prefixes(&zh));
+    // JSON is the same in both.
+    let json = |env: &[(&str, &str)]| {
+        with_env(
+            &["ledger", "validate", "BAD.yaml", "-o", "json"],
+            dir.path(),
+            env,
+        )
+        .stdout
+    };
+    assert_eq!(json(&[]), json(&[("LANG", "zh_CN.UTF-8")]));
+}
+
+#[test]
+fn ledger_show_heads_its_columns_in_chinese_aligned_by_cells() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ledger = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/ledger.yaml");
+    let show = |lang: &str| {
+        let out = with_env(
+            &["--lang", lang, "--ledger", ledger, "ledger", "show"],
+            dir.path(),
+            &[],
+        );
+        assert!(out.status.success(), "{}", text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let zh = show("zh-CN");
+    let en = show("en");
+    assert!(
+        en.starts_with("ID                ENV         REGION      FAILURE-DOMAIN  TIER"),
+        "{en}"
+    );
+    let head = zh.lines().next().unwrap_or_default();
+    assert!(
+        head.starts_with("ID                环境        区域        故障域"),
+        "{zh}"
+    );
+    // The rows under it are the English rows' cells, only the padding differs.
+    let cells = |s: &str| -> Vec<Vec<String>> {
+        s.lines()
+            .skip(1)
+            .map(|l| l.split_whitespace().map(str::to_string).collect())
+            .collect()
+    };
+    assert_eq!(cells(&en), cells(&zh));
+}

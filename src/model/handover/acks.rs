@@ -5,6 +5,8 @@
 
 use jiff::Timestamp;
 
+use crate::i18n::Msg;
+
 use super::{Ack, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Standing};
 use crate::model::live::ClusterStatus;
 use crate::model::run::{Actor, EventBody};
@@ -73,18 +75,30 @@ fn written(input: &HandoverInput<'_>) -> Vec<Written> {
 
 /// Whether `w` still holds for a problem that stands at `now`, and what changed.
 fn judged(w: &Written, now: &Extent) -> Ack {
-    let (standing, change) = match &w.then {
+    let (standing, change, change_msg) = match &w.then {
         Some(then) => match now.worse_than(then) {
-            Some(how) => (Standing::Reopened, format!("worse since: {how}")),
-            None if then == now => (Standing::Holds, "unchanged since".to_string()),
+            Some(how) => (
+                Standing::Reopened,
+                format!("worse since: {how}"),
+                Msg::new("handover-ack-worse").arg("how", how),
+            ),
+            None if then == now => (
+                Standing::Holds,
+                "unchanged since".to_string(),
+                Msg::new("handover-ack-unchanged"),
+            ),
             None => (
                 Standing::Holds,
                 format!("then {}; now {}", then.summary(), now.summary()),
+                Msg::new("handover-ack-then-now")
+                    .arg("then", then.summary())
+                    .arg("now", now.summary()),
             ),
         },
         None => (
             Standing::Holds,
             "how it stood then was not recorded".to_string(),
+            Msg::new("handover-ack-not-recorded"),
         ),
     };
     Ack {
@@ -94,6 +108,7 @@ fn judged(w: &Written, now: &Extent) -> Ack {
         then: w.then.clone(),
         standing,
         change,
+        change_msg: Some(change_msg),
     }
 }
 

@@ -6,9 +6,10 @@
 //! budget further below its minimum, Degraded data, a new budget below it are worse).
 
 use super::{
-    BudgetShort, Check, ClusterHealth, Extent, Fact, HandoverInput, HandoverItem, ProblemKey,
+    BudgetShort, Check, ClusterHealth, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Says,
     Section, Subject,
 };
+use crate::i18n::Msg;
 use crate::model::ledger::ClusterId;
 use crate::model::live::ClusterStatus;
 
@@ -70,17 +71,28 @@ pub(super) fn untrusted(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
         }
         let label = c.status.label();
         let mut details = vec![format!("status: {label}")];
+        let mut said = vec![Some(Msg::new("handover-status").arg("status", label))];
         if let Some(e) = &c.error {
             details.push(format!("last error: {e}"));
+            said.push(Some(Msg::new("handover-last-error").arg("error", e)));
         }
         if c.status == ClusterStatus::IdentityMismatch {
             details.push("every action on it is refused until the ledger pin is checked".into());
+            said.push(Some(Msg::new("handover-identity-refused")));
         }
         items.push(HandoverItem {
             key: untrusted_key(&c.id.0),
             section: Section::Clusters,
             title: format!("{} is {label}", c.id),
             details,
+            says: Says {
+                title: Some(
+                    Msg::new("handover-cluster-is")
+                        .arg("cluster", c.id.to_string())
+                        .arg("status", label),
+                ),
+                details: said,
+            },
             since: None,
             subject: cluster_subject(&c.id),
             extent: Extent(vec![Fact::kind(label, label)]),
@@ -103,15 +115,29 @@ fn cluster_subject(id: &ClusterId) -> Subject {
 pub(super) fn not_whole(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
     let mut items = Vec::new();
     for c in input.fleet.read().unwrap_or(&[]) {
-        let facts = what_is_wrong(c);
+        let (facts, msgs): (Vec<Fact>, Vec<Msg>) = what_is_wrong(c).into_iter().unzip();
         let Some((first, more)) = facts.split_first() else {
             continue;
         };
+        let (first_msg, more_msgs) = msgs.split_first().map_or((None, &[][..]), |(f, m)| {
+            (
+                Some(
+                    Msg::new("handover-cluster-fact")
+                        .arg("cluster", c.id.to_string())
+                        .arg("fact", f.clone()),
+                ),
+                m,
+            )
+        });
         items.push(HandoverItem {
             key: not_whole_key(&c.id.0),
             section: Section::ClustersNotWhole,
             title: format!("{}: {}", c.id, first.says),
             details: more.iter().map(|f| f.says.clone()).collect(),
+            says: Says {
+                title: first_msg,
+                details: more_msgs.iter().cloned().map(Some).collect(),
+            },
             since: None,
             subject: cluster_subject(&c.id),
             extent: Extent(facts),
@@ -122,29 +148,38 @@ pub(super) fn not_whole(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
     items
 }
 
-/// What is wrong with a cluster whose data is fresh, one fact each; empty when it is
-/// whole.
-fn what_is_wrong(c: &ClusterHealth) -> Vec<Fact> {
+/// What is wrong with a cluster whose data is fresh, one fact each with its message;
+/// empty when it is whole.
+fn what_is_wrong(c: &ClusterHealth) -> Vec<(Fact, Msg)> {
     if !c.status.data_usable() {
         return Vec::new();
     }
     let mut facts = Vec::new();
     if c.status == ClusterStatus::Degraded {
-        facts.push(Fact::kind(
-            DEGRADED,
-            match &c.error {
-                Some(why) => format!("data Degraded: {why}"),
-                None => "data Degraded: part of it could not be read".into(),
-            },
-        ));
+        let (says, msg) = match &c.error {
+            Some(why) => (
+                format!("data Degraded: {why}"),
+                Msg::new("handover-degraded").arg("why", why),
+            ),
+            None => (
+                "data Degraded: part of it could not be read".into(),
+                Msg::new("handover-degraded-unread"),
+            ),
+        };
+        facts.push((Fact::kind(DEGRADED, says), msg));
     }
     let (ready, total) = c.nodes_ready;
     if ready < total {
         let down = total - ready;
-        facts.push(Fact::counted(
-            NODES_NOT_READY,
-            i64::try_from(down).unwrap_or(i64::MAX),
-            format!("{down} of {total} nodes not ready"),
+        facts.push((
+            Fact::counted(
+                NODES_NOT_READY,
+                i64::try_from(down).unwrap_or(i64::MAX),
+                format!("{down} of {total} nodes not ready"),
+            ),
+            Msg::new("handover-nodes-not-ready")
+                .arg("down", down)
+                .arg("total", total),
         ));
     }
     facts.extend(c.budgets_below_minimum.iter().map(budget_fact));
@@ -152,13 +187,19 @@ fn what_is_wrong(c: &ClusterHealth) -> Vec<Fact> {
 }
 
 /// A budget below its minimum; the further below, the worse.
-fn budget_fact(b: &BudgetShort) -> Fact {
-    Fact::counted(
-        format!("PDB {} below its minimum", b.budget),
-        i64::from(b.needs) - i64::from(b.healthy),
-        format!(
-            "PDB {} has {}, needs {} healthy: below its minimum",
-            b.budget, b.healthy, b.needs
+fn budget_fact(b: &BudgetShort) -> (Fact, Msg) {
+    (
+        Fact::counted(
+            format!("PDB {} below its minimum", b.budget),
+            i64::from(b.needs) - i64::from(b.healthy),
+            format!(
+                "PDB {} has {}, needs {} healthy: below its minimum",
+                b.budget, b.healthy, b.needs
+            ),
         ),
+        Msg::new("handover-budget-below")
+            .arg("budget", &b.budget)
+            .arg("healthy", b.healthy)
+            .arg("needs", b.needs),
     )
 }

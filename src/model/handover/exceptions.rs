@@ -1,6 +1,7 @@
 //! The ledger's section: exceptions expiring soon, or expired.
 
-use super::{Check, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section, Subject};
+use super::{Check, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Says, Section, Subject};
+use crate::i18n::Msg;
 
 /// Ledger exceptions expiring within the window (or expired).
 pub(super) fn expiring(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
@@ -16,10 +17,18 @@ pub(super) fn expiring(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                 continue;
             }
             // Expiring is one problem; expired is another, and worse.
-            let (when, fact) = if days < 0 {
-                (format!("expired {} days ago", -days), "expired")
+            let (when, fact, when_msg) = if days < 0 {
+                (
+                    format!("expired {} days ago", -days),
+                    "expired",
+                    Msg::new("handover-exception-expired-title").arg("days", -days),
+                )
             } else {
-                (format!("expires in {days} days"), "expiring")
+                (
+                    format!("expires in {days} days"),
+                    "expiring",
+                    Msg::new("handover-exception-expires-title").arg("days", days),
+                )
             };
             items.push(HandoverItem {
                 key: ProblemKey(format!("exception/{}/{}", cluster.id, e.what)),
@@ -33,6 +42,22 @@ pub(super) fn expiring(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                     format!("reason: {}", e.reason),
                     format!("exit criteria: {}", e.exit_criteria),
                 ],
+                says: Says {
+                    title: Some(
+                        when_msg
+                            .arg("cluster", cluster.id.to_string())
+                            .arg("what", e.what.to_string())
+                            .arg("expires", e.expires.to_string()),
+                    ),
+                    details: vec![
+                        Some(Msg::new("handover-owner").arg("owner", e.owner.to_string())),
+                        Some(Msg::new("handover-reason").arg("reason", e.reason.to_string())),
+                        Some(
+                            Msg::new("handover-exit-criteria")
+                                .arg("criteria", e.exit_criteria.to_string()),
+                        ),
+                    ],
+                },
                 since: None,
                 subject: Subject {
                     cluster: Some(cluster.id.clone()),

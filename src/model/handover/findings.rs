@@ -8,7 +8,10 @@
 //! when it was made) cannot be placed in or before the shift: it is not listed as new,
 //! and the handover says how many such findings there are, and where to see them.
 
-use super::{Check, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section, Subject, when};
+use super::{
+    Check, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Says, Section, Subject, when,
+};
+use crate::i18n::Msg;
 use crate::model::findings::{FLEET, Finding, Severity};
 
 /// Findings below this are not handed over (they are on the Findings screen).
@@ -42,26 +45,44 @@ pub(super) fn new_or_worse(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
         .filter(|f| f.severity >= LEAST)
         .filter_map(|f| Some((f, change(f, input)?)))
         .map(|(f, change)| {
-            let how = match (change, f.severity_since) {
-                (Change::New, _) => format!("new this shift, {}", f.severity.label()),
-                (Change::Worse, Some(worse)) => format!(
-                    "worse this shift: {} since {}",
-                    f.severity.label(),
-                    when(worse)
+            let severity = f.severity.label();
+            let (how, how_msg) = match (change, f.severity_since) {
+                (Change::New, _) => (
+                    format!("new this shift, {severity}"),
+                    Msg::new("handover-finding-new").arg("severity", severity),
                 ),
-                (Change::Worse, None) => format!("worse this shift: {}", f.severity.label()),
+                (Change::Worse, Some(worse)) => (
+                    format!("worse this shift: {severity} since {}", when(worse)),
+                    Msg::new("handover-finding-worse-since")
+                        .arg("severity", severity)
+                        .arg("since", when(worse)),
+                ),
+                (Change::Worse, None) => (
+                    format!("worse this shift: {severity}"),
+                    Msg::new("handover-finding-worse").arg("severity", severity),
+                ),
             };
             let mut details = vec![how];
+            let mut said = vec![Some(how_msg)];
             if let Some(since) = f.since {
                 details.push(format!("since {}", when(since)));
+                said.push(Some(Msg::new("handover-since").arg("since", when(since))));
             }
             details.extend(f.evidence.iter().cloned());
+            said.extend(f.evidence.iter().map(|_| None));
             details.push(format!("to clear it: {}", f.silence));
+            said.push(Some(
+                Msg::new("handover-finding-clear").arg("how", f.silence.to_string()),
+            ));
             HandoverItem {
                 key: ProblemKey(f.problem_key()),
                 section: Section::Findings,
                 title: format!("{}: {}", f.cluster, f.summary),
                 details,
+                says: Says {
+                    title: None,
+                    details: said,
+                },
                 since: f.since,
                 subject: Subject {
                     cluster: (f.cluster.as_str() != FLEET).then(|| f.cluster.clone()),
@@ -82,7 +103,7 @@ pub(super) fn new_or_worse(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
 
 /// What the section could not say: findings not judged, or findings whose start is not
 /// known and that are therefore neither new nor old.
-pub(super) fn not_checked(input: &HandoverInput<'_>) -> Option<String> {
+pub(super) fn not_checked(input: &HandoverInput<'_>) -> Option<(String, Msg)> {
     let findings = match &input.findings {
         // No ledger: its line says so, findings included.
         super::Known::NotRead(why) if matches!(&input.ledger, super::Known::NotRead(ledger) if ledger == why) =>
@@ -90,8 +111,11 @@ pub(super) fn not_checked(input: &HandoverInput<'_>) -> Option<String> {
             return None;
         }
         super::Known::NotRead(why) => {
-            return Some(format!(
-                "findings not judged ({why}): findings new or worse this shift are unknown"
+            return Some((
+                format!(
+                    "findings not judged ({why}): findings new or worse this shift are unknown"
+                ),
+                Msg::new("handover-nc-findings").arg("why", why),
             ));
         }
         super::Known::Read(findings) => findings,
@@ -106,10 +130,15 @@ pub(super) fn not_checked(input: &HandoverInput<'_>) -> Option<String> {
     let mut rules: Vec<String> = undated.iter().map(|f| f.rule.name()).collect();
     rules.sort();
     rules.dedup();
-    Some(format!(
-        "{} findings whose start is not known ({}) may be new or old: `fleetdeck findings` and the Findings screen list them",
-        undated.len(),
-        rules.join(", ")
+    Some((
+        format!(
+            "{} findings whose start is not known ({}) may be new or old: `fleetdeck findings` and the Findings screen list them",
+            undated.len(),
+            rules.join(", ")
+        ),
+        Msg::new("handover-nc-undated")
+            .arg("count", undated.len())
+            .arg("rules", rules.join(", ")),
     ))
 }
 

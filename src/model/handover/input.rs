@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use jiff::Timestamp;
 
+use crate::i18n::Msg;
 use crate::model::fleet::Schedulability;
 use crate::model::ledger::{ClusterId, Ledger};
 use crate::model::live::ClusterStatus;
@@ -107,30 +108,39 @@ pub struct HandoverInput<'a> {
 }
 
 /// What could not be checked at all, each with why and what is therefore unknown.
-pub(super) fn not_checked(input: &HandoverInput<'_>) -> Vec<String> {
+pub(super) fn not_checked(input: &HandoverInput<'_>) -> Vec<(String, Msg)> {
     let mut out = Vec::new();
     if let Known::NotRead(why) = &input.journal {
-        out.push(format!(
-            "journal not read ({why}): pauses, batches awaiting approval, stuck and \
-             handed-off steps, halted rollouts, what runs left mid-change, notes and \
-             acknowledgements are unknown"
+        out.push((
+            format!(
+                "journal not read ({why}): pauses, batches awaiting approval, stuck and \
+                 handed-off steps, halted rollouts, what runs left mid-change, notes and \
+                 acknowledgements are unknown"
+            ),
+            Msg::new("handover-nc-journal").arg("why", why),
         ));
     }
     match (&input.fleet, &input.ledger) {
         // Without a ledger there is no fleet to sync either: said once.
         (Known::NotRead(fleet), Known::NotRead(ledger)) if fleet == ledger => {
-            out.push(format!(
-                "ledger not read ({ledger}): clusters Unreachable, IdentityMismatch, UNKNOWN \
-                 or not whole, findings new or worse this shift and expiring exceptions are \
-                 unknown, and what the journal says was left behind was not checked against \
-                 the clusters"
+            out.push((
+                format!(
+                    "ledger not read ({ledger}): clusters Unreachable, IdentityMismatch, UNKNOWN \
+                     or not whole, findings new or worse this shift and expiring exceptions are \
+                     unknown, and what the journal says was left behind was not checked against \
+                     the clusters"
+                ),
+                Msg::new("handover-nc-ledger-all").arg("why", ledger),
             ));
             return out;
         }
-        (Known::NotRead(why), _) => out.push(format!(
-            "cluster statuses not checked ({why}): clusters Unreachable, IdentityMismatch, \
-             UNKNOWN or not whole are unknown, and what the journal says was left behind was \
-             not checked against the clusters"
+        (Known::NotRead(why), _) => out.push((
+            format!(
+                "cluster statuses not checked ({why}): clusters Unreachable, IdentityMismatch, \
+                 UNKNOWN or not whole are unknown, and what the journal says was left behind was \
+                 not checked against the clusters"
+            ),
+            Msg::new("handover-nc-fleet").arg("why", why),
         )),
         (Known::Read(clusters), _) => {
             let connecting: Vec<&str> = clusters
@@ -139,16 +149,20 @@ pub(super) fn not_checked(input: &HandoverInput<'_>) -> Vec<String> {
                 .map(|c| c.id.as_str())
                 .collect();
             if !connecting.is_empty() {
-                out.push(format!(
-                    "still connecting, status unknown: {}",
-                    connecting.join(", ")
+                out.push((
+                    format!(
+                        "still connecting, status unknown: {}",
+                        connecting.join(", ")
+                    ),
+                    Msg::new("handover-nc-connecting").arg("clusters", connecting.join(", ")),
                 ));
             }
         }
     }
     if let Known::NotRead(why) = &input.ledger {
-        out.push(format!(
-            "ledger not read ({why}): expiring exceptions are unknown"
+        out.push((
+            format!("ledger not read ({why}): expiring exceptions are unknown"),
+            Msg::new("handover-nc-ledger").arg("why", why),
         ));
     }
     out

@@ -12,9 +12,10 @@
 use jiff::Timestamp;
 
 use super::{
-    Check, ClusterHealth, Extent, Fact, HandoverInput, HandoverItem, Known, ProblemKey, Section,
-    Settled, Subject, age, when,
+    Check, ClusterHealth, Extent, Fact, HandoverInput, HandoverItem, Known, ProblemKey, Says,
+    Section, Settled, Subject, age, when,
 };
+use crate::i18n::Msg;
 use crate::model::fleet::Schedulability;
 use crate::model::ledger::ClusterId;
 use crate::model::live::ClusterStatus;
@@ -149,7 +150,18 @@ fn nodes_left(
             details.push(format!("cluster: {cluster}"));
         }
         details.push(check.line());
+        let mut said: Vec<Option<Msg>> = vec![None; details.len() - 1];
+        said.push(Some(check.line_msg()));
         out.push(HandoverItem {
+            says: Says {
+                title: Some(
+                    Msg::new("handover-left-title")
+                        .arg("item", id.to_string())
+                        .arg("run", run.id.to_string())
+                        .arg("how", if cordoned { "cordoned" } else { "mid-step" }),
+                ),
+                details: said,
+            },
             key: ProblemKey(format!("left/{}/{id}", run.id)),
             section: Section::LeftMidChange,
             title,

@@ -10,7 +10,8 @@
 
 use jiff::Timestamp;
 
-use super::{Check, Extent, Fact, HandoverItem, ProblemKey, Section, Settled, Subject, when};
+use super::{Check, Extent, Fact, HandoverItem, ProblemKey, Says, Section, Settled, Subject, when};
+use crate::i18n::Msg;
 use crate::model::run::{ItemView, Projection, RunStatus, RunView, Sequence};
 
 /// What the aborted rollout `run` left that still stands.
@@ -99,6 +100,8 @@ pub(super) fn release_left(
             .into(),
     );
     details.push(check.line());
+    let mut said: Vec<Option<Msg>> = vec![None; details.len() - 1];
+    said.push(Some(check.line_msg()));
     let facts = on_now
         .iter()
         .map(|c| Fact::kind(format!("release on {c}"), format!("release on {c}")))
@@ -114,6 +117,10 @@ pub(super) fn release_left(
         section: Section::LeftMidChange,
         title: title(&on_now, &in_flight_now),
         details,
+        says: Says {
+            title: None,
+            details: said,
+        },
         since: run.aborted.as_ref().map(|(_, at, _)| *at),
         subject: Subject {
             run: Some(run.id.clone()),

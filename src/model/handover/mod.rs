@@ -14,6 +14,7 @@
 use jiff::Timestamp;
 use serde::Serialize;
 
+use crate::i18n::{Lang, Msg};
 use crate::model::duration::age;
 use crate::model::ledger::ClusterId;
 use crate::model::run::{Actor, ItemId, RunId};
@@ -104,6 +105,52 @@ impl Section {
             other => other.heading(),
         }
     }
+
+    /// The heading in `lang` (English: exactly [`Section::heading`]).
+    pub fn heading_in(self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.heading().to_string(),
+            _ => crate::i18n::text(lang, self.msg_id(false), &[]),
+        }
+    }
+
+    /// The short heading in `lang` (English: exactly [`Section::short_heading`]).
+    pub fn short_heading_in(self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.short_heading().to_string(),
+            _ => crate::i18n::text(lang, self.msg_id(true), &[]),
+        }
+    }
+
+    fn msg_id(self, short: bool) -> &'static str {
+        match (self, short) {
+            (Section::PausedAutomation, _) => "handover-section-paused",
+            (Section::AwaitingApproval, _) => "handover-section-awaiting",
+            (Section::StuckSteps, _) => "handover-section-stuck",
+            (Section::HandedOff, _) => "handover-section-handed-off",
+            (Section::HaltedRollouts, _) => "handover-section-halted",
+            (Section::LeftMidChange, _) => "handover-section-left",
+            (Section::Clusters, false) => "handover-section-clusters",
+            (Section::Clusters, true) => "handover-section-clusters-short",
+            (Section::ClustersNotWhole, false) => "handover-section-not-whole",
+            (Section::ClustersNotWhole, true) => "handover-section-not-whole-short",
+            (Section::Findings, false) => "handover-section-findings",
+            (Section::Findings, true) => "handover-section-findings-short",
+            (Section::Exceptions, _) => "handover-section-exceptions",
+            (Section::Notes, _) => "handover-section-notes",
+        }
+    }
+}
+
+/// Which messages an item's English sentences are, for rendering them in another
+/// language; never serialised (JSON and the journal carry the English only). A sentence
+/// without a message is shown in English; `details` is either empty or one per detail.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Says {
+    /// The title's message.
+    pub title: Option<Msg>,
+    /// Each detail's message, in the order of the details.
+    pub details: Vec<Option<Msg>>,
 }
 
 /// Whether an acknowledgement still covers its item.
@@ -134,6 +181,19 @@ pub struct Ack {
     /// What changed since, in words: `unchanged since`, `then 3 of 8 nodes not ready;
     /// now 2 of 8 nodes not ready`, or how it got worse.
     pub change: String,
+    /// `change` as a message, for other languages (never serialised).
+    #[serde(skip)]
+    pub change_msg: Option<Msg>,
+}
+
+impl Ack {
+    /// What changed since, in `lang` (English: exactly `change`).
+    pub fn change_in(&self, lang: Lang) -> String {
+        match (&self.change_msg, lang) {
+            (Some(msg), Lang::ZhCn) => msg.text(lang),
+            _ => self.change.clone(),
+        }
+    }
 }
 
 /// One thing the next person must know.
@@ -159,6 +219,9 @@ pub struct HandoverItem {
     pub check: Check,
     /// Acknowledgements during the shift, oldest first.
     pub acks: Vec<Ack>,
+    /// The title's and details' messages, for other languages (never serialised).
+    #[serde(skip)]
+    pub says: Says,
 }
 
 /// Whether an item of the journal's was checked against what happened since.
@@ -181,6 +244,15 @@ impl Check {
             Check::Current => "current: read from the journal's or the cluster's state now".into(),
             Check::Confirmed(how) => format!("checked: {how}"),
             Check::NotChecked(why) => format!("not checked: {why}"),
+        }
+    }
+
+    /// The check line as a message.
+    pub fn line_msg(&self) -> Msg {
+        match self {
+            Check::Current => Msg::new("handover-check-current"),
+            Check::Confirmed(how) => Msg::new("handover-check-confirmed").arg("how", how),
+            Check::NotChecked(why) => Msg::new("handover-check-not-checked").arg("why", why),
         }
     }
 }
@@ -212,12 +284,48 @@ pub struct Handover {
     /// Sources that could not be read, and clusters not checked, each with why and what
     /// is therefore unknown.
     pub not_checked: Vec<String>,
+    /// `not_checked` as messages, one each (`None`: shown in English); never serialised.
+    #[serde(skip)]
+    pub not_checked_says: Vec<Option<Msg>>,
+}
+
+impl Handover {
+    /// What could not be checked, in `lang` (English: exactly `not_checked`).
+    pub fn not_checked_in(&self, lang: Lang) -> Vec<String> {
+        said(lang, &self.not_checked, &self.not_checked_says)
+    }
+}
+
+/// English sentences in `lang`: each one's message when there is one for every
+/// sentence, else the English as it is.
+pub fn said(lang: Lang, english: &[String], msgs: &[Option<Msg>]) -> Vec<String> {
+    if lang == Lang::En || msgs.len() != english.len() {
+        return english.to_vec();
+    }
+    english
+        .iter()
+        .zip(msgs)
+        .map(|(en, msg)| msg.as_ref().map_or_else(|| en.clone(), |m| m.text(lang)))
+        .collect()
 }
 
 impl HandoverItem {
     /// Whether an acknowledgement covers it now (one that still holds).
     pub fn acknowledged(&self) -> bool {
         self.acks.iter().any(|a| a.standing == Standing::Holds)
+    }
+
+    /// The title in `lang` (English: exactly `title`).
+    pub fn title_in(&self, lang: Lang) -> String {
+        match (&self.says.title, lang) {
+            (Some(msg), Lang::ZhCn) => msg.text(lang),
+            _ => self.title.clone(),
+        }
+    }
+
+    /// The details in `lang` (English: exactly `details`).
+    pub fn details_in(&self, lang: Lang) -> Vec<String> {
+        said(lang, &self.details, &self.says.details)
     }
 
     /// Whether it was acknowledged but got worse since, and nothing covers it now.
@@ -246,6 +354,11 @@ pub fn handover(input: &HandoverInput<'_>) -> Handover {
     items.extend(exceptions::expiring(input));
     items.extend(notes::open_notes(input));
     acks::attach(&mut items, input);
+    let (not_checked, not_checked_says) = input::not_checked(input)
+        .into_iter()
+        .chain(findings::not_checked(input))
+        .map(|(en, msg)| (en, Some(msg)))
+        .unzip();
     // Stable: within a section, items keep the journal's run order.
     items.sort_by_key(|i| i.section);
     Handover {
@@ -253,10 +366,8 @@ pub fn handover(input: &HandoverInput<'_>) -> Handover {
         now: input.now,
         items,
         settled,
-        not_checked: input::not_checked(input)
-            .into_iter()
-            .chain(findings::not_checked(input))
-            .collect(),
+        not_checked,
+        not_checked_says,
     }
 }
 

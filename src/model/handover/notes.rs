@@ -1,9 +1,10 @@
 //! The notes people wrote during the shift.
 
 use super::{
-    Check, Extent, HandoverInput, HandoverItem, LEGACY_ACK_PREFIX, ProblemKey, Section, Subject,
-    age, when,
+    Check, Extent, HandoverInput, HandoverItem, LEGACY_ACK_PREFIX, ProblemKey, Says, Section,
+    Subject, age, when,
 };
+use crate::i18n::Msg;
 use crate::model::run::EventBody;
 
 /// The open notes of the shift.
@@ -29,6 +30,22 @@ pub(super) fn open_notes(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
         if text.starts_with(LEGACY_ACK_PREFIX) {
             continue;
         }
+        // What the note is about as a message: its parts listed the language's way.
+        let about_msg = [
+            e.run
+                .as_ref()
+                .map(|r| Msg::new("handover-about-run").arg("run", r.to_string())),
+            e.item
+                .as_ref()
+                .map(|i| Msg::new("handover-about-node").arg("node", i.to_string())),
+            e.cluster
+                .as_ref()
+                .map(|c| Msg::new("handover-about-cluster").arg("cluster", c.to_string())),
+        ]
+        .into_iter()
+        .flatten()
+        .reduce(|a, b| Msg::new("handover-list-pair").arg("a", a).arg("b", b))
+        .unwrap_or_else(|| Msg::new("handover-about-fleet"));
         let about: Vec<String> = [
             e.run.as_ref().map(|r| format!("run {r}")),
             e.item.as_ref().map(|i| format!("node {i}")),
@@ -41,6 +58,17 @@ pub(super) fn open_notes(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             key: ProblemKey(format!("note/{}", event.seq.0)),
             section: Section::Notes,
             title: format!("{}: {text}", e.actor),
+            says: Says {
+                title: None,
+                details: vec![
+                    Some(
+                        Msg::new("handover-at-ago")
+                            .arg("at", when(e.time))
+                            .arg("ago", age(input.now, e.time)),
+                    ),
+                    Some(Msg::new("handover-about").arg("about", about_msg)),
+                ],
+            },
             details: vec![
                 format!("at: {} ({} ago)", when(e.time), age(input.now, e.time)),
                 format!(

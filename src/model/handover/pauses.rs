@@ -5,8 +5,9 @@
 use jiff::Timestamp;
 
 use super::{
-    Check, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section, Subject, age, when,
+    Check, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Says, Section, Subject, age, when,
 };
+use crate::i18n::Msg;
 use crate::model::rollout::BatchPhase;
 use crate::model::run::{PauseScope, Projection, RunView};
 
@@ -19,13 +20,19 @@ pub(super) fn paused_automation(input: &HandoverInput<'_>) -> Vec<HandoverItem> 
     let p = journal.projection;
     let mut items = Vec::new();
     for pause in p.pauses.values() {
-        let by = if pause.by_guard {
-            format!(
-                "{} (mass-failure guard: only a person may resume)",
-                pause.by
+        let (by, by_msg) = if pause.by_guard {
+            (
+                format!(
+                    "{} (mass-failure guard: only a person may resume)",
+                    pause.by
+                ),
+                Msg::new("handover-pause-by-guard").arg("by", pause.by.to_string()),
             )
         } else {
-            pause.by.to_string()
+            (
+                pause.by.to_string(),
+                Msg::new("handover-by").arg("by", pause.by.to_string()),
+            )
         };
         let mut subject = Subject::default();
         let mut held = Vec::new();
@@ -50,8 +57,18 @@ pub(super) fn paused_automation(input: &HandoverInput<'_>) -> Vec<HandoverItem> 
                 age(now, pause.since)
             ),
         ];
+        let mut said = vec![
+            Some(Msg::new("handover-why").arg("why", &pause.reason)),
+            Some(by_msg),
+            Some(
+                Msg::new("handover-since-ago")
+                    .arg("since", when(pause.since))
+                    .arg("ago", age(now, pause.since)),
+            ),
+        ];
         held.extend(held_mid_change(p, &pause.scope));
         details.extend(held.iter().map(|f| f.says.clone()));
+        said.extend(held.iter().map(|_| None));
         let mut facts = vec![Fact::kind(
             format!("paused since {}", pause.since),
             format!("paused by {}: {}", pause.by, pause.reason),
@@ -61,6 +78,14 @@ pub(super) fn paused_automation(input: &HandoverInput<'_>) -> Vec<HandoverItem> 
             key: ProblemKey(format!("pause/{}", pause.scope)),
             section: Section::PausedAutomation,
             title: format!("{} paused: {}", pause.scope, pause.reason),
+            says: Says {
+                title: Some(
+                    Msg::new("handover-pause-title")
+                        .arg("scope", pause.scope.to_string())
+                        .arg("why", &pause.reason),
+                ),
+                details: said,
+            },
             details,
             since: Some(pause.since),
             subject,

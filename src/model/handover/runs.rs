@@ -7,9 +7,10 @@
 //! a stuck step; the same causes with other numbers are the same problem.
 
 use super::{
-    Check, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Section, Subject, age, cause,
-    when,
+    Check, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Says, Section, Subject, age,
+    cause, when,
 };
+use crate::i18n::Msg;
 use crate::model::rollout::BatchPhase;
 use crate::model::run::{ItemId, ItemView, RunView, StepName, StepStatus, StepView};
 
@@ -50,6 +51,19 @@ pub(super) fn awaiting_approval(input: &HandoverInput<'_>) -> Vec<HandoverItem> 
                     format!("clusters: {}", clusters.join(", ")),
                     format!("started by: {}", run.created_by),
                 ],
+                says: Says {
+                    title: Some(
+                        Msg::new("handover-awaiting-title")
+                            .arg("run", run.id.to_string())
+                            .arg("batch", (batch + 1).to_string())
+                            .arg("count", clusters.len()),
+                    ),
+                    details: vec![
+                        Some(Msg::new("handover-rollout").arg("title", &run.title)),
+                        Some(Msg::new("handover-clusters").arg("clusters", clusters.join(", "))),
+                        Some(Msg::new("handover-started-by").arg("by", run.created_by.to_string())),
+                    ],
+                },
                 since: None,
                 subject: Subject {
                     run: Some(run.id.clone()),
@@ -111,8 +125,18 @@ pub(super) fn stuck_steps(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             age(now, view.since),
             when(view.since)
         )];
+        let mut said = vec![Some(
+            Msg::new("handover-stuck-for")
+                .arg("ago", age(now, view.since))
+                .arg("since", when(view.since)),
+        )];
         let reasons: Vec<&str> = reason.split("; ").collect();
         details.extend(reasons.iter().map(|r| format!("why: {r}")));
+        said.extend(
+            reasons
+                .iter()
+                .map(|r| Some(Msg::new("handover-why").arg("why", *r))),
+        );
         let mut facts: Vec<Fact> = Vec::new();
         for r in reasons {
             let what = cause(r);
@@ -122,11 +146,23 @@ pub(super) fn stuck_steps(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
         }
         if let Some(c) = &run.cluster {
             details.push(format!("cluster: {c}"));
+            said.push(Some(
+                Msg::new("handover-cluster").arg("cluster", c.to_string()),
+            ));
         }
         items.push(HandoverItem {
             key: step_key(run, item_id, step),
             section: Section::StuckSteps,
             title: format!("{item_id} {step} stuck in {}", run.id),
+            says: Says {
+                title: Some(
+                    Msg::new("handover-stuck-title")
+                        .arg("item", item_id.to_string())
+                        .arg("step", step.to_string())
+                        .arg("run", run.id.to_string()),
+                ),
+                details: said,
+            },
             details,
             since: Some(view.since),
             subject: step_subject(run, item_id),
@@ -151,25 +187,47 @@ pub(super) fn handed_off(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             .as_ref()
             .map_or((view.by.clone(), view.since), |h| (h.by.clone(), h.since));
         // Taking a step over is handing it to oneself.
-        let how = if by == *to {
-            "taken over"
+        let (how, taken) = if by == *to {
+            ("taken over", "taken")
         } else {
-            "handed off"
+            ("handed off", "handed")
         };
         let mut details = vec![format!("owner: {to}")];
+        let mut said = vec![Some(
+            Msg::new("handover-owner").arg("owner", to.to_string()),
+        )];
         if !note.trim().is_empty() {
             details.push(format!("note: {note}"));
+            said.push(Some(Msg::new("handover-note").arg("note", note)));
         }
         details.push(format!(
             "{how} by {by} {} ago ({})",
             age(now, since),
             when(since)
         ));
+        said.push(Some(
+            Msg::new("handover-handed-by")
+                .arg("how", taken)
+                .arg("by", by.to_string())
+                .arg("ago", age(now, since))
+                .arg("at", when(since)),
+        ));
         items.push(HandoverItem {
             key: step_key(run, item_id, step),
             section: Section::HandedOff,
             title: format!("{item_id} {step} in {} is with {to} ({how})", run.id),
             details,
+            says: Says {
+                title: Some(
+                    Msg::new("handover-handed-title")
+                        .arg("item", item_id.to_string())
+                        .arg("step", step.to_string())
+                        .arg("run", run.id.to_string())
+                        .arg("to", to.to_string())
+                        .arg("how", taken),
+                ),
+                details: said,
+            },
             since: Some(since),
             subject: step_subject(run, item_id),
             extent: Extent(vec![Fact::kind(
@@ -197,6 +255,18 @@ pub(super) fn halted_rollouts(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                     format!("why: {why}"),
                     "resume or abort it: nothing resumes on its own".to_string(),
                 ],
+                says: Says {
+                    title: Some(
+                        Msg::new("handover-halted-title")
+                            .arg("run", run.id.to_string())
+                            .arg("why", why.to_string()),
+                    ),
+                    details: vec![
+                        Some(Msg::new("handover-rollout").arg("title", &run.title)),
+                        Some(Msg::new("handover-why").arg("why", why.to_string())),
+                        Some(Msg::new("handover-halted-resume")),
+                    ],
+                },
                 since: None,
                 subject: Subject {
                     run: Some(run.id.clone()),

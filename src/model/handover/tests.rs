@@ -474,3 +474,32 @@ fn only_notes_people_wrote_are_open_notes() {
         vec!["bob@ops: firmware staged\n## do not uncordon before 06:00"]
     );
 }
+
+#[test]
+fn every_sentence_with_a_message_says_it_in_chinese_and_english_stays_the_models() {
+    use crate::i18n::Lang;
+    for log in [shift(), draining()] {
+        for item in items_of(&log) {
+            // One message per detail, or none at all (shown in English).
+            assert!(
+                item.says.details.is_empty() || item.says.details.len() == item.details.len(),
+                "{item:#?}"
+            );
+            assert_eq!(item.title_in(Lang::En), item.title);
+            assert_eq!(item.details_in(Lang::En), item.details);
+            let zh = item.details_in(Lang::ZhCn);
+            for (i, msg) in item.says.details.iter().enumerate() {
+                if let Some(msg) = msg {
+                    // The English catalogue says word for word what the model wrote.
+                    assert_eq!(msg.text(Lang::En), item.details[i]);
+                    assert_ne!(zh[i], item.details[i], "untranslated: {}", zh[i]);
+                    assert!(!zh[i].contains("{$"), "broken message: {}", zh[i]);
+                }
+            }
+            if let Some(msg) = &item.says.title {
+                assert_eq!(msg.text(Lang::En), item.title);
+                assert_ne!(item.title_in(Lang::ZhCn), item.title);
+            }
+        }
+    }
+}

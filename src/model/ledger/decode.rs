@@ -175,7 +175,8 @@ fn decode_cluster(
         let text = string(n, "lifecycle", diags)?;
         let parsed = Lifecycle::parse(&text);
         if parsed.is_none() {
-            diags.error(n.pos, one_of("lifecycle", &text, &Lifecycle::NAMES));
+            let (en, msg) = one_of("lifecycle", &text, &Lifecycle::NAMES);
+            diags.error_said(n.pos, en, msg);
         }
         parsed
     });
@@ -457,7 +458,8 @@ fn decode_window(
             .filter_map(|(day, pos)| {
                 let parsed = Weekday::parse(&day);
                 if parsed.is_none() {
-                    diags.error(pos, one_of("maintenanceWindow.days", &day, &Weekday::NAMES));
+                    let (en, msg) = one_of("maintenanceWindow.days", &day, &Weekday::NAMES);
+                    diags.error_said(pos, en, msg);
                 }
                 parsed
             })
@@ -576,12 +578,23 @@ fn decode_exceptions(
 }
 
 /// "field X "v" is not one of a, b, c (did you mean b?)".
-fn one_of(field: &str, value: &str, allowed: &[&str]) -> String {
-    let hint = suggest(value, allowed.iter().copied())
-        .map(|s| format!(" (did you mean \"{s}\"?)"))
-        .unwrap_or_default();
-    format!(
-        "{field} \"{value}\" is not one of {}{hint}",
-        allowed.join(", ")
+fn one_of(field: &str, value: &str, allowed: &[&str]) -> (String, crate::i18n::Msg) {
+    let near = suggest(value, allowed.iter().copied());
+    let hint = near.map(|s| format!(" (did you mean \"{s}\"?)"));
+    let id = match near {
+        Some(_) => "validate-not-one-of-near",
+        None => "validate-not-one-of",
+    };
+    let names = allowed.join(", ");
+    (
+        format!(
+            "{field} \"{value}\" is not one of {names}{}",
+            hint.unwrap_or_default()
+        ),
+        crate::i18n::Msg::new(id)
+            .arg("field", field)
+            .arg("found", value)
+            .arg("names", names)
+            .arg("near", near.unwrap_or_default()),
     )
 }

@@ -7,6 +7,7 @@ use ipnet::IpNet;
 use jiff::civil::Date;
 
 use super::types::{Ledger, Positions};
+use crate::i18n::Msg;
 use crate::yaml::{Diagnostics, suggest};
 
 /// Exceptions expiring within this many days get a warning.
@@ -35,18 +36,22 @@ fn check_unique_ids(ledger: &Ledger, diags: &mut Diagnostics) {
         }
         let pos = at(&ledger.positions, index, "id");
         if !is_dns_label(id) {
-            diags.error(
+            diags.error_said(
                 pos,
                 format!("cluster id \"{id}\" must be lowercase letters, digits and '-', at most 63 characters"),
+                Msg::new("validate-cluster-id").arg("id", id.to_string()),
             );
         }
         match first_seen.get(id) {
-            Some(&first) => diags.error(
+            Some(&first) => diags.error_said(
                 pos,
                 format!(
                     "duplicate cluster id \"{id}\" (first defined at {})",
                     at(&ledger.positions, first, "id")
                 ),
+                Msg::new("validate-duplicate-id")
+                    .arg("id", id.to_string())
+                    .arg("first", at(&ledger.positions, first, "id").to_string()),
             ),
             None => {
                 first_seen.insert(id, index);
@@ -71,7 +76,7 @@ fn check_unique_contexts_and_identities(ledger: &Ledger, diags: &mut Diagnostics
     for (index, cluster) in ledger.clusters.iter().enumerate() {
         if !cluster.context.is_empty() {
             if let Some(&first) = contexts.get(cluster.context.as_str()) {
-                diags.error(
+                diags.error_said(
                     at(&ledger.positions, index, "context"),
                     format!(
                         "context \"{}\" is already used by cluster \"{}\" (at {})",
@@ -79,6 +84,10 @@ fn check_unique_contexts_and_identities(ledger: &Ledger, diags: &mut Diagnostics
                         ledger.clusters[first].id,
                         at(&ledger.positions, first, "context")
                     ),
+                    Msg::new("validate-duplicate-context")
+                        .arg("context", cluster.context.to_string())
+                        .arg("cluster", ledger.clusters[first].id.to_string())
+                        .arg("first", at(&ledger.positions, first, "context").to_string()),
                 );
             } else {
                 contexts.insert(&cluster.context, index);
@@ -86,7 +95,7 @@ fn check_unique_contexts_and_identities(ledger: &Ledger, diags: &mut Diagnostics
         }
         if let Some(identity) = &cluster.identity {
             if let Some(&first) = uids.get(identity.kube_system_uid.as_str()) {
-                diags.error(
+                diags.error_said(
                     at(&ledger.positions, index, "identity"),
                     format!(
                         "kubeSystemUID \"{}\" is already pinned by cluster \"{}\" (at {})",
@@ -94,6 +103,13 @@ fn check_unique_contexts_and_identities(ledger: &Ledger, diags: &mut Diagnostics
                         ledger.clusters[first].id,
                         at(&ledger.positions, first, "identity")
                     ),
+                    Msg::new("validate-duplicate-identity")
+                        .arg("uid", identity.kube_system_uid.to_string())
+                        .arg("cluster", ledger.clusters[first].id.to_string())
+                        .arg(
+                            "first",
+                            at(&ledger.positions, first, "identity").to_string(),
+                        ),
                 );
             } else {
                 uids.insert(&identity.kube_system_uid, index);
@@ -107,9 +123,10 @@ fn check_dictionary(ledger: &Ledger, diags: &mut Diagnostics) {
     let dictionary = &ledger.label_dictionary;
     for key in ["env", "tier"] {
         if !dictionary.contains_key(key) {
-            diags.warning(
+            diags.warning_said(
                 ledger.positions.at("labelDictionary"),
                 format!("labelDictionary does not declare `{key}`, so its values are not checked"),
+                Msg::new("validate-dictionary-undeclared").arg("key", key),
             );
         }
     }
@@ -121,15 +138,25 @@ fn check_dictionary(ledger: &Ledger, diags: &mut Diagnostics) {
             if value.is_empty() || allowed.iter().any(|a| a == value) {
                 return;
             }
-            let hint = suggest(value, allowed.iter().map(String::as_str))
+            let near = suggest(value, allowed.iter().map(String::as_str));
+            let hint = near
                 .map(|s| format!(" (did you mean \"{s}\"?)"))
                 .unwrap_or_default();
-            diags.error(
+            diags.error_said(
                 at(&ledger.positions, index, field),
                 format!(
                     "{key} \"{value}\" is not in the labelDictionary (allowed: {}){hint}",
                     allowed.join(", ")
                 ),
+                Msg::new(if near.is_some() {
+                    "validate-not-in-dictionary-near"
+                } else {
+                    "validate-not-in-dictionary"
+                })
+                .arg("key", key)
+                .arg("value", value)
+                .arg("allowed", allowed.join(", "))
+                .arg("near", near.unwrap_or_default()),
             );
         };
         check("env", &cluster.env, "env", diags);
@@ -220,20 +247,30 @@ pub fn check_exceptions(ledger: &Ledger, today: Date, diags: &mut Diagnostics) {
                 Err(_) => continue,
             };
             if days_left < 0 {
-                diags.error(
+                diags.error_said(
                     pos,
                     format!(
                         "exception \"{}\" expired on {} ({} days ago); renew it with a new date or remove it (owner: {})",
                         exception.what, exception.expires, -days_left, exception.owner
                     ),
+                    Msg::new("validate-exception-expired")
+                        .arg("what", exception.what.to_string())
+                        .arg("expires", exception.expires.to_string())
+                        .arg("days", -days_left)
+                        .arg("owner", exception.owner.to_string()),
                 );
             } else if days_left <= EXCEPTION_WARNING_DAYS {
-                diags.warning(
+                diags.warning_said(
                     pos,
                     format!(
                         "exception \"{}\" expires on {} (in {} days; owner: {})",
                         exception.what, exception.expires, days_left, exception.owner
                     ),
+                    Msg::new("validate-exception-expiring")
+                        .arg("what", exception.what.to_string())
+                        .arg("expires", exception.expires.to_string())
+                        .arg("days", days_left)
+                        .arg("owner", exception.owner.to_string()),
                 );
             }
         }
