@@ -158,8 +158,11 @@ pub const OPERATOR_SHOTS: &[(&str, &str, u16, u16)] = &[
 /// translated console beside the English one.
 pub const CHINESE_SHOTS: &[(&str, &str, u16, u16)] = &[
     ("zh-CN-ledger", "", 200, 24),
+    ("zh-CN-rollouts", "3", 200, 36),
     ("zh-CN-approve", "3 a", 160, 36),
+    ("zh-CN-maintenance", "4", 200, 36),
     ("zh-CN-hand-off", "4 h d a v e @ o p s enter", 160, 36),
+    ("zh-CN-handover", "H", 160, 36),
     ("zh-CN-help", "?", 120, 44),
 ];
 
