@@ -218,10 +218,17 @@ fn at(setup: fn(&mut App), w: u16, h: u16) -> App {
 
 #[test]
 fn no_screen_or_dialog_overlaps_or_cuts_text_at_the_three_sizes() {
+    assert_every_setup_fits(at);
+}
+
+/// Draws every setup at the three sizes on the console `make` builds (`make(setup, w,
+/// h)`) through the checking canvas, and fails listing every overlap or cut text found:
+/// the scan the English and the Chinese console share.
+pub(super) fn assert_every_setup_fits(make: fn(fn(&mut App), u16, u16) -> App) {
     let mut found = Vec::new();
     for (name, setup) in SETUPS {
         for (w, h) in SIZES {
-            let app = at(*setup, w, h);
+            let app = make(*setup, w, h);
             let area = Rect::new(0, 0, w, h);
             let (_, findings) = check_draw(area, |buf| draw(&app, area, buf));
             found.extend(findings.into_iter().map(|f| format!("{name} {w}×{h}: {f}")));

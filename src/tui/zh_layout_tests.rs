@@ -13,8 +13,6 @@ use super::tests::{press, text, typed};
 use super::view::draw;
 use crate::i18n::Lang;
 
-const SIZES: [(u16, u16); 3] = [(160, 45), (80, 24), (60, 20)];
-
 /// The operator fixture at `w`×`h`, switched to Chinese from the palette as a person
 /// would, then `setup`.
 fn zh(setup: fn(&mut App), w: u16, h: u16) -> App {
@@ -40,20 +38,7 @@ fn drawn(app: &App, w: u16, h: u16) -> (String, Vec<String>) {
 
 #[test]
 fn in_chinese_no_screen_or_dialog_overlaps_or_cuts_text_at_the_three_sizes() {
-    let mut found = Vec::new();
-    for (name, setup) in SETUPS {
-        for (w, h) in SIZES {
-            let app = zh(*setup, w, h);
-            let (_, findings) = drawn(&app, w, h);
-            found.extend(findings.into_iter().map(|f| format!("{name} {w}×{h}: {f}")));
-        }
-    }
-    assert!(
-        found.is_empty(),
-        "{} problems:\n{}",
-        found.len(),
-        found.join("\n")
-    );
+    super::layout_tests::assert_every_setup_fits(zh);
 }
 
 #[test]
