@@ -18,3 +18,5 @@ pub mod yaml;
 mod file_size_tests;
 #[cfg(test)]
 mod layering_tests;
+#[cfg(test)]
+mod message_id_tests;
