@@ -239,30 +239,23 @@ impl FactsReader {
         let mutating: Api<MutatingWebhookConfiguration> = Api::all(self.client.clone());
         let mut out = Vec::new();
         let mut bundles = Vec::new();
+        // Both kinds of configuration carry the same webhook fields: read each into one
+        // shape, then judge them in one loop.
+        let mut hooks: Vec<Hook> = Vec::new();
         match self.timed(validating.list(&ListParams::default())).await {
             Ok(list) => {
                 for config in list.items {
-                    let name = config.metadata.name.clone().unwrap_or_default();
-                    for w in config.webhooks.into_iter().flatten() {
-                        let fact = webhook(
-                            WebhookKind::ValidatingWebhookConfiguration,
-                            &name,
-                            &w.name,
-                            w.failure_policy.as_deref(),
-                            w.namespace_selector.as_ref(),
-                            w.rules.as_deref().unwrap_or_default(),
-                            w.timeout_seconds,
-                            w.client_config
-                                .service
-                                .as_ref()
-                                .map(|s| (s.namespace.clone(), s.name.clone())),
-                        );
-                        bundles.extend(bundle(
-                            &fact,
-                            w.client_config.ca_bundle.as_ref().map(|b| b.0.as_slice()),
-                        ));
-                        out.push(fact);
-                    }
+                    let configuration = config.metadata.name.clone().unwrap_or_default();
+                    hooks.extend(config.webhooks.into_iter().flatten().map(|w| Hook {
+                        kind: WebhookKind::ValidatingWebhookConfiguration,
+                        configuration: configuration.clone(),
+                        name: w.name,
+                        failure_policy: w.failure_policy,
+                        namespace_selector: w.namespace_selector,
+                        rules: w.rules.unwrap_or_default(),
+                        timeout_seconds: w.timeout_seconds,
+                        client_config: w.client_config,
+                    }));
                 }
             }
             Err(e) => {
@@ -275,27 +268,17 @@ impl FactsReader {
         match self.timed(mutating.list(&ListParams::default())).await {
             Ok(list) => {
                 for config in list.items {
-                    let name = config.metadata.name.clone().unwrap_or_default();
-                    for w in config.webhooks.into_iter().flatten() {
-                        let fact = webhook(
-                            WebhookKind::MutatingWebhookConfiguration,
-                            &name,
-                            &w.name,
-                            w.failure_policy.as_deref(),
-                            w.namespace_selector.as_ref(),
-                            w.rules.as_deref().unwrap_or_default(),
-                            w.timeout_seconds,
-                            w.client_config
-                                .service
-                                .as_ref()
-                                .map(|s| (s.namespace.clone(), s.name.clone())),
-                        );
-                        bundles.extend(bundle(
-                            &fact,
-                            w.client_config.ca_bundle.as_ref().map(|b| b.0.as_slice()),
-                        ));
-                        out.push(fact);
-                    }
+                    let configuration = config.metadata.name.clone().unwrap_or_default();
+                    hooks.extend(config.webhooks.into_iter().flatten().map(|w| Hook {
+                        kind: WebhookKind::MutatingWebhookConfiguration,
+                        configuration: configuration.clone(),
+                        name: w.name,
+                        failure_policy: w.failure_policy,
+                        namespace_selector: w.namespace_selector,
+                        rules: w.rules.unwrap_or_default(),
+                        timeout_seconds: w.timeout_seconds,
+                        client_config: w.client_config,
+                    }));
                 }
             }
             Err(e) => {
@@ -304,6 +287,29 @@ impl FactsReader {
                     Vec::new(),
                 );
             }
+        }
+        for hook in hooks {
+            let fact = webhook(
+                hook.kind,
+                &hook.configuration,
+                &hook.name,
+                hook.failure_policy.as_deref(),
+                hook.namespace_selector.as_ref(),
+                &hook.rules,
+                hook.timeout_seconds,
+                hook.client_config
+                    .service
+                    .as_ref()
+                    .map(|s| (s.namespace.clone(), s.name.clone())),
+            );
+            bundles.extend(bundle(
+                &fact,
+                hook.client_config
+                    .ca_bundle
+                    .as_ref()
+                    .map(|b| b.0.as_slice()),
+            ));
+            out.push(fact);
         }
         (Read::Known(out), bundles)
     }
@@ -601,6 +607,18 @@ fn selector(selector: Option<&LabelSelector>) -> NamespaceSelector {
             })
             .collect(),
     }
+}
+
+/// One admission webhook as either kind of configuration lists it.
+struct Hook {
+    kind: WebhookKind,
+    configuration: String,
+    name: String,
+    failure_policy: Option<String>,
+    namespace_selector: Option<LabelSelector>,
+    rules: Vec<RuleWithOperations>,
+    timeout_seconds: Option<i32>,
+    client_config: k8s_openapi::api::admissionregistration::v1::WebhookClientConfig,
 }
 
 #[allow(clippy::too_many_arguments)]
