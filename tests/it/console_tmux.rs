@@ -392,8 +392,7 @@ fn demo_operator_actions() {
         .and_then(|rest| rest.split([',', ' ']).next())
         .unwrap_or_else(|| panic!("the gates name the demo's Prometheus:\n{screen}"));
     wait_for_error_ratio(url, "stg-use1-01", "1m");
-    t.send(&["a"]);
-    t.wait_for("approve batch", 10);
+    open_approval(&t, "approve batch");
     t.send(&["Enter"]);
     t.wait_for("This will:", 5);
     t.send(&["Enter"]);
@@ -653,6 +652,27 @@ fn demo_handover_lists_what_the_cli_lists_and_an_acknowledgement_holds_until_wor
 /// applies, verifies and soaks it and the pilot stage starts (awaits approval); approving
 /// the pilot halts the rollout on stg-euw1-02, whose zone eu-west-1c is down, after its
 /// failed verification (never before it), and its batch's bar is not drawn full.
+/// Opens the approval form of `batch` with `a` on the Rollouts screen. The batch's
+/// clusters may still be connecting when it first awaits approval: then the console
+/// refuses (rightly: nothing recent is known of them), and the key is pressed again
+/// until the form opens.
+fn open_approval(t: &Tmux, batch: &str) {
+    for _ in 0..30 {
+        t.send(&["a"]);
+        let screen = t.wait_for_any(&["enter continue", "any key closes"], 10);
+        if !screen.contains("any key closes") {
+            assert!(screen.contains(batch), "{batch}:\n{screen}");
+            return;
+        }
+        t.send(&["Escape"]);
+        sleep(Duration::from_secs(2));
+    }
+    panic!(
+        "the approval of {batch} was refused for a minute:\n{}",
+        t.capture()
+    );
+}
+
 #[test]
 fn demo_approval_story_without_prometheus() {
     require_tmux();
@@ -679,8 +699,7 @@ fn demo_approval_story_without_prometheus() {
     // Approve the canary: applied, verified, soaked; then the pilot awaits approval.
     t.send(&["3"]);
     t.wait_for("0/1 awaiting-approval", 15);
-    t.send(&["a"]);
-    t.wait_for("approve batch 1", 5);
+    open_approval(&t, "approve batch 1");
     t.send(&["Enter"]);
     t.wait_for("This will:", 5);
     t.send(&["Enter"]);
@@ -700,8 +719,7 @@ fn demo_approval_story_without_prometheus() {
     assert!(seq_of("rollout.applied", "stg-use1-01") < seq_of("rollout.verified", "stg-use1-01"));
 
     // Approve the pilot: stg-euw1-02 stays short of Ready nodes and halts the rollout.
-    t.send(&["a"]);
-    t.wait_for("approve batch 2", 5);
+    open_approval(&t, "approve batch 2");
     t.send(&["Enter"]);
     t.wait_for("This will:", 5);
     t.send(&["Enter"]);
