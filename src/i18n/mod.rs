@@ -118,6 +118,14 @@ pub(crate) mod catalogue {
         ("handover.ftl", include_str!("../../i18n/en/handover.ftl")),
         ("validate.ftl", include_str!("../../i18n/en/validate.ftl")),
         ("cli.ftl", include_str!("../../i18n/en/cli.ftl")),
+        ("fleet.ftl", include_str!("../../i18n/en/fleet.ftl")),
+        ("insight.ftl", include_str!("../../i18n/en/insight.ftl")),
+        ("reasons.ftl", include_str!("../../i18n/en/reasons.ftl")),
+        ("cli_help.ftl", include_str!("../../i18n/en/cli_help.ftl")),
+        (
+            "cli_output.ftl",
+            include_str!("../../i18n/en/cli_output.ftl"),
+        ),
     ];
     /// Simplified Chinese, by file.
     pub const ZH_CN: &[(&str, &str)] = &[
@@ -135,6 +143,17 @@ pub(crate) mod catalogue {
             include_str!("../../i18n/zh-CN/validate.ftl"),
         ),
         ("cli.ftl", include_str!("../../i18n/zh-CN/cli.ftl")),
+        ("fleet.ftl", include_str!("../../i18n/zh-CN/fleet.ftl")),
+        ("insight.ftl", include_str!("../../i18n/zh-CN/insight.ftl")),
+        ("reasons.ftl", include_str!("../../i18n/zh-CN/reasons.ftl")),
+        (
+            "cli_help.ftl",
+            include_str!("../../i18n/zh-CN/cli_help.ftl"),
+        ),
+        (
+            "cli_output.ftl",
+            include_str!("../../i18n/zh-CN/cli_output.ftl"),
+        ),
     ];
 }
 
