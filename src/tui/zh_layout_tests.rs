@@ -136,45 +136,22 @@ fn an_unknown_language_in_the_palette_names_the_supported_ones() {
     );
 }
 
-/// The dialogs of the layout suite, each in Chinese at 160×45 and 80×24.
-const DIALOGS: [&str; 17] = [
-    "approve",
-    "approve_confirm",
-    "approve_refused",
-    "pause_run",
-    "abort",
-    "hand_off",
-    "hand_off_confirm",
-    "take_over",
-    "return",
-    "freeze",
-    "pause_all",
-    "start_maintenance",
-    "start_maintenance_confirm",
-    "start_maintenance_refused",
-    "acknowledge",
-    "quit_confirm",
-    "findings_resume_sync",
-];
-
+/// Every screen and dialog of the layout suite, in Chinese at 160×45 and 80×24: one
+/// snapshot each (`zh_dialog_NAME` when a dialog is open, else `zh_screen_NAME`).
 #[test]
-fn the_operator_dialogs_in_chinese() {
-    for name in DIALOGS {
-        let Some((_, setup)) = SETUPS.iter().find(|(n, _)| *n == name) else {
-            panic!("{name} is not in the layout suite");
-        };
+fn every_screen_and_dialog_in_chinese() {
+    for (name, setup) in SETUPS {
         let mut all = String::new();
+        let mut dialog = false;
         for (w, h) in [(160, 45), (80, 24)] {
             let app = zh(*setup, w, h);
-            assert!(
-                matches!(app.overlay, Some(super::app::Overlay::Dialog(_))),
-                "{name}: no dialog"
-            );
+            dialog = matches!(app.overlay, Some(super::app::Overlay::Dialog(_)));
             let (screen, findings) = drawn(&app, w, h);
             assert!(findings.is_empty(), "{name} {w}×{h}: {findings:?}");
             all.push_str(&format!("── {w}×{h} ──\n{screen}"));
         }
-        insta::assert_snapshot!(format!("zh_dialog_{name}"), all);
+        let kind = if dialog { "dialog" } else { "screen" };
+        insta::assert_snapshot!(format!("zh_{kind}_{name}"), all);
     }
 }
 
@@ -212,30 +189,4 @@ fn a_dialog_refuses_an_empty_field_in_chinese() {
         panic!("no dialog");
     };
     assert_eq!(dialog.problem.as_deref(), Some("接手人不能为空"));
-}
-
-/// The screens whose bodies are translated, each in Chinese at 160×45 and 80×24.
-const SCREENS: [&str; 5] = [
-    "rollouts",
-    "rollouts_halted",
-    "maintenance",
-    "paused_everywhere",
-    "maintenance_run_paused",
-];
-
-#[test]
-fn the_translated_screens_in_chinese() {
-    for name in SCREENS {
-        let Some((_, setup)) = SETUPS.iter().find(|(n, _)| *n == name) else {
-            panic!("{name} is not in the layout suite");
-        };
-        let mut all = String::new();
-        for (w, h) in [(160, 45), (80, 24)] {
-            let app = zh(*setup, w, h);
-            let (screen, findings) = drawn(&app, w, h);
-            assert!(findings.is_empty(), "{name} {w}×{h}: {findings:?}");
-            all.push_str(&format!("── {w}×{h} ──\n{screen}"));
-        }
-        insta::assert_snapshot!(format!("zh_screen_{name}"), all);
-    }
 }
