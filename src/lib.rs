@@ -20,3 +20,5 @@ mod file_size_tests;
 mod layering_tests;
 #[cfg(test)]
 mod message_id_tests;
+#[cfg(test)]
+mod user_text_tests;

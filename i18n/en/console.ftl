@@ -138,3 +138,78 @@ palette-type-start = type :start FILE to start the maintenance a file describes
 palette-type-lang = type :lang en or :lang zh-CN (now { $lang })
 palette-unknown-lang = unknown language { $given }: supported are { $supported }
 palette-lang-set = language: English
+
+## Messages of the console after a key
+
+msg-ack-handover-item = Acknowledge a handover item
+msg-pod-on-no-node = this pod runs on no node yet
+msg-journal-unreachable-refused = the journal database cannot be reached: "{ $what }" cannot be recorded and is refused; the screen shows the last known state until it is back
+msg-role-needed = you are { $login } ({ $roles }) on this journal: "{ $what }" needs { $role }; an admin can grant it (GRANT { $role } TO "{ $login }")
+msg-no-filter = this screen has no filter
+msg-already-here = already on the { $place }
+msg-at-the-ledger = at the ledger: q quits
+msg-history-no-later = no later place in history
+msg-history-no-earlier = no earlier place in history
+msg-config-warning = warning: { $warning }
+msg-config-warnings = warning: { $warning } (+{ $more } more in the log)
+msg-nothing-to-move = nothing to move through here
+msg-only-row = the only row here is selected
+msg-first-row = already on the first row
+msg-last-row = already on the last row
+msg-facts-failed = ✗ the fleet's facts could not be worked out, the screen may stop updating (see the log): { $failure }
+msg-background-failed = ✗ a background task failed, its data may stop updating (see the log): { $failure }
+msg-no-journal-nothing-recorded = no journal is connected to this console: nothing was recorded
+msg-paste-ignored = paste ignored: no text field is being edited
+msg-no-journal-see-log = no journal connected: see the log
+
+## What a key says where it does nothing
+
+silent-screen-ledger = ledger
+silent-screen-cluster = cluster page
+silent-screen-node = node page
+silent-screen-capacity = capacity screen
+silent-screen-rollouts = rollouts screen
+silent-screen-maintenance = maintenance screen
+silent-screen-timeline = timeline
+silent-screen-findings = findings screen
+silent-screen-console = console
+silent-key-goes-there = { $key } goes there
+silent-open-cluster = { $key } on a cluster opens it
+silent-open-node = { $key } on a node of a cluster page opens it
+silent-how = {" "}({ $how })
+silent-help-lists = {" "}({ $key } lists the keys here)
+silent-elsewhere = { $chord } does nothing on the { $here }: on the { $there } it is "{ $desc }"{ $how }
+silent-nowhere = { $chord } is not a key on the { $here }{ $help }
+silent-one-panel = { $key }the { $here } has one panel
+silent-nothing-to-mark = { $key }nothing to mark on the { $here }: marks are for the ledger's clusters and a cluster page's nodes
+silent-unused = { $key }"{ $desc }" does nothing on the { $here }
+
+## Warnings about the keymap and theme files (after `FILE:LINE: `)
+
+cfg-toml-error = { $error }; { $fallback }
+cfg-whole-file-ignored = the whole file is ignored
+cfg-cannot-read = cannot read the file ({ $error }); ignored
+cfg-binding-ignored = { $error }; binding ignored
+cfg-unknown-action = unknown action { $name }; binding ignored
+cfg-key-twice = key { $key } is bound twice in [{ $section }] (lines { $first } and { $line }); the later wins
+cfg-no-keymap = no built-in keymap named { $name }; using default
+cfg-keymap-not-found = keymap file not found; using default
+cfg-hides-global = key { $key } in [{ $section }] ({ $action }) hides the global binding { $global }
+cfg-no-theme = no theme named { $name }; using dark
+cfg-theme-not-found = theme file not found; using dark
+cfg-unknown-slot = unknown slot { $name }; ignored
+cfg-slot-not-a-colour = slot { $name }: { $value } is not a colour (#rrggbb, a name or 0-255); left unset
+cfg-env-not-a-colour = env { $env }: { $value } is not a colour; ignored
+cfg-unknown-key = unknown key { $key }
+
+## The ledger's CHANGE column: what is in flight on a cluster
+
+attn-applying = applying
+attn-verifying = verifying
+attn-halted-here = HALTED here
+attn-halted-short = HALTED
+attn-halted = halted
+attn-stuck = STUCK { $age }
+attn-failed = FAILED
+attn-frozen = frozen
+attn-frozen-because = frozen: { $reason }

@@ -63,3 +63,52 @@ key-list-page-up-vim = A page up
 key-list-page-down-vim = A page down
 key-maintenance-history-back = Previous place in history
 key-maintenance-step-handoff-vim = Hand the node's step (Off) to a person, with a note
+
+## What each action does (the default description of a key bound to it; the
+## read-only refusal and the silent-key messages name actions so)
+
+action-quit = Quit fleetdeck
+action-back = Close, clear the filter, or go back
+action-history-back = Previous place in history
+action-history-forward = Next place in history
+action-help = Show this help
+action-palette = Command palette (:ledger, :capacity, :cluster ID, :node NAME)
+action-filter = Filter rows (fuzzy text, key=value, !text)
+action-up = Move up
+action-down = Move down
+action-page-up = Page up
+action-page-down = Page down
+action-top = First row
+action-bottom = Last row
+action-open = Open the selected row
+action-mark = Mark or unmark the row and move down
+action-mark-clear = Clear all marks
+action-sort-next = Sort by the next column
+action-sort-prev = Sort by the previous column
+action-sort-reverse = Reverse the sort order
+action-group-region = Group by region (toggle)
+action-group-env = Group by environment (toggle)
+action-screen-ledger = Ledger screen
+action-screen-capacity = Fleet capacity screen
+action-capacity-cluster = Capacity of this cluster
+action-whatif-lose = What-if: lose the zone or the marked nodes
+action-whatif-cluster = What-if: lose the whole cluster; could its siblings take its pods?
+action-whatif-batch = What-if: drain the marked nodes as a batch
+action-whatif-clear = Drop the what-if result
+action-focus-next = Next panel
+action-screen-rollouts = Rollouts screen
+action-screen-maintenance = Maintenance screen
+action-screen-timeline = Journal timeline
+action-screen-findings = Fleet findings
+action-gitops-sync = Suspend or resume the GitOps sync of the selected object
+action-pause-all = Pause all automation (reason) or resume it (confirm)
+action-handover = Shift handover walkthrough
+action-run-approve = Approve the waiting batch
+action-run-pause = Pause or resume the run
+action-cluster-pause = Pause or resume the run's cluster
+action-run-abort = Abort the run
+action-step-handoff = Hand the step to a person
+action-step-takeover = Take the step over
+action-step-return = Return the step: done, retry or abort
+action-maintenance-start = Start a maintenance on the marked nodes (or the node page's node)
+action-follow = Follow new events (live tail)

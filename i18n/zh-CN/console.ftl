@@ -138,3 +138,78 @@ palette-type-start = 输入 :start 文件，按文件描述开始维护
 palette-type-lang = 输入 :lang en 或 :lang zh-CN（当前 { $lang }）
 palette-unknown-lang = 未知语言 { $given }：支持 { $supported }
 palette-lang-set = 语言：简体中文
+
+## Messages of the console after a key
+
+msg-ack-handover-item = 确认一项交接班事项
+msg-pod-on-no-node = 此 Pod 尚未运行在任何节点上
+msg-journal-unreachable-refused = 无法连接事件日志数据库：“{ $what }”无法记录，已拒绝；恢复连接前屏幕显示最后已知的状态
+msg-role-needed = 你在此事件日志上是 { $login }（{ $roles }）：“{ $what }”需要 { $role }；管理员可以授予（GRANT { $role } TO "{ $login }"）
+msg-no-filter = 此页没有过滤
+msg-already-here = 已在{ $place }
+msg-at-the-ledger = 已在台账：按 q 退出
+msg-history-no-later = 历史中没有更后的位置
+msg-history-no-earlier = 历史中没有更早的位置
+msg-config-warning = 警告：{ $warning }
+msg-config-warnings = 警告：{ $warning }（另有 { $more } 条见日志文件）
+msg-nothing-to-move = 这里没有可移动的行
+msg-only-row = 这里只有这一行，已选中
+msg-first-row = 已在第一行
+msg-last-row = 已在最后一行
+msg-facts-failed = ✗ 无法得出舰队的状况，屏幕可能停止更新（见日志文件）：{ $failure }
+msg-background-failed = ✗ 一个后台任务失败，其数据可能停止更新（见日志文件）：{ $failure }
+msg-no-journal-nothing-recorded = 此控制台未连接事件日志：没有记录任何内容
+msg-paste-ignored = 已忽略粘贴：没有正在编辑的文本框
+msg-no-journal-see-log = 未连接事件日志：见日志文件
+
+## What a key says where it does nothing
+
+silent-screen-ledger = 台账
+silent-screen-cluster = 集群页
+silent-screen-node = 节点页
+silent-screen-capacity = 容量页
+silent-screen-rollouts = 发布页
+silent-screen-maintenance = 维护页
+silent-screen-timeline = 时间线
+silent-screen-findings = 发现页
+silent-screen-console = 控制台
+silent-key-goes-there = 按 { $key } 前往
+silent-open-cluster = 在集群上按 { $key } 打开
+silent-open-node = 在集群页的节点上按 { $key } 打开
+silent-how = （{ $how }）
+silent-help-lists = （按 { $key } 列出这里的按键）
+silent-elsewhere = { $chord } 在{ $here }上无作用：在{ $there }上它是“{ $desc }”{ $how }
+silent-nowhere = { $chord } 在{ $here }上不是按键{ $help }
+silent-one-panel = { $key }{ $here }只有一个面板
+silent-nothing-to-mark = { $key }{ $here }上没有可标记的内容：标记用于台账的集群和集群页的节点
+silent-unused = { $key }“{ $desc }”在{ $here }上无作用
+
+## Warnings about the keymap and theme files (after `FILE:LINE: `)
+
+cfg-toml-error = { $error }；{ $fallback }
+cfg-whole-file-ignored = 已忽略整个文件
+cfg-cannot-read = 无法读取文件（{ $error }）；已忽略
+cfg-binding-ignored = { $error }；已忽略此绑定
+cfg-unknown-action = 未知的动作 { $name }；已忽略此绑定
+cfg-key-twice = 按键 { $key } 在 [{ $section }] 中绑定了两次（第 { $first } 行和第 { $line } 行）；以后者为准
+cfg-no-keymap = 没有名为 { $name } 的内置键位表；使用 default
+cfg-keymap-not-found = 找不到键位表文件；使用 default
+cfg-hides-global = [{ $section }] 中的按键 { $key }（{ $action }）遮住了全局绑定 { $global }
+cfg-no-theme = 没有名为 { $name } 的主题；使用 dark
+cfg-theme-not-found = 找不到主题文件；使用 dark
+cfg-unknown-slot = 未知的样式槽 { $name }；已忽略
+cfg-slot-not-a-colour = 样式槽 { $name }：{ $value } 不是颜色（#rrggbb、颜色名或 0-255）；未设置
+cfg-env-not-a-colour = 环境 { $env }：{ $value } 不是颜色；已忽略
+cfg-unknown-key = 未知的按键 { $key }
+
+## The ledger's CHANGE column: what is in flight on a cluster
+
+attn-applying = 应用中
+attn-verifying = 验证中
+attn-halted-here = 在此停止
+attn-halted-short = 停止
+attn-halted = 已停止
+attn-stuck = 卡住 { $age }
+attn-failed = 失败
+attn-frozen = 已冻结
+attn-frozen-because = 已冻结：{ $reason }

@@ -61,3 +61,52 @@ key-list-page-up-vim = 上一页
 key-list-page-down-vim = 下一页
 key-maintenance-history-back = 历史中的上一个位置
 key-maintenance-step-handoff-vim = 把节点的步骤（Off）交给某人，附说明
+
+## What each action does (the default description of a key bound to it; the
+## read-only refusal and the silent-key messages name actions so)
+
+action-quit = 退出 fleetdeck
+action-back = 关闭、清除过滤，或后退
+action-history-back = 历史中的上一个位置
+action-history-forward = 历史中的下一个位置
+action-help = 显示此帮助
+action-palette = 命令面板（:ledger、:capacity、:cluster ID、:node 名称）
+action-filter = 过滤行（模糊文本、key=value、!文本）
+action-up = 上移
+action-down = 下移
+action-page-up = 上一页
+action-page-down = 下一页
+action-top = 第一行
+action-bottom = 最后一行
+action-open = 打开选中的行
+action-mark = 标记或取消标记此行并下移
+action-mark-clear = 清除全部标记
+action-sort-next = 按下一列排序
+action-sort-prev = 按上一列排序
+action-sort-reverse = 反转排序
+action-group-region = 按区域分组（切换）
+action-group-env = 按环境分组（切换）
+action-screen-ledger = 台账页
+action-screen-capacity = 全舰队容量页
+action-capacity-cluster = 此集群的容量
+action-whatif-lose = 假设：失去该可用区或已标记的节点
+action-whatif-cluster = 假设：失去整个集群，其同级集群能否接收它的 Pod？
+action-whatif-batch = 假设：把已标记的节点作为一个批次腾空
+action-whatif-clear = 丢弃假设分析结果
+action-focus-next = 下一个面板
+action-screen-rollouts = 发布页
+action-screen-maintenance = 维护页
+action-screen-timeline = 事件日志时间线
+action-screen-findings = 舰队发现
+action-gitops-sync = 暂停或恢复所选对象的 GitOps 同步
+action-pause-all = 暂停全部自动化（说明原因）或恢复（需确认）
+action-handover = 交接班逐项查看
+action-run-approve = 批准等待中的批次
+action-run-pause = 暂停或恢复此运行
+action-cluster-pause = 暂停或恢复此运行中的集群
+action-run-abort = 中止此运行
+action-step-handoff = 把此步骤交给某人
+action-step-takeover = 接管此步骤
+action-step-return = 交还此步骤：完成、重试或中止
+action-maintenance-start = 对已标记的节点（或节点页的节点）开始维护
+action-follow = 跟随新事件（实时追踪）

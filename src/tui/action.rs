@@ -1,5 +1,7 @@
 //! The flat list of things a key can do. Keymaps name these; the help screen lists them.
 
+use crate::i18n::Lang;
+
 /// One thing the user can ask the console to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
@@ -96,133 +98,54 @@ pub enum Action {
     Follow,
 }
 
-/// Every action with its keymap name and the sentence the help screen shows.
-pub const ACTIONS: &[(Action, &str, &str)] = &[
-    (Action::Quit, "quit", "Quit fleetdeck"),
-    (Action::Back, "back", "Close, clear the filter, or go back"),
-    (
-        Action::HistoryBack,
-        "history.back",
-        "Previous place in history",
-    ),
-    (
-        Action::HistoryForward,
-        "history.forward",
-        "Next place in history",
-    ),
-    (Action::Help, "help", "Show this help"),
-    (
-        Action::Palette,
-        "palette",
-        "Command palette (:ledger, :capacity, :cluster ID, :node NAME)",
-    ),
-    (
-        Action::Filter,
-        "filter",
-        "Filter rows (fuzzy text, key=value, !text)",
-    ),
-    (Action::Up, "up", "Move up"),
-    (Action::Down, "down", "Move down"),
-    (Action::PageUp, "page.up", "Page up"),
-    (Action::PageDown, "page.down", "Page down"),
-    (Action::Top, "top", "First row"),
-    (Action::Bottom, "bottom", "Last row"),
-    (Action::Open, "open", "Open the selected row"),
-    (Action::Mark, "mark", "Mark or unmark the row and move down"),
-    (Action::ClearMarks, "mark.clear", "Clear all marks"),
-    (Action::SortNext, "sort.next", "Sort by the next column"),
-    (Action::SortPrev, "sort.prev", "Sort by the previous column"),
-    (
-        Action::SortReverse,
-        "sort.reverse",
-        "Reverse the sort order",
-    ),
-    (
-        Action::GroupRegion,
-        "group.region",
-        "Group by region (toggle)",
-    ),
-    (
-        Action::GroupEnv,
-        "group.env",
-        "Group by environment (toggle)",
-    ),
-    (Action::ScreenLedger, "screen.ledger", "Ledger screen"),
-    (
-        Action::ScreenCapacity,
-        "screen.capacity",
-        "Fleet capacity screen",
-    ),
-    (
-        Action::ClusterCapacity,
-        "capacity.cluster",
-        "Capacity of this cluster",
-    ),
-    (
-        Action::WhatIfLose,
-        "whatif.lose",
-        "What-if: lose the zone or the marked nodes",
-    ),
-    (
-        Action::WhatIfCluster,
-        "whatif.cluster",
-        "What-if: lose the whole cluster; could its siblings take its pods?",
-    ),
-    (
-        Action::WhatIfBatch,
-        "whatif.batch",
-        "What-if: drain the marked nodes as a batch",
-    ),
-    (
-        Action::WhatIfClear,
-        "whatif.clear",
-        "Drop the what-if result",
-    ),
-    (Action::FocusNext, "focus.next", "Next panel"),
-    (Action::ScreenRollouts, "screen.rollouts", "Rollouts screen"),
-    (
-        Action::ScreenMaintenance,
-        "screen.maintenance",
-        "Maintenance screen",
-    ),
-    (
-        Action::ScreenTimeline,
-        "screen.timeline",
-        "Journal timeline",
-    ),
-    (Action::ScreenFindings, "screen.findings", "Fleet findings"),
-    (
-        Action::GitOpsSync,
-        "gitops.sync",
-        "Suspend or resume the GitOps sync of the selected object",
-    ),
-    (
-        Action::PauseAll,
-        "pause.all",
-        "Pause all automation (reason) or resume it (confirm)",
-    ),
-    (Action::Handover, "handover", "Shift handover walkthrough"),
-    (Action::Approve, "run.approve", "Approve the waiting batch"),
-    (Action::PauseRun, "run.pause", "Pause or resume the run"),
-    (
-        Action::PauseCluster,
-        "cluster.pause",
-        "Pause or resume the run's cluster",
-    ),
-    (Action::AbortRun, "run.abort", "Abort the run"),
-    (Action::HandOff, "step.handoff", "Hand the step to a person"),
-    (Action::TakeOver, "step.takeover", "Take the step over"),
-    (
-        Action::ReturnItem,
-        "step.return",
-        "Return the step: done, retry or abort",
-    ),
-    (
-        Action::StartMaintenance,
-        "maintenance.start",
-        "Start a maintenance on the marked nodes (or the node page's node)",
-    ),
-    (Action::Follow, "follow", "Follow new events (live tail)"),
+/// Every action with its keymap name. What it does, in words, is the catalogues'
+/// `action-NAME` (dots as dashes): [`Action::description`].
+pub const ACTIONS: &[(Action, &str)] = &[
+    (Action::Quit, "quit"),
+    (Action::Back, "back"),
+    (Action::HistoryBack, "history.back"),
+    (Action::HistoryForward, "history.forward"),
+    (Action::Help, "help"),
+    (Action::Palette, "palette"),
+    (Action::Filter, "filter"),
+    (Action::Up, "up"),
+    (Action::Down, "down"),
+    (Action::PageUp, "page.up"),
+    (Action::PageDown, "page.down"),
+    (Action::Top, "top"),
+    (Action::Bottom, "bottom"),
+    (Action::Open, "open"),
+    (Action::Mark, "mark"),
+    (Action::ClearMarks, "mark.clear"),
+    (Action::SortNext, "sort.next"),
+    (Action::SortPrev, "sort.prev"),
+    (Action::SortReverse, "sort.reverse"),
+    (Action::GroupRegion, "group.region"),
+    (Action::GroupEnv, "group.env"),
+    (Action::ScreenLedger, "screen.ledger"),
+    (Action::ScreenCapacity, "screen.capacity"),
+    (Action::ClusterCapacity, "capacity.cluster"),
+    (Action::WhatIfLose, "whatif.lose"),
+    (Action::WhatIfCluster, "whatif.cluster"),
+    (Action::WhatIfBatch, "whatif.batch"),
+    (Action::WhatIfClear, "whatif.clear"),
+    (Action::FocusNext, "focus.next"),
+    (Action::ScreenRollouts, "screen.rollouts"),
+    (Action::ScreenMaintenance, "screen.maintenance"),
+    (Action::ScreenTimeline, "screen.timeline"),
+    (Action::ScreenFindings, "screen.findings"),
+    (Action::GitOpsSync, "gitops.sync"),
+    (Action::PauseAll, "pause.all"),
+    (Action::Handover, "handover"),
+    (Action::Approve, "run.approve"),
+    (Action::PauseRun, "run.pause"),
+    (Action::PauseCluster, "cluster.pause"),
+    (Action::AbortRun, "run.abort"),
+    (Action::HandOff, "step.handoff"),
+    (Action::TakeOver, "step.takeover"),
+    (Action::ReturnItem, "step.return"),
+    (Action::StartMaintenance, "maintenance.start"),
+    (Action::Follow, "follow"),
 ];
 
 impl Action {
@@ -248,26 +171,25 @@ impl Action {
 impl Action {
     /// The action a keymap name stands for.
     pub fn from_name(name: &str) -> Option<Action> {
-        ACTIONS
-            .iter()
-            .find(|(_, n, _)| *n == name)
-            .map(|(a, _, _)| *a)
+        ACTIONS.iter().find(|(_, n)| *n == name).map(|(a, _)| *a)
     }
 
     /// The name keymaps use.
     pub fn name(self) -> &'static str {
         ACTIONS
             .iter()
-            .find(|(a, _, _)| *a == self)
-            .map_or("?", |(_, n, _)| n)
+            .find(|(a, _)| *a == self)
+            .map_or("?", |(_, n)| n)
     }
 
-    /// The default description.
-    pub fn description(self) -> &'static str {
-        ACTIONS
-            .iter()
-            .find(|(a, _, _)| *a == self)
-            .map_or("", |(_, _, d)| d)
+    /// What the action does, in `lang` (the default description of a key bound to it).
+    pub fn description(self, lang: Lang) -> String {
+        crate::i18n::text(lang, &self.message_id(), &[])
+    }
+
+    /// Its message id: `action-` and its name with dashes for dots.
+    pub fn message_id(self) -> String {
+        format!("action-{}", self.name().replace('.', "-"))
     }
 }
 
@@ -277,13 +199,30 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_are_unique() {
-        let mut names: Vec<&str> = ACTIONS.iter().map(|(_, n, _)| *n).collect();
-        for (a, n, _) in ACTIONS {
+        let mut names: Vec<&str> = ACTIONS.iter().map(|(_, n)| *n).collect();
+        for (a, n) in ACTIONS {
             assert_eq!(Action::from_name(n), Some(*a));
             assert_eq!(a.name(), *n);
         }
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), ACTIONS.len());
+    }
+
+    #[test]
+    fn every_action_says_what_it_does_in_both_languages() {
+        for (action, name) in ACTIONS {
+            for lang in Lang::ALL {
+                assert!(
+                    crate::i18n::has(lang, &action.message_id()),
+                    "{name} has no description in {lang}"
+                );
+            }
+        }
+        assert_eq!(
+            Action::Approve.description(Lang::En),
+            "Approve the waiting batch"
+        );
+        assert_eq!(Action::Approve.description(Lang::ZhCn), "批准等待中的批次");
     }
 }

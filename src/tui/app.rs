@@ -129,10 +129,16 @@ impl App {
     pub fn new(config: AppConfig, ledger: Arc<Ledger>, now: Timestamp) -> App {
         let message = config.warnings.first().map(|w| {
             let more = config.warnings.len() - 1;
+            let warning = w.text(config.lang);
             if more == 0 {
-                format!("warning: {w}")
+                crate::t!(config.lang, "msg-config-warning", warning = warning)
             } else {
-                format!("warning: {w} (+{more} more in the log)")
+                crate::t!(
+                    config.lang,
+                    "msg-config-warnings",
+                    warning = warning,
+                    more = more
+                )
             }
         });
         let mut app = App {
@@ -456,7 +462,11 @@ impl App {
 
     /// Performs an action from the keymap (also used by tests and the bench).
     pub fn on_action(&mut self, action: Action) -> Vec<Command> {
-        if action.mutates() && self.refused_write(action.description(), super::team::needed(action))
+        if action.mutates()
+            && self.refused_write(
+                &action.description(self.config.lang),
+                super::team::needed(action),
+            )
         {
             return Vec::new();
         }
@@ -480,7 +490,7 @@ impl App {
             Action::Palette => self.open_palette(),
             Action::Filter => match self.current_filter() {
                 Some(filter) => self.filter_input = Some(filter.text.clone()),
-                None => self.message = Some("this screen has no filter".into()),
+                None => self.message = Some(crate::t!(self.config.lang, "msg-no-filter")),
             },
             Action::ScreenLedger => self.nav.reset(Route::Ledger),
             Action::ScreenCapacity => self.go_capacity(CapacityScope::Fleet, true),
@@ -493,7 +503,11 @@ impl App {
             _ => return self.on_screen_action(action),
         }
         if before.as_deref() == Some(self.nav.crumbs()) {
-            self.message = Some(format!("already on the {}", self.nav.current().crumb()));
+            self.message = Some(crate::t!(
+                self.config.lang,
+                "msg-already-here",
+                place = self.nav.current().crumb(self.config.lang)
+            ));
         }
         Vec::new()
     }
@@ -511,7 +525,7 @@ impl App {
             return;
         }
         if !self.nav.pop() {
-            self.message = Some("at the ledger: q quits".into());
+            self.message = Some(crate::t!(self.config.lang, "msg-at-the-ledger"));
         }
         self.enter_route();
     }
@@ -520,13 +534,10 @@ impl App {
         if self.nav.walk(direction) {
             self.enter_route();
         } else {
-            self.message = Some(
-                match direction {
-                    Direction::Forward => "no later place in history",
-                    Direction::Back => "no earlier place in history",
-                }
-                .into(),
-            );
+            self.message = Some(match direction {
+                Direction::Forward => crate::t!(self.config.lang, "msg-history-no-later"),
+                Direction::Back => crate::t!(self.config.lang, "msg-history-no-earlier"),
+            });
         }
     }
 
@@ -579,17 +590,5 @@ impl App {
             self.nav.push(Route::Capacity(scope));
         }
         self.enter_route();
-    }
-}
-
-/// What a read-only console says when a mutating key is pressed.
-impl App {
-    /// In read-only mode, says why `what` (an action's description) is refused and
-    /// returns true: every key and command that would write to the journal asks this.
-    pub(super) fn refused_readonly(&mut self, what: &str) -> bool {
-        if self.config.readonly {
-            self.message = Some(crate::t!(self.config.lang, "msg-readonly", what = what));
-        }
-        self.config.readonly
     }
 }

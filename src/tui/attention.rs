@@ -3,6 +3,8 @@
 //! ledger's IN FLIGHT per cluster, kept as facts (run, node, step, status) so that a
 //! narrow column shortens it by meaning — the node and its step before the run's id.
 
+use crate::i18n::Lang;
+use crate::t;
 use std::collections::BTreeMap;
 
 use jiff::Timestamp;
@@ -185,7 +187,7 @@ impl InFlight {
     /// The text for `cluster`'s row in `width` cells: the longest of its forms that fits,
     /// from `fra1-cpu-b00 Drain STUCK 25m · mnt-kernel-1` down to `STUCK`. A node is named
     /// without its cluster's id in front (`n001` on `prod-use1-02`): the row says which.
-    pub fn text(&self, cluster: &str, now: Timestamp, width: usize) -> String {
+    pub fn text(&self, lang: Lang, cluster: &str, now: Timestamp, width: usize) -> String {
         let run = self.run.as_ref().map(|r| r.0.as_str());
         let mut forms: Vec<String> = Vec::new();
         let with_run = |what: &str| match run {
@@ -193,14 +195,22 @@ impl InFlight {
             None => what.to_owned(),
         };
         match &self.doing {
-            Doing::Applying => forms.extend([with_run("applying"), "applying".into()]),
-            Doing::Verifying => forms.extend([with_run("verifying"), "verifying".into()]),
-            Doing::Halted { here: true } => forms.extend([
-                with_run("HALTED here"),
-                "HALTED here".into(),
-                "HALTED".into(),
-            ]),
-            Doing::Halted { here: false } => forms.extend([with_run("halted"), "halted".into()]),
+            Doing::Applying => {
+                let word = t!(lang, "attn-applying");
+                forms.extend([with_run(&word), word]);
+            }
+            Doing::Verifying => {
+                let word = t!(lang, "attn-verifying");
+                forms.extend([with_run(&word), word]);
+            }
+            Doing::Halted { here: true } => {
+                let here = t!(lang, "attn-halted-here");
+                forms.extend([with_run(&here), here, t!(lang, "attn-halted-short")]);
+            }
+            Doing::Halted { here: false } => {
+                let word = t!(lang, "attn-halted");
+                forms.extend([with_run(&word), word]);
+            }
             Doing::Step {
                 node,
                 step,
@@ -209,9 +219,9 @@ impl InFlight {
             } => {
                 let age = crate::model::duration::age(now, *since);
                 let state = match status {
-                    StepStatus::Blocked { .. } => format!("STUCK {age}"),
+                    StepStatus::Blocked { .. } => t!(lang, "attn-stuck", age = age),
                     StepStatus::HandedOff { to, .. } => format!("→{to}"),
-                    StepStatus::Failed { .. } => "FAILED".into(),
+                    StepStatus::Failed { .. } => t!(lang, "attn-failed"),
                     other => other.word().to_owned(),
                 };
                 let node = short_node(node, cluster);
@@ -230,11 +240,12 @@ impl InFlight {
         }
         if let Some(reason) = &self.frozen {
             let inner = forms.clone();
-            forms = inner.iter().map(|f| format!("frozen · {f}")).collect();
+            let frozen = t!(lang, "attn-frozen");
+            forms = inner.iter().map(|f| format!("{frozen} · {f}")).collect();
             if inner.is_empty() {
-                forms.push(format!("frozen: {reason}"));
+                forms.push(t!(lang, "attn-frozen-because", reason = reason));
             }
-            forms.push("frozen".into());
+            forms.push(frozen);
         }
         forms
             .into_iter()
@@ -280,19 +291,26 @@ mod tests {
         let fra = &flight["eu-fra-prod-01"];
         let now = crate::fixtures::console::now();
         assert_eq!(
-            fra.text("eu-fra-prod-01", now, 60),
+            fra.text(Lang::En, "eu-fra-prod-01", now, 60),
             "fra1-cpu-b00 Drain STUCK 25m · mnt-kernel-1"
         );
         assert_eq!(
-            fra.text("eu-fra-prod-01", now, 30),
+            fra.text(Lang::En, "eu-fra-prod-01", now, 30),
             "fra1-cpu-b00 Drain STUCK 25m"
         );
         assert_eq!(
-            fra.text("eu-fra-prod-01", now, 24),
+            fra.text(Lang::En, "eu-fra-prod-01", now, 24),
             "fra1-cpu-b00 Drain STUCK"
         );
-        assert_eq!(fra.text("eu-fra-prod-01", now, 20), "fra1-cpu-b00 STUCK");
-        assert_eq!(fra.text("eu-fra-prod-01", now, 8), "STUCK");
+        assert_eq!(
+            fra.text(Lang::En, "eu-fra-prod-01", now, 20),
+            "fra1-cpu-b00 STUCK"
+        );
+        assert_eq!(fra.text(Lang::En, "eu-fra-prod-01", now, 8), "STUCK");
+        // In Chinese the same forms, the state in Chinese, the node and step as they are.
+        let zh = fra.text(Lang::ZhCn, "eu-fra-prod-01", now, 60);
+        assert!(zh.starts_with("fra1-cpu-b00 Drain 卡住 "), "{zh}");
+        assert_eq!(fra.text(Lang::ZhCn, "eu-fra-prod-01", now, 8), "卡住");
         assert_eq!(short_node("prod-use1-02-n001", "prod-use1-02"), "n001");
         assert_eq!(short_node("fra1-cpu-b00", "eu-fra-prod-01"), "fra1-cpu-b00");
     }
@@ -331,7 +349,7 @@ mod tests {
         );
         let now = crate::fixtures::console::now();
         let flight = in_flight(&Projection::replay(&log.0));
-        let text = |id: &str| flight.get(id).map(|f| f.text(id, now, 40));
+        let text = |id: &str| flight.get(id).map(|f| f.text(Lang::En, id, now, 40));
         assert_eq!(
             text("ap-sg-prod-01").as_deref(),
             Some("verifying · ro-cni-1")
@@ -362,7 +380,7 @@ mod tests {
         let flight = in_flight(&projection);
         let halted = &flight["ap-sg-prod-01"];
         assert_eq!(
-            halted.text("ap-sg-prod-01", now, 40),
+            halted.text(Lang::En, "ap-sg-prod-01", now, 40),
             "HALTED here · ro-cni-1"
         );
         assert_eq!(halted.slot(), Slot::Critical);

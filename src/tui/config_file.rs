@@ -1,6 +1,7 @@
 //! What theme and keymap files share: warnings that name `file:line`, and locating a byte
 //! offset in a file. User files never crash the console; their problems become warnings.
 
+use crate::i18n::{Lang, Msg};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -12,12 +13,20 @@ pub struct ConfigWarning {
     /// Line, from 1.
     pub line: usize,
     /// What is wrong and what was done instead.
-    pub message: String,
+    pub message: Msg,
 }
 
+impl ConfigWarning {
+    /// `FILE:LINE: what`, in `lang` (the file and line as they are).
+    pub fn text(&self, lang: Lang) -> String {
+        format!("{}:{}: {}", self.file, self.line, self.message.text(lang))
+    }
+}
+
+/// In English, as the log writes it.
 impl fmt::Display for ConfigWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+        f.write_str(&self.text(Lang::En))
     }
 }
 
@@ -36,13 +45,15 @@ pub fn toml_warning(
     file: &str,
     text: &str,
     error: &toml::de::Error,
-    fallback: &str,
+    fallback: Msg,
 ) -> ConfigWarning {
     let line = error.span().map_or(1, |s| line_of(text, s.start));
     ConfigWarning {
         file: file.to_owned(),
         line,
-        message: format!("{}; {fallback}", error.message().trim()),
+        message: Msg::new("cfg-toml-error")
+            .arg("error", error.message().trim())
+            .arg("fallback", fallback),
     }
 }
 
@@ -75,7 +86,7 @@ pub fn read_optional(path: &Path, warnings: &mut Vec<ConfigWarning>) -> Option<S
             warnings.push(ConfigWarning {
                 file: path.display().to_string(),
                 line: 1,
-                message: format!("cannot read the file ({e}); ignored"),
+                message: Msg::new("cfg-cannot-read").arg("error", e.to_string()),
             });
             None
         }

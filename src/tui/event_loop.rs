@@ -102,9 +102,8 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
                     }
                     Err(failure) => {
                         tracing::error!(%failure, "working out a snapshot's facts failed");
-                        app.hold_message(format!(
-                            "✗ the fleet's facts could not be worked out, the screen may stop updating (see the log): {failure}"
-                        ));
+                        let said = crate::t!(app.config.lang, "msg-facts-failed", failure = failure.to_string());
+                        app.hold_message(said);
                     }
                 }
             }
@@ -114,9 +113,8 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
             _ = tick.tick() => {
                 app.update(Msg::Tick(jiff::Timestamp::now()));
                 if let Some(failure) = terminal::take_background_failure() {
-                    app.hold_message(format!(
-                        "✗ a background task failed, its data may stop updating (see the log): {failure}"
-                    ));
+                    let said = crate::t!(app.config.lang, "msg-background-failed", failure = failure.to_string());
+                    app.hold_message(said);
                 }
             }
             _ = sigterm.recv() => commands.extend(app.update(Msg::Terminate)),
@@ -139,8 +137,7 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
                     if !sent && !quiet {
                         app.update(Msg::Notice(super::feed::Notice {
                             ok: false,
-                            text: "no journal is connected to this console: nothing was recorded"
-                                .into(),
+                            text: crate::t!(app.config.lang, "msg-no-journal-nothing-recorded"),
                         }));
                     }
                 }

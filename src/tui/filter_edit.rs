@@ -84,7 +84,7 @@ impl App {
         {
             return;
         }
-        self.message = Some("paste ignored: no text field is being edited".into());
+        self.message = Some(crate::t!(self.config.lang, "msg-paste-ignored"));
     }
 
     pub(super) fn on_filter_key(&mut self, key: KeyEvent) {

@@ -63,7 +63,7 @@ pub fn build(app: &App) -> Handover {
             events: &journal.events,
         })
     } else {
-        Known::NotRead("no journal connected: see the log".into())
+        Known::NotRead(crate::t!(app.config.lang, "msg-no-journal-see-log"))
     };
     let input = HandoverInput {
         journal,

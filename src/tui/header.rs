@@ -36,7 +36,8 @@ fn short_label(status: Option<ClusterStatus>) -> &'static str {
         Some(ClusterStatus::Unreachable) => "unreach",
         Some(ClusterStatus::IdentityMismatch) => "IDMISMATCH",
         Some(ClusterStatus::Unknown) => "UNKNOWN",
-        None => "no data",
+        // Never asked: the caller words a missing status in the reader's language.
+        None => "",
     }
 }
 

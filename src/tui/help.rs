@@ -65,12 +65,14 @@ fn atoms(text: &str) -> Vec<(String, bool)> {
 
 /// A binding's description in `lang`: the catalogue's when the binding says what the
 /// built-in keymap says (`key-CONTEXT-ACTION`), else its own words as written.
-fn description(lang: Lang, ctx: Context, action: &str, desc: &str) -> String {
+pub(super) fn description(lang: Lang, ctx: Context, action: &str, desc: &str) -> String {
     if lang == Lang::En {
         return desc.to_owned();
     }
     let id = format!("key-{}-{}", ctx.name(), action.replace('.', "-"));
-    [id.clone(), format!("{id}-vim")]
+    // A binding without words of its own says what its action does (`action-NAME`).
+    let default = format!("action-{}", action.replace('.', "-"));
+    [id.clone(), format!("{id}-vim"), default]
         .into_iter()
         .find(|id| crate::i18n::has(Lang::En, id) && crate::i18n::text(Lang::En, id, &[]) == desc)
         .map_or_else(|| desc.to_owned(), |id| crate::i18n::text(lang, &id, &[]))

@@ -12,6 +12,7 @@ use serde::Deserialize;
 
 use super::action::Action;
 use super::config_file::{ConfigWarning, Selection, line_of, read_optional, toml_warning};
+use crate::i18n::{Lang, Msg};
 
 /// Built-in keymap files, by name.
 pub const BUILTIN_KEYMAPS: &[(&str, &str)] = &[
@@ -112,7 +113,7 @@ impl KeyChord {
     }
 
     /// Parses `q`, `Q`, `ctrl-c`, `alt-x`, `shift-tab`, `enter`, `space`, `pagedown`, `f1`.
-    pub fn parse(text: &str) -> Result<KeyChord, String> {
+    pub fn parse(text: &str) -> Result<KeyChord, Msg> {
         let mut mods = KeyModifiers::NONE;
         let mut rest = text;
         loop {
@@ -152,9 +153,9 @@ impl KeyChord {
                 "end" => KeyCode::End,
                 f if f.starts_with('f') => match f[1..].parse::<u8>() {
                     Ok(n) if (1..=12).contains(&n) => KeyCode::F(n),
-                    _ => return Err(format!("unknown key {text:?}")),
+                    _ => return Err(Msg::new("cfg-unknown-key").arg("key", format!("{text:?}"))),
                 },
-                _ => return Err(format!("unknown key {text:?}")),
+                _ => return Err(Msg::new("cfg-unknown-key").arg("key", format!("{text:?}"))),
             },
         };
         Ok(Self::normalise(code, mods))
@@ -253,7 +254,12 @@ fn parse_layer(text: &str, file: &str, warnings: &mut Vec<ConfigWarning>) -> Lay
     let raw: RawFile = match toml::from_str(text) {
         Ok(raw) => raw,
         Err(e) => {
-            warnings.push(toml_warning(file, text, &e, "the whole file is ignored"));
+            warnings.push(toml_warning(
+                file,
+                text,
+                &e,
+                Msg::new("cfg-whole-file-ignored"),
+            ));
             return Vec::new();
         }
     };
@@ -275,7 +281,7 @@ fn parse_layer(text: &str, file: &str, warnings: &mut Vec<ConfigWarning>) -> Lay
     for (ctx, entries) in sections {
         for entry in entries {
             let line = line_of(text, entry.on.span().start);
-            let warn = |message: String| ConfigWarning {
+            let warn = |message: Msg| ConfigWarning {
                 file: file.to_owned(),
                 line,
                 message,
@@ -283,7 +289,7 @@ fn parse_layer(text: &str, file: &str, warnings: &mut Vec<ConfigWarning>) -> Lay
             let key = match KeyChord::parse(entry.on.get_ref()) {
                 Ok(key) => key,
                 Err(e) => {
-                    warnings.push(warn(format!("{e}; binding ignored")));
+                    warnings.push(warn(Msg::new("cfg-binding-ignored").arg("error", e)));
                     continue;
                 }
             };
@@ -295,21 +301,24 @@ fn parse_layer(text: &str, file: &str, warnings: &mut Vec<ConfigWarning>) -> Lay
                     None => {
                         warnings.push(ConfigWarning {
                             line: line_of(text, entry.run.span().start),
-                            ..warn(format!("unknown action {name:?}; binding ignored"))
+                            ..warn(Msg::new("cfg-unknown-action").arg("name", format!("{name:?}")))
                         });
                         continue;
                     }
                 },
             };
             if let Some(first) = seen.insert((ctx, key), line) {
-                warnings.push(warn(format!(
-                    "key {key} is bound twice in [{}] (lines {first} and {line}); the later wins",
-                    ctx.name()
-                )));
+                warnings.push(warn(
+                    Msg::new("cfg-key-twice")
+                        .arg("key", key.to_string())
+                        .arg("section", ctx.name())
+                        .arg("first", first.to_string())
+                        .arg("line", line.to_string()),
+                ));
             }
             let desc = entry
                 .desc
-                .unwrap_or_else(|| action.map_or("", Action::description).to_owned());
+                .unwrap_or_else(|| action.map_or(String::new(), |a| a.description(Lang::En)));
             layer.push((ctx, key, action, desc, line));
         }
     }
@@ -350,7 +359,7 @@ impl Keymap {
                 None => warnings.push(ConfigWarning {
                     file: "<settings>".into(),
                     line: 1,
-                    message: format!("no built-in keymap named {name:?}; using default"),
+                    message: Msg::new("cfg-no-keymap").arg("name", format!("{name:?}")),
                 }),
             },
             Selection::File(path) => {
@@ -365,7 +374,7 @@ impl Keymap {
                     None => warnings.push(ConfigWarning {
                         file,
                         line: 1,
-                        message: "keymap file not found; using default".into(),
+                        message: Msg::new("cfg-keymap-not-found"),
                     }),
                 }
             }
@@ -420,12 +429,11 @@ impl Keymap {
                     warnings.push(ConfigWarning {
                         file: file.to_owned(),
                         line,
-                        message: format!(
-                            "key {key} in [{}] ({:?}) hides the global binding {:?}",
-                            screen.name(),
-                            hiding.action.name(),
-                            global.action.name()
-                        ),
+                        message: Msg::new("cfg-hides-global")
+                            .arg("key", key.to_string())
+                            .arg("section", screen.name())
+                            .arg("action", format!("{:?}", hiding.action.name()))
+                            .arg("global", format!("{:?}", global.action.name())),
                     });
                 }
             }

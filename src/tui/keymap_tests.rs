@@ -47,7 +47,7 @@ fn builtin_keymaps_load_without_warnings() {
 #[test]
 fn every_action_has_a_default_key() {
     let (map, _) = Keymap::load("default", None);
-    for (action, name, _) in crate::tui::action::ACTIONS {
+    for (action, name) in crate::tui::action::ACTIONS {
         let bound = Context::ALL
             .iter()
             .any(|ctx| map.bindings(*ctx).iter().any(|b| b.action == *action));
@@ -70,6 +70,7 @@ fn user_file_overrides_a_few_keys_and_keeps_the_rest() {
     assert!(
         warnings[0]
             .message
+            .text(crate::i18n::Lang::En)
             .contains("key x in [capacity] (\"whatif.clear\") hides the global binding \"quit\""),
         "{warnings:?}"
     );
@@ -96,11 +97,11 @@ fn unknown_actions_bad_keys_and_conflicts_are_warnings_with_lines() {
     std::fs::write(&path, text).unwrap();
     let (map, warnings) = Keymap::load("default", Some(dir.path()));
     let file = path.display().to_string();
-    let lines: Vec<(usize, &str)> = warnings
+    let lines: Vec<(usize, String)> = warnings
         .iter()
         .map(|w| {
             assert_eq!(w.file, file);
-            (w.line, w.message.as_str())
+            (w.line, w.message.text(crate::i18n::Lang::En))
         })
         .collect();
     assert_eq!(lines.len(), 4, "{warnings:#?}");
@@ -127,12 +128,18 @@ fn broken_files_are_warnings_and_defaults_stay() {
     let (map, warnings) = Keymap::load("default", Some(dir.path()));
     assert_eq!(warnings.len(), 1);
     assert_eq!(warnings[0].line, 1);
-    assert!(warnings[0].message.ends_with("the whole file is ignored"));
+    assert!(
+        warnings[0]
+            .message
+            .text(crate::i18n::Lang::En)
+            .ends_with("the whole file is ignored")
+    );
     assert_eq!(map.lookup(Context::Ledger, key("q")), Some(Action::Quit));
     let (_, warnings) = Keymap::load("emacs", None);
     assert!(
         warnings[0]
             .message
+            .text(crate::i18n::Lang::En)
             .contains("no built-in keymap named \"emacs\"")
     );
     let (_, warnings) = Keymap::parse(
@@ -179,10 +186,6 @@ fn help_for_mark_says_it_also_moves_down() {
             assert!(desc.contains("move down"), "{name}: {desc:?}");
         }
     }
-    let default = crate::tui::action::ACTIONS
-        .iter()
-        .find(|(a, _, _)| *a == Action::Mark)
-        .map(|(_, _, d)| *d)
-        .unwrap_or_default();
+    let default = Action::Mark.description(crate::i18n::Lang::En);
     assert!(default.contains("move down"), "{default}");
 }

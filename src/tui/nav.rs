@@ -48,19 +48,24 @@ impl Route {
         }
     }
 
-    /// The crumb text.
-    pub fn crumb(&self) -> String {
+    /// The place as a crumb, in `lang` (`ledger`, `cluster eu-1`).
+    pub fn crumb(&self, lang: crate::i18n::Lang) -> String {
+        use crate::t;
         match self {
-            Route::Ledger => "ledger".into(),
-            Route::Cluster(id) => format!("cluster {id}"),
-            Route::Node(_, node) => format!("node {node}"),
-            Route::Capacity(CapacityScope::Fleet) => "capacity".into(),
-            Route::Capacity(CapacityScope::Cluster(id)) => format!("capacity {id}"),
-            Route::Capacity(CapacityScope::Domain(_, d)) => format!("domain {d}"),
-            Route::Rollouts => "rollouts".into(),
-            Route::Maintenance => "maintenance".into(),
-            Route::Timeline => "timeline".into(),
-            Route::Findings => "findings".into(),
+            Route::Ledger => t!(lang, "crumb-ledger"),
+            Route::Cluster(id) => t!(lang, "crumb-cluster", id = id.to_string()),
+            Route::Node(_, node) => t!(lang, "crumb-node", node = node.to_string()),
+            Route::Capacity(CapacityScope::Fleet) => t!(lang, "crumb-capacity"),
+            Route::Capacity(CapacityScope::Cluster(id)) => {
+                t!(lang, "crumb-capacity-cluster", id = id.to_string())
+            }
+            Route::Capacity(CapacityScope::Domain(_, d)) => {
+                t!(lang, "crumb-domain", domain = d.to_string())
+            }
+            Route::Rollouts => t!(lang, "crumb-rollouts"),
+            Route::Maintenance => t!(lang, "crumb-maintenance"),
+            Route::Timeline => t!(lang, "crumb-timeline"),
+            Route::Findings => t!(lang, "crumb-findings"),
         }
     }
 }

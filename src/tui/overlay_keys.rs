@@ -160,7 +160,7 @@ impl App {
             ) => {
                 let next = super::component::moved(pos, pods.len(), a, self.page());
                 if next == pos {
-                    self.message = Some(super::component::stopped(a, pods.len()));
+                    self.message = Some(super::component::stopped(self.config.lang, a, pods.len()));
                 }
                 if let Some(Overlay::PdbPods(state)) = self.overlay.as_mut() {
                     state.selected = next;
@@ -172,7 +172,7 @@ impl App {
                     self.nav.push(super::nav::Route::Node(cluster, node));
                     self.enter_route();
                 }
-                None => self.message = Some("this pod runs on no node yet".into()),
+                None => self.message = Some(crate::t!(self.config.lang, "msg-pod-on-no-node")),
             },
             _ => self.overlay = None,
         }
@@ -194,10 +194,8 @@ impl App {
             KeyCode::Home | KeyCode::Char('g') => *index = 0,
             KeyCode::End | KeyCode::Char('G') => *index = last,
             KeyCode::Char('a') => {
-                if self.refused_write(
-                    "Acknowledge a handover item",
-                    crate::model::team::TeamRole::Operator,
-                ) {
+                let what = crate::t!(self.config.lang, "msg-ack-handover-item");
+                if self.refused_write(&what, crate::model::team::TeamRole::Operator) {
                     return Vec::new();
                 }
                 if let Some(item) = self.handover.items.get(self.handover.index).cloned() {

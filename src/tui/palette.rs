@@ -217,6 +217,7 @@ pub fn search<'a>(input: &str, candidates: &'a Candidates) -> Vec<Entry> {
     // `lang …` offers the languages.
     if let Some(("lang", _)) = input.split_once(' ') {
         for to in Lang::ALL {
+            // i18n: not for people (the command typed, as typed in every language)
             consider(&format!("lang {to}"), Found::Lang(to));
         }
     }

@@ -124,7 +124,7 @@ impl App {
             }
             Target::StartFile(path) => {
                 if !self.refused_write(
-                    Action::StartMaintenance.description(),
+                    &Action::StartMaintenance.description(self.config.lang),
                     crate::model::team::TeamRole::Operator,
                 ) {
                     return super::operator::start_from_file(&path);

@@ -42,18 +42,22 @@ impl App {
             return false;
         };
         if !self.activity.connected {
-            self.message = Some(format!(
-                "the journal database cannot be reached: \"{what}\" cannot be recorded and is refused; the screen shows the last known state until it is back"
+            self.message = Some(crate::t!(
+                self.config.lang,
+                "msg-journal-unreachable-refused",
+                what = what
             ));
             return true;
         }
         if !team.me.may(role) {
             let login = team.me.login.clone();
-            self.message = Some(format!(
-                "you are {login} ({}) on this journal: \"{what}\" needs {}; an admin can grant it (GRANT {} TO \"{login}\")",
-                team.me.roles_text(),
-                role.db_name(),
-                role.db_name(),
+            self.message = Some(crate::t!(
+                self.config.lang,
+                "msg-role-needed",
+                login = login,
+                roles = team.me.roles_text(),
+                what = what,
+                role = role.db_name()
             ));
             return true;
         }
@@ -88,6 +92,18 @@ impl App {
             .or(candidates.last())
             .cloned()
             .unwrap_or_default()
+    }
+}
+
+/// What a read-only console says when a mutating key is pressed.
+impl App {
+    /// In read-only mode, says why `what` (an action's description) is refused and
+    /// returns true: every key and command that would write to the journal asks this.
+    pub(super) fn refused_readonly(&mut self, what: &str) -> bool {
+        if self.config.readonly {
+            self.message = Some(crate::t!(self.config.lang, "msg-readonly", what = what));
+        }
+        self.config.readonly
     }
 }
 

@@ -4,6 +4,7 @@
 //! slots of the built-in theme of the same name; `NO_COLOR` strips every colour and keeps
 //! the emphasis (bold, reverse) that still carries meaning without it.
 
+use crate::i18n::Msg;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -168,7 +169,7 @@ impl Theme {
                             warnings.push(ConfigWarning {
                                 file: "<settings>".into(),
                                 line: 1,
-                                message: format!("no theme named {name:?}; using dark"),
+                                message: Msg::new("cfg-no-theme").arg("name", format!("{name:?}")),
                             });
                         } else {
                             theme.name = name.clone();
@@ -195,7 +196,7 @@ impl Theme {
                     None => warnings.push(ConfigWarning {
                         file,
                         line: 1,
-                        message: "theme file not found; using dark".into(),
+                        message: Msg::new("cfg-theme-not-found"),
                     }),
                 }
             }
@@ -212,11 +213,16 @@ impl Theme {
         let raw: RawTheme = match toml::from_str(text) {
             Ok(raw) => raw,
             Err(e) => {
-                warnings.push(toml_warning(file, text, &e, "the whole file is ignored"));
+                warnings.push(toml_warning(
+                    file,
+                    text,
+                    &e,
+                    Msg::new("cfg-whole-file-ignored"),
+                ));
                 return;
             }
         };
-        let warn = |span: std::ops::Range<usize>, message: String| ConfigWarning {
+        let warn = |span: std::ops::Range<usize>, message: Msg| ConfigWarning {
             file: file.to_owned(),
             line: line_of(text, span.start),
             message,
@@ -225,7 +231,10 @@ impl Theme {
         for (name, slot) in raw.slots {
             let span = slot.span();
             let Some((target, _)) = Slot::ALL.iter().find(|(_, n)| *n == name) else {
-                warnings.push(warn(span, format!("unknown slot {name:?}; ignored")));
+                warnings.push(warn(
+                    span,
+                    Msg::new("cfg-unknown-slot").arg("name", format!("{name:?}")),
+                ));
                 continue;
             };
             let mut style = Style::new();
@@ -268,7 +277,9 @@ impl Theme {
             for value in bad {
                 warnings.push(warn(
                     span.clone(),
-                    format!("slot {name:?}: {value:?} is not a colour (#rrggbb, a name or 0-255); left unset"),
+                    Msg::new("cfg-slot-not-a-colour")
+                        .arg("name", format!("{name:?}"))
+                        .arg("value", format!("{value:?}")),
                 ));
             }
             self.styles[target.index()] = style;
@@ -281,10 +292,9 @@ impl Theme {
                 }
                 None => warnings.push(warn(
                     value.span(),
-                    format!(
-                        "env {env:?}: {:?} is not a colour; ignored",
-                        value.get_ref()
-                    ),
+                    Msg::new("cfg-env-not-a-colour")
+                        .arg("env", format!("{env:?}"))
+                        .arg("value", format!("{:?}", value.get_ref())),
                 )),
             }
         }

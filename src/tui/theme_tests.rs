@@ -76,9 +76,19 @@ fn broken_or_missing_files_fall_back_to_dark() {
     assert_eq!(theme, Theme::builtin_dark());
     let (theme, warnings) = Theme::load("solarized", None, false);
     assert_eq!(theme.name, "dark");
-    assert!(warnings[0].message.contains("no theme named \"solarized\""));
+    assert!(
+        warnings[0]
+            .message
+            .text(crate::i18n::Lang::En)
+            .contains("no theme named \"solarized\"")
+    );
     let (_, warnings) = Theme::load("/nonexistent/t.toml", None, false);
-    assert!(warnings[0].message.contains("not found"));
+    assert!(
+        warnings[0]
+            .message
+            .text(crate::i18n::Lang::En)
+            .contains("not found")
+    );
 }
 
 #[test]

@@ -100,7 +100,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
 /// first crumbs give way to `…` first, the current place stays whole.
 fn crumbs_title(app: &App, room: usize) -> String {
     let lang = app.config.lang;
-    let crumbs: Vec<String> = app.nav.crumbs().iter().map(|r| crumb(lang, r)).collect();
+    let crumbs: Vec<String> = app.nav.crumbs().iter().map(|r| r.crumb(lang)).collect();
     for skip in 0..crumbs.len() {
         let shown = &crumbs[skip..];
         let text = if skip == 0 {
@@ -114,27 +114,6 @@ fn crumbs_title(app: &App, room: usize) -> String {
     }
     let last = crumbs.last().map_or("", String::as_str);
     format!(" {} ", super::format::fit(last, room.saturating_sub(2)))
-}
-
-/// A place as a crumb, in `lang` (`ledger`, `cluster eu-1`).
-fn crumb(lang: crate::i18n::Lang, route: &Route) -> String {
-    use crate::t;
-    match route {
-        Route::Ledger => t!(lang, "crumb-ledger"),
-        Route::Cluster(id) => t!(lang, "crumb-cluster", id = id.to_string()),
-        Route::Node(_, node) => t!(lang, "crumb-node", node = node.to_string()),
-        Route::Capacity(CapacityScope::Fleet) => t!(lang, "crumb-capacity"),
-        Route::Capacity(CapacityScope::Cluster(id)) => {
-            t!(lang, "crumb-capacity-cluster", id = id.to_string())
-        }
-        Route::Capacity(CapacityScope::Domain(_, d)) => {
-            t!(lang, "crumb-domain", domain = d.to_string())
-        }
-        Route::Rollouts => t!(lang, "crumb-rollouts"),
-        Route::Maintenance => t!(lang, "crumb-maintenance"),
-        Route::Timeline => t!(lang, "crumb-timeline"),
-        Route::Findings => t!(lang, "crumb-findings"),
-    }
 }
 
 /// The global-pause banner's text, when all automation is paused.

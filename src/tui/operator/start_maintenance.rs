@@ -55,6 +55,7 @@ pub fn start_maintenance(app: &mut App) -> Vec<Command> {
                 .collect(),
         ),
         action: MaintainAction::Manual {
+            // i18n: not for people (the spec's instructions are journaled, in English)
             instructions:
                 "started from the console: do the work, then return the Maintain step as done (r)"
                     .into(),

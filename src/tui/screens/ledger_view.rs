@@ -227,7 +227,7 @@ fn cells(state: &LedgerState, ctx: &Context, r: &LedgerRow, width: &[u16]) -> Ve
     };
     let change = match &r.change {
         Some(flight) => (
-            flight.text(&r.id, ctx.now, w(Column::Change)),
+            flight.text(ctx.config.lang, &r.id, ctx.now, w(Column::Change)),
             t.style(flight.slot()),
         ),
         None => ("-".into(), muted),
