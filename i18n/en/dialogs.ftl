@@ -193,3 +193,17 @@ gitops-flux-suspend = spec.suspend is set: Flux stops reconciling it until resum
 gitops-resume = its sync is let go again (Argo CD's automated policy put back; Flux's spec.suspend false)
 gitops-refused = { $cluster } may not be changed: { $why }
 gitops-not-about = { $rule } is not about a GitOps object: { $key } suspends or resumes the sync of an Application, Kustomization or HelmRelease
+
+## What the journal answered after a command was recorded
+
+recorded = { $verb } recorded by { $actor } (journal event { $seq }){ $waits }
+recorded-waits-for-resume = ; the run is paused ({ $scope }: { $reason }, by { $by }): nothing goes on until it is resumed
+verb-pause = pause
+verb-resume = resume
+verb-handoff = handoff
+verb-takeover = takeover
+verb-return = return
+verb-abort = abort
+verb-approve = approve
+verb-note = note
+verb-acknowledge = acknowledge

@@ -193,3 +193,17 @@ gitops-flux-suspend = 设置 spec.suspend：恢复之前 Flux 不再调和它
 gitops-resume = 重新放开其同步（放回 Argo CD 的自动策略；Flux 的 spec.suspend 设为 false）
 gitops-refused = { $cluster } 不可变更：{ $why }
 gitops-not-about = { $rule } 与 GitOps 对象无关：{ $key } 暂停或恢复 Application、Kustomization 或 HelmRelease 的同步
+
+## What the journal answered after a command was recorded
+
+recorded = { $verb }已由 { $actor } 记录（事件日志第 { $seq } 条）{ $waits }
+recorded-waits-for-resume = ；该运行已暂停（{ $scope }：{ $reason }，由 { $by }）：恢复之前不会继续
+verb-pause = 暂停
+verb-resume = 恢复
+verb-handoff = 交出
+verb-takeover = 接管
+verb-return = 交还
+verb-abort = 中止
+verb-approve = 批准
+verb-note = 备注
+verb-acknowledge = 确认

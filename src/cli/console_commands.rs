@@ -84,7 +84,7 @@ fn answer(
         ConsoleCommand::Operator(op) => match execute(store, op, actor, mode, now) {
             Ok(recorded) => Notice {
                 ok: true,
-                text: recorded.summary,
+                text: recorded.summary(),
             },
             Err(error) => Notice {
                 ok: false,

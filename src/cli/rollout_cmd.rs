@@ -142,7 +142,7 @@ pub fn run(settings: &Settings, command: &RolloutCommand) -> anyhow::Result<Exit
 /// Records an operator command the way the console does (same checks, same events).
 fn record(settings: &Settings, command: OperatorCommand) -> anyhow::Result<ExitCode> {
     let recorded = super::journal_cmd::record_command(settings, &command)?;
-    outln!("{}", recorded.summary)?;
+    outln!("{}", recorded.summary())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -4,6 +4,8 @@
 
 use jiff::Timestamp;
 
+use crate::i18n::{Arg, Lang, Msg};
+
 use crate::journal::{JournalError, JournalStore, OpenMode};
 use crate::model::maintenance::{MaintenanceSpec, NodeFacts};
 use crate::model::run::{
@@ -35,8 +37,15 @@ pub enum OperatorError {
 pub struct Recorded {
     /// The journal sequence of the event.
     pub seq: Sequence,
-    /// A sentence for the operator.
-    pub summary: String,
+    /// A sentence for the operator, in whichever language they read.
+    pub message: Msg,
+}
+
+impl Recorded {
+    /// The sentence in English (the CLI's default, and the log).
+    pub fn summary(&self) -> String {
+        self.message.text(Lang::En)
+    }
 }
 
 /// Checks `command` and appends it for `actor`. A refusal by the rules is journaled too
@@ -73,12 +82,14 @@ pub fn execute(
     let appended = store.append(event, None)?;
     Ok(Recorded {
         seq: appended.event.seq,
-        summary: format!(
-            "{} recorded by {actor} (journal event {}){}",
-            command.verb(),
-            appended.event.seq.0,
-            waits_for_resume(&projection, command).unwrap_or_default()
-        ),
+        message: Msg::new("recorded")
+            .arg("verb", Msg::new(verb_id(command)))
+            .arg("actor", actor.to_string())
+            .arg("seq", appended.event.seq.0.to_string())
+            .arg(
+                "waits",
+                waits_for_resume(&projection, command).map_or(Arg::Str(String::new()), Arg::from),
+            ),
     })
 }
 
@@ -87,17 +98,34 @@ pub fn execute(
 fn waits_for_resume(
     projection: &crate::model::run::Projection,
     command: &OperatorCommand,
-) -> Option<String> {
+) -> Option<Msg> {
     let run = match command {
         OperatorCommand::Approve { run, .. } | OperatorCommand::Return { run, .. } => run,
         _ => return None,
     };
     let view = projection.runs.get(run)?;
     let pause = projection.pause_for(view)?;
-    Some(format!(
-        "; the run is paused ({}: {}, by {}): nothing goes on until it is resumed",
-        pause.scope, pause.reason, pause.by
-    ))
+    Some(
+        Msg::new("recorded-waits-for-resume")
+            .arg("scope", pause.scope.to_string())
+            .arg("reason", pause.reason.clone())
+            .arg("by", pause.by.to_string()),
+    )
+}
+
+/// The message naming the command's verb (`verb-approve`): the command as people say it.
+fn verb_id(command: &OperatorCommand) -> &'static str {
+    match command {
+        OperatorCommand::Pause { .. } => "verb-pause",
+        OperatorCommand::Resume { .. } => "verb-resume",
+        OperatorCommand::HandOff { .. } => "verb-handoff",
+        OperatorCommand::TakeOver { .. } => "verb-takeover",
+        OperatorCommand::Return { .. } => "verb-return",
+        OperatorCommand::Abort { .. } => "verb-abort",
+        OperatorCommand::Approve { .. } => "verb-approve",
+        OperatorCommand::Note { .. } => "verb-note",
+        OperatorCommand::Acknowledge { .. } => "verb-acknowledge",
+    }
 }
 
 /// Journals that `actor` tried `command` and the console refused it by the run's rules
@@ -221,7 +249,7 @@ mod tests {
             Timestamp::now(),
         )
         .unwrap();
-        assert!(done.summary.contains("dana@ops"), "{}", done.summary);
+        assert!(done.summary().contains("dana@ops"), "{}", done.summary());
         let projection = store.projection().unwrap();
         assert_eq!(projection.pauses[&PauseScope::Fleet].by, actor);
     }
@@ -374,11 +402,15 @@ mod tests {
         .unwrap();
         assert!(
             approved
-                .summary
+                .summary()
                 .contains("the run is paused (run ro-1: error budget, by carol@ops)"),
             "{}",
-            approved.summary
+            approved.summary()
         );
+        // The same outcome in Chinese: the verb and frame translated, the pause as given.
+        let zh = approved.message.text(Lang::ZhCn);
+        assert!(zh.starts_with("批准已由 dave@ops 记录"), "{zh}");
+        assert!(zh.contains("error budget"), "{zh}");
         let projection = store.projection().unwrap();
         let view = &projection.runs[&run];
         assert_eq!(view.approvals.len(), 1);
