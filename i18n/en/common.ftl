@@ -17,3 +17,4 @@ count-items = { $count ->
     [one] { $n } item
    *[other] { $n } items
 }
+verbatim = { $text }

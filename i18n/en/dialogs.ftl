@@ -207,3 +207,8 @@ verb-abort = abort
 verb-approve = approve
 verb-note = note
 verb-acknowledge = acknowledge
+console-closing = console closing
+console-started-run = started run { $run } ({ $batches ->
+    [one] 1 batch
+   *[other] { $batches } batches
+}) by { $actor }; the executor picks it up

@@ -16,3 +16,4 @@ count-items = { $count ->
     [one] { $n } 项
    *[other] { $n } 项
 }
+verbatim = { $text }

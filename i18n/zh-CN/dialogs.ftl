@@ -207,3 +207,5 @@ verb-abort = 中止
 verb-approve = 批准
 verb-note = 备注
 verb-acknowledge = 确认
+console-closing = 控制台正在关闭
+console-started-run = { $actor } 已开始运行 { $run }（{ $batches } 个批次）；执行引擎会接手

@@ -6,6 +6,7 @@
 use fleetdeck::engine::operator::{
     execute, record_refusals, record_refused_command, start_maintenance,
 };
+use fleetdeck::i18n::Msg;
 use fleetdeck::journal::{AnyJournal, JournalTarget, OpenMode};
 use fleetdeck::model::run::Actor;
 use fleetdeck::tui::{ConsoleCommand, Notice};
@@ -48,7 +49,7 @@ pub fn serve(
                     .map_err(|error| {
                         let _ = notices.send(Notice {
                             ok: false,
-                            text: format!("journal {}: {error}", journal.describe()),
+                            text: format!("journal {}: {error}", journal.describe()).into(),
                         });
                     })
                     .ok();
@@ -79,33 +80,30 @@ fn answer(
     let notice = match command {
         ConsoleCommand::Quit => Notice {
             ok: true,
-            text: "console closing".into(),
+            text: Msg::new("console-closing"),
         },
         ConsoleCommand::Operator(op) => match execute(store, op, actor, mode, now) {
             Ok(recorded) => Notice {
                 ok: true,
-                text: recorded.summary(),
+                text: recorded.message,
             },
             Err(error) => Notice {
                 ok: false,
-                text: error.to_string(),
+                text: error.to_string().into(),
             },
         },
         ConsoleCommand::StartMaintenance { spec, inventory } => {
             match start_maintenance(store, spec, inventory, actor, mode, now) {
                 Ok((run, plan)) => Notice {
                     ok: true,
-                    text: format!(
-                        "started run {run} ({}) by {actor}; the executor picks it up",
-                        match plan.batches.len() {
-                            1 => "1 batch".to_owned(),
-                            n => format!("{n} batches"),
-                        }
-                    ),
+                    text: Msg::new("console-started-run")
+                        .arg("run", run.to_string())
+                        .arg("batches", plan.batches.len())
+                        .arg("actor", actor.to_string()),
                 },
                 Err(error) => Notice {
                     ok: false,
-                    text: error.to_string(),
+                    text: error.to_string().into(),
                 },
             }
         }
@@ -124,11 +122,11 @@ fn answer(
             match gitops_sync(store, request, actor, mode, reach) {
                 Ok(summary) => Notice {
                     ok: true,
-                    text: summary,
+                    text: summary.into(),
                 },
                 Err(why) => Notice {
                     ok: false,
-                    text: why,
+                    text: why.into(),
                 },
             }
         }

@@ -250,6 +250,31 @@ impl Msg {
     pub fn text(&self, lang: Lang) -> String {
         text(lang, self.id, &self.args)
     }
+
+    /// A text that has no translation (a cluster's error, a person's note), shown as it
+    /// is in every language.
+    pub fn verbatim(text: impl Into<String>) -> Msg {
+        Msg::new("verbatim").arg("text", text.into())
+    }
+}
+
+/// In English: logs and the CLI's default.
+impl fmt::Display for Msg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(Lang::En))
+    }
+}
+
+impl From<&str> for Msg {
+    fn from(text: &str) -> Msg {
+        Msg::verbatim(text)
+    }
+}
+
+impl From<String> for Msg {
+    fn from(text: String) -> Msg {
+        Msg::verbatim(text)
+    }
 }
 
 /// The message `id` in `lang` with `args`. A message missing in `lang` is taken from

@@ -319,14 +319,11 @@ impl App {
             }
             Msg::Notice(notice) => {
                 if notice.ok {
-                    self.message =
-                        Some(crate::t!(self.config.lang, "msg-done", text = &notice.text));
+                    let text = notice.text.text(self.config.lang);
+                    self.message = Some(crate::t!(self.config.lang, "msg-done", text = text));
                 } else {
-                    self.hold_message(crate::t!(
-                        self.config.lang,
-                        "msg-refused",
-                        text = &notice.text
-                    ));
+                    let text = notice.text.text(self.config.lang);
+                    self.hold_message(crate::t!(self.config.lang, "msg-refused", text = text));
                 }
                 self.dirty = true;
             }

@@ -137,7 +137,7 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
                     if !sent && !quiet {
                         app.update(Msg::Notice(super::feed::Notice {
                             ok: false,
-                            text: crate::t!(app.config.lang, "msg-no-journal-nothing-recorded"),
+                            text: crate::i18n::Msg::new("msg-no-journal-nothing-recorded"),
                         }));
                     }
                 }

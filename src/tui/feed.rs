@@ -141,6 +141,7 @@ impl ConsoleCommand {
 pub struct Notice {
     /// Whether the command was recorded.
     pub ok: bool,
-    /// What happened, in a sentence.
-    pub text: String,
+    /// What happened, in a sentence (in the reader's language when the sender could say
+    /// it so; a cluster's or the journal's own error text as it is).
+    pub text: crate::i18n::Msg,
 }
