@@ -19,6 +19,7 @@ mod cli_json_keys;
 mod cli_ledger;
 mod cli_output;
 mod console_tmux;
+mod console_tmux_zh;
 mod docs;
 mod expired_exception;
 mod findings_budget;
