@@ -147,3 +147,23 @@ handover-nc-kubeconfig = kubeconfig not read ({ $why }): no cluster can be reach
 ## Lists (what a note is about): two parts, folded for more
 
 handover-list-pair = { $a }, { $b }
+
+## What was left mid-change: the lines of an item
+
+handover-left-aborted-by = aborted by { $by } { $ago } ago ({ $when }): { $note }
+handover-left-step-set-by = { $step } { $status }, set by { $by } { $ago } ago ({ $when })
+handover-left-stood-in-hands = stood at { $step }, in { $to }'s hands (since { $when }): the run is over, so a return is refused and nothing follows
+handover-left-stood-at = stood at { $step }: { $status }
+handover-left-run = run: { $title } ({ $status })
+handover-left-cordoned-never-uncordoned = fleetdeck cordoned the node and never uncordoned it: check it, then uncordon it (kubectl uncordon) once it is fit, or finish it in a new maintenance run
+handover-left-not-cordoned = fleetdeck had not cordoned it; pods may have been evicted
+handover-left-cluster = cluster: { $cluster }
+handover-release-left-title = { $run } aborted with its release on { $on } of { $total } clusters{ $inFlight ->
+    [0] {""}
+   *[other] , { $inFlight } more in flight
+}
+handover-release-rollout = rollout: { $title }
+handover-release-on = release on: { $clusters }
+handover-release-in-flight = apply in flight on: { $clusters } (outcome pending: check what these clusters run)
+handover-release-since = since: { $how }
+handover-release-others-unchanged = the other clusters run what they ran before; a rollback is a rollout of the previous release

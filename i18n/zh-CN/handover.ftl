@@ -138,3 +138,23 @@ handover-nc-kubeconfig = 未读取 kubeconfig（{ $why }）：无法连接任何
 ## Lists (what a note is about): two parts, folded for more
 
 handover-list-pair = { $a }、{ $b }
+
+## What was left mid-change: the lines of an item
+
+handover-left-aborted-by = 由 { $by } 于 { $ago }前中止（{ $when }）：{ $note }
+handover-left-step-set-by = { $step } { $status }，由 { $by } 于 { $ago }前设置（{ $when }）
+handover-left-stood-in-hands = 停在 { $step }，在 { $to } 手中（自 { $when } 起）：该运行已结束，交还会被拒绝，之后不会再有动作
+handover-left-stood-at = 停在 { $step }：{ $status }
+handover-left-run = 运行：{ $title }（{ $status }）
+handover-left-cordoned-never-uncordoned = fleetdeck 封锁了该节点且从未解除封锁：请检查它，确认可用后解除封锁（kubectl uncordon），或在新的维护运行中完成它
+handover-left-not-cordoned = fleetdeck 尚未封锁它；Pod 可能已被驱逐
+handover-left-cluster = 集群：{ $cluster }
+handover-release-left-title = { $run } 已中止，其版本已在 { $total } 个集群中的 { $on } 个上{ $inFlight ->
+    [0] {""}
+   *[other] ，另有 { $inFlight } 个正在应用
+}
+handover-release-rollout = 发布：{ $title }
+handover-release-on = 已发布到：{ $clusters }
+handover-release-in-flight = 正在应用到：{ $clusters }（结果未定：请检查这些集群运行的版本）
+handover-release-since = 此后：{ $how }
+handover-release-others-unchanged = 其他集群仍运行原来的版本；回滚就是发布上一个版本

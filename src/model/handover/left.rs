@@ -15,7 +15,7 @@ use super::{
     Check, ClusterHealth, Extent, Fact, HandoverInput, HandoverItem, Known, ProblemKey, Says,
     Section, Settled, Subject, age, when,
 };
-use crate::i18n::Msg;
+use crate::i18n::{Lang, Msg};
 use crate::model::fleet::Schedulability;
 use crate::model::ledger::ClusterId;
 use crate::model::live::ClusterStatus;
@@ -48,14 +48,30 @@ pub(super) fn left_mid_change(
 }
 
 /// Who ended the run, when and why: the first thing the next person asks.
-pub(super) fn aborted_by(run: &RunView, now: Timestamp) -> Option<String> {
+pub(super) fn aborted_by(run: &RunView, now: Timestamp) -> Option<Msg> {
     run.aborted.as_ref().map(|(by, at, note)| {
-        format!(
-            "aborted by {by} {} ago ({}): {note}",
-            age(now, *at),
-            when(*at)
-        )
+        Msg::new("handover-left-aborted-by")
+            .arg("by", by.to_string())
+            .arg("ago", age(now, *at))
+            .arg("when", when(*at))
+            .arg("note", note)
     })
+}
+
+/// Lines of an item's details: the English as the JSON and the English report carry it,
+/// and the message that says it in the reader's language.
+#[derive(Default)]
+pub(super) struct Lines {
+    pub(super) english: Vec<String>,
+    pub(super) said: Vec<Option<Msg>>,
+}
+
+impl Lines {
+    /// A line that has its message.
+    pub(super) fn push(&mut self, msg: Msg) {
+        self.english.push(msg.text(Lang::En));
+        self.said.push(Some(msg));
+    }
 }
 
 /// The nodes of an aborted or halted maintenance between cordon and uncordon, and a
@@ -107,7 +123,7 @@ fn nodes_left(
             }
             Live::Stands(check) => check,
         };
-        let mut details = Vec::new();
+        let mut details = Lines::default();
         let mut facts = vec![if cordoned {
             Fact::kind("left cordoned", "left cordoned")
         } else {
@@ -120,38 +136,50 @@ fn nodes_left(
             ));
         }
         match (failed, current) {
-            (Some((step, view)), _) => details.push(format!(
-                "{step} {}, set by {} {} ago ({})",
-                view.status,
-                view.by,
-                age(now, view.since),
-                when(view.since)
-            )),
+            (Some((step, view)), _) => details.push(
+                Msg::new("handover-left-step-set-by")
+                    .arg("step", step.to_string())
+                    .arg("status", view.status.to_string())
+                    .arg("by", view.by.to_string())
+                    .arg("ago", age(now, view.since))
+                    .arg("when", when(view.since)),
+            ),
             (None, Some((step, view))) => match &view.status {
-                StepStatus::HandedOff { to, .. } => details.push(format!(
-                    "stood at {step}, in {to}'s hands (since {}): the run is over, so a \
-                     return is refused and nothing follows",
-                    when(view.since)
-                )),
-                status => details.push(format!("stood at {step}: {status}")),
+                StepStatus::HandedOff { to, .. } => details.push(
+                    Msg::new("handover-left-stood-in-hands")
+                        .arg("step", step.to_string())
+                        .arg("to", to.to_string())
+                        .arg("when", when(view.since)),
+                ),
+                status => details.push(
+                    Msg::new("handover-left-stood-at")
+                        .arg("step", step.to_string())
+                        .arg("status", status.to_string()),
+                ),
             },
             (None, None) => {}
         }
-        details.push(format!("run: {} ({})", run.title, run.status));
-        details.extend(aborted.clone());
-        details.push(if cordoned {
-            "fleetdeck cordoned the node and never uncordoned it: check it, then uncordon it \
-             (kubectl uncordon) once it is fit, or finish it in a new maintenance run"
-                .into()
-        } else {
-            "fleetdeck had not cordoned it; pods may have been evicted".into()
-        });
-        if let Some(cluster) = &run.cluster {
-            details.push(format!("cluster: {cluster}"));
+        details.push(
+            Msg::new("handover-left-run")
+                .arg("title", run.title.clone())
+                .arg("status", run.status.to_string()),
+        );
+        if let Some(aborted) = aborted.clone() {
+            details.push(aborted);
         }
-        details.push(check.line());
-        let mut said: Vec<Option<Msg>> = vec![None; details.len() - 1];
-        said.push(Some(check.line_msg()));
+        details.push(Msg::new(if cordoned {
+            "handover-left-cordoned-never-uncordoned"
+        } else {
+            "handover-left-not-cordoned"
+        }));
+        if let Some(cluster) = &run.cluster {
+            details.push(Msg::new("handover-left-cluster").arg("cluster", cluster.to_string()));
+        }
+        details.push(check.line_msg());
+        let Lines {
+            english: details,
+            said,
+        } = details;
         out.push(HandoverItem {
             says: Says {
                 title: Some(

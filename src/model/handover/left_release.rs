@@ -10,8 +10,9 @@
 
 use jiff::Timestamp;
 
+use super::left::Lines;
 use super::{Check, Extent, Fact, HandoverItem, ProblemKey, Says, Section, Settled, Subject, when};
-use crate::i18n::Msg;
+use crate::i18n::{Lang, Msg};
 use crate::model::run::{ItemView, Projection, RunStatus, RunView, Sequence};
 
 /// What the aborted rollout `run` left that still stands.
@@ -37,19 +38,14 @@ pub(super) fn release_left(
     if on.is_empty() && in_flight.is_empty() {
         return None;
     }
-    let title = |on: &[&str], in_flight: &[&str]| {
-        format!(
-            "{} aborted with its release on {} of {} clusters{}",
-            run.id,
-            on.len(),
-            run.order.len(),
-            if in_flight.is_empty() {
-                String::new()
-            } else {
-                format!(", {} more in flight", in_flight.len())
-            }
-        )
+    let title_msg = |on: &[&str], in_flight: &[&str]| {
+        Msg::new("handover-release-left-title")
+            .arg("run", run.id.to_string())
+            .arg("on", on.len())
+            .arg("total", run.order.len())
+            .arg("inFlight", in_flight.len())
     };
+    let title = |on: &[&str], in_flight: &[&str]| title_msg(on, in_flight).text(Lang::En);
     let mut since_then = Vec::new();
     let mut still = |list: &[&str]| -> Vec<String> {
         list.iter()
@@ -77,31 +73,32 @@ pub(super) fn release_left(
     }
     let on_now: Vec<&str> = on_now.iter().map(String::as_str).collect();
     let in_flight_now: Vec<&str> = in_flight_now.iter().map(String::as_str).collect();
-    let mut details = vec![format!("rollout: {}", run.title)];
-    details.extend(super::left::aborted_by(run, now));
+    let mut details = Lines::default();
+    details.push(Msg::new("handover-release-rollout").arg("title", run.title.clone()));
+    if let Some(aborted) = super::left::aborted_by(run, now) {
+        details.push(aborted);
+    }
     if !on_now.is_empty() {
-        details.push(format!("release on: {}", on_now.join(", ")));
+        details.push(Msg::new("handover-release-on").arg("clusters", on_now.join(", ")));
     }
     if !in_flight_now.is_empty() {
-        details.push(format!(
-            "apply in flight on: {} (outcome pending: check what these clusters run)",
-            in_flight_now.join(", ")
-        ));
+        details
+            .push(Msg::new("handover-release-in-flight").arg("clusters", in_flight_now.join(", ")));
     }
-    details.extend(since_then.iter().map(|s| format!("since: {s}")));
-    details.push(
-        "the other clusters run what they ran before; a rollback is a rollout of the \
-         previous release"
-            .into(),
-    );
+    for how in &since_then {
+        details.push(Msg::new("handover-release-since").arg("how", how));
+    }
+    details.push(Msg::new("handover-release-others-unchanged"));
     let check = Check::NotChecked(
         "judged by the journal's later rollouts only: the handover reads no cluster's \
          release record"
             .into(),
     );
-    details.push(check.line());
-    let mut said: Vec<Option<Msg>> = vec![None; details.len() - 1];
-    said.push(Some(check.line_msg()));
+    details.push(check.line_msg());
+    let Lines {
+        english: details,
+        said,
+    } = details;
     let facts = on_now
         .iter()
         .map(|c| Fact::kind(format!("release on {c}"), format!("release on {c}")))
@@ -118,7 +115,7 @@ pub(super) fn release_left(
         title: title(&on_now, &in_flight_now),
         details,
         says: Says {
-            title: None,
+            title: Some(title_msg(&on_now, &in_flight_now)),
             details: said,
         },
         since: run.aborted.as_ref().map(|(_, at, _)| *at),

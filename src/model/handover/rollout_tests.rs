@@ -156,4 +156,25 @@ fn an_aborted_rollout_with_an_apply_still_in_flight_says_so() {
         "ro-cni-1 aborted with its release on 1 of 3 clusters, 1 more in flight"
     );
     assert_detail(&items[0], "apply in flight on: prod-b (outcome pending");
+    // In Chinese: the title and every line, the names and the note as they are.
+    let lang = crate::i18n::Lang::ZhCn;
+    assert_eq!(
+        items[0].title_in(lang),
+        "ro-cni-1 已中止，其版本已在 3 个集群中的 1 个上，另有 1 个正在应用"
+    );
+    let lines = items[0].details_in(lang);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "正在应用到：prod-b（结果未定：请检查这些集群运行的版本）"),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.ends_with("：abort mid-apply")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().all(|l| !l.starts_with("rollout:")),
+        "{lines:?}"
+    );
 }

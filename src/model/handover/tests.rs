@@ -327,6 +327,17 @@ fn an_abort_mid_drain_leaves_the_node_cordoned_and_the_handover_says_so() {
     assert_eq!(left.section, Section::LeftMidChange);
     assert_eq!(left.title, "n1 in mnt-reboot-1 left cordoned");
     assert_detail(left, "fleetdeck cordoned the node and never uncordoned it");
+    // Every line of it in Chinese; the step, status and names as they are.
+    let lines = left.details_in(crate::i18n::Lang::ZhCn);
+    assert_eq!(lines.len(), left.details.len());
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("fleetdeck 封锁了该节点且从未解除封锁")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("运行：")), "{lines:?}");
+    assert!(lines.iter().all(|l| !l.starts_with("run: ")), "{lines:?}");
 }
 
 #[test]
