@@ -44,7 +44,7 @@ const DEVELOPER_MACROS: &[&str] = &[
 
 /// Literals not yet moved into the catalogues while the console's screens and the CLI
 /// are being translated: the number may only go down, to 0.
-const STILL_IN_CODE: usize = 455;
+const STILL_IN_CODE: usize = 452;
 
 /// The marker that says a literal is not for people.
 const MARKER: &str = "i18n: not for people";
