@@ -59,7 +59,17 @@ pub fn burn_findings(observations: &[BurnObservation]) -> Vec<Finding> {
                 ),
                 None => format!("unknown over {}", format_duration(o.long_window)),
             };
+            let long_msg = match o.long_burn {
+                Some(long) => crate::i18n::Msg::new("fd-burn-long")
+                    .arg("long", format!("{long:.1}"))
+                    .arg("window", format_duration(o.long_window))
+                    .arg("max", o.long_max.to_string()),
+                None => crate::i18n::Msg::new("fd-burn-long-unknown")
+                    .arg("window", format_duration(o.long_window)),
+            };
             Some(Finding {
+                summary_msg: Some(crate::i18n::Msg::new("fd-burn").arg("short", format!("{short:.1}")).arg("window", format_duration(o.short_window)).arg("max", o.short_max.to_string()).arg("long", long_msg.clone())),
+                silence_msg: Some(crate::i18n::Msg::new("fd-fix-burn")),
                 cluster: o.cluster.clone(),
                 rule: RuleId::BurnRateShortWindow,
                 severity: Severity::Warning,

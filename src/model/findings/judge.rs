@@ -29,6 +29,8 @@ pub struct ClusterContext<'a> {
 /// The finding for a fact that could not be read: unknown is not fine.
 pub(super) fn unknown(cluster: &ClusterId, key: &str, what: &str, why: &str) -> Finding {
     Finding {
+        summary_msg: Some(crate::i18n::Msg::new("fd-unknown").arg("what", what).arg("why", why)),
+        silence_msg: Some(crate::i18n::Msg::new("fd-fix-unknown")),
         cluster: cluster.clone(),
         rule: RuleId::FactsUnknown,
         severity: Severity::Warning,

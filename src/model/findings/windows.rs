@@ -141,6 +141,8 @@ pub fn window_findings(
         .max_by_key(|o| o.until)
     {
         out.push(Finding {
+            summary_msg: Some(crate::i18n::Msg::new("fd-window-override").arg("until", o.until.strftime("%Y-%m-%d %H:%M UTC").to_string()).arg("by", o.by.to_string())),
+            silence_msg: Some(crate::i18n::Msg::new("fd-fix-window-override").arg("cluster", cluster.id.to_string())),
             cluster: cluster.id.clone(),
             rule: RuleId::WindowOverride,
             severity: Severity::Warning,
@@ -172,6 +174,12 @@ pub fn window_findings(
         && let Some(hold) = window_hold(cluster, tz, overrides, now)
     {
         out.push(Finding {
+            summary_msg: Some(
+                crate::i18n::Msg::new("fd-outside-window")
+                    .arg("count", waiting.len())
+                    .arg("waiting", waiting.join(", ")),
+            ),
+            silence_msg: Some(crate::i18n::Msg::new("fd-fix-outside-window")),
             cluster: cluster.id.clone(),
             rule: RuleId::OutsideWindow,
             severity: Severity::Info,

@@ -6,9 +6,10 @@
 
 use std::sync::Arc;
 
+use crate::i18n::Msg;
 use crate::model::capacity::{
     AbsorbReport, CapacityConfig, ClusterIndex, Scenario, WhatIfReport, absorb_cluster_loss,
-    format_amount, what_if,
+    amount_msg, dim_msg, format_amount, joined, pods_msg, what_if,
 };
 use crate::model::fleet::{ClusterView, NodeName};
 use crate::model::maintenance::MaintenanceHolds;
@@ -101,6 +102,8 @@ pub fn cluster_loss(
 pub struct LossLine {
     /// The sentence.
     pub text: String,
+    /// The same sentence as a message, for the reader's language.
+    pub msg: Msg,
     /// Whether it says pods would have nowhere to go.
     pub trouble: bool,
 }
@@ -120,37 +123,66 @@ impl ClusterLoss {
         }
     }
 
+    /// [`headline`](Self::headline) as a message.
+    pub fn headline_msg(&self) -> Msg {
+        match &self.absorbed {
+            Some(report) => Msg::new("cap-loss-headline")
+                .arg("placed", report.placed_pods.to_string())
+                .arg("pods", pods_msg(i64::from(report.displaced_pods)))
+                .arg("unplaced", report.unplaced_pods().to_string()),
+            None => Msg::new("cap-loss-headline-unknown"),
+        }
+    }
+
     /// The answer's details, a sentence per line, as the CLI and the console print them:
     /// what each sibling takes and its headroom before → after (or, with the lost
     /// cluster's pods unknown, each sibling's headroom now), the siblings that take
     /// nothing and why, the pods none takes, and the siblings not counted.
     pub fn lines(&self) -> Vec<LossLine> {
-        let line = |text: String| LossLine {
+        let line = |text: String, msg: Msg| LossLine {
             text,
+            msg,
             trouble: false,
         };
+        let headroom_msg = |parts: Vec<Msg>| joined(parts);
         let mut out = Vec::new();
         match &self.absorbed {
             Some(report) => {
                 for s in report.siblings.iter().filter(|s| s.placed_pods > 0) {
-                    let changes: Vec<String> = s
+                    let changed: Vec<_> = s
                         .absorbed
                         .iter()
                         .filter(|(_, amount)| *amount != 0)
-                        .map(|(dim, _)| {
+                        .map(|(dim, _)| dim)
+                        .collect();
+                    let changes: Vec<String> = changed
+                        .iter()
+                        .map(|dim| {
                             format!(
                                 "{dim} {} → {}",
-                                format_amount(&dim, s.headroom_before.get(&dim)),
-                                format_amount(&dim, s.headroom_after.get(&dim))
+                                format_amount(dim, s.headroom_before.get(dim)),
+                                format_amount(dim, s.headroom_after.get(dim))
                             )
                         })
                         .collect();
-                    out.push(line(format!(
-                        "{}: takes {}; headroom {}",
-                        s.cluster,
-                        counted(i64::from(s.placed_pods), "pod"),
-                        changes.join(", ")
-                    )));
+                    let change_msgs = changed.iter().map(|dim| {
+                        Msg::new("cap-loss-change")
+                            .arg("dim", dim_msg(dim))
+                            .arg("before", amount_msg(dim, s.headroom_before.get(dim)))
+                            .arg("after", amount_msg(dim, s.headroom_after.get(dim)))
+                    });
+                    out.push(line(
+                        format!(
+                            "{}: takes {}; headroom {}",
+                            s.cluster,
+                            counted(i64::from(s.placed_pods), "pod"),
+                            changes.join(", ")
+                        ),
+                        Msg::new("cap-loss-takes")
+                            .arg("cluster", s.cluster.to_string())
+                            .arg("pods", pods_msg(i64::from(s.placed_pods)))
+                            .arg("headroom", headroom_msg(change_msgs.collect())),
+                    ));
                 }
                 let idle = |runs: bool| -> Vec<&str> {
                     report
@@ -162,16 +194,19 @@ impl ClusterLoss {
                 };
                 let (outrun, strangers) = (idle(true), idle(false));
                 if !outrun.is_empty() {
-                    out.push(line(format!(
-                        "take nothing (the others had more room): {}",
-                        outrun.join(", ")
-                    )));
+                    out.push(line(
+                        format!(
+                            "take nothing (the others had more room): {}",
+                            outrun.join(", ")
+                        ),
+                        Msg::new("cap-loss-take-nothing").arg("clusters", outrun.join(", ")),
+                    ));
                 }
                 if !strangers.is_empty() {
-                    out.push(line(format!(
-                        "run none of its workloads: {}",
-                        strangers.join(", ")
-                    )));
+                    out.push(line(
+                        format!("run none of its workloads: {}", strangers.join(", ")),
+                        Msg::new("cap-loss-run-none").arg("clusters", strangers.join(", ")),
+                    ));
                 }
                 for g in &report.unplaced {
                     out.push(LossLine {
@@ -183,6 +218,12 @@ impl ClusterLoss {
                             g.owner.name,
                             g.reason
                         ),
+                        msg: Msg::new("cap-loss-unplaced")
+                            .arg("pods", pods_msg(i64::from(g.pods)))
+                            .arg("kind", g.owner.kind.to_string())
+                            .arg("namespace", g.namespace.to_string())
+                            .arg("name", g.owner.name.to_string())
+                            .arg("reason", g.reason.msg()),
                         trouble: true,
                     });
                 }
@@ -190,32 +231,43 @@ impl ClusterLoss {
             None => {
                 for room in &self.room_now {
                     let b = &room.baseline;
-                    let headroom: Vec<String> = b
+                    let dims: Vec<_> = b
                         .allocatable
                         .iter()
                         .filter(|(dim, amount)| *amount != 0 || b.demand.get(dim) != 0)
-                        .map(|(dim, _)| {
-                            format!("{dim} {}", format_amount(&dim, b.headroom.get(&dim)))
-                        })
+                        .map(|(dim, _)| dim)
                         .collect();
+                    let headroom: Vec<String> = dims
+                        .iter()
+                        .map(|dim| format!("{dim} {}", format_amount(dim, b.headroom.get(dim))))
+                        .collect();
+                    let headroom_msgs = dims.iter().map(|dim| {
+                        Msg::new("cap-loss-dim-amount")
+                            .arg("dim", dim_msg(dim))
+                            .arg("amount", amount_msg(dim, b.headroom.get(dim)))
+                    });
                     let status = match room.status {
                         ClusterStatus::Synced => String::new(),
                         other => format!(" ({})", other.label()),
                     };
-                    out.push(line(format!(
-                        "{}{status}: headroom {}",
-                        room.cluster,
-                        headroom.join(", ")
-                    )));
+                    out.push(line(
+                        format!("{}{status}: headroom {}", room.cluster, headroom.join(", ")),
+                        Msg::new("cap-loss-room")
+                            .arg("cluster", format!("{}{status}", room.cluster))
+                            .arg("headroom", headroom_msg(headroom_msgs.collect())),
+                    ));
                 }
             }
         }
         if !self.not_counted.is_empty() {
             let names: Vec<&str> = self.not_counted.iter().map(|c| &**c).collect();
-            out.push(line(format!(
-                "not counted (no fresh data, taking nothing): {}",
-                names.join(", ")
-            )));
+            out.push(line(
+                format!(
+                    "not counted (no fresh data, taking nothing): {}",
+                    names.join(", ")
+                ),
+                Msg::new("cap-loss-not-counted").arg("clusters", names.join(", ")),
+            ));
         }
         out
     }
