@@ -81,14 +81,14 @@ cap-limit-negative-after-loss = { $dim }：{ $scenario }，N−1 { $kind }余量
 cap-limit-unplaceable = { $prefix }：{ $scenario }，{ $count ->
     [one] { $pods } 个 Pod
    *[other] { $pods } 个 Pod
-}无法重新调度（最大一组 { $kind } { $namespace }/{ $name }：{ $reason }）
+} 无法重新调度（最大一组 { $kind } { $namespace }/{ $name }：{ $reason }）
 cap-limit-waiting-now = 调度：{ $count ->
     [one] { $pods } 个 Pod
    *[other] { $pods } 个 Pod
-}正在等待（最大一组 { $kind } { $namespace }/{ $name }：{ $reason }）
+} 正在等待（最大一组 { $kind } { $namespace }/{ $name }：{ $reason }）
 cap-limit-stranded = 调度：{ $scenario }，{ $kind } { $namespace }/{ $name } 的全部 Pod（{ $pods } 个）都要等它恢复：它们的卷在那里
 cap-limit-no-failure-domains = N−1：没有节点带有 { $key }，故障域余量未知
-cap-loss-headline = { $pods }中 { $placed } 个已安置，{ $unplaced } 个无法迁移
+cap-loss-headline = { $pods } 中 { $placed } 个已安置，{ $unplaced } 个无法迁移
 cap-loss-headline-unknown = 没有新鲜数据，其 Pod 未知；各集群现有余量：
 cap-loss-change = { $dim } { $before } → { $after }
 cap-loss-dim-amount = { $dim } { $amount }
@@ -225,10 +225,10 @@ fd-when-in-hours = { $hours } 小时后（{ $date }）
 fd-when-in-day = 1 天后（{ $date }）
 fd-when-in-days = { $n } 天后（{ $date }）
 fd-cert-expiry-unknown = { $what }：到期时间未知
-fd-cert-expired = { $what } 已于{ $when }过期
-fd-cert-expires = { $what } 将于{ $when }过期
-fd-cred-expired = exec 插件发放的凭据已于{ $when }过期
-fd-cred-expires = exec 插件凭据将于{ $when }过期（再次运行插件即可刷新）
+fd-cert-expired = { $what } 已于 { $when }过期
+fd-cert-expires = { $what } 将于 { $when }过期
+fd-cred-expired = exec 插件发放的凭据已于 { $when }过期
+fd-cred-expires = exec 插件凭据将于 { $when }过期（再次运行插件即可刷新）
 fd-expiry-wave = { $clusters } 个集群的证书在 { $week } 这一周过期（共 { $certificates } 张证书）
 fd-fix-cert-unreadable = 使其可读（见原因）；在此之前其到期时间未知，而不是没问题
 fd-fix-renew-serving = 续期 API server 服务证书（kubeadm certs renew apiserver，或云厂商的轮换）

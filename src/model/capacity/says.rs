@@ -226,3 +226,164 @@ impl HeadroomLimit {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::i18n::Lang;
+    use crate::model::fleet::{NodeName, RequiredDomain};
+
+    fn owner() -> (Arc<str>, OwnerRef) {
+        (
+            Arc::from("shop"),
+            OwnerRef {
+                kind: Arc::from("ReplicaSet"),
+                name: Arc::from("web-5f6c"),
+            },
+        )
+    }
+
+    fn zone() -> Scenario {
+        Scenario::LoseFailureDomain {
+            key: Arc::from("topology.kubernetes.io/zone"),
+            value: Arc::from("eu-west-1b"),
+        }
+    }
+
+    fn domain() -> RequiredDomain {
+        RequiredDomain {
+            key: Arc::from("topology.kubernetes.io/zone"),
+            values: Arc::from(vec![Arc::from("a")]),
+        }
+    }
+
+    /// Every shape of the sentences, with their messages: the English is the `Display`
+    /// text byte for byte, and the Chinese is there, whole.
+    #[test]
+    fn each_sentence_says_in_english_what_display_writes_and_has_chinese() {
+        let node = |n: &str| NodeName(Arc::from(n));
+        let scenarios = vec![
+            Scenario::Baseline,
+            Scenario::LoseNodes(vec![node("n1")]),
+            Scenario::LoseNodes(vec![node("n1"), node("n2")]),
+            zone(),
+            Scenario::LoseFailureDomain {
+                key: Arc::from("example.com/pod"),
+                value: Arc::from("p1"),
+            },
+            Scenario::LoseCluster,
+            Scenario::MaintenanceBatch(vec![node("n1")]),
+            Scenario::MaintenanceBatch(vec![node("n1"), node("n2"), node("n3")]),
+        ];
+        let reasons = vec![
+            UnplacedReason::ClusterLost,
+            UnplacedReason::NoEligibleNode,
+            UnplacedReason::VolumeDomainLost(domain()),
+            UnplacedReason::VolumeWithLostCluster(domain()),
+            UnplacedReason::NotRunElsewhere,
+            UnplacedReason::Insufficient(Dimension::Memory),
+            UnplacedReason::Fragmented,
+            UnplacedReason::VolumesUnknown(Arc::from("the claim is unreadable")),
+        ];
+        let limits = vec![
+            HeadroomLimit::GpuFragmented {
+                free: 16,
+                gang: 8,
+                largest: 2,
+            },
+            HeadroomLimit::NegativeNow {
+                dimension: Dimension::Cpu,
+                headroom: -1_500,
+            },
+            HeadroomLimit::NegativeAfterDomainLoss {
+                dimension: Dimension::Memory,
+                key: Arc::from("topology.kubernetes.io/zone"),
+                domain: Arc::from("b"),
+                headroom: -(3 << 30),
+            },
+            HeadroomLimit::Unplaceable {
+                scenario: zone(),
+                pods: 1,
+                example: owner(),
+                reason: UnplacedReason::Insufficient(Dimension::Gpu),
+            },
+            HeadroomLimit::Unplaceable {
+                scenario: zone(),
+                pods: 4,
+                example: owner(),
+                reason: UnplacedReason::Fragmented,
+            },
+            HeadroomLimit::WaitingNow {
+                pods: 3,
+                example: owner(),
+                reason: UnplacedReason::VolumeDomainLost(domain()),
+            },
+            HeadroomLimit::StrandedByDomainLoss {
+                scenario: zone(),
+                pods: 2,
+                example: owner(),
+            },
+            HeadroomLimit::NoFailureDomains {
+                key: Arc::from("topology.kubernetes.io/zone"),
+            },
+            HeadroomLimit::UnhealthyNodes(NodesNotCounted {
+                count: 3,
+                total: 12,
+                reasons: vec![("not ready", 2), ("cordoned", 1)],
+                domain: Some((Arc::from("topology.kubernetes.io/zone"), Arc::from("b"))),
+            }),
+            HeadroomLimit::UnhealthyNodes(NodesNotCounted {
+                count: 1,
+                total: 4,
+                reasons: vec![("tainted", 1)],
+                domain: None,
+            }),
+        ];
+        let said: Vec<(String, Msg)> = scenarios
+            .iter()
+            .map(|s| (s.to_string(), s.msg()))
+            .chain(reasons.iter().map(|r| (r.to_string(), r.msg())))
+            .chain(limits.iter().map(|l| (l.to_string(), l.msg())))
+            .collect();
+        for (english, msg) in said {
+            assert_eq!(msg.text(Lang::En), english);
+            let zh = msg.text(Lang::ZhCn);
+            assert!(zh != english && !zh.contains('{'), "{english} → {zh}");
+        }
+        for (d, n) in [
+            (Dimension::Cpu, 1_000),
+            (Dimension::Cpu, 2_500),
+            (Dimension::Memory, 3 << 29),
+            (Dimension::Gpu, 1),
+            (Dimension::Pods, -40),
+            (Dimension::Mig(Arc::from("1g.5gb")), 2),
+        ] {
+            let english = super::super::format_amount(&d, n);
+            assert_eq!(super::super::amount_msg(&d, n).text(Lang::En), english);
+        }
+    }
+
+    #[test]
+    fn a_what_if_verdict_reads_in_chinese_with_its_numbers() {
+        let limit = HeadroomLimit::Unplaceable {
+            scenario: zone(),
+            pods: 4,
+            example: owner(),
+            reason: UnplacedReason::Insufficient(Dimension::Cpu),
+        };
+        assert_eq!(
+            limit.msg().text(Lang::ZhCn),
+            "CPU：失去可用区 eu-west-1b 后，4 个 Pod 无法重新调度（最大一组 ReplicaSet shop/web-5f6c：没有符合条件的节点有足够的空闲CPU）"
+        );
+        let nodes = HeadroomLimit::NegativeNow {
+            dimension: Dimension::Cpu,
+            headroom: -1_500,
+        };
+        assert_eq!(
+            nodes.msg().text(Lang::ZhCn),
+            "CPU：即使不损失任何资源，余量也为负（−1.5 核）"
+        );
+    }
+}

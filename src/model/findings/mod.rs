@@ -27,7 +27,7 @@ mod fleet;
 mod gitops;
 mod journal;
 mod judge;
-mod says;
+pub(crate) mod says;
 mod selector;
 mod thresholds;
 mod webhooks;

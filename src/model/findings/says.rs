@@ -97,3 +97,68 @@ pub(super) fn left_msg(now: Timestamp, then: Timestamp) -> Msg {
             .arg("date", date),
     }
 }
+
+/// Fails when a finding's messages do not say, in English, exactly what it says.
+#[cfg(test)]
+pub(crate) fn assert_said_in_english(findings: &[Finding]) {
+    for f in findings {
+        let summary = f.summary_msg.as_ref().map(|m| m.text(Lang::En));
+        assert_eq!(summary.as_deref(), Some(f.summary.as_str()), "{f:?}");
+        let silence = f.silence_msg.as_ref().map(|m| m.text(Lang::En));
+        assert_eq!(silence.as_deref(), Some(f.silence.as_str()), "{f:?}");
+        // Every message is in Chinese too, with nothing left unformatted.
+        for msg in [&f.summary_msg, &f.silence_msg].into_iter().flatten() {
+            let zh = msg.text(Lang::ZhCn);
+            assert!(!zh.contains('{'), "{zh}");
+            assert_ne!(zh, msg.text(Lang::En), "{}", msg.id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::findings::{CertificateFact, Read, Thresholds, certificates};
+    use crate::model::ledger::ClusterId;
+
+    fn at(text: &str) -> Timestamp {
+        text.parse().expect("a timestamp")
+    }
+
+    #[test]
+    fn a_certificate_finding_reads_in_chinese_with_its_days_and_date() {
+        let now = at("2026-12-01T12:00:00Z");
+        let cert = CertificateFact {
+            source: CertSource::ServingCertificate,
+            subject: "kube-apiserver".into(),
+            not_after: Read::Known(at("2026-12-06T18:00:00Z")),
+        };
+        let found = certificates::certificate_findings(
+            &ClusterId("c1".into()),
+            &[cert],
+            now,
+            &Thresholds::default(),
+        );
+        assert_said_in_english(&found);
+        let f = &found[0];
+        assert_eq!(
+            f.summary,
+            "API server serving certificate expires in 5 days (2026-12-06)"
+        );
+        assert_eq!(f.summary_in(Lang::En), f.summary);
+        assert_eq!(
+            f.summary_in(Lang::ZhCn),
+            "API server 服务证书 将于 5 天后（2026-12-06）过期"
+        );
+        assert!(
+            f.silence_in(Lang::ZhCn)
+                .starts_with("续期 API server 服务证书")
+        );
+        // What scripts read is the English, whatever the reader's language.
+        let json = serde_json::to_string(f).unwrap_or_default();
+        assert!(
+            !json.contains("summaryMsg") && !json.contains("服务"),
+            "{json}"
+        );
+    }
+}

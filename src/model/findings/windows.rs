@@ -266,6 +266,7 @@ mod tests {
         assert!(window_findings(&c, Some(&TimeZone::UTC), &[], &[], now).is_empty());
         let f = window_findings(&c, Some(&TimeZone::UTC), &[], &["rollout cni".into()], now);
         assert_eq!(f.len(), 1);
+        crate::model::findings::says::assert_said_in_english(&f);
         assert_eq!(f[0].rule, RuleId::OutsideWindow);
         assert_eq!(
             f[0].summary,
@@ -279,6 +280,7 @@ mod tests {
             until: at("2026-12-02T15:00:00Z"),
         };
         let f = window_findings(&c, Some(&TimeZone::UTC), &[o], &["rollout cni".into()], now);
+        crate::model::findings::says::assert_said_in_english(&f);
         assert_eq!(
             f.len(),
             1,

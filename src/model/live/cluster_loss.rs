@@ -349,6 +349,7 @@ mod tests {
             loss.headline(),
             "its pods are unknown without fresh data; the room they have now:"
         );
+        said_in_english_and_chinese(&loss);
         let said: Vec<String> = loss.lines().into_iter().map(|l| l.text).collect();
         assert_eq!(said.len(), 2, "{said:?}");
         assert!(said[0].starts_with("a: headroom CPU "), "{said:?}");
@@ -356,6 +357,18 @@ mod tests {
             said[1],
             "not counted (no fresh data, taking nothing): b, gone"
         );
+    }
+
+    /// The messages say in English exactly what the lines say, and have Chinese.
+    fn said_in_english_and_chinese(loss: &ClusterLoss) {
+        use crate::i18n::Lang;
+        assert_eq!(loss.headline_msg().text(Lang::En), loss.headline());
+        assert_ne!(loss.headline_msg().text(Lang::ZhCn), loss.headline());
+        for line in loss.lines() {
+            assert_eq!(line.msg.text(Lang::En), line.text);
+            let zh = line.msg.text(Lang::ZhCn);
+            assert!(zh != line.text && !zh.contains('{'), "{zh}");
+        }
     }
 
     #[test]
@@ -391,6 +404,20 @@ mod tests {
         );
         assert_eq!(loss.headline(), "1 of 2 pods placed, 1 cannot move");
         let said = loss.lines();
+        said_in_english_and_chinese(&loss);
+        use crate::i18n::Lang;
+        assert_eq!(
+            loss.headline_msg().text(Lang::ZhCn),
+            "2 个 Pod 中 1 个已安置，1 个无法迁移"
+        );
+        assert!(
+            said[0]
+                .msg
+                .text(Lang::ZhCn)
+                .starts_with("a：接收 1 个 Pod；余量 CPU "),
+            "{}",
+            said[0].msg.text(Lang::ZhCn)
+        );
         assert!(
             said[0].text.starts_with("a: takes 1 pod; headroom CPU ") && !said[0].trouble,
             "{said:?}"
