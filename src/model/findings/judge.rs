@@ -26,10 +26,32 @@ pub struct ClusterContext<'a> {
     pub waiting: &'a [String],
 }
 
+/// What could not be read, as a message when it is one of the rules' own words (a name
+/// read from a cluster, such as an endpoint, is shown as it is).
+fn what_msg(what: &str) -> crate::i18n::Msg {
+    let id = match what {
+        "live facts" => "fd-what-live-facts",
+        "the priority levels of our requests" => "fd-what-priority-levels",
+        "the priority level of our requests" => "fd-what-priority-level",
+        "the journal (window overrides, changes waiting for windows, rollouts' burn rates)" => {
+            "fd-what-journal"
+        }
+        "GitOps objects" => "fd-what-gitops",
+        "admission webhooks" => "fd-what-webhooks",
+        "aggregated APIs" => "fd-what-apiservices",
+        _ => return crate::i18n::Msg::new("fd-what-as-is").arg("what", what),
+    };
+    crate::i18n::Msg::new(id)
+}
+
 /// The finding for a fact that could not be read: unknown is not fine.
 pub(super) fn unknown(cluster: &ClusterId, key: &str, what: &str, why: &str) -> Finding {
     Finding {
-        summary_msg: Some(crate::i18n::Msg::new("fd-unknown").arg("what", what).arg("why", why)),
+        summary_msg: Some(
+            crate::i18n::Msg::new("fd-unknown")
+                .arg("what", what_msg(what))
+                .arg("why", why),
+        ),
         silence_msg: Some(crate::i18n::Msg::new("fd-fix-unknown")),
         cluster: cluster.clone(),
         rule: RuleId::FactsUnknown,

@@ -8,7 +8,7 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 
 use super::capacity::{CapacityState, FleetTotals, fleet_totals};
-use super::capacity_view::{dimension_lines, header_in};
+use super::capacity_view::{dimension_lines, header_in, listed};
 use super::table::{Col, fit_columns, row, scroll_offset};
 use crate::model::fleet::Dimension;
 use crate::tui::canvas;
@@ -41,7 +41,7 @@ fn not_counted_line(ctx: &Context, totals: &FleetTotals) -> Line<'static> {
                 lang,
                 "cap-some-counted",
                 n = totals.counted.to_string(),
-                parts = parts.join(", ")
+                parts = listed(lang, parts)
             )
         ),
         t.style(Slot::Unknown),

@@ -40,6 +40,14 @@ pub(super) fn dim_name(lang: Lang, d: &Dimension) -> String {
     }
 }
 
+/// `a, b, c` in the reader's punctuation (`a、b、c`).
+pub(super) fn listed(lang: Lang, parts: Vec<String>) -> String {
+    parts
+        .into_iter()
+        .reduce(|a, b| crate::t!(lang, "cap-join", a = a, b = b))
+        .unwrap_or_default()
+}
+
 /// An amount with its unit in the reader's words (`1.5 cores`, `1.5 核`).
 pub(super) fn amount(lang: Lang, d: &Dimension, amount: i64) -> String {
     amount_msg(d, amount).text(lang)
@@ -377,7 +385,7 @@ fn set_aside_line(
     Some(Line::styled(
         format!(
             " {}",
-            crate::t!(lang, "cap-set-aside", parts = parts.join(", "))
+            crate::t!(lang, "cap-set-aside", parts = listed(lang, parts))
         ),
         ctx.config.theme.style(Slot::Muted),
     ))
