@@ -345,3 +345,4 @@ fd-what-gitops = GitOps objects
 fd-what-webhooks = admission webhooks
 fd-what-apiservices = aggregated APIs
 fd-what-as-is = { $what }
+fd-why-no-journal = no journal connected

@@ -348,3 +348,4 @@ fd-what-gitops = GitOps 对象
 fd-what-webhooks = 准入 webhook
 fd-what-apiservices = 聚合 API
 fd-what-as-is = { $what }
+fd-why-no-journal = 未连接事件日志

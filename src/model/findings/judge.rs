@@ -44,13 +44,22 @@ fn what_msg(what: &str) -> crate::i18n::Msg {
     crate::i18n::Msg::new(id)
 }
 
+/// Why it could not be read: a reason of the console's own as a message, one read from
+/// a cluster (an error's text) as it is.
+fn why_msg(why: &str) -> crate::i18n::Msg {
+    match why {
+        "no journal connected" => crate::i18n::Msg::new("fd-why-no-journal"),
+        _ => crate::i18n::Msg::new("fd-what-as-is").arg("what", why),
+    }
+}
+
 /// The finding for a fact that could not be read: unknown is not fine.
 pub(super) fn unknown(cluster: &ClusterId, key: &str, what: &str, why: &str) -> Finding {
     Finding {
         summary_msg: Some(
             crate::i18n::Msg::new("fd-unknown")
                 .arg("what", what_msg(what))
-                .arg("why", why),
+                .arg("why", why_msg(why)),
         ),
         silence_msg: Some(crate::i18n::Msg::new("fd-fix-unknown")),
         cluster: cluster.clone(),
