@@ -264,7 +264,7 @@ mod tests {
     #[test]
     fn each_sentence_says_in_english_what_display_writes_and_has_chinese() {
         let node = |n: &str| NodeName(Arc::from(n));
-        let scenarios = vec![
+        let scenarios = [
             Scenario::Baseline,
             Scenario::LoseNodes(vec![node("n1")]),
             Scenario::LoseNodes(vec![node("n1"), node("n2")]),
@@ -277,7 +277,7 @@ mod tests {
             Scenario::MaintenanceBatch(vec![node("n1")]),
             Scenario::MaintenanceBatch(vec![node("n1"), node("n2"), node("n3")]),
         ];
-        let reasons = vec![
+        let reasons = [
             UnplacedReason::ClusterLost,
             UnplacedReason::NoEligibleNode,
             UnplacedReason::VolumeDomainLost(domain()),
@@ -287,7 +287,7 @@ mod tests {
             UnplacedReason::Fragmented,
             UnplacedReason::VolumesUnknown(Arc::from("the claim is unreadable")),
         ];
-        let limits = vec![
+        let limits = [
             HeadroomLimit::GpuFragmented {
                 free: 16,
                 gang: 8,

@@ -8,7 +8,8 @@ use ratatui::text::{Line, Span};
 use super::table::scroll_offset;
 use super::timeline::TimelineState;
 use super::timeline::{problems, selected_pos, visible};
-use crate::model::run::{Event, describe};
+use crate::i18n::Lang;
+use crate::model::run::{Event, describe, describe_msg};
 use crate::tui::action::Action;
 use crate::tui::canvas;
 use crate::tui::component::Context;
@@ -167,7 +168,7 @@ pub fn draw(state: &TimelineState, ctx: &Context, area: Rect, buf: &mut Buffer) 
                 t.style(Slot::Muted),
             ),
             Span::styled(
-                fit(&one_line(&describe(e)), what_w),
+                fit(&one_line(&described(lang, e)), what_w),
                 t.style(kind_slot(&kind)),
             ),
         ]);
@@ -183,6 +184,14 @@ pub fn draw(state: &TimelineState, ctx: &Context, area: Rect, buf: &mut Buffer) 
         && let Some(e) = events.iter().find(|e| e.seq.0 == seq)
     {
         detail(ctx, e, area, buf);
+    }
+}
+
+/// What the event says, in the reader's language (in English, `describe`'s own text).
+fn described(lang: Lang, e: &Event) -> String {
+    match lang {
+        Lang::En => describe(e),
+        _ => describe_msg(e).text(lang),
     }
 }
 
@@ -236,7 +245,7 @@ fn detail(ctx: &Context, e: &Event, area: Rect, buf: &mut Buffer) {
     // The event in full: a multi-line note keeps its line breaks.
     let title = ctx.config.theme.style(Slot::Title);
     lines.extend(
-        describe(e)
+        described(lang, e)
             .lines()
             .map(|l| Line::styled(l.to_owned(), title)),
     );
