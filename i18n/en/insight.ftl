@@ -187,7 +187,7 @@ tl-live-tail-key = LIVE TAIL ({ $key }stops)
 tl-paused-tail = paused tail
 tl-paused-tail-key = paused tail ({ $key }follows)
 tl-events-of = { $shown } of { $total } events
-tl-not-listed = (engine observations not listed)
+tl-not-listed = {" "}(engine observations not listed)
 tl-not-applied = not applied: { $problems }
 tl-filter = filter: { $filter }
 tl-no-match = no event matches the filter
@@ -331,7 +331,7 @@ fd-count = { $count ->
 }
 fd-panel-lists-them = { $key } lists them
 fd-panel-head-none = findings: none in what could be read
-fd-panel-head = { $findings }, worst { $worst }:
+fd-panel-head = { $findings }, worst { $worst }:{" "}
 fd-panel-title-fleet = Findings ({ $n }) · { $key } lists the whole fleet's
 fd-panel-title-all = Findings ({ $n }) · { $key } all of them
 fd-panel-title = Findings ({ $n })

@@ -40,14 +40,12 @@ pub fn head_line(ctx: &Context, id: &str) -> Line<'static> {
         None => Line::styled(crate::t!(lang, "fd-panel-head-none"), t.style(Slot::Muted)),
         Some(worst) => Line::from(vec![
             Span::styled(
-                format!(
-                    "{} ",
-                    crate::t!(
-                        lang,
-                        "fd-panel-head",
-                        findings = findings_count(lang, found.len()),
-                        worst = severity_label_in(lang, worst.severity)
-                    )
+                // The space after the colon is the message's: a Chinese colon needs none.
+                crate::t!(
+                    lang,
+                    "fd-panel-head",
+                    findings = findings_count(lang, found.len()),
+                    worst = severity_label_in(lang, worst.severity)
                 ),
                 t.style(severity_slot(worst.severity)),
             ),

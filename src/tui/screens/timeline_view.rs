@@ -57,7 +57,8 @@ pub fn draw(state: &TimelineState, ctx: &Context, area: Rect, buf: &mut Buffer) 
         ),
         (
             3,
-            Span::styled(format!(" {}", crate::t!(lang, "tl-not-listed")), muted),
+            // The space before it is the message's: Chinese brackets need none.
+            Span::styled(crate::t!(lang, "tl-not-listed"), muted),
         ),
     ];
     // Terms the filter cannot read are said (and not applied), right after the count.
