@@ -345,6 +345,17 @@ pub fn panel(
 
 /// Clears `area` for an overlay: what was drawn there before is covered.
 pub fn clear(buf: &mut Buffer, area: Rect) {
+    // A wide (Chinese) character just left of the overlay would cover its first column:
+    // it goes, rather than the overlay's border.
+    if area.x > buf.area.x {
+        for y in area.top()..area.bottom() {
+            if let Some(cell) = buf.cell_mut((area.x - 1, y))
+                && unicode_width::UnicodeWidthStr::width(cell.symbol()) > 1
+            {
+                cell.set_symbol(" ");
+            }
+        }
+    }
     Clear.render(area, buf);
     #[cfg(test)]
     check::cleared(area);

@@ -91,7 +91,7 @@ impl FindingsView {
             &FleetInputs {
                 ledger,
                 snapshot,
-                journal: journal.ok_or_else(|| "no journal connected".to_string()),
+                journal: journal.ok_or_else(|| "no journal connected".to_string()), // i18n: not for people (the finding's English reason; its message says it in Chinese)
                 zone: &zone,
             },
             now,

@@ -77,6 +77,9 @@ fn ends_in_word(head: &str, next: Option<char>) -> bool {
     head.chars().last().is_some_and(narrow_letter) && next.is_some_and(narrow_letter)
 }
 
+/// Opening brackets and quotes of Chinese text: never the last character before a cut.
+const OPENING: &[char] = &['（', '【', '《', '“', '‘', '「'];
+
 /// Characters after which a name may be cut: its parts are joined by these.
 fn joins_parts(c: char) -> bool {
     matches!(c, '-' | '/' | '.' | '_' | ':' | ',' | '=' | ';' | ')')
@@ -86,13 +89,17 @@ fn joins_parts(c: char) -> bool {
 /// whole word; `head` itself when no word boundary is in it.
 fn after_whole_word(head: &str, next: Option<char>) -> &str {
     if !ends_in_word(head, next) {
-        return head.trim_end();
+        // An opening bracket does not end a cut text: `天前（…` reads as a bracket left open.
+        return head.trim_end().trim_end_matches(OPENING);
     }
     match head
         .char_indices()
         .rev()
-        .find(|(_, c)| c.is_whitespace() || joins_parts(*c))
-    {
+        // After a wide (CJK) character is between words too: `备注：registry…` is cut
+        // after `：`, not inside `registry`.
+        .find(|(_, c)| {
+            c.is_whitespace() || joins_parts(*c) || (c.width() == Some(2) && !OPENING.contains(c))
+        }) {
         Some((i, c)) if c.is_whitespace() => head[..i].trim_end(),
         Some((i, c)) => &head[..i + c.len_utf8()],
         None => head,
@@ -152,6 +159,13 @@ pub fn pad(text: &str, cells: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chinese_is_cut_after_a_character_not_inside_the_latin_word_after_it() {
+        assert_eq!(fit("备注：registry slow", 12), "备注：…");
+        // Never after an opening bracket.
+        assert_eq!(fit("演练在 141 天前（2026-07-10）", 18), "演练在 141 天前…");
+    }
 
     #[test]
     fn one_of_a_thing_is_singular() {

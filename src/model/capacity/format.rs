@@ -1,5 +1,6 @@
 //! Amounts written for people: "1.5 cores", "12 GiB", with a real minus sign.
 
+use crate::i18n::Msg;
 use crate::model::fleet::Dimension;
 
 const GIB: i64 = 1 << 30;
@@ -42,6 +43,33 @@ pub fn format_amount(dim: &Dimension, amount: i64) -> String {
         Dimension::AttachableVolumes(driver) => plural(magnitude, &format!("{driver} volume")),
     };
     format!("{sign}{body}")
+}
+
+/// The same amount as a message, for a reader of another language: the number as
+/// [`format_amount`] writes it (`−1.5`, `12`), its unit in the reader's words.
+pub fn amount_msg(dim: &Dimension, amount: i64) -> Msg {
+    let english = format_amount(dim, amount);
+    // The number is what English writes before its unit: the same digits and sign.
+    let n = english.split(' ').next().unwrap_or_default().to_string();
+    let count = if amount.unsigned_abs() == 1 { 1 } else { 2 };
+    let count = match dim {
+        Dimension::Cpu if amount.unsigned_abs() == 1000 => 1,
+        Dimension::Cpu => 2,
+        _ => count,
+    };
+    let msg = match dim {
+        Dimension::Cpu => Msg::new("cap-amount-cores"),
+        Dimension::Memory => {
+            return Msg::new("cap-amount-memory").arg("amount", english);
+        }
+        Dimension::Gpu => Msg::new("cap-amount-gpus"),
+        Dimension::Pods => Msg::new("cap-amount-pod-slots"),
+        Dimension::Mig(profile) => Msg::new("cap-amount-mig").arg("profile", profile.to_string()),
+        Dimension::AttachableVolumes(driver) => {
+            Msg::new("cap-amount-volumes").arg("driver", driver.to_string())
+        }
+    };
+    msg.arg("n", n).arg("count", count)
 }
 
 fn plural(n: u64, noun: &str) -> String {

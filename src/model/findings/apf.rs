@@ -58,6 +58,8 @@ pub(super) fn apf_findings(
                     "global-default is shared with every client no FlowSchema classifies".into()
                 });
                 out.push(Finding {
+                    summary_msg: Some(crate::i18n::Msg::new("fd-apf-catch-all").arg("level", flow.priority_level.to_string()).arg("schema", flow.flow_schema.to_string())),
+                    silence_msg: Some(crate::i18n::Msg::new("fd-fix-apf-own")),
                     cluster: cluster.clone(),
                     rule: RuleId::ApfCatchAll,
                     severity: Severity::Warning,
@@ -83,6 +85,8 @@ pub(super) fn apf_findings(
     if let Some(stats) = requests.filter(|s| s.throttled_total > 0) {
         let recent = stats.throttled > 0;
         out.push(Finding {
+            summary_msg: Some(crate::i18n::Msg::new("fd-apf-throttled").arg("total", count(stats.throttled_total as i64)).arg("recent", count(stats.throttled as i64)).arg("window", crate::model::duration::format_duration(stats.window))),
+            silence_msg: Some(crate::i18n::Msg::new("fd-fix-apf-qps")),
             cluster: cluster.clone(),
             rule: RuleId::ApfThrottled,
             severity: if recent {

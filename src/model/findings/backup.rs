@@ -46,6 +46,8 @@ fn finding(
     silence: &str,
 ) -> Finding {
     Finding {
+        summary_msg: None,
+        silence_msg: None,
         cluster: cluster.id.clone(),
         rule,
         severity,
@@ -80,7 +82,7 @@ fn judge(cluster: &Cluster, now: Timestamp, t: &Thresholds) -> Vec<Judged> {
                     format!("{} is {} but the ledger declares no backup", cluster.id, if cluster.env == "production" { "production" } else { "critical" }),
                     vec!["no `backup` in the ledger: no location, no last success, no restore drill".into()],
                     "declare the cluster's backup in the ledger (location, lastSuccess, rpo, lastRestoreDrill, rto)",
-                ),
+                ).said(crate::i18n::Msg::new("fd-backup-undeclared").arg("cluster", cluster.id.to_string()).arg("kind", if cluster.env == "production" { "production" } else { "critical" }), crate::i18n::Msg::new("fd-fix-backup-declare")),
             });
         }
         return out;
@@ -104,7 +106,7 @@ fn judge(cluster: &Cluster, now: Timestamp, t: &Thresholds) -> Vec<Judged> {
                 "no successful backup is recorded".into(),
                 vec!["backup.lastSuccess is not set".into()],
                 "record the last successful backup in the ledger (backup.lastSuccess), from your backup tool's report",
-            ),
+            ).said(crate::i18n::Msg::new("fd-backup-never"), crate::i18n::Msg::new("fd-fix-backup-record")),
         }),
         Some(last) => {
             let age = -days_between(now, last);
@@ -128,7 +130,7 @@ fn judge(cluster: &Cluster, now: Timestamp, t: &Thresholds) -> Vec<Judged> {
                         format!("RPO {} ({rpo_from})", format_duration(rpo)),
                     ],
                     "find out why backups stopped (the backup tool's last runs), then record the new lastSuccess",
-                );
+                ).said(crate::i18n::Msg::new("fd-backup-rpo").arg("age", age_msg(age)).arg("rpo", format_duration(rpo)), crate::i18n::Msg::new("fd-fix-backup-why"));
                 f.measure = Some(Measure {
                     value: (age * 10.0).floor() / 10.0,
                     threshold: Some(days(rpo)),
@@ -166,7 +168,7 @@ fn judge(cluster: &Cluster, now: Timestamp, t: &Thresholds) -> Vec<Judged> {
                     ),
                 ],
                 "rehearse a restore, then record it (backup.lastRestoreDrill and lastRestoreDrillDuration)",
-            );
+            ).said(crate::i18n::Msg::new("fd-drill-age").arg("days", age.to_string()).arg("date", date.to_string()), crate::i18n::Msg::new("fd-fix-drill"));
             f.measure = Some(Measure {
                 value: age as f64,
                 threshold: Some(days(max_drill).round()),
@@ -200,7 +202,7 @@ fn judge(cluster: &Cluster, now: Timestamp, t: &Thresholds) -> Vec<Judged> {
                 "no restore drill is recorded: nobody knows whether its backups restore".into(),
                 vec!["backup.lastRestoreDrill is not set".into()],
                 "rehearse a restore, then record it (backup.lastRestoreDrill and lastRestoreDrillDuration)",
-            ),
+            ).said(crate::i18n::Msg::new("fd-drill-never"), crate::i18n::Msg::new("fd-fix-drill")),
         }),
         _ => {}
     }
@@ -222,6 +224,12 @@ fn judge(cluster: &Cluster, now: Timestamp, t: &Thresholds) -> Vec<Judged> {
                 format!("backup.rto: {}", format_duration(rto)),
             ],
             "make restores faster, or agree a longer RTO and write it in the ledger",
+        )
+        .said(
+            crate::i18n::Msg::new("fd-drill-rto")
+                .arg("took", format_duration(took))
+                .arg("rto", format_duration(rto)),
+            crate::i18n::Msg::new("fd-fix-rto"),
         );
         f.measure = Some(Measure {
             value: took.as_secs() as f64,
@@ -234,6 +242,15 @@ fn judge(cluster: &Cluster, now: Timestamp, t: &Thresholds) -> Vec<Judged> {
         });
     }
     out
+}
+
+/// [`age_words`] as a message.
+fn age_msg(days: f64) -> crate::i18n::Msg {
+    if days >= 2.0 {
+        crate::i18n::Msg::new("fd-age-days").arg("n", days.floor().to_string())
+    } else {
+        crate::i18n::Msg::new("fd-age-hours").arg("n", (days * 24.0).floor().to_string())
+    }
 }
 
 fn age_words(days: f64) -> String {

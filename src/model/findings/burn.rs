@@ -59,7 +59,17 @@ pub fn burn_findings(observations: &[BurnObservation]) -> Vec<Finding> {
                 ),
                 None => format!("unknown over {}", format_duration(o.long_window)),
             };
+            let long_msg = match o.long_burn {
+                Some(long) => crate::i18n::Msg::new("fd-burn-long")
+                    .arg("long", format!("{long:.1}"))
+                    .arg("window", format_duration(o.long_window))
+                    .arg("max", o.long_max.to_string()),
+                None => crate::i18n::Msg::new("fd-burn-long-unknown")
+                    .arg("window", format_duration(o.long_window)),
+            };
             Some(Finding {
+                summary_msg: Some(crate::i18n::Msg::new("fd-burn").arg("short", format!("{short:.1}")).arg("window", format_duration(o.short_window)).arg("max", o.short_max.to_string()).arg("long", long_msg.clone())),
+                silence_msg: Some(crate::i18n::Msg::new("fd-fix-burn")),
                 cluster: o.cluster.clone(),
                 rule: RuleId::BurnRateShortWindow,
                 severity: Severity::Warning,
@@ -122,6 +132,11 @@ mod tests {
         // 0.20 / 0.01 = 20x and 0.05 / 0.01 = 5x.
         let f = burn_findings(&[observation(Some(5.0), Some(20.0))]);
         assert_eq!(f.len(), 1);
+        crate::model::findings::says::assert_said_in_english(&f);
+        assert_eq!(
+            f[0].summary_in(crate::i18n::Lang::ZhCn),
+            "燃烧率在 5m 内为 20.0x，高于上限 10x，但在 1h 内为 5.0x（上限 10x）：门禁不触发"
+        );
         assert_eq!(
             f[0].summary,
             "burn rate 20.0x over 5m is above its maximum 10x, but 5.0x over 1h (maximum 10x): the gate holds"
@@ -132,6 +147,7 @@ mod tests {
         assert!(burn_findings(&[observation(Some(5.0), Some(10.0))]).is_empty());
         // Long unknown, short high: said, with the unknown.
         let f = burn_findings(&[observation(None, Some(20.0))]);
+        crate::model::findings::says::assert_said_in_english(&f);
         assert!(
             f[0].summary.contains("but unknown over 1h"),
             "{}",

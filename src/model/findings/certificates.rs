@@ -76,6 +76,8 @@ pub(super) fn certificate_findings(
             Read::Known(at) => *at,
             Read::Unknown(why) => {
                 out.push(Finding {
+                    summary_msg: Some(crate::i18n::Msg::new("fd-cert-expiry-unknown").arg("what", cert.source.msg())),
+                    silence_msg: Some(crate::i18n::Msg::new("fd-fix-cert-unreadable")),
                     cluster: cluster.clone(),
                     rule: RuleId::FactsUnknown,
                     severity: Severity::Warning,
@@ -119,6 +121,16 @@ pub(super) fn certificate_findings(
             format!("{what} expires {when}")
         };
         out.push(Finding {
+            summary_msg: Some(
+                crate::i18n::Msg::new(if days < 0.0 {
+                    "fd-cert-expired"
+                } else {
+                    "fd-cert-expires"
+                })
+                .arg("what", cert.source.msg())
+                .arg("when", super::says::left_msg(now, not_after)),
+            ),
+            silence_msg: Some(cert.source.renew_msg()),
             cluster: cluster.clone(),
             rule: RuleId::CertificateExpiry,
             severity,
@@ -163,6 +175,15 @@ fn credential_finding(
     }
     let when = left(now, not_after);
     Some(Finding {
+        summary_msg: Some(
+            crate::i18n::Msg::new(if expired {
+                "fd-cred-expired"
+            } else {
+                "fd-cred-expires"
+            })
+            .arg("when", super::says::left_msg(now, not_after)),
+        ),
+        silence_msg: Some(CertSource::ExecCredential.renew_msg()),
         cluster: cluster.clone(),
         rule: RuleId::CredentialExpiry,
         severity: if expired {
@@ -270,6 +291,8 @@ pub(super) fn wave_findings(weeks: &[ExpiryWeek], now: Timestamp, t: &Thresholds
             };
             let names: Vec<&str> = w.clusters.iter().map(|c| c.as_str()).collect();
             Finding {
+                summary_msg: Some(crate::i18n::Msg::new("fd-expiry-wave").arg("clusters", w.clusters.len().to_string()).arg("week", w.week_of.to_string()).arg("certificates", w.certificates.to_string())),
+                silence_msg: Some(crate::i18n::Msg::new("fd-fix-stagger")),
                 cluster: ClusterId(super::fleet::FLEET.into()),
                 rule: RuleId::ExpiryWave,
                 severity,

@@ -33,6 +33,8 @@ pub(super) fn health_findings(
                 _ => "a failing readyz check takes the API server out of its load balancer",
             };
             Finding {
+                summary_msg: Some(crate::i18n::Msg::new("fd-check-fails").arg("endpoint", endpoint).arg("check", check.name.to_string())),
+                silence_msg: Some(crate::i18n::Msg::new("fd-fix-check").arg("endpoint", endpoint).arg("check", check.name.to_string())),
                 cluster: cluster.clone(),
                 rule: RuleId::HealthCheckFailing,
                 severity: Severity::Critical,
@@ -74,6 +76,8 @@ pub(super) fn request_findings(
     let ratio = stats.errors as f64 / stats.requests as f64;
     if ratio > t.request_error_ratio {
         out.push(Finding {
+            summary_msg: Some(crate::i18n::Msg::new("fd-request-errors").arg("percent", format!("{:.1}", ratio * 100.0)).arg("window", window.clone())),
+            silence_msg: Some(crate::i18n::Msg::new("fd-fix-request-errors")),
             cluster: cluster.clone(),
             rule: RuleId::RequestErrors,
             severity: if ratio >= 0.5 {
@@ -107,6 +111,12 @@ pub(super) fn request_findings(
     }
     if let Some(p99) = stats.p99_ms.filter(|p| *p > t.request_p99_ms) {
         out.push(Finding {
+            summary_msg: Some(
+                crate::i18n::Msg::new("fd-request-latency")
+                    .arg("p99", format!("{p99:.0}"))
+                    .arg("window", window.clone()),
+            ),
+            silence_msg: Some(crate::i18n::Msg::new("fd-fix-latency")),
             cluster: cluster.clone(),
             rule: RuleId::RequestErrors,
             severity: Severity::Warning,

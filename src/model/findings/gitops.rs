@@ -23,6 +23,22 @@ fn for_how_long(now: Timestamp, since: Option<Timestamp>) -> (Option<std::time::
     }
 }
 
+/// A GitOps summary as a message: `id` when since when is unknown, `id-for` with how
+/// long otherwise (the ` for 2h` of [`for_how_long`]).
+fn gitops_msg(
+    id: &'static str,
+    id_for: &'static str,
+    o: &GitOpsObject,
+    length: Option<std::time::Duration>,
+) -> crate::i18n::Msg {
+    match length {
+        Some(d) => crate::i18n::Msg::new(id_for)
+            .arg("object", o.describe())
+            .arg("duration", format_duration(d)),
+        None => crate::i18n::Msg::new(id).arg("object", o.describe()),
+    }
+}
+
 fn base(cluster: &ClusterId, rule: RuleId, severity: Severity, o: &GitOpsObject) -> Finding {
     let mut evidence = vec![format!(
         "sync {}, health {}",
@@ -43,6 +59,8 @@ fn base(cluster: &ClusterId, rule: RuleId, severity: Severity, o: &GitOpsObject)
         evidence.push(format!("message: {message}"));
     }
     Finding {
+        summary_msg: None,
+        silence_msg: None,
         cluster: cluster.clone(),
         rule,
         severity,
@@ -94,6 +112,15 @@ pub(super) fn gitops_findings(
             }
             f.since = None;
             f.severity_since = None;
+            f.summary_msg =
+                Some(crate::i18n::Msg::new("fd-gitops-suspended").arg("object", o.describe()));
+            f.silence_msg = Some(
+                crate::i18n::Msg::new("fd-fix-gitops-resume")
+                    .arg("cluster", cluster.to_string())
+                    .arg("kind", o.kind.kind())
+                    .arg("namespace", o.namespace.to_string())
+                    .arg("name", o.name.to_string()),
+            );
             f.silence = format!(
                 "resume its sync once the incident is over (fleetdeck gitops resume {cluster} {} {}/{})",
                 o.kind.kind(),
@@ -141,11 +168,18 @@ pub(super) fn gitops_findings(
                     })
                     .or(o.since);
             }
+            f.summary_msg = Some(gitops_msg(
+                "fd-gitops-out-of-sync",
+                "fd-gitops-out-of-sync-for",
+                o,
+                length,
+            ));
+            f.silence_msg = Some(crate::i18n::Msg::new("fd-fix-gitops-sync"));
             f.silence = "sync it (or fix what keeps it from syncing), or suspend its sync on purpose during an incident".into();
             out.push(f);
         }
         if matches!(o.health, GitOpsHealth::Degraded | GitOpsHealth::Missing) {
-            let (_, words) = for_how_long(now, o.since);
+            let (length, words) = for_how_long(now, o.since);
             let mut f = base(cluster, RuleId::GitOpsDegraded, Severity::Warning, o);
             f.summary = format!(
                 "{} is {}{words}",
@@ -156,6 +190,12 @@ pub(super) fn gitops_findings(
                     "Missing"
                 }
             );
+            f.summary_msg = Some(if o.health == GitOpsHealth::Degraded {
+                gitops_msg("fd-gitops-degraded", "fd-gitops-degraded-for", o, length)
+            } else {
+                gitops_msg("fd-gitops-missing", "fd-gitops-missing-for", o, length)
+            });
+            f.silence_msg = Some(crate::i18n::Msg::new("fd-fix-gitops-degraded"));
             f.silence = "look at what it deployed (its resources' health), and at the last change to its source".into();
             out.push(f);
         }

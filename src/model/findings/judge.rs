@@ -26,9 +26,42 @@ pub struct ClusterContext<'a> {
     pub waiting: &'a [String],
 }
 
+/// What could not be read, as a message when it is one of the rules' own words (a name
+/// read from a cluster, such as an endpoint, is shown as it is).
+fn what_msg(what: &str) -> crate::i18n::Msg {
+    let id = match what {
+        "live facts" => "fd-what-live-facts",
+        "the priority levels of our requests" => "fd-what-priority-levels",
+        "the priority level of our requests" => "fd-what-priority-level",
+        "the journal (window overrides, changes waiting for windows, rollouts' burn rates)" => {
+            "fd-what-journal"
+        }
+        "GitOps objects" => "fd-what-gitops",
+        "admission webhooks" => "fd-what-webhooks",
+        "aggregated APIs" => "fd-what-apiservices",
+        _ => return crate::i18n::Msg::new("fd-what-as-is").arg("what", what),
+    };
+    crate::i18n::Msg::new(id)
+}
+
+/// Why it could not be read: a reason of the console's own as a message, one read from
+/// a cluster (an error's text) as it is.
+fn why_msg(why: &str) -> crate::i18n::Msg {
+    match why {
+        "no journal connected" => crate::i18n::Msg::new("fd-why-no-journal"),
+        _ => crate::i18n::Msg::new("fd-what-as-is").arg("what", why),
+    }
+}
+
 /// The finding for a fact that could not be read: unknown is not fine.
 pub(super) fn unknown(cluster: &ClusterId, key: &str, what: &str, why: &str) -> Finding {
     Finding {
+        summary_msg: Some(
+            crate::i18n::Msg::new("fd-unknown")
+                .arg("what", what_msg(what))
+                .arg("why", why_msg(why)),
+        ),
+        silence_msg: Some(crate::i18n::Msg::new("fd-fix-unknown")),
         cluster: cluster.clone(),
         rule: RuleId::FactsUnknown,
         severity: Severity::Warning,

@@ -27,6 +27,7 @@ mod fleet;
 mod gitops;
 mod journal;
 mod judge;
+pub(crate) mod says;
 mod selector;
 mod thresholds;
 mod webhooks;
@@ -198,6 +199,13 @@ pub struct Finding {
     pub severity_since: Option<Timestamp>,
     /// How to make it go away (fix it, or accept it).
     pub silence: String,
+    /// `summary` as a message, for a reader of another language (never serialised;
+    /// `None` shows the summary as written).
+    #[serde(skip)]
+    pub summary_msg: Option<crate::i18n::Msg>,
+    /// `silence` as a message (never serialised).
+    #[serde(skip)]
+    pub silence_msg: Option<crate::i18n::Msg>,
 }
 
 impl Finding {

@@ -54,6 +54,7 @@ fn judge(cluster_fields: &str, facts: &ClusterFacts) -> Vec<Finding> {
     };
     let mut out = judge_cluster(&ctx, at(NOW), &Thresholds::default());
     sort_findings(&mut out);
+    super::says::assert_said_in_english(&out);
     out
 }
 
@@ -62,6 +63,7 @@ fn judge(cluster_fields: &str, facts: &ClusterFacts) -> Vec<Finding> {
 const PLAIN: &str = "id: c1, context: c1, env: staging, region: r, failureDomain: f, tier: standard, lifecycle: building";
 
 fn only(findings: &[Finding], rule: RuleId) -> Vec<&Finding> {
+    super::says::assert_said_in_english(findings);
     findings.iter().filter(|f| f.rule == rule).collect()
 }
 

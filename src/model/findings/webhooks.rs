@@ -56,6 +56,8 @@ fn finding(
 ) -> Finding {
     evidence.push(rules_line(w));
     Finding {
+        summary_msg: None,
+        silence_msg: None,
         cluster: cluster.clone(),
         rule,
         severity,
@@ -104,7 +106,7 @@ pub(super) fn webhook_findings(
                     "while it cannot be called, nothing it matches in kube-system can be created or changed — the control plane's own add-ons (and this webhook's pods, if they live there) included".into(),
                 ],
                 "exclude kube-system in its namespaceSelector (kubernetes.io/metadata.name NotIn [kube-system]), or set failurePolicy: Ignore".into(),
-            ));
+            ).said(crate::i18n::Msg::new("fd-webhook-fail-closed-kube-system").arg("subject", webhook_subject(w)), crate::i18n::Msg::new("fd-fix-webhook-kube-system")));
         } else if fails_closed && w.namespace_selector.is_everything() {
             out.push(finding(
                 cluster,
@@ -114,7 +116,7 @@ pub(super) fn webhook_findings(
                 format!("{} fails closed on every namespace", webhook_subject(w)),
                 vec!["failurePolicy: Fail".into(), format!("namespaceSelector: {scope}")],
                 "limit its namespaceSelector to the namespaces it must guard, or set failurePolicy: Ignore".into(),
-            ));
+            ).said(crate::i18n::Msg::new("fd-webhook-fail-closed-everywhere").arg("subject", webhook_subject(w)), crate::i18n::Msg::new("fd-fix-webhook-everywhere")));
         }
         if w.timeout_seconds > t.webhook_timeout_seconds {
             let mut slow = finding(
@@ -142,6 +144,13 @@ pub(super) fn webhook_findings(
                     "lower timeoutSeconds to {} or less",
                     t.webhook_timeout_seconds
                 ),
+            )
+            .said(
+                crate::i18n::Msg::new("fd-webhook-slow")
+                    .arg("subject", webhook_subject(w))
+                    .arg("seconds", w.timeout_seconds.to_string()),
+                crate::i18n::Msg::new("fd-fix-webhook-slow")
+                    .arg("seconds", t.webhook_timeout_seconds.to_string()),
             );
             slow.measure = Some(Measure {
                 value: f64::from(w.timeout_seconds),
@@ -180,7 +189,7 @@ pub(super) fn webhook_findings(
                         ),
                     ],
                     format!("bring the pods behind service {service} back, or delete the webhook configuration if it is gone for good"),
-                )),
+                ).said(crate::i18n::Msg::new(if fails_closed { "fd-webhook-no-endpoint-refused" } else { "fd-webhook-no-endpoint-unchecked" }).arg("subject", webhook_subject(w)), crate::i18n::Msg::new("fd-fix-webhook-endpoints").arg("service", service.to_string()))),
                 Read::Known(_) => {}
                 Read::Unknown(why) => out.push(super::judge::unknown(
                     cluster,
@@ -225,6 +234,8 @@ pub(super) fn api_service_findings(
         }
         evidence.push("while an aggregated API is unavailable, discovery of its group fails: namespace deletion and garbage collection stall, and kubectl warns on every call".into());
         out.push(Finding {
+            summary_msg: Some(crate::i18n::Msg::new("fd-apiservice-unavailable").arg("name", s.name.to_string())),
+            silence_msg: Some(crate::i18n::Msg::new("fd-fix-apiservice").arg("service", s.service.to_string()).arg("name", s.name.to_string())),
             cluster: cluster.clone(),
             rule: RuleId::WebhookNoEndpoints,
             severity: Severity::Critical,

@@ -141,6 +141,8 @@ pub fn window_findings(
         .max_by_key(|o| o.until)
     {
         out.push(Finding {
+            summary_msg: Some(crate::i18n::Msg::new("fd-window-override").arg("until", o.until.strftime("%Y-%m-%d %H:%M UTC").to_string()).arg("by", o.by.to_string())),
+            silence_msg: Some(crate::i18n::Msg::new("fd-fix-window-override").arg("cluster", cluster.id.to_string())),
             cluster: cluster.id.clone(),
             rule: RuleId::WindowOverride,
             severity: Severity::Warning,
@@ -172,6 +174,12 @@ pub fn window_findings(
         && let Some(hold) = window_hold(cluster, tz, overrides, now)
     {
         out.push(Finding {
+            summary_msg: Some(
+                crate::i18n::Msg::new("fd-outside-window")
+                    .arg("count", waiting.len())
+                    .arg("waiting", waiting.join(", ")),
+            ),
+            silence_msg: Some(crate::i18n::Msg::new("fd-fix-outside-window")),
             cluster: cluster.id.clone(),
             rule: RuleId::OutsideWindow,
             severity: Severity::Info,
@@ -258,6 +266,7 @@ mod tests {
         assert!(window_findings(&c, Some(&TimeZone::UTC), &[], &[], now).is_empty());
         let f = window_findings(&c, Some(&TimeZone::UTC), &[], &["rollout cni".into()], now);
         assert_eq!(f.len(), 1);
+        crate::model::findings::says::assert_said_in_english(&f);
         assert_eq!(f[0].rule, RuleId::OutsideWindow);
         assert_eq!(
             f[0].summary,
@@ -271,6 +280,7 @@ mod tests {
             until: at("2026-12-02T15:00:00Z"),
         };
         let f = window_findings(&c, Some(&TimeZone::UTC), &[o], &["rollout cni".into()], now);
+        crate::model::findings::says::assert_said_in_english(&f);
         assert_eq!(
             f.len(),
             1,

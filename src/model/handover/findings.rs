@@ -161,6 +161,8 @@ mod tests {
         severity_since: Option<i64>,
     ) -> Finding {
         Finding {
+            summary_msg: None,
+            silence_msg: None,
             cluster: ClusterId("prod-euw1-02".into()),
             rule: RuleId::CertificateExpiry,
             severity,

@@ -6,9 +6,10 @@
 
 use std::sync::Arc;
 
+use crate::i18n::Msg;
 use crate::model::capacity::{
     AbsorbReport, CapacityConfig, ClusterIndex, Scenario, WhatIfReport, absorb_cluster_loss,
-    format_amount, what_if,
+    amount_msg, dim_msg, format_amount, joined, pods_msg, what_if,
 };
 use crate::model::fleet::{ClusterView, NodeName};
 use crate::model::maintenance::MaintenanceHolds;
@@ -101,6 +102,8 @@ pub fn cluster_loss(
 pub struct LossLine {
     /// The sentence.
     pub text: String,
+    /// The same sentence as a message, for the reader's language.
+    pub msg: Msg,
     /// Whether it says pods would have nowhere to go.
     pub trouble: bool,
 }
@@ -120,37 +123,66 @@ impl ClusterLoss {
         }
     }
 
+    /// [`headline`](Self::headline) as a message.
+    pub fn headline_msg(&self) -> Msg {
+        match &self.absorbed {
+            Some(report) => Msg::new("cap-loss-headline")
+                .arg("placed", report.placed_pods.to_string())
+                .arg("pods", pods_msg(i64::from(report.displaced_pods)))
+                .arg("unplaced", report.unplaced_pods().to_string()),
+            None => Msg::new("cap-loss-headline-unknown"),
+        }
+    }
+
     /// The answer's details, a sentence per line, as the CLI and the console print them:
     /// what each sibling takes and its headroom before → after (or, with the lost
     /// cluster's pods unknown, each sibling's headroom now), the siblings that take
     /// nothing and why, the pods none takes, and the siblings not counted.
     pub fn lines(&self) -> Vec<LossLine> {
-        let line = |text: String| LossLine {
+        let line = |text: String, msg: Msg| LossLine {
             text,
+            msg,
             trouble: false,
         };
+        let headroom_msg = |parts: Vec<Msg>| joined(parts);
         let mut out = Vec::new();
         match &self.absorbed {
             Some(report) => {
                 for s in report.siblings.iter().filter(|s| s.placed_pods > 0) {
-                    let changes: Vec<String> = s
+                    let changed: Vec<_> = s
                         .absorbed
                         .iter()
                         .filter(|(_, amount)| *amount != 0)
-                        .map(|(dim, _)| {
+                        .map(|(dim, _)| dim)
+                        .collect();
+                    let changes: Vec<String> = changed
+                        .iter()
+                        .map(|dim| {
                             format!(
                                 "{dim} {} → {}",
-                                format_amount(&dim, s.headroom_before.get(&dim)),
-                                format_amount(&dim, s.headroom_after.get(&dim))
+                                format_amount(dim, s.headroom_before.get(dim)),
+                                format_amount(dim, s.headroom_after.get(dim))
                             )
                         })
                         .collect();
-                    out.push(line(format!(
-                        "{}: takes {}; headroom {}",
-                        s.cluster,
-                        counted(i64::from(s.placed_pods), "pod"),
-                        changes.join(", ")
-                    )));
+                    let change_msgs = changed.iter().map(|dim| {
+                        Msg::new("cap-loss-change")
+                            .arg("dim", dim_msg(dim))
+                            .arg("before", amount_msg(dim, s.headroom_before.get(dim)))
+                            .arg("after", amount_msg(dim, s.headroom_after.get(dim)))
+                    });
+                    out.push(line(
+                        format!(
+                            "{}: takes {}; headroom {}",
+                            s.cluster,
+                            counted(i64::from(s.placed_pods), "pod"),
+                            changes.join(", ")
+                        ),
+                        Msg::new("cap-loss-takes")
+                            .arg("cluster", s.cluster.to_string())
+                            .arg("pods", pods_msg(i64::from(s.placed_pods)))
+                            .arg("headroom", headroom_msg(change_msgs.collect())),
+                    ));
                 }
                 let idle = |runs: bool| -> Vec<&str> {
                     report
@@ -162,16 +194,19 @@ impl ClusterLoss {
                 };
                 let (outrun, strangers) = (idle(true), idle(false));
                 if !outrun.is_empty() {
-                    out.push(line(format!(
-                        "take nothing (the others had more room): {}",
-                        outrun.join(", ")
-                    )));
+                    out.push(line(
+                        format!(
+                            "take nothing (the others had more room): {}",
+                            outrun.join(", ")
+                        ),
+                        Msg::new("cap-loss-take-nothing").arg("clusters", outrun.join(", ")),
+                    ));
                 }
                 if !strangers.is_empty() {
-                    out.push(line(format!(
-                        "run none of its workloads: {}",
-                        strangers.join(", ")
-                    )));
+                    out.push(line(
+                        format!("run none of its workloads: {}", strangers.join(", ")),
+                        Msg::new("cap-loss-run-none").arg("clusters", strangers.join(", ")),
+                    ));
                 }
                 for g in &report.unplaced {
                     out.push(LossLine {
@@ -183,6 +218,12 @@ impl ClusterLoss {
                             g.owner.name,
                             g.reason
                         ),
+                        msg: Msg::new("cap-loss-unplaced")
+                            .arg("pods", pods_msg(i64::from(g.pods)))
+                            .arg("kind", g.owner.kind.to_string())
+                            .arg("namespace", g.namespace.to_string())
+                            .arg("name", g.owner.name.to_string())
+                            .arg("reason", g.reason.msg()),
                         trouble: true,
                     });
                 }
@@ -190,32 +231,43 @@ impl ClusterLoss {
             None => {
                 for room in &self.room_now {
                     let b = &room.baseline;
-                    let headroom: Vec<String> = b
+                    let dims: Vec<_> = b
                         .allocatable
                         .iter()
                         .filter(|(dim, amount)| *amount != 0 || b.demand.get(dim) != 0)
-                        .map(|(dim, _)| {
-                            format!("{dim} {}", format_amount(&dim, b.headroom.get(&dim)))
-                        })
+                        .map(|(dim, _)| dim)
                         .collect();
+                    let headroom: Vec<String> = dims
+                        .iter()
+                        .map(|dim| format!("{dim} {}", format_amount(dim, b.headroom.get(dim))))
+                        .collect();
+                    let headroom_msgs = dims.iter().map(|dim| {
+                        Msg::new("cap-loss-dim-amount")
+                            .arg("dim", dim_msg(dim))
+                            .arg("amount", amount_msg(dim, b.headroom.get(dim)))
+                    });
                     let status = match room.status {
                         ClusterStatus::Synced => String::new(),
                         other => format!(" ({})", other.label()),
                     };
-                    out.push(line(format!(
-                        "{}{status}: headroom {}",
-                        room.cluster,
-                        headroom.join(", ")
-                    )));
+                    out.push(line(
+                        format!("{}{status}: headroom {}", room.cluster, headroom.join(", ")),
+                        Msg::new("cap-loss-room")
+                            .arg("cluster", format!("{}{status}", room.cluster))
+                            .arg("headroom", headroom_msg(headroom_msgs.collect())),
+                    ));
                 }
             }
         }
         if !self.not_counted.is_empty() {
             let names: Vec<&str> = self.not_counted.iter().map(|c| &**c).collect();
-            out.push(line(format!(
-                "not counted (no fresh data, taking nothing): {}",
-                names.join(", ")
-            )));
+            out.push(line(
+                format!(
+                    "not counted (no fresh data, taking nothing): {}",
+                    names.join(", ")
+                ),
+                Msg::new("cap-loss-not-counted").arg("clusters", names.join(", ")),
+            ));
         }
         out
     }
@@ -297,6 +349,7 @@ mod tests {
             loss.headline(),
             "its pods are unknown without fresh data; the room they have now:"
         );
+        said_in_english_and_chinese(&loss);
         let said: Vec<String> = loss.lines().into_iter().map(|l| l.text).collect();
         assert_eq!(said.len(), 2, "{said:?}");
         assert!(said[0].starts_with("a: headroom CPU "), "{said:?}");
@@ -304,6 +357,18 @@ mod tests {
             said[1],
             "not counted (no fresh data, taking nothing): b, gone"
         );
+    }
+
+    /// The messages say in English exactly what the lines say, and have Chinese.
+    fn said_in_english_and_chinese(loss: &ClusterLoss) {
+        use crate::i18n::Lang;
+        assert_eq!(loss.headline_msg().text(Lang::En), loss.headline());
+        assert_ne!(loss.headline_msg().text(Lang::ZhCn), loss.headline());
+        for line in loss.lines() {
+            assert_eq!(line.msg.text(Lang::En), line.text);
+            let zh = line.msg.text(Lang::ZhCn);
+            assert!(zh != line.text && !zh.contains('{'), "{zh}");
+        }
     }
 
     #[test]
@@ -339,6 +404,20 @@ mod tests {
         );
         assert_eq!(loss.headline(), "1 of 2 pods placed, 1 cannot move");
         let said = loss.lines();
+        said_in_english_and_chinese(&loss);
+        use crate::i18n::Lang;
+        assert_eq!(
+            loss.headline_msg().text(Lang::ZhCn),
+            "2 个 Pod 中 1 个已安置，1 个无法迁移"
+        );
+        assert!(
+            said[0]
+                .msg
+                .text(Lang::ZhCn)
+                .starts_with("a：接收 1 个 Pod；余量 CPU "),
+            "{}",
+            said[0].msg.text(Lang::ZhCn)
+        );
         assert!(
             said[0].text.starts_with("a: takes 1 pod; headroom CPU ") && !said[0].trouble,
             "{said:?}"

@@ -5,6 +5,7 @@
 
 mod command;
 mod describe;
+mod describe_msg;
 mod event;
 mod ids;
 mod keys;
@@ -16,6 +17,7 @@ mod status;
 pub use crate::model::identity::NodeName;
 pub use command::{OperatorCommand, approval_target, check_approve, command_event};
 pub use describe::describe;
+pub use describe_msg::describe_msg;
 pub use event::{
     Event, EventBody, EventLog, FencingToken, LeaseScope, NewEvent, PauseScope, ReturnOutcome,
     Sequence,

@@ -210,8 +210,8 @@ impl CapacityState {
                 self.clear_what_ifs();
                 return Some(Vec::new());
             }
-            let none = "no cluster is listed (the filter matches none)";
-            return Some(vec![Effect::Say(none.into())]);
+            let none = crate::t!(ctx.config.lang, "cap-no-cluster-listed");
+            return Some(vec![Effect::Say(none)]);
         };
         let effects = match action {
             a if is_motion(a) => {
@@ -237,8 +237,10 @@ impl CapacityState {
                     open,
                     match worst {
                         Some(scenario) => Effect::WhatIf(id, scenario),
-                        None => Effect::Say(format!(
-                            "{id}: no failure domain to lose (or no usable data)"
+                        None => Effect::Say(crate::t!(
+                            ctx.config.lang,
+                            "cap-no-domain-to-lose",
+                            cluster = &id
                         )),
                     },
                 ]
@@ -291,9 +293,11 @@ impl CapacityState {
             Action::WhatIfLose | Action::Open if domains.is_empty() => {
                 // No report, no domains: say why rather than do nothing.
                 let status = ctx.snapshot.cluster(id).map(|c| c.status);
-                vec![Effect::Say(format!(
-                    "no failure domain to show on {id}: its data is {} and cannot be trusted (L still asks its siblings)",
-                    super::ledger::status_label(status)
+                vec![Effect::Say(crate::t!(
+                    ctx.config.lang,
+                    "cap-no-domain-untrusted",
+                    cluster = id,
+                    status = super::ledger::status_label(status)
                 ))]
             }
             Action::Open => match domains.get(pos) {
@@ -362,8 +366,8 @@ impl Screen for CapacityState {
     fn handle(&mut self, action: Action, ctx: &Context) -> Option<Vec<Effect>> {
         let nothing_to_clear = self.what_if.is_none() && self.cluster_loss.is_none();
         if action == Action::WhatIfClear && nothing_to_clear {
-            let none = "no what-if is shown: nothing to clear";
-            return Some(vec![Effect::Say(none.into())]);
+            let none = crate::t!(ctx.config.lang, "cap-nothing-to-clear");
+            return Some(vec![Effect::Say(none)]);
         }
         match self.scope.clone() {
             CapacityScope::Fleet => self.on_fleet(action, ctx),
@@ -447,7 +451,7 @@ pub fn run_cluster_loss(
 ) -> ClusterLossView {
     let chosen_by = ledger
         .cluster(lost)
-        .map(|c| format!("env={}, region={}", c.env, c.region))
+        .map(|c| format!("env={}, region={}", c.env, c.region)) // i18n: not for people (filter terms, as typed)
         .unwrap_or_default();
     ClusterLossView {
         cluster: lost.to_owned(),

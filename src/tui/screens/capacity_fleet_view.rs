@@ -8,8 +8,8 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 
 use super::capacity::{CapacityState, FleetTotals, fleet_totals};
-use super::capacity_view::dimension_lines;
-use super::table::{Col, fit_columns, header, row, scroll_offset};
+use super::capacity_view::{dimension_lines, header_in, listed};
+use super::table::{Col, fit_columns, row, scroll_offset};
 use crate::model::fleet::Dimension;
 use crate::tui::canvas;
 use crate::tui::component::Context;
@@ -19,9 +19,13 @@ use crate::tui::theme::Slot;
 
 fn not_counted_line(ctx: &Context, totals: &FleetTotals) -> Line<'static> {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     if totals.not_counted.is_empty() {
         return Line::styled(
-            format!(" all {} clusters counted", totals.counted),
+            format!(
+                " {}",
+                crate::t!(lang, "cap-all-counted", n = totals.counted.to_string())
+            ),
             t.style(Slot::Muted),
         );
     }
@@ -32,41 +36,46 @@ fn not_counted_line(ctx: &Context, totals: &FleetTotals) -> Line<'static> {
         .collect();
     Line::styled(
         format!(
-            " {} clusters counted; not counted (data not usable): {}",
-            totals.counted,
-            parts.join(", ")
+            " {}",
+            crate::t!(
+                lang,
+                "cap-some-counted",
+                n = totals.counted.to_string(),
+                parts = listed(lang, parts)
+            )
         ),
         t.style(Slot::Unknown),
     )
 }
 
+/// Titles are message ids (see `header_in`).
 const FLEET_COLS: [Col; 7] = [
     Col {
-        title: "CLUSTER",
+        title: "cap-col-cluster",
         width: 22,
     },
     Col {
-        title: "STATUS",
+        title: "cap-col-status",
         width: 16,
     },
     Col {
-        title: "CPU USED",
+        title: "cap-col-cpu-used",
         width: 16,
     },
     Col {
-        title: "MEM USED",
+        title: "cap-col-mem-used",
         width: 16,
     },
     Col {
-        title: "GPU FREE",
+        title: "cap-col-gpu-free",
         width: 11,
     },
     Col {
-        title: "PODS USED",
+        title: "cap-col-pods-used",
         width: 16,
     },
     Col {
-        title: "LARGEST GANG",
+        title: "cap-col-largest-gang",
         width: 12,
     },
 ];
@@ -74,12 +83,17 @@ const FLEET_COLS: [Col; 7] = [
 /// Draws the fleet capacity screen into `area`.
 pub fn draw(state: &CapacityState, ctx: &Context, area: Rect, buf: &mut Buffer) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let totals = fleet_totals(ctx.snapshot, ctx.data);
     let mut lines = vec![Line::styled(
         format!(
-            " Fleet · {} GPUs free of {}",
-            count(totals.gpus.0),
-            count(totals.gpus.1)
+            " {}",
+            crate::t!(
+                lang,
+                "cap-fleet-heading",
+                free = count(totals.gpus.0),
+                total = count(totals.gpus.1)
+            )
         ),
         t.style(Slot::Title),
     )];
@@ -111,15 +125,20 @@ pub fn draw(state: &CapacityState, ctx: &Context, area: Rect, buf: &mut Buffer) 
         let height = usize::from(list.height).saturating_sub(2);
         let offset = scroll_offset(pos, rows.len(), height);
         let above = if offset > 0 {
-            format!(", {offset} above")
+            crate::t!(lang, "cap-rows-above", n = offset.to_string())
         } else {
             String::new()
         };
         let note = format!(
-            " rows {}–{} of {}{above}",
-            offset + 1,
-            (offset + height).min(rows.len()),
-            rows.len()
+            " {}",
+            crate::t!(
+                lang,
+                "cap-rows",
+                first = (offset + 1).to_string(),
+                last = (offset + height).min(rows.len()).to_string(),
+                total = rows.len().to_string(),
+                above = above
+            )
         );
         canvas::text(
             buf,
@@ -138,7 +157,7 @@ pub fn draw(state: &CapacityState, ctx: &Context, area: Rect, buf: &mut Buffer) 
         list
     };
     let chosen = fit_columns(&FLEET_COLS, &[0, 1, 4, 2, 3, 5, 6], list.width);
-    let body = header(buf, list, &FLEET_COLS, &chosen, t.style(Slot::Title));
+    let body = header_in(ctx, buf, list, &FLEET_COLS, &chosen);
     let height = usize::from(body.height);
     let offset = scroll_offset(pos, rows.len(), height);
     for (n, r) in rows.iter().skip(offset).take(height).enumerate() {

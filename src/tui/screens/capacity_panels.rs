@@ -7,8 +7,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::capacity::{ClusterLossView, WhatIfView};
-use super::capacity_view::{DIMS, boxed, dim_name};
-use crate::model::capacity::format_amount;
+use super::capacity_view::{DIMS, amount, boxed, dim_name};
+use crate::model::capacity::pods_msg;
 use crate::tui::action::Action;
 use crate::tui::canvas;
 use crate::tui::component::Context;
@@ -23,11 +23,18 @@ pub(super) fn gpu_panel(
     buf: &mut Buffer,
 ) {
     let t = &ctx.config.theme;
-    let inner = boxed(ctx, &["GPU shape".into()], area, buf);
+    let lang = ctx.config.lang;
+    let inner = boxed(ctx, &[crate::t!(lang, "cap-gpu-shape")], area, buf);
     let g = &report.gpu;
     let mut lines = vec![Line::raw(format!(
-        " {} of {} GPUs free · largest gang {}",
-        g.free_gpus, g.total_gpus, g.largest_gang
+        " {}",
+        crate::t!(
+            lang,
+            "cap-gpu-free-of",
+            free = g.free_gpus.to_string(),
+            total = g.total_gpus.to_string(),
+            gang = g.largest_gang.to_string()
+        )
     ))];
     let slots: Vec<String> = g
         .slots
@@ -35,20 +42,24 @@ pub(super) fn gpu_panel(
         .map(|s| format!("{}×{}", s.slots, s.size))
         .collect();
     lines.push(Line::raw(format!(
-        " slots on one node: {}",
-        if slots.is_empty() {
-            "-".into()
-        } else {
-            slots.join("  ")
-        }
+        " {}",
+        crate::t!(
+            lang,
+            "cap-gpu-slots",
+            slots = if slots.is_empty() {
+                "-".into()
+            } else {
+                slots.join("  ")
+            }
+        )
     )));
     lines.push(Line::styled(
-        " free per topology domain (GPUs · whole nodes)",
+        format!(" {}", crate::t!(lang, "cap-gpu-per-domain")),
         t.style(Slot::Title),
     ));
     if g.domains.is_empty() {
         lines.push(Line::styled(
-            "  no GPU nodes with topology labels",
+            format!("  {}", crate::t!(lang, "cap-gpu-no-domains")),
             t.style(Slot::Muted),
         ));
     }
@@ -108,6 +119,7 @@ pub(super) fn cut_with_more(
     rows: usize,
     width: u16,
     whole: &str,
+    lang: crate::i18n::Lang,
     style: Style,
 ) -> Vec<Line<'static>> {
     if lines.len() > rows && rows > 0 {
@@ -116,8 +128,11 @@ pub(super) fn cut_with_more(
         let width = usize::from(width);
         let text = canvas::first_fitting(
             vec![
-                format!("  … {left} more ({whole})"),
-                format!("  … {left} more"),
+                format!(
+                    "  {}",
+                    crate::t!(lang, "cap-more-where", n = left.to_string(), whole = whole)
+                ),
+                format!("  {}", crate::t!(lang, "cap-more", n = left.to_string())),
             ],
             width,
         );
@@ -128,17 +143,19 @@ pub(super) fn cut_with_more(
 
 pub(super) fn what_if_panel(ctx: &Context, w: &WhatIfView, area: Rect, buf: &mut Buffer) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let r = &w.report;
     let clear = ctx
-        .key_hint(Action::WhatIfClear, "clears")
+        .key_hint(Action::WhatIfClear, &crate::t!(lang, "cap-key-clears"))
         .map(|hint| format!(" · {hint}"))
         .unwrap_or_default();
+    let scenario = crate::t!(lang, "cap-what-if-of", scenario = r.scenario.msg());
     let inner = boxed(
         ctx,
         &[
-            format!("What-if: {}{clear}", r.scenario),
-            format!("What-if: {}", r.scenario),
-            "What-if".into(),
+            format!("{scenario}{clear}"),
+            scenario,
+            crate::t!(lang, "cap-what-if"),
         ],
         area,
         buf,
@@ -146,13 +163,17 @@ pub(super) fn what_if_panel(ctx: &Context, w: &WhatIfView, area: Rect, buf: &mut
     let unplaced = r.unplaced_pods();
     let mut lines = vec![Line::from(vec![
         Span::raw(format!(
-            " {} lost · {} displaced · {} re-placed · ",
-            crate::tui::format::counted(i64::from(r.lost_nodes), "node"),
-            crate::tui::format::counted(i64::from(r.displaced_pods), "pod"),
-            r.placed_pods
+            " {} · ",
+            crate::t!(
+                lang,
+                "cap-what-if-counts",
+                nodes = crate::i18n::counted(lang, "count-nodes", i64::from(r.lost_nodes)),
+                pods = pods_msg(i64::from(r.displaced_pods)),
+                placed = r.placed_pods.to_string()
+            )
         )),
         Span::styled(
-            format!("{unplaced} would not fit"),
+            crate::t!(lang, "cap-would-not-fit", n = unplaced.to_string()),
             if unplaced > 0 {
                 t.style(Slot::Critical)
             } else {
@@ -162,7 +183,7 @@ pub(super) fn what_if_panel(ctx: &Context, w: &WhatIfView, area: Rect, buf: &mut
         Span::styled(
             match r.staying_pods {
                 0 => String::new(),
-                n => format!(" · {n} DaemonSet/static stay with their nodes"),
+                n => format!(" · {}", crate::t!(lang, "cap-staying", n = n.to_string())),
             },
             t.style(Slot::Muted),
         ),
@@ -172,36 +193,37 @@ pub(super) fn what_if_panel(ctx: &Context, w: &WhatIfView, area: Rect, buf: &mut
             .blocking
             .iter()
             .map(|b| {
-                format!(
-                    "PDB {}/{} ({}; has {} healthy, needs {})",
-                    b.namespace,
-                    b.name,
-                    crate::tui::format::counted(i64::from(b.pods), "pod"),
-                    b.current_healthy,
-                    b.desired_healthy
+                crate::t!(
+                    lang,
+                    "cap-blocking-pdb",
+                    namespace = b.namespace.to_string(),
+                    name = b.name.to_string(),
+                    pods = pods_msg(i64::from(b.pods)),
+                    healthy = b.current_healthy.to_string(),
+                    needs = b.desired_healthy.to_string()
                 )
             })
             .collect();
         lines.push(Line::styled(
             format!(
-                " the drain would wait: {} allows no eviction now",
-                budgets.join(", ")
+                " {}",
+                crate::t!(lang, "cap-drain-would-wait", budgets = budgets.join(", "))
             ),
             t.style(Slot::Warn),
         ));
     }
-    let mut heads = vec![Span::raw(" headroom ")];
+    let mut heads = vec![Span::raw(format!(" {} ", crate::t!(lang, "cap-headroom")))];
     for d in &DIMS {
         let (before, after) = (w.baseline.get(d), r.headroom.get(d));
         heads.push(Span::styled(
-            format!("{} ", dim_name(d)),
+            format!("{} ", dim_name(lang, d)),
             t.style(Slot::Title),
         ));
         heads.push(Span::styled(
             format!(
                 "{} → {}   ",
-                format_amount(d, before),
-                format_amount(d, after)
+                amount(lang, d, before),
+                amount(lang, d, after)
             ),
             if after < 0 {
                 t.style(Slot::Critical)
@@ -218,8 +240,8 @@ pub(super) fn what_if_panel(ctx: &Context, w: &WhatIfView, area: Rect, buf: &mut
                 g.owner.kind,
                 g.namespace,
                 g.owner.name,
-                crate::tui::format::counted(i64::from(g.pods), "pod"),
-                g.reason
+                pods_msg(i64::from(g.pods)).text(lang),
+                g.reason.msg().text(lang)
             ),
             t.style(Slot::Critical),
         ));
@@ -229,7 +251,8 @@ pub(super) fn what_if_panel(ctx: &Context, w: &WhatIfView, area: Rect, buf: &mut
         canvas::wrap_all(&lines, inner.width),
         usize::from(inner.height),
         inner.width,
-        "a taller terminal shows them",
+        &crate::t!(lang, "cap-taller-shows"),
+        lang,
         t.style(Slot::Muted),
     );
     canvas::rows(buf, inner, &lines, t.style(Slot::Muted));
@@ -245,19 +268,21 @@ pub(super) fn cluster_loss_height(v: &ClusterLossView, most: u16) -> u16 {
 /// unknown.
 pub(super) fn cluster_loss_panel(ctx: &Context, v: &ClusterLossView, area: Rect, buf: &mut Buffer) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let clear = ctx
-        .key_hint(Action::WhatIfClear, "clears")
+        .key_hint(Action::WhatIfClear, &crate::t!(lang, "cap-key-clears"))
         .map(|hint| format!(" · {hint}"))
         .unwrap_or_default();
+    let lose = crate::t!(lang, "cap-lose-whole", cluster = &v.cluster);
     let inner = boxed(
         ctx,
         &[
             format!(
-                "What-if: lose {} whole · siblings {}{clear}",
-                v.cluster, v.chosen_by
+                "{lose} · {}{clear}",
+                crate::t!(lang, "cap-siblings", chosen = &v.chosen_by)
             ),
-            format!("What-if: lose {} whole{clear}", v.cluster),
-            format!("What-if: lose {} whole", v.cluster),
+            format!("{lose}{clear}"),
+            lose,
         ],
         area,
         buf,
@@ -269,13 +294,13 @@ pub(super) fn cluster_loss_panel(ctx: &Context, v: &ClusterLossView, area: Rect,
         Some(_) => t.style(Slot::Critical),
     };
     let mut lines = vec![Line::styled(
-        format!(" {}", v.loss.headline()),
+        format!(" {}", v.loss.headline_msg().text(lang)),
         headline_style,
     )];
     let said = v.loss.lines();
     if v.loss.room_now.is_empty() && v.loss.not_counted.is_empty() {
         lines.push(Line::styled(
-            "  no sibling: no other serving cluster in its environment and region",
+            format!("  {}", crate::t!(lang, "cap-no-sibling")),
             t.style(Slot::Warn),
         ));
     }
@@ -285,14 +310,15 @@ pub(super) fn cluster_loss_panel(ctx: &Context, v: &ClusterLossView, area: Rect,
         } else {
             Style::new()
         };
-        lines.push(Line::styled(format!("  {}", l.text), style));
+        lines.push(Line::styled(format!("  {}", l.msg.text(lang)), style));
     }
-    let whole = format!("capacity --what-if cluster={} has all", v.cluster);
+    let whole = crate::t!(lang, "cap-cli-has-all", cluster = &v.cluster);
     let lines = cut_with_more(
         canvas::wrap_all(&lines, inner.width),
         usize::from(inner.height),
         inner.width,
         &whole,
+        lang,
         t.style(Slot::Muted),
     );
     canvas::rows(buf, inner, &lines, t.style(Slot::Muted));
@@ -301,16 +327,27 @@ pub(super) fn cluster_loss_panel(ctx: &Context, v: &ClusterLossView, area: Rect,
 #[cfg(test)]
 mod tests {
     use super::{cut_with_more, domain_cells};
+    use crate::i18n::Lang;
     use ratatui::style::Style;
     use ratatui::text::Line;
 
     #[test]
     fn a_cut_panel_says_how_many_lines_it_left_out() {
         let lines: Vec<Line> = (1..=5).map(|i| Line::raw(format!("line {i}"))).collect();
-        let cut = cut_with_more(lines.clone(), 3, 40, "the CLI has all", Style::new());
+        let cut = cut_with_more(
+            lines.clone(),
+            3,
+            40,
+            "the CLI has all",
+            Lang::En,
+            Style::new(),
+        );
         let text: Vec<String> = cut.iter().map(|l| l.to_string()).collect();
         assert_eq!(text, ["line 1", "line 2", "  … 3 more (the CLI has all)"]);
-        assert_eq!(cut_with_more(lines, 5, 40, "x", Style::new()).len(), 5);
+        assert_eq!(
+            cut_with_more(lines, 5, 40, "x", Lang::En, Style::new()).len(),
+            5
+        );
     }
 
     #[test]

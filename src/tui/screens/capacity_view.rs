@@ -12,13 +12,14 @@ use super::capacity::CapacityState;
 use super::capacity_panels::{
     cluster_loss_height, cluster_loss_panel, gpu_panel, what_if_height, what_if_panel,
 };
-use super::table::{Col, fit_columns, header, row, scroll_offset};
-use crate::model::capacity::format_amount;
+use super::table::{Col, fit_columns, row, scroll_offset};
+use crate::i18n::Lang;
+use crate::model::capacity::amount_msg;
 use crate::model::fleet::{Dimension, ResourceVector};
 use crate::tui::action::Action;
 use crate::tui::canvas;
 use crate::tui::component::Context;
-use crate::tui::format::{bar, count, percent};
+use crate::tui::format::{bar, count, pad, percent};
 use crate::tui::nav::CapacityScope;
 use crate::tui::theme::Slot;
 
@@ -29,13 +30,49 @@ pub(super) const DIMS: [Dimension; 4] = [
     Dimension::Pods,
 ];
 
-pub(super) fn dim_name(d: &Dimension) -> &'static str {
+pub(super) fn dim_name(lang: Lang, d: &Dimension) -> String {
     match d {
-        Dimension::Cpu => "CPU",
-        Dimension::Memory => "Memory",
-        Dimension::Gpu => "GPU",
-        Dimension::Pods => "Pods",
-        _ => "Other",
+        Dimension::Cpu => crate::t!(lang, "cap-dim-cpu"),
+        Dimension::Memory => crate::t!(lang, "cap-dim-memory"),
+        Dimension::Gpu => crate::t!(lang, "cap-dim-gpu"),
+        Dimension::Pods => crate::t!(lang, "cap-dim-pods"),
+        _ => crate::t!(lang, "cap-dim-other"),
+    }
+}
+
+/// `a, b, c` in the reader's punctuation (`a、b、c`).
+pub(super) fn listed(lang: Lang, parts: Vec<String>) -> String {
+    parts
+        .into_iter()
+        .reduce(|a, b| crate::t!(lang, "cap-join", a = a, b = b))
+        .unwrap_or_default()
+}
+
+/// An amount with its unit in the reader's words (`1.5 cores`, `1.5 核`).
+pub(super) fn amount(lang: Lang, d: &Dimension, amount: i64) -> String {
+    amount_msg(d, amount).text(lang)
+}
+
+/// Writes the header row of `cols`, whose titles are message ids, in the reader's
+/// language; the rows go below it, in the area returned.
+pub(super) fn header_in(
+    ctx: &Context,
+    buf: &mut Buffer,
+    area: Rect,
+    cols: &[Col],
+    chosen: &[usize],
+) -> Rect {
+    let lang = ctx.config.lang;
+    let cells: Vec<(String, Style)> = cols
+        .iter()
+        .map(|c| (crate::i18n::text(lang, c.title, &[]), Style::new()))
+        .collect();
+    let style = ctx.config.theme.style(Slot::Title);
+    row(buf, area, area.y, cols, chosen, &cells, style);
+    Rect {
+        y: area.y + 1,
+        height: area.height.saturating_sub(1),
+        ..area
     }
 }
 
@@ -49,8 +86,8 @@ pub fn draw(state: &CapacityState, ctx: &Context, area: Rect, buf: &mut Buffer) 
 }
 
 /// An amount with its unit that a wrapped line never parts (`128 cores`, `1976 pod slots`).
-pub(super) fn unbroken(d: &Dimension, amount: i64) -> String {
-    format_amount(d, amount).replace(' ', "\u{a0}")
+pub(super) fn unbroken(lang: Lang, d: &Dimension, amount: i64) -> String {
+    amount_msg(d, amount).text(lang).replace(' ', "\u{a0}")
 }
 
 /// One line per dimension: used of allocatable as a bar, and what is left.
@@ -62,6 +99,7 @@ pub(super) fn dimension_lines(
     width: u16,
 ) -> Vec<Line<'static>> {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let bar_width = usize::from(width.saturating_sub(60)).clamp(6, 30);
     DIMS.iter()
         // A cluster without GPUs has no GPU line to read.
@@ -77,26 +115,34 @@ pub(super) fn dimension_lines(
                 Slot::Ok
             };
             Line::from(vec![
-                Span::styled(format!(" {:<7}", dim_name(d)), t.style(Slot::Title)),
+                Span::styled(
+                    format!(" {}", pad(&dim_name(lang, d), 7)),
+                    t.style(Slot::Title),
+                ),
                 Span::styled(bar(u, a, bar_width), t.style(slot)),
                 Span::raw(format!(" {:>4} ", percent(u, a))),
                 Span::styled(
-                    format!("{} of {}", unbroken(d, u), unbroken(d, a)),
+                    crate::t!(
+                        lang,
+                        "cap-used-of",
+                        used = unbroken(lang, d, u),
+                        total = unbroken(lang, d, a)
+                    ),
                     t.style(Slot::Muted),
                 ),
                 Span::raw(" · "),
                 Span::styled(
-                    format!(
-                        "{} {}",
-                        // Without a reserve this is what is left once the pods of
-                        // nodes that do not count have a place: not just what is free.
-                        if headroom.is_some() {
-                            "headroom"
-                        } else {
-                            "left"
-                        },
-                        unbroken(d, left)
-                    ),
+                    // Without a reserve this is what is left once the pods of nodes
+                    // that do not count have a place: not just what is free.
+                    if headroom.is_some() {
+                        crate::t!(
+                            lang,
+                            "cap-headroom-amount",
+                            amount = unbroken(lang, d, left)
+                        )
+                    } else {
+                        crate::t!(lang, "cap-left-amount", amount = unbroken(lang, d, left))
+                    },
                     t.style(slot),
                 ),
             ])
@@ -122,13 +168,19 @@ fn cluster(
     buf: &mut Buffer,
 ) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let live = ctx.snapshot.cluster(id);
     let loss = state.cluster_loss.as_ref().filter(|l| l.cluster == id);
     let (Some(cache), Some(facts)) = (state.report.as_ref(), ctx.data.cluster(id)) else {
         let status = live.map(|c| c.status);
         let text = format!(
-            " {id}: {} — capacity is not computed from data we cannot trust",
-            super::ledger::status_label(status)
+            " {}",
+            crate::t!(
+                lang,
+                "cap-untrusted",
+                cluster = id,
+                status = super::ledger::status_label(status)
+            )
         );
         canvas::wrapped(
             buf,
@@ -153,12 +205,17 @@ fn cluster(
     };
     let report = &cache.report;
     let base = &report.baseline;
+    let healthy = i64::from(report.domains.iter().map(|d| d.healthy_nodes).sum::<u32>());
     let mut top_lines = vec![Line::styled(
         format!(
-            " {id} · {} healthy nodes counted · headroom with nothing lost",
-            count(i64::from(
-                report.domains.iter().map(|d| d.healthy_nodes).sum::<u32>()
-            ))
+            " {}",
+            crate::t!(
+                lang,
+                "cap-cluster-heading",
+                cluster = id,
+                count = healthy,
+                n = count(healthy)
+            )
         ),
         t.style(Slot::Title),
     )];
@@ -183,8 +240,15 @@ fn cluster(
     if gpu_w == 0 && report.gpu.total_gpus > 0 {
         top_lines.push(Line::styled(
             format!(
-                " GPU shape left out: it needs 100 columns ({} of {} GPUs free, largest gang {}; capacity --cluster {id} has it all)",
-                report.gpu.free_gpus, report.gpu.total_gpus, report.gpu.largest_gang
+                " {}",
+                crate::t!(
+                    lang,
+                    "cap-gpu-shape-left-out",
+                    free = report.gpu.free_gpus,
+                    total = report.gpu.total_gpus,
+                    gang = report.gpu.largest_gang,
+                    cluster = id
+                )
             ),
             t.style(Slot::Muted),
         ));
@@ -197,7 +261,7 @@ fn cluster(
     // The panels below take the rows they need (wrapped lines counted), each up to a
     // third of the page; the domain table keeps the rest.
     let most = (area.height / 3).max(5);
-    let limits_h = limits_height(report, area.width).min(most);
+    let limits_h = limits_height(report, lang, area.width).min(most);
     let what_if_h = if let Some(loss) = loss {
         cluster_loss_height(loss, most)
     } else if let Some(w) = state.what_if.as_ref().filter(|w| w.cluster == id) {
@@ -230,20 +294,23 @@ fn cluster(
     }
     let inner = boxed(
         ctx,
-        &["What limits headroom".into(), "Limits".into()],
+        &[
+            crate::t!(lang, "cap-limits-title"),
+            crate::t!(lang, "cap-limits-title-short"),
+        ],
         limits_area,
         buf,
     );
     let limit_lines: Vec<Line> = if report.limits.is_empty() {
         vec![Line::styled(
-            " nothing: every dimension has headroom, and N−1 holds",
+            format!(" {}", crate::t!(lang, "cap-limits-none")),
             t.style(Slot::Ok),
         )]
     } else {
         report
             .limits
             .iter()
-            .map(|l| Line::styled(format!(" • {l}"), t.style(Slot::Warn)))
+            .map(|l| Line::styled(format!(" • {}", l.msg().text(lang)), t.style(Slot::Warn)))
             .collect()
     };
     canvas::wrapped(buf, inner, &limit_lines, t.style(Slot::Muted));
@@ -254,39 +321,40 @@ fn cluster(
     }
 }
 
+/// Titles are message ids (see [`header_in`]).
 const DOMAIN_COLS: [Col; 6] = [
     Col {
-        title: "FAILURE DOMAIN",
+        title: "cap-col-failure-domain",
         width: 18,
     },
     Col {
-        title: "NODES",
+        title: "cap-col-nodes",
         width: 9,
     },
     Col {
-        title: "CPU FREE",
+        title: "cap-col-cpu-free",
         width: 14,
     },
     Col {
-        title: "MEM FREE",
+        title: "cap-col-mem-free",
         width: 12,
     },
     Col {
-        title: "GPU FREE",
+        title: "cap-col-gpu-free",
         width: 9,
     },
     Col {
-        title: "PODS FREE",
+        title: "cap-col-pods-free",
         width: 10,
     },
 ];
 
 /// Rows the limits panel needs: its title and each limit as wrapped at `width`.
-fn limits_height(report: &crate::model::capacity::ClusterReport, width: u16) -> u16 {
+fn limits_height(report: &crate::model::capacity::ClusterReport, lang: Lang, width: u16) -> u16 {
     let lines: Vec<Line> = report
         .limits
         .iter()
-        .map(|l| Line::raw(format!(" • {l}")))
+        .map(|l| Line::raw(format!(" • {}", l.msg().text(lang))))
         .collect();
     canvas::wrapped_height(&lines, width).max(1) + 1
 }
@@ -303,11 +371,12 @@ fn set_aside_line(
     for d in &report.domains {
         free.add_assign(&d.free);
     }
+    let lang = ctx.config.lang;
     let parts: Vec<String> = DIMS
         .iter()
         .filter_map(|d| {
             let aside = free.get(d) - report.baseline.headroom.get(d);
-            (aside > 0).then(|| format!("{} {}", dim_name(d), unbroken(d, aside)))
+            (aside > 0).then(|| format!("{} {}", dim_name(lang, d), unbroken(lang, d, aside)))
         })
         .collect();
     if parts.is_empty() {
@@ -315,8 +384,8 @@ fn set_aside_line(
     }
     Some(Line::styled(
         format!(
-            " headroom = free below − {} (pods of uncounted nodes; reserve)",
-            parts.join(", ")
+            " {}",
+            crate::t!(lang, "cap-set-aside", parts = listed(lang, parts))
         ),
         ctx.config.theme.style(Slot::Muted),
     ))
@@ -330,10 +399,11 @@ fn domain_table(
     buf: &mut Buffer,
 ) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let keys: Vec<String> = ctx
-        .key_hint(Action::Open, "opens")
+        .key_hint(Action::Open, &crate::t!(lang, "cap-key-opens"))
         .into_iter()
-        .chain(ctx.key_hint(Action::WhatIfLose, "loses one"))
+        .chain(ctx.key_hint(Action::WhatIfLose, &crate::t!(lang, "cap-key-loses-one")))
         .collect();
     let keys = if keys.is_empty() {
         String::new()
@@ -343,9 +413,9 @@ fn domain_table(
     let inner = boxed(
         ctx,
         &[
-            format!("Failure domains · free on counted nodes{keys}"),
-            format!("Failure domains{keys}"),
-            "Failure domains".into(),
+            format!("{}{keys}", crate::t!(lang, "cap-domains-title-long")),
+            format!("{}{keys}", crate::t!(lang, "cap-domains-title")),
+            crate::t!(lang, "cap-domains-title"),
         ],
         area,
         buf,
@@ -354,7 +424,7 @@ fn domain_table(
         return;
     }
     let chosen = fit_columns(&DOMAIN_COLS, &[0, 1, 2, 3, 4, 5], inner.width);
-    let body = header(buf, inner, &DOMAIN_COLS, &chosen, t.style(Slot::Title));
+    let body = header_in(ctx, buf, inner, &DOMAIN_COLS, &chosen);
     let sel = state
         .domain_selected
         .min(report.domains.len().saturating_sub(1));
@@ -373,7 +443,9 @@ fn domain_table(
         };
         let cells = vec![
             (
-                d.domain.as_deref().unwrap_or("(no label)").to_owned(),
+                d.domain
+                    .clone()
+                    .map_or_else(|| crate::t!(lang, "cap-no-label"), |d| d.to_string()),
                 Style::new(),
             ),
             (
@@ -385,11 +457,11 @@ fn domain_table(
                 },
             ),
             (
-                format_amount(&Dimension::Cpu, d.free.cpu_millis()),
+                amount(lang, &Dimension::Cpu, d.free.cpu_millis()),
                 Style::new(),
             ),
             (
-                format_amount(&Dimension::Memory, d.free.memory_bytes()),
+                amount(lang, &Dimension::Memory, d.free.memory_bytes()),
                 Style::new(),
             ),
             (d.free.gpu().to_string(), Style::new()),
@@ -410,27 +482,27 @@ fn domain_table(
 /// The columns of a failure domain's node list.
 const NODE_COLS: [Col; 6] = [
     Col {
-        title: "NODE",
+        title: "cap-col-node",
         width: 26,
     },
     Col {
-        title: "CAPACITY",
+        title: "cap-col-capacity",
         width: 11,
     },
     Col {
-        title: "CPU FREE",
+        title: "cap-col-cpu-free",
         width: 12,
     },
     Col {
-        title: "MEM FREE",
+        title: "cap-col-mem-free",
         width: 10,
     },
     Col {
-        title: "GPU FREE",
+        title: "cap-col-gpu-free",
         width: 8,
     },
     Col {
-        title: "PODS FREE",
+        title: "cap-col-pods-free",
         width: 9,
     },
 ];
@@ -444,15 +516,16 @@ fn domain_nodes(
     buf: &mut Buffer,
 ) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let lose = ctx
-        .key_hint(Action::WhatIfLose, "loses the whole domain")
+        .key_hint(Action::WhatIfLose, &crate::t!(lang, "cap-key-loses-domain"))
         .map(|hint| format!(" · {hint}"))
         .unwrap_or_default();
     let inner = boxed(
         ctx,
         &[
-            format!("Nodes in {domain}{lose}"),
-            format!("Nodes in {domain}"),
+            format!("{}{lose}", crate::t!(lang, "cap-nodes-in", domain = domain)),
+            crate::t!(lang, "cap-nodes-in", domain = domain),
         ],
         area,
         buf,
@@ -465,7 +538,7 @@ fn domain_nodes(
     }
     // A table: a narrow screen drops whole columns (what is free last of all).
     let chosen = fit_columns(&NODE_COLS, &[0, 2, 3, 1, 4, 5], inner.width);
-    let body = header(buf, inner, &NODE_COLS, &chosen, t.style(Slot::Title));
+    let body = header_in(ctx, buf, inner, &NODE_COLS, &chosen);
     let sel = state.node_selected.min(nodes.len().saturating_sub(1));
     let offset = scroll_offset(sel, nodes.len(), usize::from(body.height));
     for (n, &i) in nodes
@@ -483,19 +556,19 @@ fn domain_nodes(
             Style::new()
         };
         let counted = if f.health.is_healthy() {
-            ("counted".to_owned(), Style::new())
+            (crate::t!(lang, "cap-counted"), Style::new())
         } else {
-            ("not counted".to_owned(), t.style(Slot::Warn))
+            (crate::t!(lang, "cap-not-counted"), t.style(Slot::Warn))
         };
         let cells = vec![
             (node.name.0.to_string(), Style::new()),
             counted,
             (
-                format_amount(&Dimension::Cpu, free.cpu_millis()),
+                amount(lang, &Dimension::Cpu, free.cpu_millis()),
                 Style::new(),
             ),
             (
-                format_amount(&Dimension::Memory, free.memory_bytes()),
+                amount(lang, &Dimension::Memory, free.memory_bytes()),
                 Style::new(),
             ),
             (format!("{}/{}", f.gpu_free, f.gpu_total), Style::new()),

@@ -5,14 +5,14 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use unicode_width::UnicodeWidthStr;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::cluster_view::{panel, panel_line};
-use super::findings_view::{severity_slot, short_label};
+use super::findings_view::{severity_label_in, severity_slot, short_label_in};
 use crate::model::findings::Finding;
 use crate::tui::action::Action;
 use crate::tui::component::Context;
-use crate::tui::format::{counted, fit, one_line};
+use crate::tui::format::{fit, one_line};
 use crate::tui::keymap::Context as Layer;
 use crate::tui::theme::Slot;
 
@@ -30,42 +30,64 @@ pub fn of_cluster<'a>(ctx: &Context<'a>, id: &str) -> Vec<&'a Finding> {
 /// the worst one, and the key that lists them.
 pub fn head_line(ctx: &Context, id: &str) -> Line<'static> {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let found = of_cluster(ctx, id);
     let key = ctx
         .key_on(Layer::Global, Action::ScreenFindings)
-        .map(|k| format!(" · {k} lists them"))
+        .map(|k| format!(" · {}", crate::t!(lang, "fd-panel-lists-them", key = k)))
         .unwrap_or_default();
     match found.first() {
-        None => Line::styled("findings: none in what could be read", t.style(Slot::Muted)),
+        None => Line::styled(crate::t!(lang, "fd-panel-head-none"), t.style(Slot::Muted)),
         Some(worst) => Line::from(vec![
             Span::styled(
-                format!(
-                    "{}, worst {}: ",
-                    counted(found.len() as i64, "finding"),
-                    worst.severity.label()
+                // The space after the colon is the message's: a Chinese colon needs none.
+                crate::t!(
+                    lang,
+                    "fd-panel-head",
+                    findings = findings_count(lang, found.len()),
+                    worst = severity_label_in(lang, worst.severity)
                 ),
                 t.style(severity_slot(worst.severity)),
             ),
-            Span::raw(one_line(&worst.summary)),
+            Span::raw(one_line(&worst.summary_in(lang))),
             Span::styled(key, t.style(Slot::Muted)),
         ]),
     }
 }
 
+/// `3 findings`, `1 finding`, `3 项发现`.
+fn findings_count(lang: crate::i18n::Lang, n: usize) -> String {
+    let n = i64::try_from(n).unwrap_or(i64::MAX);
+    crate::t!(
+        lang,
+        "fd-count",
+        count = n,
+        n = crate::model::text::count(n)
+    )
+}
+
 /// Draws the panel into `area` (its top border carries the title).
 pub fn draw(ctx: &Context, id: &str, area: Rect, buf: &mut Buffer) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let found = of_cluster(ctx, id);
-    let n = counted(found.len() as i64, "finding");
+    let n = findings_count(lang, found.len());
+    let len = found.len().to_string();
+    let title = |id: &'static str, n: &str, key: &str| {
+        format!(
+            " {} ",
+            crate::i18n::text(lang, id, &[("n", n.into()), ("key", key.into())])
+        )
+    };
     let titles = match ctx.key_on(Layer::Global, Action::ScreenFindings) {
         Some(key) => vec![
-            format!(" Findings ({n}) · {key} lists the whole fleet's "),
-            format!(" Findings ({n}) · {key} all of them "),
-            format!(" Findings ({}) ", found.len()),
+            title("fd-panel-title-fleet", &n, &key),
+            title("fd-panel-title-all", &n, &key),
+            title("fd-panel-title", &len, ""),
         ],
         None => vec![
-            format!(" Findings ({n}) "),
-            format!(" Findings ({}) ", found.len()),
+            title("fd-panel-title", &n, ""),
+            title("fd-panel-title", &len, ""),
         ],
     };
     let inner = panel(ctx, titles, false, area, buf);
@@ -74,7 +96,7 @@ pub fn draw(ctx: &Context, id: &str, area: Rect, buf: &mut Buffer) {
             buf,
             inner,
             0,
-            &Line::styled("none in what could be read", t.style(Slot::Ok)),
+            &Line::styled(crate::t!(lang, "fd-panel-none"), t.style(Slot::Ok)),
         );
         return;
     }
@@ -88,13 +110,20 @@ pub fn draw(ctx: &Context, id: &str, area: Rect, buf: &mut Buffer) {
     };
     for (row, f) in found.iter().take(shown).enumerate() {
         // The rule before the summary: two findings about one object differ by it.
-        let label = format!("{} ", short_label(f.severity));
+        let label = format!("{} ", short_label_in(lang, f.severity));
         let rule = format!("{} ", f.rule.name());
         // The summary from its first word on, or not at all: a cut inside its first word
-        // (a long kind name) reads as a word that is not there.
-        let summary = one_line(&f.summary);
-        let room = cells.saturating_sub(label.len() + rule.len());
-        let first_word = summary.split(' ').next().map_or(0, |w| w.width());
+        // (a long kind name) reads as a word that is not there. Chinese parts between
+        // any two characters.
+        let summary = one_line(&f.summary_in(lang));
+        let room = cells.saturating_sub(label.width() + rule.width());
+        let first_word = summary.split(' ').next().map_or(0, |w| {
+            if w.chars().any(|c| c.width().unwrap_or(0) > 1) {
+                2
+            } else {
+                w.width()
+            }
+        });
         let summary = if first_word < room {
             fit(&summary, room)
         } else {
@@ -108,7 +137,7 @@ pub fn draw(ctx: &Context, id: &str, area: Rect, buf: &mut Buffer) {
         panel_line(buf, inner, row as u16, &line);
     }
     if shown < found.len() {
-        let more = format!("and {} more", found.len() - shown);
+        let more = crate::t!(lang, "fd-panel-more", n = (found.len() - shown).to_string());
         panel_line(
             buf,
             inner,

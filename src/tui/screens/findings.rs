@@ -41,14 +41,14 @@ impl FindingColumn {
         FindingColumn::Summary,
     ];
 
-    /// Header text.
-    pub fn title(self) -> &'static str {
+    /// Header text in `lang`.
+    pub fn title_in(self, lang: crate::i18n::Lang) -> String {
         match self {
-            FindingColumn::Severity => "SEVERITY",
-            FindingColumn::Cluster => "CLUSTER",
-            FindingColumn::Rule => "RULE",
-            FindingColumn::Since => "SINCE",
-            FindingColumn::Summary => "SUMMARY",
+            FindingColumn::Severity => crate::t!(lang, "fd-col-severity"),
+            FindingColumn::Cluster => crate::t!(lang, "fd-col-cluster"),
+            FindingColumn::Rule => crate::t!(lang, "fd-col-rule"),
+            FindingColumn::Since => crate::t!(lang, "fd-col-since"),
+            FindingColumn::Summary => crate::t!(lang, "fd-col-summary"),
         }
     }
 
@@ -158,12 +158,12 @@ impl FindingsState {
     }
 
     /// Filter keys that name no field, as `key (did you mean …?)`.
-    pub fn unknown_keys(&self) -> Vec<String> {
+    pub fn unknown_keys(&self, lang: crate::i18n::Lang) -> Vec<String> {
         self.filter
             .keys()
             .filter(|k| !FIELDS.contains(k))
             .map(|k| match crate::yaml::suggest(k, FIELDS.iter().copied()) {
-                Some(s) => format!("{k} (did you mean {s}?)"),
+                Some(s) => crate::t!(lang, "fd-did-you-mean", key = k, suggestion = s),
                 None => k.to_string(),
             })
             .collect()
@@ -197,12 +197,12 @@ impl Screen for FindingsState {
                 Some(f) if f.cluster.as_str() != FLEET => {
                     Effect::OpenCluster(f.cluster.to_string(), None)
                 }
-                Some(_) => Effect::Say("a fleet-wide finding has no one cluster to open".into()),
-                None => Effect::Say("no finding to open here".into()),
+                Some(_) => Effect::Say(crate::t!(ctx.config.lang, "fd-fleet-wide-no-cluster")),
+                None => Effect::Say(crate::t!(ctx.config.lang, "fd-none-to-open")),
             }],
             Action::GitOpsSync => vec![match selected {
                 Some(f) => gitops_dialog(ctx, f),
-                None => Effect::Say("no finding selected".into()),
+                None => Effect::Say(crate::t!(ctx.config.lang, "fd-none-selected")),
             }],
             _ => return None,
         };
@@ -309,6 +309,8 @@ mod tests {
 
     fn finding(cluster: &str, rule: RuleId, severity: Severity) -> Finding {
         Finding {
+            summary_msg: None,
+            silence_msg: None,
             cluster: ClusterId(cluster.into()),
             rule,
             severity,
@@ -343,7 +345,7 @@ mod tests {
         assert_eq!(state.rows(&all)[0].rule, RuleId::ApfCatchAll);
         state.filter = Filter::parse("sevrity=x");
         assert_eq!(
-            state.unknown_keys(),
+            state.unknown_keys(crate::i18n::Lang::En),
             vec!["sevrity (did you mean severity?)"]
         );
         state.filter = Filter::parse("");

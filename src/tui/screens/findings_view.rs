@@ -8,7 +8,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::findings::{FindingColumn, FindingsState};
-use super::table::{Col, fit_columns, no_match_text, row, scroll_offset, widths};
+use super::table::{Col, fit_columns, row, scroll_offset, widths};
+use crate::i18n::Lang;
 use crate::model::duration::age;
 use crate::model::findings::{Finding, Severity};
 use crate::tui::canvas;
@@ -16,26 +17,27 @@ use crate::tui::component::Context;
 use crate::tui::format::fit;
 use crate::tui::theme::Slot;
 
-/// In `FindingColumn::ALL` order; SUMMARY is last and takes what is left.
+/// In `FindingColumn::ALL` order; SUMMARY is last and takes what is left. The titles
+/// shown are `FindingColumn::title_in`'s.
 const COLS: [Col; 5] = [
     Col {
-        title: "SEVERITY",
+        title: "fd-col-severity",
         width: 9,
     },
     Col {
-        title: "CLUSTER",
+        title: "fd-col-cluster",
         width: 16,
     },
     Col {
-        title: "RULE",
+        title: "fd-col-rule",
         width: 19,
     },
     Col {
-        title: "SINCE",
+        title: "fd-col-since",
         width: 9,
     },
     Col {
-        title: "SUMMARY",
+        title: "fd-col-summary",
         width: 24,
     },
 ];
@@ -52,6 +54,24 @@ pub fn short_label(severity: Severity) -> &'static str {
     }
 }
 
+/// `CRIT`, `warn`, `info` in `lang`.
+pub fn short_label_in(lang: Lang, severity: Severity) -> String {
+    match severity {
+        Severity::Critical => crate::t!(lang, "fd-sev-short-critical"),
+        Severity::Warning => crate::t!(lang, "fd-sev-short-warning"),
+        Severity::Info => crate::t!(lang, "fd-sev-short-info"),
+    }
+}
+
+/// `CRITICAL`, `warning`, `info` in `lang`.
+pub fn severity_label_in(lang: Lang, severity: Severity) -> String {
+    match severity {
+        Severity::Critical => crate::t!(lang, "fd-sev-critical"),
+        Severity::Warning => crate::t!(lang, "fd-sev-warning"),
+        Severity::Info => crate::t!(lang, "fd-sev-info"),
+    }
+}
+
 /// The slot a severity is drawn in.
 pub fn severity_slot(severity: Severity) -> Slot {
     match severity {
@@ -63,9 +83,10 @@ pub fn severity_slot(severity: Severity) -> Slot {
 
 fn cells(ctx: &Context, f: &Finding) -> Vec<(String, Style)> {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     vec![
         (
-            f.severity.label().to_string(),
+            severity_label_in(lang, f.severity),
             t.style(severity_slot(f.severity)),
         ),
         (f.cluster.to_string(), Style::new()),
@@ -77,7 +98,10 @@ fn cells(ctx: &Context, f: &Finding) -> Vec<(String, Style)> {
             },
             t.style(Slot::Muted),
         ),
-        (crate::model::text::one_line(&f.summary), Style::new()),
+        (
+            crate::model::text::one_line(&f.summary_in(lang)),
+            Style::new(),
+        ),
     ]
 }
 
@@ -89,6 +113,7 @@ fn summary(
     total: usize,
 ) -> Vec<(u8, Span<'static>)> {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let muted = t.style(Slot::Muted);
     let counts = |s: Severity| {
         ctx.findings
@@ -101,38 +126,80 @@ fn summary(
     let mut parts = vec![
         (
             9,
-            Span::styled(format!("{shown} of {total} findings"), muted),
+            Span::styled(
+                crate::t!(
+                    lang,
+                    "fd-shown-of",
+                    shown = shown.to_string(),
+                    total = total.to_string()
+                ),
+                muted,
+            ),
         ),
         (
             8,
             Span::styled(
-                format!(" · {} critical", counts(Severity::Critical)),
+                format!(
+                    " · {}",
+                    crate::t!(
+                        lang,
+                        "fd-n-critical",
+                        n = counts(Severity::Critical).to_string()
+                    )
+                ),
                 t.style(Slot::Critical),
             ),
         ),
         (
             7,
             Span::styled(
-                format!(" · {} warning", counts(Severity::Warning)),
+                format!(
+                    " · {}",
+                    crate::t!(
+                        lang,
+                        "fd-n-warning",
+                        n = counts(Severity::Warning).to_string()
+                    )
+                ),
                 t.style(Slot::Warn),
             ),
         ),
         (
             4,
-            Span::styled(format!(" · {} info", counts(Severity::Info)), muted),
+            Span::styled(
+                format!(
+                    " · {}",
+                    crate::t!(lang, "fd-n-info", n = counts(Severity::Info).to_string())
+                ),
+                muted,
+            ),
         ),
     ];
     let arrow = if state.ascending { "↑" } else { "↓" };
     parts.push((
         5,
-        Span::styled(format!(" · sort {} {arrow}", state.sort.title()), muted),
+        Span::styled(
+            format!(
+                " · {}",
+                crate::t!(
+                    lang,
+                    "fd-sort",
+                    column = state.sort.title_in(lang),
+                    arrow = arrow
+                )
+            ),
+            muted,
+        ),
     ));
-    let unknown = state.unknown_keys();
+    let unknown = state.unknown_keys(lang);
     if !unknown.is_empty() {
         parts.push((
             8,
             Span::styled(
-                format!(" · filter: {}", unknown.join("; ")),
+                format!(
+                    " · {}",
+                    crate::t!(lang, "fd-filter", keys = unknown.join("; "))
+                ),
                 t.style(Slot::Warn),
             ),
         ));
@@ -143,10 +210,11 @@ fn summary(
 /// The selected finding in full: subject, evidence, the number, since when, the fix.
 fn detail(ctx: &Context, f: &Finding) -> Vec<Line<'static>> {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let muted = t.style(Slot::Muted);
     let mut lines = vec![Line::from(vec![
         Span::styled(
-            format!("{} ", f.severity.label()),
+            format!("{} ", severity_label_in(lang, f.severity)),
             t.style(severity_slot(f.severity)),
         ),
         Span::raw(format!("{} · {}", f.cluster, f.subject)),
@@ -154,15 +222,25 @@ fn detail(ctx: &Context, f: &Finding) -> Vec<Line<'static>> {
     lines.extend(f.evidence.iter().map(|e| Line::raw(format!("  {e}"))));
     if let Some(since) = f.since {
         let when = since.strftime("%Y-%m-%d %H:%M UTC").to_string();
-        lines.push(Line::styled(format!("  since {when}"), muted));
+        lines.push(Line::styled(
+            format!("  {}", crate::t!(lang, "fd-since", when = when)),
+            muted,
+        ));
     }
-    lines.push(Line::styled(format!("  to clear it: {}", f.silence), muted));
+    lines.push(Line::styled(
+        format!(
+            "  {}",
+            crate::t!(lang, "fd-to-clear", how = f.silence_in(lang))
+        ),
+        muted,
+    ));
     lines
 }
 
 /// `certificates of 17 clusters expire in the week of 2027-01-11`, for the busy weeks.
 fn expiry_lines(ctx: &Context) -> Vec<Line<'static>> {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     ctx.findings
         .judged
         .expiry_weeks
@@ -170,10 +248,11 @@ fn expiry_lines(ctx: &Context) -> Vec<Line<'static>> {
         .filter(|w| w.clusters.len() > 1)
         .map(|w| {
             Line::styled(
-                format!(
-                    "certificates of {} clusters expire in the week of {}",
-                    w.clusters.len(),
-                    w.week_of
+                crate::t!(
+                    lang,
+                    "fd-expiry-week",
+                    n = w.clusters.len().to_string(),
+                    week = w.week_of.to_string()
                 ),
                 t.style(Slot::Warn),
             )
@@ -184,6 +263,7 @@ fn expiry_lines(ctx: &Context) -> Vec<Line<'static>> {
 /// Draws the screen into `area`.
 pub fn draw(state: &FindingsState, ctx: &Context, area: Rect, buf: &mut Buffer) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let all = &ctx.findings.judged.findings;
     let rows = state.rows(all);
     let selected = state.selected_pos(&rows);
@@ -217,14 +297,14 @@ pub fn draw(state: &FindingsState, ctx: &Context, area: Rect, buf: &mut Buffer) 
     let chosen = fit_columns(&COLS, &PRIORITY, table.width);
     let col_widths = widths(&COLS, &chosen, table.width);
     let arrow = if state.ascending { "↑" } else { "↓" };
-    let titles: Vec<(String, Style)> = COLS
+    let titles: Vec<(String, Style)> = FindingColumn::ALL
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let title = if FindingColumn::ALL[i] == state.sort {
-                format!("{}{arrow}", c.title)
+            let title = if *c == state.sort {
+                format!("{}{arrow}", c.title_in(lang))
             } else {
-                c.title.to_owned()
+                c.title_in(lang)
             };
             (fit(&title, usize::from(col_widths[i])), Style::new())
         })
@@ -245,9 +325,15 @@ pub fn draw(state: &FindingsState, ctx: &Context, area: Rect, buf: &mut Buffer) 
     };
     if rows.is_empty() {
         let text = if all.is_empty() {
-            "no findings in what could be read".to_string()
+            crate::t!(lang, "fd-none")
         } else {
-            no_match_text(ctx, "finding")
+            match ctx.key_hint(
+                crate::tui::action::Action::Back,
+                &crate::t!(lang, "tl-key-clears"),
+            ) {
+                Some(hint) => crate::t!(lang, "fd-no-match-key", hint = hint),
+                None => crate::t!(lang, "fd-no-match"),
+            }
         };
         canvas::wrapped(
             buf,

@@ -7,6 +7,7 @@ use jiff::Timestamp;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use crate::i18n::Lang;
 use crate::model::duration::{SinceError, parse_since};
 use crate::model::run::{Event, describe};
 use crate::tui::action::Action;
@@ -78,7 +79,7 @@ pub fn split_since(text: &str, now: Timestamp) -> (Option<Timestamp>, String) {
     let mut since = None;
     let mut rest = Vec::new();
     for word in text.split_whitespace() {
-        if problem(word, now).is_some() {
+        if problem(word, now, Lang::En).is_some() {
             continue;
         }
         match word.strip_prefix("since=") {
@@ -95,7 +96,7 @@ fn since_instant(value: &str, now: Timestamp) -> Option<Timestamp> {
 }
 
 /// What is wrong with one filter term, when the timeline cannot read it.
-fn problem(word: &str, now: Timestamp) -> Option<String> {
+fn problem(word: &str, now: Timestamp, lang: Lang) -> Option<String> {
     let (key, value, negated) = match word.split_once("!=") {
         Some((k, v)) => (k, v, true),
         None => match word.split_once('=') {
@@ -105,25 +106,22 @@ fn problem(word: &str, now: Timestamp) -> Option<String> {
     };
     let key = key.to_lowercase();
     if !KEYS.contains(&key.as_str()) {
-        return Some(format!(
-            "{key}: unknown key ({})",
-            KEYS.iter()
-                .filter(|k| !matches!(**k, "node" | "item" | "step"))
-                .copied()
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        let keys = KEYS
+            .iter()
+            .filter(|k| !matches!(**k, "node" | "item" | "step"))
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Some(crate::t!(lang, "tl-unknown-key", key = key, keys = keys));
     }
     if key == "since" {
         if negated {
-            return Some(format!("{word}: since takes = only (since=30m)"));
+            return Some(crate::t!(lang, "tl-since-equals-only", term = word));
         }
         match parse_since(value, now) {
             Ok(_) => {}
             Err(SinceError::Unreadable) => {
-                return Some(format!(
-                    "since={value}: not a duration, a date or an RFC 3339 time (try 30m, 8h)"
-                ));
+                return Some(crate::t!(lang, "tl-since-unreadable", value = value));
             }
             Err(why) => return Some(format!("since={value}: {why}")),
         }
@@ -133,9 +131,9 @@ fn problem(word: &str, now: Timestamp) -> Option<String> {
 
 /// The terms of `text` the timeline cannot read at `now` (the console's clock, as for
 /// [`visible`]), each with why; they are not applied.
-pub fn problems(text: &str, now: Timestamp) -> Vec<String> {
+pub fn problems(text: &str, now: Timestamp, lang: Lang) -> Vec<String> {
     text.split_whitespace()
-        .filter_map(|word| problem(word, now))
+        .filter_map(|word| problem(word, now, lang))
         .collect()
 }
 
@@ -185,7 +183,7 @@ impl Screen for TimelineState {
             }
             Action::Open => match visible.get(pos) {
                 Some(e) => self.detail = Some(e.seq.0),
-                None => effects.push(Effect::Say("no event to open here".into())),
+                None => effects.push(Effect::Say(crate::t!(ctx.config.lang, "tl-no-event"))),
             },
             _ => return None,
         }
@@ -213,6 +211,10 @@ impl Screen for TimelineState {
 mod tests {
     use super::*;
 
+    fn problems_en(text: &str, now: Timestamp) -> Vec<String> {
+        problems(text, now, Lang::En)
+    }
+
     #[test]
     fn since_is_taken_out_of_the_filter() {
         let now = Timestamp::from_second(10_000).unwrap();
@@ -227,21 +229,22 @@ mod tests {
         assert_eq!(
             problems(
                 "since=abc bogus=1 actor=bob since=2026-11-30T12:00:00Z drain",
-                now
+                now,
+                Lang::En
             ),
             vec![
                 "since=abc: not a duration, a date or an RFC 3339 time (try 30m, 8h)".to_string(),
                 "bogus: unknown key (cluster, run, actor, kind, since)".to_string(),
             ]
         );
-        assert!(problems("since!=1h", now)[0].contains("since takes = only"));
+        assert!(problems_en("since!=1h", now)[0].contains("since takes = only"));
         assert_eq!(
-            problems("since=-5m", now),
+            problems_en("since=-5m", now),
             vec!["since=-5m: a duration is written without a sign: 5m means 5 minutes ago"]
         );
         let (since, _) = split_since("since=2026-11-30", now);
         assert_eq!(since, "2026-11-30T00:00:00Z".parse().ok());
-        assert!(problems("kind=operator.pause node!=n1 !drain", now).is_empty());
+        assert!(problems_en("kind=operator.pause node!=n1 !drain", now).is_empty());
         let (since, rest) = split_since("since=abc bogus=1 actor=bob", now);
         assert_eq!((since, rest.as_str()), (None, "actor=bob"));
     }

@@ -5,15 +5,15 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
-use super::table::no_match_text;
 use super::table::scroll_offset;
 use super::timeline::TimelineState;
 use super::timeline::{problems, selected_pos, visible};
-use crate::model::run::{Event, describe};
+use crate::i18n::Lang;
+use crate::model::run::{Event, describe, describe_msg};
 use crate::tui::action::Action;
 use crate::tui::canvas;
 use crate::tui::component::Context;
-use crate::tui::format::{fit, fit_middle, one_line};
+use crate::tui::format::{fit, fit_middle, one_line, pad};
 use crate::tui::theme::Slot;
 use crate::tui::view::{centred, overlay_block};
 
@@ -30,30 +30,47 @@ fn kind_slot(kind: &str) -> Slot {
 /// Draws the screen into `area`.
 pub fn draw(state: &TimelineState, ctx: &Context, area: Rect, buf: &mut Buffer) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let events = &ctx.activity.journal.events;
     let shown = visible(state, events, ctx.now);
     // The feed leaves out the engine's raw observations: sequence numbers have gaps.
     let muted = t.style(Slot::Muted);
     let tail = match (state.follow, ctx.key_hint(Action::Follow, "")) {
-        (true, Some(key)) => format!(" · LIVE TAIL ({}stops)", key),
-        (true, None) => " · LIVE TAIL".to_owned(),
-        (false, Some(key)) => format!(" · paused tail ({}follows)", key),
-        (false, None) => " · paused tail".to_owned(),
+        (true, Some(key)) => crate::t!(lang, "tl-live-tail-key", key = key),
+        (true, None) => crate::t!(lang, "tl-live-tail"),
+        (false, Some(key)) => crate::t!(lang, "tl-paused-tail-key", key = key),
+        (false, None) => crate::t!(lang, "tl-paused-tail"),
     };
+    let tail = format!(" · {tail}");
     let mut parts = vec![
         (
             9,
-            Span::styled(format!("{} of {} events", shown.len(), events.len()), muted),
+            Span::styled(
+                crate::t!(
+                    lang,
+                    "tl-events-of",
+                    shown = shown.len().to_string(),
+                    total = events.len().to_string()
+                ),
+                muted,
+            ),
         ),
-        (3, Span::styled(" (engine observations not listed)", muted)),
+        (
+            3,
+            // The space before it is the message's: Chinese brackets need none.
+            Span::styled(crate::t!(lang, "tl-not-listed"), muted),
+        ),
     ];
     // Terms the filter cannot read are said (and not applied), right after the count.
-    let problems = problems(&state.filter.text, ctx.now);
+    let problems = problems(&state.filter.text, ctx.now, lang);
     if !problems.is_empty() {
         parts.push((
             8,
             Span::styled(
-                format!(" · not applied: {}", problems.join(" · ")),
+                format!(
+                    " · {}",
+                    crate::t!(lang, "tl-not-applied", problems = problems.join(" · "))
+                ),
                 t.style(Slot::Warn),
             ),
         ));
@@ -62,7 +79,13 @@ pub fn draw(state: &TimelineState, ctx: &Context, area: Rect, buf: &mut Buffer) 
     if !state.filter.is_empty() {
         parts.push((
             6,
-            Span::styled(format!(" · filter: {}", state.filter.text), muted),
+            Span::styled(
+                format!(
+                    " · {}",
+                    crate::t!(lang, "tl-filter", filter = &state.filter.text)
+                ),
+                muted,
+            ),
         ));
     }
     let summary = canvas::fit_parts(parts, usize::from(area.width));
@@ -79,7 +102,7 @@ pub fn draw(state: &TimelineState, ctx: &Context, area: Rect, buf: &mut Buffer) 
                 area.width.saturating_sub(2),
                 area.height - 2,
             ),
-            &[Line::styled(no_match_text(ctx, "event"), muted)],
+            &[Line::styled(no_match(ctx), muted)],
             muted,
         );
     }
@@ -91,13 +114,17 @@ pub fn draw(state: &TimelineState, ctx: &Context, area: Rect, buf: &mut Buffer) 
         (12, 0, 12)
     };
     let kind_head = if kind_w > 0 {
-        format!("{:<kind_w$} ", "KIND")
+        format!("{} ", pad(&crate::t!(lang, "tl-col-kind"), kind_w))
     } else {
         String::new()
     };
     let cols = format!(
-        "  {:<6} {:<8} {:<actor_w$} {kind_head}{:<cluster_w$} {}",
-        "SEQ", "TIME", "ACTOR", "CLUSTER", "WHAT"
+        "  {} {} {} {kind_head}{} {}",
+        pad(&crate::t!(lang, "tl-col-seq"), 6),
+        pad(&crate::t!(lang, "tl-col-time"), 8),
+        pad(&crate::t!(lang, "tl-col-actor"), actor_w),
+        pad(&crate::t!(lang, "tl-col-cluster"), cluster_w),
+        crate::t!(lang, "tl-col-what")
     );
     canvas::text(buf, area.x, area.y + 1, area.width, &cols, muted);
     let height = usize::from(area.height - 2);
@@ -142,7 +169,7 @@ pub fn draw(state: &TimelineState, ctx: &Context, area: Rect, buf: &mut Buffer) 
                 t.style(Slot::Muted),
             ),
             Span::styled(
-                fit(&one_line(&describe(e)), what_w),
+                fit(&one_line(&described(lang, e)), what_w),
                 t.style(kind_slot(&kind)),
             ),
         ]);
@@ -161,52 +188,65 @@ pub fn draw(state: &TimelineState, ctx: &Context, area: Rect, buf: &mut Buffer) 
     }
 }
 
+/// What the event says, in the reader's language (in English, `describe`'s own text).
+fn described(lang: Lang, e: &Event) -> String {
+    match lang {
+        Lang::En => describe(e),
+        _ => describe_msg(e).text(lang),
+    }
+}
+
+/// What an empty, filtered list says, naming the key that clears the filter.
+fn no_match(ctx: &Context) -> String {
+    let lang = ctx.config.lang;
+    match ctx.key_hint(Action::Back, &crate::t!(lang, "tl-key-clears")) {
+        Some(hint) => crate::t!(lang, "tl-no-match-key", hint = hint),
+        None => crate::t!(lang, "tl-no-match"),
+    }
+}
+
 /// The event in full, over the list.
 fn detail(ctx: &Context, e: &Event, area: Rect, buf: &mut Buffer) {
+    let lang = ctx.config.lang;
     let rect = centred(area, 100, area.height.saturating_sub(2).max(8));
     let inner = overlay_block(
         &ctx.config.theme,
         rect,
-        &format!("event {} · esc closes", e.seq.0),
+        &crate::t!(lang, "tl-detail-title", seq = e.seq.0.to_string()),
         buf,
     );
     let ev = &e.event;
     let (kind, payload) = ev.body.to_parts();
     let dash = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+    // A field's name padded to one width, its value after it.
+    let field = |id: &'static str, value: String| {
+        Line::raw(format!(
+            "{}{value}",
+            pad(&crate::i18n::text(lang, id, &[]), 9)
+        ))
+    };
     let mut lines = vec![
-        Line::raw(format!(
-            "time     {}",
-            ev.time.strftime("%Y-%m-%d %H:%M:%S UTC")
-        )),
-        Line::raw(format!("actor    {}", ev.actor)),
-        Line::raw(format!("kind     {kind}")),
-        Line::raw(format!(
-            "run      {}",
-            dash(ev.run.as_ref().map(|r| r.0.clone()))
-        )),
-        Line::raw(format!(
-            "item     {}",
-            dash(ev.item.as_ref().map(|r| r.0.clone()))
-        )),
-        Line::raw(format!(
-            "step     {}",
-            dash(ev.step.as_ref().map(|r| r.0.clone()))
-        )),
-        Line::raw(format!(
-            "cluster  {}",
-            dash(ev.cluster.as_ref().map(|r| r.to_string()))
-        )),
-        Line::raw(format!("key      {}", ev.key)),
-        Line::raw(format!(
-            "token    {}",
-            dash(e.token.map(|t| t.0.to_string()))
-        )),
+        field(
+            "tl-field-time",
+            ev.time.strftime("%Y-%m-%d %H:%M:%S UTC").to_string(),
+        ),
+        field("tl-field-actor", ev.actor.to_string()),
+        field("tl-field-kind", kind.clone()),
+        field("tl-field-run", dash(ev.run.as_ref().map(|r| r.0.clone()))),
+        field("tl-field-item", dash(ev.item.as_ref().map(|r| r.0.clone()))),
+        field("tl-field-step", dash(ev.step.as_ref().map(|r| r.0.clone()))),
+        field(
+            "tl-field-cluster",
+            dash(ev.cluster.as_ref().map(|r| r.to_string())),
+        ),
+        field("tl-field-key", ev.key.to_string()),
+        field("tl-field-token", dash(e.token.map(|t| t.0.to_string()))),
         Line::raw(""),
     ];
     // The event in full: a multi-line note keeps its line breaks.
     let title = ctx.config.theme.style(Slot::Title);
     lines.extend(
-        describe(e)
+        described(lang, e)
             .lines()
             .map(|l| Line::styled(l.to_owned(), title)),
     );
