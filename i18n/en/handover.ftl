@@ -167,3 +167,4 @@ handover-release-on = release on: { $clusters }
 handover-release-in-flight = apply in flight on: { $clusters } (outcome pending: check what these clusters run)
 handover-release-since = since: { $how }
 handover-release-others-unchanged = the other clusters run what they ran before; a rollback is a rollout of the previous release
+handover-finding-title = { $cluster }: { $summary }

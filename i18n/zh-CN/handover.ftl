@@ -158,3 +158,4 @@ handover-release-on = 已发布到：{ $clusters }
 handover-release-in-flight = 正在应用到：{ $clusters }（结果未定：请检查这些集群运行的版本）
 handover-release-since = 此后：{ $how }
 handover-release-others-unchanged = 其他集群仍运行原来的版本；回滚就是发布上一个版本
+handover-finding-title = { $cluster }：{ $summary }

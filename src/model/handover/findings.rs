@@ -11,7 +11,7 @@
 use super::{
     Check, Extent, Fact, HandoverInput, HandoverItem, ProblemKey, Says, Section, Subject, when,
 };
-use crate::i18n::Msg;
+use crate::i18n::{Arg, Msg};
 use crate::model::findings::{FLEET, Finding, Severity};
 
 /// Findings below this are not handed over (they are on the Findings screen).
@@ -71,16 +71,26 @@ pub(super) fn new_or_worse(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
             details.extend(f.evidence.iter().cloned());
             said.extend(f.evidence.iter().map(|_| None));
             details.push(format!("to clear it: {}", f.silence));
-            said.push(Some(
-                Msg::new("handover-finding-clear").arg("how", f.silence.to_string()),
-            ));
+            let silence = f
+                .silence_msg
+                .clone()
+                .map_or(Arg::Str(f.silence.clone()), Arg::from);
+            said.push(Some(Msg::new("handover-finding-clear").arg("how", silence)));
+            let summary = f
+                .summary_msg
+                .clone()
+                .map_or(Arg::Str(f.summary.clone()), Arg::from);
             HandoverItem {
                 key: ProblemKey(f.problem_key()),
                 section: Section::Findings,
                 title: format!("{}: {}", f.cluster, f.summary),
                 details,
                 says: Says {
-                    title: None,
+                    title: Some(
+                        Msg::new("handover-finding-title")
+                            .arg("cluster", f.cluster.to_string())
+                            .arg("summary", summary),
+                    ),
                     details: said,
                 },
                 since: f.since,
@@ -216,6 +226,17 @@ mod tests {
             vec!["prod-euw1-02: new expires", "prod-euw1-02: worse expires"]
         );
         assert_eq!(report.items[0].details[0], "new this shift, warning");
+        // In Chinese the title keeps the finding's own words when it carries no message,
+        // and says its message when it does.
+        let zh = crate::i18n::Lang::ZhCn;
+        assert_eq!(report.items[0].title_in(zh), "prod-euw1-02：new expires");
+        let mut said = finding("said", Severity::Warning, Some(0), Some(0));
+        said.summary_msg = Some(Msg::new("handover-since").arg("since", "2027-01-15"));
+        let report_said = handover(&input(std::slice::from_ref(&said)));
+        assert_eq!(
+            report_said.items[0].title_in(zh),
+            "prod-euw1-02：自 2027-01-15 起"
+        );
         let worse = &report.items[1];
         assert_eq!(worse.key.0, "finding/prod-euw1-02/worse");
         assert_eq!(
