@@ -172,7 +172,7 @@ impl App {
                     self.nav.push(super::nav::Route::Node(cluster, node));
                     self.enter_route();
                 }
-                None => self.message = Some("this pod runs on no node yet".into()),
+                None => self.message = Some(crate::t!(self.config.lang, "fleet-pod-on-no-node")),
             },
             _ => self.overlay = None,
         }

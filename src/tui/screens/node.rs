@@ -11,10 +11,12 @@ use std::collections::HashSet;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use crate::i18n::Lang;
 use crate::model::capacity::{
     CapacityConfig, ClusterIndex, Scenario, format_amount, planned_moves, what_if,
 };
 use crate::model::fleet::{ClusterView, Dimension, NodeName, PodPhase, PodView, RequiredDomain};
+use crate::t;
 use crate::tui::action::Action;
 use crate::tui::component::{Context, Effect, NodeLoss, Screen, is_motion, motion};
 use crate::tui::nav::CapacityScope;
@@ -116,16 +118,22 @@ pub enum Fate {
 }
 
 impl Fate {
-    /// In words, for the MOVES column.
-    pub fn label(&self) -> String {
+    /// In words, in `lang`. The reason a pod finds no room is the what-if's own
+    /// sentence and stays as the model words it.
+    pub fn label_in(&self, lang: Lang) -> String {
         match self {
-            Fate::Moves => "yes".into(),
-            Fate::BlockedBy(pdb) => format!("blocked by PDB {pdb}"),
-            Fate::HeldIn(domain) => format!("only within {domain} (volume)"),
-            Fate::NoRoom(why) => format!("no: {why}"),
-            Fate::Stays => "stays with the node".into(),
-            Fate::Terminating => "terminating".into(),
-            Fate::Bare => "bare pod: deleted, not re-created".into(),
+            Fate::Moves => t!(lang, "fleet-fate-moves"),
+            Fate::BlockedBy(pdb) => t!(lang, "fleet-fate-blocked", pdb = pdb),
+            Fate::HeldIn(domain) => t!(lang, "fleet-fate-held", domain = domain),
+            Fate::NoRoom(why) if why == NO_OTHER_NODE => t!(
+                lang,
+                "fleet-fate-no-room",
+                why = t!(lang, "fleet-fate-no-node")
+            ),
+            Fate::NoRoom(why) => t!(lang, "fleet-fate-no-room", why = why),
+            Fate::Stays => t!(lang, "fleet-fate-stays"),
+            Fate::Terminating => t!(lang, "fleet-fate-terminating"),
+            Fate::Bare => t!(lang, "fleet-fate-bare"),
         }
     }
 
@@ -138,7 +146,11 @@ impl Fate {
     }
 }
 
-/// What the node page's drain column says, for its help.
+/// Why a pod finds no room when the what-if names no reason for its owner.
+const NO_OTHER_NODE: &str = "no other node takes it"; // i18n: not for people (English value; label_in words it)
+
+/// What the node page's drain column says, for its help: English, matched by
+/// `help.rs` to the catalogue's `help-fate-*` messages, which it shows.
 pub const FATE_LEGEND: [(&str, &str); 7] = [
     ("yes", "evicted and re-created on another node with room"),
     (
@@ -238,10 +250,7 @@ impl Departure {
         self.unplaced
             .iter()
             .find(|(owner, _)| *owner == key)
-            .map_or_else(
-                || "no other node takes it".to_owned(),
-                |(_, why)| why.clone(),
-            )
+            .map_or_else(|| NO_OTHER_NODE.to_owned(), |(_, why)| why.clone())
     }
 }
 
@@ -375,7 +384,7 @@ mod tests {
         let rows = pod_rows(&view, "n1", &departure);
         let fates: Vec<(&str, String)> = rows
             .iter()
-            .map(|r| (r.name.as_str(), r.fate.label()))
+            .map(|r| (r.name.as_str(), r.fate.label_in(Lang::En)))
             .collect();
         assert_eq!(
             fates,
@@ -439,7 +448,7 @@ mod tests {
         let departure = Departure::of(&view, &CapacityConfig::default(), &[], "n1");
         let fates: Vec<String> = pod_rows(&view, "n1", &departure)
             .iter()
-            .map(|r| r.fate.label())
+            .map(|r| r.fate.label_in(Lang::En))
             .collect();
         assert_eq!(
             fates,
@@ -480,7 +489,7 @@ mod tests {
         let departure = Departure::of(&view, &CapacityConfig::default(), &[], "n1");
         let rows: Vec<(String, Option<bool>, String)> = pod_rows(&view, "n1", &departure)
             .into_iter()
-            .map(|r| (r.name, r.ready, r.fate.label()))
+            .map(|r| (r.name, r.ready, r.fate.label_in(Lang::En)))
             .collect();
         assert_eq!(
             rows,

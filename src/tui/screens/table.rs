@@ -86,9 +86,22 @@ pub fn row(
 /// Writes the header row on the first line of `area`; the rows go below it, in the
 /// area returned.
 pub fn header(buf: &mut Buffer, area: Rect, cols: &[Col], chosen: &[usize], style: Style) -> Rect {
-    let cells: Vec<(String, Style)> = cols
+    let titles: Vec<String> = cols.iter().map(|c| c.title.to_owned()).collect();
+    header_titled(buf, area, cols, chosen, &titles, style)
+}
+
+/// [`header`] with the titles given (in the user's language), indexed like `cols`.
+pub fn header_titled(
+    buf: &mut Buffer,
+    area: Rect,
+    cols: &[Col],
+    chosen: &[usize],
+    titles: &[String],
+    style: Style,
+) -> Rect {
+    let cells: Vec<(String, Style)> = titles
         .iter()
-        .map(|c| (c.title.to_owned(), Style::new()))
+        .map(|title| (title.clone(), Style::new()))
         .collect();
     row(buf, area, area.y, cols, chosen, &cells, style);
     Rect {
@@ -112,5 +125,15 @@ pub fn no_match_text(ctx: &crate::tui::component::Context, what: &str) -> String
     match ctx.key_hint(crate::tui::action::Action::Back, "clears it") {
         Some(hint) => format!("no {what} matches the filter ({hint})"),
         None => format!("no {what} matches the filter"),
+    }
+}
+
+/// What an empty, filtered list says in the user's language; `what` is the noun of what
+/// is listed, already in that language (`fleet-noun-node`).
+pub fn no_match_in(ctx: &crate::tui::component::Context, what: &str) -> String {
+    let lang = ctx.config.lang;
+    match ctx.key_on(ctx.layer, crate::tui::action::Action::Back) {
+        Some(key) => crate::t!(lang, "fleet-no-match-key", what = what, key = key),
+        None => crate::t!(lang, "fleet-no-match", what = what),
     }
 }
