@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Borders;
 
 use super::cluster::{ClusterState, Focus, maintenance_label, readiness_label};
-use super::table::{Col, fit_columns, header_titled, no_match_in, row, scroll_offset};
+use super::table::{Col, fit_columns, header_titled, no_match_in, row, scroll_offset, titles_in};
 use crate::i18n::counted;
 use crate::model::duration::age;
 use crate::model::fleet::{Readiness, Schedulability};
@@ -20,42 +20,43 @@ use crate::tui::format::fit;
 use crate::tui::header::status_slot;
 use crate::tui::theme::Slot;
 
+/// Titles are message ids.
 const COLS: [Col; 9] = [
     Col {
-        title: "  NODE",
+        title: "fleet-col-node",
         width: 26,
     },
     Col {
-        title: "ZONE",
+        title: "fleet-col-zone",
         width: 14,
     },
     Col {
-        title: "BLOCK",
+        title: "fleet-col-block",
         width: 14,
     },
     Col {
-        title: "READY",
+        title: "fleet-col-ready",
         width: 8,
     },
     Col {
-        title: "CORDON",
+        title: "fleet-col-cordon",
         width: 6,
     },
     Col {
-        title: "MAINTENANCE",
+        title: "fleet-col-maintenance",
         width: 14,
     },
     Col {
         // Free of allocatable, as the header's fleet figure reads.
-        title: "GPUS FREE",
+        title: "fleet-col-gpus-free",
         width: 9,
     },
     Col {
-        title: "PODS",
+        title: "fleet-col-pods",
         width: 5,
     },
     Col {
-        title: "COUNTS AS CAPACITY",
+        title: "fleet-col-counts",
         width: 24,
     },
 ];
@@ -259,17 +260,9 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
     let visible = state.visible(facts);
     let selected = state.selected_pos(facts, &visible);
     let chosen = fit_columns(&COLS, &PRIORITY, nodes_area.width);
-    let titles = [
-        format!("  {}", t!(lang, "fleet-col-node")),
-        t!(lang, "fleet-col-zone"),
-        t!(lang, "fleet-col-block"),
-        t!(lang, "fleet-col-ready"),
-        t!(lang, "fleet-col-cordon"),
-        t!(lang, "fleet-col-maintenance"),
-        t!(lang, "fleet-col-gpus-free"),
-        t!(lang, "fleet-col-pods"),
-        t!(lang, "fleet-col-counts"),
-    ];
+    let mut titles = titles_in(lang, &COLS);
+    // The node's title sits over the names, past the marks.
+    titles[0] = format!("  {}", titles[0]);
     let body = header_titled(
         buf,
         nodes_area,

@@ -74,42 +74,10 @@ impl Column {
         Column::Drill,
     ];
 
-    /// Header text.
-    pub fn title(self) -> &'static str {
-        match self {
-            Column::Id => "CLUSTER",
-            Column::Env => "ENV",
-            Column::Region => "REGION/FD",
-            Column::Tier => "TIER",
-            Column::Version => "K8S",
-            Column::Nodes => "NODES",
-            Column::Gpus => "GPUS",
-            Column::Status => "STATUS · LAST HEARD",
-            Column::Findings => "FINDINGS",
-            Column::Change => "IN FLIGHT",
-            Column::Owner => "OWNER",
-            Column::Backup => "BACKUP",
-            Column::Drill => "DRILL",
-        }
-    }
-
-    /// Header text in `lang` (`title` is the English).
+    /// Header text in `lang` (`CLUSTER`, `集群`).
     pub fn title_in(self, lang: Lang) -> String {
-        match self {
-            Column::Id => t!(lang, "fleet-col-cluster"),
-            Column::Env => t!(lang, "fleet-col-env"),
-            Column::Region => t!(lang, "fleet-col-region"),
-            Column::Tier => t!(lang, "fleet-col-tier"),
-            Column::Version => t!(lang, "fleet-col-k8s"),
-            Column::Nodes => t!(lang, "fleet-col-nodes"),
-            Column::Gpus => t!(lang, "fleet-col-gpus"),
-            Column::Status => t!(lang, "fleet-col-status"),
-            Column::Findings => t!(lang, "fleet-col-findings"),
-            Column::Change => t!(lang, "fleet-col-in-flight"),
-            Column::Owner => t!(lang, "fleet-col-owner"),
-            Column::Backup => t!(lang, "fleet-col-backup"),
-            Column::Drill => t!(lang, "fleet-col-drill"),
-        }
+        let id = super::ledger_view::COLS[self as usize].title;
+        crate::i18n::text(lang, id, &[])
     }
 
     /// What the order is, for the summary line (`NODES, most not ready first`).

@@ -25,60 +25,60 @@ const BACKUP_WARN_SECS: i64 = 2 * 86_400;
 /// Restore drills older than this are a warning.
 const DRILL_WARN_DAYS: i64 = 180;
 
-// Widths fit the longest usual values whole (`IdentityMismatch 40m ago`,
+// Titles are message ids (`Column::title_in`). Widths fit the longest usual values whole (`IdentityMismatch 40m ago`,
 // `ap-southeast-1/ap-southeast-1a`, `v1.31.4 (ledger)`, `12/13, 1 zone down`); narrow
 // screens drop whole columns by PRIORITY instead. In `Column::ALL` order.
-const COLS: [Col; 13] = [
+pub(super) const COLS: [Col; 13] = [
     Col {
-        title: "  CLUSTER",
+        title: "fleet-col-cluster",
         width: 18,
     },
     Col {
-        title: "ENV",
+        title: "fleet-col-env",
         width: 11,
     },
     Col {
-        title: "REGION/FD",
+        title: "fleet-col-region",
         width: 30,
     },
     Col {
-        title: "TIER",
+        title: "fleet-col-tier",
         width: 11,
     },
     Col {
-        title: "K8S",
+        title: "fleet-col-k8s",
         width: 16,
     },
     Col {
-        title: "NODES",
+        title: "fleet-col-nodes",
         width: 16,
     },
     Col {
-        title: "GPUS",
+        title: "fleet-col-gpus",
         width: 9,
     },
     Col {
-        title: "STATUS · LAST HEARD",
+        title: "fleet-col-status",
         width: 24,
     },
     Col {
-        title: "FINDINGS",
+        title: "fleet-col-findings",
         width: 8,
     },
     Col {
-        title: "IN FLIGHT",
+        title: "fleet-col-in-flight",
         width: 24,
     },
     Col {
-        title: "OWNER",
+        title: "fleet-col-owner",
         width: 16,
     },
     Col {
-        title: "BACKUP",
+        title: "fleet-col-backup",
         width: 6,
     },
     Col {
-        title: "DRILL",
+        title: "fleet-col-drill",
         width: 10,
     },
 ];
@@ -91,7 +91,9 @@ const PRIORITY: [usize; 13] = [0, 7, 5, 9, 8, 1, 4, 6, 2, 3, 10, 11, 12];
 /// IN FLIGHT keeps its place at 80 columns.
 fn columns(lang: Lang, rows: &[LedgerRow]) -> [Col; 13] {
     let mut cols = COLS;
-    let title = |c: Column| c.title_in(lang).width().max(COLS[c as usize].title.len()) + 1;
+    // As wide as the English title at least, so that the columns stand where they do in
+    // English.
+    let title = |c: Column| c.title_in(lang).width().max(c.title_in(Lang::En).width()) + 1;
     // A zone down is named when it fits (up to 24 cells), else counted.
     let nodes = rows
         .iter()

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 
 use super::cluster::readiness_label;
 use super::node::{NodePageState, pod_rows};
-use super::table::{Col, fit_columns, header_titled, row, scroll_offset};
+use super::table::{Col, fit_columns, header_titled, row, scroll_offset, titles_in};
 use crate::i18n::counted;
 use crate::model::capacity::format_amount;
 use crate::model::fleet::{Dimension, MaintenanceState, NodeView, Readiness, Schedulability};
@@ -21,38 +21,38 @@ use crate::tui::theme::Slot;
 use unicode_width::UnicodeWidthStr;
 
 // Narrow enough that 80 columns keep the pod, its readiness, its CPU and what a drain
-// does to it (the last column takes what is left).
+// does to it (the last column takes what is left). Titles are message ids.
 const COLS: [Col; 8] = [
     Col {
-        title: "POD",
+        title: "fleet-col-pod",
         width: 30,
     },
     Col {
-        title: "OWNER",
+        title: "fleet-col-pod-owner",
         width: 24,
     },
     Col {
-        title: "STATUS",
+        title: "fleet-col-pod-status",
         width: 11,
     },
     Col {
-        title: "READY",
+        title: "fleet-col-ready",
         width: 5,
     },
     Col {
-        title: "CPU",
+        title: "fleet-col-cpu",
         width: 10,
     },
     Col {
-        title: "MEMORY",
+        title: "fleet-col-memory",
         width: 9,
     },
     Col {
-        title: "GPU",
+        title: "fleet-col-gpu",
         width: 4,
     },
     Col {
-        title: "IF DRAINED, MOVES",
+        title: "fleet-col-fate",
         width: 28,
     },
 ];
@@ -319,16 +319,7 @@ fn draw_pods(
     cols[0].width = pod;
     cols[1].width = owner;
     let chosen = fit_columns(&cols, &PRIORITY, table.width);
-    let titles = [
-        t!(lang, "fleet-col-pod"),
-        t!(lang, "fleet-col-pod-owner"),
-        t!(lang, "fleet-col-pod-status"),
-        t!(lang, "fleet-col-ready"),
-        t!(lang, "fleet-col-cpu"),
-        t!(lang, "fleet-col-memory"),
-        t!(lang, "fleet-col-gpu"),
-        t!(lang, "fleet-col-fate"),
-    ];
+    let titles = titles_in(lang, &cols);
     let body = header_titled(buf, table, &cols, &chosen, &titles, t.style(Slot::Title));
     if rows.is_empty() {
         canvas::text(

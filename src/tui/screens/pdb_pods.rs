@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::Line;
 
-use super::table::{Col, fit_columns, header_titled, row, scroll_offset};
+use super::table::{Col, fit_columns, header_titled, row, scroll_offset, titles_in};
 use crate::i18n::counted;
 use crate::model::fleet::{ClusterView, PdbView};
 use crate::t;
@@ -75,21 +75,22 @@ pub fn covered(
     Some((pdb, pods))
 }
 
+/// Titles are message ids.
 const COLS: [Col; 4] = [
     Col {
-        title: "POD",
+        title: "fleet-col-pod",
         width: 26,
     },
     Col {
-        title: "NODE",
+        title: "fleet-col-node",
         width: 20,
     },
     Col {
-        title: "READY",
+        title: "fleet-col-ready",
         width: 5,
     },
     Col {
-        title: "EVICTION NOW",
+        title: "fleet-col-eviction",
         width: 14,
     },
 ];
@@ -176,12 +177,7 @@ pub fn draw(state: &PdbPodsState, ctx: &Context, area: Rect, buf: &mut Buffer) {
         ..inner
     };
     let chosen = fit_columns(&COLS, &[0, 1, 3, 2], table.width);
-    let titles = [
-        t!(lang, "fleet-col-pod"),
-        t!(lang, "fleet-col-node"),
-        t!(lang, "fleet-col-ready"),
-        t!(lang, "fleet-col-eviction"),
-    ];
+    let titles = titles_in(lang, &COLS);
     let body = header_titled(buf, table, &COLS, &chosen, &titles, t.style(Slot::Title));
     let height = usize::from(body.height);
     let selected = state.selected.min(pods.len().saturating_sub(1));

@@ -8,7 +8,7 @@ use ratatui::style::Style;
 /// A column: title and width in cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Col {
-    /// Header text.
+    /// Header text (or, for a table drawn with [`titles_in`], its message id).
     pub title: &'static str,
     /// Width in cells.
     pub width: u16,
@@ -88,6 +88,13 @@ pub fn row(
 pub fn header(buf: &mut Buffer, area: Rect, cols: &[Col], chosen: &[usize], style: Style) -> Rect {
     let titles: Vec<String> = cols.iter().map(|c| c.title.to_owned()).collect();
     header_titled(buf, area, cols, chosen, &titles, style)
+}
+
+/// The titles of `cols` whose titles are message ids, in `lang`.
+pub fn titles_in(lang: crate::i18n::Lang, cols: &[Col]) -> Vec<String> {
+    cols.iter()
+        .map(|c| crate::i18n::text(lang, c.title, &[]))
+        .collect()
 }
 
 /// [`header`] with the titles given (in the user's language), indexed like `cols`.
