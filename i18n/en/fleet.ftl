@@ -190,3 +190,10 @@ fleet-not-scheduled = (not scheduled)
 fleet-eviction-refused = refused
 fleet-eviction-allowed = allowed
 fleet-pod-on-no-node = this pod runs on no node yet
+
+## Moving through a list (every screen)
+
+fleet-nothing-to-move = nothing to move through here
+fleet-only-row = the only row here is selected
+fleet-first-row = already on the first row
+fleet-last-row = already on the last row

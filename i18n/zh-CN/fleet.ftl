@@ -190,3 +190,10 @@ fleet-not-scheduled = （未调度）
 fleet-eviction-refused = 拒绝
 fleet-eviction-allowed = 允许
 fleet-pod-on-no-node = 该 Pod 尚未运行在任何节点上
+
+## 在列表中移动（所有屏幕）
+
+fleet-nothing-to-move = 这里没有可移动的行
+fleet-only-row = 这里只有一行，已选中
+fleet-first-row = 已在第一行
+fleet-last-row = 已在最后一行

@@ -155,7 +155,7 @@ pub trait Screen {
 pub fn motion(pos: usize, len: usize, action: Action, ctx: &Context) -> (usize, Vec<Effect>) {
     let next = moved(pos, len, action, ctx.page());
     let said = if next == pos.min(len.saturating_sub(1)) {
-        vec![Effect::Say(stopped(action, len))]
+        vec![Effect::Say(stopped(ctx.config.lang, action, len))]
     } else {
         Vec::new()
     };
@@ -191,16 +191,16 @@ pub fn moved(pos: usize, len: usize, action: Action, page: usize) -> usize {
 
 /// What a motion that could not move says: at which end the selection is, or that there
 /// is nothing to move through.
-pub fn stopped(action: Action, rows: usize) -> String {
+pub fn stopped(lang: crate::i18n::Lang, action: Action, rows: usize) -> String {
     if rows == 0 {
-        return "nothing to move through here".into();
+        return crate::t!(lang, "fleet-nothing-to-move");
     }
     if rows == 1 {
-        return "the only row here is selected".into();
+        return crate::t!(lang, "fleet-only-row");
     }
     match action {
-        Action::Up | Action::PageUp | Action::Top => "already on the first row".into(),
-        _ => "already on the last row".into(),
+        Action::Up | Action::PageUp | Action::Top => crate::t!(lang, "fleet-first-row"),
+        _ => crate::t!(lang, "fleet-last-row"),
     }
 }
 

@@ -126,3 +126,25 @@ fn the_node_page_and_a_pdbs_pods_in_chinese() {
         assert!(screen.contains(words), "{words:?} missing:\n{screen}");
     }
 }
+
+#[test]
+fn what_the_fleet_screens_answer_after_a_key_in_chinese() {
+    let mut zh = app(Lang::ZhCn, 80, 24);
+    press(&mut zh, "up");
+    assert_eq!(zh.message.as_deref(), Some("已在第一行"));
+    zh.open_cluster("eu-fra-prod-01", None);
+    press(&mut zh, "tab space");
+    assert_eq!(
+        zh.message.as_deref(),
+        Some("标记只用于节点（tab 回到节点）")
+    );
+    let mut en = app(Lang::En, 80, 24);
+    press(&mut en, "up");
+    assert_eq!(en.message.as_deref(), Some("already on the first row"));
+    en.open_cluster("eu-fra-prod-01", None);
+    press(&mut en, "tab space");
+    assert_eq!(
+        en.message.as_deref(),
+        Some("marks are for nodes (tab goes back to them)")
+    );
+}

@@ -160,7 +160,7 @@ impl App {
             ) => {
                 let next = super::component::moved(pos, pods.len(), a, self.page());
                 if next == pos {
-                    self.message = Some(super::component::stopped(a, pods.len()));
+                    self.message = Some(super::component::stopped(self.config.lang, a, pods.len()));
                 }
                 if let Some(Overlay::PdbPods(state)) = self.overlay.as_mut() {
                     state.selected = next;
