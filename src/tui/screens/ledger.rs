@@ -300,7 +300,7 @@ pub fn unknown_filter_keys(filter: &Filter, rows: &[LedgerRow]) -> Vec<String> {
 
 /// The status label, `no data` when the snapshot does not know the cluster.
 pub fn status_label(status: Option<ClusterStatus>) -> &'static str {
-    status.map_or("no data", ClusterStatus::label)
+    status.map_or("no data", ClusterStatus::label) // i18n: not for people (a filter value; screens show status_label_in)
 }
 
 /// The status label shown to people in `lang`: the status itself is a term kept in

@@ -149,27 +149,6 @@ impl Fate {
 /// Why a pod finds no room when the what-if names no reason for its owner.
 const NO_OTHER_NODE: &str = "no other node takes it"; // i18n: not for people (English value; label_in words it)
 
-/// What the node page's drain column says, for its help: English, matched by
-/// `help.rs` to the catalogue's `help-fate-*` messages, which it shows.
-pub const FATE_LEGEND: [(&str, &str); 7] = [
-    ("yes", "evicted and re-created on another node with room"),
-    (
-        "blocked by",
-        "the PDB allows this pod no eviction now: a drain waits on it",
-    ),
-    (
-        "only within",
-        "its volume holds it in a domain; it moves there",
-    ),
-    (
-        "no: …",
-        "no other node takes it (the same re-placement as w)",
-    ),
-    ("stays", "a DaemonSet or static pod: it belongs to the node"),
-    ("terminating", "already being deleted"),
-    ("bare pod", "no controller: a drain deletes it for good"),
-];
-
 /// One pod on the node.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PodRow {
@@ -286,7 +265,7 @@ fn short_domain(domain: &RequiredDomain) -> String {
     let key = domain.key.rsplit('/').next().unwrap_or(&domain.key);
     match &*domain.values {
         [value] => format!("{key}={value}"),
-        values => format!("{key} in ({})", values.join(", ")),
+        values => format!("{key} in ({})", values.join(", ")), // i18n: not for people (a selector)
     }
 }
 
