@@ -197,3 +197,9 @@ fleet-nothing-to-move = nothing to move through here
 fleet-only-row = the only row here is selected
 fleet-first-row = already on the first row
 fleet-last-row = already on the last row
+
+## What-ifs asked from a cluster's drill-down or a node's page
+
+fleet-what-if-cleared = what-if on { $cluster } cleared: its data cannot be trusted now
+fleet-what-if-untrusted = no what-if on { $cluster }: its data is { $status } and cannot be trusted
+fleet-what-if-no-node = no what-if on { $cluster }: no node is known there

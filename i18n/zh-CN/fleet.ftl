@@ -197,3 +197,9 @@ fleet-nothing-to-move = 这里没有可移动的行
 fleet-only-row = 这里只有一行，已选中
 fleet-first-row = 已在第一行
 fleet-last-row = 已在最后一行
+
+## 从集群下钻页或节点页发起的假设分析
+
+fleet-what-if-cleared = { $cluster } 上的假设分析已清除：其数据现在不可信
+fleet-what-if-untrusted = 无法对 { $cluster } 做假设分析：其数据为 { $status }，不可信
+fleet-what-if-no-node = 无法对 { $cluster } 做假设分析：那里没有已知的节点

@@ -138,6 +138,12 @@ fn what_the_fleet_screens_answer_after_a_key_in_chinese() {
         zh.message.as_deref(),
         Some("标记只用于节点（tab 回到节点）")
     );
+    zh.open_cluster("us-east-prod-03", None);
+    press(&mut zh, "w");
+    assert_eq!(
+        zh.message.as_deref(),
+        Some("无法对 us-east-prod-03 做假设分析：其数据为 Unreachable，不可信")
+    );
     let mut en = app(Lang::En, 80, 24);
     press(&mut en, "up");
     assert_eq!(en.message.as_deref(), Some("already on the first row"));

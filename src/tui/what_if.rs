@@ -24,9 +24,10 @@ impl App {
             .cluster(&shown.cluster)
             .filter(|c| c.status.data_usable());
         let Some(live) = live else {
-            self.message = Some(format!(
-                "what-if on {} cleared: its data cannot be trusted now",
-                shown.cluster
+            self.message = Some(crate::t!(
+                self.config.lang,
+                "fleet-what-if-cleared",
+                cluster = &shown.cluster
             ));
             self.capacity_state.what_if = None;
             return;
@@ -110,9 +111,11 @@ impl App {
         else {
             return false;
         };
-        self.message = Some(format!(
-            "no what-if on {cluster}: its data is {} and cannot be trusted",
-            status.label()
+        self.message = Some(crate::t!(
+            self.config.lang,
+            "fleet-what-if-untrusted",
+            cluster = cluster,
+            status = status.label()
         ));
         true
     }
@@ -169,7 +172,8 @@ impl App {
         if names.is_empty() {
             // A key that does nothing reads as a broken key: say why.
             if !self.refuses_untrusted_what_if(&id) {
-                self.message = Some(format!("no what-if on {id}: no node is known there"));
+                let lang = self.config.lang;
+                self.message = Some(crate::t!(lang, "fleet-what-if-no-node", cluster = &id));
             }
             return;
         }
