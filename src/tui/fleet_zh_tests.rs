@@ -154,3 +154,21 @@ fn what_the_fleet_screens_answer_after_a_key_in_chinese() {
         Some("marks are for nodes (tab goes back to them)")
     );
 }
+
+#[test]
+fn contexts_the_ledger_does_not_list_in_chinese_at_every_size() {
+    for (w, h, said) in [
+        (
+            160,
+            45,
+            "2 个 kubeconfig 上下文不在台账中：stg-apse1-04, kind-dev（ledger reconcile）",
+        ),
+        (60, 20, "2 个 kubeconfig 上下文不在台账中"),
+    ] {
+        let mut zh = app(Lang::ZhCn, w, h);
+        zh.config.unregistered_contexts = vec!["stg-apse1-04".into(), "kind-dev".into()];
+        let (screen, findings) = drawn(&zh);
+        assert!(findings.is_empty(), "{w}×{h}: {findings:?}");
+        assert!(screen.contains(said), "{w}×{h}:\n{screen}");
+    }
+}
