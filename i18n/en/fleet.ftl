@@ -203,3 +203,14 @@ fleet-last-row = already on the last row
 fleet-what-if-cleared = what-if on { $cluster } cleared: its data cannot be trusted now
 fleet-what-if-untrusted = no what-if on { $cluster }: its data is { $status } and cannot be trusted
 fleet-what-if-no-node = no what-if on { $cluster }: no node is known there
+
+## Why a drained node's pod finds no room (the what-if's reasons, as on the node page)
+
+fleet-unplaced-cluster-lost = the cluster is lost
+fleet-unplaced-no-eligible = no remaining node matches its selector, tolerations or topology
+fleet-unplaced-volume-domain = its volume keeps it in { $domain }, where no healthy node is left
+fleet-unplaced-volume-lost-cluster = its volume keeps it in { $domain } of the lost cluster: its data does not move
+fleet-unplaced-not-run-elsewhere = no sibling runs its workload
+fleet-unplaced-insufficient = no eligible node has enough free { $dimension }
+fleet-unplaced-fragmented = free capacity is split across nodes
+fleet-unplaced-volumes-unknown = it mounts volumes and { $why }: whether it can move is unknown

@@ -203,3 +203,14 @@ fleet-last-row = 已在最后一行
 fleet-what-if-cleared = { $cluster } 上的假设分析已清除：其数据现在不可信
 fleet-what-if-untrusted = 无法对 { $cluster } 做假设分析：其数据为 { $status }，不可信
 fleet-what-if-no-node = 无法对 { $cluster } 做假设分析：那里没有已知的节点
+
+## 腾空节点上的 Pod 为何无处可去（假设分析的原因，显示在节点页）
+
+fleet-unplaced-cluster-lost = 集群已失去
+fleet-unplaced-no-eligible = 没有剩余节点满足它的选择算符、容忍度或拓扑
+fleet-unplaced-volume-domain = 它的卷把它限定在 { $domain }，那里已没有健康节点
+fleet-unplaced-volume-lost-cluster = 它的卷把它限定在已失去集群的 { $domain }：其数据不会迁移
+fleet-unplaced-not-run-elsewhere = 没有同级集群运行它的工作负载
+fleet-unplaced-insufficient = 没有符合条件的节点有足够的空闲 { $dimension }
+fleet-unplaced-fragmented = 空闲容量分散在多个节点上
+fleet-unplaced-volumes-unknown = 它挂载了卷，且 { $why }：能否迁移未知

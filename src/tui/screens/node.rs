@@ -13,7 +13,7 @@ use ratatui::layout::Rect;
 
 use crate::i18n::Lang;
 use crate::model::capacity::{
-    CapacityConfig, ClusterIndex, Scenario, format_amount, planned_moves, what_if,
+    CapacityConfig, ClusterIndex, Scenario, UnplacedReason, format_amount, planned_moves, what_if,
 };
 use crate::model::fleet::{ClusterView, Dimension, NodeName, PodPhase, PodView, RequiredDomain};
 use crate::t;
@@ -107,8 +107,8 @@ pub enum Fate {
     /// Its volume holds it in a topology domain: it moves, but only within it.
     HeldIn(String),
     /// No other node would take it (the re-placement of the node's pods found none), and
-    /// why: it would wait Pending.
-    NoRoom(String),
+    /// why (`None`: the what-if named no reason for its owner): it would wait Pending.
+    NoRoom(Option<UnplacedReason>),
     /// A DaemonSet or static pod: it belongs to the node and does not move.
     Stays,
     /// Already being deleted.
@@ -118,19 +118,19 @@ pub enum Fate {
 }
 
 impl Fate {
-    /// In words, in `lang`. The reason a pod finds no room is the what-if's own
-    /// sentence and stays as the model words it.
+    /// In words, in `lang`.
     pub fn label_in(&self, lang: Lang) -> String {
         match self {
             Fate::Moves => t!(lang, "fleet-fate-moves"),
             Fate::BlockedBy(pdb) => t!(lang, "fleet-fate-blocked", pdb = pdb),
             Fate::HeldIn(domain) => t!(lang, "fleet-fate-held", domain = domain),
-            Fate::NoRoom(why) if why == NO_OTHER_NODE => t!(
-                lang,
-                "fleet-fate-no-room",
-                why = t!(lang, "fleet-fate-no-node")
-            ),
-            Fate::NoRoom(why) => t!(lang, "fleet-fate-no-room", why = why),
+            Fate::NoRoom(why) => {
+                let why = match why {
+                    Some(reason) => unplaced_in(lang, reason),
+                    None => t!(lang, "fleet-fate-no-node"),
+                };
+                t!(lang, "fleet-fate-no-room", why = why)
+            }
             Fate::Stays => t!(lang, "fleet-fate-stays"),
             Fate::Terminating => t!(lang, "fleet-fate-terminating"),
             Fate::Bare => t!(lang, "fleet-fate-bare"),
@@ -146,8 +146,42 @@ impl Fate {
     }
 }
 
-/// Why a pod finds no room when the what-if names no reason for its owner.
-const NO_OTHER_NODE: &str = "no other node takes it"; // i18n: not for people (English value; label_in words it)
+/// Why the what-if's re-placement found no node for a pod, in `lang`: in English, the
+/// reason's own words (its `Display`).
+fn unplaced_in(lang: Lang, reason: &UnplacedReason) -> String {
+    use UnplacedReason as R;
+    match reason {
+        R::ClusterLost => t!(lang, "fleet-unplaced-cluster-lost"),
+        R::NoEligibleNode => t!(lang, "fleet-unplaced-no-eligible"),
+        R::VolumeDomainLost(domain) => {
+            t!(
+                lang,
+                "fleet-unplaced-volume-domain",
+                domain = domain.to_string()
+            )
+        }
+        R::VolumeWithLostCluster(domain) => t!(
+            lang,
+            "fleet-unplaced-volume-lost-cluster",
+            domain = domain.to_string()
+        ),
+        R::NotRunElsewhere => t!(lang, "fleet-unplaced-not-run-elsewhere"),
+        R::Insufficient(dimension) => t!(
+            lang,
+            "fleet-unplaced-insufficient",
+            dimension = match dimension {
+                Dimension::Memory => t!(lang, "fleet-dim-memory"),
+                other => other.to_string(),
+            }
+        ),
+        R::Fragmented => t!(lang, "fleet-unplaced-fragmented"),
+        R::VolumesUnknown(why) => t!(
+            lang,
+            "fleet-unplaced-volumes-unknown",
+            why = why.to_string()
+        ),
+    }
+}
 
 /// One pod on the node.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -189,7 +223,7 @@ pub struct Departure {
     /// Pods (by index) that found a node.
     placed: HashSet<usize>,
     /// Why the others did not, by namespace and owner.
-    unplaced: Vec<(String, String)>,
+    unplaced: Vec<(String, UnplacedReason)>,
 }
 
 impl Departure {
@@ -213,14 +247,14 @@ impl Departure {
             .map(|g| {
                 (
                     format!("{}/{}/{}", g.namespace, g.owner.kind, g.owner.name),
-                    g.reason.to_string(),
+                    g.reason.clone(),
                 )
             })
             .collect();
         Departure { placed, unplaced }
     }
 
-    fn why_not(&self, pod: &PodView) -> String {
+    fn why_not(&self, pod: &PodView) -> Option<UnplacedReason> {
         let key = pod
             .owner
             .as_ref()
@@ -229,7 +263,7 @@ impl Departure {
         self.unplaced
             .iter()
             .find(|(owner, _)| *owner == key)
-            .map_or_else(|| NO_OTHER_NODE.to_owned(), |(_, why)| why.clone())
+            .map(|(_, why)| why.clone())
     }
 }
 
@@ -319,6 +353,38 @@ mod tests {
     use super::*;
     use crate::fixtures::capacity::{cluster, node, pod};
     use crate::model::fleet::PdbView;
+
+    #[test]
+    fn why_a_pod_finds_no_room_reads_as_the_what_if_in_english_and_is_translated() {
+        let domain = RequiredDomain::one("topology.kubernetes.io/zone".into(), "b".into());
+        let reasons = [
+            UnplacedReason::ClusterLost,
+            UnplacedReason::NoEligibleNode,
+            UnplacedReason::VolumeDomainLost(domain.clone()),
+            UnplacedReason::VolumeWithLostCluster(domain),
+            UnplacedReason::NotRunElsewhere,
+            UnplacedReason::Insufficient(Dimension::Memory),
+            UnplacedReason::Insufficient(Dimension::Cpu),
+            UnplacedReason::Fragmented,
+            UnplacedReason::VolumesUnknown("claim data is unreadable".into()),
+        ];
+        for reason in reasons {
+            let fate = Fate::NoRoom(Some(reason.clone()));
+            assert_eq!(fate.label_in(Lang::En), format!("no: {reason}"));
+            let zh = fate.label_in(Lang::ZhCn);
+            assert!(zh.starts_with("否："), "{zh}");
+            assert!(!zh.contains(" node"), "{zh}");
+        }
+        assert_eq!(
+            Fate::NoRoom(None).label_in(Lang::ZhCn),
+            "否：没有其他节点能接收它"
+        );
+        assert_eq!(
+            Fate::NoRoom(Some(UnplacedReason::Insufficient(Dimension::Memory)))
+                .label_in(Lang::ZhCn),
+            "否：没有符合条件的节点有足够的空闲 内存"
+        );
+    }
 
     #[test]
     fn each_pod_says_what_a_drain_does_to_it_trouble_first() {
