@@ -70,6 +70,7 @@ fleet-none-paren = (none)
 fleet-no-data = no data
 fleet-no-cluster-listed = no cluster is listed (the filter matches none)
 fleet-no-cluster-marked = no cluster is marked
+fleet-at-the-ledger = at the ledger: q quits
 
 ## Shared by the tables
 

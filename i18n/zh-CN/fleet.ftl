@@ -70,6 +70,7 @@ fleet-none-paren = （无）
 fleet-no-data = 无数据
 fleet-no-cluster-listed = 没有列出集群（过滤条件一个也不匹配）
 fleet-no-cluster-marked = 没有标记集群
+fleet-at-the-ledger = 已在台账：q 退出
 
 ## 各表格共用
 

@@ -511,7 +511,7 @@ impl App {
             return;
         }
         if !self.nav.pop() {
-            self.message = Some("at the ledger: q quits".into());
+            self.message = Some(crate::t!(self.config.lang, "fleet-at-the-ledger"));
         }
         self.enter_route();
     }

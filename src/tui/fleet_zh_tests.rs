@@ -132,6 +132,8 @@ fn what_the_fleet_screens_answer_after_a_key_in_chinese() {
     let mut zh = app(Lang::ZhCn, 80, 24);
     press(&mut zh, "up");
     assert_eq!(zh.message.as_deref(), Some("已在第一行"));
+    press(&mut zh, "esc");
+    assert_eq!(zh.message.as_deref(), Some("已在台账：q 退出"));
     zh.open_cluster("eu-fra-prod-01", None);
     press(&mut zh, "tab space");
     assert_eq!(
@@ -147,6 +149,8 @@ fn what_the_fleet_screens_answer_after_a_key_in_chinese() {
     let mut en = app(Lang::En, 80, 24);
     press(&mut en, "up");
     assert_eq!(en.message.as_deref(), Some("already on the first row"));
+    press(&mut en, "esc");
+    assert_eq!(en.message.as_deref(), Some("at the ledger: q quits"));
     en.open_cluster("eu-fra-prod-01", None);
     press(&mut en, "tab space");
     assert_eq!(
