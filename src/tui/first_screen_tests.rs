@@ -104,7 +104,7 @@ fn kubeconfig_contexts_the_ledger_does_not_list_are_shown() {
 fn s_cycles_only_through_the_columns_on_screen() {
     let mut app = fixtures::operator_app();
     app.update(Msg::Resize(60, 20));
-    let shown = super::screens::ledger_view::visible_columns(&app.rows, 58);
+    let shown = super::screens::ledger_view::visible_columns(crate::i18n::Lang::En, &app.rows, 58);
     assert!(!shown.contains(&Column::Owner) && !shown.contains(&Column::Drill));
     let mut seen = Vec::new();
     for _ in 0..shown.len() {

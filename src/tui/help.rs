@@ -83,8 +83,8 @@ fn heading(lang: Lang, ctx: Context) -> String {
     crate::i18n::text(lang, &format!("help-context-{}", ctx.name()), &[])
 }
 
-/// The node page's legend of where a drained pod goes, as message ids of the value and
-/// its meaning, in the order of `screens::node::FATE_LEGEND`.
+/// The node page's legend of where a drained pod goes (its IF DRAINED, MOVES column), as
+/// message ids of the value and its meaning.
 const FATE_IDS: [(&str, &str); 7] = [
     ("help-fate-yes", "help-fate-yes-means"),
     ("help-fate-blocked", "help-fate-blocked-means"),
@@ -94,24 +94,6 @@ const FATE_IDS: [(&str, &str); 7] = [
     ("help-fate-terminating", "help-fate-terminating-means"),
     ("help-fate-bare", "help-fate-bare-means"),
 ];
-
-/// The legend's value and meaning in `lang`: the catalogue's when the English catalogue
-/// words it as the node page does, else the node page's own words.
-fn fate(lang: Lang, value: &str, meaning: &str) -> (String, String) {
-    let en = |id: &str| crate::i18n::text(Lang::En, id, &[]);
-    FATE_IDS
-        .iter()
-        .find(|(v, m)| en(v) == value && en(m) == meaning)
-        .map_or_else(
-            || (value.to_owned(), meaning.to_owned()),
-            |(v, m)| {
-                (
-                    crate::i18n::text(lang, v, &[]),
-                    crate::i18n::text(lang, m, &[]),
-                )
-            },
-        )
-}
 
 /// The help lines for the current screen: its own keys, then lists, then global ones,
 /// each description wrapped to `width` cells under its key.
@@ -161,8 +143,11 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             crate::t!(lang, "help-fate"),
             theme.style(Slot::Title),
         ));
-        for (value, meaning) in super::screens::node::FATE_LEGEND.iter().copied() {
-            let (value, meaning) = fate(lang, value, meaning);
+        for (value, meaning) in FATE_IDS {
+            let (value, meaning) = (
+                crate::i18n::text(lang, value, &[]),
+                crate::i18n::text(lang, meaning, &[]),
+            );
             // Padded by cells, not characters: a Chinese value is twice as wide.
             let pad = " ".repeat(12usize.saturating_sub(value.width()));
             for (i, part) in wrap_words(&meaning, width.saturating_sub(KEY_CELLS).max(20))

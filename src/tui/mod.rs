@@ -51,6 +51,8 @@ mod findings_tests;
 #[cfg(test)]
 mod first_screen_tests;
 #[cfg(test)]
+mod fleet_zh_tests;
+#[cfg(test)]
 use crate::fixtures::console as fixtures;
 #[cfg(test)]
 mod key_walk_tests;

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use crate::i18n::Lang;
 use crate::model::fleet::{MaintenanceState, NodeView, Readiness, Schedulability};
+use crate::t;
 use crate::tui::action::Action;
 use crate::tui::component::{Context, Effect, NodeLoss, Screen, is_motion, motion, moved};
 use crate::tui::filter::{Filter, Filterable};
@@ -118,14 +120,15 @@ impl ClusterState {
                         selected: 0,
                     }))
                 }
-                None => Effect::Say("no PDB blocks a drain here: nothing to open".into()),
+                None => Effect::Say(t!(ctx.config.lang, "fleet-no-pdb-to-open")),
             }],
             _ => {
-                let tab = ctx
+                let lang = ctx.config.lang;
+                let said = ctx
                     .key_on(crate::tui::keymap::Context::Cluster, Action::FocusNext)
-                    .map(|k| format!(" ({k} goes back to them)"))
-                    .unwrap_or_default();
-                vec![Effect::Say(format!("marks are for nodes{tab}"))]
+                    .map(|key| t!(lang, "fleet-marks-for-nodes-key", key = key))
+                    .unwrap_or_else(|| t!(lang, "fleet-marks-for-nodes"));
+                vec![Effect::Say(said)]
             }
         }
     }
@@ -151,10 +154,11 @@ impl ClusterState {
         }
         let Some(name) = name_at(pos) else {
             return match action {
-                Action::Mark | Action::Open => {
-                    Some(vec![Effect::Say("no node is listed here".into())])
-                }
-                Action::ClearMarks => Some(self.clear_marks()),
+                Action::Mark | Action::Open => Some(vec![Effect::Say(t!(
+                    ctx.config.lang,
+                    "fleet-no-node-listed"
+                ))]),
+                Action::ClearMarks => Some(self.clear_marks(ctx)),
                 _ => None,
             };
         };
@@ -166,7 +170,7 @@ impl ClusterState {
                 self.selected = name_at(moved(pos, visible.len(), Action::Down, 1));
                 Vec::new()
             }
-            Action::ClearMarks => self.clear_marks(),
+            Action::ClearMarks => self.clear_marks(ctx),
             Action::Open => vec![Effect::OpenNode(self.id.clone(), name)],
             _ => return None,
         };
@@ -174,9 +178,9 @@ impl ClusterState {
     }
 
     /// Clears the marks, or says there are none.
-    fn clear_marks(&mut self) -> Vec<Effect> {
+    fn clear_marks(&mut self, ctx: &Context) -> Vec<Effect> {
         if self.marks.is_empty() {
-            return vec![Effect::Say("no node is marked".into())];
+            return vec![Effect::Say(t!(ctx.config.lang, "fleet-no-node-marked"))];
         }
         self.marks.clear();
         Vec::new()
@@ -205,8 +209,7 @@ impl Screen for ClusterState {
             }
             _ => {
                 let Some(facts) = ctx.data.cluster(&self.id) else {
-                    let id = &self.id;
-                    let none = format!("no data for {id} yet: no node to select");
+                    let none = t!(ctx.config.lang, "fleet-no-data-for", id = &self.id);
                     return Some(vec![Effect::Say(none)]);
                 };
                 return match self.focus {
@@ -256,34 +259,38 @@ pub fn readiness_label(r: Readiness) -> &'static str {
 
 /// Whether a node counts as capacity, in words: `yes`, or `no: ` and why. Nothing of a
 /// cluster without fresh data counts, whatever its last seen nodes said.
-pub fn counts_as_capacity(usable: bool, health: &crate::model::capacity::NodeHealth) -> String {
+pub fn counts_as_capacity(
+    lang: Lang,
+    usable: bool,
+    health: &crate::model::capacity::NodeHealth,
+) -> String {
     if !usable {
-        "no: no fresh data".to_owned()
+        t!(lang, "fleet-counts-no-fresh-data")
     } else if health.is_healthy() {
-        "yes".to_owned()
+        t!(lang, "fleet-yes")
     } else {
-        format!("no: {}", health_reason(health))
+        t!(lang, "fleet-counts-no", why = health_reason(lang, health))
     }
 }
 
 /// Why a node does not count as capacity, in words.
-pub fn health_reason(h: &crate::model::capacity::NodeHealth) -> String {
+pub fn health_reason(lang: Lang, h: &crate::model::capacity::NodeHealth) -> String {
     use crate::model::capacity::NodeHealth as H;
     match h {
-        H::Healthy => "healthy".into(),
-        H::NotReady => "not ready".into(),
-        H::ReadinessUnknown => "readiness unknown".into(),
-        H::Cordoned => "cordoned".into(),
-        H::UnderMaintenance => "in maintenance".into(),
-        H::Tainted(k) => format!("taint {k}"),
+        H::Healthy => t!(lang, "fleet-health-healthy"),
+        H::NotReady => t!(lang, "fleet-health-not-ready"),
+        H::ReadinessUnknown => t!(lang, "fleet-health-readiness-unknown"),
+        H::Cordoned => t!(lang, "fleet-health-cordoned"),
+        H::UnderMaintenance => t!(lang, "fleet-health-in-maintenance"),
+        H::Tainted(k) => t!(lang, "fleet-health-taint", key = k.to_string()),
     }
 }
 
 /// Maintenance step label; the engine's per-step detail arrives with maintenance runs.
-pub fn maintenance_label(m: MaintenanceState) -> &'static str {
+pub fn maintenance_label(lang: Lang, m: MaintenanceState) -> String {
     match m {
-        MaintenanceState::InService => "-",
-        MaintenanceState::UnderMaintenance => "in maintenance",
+        MaintenanceState::InService => "-".to_owned(),
+        MaintenanceState::UnderMaintenance => t!(lang, "fleet-in-maintenance"),
     }
 }
 

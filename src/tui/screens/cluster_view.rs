@@ -8,52 +8,54 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Borders;
 
 use super::cluster::{ClusterState, Focus, maintenance_label, readiness_label};
-use super::table::{Col, fit_columns, header, no_match_text, row, scroll_offset};
+use super::table::{Col, fit_columns, header_titled, no_match_in, row, scroll_offset, titles_in};
+use crate::i18n::counted;
 use crate::model::duration::age;
 use crate::model::fleet::{Readiness, Schedulability};
 use crate::model::live::{ClusterStatus, IdentityVerdict};
+use crate::t;
 use crate::tui::canvas;
 use crate::tui::component::Context;
-use crate::tui::format::{counted, fit};
 use crate::tui::header::status_slot;
 use crate::tui::theme::Slot;
 
+/// Titles are message ids.
 const COLS: [Col; 9] = [
     Col {
-        title: "  NODE",
+        title: "fleet-col-node",
         width: 26,
     },
     Col {
-        title: "ZONE",
+        title: "fleet-col-zone",
         width: 14,
     },
     Col {
-        title: "BLOCK",
+        title: "fleet-col-block",
         width: 14,
     },
     Col {
-        title: "READY",
+        title: "fleet-col-ready",
         width: 8,
     },
     Col {
-        title: "CORDON",
+        title: "fleet-col-cordon",
         width: 6,
     },
     Col {
-        title: "MAINTENANCE",
+        title: "fleet-col-maintenance",
         width: 14,
     },
     Col {
         // Free of allocatable, as the header's fleet figure reads.
-        title: "GPUS FREE",
+        title: "fleet-col-gpus-free",
         width: 9,
     },
     Col {
-        title: "PODS",
+        title: "fleet-col-pods",
         width: 5,
     },
     Col {
-        title: "COUNTS AS CAPACITY",
+        title: "fleet-col-counts",
         width: 24,
     },
 ];
@@ -63,6 +65,7 @@ const PRIORITY: [usize; 9] = [0, 3, 6, 7, 4, 1, 5, 8, 2];
 pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
     let id = state.id.as_str();
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let live = ctx.snapshot.cluster(id);
     let ledger = ctx.ledger.cluster(id);
     let status = live.map(|c| c.status);
@@ -73,20 +76,32 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
             c.env.clone(),
             Style::new().fg(t.accent(&c.env)),
         ));
+        let owner = c
+            .owner
+            .clone()
+            .unwrap_or_else(|| t!(lang, "fleet-none-paren"));
         info.push(Span::raw(format!(
-            "  {}/{}  tier {}  owner {}",
-            c.region,
-            c.failure_domain,
-            c.tier,
-            c.owner.as_deref().unwrap_or("(none)")
+            "  {}",
+            t!(
+                lang,
+                "fleet-cluster-where",
+                place = format!("{}/{}", c.region, c.failure_domain),
+                tier = &c.tier,
+                owner = owner
+            )
         )));
     }
-    let label = super::ledger::status_label(status);
+    let label = super::ledger::status_label_in(lang, status);
     let status_text = match live.and_then(|c| c.facts.last_ok) {
         // The age is of the last sign of life (an event or a watch bookmark).
-        Some(last_ok) => format!("{label}, last heard {} ago", age(ctx.now, last_ok)),
+        Some(last_ok) => t!(
+            lang,
+            "fleet-cluster-heard",
+            status = &label,
+            ago = age(ctx.now, last_ok)
+        ),
         // "Unreachable -" read as a glitch: say that nothing was ever read.
-        None => format!("{label}, never synced"),
+        None => t!(lang, "fleet-cluster-never-synced", status = &label),
     };
     let mut facts_line = vec![Span::styled(status_text, t.style(status_slot(status)))];
     if let Some(c) = live {
@@ -94,11 +109,13 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
             .and_then(|l| l.versions.get("kubernetes"))
             .map_or("-", String::as_str);
         let drift = ctx.data.version_drift(id);
-        facts_line.push(Span::raw(" · k8s "));
+        facts_line.push(Span::raw(" · k8s ")); // i18n: not for people (the product's name)
         facts_line.push(Span::styled(
-            format!(
-                "{} (ledger {ledger_version})",
-                c.server_version.as_deref().unwrap_or("?")
+            t!(
+                lang,
+                "fleet-cluster-versions",
+                live = c.server_version.as_deref().unwrap_or("?"),
+                ledger = ledger_version
             ),
             if drift {
                 t.style(Slot::Warn)
@@ -109,21 +126,17 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
         let (verdict, slot) = match &c.identity_verdict {
             // A verdict is only as current as the data: a cluster that stopped answering
             // was matching when last checked, which vouches for nothing now.
-            Some(IdentityVerdict::Match) if !c.status.data_usable() => (
-                "identity matched when last checked".to_owned(),
-                Slot::Unknown,
-            ),
-            Some(IdentityVerdict::Match) => ("identity pinned and matching".to_owned(), Slot::Ok),
-            Some(IdentityVerdict::NotPinned) => (
-                "identity not pinned: actions refused".to_owned(),
-                Slot::Warn,
-            ),
+            Some(IdentityVerdict::Match) if !c.status.data_usable() => {
+                (t!(lang, "fleet-identity-matched-then"), Slot::Unknown)
+            }
+            Some(IdentityVerdict::Match) => (t!(lang, "fleet-identity-matching"), Slot::Ok),
+            Some(IdentityVerdict::NotPinned) => (t!(lang, "fleet-identity-not-pinned"), Slot::Warn),
             // The reason (two UIDs or servers) gets a line of its own below: at the end
             // of this one it was cut where the pinned value is.
             Some(IdentityVerdict::Mismatch { .. }) => {
-                ("IDENTITY MISMATCH (below)".to_owned(), Slot::Critical)
+                (t!(lang, "fleet-identity-mismatch-below"), Slot::Critical)
             }
-            None => ("identity not checked yet".to_owned(), Slot::Unknown),
+            None => (t!(lang, "fleet-identity-not-checked"), Slot::Unknown),
         };
         facts_line.push(Span::raw(" · "));
         facts_line.push(Span::styled(verdict, t.style(slot)));
@@ -131,13 +144,13 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
         // (one that stopped answering keeps its last seen figures, as said below).
         let unknown = !c.status.data_usable() && c.view.nodes.is_empty() && c.view.pods.is_empty();
         let (counts, slot) = if unknown {
-            ("no node or pod data".to_owned(), Slot::Unknown)
+            (t!(lang, "fleet-cluster-no-counts"), Slot::Unknown)
         } else {
             (
                 format!(
                     "{} · {}",
-                    counted(c.view.nodes.len() as i64, "node"),
-                    counted(c.view.pods.len() as i64, "pod")
+                    counted(lang, "count-nodes", c.view.nodes.len() as i64),
+                    counted(lang, "fleet-count-pods", c.view.pods.len() as i64)
                 ),
                 Slot::Muted,
             )
@@ -151,7 +164,7 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
         live.and_then(|c| c.identity_verdict.as_ref())
     {
         head.push(Line::styled(
-            format!("IDENTITY MISMATCH: {reason}"),
+            t!(lang, "fleet-identity-mismatch", reason = reason),
             t.style(Slot::Critical),
         ));
     }
@@ -164,18 +177,29 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
         let why = c
             .last_error
             .as_deref()
-            .filter(|e| mismatch.is_none_or(|reason| !e.contains(reason)))
-            .map(|e| format!(": {e}"))
-            .unwrap_or_default();
+            .filter(|e| mismatch.is_none_or(|reason| !e.contains(reason)));
         let what = if c.view.nodes.is_empty() && c.view.pods.is_empty() {
-            "nothing has been read from it; nothing here counts"
+            t!(lang, "fleet-cluster-nothing-read")
         } else {
-            "the figures below are the last seen, not current; nothing here counts"
+            t!(lang, "fleet-cluster-last-seen")
         };
-        head.push(Line::styled(
-            format!("{} — {what}{why}", c.status.label()),
-            t.style(Slot::Unknown),
-        ));
+        let status = c.status.label();
+        let text = match why {
+            Some(why) => t!(
+                lang,
+                "fleet-cluster-not-fresh-why",
+                status = status,
+                what = what,
+                why = why
+            ),
+            None => t!(
+                lang,
+                "fleet-cluster-not-fresh",
+                status = status,
+                what = what
+            ),
+        };
+        head.push(Line::styled(text, t.style(Slot::Unknown)));
     }
     // Degraded data counts, but the operator must know what it lacks (a resource the
     // cluster will not serve, objects that cannot be read).
@@ -185,9 +209,9 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
             .partial
             .clone()
             .or_else(|| c.last_error.clone())
-            .unwrap_or_else(|| "part of its data could not be read".into());
+            .unwrap_or_else(|| t!(lang, "fleet-cluster-partial"));
         head.push(Line::styled(
-            format!("Degraded — counted, but: {why}"),
+            t!(lang, "fleet-cluster-degraded", why = why),
             t.style(Slot::Warn),
         ));
     }
@@ -226,7 +250,7 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
             nodes_area.x + 2,
             nodes_area.y,
             nodes_area.width.saturating_sub(2),
-            "no data for this cluster yet",
+            &t!(lang, "fleet-cluster-no-data-yet"),
             t.style(Slot::Unknown),
         );
         return;
@@ -235,7 +259,17 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
     let visible = state.visible(facts);
     let selected = state.selected_pos(facts, &visible);
     let chosen = fit_columns(&COLS, &PRIORITY, nodes_area.width);
-    let body = header(buf, nodes_area, &COLS, &chosen, t.style(Slot::Title));
+    let mut titles = titles_in(lang, &COLS);
+    // The node's title sits over the names, past the marks.
+    titles[0] = format!("  {}", titles[0]);
+    let body = header_titled(
+        buf,
+        nodes_area,
+        &COLS,
+        &chosen,
+        &titles,
+        t.style(Slot::Title),
+    );
     let height = usize::from(body.height);
     let offset = scroll_offset(selected, visible.len(), height);
     let muted = t.style(Slot::Muted);
@@ -244,7 +278,7 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
         let f = &facts.nodes[i];
         let marked = state.marks.contains(&node.name.0);
         let ok_or = |good: bool, bad: Slot| judged(ctx, usable, good, bad);
-        let health = super::cluster::counts_as_capacity(usable, &f.health);
+        let health = super::cluster::counts_as_capacity(lang, usable, &f.health);
         let cells = vec![
             (
                 format!("{}{}", if marked { "● " } else { "  " }, node.name),
@@ -262,18 +296,17 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
             ),
             (
                 if node.schedulability == Schedulability::Cordoned {
-                    "yes"
+                    t!(lang, "fleet-yes")
                 } else {
-                    "-"
-                }
-                .to_owned(),
+                    "-".to_owned()
+                },
                 if node.schedulability == Schedulability::Cordoned {
                     t.style(Slot::Warn)
                 } else {
                     muted
                 },
             ),
-            (maintenance_label(node.maintenance).to_owned(), muted),
+            (maintenance_label(lang, node.maintenance), muted),
             (
                 if f.gpu_total > 0 {
                     format!("{}/{}", f.gpu_free, f.gpu_total)
@@ -296,12 +329,12 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
     if visible.is_empty() {
         // "No match" only when a filter is active; otherwise there is no node to show.
         let (text, style) = if !state.filter.is_empty() {
-            (no_match_text(ctx, "node"), muted)
+            (no_match_in(ctx, &t!(lang, "fleet-noun-node")), muted)
         } else if usable {
-            ("the cluster has no nodes".to_owned(), muted)
+            (t!(lang, "fleet-cluster-no-nodes"), muted)
         } else {
             (
-                "no node data: nothing is known about this cluster's nodes".to_owned(),
+                t!(lang, "fleet-cluster-no-node-data"),
                 t.style(Slot::Unknown),
             )
         };
@@ -321,8 +354,8 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
         if body.height > 1 {
             let note = canvas::first_fitting(
                 vec![
-                    "PDB, findings and journal panels left out: enlarge the terminal".into(),
-                    "panels left out (enlarge)".into(),
+                    t!(lang, "fleet-panels-left-out"),
+                    t!(lang, "fleet-panels-left-out-short"),
                 ],
                 usize::from(body.width),
             );
@@ -341,7 +374,7 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
             .areas(bottom);
         (l, r)
     };
-    draw_pdbs(
+    super::cluster_panels::draw_pdbs(
         ctx,
         state.focus == Focus::Pdbs,
         facts,
@@ -350,7 +383,7 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
         left,
         buf,
     );
-    draw_events(ctx, id, right, buf);
+    super::cluster_panels::draw_events(ctx, id, right, buf);
 }
 
 /// The width from which the PDB, findings and journal panels sit side by side.
@@ -413,139 +446,6 @@ pub(super) fn panel(
     };
     let title = Line::styled(title, t.style(Slot::Title));
     canvas::panel(buf, area, Borders::TOP, border, Some(&title))
-}
-
-/// The PDBs panel. Without fresh data (`usable` false) the last seen blockers are still
-/// listed, as the banner says, but none seen is not "none": that would read as safe to
-/// drain.
-fn draw_pdbs(
-    ctx: &Context,
-    focused: bool,
-    facts: &crate::tui::fleet_data::ClusterFacts,
-    usable: bool,
-    selected: usize,
-    area: Rect,
-    buf: &mut Buffer,
-) {
-    let t = &ctx.config.theme;
-    // None seen without fresh data is not zero.
-    let count = if usable || !facts.blocking_pdbs.is_empty() {
-        facts.blocking_pdbs.len().to_string()
-    } else {
-        "?".into()
-    };
-    // `enter` lists a focused budget's pods and their nodes.
-    let open = ctx
-        .key_on(
-            crate::tui::keymap::Context::Cluster,
-            crate::tui::action::Action::Open,
-        )
-        .filter(|_| focused && !facts.blocking_pdbs.is_empty())
-        .map(|key| format!(" · {key} pods"))
-        .unwrap_or_default();
-    let titles = vec![
-        format!(" PDBs that would block a drain ({count}){open} "),
-        format!(" PDBs that would block a drain ({count}) "),
-        format!(" PDBs blocking a drain ({count}) "),
-        format!(" blocking PDBs ({count}) "),
-    ];
-    let inner = panel(ctx, titles, focused, area, buf);
-    if facts.blocking_pdbs.is_empty() {
-        let (text, slot) = if usable {
-            ("none: every PDB allows a disruption now", Slot::Ok)
-        } else {
-            ("unknown: no fresh data from this cluster", Slot::Unknown)
-        };
-        panel_line(buf, inner, 0, &Line::styled(text, t.style(slot)));
-        return;
-    }
-    let height = usize::from(inner.height);
-    let offset = scroll_offset(selected, facts.blocking_pdbs.len(), height);
-    for (n, b) in facts
-        .blocking_pdbs
-        .iter()
-        .skip(offset)
-        .take(height)
-        .enumerate()
-    {
-        let pdb = &facts.view.pdbs[b.pdb];
-        // The numbers before the pods: on a narrow panel they are what is kept.
-        let name = format!("{}/{}", pdb.namespace, pdb.name);
-        let (has, needs) = (pdb.current_healthy, pdb.desired_healthy);
-        let on = format!(
-            "{} on {}",
-            counted(i64::from(b.pods), "pod"),
-            counted(i64::from(b.nodes), "node")
-        );
-        let text = canvas::first_fitting(
-            vec![
-                format!("{name} has {has}, needs {needs} healthy · {on}"),
-                format!("{name} has {has}, needs {needs} healthy"),
-                format!("{name} {has}/{needs} healthy"),
-                name.clone(),
-            ],
-            usize::from(inner.width.saturating_sub(2)),
-        );
-        // Below its minimum, a budget blocks until pods recover elsewhere: worse than
-        // one that is merely spent.
-        let style = if focused && offset + n == selected {
-            t.style(Slot::Selection)
-        } else if pdb.current_healthy < pdb.desired_healthy {
-            t.style(Slot::Critical)
-        } else {
-            t.style(Slot::Warn)
-        };
-        panel_line(buf, inner, n as u16, &Line::styled(text, style));
-    }
-}
-
-fn draw_events(ctx: &Context, id: &str, area: Rect, buf: &mut Buffer) {
-    let t = &ctx.config.theme;
-    let inner = panel(
-        ctx,
-        vec![" Recent journal events ".into(), " Journal ".into()],
-        false,
-        area,
-        buf,
-    );
-    if !ctx.activity.connected {
-        let text = "no journal connected: events unknown";
-        panel_line(buf, inner, 0, &Line::styled(text, t.style(Slot::Unknown)));
-        return;
-    }
-    let events: Vec<_> = ctx
-        .activity
-        .recent
-        .iter()
-        .rev()
-        .filter(|e| e.cluster.as_deref() == Some(id))
-        .take(usize::from(inner.height))
-        .collect();
-    if events.is_empty() {
-        let text = "no events for this cluster";
-        panel_line(buf, inner, 0, &Line::styled(text, t.style(Slot::Muted)));
-    }
-    let cells = usize::from(inner.width.saturating_sub(2));
-    for (n, e) in events.iter().enumerate() {
-        // What happened before who did it: a narrow panel leaves out who, then cuts what
-        // happened after a whole word.
-        let time = format!("{} ", e.at.strftime("%H:%M:%S"));
-        let what = crate::tui::format::one_line(&e.text);
-        let who = format!(" · {}", e.actor);
-        let room = cells.saturating_sub(time.len());
-        let (what, who) =
-            if unicode_width::UnicodeWidthStr::width(format!("{what}{who}").as_str()) <= room {
-                (what, who)
-            } else {
-                (fit(&what, room), String::new())
-            };
-        let line = Line::from(vec![
-            Span::styled(time, t.style(Slot::Muted)),
-            Span::raw(what),
-            Span::styled(who, t.style(Slot::Mark)),
-        ]);
-        panel_line(buf, inner, n as u16, &line);
-    }
 }
 
 #[cfg(test)]

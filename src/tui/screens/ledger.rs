@@ -15,8 +15,10 @@ use jiff::civil::Date;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use crate::i18n::Lang;
 use crate::model::ledger::Ledger;
 use crate::model::live::{ClusterSnapshot, ClusterStatus, FleetSnapshot};
+use crate::t;
 use crate::tui::action::Action;
 use crate::tui::component::{Context, Effect, Screen, is_motion, motion, moved};
 use crate::tui::filter::{Filter, Filterable};
@@ -72,39 +74,56 @@ impl Column {
         Column::Drill,
     ];
 
-    /// Header text.
-    pub fn title(self) -> &'static str {
-        match self {
-            Column::Id => "CLUSTER",
-            Column::Env => "ENV",
-            Column::Region => "REGION/FD",
-            Column::Tier => "TIER",
-            Column::Version => "K8S",
-            Column::Nodes => "NODES",
-            Column::Gpus => "GPUS",
-            Column::Status => "STATUS · LAST HEARD",
-            Column::Findings => "FINDINGS",
-            Column::Change => "IN FLIGHT",
-            Column::Owner => "OWNER",
-            Column::Backup => "BACKUP",
-            Column::Drill => "DRILL",
-        }
+    /// Header text in `lang` (`CLUSTER`, `集群`).
+    pub fn title_in(self, lang: Lang) -> String {
+        let id = super::ledger_view::COLS[self as usize].title;
+        crate::i18n::text(lang, id, &[])
     }
 
     /// What the order is, for the summary line (`NODES, most not ready first`).
     pub fn order(self, ascending: bool) -> String {
+        self.order_in(Lang::En, ascending)
+    }
+
+    /// What the order is, in `lang`.
+    pub fn order_in(self, lang: Lang, ascending: bool) -> String {
         let (up, down) = match self {
-            Column::Status => ("worst first", "healthiest first"),
-            Column::Nodes => ("most not ready first", "fewest not ready first"),
-            Column::Change => ("changing first", "changing last"),
-            Column::Findings => ("worst first", "fewest first"),
-            Column::Backup | Column::Drill => ("oldest first", "newest first"),
-            Column::Version => ("oldest first", "newest first"),
-            Column::Gpus => ("fewest free first", "most free first"),
-            _ => ("A→Z", "Z→A"),
+            Column::Status => (
+                t!(lang, "fleet-order-worst-first"),
+                t!(lang, "fleet-order-healthiest-first"),
+            ),
+            Column::Nodes => (
+                t!(lang, "fleet-order-most-not-ready"),
+                t!(lang, "fleet-order-fewest-not-ready"),
+            ),
+            Column::Change => (
+                t!(lang, "fleet-order-changing-first"),
+                t!(lang, "fleet-order-changing-last"),
+            ),
+            Column::Findings => (
+                t!(lang, "fleet-order-worst-first"),
+                t!(lang, "fleet-order-fewest-first"),
+            ),
+            Column::Backup | Column::Drill | Column::Version => (
+                t!(lang, "fleet-order-oldest-first"),
+                t!(lang, "fleet-order-newest-first"),
+            ),
+            Column::Gpus => (
+                t!(lang, "fleet-order-fewest-free"),
+                t!(lang, "fleet-order-most-free"),
+            ),
+            _ => (t!(lang, "fleet-order-a-z"), t!(lang, "fleet-order-z-a")),
         };
-        let name = self.title().split(" · ").next().unwrap_or_default();
-        format!("{name}, {}", if ascending { up } else { down })
+        let name = match self {
+            Column::Status => t!(lang, "fleet-col-status-short"),
+            _ => self.title_in(lang),
+        };
+        t!(
+            lang,
+            "fleet-order",
+            column = name,
+            order = if ascending { up } else { down }
+        )
     }
 
     /// The column after (or before) this one among `shown` (the columns on screen),
@@ -281,7 +300,16 @@ pub fn unknown_filter_keys(filter: &Filter, rows: &[LedgerRow]) -> Vec<String> {
 
 /// The status label, `no data` when the snapshot does not know the cluster.
 pub fn status_label(status: Option<ClusterStatus>) -> &'static str {
-    status.map_or("no data", ClusterStatus::label)
+    status.map_or("no data", ClusterStatus::label) // i18n: not for people (a filter value; screens show status_label_in)
+}
+
+/// The status label shown to people in `lang`: the status itself is a term kept in
+/// English (the value of filters and JSON); `no data` is said in `lang`.
+pub fn status_label_in(lang: Lang, status: Option<ClusterStatus>) -> String {
+    match status {
+        Some(s) => s.label().to_owned(),
+        None => t!(lang, "fleet-no-data"),
+    }
 }
 
 /// How bad a status is, for sorting worst first: unknown is not healthy.
@@ -568,8 +596,8 @@ impl Screen for LedgerState {
                 Action::Open | Action::Mark | Action::ClusterCapacity
             )
         {
-            let none = "no cluster is listed (the filter matches none)";
-            return Some(vec![Effect::Say(none.into())]);
+            let none = t!(ctx.config.lang, "fleet-no-cluster-listed");
+            return Some(vec![Effect::Say(none)]);
         }
         let mut effects = Vec::new();
         match action {
@@ -593,13 +621,13 @@ impl Screen for LedgerState {
                 }
             }
             Action::ClearMarks if self.marks.is_empty() => {
-                effects.push(Effect::Say("no cluster is marked".into()));
+                effects.push(Effect::Say(t!(ctx.config.lang, "fleet-no-cluster-marked")));
             }
             Action::ClearMarks => self.marks.clear(),
             Action::SortNext | Action::SortPrev => {
                 // The table is the body's inside: the terminal less the body's two borders.
                 let table_width = ctx.size.0.saturating_sub(2);
-                let shown = super::ledger_view::visible_columns(rows, table_width);
+                let shown = super::ledger_view::visible_columns(ctx.config.lang, rows, table_width);
                 let direction = if action == Action::SortNext {
                     Direction::Forward
                 } else {

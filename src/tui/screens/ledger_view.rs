@@ -9,73 +9,76 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::ledger::{Column, Grouping, LedgerRow, LedgerState, Line as Row};
-use super::table::{Col, fit_columns, no_match_text, row, scroll_offset, widths};
+use super::table::{Col, fit_columns, no_match_in, row, scroll_offset, widths};
+use crate::i18n::{Lang, counted};
 use crate::model::duration::age;
+use crate::t;
 use crate::tui::canvas::{self, first_fitting};
 use crate::tui::component::Context;
-use crate::tui::format::{counted, days_since, fit};
+use crate::tui::format::{days_since, fit};
 use crate::tui::header::status_slot;
 use crate::tui::theme::Slot;
+use unicode_width::UnicodeWidthStr;
 
 /// Backups older than this are a warning.
 const BACKUP_WARN_SECS: i64 = 2 * 86_400;
 /// Restore drills older than this are a warning.
 const DRILL_WARN_DAYS: i64 = 180;
 
-// Widths fit the longest usual values whole (`IdentityMismatch 40m ago`,
+// Titles are message ids (`Column::title_in`). Widths fit the longest usual values whole (`IdentityMismatch 40m ago`,
 // `ap-southeast-1/ap-southeast-1a`, `v1.31.4 (ledger)`, `12/13, 1 zone down`); narrow
 // screens drop whole columns by PRIORITY instead. In `Column::ALL` order.
-const COLS: [Col; 13] = [
+pub(super) const COLS: [Col; 13] = [
     Col {
-        title: "  CLUSTER",
+        title: "fleet-col-cluster",
         width: 18,
     },
     Col {
-        title: "ENV",
+        title: "fleet-col-env",
         width: 11,
     },
     Col {
-        title: "REGION/FD",
+        title: "fleet-col-region",
         width: 30,
     },
     Col {
-        title: "TIER",
+        title: "fleet-col-tier",
         width: 11,
     },
     Col {
-        title: "K8S",
+        title: "fleet-col-k8s",
         width: 16,
     },
     Col {
-        title: "NODES",
+        title: "fleet-col-nodes",
         width: 16,
     },
     Col {
-        title: "GPUS",
+        title: "fleet-col-gpus",
         width: 9,
     },
     Col {
-        title: "STATUS · LAST HEARD",
+        title: "fleet-col-status",
         width: 24,
     },
     Col {
-        title: "FINDINGS",
+        title: "fleet-col-findings",
         width: 8,
     },
     Col {
-        title: "IN FLIGHT",
+        title: "fleet-col-in-flight",
         width: 24,
     },
     Col {
-        title: "OWNER",
+        title: "fleet-col-owner",
         width: 16,
     },
     Col {
-        title: "BACKUP",
+        title: "fleet-col-backup",
         width: 6,
     },
     Col {
-        title: "DRILL",
+        title: "fleet-col-drill",
         width: 10,
     },
 ];
@@ -86,19 +89,20 @@ const PRIORITY: [usize; 13] = [0, 7, 5, 9, 8, 1, 4, 6, 2, 3, 10, 11, 12];
 /// The columns for `rows`: NODES and K8S as wide as their values need (a zone down or
 /// a version only the ledger declares needs more room than `5/8` or `v1.31.4`), so that
 /// IN FLIGHT keeps its place at 80 columns.
-fn columns(rows: &[LedgerRow]) -> [Col; 13] {
+fn columns(lang: Lang, rows: &[LedgerRow]) -> [Col; 13] {
     let mut cols = COLS;
-    let title = |c: Column| COLS[c as usize].title.len() + 1;
+    // As wide as the English title at least, so that the columns stand where they do in
+    // English.
+    let title = |c: Column| c.title_in(lang).width().max(c.title_in(Lang::En).width()) + 1;
     // A zone down is named when it fits (up to 24 cells), else counted.
     let nodes = rows
         .iter()
         .map(|r| {
-            let figures = format!("{}/{}", r.nodes.0, r.nodes.1).len();
+            let figures = format!("{}/{}", r.nodes.0, r.nodes.1);
             match r.zones_down.as_slice() {
-                _ if !r.usable() => figures,
-                [] => figures,
-                [zone] => figures + ", ".len() + zone.len() + " down".len(),
-                _ => figures + ", 2 zones down".len(),
+                _ if !r.usable() => figures.len(),
+                [] => figures.len(),
+                zones => nodes_forms(lang, &figures, zones)[0].width(),
             }
         })
         .max()
@@ -106,11 +110,11 @@ fn columns(rows: &[LedgerRow]) -> [Col; 13] {
     let k8s = rows
         .iter()
         .filter_map(|r| {
-            let v = r.version.as_ref()?.len();
+            let v = r.version.as_ref()?;
             Some(if r.version_live {
-                v + 1
+                v.len() + 1
             } else {
-                v + " (ledger)".len()
+                t!(lang, "fleet-ledger-version-ledger", version = v).width()
             })
         })
         .max()
@@ -120,10 +124,32 @@ fn columns(rows: &[LedgerRow]) -> [Col; 13] {
     cols
 }
 
+/// What the NODES cell says of the zones down, longest form first: the zone named,
+/// counted, then shortest.
+fn nodes_forms(lang: Lang, figures: &str, zones: &[String]) -> Vec<String> {
+    match zones {
+        [] => vec![figures.to_owned()],
+        [zone] => vec![
+            t!(lang, "fleet-ledger-zone-down", nodes = figures, zone = zone),
+            t!(lang, "fleet-ledger-one-zone-down", nodes = figures),
+            t!(lang, "fleet-ledger-zone-down-short", nodes = figures),
+        ],
+        zones => vec![
+            t!(
+                lang,
+                "fleet-ledger-zones-down",
+                nodes = figures,
+                n = zones.len()
+            ),
+            t!(lang, "fleet-ledger-zones-down-short", nodes = figures),
+        ],
+    }
+}
+
 /// The columns the ledger shows in a table `width` cells wide, in display order: what
 /// `s` cycles through.
-pub fn visible_columns(rows: &[LedgerRow], width: u16) -> Vec<Column> {
-    fit_columns(&columns(rows), &PRIORITY, width)
+pub fn visible_columns(lang: Lang, rows: &[LedgerRow], width: u16) -> Vec<Column> {
+    fit_columns(&columns(lang, rows), &PRIORITY, width)
         .into_iter()
         .map(|i| Column::ALL[i])
         .collect()
@@ -131,6 +157,7 @@ pub fn visible_columns(rows: &[LedgerRow], width: u16) -> Vec<Column> {
 
 fn cells(state: &LedgerState, ctx: &Context, r: &LedgerRow, width: &[u16]) -> Vec<(String, Style)> {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let muted = t.style(Slot::Muted);
     let usable = r.usable();
     let w = |c: Column| usize::from(width[c as usize]);
@@ -147,7 +174,10 @@ fn cells(state: &LedgerState, ctx: &Context, r: &LedgerRow, width: &[u16]) -> Ve
         // What the ledger declares, not what the cluster said: marked as such.
         Some(v) => (
             first_fitting(
-                vec![format!("{v} (ledger)"), format!("{v}?")],
+                vec![
+                    t!(lang, "fleet-ledger-version-ledger", version = v),
+                    format!("{v}?"),
+                ],
                 w(Column::Version),
             ),
             muted,
@@ -163,24 +193,8 @@ fn cells(state: &LedgerState, ctx: &Context, r: &LedgerRow, width: &[u16]) -> Ve
         } else {
             Slot::Warn
         };
-        let text = match r.zones_down.as_slice() {
-            [] => format!("{ready}/{total}"),
-            [zone] => first_fitting(
-                vec![
-                    format!("{ready}/{total}, {zone} down"),
-                    format!("{ready}/{total}, 1 zone down"),
-                    format!("{ready}/{total} zone down"),
-                ],
-                w(Column::Nodes),
-            ),
-            zones => first_fitting(
-                vec![
-                    format!("{ready}/{total}, {} zones down", zones.len()),
-                    format!("{ready}/{total} zones down"),
-                ],
-                w(Column::Nodes),
-            ),
-        };
+        let figures = format!("{ready}/{total}");
+        let text = first_fitting(nodes_forms(lang, &figures, &r.zones_down), w(Column::Nodes));
         (text, t.style(slot))
     } else if r.nodes.1 == 0 {
         // Nothing was ever read: the total is unknown too, not zero.
@@ -193,7 +207,7 @@ fn cells(state: &LedgerState, ctx: &Context, r: &LedgerRow, width: &[u16]) -> Ve
         Some((f, total)) => (format!("{f}/{total}"), Style::new()),
         None => ("?".into(), t.style(Slot::Unknown)),
     };
-    let label = super::ledger::status_label(r.status);
+    let label = super::ledger::status_label_in(lang, r.status);
     let status = match r.last_ok {
         Some(_) => {
             let ago = r
@@ -201,15 +215,18 @@ fn cells(state: &LedgerState, ctx: &Context, r: &LedgerRow, width: &[u16]) -> Ve
                 .map_or_else(|| "-".to_string(), |t| age(ctx.now, t));
             first_fitting(
                 vec![
-                    format!("{label} {ago} ago"),
+                    t!(lang, "fleet-ledger-heard", status = &label, ago = &ago),
                     format!("{label} {ago}"),
-                    label.into(),
+                    label.clone(),
                 ],
                 w(Column::Status),
             )
         }
         None => first_fitting(
-            vec![format!("{label}, never heard"), label.into()],
+            vec![
+                t!(lang, "fleet-ledger-never-heard", status = &label),
+                label.clone(),
+            ],
             w(Column::Status),
         ),
     };
@@ -218,12 +235,12 @@ fn cells(state: &LedgerState, ctx: &Context, r: &LedgerRow, width: &[u16]) -> Ve
             (age(ctx.now, b), t.style(Slot::Warn))
         }
         Some(b) => (age(ctx.now, b), Style::new()),
-        None => ("none".into(), t.style(Slot::Warn)),
+        None => (t!(lang, "fleet-none"), t.style(Slot::Warn)),
     };
     let drill = match r.drill {
         Some(d) if days_since(ctx.now, d) > DRILL_WARN_DAYS => (d.to_string(), t.style(Slot::Warn)),
         Some(d) => (d.to_string(), Style::new()),
-        None => ("never".into(), t.style(Slot::Warn)),
+        None => (t!(lang, "fleet-never"), t.style(Slot::Warn)),
     };
     let change = match &r.change {
         Some(flight) => (
@@ -245,7 +262,7 @@ fn cells(state: &LedgerState, ctx: &Context, r: &LedgerRow, width: &[u16]) -> Ve
         change,
         match &r.owner {
             Some(o) => (o.clone(), Style::new()),
-            None => ("(none)".into(), t.style(Slot::Warn)),
+            None => (t!(lang, "fleet-none-paren"), t.style(Slot::Warn)),
         },
         backup,
         drill,
@@ -273,29 +290,57 @@ fn summary(
     rows_note: Option<(String, bool)>,
 ) -> Vec<(u8, Span<'static>)> {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let muted = t.style(Slot::Muted);
     let mut parts = vec![
         (
             9,
-            Span::styled(format!("{shown} of {} clusters", ctx.rows.len()), muted),
+            Span::styled(
+                t!(
+                    lang,
+                    "fleet-ledger-shown",
+                    shown = shown,
+                    total = ctx.rows.len()
+                ),
+                muted,
+            ),
         ),
         (
             5,
             Span::styled(
-                format!(" · sort {}", state.sort.order(state.ascending)),
+                format!(
+                    " {}",
+                    t!(
+                        lang,
+                        "fleet-ledger-sort",
+                        order = state.sort.order_in(lang, state.ascending)
+                    )
+                ),
                 muted,
             ),
         ),
     ];
     match state.grouping {
         Grouping::None => {}
-        Grouping::Region => parts.push((4, Span::styled(" · grouped by region", muted))),
-        Grouping::Env => parts.push((4, Span::styled(" · grouped by env", muted))),
+        Grouping::Region => parts.push((
+            4,
+            Span::styled(format!(" {}", t!(lang, "fleet-ledger-by-region")), muted),
+        )),
+        Grouping::Env => parts.push((
+            4,
+            Span::styled(format!(" {}", t!(lang, "fleet-ledger-by-env")), muted),
+        )),
     }
     if !state.marks.is_empty() {
         parts.push((
             6,
-            Span::styled(format!(" · {} marked", state.marks.len()), muted),
+            Span::styled(
+                format!(
+                    " {}",
+                    t!(lang, "fleet-ledger-marked", n = state.marks.len())
+                ),
+                muted,
+            ),
         ));
     }
     let unknown = super::ledger::unknown_filter_keys(&state.filter, ctx.rows);
@@ -303,7 +348,14 @@ fn summary(
         parts.push((
             8,
             Span::styled(
-                format!(" · filter: {}", unknown.join("; ")),
+                format!(
+                    " {}",
+                    t!(
+                        lang,
+                        "fleet-ledger-filter-unknown",
+                        keys = unknown.join("; ")
+                    )
+                ),
                 t.style(Slot::Warn),
             ),
         ));
@@ -322,7 +374,8 @@ fn unregistered_line(ctx: &Context, width: usize) -> Option<Line<'static>> {
         return None;
     }
     let t = &ctx.config.theme;
-    let what = counted(contexts.len() as i64, "kubeconfig context");
+    let lang = ctx.config.lang;
+    let what = counted(lang, "fleet-count-contexts", contexts.len() as i64);
     let forms: Vec<String> = (0..=contexts.len())
         .rev()
         .flat_map(|named| {
@@ -330,17 +383,32 @@ fn unregistered_line(ctx: &Context, width: usize) -> Option<Line<'static>> {
             let more = contexts.len() - named;
             let tail = match (named, more) {
                 (0, _) => String::new(),
-                (_, 0) => format!(": {list}"),
-                (_, more) => format!(": {list} (+{more} more)"),
+                (_, 0) => t!(lang, "fleet-ledger-tail", list = &list),
+                (_, more) => t!(lang, "fleet-ledger-tail-more", list = &list, n = more),
             };
             [
-                format!("{what} not in the ledger{tail} (ledger reconcile)"),
-                format!("{what} not in the ledger{tail}"),
+                t!(
+                    lang,
+                    "fleet-ledger-unregistered-reconcile",
+                    what = &what,
+                    tail = &tail
+                ),
+                t!(
+                    lang,
+                    "fleet-ledger-unregistered",
+                    what = &what,
+                    tail = &tail
+                ),
             ]
         })
         .chain([
-            format!("{what} not in the ledger"),
-            format!("{} unregistered", contexts.len()),
+            t!(
+                lang,
+                "fleet-ledger-unregistered",
+                what = &what,
+                tail = String::new()
+            ),
+            t!(lang, "fleet-ledger-unregistered-short", n = contexts.len()),
         ])
         .collect();
     Some(Line::styled(
@@ -352,6 +420,7 @@ fn unregistered_line(ctx: &Context, width: usize) -> Option<Line<'static>> {
 /// Draws the ledger screen.
 pub fn draw(state: &LedgerState, ctx: &Context, area: Rect, buf: &mut Buffer) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let lines = state.lines(ctx.rows);
     let shown = lines.iter().filter(|l| matches!(l, Row::Row(_))).count();
     let visible: Vec<usize> = lines
@@ -383,7 +452,7 @@ pub fn draw(state: &LedgerState, ctx: &Context, area: Rect, buf: &mut Buffer) {
         height: area.height.saturating_sub(top),
         ..area
     };
-    let cols = columns(ctx.rows);
+    let cols = columns(lang, ctx.rows);
     let chosen = fit_columns(&cols, &PRIORITY, table.width);
     let col_widths = widths(&cols, &chosen, table.width);
     let body = Rect {
@@ -402,14 +471,24 @@ pub fn draw(state: &LedgerState, ctx: &Context, area: Rect, buf: &mut Buffer) {
     let rows_note = (lines.len() > height && height > 0).then(|| {
         let last = (offset + height).min(lines.len());
         let note = if offset > 0 {
-            format!(
-                " · rows {}–{last} of {}, {offset} above",
-                offset + 1,
-                lines.len()
+            t!(
+                lang,
+                "fleet-ledger-rows-above",
+                first = offset + 1,
+                last = last,
+                total = lines.len(),
+                above = offset
             )
         } else {
-            format!(" · rows {}–{last} of {}", offset + 1, lines.len())
+            t!(
+                lang,
+                "fleet-ledger-rows",
+                first = offset + 1,
+                last = last,
+                total = lines.len()
+            )
         };
+        let note = format!(" {note}");
         (note, offset > 0)
     });
     let summary = canvas::fit_parts(summary(state, ctx, shown, rows_note), width);
@@ -422,14 +501,16 @@ pub fn draw(state: &LedgerState, ctx: &Context, area: Rect, buf: &mut Buffer) {
     }
     // The header marks the sort key with its direction.
     let arrow = if state.ascending { "↑" } else { "↓" };
-    let titles: Vec<(String, Style)> = cols
+    let titles: Vec<(String, Style)> = Column::ALL
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let title = if Column::ALL[i] == state.sort {
-                format!("{}{arrow}", c.title)
+            // The first column's title sits over the ids, past the marks.
+            let pad = if *c == Column::Id { "  " } else { "" };
+            let title = if *c == state.sort {
+                format!("{pad}{}{arrow}", c.title_in(lang))
             } else {
-                c.title.to_owned()
+                format!("{pad}{}", c.title_in(lang))
             };
             (fit(&title, usize::from(col_widths[i])), Style::new())
         })
@@ -445,9 +526,9 @@ pub fn draw(state: &LedgerState, ctx: &Context, area: Rect, buf: &mut Buffer) {
     );
     if lines.is_empty() {
         let text = if ctx.rows.is_empty() {
-            "the ledger has no clusters".to_string()
+            t!(lang, "fleet-ledger-empty")
         } else {
-            no_match_text(ctx, "cluster")
+            no_match_in(ctx, &t!(lang, "fleet-noun-cluster"))
         };
         canvas::wrapped(
             buf,

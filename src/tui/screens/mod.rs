@@ -7,6 +7,7 @@ pub mod capacity_panels;
 pub mod capacity_view;
 pub mod cluster;
 pub mod cluster_findings;
+mod cluster_panels;
 pub mod cluster_view;
 pub mod findings;
 pub mod findings_view;

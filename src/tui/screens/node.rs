@@ -11,10 +11,12 @@ use std::collections::HashSet;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use crate::i18n::Lang;
 use crate::model::capacity::{
-    CapacityConfig, ClusterIndex, Scenario, format_amount, planned_moves, what_if,
+    CapacityConfig, ClusterIndex, Scenario, UnplacedReason, format_amount, planned_moves, what_if,
 };
 use crate::model::fleet::{ClusterView, Dimension, NodeName, PodPhase, PodView, RequiredDomain};
+use crate::t;
 use crate::tui::action::Action;
 use crate::tui::component::{Context, Effect, NodeLoss, Screen, is_motion, motion};
 use crate::tui::nav::CapacityScope;
@@ -105,8 +107,8 @@ pub enum Fate {
     /// Its volume holds it in a topology domain: it moves, but only within it.
     HeldIn(String),
     /// No other node would take it (the re-placement of the node's pods found none), and
-    /// why: it would wait Pending.
-    NoRoom(String),
+    /// why (`None`: the what-if named no reason for its owner): it would wait Pending.
+    NoRoom(Option<UnplacedReason>),
     /// A DaemonSet or static pod: it belongs to the node and does not move.
     Stays,
     /// Already being deleted.
@@ -116,16 +118,22 @@ pub enum Fate {
 }
 
 impl Fate {
-    /// In words, for the MOVES column.
-    pub fn label(&self) -> String {
+    /// In words, in `lang`.
+    pub fn label_in(&self, lang: Lang) -> String {
         match self {
-            Fate::Moves => "yes".into(),
-            Fate::BlockedBy(pdb) => format!("blocked by PDB {pdb}"),
-            Fate::HeldIn(domain) => format!("only within {domain} (volume)"),
-            Fate::NoRoom(why) => format!("no: {why}"),
-            Fate::Stays => "stays with the node".into(),
-            Fate::Terminating => "terminating".into(),
-            Fate::Bare => "bare pod: deleted, not re-created".into(),
+            Fate::Moves => t!(lang, "fleet-fate-moves"),
+            Fate::BlockedBy(pdb) => t!(lang, "fleet-fate-blocked", pdb = pdb),
+            Fate::HeldIn(domain) => t!(lang, "fleet-fate-held", domain = domain),
+            Fate::NoRoom(why) => {
+                let why = match why {
+                    Some(reason) => unplaced_in(lang, reason),
+                    None => t!(lang, "fleet-fate-no-node"),
+                };
+                t!(lang, "fleet-fate-no-room", why = why)
+            }
+            Fate::Stays => t!(lang, "fleet-fate-stays"),
+            Fate::Terminating => t!(lang, "fleet-fate-terminating"),
+            Fate::Bare => t!(lang, "fleet-fate-bare"),
         }
     }
 
@@ -138,25 +146,42 @@ impl Fate {
     }
 }
 
-/// What the node page's drain column says, for its help.
-pub const FATE_LEGEND: [(&str, &str); 7] = [
-    ("yes", "evicted and re-created on another node with room"),
-    (
-        "blocked by",
-        "the PDB allows this pod no eviction now: a drain waits on it",
-    ),
-    (
-        "only within",
-        "its volume holds it in a domain; it moves there",
-    ),
-    (
-        "no: …",
-        "no other node takes it (the same re-placement as w)",
-    ),
-    ("stays", "a DaemonSet or static pod: it belongs to the node"),
-    ("terminating", "already being deleted"),
-    ("bare pod", "no controller: a drain deletes it for good"),
-];
+/// Why the what-if's re-placement found no node for a pod, in `lang`: in English, the
+/// reason's own words (its `Display`).
+fn unplaced_in(lang: Lang, reason: &UnplacedReason) -> String {
+    use UnplacedReason as R;
+    match reason {
+        R::ClusterLost => t!(lang, "fleet-unplaced-cluster-lost"),
+        R::NoEligibleNode => t!(lang, "fleet-unplaced-no-eligible"),
+        R::VolumeDomainLost(domain) => {
+            t!(
+                lang,
+                "fleet-unplaced-volume-domain",
+                domain = domain.to_string()
+            )
+        }
+        R::VolumeWithLostCluster(domain) => t!(
+            lang,
+            "fleet-unplaced-volume-lost-cluster",
+            domain = domain.to_string()
+        ),
+        R::NotRunElsewhere => t!(lang, "fleet-unplaced-not-run-elsewhere"),
+        R::Insufficient(dimension) => t!(
+            lang,
+            "fleet-unplaced-insufficient",
+            dimension = match dimension {
+                Dimension::Memory => t!(lang, "fleet-dim-memory"),
+                other => other.to_string(),
+            }
+        ),
+        R::Fragmented => t!(lang, "fleet-unplaced-fragmented"),
+        R::VolumesUnknown(why) => t!(
+            lang,
+            "fleet-unplaced-volumes-unknown",
+            why = why.to_string()
+        ),
+    }
+}
 
 /// One pod on the node.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -198,7 +223,7 @@ pub struct Departure {
     /// Pods (by index) that found a node.
     placed: HashSet<usize>,
     /// Why the others did not, by namespace and owner.
-    unplaced: Vec<(String, String)>,
+    unplaced: Vec<(String, UnplacedReason)>,
 }
 
 impl Departure {
@@ -222,14 +247,14 @@ impl Departure {
             .map(|g| {
                 (
                     format!("{}/{}/{}", g.namespace, g.owner.kind, g.owner.name),
-                    g.reason.to_string(),
+                    g.reason.clone(),
                 )
             })
             .collect();
         Departure { placed, unplaced }
     }
 
-    fn why_not(&self, pod: &PodView) -> String {
+    fn why_not(&self, pod: &PodView) -> Option<UnplacedReason> {
         let key = pod
             .owner
             .as_ref()
@@ -238,10 +263,7 @@ impl Departure {
         self.unplaced
             .iter()
             .find(|(owner, _)| *owner == key)
-            .map_or_else(
-                || "no other node takes it".to_owned(),
-                |(_, why)| why.clone(),
-            )
+            .map(|(_, why)| why.clone())
     }
 }
 
@@ -277,7 +299,7 @@ fn short_domain(domain: &RequiredDomain) -> String {
     let key = domain.key.rsplit('/').next().unwrap_or(&domain.key);
     match &*domain.values {
         [value] => format!("{key}={value}"),
-        values => format!("{key} in ({})", values.join(", ")),
+        values => format!("{key} in ({})", values.join(", ")), // i18n: not for people (a selector)
     }
 }
 
@@ -333,6 +355,38 @@ mod tests {
     use crate::model::fleet::PdbView;
 
     #[test]
+    fn why_a_pod_finds_no_room_reads_as_the_what_if_in_english_and_is_translated() {
+        let domain = RequiredDomain::one("topology.kubernetes.io/zone".into(), "b".into());
+        let reasons = [
+            UnplacedReason::ClusterLost,
+            UnplacedReason::NoEligibleNode,
+            UnplacedReason::VolumeDomainLost(domain.clone()),
+            UnplacedReason::VolumeWithLostCluster(domain),
+            UnplacedReason::NotRunElsewhere,
+            UnplacedReason::Insufficient(Dimension::Memory),
+            UnplacedReason::Insufficient(Dimension::Cpu),
+            UnplacedReason::Fragmented,
+            UnplacedReason::VolumesUnknown("claim data is unreadable".into()),
+        ];
+        for reason in reasons {
+            let fate = Fate::NoRoom(Some(reason.clone()));
+            assert_eq!(fate.label_in(Lang::En), format!("no: {reason}"));
+            let zh = fate.label_in(Lang::ZhCn);
+            assert!(zh.starts_with("否："), "{zh}");
+            assert!(!zh.contains(" node"), "{zh}");
+        }
+        assert_eq!(
+            Fate::NoRoom(None).label_in(Lang::ZhCn),
+            "否：没有其他节点能接收它"
+        );
+        assert_eq!(
+            Fate::NoRoom(Some(UnplacedReason::Insufficient(Dimension::Memory)))
+                .label_in(Lang::ZhCn),
+            "否：没有符合条件的节点有足够的空闲 内存"
+        );
+    }
+
+    #[test]
     fn each_pod_says_what_a_drain_does_to_it_trouble_first() {
         let mut view = cluster(
             vec![node("n1", "a").build(), node("n2", "a").build()],
@@ -375,7 +429,7 @@ mod tests {
         let rows = pod_rows(&view, "n1", &departure);
         let fates: Vec<(&str, String)> = rows
             .iter()
-            .map(|r| (r.name.as_str(), r.fate.label()))
+            .map(|r| (r.name.as_str(), r.fate.label_in(Lang::En)))
             .collect();
         assert_eq!(
             fates,
@@ -439,7 +493,7 @@ mod tests {
         let departure = Departure::of(&view, &CapacityConfig::default(), &[], "n1");
         let fates: Vec<String> = pod_rows(&view, "n1", &departure)
             .iter()
-            .map(|r| r.fate.label())
+            .map(|r| r.fate.label_in(Lang::En))
             .collect();
         assert_eq!(
             fates,
@@ -480,7 +534,7 @@ mod tests {
         let departure = Departure::of(&view, &CapacityConfig::default(), &[], "n1");
         let rows: Vec<(String, Option<bool>, String)> = pod_rows(&view, "n1", &departure)
             .into_iter()
-            .map(|r| (r.name, r.ready, r.fate.label()))
+            .map(|r| (r.name, r.ready, r.fate.label_in(Lang::En)))
             .collect();
         assert_eq!(
             rows,

@@ -8,48 +8,51 @@ use ratatui::text::{Line, Span};
 
 use super::cluster::readiness_label;
 use super::node::{NodePageState, pod_rows};
-use super::table::{Col, fit_columns, header, row, scroll_offset};
+use super::table::{Col, fit_columns, header_titled, row, scroll_offset, titles_in};
+use crate::i18n::counted;
 use crate::model::capacity::format_amount;
 use crate::model::fleet::{Dimension, MaintenanceState, NodeView, Readiness, Schedulability};
+use crate::t;
 use crate::tui::canvas;
 use crate::tui::component::Context;
 use crate::tui::fleet_data::{ClusterFacts, NodeSummary};
-use crate::tui::format::{counted, fit};
+use crate::tui::format::fit;
 use crate::tui::theme::Slot;
+use unicode_width::UnicodeWidthStr;
 
 // Narrow enough that 80 columns keep the pod, its readiness, its CPU and what a drain
-// does to it (the last column takes what is left).
+// does to it (the last column takes what is left). Titles are message ids.
 const COLS: [Col; 8] = [
     Col {
-        title: "POD",
+        title: "fleet-col-pod",
         width: 30,
     },
     Col {
-        title: "OWNER",
+        title: "fleet-col-pod-owner",
         width: 24,
     },
     Col {
-        title: "STATUS",
+        title: "fleet-col-pod-status",
         width: 11,
     },
     Col {
-        title: "READY",
+        title: "fleet-col-ready",
         width: 5,
     },
     Col {
-        title: "CPU",
+        title: "fleet-col-cpu",
         width: 10,
     },
     Col {
-        title: "MEMORY",
+        title: "fleet-col-memory",
         width: 9,
     },
     Col {
-        title: "GPU",
+        title: "fleet-col-gpu",
         width: 4,
     },
     Col {
-        title: "IF DRAINED, MOVES",
+        title: "fleet-col-fate",
         width: 28,
     },
 ];
@@ -67,6 +70,7 @@ const FIRST_LABELS: [&str; 6] = [
 
 pub fn draw(state: &NodePageState, ctx: &Context, area: Rect, buf: &mut Buffer) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let facts = ctx.data.cluster(&state.cluster);
     let found = facts.and_then(|f| {
         f.view
@@ -76,9 +80,11 @@ pub fn draw(state: &NodePageState, ctx: &Context, area: Rect, buf: &mut Buffer) 
             .map(|i| (f, i))
     });
     let Some((facts, i)) = found else {
-        let text = format!(
-            "node {} is not in cluster {}'s current data (removed, or the cluster has none)",
-            state.node, state.cluster
+        let text = t!(
+            lang,
+            "fleet-node-not-found",
+            node = state.node.to_string(),
+            cluster = &state.cluster
         );
         canvas::wrapped(
             buf,
@@ -127,16 +133,24 @@ fn head_lines<'a>(
     width: u16,
 ) -> Vec<Line<'a>> {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let muted = t.style(Slot::Muted);
     let mut lines = vec![Line::from(vec![
-        Span::styled(format!("node {}", node.name), t.style(Slot::Title)),
+        Span::styled(
+            t!(lang, "fleet-node-title", node = node.name.to_string()),
+            t.style(Slot::Title),
+        ),
         Span::styled(
             format!(
-                "  cluster {} · zone {} · block {} · kubelet {}",
-                facts.view.id,
-                f.zone.as_deref().unwrap_or("-"),
-                f.block.as_deref().unwrap_or("-"),
-                node.kubelet_version
+                "  {}",
+                t!(
+                    lang,
+                    "fleet-node-where",
+                    cluster = facts.view.id.to_string(),
+                    zone = f.zone.as_deref().unwrap_or("-"),
+                    block = f.block.as_deref().unwrap_or("-"),
+                    kubelet = node.kubelet_version.to_string()
+                )
             ),
             muted,
         ),
@@ -144,9 +158,10 @@ fn head_lines<'a>(
     let held = facts.held.under_maintenance.contains(&node.name);
     let reserved = facts.held.reserved.contains(&node.name);
     let slot = |good: bool, bad: Slot| super::cluster_view::judged(ctx, usable, good, bad);
-    let counts = format!(
-        "counts as capacity: {}",
-        super::cluster::counts_as_capacity(usable, &f.health)
+    let counts = t!(
+        lang,
+        "fleet-node-counts",
+        answer = super::cluster::counts_as_capacity(lang, usable, &f.health)
     );
     lines.push(Line::from(vec![
         Span::styled(
@@ -156,9 +171,9 @@ fn head_lines<'a>(
         Span::raw(" · "),
         Span::styled(
             if node.schedulability == Schedulability::Cordoned {
-                "cordoned"
+                t!(lang, "fleet-node-cordoned")
             } else {
-                "not cordoned"
+                t!(lang, "fleet-node-not-cordoned")
             },
             slot(
                 node.schedulability == Schedulability::Schedulable,
@@ -168,13 +183,13 @@ fn head_lines<'a>(
         Span::raw(" · "),
         Span::styled(
             if held {
-                "in maintenance (journal)".to_owned()
+                t!(lang, "fleet-node-held")
             } else if reserved {
-                "reserved by an approved maintenance batch".to_owned()
+                t!(lang, "fleet-node-reserved")
             } else {
                 match node.maintenance {
-                    MaintenanceState::InService => "in service".to_owned(),
-                    MaintenanceState::UnderMaintenance => "in maintenance".to_owned(),
+                    MaintenanceState::InService => t!(lang, "fleet-node-in-service"),
+                    MaintenanceState::UnderMaintenance => t!(lang, "fleet-in-maintenance"),
                 }
             },
             if held || reserved {
@@ -195,17 +210,28 @@ fn head_lines<'a>(
     .iter()
     .filter(|d| node.allocatable.get(d) != 0)
     .map(|d| match d {
-        Dimension::Pods => format!("pods {} of {}", f.used.get(d), node.allocatable.get(d)),
-        _ => format!(
-            "{d} {} of {} requested",
-            format_amount(d, f.used.get(d)),
-            format_amount(d, node.allocatable.get(d))
+        Dimension::Pods => t!(
+            lang,
+            "fleet-node-pods-used",
+            used = f.used.get(d).to_string(),
+            total = node.allocatable.get(d).to_string()
+        ),
+        _ => t!(
+            lang,
+            "fleet-node-requested",
+            dimension = match d {
+                Dimension::Memory => t!(lang, "fleet-dim-memory"),
+                // `CPU`, `GPU`: the same in both languages.
+                _ => d.to_string(),
+            },
+            used = format_amount(d, f.used.get(d)),
+            total = format_amount(d, node.allocatable.get(d))
         ),
     })
     .collect();
     // On a narrow terminal, one line per dimension rather than a line cut at the GPUs.
     let joined = offers.join(" · ");
-    if joined.chars().count() <= usize::from(width) {
+    if joined.width() <= usize::from(width) {
         lines.push(Line::raw(joined));
     } else {
         lines.extend(offers.into_iter().map(Line::raw));
@@ -220,9 +246,9 @@ fn head_lines<'a>(
         .collect();
     lines.push(Line::styled(
         if taints.is_empty() {
-            "taints: none".to_owned()
+            t!(lang, "fleet-node-taints-none")
         } else {
-            format!("taints: {}", taints.join(", "))
+            t!(lang, "fleet-node-taints", taints = taints.join(", "))
         },
         muted,
     ));
@@ -236,7 +262,7 @@ fn head_lines<'a>(
             .filter(|(k, _)| !FIRST_LABELS.contains(&&***k) && &***k != "kubernetes.io/hostname")
             .map(|(k, v)| format!("{k}={v}")),
     );
-    let text = format!("labels: {}", labels.join(", "));
+    let text = t!(lang, "fleet-node-labels", labels = labels.join(", "));
     lines.push(Line::styled(
         fit(&text, usize::from(width.saturating_sub(1))),
         muted,
@@ -252,16 +278,15 @@ fn draw_pods(
     buf: &mut Buffer,
 ) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let departure = state.departure(&facts.view, &ctx.config.capacity, &facts.held.reserved);
     let rows = pod_rows(&facts.view, &state.node, &departure);
     let trouble = rows.iter().filter(|r| r.fate.is_trouble()).count();
+    let pods = counted(lang, "fleet-count-pods", rows.len() as i64);
     let title = if trouble == 0 {
-        format!("{} on this node", counted(rows.len() as i64, "pod"))
+        t!(lang, "fleet-node-pods", pods = pods)
     } else {
-        format!(
-            "{} on this node, {trouble} to look at before a drain",
-            counted(rows.len() as i64, "pod")
-        )
+        t!(lang, "fleet-node-pods-trouble", pods = pods, n = trouble)
     };
     canvas::text(
         buf,
@@ -294,7 +319,8 @@ fn draw_pods(
     cols[0].width = pod;
     cols[1].width = owner;
     let chosen = fit_columns(&cols, &PRIORITY, table.width);
-    let body = header(buf, table, &cols, &chosen, t.style(Slot::Title));
+    let titles = titles_in(lang, &cols);
+    let body = header_titled(buf, table, &cols, &chosen, &titles, t.style(Slot::Title));
     if rows.is_empty() {
         canvas::text(
             buf,
@@ -302,7 +328,7 @@ fn draw_pods(
             body.y,
             body.width.saturating_sub(2),
             &fit(
-                "no pod holds resources on this node",
+                &t!(lang, "fleet-node-no-pods"),
                 usize::from(body.width.saturating_sub(2)),
             ),
             t.style(Slot::Muted),
@@ -323,14 +349,14 @@ fn draw_pods(
             (r.owner.clone(), t.style(Slot::Muted)),
             (r.phase.to_owned(), Style::new()),
             match r.ready {
-                Some(true) => ("yes".to_owned(), t.style(Slot::Muted)),
-                Some(false) => ("no".to_owned(), t.style(Slot::Warn)),
+                Some(true) => (t!(lang, "fleet-yes"), t.style(Slot::Muted)),
+                Some(false) => (t!(lang, "fleet-no"), t.style(Slot::Warn)),
                 None => ("-".to_owned(), t.style(Slot::Muted)),
             },
             (r.cpu.clone(), Style::new()),
             (r.memory.clone(), Style::new()),
             (r.gpu.clone(), Style::new()),
-            (r.fate.label(), fate_style),
+            (r.fate.label_in(lang), fate_style),
         ];
         let base = if offset + n == selected {
             t.style(Slot::Selection)

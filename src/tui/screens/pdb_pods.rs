@@ -9,8 +9,10 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::Line;
 
-use super::table::{Col, fit_columns, header, row, scroll_offset};
+use super::table::{Col, fit_columns, header_titled, row, scroll_offset, titles_in};
+use crate::i18n::counted;
 use crate::model::fleet::{ClusterView, PdbView};
+use crate::t;
 use crate::tui::canvas;
 use crate::tui::component::Context;
 use crate::tui::theme::Slot;
@@ -73,21 +75,22 @@ pub fn covered(
     Some((pdb, pods))
 }
 
+/// Titles are message ids.
 const COLS: [Col; 4] = [
     Col {
-        title: "POD",
+        title: "fleet-col-pod",
         width: 26,
     },
     Col {
-        title: "NODE",
+        title: "fleet-col-node",
         width: 20,
     },
     Col {
-        title: "READY",
+        title: "fleet-col-ready",
         width: 5,
     },
     Col {
-        title: "EVICTION NOW",
+        title: "fleet-col-eviction",
         width: 14,
     },
 ];
@@ -95,6 +98,7 @@ const COLS: [Col; 4] = [
 /// Draws the list over `area`.
 pub fn draw(state: &PdbPodsState, ctx: &Context, area: Rect, buf: &mut Buffer) {
     let t = &ctx.config.theme;
+    let lang = ctx.config.lang;
     let rect = centred(
         area,
         area.width.saturating_sub(4).min(90),
@@ -104,14 +108,19 @@ pub fn draw(state: &PdbPodsState, ctx: &Context, area: Rect, buf: &mut Buffer) {
         .snapshot
         .cluster(&state.cluster)
         .and_then(|c| covered(&c.view, &state.namespace, &state.name));
+    let pdb = format!("{}/{}", state.namespace, state.name);
     let title = canvas::first_fitting(
         vec![
-            format!(
-                "PDB {}/{} on {} · enter opens the pod's node · esc closes",
-                state.namespace, state.name, state.cluster
+            t!(
+                lang,
+                "fleet-pdb-title-long",
+                pdb = &pdb,
+                cluster = &state.cluster,
+                open = "enter", // i18n: not for people (a key)
+                close = "esc"   // i18n: not for people (a key)
             ),
-            format!("PDB {}/{} · esc closes", state.namespace, state.name),
-            format!("PDB {}/{}", state.namespace, state.name),
+            t!(lang, "fleet-pdb-title", pdb = &pdb, close = "esc"), // i18n: not for people (a key)
+            format!("PDB {pdb}"),
         ],
         usize::from(rect.width.saturating_sub(4)),
     );
@@ -121,7 +130,7 @@ pub fn draw(state: &PdbPodsState, ctx: &Context, area: Rect, buf: &mut Buffer) {
             buf,
             inner,
             &[Line::styled(
-                "this budget is not in the cluster's current data (deleted, or no fresh data)",
+                t!(lang, "fleet-pdb-gone"),
                 t.style(Slot::Unknown),
             )],
             t.style(Slot::Unknown),
@@ -138,13 +147,14 @@ pub fn draw(state: &PdbPodsState, ctx: &Context, area: Rect, buf: &mut Buffer) {
         n.len()
     };
     let summary = Line::styled(
-        format!(
-            "has {} healthy, needs {}, allows {} disruption(s) now · {} on {}",
-            pdb.current_healthy,
-            pdb.desired_healthy,
-            pdb.disruptions_allowed.max(0),
-            crate::tui::format::counted(pods.len() as i64, "pod"),
-            crate::tui::format::counted(nodes as i64, "node"),
+        t!(
+            lang,
+            "fleet-pdb-summary",
+            has = pdb.current_healthy.to_string(),
+            needs = pdb.desired_healthy.to_string(),
+            allowed = pdb.disruptions_allowed.max(0).to_string(),
+            pods = counted(lang, "fleet-count-pods", pods.len() as i64),
+            nodes = counted(lang, "count-nodes", nodes as i64),
         ),
         t.style(if pdb.blocks_eviction() {
             Slot::Warn
@@ -167,7 +177,8 @@ pub fn draw(state: &PdbPodsState, ctx: &Context, area: Rect, buf: &mut Buffer) {
         ..inner
     };
     let chosen = fit_columns(&COLS, &[0, 1, 3, 2], table.width);
-    let body = header(buf, table, &COLS, &chosen, t.style(Slot::Title));
+    let titles = titles_in(lang, &COLS);
+    let body = header_titled(buf, table, &COLS, &chosen, &titles, t.style(Slot::Title));
     let height = usize::from(body.height);
     let selected = state.selected.min(pods.len().saturating_sub(1));
     let offset = scroll_offset(selected, pods.len(), height);
@@ -180,17 +191,23 @@ pub fn draw(state: &PdbPodsState, ctx: &Context, area: Rect, buf: &mut Buffer) {
         let cells = vec![
             (p.pod.clone(), Style::new()),
             (
-                p.node.as_deref().unwrap_or("(not scheduled)").to_owned(),
+                p.node
+                    .as_deref()
+                    .map_or_else(|| t!(lang, "fleet-not-scheduled"), str::to_owned),
                 Style::new(),
             ),
             (
-                if p.ready { "yes" } else { "no" }.to_owned(),
+                if p.ready {
+                    t!(lang, "fleet-yes")
+                } else {
+                    t!(lang, "fleet-no")
+                },
                 t.style(if p.ready { Slot::Muted } else { Slot::Warn }),
             ),
             if p.refused {
-                ("refused".to_owned(), t.style(Slot::Critical))
+                (t!(lang, "fleet-eviction-refused"), t.style(Slot::Critical))
             } else {
-                ("allowed".to_owned(), t.style(Slot::Ok))
+                (t!(lang, "fleet-eviction-allowed"), t.style(Slot::Ok))
             },
         ];
         row(buf, body, body.y + n as u16, &COLS, &chosen, &cells, base);

@@ -8,7 +8,7 @@ use ratatui::style::Style;
 /// A column: title and width in cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Col {
-    /// Header text.
+    /// Header text (or, for a table drawn with [`titles_in`], its message id).
     pub title: &'static str,
     /// Width in cells.
     pub width: u16,
@@ -86,9 +86,29 @@ pub fn row(
 /// Writes the header row on the first line of `area`; the rows go below it, in the
 /// area returned.
 pub fn header(buf: &mut Buffer, area: Rect, cols: &[Col], chosen: &[usize], style: Style) -> Rect {
-    let cells: Vec<(String, Style)> = cols
+    let titles: Vec<String> = cols.iter().map(|c| c.title.to_owned()).collect();
+    header_titled(buf, area, cols, chosen, &titles, style)
+}
+
+/// The titles of `cols` whose titles are message ids, in `lang`.
+pub fn titles_in(lang: crate::i18n::Lang, cols: &[Col]) -> Vec<String> {
+    cols.iter()
+        .map(|c| crate::i18n::text(lang, c.title, &[]))
+        .collect()
+}
+
+/// [`header`] with the titles given (in the user's language), indexed like `cols`.
+pub fn header_titled(
+    buf: &mut Buffer,
+    area: Rect,
+    cols: &[Col],
+    chosen: &[usize],
+    titles: &[String],
+    style: Style,
+) -> Rect {
+    let cells: Vec<(String, Style)> = titles
         .iter()
-        .map(|c| (c.title.to_owned(), Style::new()))
+        .map(|title| (title.clone(), Style::new()))
         .collect();
     row(buf, area, area.y, cols, chosen, &cells, style);
     Rect {
@@ -112,5 +132,15 @@ pub fn no_match_text(ctx: &crate::tui::component::Context, what: &str) -> String
     match ctx.key_hint(crate::tui::action::Action::Back, "clears it") {
         Some(hint) => format!("no {what} matches the filter ({hint})"),
         None => format!("no {what} matches the filter"),
+    }
+}
+
+/// What an empty, filtered list says in the user's language; `what` is the noun of what
+/// is listed, already in that language (`fleet-noun-node`).
+pub fn no_match_in(ctx: &crate::tui::component::Context, what: &str) -> String {
+    let lang = ctx.config.lang;
+    match ctx.key_on(ctx.layer, crate::tui::action::Action::Back) {
+        Some(key) => crate::t!(lang, "fleet-no-match-key", what = what, key = key),
+        None => crate::t!(lang, "fleet-no-match", what = what),
     }
 }
