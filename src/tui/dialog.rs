@@ -304,7 +304,7 @@ impl Dialog {
                         self.lang,
                         "dialog-bad-deadline",
                         deadline = format!("{deadline:?}"),
-                        error = e.to_string()
+                        error = e.msg().text(self.lang)
                     )
                 })?;
                 let mut spec = spec.clone();

@@ -197,6 +197,23 @@ pub enum PlanRefusal {
     NothingPlannable(String),
 }
 
+impl PlanRefusal {
+    /// The same sentence as its English `Display`, as a message for the reader's
+    /// language (node names, the selection and each node's reason as they are).
+    pub fn msg(&self) -> crate::i18n::Msg {
+        use crate::i18n::Msg;
+        match self {
+            PlanRefusal::Missing(nodes) => Msg::new("reason-plan-missing").arg("nodes", nodes),
+            PlanRefusal::NothingSelected(selection) => {
+                Msg::new("reason-plan-nothing-selected").arg("selection", selection)
+            }
+            PlanRefusal::NothingPlannable(why) => {
+                Msg::new("reason-plan-nothing-plannable").arg("why", why)
+            }
+        }
+    }
+}
+
 impl PlannedOn {
     /// Whether the run may be journaled: every named node exists, something is selected,
     /// and at least one selected node fits in a batch within the budgets (a run that

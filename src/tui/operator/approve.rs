@@ -65,7 +65,7 @@ pub fn approve(app: &mut App) -> Vec<Command> {
                 .unwrap_or_default()
         ));
     }
-    for (_, gate) in rollouts::gates(run, spec.as_ref()) {
+    for (_, gate) in rollouts::gates(run, spec.as_ref(), lang) {
         context.push(t!(lang, "approve-gate", gate = gate.to_string()));
     }
     if let Some(p) = projection.pause_for(run) {
@@ -115,7 +115,11 @@ pub fn approve(app: &mut App) -> Vec<Command> {
             };
             open(
                 app,
-                Dialog::refused(title, context, t!(lang, "refused", why = why.to_string())),
+                Dialog::refused(
+                    title,
+                    context,
+                    t!(lang, "refused", why = why.msg().text(lang)),
+                ),
             );
             if refusals.is_empty() && why.is_audited() && !app.config.readonly {
                 let command = crate::model::run::OperatorCommand::Approve {

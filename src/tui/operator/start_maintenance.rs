@@ -244,7 +244,7 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
             Dialog::refused(
                 title,
                 context,
-                t!(lang, "start-refused-plan", why = refusal.to_string()),
+                t!(lang, "start-refused-plan", why = refusal.msg().text(lang)),
             ),
         );
         return Vec::new();

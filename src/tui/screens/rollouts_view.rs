@@ -9,6 +9,7 @@ use ratatui::widgets::Borders;
 
 use super::rollouts::RolloutsState;
 use super::rollouts::{CellState, cell, gates, phase_text, progress, runs, selected_in, stage_of};
+use crate::i18n::Lang;
 use crate::model::duration::age;
 use crate::model::run::RunView;
 use crate::tui::canvas;
@@ -117,6 +118,17 @@ pub fn draw(state: &RolloutsState, ctx: &Context, area: Rect, buf: &mut Buffer) 
     }
 }
 
+/// The run's status as the detail shows it: its word, and why it halted in the reader's
+/// language when the journal says why in a structure (as written otherwise).
+fn status_text(run: &RunView, status: &crate::model::run::RunStatus, lang: Lang) -> String {
+    match (status, &run.rollout.halted) {
+        (crate::model::run::RunStatus::Halted { .. }, Some(why)) => {
+            format!("{}: {}", status.word(), why.msg().text(lang))
+        }
+        _ => status.to_string(),
+    }
+}
+
 fn run_slot(status: &crate::model::run::RunStatus) -> Slot {
     use crate::model::run::RunStatus;
     match status {
@@ -144,7 +156,7 @@ fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
     let mut lines = vec![Line::from(vec![
         Span::styled(format!("{} ", run.id), t.style(Slot::Title)),
         Span::raw(format!("{} · ", run.title)),
-        Span::styled(status.to_string(), t.style(run_slot(&status))),
+        Span::styled(status_text(run, &status, lang), t.style(run_slot(&status))),
         Span::styled(
             format!(
                 " · {}",
@@ -180,7 +192,7 @@ fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
         let stage = stage_of(plan.as_deref(), i)
             .map(|s| format!("{s} "))
             .unwrap_or_default();
-        let mut phase = phase_text(run, i, ctx.now);
+        let mut phase = phase_text(run, i, ctx.now, lang);
         // Under way but held by a pause: what is in flight finishes, nothing new starts.
         if projection.batch_held(run, i) {
             if lang == crate::i18n::Lang::En {
@@ -273,7 +285,7 @@ fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
     if let Some(gates) = &ctx.config.rollout_gates {
         lines.push(Line::styled(format!("  {gates}"), t.style(Slot::Muted)));
     }
-    for (alarm, text) in gates(run, spec.as_deref()) {
+    for (alarm, text) in gates(run, spec.as_deref(), lang) {
         lines.push(Line::styled(
             format!("  {text}"),
             t.style(if alarm { Slot::Critical } else { Slot::Text }),
