@@ -40,7 +40,7 @@ reason-halt-outcome-unknown = { $cluster } 的结果未知：{ $why }
 
 ## The rollouts screen's gate lines and batch phases (`tui/screens/rollouts.rs`)
 
-gate-stop-at = 达到{ $limit }时停止
+gate-stop-at = { $limit }时停止
 gate-limit-count = { $n } 个集群失败
 gate-limit-percent = 已完成集群中 { $percent }% 失败
 gate-burn = SLO 消耗速率超过 { $max }× 时停止（目标 { $objective }%，窗口 { $window }）
