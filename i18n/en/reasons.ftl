@@ -15,6 +15,7 @@ reason-what-approve = approve
 reason-what-resume = resume
 reason-not-awaiting-approval = batch { $batch } is not awaiting approval (it is { $phase })
 reason-clusters-cannot-act = batch { $number } cannot be approved now: { $clusters } cannot take actions; pause or abort the run, or wait until every cluster of the batch can take actions (Synced or Degraded, with the identity the ledger pins confirmed) and approve then
+reason-blocked-cluster = { $cluster } ({ $reason })
 reason-not-now = cannot { $what }: the run is { $status }
 reason-no-run = no run { $run } in the journal
 reason-no-item = run { $run } has no node { $item }
@@ -62,3 +63,11 @@ batch-soaked = soaked, gate due
 reason-plan-missing = nodes not found on the cluster: { $nodes }
 reason-plan-nothing-selected = no node to maintain: { $selection } selects nothing
 reason-plan-nothing-plannable = no node can be planned within the budgets: { $why }
+
+## Why a cluster cannot take actions now (`model/live`)
+
+reason-cluster-stale = nothing recent is known about it: cluster is { $status }
+reason-cluster-not-in-view = not in the fleet view
+reason-identity-not-pinned = the ledger pins no identity
+reason-identity-mismatch = identity mismatch: { $why }
+reason-identity-not-confirmed = identity not confirmed yet

@@ -15,6 +15,7 @@ reason-what-approve = 批准
 reason-what-resume = 恢复
 reason-not-awaiting-approval = 第 { $batch } 批次不在等待批准（它处于 { $phase }）
 reason-clusters-cannot-act = 第 { $number } 批次现在不能批准：{ $clusters } 无法执行操作；请暂停或中止运行，或等到该批次的每个集群都能执行操作（Synced 或 Degraded，且已确认台账固定的身份）后再批准
+reason-blocked-cluster = { $cluster }（{ $reason }）
 reason-not-now = 无法{ $what }：运行处于 { $status }
 reason-no-run = 事件日志中没有运行 { $run }
 reason-no-item = 运行 { $run } 没有节点 { $item }
@@ -62,3 +63,11 @@ batch-soaked = 观察期结束，待门禁评估
 reason-plan-missing = 集群上找不到这些节点：{ $nodes }
 reason-plan-nothing-selected = 没有要维护的节点：{ $selection } 未选中任何节点
 reason-plan-nothing-plannable = 在预算内无法安排任何节点：{ $why }
+
+## Why a cluster cannot take actions now (`model/live`)
+
+reason-cluster-stale = 近期没有关于它的任何信息：集群处于 { $status }
+reason-cluster-not-in-view = 不在舰队视图中
+reason-identity-not-pinned = 台账未固定身份
+reason-identity-mismatch = 身份不匹配：{ $why }
+reason-identity-not-confirmed = 身份尚未确认

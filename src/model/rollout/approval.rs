@@ -65,6 +65,12 @@ impl Refusal {
     /// language. Cluster names, phases and statuses, and a blocked cluster's reason (in
     /// the words of whoever looked), are shown as they are.
     pub fn msg(&self) -> Msg {
+        self.msg_naming(|blocked| format!("{} ({})", blocked.cluster, blocked.reason))
+    }
+
+    /// [`Refusal::msg`], with each blocked cluster and its reason as `name` words them
+    /// (the console has the live view's reasons in the reader's language).
+    pub fn msg_naming(&self, name: impl Fn(&BlockedCluster) -> String) -> Msg {
         match self {
             Refusal::AuthorCannotApprove { approver } => {
                 Msg::new("reason-author-cannot-approve").arg("approver", approver.to_string())
@@ -80,7 +86,10 @@ impl Refusal {
             Refusal::ClustersCannotAct { number, clusters } => {
                 Msg::new("reason-clusters-cannot-act")
                     .arg("number", number.to_string())
-                    .arg("clusters", named(clusters))
+                    .arg(
+                        "clusters",
+                        clusters.iter().map(&name).collect::<Vec<_>>().join(", "),
+                    )
             }
             Refusal::NotNow { what, status } => Msg::new("reason-not-now")
                 .arg("what", what_msg(what))
