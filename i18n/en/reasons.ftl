@@ -71,3 +71,12 @@ reason-cluster-not-in-view = not in the fleet view
 reason-identity-not-pinned = the ledger pins no identity
 reason-identity-mismatch = identity mismatch: { $why }
 reason-identity-not-confirmed = identity not confirmed yet
+
+## A maintenance plan's budgets and warnings (`model/maintenance/planner.rs`)
+
+plan-limit-max = maxUnavailable { $max } reached
+plan-limit-domain = perFailureDomain { $per } reached in { $domain }
+plan-limit-label = perLabel { $label }={ $value } maxUnavailable { $max } reached
+plan-unplanned-by-down = { $why } by nodes already unavailable
+plan-warning-down = { $n } node(s) already unavailable count against every batch: { $nodes }
+plan-warning-unlabelled = no { $label } label on { $nodes }: they share one failure domain for the budget

@@ -71,3 +71,12 @@ reason-cluster-not-in-view = 不在舰队视图中
 reason-identity-not-pinned = 台账未固定身份
 reason-identity-mismatch = 身份不匹配：{ $why }
 reason-identity-not-confirmed = 身份尚未确认
+
+## A maintenance plan's budgets and warnings (`model/maintenance/planner.rs`)
+
+plan-limit-max = 已达到 maxUnavailable { $max }
+plan-limit-domain = { $domain } 已达到 perFailureDomain { $per }
+plan-limit-label = perLabel { $label }={ $value } 已达到 maxUnavailable { $max }
+plan-unplanned-by-down = { $why }（被已不可用的节点占满）
+plan-warning-down = { $n } 个已不可用的节点计入每个批次：{ $nodes }
+plan-warning-unlabelled = { $nodes } 没有 { $label } 标签：它们在预算中共用一个故障域
