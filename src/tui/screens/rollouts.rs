@@ -295,6 +295,17 @@ fn gate_halt(batch: usize, why: &HaltReason, lang: Lang) -> String {
     }
 }
 
+/// A run's status as people read it: its word, and why it halted in the reader's
+/// language when the journal says why in a structure (as written otherwise).
+pub fn status_in(run: &RunView, status: &crate::model::run::RunStatus, lang: Lang) -> String {
+    match (status, &run.rollout.halted) {
+        (crate::model::run::RunStatus::Halted { .. }, Some(why)) => {
+            format!("{}: {}", status.word(), why.msg().text(lang))
+        }
+        _ => status.to_string(),
+    }
+}
+
 /// The plan as the ledger gives it now, when its batches are the run's (so stage names
 /// and coverage can be shown); `None` when the ledger changed since.
 pub fn plan(run: &RunView, spec: &RolloutSpec, ledger: &Ledger) -> Option<RolloutPlan> {

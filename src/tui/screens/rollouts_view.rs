@@ -9,7 +9,6 @@ use ratatui::widgets::Borders;
 
 use super::rollouts::RolloutsState;
 use super::rollouts::{CellState, cell, gates, phase_text, progress, runs, selected_in, stage_of};
-use crate::i18n::Lang;
 use crate::model::duration::age;
 use crate::model::run::RunView;
 use crate::tui::canvas;
@@ -118,17 +117,6 @@ pub fn draw(state: &RolloutsState, ctx: &Context, area: Rect, buf: &mut Buffer) 
     }
 }
 
-/// The run's status as the detail shows it: its word, and why it halted in the reader's
-/// language when the journal says why in a structure (as written otherwise).
-fn status_text(run: &RunView, status: &crate::model::run::RunStatus, lang: Lang) -> String {
-    match (status, &run.rollout.halted) {
-        (crate::model::run::RunStatus::Halted { .. }, Some(why)) => {
-            format!("{}: {}", status.word(), why.msg().text(lang))
-        }
-        _ => status.to_string(),
-    }
-}
-
 fn run_slot(status: &crate::model::run::RunStatus) -> Slot {
     use crate::model::run::RunStatus;
     match status {
@@ -156,7 +144,10 @@ fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
     let mut lines = vec![Line::from(vec![
         Span::styled(format!("{} ", run.id), t.style(Slot::Title)),
         Span::raw(format!("{} · ", run.title)),
-        Span::styled(status_text(run, &status, lang), t.style(run_slot(&status))),
+        Span::styled(
+            super::rollouts::status_in(run, &status, lang),
+            t.style(run_slot(&status)),
+        ),
         Span::styled(
             format!(
                 " · {}",
