@@ -147,3 +147,15 @@ validate-check-needs = a check needs one of { $names }
 validate-min-ratio = field `minRatio` must be between 0 and 1, found { $found }
 validate-namespace-or-selector = workloadsReady takes either `namespace` or `selector`, not both
 validate-workloads-needs = workloadsReady needs `namespace` or `selector`
+
+## A value its field's rule refuses (`Fields::non_empty_checked`)
+
+validate-field-value-why = field `{ $key }` "{ $text }" { $why }
+validate-not-uid = is not a UID (8-4-4-4-12 hexadecimal digits, as `kubectl get ns kube-system -o jsonpath='{"{"}.metadata.uid{"}"}'` prints it)
+validate-not-a-cluster = is not a cluster of the ledger
+validate-not-a-cluster-near = is not a cluster of the ledger (did you mean "{ $near }"?)
+run-name-rule = must be lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most 63 characters (it is part of run ids); { $why }
+run-name-empty = it is empty
+run-name-has = it has { $chars }
+run-name-long = it has { $n } characters
+run-name-ends = it starts or ends with '-' or '.'

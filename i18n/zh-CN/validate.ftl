@@ -145,3 +145,15 @@ validate-check-needs = 检查需要 { $names } 之一
 validate-min-ratio = 字段 `minRatio` 必须在 0 和 1 之间，实际是 { $found }
 validate-namespace-or-selector = workloadsReady 只能取 `namespace` 或 `selector` 之一，不能两者都有
 validate-workloads-needs = workloadsReady 需要 `namespace` 或 `selector`
+
+## A value its field's rule refuses (`Fields::non_empty_checked`)
+
+validate-field-value-why = 字段 `{ $key }`“{ $text }”{ $why }
+validate-not-uid = 不是 UID（8-4-4-4-12 位十六进制数字，即 `kubectl get ns kube-system -o jsonpath='{"{"}.metadata.uid{"}"}'` 输出的形式）
+validate-not-a-cluster = 不是台账中的集群
+validate-not-a-cluster-near = 不是台账中的集群（是否想写“{ $near }”？）
+run-name-rule = 必须由小写字母、数字、“-”和“.”组成，以字母或数字开头和结尾，最多 63 个字符（它是运行 ID 的一部分）；{ $why }
+run-name-empty = 它为空
+run-name-has = 它含有 { $chars }
+run-name-long = 它有 { $n } 个字符
+run-name-ends = 它以“-”或“.”开头或结尾

@@ -309,12 +309,12 @@ impl Dialog {
                 })?;
                 let mut spec = spec.clone();
                 spec.name = self.text(0);
-                crate::model::run::check_run_name(&spec.name).map_err(|why| {
+                crate::model::run::check_run_name_said(&spec.name).map_err(|(_, why)| {
                     t!(
                         self.lang,
                         "dialog-bad-name",
                         name = format!("{:?}", spec.name),
-                        why = why.to_string()
+                        why = why.text(self.lang)
                     )
                 })?;
                 spec.deadlines

@@ -305,7 +305,10 @@ fn decode_identity(node: &Node, diags: &mut Diagnostics) -> Option<Identity> {
         if is_uid(text) {
             Ok(())
         } else {
-            Err("is not a UID (8-4-4-4-12 hexadecimal digits, as `kubectl get ns kube-system -o jsonpath='{.metadata.uid}'` prints it)".into())
+            Err((
+                "is not a UID (8-4-4-4-12 hexadecimal digits, as `kubectl get ns kube-system -o jsonpath='{.metadata.uid}'` prints it)".into(),
+                Msg::new("validate-not-uid"),
+            ))
         }
     });
     let server = fields.non_empty("server", diags);

@@ -484,6 +484,10 @@ fn broken() -> Vec<String> {
         with("      compliance: pci\n", "      complianc: pci\n"),
         with("clusters:", "clusters: {a: [b}\n"),
         with("clusters:", "clusters: *nowhere\n"),
+        with(
+            "kubeSystemUID: 11111111-1111-1111-1111-111111111111",
+            "kubeSystemUID: from-kubectl",
+        ),
     ]
 }
 

@@ -7,7 +7,7 @@ use super::step::Step;
 use crate::i18n::Msg;
 use crate::model::duration::{Zero, read_duration};
 use crate::model::ledger::{API_VERSION, ClusterId, Ledger, Selector};
-use crate::model::run::{NodeName, check_run_name};
+use crate::model::run::{NodeName, check_run_name_said};
 use crate::yaml::{
     Diagnostic, Diagnostics, Fields, Node, Value, boolean, string, string_list, suggest,
     whole_number,
@@ -79,13 +79,18 @@ fn decode(
     top.reject_unknown(TOP_FIELDS, diags);
     top.expect_text("apiVersion", API_VERSION, diags);
     top.expect_text("kind", "Maintenance", diags);
-    let name = top.non_empty_checked("name", diags, check_run_name);
+    let name = top.non_empty_checked("name", diags, check_run_name_said);
     let cluster = top.non_empty_checked("cluster", diags, |id| match ledger {
         Some(ledger) if ledger.cluster(id).is_none() => {
-            let hint = suggest(id, ledger.clusters.iter().map(|c| c.id.as_str()))
+            let near = suggest(id, ledger.clusters.iter().map(|c| c.id.as_str()));
+            let hint = near
                 .map(|s| format!(" (did you mean \"{s}\"?)"))
                 .unwrap_or_default();
-            Err(format!("is not a cluster of the ledger{hint}"))
+            let says = match near {
+                Some(near) => Msg::new("validate-not-a-cluster-near").arg("near", near),
+                None => Msg::new("validate-not-a-cluster"),
+            };
+            Err((format!("is not a cluster of the ledger{hint}"), says))
         }
         _ => Ok(()),
     });

@@ -7,7 +7,7 @@ use super::spec::*;
 use crate::i18n::Msg;
 use crate::model::duration::{Zero, read_duration};
 use crate::model::ledger::{API_VERSION, Selector};
-use crate::model::run::check_run_name;
+use crate::model::run::check_run_name_said;
 use crate::yaml::{
     Diagnostic, Diagnostics, Fields, Node, Value, boolean, number, one_of, percent, positive,
     string, string_list,
@@ -132,7 +132,7 @@ fn decode(root: &Node, diags: &mut Diagnostics) -> Option<RolloutSpec> {
 fn decode_release(node: &Node, diags: &mut Diagnostics) -> Option<Release> {
     let fields = Fields::of(node, "release", diags)?;
     fields.reject_unknown(RELEASE_FIELDS, diags);
-    let name = fields.non_empty_checked("name", diags, check_run_name);
+    let name = fields.non_empty_checked("name", diags, check_run_name_said);
     let bundle = fields.required("bundle", diags).map(|n| {
         let map = crate::yaml::string_map(n, "bundle", diags);
         if map.is_empty() && matches!(n.value, Value::Map(_)) {
