@@ -159,3 +159,5 @@ run-name-empty = it is empty
 run-name-has = it has { $chars }
 run-name-long = it has { $n } characters
 run-name-ends = it starts or ends with '-' or '.'
+validate-bad-selector = invalid selector { $selector }: { $reason }
+validate-and = { $a } and { $b }

@@ -157,3 +157,5 @@ run-name-empty = 它为空
 run-name-has = 它含有 { $chars }
 run-name-long = 它有 { $n } 个字符
 run-name-ends = 它以“-”或“.”开头或结尾
+validate-bad-selector = 无效的选择算符 { $selector }：{ $reason }
+validate-and = { $a } 和 { $b }

@@ -213,7 +213,7 @@ fn decode_nodes(node: &Node, diags: &mut Diagnostics) -> Option<NodeSelection> {
             match Selector::parse(&text) {
                 Ok(_) => Some(NodeSelection::Selector(text)),
                 Err(e) => {
-                    diags.error(selector.pos, e.to_string());
+                    diags.error_said(selector.pos, e.to_string(), e.msg());
                     None
                 }
             }

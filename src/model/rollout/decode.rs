@@ -83,7 +83,7 @@ fn decode(root: &Node, diags: &mut Diagnostics) -> Option<RolloutSpec> {
         match Selector::parse(&text) {
             Ok(_) => Some(text),
             Err(e) => {
-                diags.error(n.pos, e.to_string());
+                diags.error_said(n.pos, e.to_string(), e.msg());
                 None
             }
         }

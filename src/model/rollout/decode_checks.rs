@@ -40,7 +40,7 @@ pub(super) fn decode_checks(node: &Node, diags: &mut Diagnostics) -> Option<Vec<
                 ),
                 Msg::new("validate-check-kinds")
                     .arg("names", CHECK_KINDS.join(", "))
-                    .arg("present", present.join(", ")),
+                    .arg("present", and_list(&present)),
             );
             continue;
         }
@@ -94,7 +94,7 @@ pub(super) fn decode_checks(node: &Node, diags: &mut Diagnostics) -> Option<Vec<
                     (None, Some(sel)) => {
                         let text = string(sel, "selector", diags)?;
                         if let Err(e) = Selector::parse(&text) {
-                            diags.error(sel.pos, e.to_string());
+                            diags.error_said(sel.pos, e.to_string(), e.msg());
                             return None;
                         }
                         Some(Check::WorkloadsReady(WorkloadScope::Selector(text)))
@@ -122,4 +122,18 @@ pub(super) fn decode_checks(node: &Node, diags: &mut Diagnostics) -> Option<Vec<
         checks.extend(check);
     }
     Some(checks)
+}
+
+/// `a and b and c` as a message (each word joined by the reader's "and").
+fn and_list(words: &[&str]) -> crate::i18n::Arg {
+    let mut items = words.iter();
+    let Some(first) = items.next() else {
+        return crate::i18n::Arg::from("");
+    };
+    items.fold(crate::i18n::Arg::from(*first), |joined, next| {
+        Msg::new("validate-and")
+            .arg("a", joined)
+            .arg("b", *next)
+            .into()
+    })
 }
