@@ -182,8 +182,9 @@ fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Resul
         Some(path) => Some(super::ledger_findings::load(path)?),
         None => None,
     };
-    let Some(spec) =
-        super::spec_file::read_spec(file, |text| read_maintenance_file(text, ledger.as_ref()))?
+    let Some(spec) = super::spec_file::read_spec(file, settings.lang, |text| {
+        read_maintenance_file(text, ledger.as_ref())
+    })?
     else {
         return Ok(ExitCode::FAILURE);
     };

@@ -43,7 +43,7 @@ pub fn start(
         refuse_readonly(settings, "starting maintenance")?;
     }
     let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
-    let Some(spec) = super::spec_file::read_spec(file, |text| {
+    let Some(spec) = super::spec_file::read_spec(file, settings.lang, |text| {
         super::maintenance_cmd::read_maintenance_file(text, Some(&ledger))
     })?
     else {

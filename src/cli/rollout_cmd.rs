@@ -220,7 +220,7 @@ fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
         let report = read_rollout(text);
         (report.spec, report.diagnostics)
     };
-    let Some(spec) = super::spec_file::read_spec(file, read)? else {
+    let Some(spec) = super::spec_file::read_spec(file, settings.lang, read)? else {
         return Ok(None);
     };
     let name = file.display().to_string();

@@ -4,12 +4,15 @@
 use std::path::Path;
 
 use anyhow::Context;
+use fleetdeck::i18n::Lang;
 use fleetdeck::yaml::{Diagnostic, Severity};
 
 /// Reads `file` with `read` (text → value and diagnostics); `None` after printing why the
-/// file cannot be used.
+/// file cannot be used, in `lang` (the `FILE:LINE:COL: ` prefix is the same in every
+/// language).
 pub fn read_spec<T>(
     file: &Path,
+    lang: Lang,
     read: impl FnOnce(&str) -> (Option<T>, Vec<Diagnostic>),
 ) -> anyhow::Result<Option<T>> {
     let text =
@@ -17,14 +20,22 @@ pub fn read_spec<T>(
     let (spec, diagnostics) = read(&text);
     let name = file.display().to_string();
     for d in &diagnostics {
-        eprintln!("{}", d.render(&name));
+        eprintln!("{}", d.render_in(&name, lang));
     }
     if spec.is_none() {
         let errors = diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
             .count();
-        eprintln!("{name}: {errors} error(s)");
+        eprintln!(
+            "{}",
+            fleetdeck::t!(
+                lang,
+                "validate-summary-errors",
+                file = &name,
+                errors = errors.to_string()
+            )
+        );
     }
     Ok(spec)
 }

@@ -205,6 +205,8 @@ mod tests {
             unplanned: vec![],
             prechecks: vec![],
             warnings: vec![],
+            unplanned_said: vec![],
+            warnings_said: vec![],
         };
         let first = record_run(&mut store, &alice, &spec("c1"), &plan, now).unwrap();
         let second = record_run(&mut store, &alice, &spec("c2"), &plan, now).unwrap();

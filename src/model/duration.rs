@@ -16,6 +16,23 @@ pub enum DurationError {
     TooLarge(String),
 }
 
+impl DurationError {
+    /// The same sentence as its English `Display`, as a message for the reader's
+    /// language (what was written is shown as written).
+    pub fn msg(&self) -> crate::i18n::Msg {
+        use crate::i18n::Msg;
+        match self {
+            DurationError::Empty => Msg::new("validate-duration-empty"),
+            DurationError::Malformed(text) => {
+                Msg::new("validate-duration-malformed").arg("text", text)
+            }
+            DurationError::TooLarge(text) => {
+                Msg::new("validate-duration-too-large").arg("text", text)
+            }
+        }
+    }
+}
+
 /// Parses `[<n>d][<n>h][<n>m][<n>s]` (at least one part, units in any order is refused).
 pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
     let text = text.trim();
@@ -159,12 +176,22 @@ pub fn read_duration(
     let text = crate::yaml::string(node, field, diags)?;
     match parse_duration(&text) {
         Ok(d) if d.is_zero() && zero == Zero::Refused => {
-            diags.error(node.pos, format!("field `{field}` must be longer than 0s"));
+            diags.error_said(
+                node.pos,
+                format!("field `{field}` must be longer than 0s"),
+                crate::i18n::Msg::new("validate-longer-than-zero").arg("field", field),
+            );
             None
         }
         Ok(d) => Some(d),
         Err(e) => {
-            diags.error(node.pos, format!("field `{field}`: {e}"));
+            diags.error_said(
+                node.pos,
+                format!("field `{field}`: {e}"),
+                crate::i18n::Msg::new("validate-field-duration-named")
+                    .arg("field", field)
+                    .arg("error", e.msg()),
+            );
             None
         }
     }

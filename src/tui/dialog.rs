@@ -304,17 +304,17 @@ impl Dialog {
                         self.lang,
                         "dialog-bad-deadline",
                         deadline = format!("{deadline:?}"),
-                        error = e.to_string()
+                        error = e.msg().text(self.lang)
                     )
                 })?;
                 let mut spec = spec.clone();
                 spec.name = self.text(0);
-                crate::model::run::check_run_name(&spec.name).map_err(|why| {
+                crate::model::run::check_run_name_said(&spec.name).map_err(|(_, why)| {
                     t!(
                         self.lang,
                         "dialog-bad-name",
                         name = format!("{:?}", spec.name),
-                        why = why.to_string()
+                        why = why.text(self.lang)
                     )
                 })?;
                 spec.deadlines

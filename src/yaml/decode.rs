@@ -309,17 +309,25 @@ impl<'a> Fields<'a> {
     }
 
     /// A required text field that must not be blank and that `check` accepts; what
-    /// `check` says against it is reported at the value.
+    /// `check` says against it (in English, and as a message for other languages) is
+    /// reported at the value.
     pub fn non_empty_checked(
         &self,
         key: &str,
         diags: &mut Diagnostics,
-        check: impl FnOnce(&str) -> Result<(), String>,
+        check: impl FnOnce(&str) -> Result<(), (String, Msg)>,
     ) -> Option<String> {
         let text = self.non_empty(key, diags)?;
-        if let Err(why) = check(&text) {
+        if let Err((why, says)) = check(&text) {
             let pos = self.get(key).map_or(self.pos(), |n| n.pos);
-            diags.error(pos, format!("field `{key}` \"{text}\" {why}"));
+            diags.error_said(
+                pos,
+                format!("field `{key}` \"{text}\" {why}"),
+                Msg::new("validate-field-value-why")
+                    .arg("key", key)
+                    .arg("text", &text)
+                    .arg("why", says),
+            );
             return None;
         }
         Some(text)

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use saphyr_parser::{Event, Parser, ScalarStyle, Span};
 
 use super::decode::{Diagnostic, Severity};
+use crate::i18n::Msg;
 
 /// A position in a source file, both numbers starting at 1 (as editors show them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -85,13 +86,16 @@ pub fn parse(text: &str) -> (Option<Node>, Vec<Diagnostic>) {
             }
             Err(error) => {
                 let mark = error.marker();
-                builder.diagnostics.push(Diagnostic::error(
-                    Pos {
-                        line: mark.line().max(1),
-                        col: mark.col() + 1,
-                    },
-                    format!("YAML syntax error: {}", error.info()),
-                ));
+                builder.diagnostics.push(
+                    Diagnostic::error(
+                        Pos {
+                            line: mark.line().max(1),
+                            col: mark.col() + 1,
+                        },
+                        format!("YAML syntax error: {}", error.info()),
+                    )
+                    .said(Msg::new("validate-yaml-syntax").arg("info", error.info())),
+                );
                 return (None, builder.diagnostics);
             }
         }
@@ -125,13 +129,15 @@ impl Builder {
                     return Err(Diagnostic::error(
                         pos,
                         "expected a single YAML document, found a second one".to_string(),
-                    ));
+                    )
+                    .said(Msg::new("validate-second-document")));
                 }
                 Ok(())
             }
             Event::Alias(id) => {
                 let node = self.anchors.get(&id).cloned().ok_or_else(|| {
                     Diagnostic::error(pos, "alias refers to an unknown anchor".to_string())
+                        .said(Msg::new("validate-unknown-anchor"))
                 })?;
                 self.nodes_built += count_nodes(&node);
                 self.complete(node)
@@ -176,7 +182,10 @@ impl Builder {
                         },
                         anchor,
                     ),
-                    None => return Err(Diagnostic::error(pos, "unbalanced YAML".to_string())),
+                    None => {
+                        return Err(Diagnostic::error(pos, "unbalanced YAML".to_string())
+                            .said(Msg::new("validate-unbalanced")));
+                    }
                 };
                 if anchor > 0 {
                     self.anchors.insert(anchor, node.clone());
@@ -193,7 +202,8 @@ impl Builder {
             return Err(Diagnostic::error(
                 node.pos,
                 format!("document expands to more than {MAX_NODES} values (alias bomb?)"),
-            ));
+            )
+            .said(Msg::new("validate-alias-bomb").arg("max", MAX_NODES.to_string())));
         }
         match self.stack.last_mut() {
             None => {
@@ -213,7 +223,8 @@ impl Builder {
                             return Err(Diagnostic::error(
                                 node.pos,
                                 "mapping keys must be plain strings".to_string(),
-                            ));
+                            )
+                            .said(Msg::new("validate-key-not-string")));
                         }
                     };
                     if let Some((first, _)) = entries.iter().find(|(key, _)| key.text == text) {
@@ -225,7 +236,7 @@ impl Builder {
                                 first.pos
                             ),
                             says: Some(
-                                crate::i18n::Msg::new("validate-duplicate-key")
+                                Msg::new("validate-duplicate-key")
                                     .arg("key", &text)
                                     .arg("first", first.pos.to_string()),
                             ),

@@ -207,3 +207,78 @@ fn ledger_show_heads_its_columns_in_chinese_aligned_by_cells() {
     };
     assert_eq!(cells(&en), cells(&zh));
 }
+
+#[test]
+fn network_overlaps_and_rollout_file_errors_speak_chinese_at_their_positions() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let example = std::fs::read_to_string(root.join("examples/ledger.yaml")).expect("ledger");
+    // The second cluster's pod network inside the first's.
+    let text = example.replacen("podCIDR: 10.4.0.0/14", "podCIDR: 10.2.0.0/16", 1);
+    std::fs::write(dir.path().join("NET.yaml"), text).expect("write");
+    let args = ["ledger", "validate", "NET.yaml"];
+    let en = with_env(&args, dir.path(), &[]);
+    let zh = with_env(&args, dir.path(), &[("LANG", "zh_CN.UTF-8")]);
+    assert_eq!(
+        en.status.code(),
+        zh.status.code(),
+        "the exit code is the same"
+    );
+    let (en, zh) = (
+        String::from_utf8_lossy(&en.stdout).into_owned(),
+        String::from_utf8_lossy(&zh.stdout).into_owned(),
+    );
+    assert!(
+        en.contains("NET.yaml:70:16: podCIDR 10.2.0.0/16 overlaps podCIDR 10.0.0.0/14 of cluster"),
+        "{en}"
+    );
+    assert!(
+        zh.contains("NET.yaml:70:16: podCIDR 10.2.0.0/16 与集群“")
+            && zh.contains("”的 podCIDR 10.0.0.0/14 重叠（位于 33:16）"),
+        "{zh}"
+    );
+    // A rollout file's own rule, read by `rollout plan`: on standard error, same prefix.
+    let rollout = std::fs::read_to_string(root.join("examples/rollout.yaml")).expect("rollout");
+    let rollout = rollout.replacen(
+        "    batchSize: 1\n",
+        "    batchSize: 1\n    percent: 10\n",
+        1,
+    );
+    std::fs::write(dir.path().join("R.yaml"), rollout).expect("write");
+    std::fs::copy(
+        root.join("examples/ledger.yaml"),
+        dir.path().join("ledger.yaml"),
+    )
+    .expect("copy");
+    let args = ["rollout", "plan", "R.yaml", "--ledger", "ledger.yaml"];
+    let en = with_env(&args, dir.path(), &[]);
+    let zh = with_env(&args, dir.path(), &[("LANG", "zh_CN.UTF-8")]);
+    assert_eq!(
+        en.status.code(),
+        zh.status.code(),
+        "the exit code is the same"
+    );
+    let (en, zh) = (
+        String::from_utf8_lossy(&en.stderr).into_owned(),
+        String::from_utf8_lossy(&zh.stderr).into_owned(),
+    );
+    let line = |s: &str, needle: &str| {
+        s.lines()
+            .find(|l| l.contains(needle))
+            .map(|l| l.split_once(": ").map(|(p, _)| p.to_string()))
+    };
+    assert!(
+        en.contains("a stage takes either `count` or `percent`, not both"),
+        "{en}"
+    );
+    assert!(
+        zh.contains("阶段只能取 `count` 或 `percent` 之一，不能两者都有"),
+        "{zh}"
+    );
+    assert!(zh.contains("R.yaml：1 个错误"), "{zh}");
+    assert_eq!(
+        line(&en, "`count` or `percent`"),
+        line(&zh, "`count` 或 `percent`"),
+        "the same position"
+    );
+}

@@ -259,11 +259,11 @@ pub(super) fn halted_rollouts(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
                     title: Some(
                         Msg::new("handover-halted-title")
                             .arg("run", run.id.to_string())
-                            .arg("why", why.to_string()),
+                            .arg("why", why.msg()),
                     ),
                     details: vec![
                         Some(Msg::new("handover-rollout").arg("title", &run.title)),
-                        Some(Msg::new("handover-why").arg("why", why.to_string())),
+                        Some(Msg::new("handover-why").arg("why", why.msg())),
                         Some(Msg::new("handover-halted-resume")),
                     ],
                 },

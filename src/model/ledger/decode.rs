@@ -1,5 +1,8 @@
 //! Reading a ledger out of a YAML tree: shapes, formats and unknown fields.
 //! Rules that need the whole ledger (duplicates, overlaps, dictionary) live in `rules`.
+//! Over 600 lines because each diagnostic is said twice: its English (data: JSON output
+//! carries it) and the message other languages show; splitting the fields apart would
+//! scatter one file format over several files.
 
 use std::collections::BTreeMap;
 use std::str::FromStr;
@@ -10,6 +13,7 @@ use jiff::Timestamp;
 use jiff::civil::{Date, Time};
 
 use super::types::*;
+use crate::i18n::Msg;
 use crate::model::duration::parse_duration;
 use crate::yaml::{
     Diagnostics, Fields, Node, Pos, Value, string, string_list, string_map, suggest,
@@ -72,21 +76,28 @@ pub fn decode_ledger(
     if let Some(node) = top.get("apiVersion")
         && ledger.api_version != API_VERSION
     {
-        diags.error(
+        diags.error_said(
             node.pos,
             format!(
                 "apiVersion must be \"{API_VERSION}\", found \"{}\"",
                 ledger.api_version
             ),
+            Msg::new("validate-api-version")
+                .arg("want", API_VERSION)
+                .arg("found", &ledger.api_version),
         );
     }
     ledger.kind = top.required_string("kind", diags).unwrap_or_default();
     if let Some(node) = top.get("kind")
         && ledger.kind != "Ledger"
     {
-        diags.error(
+        diags.error_said(
             node.pos,
             format!("kind must be \"Ledger\", found \"{}\"", ledger.kind),
+            Msg::new("validate-must-be-text")
+                .arg("key", "kind")
+                .arg("want", "Ledger")
+                .arg("found", &ledger.kind),
         );
     }
     if let Some(node) = top.get("labelDictionary") {
@@ -106,12 +117,15 @@ pub fn decode_ledger(
                     }
                 }
             }
-            _ => diags.error(
+            _ => diags.error_said(
                 node.pos,
                 format!(
                     "field `clusters` must be a list, found {}",
                     node.shape_name()
                 ),
+                Msg::new("validate-must-be-list")
+                    .arg("field", "clusters")
+                    .arg("found", node.shape_msg()),
             ),
         }
     }
@@ -125,12 +139,13 @@ fn decode_dictionary(
 ) -> BTreeMap<String, Vec<String>> {
     let mut out = BTreeMap::new();
     let Value::Map(entries) = &node.value else {
-        diags.error(
+        diags.error_said(
             node.pos,
             format!(
                 "field `labelDictionary` must be a mapping of label to allowed values, found {}",
                 node.shape_name()
             ),
+            Msg::new("validate-dictionary-shape").arg("found", node.shape_msg()),
         );
         return out;
     };
@@ -140,9 +155,12 @@ fn decode_dictionary(
         let mut allowed: Vec<String> = Vec::new();
         for (value, pos) in list {
             if allowed.contains(&value) {
-                diags.warning(
+                diags.warning_said(
                     pos,
                     format!("labelDictionary.{} lists \"{value}\" twice", key.text),
+                    Msg::new("validate-dictionary-twice")
+                        .arg("key", &key.text)
+                        .arg("value", &value),
                 );
             } else {
                 allowed.push(value);
@@ -195,11 +213,12 @@ fn decode_cluster(
     if let Some((version, pos)) = versions.get("kubernetes")
         && !is_kubernetes_version(version)
     {
-        diags.error(
+        diags.error_said(
             *pos,
             format!(
                 "versions.kubernetes \"{version}\" is not written as the API server reports it (v1.32.3)"
             ),
+            Msg::new("validate-kubernetes-version").arg("version", version),
         );
     }
     let cluster = Cluster {
@@ -286,16 +305,20 @@ fn decode_identity(node: &Node, diags: &mut Diagnostics) -> Option<Identity> {
         if is_uid(text) {
             Ok(())
         } else {
-            Err("is not a UID (8-4-4-4-12 hexadecimal digits, as `kubectl get ns kube-system -o jsonpath='{.metadata.uid}'` prints it)".into())
+            Err((
+                "is not a UID (8-4-4-4-12 hexadecimal digits, as `kubectl get ns kube-system -o jsonpath='{.metadata.uid}'` prints it)".into(),
+                Msg::new("validate-not-uid"),
+            ))
         }
     });
     let server = fields.non_empty("server", diags);
     if let (Some(node), Some(server)) = (fields.get("server"), &server)
         && !(server.starts_with("https://") || server.starts_with("http://"))
     {
-        diags.error(
+        diags.error_said(
             node.pos,
             format!("identity.server must be an http(s) URL, found \"{server}\""),
+            Msg::new("validate-server-url").arg("server", server),
         );
     }
     Some(Identity {
@@ -328,23 +351,27 @@ fn decode_network(
 fn parse_cidr(text: &str, field: &str, pos: Pos, diags: &mut Diagnostics) -> Option<IpNet> {
     match IpNet::from_str(text.trim()) {
         Ok(net) if net.addr() != net.network() => {
-            diags.error(
+            let network = format!("{}/{}", net.network(), net.prefix_len());
+            diags.error_said(
                 pos,
-                format!(
-                    "{field} {text} has host bits set (did you mean {}/{}?)",
-                    net.network(),
-                    net.prefix_len()
-                ),
+                format!("{field} {text} has host bits set (did you mean {network}?)"),
+                Msg::new("validate-host-bits")
+                    .arg("field", field)
+                    .arg("text", text)
+                    .arg("network", network),
             );
             None
         }
         Ok(net) => Some(net),
         Err(_) => {
-            diags.error(
+            diags.error_said(
                 pos,
                 format!(
                     "{field} \"{text}\" is not a CIDR (expected e.g. 10.32.0.0/14 or fd00::/48)"
                 ),
+                Msg::new("validate-not-cidr")
+                    .arg("field", field)
+                    .arg("text", text),
             );
             None
         }
@@ -379,12 +406,22 @@ fn decode_backup(
         let text = string(n, name, diags)?;
         match parse_duration(&text) {
             Ok(d) if d.as_secs() == 0 => {
-                diags.error(n.pos, format!("backup.{name} must be longer than zero"));
+                diags.error_said(
+                    n.pos,
+                    format!("backup.{name} must be longer than zero"),
+                    Msg::new("validate-backup-zero").arg("name", name),
+                );
                 None
             }
             Ok(d) => Some(d),
             Err(e) => {
-                diags.error(n.pos, format!("backup.{name}: {e}"));
+                diags.error_said(
+                    n.pos,
+                    format!("backup.{name}: {e}"),
+                    Msg::new("validate-field-duration")
+                        .arg("field", format!("backup.{name}"))
+                        .arg("error", e.msg()),
+                );
                 None
             }
         }
@@ -395,9 +432,10 @@ fn decode_backup(
     if let (Some(n), None) = (fields.get("lastRestoreDrillDuration"), &last_restore_drill)
         && last_restore_drill_duration.is_some()
     {
-        diags.warning(
+        diags.warning_said(
             n.pos,
             "backup.lastRestoreDrillDuration without lastRestoreDrill: the drill it measures has no date",
+            Msg::new("validate-drill-without-date"),
         );
     }
     Some(Backup {
@@ -425,9 +463,12 @@ fn parse_timestamp(
     {
         return Some(zoned.timestamp());
     }
-    diags.error(
+    diags.error_said(
         pos,
         format!("{field} \"{text}\" is not a date or time (expected e.g. 2026-11-28T02:00:00Z)"),
+        Msg::new("validate-not-timestamp")
+            .arg("field", field)
+            .arg("text", text),
     );
     None
 }
@@ -436,9 +477,12 @@ fn parse_date(text: &str, field: &str, pos: Pos, diags: &mut Diagnostics) -> Opt
     match Date::from_str(text.trim()) {
         Ok(date) if text.trim().len() == 10 => Some(date),
         _ => {
-            diags.error(
+            diags.error_said(
                 pos,
                 format!("{field} \"{text}\" is not a date (expected YYYY-MM-DD, e.g. 2026-12-31)"),
+                Msg::new("validate-not-date")
+                    .arg("field", field)
+                    .arg("text", text),
             );
             None
         }
@@ -469,15 +513,20 @@ fn decode_window(
         && days.is_empty()
         && matches!(&n.value, Value::Seq(items) if items.is_empty())
     {
-        diags.error(n.pos, "maintenanceWindow.days must name at least one day");
+        diags.error_said(
+            n.pos,
+            "maintenanceWindow.days must name at least one day",
+            Msg::new("validate-window-no-days"),
+        );
     }
     let start = fields.required("start", diags).and_then(|n| {
         let text = string(n, "maintenanceWindow.start", diags)?;
         let parsed = Time::strptime("%H:%M", text.trim()).ok();
         if parsed.is_none() {
-            diags.error(
+            diags.error_said(
                 n.pos,
                 format!("maintenanceWindow.start \"{text}\" is not a time of day (expected HH:MM, e.g. 02:00)"),
+                Msg::new("validate-window-start").arg("text", &text),
             );
         }
         parsed
@@ -486,19 +535,30 @@ fn decode_window(
         let text = string(n, "maintenanceWindow.duration", diags)?;
         match parse_duration(&text) {
             Ok(d) if d.as_secs() == 0 => {
-                diags.error(n.pos, "maintenanceWindow.duration must be longer than zero");
+                diags.error_said(
+                    n.pos,
+                    "maintenanceWindow.duration must be longer than zero",
+                    Msg::new("validate-window-zero"),
+                );
                 None
             }
             Ok(d) if d.as_secs() > 7 * 86_400 => {
-                diags.error(
+                diags.error_said(
                     n.pos,
                     format!("maintenanceWindow.duration {text} is longer than a week"),
+                    Msg::new("validate-window-week").arg("text", &text),
                 );
                 None
             }
             Ok(d) => Some(d),
             Err(e) => {
-                diags.error(n.pos, format!("maintenanceWindow.duration: {e}"));
+                diags.error_said(
+                    n.pos,
+                    format!("maintenanceWindow.duration: {e}"),
+                    Msg::new("validate-field-duration")
+                        .arg("field", "maintenanceWindow.duration")
+                        .arg("error", e.msg()),
+                );
                 None
             }
         }
@@ -506,9 +566,10 @@ fn decode_window(
     let timezone = fields.required("timezone", diags).and_then(|n| {
         let text = string(n, "maintenanceWindow.timezone", diags)?;
         if !is_known_zone(&text) {
-            diags.error(
+            diags.error_said(
                 n.pos,
                 format!("maintenanceWindow.timezone \"{text}\" is not a known time zone (e.g. UTC, Europe/Berlin)"),
+                Msg::new("validate-window-zone").arg("text", &text),
             );
             return None;
         }
@@ -529,12 +590,15 @@ fn decode_exceptions(
     diags: &mut Diagnostics,
 ) -> Vec<Exception> {
     let Value::Seq(items) = &node.value else {
-        diags.error(
+        diags.error_said(
             node.pos,
             format!(
                 "field `exceptions` must be a list, found {}",
                 node.shape_name()
             ),
+            Msg::new("validate-must-be-list")
+                .arg("field", "exceptions")
+                .arg("found", node.shape_msg()),
         );
         return Vec::new();
     };

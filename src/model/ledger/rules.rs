@@ -166,12 +166,20 @@ fn check_dictionary(ledger: &Ledger, diags: &mut Diagnostics) {
             if dictionary.contains_key(key) {
                 check(key, value, &field, diags);
             } else {
-                let hint = suggest(key, dictionary.keys().map(String::as_str))
+                let near = suggest(key, dictionary.keys().map(String::as_str));
+                let hint = near
                     .map(|s| format!(" (did you mean `{s}`?)"))
                     .unwrap_or_default();
-                diags.error(
+                let says = match near {
+                    Some(near) => Msg::new("validate-label-undeclared-near")
+                        .arg("key", key)
+                        .arg("near", near),
+                    None => Msg::new("validate-label-undeclared").arg("key", key),
+                };
+                diags.error_said(
                     at(&ledger.positions, index, &field),
                     format!("label `{key}` is not declared in the labelDictionary{hint}"),
+                    says,
                 );
             }
         }
@@ -194,9 +202,12 @@ fn check_cidrs(ledger: &Ledger, diags: &mut Diagnostics) {
         if let (Some(pod), Some(service)) = (network.pod_cidr, network.service_cidr)
             && overlaps(&pod, &service)
         {
-            diags.error(
+            diags.error_said(
                 at(&ledger.positions, index, "network.serviceCIDR"),
                 format!("serviceCIDR {service} overlaps this cluster's own podCIDR {pod}"),
+                Msg::new("validate-cidr-own")
+                    .arg("service", service.to_string())
+                    .arg("pod", pod.to_string()),
             );
         }
         for (field, net) in [
@@ -206,19 +217,26 @@ fn check_cidrs(ledger: &Ledger, diags: &mut Diagnostics) {
             let Some(net) = net else { continue };
             for other in ranges.iter().filter(|r| r.cluster != index) {
                 if overlaps(&net, &other.net) {
-                    diags.error(
+                    let cluster = ledger.clusters[other.cluster].id.to_string();
+                    let other_at = at(
+                        &ledger.positions,
+                        other.cluster,
+                        &format!("network.{}", other.field),
+                    )
+                    .to_string();
+                    diags.error_said(
                         at(&ledger.positions, index, &format!("network.{field}")),
                         format!(
-                            "{field} {net} overlaps {} {} of cluster \"{}\" (at {})",
-                            other.field,
-                            other.net,
-                            ledger.clusters[other.cluster].id,
-                            at(
-                                &ledger.positions,
-                                other.cluster,
-                                &format!("network.{}", other.field)
-                            )
+                            "{field} {net} overlaps {} {} of cluster \"{cluster}\" (at {other_at})",
+                            other.field, other.net,
                         ),
+                        Msg::new("validate-cidr-overlap")
+                            .arg("field", field)
+                            .arg("net", net.to_string())
+                            .arg("otherField", other.field)
+                            .arg("otherNet", other.net.to_string())
+                            .arg("cluster", cluster)
+                            .arg("at", other_at),
                     );
                 }
             }
@@ -282,26 +300,30 @@ pub fn check_exceptions(ledger: &Ledger, today: Date, diags: &mut Diagnostics) {
 fn check_accountability(ledger: &Ledger, diags: &mut Diagnostics) {
     for (index, cluster) in ledger.clusters.iter().enumerate() {
         if cluster.owner.is_none() && (cluster.env == "production" || cluster.tier == "critical") {
-            diags.error(
+            let production = cluster.env == "production";
+            diags.error_said(
                 ledger.positions.at(&format!("clusters.{index}")),
                 format!(
                     "cluster \"{}\" is {} but has no owner",
                     cluster.id,
-                    if cluster.env == "production" {
-                        "production"
-                    } else {
-                        "critical"
-                    }
+                    if production { "production" } else { "critical" }
                 ),
+                Msg::new(if production {
+                    "validate-no-owner-production"
+                } else {
+                    "validate-no-owner-critical"
+                })
+                .arg("cluster", cluster.id.to_string()),
             );
         }
         if cluster.identity.is_none() && cluster.lifecycle != super::types::Lifecycle::Building {
-            diags.warning(
+            diags.warning_said(
                 ledger.positions.at(&format!("clusters.{index}")),
                 format!(
                     "cluster \"{}\" has no pinned identity; every action on it will be refused",
                     cluster.id
                 ),
+                Msg::new("validate-no-identity").arg("cluster", cluster.id.to_string()),
             );
         }
     }

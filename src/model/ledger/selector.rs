@@ -39,6 +39,16 @@ pub struct SelectorError {
     pub reason: String,
 }
 
+impl SelectorError {
+    /// The same sentence as its `Display`, as a message for the reader's language (the
+    /// selector and what the parser found wrong are shown as written).
+    pub fn msg(&self) -> crate::i18n::Msg {
+        crate::i18n::Msg::new("validate-bad-selector")
+            .arg("selector", format!("{:?}", self.selector))
+            .arg("reason", &self.reason)
+    }
+}
+
 impl Selector {
     /// Parses a selector; the empty string selects everything.
     pub fn parse(text: &str) -> Result<Selector, SelectorError> {

@@ -431,3 +431,133 @@ fn a_file_of_another_kind_is_told_so_and_nothing_else() {
         ]
     );
 }
+
+/// Diagnostics rendered in `lang`.
+fn check_in(text: &str, lang: crate::i18n::Lang) -> Vec<String> {
+    let report = read_ledger(
+        text,
+        &LedgerContext {
+            today: date(2026, 11, 29),
+            is_known_zone: &known_zone,
+        },
+    );
+    report
+        .diagnostics
+        .iter()
+        .map(|d| d.render_in("ledger.yaml", lang))
+        .collect()
+}
+
+/// Broken ledgers covering the diagnostics of formats, networks, backups, windows,
+/// owners and YAML syntax.
+fn broken() -> Vec<String> {
+    vec![
+        with("podCIDR: 10.1.0.0/16", "podCIDR: 10.0.128.0/17"),
+        with("serviceCIDR: 172.20.0.0/20", "serviceCIDR: 10.0.16.0/20"),
+        with("podCIDR: 10.0.0.0/16", "podCIDR: 10.0.0.0/33"),
+        with("podCIDR: 10.0.0.0/16", "podCIDR: 10.0.3.0/16"),
+        with(
+            "lastRestoreDrill: 2026-10-01",
+            "lastRestoreDrill: 2026-13-01",
+        ),
+        with(
+            "lastSuccess: 2026-11-28T02:00:00Z",
+            "lastSuccess: yesterday\n      rpo: 0s\n      rto: 4 hours",
+        ),
+        with(
+            "lastRestoreDrill: 2026-10-01",
+            "lastRestoreDrillDuration: 1h",
+        ),
+        with("duration: 4h", "duration: 4 hours"),
+        with("duration: 4h", "duration: 9d"),
+        with("duration: 4h", "duration: 0s"),
+        with("days: [Sat, Sun]", "days: []"),
+        with("start: \"02:00\"", "start: \"25:00\""),
+        with("timezone: UTC", "timezone: Mars/Olympus"),
+        with("    owner: team-a\n", "    compliance: pci\n"),
+        with(
+            "apiVersion: fleetdeck.dev/v1",
+            "apiVersion: fleetdeck.dev/v0",
+        ),
+        with("server: https://eu-prod-01:6443", "server: eu-prod-01:6443"),
+        with("  compliance: [pci, none]", "  compliance: [pci, pci]"),
+        with("      compliance: pci\n", "      complianc: pci\n"),
+        with("clusters:", "clusters: {a: [b}\n"),
+        with("clusters:", "clusters: *nowhere\n"),
+        with(
+            "kubeSystemUID: 11111111-1111-1111-1111-111111111111",
+            "kubeSystemUID: from-kubectl",
+        ),
+    ]
+}
+
+#[test]
+fn every_diagnostic_of_these_files_has_its_message_and_its_english_is_unchanged() {
+    use crate::i18n::Lang;
+    for text in broken() {
+        let report = read_ledger(
+            &text,
+            &LedgerContext {
+                today: date(2026, 11, 29),
+                is_known_zone: &known_zone,
+            },
+        );
+        assert!(!report.diagnostics.is_empty(), "nothing found in {text}");
+        for d in &report.diagnostics {
+            let Some(says) = &d.says else {
+                panic!("no message for {:?}", d.message);
+            };
+            // Not for the YAML parser's own words, which only it knows.
+            if says.id != "validate-yaml-syntax" {
+                assert_eq!(says.text(Lang::En), d.message, "{}", says.id);
+            }
+            assert_ne!(d.message_in(Lang::ZhCn), d.message);
+        }
+    }
+}
+
+#[test]
+fn overlaps_windows_and_syntax_errors_in_chinese_keep_their_positions() {
+    use crate::i18n::Lang;
+    let zh = |from: &str, to: &str| check_in(&with(from, to), Lang::ZhCn);
+    assert_eq!(
+        zh("podCIDR: 10.1.0.0/16", "podCIDR: 10.0.128.0/17"),
+        vec![
+            "ledger.yaml:50:16: podCIDR 10.0.128.0/17 与集群“eu-prod-01”的 podCIDR 10.0.0.0/16 重叠（位于 22:16）"
+        ]
+    );
+    assert_eq!(
+        zh("serviceCIDR: 172.20.0.0/20", "serviceCIDR: 10.0.16.0/20"),
+        vec!["ledger.yaml:23:20: serviceCIDR 10.0.16.0/20 与本集群自己的 podCIDR 10.0.0.0/16 重叠"]
+    );
+    assert_eq!(
+        zh("podCIDR: 10.0.0.0/16", "podCIDR: 10.0.3.0/16"),
+        vec!["ledger.yaml:22:16: podCIDR 10.0.3.0/16 设置了主机位（是否想写 10.0.0.0/16？）"]
+    );
+    assert_eq!(
+        zh("duration: 4h", "duration: 4 hours"),
+        vec![
+            "ledger.yaml:30:17: maintenanceWindow.duration：时长“4 hours”格式错误：应为数字加 d、h、m 或 s，例如 1h30m"
+        ]
+    );
+    assert_eq!(
+        zh("timezone: UTC", "timezone: Mars/Olympus"),
+        vec![
+            "ledger.yaml:31:17: maintenanceWindow.timezone“Mars/Olympus”不是已知时区（例如 UTC、Europe/Berlin）"
+        ]
+    );
+    let syntax = zh("clusters:", "clusters: {a: [b}\n");
+    assert_eq!(syntax.len(), 1, "{syntax:?}");
+    assert!(
+        syntax[0].starts_with("ledger.yaml:7:") && syntax[0].contains(": YAML 语法错误："),
+        "{syntax:?}"
+    );
+    // English is the model's own text, unchanged.
+    assert_eq!(
+        check_in(
+            &with("podCIDR: 10.1.0.0/16", "podCIDR: 10.0.128.0/17"),
+            Lang::En
+        ),
+        check(&with("podCIDR: 10.1.0.0/16", "podCIDR: 10.0.128.0/17"))
+    );
+}

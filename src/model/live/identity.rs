@@ -53,6 +53,17 @@ pub enum ChangeRefusal {
 }
 
 impl ChangeRefusal {
+    /// The same sentence as its English `Display`, as a message for the reader's
+    /// language (what did not match is shown as found).
+    pub fn msg(&self) -> crate::i18n::Msg {
+        use crate::i18n::Msg;
+        match self {
+            ChangeRefusal::NotPinned => Msg::new("reason-identity-not-pinned"),
+            ChangeRefusal::Mismatch(why) => Msg::new("reason-identity-mismatch").arg("why", why),
+            ChangeRefusal::NotConfirmed => Msg::new("reason-identity-not-confirmed"),
+        }
+    }
+
     /// Whether asking again later may give another answer (only an identity not yet
     /// compared may still turn out to match).
     pub fn may_change_later(&self) -> bool {
@@ -109,6 +120,24 @@ pub fn verify_identity(pinned: Option<&Identity>, observed: &ObservedIdentity) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_change_refusal_says_its_english_as_a_message_and_in_chinese() {
+        use crate::i18n::Lang;
+        let all = [
+            ChangeRefusal::NotPinned,
+            ChangeRefusal::Mismatch("kube-system UID is a but the ledger pins b".into()),
+            ChangeRefusal::NotConfirmed,
+        ];
+        for refusal in &all {
+            assert_eq!(refusal.msg().text(Lang::En), refusal.to_string());
+        }
+        assert_eq!(
+            all[1].msg().text(Lang::ZhCn),
+            "身份不匹配：kube-system UID is a but the ledger pins b"
+        );
+        assert_eq!(all[0].msg().text(Lang::ZhCn), "台账未固定身份");
+    }
 
     fn pinned() -> Identity {
         Identity {

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::identity::{IdentityVerdict, ObservedIdentity};
 use super::status::{ClusterStatus, ConnectionFacts, classify, status_reason};
+use crate::i18n::Msg;
 use crate::model::fleet::{ClusterView, Readiness};
 
 /// How many nodes report one version string.
@@ -68,10 +69,19 @@ impl ClusterSnapshot {
     /// it ([`ClusterStatus::allows_actions`]). The one rule every adapter asks before it
     /// changes a cluster.
     pub fn change_refusal(&self) -> Option<String> {
+        self.change_refusal_said().map(|(english, _)| english)
+    }
+
+    /// [`ClusterSnapshot::change_refusal`] with the same sentence as a message for the
+    /// reader's language.
+    pub fn change_refusal_said(&self) -> Option<(String, Msg)> {
         let stale = || {
-            format!(
-                "nothing recent is known about it: cluster is {}",
-                self.status.label()
+            (
+                format!(
+                    "nothing recent is known about it: cluster is {}",
+                    self.status.label()
+                ),
+                Msg::new("reason-cluster-stale").arg("status", self.status.label()),
             )
         };
         // A known mismatch is said first, whatever else; otherwise an unreachable or
@@ -88,7 +98,7 @@ impl ClusterSnapshot {
             return Some(stale());
         }
         if let Err(refusal) = super::may_change(self.identity_verdict.as_ref()) {
-            return Some(refusal.to_string());
+            return Some((refusal.to_string(), refusal.msg()));
         }
         (!self.status.allows_actions()).then(stale)
     }
@@ -180,9 +190,18 @@ impl FleetSnapshot {
     /// obeys ([`ClusterSnapshot::change_refusal`]), and a cluster this view does not hold
     /// may not be changed either.
     pub fn change_refusal(&self, id: &str) -> Option<String> {
+        self.change_refusal_said(id).map(|(english, _)| english)
+    }
+
+    /// [`FleetSnapshot::change_refusal`] with the same sentence as a message for the
+    /// reader's language.
+    pub fn change_refusal_said(&self, id: &str) -> Option<(String, Msg)> {
         match self.cluster(id) {
-            Some(cluster) => cluster.change_refusal(),
-            None => Some("not in the fleet view".to_owned()),
+            Some(cluster) => cluster.change_refusal_said(),
+            None => Some((
+                "not in the fleet view".to_owned(),
+                Msg::new("reason-cluster-not-in-view"),
+            )),
         }
     }
 

@@ -4,9 +4,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::spec::*;
 use super::step::Step;
+use crate::i18n::Msg;
 use crate::model::duration::{Zero, read_duration};
 use crate::model::ledger::{API_VERSION, ClusterId, Ledger, Selector};
-use crate::model::run::{NodeName, check_run_name};
+use crate::model::run::{NodeName, check_run_name_said};
 use crate::yaml::{
     Diagnostic, Diagnostics, Fields, Node, Value, boolean, string, string_list, suggest,
     whole_number,
@@ -78,13 +79,18 @@ fn decode(
     top.reject_unknown(TOP_FIELDS, diags);
     top.expect_text("apiVersion", API_VERSION, diags);
     top.expect_text("kind", "Maintenance", diags);
-    let name = top.non_empty_checked("name", diags, check_run_name);
+    let name = top.non_empty_checked("name", diags, check_run_name_said);
     let cluster = top.non_empty_checked("cluster", diags, |id| match ledger {
         Some(ledger) if ledger.cluster(id).is_none() => {
-            let hint = suggest(id, ledger.clusters.iter().map(|c| c.id.as_str()))
+            let near = suggest(id, ledger.clusters.iter().map(|c| c.id.as_str()));
+            let hint = near
                 .map(|s| format!(" (did you mean \"{s}\"?)"))
                 .unwrap_or_default();
-            Err(format!("is not a cluster of the ledger{hint}"))
+            let says = match near {
+                Some(near) => Msg::new("validate-not-a-cluster-near").arg("near", near),
+                None => Msg::new("validate-not-a-cluster"),
+            };
+            Err((format!("is not a cluster of the ledger{hint}"), says))
         }
         _ => Ok(()),
     });
@@ -112,13 +118,16 @@ fn decode(
     if let (Some(MaintainAction::Exec(hook)), Some(node)) = (&action, top.get("action")) {
         let maintain = deadlines.of(Step::Maintain);
         if hook.timeout > maintain {
-            diags.warning(
+            let timeout = crate::model::duration::format_duration(hook.timeout);
+            let deadline = crate::model::duration::format_duration(maintain);
+            diags.warning_said(
                 node.pos,
                 format!(
-                    "the hook's timeout ({}) is longer than the Maintain deadline ({}): the step will be stuck before the hook is stopped",
-                    crate::model::duration::format_duration(hook.timeout),
-                    crate::model::duration::format_duration(maintain)
+                    "the hook's timeout ({timeout}) is longer than the Maintain deadline ({deadline}): the step will be stuck before the hook is stopped"
                 ),
+                Msg::new("validate-hook-outlasts-deadline")
+                    .arg("timeout", timeout)
+                    .arg("deadline", deadline),
             );
         }
     }
@@ -138,9 +147,10 @@ fn decode(
 fn positive(node: &Node, field: &str, diags: &mut Diagnostics) -> Option<u32> {
     let n = whole_number(node, field, diags)?;
     if n == 0 {
-        diags.error(
+        diags.error_said(
             node.pos,
             format!("field `{field}` must be at least 1, or nothing can ever be maintained"),
+            Msg::new("validate-at-least-one-node").arg("field", field),
         );
         return None;
     }
@@ -152,28 +162,38 @@ fn decode_nodes(node: &Node, diags: &mut Diagnostics) -> Option<NodeSelection> {
     fields.reject_unknown(NODES_FIELDS, diags);
     match (fields.get("names"), fields.get("selector")) {
         (Some(_), Some(selector)) => {
-            diags.error(
+            diags.error_said(
                 selector.pos,
                 "nodes takes either `names` or `selector`, not both",
+                Msg::new("validate-names-or-selector"),
             );
             None
         }
         (None, None) => {
-            diags.error(
+            diags.error_said(
                 node.pos,
                 "nodes needs `names` (a list) or `selector` (a label selector)",
+                Msg::new("validate-nodes-needs"),
             );
             None
         }
         (Some(names), None) => {
             let list = string_list(names, "names", diags);
             if list.is_empty() && matches!(names.value, Value::Seq(_)) {
-                diags.error(names.pos, "field `names` lists no node");
+                diags.error_said(
+                    names.pos,
+                    "field `names` lists no node",
+                    Msg::new("validate-names-empty"),
+                );
             }
             let mut seen = BTreeSet::new();
             for (name, pos) in &list {
                 if !seen.insert(name.clone()) {
-                    diags.error(*pos, format!("node \"{name}\" is listed twice"));
+                    diags.error_said(
+                        *pos,
+                        format!("node \"{name}\" is listed twice"),
+                        Msg::new("validate-node-twice").arg("name", name),
+                    );
                 }
             }
             Some(NodeSelection::Names(
@@ -183,16 +203,17 @@ fn decode_nodes(node: &Node, diags: &mut Diagnostics) -> Option<NodeSelection> {
         (None, Some(selector)) => {
             let text = string(selector, "selector", diags)?;
             if text.trim().is_empty() {
-                diags.error(
+                diags.error_said(
                     selector.pos,
                     "field `selector` must not be empty: it would select every node",
+                    Msg::new("validate-selector-empty"),
                 );
                 return None;
             }
             match Selector::parse(&text) {
                 Ok(_) => Some(NodeSelection::Selector(text)),
                 Err(e) => {
-                    diags.error(selector.pos, e.to_string());
+                    diags.error_said(selector.pos, e.to_string(), e.msg());
                     None
                 }
             }
@@ -205,16 +226,18 @@ fn decode_action(node: &Node, diags: &mut Diagnostics) -> Option<MaintainAction>
     fields.reject_unknown(ACTION_FIELDS, diags);
     match (fields.get("exec"), fields.get("manual")) {
         (Some(_), Some(manual)) => {
-            diags.error(
+            diags.error_said(
                 manual.pos,
                 "action takes either `exec` or `manual`, not both",
+                Msg::new("validate-exec-or-manual"),
             );
             None
         }
         (None, None) => {
-            diags.error(
+            diags.error_said(
                 node.pos,
                 "action needs `exec` (a program to run) or `manual` (a person does it)",
+                Msg::new("validate-action-needs"),
             );
             None
         }
@@ -242,15 +265,20 @@ fn decode_exec(node: &Node, diags: &mut Diagnostics) -> Option<ExecHook> {
         .unwrap_or_default();
     if let Some(n) = argv_node {
         if argv.first().is_none_or(|p| p.trim().is_empty()) && matches!(n.value, Value::Seq(_)) {
-            diags.error(n.pos, "field `argv` needs at least the program to run");
+            diags.error_said(
+                n.pos,
+                "field `argv` needs at least the program to run",
+                Msg::new("validate-argv-empty"),
+            );
         }
         let shells = ["sh", "bash", "/bin/sh", "/bin/bash", "/usr/bin/bash", "zsh"];
         if argv.first().is_some_and(|p| shells.contains(&p.as_str()))
             && argv.get(1).is_some_and(|a| a == "-c")
         {
-            diags.warning(
+            diags.warning_said(
                 n.pos,
                 "argv runs a shell script: fleetdeck passes argv without a shell on purpose; prefer calling the program directly",
+                Msg::new("validate-argv-shell"),
             );
         }
     }
@@ -280,22 +308,27 @@ fn decode_budgets(node: &Node, diags: &mut Diagnostics) -> Option<Budgets> {
     if let (Some(max), Some(per), Some(n)) = (max, per_domain, per_domain_node)
         && per > max
     {
-        diags.warning(
+        diags.warning_said(
             n.pos,
             format!(
                 "perFailureDomain ({per}) is larger than maxUnavailable ({max}) and has no effect"
             ),
+            Msg::new("validate-per-domain-no-effect")
+                .arg("per", per.to_string())
+                .arg("max", max.to_string()),
         );
     }
     let label = match fields.get("failureDomainLabel") {
         None => Some(DEFAULT_FAILURE_DOMAIN_LABEL.to_string()),
         Some(n) => string(n, "failureDomainLabel", diags).and_then(|text| {
             if text.trim().is_empty() {
-                diags.error(
+                diags.error_said(
                     n.pos,
                     format!(
                         "field `failureDomainLabel` must not be empty: name a node label, or leave the field out for {DEFAULT_FAILURE_DOMAIN_LABEL}"
                     ),
+                    Msg::new("validate-domain-label-empty")
+                        .arg("default", DEFAULT_FAILURE_DOMAIN_LABEL),
                 );
                 return None;
             }
@@ -318,7 +351,11 @@ fn decode_budgets(node: &Node, diags: &mut Diagnostics) -> Option<Budgets> {
                         .and_then(|n| positive(n, "maxUnavailable", diags));
                     if let (Some(label), Some(n)) = (label, n) {
                         if !seen.insert(label.clone()) {
-                            diags.error(item.pos, format!("label \"{label}\" has two budgets"));
+                            diags.error_said(
+                                item.pos,
+                                format!("label \"{label}\" has two budgets"),
+                                Msg::new("validate-label-two-budgets").arg("label", &label),
+                            );
                         }
                         per_label.push(LabelBudget {
                             label,
@@ -327,12 +364,15 @@ fn decode_budgets(node: &Node, diags: &mut Diagnostics) -> Option<Budgets> {
                     }
                 }
             }
-            _ => diags.error(
+            _ => diags.error_said(
                 list.pos,
                 format!(
                     "field `perLabel` must be a list, found {}",
                     list.shape_name()
                 ),
+                Msg::new("validate-must-be-list")
+                    .arg("field", "perLabel")
+                    .arg("found", list.shape_msg()),
             ),
         }
     }
@@ -347,28 +387,35 @@ fn decode_budgets(node: &Node, diags: &mut Diagnostics) -> Option<Budgets> {
 fn decode_deadlines(node: &Node, diags: &mut Diagnostics) -> Deadlines {
     let mut deadlines = Deadlines::default();
     let Value::Map(entries) = &node.value else {
-        diags.error(
+        diags.error_said(
             node.pos,
             format!(
                 "field `deadlines` must be a mapping of step to duration, found {}",
                 node.shape_name()
             ),
+            Msg::new("validate-deadlines-shape").arg("found", node.shape_msg()),
         );
         return deadlines;
     };
     let keys: Vec<&str> = Step::WORK.iter().map(|s| s.file_key()).collect();
     for (key, value) in entries {
         let Some(step) = Step::from_file_key(&key.text) else {
-            let hint = suggest(&key.text, keys.iter().copied())
+            let near = suggest(&key.text, keys.iter().copied());
+            let hint = near
                 .map(|s| format!(" (did you mean `{s}`?)"))
                 .unwrap_or_default();
-            diags.error(
+            let says = match near {
+                Some(near) => Msg::new("validate-unknown-step-near").arg("near", near),
+                None => Msg::new("validate-unknown-step"),
+            };
+            diags.error_said(
                 key.pos,
                 format!(
                     "unknown step `{}` in deadlines{hint}; steps are {}",
                     key.text,
                     keys.join(", ")
                 ),
+                says.arg("key", &key.text).arg("names", keys.join(", ")),
             );
             continue;
         };
@@ -422,28 +469,38 @@ fn decode_verify(node: &Node, diags: &mut Diagnostics) -> VerifyOptions {
     fields.reject_unknown(VERIFY_FIELDS, diags);
     if let Some(n) = fields.get("expectedVersions") {
         let Value::Map(entries) = &n.value else {
-            diags.error(
+            diags.error_said(
                 n.pos,
                 format!(
                     "field `expectedVersions` must be a mapping, found {}",
                     n.shape_name()
                 ),
+                Msg::new("validate-field-must-be-mapping")
+                    .arg("field", "expectedVersions")
+                    .arg("found", n.shape_msg()),
             );
             return verify;
         };
         let mut out = BTreeMap::new();
         for (key, value) in entries {
             if !VERSION_KEYS.contains(&key.text.as_str()) {
-                let hint = suggest(&key.text, VERSION_KEYS.iter().copied())
+                let near = suggest(&key.text, VERSION_KEYS.iter().copied());
+                let hint = near
                     .map(|s| format!(" (did you mean `{s}`?)"))
                     .unwrap_or_default();
-                diags.error(
+                let says = match near {
+                    Some(near) => Msg::new("validate-unknown-version-near").arg("near", near),
+                    None => Msg::new("validate-unknown-version"),
+                };
+                diags.error_said(
                     key.pos,
                     format!(
                         "unknown version `{}` in expectedVersions{hint}; known: {}",
                         key.text,
                         VERSION_KEYS.join(", ")
                     ),
+                    says.arg("key", &key.text)
+                        .arg("names", VERSION_KEYS.join(", ")),
                 );
                 continue;
             }

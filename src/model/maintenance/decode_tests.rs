@@ -254,6 +254,26 @@ fn with_a_ledger_the_cluster_must_be_one_of_its_clusters() {
 }
 
 #[test]
+fn a_maintenance_files_problems_say_their_english_as_messages_and_in_chinese() {
+    use crate::i18n::Lang;
+    let ledger = crate::model::ledger::one_cluster_ledger("");
+    let report = read_maintenance_for(&SMALL.replace("cluster: c1", "cluster: C1"), &ledger);
+    let zh: Vec<String> = report
+        .diagnostics
+        .iter()
+        .map(|d| d.render_in("m.yaml", Lang::ZhCn))
+        .collect();
+    assert_eq!(
+        zh,
+        vec!["m.yaml:4:10: 字段 `cluster`“C1”不是台账中的集群（是否想写“c1”？）"]
+    );
+    for d in &report.diagnostics {
+        let says = d.says.as_ref().expect("a message");
+        assert_eq!(says.text(Lang::En), d.message);
+    }
+}
+
+#[test]
 fn a_rollout_file_is_told_it_is_not_a_maintenance_and_nothing_else() {
     let out = errors(include_str!("../../../examples/rollout.yaml"));
     assert_eq!(out.len(), 1, "{out:#?}");

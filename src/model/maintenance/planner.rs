@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::observe::CheckOutcome;
 use super::spec::{Budgets, NodeSelection};
+use crate::i18n::{Arg, Msg};
 use crate::model::budget::{self, Limit, Usage};
 use crate::model::fleet::{ClusterView, NodeView, Readiness, Schedulability};
 use crate::model::ledger::{Requirement, Selector};
@@ -85,6 +86,13 @@ pub struct Plan {
     pub prechecks: Vec<(NodeName, Vec<(String, CheckOutcome)>)>,
     /// Things worth knowing about the plan.
     pub warnings: Vec<String>,
+    /// `unplanned`'s reasons as messages for the reader's language, in the same order
+    /// (never serialised; empty: shown as written).
+    #[serde(skip)]
+    pub unplanned_said: Vec<Msg>,
+    /// `warnings` as messages, in the same order (never serialised).
+    #[serde(skip)]
+    pub warnings_said: Vec<Msg>,
 }
 
 /// Whether `labels` satisfy every requirement of `selector`.
@@ -143,29 +151,51 @@ fn bucket(node: &NodeFacts, label: &str) -> String {
 /// The budgets one node counts against, in the order they are checked (whole cluster,
 /// failure domain, then each labelled group), for the shared partitioner.
 fn limits(node: &NodeFacts, budgets: &Budgets) -> Vec<Limit> {
-    let mut out = vec![Limit {
-        key: "total".to_string(),
-        max: budgets.max_unavailable,
-        reason: format!("maxUnavailable {} reached", budgets.max_unavailable),
-    }];
+    limits_said(node, budgets)
+        .into_iter()
+        .map(|(limit, _)| limit)
+        .collect()
+}
+
+/// [`limits`], each with its reason as a message for the reader's language.
+fn limits_said(node: &NodeFacts, budgets: &Budgets) -> Vec<(Limit, Msg)> {
+    let mut out = vec![(
+        Limit {
+            key: "total".to_string(),
+            max: budgets.max_unavailable,
+            reason: format!("maxUnavailable {} reached", budgets.max_unavailable),
+        },
+        Msg::new("plan-limit-max").arg("max", budgets.max_unavailable.to_string()),
+    )];
     if let Some(per) = budgets.per_failure_domain {
         let domain = bucket(node, &budgets.failure_domain_label);
-        out.push(Limit {
-            key: format!("domain={domain}"),
-            max: per,
-            reason: format!("perFailureDomain {per} reached in {domain}"),
-        });
+        out.push((
+            Limit {
+                key: format!("domain={domain}"),
+                max: per,
+                reason: format!("perFailureDomain {per} reached in {domain}"),
+            },
+            Msg::new("plan-limit-domain")
+                .arg("per", per.to_string())
+                .arg("domain", domain),
+        ));
     }
     for b in &budgets.per_label {
         if let Some(value) = node.labels.get(&b.label) {
-            out.push(Limit {
-                key: format!("label:{}={value}", b.label),
-                max: b.max_unavailable,
-                reason: format!(
-                    "perLabel {}={value} maxUnavailable {} reached",
-                    b.label, b.max_unavailable
-                ),
-            });
+            out.push((
+                Limit {
+                    key: format!("label:{}={value}", b.label),
+                    max: b.max_unavailable,
+                    reason: format!(
+                        "perLabel {}={value} maxUnavailable {} reached",
+                        b.label, b.max_unavailable
+                    ),
+                },
+                Msg::new("plan-limit-label")
+                    .arg("label", &b.label)
+                    .arg("value", value)
+                    .arg("max", b.max_unavailable.to_string()),
+            ));
         }
     }
     out
@@ -195,6 +225,23 @@ pub enum PlanRefusal {
     /// Nodes are selected but none fits in a batch within the budgets.
     #[error("no node can be planned within the budgets: {0}")]
     NothingPlannable(String),
+}
+
+impl PlanRefusal {
+    /// The same sentence as its English `Display`, as a message for the reader's
+    /// language (node names, the selection and each node's reason as they are).
+    pub fn msg(&self) -> crate::i18n::Msg {
+        use crate::i18n::Msg;
+        match self {
+            PlanRefusal::Missing(nodes) => Msg::new("reason-plan-missing").arg("nodes", nodes),
+            PlanRefusal::NothingSelected(selection) => {
+                Msg::new("reason-plan-nothing-selected").arg("selection", selection)
+            }
+            PlanRefusal::NothingPlannable(why) => {
+                Msg::new("reason-plan-nothing-plannable").arg("why", why)
+            }
+        }
+    }
 }
 
 impl PlannedOn {
@@ -254,6 +301,7 @@ pub fn plan_batches(
         baseline.add(&limits(node, budgets));
     }
     let mut warnings = Vec::new();
+    let mut warnings_said = Vec::new();
     if !down_elsewhere.is_empty() {
         let names: Vec<&str> = down_elsewhere.iter().map(|n| n.name.as_str()).collect();
         warnings.push(format!(
@@ -261,6 +309,11 @@ pub fn plan_batches(
             names.len(),
             names.join(", ")
         ));
+        warnings_said.push(
+            Msg::new("plan-warning-down")
+                .arg("n", names.len().to_string())
+                .arg("nodes", names.join(", ")),
+        );
     }
     let unlabelled: Vec<&str> = targets
         .iter()
@@ -273,6 +326,11 @@ pub fn plan_batches(
             budgets.failure_domain_label,
             unlabelled.join(", ")
         ));
+        warnings_said.push(
+            Msg::new("plan-warning-unlabelled")
+                .arg("label", &budgets.failure_domain_label)
+                .arg("nodes", unlabelled.join(", ")),
+        );
     }
     let partition = budget::partition(
         &targets
@@ -295,6 +353,17 @@ pub fn plan_batches(
                 targets[*i].name.clone(),
                 format!("{why} by nodes already unavailable"),
             )
+        })
+        .collect();
+    let unplanned_said: Vec<Msg> = partition
+        .unplaced
+        .iter()
+        .map(|(i, why)| {
+            let limit = limits_said(&targets[*i], budgets)
+                .into_iter()
+                .find(|(limit, _)| limit.reason == *why)
+                .map_or_else(|| Arg::from(why.as_str()), |(_, msg)| msg.into());
+            Msg::new("plan-unplanned-by-down").arg("why", limit)
         })
         .collect();
     let needs_cluster =
@@ -323,6 +392,8 @@ pub fn plan_batches(
         unplanned,
         prechecks,
         warnings,
+        unplanned_said,
+        warnings_said,
     }
 }
 
@@ -399,6 +470,46 @@ mod tests {
         );
         assert!(matches!(plan.prechecks[0].1[0].1, CheckOutcome::Fail(_)));
         assert_eq!(plan.warnings.len(), 1);
+    }
+
+    #[test]
+    fn a_plans_reasons_and_warnings_say_their_english_as_messages_and_in_chinese() {
+        use crate::i18n::Lang;
+        let targets = vec![
+            node("a1", "a", Some("g1")),
+            node("b1", "b", Some("g1")),
+            NodeFacts {
+                name: NodeName("bare".into()),
+                labels: BTreeMap::new(),
+                unavailable: false,
+            },
+        ];
+        let down = vec![node("x", "a", Some("g2")), node("y", "c", Some("g1"))];
+        for b in [
+            budgets(2, Some(1), None),
+            budgets(1, None, None),
+            budgets(3, None, Some(1)),
+        ] {
+            let plan = plan_batches(&targets, &down, &b);
+            assert!(!plan.unplanned.is_empty());
+            assert_eq!(plan.unplanned_said.len(), plan.unplanned.len());
+            assert_eq!(plan.warnings_said.len(), plan.warnings.len());
+            for ((_, why), said) in plan.unplanned.iter().zip(&plan.unplanned_said) {
+                assert_eq!(said.text(Lang::En), *why);
+            }
+            for (w, said) in plan.warnings.iter().zip(&plan.warnings_said) {
+                assert_eq!(said.text(Lang::En), *w);
+            }
+        }
+        let plan = plan_batches(&targets, &down, &budgets(2, Some(1), None));
+        assert_eq!(
+            plan.unplanned_said[0].text(Lang::ZhCn),
+            "已达到 maxUnavailable 2（被已不可用的节点占满）"
+        );
+        assert_eq!(
+            plan.warnings_said[0].text(Lang::ZhCn),
+            "2 个已不可用的节点计入每个批次：x, y"
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::spec::ApprovalPolicy;
 use super::state::BatchPhase;
+use crate::i18n::{Arg, Msg};
 use crate::model::ledger::ClusterId;
 use crate::model::run::Actor;
 
@@ -59,6 +60,59 @@ pub enum Refusal {
     },
 }
 
+impl Refusal {
+    /// The same sentence as its English `Display`, as a message for the reader's
+    /// language. Cluster names, phases and statuses, and a blocked cluster's reason (in
+    /// the words of whoever looked), are shown as they are.
+    pub fn msg(&self) -> Msg {
+        self.msg_naming(|blocked| format!("{} ({})", blocked.cluster, blocked.reason))
+    }
+
+    /// [`Refusal::msg`], with each blocked cluster and its reason as `name` words them
+    /// (the console has the live view's reasons in the reader's language).
+    pub fn msg_naming(&self, name: impl Fn(&BlockedCluster) -> String) -> Msg {
+        match self {
+            Refusal::AuthorCannotApprove { approver } => {
+                Msg::new("reason-author-cannot-approve").arg("approver", approver.to_string())
+            }
+            Refusal::OnlyAPerson { actor, what } => Msg::new("reason-only-a-person")
+                .arg("actor", actor.to_string())
+                .arg("what", what_msg(what)),
+            Refusal::NotAwaitingApproval { batch, phase } => {
+                Msg::new("reason-not-awaiting-approval")
+                    .arg("batch", batch.to_string())
+                    .arg("phase", phase)
+            }
+            Refusal::ClustersCannotAct { number, clusters } => {
+                Msg::new("reason-clusters-cannot-act")
+                    .arg("number", number.to_string())
+                    .arg(
+                        "clusters",
+                        clusters.iter().map(&name).collect::<Vec<_>>().join(", "),
+                    )
+            }
+            Refusal::NotNow { what, status } => Msg::new("reason-not-now")
+                .arg("what", what_msg(what))
+                .arg("status", status),
+        }
+    }
+}
+
+/// What a person (not automation) was refused, as a message when it is one of the
+/// model's own phrases; shown as written otherwise.
+fn what_msg(what: &str) -> Arg {
+    match what {
+        "approve a batch" => Msg::new("reason-what-approve-batch").into(),
+        "abort a rollout" => Msg::new("reason-what-abort-rollout").into(),
+        "resume a rollout" => Msg::new("reason-what-resume-rollout").into(),
+        "pause" => Msg::new("reason-what-pause").into(),
+        "abort" => Msg::new("reason-what-abort").into(),
+        "approve" => Msg::new("reason-what-approve").into(),
+        "resume" => Msg::new("reason-what-resume").into(),
+        other => Arg::from(other),
+    }
+}
+
 /// A cluster that cannot take actions now, and why (in the words of whoever looked).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BlockedCluster {
@@ -109,6 +163,67 @@ pub fn check_approval(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_refusal_says_its_english_as_a_message_and_in_chinese() {
+        use crate::i18n::Lang;
+        let blocked = |c: &str, why: &str| BlockedCluster {
+            cluster: ClusterId::from(c.to_string()),
+            reason: why.into(),
+        };
+        let all = [
+            Refusal::AuthorCannotApprove {
+                approver: Actor("alice@h".into()),
+            },
+            Refusal::OnlyAPerson {
+                actor: Actor("executor/x".into()),
+                what: "approve a batch".into(),
+            },
+            Refusal::OnlyAPerson {
+                actor: Actor("executor/x".into()),
+                what: "something new".into(),
+            },
+            Refusal::NotAwaitingApproval {
+                batch: 2,
+                phase: "executing".into(),
+            },
+            Refusal::ClustersCannotAct {
+                number: 2,
+                clusters: vec![
+                    blocked("prod-apse1-03", "Unreachable"),
+                    blocked("prod-apse1-05", "the ledger pins no identity"),
+                ],
+            },
+            Refusal::NotNow {
+                what: "resume".into(),
+                status: "running".into(),
+            },
+        ];
+        for refusal in &all {
+            // English from the catalogue is the model's own sentence, byte for byte.
+            assert_eq!(refusal.msg().text(Lang::En), refusal.to_string());
+            let zh = refusal.msg().text(Lang::ZhCn);
+            assert_ne!(zh, refusal.to_string(), "{zh}");
+        }
+        let zh = all[4].msg().text(Lang::ZhCn);
+        assert_eq!(
+            zh,
+            "第 2 批次现在不能批准：prod-apse1-03 (Unreachable), prod-apse1-05 (the ledger pins no identity) 无法执行操作；请暂停或中止运行，或等到该批次的每个集群都能执行操作（Synced 或 Degraded，且已确认台账固定的身份）后再批准"
+        );
+        assert_eq!(
+            all[0].msg().text(Lang::ZhCn),
+            "alice@h 发起了这次发布，不能批准它的批次（approvals.distinctApprover 为 true）：请另一个人批准"
+        );
+        assert_eq!(
+            all[1].msg().text(Lang::ZhCn),
+            "executor/x 是自动化：只有人可以批准批次"
+        );
+        // A phrase the catalogue does not know is shown as written, inside Chinese.
+        assert_eq!(
+            all[2].msg().text(Lang::ZhCn),
+            "executor/x 是自动化：只有人可以something new"
+        );
+    }
 
     #[test]
     fn the_author_is_refused_only_under_distinct_approver() {

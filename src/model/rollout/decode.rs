@@ -4,9 +4,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use super::spec::*;
+use crate::i18n::Msg;
 use crate::model::duration::{Zero, read_duration};
 use crate::model::ledger::{API_VERSION, Selector};
-use crate::model::run::check_run_name;
+use crate::model::run::check_run_name_said;
 use crate::yaml::{
     Diagnostic, Diagnostics, Fields, Node, Value, boolean, number, one_of, percent, positive,
     string, string_list,
@@ -82,7 +83,7 @@ fn decode(root: &Node, diags: &mut Diagnostics) -> Option<RolloutSpec> {
         match Selector::parse(&text) {
             Ok(_) => Some(text),
             Err(e) => {
-                diags.error(n.pos, e.to_string());
+                diags.error_said(n.pos, e.to_string(), e.msg());
                 None
             }
         }
@@ -104,12 +105,16 @@ fn decode(root: &Node, diags: &mut Diagnostics) -> Option<RolloutSpec> {
     if let (Some(stages), Some(budgets), Some(node)) = (&stages, &budgets, top.get("budgets")) {
         for stage in stages {
             if stage.batch_size > budgets.max_in_flight {
-                diags.warning(
+                diags.warning_said(
                     node.pos,
                     format!(
                         "stage \"{}\" has batchSize {} but maxInFlight is {}: its batches hold at most {}",
                         stage.name, stage.batch_size, budgets.max_in_flight, budgets.max_in_flight
                     ),
+                    Msg::new("validate-batch-over-in-flight")
+                        .arg("stage", &stage.name)
+                        .arg("size", stage.batch_size.to_string())
+                        .arg("max", budgets.max_in_flight.to_string()),
                 );
             }
         }
@@ -127,15 +132,23 @@ fn decode(root: &Node, diags: &mut Diagnostics) -> Option<RolloutSpec> {
 fn decode_release(node: &Node, diags: &mut Diagnostics) -> Option<Release> {
     let fields = Fields::of(node, "release", diags)?;
     fields.reject_unknown(RELEASE_FIELDS, diags);
-    let name = fields.non_empty_checked("name", diags, check_run_name);
+    let name = fields.non_empty_checked("name", diags, check_run_name_said);
     let bundle = fields.required("bundle", diags).map(|n| {
         let map = crate::yaml::string_map(n, "bundle", diags);
         if map.is_empty() && matches!(n.value, Value::Map(_)) {
-            diags.error(n.pos, "field `bundle` names no component version");
+            diags.error_said(
+                n.pos,
+                "field `bundle` names no component version",
+                Msg::new("validate-bundle-empty"),
+            );
         }
         for (component, (version, pos)) in &map {
             if version.trim().is_empty() {
-                diags.error(*pos, format!("bundle.{component} has no version"));
+                diags.error_said(
+                    *pos,
+                    format!("bundle.{component} has no version"),
+                    Msg::new("validate-bundle-no-version").arg("component", component),
+                );
             }
         }
         map.into_iter()
@@ -148,9 +161,10 @@ fn decode_release(node: &Node, diags: &mut Diagnostics) -> Option<Release> {
     let checks = match fields.get("checks") {
         Some(n) => decode_checks(n, diags),
         None => {
-            diags.warning(
+            diags.warning_said(
                 node.pos,
                 "release has no `checks`: a cluster counts as succeeded as soon as the action returns",
+                Msg::new("validate-no-checks"),
             );
             Some(Vec::new())
         }
@@ -168,13 +182,18 @@ fn decode_action(node: &Node, diags: &mut Diagnostics) -> Option<ReleaseAction> 
     fields.reject_unknown(ACTION_FIELDS, diags);
     match (fields.get("apply"), fields.get("exec")) {
         (Some(_), Some(exec)) => {
-            diags.error(exec.pos, "action takes either `apply` or `exec`, not both");
+            diags.error_said(
+                exec.pos,
+                "action takes either `apply` or `exec`, not both",
+                Msg::new("validate-apply-or-exec"),
+            );
             None
         }
         (None, None) => {
-            diags.error(
+            diags.error_said(
                 node.pos,
                 "action needs `apply` (a manifest directory) or `exec` (a program per cluster)",
+                Msg::new("validate-release-action-needs"),
             );
             None
         }
@@ -204,7 +223,11 @@ fn decode_exec(node: &Node, what: &str, diags: &mut Diagnostics) -> Option<ExecC
         && argv.first().is_none_or(|p| p.trim().is_empty())
         && matches!(n.value, Value::Seq(_))
     {
-        diags.error(n.pos, "field `argv` needs at least the program to run");
+        diags.error_said(
+            n.pos,
+            "field `argv` needs at least the program to run",
+            Msg::new("validate-argv-empty"),
+        );
     }
     let timeout = fields
         .required("timeout", diags)
@@ -218,14 +241,21 @@ fn decode_exec(node: &Node, what: &str, diags: &mut Diagnostics) -> Option<ExecC
 
 fn decode_stages(node: &Node, diags: &mut Diagnostics) -> Option<Vec<Stage>> {
     let Value::Seq(items) = &node.value else {
-        diags.error(
+        diags.error_said(
             node.pos,
             format!("field `stages` must be a list, found {}", node.shape_name()),
+            Msg::new("validate-must-be-list")
+                .arg("field", "stages")
+                .arg("found", node.shape_msg()),
         );
         return None;
     };
     if items.is_empty() {
-        diags.error(node.pos, "field `stages` lists no stage");
+        diags.error_said(
+            node.pos,
+            "field `stages` lists no stage",
+            Msg::new("validate-stages-empty"),
+        );
         return None;
     }
     let mut stages = Vec::new();
@@ -238,9 +268,10 @@ fn decode_stages(node: &Node, diags: &mut Diagnostics) -> Option<Vec<Stage>> {
             continue;
         };
         if !names.insert(stage.name.clone()) {
-            diags.error(
+            diags.error_said(
                 item.pos,
                 format!("stage \"{}\" is declared twice", stage.name),
+                Msg::new("validate-stage-twice").arg("stage", &stage.name),
             );
         }
         stages.push(stage);
@@ -254,16 +285,21 @@ fn decode_stage(node: &Node, last: bool, diags: &mut Diagnostics) -> Option<Stag
     let name = fields.non_empty("name", diags);
     let size = match (fields.get("count"), fields.get("percent")) {
         (Some(_), Some(p)) => {
-            diags.error(p.pos, "a stage takes either `count` or `percent`, not both");
+            diags.error_said(
+                p.pos,
+                "a stage takes either `count` or `percent`, not both",
+                Msg::new("validate-count-or-percent"),
+            );
             None
         }
         (Some(c), None) => positive(c, "count", diags).map(StageSize::Count),
         (None, Some(p)) => percent(p, "percent", diags).map(StageSize::Percent),
         (None, None) if last => Some(StageSize::Rest),
         (None, None) => {
-            diags.error(
+            diags.error_said(
                 node.pos,
                 "stage needs `count` or `percent` (only the last stage may leave it out and take the rest)",
+                Msg::new("validate-stage-needs-size"),
             );
             None
         }
@@ -354,9 +390,10 @@ fn decode_stop(node: &Node, diags: &mut Diagnostics) -> Option<StopWhen> {
     if let Some(n) = fields.get("unknownMetrics") {
         match one_of(n, "unknownMetrics", &["stop", "ignore"], diags) {
             Some("ignore") => {
-                diags.warning(
+                diags.warning_said(
                     n.pos,
                     "unknownMetrics: ignore lets the rollout continue without evidence",
+                    Msg::new("validate-unknown-metrics-ignore"),
                 );
                 stop.unknown_metrics = UnknownMetrics::Ignore;
             }
@@ -374,9 +411,10 @@ fn decode_burn(node: &Node, diags: &mut Diagnostics) -> Option<BurnRateLimit> {
     let objective = fields.required("objective", diags).and_then(|n| {
         let p = percent(n, "objective", diags)?;
         if p >= 100.0 {
-            diags.error(
+            diags.error_said(
                 n.pos,
                 "field `objective` must be below 100%: a 100% objective has no error budget",
+                Msg::new("validate-objective-below-100"),
             );
             return None;
         }
@@ -388,7 +426,11 @@ fn decode_burn(node: &Node, diags: &mut Diagnostics) -> Option<BurnRateLimit> {
     let max_burn = fields.required("maxBurn", diags).and_then(|n| {
         let v = number(n, "maxBurn", diags)?;
         if v <= 0.0 {
-            diags.error(n.pos, "field `maxBurn` must be above 0");
+            diags.error_said(
+                n.pos,
+                "field `maxBurn` must be above 0",
+                Msg::new("validate-above-zero").arg("field", "maxBurn"),
+            );
             return None;
         }
         Some(v)
@@ -397,9 +439,10 @@ fn decode_burn(node: &Node, diags: &mut Diagnostics) -> Option<BurnRateLimit> {
     if let (Some(q), Some(n)) = (&query, fields.get("query"))
         && !q.contains("$cluster")
     {
-        diags.warning(
+        diags.warning_said(
             n.pos,
             "the query has no `$cluster`: every cluster would get the same error ratio",
+            Msg::new("validate-query-no-cluster"),
         );
     }
     let short_window = fields
@@ -408,15 +451,20 @@ fn decode_burn(node: &Node, diags: &mut Diagnostics) -> Option<BurnRateLimit> {
     let short_max = fields.get("shortMaxBurn").and_then(|n| {
         let v = number(n, "shortMaxBurn", diags)?;
         if v <= 0.0 {
-            diags.error(n.pos, "field `shortMaxBurn` must be above 0");
+            diags.error_said(
+                n.pos,
+                "field `shortMaxBurn` must be above 0",
+                Msg::new("validate-above-zero").arg("field", "shortMaxBurn"),
+            );
             return None;
         }
         Some(v)
     });
     if let (Some(n), None) = (fields.get("shortMaxBurn"), fields.get("shortWindow")) {
-        diags.error(
+        diags.error_said(
             n.pos,
             "field `shortMaxBurn` needs `shortWindow`: the short window it is the maximum of",
+            Msg::new("validate-short-max-needs-window"),
         );
     }
     // The short window says the burn is still going on: one as long as the long window
@@ -424,13 +472,14 @@ fn decode_burn(node: &Node, diags: &mut Diagnostics) -> Option<BurnRateLimit> {
     if let (Some(n), Some(short), Some(long)) = (fields.get("shortWindow"), short_window, window)
         && short >= long
     {
-        diags.error(
+        let short = crate::model::duration::format_duration(short);
+        let long = crate::model::duration::format_duration(long);
+        diags.error_said(
             n.pos,
-            format!(
-                "field `shortWindow` ({}) must be shorter than `window` ({})",
-                crate::model::duration::format_duration(short),
-                crate::model::duration::format_duration(long)
-            ),
+            format!("field `shortWindow` ({short}) must be shorter than `window` ({long})"),
+            Msg::new("validate-short-window-longer")
+                .arg("short", short)
+                .arg("long", long),
         );
         return None;
     }

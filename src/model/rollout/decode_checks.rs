@@ -2,6 +2,7 @@
 
 use super::decode_exec;
 use super::{CHECK_KINDS, NODES_READY_FIELDS, PROMETHEUS_FIELDS, WORKLOADS_FIELDS};
+use crate::i18n::Msg;
 use crate::model::ledger::Selector;
 use crate::model::rollout::spec::*;
 use crate::yaml::{Diagnostics, Fields, Node, Value, number, one_of, string};
@@ -9,9 +10,12 @@ use crate::yaml::{Diagnostics, Fields, Node, Value, number, one_of, string};
 /// The `checks` list of a release.
 pub(super) fn decode_checks(node: &Node, diags: &mut Diagnostics) -> Option<Vec<Check>> {
     let Value::Seq(items) = &node.value else {
-        diags.error(
+        diags.error_said(
             node.pos,
             format!("field `checks` must be a list, found {}", node.shape_name()),
+            Msg::new("validate-must-be-list")
+                .arg("field", "checks")
+                .arg("found", node.shape_msg()),
         );
         return None;
     };
@@ -27,20 +31,24 @@ pub(super) fn decode_checks(node: &Node, diags: &mut Diagnostics) -> Option<Vec<
             .filter(|k| fields.get(k).is_some())
             .collect();
         if present.len() > 1 {
-            diags.error(
+            diags.error_said(
                 item.pos,
                 format!(
                     "a check is one of {}; this one has {}",
                     CHECK_KINDS.join(", "),
                     present.join(" and ")
                 ),
+                Msg::new("validate-check-kinds")
+                    .arg("names", CHECK_KINDS.join(", "))
+                    .arg("present", and_list(&present)),
             );
             continue;
         }
         let Some(kind) = present.first() else {
-            diags.error(
+            diags.error_said(
                 item.pos,
                 format!("a check needs one of {}", CHECK_KINDS.join(", ")),
+                Msg::new("validate-check-needs").arg("names", CHECK_KINDS.join(", ")),
             );
             continue;
         };
@@ -53,9 +61,10 @@ pub(super) fn decode_checks(node: &Node, diags: &mut Diagnostics) -> Option<Vec<
                 let n = f.required("minRatio", diags)?;
                 let ratio = number(n, "minRatio", diags)?;
                 if !(0.0..=1.0).contains(&ratio) {
-                    diags.error(
+                    diags.error_said(
                         n.pos,
                         format!("field `minRatio` must be between 0 and 1, found {ratio}"),
+                        Msg::new("validate-min-ratio").arg("found", ratio.to_string()),
                     );
                     return None;
                 }
@@ -65,14 +74,19 @@ pub(super) fn decode_checks(node: &Node, diags: &mut Diagnostics) -> Option<Vec<
                 f.reject_unknown(WORKLOADS_FIELDS, diags);
                 match (f.get("namespace"), f.get("selector")) {
                     (Some(_), Some(s)) => {
-                        diags.error(
+                        diags.error_said(
                             s.pos,
                             "workloadsReady takes either `namespace` or `selector`, not both",
+                            Msg::new("validate-namespace-or-selector"),
                         );
                         None
                     }
                     (None, None) => {
-                        diags.error(body.pos, "workloadsReady needs `namespace` or `selector`");
+                        diags.error_said(
+                            body.pos,
+                            "workloadsReady needs `namespace` or `selector`",
+                            Msg::new("validate-workloads-needs"),
+                        );
                         None
                     }
                     (Some(ns), None) => string(ns, "namespace", diags)
@@ -80,7 +94,7 @@ pub(super) fn decode_checks(node: &Node, diags: &mut Diagnostics) -> Option<Vec<
                     (None, Some(sel)) => {
                         let text = string(sel, "selector", diags)?;
                         if let Err(e) = Selector::parse(&text) {
-                            diags.error(sel.pos, e.to_string());
+                            diags.error_said(sel.pos, e.to_string(), e.msg());
                             return None;
                         }
                         Some(Check::WorkloadsReady(WorkloadScope::Selector(text)))
@@ -108,4 +122,18 @@ pub(super) fn decode_checks(node: &Node, diags: &mut Diagnostics) -> Option<Vec<
         checks.extend(check);
     }
     Some(checks)
+}
+
+/// `a and b and c` as a message (each word joined by the reader's "and").
+fn and_list(words: &[&str]) -> crate::i18n::Arg {
+    let mut items = words.iter();
+    let Some(first) = items.next() else {
+        return crate::i18n::Arg::from("");
+    };
+    items.fold(crate::i18n::Arg::from(*first), |joined, next| {
+        Msg::new("validate-and")
+            .arg("a", joined)
+            .arg("b", *next)
+            .into()
+    })
 }

@@ -109,6 +109,50 @@ stopWhen:
 }
 
 #[test]
+fn every_problem_of_a_rollout_file_says_its_english_as_a_message_and_in_chinese() {
+    use crate::i18n::Lang;
+    let text = "\
+apiVersion: fleetdeck.dev/v1
+kind: Rollout
+release:
+  name: Bad_Name
+  bundle: {}
+  action: {apply: {directory: m}, exec: {argv: [x], timeout: 1m}}
+  checks:
+    - {nodesReady: {minRatio: 2}, exec: {argv: [], timeout: 0s}}
+    - {workloadsReady: {namespace: a, selector: b}}
+    - {}
+targets: env in (a
+stages:
+  - {name: a, batchSize: 0}
+  - {name: a, count: 2, percent: 3, batchSize: 1}
+budgets: {maxInFlight: 1}
+stopWhen:
+  sloBurnRate: {objective: 100, window: 1h, maxBurn: 0, shortMaxBurn: 0, query: q}
+  unknownMetrics: ignore
+";
+    let report = read_rollout(text);
+    assert!(report.diagnostics.len() >= 12, "{:#?}", report.diagnostics);
+    for d in &report.diagnostics {
+        let Some(says) = &d.says else {
+            panic!("no message for {:?}", d.message);
+        };
+        assert_eq!(says.text(Lang::En), d.message, "{}", says.id);
+        assert_ne!(d.message_in(Lang::ZhCn), d.message);
+    }
+    let zh: Vec<String> = report
+        .diagnostics
+        .iter()
+        .map(|d| d.render_in("r.yaml", Lang::ZhCn))
+        .collect();
+    assert!(
+        zh.iter()
+            .any(|l| l == "r.yaml:11:10: 无效的选择算符 \"env in (a\"：unbalanced '('"),
+        "{zh:#?}"
+    );
+}
+
+#[test]
 fn garbage_never_panics() {
     for text in [
         "",

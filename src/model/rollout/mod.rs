@@ -11,6 +11,7 @@ mod coverage;
 mod decode;
 mod digest;
 mod gates;
+mod halt_msg;
 mod machine;
 mod planner;
 mod port;

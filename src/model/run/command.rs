@@ -386,7 +386,7 @@ pub fn command_event(
                 return Err(CommandRefusal::RunOver {
                     run: run.clone(),
                     status: view.status.clone(),
-                    what: "there is nothing left to abort",
+                    what: super::refusal::OVER_NOTHING_TO_ABORT,
                 });
             }
             // Named with its cluster too, so `journal --cluster` finds a maintenance's abort.
@@ -523,10 +523,9 @@ fn item_event(
             run: run.clone(),
             status: view.status.clone(),
             what: if view.status == RunStatus::Aborted {
-                "nothing follows on its nodes any more; a node it left stays as it is \
-                 (uncordon it by hand once it is fit)"
+                super::refusal::OVER_ABORTED_NODES
             } else {
-                "every node of it finished; nothing follows"
+                super::refusal::OVER_FINISHED
             },
         });
     }

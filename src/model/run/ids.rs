@@ -101,6 +101,13 @@ pub const RUN_NAME_MAX: usize = 63;
 /// starting and ending with a letter or digit, at most 63 characters; `Err` says what
 /// breaks the rule.
 pub fn check_run_name(name: &str) -> Result<(), String> {
+    check_run_name_said(name).map_err(|(english, _)| english)
+}
+
+/// [`check_run_name`], with what breaks the rule also as a message for the reader's
+/// language.
+pub fn check_run_name_said(name: &str) -> Result<(), (String, crate::i18n::Msg)> {
+    use crate::i18n::Msg;
     const RULE: &str = "lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most 63 characters (it is part of run ids)";
     let mut wrong: Vec<char> = Vec::new();
     for c in name.chars() {
@@ -109,26 +116,59 @@ pub fn check_run_name(name: &str) -> Result<(), String> {
             wrong.push(c);
         }
     }
-    let why = if name.is_empty() {
-        "it is empty".to_string()
+    let (why, says) = if name.is_empty() {
+        ("it is empty".to_string(), Msg::new("run-name-empty"))
     } else if !wrong.is_empty() {
         let shown: Vec<String> = wrong.iter().map(|c| format!("{c:?}")).collect();
-        format!("it has {}", shown.join(", "))
+        (
+            format!("it has {}", shown.join(", ")),
+            Msg::new("run-name-has").arg("chars", shown.join(", ")),
+        )
     } else if name.chars().count() > RUN_NAME_MAX {
-        format!("it has {} characters", name.chars().count())
+        (
+            format!("it has {} characters", name.chars().count()),
+            Msg::new("run-name-long").arg("n", name.chars().count().to_string()),
+        )
     } else if !name.starts_with(|c: char| c.is_ascii_alphanumeric())
         || !name.ends_with(|c: char| c.is_ascii_alphanumeric())
     {
-        "it starts or ends with '-' or '.'".to_string()
+        (
+            "it starts or ends with '-' or '.'".to_string(),
+            Msg::new("run-name-ends"),
+        )
     } else {
         return Ok(());
     };
-    Err(format!("must be {RULE}; {why}"))
+    Err((
+        format!("must be {RULE}; {why}"),
+        Msg::new("run-name-rule").arg("why", says),
+    ))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Actor, check_run_name};
+    use super::{Actor, check_run_name, check_run_name_said};
+
+    #[test]
+    fn a_run_names_rule_says_its_english_as_a_message_and_in_chinese() {
+        use crate::i18n::Lang;
+        let long = "a".repeat(70);
+        for name in ["", "Bad_Name", long.as_str(), "-x", ".x."] {
+            let Err((english, says)) = check_run_name_said(name) else {
+                panic!("{name:?} passed");
+            };
+            assert_eq!(says.text(Lang::En), english);
+            assert!(says.text(Lang::ZhCn).contains("小写字母"));
+        }
+        let Err((_, says)) = check_run_name_said("Bad_Name") else {
+            panic!("passed");
+        };
+        assert!(
+            says.text(Lang::ZhCn).ends_with("；它含有 'B', '_', 'N'"),
+            "{}",
+            says.text(Lang::ZhCn)
+        );
+    }
 
     #[test]
     fn run_names_are_lowercase_words_that_cannot_split_an_id() {

@@ -22,7 +22,7 @@ pub use event::{
     Event, EventBody, EventLog, FencingToken, LeaseScope, NewEvent, PauseScope, ReturnOutcome,
     Sequence,
 };
-pub use ids::{Actor, ItemId, RUN_NAME_MAX, RunId, StepName, check_run_name};
+pub use ids::{Actor, ItemId, RUN_NAME_MAX, RunId, StepName, check_run_name, check_run_name_said};
 pub use keys::IdempotencyKey;
 pub use kinds::{EVENT_KINDS, UnknownKind, kinds_matching};
 pub use projection::{

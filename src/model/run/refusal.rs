@@ -9,6 +9,7 @@ use super::event::{EventBody, NewEvent};
 use super::ids::{Actor, ItemId, RunId};
 use super::projection::Projection;
 use super::status::RunStatus;
+use crate::i18n::{Arg, Msg};
 use crate::model::ledger::ClusterId;
 use crate::model::rollout::Refusal;
 
@@ -59,6 +60,37 @@ pub enum CommandRefusal {
 }
 
 impl CommandRefusal {
+    /// The same sentence as its English `Display`, as a message for the reader's
+    /// language (ids, names and statuses as they are).
+    pub fn msg(&self) -> Msg {
+        match self {
+            CommandRefusal::NoRun(run) => Msg::new("reason-no-run").arg("run", run.to_string()),
+            CommandRefusal::NoItem { run, item } => Msg::new("reason-no-item")
+                .arg("run", run.to_string())
+                .arg("item", item.to_string()),
+            CommandRefusal::NothingToApprove(run) => {
+                Msg::new("reason-nothing-to-approve").arg("run", run.to_string())
+            }
+            CommandRefusal::Approval(refusal) => refusal.msg(),
+            CommandRefusal::Empty(what) => Msg::new("reason-empty").arg(
+                "what",
+                match *what {
+                    "the reason" => Msg::new("reason-field-reason").into(),
+                    "the assignee" => Msg::new("reason-field-assignee").into(),
+                    "the note" => Msg::new("reason-field-note").into(),
+                    other => Arg::from(other),
+                },
+            ),
+            CommandRefusal::NotInHand { run, item } => Msg::new("reason-not-in-hand")
+                .arg("run", run.to_string())
+                .arg("item", item.to_string()),
+            CommandRefusal::RunOver { run, status, what } => Msg::new("reason-run-over")
+                .arg("run", run.to_string())
+                .arg("status", status.to_string())
+                .arg("what", over_msg(what)),
+        }
+    }
+
     /// Whether the refusal is worth an entry in the audit trail: the rules said no to
     /// something a person meant to do. Input that names nothing real or leaves a text
     /// empty is a typing mistake, reported to the person only.
@@ -69,6 +101,25 @@ impl CommandRefusal {
         )
     }
 }
+
+/// What a refusal of a command on a run that is over means, as a message when it is one
+/// of the model's own phrases.
+fn over_msg(what: &str) -> Arg {
+    match what {
+        OVER_NOTHING_TO_ABORT => Msg::new("reason-over-nothing-to-abort").into(),
+        OVER_ABORTED_NODES => Msg::new("reason-over-aborted-nodes").into(),
+        OVER_FINISHED => Msg::new("reason-over-finished").into(),
+        other => Arg::from(other),
+    }
+}
+
+/// An abort of a run that is over.
+pub(super) const OVER_NOTHING_TO_ABORT: &str = "there is nothing left to abort";
+/// A node's hand-off, take-over or return in an aborted run.
+pub(super) const OVER_ABORTED_NODES: &str = "nothing follows on its nodes any more; a node it left stays as it is \
+     (uncordon it by hand once it is fit)";
+/// A node's hand-off, take-over or return in a run that finished.
+pub(super) const OVER_FINISHED: &str = "every node of it finished; nothing follows";
 
 /// The journal event recording that `actor` gave `command` at `now` and it was refused,
 /// about the same run, item and cluster the command would have been; `None` when the
@@ -190,4 +241,67 @@ pub fn cluster_refusal_event(
     .with_cluster(refusal.cluster.clone());
     event.run = refusal.run.clone();
     event
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    #[test]
+    fn every_command_refusal_says_its_english_as_a_message_and_in_chinese() {
+        let run = RunId::from("mt-1");
+        let item = ItemId::from("node-a");
+        let all = [
+            CommandRefusal::NoRun(run.clone()),
+            CommandRefusal::NoItem {
+                run: run.clone(),
+                item: item.clone(),
+            },
+            CommandRefusal::NothingToApprove(run.clone()),
+            CommandRefusal::Approval(Refusal::NotNow {
+                what: "abort".into(),
+                status: "succeeded".into(),
+            }),
+            CommandRefusal::Empty("the reason"),
+            CommandRefusal::Empty("the note"),
+            CommandRefusal::Empty("the assignee"),
+            CommandRefusal::NotInHand {
+                run: run.clone(),
+                item: item.clone(),
+            },
+            CommandRefusal::RunOver {
+                run: run.clone(),
+                status: RunStatus::Aborted,
+                what: OVER_NOTHING_TO_ABORT,
+            },
+            CommandRefusal::RunOver {
+                run: run.clone(),
+                status: RunStatus::Aborted,
+                what: OVER_ABORTED_NODES,
+            },
+            CommandRefusal::RunOver {
+                run: run.clone(),
+                status: RunStatus::Succeeded,
+                what: OVER_FINISHED,
+            },
+        ];
+        for refusal in &all {
+            assert_eq!(refusal.msg().text(Lang::En), refusal.to_string());
+            let zh = refusal.msg().text(Lang::ZhCn);
+            assert!(
+                zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "not Chinese: {zh}"
+            );
+        }
+        assert_eq!(all[4].msg().text(Lang::ZhCn), "原因不能为空");
+        assert_eq!(
+            all[9].msg().text(Lang::ZhCn),
+            "mt-1 已是 aborted：它的节点上不会再有后续操作；它留下的节点保持原样（待节点恢复正常后请手动解除封锁）"
+        );
+        assert_eq!(
+            all[3].msg().text(Lang::ZhCn),
+            "无法中止：运行处于 succeeded"
+        );
+    }
 }

@@ -28,7 +28,7 @@ pub fn abort(app: &mut App) {
             lang,
             "abort-started",
             title = &run.title,
-            status = status.to_string(),
+            status = crate::tui::screens::rollouts::status_in(&run, &status, lang),
             by = run.created_by.to_string()
         ),
         t!(lang, "abort-no-new-step"),

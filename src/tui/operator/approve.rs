@@ -65,7 +65,7 @@ pub fn approve(app: &mut App) -> Vec<Command> {
                 .unwrap_or_default()
         ));
     }
-    for (_, gate) in rollouts::gates(run, spec.as_ref()) {
+    for (_, gate) in rollouts::gates(run, spec.as_ref(), lang) {
         context.push(t!(lang, "approve-gate", gate = gate.to_string()));
     }
     if let Some(p) = projection.pause_for(run) {
@@ -81,15 +81,35 @@ pub fn approve(app: &mut App) -> Vec<Command> {
     // Every cluster of the batch must be able to take actions, as last seen live, by the
     // one rule every change goes through (`change_refusal`): fresh data and a confirmed
     // identity. Each refused cluster is named with that rule's reason.
-    let seen: Vec<(ClusterId, Option<String>)> = clusters
+    let said: Vec<(ClusterId, Option<(String, crate::i18n::Msg)>)> = clusters
         .iter()
         .map(|c| {
             (
                 ClusterId::from((*c).to_string()),
-                app.snapshot.change_refusal(c),
+                app.snapshot.change_refusal_said(c),
             )
         })
         .collect();
+    let seen: Vec<(ClusterId, Option<String>)> = said
+        .iter()
+        .map(|(id, why)| (id.clone(), why.as_ref().map(|(english, _)| english.clone())))
+        .collect();
+    // A blocked cluster and its reason in the reader's language, from the live view's
+    // message.
+    let reason_in = |blocked: &crate::model::rollout::BlockedCluster| {
+        let reason = said
+            .iter()
+            .find(|(id, _)| *id == blocked.cluster)
+            .and_then(|(_, why)| why.as_ref())
+            .filter(|(english, _)| *english == blocked.reason)
+            .map_or_else(|| blocked.reason.clone(), |(_, msg)| msg.text(lang));
+        t!(
+            lang,
+            "reason-blocked-cluster",
+            cluster = blocked.cluster.to_string(),
+            reason = reason
+        )
+    };
     let checked = check_approve(run, &actor, Some(batch))
         .and_then(|b| check_batch_can_act(b, &seen).map(|_| b).map_err(Into::into));
     let title = t!(
@@ -115,7 +135,11 @@ pub fn approve(app: &mut App) -> Vec<Command> {
             };
             open(
                 app,
-                Dialog::refused(title, context, t!(lang, "refused", why = why.to_string())),
+                Dialog::refused(
+                    title,
+                    context,
+                    t!(lang, "refused", why = refusal_text(&why, lang, reason_in)),
+                ),
             );
             if refusals.is_empty() && why.is_audited() && !app.config.readonly {
                 let command = crate::model::run::OperatorCommand::Approve {
@@ -127,5 +151,18 @@ pub fn approve(app: &mut App) -> Vec<Command> {
             }
             journal_refusals(app, refusals)
         }
+    }
+}
+
+/// Why the approval was refused, in `lang`; each blocked cluster's reason as `reason_in`
+/// words it.
+fn refusal_text(
+    why: &CommandRefusal,
+    lang: crate::i18n::Lang,
+    reason_in: impl Fn(&crate::model::rollout::BlockedCluster) -> String,
+) -> String {
+    match why {
+        CommandRefusal::Approval(refusal) => refusal.msg_naming(reason_in).text(lang),
+        other => other.msg().text(lang),
     }
 }

@@ -110,7 +110,11 @@ fn toggle(app: &mut App, scope: PauseScope, run: &RunView) {
                     "pause-run-is",
                     run = run.id.to_string(),
                     title = &run.title,
-                    status = projection.effective_status(run).to_string()
+                    status = crate::tui::screens::rollouts::status_in(
+                        run,
+                        &projection.effective_status(run),
+                        lang
+                    )
                 ),
                 t!(lang, "pause-no-new-step"),
             ],

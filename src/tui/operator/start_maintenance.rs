@@ -206,12 +206,25 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
             nodes = list.join(", ")
         ));
     }
-    for (n, why) in &plan.unplanned {
+    // Each node's reason and each warning in the reader's language when the plan says
+    // them as messages (as written otherwise).
+    let unplanned_in: Vec<String> = plan
+        .unplanned
+        .iter()
+        .enumerate()
+        .map(|(i, (_, why))| match plan.unplanned_said.get(i) {
+            Some(said) if lang != Lang::En && plan.unplanned_said.len() == plan.unplanned.len() => {
+                said.text(lang)
+            }
+            _ => why.clone(),
+        })
+        .collect();
+    for ((n, _), why) in plan.unplanned.iter().zip(&unplanned_in) {
         context.push(t!(
             lang,
             "start-not-planned",
             node = n.to_string(),
-            why = why.to_string()
+            why = why
         ));
     }
     for n in &missing {
@@ -222,11 +235,14 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
             node = n.to_string()
         ));
     }
-    context.extend(
-        plan.warnings
-            .iter()
-            .map(|w| t!(lang, "start-warning", warning = w.to_string())),
-    );
+    let said = lang != Lang::En && plan.warnings_said.len() == plan.warnings.len();
+    context.extend(plan.warnings.iter().enumerate().map(|(i, w)| {
+        let warning = match plan.warnings_said.get(i) {
+            Some(msg) if said => msg.text(lang),
+            _ => w.clone(),
+        };
+        t!(lang, "start-warning", warning = warning)
+    }));
     // An expired ledger exception does not stop the start; confirming is the person's
     // acknowledgement of it (the CLI asks for --acknowledge-expired-exceptions).
     let today = app.now.to_zoned(app.config.local_tz.clone()).date();
@@ -245,7 +261,11 @@ fn maintenance_dialog(app: &mut App, spec: MaintenanceSpec) -> Vec<Command> {
             Dialog::refused(
                 title,
                 context,
-                t!(lang, "start-refused-plan", why = refusal.to_string()),
+                t!(
+                    lang,
+                    "start-refused-plan",
+                    why = plan_refusal_text(&refusal, &plan.unplanned, &unplanned_in, lang)
+                ),
             ),
         );
         return Vec::new();
@@ -297,4 +317,30 @@ fn drain_warnings(lang: Lang, blocking: &[crate::model::capacity::BlockingBudget
             )
         })
         .collect()
+}
+
+/// Why the plan may not start, in `lang`: a plan with no node within the budgets names
+/// each node with its reason in the reader's language.
+fn plan_refusal_text(
+    refusal: &crate::model::maintenance::PlanRefusal,
+    unplanned: &[(NodeName, String)],
+    reasons_in: &[String],
+    lang: Lang,
+) -> String {
+    use crate::model::maintenance::PlanRefusal;
+    match refusal {
+        PlanRefusal::NothingPlannable(_) if lang != Lang::En => {
+            let named: Vec<String> = unplanned
+                .iter()
+                .zip(reasons_in)
+                .map(|((n, _), why)| format!("{n}: {why}"))
+                .collect();
+            t!(
+                lang,
+                "reason-plan-nothing-plannable",
+                why = named.join("; ")
+            )
+        }
+        other => other.msg().text(lang),
+    }
 }

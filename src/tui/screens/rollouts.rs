@@ -5,6 +5,8 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use crate::i18n::Lang;
+use crate::t;
 use crate::tui::action::Action;
 use crate::tui::component::{Context, Effect, Screen, is_motion, motion};
 use jiff::Timestamp;
@@ -152,61 +154,78 @@ pub fn progress(run: &RunView, index: usize) -> (usize, usize) {
     (done, batch.len())
 }
 
-/// The phase of batch `index` in words, with the soak's countdown.
-pub fn phase_text(run: &RunView, index: usize, now: Timestamp) -> String {
+/// The phase of batch `index` in words, with the soak's countdown. Phase words are
+/// values (`pending`, `awaiting-approval`) and stay as they are in every language.
+pub fn phase_text(run: &RunView, index: usize, now: Timestamp, lang: Lang) -> String {
     match run.rollout.batches.get(&index) {
-        None => "pending".into(),
+        None => BatchPhase::Pending.word().into(),
         Some(BatchPhase::Soaking { until, .. }) => {
             let left = until.as_second() - now.as_second();
             if left > 0 {
                 let left = std::time::Duration::from_secs(u64::try_from(left).unwrap_or(0));
-                format!(
-                    "soaking, {} left",
-                    crate::model::duration::format_duration(left)
+                t!(
+                    lang,
+                    "batch-soaking",
+                    left = crate::model::duration::format_duration(left)
                 )
             } else {
-                "soaked, gate due".into()
+                t!(lang, "batch-soaked")
             }
         }
-        Some(BatchPhase::Halted { why }) => format!("halted: {why}"),
+        Some(p @ BatchPhase::Halted { why }) => {
+            format!("{}: {}", p.word(), why.msg().text(lang))
+        }
         Some(p) => p.word().into(),
     }
 }
 
 /// The gate lines: failed clusters against the limit, burn rate against its threshold,
-/// metrics that are unknown, and the latest evaluation.
-pub fn gates(run: &RunView, spec: Option<&RolloutSpec>) -> Vec<(bool, String)> {
+/// metrics that are unknown, and the latest evaluation. Why an apply failed or a check
+/// could not be judged is shown as journaled.
+pub fn gates(run: &RunView, spec: Option<&RolloutSpec>, lang: Lang) -> Vec<(bool, String)> {
     let mut out = Vec::new();
     if let Some(spec) = spec {
         let stop = &spec.stop_when;
         let failed = match stop.failed_clusters {
-            crate::model::rollout::FailedLimit::Count(n) => format!("{n} failed cluster(s)"),
+            crate::model::rollout::FailedLimit::Count(n) => {
+                t!(lang, "gate-limit-count", n = n.to_string())
+            }
             crate::model::rollout::FailedLimit::Percent(p) => {
-                format!("{p}% of the finished clusters failed")
+                t!(lang, "gate-limit-percent", percent = p.to_string())
             }
         };
-        out.push((false, format!("stop at {failed}")));
+        out.push((false, t!(lang, "gate-stop-at", limit = failed)));
         match &stop.slo_burn_rate {
             Some(b) => out.push((
                 false,
-                format!(
-                    "stop when SLO burn rate exceeds {}× (objective {}%, window {})",
-                    b.max_burn,
+                t!(
+                    lang,
+                    "gate-burn",
+                    max = b.max_burn.to_string(),
                     // 0.999 reads as 99.9%; rounding hides float noise.
-                    (b.objective * 100_000.0).round() / 1_000.0,
-                    crate::model::duration::format_duration(b.window)
+                    objective = ((b.objective * 100_000.0).round() / 1_000.0).to_string(),
+                    window = crate::model::duration::format_duration(b.window)
                 ),
             )),
-            None => out.push((false, "no SLO burn-rate gate".into())),
+            None => out.push((false, t!(lang, "gate-no-burn"))),
         }
         let unknown = crate::model::rollout::file_spelling(&stop.unknown_metrics);
-        out.push((false, format!("a metric that is UNKNOWN means: {unknown}")));
+        out.push((false, t!(lang, "gate-unknown-means", action = unknown)));
     }
     // Results that need a person: failed applies, failed checks and checks that could not
     // be evaluated (unknown is not healthy).
     for id in &run.order {
+        let cluster = id.to_string();
         if let Some(failure) = run.items.get(id).and_then(|i| i.failure.as_ref()) {
-            out.push((true, format!("{id}: apply failed: {}", failure.why)));
+            out.push((
+                true,
+                t!(
+                    lang,
+                    "gate-apply-failed",
+                    cluster = &cluster,
+                    why = &failure.why
+                ),
+            ));
             continue;
         }
         // Held back by something outside the run (a guard's pause, an identity not
@@ -215,43 +234,75 @@ pub fn gates(run: &RunView, spec: Option<&RolloutSpec>) -> Vec<(bool, String)> {
             out.push((true, format!("{id}: {}", waiting.why)));
         }
         match run.items.get(id).and_then(|i| i.verified.as_ref()) {
-            Some(VerifyOutcome::Fail { reason }) => {
-                out.push((true, format!("{id}: verification failed: {reason}")))
-            }
-            Some(VerifyOutcome::Unknown { why }) => {
-                out.push((true, format!("{id}: verification UNKNOWN: {why}")))
-            }
+            Some(VerifyOutcome::Fail { reason }) => out.push((
+                true,
+                t!(
+                    lang,
+                    "gate-verify-failed",
+                    cluster = &cluster,
+                    reason = reason
+                ),
+            )),
+            Some(VerifyOutcome::Unknown { why }) => out.push((
+                true,
+                t!(lang, "gate-verify-unknown", cluster = &cluster, why = why),
+            )),
             _ => {}
         }
     }
     match &run.rollout.last_gate {
-        Some((batch, None)) => out.push((false, format!("gate after batch {} passed", batch + 1))),
-        Some((batch, Some(why))) => out.push((true, gate_halt(*batch, why))),
-        None => out.push((false, "no gate evaluated yet".into())),
+        Some((batch, None)) => out.push((
+            false,
+            t!(lang, "gate-passed", batch = (batch + 1).to_string()),
+        )),
+        Some((batch, Some(why))) => out.push((true, gate_halt(*batch, why, lang))),
+        None => out.push((false, t!(lang, "gate-none-yet"))),
     }
     out
 }
 
-fn gate_halt(batch: usize, why: &HaltReason) -> String {
+fn gate_halt(batch: usize, why: &HaltReason, lang: Lang) -> String {
+    let batch = (batch + 1).to_string();
     match why {
         HaltReason::BurnRate {
             cluster,
             burn,
             max_burn,
             ..
-        } => format!(
-            "batch {}: burn rate {burn:.2}× on {cluster} is over the threshold {max_burn}×",
-            batch + 1
+        } => t!(
+            lang,
+            "gate-halt-burn",
+            batch = batch,
+            burn = format!("{burn:.2}"),
+            cluster = cluster,
+            max = max_burn.to_string()
         ),
         HaltReason::MetricsUnknown { clusters } => {
             let list: Vec<String> = clusters.iter().map(|(c, w)| format!("{c} ({w})")).collect();
-            format!(
-                "batch {}: metrics UNKNOWN on {}",
-                batch + 1,
-                list.join(", ")
+            t!(
+                lang,
+                "gate-halt-metrics",
+                batch = batch,
+                clusters = list.join(", ")
             )
         }
-        other => format!("batch {}: {other}", batch + 1),
+        other => t!(
+            lang,
+            "gate-halt-other",
+            batch = batch,
+            why = other.msg().text(lang)
+        ),
+    }
+}
+
+/// A run's status as people read it: its word, and why it halted in the reader's
+/// language when the journal says why in a structure (as written otherwise).
+pub fn status_in(run: &RunView, status: &crate::model::run::RunStatus, lang: Lang) -> String {
+    match (status, &run.rollout.halted) {
+        (crate::model::run::RunStatus::Halted { .. }, Some(why)) => {
+            format!("{}: {}", status.word(), why.msg().text(lang))
+        }
+        _ => status.to_string(),
     }
 }
 
@@ -400,7 +451,7 @@ mod tests {
         assert_eq!(cell(run.items.get(&ItemId::from("c3"))), CellState::Applied);
         assert_eq!(cell(None), CellState::Pending);
         assert_eq!(progress(&run, 0), (2, 5), "unknown is not done");
-        let gates = gates(&run, None);
+        let gates = gates(&run, None, Lang::En);
         assert!(gates.contains(&(
             true,
             "c5: apply waits: c5 may not be changed: identity mismatch".to_string()

@@ -144,7 +144,10 @@ fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
     let mut lines = vec![Line::from(vec![
         Span::styled(format!("{} ", run.id), t.style(Slot::Title)),
         Span::raw(format!("{} · ", run.title)),
-        Span::styled(status.to_string(), t.style(run_slot(&status))),
+        Span::styled(
+            super::rollouts::status_in(run, &status, lang),
+            t.style(run_slot(&status)),
+        ),
         Span::styled(
             format!(
                 " · {}",
@@ -180,7 +183,7 @@ fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
         let stage = stage_of(plan.as_deref(), i)
             .map(|s| format!("{s} "))
             .unwrap_or_default();
-        let mut phase = phase_text(run, i, ctx.now);
+        let mut phase = phase_text(run, i, ctx.now, lang);
         // Under way but held by a pause: what is in flight finishes, nothing new starts.
         if projection.batch_held(run, i) {
             if lang == crate::i18n::Lang::En {
@@ -273,7 +276,7 @@ fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
     if let Some(gates) = &ctx.config.rollout_gates {
         lines.push(Line::styled(format!("  {gates}"), t.style(Slot::Muted)));
     }
-    for (alarm, text) in gates(run, spec.as_deref()) {
+    for (alarm, text) in gates(run, spec.as_deref(), lang) {
         lines.push(Line::styled(
             format!("  {text}"),
             t.style(if alarm { Slot::Critical } else { Slot::Text }),
