@@ -1,1 +1,84 @@
 # The CLI's output for people other than tables' headers: progress, summaries and errors.
+
+## rollout plan / start / show
+rollout-live-drift = live versions differ from the ledger on {$count} target(s); canaries picked by what runs:
+rollout-not-observed = live versions not read for {$count} target(s), planned by the ledger's: {$ids}
+rollout-apply-order = apply order ({$count} object(s); by path, kinds others depend on first):
+rollout-plan-head = rollout {$release} ({$digest}): {$targets} cluster(s), {$combinations} combination(s), {$stages} stage(s)
+rollout-bundle = bundle: {$bundle}
+rollout-warning = warning: {$warning}
+rollout-stage = stage {$stage}:
+rollout-batch = batch {$n}: {$ids}
+rollout-first-tests = first tests {$combo}
+rollout-untested-last = untested when the last stage starts ({$count}):
+rollout-start-readonly = read-only mode: refusing to start a rollout (drop --readonly to act)
+rollout-started = rollout {$run} started by {$actor}: {$targets} cluster(s) in {$batches} batch(es), release {$release} ({$digest})
+rollout-already-applied = {$count} cluster(s) already run this digest: verified, not applied again, once their release record confirms it
+rollout-distinct-approver = distinctApprover: someone other than {$actor} approves its batches
+rollout-follow = the executor (`fleetdeck run`, or the console) carries it out; follow it with `fleetdeck rollout show {$run}`
+rollout-show-head = rollout {$run} ({$title}): {$status}
+rollout-halted = halted: {$why}
+rollout-failed-or-unknown = failed or unknown:
+rollout-waiting = waiting:
+rollout-live-not-read = live versions not read ({$why}): canaries are picked by the ledger's versions
+
+## pause / resume
+pause-done = paused {$scope} (journal event {$seq})
+resume-done = resumed {$scope} (journal event {$seq})
+
+## config paths: the first column and the notes beside the paths
+config-not-created = {" "}(not created)
+config-none = (none)
+config-row-config = config
+config-row-themes = themes/keymaps
+config-row-data = data
+config-row-journal = journal
+config-row-log = log
+config-row-ledger = ledger
+config-row-actor = actor
+config-row-readonly = readonly
+
+## demo
+demo-gates-started = rollout gates: burn rate from a Prometheus the demo started at {$url}, scraping the simulator, and live checks
+demo-gates-configured = rollout gates: burn rate from the configured Prometheus {$url}, and live checks
+demo-gates-live-checks = rollout gates: live checks only (nodes and workloads ready, one failed cluster halts): no Prometheus ({$why}); install prometheus for burn-rate gates
+demo-no-prometheus = no prometheus binary in PATH
+demo-prometheus-failed = prometheus did not start: {$error}
+demo-notice = demo: simulated fleet '{$scenario}' (seed {$seed}) on https://{$addr} · {$gates}
+demo-scenario-named = {$name}: {$description}
+scenario-small = Three small clusters for fast tests
+scenario-demo = Forty clusters in three regions with GPUs, PDBs and drift
+scenario-large = 300 clusters for benchmarks
+scenario-findings = One cluster per fleet finding
+
+## snapshot: the NOTE column
+snapshot-connecting-identity = connecting: identity (kube-system UID, /version) not read yet; a longer --wait-synced gives it time
+snapshot-connecting-lists = connecting: first lists not complete; a longer --wait-synced gives them time
+snapshot-identity-unconfirmed = identity not confirmed yet (read again until it answers): no change is made to it meanwhile
+snapshot-drift = drift from the ledger: {$drift} (ledger reconcile){$more}
+snapshot-more-capacity-limits = { $count ->
+    [one] ; +1 capacity limit (capacity --cluster {$cluster})
+   *[other] ; +{$count} capacity limits (capacity --cluster {$cluster})
+}
+snapshot-more-limits = { $count ->
+    [one] ; +1 more limit (capacity --cluster {$cluster})
+   *[other] ; +{$count} more limits (capacity --cluster {$cluster})
+}
+
+## maintenance and run
+maintenance-plan-head = maintenance {$name} on cluster {$cluster}: {$count} node(s)
+maintenance-missing-node = missing: node {$node} is not in the node list
+maintenance-not-planned = not planned: {$node}: {$why}
+maintenance-show-head = run {$run} ({$title}): {$status}
+maintenance-paused = paused ({$scope}) by {$by} since {$since}: {$reason}
+maintenance-waits = {$item} waits: {$why}
+maintenance-dry-run = dry run: nothing recorded
+maintenance-started = started run {$run}; `fleetdeck run` executes it
+maintenance-recorded = {$verb} recorded for {$node} in {$run} by {$actor}
+maintenance-aborted = run {$run} aborted by {$actor}; nothing already done is undone
+maintenance-readonly = read-only mode: {$what} is refused (drop --readonly to act)
+maintenance-what-start = starting maintenance
+maintenance-what-executor = running the executor
+run-acting-for-shard = shard {$shard} ({$count} clusters)
+run-acting-for-fleet = the fleet
+run-started = executor {$actor} started for {$acting_for} (journal {$journal})

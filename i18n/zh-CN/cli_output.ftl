@@ -1,1 +1,78 @@
 # The CLI's output for people other than tables' headers: progress, summaries and errors.
+
+## rollout plan / start / show
+rollout-live-drift = {$count} 个目标的实际版本与台账不同；金丝雀按实际运行的版本挑选：
+rollout-not-observed = 未能读取 {$count} 个目标的实际版本，按台账中的版本规划：{$ids}
+rollout-apply-order = 应用顺序（{$count} 个对象；按路径，被依赖的类型在前）：
+rollout-plan-head = 发布 {$release}（{$digest}）：{$targets} 个集群，{$combinations} 种版本组合，{$stages} 个阶段
+rollout-bundle = 版本组合：{$bundle}
+rollout-warning = 警告：{$warning}
+rollout-stage = 阶段 {$stage}：
+rollout-batch = 批次 {$n}：{$ids}
+rollout-first-tests = 首次测试 {$combo}
+rollout-untested-last = 最后阶段开始时仍未测试的组合（{$count}）：
+rollout-start-readonly = 只读模式：拒绝启动发布（去掉 --readonly 才能操作）
+rollout-started = 发布 {$run} 已由 {$actor} 启动：{$targets} 个集群，分 {$batches} 个批次，版本 {$release}（{$digest}）
+rollout-already-applied = {$count} 个集群已在运行此摘要：待其发布记录确认后视为已验证，不再重复应用
+rollout-distinct-approver = distinctApprover：其批次须由 {$actor} 以外的人批准
+rollout-follow = 由执行器（`fleetdeck run` 或控制台）执行；用 `fleetdeck rollout show {$run}` 跟踪进度
+rollout-show-head = 发布 {$run}（{$title}）：{$status}
+rollout-halted = 已停止：{$why}
+rollout-failed-or-unknown = 失败或未知：
+rollout-waiting = 等待中：
+rollout-live-not-read = 未读取实际版本（{$why}）：金丝雀按台账中的版本挑选
+
+## pause / resume
+pause-done = 已暂停 {$scope}（事件日志第 {$seq} 条事件）
+resume-done = 已恢复 {$scope}（事件日志第 {$seq} 条事件）
+
+## config paths
+config-not-created = （未创建）
+config-none = （无）
+config-row-config = 配置文件
+config-row-themes = 主题/键位表
+config-row-data = 数据
+config-row-journal = 事件日志
+config-row-log = 日志文件
+config-row-ledger = 台账
+config-row-actor = 操作者
+config-row-readonly = 只读
+
+## demo
+demo-gates-started = 发布门禁：来自演示启动的 Prometheus（{$url}，抓取模拟器）的消耗速率，以及实时检查
+demo-gates-configured = 发布门禁：来自已配置的 Prometheus {$url} 的消耗速率，以及实时检查
+demo-gates-live-checks = 发布门禁：仅实时检查（节点和工作负载就绪，一个集群失败即停止）：没有 Prometheus（{$why}）；安装 prometheus 可启用消耗速率门禁
+demo-no-prometheus = PATH 中没有 prometheus 可执行文件
+demo-prometheus-failed = prometheus 未能启动：{$error}
+demo-notice = 演示：模拟舰队“{$scenario}”（种子 {$seed}），地址 https://{$addr} · {$gates}
+demo-scenario-named = {$name}：{$description}
+scenario-small = 三个小集群，用于快速测试
+scenario-demo = 三个区域的四十个集群，含 GPU、PDB 和配置偏差
+scenario-large = 300 个集群，用于基准测试
+scenario-findings = 每种舰队发现各一个集群
+
+## snapshot：备注列
+snapshot-connecting-identity = 连接中：尚未读取身份（kube-system UID、/version）；加长 --wait-synced 可给它更多时间
+snapshot-connecting-lists = 连接中：首次列举尚未完成；加长 --wait-synced 可给它们更多时间
+snapshot-identity-unconfirmed = 身份尚未确认（持续重读直到应答）：在此期间不会对其做任何变更
+snapshot-drift = 与台账有偏差：{$drift}（ledger reconcile）{$more}
+snapshot-more-capacity-limits = ；另有 {$count} 项容量限制（capacity --cluster {$cluster}）
+snapshot-more-limits = ；另有 {$count} 项限制（capacity --cluster {$cluster}）
+
+## maintenance 与 run
+maintenance-plan-head = 集群 {$cluster} 上的维护 {$name}：{$count} 个节点
+maintenance-missing-node = 缺失：节点 {$node} 不在节点列表中
+maintenance-not-planned = 未纳入计划：{$node}：{$why}
+maintenance-show-head = 运行 {$run}（{$title}）：{$status}
+maintenance-paused = 已由 {$by} 暂停（{$scope}），自 {$since} 起：{$reason}
+maintenance-waits = {$item} 等待：{$why}
+maintenance-dry-run = 演练：未记录任何内容
+maintenance-started = 已启动运行 {$run}；由 `fleetdeck run` 执行
+maintenance-recorded = 已记录 {$verb}：{$run} 中的 {$node}，操作者 {$actor}
+maintenance-aborted = 运行 {$run} 已由 {$actor} 中止；已完成的操作不会撤销
+maintenance-readonly = 只读模式：拒绝{$what}（去掉 --readonly 才能操作）
+maintenance-what-start = 启动维护
+maintenance-what-executor = 运行执行器
+run-acting-for-shard = 分片 {$shard}（{$count} 个集群）
+run-acting-for-fleet = 整个舰队
+run-started = 执行器 {$actor} 已为{$acting_for}启动（事件日志 {$journal}）

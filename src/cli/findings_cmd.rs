@@ -251,7 +251,9 @@ pub fn run(settings: &Settings, args: &FindingsArgs) -> anyhow::Result<ExitCode>
         expiry_weeks: &judged.expiry_weeks,
         clusters,
     };
-    emit(settings.output, &report, || table(&report, &judged, now))?;
+    emit(settings.output, &report, || {
+        table(settings.lang, &report, &judged, now)
+    })?;
     Ok(if failed {
         ExitCode::FAILURE
     } else {
@@ -268,8 +270,16 @@ fn age(now: Timestamp, then: Option<Timestamp>) -> String {
     }
 }
 
-fn table(report: &Report<'_>, judged: &FleetFindings, now: Timestamp) -> String {
-    let mut table = Table::new(vec!["SEVERITY", "CLUSTER", "RULE", "SUMMARY", "SINCE"]);
+fn table(
+    lang: fleetdeck::i18n::Lang,
+    report: &Report<'_>,
+    judged: &FleetFindings,
+    now: Timestamp,
+) -> String {
+    let mut table = Table::in_lang(
+        lang,
+        vec!["SEVERITY", "CLUSTER", "RULE", "SUMMARY", "SINCE"],
+    );
     for f in &report.findings {
         let f = f.finding;
         table.row(vec![

@@ -205,7 +205,7 @@ pub fn run(settings: &Settings, args: &JournalArgs) -> anyhow::Result<ExitCode> 
         ..Default::default()
     };
     let events = journal.query(&query)?;
-    emit(settings.output, &events, || table(&events))?;
+    emit(settings.output, &events, || table(settings.lang, &events))?;
     if events.is_empty() {
         for hint in unknown_names(&journal, args)? {
             eprintln!("no events: {hint}");
@@ -245,10 +245,13 @@ fn unknown_name(what: &str, name: &str, known: &[String]) -> Option<String> {
     Some(format!("no {what} {name} in the journal{hint}"))
 }
 
-fn table(events: &[Event]) -> String {
-    let mut table = Table::new(vec![
-        "SEQ", "TIME", "ACTOR", "KIND", "RUN", "ITEM", "STEP", "CLUSTER", "DETAIL",
-    ]);
+fn table(lang: fleetdeck::i18n::Lang, events: &[Event]) -> String {
+    let mut table = Table::in_lang(
+        lang,
+        vec![
+            "SEQ", "TIME", "ACTOR", "KIND", "RUN", "ITEM", "STEP", "CLUSTER", "DETAIL",
+        ],
+    );
     let dash = |v: Option<String>| v.unwrap_or_else(|| "-".into());
     for e in events {
         let (kind, payload) = e.event.body.to_parts();

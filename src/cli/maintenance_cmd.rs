@@ -13,6 +13,8 @@ use fleetdeck::model::maintenance::{
 use fleetdeck::model::run::NodeName;
 use serde::Serialize;
 
+use fleetdeck::t;
+
 use super::journal_cmd::open;
 use super::output::{Table, emit};
 use super::settings::Settings;
@@ -221,26 +223,43 @@ fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Resul
         plan: &plan,
     };
     emit(settings.output, &out, || {
-        let mut s = format!(
-            "maintenance {} on cluster {}: {} node(s)\n",
-            spec.name,
-            spec.cluster,
-            targets.len()
+        let lang = settings.lang;
+        let mut s = t!(
+            lang,
+            "maintenance-plan-head",
+            name = spec.name.clone(),
+            cluster = spec.cluster.to_string(),
+            count = targets.len().to_string()
         );
+        s.push('\n');
         for m in &missing {
-            s.push_str(&format!("missing: node {m} is not in the node list\n"));
+            s.push_str(&t!(lang, "maintenance-missing-node", node = m.to_string()));
+            s.push('\n');
         }
         for w in &plan.warnings {
-            s.push_str(&format!("warning: {w}\n"));
+            s.push_str(&t!(lang, "rollout-warning", warning = w.to_string()));
+            s.push('\n');
         }
         for (i, batch) in plan.batches.iter().enumerate() {
             let names: Vec<&str> = batch.iter().map(|n| n.as_str()).collect();
-            s.push_str(&format!("batch {}: {}\n", i + 1, names.join(", ")));
+            s.push_str(&t!(
+                lang,
+                "rollout-batch",
+                n = (i + 1).to_string(),
+                ids = names.join(", ")
+            ));
+            s.push('\n');
         }
         for (node, why) in &plan.unplanned {
-            s.push_str(&format!("not planned: {node}: {why}\n"));
+            s.push_str(&t!(
+                lang,
+                "maintenance-not-planned",
+                node = node.to_string(),
+                why = why.to_string()
+            ));
+            s.push('\n');
         }
-        let mut table = Table::new(vec!["NODE", "CHECK", "RESULT"]);
+        let mut table = Table::in_lang(settings.lang, vec!["NODE", "CHECK", "RESULT"]);
         for (node, checks) in &plan.prechecks {
             for (check, outcome) in checks {
                 let result = match outcome {
@@ -272,15 +291,18 @@ fn list(settings: &Settings) -> anyhow::Result<ExitCode> {
         .filter(|run| !run.is_rollout())
         .collect();
     emit(settings.output, &runs, || {
-        let mut table = Table::new(vec![
-            "RUN",
-            "TITLE",
-            "CLUSTER",
-            "STATUS",
-            "ITEMS",
-            "CREATED-BY",
-            "CREATED",
-        ]);
+        let mut table = Table::in_lang(
+            settings.lang,
+            vec![
+                "RUN",
+                "TITLE",
+                "CLUSTER",
+                "STATUS",
+                "ITEMS",
+                "CREATED-BY",
+                "CREATED",
+            ],
+        );
         for run in &runs {
             table.row(vec![
                 run.id.0.clone(),
@@ -301,27 +323,38 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
     let projection = open(settings)?.projection()?;
     let run = super::journal_cmd::run_view(&projection, id)?;
     emit(settings.output, run, || {
-        let mut s = format!(
-            "run {} ({}): {}\n",
-            run.id,
-            run.title,
-            projection.effective_status(run)
+        let lang = settings.lang;
+        let mut s = t!(
+            lang,
+            "maintenance-show-head",
+            run = run.id.to_string(),
+            title = run.title.clone(),
+            status = projection.effective_status(run).to_string()
         );
+        s.push('\n');
         if let Some(p) = projection.pause_for(run) {
-            s.push_str(&format!(
-                "paused ({}) by {} since {}: {}\n",
-                p.scope, p.by, p.since, p.reason
+            s.push_str(&t!(
+                lang,
+                "maintenance-paused",
+                scope = p.scope.to_string(),
+                by = p.by.to_string(),
+                since = p.since.to_string(),
+                reason = p.reason.clone()
             ));
+            s.push('\n');
         }
-        let mut table = Table::new(vec![
-            "ITEM",
-            "STEP",
-            "STATUS",
-            "SINCE",
-            "BY",
-            "HANDED-TO",
-            "OPEN-INTENTS",
-        ]);
+        let mut table = Table::in_lang(
+            settings.lang,
+            vec![
+                "ITEM",
+                "STEP",
+                "STATUS",
+                "SINCE",
+                "BY",
+                "HANDED-TO",
+                "OPEN-INTENTS",
+            ],
+        );
         for item_id in &run.order {
             let Some(item) = run.items.get(item_id) else {
                 continue;
@@ -351,7 +384,15 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
         // that may not be changed), in full: nothing sits without a reason.
         for item_id in &run.order {
             if let Some(waiting) = run.items.get(item_id).and_then(|i| i.waiting.as_ref()) {
-                s.push_str(&format!("  {item_id} waits: {}\n", waiting.why));
+                s.push_str(&format!(
+                    "  {}\n",
+                    t!(
+                        lang,
+                        "maintenance-waits",
+                        item = item_id.to_string(),
+                        why = waiting.why.to_string()
+                    )
+                ));
             }
         }
         s

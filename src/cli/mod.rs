@@ -15,6 +15,7 @@ mod exit;
 mod findings_cmd;
 mod gitops_cmd;
 mod handover_cmd;
+mod help_lang;
 mod journal_cmd;
 mod journal_stress;
 mod ledger;
@@ -42,6 +43,7 @@ use clap::CommandFactory;
 
 pub use args::Cli;
 use args::{Command, ConfigCommand, LedgerCommand};
+pub use help_lang::parse;
 use settings::Settings;
 
 /// An error as one line of causes, outermost first: `context: cause: its cause`. A cause

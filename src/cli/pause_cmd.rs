@@ -81,11 +81,19 @@ fn write(settings: &Settings, command: &OperatorCommand) -> anyhow::Result<ExitC
         }
         _ => String::new(),
     };
-    outln!(
-        "{}d {scope} (journal event {})",
-        command.verb(),
-        recorded.seq.0
-    )?;
+    let id = match command {
+        OperatorCommand::Resume { .. } => "resume-done",
+        _ => "pause-done",
+    };
+    let said = fleetdeck::i18n::text(
+        settings.lang,
+        id,
+        &[
+            ("scope", scope.into()),
+            ("seq", recorded.seq.0.to_string().into()),
+        ],
+    );
+    outln!("{said}")?;
     Ok(ExitCode::SUCCESS)
 }
 

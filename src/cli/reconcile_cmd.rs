@@ -103,7 +103,7 @@ pub fn run(settings: &Settings, suggest: bool, wait: Duration) -> anyhow::Result
         not_compared: not_compared(&ledger, &snapshot),
     };
     emit(settings.output, &report, || {
-        let mut table = Table::new(vec!["CLUSTER", "DRIFT", "DETAIL"]);
+        let mut table = Table::in_lang(settings.lang, vec!["CLUSTER", "DRIFT", "DETAIL"]);
         for d in &report.drift {
             let (what, detail) = describe(&d.kind);
             table.row(vec![d.cluster.clone(), what, detail]);

@@ -17,6 +17,8 @@ use fleetdeck::model::run::{Actor, OperatorCommand, PauseScope, RunId, RunView};
 use jiff::Timestamp;
 use serde::Serialize;
 
+use fleetdeck::t;
+
 use super::journal_cmd::open;
 use super::output::{Table, emit, outln};
 use super::rollout_render::{render_live, render_order, render_plan, result_word, verified_word};
@@ -246,7 +248,12 @@ fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
         Ok(live) => plan_rollout_live(&spec, &ledger, Some(&live))?,
         Err(why) => {
             eprintln!(
-                "fleetdeck: live versions not read ({why}): canaries are picked by the ledger's versions"
+                "fleetdeck: {}",
+                t!(
+                    settings.lang,
+                    "rollout-live-not-read",
+                    why = why.to_string()
+                )
             );
             plan_rollout(&spec, &ledger)?
         }
@@ -286,8 +293,8 @@ fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
             windows: &windows,
         },
         || {
-            let mut s = render_plan(&loaded.spec, &loaded.digest, &loaded.plan);
-            s.push_str(&render_order(&loaded.order));
+            let mut s = render_plan(settings.lang, &loaded.spec, &loaded.digest, &loaded.plan);
+            s.push_str(&render_order(settings.lang, &loaded.order));
             s.push_str(&super::rollout_windows::render(&windows));
             s
         },
@@ -297,10 +304,7 @@ fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
 
 fn start(settings: &Settings, file: &Path, acknowledge_expired: bool) -> anyhow::Result<ExitCode> {
     if settings.readonly {
-        return Err(super::exit::Refused(
-            "read-only mode: refusing to start a rollout (drop --readonly to act)".into(),
-        )
-        .into());
+        return Err(super::exit::Refused(t!(settings.lang, "rollout-start-readonly")).into());
     }
     let Some(loaded) = load(settings, file)? else {
         return Ok(ExitCode::FAILURE);
@@ -344,27 +348,41 @@ fn start(settings: &Settings, file: &Path, acknowledge_expired: bool) -> anyhow:
     }
     let batches = spec.batches.len();
     let targets: usize = spec.batches.iter().map(|b| b.clusters.len()).sum();
+    let lang = settings.lang;
     outln!(
-        "rollout {run} started by {actor}: {targets} cluster(s) in {batches} batch(es), release {} ({})",
-        spec.rollout.release.name,
-        spec.digest
+        "{}",
+        t!(
+            lang,
+            "rollout-started",
+            run = run.to_string(),
+            actor = actor.to_string(),
+            targets = targets.to_string(),
+            batches = batches.to_string(),
+            release = spec.rollout.release.name.clone(),
+            digest = spec.digest.to_string()
+        )
     )?;
-    let live = render_live(&loaded.plan);
+    let live = render_live(lang, &loaded.plan);
     if !live.is_empty() {
         super::output::write_out(live)?;
     }
     if !spec.applied.is_empty() {
         outln!(
-            "{} cluster(s) already run this digest: verified, not applied again, once their release record confirms it",
-            spec.applied.len()
+            "{}",
+            t!(
+                lang,
+                "rollout-already-applied",
+                count = spec.applied.len().to_string()
+            )
         )?;
     }
     if spec.rollout.approvals == fleetdeck::model::rollout::ApprovalPolicy::DistinctFromAuthor {
-        outln!("distinctApprover: someone other than {actor} approves its batches")?;
+        outln!(
+            "{}",
+            t!(lang, "rollout-distinct-approver", actor = actor.to_string())
+        )?;
     }
-    outln!(
-        "the executor (`fleetdeck run`, or the console) carries it out; follow it with `fleetdeck rollout show {run}`"
-    )?;
+    outln!("{}", t!(lang, "rollout-follow", run = run.to_string()))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -377,14 +395,10 @@ fn list(settings: &Settings) -> anyhow::Result<ExitCode> {
         .filter(|r| r.is_rollout())
         .collect();
     emit(settings.output, &runs, || {
-        let mut table = Table::new(vec![
-            "RUN",
-            "TITLE",
-            "STATUS",
-            "BATCH",
-            "CLUSTERS",
-            "CREATED-BY",
-        ]);
+        let mut table = Table::in_lang(
+            settings.lang,
+            vec!["RUN", "TITLE", "STATUS", "BATCH", "CLUSTERS", "CREATED-BY"],
+        );
         for run in &runs {
             let current = run
                 .rollout
@@ -412,16 +426,20 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
     let projection = open(settings)?.projection()?;
     let run = super::journal_cmd::run_view(&projection, id)?;
     emit(settings.output, run, || {
-        let mut s = format!(
-            "rollout {} ({}): {}\n",
-            run.id,
-            run.title,
-            projection.effective_status(run)
+        let lang = settings.lang;
+        let mut s = t!(
+            lang,
+            "rollout-show-head",
+            run = run.id.to_string(),
+            title = run.title.clone(),
+            status = projection.effective_status(run).to_string()
         );
+        s.push('\n');
         if let Some(why) = &run.rollout.halted {
-            s.push_str(&format!("halted: {why}\n"));
+            s.push_str(&t!(lang, "rollout-halted", why = why.to_string()));
+            s.push('\n');
         }
-        let mut batches = Table::new(vec!["BATCH", "CLUSTERS", "PHASE"]);
+        let mut batches = Table::in_lang(settings.lang, vec!["BATCH", "CLUSTERS", "PHASE"]);
         for (i, clusters) in run.batches.iter().enumerate() {
             let ids: Vec<&str> = clusters.iter().map(|c| c.as_str()).collect();
             batches.row(vec![
@@ -431,14 +449,17 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
             ]);
         }
         s.push_str(&batches.render());
-        let mut items = Table::new(vec![
-            "CLUSTER",
-            "STAGED",
-            "APPLIED",
-            "VERIFIED",
-            "RESULT",
-            "OPEN-INTENTS",
-        ]);
+        let mut items = Table::in_lang(
+            settings.lang,
+            vec![
+                "CLUSTER",
+                "STAGED",
+                "APPLIED",
+                "VERIFIED",
+                "RESULT",
+                "OPEN-INTENTS",
+            ],
+        );
         for item_id in &run.order {
             let Some(item) = run.items.get(item_id) else {
                 continue;
@@ -469,7 +490,8 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
             })
             .collect();
         if !failures.is_empty() {
-            s.push_str("failed or unknown:\n");
+            s.push_str(&t!(lang, "rollout-failed-or-unknown"));
+            s.push('\n');
             s.push_str(&failures.concat());
         }
         // And what each cluster held back waits for: nothing sits without a reason.
@@ -482,7 +504,8 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
             })
             .collect();
         if !waits.is_empty() {
-            s.push_str("waiting:\n");
+            s.push_str(&t!(lang, "rollout-waiting"));
+            s.push('\n');
             s.push_str(&waits.concat());
         }
         s

@@ -187,7 +187,7 @@ fn show(settings: &Settings) -> anyhow::Result<ExitCode> {
     let ledger = fleetdeck::config::ledger_file::load(&settings.ledger_path()?)?;
     let lines = window_lines(&ledger, &journal_overrides(settings), Timestamp::now());
     emit(settings.output, &lines, || {
-        let mut table = Table::new(vec!["CLUSTER", "WINDOW", "NOW"]);
+        let mut table = Table::in_lang(settings.lang, vec!["CLUSTER", "WINDOW", "NOW"]);
         for l in &lines {
             table.row(vec![
                 l.cluster.clone(),
