@@ -82,3 +82,30 @@ maintenance-what-executor = running the executor
 run-acting-for-shard = shard {$shard} ({$count} clusters)
 run-acting-for-fleet = the fleet
 run-started = executor {$actor} started for {$acting_for} (journal {$journal})
+
+## shared
+cli-did-you-mean = {" "}(did you mean {$suggestion}?)
+
+## journal
+journal-schema = journal {$journal}: {$what}
+journal-schema-current = schema version {$version} (up to date)
+journal-schema-migrated = schema version {$from} → {$to}
+journal-grant-roles = grant them to login roles: GRANT fleetdeck_operator TO alice;
+journal-sqlite-roles = --roles: a SQLite journal has no roles (its actor is who the process says it is); team roles need a PostgreSQL journal
+journal-copied = copied {$copied} events ({$already} were there already); both journals hold {$events} events up to sequence {$last}
+journal-no-events = no events: {$hint}
+journal-no-cluster = no cluster {$name} in the journal{$hint}
+journal-no-run = no run {$name} in the journal{$hint}
+
+## errors fleetdeck writes itself
+no-ledger-given = no ledger given: pass --ledger FILE, set FLEETDECK_LEDGER, or set `ledger` in {$config}
+cluster-not-in-ledger = cluster {$cluster} is not in the ledger
+approve-needs-ledger = the batch's clusters are checked before an approval
+ack-refused = refusing to start {$what}: {$expired}; renew or remove the exception in the ledger, or start it anyway with --acknowledge-expired-exceptions (journaled)
+ack-what-rollout = rollout {$release}
+ack-what-maintenance = maintenance on {$cluster}
+window-not-a-cluster = {$cluster} is not a cluster of the ledger{$hint}
+gitops-not-a-kind = {$kind} is not a GitOps kind fleetdeck changes: application, kustomization or helmrelease
+gitops-readonly = read-only mode: refusing to {$verb} the sync of {$object} (drop --readonly to act)
+gitops-not-namespace-name = {$object} is not NAMESPACE/NAME
+gitops-refusing = {$cluster}: refusing to {$verb} the sync of {$target}

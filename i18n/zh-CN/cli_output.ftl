@@ -76,3 +76,36 @@ maintenance-what-executor = 运行执行器
 run-acting-for-shard = 分片 {$shard}（{$count} 个集群）
 run-acting-for-fleet = 整个舰队
 run-started = 执行器 {$actor} 已为{$acting_for}启动（事件日志 {$journal}）
+
+## 通用
+cli-did-you-mean = （是否想找 {$suggestion}？）
+
+## journal
+journal-schema = 事件日志 {$journal}：{$what}
+journal-schema-current = 模式版本 {$version}（已是最新）
+journal-schema-migrated = 模式版本 {$from} → {$to}
+journal-grant-roles = 把这些角色授予登录角色：GRANT fleetdeck_operator TO alice;
+journal-sqlite-roles = --roles：SQLite 事件日志没有角色（其操作者就是进程自称的身份）；团队角色需要 PostgreSQL 事件日志
+journal-copied = 已复制 {$copied} 条事件（{$already} 条原已存在）；两个事件日志都有 {$events} 条事件，直到序号 {$last}
+journal-no-events = 没有事件：{$hint}
+journal-no-cluster = 事件日志中没有集群 {$name}{$hint}
+journal-no-run = 事件日志中没有运行 {$name}{$hint}
+
+## fleetdeck 自己写的错误
+no-ledger-given = 未指定台账：请传入 --ledger FILE、设置 FLEETDECK_LEDGER，或在 {$config} 中设置 `ledger`
+cluster-not-in-ledger = 集群 {$cluster} 不在台账中
+approve-needs-ledger = 批准前要检查该批次的集群
+ack-refused = 拒绝启动{$what}：{$expired}；请在台账中续期或删除该例外，或用 --acknowledge-expired-exceptions 仍然启动（记入事件日志）
+ack-what-rollout = 发布 {$release}
+ack-what-maintenance = {$cluster} 上的维护
+window-not-a-cluster = {$cluster} 不是台账中的集群{$hint}
+gitops-not-a-kind = {$kind} 不是 fleetdeck 可更改的 GitOps 类型：application、kustomization 或 helmrelease
+gitops-readonly = 只读模式：拒绝{ $verb ->
+    [suspend] 暂停
+   *[other] 恢复
+}{$object} 的同步（去掉 --readonly 才能操作）
+gitops-not-namespace-name = {$object} 不是 NAMESPACE/NAME
+gitops-refusing = {$cluster}：拒绝{ $verb ->
+    [suspend] 暂停
+   *[other] 恢复
+}{$target} 的同步

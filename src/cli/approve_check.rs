@@ -13,6 +13,8 @@ use fleetdeck::model::rollout::check_batch_can_act;
 use fleetdeck::model::run::{Actor, ClusterRefusal, check_approve};
 use jiff::Timestamp;
 
+use fleetdeck::t;
+
 use super::journal_cmd::{open, run_view};
 use super::settings::Settings;
 
@@ -39,7 +41,7 @@ pub fn check_clusters(settings: &Settings, run: &str, batch: Option<usize>) -> a
     let ledger = fleetdeck::config::ledger_file::load(
         &settings
             .ledger_path()
-            .context("the batch's clusters are checked before an approval")?,
+            .context(t!(settings.lang, "approve-needs-ledger"))?,
     )?;
     let kubeconfig = fleetdeck::k8s::kubeconfig::load(&settings.kubeconfig)?;
     let runtime = super::runtime()?;

@@ -10,6 +10,8 @@ use fleetdeck::model::ledger::{
     ClusterId, ExpiredException, Ledger, expired_exceptions, unacknowledged,
 };
 
+use fleetdeck::t;
+
 use super::exit::Refused;
 
 /// The ledger at `path`, for use, with its expired exceptions said on standard error.
@@ -37,6 +39,7 @@ pub fn acknowledge(
     ledger: &Ledger,
     clusters: &[ClusterId],
     acknowledged: bool,
+    lang: fleetdeck::i18n::Lang,
     what: &str,
 ) -> anyhow::Result<Vec<ExpiredException>> {
     let expired = unacknowledged(ledger, clusters, ledger_file::today());
@@ -44,9 +47,11 @@ pub fn acknowledge(
         return Ok(expired);
     }
     let list: Vec<String> = expired.iter().map(ToString::to_string).collect();
-    Err(Refused(format!(
-        "refusing to start {what}: {}; renew or remove the exception in the ledger, or start it anyway with --acknowledge-expired-exceptions (journaled)",
-        list.join("; ")
+    Err(Refused(t!(
+        lang,
+        "ack-refused",
+        what = what,
+        expired = list.join("; ")
     ))
     .into())
 }

@@ -52,14 +52,25 @@ pub fn start(
     };
     let cluster = ledger
         .cluster(&spec.cluster.0)
-        .with_context(|| format!("cluster {} is not in the ledger", spec.cluster))?
+        .with_context(|| {
+            t!(
+                settings.lang,
+                "cluster-not-in-ledger",
+                cluster = spec.cluster.to_string()
+            )
+        })?
         .clone();
     // A dry run changes nothing: it needs no acknowledgement, and says what a start would.
     let acknowledged = super::ledger_findings::acknowledge(
         &ledger,
         std::slice::from_ref(&cluster.id),
         acknowledge_expired || dry_run,
-        &format!("maintenance on {}", cluster.id),
+        settings.lang,
+        &t!(
+            settings.lang,
+            "ack-what-maintenance",
+            cluster = cluster.id.to_string()
+        ),
     )?;
     let kubeconfig = fleetdeck::k8s::kubeconfig::load(&settings.kubeconfig)?;
     let plan = super::runtime()?.block_on(async {

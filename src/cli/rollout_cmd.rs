@@ -319,7 +319,12 @@ fn start(settings: &Settings, file: &Path, acknowledge_expired: bool) -> anyhow:
         &loaded.ledger,
         &targets,
         acknowledge_expired,
-        &format!("rollout {}", loaded.spec.release.name),
+        settings.lang,
+        &t!(
+            settings.lang,
+            "ack-what-rollout",
+            release = loaded.spec.release.name.clone()
+        ),
     )?;
     let texts = loaded.manifests;
     let mut journal = open(settings)?;

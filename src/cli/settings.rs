@@ -101,9 +101,10 @@ impl Settings {
     /// The ledger file, or an error that says how to name one.
     pub fn ledger_path(&self) -> anyhow::Result<PathBuf> {
         self.ledger.clone().with_context(|| {
-            format!(
-                "no ledger given: pass --ledger FILE, set FLEETDECK_LEDGER, or set `ledger` in {}",
-                self.paths.config_file.display()
+            fleetdeck::t!(
+                self.lang,
+                "no-ledger-given",
+                config = self.paths.config_file.display().to_string()
             )
         })
     }

@@ -17,6 +17,8 @@ use fleetdeck::model::run::Actor;
 use jiff::Timestamp;
 use serde::Serialize;
 
+use fleetdeck::t;
+
 use super::exit::Refused;
 use super::journal_cmd::open;
 use super::output::{Table, emit, outln};
@@ -56,11 +58,15 @@ pub fn run(settings: &Settings, command: &WindowCommand) -> anyhow::Result<ExitC
                     cluster,
                     ledger.clusters.iter().map(|c| c.id.as_str()),
                 )
-                .map(|s| format!(" (did you mean {s}?)"))
+                .map(|s| t!(settings.lang, "cli-did-you-mean", suggestion = s))
                 .unwrap_or_default();
-                return Err(
-                    Refused(format!("{cluster} is not a cluster of the ledger{hint}")).into(),
+                let said = t!(
+                    settings.lang,
+                    "window-not-a-cluster",
+                    cluster = cluster,
+                    hint = hint
                 );
+                return Err(Refused(said).into());
             }
             let said = override_window(
                 &mut open(settings)?,
