@@ -109,3 +109,23 @@ gitops-not-a-kind = {$kind} is not a GitOps kind fleetdeck changes: application,
 gitops-readonly = read-only mode: refusing to {$verb} the sync of {$object} (drop --readonly to act)
 gitops-not-namespace-name = {$object} is not NAMESPACE/NAME
 gitops-refusing = {$cluster}: refusing to {$verb} the sync of {$target}
+
+## findings
+findings-none = No findings in what could be read.
+findings-week = {$week} ({$count} clusters)
+findings-busy-weeks = certificates of several clusters expire in the weeks of: {$weeks}
+findings-flows = {$cluster}: our requests land in {$flows}
+findings-failed = {" "}(exit 1: at or above --fail-on {$fail_on})
+findings-summary = {$total} findings: {$critical} critical, {$warning} warning, {$info} info{$failed}
+
+## ledger reconcile
+reconcile-n-clusters = {$count} clusters
+reconcile-not-compared = Not compared (the ledger's word is unconfirmed, not wrong):
+reconcile-not-compared-line = {$component} on {$clusters}: {$why}
+reconcile-no-context = no kubeconfig context
+reconcile-context-not-in-ledger = context not in ledger
+reconcile-suggested = Suggested ledger edits (the ledger is not changed):
+
+## rollout plan: maintenance windows of the targets
+rollout-windows = maintenance windows: {$open} of {$count} target(s) may change now
+rollout-window-waits = {$cluster}: {$says} (an apply waits until then)

@@ -109,3 +109,23 @@ gitops-refusing = {$cluster}：拒绝{ $verb ->
     [suspend] 暂停
    *[other] 恢复
 }{$target} 的同步
+
+## findings
+findings-none = 在能读取的内容中没有发现。
+findings-week = {$week}（{$count} 个集群）
+findings-busy-weeks = 多个集群的证书在这些周过期：{$weeks}
+findings-flows = {$cluster}：我们的请求落在 {$flows}
+findings-failed = （退出码 1：达到或超过 --fail-on {$fail_on}）
+findings-summary = {$total} 项发现：严重 {$critical}，警告 {$warning}，信息 {$info}{$failed}
+
+## ledger reconcile
+reconcile-n-clusters = {$count} 个集群
+reconcile-not-compared = 未比较（台账所写未经证实，但不是错误）：
+reconcile-not-compared-line = {$clusters} 上的 {$component}：{$why}
+reconcile-no-context = 没有 kubeconfig 上下文
+reconcile-context-not-in-ledger = 上下文不在台账中
+reconcile-suggested = 建议的台账修改（台账不会被改动）：
+
+## rollout plan：目标的维护窗口
+rollout-windows = 维护窗口：{$count} 个目标中有 {$open} 个现在可以变更
+rollout-window-waits = {$cluster}：{$says}（应用会等到那时）

@@ -18,6 +18,8 @@ use fleetdeck::model::live::FleetSnapshot;
 use jiff::Timestamp;
 use serde::Serialize;
 
+use fleetdeck::t;
+
 use super::output::{Table, emit};
 use super::settings::Settings;
 
@@ -291,7 +293,7 @@ fn table(
         ]);
     }
     let mut out = if report.findings.is_empty() {
-        "No findings in what could be read.\n".to_string()
+        format!("{}\n", t!(lang, "findings-none"))
     } else {
         table.render()
     };
@@ -299,13 +301,18 @@ fn table(
         .expiry_weeks
         .iter()
         .filter(|w| w.clusters.len() > 1)
-        .map(|w| format!("{} ({} clusters)", w.week_of, w.clusters.len()))
+        .map(|w| {
+            t!(
+                lang,
+                "findings-week",
+                week = w.week_of.to_string(),
+                count = w.clusters.len().to_string()
+            )
+        })
         .collect();
     if !busy.is_empty() {
-        out.push_str(&format!(
-            "certificates of several clusters expire in the weeks of: {}\n",
-            busy.join(", ")
-        ));
+        out.push_str(&t!(lang, "findings-busy-weeks", weeks = busy.join(", ")));
+        out.push('\n');
     }
     for c in &report.clusters {
         if let Some(flows) = c.flows.filter(|f| !f.is_empty()) {
@@ -313,24 +320,33 @@ fn table(
                 .iter()
                 .map(|f| format!("{} → {} ({})", f.flow_schema, f.priority_level, f.requests))
                 .collect();
-            out.push_str(&format!(
-                "{}: our requests land in {}\n",
-                c.cluster,
-                list.join(", ")
+            out.push_str(&t!(
+                lang,
+                "findings-flows",
+                cluster = c.cluster.to_string(),
+                flows = list.join(", ")
             ));
+            out.push('\n');
         }
     }
-    out.push_str(&format!(
-        "{} findings: {} critical, {} warning, {} info{}\n",
-        report.findings.len(),
-        report.counts.critical,
-        report.counts.warning,
-        report.counts.info,
-        if report.failed {
-            format!(" (exit 1: at or above --fail-on {})", report.fail_on)
-        } else {
-            String::new()
-        }
+    let failed = if report.failed {
+        t!(
+            lang,
+            "findings-failed",
+            fail_on = report.fail_on.to_string()
+        )
+    } else {
+        String::new()
+    };
+    out.push_str(&t!(
+        lang,
+        "findings-summary",
+        total = report.findings.len().to_string(),
+        critical = report.counts.critical.to_string(),
+        warning = report.counts.warning.to_string(),
+        info = report.counts.info.to_string(),
+        failed = failed
     ));
+    out.push('\n');
     out
 }

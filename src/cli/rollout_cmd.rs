@@ -295,7 +295,7 @@ fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
         || {
             let mut s = render_plan(settings.lang, &loaded.spec, &loaded.digest, &loaded.plan);
             s.push_str(&render_order(settings.lang, &loaded.order));
-            s.push_str(&super::rollout_windows::render(&windows));
+            s.push_str(&super::rollout_windows::render(settings.lang, &windows));
             s
         },
     )?;
