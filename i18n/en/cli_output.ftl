@@ -129,3 +129,15 @@ reconcile-suggested = Suggested ledger edits (the ledger is not changed):
 ## rollout plan: maintenance windows of the targets
 rollout-windows = maintenance windows: {$open} of {$count} target(s) may change now
 rollout-window-waits = {$cluster}: {$says} (an apply waits until then)
+
+## capacity
+capacity-place-cluster = cluster {$cluster}
+capacity-place-any = any cluster with fresh data
+capacity-no-zone = zone={$zone}: no node of {$place} is in it{$hint}; {$key}: {$known}
+capacity-no-node = node={$nodes}: no such node in {$place}{$hint}
+
+## the console without a ledger, a selector's unknown key
+console-no-ledger = no ledger configured (pass --ledger FILE, set FLEETDECK_LEDGER, or set `ledger` in {$config}).
+console-try-demo = To try the console on a simulated fleet, run:
+console-no-kubeconfig = {$error}; no cluster can be reached
+selector-unknown-key = warning: -l {$key}

@@ -103,12 +103,12 @@ gitops-not-a-kind = {$kind} 不是 fleetdeck 可更改的 GitOps 类型：applic
 gitops-readonly = 只读模式：拒绝{ $verb ->
     [suspend] 暂停
    *[other] 恢复
-}{$object} 的同步（去掉 --readonly 才能操作）
+} {$object} 的同步（去掉 --readonly 才能操作）
 gitops-not-namespace-name = {$object} 不是 NAMESPACE/NAME
 gitops-refusing = {$cluster}：拒绝{ $verb ->
     [suspend] 暂停
    *[other] 恢复
-}{$target} 的同步
+} {$target} 的同步
 
 ## findings
 findings-none = 在能读取的内容中没有发现。
@@ -129,3 +129,15 @@ reconcile-suggested = 建议的台账修改（台账不会被改动）：
 ## rollout plan：目标的维护窗口
 rollout-windows = 维护窗口：{$count} 个目标中有 {$open} 个现在可以变更
 rollout-window-waits = {$cluster}：{$says}（应用会等到那时）
+
+## capacity
+capacity-place-cluster = 集群 {$cluster}
+capacity-place-any = 任何数据新鲜的集群
+capacity-no-zone = zone={$zone}：{$place} 没有节点在此区域{$hint}；{$key}：{$known}
+capacity-no-node = node={$nodes}：{$place} 中没有这样的节点{$hint}
+
+## 没有台账时的控制台、选择器中未知的键
+console-no-ledger = 未配置台账（请传入 --ledger FILE、设置 FLEETDECK_LEDGER，或在 {$config} 中设置 `ledger`）。
+console-try-demo = 要在模拟舰队上试用控制台，请运行：
+console-no-kubeconfig = {$error}；无法连接任何集群
+selector-unknown-key = 警告：-l {$key}

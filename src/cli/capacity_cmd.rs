@@ -5,6 +5,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use fleetdeck::t;
+
 use super::capacity_lines::{
     ClusterCapacity, gang_line, gpu_line, limit_lines, render, scenario_line, worst_losses,
 };
@@ -157,6 +159,7 @@ fn zones_of<'a>(
 /// otherwise report full headroom): every node must exist, and the zone must be one of
 /// theirs. Only clusters with fresh data can be checked.
 fn check_targets(
+    lang: fleetdeck::i18n::Lang,
     what: &WhatIf,
     clusters: &[&Arc<ClusterSnapshot>],
     config: &CapacityConfig,
@@ -170,8 +173,8 @@ fn check_targets(
         return Ok(());
     }
     let place = match clusters {
-        [one] => format!("cluster {}", one.id),
-        _ => "any cluster with fresh data".to_owned(),
+        [one] => t!(lang, "capacity-place-cluster", cluster = one.id.to_string()),
+        _ => t!(lang, "capacity-place-any"),
     };
     match what {
         WhatIf::Cluster(_) => Ok(()),
@@ -182,13 +185,17 @@ fn check_targets(
                 return Ok(());
             }
             let hint = fleetdeck::yaml::suggest(zone, known.iter().copied())
-                .map(|z| format!(" (did you mean {z}?)"))
+                .map(|z| t!(lang, "cli-did-you-mean", suggestion = z))
                 .unwrap_or_default();
-            bail!(
-                "zone={zone}: no node of {place} is in it{hint}; {}: {}",
-                config.failure_domain_key,
-                known.into_iter().collect::<Vec<_>>().join(", ")
-            )
+            bail!(t!(
+                lang,
+                "capacity-no-zone",
+                zone = zone.clone(),
+                place = place,
+                hint = hint,
+                key = config.failure_domain_key.to_string(),
+                known = known.into_iter().collect::<Vec<_>>().join(", ")
+            ))
         }
         WhatIf::Nodes(names) => {
             let missing: Vec<&String> = names
@@ -208,10 +215,16 @@ fn check_targets(
                     .iter()
                     .flat_map(|v| v.nodes.iter().map(|n| &*n.name.0)),
             )
-            .map(|n| format!(" (did you mean {n}?)"))
+            .map(|n| t!(lang, "cli-did-you-mean", suggestion = n))
             .unwrap_or_default();
             let list: Vec<&str> = missing.iter().map(|m| m.as_str()).collect();
-            bail!("node={}: no such node in {place}{hint}", list.join(","))
+            bail!(t!(
+                lang,
+                "capacity-no-node",
+                nodes = list.join(","),
+                place = place,
+                hint = hint
+            ))
         }
     }
 }
@@ -274,7 +287,7 @@ pub fn run(
         .filter(|c| only.as_deref().is_none_or(|id| &*c.id == id))
         .collect();
     if let Some(what) = &what {
-        check_targets(what, &asked, config)?;
+        check_targets(settings.lang, what, &asked, config)?;
     }
     let mut clusters: Vec<ClusterCapacity> = asked
         .iter()

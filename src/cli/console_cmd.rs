@@ -17,6 +17,8 @@ use fleetdeck::tui::{Activity, ConsoleInputs, no_color_requested, run_console};
 use kube::config::Kubeconfig;
 use std::time::Duration;
 
+use fleetdeck::t;
+
 use super::settings::Settings;
 
 /// How to see the console on a simulated fleet.
@@ -25,10 +27,11 @@ pub const DEMO_HINT: &str = "fleetdeck demo --seed 1";
 /// Opens the console, or explains how to get one.
 pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
     let Some(path) = settings.ledger.clone() else {
+        let config = settings.paths.config_file.display().to_string();
         eprintln!(
-            "fleetdeck: no ledger configured (pass --ledger FILE, set FLEETDECK_LEDGER, or set `ledger` in {}).\n\
-             To try the console on a simulated fleet, run:\n\n    {DEMO_HINT}\n",
-            settings.paths.config_file.display()
+            "fleetdeck: {}\n{}\n\n    {DEMO_HINT}\n",
+            t!(settings.lang, "console-no-ledger", config = config),
+            t!(settings.lang, "console-try-demo")
         );
         return Ok(ExitCode::from(2));
     };
@@ -39,7 +42,11 @@ pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
         Ok(kubeconfig) => (kubeconfig, None),
         Err(error) => (
             Kubeconfig::default(),
-            Some(format!("{error}; no cluster can be reached")),
+            Some(t!(
+                settings.lang,
+                "console-no-kubeconfig",
+                error = error.to_string()
+            )),
         ),
     };
     let runtime = super::runtime()?;

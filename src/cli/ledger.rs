@@ -132,7 +132,14 @@ pub fn show(settings: &Settings, selector: Option<&str>) -> anyhow::Result<ExitC
     let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
     let selector = Selector::parse(selector.unwrap_or(""))?;
     for unknown in selector.unknown_keys(&ledger.clusters) {
-        eprintln!("warning: -l {unknown}");
+        eprintln!(
+            "{}",
+            t!(
+                settings.lang,
+                "selector-unknown-key",
+                key = unknown.to_string()
+            )
+        );
     }
     let clusters: Vec<&Cluster> = ledger
         .clusters
