@@ -141,3 +141,15 @@ console-no-ledger = no ledger configured (pass --ledger FILE, set FLEETDECK_LEDG
 console-try-demo = To try the console on a simulated fleet, run:
 console-no-kubeconfig = {$error}; no cluster can be reached
 selector-unknown-key = warning: -l {$key}
+
+## ledger reconcile's DRIFT and DETAIL cells, ledger contexts' STATUS
+drift-unobservable = unobservable
+drift-identity = identity
+drift-identity-not-pinned = identity not pinned
+drift-observed-uid = observed kubeSystemUID {$uid} at {$server}
+drift-kubelet-skew = kubelet skew
+drift-kubelet-skew-detail = API server {$api_server}; kubelets outside the supported skew (newer, or more than 3 minors older): {$live}
+drift-version = {$component} version
+drift-version-detail = ledger {$ledger}, live {$live}
+contexts-missing = missing context
+contexts-server-differs = server differs from pinned identity ({$pinned})

@@ -141,3 +141,15 @@ console-no-ledger = 未配置台账（请传入 --ledger FILE、设置 FLEETDECK
 console-try-demo = 要在模拟舰队上试用控制台，请运行：
 console-no-kubeconfig = {$error}；无法连接任何集群
 selector-unknown-key = 警告：-l {$key}
+
+## ledger reconcile 的偏差和详情列、ledger contexts 的状态列
+drift-unobservable = 无法观测
+drift-identity = 身份
+drift-identity-not-pinned = 身份未固定
+drift-observed-uid = 在 {$server} 观测到 kubeSystemUID {$uid}
+drift-kubelet-skew = kubelet 版本偏差
+drift-kubelet-skew-detail = API server {$api_server}；超出支持偏差范围的 kubelet（更新，或落后 3 个以上次版本）：{$live}
+drift-version = {$component} 版本
+drift-version-detail = 台账 {$ledger}，实际 {$live}
+contexts-missing = 缺少上下文
+contexts-server-differs = 服务器与固定的身份不同（{$pinned}）

@@ -198,9 +198,9 @@ pub fn contexts(settings: &Settings) -> anyhow::Result<ExitCode> {
                 .and_then(|c| c.identity.as_ref())
                 .map_or("-", |i| i.server.as_str());
             let status = if !m.found {
-                "missing context".to_string()
+                t!(settings.lang, "contexts-missing")
             } else if m.server_differs {
-                format!("server differs from pinned identity ({pinned})")
+                t!(settings.lang, "contexts-server-differs", pinned = pinned)
             } else {
                 "ok".to_string()
             };

@@ -50,10 +50,10 @@ fn render_not_compared(lang: fleetdeck::i18n::Lang, not_compared: &[NotCompared]
     out
 }
 
-fn describe(kind: &DriftKind) -> (String, String) {
+fn describe(lang: fleetdeck::i18n::Lang, kind: &DriftKind) -> (String, String) {
     match kind {
         DriftKind::Unobservable { status, error } => (
-            "unobservable".into(),
+            t!(lang, "drift-unobservable"),
             format!(
                 "{}{}",
                 status.label(),
@@ -63,19 +63,26 @@ fn describe(kind: &DriftKind) -> (String, String) {
                     .unwrap_or_default()
             ),
         ),
-        DriftKind::Identity { reason } => ("identity".into(), reason.clone()),
+        DriftKind::Identity { reason } => (t!(lang, "drift-identity"), reason.clone()),
         DriftKind::UnpinnedIdentity {
             kube_system_uid,
             server,
         } => (
-            "identity not pinned".into(),
-            format!("observed kubeSystemUID {kube_system_uid} at {server}"),
+            t!(lang, "drift-identity-not-pinned"),
+            t!(
+                lang,
+                "drift-observed-uid",
+                uid = kube_system_uid.to_string(),
+                server = server.to_string()
+            ),
         ),
         DriftKind::KubeletSkew { api_server, live } => (
-            "kubelet skew".into(),
-            format!(
-                "API server {api_server}; kubelets outside the supported skew (newer, or more than 3 minors older): {}",
-                live.join(", ")
+            t!(lang, "drift-kubelet-skew"),
+            t!(
+                lang,
+                "drift-kubelet-skew-detail",
+                api_server = api_server.to_string(),
+                live = live.join(", ")
             ),
         ),
         DriftKind::Version {
@@ -84,8 +91,13 @@ fn describe(kind: &DriftKind) -> (String, String) {
             live,
             ..
         } => (
-            format!("{component} version"),
-            format!("ledger {ledger}, live {}", live.join(", ")),
+            t!(lang, "drift-version", component = component.to_string()),
+            t!(
+                lang,
+                "drift-version-detail",
+                ledger = ledger.to_string(),
+                live = live.join(", ")
+            ),
         ),
     }
 }
@@ -109,7 +121,7 @@ pub fn run(settings: &Settings, suggest: bool, wait: Duration) -> anyhow::Result
     emit(settings.output, &report, || {
         let mut table = Table::in_lang(settings.lang, vec!["CLUSTER", "DRIFT", "DETAIL"]);
         for d in &report.drift {
-            let (what, detail) = describe(&d.kind);
+            let (what, detail) = describe(settings.lang, &d.kind);
             table.row(vec![d.cluster.clone(), what, detail]);
         }
         for m in &report.missing_contexts {
