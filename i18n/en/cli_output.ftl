@@ -153,3 +153,30 @@ drift-version = {$component} version
 drift-version-detail = ledger {$ledger}, live {$live}
 contexts-missing = missing context
 contexts-server-differs = server differs from pinned identity ({$pinned})
+
+## capacity's blocks
+capacity-fit = fits on {$nodes}; largest on one node {$largest}; {$free} free in total
+capacity-gang-what-if = {$request} {$scenario}: {$fit} (today: {$today})
+capacity-not-counted = {$cluster} — {$status}: no fresh data, not counted
+capacity-gpu-shape = GPU shape: {$free} free of {$total}; slots {$slots}; largest gang {$largest}
+capacity-gpu-domain = {$key}={$value}: {$free} free of {$total}, {$nodes} free
+capacity-n-minus-one = N−1 worst: {$dimension}: {$headroom} after losing {$domain}
+capacity-limit = limit: {$limit}
+capacity-staying = {" "}({$pods} go with their nodes: DaemonSet, static)
+capacity-what-if = what-if {$scenario}: {$lost} lost, {$displaced} displaced{$staying}, {$placed} placed, {$unplaced} cannot be placed
+capacity-pods-of = {$pods} of {$owner}: {$reason}
+capacity-unknown-pods = UNKNOWN for {$pods}: the answer above treats them as free to move, which nobody can tell
+capacity-headroom-after = headroom after: {$dimension} {$headroom}
+capacity-gang = gang {$gang}
+capacity-caveat = caveat: {$caveat}
+capacity-gang-fleet = gang {$request}{$what_if}: fits on one node in {$fits} of {$count} clusters with {$resource}{$list}
+capacity-counted = {$counted} of {$count} clusters counted
+capacity-left-out = ; not counted: {$list}
+count-whole-nodes = { $count ->
+    [one] {$n} whole node
+   *[other] {$n} whole nodes
+}
+count-pods = { $count ->
+    [one] {$n} pod
+   *[other] {$n} pods
+}

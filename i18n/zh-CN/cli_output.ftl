@@ -153,3 +153,24 @@ drift-version = {$component} 版本
 drift-version-detail = 台账 {$ledger}，实际 {$live}
 contexts-missing = 缺少上下文
 contexts-server-differs = 服务器与固定的身份不同（{$pinned}）
+
+## capacity 的各段
+capacity-fit = 可放在 {$nodes}上；单节点最多 {$largest}；共空闲 {$free}
+capacity-gang-what-if = {$request} {$scenario}：{$fit}（当前：{$today}）
+capacity-not-counted = {$cluster} — {$status}：没有新鲜数据，未计入
+capacity-gpu-shape = GPU 形态：{$total} 中空闲 {$free}；槽位 {$slots}；最大成组 {$largest}
+capacity-gpu-domain = {$key}={$value}：{$total} 中空闲 {$free}，{$nodes}整机空闲
+capacity-n-minus-one = N−1 最坏：{$dimension}：失去 {$domain} 后余量 {$headroom}
+capacity-limit = 限制：{$limit}
+capacity-staying = （{$pods}随节点一起消失：DaemonSet、静态 Pod）
+capacity-what-if = 假设 {$scenario}：失去 {$lost}，迁出 {$displaced}{$staying}，已安置 {$placed} 个，{$unplaced} 个无法安置
+capacity-pods-of = {$owner} 的 {$pods}：{$reason}
+capacity-unknown-pods = {$pods}为 UNKNOWN：上面的结果视其为可自由迁移，但无人能确定
+capacity-headroom-after = 之后的余量：{$dimension} {$headroom}
+capacity-gang = 成组 {$gang}
+capacity-caveat = 注意：{$caveat}
+capacity-gang-fleet = 成组 {$request}{$what_if}：在 {$count} 个有 {$resource} 的集群中，{$fits} 个可放在单个节点上{$list}
+capacity-counted = {$count} 个集群中计入 {$counted} 个
+capacity-left-out = ；未计入：{$list}
+count-whole-nodes = {$n} 个整机节点
+count-pods = {$n} 个 Pod

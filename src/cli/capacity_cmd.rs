@@ -298,7 +298,9 @@ pub fn run(
             lost, &ledger, &snapshot, &holds, config, siblings,
         )?);
     }
-    emit(settings.output, &clusters, || render(&clusters))?;
+    emit(settings.output, &clusters, || {
+        render(settings.lang, &clusters)
+    })?;
     // Like `snapshot`: a cluster left out for want of fresh data is worth a non-zero exit,
     // so a script never takes a partial answer for the whole one.
     // And an answer that is unknown for some pods (volumes that cannot be read) is not
