@@ -180,3 +180,10 @@ count-pods = { $count ->
     [one] {$n} pod
    *[other] {$n} pods
 }
+
+## reading files
+cannot-read = cannot read {$path}
+not-a-node-list = {$path} is not a NodeList in JSON
+spec-errors = {$file}: {$errors} error(s)
+batches-from-one = batches are counted from 1
+pause-bad-domain = --domain {$domain}: expected CLUSTER/DOMAIN

@@ -174,3 +174,10 @@ capacity-counted = {$count} 个集群中计入 {$counted} 个
 capacity-left-out = ；未计入：{$list}
 count-whole-nodes = {$n} 个整机节点
 count-pods = {$n} 个 Pod
+
+## 读取文件
+cannot-read = 无法读取 {$path}
+not-a-node-list = {$path} 不是 JSON 格式的 NodeList
+spec-errors = {$file}：{$errors} 个错误
+batches-from-one = 批次从 1 开始计数
+pause-bad-domain = --domain {$domain}：应为 CLUSTER/DOMAIN

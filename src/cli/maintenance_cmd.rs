@@ -161,16 +161,16 @@ fn parse_outcome(text: &str) -> Result<fleetdeck::model::run::ReturnOutcome, Str
 }
 
 /// Nodes from a Kubernetes NodeList in JSON.
-fn read_node_list(path: &Path) -> anyhow::Result<Vec<NodeFacts>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+fn read_node_list(lang: fleetdeck::i18n::Lang, path: &Path) -> anyhow::Result<Vec<NodeFacts>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| t!(lang, "cannot-read", path = path.display().to_string()))?;
     // `kubectl get nodes -o json` says `kind: List`, not `NodeList`: read only the items.
     #[derive(serde::Deserialize)]
     struct Items {
         items: Vec<k8s_openapi::api::core::v1::Node>,
     }
     let list: Items = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a NodeList in JSON", path.display()))?;
+        .with_context(|| t!(lang, "not-a-node-list", path = path.display().to_string()))?;
     Ok(list
         .items
         .iter()
@@ -184,13 +184,14 @@ fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Resul
         Some(path) => Some(super::ledger_findings::load(path)?),
         None => None,
     };
-    let Some(spec) =
-        super::spec_file::read_spec(file, |text| read_maintenance_file(text, ledger.as_ref()))?
+    let Some(spec) = super::spec_file::read_spec(settings.lang, file, |text| {
+        read_maintenance_file(text, ledger.as_ref())
+    })?
     else {
         return Ok(ExitCode::FAILURE);
     };
     let inventory = match nodes {
-        Some(path) => read_node_list(path)?,
+        Some(path) => read_node_list(settings.lang, path)?,
         None => match &spec.nodes {
             NodeSelection::Names(names) => {
                 names.iter().map(|n| NodeFacts::named(n.clone())).collect()

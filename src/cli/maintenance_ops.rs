@@ -44,7 +44,7 @@ pub fn start(
         refuse_readonly(settings, "maintenance-what-start")?;
     }
     let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
-    let Some(spec) = super::spec_file::read_spec(file, |text| {
+    let Some(spec) = super::spec_file::read_spec(settings.lang, file, |text| {
         super::maintenance_cmd::read_maintenance_file(text, Some(&ledger))
     })?
     else {

@@ -97,7 +97,7 @@ pub fn run(settings: &Settings, command: &RolloutCommand) -> anyhow::Result<Exit
         RolloutCommand::Show { run } => show(settings, run),
         RolloutCommand::Approve { run, batch, note } => {
             let batch = match batch {
-                Some(0) => anyhow::bail!("batches are counted from 1"),
+                Some(0) => anyhow::bail!(t!(settings.lang, "batches-from-one")),
                 other => other.map(|n| n - 1),
             };
             // Read-only is refused by `record` without reaching any cluster.
@@ -222,7 +222,7 @@ fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
         let report = read_rollout(text);
         (report.spec, report.diagnostics)
     };
-    let Some(spec) = super::spec_file::read_spec(file, read)? else {
+    let Some(spec) = super::spec_file::read_spec(settings.lang, file, read)? else {
         return Ok(None);
     };
     let name = file.display().to_string();

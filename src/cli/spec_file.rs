@@ -9,22 +9,27 @@ use fleetdeck::yaml::{Diagnostic, Severity};
 /// Reads `file` with `read` (text → value and diagnostics); `None` after printing why the
 /// file cannot be used.
 pub fn read_spec<T>(
+    lang: fleetdeck::i18n::Lang,
     file: &Path,
     read: impl FnOnce(&str) -> (Option<T>, Vec<Diagnostic>),
 ) -> anyhow::Result<Option<T>> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let text = std::fs::read_to_string(file)
+        .with_context(|| fleetdeck::t!(lang, "cannot-read", path = file.display().to_string()))?;
     let (spec, diagnostics) = read(&text);
     let name = file.display().to_string();
     for d in &diagnostics {
-        eprintln!("{}", d.render(&name));
+        eprintln!("{}", d.render_in(&name, lang));
     }
     if spec.is_none() {
         let errors = diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
             .count();
-        eprintln!("{name}: {errors} error(s)");
+        let errors = errors.to_string();
+        eprintln!(
+            "{}",
+            fleetdeck::t!(lang, "spec-errors", file = name.as_str(), errors = errors)
+        );
     }
     Ok(spec)
 }

@@ -374,3 +374,32 @@ fn tables_and_progress_speak_chinese() {
     );
     assert!(en.contains(" (not created)\n"), "{en}");
 }
+
+#[test]
+fn a_rollout_file_s_errors_speak_chinese_at_the_same_positions() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("bad.yaml"), "name: x\n").expect("write");
+    let ledger = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/ledger.yaml");
+    let run = |lang: &str| {
+        let out = with_env(
+            &[
+                "--lang", lang, "--ledger", ledger, "rollout", "plan", "bad.yaml",
+            ],
+            dir.path(),
+            &[],
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let (en, zh) = (run("en"), run("zh-CN"));
+    assert!(
+        en.contains("bad.yaml:1:1: rollout is missing required field `kind`\n"),
+        "{en}"
+    );
+    assert!(en.ends_with("bad.yaml: 7 error(s)\n"), "{en}");
+    assert!(
+        zh.contains("bad.yaml:1:1: rollout 缺少必填字段 `kind`\n"),
+        "{zh}"
+    );
+    assert!(zh.ends_with("bad.yaml：7 个错误\n"), "{zh}");
+}
