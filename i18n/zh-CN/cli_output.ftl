@@ -172,8 +172,14 @@ capacity-caveat = 注意：{$caveat}
 capacity-gang-fleet = 成组 {$request}{$what_if}：在 {$count} 个有 {$resource} 的集群中，{$fits} 个可放在单个节点上{$list}
 capacity-counted = {$count} 个集群中计入 {$counted} 个
 capacity-left-out = ；未计入：{$list}
-count-whole-nodes = {$n} 个整机节点
-count-pods = {$n} 个 Pod
+count-whole-nodes = { $count ->
+    [one] {$n} 个整机节点
+   *[other] {$n} 个整机节点
+}
+count-pods = { $count ->
+    [one] {$n} 个 Pod
+   *[other] {$n} 个 Pod
+}
 
 ## 读取文件
 cannot-read = 无法读取 {$path}
