@@ -187,3 +187,16 @@ not-a-node-list = {$path} is not a NodeList in JSON
 spec-errors = {$file}: {$errors} error(s)
 batches-from-one = batches are counted from 1
 pause-bad-domain = --domain {$domain}: expected CLUSTER/DOMAIN
+
+## more refusals and notices
+capacity-gang-expects = --gang expects e.g. 8xnvidia.com/gpu
+capacity-siblings-needs-what-if = --siblings names the clusters that would take a lost cluster's pods: it goes with --what-if cluster=C
+capacity-two-clusters = --cluster {$asked} and --what-if cluster={$lost} name different clusters: drop one
+console-readonly-no-executor = read-only: no executor runs in this console; it writes to no cluster and no journal
+console-readonly = read-only: this console writes to no cluster and no journal
+demo-temp-dir = creating the demo's temporary directory
+approve-not-in-ledger = not in the ledger
+contexts-not-in-ledger = not in ledger
+not-started = {$file}: not started
+maintenance-refusing-plan = {$cluster}: refusing to plan maintenance
+logging-disabled = logging disabled ({$reason})

@@ -187,3 +187,16 @@ not-a-node-list = {$path} 不是 JSON 格式的 NodeList
 spec-errors = {$file}：{$errors} 个错误
 batches-from-one = 批次从 1 开始计数
 pause-bad-domain = --domain {$domain}：应为 CLUSTER/DOMAIN
+
+## 其他拒绝和提示
+capacity-gang-expects = --gang 的格式例如 8xnvidia.com/gpu
+capacity-siblings-needs-what-if = --siblings 指定接收失去的集群的 Pod 的集群：须与 --what-if cluster=C 一起使用
+capacity-two-clusters = --cluster {$asked} 与 --what-if cluster={$lost} 指的是不同的集群：请去掉其中一个
+console-readonly-no-executor = 只读：此控制台中没有执行器运行；不写入任何集群和事件日志
+console-readonly = 只读：此控制台不写入任何集群和事件日志
+demo-temp-dir = 创建演示的临时目录
+approve-not-in-ledger = 不在台账中
+contexts-not-in-ledger = 不在台账中
+not-started = {$file}：未启动
+maintenance-refusing-plan = {$cluster}：拒绝规划维护
+logging-disabled = 日志文件已停用（{$reason}）

@@ -48,12 +48,13 @@ pub fn check_clusters(settings: &Settings, run: &str, batch: Option<usize>) -> a
     // Every cluster is reached at once, each within the reach timeout: the check takes as
     // long as the slowest cluster, not the sum of them.
     let options = ConnectOptions::default();
+    let lang = settings.lang;
     let seen = runtime.block_on(futures::future::join_all(clusters.into_iter().map(
         |id| {
             let (ledger, kubeconfig, options) = (&ledger, &kubeconfig, &options);
             async move {
                 let reason = match ledger.cluster(&id.0) {
-                    None => Some("not in the ledger".to_owned()),
+                    None => Some(t!(lang, "approve-not-in-ledger")),
                     Some(cluster) => match verified_client(cluster, kubeconfig, options).await {
                         Ok(_) => None,
                         Err(why) => {

@@ -38,7 +38,7 @@ pub enum WhatIf {
 pub fn parse_what_if(text: &str) -> Result<WhatIf, String> {
     let (kind, value) = text
         .split_once('=')
-        .ok_or_else(|| format!("expected zone=Z, node=N,… or cluster=C, found {text:?}"))?;
+        .ok_or_else(|| format!("expected zone=Z, node=N,… or cluster=C, found {text:?}"))?; // i18n: not for people (a value parser's error inside clap's, English like clap's)
     if value.trim().is_empty() {
         return Err(format!("{kind}= needs a value"));
     }
@@ -53,7 +53,7 @@ pub fn parse_what_if(text: &str) -> Result<WhatIf, String> {
         )),
         "cluster" => Ok(WhatIf::Cluster(value.to_string())),
         other => Err(format!(
-            "unknown what-if {other:?}: expected zone, node or cluster"
+            "unknown what-if {other:?}: expected zone, node or cluster" // i18n: not for people (a value parser's error inside clap's, English like clap's)
         )),
     }
 }
@@ -259,15 +259,18 @@ pub fn run(
     let gang = gang
         .map(GangRequest::parse)
         .transpose()
-        .context("--gang expects e.g. 8xnvidia.com/gpu")?;
+        .context(t!(settings.lang, "capacity-gang-expects"))?;
     if siblings.is_some() && !matches!(what, Some(WhatIf::Cluster(_))) {
-        bail!(
-            "--siblings names the clusters that would take a lost cluster's pods: it goes with --what-if cluster=C"
-        );
+        bail!(t!(settings.lang, "capacity-siblings-needs-what-if"));
     }
     let only = match (&what, cluster) {
         (Some(WhatIf::Cluster(c)), Some(asked)) if c != asked => {
-            bail!("--cluster {asked} and --what-if cluster={c} name different clusters: drop one");
+            bail!(t!(
+                settings.lang,
+                "capacity-two-clusters",
+                asked = asked,
+                lost = c.clone()
+            ));
         }
         (Some(WhatIf::Cluster(c)), _) => Some(c.clone()),
         (_, Some(c)) => Some(c.to_string()),
@@ -277,7 +280,11 @@ pub fn run(
     if let Some(id) = &only
         && ledger.cluster(id).is_none()
     {
-        bail!("cluster {id:?} is not in the ledger");
+        bail!(t!(
+            settings.lang,
+            "cluster-not-in-ledger",
+            cluster = format!("{id:?}")
+        ));
     }
     let config = &settings.capacity;
     let holds = maintenance_holds_of(settings)?;

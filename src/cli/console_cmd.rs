@@ -22,7 +22,7 @@ use fleetdeck::t;
 use super::settings::Settings;
 
 /// How to see the console on a simulated fleet.
-pub const DEMO_HINT: &str = "fleetdeck demo --seed 1";
+pub const DEMO_HINT: &str = "fleetdeck demo --seed 1"; // i18n: not for people (a command to type)
 
 /// Opens the console, or explains how to get one.
 pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
@@ -57,14 +57,19 @@ pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
 
 /// The notice the ledger screen shows: in read-only mode it says first that no executor
 /// runs in this console (runs go on only where one runs elsewhere) and nothing is written.
-fn readonly_notice(readonly: bool, executor: bool, notice: Option<String>) -> Option<String> {
+fn readonly_notice(
+    lang: fleetdeck::i18n::Lang,
+    readonly: bool,
+    executor: bool,
+    notice: Option<String>,
+) -> Option<String> {
     if !readonly {
         return notice;
     }
     let what = if executor {
-        "read-only: no executor runs in this console; it writes to no cluster and no journal"
+        t!(lang, "console-readonly-no-executor")
     } else {
-        "read-only: this console writes to no cluster and no journal"
+        t!(lang, "console-readonly")
     };
     Some(match notice {
         Some(notice) => format!("{what} · {notice}"),
@@ -113,7 +118,7 @@ pub async fn run_live(
         tokio::task::spawn_blocking(move || journal_feed::feed(journal, activity_tx, feed_every))
     };
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let notice = readonly_notice(settings.readonly, executor, notice);
+    let notice = readonly_notice(settings.lang, settings.readonly, executor, notice);
     // Read-only runs no executor, even where one was asked for (the demo).
     let runs_executor = executor && !settings.readonly;
     let executor_task = if runs_executor {

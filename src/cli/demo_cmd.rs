@@ -38,7 +38,7 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
     let temp = tempfile::Builder::new()
         .prefix("fleetdeck-demo-")
         .tempdir()
-        .context("creating the demo's temporary directory")?;
+        .context(fleetdeck::t!(settings.lang, "demo-temp-dir"))?;
     let dir = match &args.dir {
         Some(dir) => {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;

@@ -38,7 +38,7 @@ fn parse_fail_on(text: &str) -> Result<FailOn, String> {
     }
     Severity::parse(text)
         .map(FailOn::At)
-        .ok_or_else(|| format!("{text:?} is not a severity: info, warning, critical, or never"))
+        .ok_or_else(|| format!("{text:?} is not a severity: info, warning, critical, or never")) // i18n: not for people (a value parser's error inside clap's, English like clap's)
 }
 
 /// `fleetdeck findings …`

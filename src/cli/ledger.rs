@@ -111,7 +111,7 @@ pub fn validate(
             // Only expired exceptions: a finding to fix, not a ledger other commands
             // refuse to read.
             Some(ledger) => out.push_str(&format!(
-                "{name}: {errors} error(s) (expired exceptions: still read by every command, but new changes to those clusters need --acknowledge-expired-exceptions), {} clusters, {warnings} warning(s)\n",
+                "{name}: {errors} error(s) (expired exceptions: still read by every command, but new changes to those clusters need --acknowledge-expired-exceptions), {} clusters, {warnings} warning(s)\n", // i18n: not for people (the English summary; other languages are formatted above)
                 ledger.clusters.len()
             )),
             None => out.push_str(&format!(
@@ -215,7 +215,7 @@ pub fn contexts(settings: &Settings) -> anyhow::Result<ExitCode> {
             table.row(vec![
                 "-".into(),
                 name.clone(),
-                "not in ledger".into(),
+                t!(settings.lang, "contexts-not-in-ledger"),
                 "-".into(),
             ]);
         }

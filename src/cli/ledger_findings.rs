@@ -61,7 +61,7 @@ pub fn acknowledgement_note(expired: &[ExpiredException]) -> Option<String> {
     (!expired.is_empty()).then(|| {
         let list: Vec<String> = expired.iter().map(ToString::to_string).collect();
         format!(
-            "started despite expired ledger exception(s), acknowledged: {}",
+            "started despite expired ledger exception(s), acknowledged: {}", // i18n: not for people (journaled)
             list.join("; ")
         )
     })

@@ -156,7 +156,7 @@ fn parse_outcome(text: &str) -> Result<fleetdeck::model::run::ReturnOutcome, Str
         "done" => Ok(ReturnOutcome::Done),
         "retry" => Ok(ReturnOutcome::Retry),
         "abort" => Ok(ReturnOutcome::Abort),
-        other => Err(format!("expected done, retry or abort, found {other:?}")),
+        other => Err(format!("expected done, retry or abort, found {other:?}")), // i18n: not for people (a value parser's error inside clap's, English like clap's)
     }
 }
 

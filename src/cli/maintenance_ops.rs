@@ -48,7 +48,8 @@ pub fn start(
         super::maintenance_cmd::read_maintenance_file(text, Some(&ledger))
     })?
     else {
-        return Err(Refused(format!("{}: not started", file.display())).into());
+        let file = file.display().to_string();
+        return Err(Refused(t!(settings.lang, "not-started", file = file)).into());
     };
     let cluster = ledger
         .cluster(&spec.cluster.0)
@@ -94,8 +95,11 @@ pub fn start(
                         Timestamp::now(),
                     );
                 }
-                return Err(anyhow::Error::new(why)
-                    .context(format!("{}: refusing to plan maintenance", cluster.id)));
+                return Err(anyhow::Error::new(why).context(t!(
+                    settings.lang,
+                    "maintenance-refusing-plan",
+                    cluster = cluster.id.to_string()
+                )));
             }
         };
         let inventory = node_facts(&client.client, &cluster.id.0).await?;
@@ -290,7 +294,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
         // What needs a person's eye goes to the executor's output as it happens.
         tokio::spawn(async move {
             while let Some(line) = heard.recv().await {
-                eprintln!("fleetdeck run: {} {line}", jiff::Timestamp::now().strftime("%H:%M:%SZ"));
+                eprintln!("fleetdeck run: {} {line}", jiff::Timestamp::now().strftime("%H:%M:%SZ")); // i18n: not for people (the program name and a time before a translated line)
             }
         });
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
@@ -303,7 +307,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
             let _ = stop_tx.send(true);
         });
         eprintln!(
-            "fleetdeck run: {}",
+            "fleetdeck run: {}", // i18n: not for people (the program name before a translated line)
             t!(
                 settings.lang,
                 "run-started",

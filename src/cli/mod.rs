@@ -64,7 +64,11 @@ pub fn exit_code(error: &anyhow::Error) -> ExitCode {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let settings = Settings::resolve(&cli.global)?;
     if let Err(reason) = logging::init(&settings.paths.log_file) {
-        eprintln!("fleetdeck: logging disabled ({reason})");
+        let reason = reason.to_string();
+        eprintln!(
+            "fleetdeck: {}",
+            fleetdeck::t!(settings.lang, "logging-disabled", reason = reason)
+        );
     }
     tracing::info!(version = env!("CARGO_PKG_VERSION"), actor = %settings.actor, "start");
     match cli.command {

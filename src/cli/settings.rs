@@ -77,7 +77,7 @@ impl Settings {
             lc_messages: lc_messages.as_deref(),
             lang: lang.as_deref(),
         })
-        .context("choosing the language (--lang, FLEETDECK_LANG, `language` in config.toml)")?;
+        .context("choosing the language (--lang, FLEETDECK_LANG, `language` in config.toml)")?; // i18n: not for people (said before a language is known: English)
         Ok(Settings {
             lang,
             ledger: global.ledger.clone().or(config.ledger.clone()),

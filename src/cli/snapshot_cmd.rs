@@ -58,7 +58,7 @@ fn summary(snapshot: &ClusterSnapshot, config: &CapacityConfig) -> Option<Capaci
     // The headroom `fleetdeck capacity` shows: after the configured safety reserve.
     let pair = |dim: Dimension| {
         format!(
-            "{} headroom of {}",
+            "{} headroom of {}", // i18n: not for people (JSON value)
             format_amount(&dim, b.headroom.get(&dim)),
             format_amount(&dim, b.allocatable.get(&dim))
         )
@@ -69,7 +69,7 @@ fn summary(snapshot: &ClusterSnapshot, config: &CapacityConfig) -> Option<Capaci
         gpu: if report.gpu.total_gpus == 0 {
             "-".into()
         } else {
-            format!("{} free of {}", report.gpu.free_gpus, report.gpu.total_gpus)
+            format!("{} free of {}", report.gpu.free_gpus, report.gpu.total_gpus) // i18n: not for people (JSON value)
         },
         gpu_free: report.gpu.free_gpus,
         gpu_total: report.gpu.total_gpus,
@@ -154,7 +154,7 @@ fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine], lang: fleetdeck::i18n:
         let identity = match &c.identity_verdict {
             Some(v) if v.is_mismatch() => "MISMATCH",
             Some(fleetdeck::model::live::IdentityVerdict::Match) => "pinned",
-            Some(fleetdeck::model::live::IdentityVerdict::NotPinned) => "not pinned",
+            Some(fleetdeck::model::live::IdentityVerdict::NotPinned) => "not pinned", // i18n: not for people (a value, like the statuses)
             _ => "-",
         };
         let note = match (&c.last_error, &line.capacity) {

@@ -130,21 +130,21 @@ pub fn window_lines(
                     "none",
                     None,
                     None,
-                    "no window: changes may start at any time".to_string(),
+                    "no window: changes may start at any time".to_string(), // i18n: not for people (the JSON's says)
                 ),
                 Some(Err(why)) => ("unknown", None, None, why),
                 Some(Ok(WindowState::Open { closes_at })) if closes_at == Timestamp::MAX => (
                     "open",
                     None,
                     None,
-                    "open: every day around the clock".to_string(),
+                    "open: every day around the clock".to_string(), // i18n: not for people (the JSON's says)
                 ),
                 Some(Ok(WindowState::Open { closes_at })) => (
                     "open",
                     Some(closes_at),
                     None,
                     format!(
-                        "open until {} ({})",
+                        "open until {} ({})", // i18n: not for people (the JSON's says)
                         zone.map_or_else(String::new, |z| local_and_utc(closes_at, z, &tz_name)),
                         in_how_long(now, closes_at)
                     ),
@@ -154,7 +154,7 @@ pub fn window_lines(
                     None,
                     Some(opens_at),
                     format!(
-                        "closed; opens at {} ({})",
+                        "closed; opens at {} ({})", // i18n: not for people (the JSON's says)
                         zone.map_or_else(String::new, |z| local_and_utc(opens_at, z, &tz_name)),
                         in_how_long(now, opens_at)
                     ),
@@ -162,7 +162,7 @@ pub fn window_lines(
             };
             if let Some(o) = &overridden {
                 says.push_str(&format!(
-                    "; overridden until {} by {} ({})",
+                    "; overridden until {} by {} ({})", // i18n: not for people (the JSON's says)
                     o.until.strftime("%Y-%m-%d %H:%M UTC"),
                     o.by,
                     o.reason
