@@ -200,3 +200,5 @@ contexts-not-in-ledger = not in ledger
 not-started = {$file}: not started
 maintenance-refusing-plan = {$cluster}: refusing to plan maintenance
 logging-disabled = logging disabled ({$reason})
+maintenance-needs-nodes = nodes are selected by `{$selector}`: pass --nodes FILE (kubectl get nodes -o json) to plan without the cluster
+rollout-bad-manifests = {$file}: release manifests: {$error}

@@ -200,3 +200,5 @@ contexts-not-in-ledger = 不在台账中
 not-started = {$file}：未启动
 maintenance-refusing-plan = {$cluster}：拒绝规划维护
 logging-disabled = 日志文件已停用（{$reason}）
+maintenance-needs-nodes = 节点由 `{$selector}` 选择：请传入 --nodes FILE（kubectl get nodes -o json）以便不连接集群也能规划
+rollout-bad-manifests = {$file}：发布清单：{$error}

@@ -197,9 +197,11 @@ fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Resul
                 names.iter().map(|n| NodeFacts::named(n.clone())).collect()
             }
             NodeSelection::Selector(s) => {
-                anyhow::bail!(
-                    "nodes are selected by `{s}`: pass --nodes FILE (kubectl get nodes -o json) to plan without the cluster"
-                )
+                anyhow::bail!(t!(
+                    settings.lang,
+                    "maintenance-needs-nodes",
+                    selector = s.to_string()
+                ))
             }
         },
     };

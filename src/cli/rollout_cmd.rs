@@ -234,7 +234,16 @@ fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
     let order = match apply_order(&manifests) {
         Ok(order) => order,
         Err(error) => {
-            eprintln!("{name}: release manifests: {error}");
+            let error = error.to_string();
+            eprintln!(
+                "{}",
+                t!(
+                    settings.lang,
+                    "rollout-bad-manifests",
+                    file = name.as_str(),
+                    error = error
+                )
+            );
             return Ok(None);
         }
     };
