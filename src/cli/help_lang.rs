@@ -154,6 +154,15 @@ fn localize(cmd: Command, lang: Lang, headings: &Headings, path: &[&str]) -> Com
         if let Some(text) = message(lang, &arg_id(path, &arg)) {
             let (short, long) = paragraphs(text);
             arg = arg.help(short).long_help(reset(long));
+            // Values described in English (`-o`'s) are described by the option's own
+            // message instead, which names them.
+            if arg
+                .get_possible_values()
+                .iter()
+                .any(|v| v.get_help().is_some())
+            {
+                arg = arg.hide_possible_values(true);
+            }
         }
         arg
     });
@@ -316,9 +325,11 @@ mod tests {
             "Print help",
             "Print version",
             "Plan and operate",
+            "Aligned columns",
         ] {
             assert!(!root.contains(english), "{english:?} left:\n{root}");
         }
+        assert!(root.contains("json（给脚本）"), "{root}");
         let plan = help(&mut zh, &["rollout", "plan"]);
         for said in ["检查发布文件", "参数:\n", "发布文件", "选项:\n", "界面语言"]
         {
