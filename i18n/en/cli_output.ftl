@@ -202,3 +202,6 @@ maintenance-refusing-plan = {$cluster}: refusing to plan maintenance
 logging-disabled = logging disabled ({$reason})
 maintenance-needs-nodes = nodes are selected by `{$selector}`: pass --nodes FILE (kubectl get nodes -o json) to plan without the cluster
 rollout-bad-manifests = {$file}: release manifests: {$error}
+rollout-cannot-read-manifests = cannot read manifest directory {$path}
+rollout-manifest-not-utf8 = manifest {$path} is not UTF-8 text
+ledger-expired-warning = warning: ledger {$ledger}: {$expired}: renew or remove it (`fleetdeck ledger validate`); observing goes on, new changes to {$cluster} need --acknowledge-expired-exceptions

@@ -202,3 +202,6 @@ maintenance-refusing-plan = {$cluster}：拒绝规划维护
 logging-disabled = 日志文件已停用（{$reason}）
 maintenance-needs-nodes = 节点由 `{$selector}` 选择：请传入 --nodes FILE（kubectl get nodes -o json）以便不连接集群也能规划
 rollout-bad-manifests = {$file}：发布清单：{$error}
+rollout-cannot-read-manifests = 无法读取清单目录 {$path}
+rollout-manifest-not-utf8 = 清单 {$path} 不是 UTF-8 文本
+ledger-expired-warning = 警告：台账 {$ledger}：{$expired}：请续期或删除（`fleetdeck ledger validate`）；观测照常进行，对 {$cluster} 的新变更需要 --acknowledge-expired-exceptions

@@ -129,7 +129,7 @@ pub fn validate(
 
 /// `ledger show`: the clusters, all fields in JSON/YAML, the main ones in a table.
 pub fn show(settings: &Settings, selector: Option<&str>) -> anyhow::Result<ExitCode> {
-    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
+    let ledger = super::ledger_findings::load(settings.lang, &settings.ledger_path()?)?;
     let selector = Selector::parse(selector.unwrap_or(""))?;
     for unknown in selector.unknown_keys(&ledger.clusters) {
         eprintln!(
@@ -184,7 +184,7 @@ pub fn show(settings: &Settings, selector: Option<&str>) -> anyhow::Result<ExitC
 
 /// `ledger contexts`: which context each cluster uses, and what the kubeconfig has besides.
 pub fn contexts(settings: &Settings) -> anyhow::Result<ExitCode> {
-    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
+    let ledger = super::ledger_findings::load(settings.lang, &settings.ledger_path()?)?;
     let kubeconfig = load_kubeconfig(&settings.kubeconfig)?;
     let report = map_contexts(&ledger, &kubeconfig);
     emit(settings.output, &report, || {

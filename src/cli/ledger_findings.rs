@@ -15,20 +15,23 @@ use fleetdeck::t;
 use super::exit::Refused;
 
 /// The ledger at `path`, for use, with its expired exceptions said on standard error.
-pub fn load(path: &Path) -> anyhow::Result<Ledger> {
+pub fn load(lang: fleetdeck::i18n::Lang, path: &Path) -> anyhow::Result<Ledger> {
     let ledger = ledger_file::load(path)?;
-    warn(path, &ledger);
+    warn(lang, path, &ledger);
     Ok(ledger)
 }
 
 /// Says each expired exception of `ledger` on standard error.
-pub fn warn(path: &Path, ledger: &Ledger) {
+pub fn warn(lang: fleetdeck::i18n::Lang, path: &Path, ledger: &Ledger) {
     for expired in expired_exceptions(ledger, ledger_file::today()) {
-        eprintln!(
-            "fleetdeck: warning: ledger {}: {expired}: renew or remove it (`fleetdeck ledger validate`); observing goes on, new changes to {} need --acknowledge-expired-exceptions",
-            path.display(),
-            expired.cluster
+        let said = t!(
+            lang,
+            "ledger-expired-warning",
+            ledger = path.display().to_string(),
+            expired = expired.to_string(),
+            cluster = expired.cluster.to_string()
         );
+        eprintln!("fleetdeck: {said}");
     }
 }
 

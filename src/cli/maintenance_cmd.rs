@@ -181,7 +181,7 @@ fn read_node_list(lang: fleetdeck::i18n::Lang, path: &Path) -> anyhow::Result<Ve
 fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Result<ExitCode> {
     // Planned offline, but a ledger at hand still says whether the cluster exists.
     let ledger = match &settings.ledger {
-        Some(path) => Some(super::ledger_findings::load(path)?),
+        Some(path) => Some(super::ledger_findings::load(settings.lang, path)?),
         None => None,
     };
     let Some(spec) = super::spec_file::read_spec(settings.lang, file, |text| {

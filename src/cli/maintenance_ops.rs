@@ -43,7 +43,7 @@ pub fn start(
     if !dry_run {
         refuse_readonly(settings, "maintenance-what-start")?;
     }
-    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
+    let ledger = super::ledger_findings::load(settings.lang, &settings.ledger_path()?)?;
     let Some(spec) = super::spec_file::read_spec(settings.lang, file, |text| {
         super::maintenance_cmd::read_maintenance_file(text, Some(&ledger))
     })?
@@ -242,7 +242,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
     refuse_readonly(settings, "maintenance-what-executor")?;
     // An expired exception is said, and changes nothing for runs already started.
     let ledger_path = settings.ledger_path()?;
-    let full_ledger = super::ledger_findings::load(&ledger_path)?;
+    let full_ledger = super::ledger_findings::load(settings.lang, &ledger_path)?;
     let ownership = match &args.shard {
         Some(text) => {
             let shard = Shard::parse(text)?;

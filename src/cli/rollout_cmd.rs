@@ -149,12 +149,17 @@ fn record(settings: &Settings, command: OperatorCommand) -> anyhow::Result<ExitC
 }
 
 /// Reads every file under `dir`, with paths relative to it, for the release digest.
-fn read_manifests(dir: &Path) -> anyhow::Result<Vec<Manifest>> {
+fn read_manifests(lang: fleetdeck::i18n::Lang, dir: &Path) -> anyhow::Result<Vec<Manifest>> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(current) = stack.pop() {
-        let entries = std::fs::read_dir(&current)
-            .with_context(|| format!("cannot read manifest directory {}", current.display()))?;
+        let entries = std::fs::read_dir(&current).with_context(|| {
+            t!(
+                lang,
+                "rollout-cannot-read-manifests",
+                path = current.display().to_string()
+            )
+        })?;
         for entry in entries {
             let path = entry?.path();
             if path.is_dir() {
@@ -166,7 +171,7 @@ fn read_manifests(dir: &Path) -> anyhow::Result<Vec<Manifest>> {
                     .map(|c| c.as_os_str().to_string_lossy().into_owned())
                     .collect();
                 let bytes = std::fs::read(&path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
+                    .with_context(|| t!(lang, "cannot-read", path = path.display().to_string()))?;
                 out.push(Manifest {
                     path: name.join("/"),
                     bytes,
@@ -178,11 +183,15 @@ fn read_manifests(dir: &Path) -> anyhow::Result<Vec<Manifest>> {
 }
 
 /// The manifests of a rollout file's release, read from disk (none for `exec`).
-fn manifests_of(file: &Path, spec: &RolloutSpec) -> anyhow::Result<Vec<Manifest>> {
+fn manifests_of(
+    lang: fleetdeck::i18n::Lang,
+    file: &Path,
+    spec: &RolloutSpec,
+) -> anyhow::Result<Vec<Manifest>> {
     match &spec.release.action {
         ReleaseAction::Apply { directory } => {
             let base = file.parent().unwrap_or_else(|| Path::new("."));
-            read_manifests(&base.join(directory))
+            read_manifests(lang, &base.join(directory))
         }
         ReleaseAction::Exec(_) => Ok(Vec::new()),
     }
@@ -202,12 +211,15 @@ struct Loaded {
 }
 
 /// The manifests as text (what the journal keeps and the executor applies).
-fn manifest_texts(manifests: &[Manifest]) -> anyhow::Result<Vec<ManifestText>> {
+fn manifest_texts(
+    lang: fleetdeck::i18n::Lang,
+    manifests: &[Manifest],
+) -> anyhow::Result<Vec<ManifestText>> {
     manifests
         .iter()
         .map(|m| {
             let text = String::from_utf8(m.bytes.clone())
-                .with_context(|| format!("manifest {} is not UTF-8 text", m.path))?;
+                .with_context(|| t!(lang, "rollout-manifest-not-utf8", path = m.path.clone()))?;
             Ok(ManifestText {
                 path: m.path.clone(),
                 text,
@@ -226,10 +238,10 @@ fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
         return Ok(None);
     };
     let name = file.display().to_string();
-    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
-    let manifests = manifests_of(file, &spec)?;
+    let ledger = super::ledger_findings::load(settings.lang, &settings.ledger_path()?)?;
+    let manifests = manifests_of(settings.lang, file, &spec)?;
     let digest = release_digest(&spec.release, &manifests);
-    let manifests = manifest_texts(&manifests)?;
+    let manifests = manifest_texts(settings.lang, &manifests)?;
     // A release whose objects cannot be put in order would fail on every cluster.
     let order = match apply_order(&manifests) {
         Ok(order) => order,
