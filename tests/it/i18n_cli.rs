@@ -403,3 +403,46 @@ fn a_rollout_file_s_errors_speak_chinese_at_the_same_positions() {
     );
     assert!(zh.ends_with("bad.yaml：7 个错误\n"), "{zh}");
 }
+
+#[test]
+fn errors_fleetdeck_writes_itself_speak_chinese_with_the_same_exit_codes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (args, zh, en) in [
+        (
+            vec!["snapshot"],
+            "未指定台账：请传入 --ledger FILE",
+            "no ledger given: pass --ledger FILE",
+        ),
+        (
+            vec!["pause", "--domain", "x", "--reason", "r"],
+            "--domain \"x\"：应为 CLUSTER/DOMAIN",
+            "--domain \"x\": expected CLUSTER/DOMAIN",
+        ),
+        (
+            vec!["rollout", "approve", "r1", "--batch", "0"],
+            "批次从 1 开始计数",
+            "batches are counted from 1",
+        ),
+    ] {
+        let run = |lang: &str| {
+            let mut all = vec!["--lang", lang];
+            all.extend(&args);
+            with_env(&all, dir.path(), &[])
+        };
+        let (out_zh, out_en) = (run("zh-CN"), run("en"));
+        assert_eq!(out_zh.status.code(), out_en.status.code(), "{args:?}");
+        assert!(text(&out_zh).contains(zh), "{args:?}: {}", text(&out_zh));
+        assert!(text(&out_en).contains(en), "{args:?}: {}", text(&out_en));
+    }
+    // A journal that names no such cluster says so, with the closest it has.
+    let out = with_env(
+        &["--lang", "zh-CN", "journal", "--cluster", "nope"],
+        dir.path(),
+        &[],
+    );
+    assert!(
+        text(&out).contains("没有事件：事件日志中没有集群 nope"),
+        "{}",
+        text(&out)
+    );
+}
