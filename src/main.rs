@@ -4,10 +4,9 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    // `--help` speaks the chosen language: the language is read before parsing.
+    let cli = cli::parse();
     match cli::run(cli) {
         Ok(code) => code,
         Err(error) => {

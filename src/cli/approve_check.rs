@@ -13,6 +13,8 @@ use fleetdeck::model::rollout::check_batch_can_act;
 use fleetdeck::model::run::{Actor, ClusterRefusal, check_approve};
 use jiff::Timestamp;
 
+use fleetdeck::t;
+
 use super::journal_cmd::{open, run_view};
 use super::settings::Settings;
 
@@ -39,19 +41,20 @@ pub fn check_clusters(settings: &Settings, run: &str, batch: Option<usize>) -> a
     let ledger = fleetdeck::config::ledger_file::load(
         &settings
             .ledger_path()
-            .context("the batch's clusters are checked before an approval")?,
+            .context(t!(settings.lang, "approve-needs-ledger"))?,
     )?;
     let kubeconfig = fleetdeck::k8s::kubeconfig::load(&settings.kubeconfig)?;
     let runtime = super::runtime()?;
     // Every cluster is reached at once, each within the reach timeout: the check takes as
     // long as the slowest cluster, not the sum of them.
     let options = ConnectOptions::default();
+    let lang = settings.lang;
     let seen = runtime.block_on(futures::future::join_all(clusters.into_iter().map(
         |id| {
             let (ledger, kubeconfig, options) = (&ledger, &kubeconfig, &options);
             async move {
                 let reason = match ledger.cluster(&id.0) {
-                    None => Some("not in the ledger".to_owned()),
+                    None => Some(t!(lang, "approve-not-in-ledger")),
                     Some(cluster) => match verified_client(cluster, kubeconfig, options).await {
                         Ok(_) => None,
                         Err(why) => {

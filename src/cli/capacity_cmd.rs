@@ -5,6 +5,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use fleetdeck::t;
+
 use super::capacity_lines::{
     ClusterCapacity, gang_line, gpu_line, limit_lines, render, scenario_line, worst_losses,
 };
@@ -36,7 +38,7 @@ pub enum WhatIf {
 pub fn parse_what_if(text: &str) -> Result<WhatIf, String> {
     let (kind, value) = text
         .split_once('=')
-        .ok_or_else(|| format!("expected zone=Z, node=N,… or cluster=C, found {text:?}"))?;
+        .ok_or_else(|| format!("expected zone=Z, node=N,… or cluster=C, found {text:?}"))?; // i18n: not for people (a value parser's error inside clap's, English like clap's)
     if value.trim().is_empty() {
         return Err(format!("{kind}= needs a value"));
     }
@@ -51,7 +53,7 @@ pub fn parse_what_if(text: &str) -> Result<WhatIf, String> {
         )),
         "cluster" => Ok(WhatIf::Cluster(value.to_string())),
         other => Err(format!(
-            "unknown what-if {other:?}: expected zone, node or cluster"
+            "unknown what-if {other:?}: expected zone, node or cluster" // i18n: not for people (a value parser's error inside clap's, English like clap's)
         )),
     }
 }
@@ -157,6 +159,7 @@ fn zones_of<'a>(
 /// otherwise report full headroom): every node must exist, and the zone must be one of
 /// theirs. Only clusters with fresh data can be checked.
 fn check_targets(
+    lang: fleetdeck::i18n::Lang,
     what: &WhatIf,
     clusters: &[&Arc<ClusterSnapshot>],
     config: &CapacityConfig,
@@ -170,8 +173,8 @@ fn check_targets(
         return Ok(());
     }
     let place = match clusters {
-        [one] => format!("cluster {}", one.id),
-        _ => "any cluster with fresh data".to_owned(),
+        [one] => t!(lang, "capacity-place-cluster", cluster = one.id.to_string()),
+        _ => t!(lang, "capacity-place-any"),
     };
     match what {
         WhatIf::Cluster(_) => Ok(()),
@@ -182,13 +185,17 @@ fn check_targets(
                 return Ok(());
             }
             let hint = fleetdeck::yaml::suggest(zone, known.iter().copied())
-                .map(|z| format!(" (did you mean {z}?)"))
+                .map(|z| t!(lang, "cli-did-you-mean", suggestion = z))
                 .unwrap_or_default();
-            bail!(
-                "zone={zone}: no node of {place} is in it{hint}; {}: {}",
-                config.failure_domain_key,
-                known.into_iter().collect::<Vec<_>>().join(", ")
-            )
+            bail!(t!(
+                lang,
+                "capacity-no-zone",
+                zone = zone.clone(),
+                place = place,
+                hint = hint,
+                key = config.failure_domain_key.to_string(),
+                known = known.into_iter().collect::<Vec<_>>().join(", ")
+            ))
         }
         WhatIf::Nodes(names) => {
             let missing: Vec<&String> = names
@@ -208,10 +215,16 @@ fn check_targets(
                     .iter()
                     .flat_map(|v| v.nodes.iter().map(|n| &*n.name.0)),
             )
-            .map(|n| format!(" (did you mean {n}?)"))
+            .map(|n| t!(lang, "cli-did-you-mean", suggestion = n))
             .unwrap_or_default();
             let list: Vec<&str> = missing.iter().map(|m| m.as_str()).collect();
-            bail!("node={}: no such node in {place}{hint}", list.join(","))
+            bail!(t!(
+                lang,
+                "capacity-no-node",
+                nodes = list.join(","),
+                place = place,
+                hint = hint
+            ))
         }
     }
 }
@@ -246,15 +259,18 @@ pub fn run(
     let gang = gang
         .map(GangRequest::parse)
         .transpose()
-        .context("--gang expects e.g. 8xnvidia.com/gpu")?;
+        .context(t!(settings.lang, "capacity-gang-expects"))?;
     if siblings.is_some() && !matches!(what, Some(WhatIf::Cluster(_))) {
-        bail!(
-            "--siblings names the clusters that would take a lost cluster's pods: it goes with --what-if cluster=C"
-        );
+        bail!(t!(settings.lang, "capacity-siblings-needs-what-if"));
     }
     let only = match (&what, cluster) {
         (Some(WhatIf::Cluster(c)), Some(asked)) if c != asked => {
-            bail!("--cluster {asked} and --what-if cluster={c} name different clusters: drop one");
+            bail!(t!(
+                settings.lang,
+                "capacity-two-clusters",
+                asked = asked,
+                lost = c.clone()
+            ));
         }
         (Some(WhatIf::Cluster(c)), _) => Some(c.clone()),
         (_, Some(c)) => Some(c.to_string()),
@@ -264,7 +280,11 @@ pub fn run(
     if let Some(id) = &only
         && ledger.cluster(id).is_none()
     {
-        bail!("cluster {id:?} is not in the ledger");
+        bail!(t!(
+            settings.lang,
+            "cluster-not-in-ledger",
+            cluster = format!("{id:?}")
+        ));
     }
     let config = &settings.capacity;
     let holds = maintenance_holds_of(settings)?;
@@ -274,7 +294,7 @@ pub fn run(
         .filter(|c| only.as_deref().is_none_or(|id| &*c.id == id))
         .collect();
     if let Some(what) = &what {
-        check_targets(what, &asked, config)?;
+        check_targets(settings.lang, what, &asked, config)?;
     }
     let mut clusters: Vec<ClusterCapacity> = asked
         .iter()
@@ -285,7 +305,9 @@ pub fn run(
             lost, &ledger, &snapshot, &holds, config, siblings,
         )?);
     }
-    emit(settings.output, &clusters, || render(&clusters))?;
+    emit(settings.output, &clusters, || {
+        render(settings.lang, &clusters)
+    })?;
     // Like `snapshot`: a cluster left out for want of fresh data is worth a non-zero exit,
     // so a script never takes a partial answer for the whole one.
     // And an answer that is unknown for some pods (volumes that cannot be read) is not

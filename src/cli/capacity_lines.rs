@@ -2,11 +2,12 @@
 //! figure as a number (scripts compare them) and the table renders the same lines as text
 //! (people read them).
 
+use fleetdeck::i18n::{self, Lang};
 use fleetdeck::model::capacity::{
     ClusterReport, GangFit, GangRequest, GpuShape, HeadroomLimit, Scenario, UnplacedGroup,
     WhatIfReport, format_amount,
 };
-use fleetdeck::model::text::counted;
+use fleetdeck::t;
 use serde::Serialize;
 
 /// One dimension's amounts: as text for people and as numbers in `unit` for scripts.
@@ -291,48 +292,52 @@ pub fn gang_line(
 }
 
 /// `1 whole node`, `3 whole nodes`.
-fn whole_nodes(n: u32) -> String {
-    counted(i64::from(n), "whole node")
+fn whole_nodes(lang: Lang, n: u32) -> String {
+    i18n::counted(lang, "count-whole-nodes", i64::from(n))
 }
 
 /// `1 pod`, `3 pods`.
-pub fn pods(n: u32) -> String {
-    counted(i64::from(n), "pod")
+fn pods(lang: Lang, n: u32) -> String {
+    i18n::counted(lang, "count-pods", i64::from(n))
 }
 
-fn describe_fit(fit: &GangFitLine) -> String {
-    let nodes = if fit.nodes_that_fit == 1 {
-        "1 node".to_owned()
-    } else {
-        format!("{} nodes", fit.nodes_that_fit)
-    };
-    format!(
-        "fits on {nodes}; largest on one node {}; {} free in total",
-        fit.largest_on_one_node, fit.free_total
+fn describe_fit(lang: Lang, fit: &GangFitLine) -> String {
+    t!(
+        lang,
+        "capacity-fit",
+        nodes = i18n::counted(lang, "count-nodes", i64::from(fit.nodes_that_fit)),
+        largest = fit.largest_on_one_node.to_string(),
+        free = fit.free_total.to_string()
     )
 }
 
-fn describe_gang(gang: &GangLine) -> String {
+fn describe_gang(lang: Lang, gang: &GangLine) -> String {
     let request = format!("{}x{}", gang.size, gang.resource);
     match (&gang.what_if, &gang.today) {
-        (Some(scenario), Some(today)) => format!(
-            "{request} {scenario}: {} (today: {})",
-            describe_fit(&gang.fit),
-            describe_fit(today)
+        (Some(scenario), Some(today)) => t!(
+            lang,
+            "capacity-gang-what-if",
+            request = request,
+            scenario = scenario.clone(),
+            fit = describe_fit(lang, &gang.fit),
+            today = describe_fit(lang, today)
         ),
-        _ => format!("{request}: {}", describe_fit(&gang.fit)),
+        _ => format!("{request}: {}", describe_fit(lang, &gang.fit)),
     }
 }
 
 /// The table output: a block per cluster, then how many clusters were counted.
-pub fn render(clusters: &[ClusterCapacity]) -> String {
+pub fn render(lang: Lang, clusters: &[ClusterCapacity]) -> String {
     let mut out = String::new();
     for c in clusters {
         if !c.counted {
-            out.push_str(&format!(
-                "{} — {}: no fresh data, not counted\n",
-                c.cluster, c.status
+            out.push_str(&t!(
+                lang,
+                "capacity-not-counted",
+                cluster = c.cluster.clone(),
+                status = c.status.to_string()
             ));
+            out.push('\n');
             // Lost already, perhaps: its siblings' room still answers.
             if let Some(siblings) = &c.siblings {
                 out.push_str(&super::capacity_siblings::render(siblings));
@@ -341,13 +346,15 @@ pub fn render(clusters: &[ClusterCapacity]) -> String {
             continue;
         }
         out.push_str(&format!("{} — {}\n", c.cluster, c.status));
-        let mut table = super::output::Table::new(vec![
-            "  DIMENSION",
-            "ALLOCATABLE",
-            "DEMAND",
-            "RESERVE",
-            "HEADROOM",
-        ]);
+        let mut headers = super::output::Table::in_lang(
+            lang,
+            vec!["DIMENSION", "ALLOCATABLE", "DEMAND", "RESERVE", "HEADROOM"],
+        )
+        .headers()
+        .to_vec();
+        // The dimensions are indented under the cluster's line, their header too.
+        headers[0] = format!("  {}", headers[0]);
+        let mut table = super::output::Table::with_headers(headers);
         if let Some(b) = &c.baseline {
             for d in &b.headroom {
                 table.row(vec![
@@ -366,83 +373,101 @@ pub fn render(clusters: &[ClusterCapacity]) -> String {
                 .iter()
                 .map(|s| format!("{}:{}", s.gpus, s.slots))
                 .collect();
-            out.push_str(&format!(
-                "  GPU shape: {} free of {}; slots {}; largest gang {}\n",
-                gpu.free,
-                gpu.total,
-                slots.join(" "),
-                gpu.largest_gang
-            ));
+            let line = t!(
+                lang,
+                "capacity-gpu-shape",
+                free = gpu.free.to_string(),
+                total = gpu.total.to_string(),
+                slots = slots.join(" "),
+                largest = gpu.largest_gang.to_string()
+            );
+            out.push_str(&format!("  {line}\n"));
             for d in &gpu.domains {
-                out.push_str(&format!(
-                    "    {}={}: {} free of {}, {} free\n",
-                    d.key,
-                    d.value,
-                    d.free_gpus,
-                    d.total_gpus,
-                    whole_nodes(d.whole_free_nodes)
-                ));
+                let line = t!(
+                    lang,
+                    "capacity-gpu-domain",
+                    key = d.key.clone(),
+                    value = d.value.clone(),
+                    free = d.free_gpus.to_string(),
+                    total = d.total_gpus.to_string(),
+                    nodes = whole_nodes(lang, d.whole_free_nodes)
+                );
+                out.push_str(&format!("    {line}\n"));
             }
         }
         for w in &c.n_minus_one_worst {
-            out.push_str(&format!(
-                "  N−1 worst: {}: {} after losing {}\n",
-                w.dimension, w.headroom, w.domain
-            ));
+            let line = t!(
+                lang,
+                "capacity-n-minus-one",
+                dimension = w.dimension.to_string(),
+                headroom = w.headroom.to_string(),
+                domain = w.domain.to_string()
+            );
+            out.push_str(&format!("  {line}\n"));
         }
         for l in &c.limits {
-            out.push_str(&format!("  limit: {}\n", l.text));
+            let line = t!(lang, "capacity-limit", limit = l.text.clone());
+            out.push_str(&format!("  {line}\n"));
         }
         if let Some(w) = &c.what_if {
-            out.push_str(&format!(
-                "  what-if {}: {} lost, {} displaced{}, {} placed, {} cannot be placed\n",
-                w.scenario,
-                counted(i64::from(w.lost_nodes), "node"),
-                pods(w.displaced_pods),
-                match w.staying_pods {
-                    0 => String::new(),
-                    n => format!(" ({} go with their nodes: DaemonSet, static)", pods(n)),
-                },
-                w.placed_pods,
-                w.unplaced.iter().map(|u| u.pods).sum::<u32>()
-            ));
+            let staying = match w.staying_pods {
+                0 => String::new(),
+                n => t!(lang, "capacity-staying", pods = pods(lang, n)),
+            };
+            let line = t!(
+                lang,
+                "capacity-what-if",
+                scenario = w.scenario.to_string(),
+                lost = i18n::counted(lang, "count-nodes", i64::from(w.lost_nodes)),
+                displaced = pods(lang, w.displaced_pods),
+                staying = staying,
+                placed = w.placed_pods.to_string(),
+                unplaced = w.unplaced.iter().map(|u| u.pods).sum::<u32>().to_string()
+            );
+            out.push_str(&format!("  {line}\n"));
+            let group = |u: &UnplacedLine| {
+                t!(
+                    lang,
+                    "capacity-pods-of",
+                    pods = pods(lang, u.pods),
+                    owner = u.owner.clone(),
+                    reason = u.reason.clone()
+                )
+            };
             for u in &w.unplaced {
-                out.push_str(&format!(
-                    "    {} of {}: {}\n",
-                    pods(u.pods),
-                    u.owner,
-                    u.reason
-                ));
+                out.push_str(&format!("    {}\n", group(u)));
             }
             if w.unknown_pods > 0 {
-                out.push_str(&format!(
-                    "    UNKNOWN for {}: the answer above treats them as free to move, which nobody can tell\n",
-                    pods(w.unknown_pods)
-                ));
+                let line = t!(
+                    lang,
+                    "capacity-unknown-pods",
+                    pods = pods(lang, w.unknown_pods)
+                );
+                out.push_str(&format!("    {line}\n"));
             }
             for u in &w.unknown {
-                out.push_str(&format!(
-                    "    {} of {}: {}\n",
-                    pods(u.pods),
-                    u.owner,
-                    u.reason
-                ));
+                out.push_str(&format!("    {}\n", group(u)));
             }
             for d in &w.headroom {
-                out.push_str(&format!(
-                    "    headroom after: {} {}\n",
-                    d.dimension, d.headroom
-                ));
+                let line = t!(
+                    lang,
+                    "capacity-headroom-after",
+                    dimension = d.dimension.to_string(),
+                    headroom = d.headroom.to_string()
+                );
+                out.push_str(&format!("    {line}\n"));
             }
         }
         if let Some(siblings) = &c.siblings {
             out.push_str(&super::capacity_siblings::render(siblings));
         }
         if let Some(g) = &c.gang {
-            out.push_str(&format!("  gang {}\n", describe_gang(g)));
+            let line = t!(lang, "capacity-gang", gang = describe_gang(lang, g));
+            out.push_str(&format!("  {line}\n"));
         }
         if let Some(caveat) = &c.caveat {
-            out.push_str(&format!("  caveat: {caveat}\n"));
+            let line = t!(lang, "capacity-caveat", caveat = caveat.to_string());
+            out.push_str(&format!("  {line}\n"));
         }
         out.push('\n');
     }
@@ -456,24 +481,25 @@ pub fn render(clusters: &[ClusterCapacity]) -> String {
             .filter(|(_, g)| g.fit.nodes_that_fit > 0)
             .map(|(c, _)| *c)
             .collect();
-        out.push_str(&format!(
-            "gang {}x{}{}: fits on one node in {} of {} clusters with {}{}\n",
-            first.size,
-            first.resource,
-            first
+        out.push_str(&t!(
+            lang,
+            "capacity-gang-fleet",
+            request = format!("{}x{}", first.size, first.resource),
+            what_if = first
                 .what_if
                 .as_deref()
                 .map(|w| format!(" {w}"))
                 .unwrap_or_default(),
-            fits.len(),
-            gangs.len(),
-            first.resource,
-            if fits.is_empty() {
+            fits = fits.len().to_string(),
+            count = gangs.len().to_string(),
+            resource = first.resource.clone(),
+            list = if fits.is_empty() {
                 String::new()
             } else {
                 format!(": {}", fits.join(", "))
             }
         ));
+        out.push('\n');
     }
     let left_out: Vec<String> = clusters
         .iter()
@@ -481,13 +507,15 @@ pub fn render(clusters: &[ClusterCapacity]) -> String {
         .map(|c| format!("{} ({})", c.cluster, c.status))
         .collect();
     if clusters.len() > 1 || !left_out.is_empty() {
-        out.push_str(&format!(
-            "{} of {} clusters counted",
-            clusters.len() - left_out.len(),
-            clusters.len()
+        out.push_str(&t!(
+            lang,
+            "capacity-counted",
+            counted = (clusters.len() - left_out.len()).to_string(),
+            count = clusters.len().to_string()
         ));
         if !left_out.is_empty() {
-            out.push_str(&format!("; not counted: {}", left_out.join(", ")));
+            let list = left_out.join(", ");
+            out.push_str(&t!(lang, "capacity-left-out", list = list));
         }
         out.push('\n');
     }

@@ -94,7 +94,7 @@ fn sibling_ids<'l>(
         .map(|c| c.id.as_str())
         .collect::<Vec<_>>();
     if ids.is_empty() {
-        bail!("--siblings {selector}: selects no cluster other than {lost}");
+        bail!("--siblings {selector}: selects no cluster other than {lost}"); // i18n: not for people (raised where no language is passed; English)
     }
     Ok((ids, selector.to_owned()))
 }
@@ -189,7 +189,7 @@ fn shape(
 }
 
 const NO_SIBLING: &str =
-    "    no sibling: give --siblings SELECTOR to name the clusters that would take its traffic\n";
+    "    no sibling: give --siblings SELECTOR to name the clusters that would take its traffic\n"; // i18n: not for people (the JSON's said)
 
 /// The table's lines for the answer, indented under the lost cluster's block.
 pub fn render(line: &SiblingsLine) -> String {

@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
+use fleetdeck::t;
+
 use super::output::{Table, emit};
 use super::settings::Settings;
 
@@ -42,27 +44,37 @@ pub fn paths(settings: &Settings) -> anyhow::Result<ExitCode> {
         readonly: settings.readonly,
     };
     emit(settings.output, &report, || {
-        let mut table = Table::new(vec!["WHAT", "WHERE"]);
+        let mut table = Table::in_lang(settings.lang, vec!["WHAT", "WHERE"]);
+        let lang = settings.lang;
         let exists = if report.config_file_exists {
-            ""
+            String::new()
         } else {
-            " (not created)"
+            t!(lang, "config-not-created")
         };
         table.row(vec![
-            "config".into(),
+            t!(lang, "config-row-config"),
             format!("{}{exists}", report.config_file),
         ]);
-        table.row(vec!["themes/keymaps".into(), report.config_dir.clone()]);
-        table.row(vec!["data".into(), report.data_dir.clone()]);
-        table.row(vec!["journal".into(), report.journal.clone()]);
-        table.row(vec!["log".into(), report.log_file.clone()]);
         table.row(vec![
-            "ledger".into(),
-            report.ledger.clone().unwrap_or_else(|| "(none)".into()),
+            t!(lang, "config-row-themes"),
+            report.config_dir.clone(),
+        ]);
+        table.row(vec![t!(lang, "config-row-data"), report.data_dir.clone()]);
+        table.row(vec![t!(lang, "config-row-journal"), report.journal.clone()]);
+        table.row(vec![t!(lang, "config-row-log"), report.log_file.clone()]);
+        table.row(vec![
+            t!(lang, "config-row-ledger"),
+            report
+                .ledger
+                .clone()
+                .unwrap_or_else(|| t!(lang, "config-none")),
         ]);
         table.row(vec!["kubeconfig".into(), report.kubeconfig.join(":")]);
-        table.row(vec!["actor".into(), report.actor.to_string()]);
-        table.row(vec!["readonly".into(), report.readonly.to_string()]);
+        table.row(vec![t!(lang, "config-row-actor"), report.actor.to_string()]);
+        table.row(vec![
+            t!(lang, "config-row-readonly"),
+            report.readonly.to_string(),
+        ]);
         table.render()
     })?;
     Ok(ExitCode::SUCCESS)

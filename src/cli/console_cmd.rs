@@ -17,18 +17,21 @@ use fleetdeck::tui::{Activity, ConsoleInputs, no_color_requested, run_console};
 use kube::config::Kubeconfig;
 use std::time::Duration;
 
+use fleetdeck::t;
+
 use super::settings::Settings;
 
 /// How to see the console on a simulated fleet.
-pub const DEMO_HINT: &str = "fleetdeck demo --seed 1";
+pub const DEMO_HINT: &str = "fleetdeck demo --seed 1"; // i18n: not for people (a command to type)
 
 /// Opens the console, or explains how to get one.
 pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
     let Some(path) = settings.ledger.clone() else {
+        let config = settings.paths.config_file.display().to_string();
         eprintln!(
-            "fleetdeck: no ledger configured (pass --ledger FILE, set FLEETDECK_LEDGER, or set `ledger` in {}).\n\
-             To try the console on a simulated fleet, run:\n\n    {DEMO_HINT}\n",
-            settings.paths.config_file.display()
+            "fleetdeck: {}\n{}\n\n    {DEMO_HINT}\n",
+            t!(settings.lang, "console-no-ledger", config = config),
+            t!(settings.lang, "console-try-demo")
         );
         return Ok(ExitCode::from(2));
     };
@@ -39,7 +42,11 @@ pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
         Ok(kubeconfig) => (kubeconfig, None),
         Err(error) => (
             Kubeconfig::default(),
-            Some(format!("{error}; no cluster can be reached")),
+            Some(t!(
+                settings.lang,
+                "console-no-kubeconfig",
+                error = error.to_string()
+            )),
         ),
     };
     let runtime = super::runtime()?;
@@ -50,14 +57,19 @@ pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
 
 /// The notice the ledger screen shows: in read-only mode it says first that no executor
 /// runs in this console (runs go on only where one runs elsewhere) and nothing is written.
-fn readonly_notice(readonly: bool, executor: bool, notice: Option<String>) -> Option<String> {
+fn readonly_notice(
+    lang: fleetdeck::i18n::Lang,
+    readonly: bool,
+    executor: bool,
+    notice: Option<String>,
+) -> Option<String> {
     if !readonly {
         return notice;
     }
     let what = if executor {
-        "read-only: no executor runs in this console; it writes to no cluster and no journal"
+        t!(lang, "console-readonly-no-executor")
     } else {
-        "read-only: this console writes to no cluster and no journal"
+        t!(lang, "console-readonly")
     };
     Some(match notice {
         Some(notice) => format!("{what} · {notice}"),
@@ -106,7 +118,7 @@ pub async fn run_live(
         tokio::task::spawn_blocking(move || journal_feed::feed(journal, activity_tx, feed_every))
     };
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let notice = readonly_notice(settings.readonly, executor, notice);
+    let notice = readonly_notice(settings.lang, settings.readonly, executor, notice);
     // Read-only runs no executor, even where one was asked for (the demo).
     let runs_executor = executor && !settings.readonly;
     let executor_task = if runs_executor {

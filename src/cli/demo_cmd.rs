@@ -38,7 +38,7 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
     let temp = tempfile::Builder::new()
         .prefix("fleetdeck-demo-")
         .tempdir()
-        .context("creating the demo's temporary directory")?;
+        .context(fleetdeck::t!(settings.lang, "demo-temp-dir"))?;
     let dir = match &args.dir {
         Some(dir) => {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -81,11 +81,25 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
         if settings.prometheus.is_none() {
             settings.prometheus = prometheus.as_ref().map(|p| p.url.clone());
         }
-        let notice = format!(
-            "demo: simulated fleet '{}' (seed {}) on https://{addr} · {}",
-            scenario.name,
-            args.seed,
-            gates.notice()
+        let lang = settings.lang;
+        // English names the scenario as typed; another language says what it is too.
+        let named = if lang == fleetdeck::i18n::Lang::En {
+            scenario.name.clone()
+        } else {
+            fleetdeck::t!(
+                lang,
+                "demo-scenario-named",
+                name = scenario.name.clone(),
+                description = scenario.description_in(lang)
+            )
+        };
+        let notice = fleetdeck::t!(
+            lang,
+            "demo-notice",
+            scenario = named,
+            seed = args.seed.to_string(),
+            addr = addr.to_string(),
+            gates = gates.notice(lang)
         );
         // Read-only: nothing is journaled, not even the demo's own rollout; a scenario
         // without the staging clusters it targets (`findings`) runs without it.
@@ -98,7 +112,7 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
             tracing::info!(%rollout, ?gates, "demo rollout waits for approval");
         }
         let demo = super::console_cmd::Demo {
-            rollout_gates: gates.notice(),
+            rollout_gates: gates.notice(lang),
             verify_timeout: DEMO_VERIFY_TIMEOUT,
         };
         let result =

@@ -68,8 +68,9 @@ pub enum Gates {
     },
     /// The live checks only: no Prometheus could be found.
     LiveChecks {
-        /// Why none could be started.
-        why: String,
+        /// Why none could be started: its error, or `None` when there is no
+        /// `prometheus` binary in PATH.
+        error: Option<String>,
     },
 }
 
@@ -82,23 +83,24 @@ impl Gates {
         }
     }
 
-    /// What the console says about the rollout's gates.
-    pub fn notice(&self) -> String {
+    /// What the console says about the rollout's gates, in `lang`.
+    pub fn notice(&self, lang: fleetdeck::i18n::Lang) -> String {
+        use fleetdeck::t;
         match self {
-            Gates::Prometheus { url, started: true } => format!(
-                "rollout gates: burn rate from a Prometheus the demo started at {url}, scraping the simulator, and live checks"
-            ),
+            Gates::Prometheus { url, started: true } => {
+                t!(lang, "demo-gates-started", url = url)
+            }
             Gates::Prometheus {
                 url,
                 started: false,
-            } => {
-                format!(
-                    "rollout gates: burn rate from the configured Prometheus {url}, and live checks"
-                )
+            } => t!(lang, "demo-gates-configured", url = url),
+            Gates::LiveChecks { error } => {
+                let why = match error {
+                    None => t!(lang, "demo-no-prometheus"),
+                    Some(e) => t!(lang, "demo-prometheus-failed", error = e),
+                };
+                t!(lang, "demo-gates-live-checks", why = why)
             }
-            Gates::LiveChecks { why } => format!(
-                "rollout gates: live checks only (nodes and workloads ready, one failed cluster halts): no Prometheus ({why}); install prometheus for burn-rate gates"
-            ),
         }
     }
 }
@@ -138,12 +140,8 @@ pub fn choose_gates(
         ),
         Err(e) => {
             tracing::info!(error = %e, "no Prometheus for the demo: live checks gate its rollout");
-            let why = if e.kind() == std::io::ErrorKind::NotFound {
-                "no prometheus binary in PATH".to_owned()
-            } else {
-                format!("prometheus did not start: {e}")
-            };
-            (Gates::LiveChecks { why }, None)
+            let error = (e.kind() != std::io::ErrorKind::NotFound).then(|| e.to_string());
+            (Gates::LiveChecks { error }, None)
         }
     }
 }
@@ -204,9 +202,7 @@ mod tests {
             url: "http://127.0.0.1:9090".into(),
             started: true,
         };
-        let without = Gates::LiveChecks {
-            why: "no prometheus binary in PATH".into(),
-        };
+        let without = Gates::LiveChecks { error: None };
         for gates in [&with, &without] {
             let report = read_rollout(&rollout_file(gates));
             assert!(report.spec.is_some(), "{gates:?}: {:?}", report.diagnostics);
@@ -215,6 +211,9 @@ mod tests {
         assert!(spec(&with).stop_when.slo_burn_rate.is_some());
         // Without Prometheus no gate waits for evidence that cannot come.
         assert!(spec(&without).stop_when.slo_burn_rate.is_none());
-        assert!(without.notice().contains("no prometheus binary in PATH"));
+        let en = fleetdeck::i18n::Lang::En;
+        assert!(without.notice(en).contains("no prometheus binary in PATH"));
+        let zh = without.notice(fleetdeck::i18n::Lang::ZhCn);
+        assert!(zh.contains("PATH 中没有 prometheus"), "{zh}");
     }
 }

@@ -18,6 +18,8 @@ use fleetdeck::model::live::FleetSnapshot;
 use jiff::Timestamp;
 use serde::Serialize;
 
+use fleetdeck::t;
+
 use super::output::{Table, emit};
 use super::settings::Settings;
 
@@ -36,7 +38,7 @@ fn parse_fail_on(text: &str) -> Result<FailOn, String> {
     }
     Severity::parse(text)
         .map(FailOn::At)
-        .ok_or_else(|| format!("{text:?} is not a severity: info, warning, critical, or never"))
+        .ok_or_else(|| format!("{text:?} is not a severity: info, warning, critical, or never")) // i18n: not for people (a value parser's error inside clap's, English like clap's)
 }
 
 /// `fleetdeck findings …`
@@ -167,7 +169,14 @@ pub fn run(settings: &Settings, args: &FindingsArgs) -> anyhow::Result<ExitCode>
     let ledger = fleetdeck::config::ledger_file::load(&settings.ledger_path()?)?;
     let selector = Selector::parse(args.selector.as_deref().unwrap_or(""))?;
     for unknown in selector.unknown_keys(&ledger.clusters) {
-        eprintln!("warning: -l {unknown}");
+        eprintln!(
+            "{}",
+            t!(
+                settings.lang,
+                "selector-unknown-key",
+                key = unknown.to_string()
+            )
+        );
     }
     let snapshot = observe(settings, &ledger, args.wait_synced)?;
     // No journal file yet is an empty journal: nothing overridden, nothing waiting.
@@ -251,7 +260,9 @@ pub fn run(settings: &Settings, args: &FindingsArgs) -> anyhow::Result<ExitCode>
         expiry_weeks: &judged.expiry_weeks,
         clusters,
     };
-    emit(settings.output, &report, || table(&report, &judged, now))?;
+    emit(settings.output, &report, || {
+        table(settings.lang, &report, &judged, now)
+    })?;
     Ok(if failed {
         ExitCode::FAILURE
     } else {
@@ -268,8 +279,16 @@ fn age(now: Timestamp, then: Option<Timestamp>) -> String {
     }
 }
 
-fn table(report: &Report<'_>, judged: &FleetFindings, now: Timestamp) -> String {
-    let mut table = Table::new(vec!["SEVERITY", "CLUSTER", "RULE", "SUMMARY", "SINCE"]);
+fn table(
+    lang: fleetdeck::i18n::Lang,
+    report: &Report<'_>,
+    judged: &FleetFindings,
+    now: Timestamp,
+) -> String {
+    let mut table = Table::in_lang(
+        lang,
+        vec!["SEVERITY", "CLUSTER", "RULE", "SUMMARY", "SINCE"],
+    );
     for f in &report.findings {
         let f = f.finding;
         table.row(vec![
@@ -281,7 +300,7 @@ fn table(report: &Report<'_>, judged: &FleetFindings, now: Timestamp) -> String 
         ]);
     }
     let mut out = if report.findings.is_empty() {
-        "No findings in what could be read.\n".to_string()
+        format!("{}\n", t!(lang, "findings-none"))
     } else {
         table.render()
     };
@@ -289,13 +308,18 @@ fn table(report: &Report<'_>, judged: &FleetFindings, now: Timestamp) -> String 
         .expiry_weeks
         .iter()
         .filter(|w| w.clusters.len() > 1)
-        .map(|w| format!("{} ({} clusters)", w.week_of, w.clusters.len()))
+        .map(|w| {
+            t!(
+                lang,
+                "findings-week",
+                week = w.week_of.to_string(),
+                count = w.clusters.len().to_string()
+            )
+        })
         .collect();
     if !busy.is_empty() {
-        out.push_str(&format!(
-            "certificates of several clusters expire in the weeks of: {}\n",
-            busy.join(", ")
-        ));
+        out.push_str(&t!(lang, "findings-busy-weeks", weeks = busy.join(", ")));
+        out.push('\n');
     }
     for c in &report.clusters {
         if let Some(flows) = c.flows.filter(|f| !f.is_empty()) {
@@ -303,24 +327,33 @@ fn table(report: &Report<'_>, judged: &FleetFindings, now: Timestamp) -> String 
                 .iter()
                 .map(|f| format!("{} → {} ({})", f.flow_schema, f.priority_level, f.requests))
                 .collect();
-            out.push_str(&format!(
-                "{}: our requests land in {}\n",
-                c.cluster,
-                list.join(", ")
+            out.push_str(&t!(
+                lang,
+                "findings-flows",
+                cluster = c.cluster.to_string(),
+                flows = list.join(", ")
             ));
+            out.push('\n');
         }
     }
-    out.push_str(&format!(
-        "{} findings: {} critical, {} warning, {} info{}\n",
-        report.findings.len(),
-        report.counts.critical,
-        report.counts.warning,
-        report.counts.info,
-        if report.failed {
-            format!(" (exit 1: at or above --fail-on {})", report.fail_on)
-        } else {
-            String::new()
-        }
+    let failed = if report.failed {
+        t!(
+            lang,
+            "findings-failed",
+            fail_on = report.fail_on.to_string()
+        )
+    } else {
+        String::new()
+    };
+    out.push_str(&t!(
+        lang,
+        "findings-summary",
+        total = report.findings.len().to_string(),
+        critical = report.counts.critical.to_string(),
+        warning = report.counts.warning.to_string(),
+        info = report.counts.info.to_string(),
+        failed = failed
     ));
+    out.push('\n');
     out
 }

@@ -12,6 +12,8 @@ use fleetdeck::k8s::verified::verified_client;
 use fleetdeck::model::findings::GitOpsKind;
 use fleetdeck::model::run::Actor;
 
+use fleetdeck::t;
+
 use super::exit::Refused;
 use super::journal_cmd::open;
 use super::output::outln;
@@ -41,13 +43,15 @@ pub struct Target {
     pub reason: String,
 }
 
-fn kind(text: &str) -> Result<GitOpsKind, Refused> {
+fn kind(lang: fleetdeck::i18n::Lang, text: &str) -> Result<GitOpsKind, Refused> {
     match text.to_ascii_lowercase().as_str() {
         "application" | "applications" | "app" | "apps" => Ok(GitOpsKind::ArgoApplication),
         "kustomization" | "kustomizations" | "ks" => Ok(GitOpsKind::FluxKustomization),
         "helmrelease" | "helmreleases" | "hr" => Ok(GitOpsKind::FluxHelmRelease),
-        other => Err(Refused(format!(
-            "{other:?} is not a GitOps kind fleetdeck changes: application, kustomization or helmrelease"
+        other => Err(Refused(t!(
+            lang,
+            "gitops-not-a-kind",
+            kind = format!("{other:?}")
         ))),
     }
 }
@@ -59,18 +63,22 @@ pub fn run(settings: &Settings, command: &GitOpsCommand) -> anyhow::Result<ExitC
         GitOpsCommand::Resume(t) => (t, SyncChange::Resume),
     };
     if settings.readonly {
-        return Err(Refused(format!(
-            "read-only mode: refusing to {} the sync of {} (drop --readonly to act)",
-            change.verb(),
-            args.object
+        return Err(Refused(t!(
+            settings.lang,
+            "gitops-readonly",
+            verb = change.verb(),
+            object = args.object.clone()
         ))
         .into());
     }
-    let kind = kind(&args.kind)?;
-    let (namespace, name) = args
-        .object
-        .split_once('/')
-        .ok_or_else(|| Refused(format!("{:?} is not NAMESPACE/NAME", args.object)))?;
+    let kind = kind(settings.lang, &args.kind)?;
+    let (namespace, name) = args.object.split_once('/').ok_or_else(|| {
+        Refused(t!(
+            settings.lang,
+            "gitops-not-namespace-name",
+            object = format!("{:?}", args.object)
+        ))
+    })?;
     let target = GitOpsTarget {
         kind,
         namespace: namespace.to_string(),
@@ -79,7 +87,13 @@ pub fn run(settings: &Settings, command: &GitOpsCommand) -> anyhow::Result<ExitC
     let ledger = fleetdeck::config::ledger_file::load(&settings.ledger_path()?)?;
     let cluster = ledger
         .cluster(&args.cluster)
-        .with_context(|| format!("cluster {} is not in the ledger", args.cluster))
+        .with_context(|| {
+            t!(
+                settings.lang,
+                "cluster-not-in-ledger",
+                cluster = args.cluster.clone()
+            )
+        })
         .map_err(|e| Refused(e.to_string()))?
         .clone();
     let kubeconfig = fleetdeck::k8s::kubeconfig::load(&settings.kubeconfig)?;
@@ -89,10 +103,12 @@ pub fn run(settings: &Settings, command: &GitOpsCommand) -> anyhow::Result<ExitC
         let client = verified_client(&cluster, &kubeconfig, &ConnectOptions::default())
             .await
             .with_context(|| {
-                format!(
-                    "{}: refusing to {} the sync of {target}",
-                    cluster.id,
-                    change.verb()
+                t!(
+                    settings.lang,
+                    "gitops-refusing",
+                    cluster = cluster.id.to_string(),
+                    verb = change.verb(),
+                    target = target.to_string()
                 )
             })?;
         anyhow::Ok(

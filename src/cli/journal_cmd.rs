@@ -9,6 +9,8 @@ use fleetdeck::model::ledger::ClusterId;
 use fleetdeck::model::run::{CommandRefusal, Event, RunId, kinds_matching};
 use jiff::Timestamp;
 
+use fleetdeck::t;
+
 use super::output::{Table, emit, outln};
 use super::settings::Settings;
 
@@ -85,30 +87,51 @@ fn init(settings: &Settings, roles: bool) -> anyhow::Result<ExitCode> {
         JournalTarget::Postgres(text) => {
             let report = fleetdeck::journal::PostgresJournal::init(text, roles)
                 .with_context(|| format!("journal {}", settings.journal.describe()))?;
+            let lang = settings.lang;
             let what = if report.from == report.to {
-                format!("schema version {} (up to date)", report.to)
+                t!(
+                    lang,
+                    "journal-schema-current",
+                    version = report.to.to_string()
+                )
             } else {
-                format!("schema version {} → {}", report.from, report.to)
+                t!(
+                    lang,
+                    "journal-schema-migrated",
+                    from = report.from.to_string(),
+                    to = report.to.to_string()
+                )
             };
-            outln!("journal {}: {what}", settings.journal.describe())?;
+            let journal = settings.journal.describe().to_string();
+            outln!(
+                "{}",
+                t!(lang, "journal-schema", journal = journal, what = what)
+            )?;
             if report.roles {
                 for (role, may) in fleetdeck::journal::postgres::ROLES {
                     outln!("  {role}: {may}")?;
                 }
-                outln!("grant them to login roles: GRANT fleetdeck_operator TO alice;")?;
+                outln!("{}", t!(lang, "journal-grant-roles"))?;
             }
         }
         JournalTarget::Sqlite(path) => {
             if roles {
-                anyhow::bail!(
-                    "--roles: a SQLite journal has no roles (its actor is who the process says it is); team roles need a PostgreSQL journal"
-                );
+                anyhow::bail!(t!(settings.lang, "journal-sqlite-roles"));
             }
             let journal = open(settings)?;
+            let what = t!(
+                settings.lang,
+                "journal-schema-current",
+                version = journal.schema_version()?.to_string()
+            );
             outln!(
-                "journal {}: schema version {}",
-                path.display(),
-                journal.schema_version()?
+                "{}",
+                t!(
+                    settings.lang,
+                    "journal-schema",
+                    journal = path.display().to_string(),
+                    what = what
+                )
             )?;
         }
     }
@@ -126,10 +149,15 @@ fn copy(settings: &Settings, from: &str, to: &str) -> anyhow::Result<ExitCode> {
     let report = fleetdeck::journal::copy::copy(&source, &mut destination)
         .with_context(|| format!("copy {} → {}", from_target.describe(), to_target.describe()))?;
     emit(settings.output, &report, || {
-        format!(
-            "copied {} events ({} were there already); both journals hold {} events up to sequence {}\n",
-            report.copied, report.already_there, report.destination_events, report.destination_last
-        )
+        let said = t!(
+            settings.lang,
+            "journal-copied",
+            copied = report.copied.to_string(),
+            already = report.already_there.to_string(),
+            events = report.destination_events.to_string(),
+            last = report.destination_last.to_string()
+        );
+        format!("{said}\n")
     })?;
     Ok(ExitCode::SUCCESS)
 }
@@ -205,10 +233,10 @@ pub fn run(settings: &Settings, args: &JournalArgs) -> anyhow::Result<ExitCode> 
         ..Default::default()
     };
     let events = journal.query(&query)?;
-    emit(settings.output, &events, || table(&events))?;
+    emit(settings.output, &events, || table(settings.lang, &events))?;
     if events.is_empty() {
-        for hint in unknown_names(&journal, args)? {
-            eprintln!("no events: {hint}");
+        for hint in unknown_names(settings.lang, &journal, args)? {
+            eprintln!("{}", t!(settings.lang, "journal-no-events", hint = hint));
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -217,7 +245,11 @@ pub fn run(settings: &Settings, args: &JournalArgs) -> anyhow::Result<ExitCode> 
 /// Why `--cluster` or `--run` cannot match: the journal names no such cluster or run at
 /// all (with the closest one it does name). Filters that merely match nothing in the
 /// time or kinds asked are not mentioned.
-fn unknown_names(journal: &AnyJournal, args: &JournalArgs) -> anyhow::Result<Vec<String>> {
+fn unknown_names(
+    lang: fleetdeck::i18n::Lang,
+    journal: &AnyJournal,
+    args: &JournalArgs,
+) -> anyhow::Result<Vec<String>> {
     let mut hints = Vec::new();
     if let Some(cluster) = &args.cluster {
         let known: Vec<String> = journal
@@ -225,30 +257,43 @@ fn unknown_names(journal: &AnyJournal, args: &JournalArgs) -> anyhow::Result<Vec
             .into_iter()
             .map(|c| c.to_string())
             .collect();
-        hints.extend(unknown_name("cluster", cluster, &known));
+        hints.extend(unknown_name(lang, "journal-no-cluster", cluster, &known));
     }
     if let Some(run) = &args.run {
         let known: Vec<String> = journal.run_ids()?.into_iter().map(|r| r.0).collect();
-        hints.extend(unknown_name("run", run, &known));
+        hints.extend(unknown_name(lang, "journal-no-run", run, &known));
     }
     Ok(hints)
 }
 
-/// `no cluster X in the journal (did you mean x?)`, or nothing when the journal has it.
-fn unknown_name(what: &str, name: &str, known: &[String]) -> Option<String> {
+/// `no cluster X in the journal (did you mean x?)`, or nothing when the journal has it;
+/// `id` is the message (`journal-no-cluster`, `journal-no-run`).
+fn unknown_name(
+    lang: fleetdeck::i18n::Lang,
+    id: &str,
+    name: &str,
+    known: &[String],
+) -> Option<String> {
     if known.iter().any(|k| k == name) {
         return None;
     }
     let hint = fleetdeck::yaml::suggest(name, known.iter().map(String::as_str))
-        .map(|s| format!(" (did you mean {s}?)"))
+        .map(|s| t!(lang, "cli-did-you-mean", suggestion = s))
         .unwrap_or_default();
-    Some(format!("no {what} {name} in the journal{hint}"))
+    Some(fleetdeck::i18n::text(
+        lang,
+        id,
+        &[("name", name.into()), ("hint", hint.into())],
+    ))
 }
 
-fn table(events: &[Event]) -> String {
-    let mut table = Table::new(vec![
-        "SEQ", "TIME", "ACTOR", "KIND", "RUN", "ITEM", "STEP", "CLUSTER", "DETAIL",
-    ]);
+fn table(lang: fleetdeck::i18n::Lang, events: &[Event]) -> String {
+    let mut table = Table::in_lang(
+        lang,
+        vec![
+            "SEQ", "TIME", "ACTOR", "KIND", "RUN", "ITEM", "STEP", "CLUSTER", "DETAIL",
+        ],
+    );
     let dash = |v: Option<String>| v.unwrap_or_else(|| "-".into());
     for e in events {
         let (kind, payload) = e.event.body.to_parts();
@@ -278,14 +323,23 @@ mod tests {
     #[test]
     fn a_name_the_journal_does_not_have_is_named_with_the_closest_it_has() {
         let known = vec!["prod-use1-01".to_string(), "stg-euw1-02".to_string()];
-        assert_eq!(unknown_name("cluster", "prod-use1-01", &known), None);
+        use fleetdeck::i18n::Lang;
+        let cluster = "journal-no-cluster";
         assert_eq!(
-            unknown_name("cluster", "PROD-USE1-01", &known).as_deref(),
+            unknown_name(Lang::En, cluster, "prod-use1-01", &known),
+            None
+        );
+        assert_eq!(
+            unknown_name(Lang::En, cluster, "PROD-USE1-01", &known).as_deref(),
             Some("no cluster PROD-USE1-01 in the journal (did you mean prod-use1-01?)")
         );
         assert_eq!(
-            unknown_name("run", "zzz", &known).as_deref(),
+            unknown_name(Lang::En, "journal-no-run", "zzz", &known).as_deref(),
             Some("no run zzz in the journal")
+        );
+        assert_eq!(
+            unknown_name(Lang::ZhCn, cluster, "PROD-USE1-01", &known).as_deref(),
+            Some("事件日志中没有集群 PROD-USE1-01（是否想找 prod-use1-01？）")
         );
     }
 }

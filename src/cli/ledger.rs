@@ -111,7 +111,7 @@ pub fn validate(
             // Only expired exceptions: a finding to fix, not a ledger other commands
             // refuse to read.
             Some(ledger) => out.push_str(&format!(
-                "{name}: {errors} error(s) (expired exceptions: still read by every command, but new changes to those clusters need --acknowledge-expired-exceptions), {} clusters, {warnings} warning(s)\n",
+                "{name}: {errors} error(s) (expired exceptions: still read by every command, but new changes to those clusters need --acknowledge-expired-exceptions), {} clusters, {warnings} warning(s)\n", // i18n: not for people (the English summary; other languages are formatted above)
                 ledger.clusters.len()
             )),
             None => out.push_str(&format!(
@@ -129,10 +129,17 @@ pub fn validate(
 
 /// `ledger show`: the clusters, all fields in JSON/YAML, the main ones in a table.
 pub fn show(settings: &Settings, selector: Option<&str>) -> anyhow::Result<ExitCode> {
-    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
+    let ledger = super::ledger_findings::load(settings.lang, &settings.ledger_path()?)?;
     let selector = Selector::parse(selector.unwrap_or(""))?;
     for unknown in selector.unknown_keys(&ledger.clusters) {
-        eprintln!("warning: -l {unknown}");
+        eprintln!(
+            "{}",
+            t!(
+                settings.lang,
+                "selector-unknown-key",
+                key = unknown.to_string()
+            )
+        );
     }
     let clusters: Vec<&Cluster> = ledger
         .clusters
@@ -177,7 +184,7 @@ pub fn show(settings: &Settings, selector: Option<&str>) -> anyhow::Result<ExitC
 
 /// `ledger contexts`: which context each cluster uses, and what the kubeconfig has besides.
 pub fn contexts(settings: &Settings) -> anyhow::Result<ExitCode> {
-    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
+    let ledger = super::ledger_findings::load(settings.lang, &settings.ledger_path()?)?;
     let kubeconfig = load_kubeconfig(&settings.kubeconfig)?;
     let report = map_contexts(&ledger, &kubeconfig);
     emit(settings.output, &report, || {
@@ -191,9 +198,9 @@ pub fn contexts(settings: &Settings) -> anyhow::Result<ExitCode> {
                 .and_then(|c| c.identity.as_ref())
                 .map_or("-", |i| i.server.as_str());
             let status = if !m.found {
-                "missing context".to_string()
+                t!(settings.lang, "contexts-missing")
             } else if m.server_differs {
-                format!("server differs from pinned identity ({pinned})")
+                t!(settings.lang, "contexts-server-differs", pinned = pinned)
             } else {
                 "ok".to_string()
             };
@@ -208,7 +215,7 @@ pub fn contexts(settings: &Settings) -> anyhow::Result<ExitCode> {
             table.row(vec![
                 "-".into(),
                 name.clone(),
-                "not in ledger".into(),
+                t!(settings.lang, "contexts-not-in-ledger"),
                 "-".into(),
             ]);
         }

@@ -10,23 +10,28 @@ use fleetdeck::model::ledger::{
     ClusterId, ExpiredException, Ledger, expired_exceptions, unacknowledged,
 };
 
+use fleetdeck::t;
+
 use super::exit::Refused;
 
 /// The ledger at `path`, for use, with its expired exceptions said on standard error.
-pub fn load(path: &Path) -> anyhow::Result<Ledger> {
+pub fn load(lang: fleetdeck::i18n::Lang, path: &Path) -> anyhow::Result<Ledger> {
     let ledger = ledger_file::load(path)?;
-    warn(path, &ledger);
+    warn(lang, path, &ledger);
     Ok(ledger)
 }
 
 /// Says each expired exception of `ledger` on standard error.
-pub fn warn(path: &Path, ledger: &Ledger) {
+pub fn warn(lang: fleetdeck::i18n::Lang, path: &Path, ledger: &Ledger) {
     for expired in expired_exceptions(ledger, ledger_file::today()) {
-        eprintln!(
-            "fleetdeck: warning: ledger {}: {expired}: renew or remove it (`fleetdeck ledger validate`); observing goes on, new changes to {} need --acknowledge-expired-exceptions",
-            path.display(),
-            expired.cluster
+        let said = t!(
+            lang,
+            "ledger-expired-warning",
+            ledger = path.display().to_string(),
+            expired = expired.to_string(),
+            cluster = expired.cluster.to_string()
         );
+        eprintln!("fleetdeck: {said}");
     }
 }
 
@@ -37,6 +42,7 @@ pub fn acknowledge(
     ledger: &Ledger,
     clusters: &[ClusterId],
     acknowledged: bool,
+    lang: fleetdeck::i18n::Lang,
     what: &str,
 ) -> anyhow::Result<Vec<ExpiredException>> {
     let expired = unacknowledged(ledger, clusters, ledger_file::today());
@@ -44,9 +50,11 @@ pub fn acknowledge(
         return Ok(expired);
     }
     let list: Vec<String> = expired.iter().map(ToString::to_string).collect();
-    Err(Refused(format!(
-        "refusing to start {what}: {}; renew or remove the exception in the ledger, or start it anyway with --acknowledge-expired-exceptions (journaled)",
-        list.join("; ")
+    Err(Refused(t!(
+        lang,
+        "ack-refused",
+        what = what,
+        expired = list.join("; ")
     ))
     .into())
 }
@@ -56,7 +64,7 @@ pub fn acknowledgement_note(expired: &[ExpiredException]) -> Option<String> {
     (!expired.is_empty()).then(|| {
         let list: Vec<String> = expired.iter().map(ToString::to_string).collect();
         format!(
-            "started despite expired ledger exception(s), acknowledged: {}",
+            "started despite expired ledger exception(s), acknowledged: {}", // i18n: not for people (journaled)
             list.join("; ")
         )
     })

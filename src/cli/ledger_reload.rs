@@ -46,7 +46,7 @@ pub fn spawn(
                 LedgerChange::Unchanged => continue,
                 LedgerChange::Refused(why) => Reload::Refused {
                     note: format!(
-                        "ledger edit not used, the last good ledger stays in force: {why}"
+                        "ledger edit not used, the last good ledger stays in force: {why}" // i18n: not for people (journaled)
                     ),
                 },
                 LedgerChange::Changed(mut ledger) => {
@@ -63,7 +63,7 @@ pub fn spawn(
                         Ok(kubeconfig) => kubeconfig,
                         Err(error) => {
                             let note = format!(
-                                "ledger {} changed but the kubeconfig cannot be read ({error}): the last good ledger stays in force",
+                                "ledger {} changed but the kubeconfig cannot be read ({error}): the last good ledger stays in force", // i18n: not for people (journaled)
                                 path.display()
                             );
                             if tx.send(Reload::Refused { note }).is_err() {
@@ -86,13 +86,13 @@ pub fn spawn(
                     sync.stop();
                     sync = fresh;
                     let mut note = format!(
-                        "ledger {} reloaded: {} cluster(s), pins and contexts as now written",
+                        "ledger {} reloaded: {} cluster(s), pins and contexts as now written", // i18n: not for people (journaled)
                         path.display(),
                         ledger.clusters.len()
                     );
                     if moved {
                         note.push_str(
-                            "; the edit changes which clusters this shard owns: this executor keeps acting for the clusters it owned at start until it is restarted (restart the executors of the shards concerned)",
+                            "; the edit changes which clusters this shard owns: this executor keeps acting for the clusters it owned at start until it is restarted (restart the executors of the shards concerned)", // i18n: not for people (journaled)
                         );
                     }
                     Reload::Taken { port, fleet, note }

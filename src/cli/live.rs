@@ -18,7 +18,7 @@ pub fn parse_wait(text: &str) -> Result<Duration, String> {
 /// Loads the ledger and kubeconfig, syncs the fleet, and returns the snapshot once every
 /// cluster has settled (or `wait` passed: clusters still connecting then show as such).
 pub fn observe(settings: &Settings, wait: Duration) -> anyhow::Result<(Ledger, FleetSnapshot)> {
-    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
+    let ledger = super::ledger_findings::load(settings.lang, &settings.ledger_path()?)?;
     let kubeconfig = kubeconfig::load(&settings.kubeconfig)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -13,6 +13,8 @@ use fleetdeck::model::maintenance::{
 use fleetdeck::model::run::NodeName;
 use serde::Serialize;
 
+use fleetdeck::t;
+
 use super::journal_cmd::open;
 use super::output::{Table, emit};
 use super::settings::Settings;
@@ -154,21 +156,21 @@ fn parse_outcome(text: &str) -> Result<fleetdeck::model::run::ReturnOutcome, Str
         "done" => Ok(ReturnOutcome::Done),
         "retry" => Ok(ReturnOutcome::Retry),
         "abort" => Ok(ReturnOutcome::Abort),
-        other => Err(format!("expected done, retry or abort, found {other:?}")),
+        other => Err(format!("expected done, retry or abort, found {other:?}")), // i18n: not for people (a value parser's error inside clap's, English like clap's)
     }
 }
 
 /// Nodes from a Kubernetes NodeList in JSON.
-fn read_node_list(path: &Path) -> anyhow::Result<Vec<NodeFacts>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+fn read_node_list(lang: fleetdeck::i18n::Lang, path: &Path) -> anyhow::Result<Vec<NodeFacts>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| t!(lang, "cannot-read", path = path.display().to_string()))?;
     // `kubectl get nodes -o json` says `kind: List`, not `NodeList`: read only the items.
     #[derive(serde::Deserialize)]
     struct Items {
         items: Vec<k8s_openapi::api::core::v1::Node>,
     }
     let list: Items = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a NodeList in JSON", path.display()))?;
+        .with_context(|| t!(lang, "not-a-node-list", path = path.display().to_string()))?;
     Ok(list
         .items
         .iter()
@@ -179,25 +181,27 @@ fn read_node_list(path: &Path) -> anyhow::Result<Vec<NodeFacts>> {
 fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Result<ExitCode> {
     // Planned offline, but a ledger at hand still says whether the cluster exists.
     let ledger = match &settings.ledger {
-        Some(path) => Some(super::ledger_findings::load(path)?),
+        Some(path) => Some(super::ledger_findings::load(settings.lang, path)?),
         None => None,
     };
-    let Some(spec) = super::spec_file::read_spec(file, settings.lang, |text| {
+    let Some(spec) = super::spec_file::read_spec(settings.lang, file, |text| {
         read_maintenance_file(text, ledger.as_ref())
     })?
     else {
         return Ok(ExitCode::FAILURE);
     };
     let inventory = match nodes {
-        Some(path) => read_node_list(path)?,
+        Some(path) => read_node_list(settings.lang, path)?,
         None => match &spec.nodes {
             NodeSelection::Names(names) => {
                 names.iter().map(|n| NodeFacts::named(n.clone())).collect()
             }
             NodeSelection::Selector(s) => {
-                anyhow::bail!(
-                    "nodes are selected by `{s}`: pass --nodes FILE (kubectl get nodes -o json) to plan without the cluster"
-                )
+                anyhow::bail!(t!(
+                    settings.lang,
+                    "maintenance-needs-nodes",
+                    selector = s.to_string()
+                ))
             }
         },
     };
@@ -222,26 +226,43 @@ fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Resul
         plan: &plan,
     };
     emit(settings.output, &out, || {
-        let mut s = format!(
-            "maintenance {} on cluster {}: {} node(s)\n",
-            spec.name,
-            spec.cluster,
-            targets.len()
+        let lang = settings.lang;
+        let mut s = t!(
+            lang,
+            "maintenance-plan-head",
+            name = spec.name.clone(),
+            cluster = spec.cluster.to_string(),
+            count = targets.len().to_string()
         );
+        s.push('\n');
         for m in &missing {
-            s.push_str(&format!("missing: node {m} is not in the node list\n"));
+            s.push_str(&t!(lang, "maintenance-missing-node", node = m.to_string()));
+            s.push('\n');
         }
         for w in &plan.warnings {
-            s.push_str(&format!("warning: {w}\n"));
+            s.push_str(&t!(lang, "rollout-warning", warning = w.to_string()));
+            s.push('\n');
         }
         for (i, batch) in plan.batches.iter().enumerate() {
             let names: Vec<&str> = batch.iter().map(|n| n.as_str()).collect();
-            s.push_str(&format!("batch {}: {}\n", i + 1, names.join(", ")));
+            s.push_str(&t!(
+                lang,
+                "rollout-batch",
+                n = (i + 1).to_string(),
+                ids = names.join(", ")
+            ));
+            s.push('\n');
         }
         for (node, why) in &plan.unplanned {
-            s.push_str(&format!("not planned: {node}: {why}\n"));
+            s.push_str(&t!(
+                lang,
+                "maintenance-not-planned",
+                node = node.to_string(),
+                why = why.to_string()
+            ));
+            s.push('\n');
         }
-        let mut table = Table::new(vec!["NODE", "CHECK", "RESULT"]);
+        let mut table = Table::in_lang(settings.lang, vec!["NODE", "CHECK", "RESULT"]);
         for (node, checks) in &plan.prechecks {
             for (check, outcome) in checks {
                 let result = match outcome {
@@ -273,15 +294,18 @@ fn list(settings: &Settings) -> anyhow::Result<ExitCode> {
         .filter(|run| !run.is_rollout())
         .collect();
     emit(settings.output, &runs, || {
-        let mut table = Table::new(vec![
-            "RUN",
-            "TITLE",
-            "CLUSTER",
-            "STATUS",
-            "ITEMS",
-            "CREATED-BY",
-            "CREATED",
-        ]);
+        let mut table = Table::in_lang(
+            settings.lang,
+            vec![
+                "RUN",
+                "TITLE",
+                "CLUSTER",
+                "STATUS",
+                "ITEMS",
+                "CREATED-BY",
+                "CREATED",
+            ],
+        );
         for run in &runs {
             table.row(vec![
                 run.id.0.clone(),
@@ -302,27 +326,38 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
     let projection = open(settings)?.projection()?;
     let run = super::journal_cmd::run_view(&projection, id)?;
     emit(settings.output, run, || {
-        let mut s = format!(
-            "run {} ({}): {}\n",
-            run.id,
-            run.title,
-            projection.effective_status(run)
+        let lang = settings.lang;
+        let mut s = t!(
+            lang,
+            "maintenance-show-head",
+            run = run.id.to_string(),
+            title = run.title.clone(),
+            status = projection.effective_status(run).to_string()
         );
+        s.push('\n');
         if let Some(p) = projection.pause_for(run) {
-            s.push_str(&format!(
-                "paused ({}) by {} since {}: {}\n",
-                p.scope, p.by, p.since, p.reason
+            s.push_str(&t!(
+                lang,
+                "maintenance-paused",
+                scope = p.scope.to_string(),
+                by = p.by.to_string(),
+                since = p.since.to_string(),
+                reason = p.reason.clone()
             ));
+            s.push('\n');
         }
-        let mut table = Table::new(vec![
-            "ITEM",
-            "STEP",
-            "STATUS",
-            "SINCE",
-            "BY",
-            "HANDED-TO",
-            "OPEN-INTENTS",
-        ]);
+        let mut table = Table::in_lang(
+            settings.lang,
+            vec![
+                "ITEM",
+                "STEP",
+                "STATUS",
+                "SINCE",
+                "BY",
+                "HANDED-TO",
+                "OPEN-INTENTS",
+            ],
+        );
         for item_id in &run.order {
             let Some(item) = run.items.get(item_id) else {
                 continue;
@@ -352,7 +387,15 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
         // that may not be changed), in full: nothing sits without a reason.
         for item_id in &run.order {
             if let Some(waiting) = run.items.get(item_id).and_then(|i| i.waiting.as_ref()) {
-                s.push_str(&format!("  {item_id} waits: {}\n", waiting.why));
+                s.push_str(&format!(
+                    "  {}\n",
+                    t!(
+                        lang,
+                        "maintenance-waits",
+                        item = item_id.to_string(),
+                        why = waiting.why.to_string()
+                    )
+                ));
             }
         }
         s

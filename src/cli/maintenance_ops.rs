@@ -5,6 +5,8 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use fleetdeck::t;
+
 use super::journal_cmd::record_command;
 use anyhow::Context;
 use fleetdeck::engine::executor::{Executor, ExecutorOptions};
@@ -22,12 +24,11 @@ use super::journal_cmd::open;
 use super::output::outln;
 use super::settings::Settings;
 
+/// Refuses in read-only mode; `what` is the message naming what was refused.
 fn refuse_readonly(settings: &Settings, what: &str) -> anyhow::Result<()> {
+    let what = fleetdeck::i18n::text(settings.lang, what, &[]);
     if settings.readonly {
-        return Err(Refused(format!(
-            "read-only mode: {what} is refused (drop --readonly to act)"
-        ))
-        .into());
+        return Err(Refused(t!(settings.lang, "maintenance-readonly", what = what)).into());
     }
     Ok(())
 }
@@ -40,25 +41,37 @@ pub fn start(
     acknowledge_expired: bool,
 ) -> anyhow::Result<ExitCode> {
     if !dry_run {
-        refuse_readonly(settings, "starting maintenance")?;
+        refuse_readonly(settings, "maintenance-what-start")?;
     }
-    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
-    let Some(spec) = super::spec_file::read_spec(file, settings.lang, |text| {
+    let ledger = super::ledger_findings::load(settings.lang, &settings.ledger_path()?)?;
+    let Some(spec) = super::spec_file::read_spec(settings.lang, file, |text| {
         super::maintenance_cmd::read_maintenance_file(text, Some(&ledger))
     })?
     else {
-        return Err(Refused(format!("{}: not started", file.display())).into());
+        let file = file.display().to_string();
+        return Err(Refused(t!(settings.lang, "not-started", file = file)).into());
     };
     let cluster = ledger
         .cluster(&spec.cluster.0)
-        .with_context(|| format!("cluster {} is not in the ledger", spec.cluster))?
+        .with_context(|| {
+            t!(
+                settings.lang,
+                "cluster-not-in-ledger",
+                cluster = spec.cluster.to_string()
+            )
+        })?
         .clone();
     // A dry run changes nothing: it needs no acknowledgement, and says what a start would.
     let acknowledged = super::ledger_findings::acknowledge(
         &ledger,
         std::slice::from_ref(&cluster.id),
         acknowledge_expired || dry_run,
-        &format!("maintenance on {}", cluster.id),
+        settings.lang,
+        &t!(
+            settings.lang,
+            "ack-what-maintenance",
+            cluster = cluster.id.to_string()
+        ),
     )?;
     let kubeconfig = fleetdeck::k8s::kubeconfig::load(&settings.kubeconfig)?;
     let plan = super::runtime()?.block_on(async {
@@ -82,8 +95,11 @@ pub fn start(
                         Timestamp::now(),
                     );
                 }
-                return Err(anyhow::Error::new(why)
-                    .context(format!("{}: refusing to plan maintenance", cluster.id)));
+                return Err(anyhow::Error::new(why).context(t!(
+                    settings.lang,
+                    "maintenance-refusing-plan",
+                    cluster = cluster.id.to_string()
+                )));
             }
         };
         let inventory = node_facts(&client.client, &cluster.id.0).await?;
@@ -91,16 +107,30 @@ pub fn start(
     })?;
     for (i, batch) in plan.batches.iter().enumerate() {
         let names: Vec<&str> = batch.iter().map(|n| n.as_str()).collect();
-        outln!("batch {}: {}", i + 1, names.join(", "))?;
+        let (n, ids) = ((i + 1).to_string(), names.join(", "));
+        outln!("{}", t!(settings.lang, "rollout-batch", n = n, ids = ids))?;
     }
     for (node, why) in &plan.unplanned {
-        outln!("not planned: {node}: {why}")?;
+        let (node, why) = (node.to_string(), why.to_string());
+        outln!(
+            "{}",
+            t!(
+                settings.lang,
+                "maintenance-not-planned",
+                node = node,
+                why = why
+            )
+        )?;
     }
     for warning in &plan.warnings {
-        outln!("warning: {warning}")?;
+        let warning = warning.to_string();
+        outln!(
+            "{}",
+            t!(settings.lang, "rollout-warning", warning = warning)
+        )?;
     }
     if dry_run {
-        outln!("dry run: nothing recorded")?;
+        outln!("{}", t!(settings.lang, "maintenance-dry-run"))?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut store = open(settings)?;
@@ -122,7 +152,10 @@ pub fn start(
             },
         )?;
     }
-    outln!("started run {run}; `fleetdeck run` executes it")?;
+    outln!(
+        "{}",
+        t!(settings.lang, "maintenance-started", run = run.to_string())
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -170,9 +203,15 @@ pub fn operator(
     };
     record_command(settings, &command)?;
     outln!(
-        "{} recorded for {node} in {run} by {}",
-        command.verb(),
-        settings.actor
+        "{}",
+        t!(
+            settings.lang,
+            "maintenance-recorded",
+            verb = command.verb(),
+            node = node.to_string(),
+            run = run.to_string(),
+            actor = settings.actor.clone()
+        )
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -185,8 +224,13 @@ pub fn abort(settings: &Settings, run: &str, note: &str) -> anyhow::Result<ExitC
     };
     record_command(settings, &command)?;
     outln!(
-        "run {run} aborted by {}; nothing already done is undone",
-        settings.actor
+        "{}",
+        t!(
+            settings.lang,
+            "maintenance-aborted",
+            run = run,
+            actor = settings.actor.clone()
+        )
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -195,10 +239,10 @@ pub fn abort(settings: &Settings, run: &str, note: &str) -> anyhow::Result<ExitC
 /// when the lease expires; SIGTERM/Ctrl-C finish the call in flight, record it, and give
 /// the lease back.
 pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Result<ExitCode> {
-    refuse_readonly(settings, "running the executor")?;
+    refuse_readonly(settings, "maintenance-what-executor")?;
     // An expired exception is said, and changes nothing for runs already started.
     let ledger_path = settings.ledger_path()?;
-    let full_ledger = super::ledger_findings::load(&ledger_path)?;
+    let full_ledger = super::ledger_findings::load(settings.lang, &ledger_path)?;
     let ownership = match &args.shard {
         Some(text) => {
             let shard = Shard::parse(text)?;
@@ -224,8 +268,13 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
         options.lease_ttl = args.lease_ttl;
         options.guard_domain_label = settings.capacity.failure_domain_key.to_string();
         let acting_for = match ownership.shard_name() {
-            Some(shard) => format!("shard {shard} ({} clusters)", ledger.clusters.len()),
-            None => "the fleet".to_string(),
+            Some(shard) => t!(
+                settings.lang,
+                "run-acting-for-shard",
+                shard = shard.to_string(),
+                count = ledger.clusters.len().to_string()
+            ),
+            None => t!(settings.lang, "run-acting-for-fleet"),
         };
         options.ownership = ownership.clone();
         options.rollout = fleetdeck::engine::executor::RolloutOptions {
@@ -245,7 +294,7 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
         // What needs a person's eye goes to the executor's output as it happens.
         tokio::spawn(async move {
             while let Some(line) = heard.recv().await {
-                eprintln!("fleetdeck run: {} {line}", jiff::Timestamp::now().strftime("%H:%M:%SZ"));
+                eprintln!("fleetdeck run: {} {line}", jiff::Timestamp::now().strftime("%H:%M:%SZ")); // i18n: not for people (the program name and a time before a translated line)
             }
         });
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
@@ -257,7 +306,16 @@ pub fn execute(settings: &Settings, args: &super::args::RunArgs) -> anyhow::Resu
             }
             let _ = stop_tx.send(true);
         });
-        eprintln!("fleetdeck run: executor {actor} started for {acting_for} (journal {})", settings.journal.describe());
+        eprintln!(
+            "fleetdeck run: {}", // i18n: not for people (the program name before a translated line)
+            t!(
+                settings.lang,
+                "run-started",
+                actor = actor.to_string(),
+                acting_for = acting_for,
+                journal = settings.journal.describe().to_string()
+            )
+        );
         executor.run_until(stop_rx).await
     })?;
     Ok(ExitCode::SUCCESS)

@@ -15,6 +15,7 @@ mod exit;
 mod findings_cmd;
 mod gitops_cmd;
 mod handover_cmd;
+mod help_lang;
 mod journal_cmd;
 mod journal_stress;
 mod ledger;
@@ -42,6 +43,7 @@ use clap::CommandFactory;
 
 pub use args::Cli;
 use args::{Command, ConfigCommand, LedgerCommand};
+pub use help_lang::parse;
 use settings::Settings;
 
 /// An error as one line of causes, outermost first: `context: cause: its cause`. A cause
@@ -62,7 +64,11 @@ pub fn exit_code(error: &anyhow::Error) -> ExitCode {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let settings = Settings::resolve(&cli.global)?;
     if let Err(reason) = logging::init(&settings.paths.log_file) {
-        eprintln!("fleetdeck: logging disabled ({reason})");
+        let reason = reason.to_string();
+        eprintln!(
+            "fleetdeck: {}",
+            fleetdeck::t!(settings.lang, "logging-disabled", reason = reason)
+        );
     }
     tracing::info!(version = env!("CARGO_PKG_VERSION"), actor = %settings.actor, "start");
     match cli.command {

@@ -85,6 +85,11 @@ impl Table {
         }
     }
 
+    /// The column headers, as shown.
+    pub fn headers(&self) -> &[String] {
+        &self.headers
+    }
+
     /// Adds a row (one cell per header). A multi-line cell (a note) is shown on one line,
     /// its breaks as ` ⏎ `, so every row stays one line under its headers.
     pub fn row(&mut self, cells: Vec<String>) {

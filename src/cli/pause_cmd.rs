@@ -6,6 +6,8 @@ use clap::Args;
 use fleetdeck::model::ledger::ClusterId;
 use fleetdeck::model::run::{OperatorCommand, PauseScope, RunId};
 
+use fleetdeck::t;
+
 use super::journal_cmd::record_command;
 use super::output::outln;
 use super::settings::Settings;
@@ -50,7 +52,7 @@ pub struct ResumeArgs {
     pub note: String,
 }
 
-fn scope(args: &ScopeArgs) -> anyhow::Result<PauseScope> {
+fn scope(lang: fleetdeck::i18n::Lang, args: &ScopeArgs) -> anyhow::Result<PauseScope> {
     Ok(if let Some(c) = &args.cluster {
         PauseScope::Cluster {
             cluster: ClusterId::from(c.clone()),
@@ -63,7 +65,9 @@ fn scope(args: &ScopeArgs) -> anyhow::Result<PauseScope> {
         let (cluster, domain) = d
             .split_once('/')
             .filter(|(c, d)| !c.is_empty() && !d.is_empty())
-            .ok_or_else(|| anyhow::anyhow!("--domain {d:?}: expected CLUSTER/DOMAIN"))?;
+            .ok_or_else(|| {
+                anyhow::anyhow!(t!(lang, "pause-bad-domain", domain = format!("{d:?}")))
+            })?;
         PauseScope::FailureDomain {
             cluster: ClusterId(cluster.into()),
             domain: domain.into(),
@@ -81,17 +85,25 @@ fn write(settings: &Settings, command: &OperatorCommand) -> anyhow::Result<ExitC
         }
         _ => String::new(),
     };
-    outln!(
-        "{}d {scope} (journal event {})",
-        command.verb(),
-        recorded.seq.0
-    )?;
+    let id = match command {
+        OperatorCommand::Resume { .. } => "resume-done",
+        _ => "pause-done",
+    };
+    let said = fleetdeck::i18n::text(
+        settings.lang,
+        id,
+        &[
+            ("scope", scope.into()),
+            ("seq", recorded.seq.0.to_string().into()),
+        ],
+    );
+    outln!("{said}")?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// `pause`.
 pub fn pause(settings: &Settings, args: &PauseArgs) -> anyhow::Result<ExitCode> {
-    let scope = scope(&args.scope)?;
+    let scope = scope(settings.lang, &args.scope)?;
     write(
         settings,
         &OperatorCommand::Pause {
@@ -103,7 +115,7 @@ pub fn pause(settings: &Settings, args: &PauseArgs) -> anyhow::Result<ExitCode> 
 
 /// `resume`.
 pub fn resume(settings: &Settings, args: &ResumeArgs) -> anyhow::Result<ExitCode> {
-    let scope = scope(&args.scope)?;
+    let scope = scope(settings.lang, &args.scope)?;
     write(
         settings,
         &OperatorCommand::Resume {

@@ -7,6 +7,8 @@ use fleetdeck::k8s::kubeconfig::{load as load_kubeconfig, map_contexts};
 use fleetdeck::model::live::{Drift, DriftKind, NotCompared, find_drift, not_compared};
 use serde::Serialize;
 
+use fleetdeck::t;
+
 use super::live::observe;
 use super::output::{Table, emit};
 use super::settings::Settings;
@@ -22,34 +24,36 @@ struct Report {
 }
 
 /// The clusters of a not-compared line: names while they are few, else how many.
-fn which_clusters(clusters: &[String]) -> String {
+fn which_clusters(lang: fleetdeck::i18n::Lang, clusters: &[String]) -> String {
     match clusters {
         [] => String::new(),
         few if few.len() <= 3 => few.join(", "),
-        many => format!("{} clusters", many.len()),
+        many => t!(lang, "reconcile-n-clusters", count = many.len().to_string()),
     }
 }
 
-fn render_not_compared(not_compared: &[NotCompared]) -> String {
+fn render_not_compared(lang: fleetdeck::i18n::Lang, not_compared: &[NotCompared]) -> String {
     if not_compared.is_empty() {
         return String::new();
     }
-    let mut out = String::from("\nNot compared (the ledger's word is unconfirmed, not wrong):\n");
+    let mut out = format!("\n{}\n", t!(lang, "reconcile-not-compared"));
     for n in not_compared {
-        out.push_str(&format!(
-            "  {} on {}: {}\n",
-            n.component,
-            which_clusters(&n.clusters),
-            n.why.describe(&n.component)
-        ));
+        let line = t!(
+            lang,
+            "reconcile-not-compared-line",
+            component = n.component.to_string(),
+            clusters = which_clusters(lang, &n.clusters),
+            why = n.why.describe(&n.component).to_string()
+        );
+        out.push_str(&format!("  {line}\n"));
     }
     out
 }
 
-fn describe(kind: &DriftKind) -> (String, String) {
+fn describe(lang: fleetdeck::i18n::Lang, kind: &DriftKind) -> (String, String) {
     match kind {
         DriftKind::Unobservable { status, error } => (
-            "unobservable".into(),
+            t!(lang, "drift-unobservable"),
             format!(
                 "{}{}",
                 status.label(),
@@ -59,19 +63,26 @@ fn describe(kind: &DriftKind) -> (String, String) {
                     .unwrap_or_default()
             ),
         ),
-        DriftKind::Identity { reason } => ("identity".into(), reason.clone()),
+        DriftKind::Identity { reason } => (t!(lang, "drift-identity"), reason.clone()),
         DriftKind::UnpinnedIdentity {
             kube_system_uid,
             server,
         } => (
-            "identity not pinned".into(),
-            format!("observed kubeSystemUID {kube_system_uid} at {server}"),
+            t!(lang, "drift-identity-not-pinned"),
+            t!(
+                lang,
+                "drift-observed-uid",
+                uid = kube_system_uid.to_string(),
+                server = server.to_string()
+            ),
         ),
         DriftKind::KubeletSkew { api_server, live } => (
-            "kubelet skew".into(),
-            format!(
-                "API server {api_server}; kubelets outside the supported skew (newer, or more than 3 minors older): {}",
-                live.join(", ")
+            t!(lang, "drift-kubelet-skew"),
+            t!(
+                lang,
+                "drift-kubelet-skew-detail",
+                api_server = api_server.to_string(),
+                live = live.join(", ")
             ),
         ),
         DriftKind::Version {
@@ -80,8 +91,13 @@ fn describe(kind: &DriftKind) -> (String, String) {
             live,
             ..
         } => (
-            format!("{component} version"),
-            format!("ledger {ledger}, live {}", live.join(", ")),
+            t!(lang, "drift-version", component = component.to_string()),
+            t!(
+                lang,
+                "drift-version-detail",
+                ledger = ledger.to_string(),
+                live = live.join(", ")
+            ),
         ),
     }
 }
@@ -103,23 +119,27 @@ pub fn run(settings: &Settings, suggest: bool, wait: Duration) -> anyhow::Result
         not_compared: not_compared(&ledger, &snapshot),
     };
     emit(settings.output, &report, || {
-        let mut table = Table::new(vec!["CLUSTER", "DRIFT", "DETAIL"]);
+        let mut table = Table::in_lang(settings.lang, vec!["CLUSTER", "DRIFT", "DETAIL"]);
         for d in &report.drift {
-            let (what, detail) = describe(&d.kind);
+            let (what, detail) = describe(settings.lang, &d.kind);
             table.row(vec![d.cluster.clone(), what, detail]);
         }
         for m in &report.missing_contexts {
             table.row(vec![
                 m.clone(),
-                "no kubeconfig context".into(),
+                t!(settings.lang, "reconcile-no-context"),
                 String::new(),
             ]);
         }
         for c in &report.unregistered_contexts {
-            table.row(vec!["-".into(), "context not in ledger".into(), c.clone()]);
+            table.row(vec![
+                "-".into(),
+                t!(settings.lang, "reconcile-context-not-in-ledger"),
+                c.clone(),
+            ]);
         }
         let mut out = table.render();
-        out.push_str(&render_not_compared(&report.not_compared));
+        out.push_str(&render_not_compared(settings.lang, &report.not_compared));
         if suggest {
             let edits: Vec<(&str, Option<&str>)> = report
                 .drift
@@ -127,7 +147,7 @@ pub fn run(settings: &Settings, suggest: bool, wait: Duration) -> anyhow::Result
                 .filter_map(|d| Some((d.suggestion.as_deref()?, d.decision.as_deref())))
                 .collect();
             if !edits.is_empty() {
-                out.push_str("\nSuggested ledger edits (the ledger is not changed):\n");
+                out.push_str(&format!("\n{}\n", t!(settings.lang, "reconcile-suggested")));
                 for (e, decision) in edits {
                     match decision {
                         // Not a correction to apply: a person decides, knowing why.

@@ -17,6 +17,8 @@ use fleetdeck::model::run::{Actor, OperatorCommand, PauseScope, RunId, RunView};
 use jiff::Timestamp;
 use serde::Serialize;
 
+use fleetdeck::t;
+
 use super::journal_cmd::open;
 use super::output::{Table, emit, outln};
 use super::rollout_render::{render_live, render_order, render_plan, result_word, verified_word};
@@ -95,7 +97,7 @@ pub fn run(settings: &Settings, command: &RolloutCommand) -> anyhow::Result<Exit
         RolloutCommand::Show { run } => show(settings, run),
         RolloutCommand::Approve { run, batch, note } => {
             let batch = match batch {
-                Some(0) => anyhow::bail!("batches are counted from 1"),
+                Some(0) => anyhow::bail!(t!(settings.lang, "batches-from-one")),
                 other => other.map(|n| n - 1),
             };
             // Read-only is refused by `record` without reaching any cluster.
@@ -142,17 +144,22 @@ pub fn run(settings: &Settings, command: &RolloutCommand) -> anyhow::Result<Exit
 /// Records an operator command the way the console does (same checks, same events).
 fn record(settings: &Settings, command: OperatorCommand) -> anyhow::Result<ExitCode> {
     let recorded = super::journal_cmd::record_command(settings, &command)?;
-    outln!("{}", recorded.summary())?;
+    outln!("{}", recorded.message.text(settings.lang))?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// Reads every file under `dir`, with paths relative to it, for the release digest.
-fn read_manifests(dir: &Path) -> anyhow::Result<Vec<Manifest>> {
+fn read_manifests(lang: fleetdeck::i18n::Lang, dir: &Path) -> anyhow::Result<Vec<Manifest>> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(current) = stack.pop() {
-        let entries = std::fs::read_dir(&current)
-            .with_context(|| format!("cannot read manifest directory {}", current.display()))?;
+        let entries = std::fs::read_dir(&current).with_context(|| {
+            t!(
+                lang,
+                "rollout-cannot-read-manifests",
+                path = current.display().to_string()
+            )
+        })?;
         for entry in entries {
             let path = entry?.path();
             if path.is_dir() {
@@ -164,7 +171,7 @@ fn read_manifests(dir: &Path) -> anyhow::Result<Vec<Manifest>> {
                     .map(|c| c.as_os_str().to_string_lossy().into_owned())
                     .collect();
                 let bytes = std::fs::read(&path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
+                    .with_context(|| t!(lang, "cannot-read", path = path.display().to_string()))?;
                 out.push(Manifest {
                     path: name.join("/"),
                     bytes,
@@ -176,11 +183,15 @@ fn read_manifests(dir: &Path) -> anyhow::Result<Vec<Manifest>> {
 }
 
 /// The manifests of a rollout file's release, read from disk (none for `exec`).
-fn manifests_of(file: &Path, spec: &RolloutSpec) -> anyhow::Result<Vec<Manifest>> {
+fn manifests_of(
+    lang: fleetdeck::i18n::Lang,
+    file: &Path,
+    spec: &RolloutSpec,
+) -> anyhow::Result<Vec<Manifest>> {
     match &spec.release.action {
         ReleaseAction::Apply { directory } => {
             let base = file.parent().unwrap_or_else(|| Path::new("."));
-            read_manifests(&base.join(directory))
+            read_manifests(lang, &base.join(directory))
         }
         ReleaseAction::Exec(_) => Ok(Vec::new()),
     }
@@ -200,12 +211,15 @@ struct Loaded {
 }
 
 /// The manifests as text (what the journal keeps and the executor applies).
-fn manifest_texts(manifests: &[Manifest]) -> anyhow::Result<Vec<ManifestText>> {
+fn manifest_texts(
+    lang: fleetdeck::i18n::Lang,
+    manifests: &[Manifest],
+) -> anyhow::Result<Vec<ManifestText>> {
     manifests
         .iter()
         .map(|m| {
             let text = String::from_utf8(m.bytes.clone())
-                .with_context(|| format!("manifest {} is not UTF-8 text", m.path))?;
+                .with_context(|| t!(lang, "rollout-manifest-not-utf8", path = m.path.clone()))?;
             Ok(ManifestText {
                 path: m.path.clone(),
                 text,
@@ -220,19 +234,28 @@ fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
         let report = read_rollout(text);
         (report.spec, report.diagnostics)
     };
-    let Some(spec) = super::spec_file::read_spec(file, settings.lang, read)? else {
+    let Some(spec) = super::spec_file::read_spec(settings.lang, file, read)? else {
         return Ok(None);
     };
     let name = file.display().to_string();
-    let ledger = super::ledger_findings::load(&settings.ledger_path()?)?;
-    let manifests = manifests_of(file, &spec)?;
+    let ledger = super::ledger_findings::load(settings.lang, &settings.ledger_path()?)?;
+    let manifests = manifests_of(settings.lang, file, &spec)?;
     let digest = release_digest(&spec.release, &manifests);
-    let manifests = manifest_texts(&manifests)?;
+    let manifests = manifest_texts(settings.lang, &manifests)?;
     // A release whose objects cannot be put in order would fail on every cluster.
     let order = match apply_order(&manifests) {
         Ok(order) => order,
         Err(error) => {
-            eprintln!("{name}: release manifests: {error}");
+            let error = error.to_string();
+            eprintln!(
+                "{}",
+                t!(
+                    settings.lang,
+                    "rollout-bad-manifests",
+                    file = name.as_str(),
+                    error = error
+                )
+            );
             return Ok(None);
         }
     };
@@ -246,7 +269,12 @@ fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
         Ok(live) => plan_rollout_live(&spec, &ledger, Some(&live))?,
         Err(why) => {
             eprintln!(
-                "fleetdeck: live versions not read ({why}): canaries are picked by the ledger's versions"
+                "fleetdeck: {}",
+                t!(
+                    settings.lang,
+                    "rollout-live-not-read",
+                    why = why.to_string()
+                )
             );
             plan_rollout(&spec, &ledger)?
         }
@@ -286,9 +314,9 @@ fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
             windows: &windows,
         },
         || {
-            let mut s = render_plan(&loaded.spec, &loaded.digest, &loaded.plan);
-            s.push_str(&render_order(&loaded.order));
-            s.push_str(&super::rollout_windows::render(&windows));
+            let mut s = render_plan(settings.lang, &loaded.spec, &loaded.digest, &loaded.plan);
+            s.push_str(&render_order(settings.lang, &loaded.order));
+            s.push_str(&super::rollout_windows::render(settings.lang, &windows));
             s
         },
     )?;
@@ -297,10 +325,7 @@ fn plan(settings: &Settings, file: &Path) -> anyhow::Result<ExitCode> {
 
 fn start(settings: &Settings, file: &Path, acknowledge_expired: bool) -> anyhow::Result<ExitCode> {
     if settings.readonly {
-        return Err(super::exit::Refused(
-            "read-only mode: refusing to start a rollout (drop --readonly to act)".into(),
-        )
-        .into());
+        return Err(super::exit::Refused(t!(settings.lang, "rollout-start-readonly")).into());
     }
     let Some(loaded) = load(settings, file)? else {
         return Ok(ExitCode::FAILURE);
@@ -315,7 +340,12 @@ fn start(settings: &Settings, file: &Path, acknowledge_expired: bool) -> anyhow:
         &loaded.ledger,
         &targets,
         acknowledge_expired,
-        &format!("rollout {}", loaded.spec.release.name),
+        settings.lang,
+        &t!(
+            settings.lang,
+            "ack-what-rollout",
+            release = loaded.spec.release.name.clone()
+        ),
     )?;
     let texts = loaded.manifests;
     let mut journal = open(settings)?;
@@ -344,27 +374,41 @@ fn start(settings: &Settings, file: &Path, acknowledge_expired: bool) -> anyhow:
     }
     let batches = spec.batches.len();
     let targets: usize = spec.batches.iter().map(|b| b.clusters.len()).sum();
+    let lang = settings.lang;
     outln!(
-        "rollout {run} started by {actor}: {targets} cluster(s) in {batches} batch(es), release {} ({})",
-        spec.rollout.release.name,
-        spec.digest
+        "{}",
+        t!(
+            lang,
+            "rollout-started",
+            run = run.to_string(),
+            actor = actor.to_string(),
+            targets = targets.to_string(),
+            batches = batches.to_string(),
+            release = spec.rollout.release.name.clone(),
+            digest = spec.digest.to_string()
+        )
     )?;
-    let live = render_live(&loaded.plan);
+    let live = render_live(lang, &loaded.plan);
     if !live.is_empty() {
         super::output::write_out(live)?;
     }
     if !spec.applied.is_empty() {
         outln!(
-            "{} cluster(s) already run this digest: verified, not applied again, once their release record confirms it",
-            spec.applied.len()
+            "{}",
+            t!(
+                lang,
+                "rollout-already-applied",
+                count = spec.applied.len().to_string()
+            )
         )?;
     }
     if spec.rollout.approvals == fleetdeck::model::rollout::ApprovalPolicy::DistinctFromAuthor {
-        outln!("distinctApprover: someone other than {actor} approves its batches")?;
+        outln!(
+            "{}",
+            t!(lang, "rollout-distinct-approver", actor = actor.to_string())
+        )?;
     }
-    outln!(
-        "the executor (`fleetdeck run`, or the console) carries it out; follow it with `fleetdeck rollout show {run}`"
-    )?;
+    outln!("{}", t!(lang, "rollout-follow", run = run.to_string()))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -377,14 +421,10 @@ fn list(settings: &Settings) -> anyhow::Result<ExitCode> {
         .filter(|r| r.is_rollout())
         .collect();
     emit(settings.output, &runs, || {
-        let mut table = Table::new(vec![
-            "RUN",
-            "TITLE",
-            "STATUS",
-            "BATCH",
-            "CLUSTERS",
-            "CREATED-BY",
-        ]);
+        let mut table = Table::in_lang(
+            settings.lang,
+            vec!["RUN", "TITLE", "STATUS", "BATCH", "CLUSTERS", "CREATED-BY"],
+        );
         for run in &runs {
             let current = run
                 .rollout
@@ -412,16 +452,20 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
     let projection = open(settings)?.projection()?;
     let run = super::journal_cmd::run_view(&projection, id)?;
     emit(settings.output, run, || {
-        let mut s = format!(
-            "rollout {} ({}): {}\n",
-            run.id,
-            run.title,
-            projection.effective_status(run)
+        let lang = settings.lang;
+        let mut s = t!(
+            lang,
+            "rollout-show-head",
+            run = run.id.to_string(),
+            title = run.title.clone(),
+            status = projection.effective_status(run).to_string()
         );
+        s.push('\n');
         if let Some(why) = &run.rollout.halted {
-            s.push_str(&format!("halted: {why}\n"));
+            s.push_str(&t!(lang, "rollout-halted", why = why.to_string()));
+            s.push('\n');
         }
-        let mut batches = Table::new(vec!["BATCH", "CLUSTERS", "PHASE"]);
+        let mut batches = Table::in_lang(settings.lang, vec!["BATCH", "CLUSTERS", "PHASE"]);
         for (i, clusters) in run.batches.iter().enumerate() {
             let ids: Vec<&str> = clusters.iter().map(|c| c.as_str()).collect();
             batches.row(vec![
@@ -431,14 +475,17 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
             ]);
         }
         s.push_str(&batches.render());
-        let mut items = Table::new(vec![
-            "CLUSTER",
-            "STAGED",
-            "APPLIED",
-            "VERIFIED",
-            "RESULT",
-            "OPEN-INTENTS",
-        ]);
+        let mut items = Table::in_lang(
+            settings.lang,
+            vec![
+                "CLUSTER",
+                "STAGED",
+                "APPLIED",
+                "VERIFIED",
+                "RESULT",
+                "OPEN-INTENTS",
+            ],
+        );
         for item_id in &run.order {
             let Some(item) = run.items.get(item_id) else {
                 continue;
@@ -469,7 +516,8 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
             })
             .collect();
         if !failures.is_empty() {
-            s.push_str("failed or unknown:\n");
+            s.push_str(&t!(lang, "rollout-failed-or-unknown"));
+            s.push('\n');
             s.push_str(&failures.concat());
         }
         // And what each cluster held back waits for: nothing sits without a reason.
@@ -482,7 +530,8 @@ fn show(settings: &Settings, id: &str) -> anyhow::Result<ExitCode> {
             })
             .collect();
         if !waits.is_empty() {
-            s.push_str("waiting:\n");
+            s.push_str(&t!(lang, "rollout-waiting"));
+            s.push('\n');
             s.push_str(&waits.concat());
         }
         s

@@ -4,6 +4,8 @@
 use fleetdeck::model::rollout::RolloutPlan;
 use jiff::Timestamp;
 
+use fleetdeck::t;
+
 use super::settings::Settings;
 use super::window_cmd::{WindowLine, journal_overrides, window_lines};
 
@@ -23,21 +25,27 @@ pub fn target_windows(settings: &Settings, plan: &RolloutPlan) -> anyhow::Result
 }
 
 /// `maintenance windows: 37 open now; closed: c1 opens …; no window: c2`.
-pub fn render(lines: &[WindowLine]) -> String {
+pub fn render(lang: fleetdeck::i18n::Lang, lines: &[WindowLine]) -> String {
     if lines.is_empty() {
         return String::new();
     }
     let free = |l: &&WindowLine| matches!(l.state, "open" | "none") || l.overridden.is_some();
     let open = lines.iter().filter(free).count();
-    let mut out = format!(
-        "\nmaintenance windows: {open} of {} target(s) may change now\n",
-        lines.len()
+    let head = t!(
+        lang,
+        "rollout-windows",
+        open = open.to_string(),
+        count = lines.len().to_string()
     );
+    let mut out = format!("\n{head}\n");
     for l in lines.iter().filter(|l| !free(l)) {
-        out.push_str(&format!(
-            "  {}: {} (an apply waits until then)\n",
-            l.cluster, l.says
-        ));
+        let line = t!(
+            lang,
+            "rollout-window-waits",
+            cluster = l.cluster.clone(),
+            says = l.says.clone()
+        );
+        out.push_str(&format!("  {line}\n"));
     }
     out
 }

@@ -77,7 +77,7 @@ impl Settings {
             lc_messages: lc_messages.as_deref(),
             lang: lang.as_deref(),
         })
-        .context("choosing the language (--lang, FLEETDECK_LANG, `language` in config.toml)")?;
+        .context("choosing the language (--lang, FLEETDECK_LANG, `language` in config.toml)")?; // i18n: not for people (said before a language is known: English)
         Ok(Settings {
             lang,
             ledger: global.ledger.clone().or(config.ledger.clone()),
@@ -101,9 +101,10 @@ impl Settings {
     /// The ledger file, or an error that says how to name one.
     pub fn ledger_path(&self) -> anyhow::Result<PathBuf> {
         self.ledger.clone().with_context(|| {
-            format!(
-                "no ledger given: pass --ledger FILE, set FLEETDECK_LEDGER, or set `ledger` in {}",
-                self.paths.config_file.display()
+            fleetdeck::t!(
+                self.lang,
+                "no-ledger-given",
+                config = self.paths.config_file.display().to_string()
             )
         })
     }

@@ -9,6 +9,8 @@ use fleetdeck::model::fleet::Dimension;
 use fleetdeck::model::live::{ClusterSnapshot, ClusterStatus, FleetSnapshot, find_drift};
 use serde::Serialize;
 
+use fleetdeck::t;
+
 use super::capacity_lines::{DimensionLine, LimitLine, limit_lines, scenario_line};
 use super::live::{age, observe};
 use super::output::{Table, emit};
@@ -56,7 +58,7 @@ fn summary(snapshot: &ClusterSnapshot, config: &CapacityConfig) -> Option<Capaci
     // The headroom `fleetdeck capacity` shows: after the configured safety reserve.
     let pair = |dim: Dimension| {
         format!(
-            "{} headroom of {}",
+            "{} headroom of {}", // i18n: not for people (JSON value)
             format_amount(&dim, b.headroom.get(&dim)),
             format_amount(&dim, b.allocatable.get(&dim))
         )
@@ -67,7 +69,7 @@ fn summary(snapshot: &ClusterSnapshot, config: &CapacityConfig) -> Option<Capaci
         gpu: if report.gpu.total_gpus == 0 {
             "-".into()
         } else {
-            format!("{} free of {}", report.gpu.free_gpus, report.gpu.total_gpus)
+            format!("{} free of {}", report.gpu.free_gpus, report.gpu.total_gpus) // i18n: not for people (JSON value)
         },
         gpu_free: report.gpu.free_gpus,
         gpu_total: report.gpu.total_gpus,
@@ -117,13 +119,17 @@ pub fn run(settings: &Settings, wait: Duration) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// `; +2 more limits (capacity --cluster c1)` for what a one-line note leaves out.
-fn more_limits(n: usize, what: &str, cluster: &str) -> String {
-    match n {
-        0 => String::new(),
-        1 => format!("; +1 {what} (capacity --cluster {cluster})"),
-        n => format!("; +{n} {what}s (capacity --cluster {cluster})"),
+/// `; +2 more limits (capacity --cluster c1)` for what a one-line note leaves out: `id`
+/// is `snapshot-more-capacity-limits` or `snapshot-more-limits`.
+fn more_limits(lang: fleetdeck::i18n::Lang, n: usize, id: &str, cluster: &str) -> String {
+    if n == 0 {
+        return String::new();
     }
+    fleetdeck::i18n::text(
+        lang,
+        id,
+        &[("count", n.into()), ("cluster", cluster.into())],
+    )
 }
 
 fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine], lang: fleetdeck::i18n::Lang) -> String {
@@ -148,7 +154,7 @@ fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine], lang: fleetdeck::i18n:
         let identity = match &c.identity_verdict {
             Some(v) if v.is_mismatch() => "MISMATCH",
             Some(fleetdeck::model::live::IdentityVerdict::Match) => "pinned",
-            Some(fleetdeck::model::live::IdentityVerdict::NotPinned) => "not pinned",
+            Some(fleetdeck::model::live::IdentityVerdict::NotPinned) => "not pinned", // i18n: not for people (a value, like the statuses)
             _ => "-",
         };
         let note = match (&c.last_error, &line.capacity) {
@@ -156,25 +162,28 @@ fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine], lang: fleetdeck::i18n:
             // Still connecting when the wait ended: say which part is not done.
             (None, _) if c.status == ClusterStatus::Connecting => {
                 if c.identity.is_none() {
-                    "connecting: identity (kube-system UID, /version) not read yet; a longer --wait-synced gives it time".into()
+                    t!(lang, "snapshot-connecting-identity")
                 } else {
-                    "connecting: first lists not complete; a longer --wait-synced gives them time".into()
+                    t!(lang, "snapshot-connecting-lists")
                 }
             }
             // Its data is fresh, but nothing vouches that it is still the pinned cluster
             // (the last identity read failed and is being retried).
             _ if c.status == ClusterStatus::Synced && c.identity_verdict.is_none() => {
-                "identity not confirmed yet (read again until it answers): no change is made to it meanwhile".into()
+                t!(lang, "snapshot-identity-unconfirmed")
             }
             // Drift from the ledger comes before capacity: the ledger is what plans read.
             // One note fits a row; what it leaves out is counted, so a capacity risk is
             // never hidden behind the drift (or the first limit).
-            _ if !line.drift.is_empty() && !c.identity_verdict.as_ref().is_some_and(|v| v.is_mismatch()) => {
+            _ if !line.drift.is_empty()
+                && !c.identity_verdict.as_ref().is_some_and(|v| v.is_mismatch()) =>
+            {
                 let limits = line.capacity.as_ref().map_or(0, |cap| cap.limits.len());
-                format!(
-                    "drift from the ledger: {} (ledger reconcile){}",
-                    line.drift.join(", "),
-                    more_limits(limits, "capacity limit", &c.id)
+                t!(
+                    lang,
+                    "snapshot-drift",
+                    drift = line.drift.join(", "),
+                    more = more_limits(lang, limits, "snapshot-more-capacity-limits", &c.id)
                 )
             }
             (_, Some(cap)) => cap
@@ -182,7 +191,11 @@ fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine], lang: fleetdeck::i18n:
                 .first()
                 .map(|l| {
                     let more = cap.limits.len() - 1;
-                    format!("{}{}", l.text, more_limits(more, "more limit", &c.id))
+                    format!(
+                        "{}{}",
+                        l.text,
+                        more_limits(lang, more, "snapshot-more-limits", &c.id)
+                    )
                 })
                 .unwrap_or_default(),
             _ => String::new(),

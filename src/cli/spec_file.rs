@@ -4,19 +4,17 @@
 use std::path::Path;
 
 use anyhow::Context;
-use fleetdeck::i18n::Lang;
 use fleetdeck::yaml::{Diagnostic, Severity};
 
 /// Reads `file` with `read` (text → value and diagnostics); `None` after printing why the
-/// file cannot be used, in `lang` (the `FILE:LINE:COL: ` prefix is the same in every
-/// language).
+/// file cannot be used.
 pub fn read_spec<T>(
+    lang: fleetdeck::i18n::Lang,
     file: &Path,
-    lang: Lang,
     read: impl FnOnce(&str) -> (Option<T>, Vec<Diagnostic>),
 ) -> anyhow::Result<Option<T>> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let text = std::fs::read_to_string(file)
+        .with_context(|| fleetdeck::t!(lang, "cannot-read", path = file.display().to_string()))?;
     let (spec, diagnostics) = read(&text);
     let name = file.display().to_string();
     for d in &diagnostics {
@@ -27,14 +25,10 @@ pub fn read_spec<T>(
             .iter()
             .filter(|d| d.severity == Severity::Error)
             .count();
+        let errors = errors.to_string();
         eprintln!(
             "{}",
-            fleetdeck::t!(
-                lang,
-                "validate-summary-errors",
-                file = &name,
-                errors = errors.to_string()
-            )
+            fleetdeck::t!(lang, "spec-errors", file = name.as_str(), errors = errors)
         );
     }
     Ok(spec)

@@ -17,6 +17,8 @@ use fleetdeck::model::run::Actor;
 use jiff::Timestamp;
 use serde::Serialize;
 
+use fleetdeck::t;
+
 use super::exit::Refused;
 use super::journal_cmd::open;
 use super::output::{Table, emit, outln};
@@ -56,11 +58,15 @@ pub fn run(settings: &Settings, command: &WindowCommand) -> anyhow::Result<ExitC
                     cluster,
                     ledger.clusters.iter().map(|c| c.id.as_str()),
                 )
-                .map(|s| format!(" (did you mean {s}?)"))
+                .map(|s| t!(settings.lang, "cli-did-you-mean", suggestion = s))
                 .unwrap_or_default();
-                return Err(
-                    Refused(format!("{cluster} is not a cluster of the ledger{hint}")).into(),
+                let said = t!(
+                    settings.lang,
+                    "window-not-a-cluster",
+                    cluster = cluster,
+                    hint = hint
                 );
+                return Err(Refused(said).into());
             }
             let said = override_window(
                 &mut open(settings)?,
@@ -124,21 +130,21 @@ pub fn window_lines(
                     "none",
                     None,
                     None,
-                    "no window: changes may start at any time".to_string(),
+                    "no window: changes may start at any time".to_string(), // i18n: not for people (the JSON's says)
                 ),
                 Some(Err(why)) => ("unknown", None, None, why),
                 Some(Ok(WindowState::Open { closes_at })) if closes_at == Timestamp::MAX => (
                     "open",
                     None,
                     None,
-                    "open: every day around the clock".to_string(),
+                    "open: every day around the clock".to_string(), // i18n: not for people (the JSON's says)
                 ),
                 Some(Ok(WindowState::Open { closes_at })) => (
                     "open",
                     Some(closes_at),
                     None,
                     format!(
-                        "open until {} ({})",
+                        "open until {} ({})", // i18n: not for people (the JSON's says)
                         zone.map_or_else(String::new, |z| local_and_utc(closes_at, z, &tz_name)),
                         in_how_long(now, closes_at)
                     ),
@@ -148,7 +154,7 @@ pub fn window_lines(
                     None,
                     Some(opens_at),
                     format!(
-                        "closed; opens at {} ({})",
+                        "closed; opens at {} ({})", // i18n: not for people (the JSON's says)
                         zone.map_or_else(String::new, |z| local_and_utc(opens_at, z, &tz_name)),
                         in_how_long(now, opens_at)
                     ),
@@ -156,7 +162,7 @@ pub fn window_lines(
             };
             if let Some(o) = &overridden {
                 says.push_str(&format!(
-                    "; overridden until {} by {} ({})",
+                    "; overridden until {} by {} ({})", // i18n: not for people (the JSON's says)
                     o.until.strftime("%Y-%m-%d %H:%M UTC"),
                     o.by,
                     o.reason
@@ -187,7 +193,7 @@ fn show(settings: &Settings) -> anyhow::Result<ExitCode> {
     let ledger = fleetdeck::config::ledger_file::load(&settings.ledger_path()?)?;
     let lines = window_lines(&ledger, &journal_overrides(settings), Timestamp::now());
     emit(settings.output, &lines, || {
-        let mut table = Table::new(vec!["CLUSTER", "WINDOW", "NOW"]);
+        let mut table = Table::in_lang(settings.lang, vec!["CLUSTER", "WINDOW", "NOW"]);
         for l in &lines {
             table.row(vec![
                 l.cluster.clone(),

@@ -373,6 +373,25 @@ impl Scenario {
         Scenario::parse(name_or_path, &text)
     }
 
+    /// What the scenario is for, in `lang`: the built-in scenarios' descriptions are
+    /// messages (`scenario-demo`, …); a scenario file's own is shown as written.
+    pub fn description_in(&self, lang: crate::i18n::Lang) -> String {
+        use crate::i18n::{Lang, text};
+        let id = match self.name.as_str() {
+            "small" => "scenario-small",
+            "demo" => "scenario-demo",
+            "large" => "scenario-large",
+            "findings" => "scenario-findings",
+            _ => return self.description.clone(),
+        };
+        // A file may take a built-in's name: only the built-in's own words are translated.
+        if text(Lang::En, id, &[]) == self.description {
+            text(lang, id, &[])
+        } else {
+            self.description.clone()
+        }
+    }
+
     /// Parses scenario YAML text.
     pub fn parse(name: &str, text: &str) -> Result<Scenario, SimError> {
         let err = |message: String| SimError::Scenario {
@@ -434,6 +453,21 @@ impl Scenario {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn builtin_scenarios_say_what_they_are_for_in_both_languages() {
+        use crate::i18n::Lang;
+        for name in ["small", "demo", "large", "findings"] {
+            let s = Scenario::load(name).expect("built in");
+            assert_eq!(s.description_in(Lang::En), s.description, "{name}");
+            let zh = s.description_in(Lang::ZhCn);
+            assert_ne!(zh, s.description, "{name}");
+            assert!(!zh.is_empty(), "{name}");
+        }
+        let mut file = Scenario::load("demo").expect("built in");
+        file.description = "my own fleet".into();
+        assert_eq!(file.description_in(Lang::ZhCn), "my own fleet");
+    }
 
     #[test]
     fn builtin_scenarios_parse() {

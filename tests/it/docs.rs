@@ -27,6 +27,11 @@ impl Cli {
                 .args(path)
                 .arg("--help")
                 .env("NO_COLOR", "1")
+                // The English help: the pages name English headings.
+                .env_remove("LC_ALL")
+                .env_remove("LC_MESSAGES")
+                .env_remove("LANG")
+                .env_remove("FLEETDECK_LANG")
                 .output()
                 .expect("the binary runs");
             assert!(

@@ -208,6 +208,245 @@ fn ledger_show_heads_its_columns_in_chinese_aligned_by_cells() {
     assert_eq!(cells(&en), cells(&zh));
 }
 
+/// `fleetdeck ARGS` with no language in the environment; stdout and the status.
+fn run_in(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> (bool, String) {
+    let out = with_env(args, dir, env);
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn help_speaks_chinese_when_asked_and_english_stays_clap_s_own() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (ok, zh) = run_in(dir.path(), &["--lang", "zh-CN", "--help"], &[]);
+    assert!(ok, "{zh}");
+    for said in [
+        "在一个终端里运维数十到数百个 Kubernetes 集群",
+        "\n用法: fleetdeck [OPTIONS] [COMMAND]\n",
+        "\n命令:\n",
+        "  rollout      规划和操作跨集群的发布\n",
+        "\n选项:\n",
+        "台账文件（默认：config.toml 中的 `ledger`）",
+        "打印帮助",
+    ] {
+        assert!(zh.contains(said), "{said:?} missing:\n{zh}");
+    }
+    for english in [
+        "Usage:",
+        "Commands:",
+        "Options:",
+        "Print help",
+        "Ledger file",
+    ] {
+        assert!(!zh.contains(english), "{english:?} left:\n{zh}");
+    }
+    // A subcommand's help, the language from the locale, `--lang=` spelt with `=`.
+    for (args, env) in [
+        (
+            vec!["rollout", "plan", "--help"],
+            vec![("LANG", "zh_CN.UTF-8")],
+        ),
+        (vec!["rollout", "plan", "--lang=zh-CN", "-h"], vec![]),
+        (
+            vec!["rollout", "plan", "-h"],
+            vec![("FLEETDECK_LANG", "zh-CN")],
+        ),
+    ] {
+        let (ok, plan) = run_in(dir.path(), &args, &env);
+        assert!(ok, "{args:?}: {plan}");
+        for said in [
+            "检查发布文件",
+            "\n参数:\n  <FILE>",
+            "发布文件\n",
+            "\n选项:\n",
+        ] {
+            assert!(plan.contains(said), "{args:?}: {said:?} missing:\n{plan}");
+        }
+    }
+    // English, however it is asked for, is what clap prints from the doc comments.
+    let (_, en) = run_in(dir.path(), &["--help"], &[]);
+    assert!(
+        en.contains("\nUsage: fleetdeck [OPTIONS] [COMMAND]\n\nCommands:\n"),
+        "{en}"
+    );
+    assert!(
+        en.contains("Plan and operate rollouts across clusters"),
+        "{en}"
+    );
+    assert_eq!(en, run_in(dir.path(), &["--lang", "en", "--help"], &[]).1);
+    assert_eq!(
+        en,
+        run_in(dir.path(), &["--help"], &[("LANG", "fr_FR.UTF-8")]).1
+    );
+    let (_, plan) = run_in(dir.path(), &["rollout", "plan", "-h"], &[]);
+    assert!(
+        plan.contains("\nArguments:\n  <FILE>  The rollout file\n"),
+        "{plan}"
+    );
+}
+
+#[test]
+fn json_of_every_offline_command_is_the_same_in_both_languages() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+    let ledger = format!("{examples}/ledger.yaml");
+    let rollout = format!("{examples}/rollout.yaml");
+    let maintenance = format!("{examples}/maintenance.yaml");
+    for command in [
+        vec!["config", "paths"],
+        vec!["ledger", "show"],
+        vec!["rollout", "plan", &rollout],
+        vec!["maintenance", "plan", &maintenance],
+        vec!["window", "show"],
+        vec!["journal"],
+        vec!["rollout", "list"],
+    ] {
+        for format in ["json", "yaml"] {
+            let mut args = vec!["--ledger", &ledger, "-o", format];
+            args.extend(&command);
+            let run = |lang: &str| {
+                let mut all = vec!["--lang", lang];
+                all.extend(&args);
+                with_env(&all, dir.path(), &[]).stdout
+            };
+            let en = run("en");
+            assert!(!en.is_empty(), "{command:?} -o {format} printed nothing");
+            assert_eq!(
+                String::from_utf8_lossy(&en),
+                String::from_utf8_lossy(&run("zh-CN")),
+                "{command:?} -o {format}"
+            );
+        }
+    }
+}
+
+#[test]
+fn tables_and_progress_speak_chinese() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+    let ledger = format!("{examples}/ledger.yaml");
+    let run = |lang: &str, args: &[&str]| {
+        let mut all = vec!["--lang", lang, "--ledger", &ledger];
+        all.extend(args);
+        let out = with_env(&all, dir.path(), &[]);
+        assert!(out.status.success(), "{args:?}: {}", text(&out));
+        text(&out)
+    };
+    let rollout = format!("{examples}/rollout.yaml");
+    let zh = run("zh-CN", &["rollout", "plan", &rollout]);
+    for said in [
+        "：金丝雀按台账中的版本挑选\n",
+        "发布 cni-cilium-1.17.2（sha256:",
+        "）：10 个集群，5 种版本组合，2 个阶段\n",
+        "\n阶段    集群数  批次数  审批      观察期  挑选",
+        "\n阶段 canary：\n  批次 1：us-va-prod-02\n  首次测试 ",
+        "\n应用顺序（1 个对象；按路径，被依赖的类型在前）：\n",
+    ] {
+        assert!(zh.contains(said), "{said:?} missing:\n{zh}");
+    }
+    let en = run("en", &["rollout", "plan", &rollout]);
+    for said in [
+        "): 10 cluster(s), 5 combination(s), 2 stage(s)\n",
+        "\nSTAGE   CLUSTERS  BATCHES  APPROVAL  SOAK  PICK",
+        "\nstage canary:\n  batch 1: us-va-prod-02\n  first tests ",
+        "\napply order (1 object(s); by path, kinds others depend on first):\n",
+    ] {
+        assert!(en.contains(said), "{said:?} missing:\n{en}");
+    }
+    let maintenance = format!("{examples}/maintenance.yaml");
+    let zh = run("zh-CN", &["maintenance", "plan", &maintenance]);
+    for said in [
+        "集群 cn-sh-prod-01 上的维护 kernel-6.8.0-60-gpu-pool：4 个节点\n",
+        "\n批次 4：gpu-a100-04\n",
+        "\n节点         检查",
+    ] {
+        assert!(zh.contains(said), "{said:?} missing:\n{zh}");
+    }
+    let zh = run("zh-CN", &["config", "paths"]);
+    assert!(zh.starts_with("项目         位置\n配置文件     "), "{zh}");
+    assert!(zh.contains("（未创建）\n"), "{zh}");
+    let en = run("en", &["config", "paths"]);
+    assert!(
+        en.starts_with("WHAT            WHERE\nconfig          "),
+        "{en}"
+    );
+    assert!(en.contains(" (not created)\n"), "{en}");
+}
+
+#[test]
+fn a_rollout_file_s_errors_speak_chinese_at_the_same_positions() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("bad.yaml"), "name: x\n").expect("write");
+    let ledger = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/ledger.yaml");
+    let run = |lang: &str| {
+        let out = with_env(
+            &[
+                "--lang", lang, "--ledger", ledger, "rollout", "plan", "bad.yaml",
+            ],
+            dir.path(),
+            &[],
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let (en, zh) = (run("en"), run("zh-CN"));
+    assert!(
+        en.contains("bad.yaml:1:1: rollout is missing required field `kind`\n"),
+        "{en}"
+    );
+    assert!(en.ends_with("bad.yaml: 7 error(s)\n"), "{en}");
+    assert!(
+        zh.contains("bad.yaml:1:1: rollout 缺少必填字段 `kind`\n"),
+        "{zh}"
+    );
+    assert!(zh.ends_with("bad.yaml：7 个错误\n"), "{zh}");
+}
+
+#[test]
+fn errors_fleetdeck_writes_itself_speak_chinese_with_the_same_exit_codes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (args, zh, en) in [
+        (
+            vec!["snapshot"],
+            "未指定台账：请传入 --ledger FILE",
+            "no ledger given: pass --ledger FILE",
+        ),
+        (
+            vec!["pause", "--domain", "x", "--reason", "r"],
+            "--domain \"x\"：应为 CLUSTER/DOMAIN",
+            "--domain \"x\": expected CLUSTER/DOMAIN",
+        ),
+        (
+            vec!["rollout", "approve", "r1", "--batch", "0"],
+            "批次从 1 开始计数",
+            "batches are counted from 1",
+        ),
+    ] {
+        let run = |lang: &str| {
+            let mut all = vec!["--lang", lang];
+            all.extend(&args);
+            with_env(&all, dir.path(), &[])
+        };
+        let (out_zh, out_en) = (run("zh-CN"), run("en"));
+        assert_eq!(out_zh.status.code(), out_en.status.code(), "{args:?}");
+        assert!(text(&out_zh).contains(zh), "{args:?}: {}", text(&out_zh));
+        assert!(text(&out_en).contains(en), "{args:?}: {}", text(&out_en));
+    }
+    // A journal that names no such cluster says so, with the closest it has.
+    let out = with_env(
+        &["--lang", "zh-CN", "journal", "--cluster", "nope"],
+        dir.path(),
+        &[],
+    );
+    assert!(
+        text(&out).contains("没有事件：事件日志中没有集群 nope"),
+        "{}",
+        text(&out)
+    );
+}
+
 #[test]
 fn network_overlaps_and_rollout_file_errors_speak_chinese_at_their_positions() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -83,13 +83,6 @@ pub fn row(
     }
 }
 
-/// Writes the header row on the first line of `area`; the rows go below it, in the
-/// area returned.
-pub fn header(buf: &mut Buffer, area: Rect, cols: &[Col], chosen: &[usize], style: Style) -> Rect {
-    let titles: Vec<String> = cols.iter().map(|c| c.title.to_owned()).collect();
-    header_titled(buf, area, cols, chosen, &titles, style)
-}
-
 /// The titles of `cols` whose titles are message ids, in `lang`.
 pub fn titles_in(lang: crate::i18n::Lang, cols: &[Col]) -> Vec<String> {
     cols.iter()
@@ -97,7 +90,8 @@ pub fn titles_in(lang: crate::i18n::Lang, cols: &[Col]) -> Vec<String> {
         .collect()
 }
 
-/// [`header`] with the titles given (in the user's language), indexed like `cols`.
+/// Writes the header row, with the titles given (in the user's language, indexed like
+/// `cols`), on the first line of `area`; the rows go below it, in the area returned.
 pub fn header_titled(
     buf: &mut Buffer,
     area: Rect,
@@ -125,14 +119,6 @@ pub fn scroll_offset(selected: usize, len: usize, height: usize) -> usize {
     }
     // Keep the selection in the middle third when possible, like k9s.
     selected.saturating_sub(height / 2).min(len - height)
-}
-
-/// What an empty, filtered list of `what` says, naming the key that clears the filter.
-pub fn no_match_text(ctx: &crate::tui::component::Context, what: &str) -> String {
-    match ctx.key_hint(crate::tui::action::Action::Back, "clears it") {
-        Some(hint) => format!("no {what} matches the filter ({hint})"),
-        None => format!("no {what} matches the filter"),
-    }
 }
 
 /// What an empty, filtered list says in the user's language; `what` is the noun of what
