@@ -205,3 +205,14 @@ rollout-bad-manifests = {$file}: release manifests: {$error}
 rollout-cannot-read-manifests = cannot read manifest directory {$path}
 rollout-manifest-not-utf8 = manifest {$path} is not UTF-8 text
 ledger-expired-warning = warning: ledger {$ledger}: {$expired}: renew or remove it (`fleetdeck ledger validate`); observing goes on, new changes to {$cluster} need --acknowledge-expired-exceptions
+
+## Where an error happened (before the error itself)
+
+ctx-journal = journal { $target }
+ctx-journal-failed = journal { $target }: { $error }
+ctx-copy = copy { $from } → { $to }
+ctx-creating = creating { $path }
+ctx-writing = writing { $path }
+reconcile-decide = DECIDE
+snapshot-count-line = { $clusters } clusters: { $statuses }
+as-refused-on-postgres = --as { $claimed } is refused on a PostgreSQL journal: the database records every event under the role you log in as ({ $user }), so the journal cannot say anyone else did it; log in as { $claimed }'s own role instead

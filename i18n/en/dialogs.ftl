@@ -212,3 +212,6 @@ console-started-run = started run { $run } ({ $batches ->
     [one] 1 batch
    *[other] { $batches } batches
 }) by { $actor }; the executor picks it up
+console-no-cluster = this console reaches no cluster
+console-not-in-ledger = { $cluster } is not in the ledger
+console-gitops-refused = { $cluster }: refusing to { $verb } the sync: { $error }

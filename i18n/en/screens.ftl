@@ -49,3 +49,4 @@ maint-note = note:
 maint-returns = returns it: done, retry or abort
 maint-failed = failed: { $error }
 maint-open-intents = { $n } side effect(s) in flight without a recorded outcome
+maint-card-running = running { $age }

@@ -205,3 +205,14 @@ rollout-bad-manifests = {$file}：发布清单：{$error}
 rollout-cannot-read-manifests = 无法读取清单目录 {$path}
 rollout-manifest-not-utf8 = 清单 {$path} 不是 UTF-8 文本
 ledger-expired-warning = 警告：台账 {$ledger}：{$expired}：请续期或删除（`fleetdeck ledger validate`）；观测照常进行，对 {$cluster} 的新变更需要 --acknowledge-expired-exceptions
+
+## Where an error happened (before the error itself)
+
+ctx-journal = 事件日志 { $target }
+ctx-journal-failed = 事件日志 { $target }：{ $error }
+ctx-copy = 复制 { $from } → { $to }
+ctx-creating = 创建 { $path }
+ctx-writing = 写入 { $path }
+reconcile-decide = 需人工决定
+snapshot-count-line = { $clusters } 个集群：{ $statuses }
+as-refused-on-postgres = 在 PostgreSQL 事件日志上拒绝 --as { $claimed }：数据库以你登录的角色（{ $user }）记录每个事件，因此事件日志不能说是别人做的；请以 { $claimed } 自己的角色登录

@@ -209,3 +209,9 @@ verb-note = 备注
 verb-acknowledge = 确认
 console-closing = 控制台正在关闭
 console-started-run = { $actor } 已开始运行 { $run }（{ $batches } 个批次）；执行引擎会接手
+console-no-cluster = 此控制台连不到任何集群
+console-not-in-ledger = { $cluster } 不在台账中
+console-gitops-refused = { $cluster }：拒绝{ $verb ->
+    [suspend] 暂停
+   *[other] 恢复
+}同步：{ $error }

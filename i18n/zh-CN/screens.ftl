@@ -49,3 +49,4 @@ maint-note = 备注：
 maint-returns = 交还：完成、重试或中止
 maint-failed = 失败：{ $error }
 maint-open-intents = { $n } 个副作用进行中，尚无记录的结果
+maint-card-running = 运行中 { $age }

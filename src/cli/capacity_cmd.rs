@@ -238,8 +238,13 @@ fn maintenance_holds_of(settings: &Settings) -> anyhow::Result<MaintenanceHolds>
         return Ok(MaintenanceHolds::default());
     }
     let journal = super::journal_cmd::open(settings)?;
-    let projection = fleetdeck::journal::JournalStore::projection(&journal)
-        .with_context(|| format!("journal {}", settings.journal.describe()))?;
+    let projection = fleetdeck::journal::JournalStore::projection(&journal).with_context(|| {
+        fleetdeck::t!(
+            settings.lang,
+            "ctx-journal",
+            target = settings.journal.describe()
+        )
+    })?;
     Ok(maintenance_holds(&projection))
 }
 

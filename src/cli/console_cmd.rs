@@ -28,6 +28,7 @@ pub const DEMO_HINT: &str = "fleetdeck demo --seed 1"; // i18n: not for people (
 pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
     let Some(path) = settings.ledger.clone() else {
         let config = settings.paths.config_file.display().to_string();
+        // i18n: not for people (the program's name before its message)
         eprintln!(
             "fleetdeck: {}\n{}\n\n    {DEMO_HINT}\n",
             t!(settings.lang, "console-no-ledger", config = config),

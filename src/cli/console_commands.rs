@@ -49,7 +49,9 @@ pub fn serve(
                     .map_err(|error| {
                         let _ = notices.send(Notice {
                             ok: false,
-                            text: format!("journal {}: {error}", journal.describe()).into(),
+                            text: Msg::new("ctx-journal-failed")
+                                .arg("target", journal.describe())
+                                .arg("error", error.to_string()),
                         });
                     })
                     .ok();
@@ -122,11 +124,11 @@ fn answer(
             match gitops_sync(store, request, actor, mode, reach) {
                 Ok(summary) => Notice {
                     ok: true,
-                    text: summary.into(),
+                    text: summary,
                 },
                 Err(why) => Notice {
                     ok: false,
-                    text: why.into(),
+                    text: why,
                 },
             }
         }
@@ -142,13 +144,12 @@ fn gitops_sync(
     actor: &Actor,
     mode: OpenMode,
     reach: Option<&Reach>,
-) -> Result<String, String> {
+) -> Result<Msg, Msg> {
     use fleetdeck::engine::gitops_sync::{GitOpsTarget, SyncChange, change_sync};
-    let reach = reach.ok_or("this console reaches no cluster")?;
-    let cluster = reach
-        .ledger
-        .cluster(&request.cluster.0)
-        .ok_or_else(|| format!("{} is not in the ledger", request.cluster))?;
+    let reach = reach.ok_or_else(|| Msg::new("console-no-cluster"))?;
+    let cluster = reach.ledger.cluster(&request.cluster.0).ok_or_else(|| {
+        Msg::new("console-not-in-ledger").arg("cluster", request.cluster.to_string())
+    })?;
     let target = GitOpsTarget {
         kind: request.kind,
         namespace: request.namespace.clone(),
@@ -167,12 +168,10 @@ fn gitops_sync(
         )
         .await
         .map_err(|e| {
-            format!(
-                "{}: refusing to {} the sync: {}",
-                cluster.id,
-                change.verb(),
-                e.detailed()
-            )
+            Msg::new("console-gitops-refused")
+                .arg("cluster", cluster.id.to_string())
+                .arg("verb", change.verb())
+                .arg("error", e.detailed())
         })?;
         change_sync(
             store,
@@ -185,8 +184,8 @@ fn gitops_sync(
             mode,
         )
         .await
-        .map(|done| done.summary)
-        .map_err(|e| e.to_string())
+        .map(|done| Msg::verbatim(done.summary))
+        .map_err(|e| Msg::verbatim(e.to_string()))
     })
 }
 

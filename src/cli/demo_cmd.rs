@@ -41,7 +41,13 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
         .context(fleetdeck::t!(settings.lang, "demo-temp-dir"))?;
     let dir = match &args.dir {
         Some(dir) => {
-            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            std::fs::create_dir_all(dir).with_context(|| {
+                fleetdeck::t!(
+                    settings.lang,
+                    "ctx-creating",
+                    path = dir.display().to_string()
+                )
+            })?;
             dir.clone()
         }
         None => temp.path().to_path_buf(),
@@ -64,7 +70,9 @@ pub fn run(settings: &Settings, args: &DemoArgs) -> anyhow::Result<ExitCode> {
             ..Default::default()
         };
         std::fs::write(dir.join("config.toml"), toml::to_string(&config)?)
-            .with_context(|| format!("writing {}", dir.join("config.toml").display()))?;
+            .with_context(|| {
+                fleetdeck::t!(settings.lang, "ctx-writing", path = dir.join("config.toml").display().to_string())
+            })?;
         tracing::info!(%addr, dir = %dir.display(), "demo fleet serving");
         let ledger = fleetdeck::config::ledger_file::load(&ledger_path)?;
         let kubeconfig =

@@ -24,6 +24,7 @@ use fleetdeck::sim::ScrapingPrometheus;
 
 /// The demo's rollout: staging first, representative canary, approval for the first
 /// stages; `{stop}` is filled with its stop conditions (see [`Gates`]).
+// i18n: not for people (a rollout file)
 const DEMO_ROLLOUT: &str = r#"apiVersion: fleetdeck.dev/v1
 kind: Rollout
 release:
@@ -47,6 +48,7 @@ stopWhen:
 
 /// Stop conditions with Prometheus evidence: a failed cluster, a burn rate, or metrics
 /// that cannot be read.
+// i18n: not for people (part of a rollout file)
 const STOP_WITH_METRICS: &str = "  failedClusters: 1
   sloBurnRate: {objective: 99.5, window: 1m, maxBurn: 10}
   unknownMetrics: stop
@@ -105,6 +107,7 @@ impl Gates {
     }
 }
 
+// i18n: not for people (a manifest)
 const DEMO_MANIFEST: &str = r#"apiVersion: v1
 kind: ConfigMap
 metadata:
@@ -156,6 +159,7 @@ pub fn seed_rollout(journal: &Path, ledger: &Ledger, gates: &Gates) -> anyhow::R
     let report = read_rollout(&rollout_file(gates));
     let spec = report
         .spec
+        // i18n: not for people (the built-in rollout failing its own rules is a bug in fleetdeck, reported as found)
         .with_context(|| format!("the demo rollout is invalid: {:?}", report.diagnostics))?;
     let manifest = Manifest {
         path: "cilium-config.yaml".into(),

@@ -186,7 +186,10 @@ pub fn run(settings: &Settings, args: &FindingsArgs) -> anyhow::Result<ExitCode>
         }
         target => AnyJournal::open(target, OpenMode::ReadOnly)
             .and_then(|store| store.projection())
-            .map_err(|e| format!("journal {}: {e}", target.describe())),
+            .map_err(|e| {
+                let at = fleetdeck::t!(settings.lang, "ctx-journal", target = target.describe());
+                format!("{at}: {e}")
+            }),
     };
     let now = Timestamp::now();
     let judged = judge(

@@ -38,6 +38,7 @@ pub fn read(settings: &Settings, since: Timestamp, wait: Duration) -> Sources {
     let journal = read_journal(settings, since);
     let projection = match &journal {
         Known::Read((projection, _)) => Ok(projection),
+        // i18n: not for people (the reason is a value of `handover -o json`; a report in another language frames it in its own words)
         Known::NotRead(why) => Err(format!("journal not read: {why}")),
     };
     let (ledger, fleet, findings, notices) = observe(settings, wait, projection);
@@ -80,6 +81,7 @@ type Observed = (
 /// cluster is Unreachable with the reason, as in the console.
 fn observe(settings: &Settings, wait: Duration, journal: Result<&Projection, String>) -> Observed {
     let Some(path) = &settings.ledger else {
+        // i18n: not for people (the reason is a value of `handover -o json`; a report in another language frames it in its own words)
         let why = format!(
             "no ledger configured: pass --ledger FILE, set FLEETDECK_LEDGER, or set `ledger` in {}",
             settings.paths.config_file.display()
@@ -89,10 +91,12 @@ fn observe(settings: &Settings, wait: Duration, journal: Result<&Projection, Str
     let ledger = match fleetdeck::config::ledger_file::load(path) {
         Ok(ledger) => ledger,
         Err(error) => {
+            // i18n: not for people (the reason is a value of `handover -o json`; a report in another language frames it in its own words)
             return not_read(format!("ledger {}: {error}", path.display()));
         }
     };
     if wait.is_zero() {
+        // i18n: not for people (the reason is a value of `handover -o json`; a report in another language frames it in its own words)
         let why = "--wait-synced 0s skips the fleet sync".to_string();
         return (
             Known::Read(ledger),
@@ -106,6 +110,7 @@ fn observe(settings: &Settings, wait: Duration, journal: Result<&Projection, Str
         Ok(kubeconfig) => kubeconfig,
         Err(error) => {
             notices.push((
+                // i18n: not for people (the reason is a value of `handover -o json`; a report in another language frames it in its own words)
                 format!("kubeconfig not read ({error}): no cluster can be reached"),
                 Some(
                     fleetdeck::i18n::Msg::new("handover-nc-kubeconfig")
@@ -144,6 +149,7 @@ fn observe(settings: &Settings, wait: Duration, journal: Result<&Projection, Str
             )
         }
         Err(error) => {
+            // i18n: not for people (the reason is a value of `handover -o json`; a report in another language frames it in its own words)
             let why = format!("the fleet sync could not start: {error}");
             (Known::NotRead(why.clone()), Known::NotRead(why))
         }

@@ -68,8 +68,13 @@ pub fn parse_since(text: &str, now: Timestamp) -> anyhow::Result<Timestamp> {
 /// Opens the journal named by the settings; in read-only mode for reading only, so
 /// nothing is created, migrated or written.
 pub fn open(settings: &Settings) -> anyhow::Result<AnyJournal> {
-    AnyJournal::open(&settings.journal, mode(settings))
-        .with_context(|| format!("journal {}", settings.journal.describe()))
+    AnyJournal::open(&settings.journal, mode(settings)).with_context(|| {
+        fleetdeck::t!(
+            settings.lang,
+            "ctx-journal",
+            target = settings.journal.describe()
+        )
+    })
 }
 
 /// What `--readonly` allows: reading only, or reading and writing.
@@ -85,8 +90,14 @@ pub fn mode(settings: &Settings) -> OpenMode {
 fn init(settings: &Settings, roles: bool) -> anyhow::Result<ExitCode> {
     match &settings.journal {
         JournalTarget::Postgres(text) => {
-            let report = fleetdeck::journal::PostgresJournal::init(text, roles)
-                .with_context(|| format!("journal {}", settings.journal.describe()))?;
+            let report =
+                fleetdeck::journal::PostgresJournal::init(text, roles).with_context(|| {
+                    fleetdeck::t!(
+                        settings.lang,
+                        "ctx-journal",
+                        target = settings.journal.describe()
+                    )
+                })?;
             let lang = settings.lang;
             let what = if report.from == report.to {
                 t!(
@@ -146,8 +157,14 @@ fn copy(settings: &Settings, from: &str, to: &str) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("--from {}", from_target.describe()))?;
     let mut destination = AnyJournal::open(&to_target, OpenMode::ReadWrite)
         .with_context(|| format!("--to {}", to_target.describe()))?;
-    let report = fleetdeck::journal::copy::copy(&source, &mut destination)
-        .with_context(|| format!("copy {} → {}", from_target.describe(), to_target.describe()))?;
+    let report = fleetdeck::journal::copy::copy(&source, &mut destination).with_context(|| {
+        fleetdeck::t!(
+            settings.lang,
+            "ctx-copy",
+            from = from_target.describe(),
+            to = to_target.describe()
+        )
+    })?;
     emit(settings.output, &report, || {
         let said = t!(
             settings.lang,

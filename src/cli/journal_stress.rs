@@ -44,6 +44,7 @@ pub fn run(db: &Path) -> anyhow::Result<ExitCode> {
         if i == 0 {
             super::output::outln!("ready")?;
         }
+        // i18n: not for people (read by the journal benchmark, not a person)
         super::output::outln!("committed {}", appended.event.seq.0)?;
     }
     Ok(ExitCode::SUCCESS)

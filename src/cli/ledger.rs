@@ -68,56 +68,37 @@ pub fn validate(
             out.push_str(&d.render_in(&name, lang));
             out.push('\n');
         }
-        if lang != fleetdeck::i18n::Lang::En {
-            let (file, errors, warnings) =
-                (name.as_str(), errors.to_string(), warnings.to_string());
-            let clusters = report
-                .ledger
-                .as_ref()
-                .map_or(String::new(), |l| l.clusters.len().to_string());
-            let line = match &report.ledger {
-                Some(_) if errors == "0" => t!(
-                    lang,
-                    "validate-summary-valid",
-                    file = file,
-                    clusters = &clusters,
-                    warnings = &warnings
-                ),
-                Some(_) => t!(
-                    lang,
-                    "validate-summary-expired",
-                    file = file,
-                    errors = &errors,
-                    clusters = &clusters,
-                    warnings = &warnings
-                ),
-                None => t!(
-                    lang,
-                    "validate-summary-invalid",
-                    file = file,
-                    errors = &errors,
-                    warnings = &warnings
-                ),
-            };
-            out.push_str(&line);
-            out.push('\n');
-            return out;
-        }
-        match &report.ledger {
-            Some(ledger) if errors == 0 => out.push_str(&format!(
-                "{name}: valid, {} clusters, {warnings} warning(s)\n",
-                ledger.clusters.len()
-            )),
-            // Only expired exceptions: a finding to fix, not a ledger other commands
-            // refuse to read.
-            Some(ledger) => out.push_str(&format!(
-                "{name}: {errors} error(s) (expired exceptions: still read by every command, but new changes to those clusters need --acknowledge-expired-exceptions), {} clusters, {warnings} warning(s)\n", // i18n: not for people (the English summary; other languages are formatted above)
-                ledger.clusters.len()
-            )),
-            None => out.push_str(&format!(
-                "{name}: {errors} error(s), {warnings} warning(s)\n"
-            )),
-        }
+        let (file, errors, warnings) = (name.as_str(), errors.to_string(), warnings.to_string());
+        let clusters = report
+            .ledger
+            .as_ref()
+            .map_or(String::new(), |l| l.clusters.len().to_string());
+        let line = match &report.ledger {
+            Some(_) if errors == "0" => t!(
+                lang,
+                "validate-summary-valid",
+                file = file,
+                clusters = &clusters,
+                warnings = &warnings
+            ),
+            Some(_) => t!(
+                lang,
+                "validate-summary-expired",
+                file = file,
+                errors = &errors,
+                clusters = &clusters,
+                warnings = &warnings
+            ),
+            None => t!(
+                lang,
+                "validate-summary-invalid",
+                file = file,
+                errors = &errors,
+                warnings = &warnings
+            ),
+        };
+        out.push_str(&line);
+        out.push('\n');
         out
     })?;
     Ok(if errors == 0 {

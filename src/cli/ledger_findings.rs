@@ -31,6 +31,7 @@ pub fn warn(lang: fleetdeck::i18n::Lang, path: &Path, ledger: &Ledger) {
             expired = expired.to_string(),
             cluster = expired.cluster.to_string()
         );
+        // i18n: not for people (the program's name before its message)
         eprintln!("fleetdeck: {said}");
     }
 }

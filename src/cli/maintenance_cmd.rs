@@ -267,9 +267,10 @@ fn plan(settings: &Settings, file: &Path, nodes: Option<&Path>) -> anyhow::Resul
             for (check, outcome) in checks {
                 let result = match outcome {
                     fleetdeck::model::maintenance::CheckOutcome::Pass => "pass".to_string(),
+                    // i18n: not for people (a check's result is a value, like pass)
                     fleetdeck::model::maintenance::CheckOutcome::Fail(w) => format!("FAIL: {w}"),
                     fleetdeck::model::maintenance::CheckOutcome::Unknown(w) => {
-                        format!("unknown: {w}")
+                        format!("unknown: {w}") // i18n: not for people (a value, like pass)
                     }
                 };
                 table.row(vec![node.to_string(), check.clone(), result]);

@@ -65,6 +65,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let settings = Settings::resolve(&cli.global)?;
     if let Err(reason) = logging::init(&settings.paths.log_file) {
         let reason = reason.to_string();
+        // i18n: not for people (the program's name before its message)
         eprintln!(
             "fleetdeck: {}",
             fleetdeck::t!(settings.lang, "logging-disabled", reason = reason)

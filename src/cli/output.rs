@@ -19,6 +19,7 @@ static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 /// returned.
 pub fn write_out(text: impl AsRef<[u8]>) -> anyhow::Result<()> {
     write_to(&mut io::stdout().lock(), text.as_ref(), &STDOUT_CLOSED)
+        // i18n: not for people (said only when standard output is gone, to standard error)
         .context("writing to standard output")
 }
 

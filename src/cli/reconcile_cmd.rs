@@ -113,6 +113,7 @@ pub fn run(settings: &Settings, suggest: bool, wait: Duration) -> anyhow::Result
             .clusters
             .iter()
             .filter(|m| !m.found)
+            // i18n: not for people (a value of the JSON report)
             .map(|m| format!("{} (context {})", m.cluster, m.context))
             .collect(),
         unregistered_contexts: contexts.unregistered_contexts.clone(),
@@ -151,7 +152,10 @@ pub fn run(settings: &Settings, suggest: bool, wait: Duration) -> anyhow::Result
                 for (e, decision) in edits {
                     match decision {
                         // Not a correction to apply: a person decides, knowing why.
-                        Some(decision) => out.push_str(&format!("  DECIDE: {e}\n    {decision}\n")),
+                        Some(decision) => {
+                            let decide = t!(settings.lang, "reconcile-decide");
+                            out.push_str(&format!("  {decide}: {e}\n    {decision}\n"));
+                        }
                         None => out.push_str(&format!("  {e}\n")),
                     }
                 }

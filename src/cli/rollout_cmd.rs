@@ -268,6 +268,7 @@ fn load(settings: &Settings, file: &Path) -> anyhow::Result<Option<Loaded>> {
     let plan = match super::rollout_live::observe(settings, &ledger, &targets) {
         Ok(live) => plan_rollout_live(&spec, &ledger, Some(&live))?,
         Err(why) => {
+            // i18n: not for people (the program's name before its message)
             eprintln!(
                 "fleetdeck: {}",
                 t!(

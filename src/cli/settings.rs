@@ -54,14 +54,6 @@ impl Settings {
                 .or(config.journal.clone())
                 .unwrap_or_else(|| paths.journal.clone()),
         );
-        let actor = match &journal {
-            JournalTarget::Postgres(text) => team_actor(text, global.actor.as_deref())?,
-            JournalTarget::Sqlite(_) => global
-                .actor
-                .clone()
-                .or(config.actor.clone())
-                .unwrap_or_else(default_actor),
-        };
         let env = |name: &str| std::env::var(name).ok();
         let (fleetdeck_lang, lc_all, lc_messages, lang) = (
             env("FLEETDECK_LANG"),
@@ -78,6 +70,14 @@ impl Settings {
             lang: lang.as_deref(),
         })
         .context("choosing the language (--lang, FLEETDECK_LANG, `language` in config.toml)")?; // i18n: not for people (said before a language is known: English)
+        let actor = match &journal {
+            JournalTarget::Postgres(text) => team_actor(text, global.actor.as_deref(), lang)?,
+            JournalTarget::Sqlite(_) => global
+                .actor
+                .clone()
+                .or(config.actor.clone())
+                .unwrap_or_else(default_actor),
+        };
         Ok(Settings {
             lang,
             ledger: global.ledger.clone().or(config.ledger.clone()),
@@ -113,14 +113,21 @@ impl Settings {
 /// The actor on a PostgreSQL journal: the role the connection logs in as, which the
 /// database writes on every event whatever a client claims. `--as` cannot change that, so
 /// it is refused rather than silently ignored.
-fn team_actor(conninfo: &str, claimed: Option<&str>) -> anyhow::Result<String> {
+fn team_actor(
+    conninfo: &str,
+    claimed: Option<&str>,
+    lang: fleetdeck::i18n::Lang,
+) -> anyhow::Result<String> {
     let info = fleetdeck::journal::postgres::conninfo(conninfo)?;
     if let Some(claimed) = claimed {
         anyhow::bail!(
-            "--as {claimed} is refused on a PostgreSQL journal: the database records every event \
-             under the role you log in as ({}), so the journal cannot say anyone else did it; \
-             log in as {claimed}'s own role instead",
-            info.user
+            "{}",
+            fleetdeck::t!(
+                lang,
+                "as-refused-on-postgres",
+                claimed = claimed,
+                user = info.user
+            )
         );
     }
     Ok(info.user)

@@ -238,11 +238,13 @@ fn table(snapshot: &FleetSnapshot, lines: &[ClusterLine], lang: fleetdeck::i18n:
         .iter()
         .map(|(status, n)| format!("{n} {}", status.label()))
         .collect();
-    out.push_str(&format!(
-        "\n{} clusters: {}\n",
-        lines.len(),
-        summary.join(", ")
-    ));
+    let line = t!(
+        lang,
+        "snapshot-count-line",
+        clusters = lines.len(),
+        statuses = summary.join(", ")
+    );
+    out.push_str(&format!("\n{line}\n"));
     out
 }
 

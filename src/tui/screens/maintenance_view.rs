@@ -35,12 +35,12 @@ pub fn step_slot(status: &StepStatus) -> Slot {
 }
 
 fn card_text(ctx: &Context, status: &StepStatus, since: jiff::Timestamp) -> String {
-    let age = age(ctx.now, since);
+    let (age, lang) = (age(ctx.now, since), ctx.config.lang);
     match status {
-        StepStatus::Blocked { .. } => format!("STUCK {age}"),
+        StepStatus::Blocked { .. } => crate::t!(lang, "attn-stuck", age = age),
         StepStatus::HandedOff { to, .. } => format!("→{to} {age}"),
-        StepStatus::Failed { .. } => format!("FAILED {age}"),
-        StepStatus::Running => format!("running {age}"),
+        StepStatus::Failed { .. } => format!("{} {age}", crate::t!(lang, "attn-failed")),
+        StepStatus::Running => crate::t!(lang, "maint-card-running", age = age),
         other => other.word().to_string(),
     }
 }
@@ -269,20 +269,17 @@ fn card_line(
                     // A step still trying while its last call was refused is marked:
                     // the detail says by what.
                     Some(s) if retrying(v, &s.status).is_some() => Span::styled(
-                        format!(
-                            "{:<col_w$}",
-                            fit(
+                        pad(
+                            &fit(
                                 &format!("{} !", card_text(ctx, &s.status, s.since)),
-                                col_w - 1
-                            )
+                                col_w - 1,
+                            ),
+                            col_w,
                         ),
                         t.style(Slot::Warn).add_modifier(Modifier::BOLD),
                     ),
                     Some(s) => Span::styled(
-                        format!(
-                            "{:<col_w$}",
-                            fit(&card_text(ctx, &s.status, s.since), col_w - 1)
-                        ),
+                        pad(&fit(&card_text(ctx, &s.status, s.since), col_w - 1), col_w),
                         t.style(step_slot(&s.status)).add_modifier(Modifier::BOLD),
                     ),
                     None => Span::raw(format!("{:<col_w$}", "")),

@@ -120,6 +120,7 @@ pub fn draw(state: &PdbPodsState, ctx: &Context, area: Rect, buf: &mut Buffer) {
                 close = "esc"   // i18n: not for people (a key)
             ),
             t!(lang, "fleet-pdb-title", pdb = &pdb, close = "esc"), // i18n: not for people (a key)
+            // i18n: not for people (a name: PDB is kept as a term in every language)
             format!("PDB {pdb}"),
         ],
         usize::from(rect.width.saturating_sub(4)),
