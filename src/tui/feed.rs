@@ -17,8 +17,8 @@ pub struct JournalLine {
     pub actor: String,
     /// Which cluster, if any.
     pub cluster: Option<String>,
-    /// What happened, in words.
-    pub text: String,
+    /// What happened, in the reader's words (the values in it as the journal holds them).
+    pub text: crate::i18n::Msg,
 }
 
 /// Journal-derived activity: runs, pauses and what happened recently.

@@ -17,7 +17,7 @@ const TIMELINE: usize = 5000;
 /// How often who else is connected to a shared journal is asked again.
 const TEAM_EVERY: Duration = Duration::from_secs(5);
 
-use crate::model::run::describe;
+use crate::model::run::describe_msg;
 
 /// [`feed`] from the journal `open` gives, trying again every `every` while it fails
 /// (a read-only console whose journal does not exist yet): until then the console's
@@ -117,7 +117,7 @@ pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, ever
                 at: event.event.time,
                 actor: event.event.actor.to_string(),
                 cluster: event.event.cluster.as_ref().map(|c| c.to_string()),
-                text: describe(event),
+                text: describe_msg(event),
             })
             .collect();
         let _ = activity_tx.send(Activity {

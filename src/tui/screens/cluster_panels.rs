@@ -160,7 +160,7 @@ pub(super) fn draw_events(ctx: &Context, id: &str, area: Rect, buf: &mut Buffer)
         // What happened before who did it: a narrow panel leaves out who, then cuts what
         // happened after a whole word.
         let time = format!("{} ", e.at.strftime("%H:%M:%S"));
-        let what = crate::tui::format::one_line(&e.text);
+        let what = crate::tui::format::one_line(&e.text.text(lang));
         let who = format!(" · {}", e.actor);
         let room = cells.saturating_sub(time.len());
         let (what, who) =
