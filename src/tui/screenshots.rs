@@ -164,6 +164,21 @@ pub const CHINESE_SHOTS: &[(&str, &str, u16, u16)] = &[
     ("zh-CN-hand-off", "4 h d a v e @ o p s enter", 160, 36),
     ("zh-CN-handover", "H", 160, 36),
     ("zh-CN-help", "?", 120, 44),
+    (
+        "zh-CN-cluster",
+        ": c l u s t e r space e u - f r a - p r o d - 0 1 enter",
+        200,
+        40,
+    ),
+    (
+        "zh-CN-node",
+        ": c l u s t e r space e u - f r a - p r o d - 0 1 enter enter",
+        200,
+        22,
+    ),
+    ("zh-CN-capacity-cluster-what-if", "2 enter j w", 200, 44),
+    ("zh-CN-timeline", "5", 200, 36),
+    ("zh-CN-findings", "6 j", 200, 40),
 ];
 
 #[test]
