@@ -168,16 +168,7 @@ pub(super) fn judge(
 pub fn run(settings: &Settings, args: &FindingsArgs) -> anyhow::Result<ExitCode> {
     let ledger = fleetdeck::config::ledger_file::load(&settings.ledger_path()?)?;
     let selector = Selector::parse(args.selector.as_deref().unwrap_or(""))?;
-    for unknown in selector.unknown_keys(&ledger.clusters) {
-        eprintln!(
-            "{}",
-            t!(
-                settings.lang,
-                "selector-unknown-key",
-                key = unknown.to_string()
-            )
-        );
-    }
+    super::ledger::warn_unknown_keys(settings.lang, &selector, &ledger);
     let snapshot = observe(settings, &ledger, args.wait_synced)?;
     // No journal file yet is an empty journal: nothing overridden, nothing waiting.
     let journal = match &settings.journal {

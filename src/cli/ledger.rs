@@ -108,20 +108,26 @@ pub fn validate(
     })
 }
 
+/// Says on standard error which keys of `selector` no cluster of `ledger` carries: a
+/// typo there would otherwise select nothing, silently.
+pub(super) fn warn_unknown_keys(
+    lang: fleetdeck::i18n::Lang,
+    selector: &Selector,
+    ledger: &fleetdeck::model::ledger::Ledger,
+) {
+    for unknown in selector.unknown_keys(&ledger.clusters) {
+        eprintln!(
+            "{}",
+            t!(lang, "selector-unknown-key", key = unknown.to_string())
+        );
+    }
+}
+
 /// `ledger show`: the clusters, all fields in JSON/YAML, the main ones in a table.
 pub fn show(settings: &Settings, selector: Option<&str>) -> anyhow::Result<ExitCode> {
     let ledger = super::ledger_findings::load(settings.lang, &settings.ledger_path()?)?;
     let selector = Selector::parse(selector.unwrap_or(""))?;
-    for unknown in selector.unknown_keys(&ledger.clusters) {
-        eprintln!(
-            "{}",
-            t!(
-                settings.lang,
-                "selector-unknown-key",
-                key = unknown.to_string()
-            )
-        );
-    }
+    warn_unknown_keys(settings.lang, &selector, &ledger);
     let clusters: Vec<&Cluster> = ledger
         .clusters
         .iter()
