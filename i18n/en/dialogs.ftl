@@ -215,3 +215,4 @@ console-started-run = started run { $run } ({ $batches ->
 console-no-cluster = this console reaches no cluster
 console-not-in-ledger = { $cluster } is not in the ledger
 console-gitops-refused = { $cluster }: refusing to { $verb } the sync: { $error }
+gitops-sync-changed = { $verb }ed the sync of { $target } on { $cluster } (journal event { $seq }); { $said }

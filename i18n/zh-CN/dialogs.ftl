@@ -215,3 +215,7 @@ console-gitops-refused = { $cluster }：拒绝{ $verb ->
     [suspend] 暂停
    *[other] 恢复
 }同步：{ $error }
+gitops-sync-changed = 已{ $verb ->
+    [suspend] 暂停
+   *[other] 恢复
+} { $cluster } 上 { $target } 的同步（事件日志第 { $seq } 条）；{ $said }

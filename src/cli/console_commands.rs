@@ -184,7 +184,7 @@ fn gitops_sync(
             mode,
         )
         .await
-        .map(|done| Msg::verbatim(done.summary))
+        .map(|done| done.message)
         .map_err(|e| Msg::verbatim(e.to_string()))
     })
 }

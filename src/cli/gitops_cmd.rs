@@ -125,6 +125,6 @@ pub fn run(settings: &Settings, command: &GitOpsCommand) -> anyhow::Result<ExitC
             .await?,
         )
     })?;
-    outln!("{}", said.summary)?;
+    outln!("{}", said.message.text(settings.lang))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -92,10 +92,18 @@ pub enum SyncChangeError {
 /// What was done.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyncChanged {
-    /// A sentence for the operator.
-    pub summary: String,
+    /// A sentence for the operator, in whichever language they read (what the cluster
+    /// answered inside it as it said it).
+    pub message: crate::i18n::Msg,
     /// The intent's journal sequence.
     pub intent_seq: i64,
+}
+
+impl SyncChanged {
+    /// The sentence in English.
+    pub fn summary(&self) -> String {
+        self.message.text(crate::i18n::Lang::En)
+    }
 }
 
 /// The API resource of `kind` as the cluster serves it (its first served version).
@@ -344,11 +352,12 @@ pub async fn change_sync(
     store.append(outcome_event, None)?;
     match outcome {
         Ok(said) if ok => Ok(SyncChanged {
-            summary: format!(
-                "{}ed the sync of {target} on {cluster} (journal event {}); {said}",
-                change.verb(),
-                appended.event.seq.0
-            ),
+            message: crate::i18n::Msg::new("gitops-sync-changed")
+                .arg("verb", change.verb())
+                .arg("target", target.to_string())
+                .arg("cluster", cluster.to_string())
+                .arg("seq", appended.event.seq.0.to_string())
+                .arg("said", said),
             intent_seq: appended.event.seq.0,
         }),
         Ok(said) => Err(SyncChangeError::Cluster {

@@ -24,6 +24,7 @@ mod docs;
 mod expired_exception;
 mod findings_budget;
 mod findings_e2e;
+mod gitops_cli;
 mod handover_cli;
 mod i18n_cli;
 mod identity_refusal;
