@@ -13,7 +13,7 @@ use super::journal_cmd::parse_since;
 use super::output::{Table, write_out};
 use super::settings::Settings;
 use fleetdeck::config::OutputFormat;
-use fleetdeck::i18n::Lang;
+use fleetdeck::i18n::{Lang, Msg};
 use fleetdeck::t;
 
 #[path = "handover_markdown.rs"]
@@ -93,24 +93,15 @@ fn table(report: &Handover, lang: Lang) -> String {
                         a.note.clone(),
                         a.change_in(lang),
                     );
-                    match a.standing {
-                        Standing::Holds => t!(
-                            lang,
-                            "handover-table-ack",
-                            by = by,
-                            at = at,
-                            note = note,
-                            change = change
-                        ),
-                        Standing::Reopened => t!(
-                            lang,
-                            "handover-table-ack-reopened",
-                            by = by,
-                            at = at,
-                            note = note,
-                            change = change
-                        ),
-                    }
+                    let line = match a.standing {
+                        Standing::Holds => Msg::new("handover-table-ack"),
+                        Standing::Reopened => Msg::new("handover-table-ack-reopened"),
+                    };
+                    line.arg("by", by)
+                        .arg("at", at)
+                        .arg("note", note)
+                        .arg("change", change)
+                        .text(lang)
                 })
                 .collect::<Vec<_>>()
                 .join("; "),

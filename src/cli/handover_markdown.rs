@@ -1,7 +1,7 @@
 //! The shift handover as a Markdown report (`fleetdeck handover -o markdown`): headings
 //! per section, one list item per handover item, its facts and acknowledgements under it.
 
-use fleetdeck::i18n::Lang;
+use fleetdeck::i18n::{Lang, Msg};
 use fleetdeck::model::handover::{Handover, Standing, when};
 use fleetdeck::model::text::one_line;
 use fleetdeck::t;
@@ -47,23 +47,14 @@ pub fn to_markdown(report: &Handover, lang: Lang) -> String {
                 one_line(&a.change_in(lang)),
             );
             let line = match a.standing {
-                Standing::Holds => t!(
-                    lang,
-                    "handover-md-ack",
-                    by = by,
-                    at = at,
-                    note = note,
-                    change = change
-                ),
-                Standing::Reopened => t!(
-                    lang,
-                    "handover-md-ack-reopened",
-                    by = by,
-                    at = at,
-                    note = note,
-                    change = change
-                ),
-            };
+                Standing::Holds => Msg::new("handover-md-ack"),
+                Standing::Reopened => Msg::new("handover-md-ack-reopened"),
+            }
+            .arg("by", by)
+            .arg("at", at)
+            .arg("note", note)
+            .arg("change", change)
+            .text(lang);
             out.push_str(&format!("  - {line}\n"));
         }
     }

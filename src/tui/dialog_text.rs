@@ -3,7 +3,7 @@
 //! is the model's own sentence ([`OperatorCommand::describe`]).
 
 use super::feed::ConsoleCommand;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Msg};
 use crate::model::maintenance::{NodeSelection, Step};
 use crate::model::run::{OperatorCommand, PauseScope, ReturnOutcome};
 use crate::t;
@@ -123,32 +123,24 @@ fn describe(lang: Lang, op: &OperatorCommand) -> String {
             note,
         } => {
             let (item, run, noted) = (item.to_string(), run.to_string(), noted(lang, note));
-            match outcome {
-                ReturnOutcome::Done => t!(
-                    lang,
-                    "will-return-done",
-                    item = item,
-                    run = run,
-                    outcome = t!(lang, "outcome-name-done"),
-                    noted = noted
+            let (will, name) = match outcome {
+                ReturnOutcome::Done => {
+                    (Msg::new("will-return-done"), Msg::new("outcome-name-done"))
+                }
+                ReturnOutcome::Retry => (
+                    Msg::new("will-return-retry"),
+                    Msg::new("outcome-name-retry"),
                 ),
-                ReturnOutcome::Retry => t!(
-                    lang,
-                    "will-return-retry",
-                    item = item,
-                    run = run,
-                    outcome = t!(lang, "outcome-name-retry"),
-                    noted = noted
+                ReturnOutcome::Abort => (
+                    Msg::new("will-return-abort"),
+                    Msg::new("outcome-name-abort"),
                 ),
-                ReturnOutcome::Abort => t!(
-                    lang,
-                    "will-return-abort",
-                    item = item,
-                    run = run,
-                    outcome = t!(lang, "outcome-name-abort"),
-                    noted = noted
-                ),
-            }
+            };
+            will.arg("item", item)
+                .arg("run", run)
+                .arg("outcome", name)
+                .arg("noted", noted)
+                .text(lang)
         }
         OperatorCommand::Abort { run, note } => t!(
             lang,
