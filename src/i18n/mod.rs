@@ -66,6 +66,16 @@ impl Lang {
         }
     }
 
+    /// What goes between a sentence and the next piece of text written beside it: a space
+    /// in English, nothing in Chinese, which runs words together (`by bob 3m ago` /
+    /// `（由 bob 于 3m前）`).
+    pub fn word_gap(self) -> &'static str {
+        match self {
+            Lang::En => " ",
+            Lang::ZhCn => "",
+        }
+    }
+
     /// `en, zh-CN`, for errors and help.
     pub fn supported() -> String {
         Lang::ALL.map(Lang::tag).join(", ")

@@ -73,11 +73,10 @@ pub fn scope(lang: Lang, scope: &PauseScope) -> String {
 
 /// `(note: …)` with its leading space (Chinese needs none), or nothing for an empty note.
 fn noted(lang: Lang, note: &str) -> String {
-    let space = if lang == Lang::En { " " } else { "" };
     if note.trim().is_empty() {
         String::new()
     } else {
-        format!("{space}{}", t!(lang, "will-noted", note = note))
+        format!("{}{}", lang.word_gap(), t!(lang, "will-noted", note = note))
     }
 }
 

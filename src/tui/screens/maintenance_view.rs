@@ -62,11 +62,7 @@ pub fn draw(state: &MaintenanceState, ctx: &Context, area: Rect, buf: &mut Buffe
                 (Some(mark), Some(start)) if !ctx.config.readonly => {
                     format!(
                         "{}{}",
-                        if lang == crate::i18n::Lang::En {
-                            " "
-                        } else {
-                            ""
-                        },
+                        lang.word_gap(),
                         crate::t!(
                             lang,
                             "maint-how",
@@ -435,11 +431,7 @@ fn detail(
                     run = run.to_string(),
                     step = step.to_string()
                 ),
-                if lang == crate::i18n::Lang::En {
-                    " "
-                } else {
-                    ""
-                }
+                lang.word_gap()
             )),
             Span::styled(view.status_word(&s.status), t.style(step_slot(&s.status))),
             Span::raw(format!(
@@ -529,11 +521,7 @@ fn detail(
                 .map(|h| {
                     format!(
                         "{}{}",
-                        if lang == crate::i18n::Lang::En {
-                            " "
-                        } else {
-                            ""
-                        },
+                        lang.word_gap(),
                         crate::t!(
                             lang,
                             "maint-owner-since",
@@ -548,11 +536,7 @@ fn detail(
                 t.style(Slot::Paused),
             ));
             // A multi-line note keeps its line breaks, indented under the first line.
-            let space = if lang == crate::i18n::Lang::En {
-                " "
-            } else {
-                ""
-            };
+            let space = lang.word_gap();
             let first = format!("{}{space}", crate::t!(lang, "maint-note"));
             let rest = " ".repeat(first.width());
             for (i, part) in note.lines().enumerate() {

@@ -186,9 +186,7 @@ fn detail(ctx: &Context, run: &RunView, area: Rect, buf: &mut Buffer) {
         let mut phase = phase_text(run, i, ctx.now, lang);
         // Under way but held by a pause: what is in flight finishes, nothing new starts.
         if projection.batch_held(run, i) {
-            if lang == crate::i18n::Lang::En {
-                phase.push(' ');
-            }
+            phase.push_str(lang.word_gap());
             phase.push_str(&crate::t!(lang, "rollouts-batch-paused"));
         }
         let slot = match run.rollout.batches.get(&i) {
