@@ -423,8 +423,13 @@ fn main() {
         unregistered_contexts: Vec::new(),
         rollout_gates: None,
         findings: fleetdeck::tui::FindingsConfig::default(),
-        lang: fleetdeck::i18n::Lang::En,
+        // `FLEETDECK_LANG=zh-CN cargo bench --bench render` measures the Chinese console.
+        lang: std::env::var("FLEETDECK_LANG")
+            .ok()
+            .and_then(|l| fleetdeck::i18n::Lang::parse(&l).ok())
+            .unwrap_or_default(),
     };
+    println!("language: {}", config.lang);
     let mut app = App::new(config, ledger, now());
     app.update(Msg::Resize(W, H));
     let t = Instant::now();
