@@ -173,6 +173,7 @@ fn cluster(c: usize, generation: usize) -> Arc<ClusterSnapshot> {
             identity_mismatch: status == ClusterStatus::IdentityMismatch,
             unreadable_objects: 0,
             partial: None,
+            credentials: None,
             listed: true,
         },
         identity: None,
@@ -185,6 +186,7 @@ fn cluster(c: usize, generation: usize) -> Arc<ClusterSnapshot> {
         gpu_driver_versions: Vec::new(),
         runtime_versions: Vec::new(),
         requests_sent: 0,
+        credential: None,
         findings: None,
         view: Arc::new(view(c, generation)),
     })

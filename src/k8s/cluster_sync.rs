@@ -17,6 +17,7 @@ use tokio::sync::{Semaphore, mpsc};
 
 use super::cluster_store::ClusterStore;
 use super::connect::{ClusterClient, ConnectOptions, connect};
+use super::credentials::{self, CredentialCell};
 use super::findings::credentials::{ContextCredentials, context_credentials};
 use super::findings::{FactsOptions, FactsReader, run_facts};
 use super::reflect::{Delta, Failure, ReflectOptions, describe_error, reflect};
@@ -139,6 +140,8 @@ struct Loop {
     findings: Option<Arc<crate::model::findings::ClusterFacts>>,
     /// What the context's kubeconfig entries hold that can expire.
     credentials: ContextCredentials,
+    /// The kubeconfig user's name and the credential it reaches the cluster with.
+    credential: Option<(String, Arc<CredentialCell>)>,
 }
 
 impl Loop {
@@ -162,6 +165,7 @@ impl Loop {
             requests: None,
             findings: None,
             credentials: ContextCredentials::default(),
+            credential: None,
         }
     }
 
@@ -205,6 +209,7 @@ impl Loop {
         };
         let mut facts = self.facts.clone();
         facts.unreadable_objects = unreadable;
+        facts.credentials = self.credential.as_ref().and_then(|(_, c)| c.problem());
         Arc::new(ClusterSnapshot {
             id,
             status: classify(&facts, now, self.options.stale_after),
@@ -224,6 +229,7 @@ impl Loop {
             runtime_versions: runtimes,
             gpu_driver_versions: gpu_drivers,
             requests_sent: self.requests.as_ref().map_or(0, |r| r.get()),
+            credential: self.credential.as_ref().map(|(user, c)| c.report(user)),
             findings: self.findings.clone(),
             view,
         })
@@ -242,6 +248,35 @@ impl Loop {
         self.facts.phase = SyncPhase::Failing { unreachable };
         self.last_error = Some(error);
     }
+
+    /// Waits `after` before the next attempt, or less: a new credential (a login, a
+    /// rotated token file) is worth trying at once.
+    async fn pause(&self, after: Duration) {
+        let Some((_, cell)) = &self.credential else {
+            tokio::time::sleep(after).await;
+            return;
+        };
+        let mut changes = cell.subscribe();
+        changes.mark_unchanged();
+        let before = cell.problem();
+        let deadline = tokio::time::Instant::now() + after;
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep_until(deadline) => return,
+                changed = changes.changed() => {
+                    if changed.is_err() {
+                        tokio::time::sleep_until(deadline).await;
+                        return;
+                    }
+                    // A problem that went away (or a new credential) is the signal; a
+                    // problem recorded anew is not.
+                    if before.is_some() && cell.problem().is_none() {
+                        return;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Runs the loop for `cluster` until the receiver of `updates` is dropped.
@@ -256,6 +291,7 @@ pub async fn run_cluster(
 ) {
     let mut state = Loop::new(index, cluster, options, updates);
     state.credentials = context_credentials(&kubeconfig, &state.cluster.context);
+    state.credential = credentials::store().for_context(&kubeconfig, &state.cluster.context);
     if state.publish(None).await.is_none() {
         return;
     }
@@ -272,11 +308,24 @@ pub async fn run_cluster(
                 if state.publish(None).await.is_none() {
                     return;
                 }
-                tokio::time::sleep(state.options.reconnect_after).await;
+                state.pause(state.options.reconnect_after).await;
                 continue;
             }
         };
         state.requests = Some(client.requests.clone());
+        state.credentials.credential = Some(Arc::clone(&client.credential));
+        // The credential first, on its own clock (the plugin's timeout): the identity
+        // read's time starts once it is in hand, so a slow plugin never makes a cluster
+        // look unreachable, and a failing one names itself.
+        if let Err(problem) = client.credential.get().await {
+            state.fail(problem.reason(), false);
+            drop(permit);
+            if state.publish(None).await.is_none() {
+                return;
+            }
+            state.pause(state.options.reconnect_after).await;
+            continue;
+        }
         let read = read_identity(
             client.client.clone(),
             client.server.clone(),
@@ -296,9 +345,10 @@ pub async fn run_cluster(
             }
             Err(error) => {
                 // Only an answer with a status (403, 404, 500) says the server is there;
-                // anything else (no connection, no credentials, no answer) means it could
-                // not be reached.
-                let unreachable = !matches!(error, kube::Error::Api(_));
+                // anything else (no connection, no answer) means it could not be reached.
+                // A credential's failure is the credential's (its status says so).
+                let unreachable = !matches!(error, kube::Error::Api(_))
+                    && !super::reflect::is_credential_failure(&error);
                 state.fail(
                     format!("identity check: {}", describe_error(&error)),
                     unreachable,
@@ -307,7 +357,7 @@ pub async fn run_cluster(
                 if state.publish(None).await.is_none() {
                     return;
                 }
-                tokio::time::sleep(state.options.reconnect_after).await;
+                state.pause(state.options.reconnect_after).await;
                 continue;
             }
         }
@@ -460,6 +510,8 @@ async fn watch(
     // readers see under ~60 s + 15 s against the 150 s limit (see `HEARTBEAT_SHARE`).
     let heartbeat = jiff::SignedDuration::try_from(state.options.stale_after / HEARTBEAT_SHARE)
         .unwrap_or(jiff::SignedDuration::from_secs(15));
+    // A renewed or refused credential changes what the cluster's page says of it.
+    let mut credential_changes = state.credential.as_ref().map(|(_, c)| c.subscribe());
     loop {
         if dirty {
             let soon = tokio::time::Instant::now() + publish_every;
@@ -475,6 +527,10 @@ async fn watch(
             Some(delta) = volume_rx.recv() => { let p = progress_of(&delta); (4, store.apply_volume(delta), p) }
             Some(facts) = facts_rx.recv() => {
                 state.findings = Some(facts);
+                dirty = true;
+                continue;
+            }
+            () = credential_changed(&mut credential_changes) => {
                 dirty = true;
                 continue;
             }
@@ -676,6 +732,16 @@ async fn watch(
             dirty = false;
         }
     }
+}
+
+/// Returns when the credential changed; pending forever without one.
+async fn credential_changed(changes: &mut Option<tokio::sync::watch::Receiver<u64>>) {
+    if let Some(rx) = changes
+        && rx.changed().await.is_ok()
+    {
+        return;
+    }
+    std::future::pending().await
 }
 
 /// The resources a cluster's status is judged on: all but those that only name workloads.

@@ -1,6 +1,7 @@
 //! One kube client per ledger cluster, built from the ledger's kubeconfig context — never
 //! from whatever the current context happens to be.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use http::HeaderValue;
@@ -12,6 +13,7 @@ use kube::config::{KubeConfigOptions, Kubeconfig};
 use tower::{BoxError, ServiceBuilder};
 
 use super::budget::{Budget, BudgetLayer, RequestCounter};
+use super::credentials::{self, CredentialCell, CredentialLayer, CredentialSource};
 use super::findings::{ObserveLayer, RequestLog};
 use super::tls;
 use crate::model::ledger::Cluster;
@@ -87,6 +89,11 @@ pub struct ClusterClient {
     pub log: RequestLog,
     /// The API server URL the context points at.
     pub server: String,
+    /// The credential every request of `client` carries (shared with every client whose
+    /// kubeconfig user reads the same way).
+    pub credential: Arc<CredentialCell>,
+    /// The kubeconfig user's name.
+    pub user: String,
 }
 
 /// Builds the client for `cluster` from its own context in `kubeconfig`.
@@ -111,6 +118,12 @@ pub async fn connect(
         context: Some(cluster.context.clone()),
         ..KubeConfigOptions::default()
     };
+    let (user, credential) = credentials::store()
+        .for_context(kubeconfig, &cluster.context)
+        .ok_or_else(|| ConnectError::MissingContext {
+            cluster: cluster.id.to_string(),
+            context: cluster.context.clone(),
+        })?;
     let mut config = kube::Config::from_custom_kubeconfig(
         only_context(kubeconfig, &cluster.context),
         &kube_options,
@@ -133,6 +146,7 @@ pub async fn connect(
     let log = RequestLog::default();
     let client = build_client(
         config,
+        &credential,
         &BudgetLayer::new(options.budget, requests.clone()),
         &ObserveLayer::new(log.clone()),
     )
@@ -145,12 +159,15 @@ pub async fn connect(
         requests,
         log,
         server,
+        credential,
+        user,
     })
 }
 
 /// The parts of `kubeconfig` that `context` uses: kube clones the whole file for every
 /// client it configures, which for a fleet kubeconfig is quadratic in the number of
-/// clusters. A context that is missing stays missing, so kube reports it as before.
+/// clusters. A context that is missing stays missing, so kube reports it as before. The
+/// user is given without its credentials: the credential layer adds them.
 fn only_context(kubeconfig: &Kubeconfig, context: &str) -> Kubeconfig {
     let named = kubeconfig.contexts.iter().find(|c| c.name == context);
     let (cluster, user) = named
@@ -170,7 +187,14 @@ fn only_context(kubeconfig: &Kubeconfig, context: &str) -> Kubeconfig {
             .auth_infos
             .iter()
             .filter(|a| Some(a.name.as_str()) == user)
-            .cloned()
+            .map(|a| kube::config::NamedAuthInfo {
+                name: a.name.clone(),
+                auth_info: a
+                    .auth_info
+                    .as_ref()
+                    .map(credentials::source::without_credentials),
+                other: a.other.clone(),
+            })
             .collect(),
         preferences: kubeconfig.preferences.clone(),
         current_context: kubeconfig.current_context.clone(),
@@ -188,23 +212,34 @@ fn only_context(kubeconfig: &Kubeconfig, context: &str) -> Kubeconfig {
 /// List pages still stream through in reads of this size.
 const READ_BUFFER_LIMIT: usize = 64 << 10;
 
-/// kube's client stack (base URL, auth, extra headers, timeouts) over a shared HTTPS
-/// connector, with our request budget outermost and the request log inside it (so a
-/// request's latency is the server's, not the time it waited for the budget). Configs
-/// the shared path does not cover (proxies, client certificates, exec plugins,
-/// in-cluster CA files) get kube's own stack.
+/// kube's client stack (base URL, extra headers, timeouts) over an HTTPS connector
+/// (shared by every cluster with the same TLS settings, see [`tls`]), with the credential
+/// layer where kube's auth would be, our request budget outermost and the request log
+/// inside it (so a request's latency is the server's, not the time it waited for the
+/// budget or its credential). An exec plugin's certificate is presented by the connector
+/// of its cell. A proxy is refused: this build has no proxy connector.
 fn build_client(
     config: kube::Config,
+    credential: &Arc<CredentialCell>,
     budget: &BudgetLayer,
     observe: &ObserveLayer,
 ) -> Result<kube::Client, kube::Error> {
-    if config.proxy_url.is_some() || !tls::shareable(&config) {
-        return Ok(ClientBuilder::try_from(config)?
-            .with_layer(observe)
-            .with_layer(budget)
-            .build());
+    if let Some(proxy) = &config.proxy_url {
+        return Err(kube::Error::Service(
+            format!(
+                "proxy-url {proxy} is not supported: fleetdeck connects to API servers directly"
+            )
+            .into(),
+        ));
     }
-    let mut connector = TimeoutConnector::new(tls::https_connector(&config)?);
+    let credential_layer = CredentialLayer::new(Arc::clone(credential));
+    let exec = matches!(credential.source(), CredentialSource::Exec(_));
+    let https = if exec {
+        tls::https_connector_presenting(&config, Arc::clone(credential))?
+    } else {
+        tls::https_connector(&config)?
+    };
+    let mut connector = TimeoutConnector::new(https);
     connector.set_connect_timeout(config.connect_timeout);
     connector.set_read_timeout(config.read_timeout);
     connector.set_write_timeout(config.write_timeout);
@@ -216,7 +251,7 @@ fn build_client(
     // Same order as kube's default stack (which has no retry here: `default_retry` is off).
     let service = ServiceBuilder::new()
         .layer(config.base_uri_layer())
-        .option_layer(config.auth_layer()?)
+        .layer(credential_layer)
         .layer(config.extra_headers_layer()?)
         .map_err(BoxError::from)
         .service(http);

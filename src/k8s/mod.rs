@@ -5,6 +5,7 @@ pub mod budget;
 pub mod cluster_store;
 pub mod cluster_sync;
 pub mod connect;
+pub mod credentials;
 pub mod findings;
 pub mod fleet_sync;
 pub mod json_reader;

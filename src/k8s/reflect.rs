@@ -106,6 +106,14 @@ impl Default for ReflectOptions {
 /// Whether a kube error means the server was not reached.
 pub fn is_unreachable(error: &kube::Error) -> bool {
     matches!(error, kube::Error::HyperError(_) | kube::Error::Service(_))
+        && !is_credential_failure(error)
+}
+
+/// Whether `error` is a credential's: the credential layer had none to send, or the
+/// server refused the one sent (401). Not a sign the server cannot be reached.
+pub fn is_credential_failure(error: &kube::Error) -> bool {
+    matches!(error, kube::Error::Api(status) if status.code == 401)
+        || crate::k8s::credentials::CredentialError::find(error).is_some()
 }
 
 /// An error with its causes, outermost first ("…: client error (Connect): Connection

@@ -31,7 +31,8 @@ const MAX_SHARED: usize = 4096;
 
 /// Whether the config's TLS setup can be shared: no client certificate of its own (a
 /// per-cluster identity lives in the rustls configuration) and no exec plugin (which may
-/// hand out one).
+/// hand out one; the credential layer strips plugins before kube sees the config, and
+/// presents their certificates itself with [`https_connector_presenting`]).
 pub fn shareable(config: &kube::Config) -> bool {
     let auth = &config.auth_info;
     auth.client_certificate.is_none()
@@ -40,6 +41,60 @@ pub fn shareable(config: &kube::Config) -> bool {
         && auth.client_key_data.is_none()
         && auth.exec.is_none()
         && config.root_cert_file.is_none()
+}
+
+/// The HTTPS connector for `config` presenting whatever client certificate `cell` holds
+/// at each handshake (an exec plugin's). The rustls configuration it starts from is shared
+/// as [`https_connector`]'s is, so no trust store is parsed per cluster.
+pub fn https_connector_presenting(
+    config: &kube::Config,
+    cell: std::sync::Arc<crate::k8s::credentials::CredentialCell>,
+) -> Result<Connector, kube::Error> {
+    let mut rustls_config = if shareable(config) {
+        shared_client_config(config)?
+    } else {
+        config.rustls_client_config()?
+    };
+    rustls_config.client_auth_cert_resolver =
+        std::sync::Arc::new(crate::k8s::credentials::client_cert::CellCertificate(cell));
+    let builder = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(rustls_config)
+        .https_or_http();
+    let builder = match config.tls_server_name.as_ref() {
+        Some(name) => {
+            let name = rustls_pki_types::ServerName::try_from(name.clone()).map_err(|e| {
+                kube::Error::Service(format!("tls-server-name {name:?}: {e}").into())
+            })?;
+            builder.with_server_name_resolver(hyper_rustls::FixedServerNameResolver::new(name))
+        }
+        None => builder,
+    };
+    let mut http = HttpConnector::new();
+    http.enforce_http(false);
+    Ok(builder.enable_http1().wrap_connector(http))
+}
+
+/// The rustls configuration for `config`'s TLS settings, built once per distinct setting.
+fn shared_client_config(config: &kube::Config) -> Result<rustls::ClientConfig, kube::Error> {
+    static SHARED: OnceLock<Mutex<HashMap<TlsKey, rustls::ClientConfig>>> = OnceLock::new();
+    let key = TlsKey {
+        root_cert: config.root_cert.clone(),
+        accept_invalid: config.accept_invalid_certs,
+        server_name: config.tls_server_name.clone(),
+    };
+    let mut shared = SHARED
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    if let Some(found) = shared.get(&key) {
+        return Ok(found.clone());
+    }
+    let built = config.rustls_client_config()?;
+    if shared.len() >= MAX_SHARED {
+        shared.clear();
+    }
+    shared.insert(key, built.clone());
+    Ok(built)
 }
 
 /// The HTTPS connector for `config`, shared with every earlier config that had the same TLS

@@ -27,6 +27,10 @@ pub enum Unverified {
     /// The API server did not answer (refused, failed, or not within [`REACH_TIMEOUT`]).
     #[error("Unreachable")]
     Unreachable(#[source] NoAnswer),
+    /// No usable credential: the plugin failed, timed out, needs a login, or the server
+    /// refused what it handed out.
+    #[error("{}", .0.reason())]
+    Credentials(crate::model::live::CredentialProblem),
     /// The API server answered, but not with its kube-system namespace.
     #[error("its kube-system namespace cannot be read")]
     Unreadable(#[source] kube::Error),
@@ -62,6 +66,12 @@ pub async fn verified_client(
     kubeconfig: &Kubeconfig,
     options: &ConnectOptions,
 ) -> Result<ClusterClient, Unverified> {
+    // The credential first, on its own clock: the reach timeout starts once it is in hand.
+    if let Some((_, cell)) = super::credentials::store().for_context(kubeconfig, &cluster.context)
+        && let Err(problem) = cell.get().await
+    {
+        return Err(Unverified::Credentials(problem));
+    }
     let reached = tokio::time::timeout(REACH_TIMEOUT, reach(cluster, kubeconfig, options)).await;
     let (client, namespace) = match reached {
         Err(_) => return Err(Unverified::Unreachable(NoAnswer::TimedOut(REACH_TIMEOUT))),
@@ -89,6 +99,15 @@ async fn reach(
         .await;
     match read {
         Ok(namespace) => Ok((client, namespace)),
+        Err(error) if super::reflect::is_credential_failure(&error) => Err(
+            Unverified::Credentials(client.credential.problem().unwrap_or_else(|| {
+                crate::model::live::CredentialProblem {
+                    kind: crate::model::live::ProblemKind::Refused,
+                    message: super::reflect::describe_error(&error),
+                    since: jiff::Timestamp::now(),
+                }
+            })),
+        ),
         Err(error @ kube::Error::Api(_)) => Err(Unverified::Unreadable(error)),
         Err(error) => Err(Unverified::Unreachable(NoAnswer::Failed(error))),
     }

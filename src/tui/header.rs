@@ -17,7 +17,9 @@ pub fn status_slot(status: Option<ClusterStatus>) -> Slot {
     match status {
         Some(ClusterStatus::Synced) => Slot::Ok,
         Some(ClusterStatus::Degraded) => Slot::Warn,
-        Some(ClusterStatus::IdentityMismatch) => Slot::Critical,
+        // A cluster nothing can be read from because its credential is bad needs a
+        // person (a login, a new token): as loud as an impostor.
+        Some(ClusterStatus::IdentityMismatch | ClusterStatus::Credentials) => Slot::Critical,
         Some(ClusterStatus::Unreachable | ClusterStatus::Unknown | ClusterStatus::Connecting)
         | None => Slot::Unknown,
     }
@@ -34,6 +36,7 @@ fn short_label(status: Option<ClusterStatus>) -> &'static str {
         Some(ClusterStatus::Degraded) => "degr",
         Some(ClusterStatus::Connecting) => "conn",
         Some(ClusterStatus::Unreachable) => "unreach",
+        Some(ClusterStatus::Credentials) => "creds",
         Some(ClusterStatus::IdentityMismatch) => "IDMISMATCH",
         Some(ClusterStatus::Unknown) => "UNKNOWN",
         // Never asked: the caller words a missing status in the reader's language.

@@ -1,14 +1,13 @@
 //! The certificates and credentials a kubeconfig context carries for one cluster: the CA
-//! it trusts, the client certificate it authenticates with, and what its exec plugin
-//! hands out (run as kubectl runs it, with `KUBERNETES_EXEC_INFO`, at a slow cadence).
+//! it trusts, the client certificate it authenticates with, and when what its exec plugin
+//! handed out expires (as the credential layer holds it: the plugin is not run again).
 
-use std::collections::HashMap;
-use std::time::Duration;
+use std::sync::Arc;
 
-use jiff::Timestamp;
-use kube::config::{ExecConfig, Kubeconfig};
+use kube::config::Kubeconfig;
 
 use super::x509::{base64_decode, earliest_expiry};
+use crate::k8s::credentials::CredentialCell;
 use crate::model::findings::{CertSource, CertificateFact, Read};
 
 /// Where a PEM comes from: inline (base64 of the PEM) or a file.
@@ -27,8 +26,8 @@ pub struct ContextCredentials {
     pub tls_server_name: Option<String>,
     ca: Option<PemSource>,
     client: Option<PemSource>,
-    /// The exec plugin, when the user has one.
-    pub exec: Option<ExecConfig>,
+    /// The credential the cluster is reached with, once a client was built for it.
+    pub credential: Option<Arc<CredentialCell>>,
 }
 
 /// The credentials `context` of `kubeconfig` uses (nothing for a context it lacks).
@@ -73,7 +72,7 @@ pub fn context_credentials(kubeconfig: &Kubeconfig, context: &str) -> ContextCre
                 u.client_certificate.as_ref(),
             )
         }),
-        exec: user.and_then(|u| u.exec.clone()),
+        credential: None,
     }
 }
 
@@ -120,124 +119,36 @@ impl ContextCredentials {
     }
 }
 
-/// Runs the exec plugin once and reads its credential's expiry (and, when it hands out
-/// a client certificate, that certificate's). `Ok(None)` when the credential declares
-/// no expiry (it is used until refused).
-pub async fn exec_credential(
-    exec: &ExecConfig,
-    timeout: Duration,
-) -> Result<Vec<CertificateFact>, String> {
-    let command = exec
-        .command
-        .as_deref()
-        .ok_or("the exec plugin names no command")?;
-    let api_version = exec
-        .api_version
-        .clone()
-        .unwrap_or_else(|| "client.authentication.k8s.io/v1".into());
-    let info = serde_json::json!({
-        "apiVersion": api_version,
-        "kind": "ExecCredential",
-        "spec": {"interactive": false},
-    });
-    let mut cmd = tokio::process::Command::new(command);
-    cmd.args(exec.args.iter().flatten())
-        .env("KUBERNETES_EXEC_INFO", info.to_string())
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true);
-    for pair in exec.env.iter().flatten() {
-        let map: &HashMap<String, String> = pair;
-        if let (Some(name), Some(value)) = (map.get("name"), map.get("value")) {
-            cmd.env(name, value);
-        }
-    }
-    let output = tokio::time::timeout(timeout, cmd.output())
-        .await
-        .map_err(|_| {
-            format!(
-                "exec plugin {command} did not finish within {}s",
-                timeout.as_secs()
-            )
-        })?
-        .map_err(|e| format!("exec plugin {command}: {e}"))?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        return Err(format!(
-            "exec plugin {command} failed ({}): {}",
-            output.status,
-            stderr.lines().next().unwrap_or("")
-        ));
-    }
-    let credential: serde_json::Value = serde_json::from_slice(&output.stdout)
-        .map_err(|e| format!("exec plugin {command} printed no ExecCredential: {e}"))?;
+/// The expiry of the credential the cluster is reached with, read from the credential
+/// layer (never by running its plugin again): an exec credential's expiration and, when
+/// the plugin handed out a client certificate, that certificate's. Other kinds of
+/// credential report nothing here (their certificates are read from the kubeconfig).
+pub fn exec_credential(cell: &CredentialCell) -> Vec<CertificateFact> {
+    let Some(program) = cell.program() else {
+        return Vec::new();
+    };
+    let report = cell.report("");
     let mut out = Vec::new();
-    if let Some(expiry) = credential
-        .pointer("/status/expirationTimestamp")
-        .and_then(|v| v.as_str())
-    {
-        let at: Timestamp = expiry
-            .parse()
-            .map_err(|e| format!("exec plugin {command}: expirationTimestamp {expiry:?}: {e}"))?;
-        out.push(CertificateFact {
+    match (report.expires_at, &report.problem) {
+        (Some(at), _) => out.push(CertificateFact {
             source: CertSource::ExecCredential,
-            subject: command.to_string(),
+            subject: program.to_string(),
             not_after: Read::Known(at),
+        }),
+        (None, Some(problem)) => out.push(CertificateFact {
+            source: CertSource::ExecCredential,
+            subject: program.to_string(),
+            not_after: Read::Unknown(problem.reason()),
+        }),
+        // Handed out without an expiry: used until a server refuses it.
+        (None, None) => {}
+    }
+    if let Some((subject, not_after)) = cell.certificate_expiry() {
+        out.push(CertificateFact {
+            source: CertSource::ClientCertificate,
+            subject,
+            not_after: Read::Known(not_after),
         });
     }
-    if let Some(pem) = credential
-        .pointer("/status/clientCertificateData")
-        .and_then(|v| v.as_str())
-    {
-        out.push(match earliest_expiry(pem) {
-            Ok(info) => CertificateFact {
-                source: CertSource::ClientCertificate,
-                subject: info.subject,
-                not_after: Read::Known(info.not_after),
-            },
-            Err(e) => CertificateFact {
-                source: CertSource::ClientCertificate,
-                subject: command.to_string(),
-                not_after: Read::Unknown(format!("exec plugin's clientCertificateData: {e}")),
-            },
-        });
-    }
-    Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn an_exec_plugin_credential_is_read_for_its_expiry() {
-        let exec = ExecConfig {
-            api_version: Some("client.authentication.k8s.io/v1".into()),
-            command: Some("sh".into()),
-            args: Some(vec![
-                "-c".into(),
-                r#"case "$KUBERNETES_EXEC_INFO" in *ExecCredential*) echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"t","expirationTimestamp":"2026-12-01T19:00:00Z"}}';; *) exit 3;; esac"#.into(),
-            ]),
-            ..ExecConfig::default()
-        };
-        let facts = exec_credential(&exec, Duration::from_secs(10))
-            .await
-            .expect("read");
-        assert_eq!(facts.len(), 1);
-        assert_eq!(facts[0].source, CertSource::ExecCredential);
-        assert_eq!(
-            facts[0].not_after,
-            Read::Known("2026-12-01T19:00:00Z".parse().unwrap())
-        );
-        let failing = ExecConfig {
-            args: Some(vec!["-c".into(), "echo no >&2; exit 1".into()]),
-            ..exec
-        };
-        let why = exec_credential(&failing, Duration::from_secs(10))
-            .await
-            .unwrap_err();
-        assert!(why.starts_with("exec plugin sh failed"), "{why}");
-        assert!(why.ends_with(": no"), "{why}");
-    }
+    out
 }

@@ -113,6 +113,12 @@ impl FactsReader {
             ..ClusterFacts::default()
         };
         facts.certificates = self.credentials.certificates();
+        // What the credential in hand expires at, as the credential layer holds it: read
+        // each round (a short-lived token is renewed every few minutes), never by running
+        // the plugin again.
+        if let Some(cell) = &self.credentials.credential {
+            facts.certificates.extend(exec_credential(cell));
+        }
         facts.certificates.extend(self.slow_certificates().await);
         let groups = match self.timed(self.client.list_api_groups()).await {
             Ok(list) => list
@@ -180,8 +186,8 @@ impl FactsReader {
         }
     }
 
-    /// The serving certificate and the exec plugin's credential, read again once they
-    /// are older than the certificate interval.
+    /// The serving certificate, read again once it is older than the certificate
+    /// interval.
     async fn slow_certificates(&mut self) -> Vec<CertificateFact> {
         let fresh = self
             .slow
@@ -206,16 +212,6 @@ impl FactsReader {
                     Err(why) => out.push(CertificateFact {
                         source: CertSource::ServingCertificate,
                         subject: String::new(),
-                        not_after: Read::Unknown(why),
-                    }),
-                }
-            }
-            if let Some(exec) = &self.credentials.exec {
-                match exec_credential(exec, self.options.timeout).await {
-                    Ok(facts) => out.extend(facts),
-                    Err(why) => out.push(CertificateFact {
-                        source: CertSource::ExecCredential,
-                        subject: exec.command.clone().unwrap_or_default(),
                         not_after: Read::Unknown(why),
                     }),
                 }

@@ -3,12 +3,17 @@
 //! console and the engine, and drift between the ledger and what the clusters report.
 
 mod cluster_loss;
+mod credential;
 pub(crate) mod drift;
 mod identity;
 mod snapshot;
 mod status;
 
 pub use cluster_loss::{ClusterLoss, SiblingRoom, cluster_loss};
+pub use credential::{
+    CredentialKind, CredentialProblem, CredentialReport, ProblemKind, asks_for_login, program_name,
+    renew_at, retry_after,
+};
 pub use drift::{
     Drift, DriftKind, LedgerEdit, NotCompared, NotComparedWhy, find_drift, not_compared,
 };

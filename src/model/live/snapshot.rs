@@ -54,6 +54,10 @@ pub struct ClusterSnapshot {
     pub gpu_driver_versions: Vec<VersionCount>,
     /// Requests sent to this cluster so far.
     pub requests_sent: u64,
+    /// The credential the cluster is reached with, as the credential layer last saw it
+    /// (none before the first connection attempt).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub credential: Option<super::CredentialReport>,
     /// The facts the findings judge, as last read (none before the first round, or when
     /// findings are not read).
     #[serde(skip)]
@@ -120,6 +124,7 @@ impl ClusterSnapshot {
             gpu_driver_versions: Vec::new(),
             runtime_versions: Vec::new(),
             requests_sent: 0,
+            credential: None,
             findings: None,
             view: Arc::new(ClusterView::empty(crate::model::fleet::ClusterId(id))),
         }

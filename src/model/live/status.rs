@@ -17,6 +17,10 @@ pub enum ClusterStatus {
     Connecting,
     /// The API server cannot be reached.
     Unreachable,
+    /// The cluster cannot be reached for want of a usable credential: its plugin failed,
+    /// timed out or needs a person to log in, or the server refused what it handed out.
+    /// Not `Unreachable`: the server may be fine; the fix is the credential.
+    Credentials,
     /// The cluster behind the context is not the one the ledger pins: every action refused.
     IdentityMismatch,
     /// We had data but have heard nothing for too long: it cannot be trusted.
@@ -31,6 +35,7 @@ impl ClusterStatus {
             ClusterStatus::Degraded => "Degraded",
             ClusterStatus::Connecting => "Connecting",
             ClusterStatus::Unreachable => "Unreachable",
+            ClusterStatus::Credentials => "Credentials",
             ClusterStatus::IdentityMismatch => "IdentityMismatch",
             ClusterStatus::Unknown => "UNKNOWN",
         }
@@ -89,6 +94,10 @@ pub struct ConnectionFacts {
     /// An optional resource the server refuses to serve, and what the view lacks for it:
     /// the data is usable, the cluster reads `Degraded`.
     pub partial: Option<String>,
+    /// Why the credential cannot be used, while it cannot: the cluster reads
+    /// `Credentials` whenever it is not watching.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub credentials: Option<super::CredentialProblem>,
 }
 
 impl ConnectionFacts {
@@ -101,6 +110,7 @@ impl ConnectionFacts {
             unreadable_objects: 0,
             listed: false,
             partial: None,
+            credentials: None,
         }
     }
 }
@@ -118,6 +128,11 @@ pub fn classify(facts: &ConnectionFacts, now: Timestamp, stale_after: Duration) 
     let fresh = facts
         .last_ok
         .is_some_and(|t| now.duration_since(t).unsigned_abs().le(&stale_after));
+    // A cluster that cannot present a credential is neither connecting nor unreachable:
+    // whatever the loop is doing, it is waiting for the credential.
+    if facts.credentials.is_some() && !matches!(facts.phase, SyncPhase::Watching { .. }) {
+        return ClusterStatus::Credentials;
+    }
     match &facts.phase {
         SyncPhase::Connecting => ClusterStatus::Connecting,
         SyncPhase::Failing { unreachable: true } => ClusterStatus::Unreachable,
@@ -188,6 +203,7 @@ mod tests {
                 identity_mismatch: false,
                 unreadable_objects: 0,
                 partial: None,
+                credentials: None,
             },
             now,
         )
@@ -278,6 +294,37 @@ mod tests {
     }
 
     #[test]
+    fn a_credential_problem_is_its_own_status_until_the_watches_run() {
+        let problem = super::super::CredentialProblem {
+            kind: super::super::ProblemKind::LoginNeeded,
+            message: "open https://login.example/device".into(),
+            since: Timestamp::from_second(1_800_000_000).unwrap(),
+        };
+        for phase in [
+            SyncPhase::Connecting,
+            SyncPhase::Failing { unreachable: true },
+            SyncPhase::Failing { unreachable: false },
+        ] {
+            let (mut f, now) = facts(phase.clone(), Some(5));
+            f.credentials = Some(problem.clone());
+            assert_eq!(
+                classify(&f, now, STALE),
+                ClusterStatus::Credentials,
+                "{phase:?}"
+            );
+        }
+        let (mut f, now) = facts(SyncPhase::Watching { complete: true }, Some(5));
+        f.credentials = Some(problem);
+        assert_eq!(
+            classify(&f, now, STALE),
+            ClusterStatus::Synced,
+            "watches that run were let in: the problem is old news"
+        );
+        assert!(!ClusterStatus::Credentials.allows_actions());
+        assert!(!ClusterStatus::Credentials.data_usable());
+    }
+
+    #[test]
     fn identity_mismatch_wins() {
         let (mut f, now) = facts(SyncPhase::Watching { complete: true }, Some(1));
         f.identity_mismatch = true;
@@ -293,6 +340,7 @@ mod tests {
         for status in [
             ClusterStatus::Connecting,
             ClusterStatus::Unreachable,
+            ClusterStatus::Credentials,
             ClusterStatus::Unknown,
             ClusterStatus::IdentityMismatch,
         ] {

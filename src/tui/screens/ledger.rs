@@ -316,11 +316,12 @@ pub fn status_label_in(lang: Lang, status: Option<ClusterStatus>) -> String {
 pub fn severity(status: Option<ClusterStatus>) -> u8 {
     match status {
         Some(ClusterStatus::IdentityMismatch) => 0,
-        Some(ClusterStatus::Unreachable) => 1,
-        Some(ClusterStatus::Unknown) | None => 2,
-        Some(ClusterStatus::Connecting) => 3,
-        Some(ClusterStatus::Degraded) => 4,
-        Some(ClusterStatus::Synced) => 5,
+        Some(ClusterStatus::Credentials) => 1,
+        Some(ClusterStatus::Unreachable) => 2,
+        Some(ClusterStatus::Unknown) | None => 3,
+        Some(ClusterStatus::Connecting) => 4,
+        Some(ClusterStatus::Degraded) => 5,
+        Some(ClusterStatus::Synced) => 6,
     }
 }
 
