@@ -50,6 +50,9 @@ pub struct GlobalArgs {
     /// YAML), the journal and logs are never translated
     #[arg(long, global = true, value_name = "LANG")]
     pub lang: Option<String>,
+    /// Never let an exec credential plugin prompt on this terminal; one that needs a login fails instead, naming it (the console never lets them: it has `:login`)
+    #[arg(long, global = true)]
+    pub no_interactive: bool,
 }
 
 /// `fleetdeck run`.
@@ -154,6 +157,9 @@ pub enum Command {
     Pause(super::pause_cmd::PauseArgs),
     /// Resume paused automation
     Resume(super::pause_cmd::ResumeArgs),
+    /// The simulator's exec credential plugin (what `sim --auth exec` kubeconfigs run)
+    #[command(name = "__sim-plugin", hide = true)]
+    SimPlugin(fleetdeck::sim::PluginArgs),
     /// Append to a journal until killed (crash-consistency tests)
     #[command(name = "__journal-stress", hide = true)]
     JournalStress {

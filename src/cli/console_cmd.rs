@@ -100,6 +100,14 @@ pub async fn run_live(
     demo: Option<Demo>,
 ) -> anyhow::Result<()> {
     let executor = demo.is_some();
+    // The console draws on the terminal: no plugin may prompt on it unasked (a login is
+    // asked for with `:login`, which gives the terminal to the plugin while it runs).
+    fleetdeck::k8s::credentials::store().configure(
+        fleetdeck::k8s::credentials::CredentialSettings {
+            prompt: fleetdeck::k8s::credentials::Prompt::Never,
+            ..settings.credentials
+        },
+    );
     let mut sync = FleetSync::start(&ledger, kubeconfig.clone(), settings.sync);
     let (activity_tx, activity) = tokio::sync::watch::channel(Activity::default());
     let feed_every = Duration::from_millis(500);

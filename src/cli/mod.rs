@@ -62,7 +62,14 @@ pub fn exit_code(error: &anyhow::Error) -> ExitCode {
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    // The simulator's plugin is run by clients many times a minute: it reads no
+    // configuration and writes no log, and speaks on stdout and stderr as a plugin does.
+    if let Some(Command::SimPlugin(args)) = &cli.command {
+        let code = fleetdeck::sim::run_plugin(args);
+        return Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)));
+    }
     let settings = Settings::resolve(&cli.global)?;
+    fleetdeck::k8s::credentials::store().configure(settings.credentials);
     if let Err(reason) = logging::init(&settings.paths.log_file) {
         let reason = reason.to_string();
         // i18n: not for people (the program's name before its message)
@@ -122,6 +129,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Pause(args)) => pause_cmd::pause(&settings, &args),
         Some(Command::Resume(args)) => pause_cmd::resume(&settings, &args),
         Some(Command::JournalStress { db }) => journal_stress::run(&db),
+        // Answered before the settings are read, above.
+        Some(Command::SimPlugin(_)) => Ok(ExitCode::SUCCESS),
         Some(Command::Completions { shell }) => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "fleetdeck", &mut script);

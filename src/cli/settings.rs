@@ -36,6 +36,8 @@ pub struct Settings {
     pub findings: fleetdeck::model::findings::Thresholds,
     /// The language people read (`--lang`, `FLEETDECK_LANG`, `language`, the locale).
     pub lang: fleetdeck::i18n::Lang,
+    /// How credentials are obtained (`[credentials]` in config.toml, `--no-interactive`).
+    pub credentials: fleetdeck::k8s::credentials::CredentialSettings,
 }
 
 impl Settings {
@@ -94,6 +96,16 @@ impl Settings {
             capacity: config.capacity_config(),
             sync: config.sync_options(),
             findings: config.findings_thresholds(),
+            credentials: fleetdeck::k8s::credentials::CredentialSettings {
+                // A command line may let a plugin prompt, as kubectl does; the console
+                // never does (it sets `Never` itself).
+                prompt: if global.no_interactive {
+                    fleetdeck::k8s::credentials::Prompt::Never
+                } else {
+                    fleetdeck::k8s::credentials::Prompt::AtTerminal
+                },
+                ..config.credential_settings()
+            },
             paths,
         })
     }

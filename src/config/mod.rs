@@ -1,6 +1,7 @@
 //! The user's `config.toml` and where fleetdeck keeps its files (XDG directories).
 
 pub mod capacity;
+pub mod credentials;
 pub mod findings;
 pub mod ledger_file;
 pub mod sync;
@@ -75,6 +76,8 @@ pub struct Config {
     pub sync: Option<crate::config::sync::SyncSection>,
     /// `[findings]`: the findings' thresholds and how often their facts are read.
     pub findings: Option<crate::config::findings::FindingsSection>,
+    /// `[credentials]`: how long exec plugins may take and how many run at once.
+    pub credentials: Option<crate::config::credentials::CredentialsSection>,
     /// Language of the interface (`en`, `zh-CN`) when neither `--lang` nor
     /// `FLEETDECK_LANG` is given; before the locale.
     pub language: Option<String>,
@@ -91,6 +94,11 @@ impl Config {
         let mut options = self.sync.unwrap_or_default().options();
         options.cluster.findings = self.findings.clone().unwrap_or_default().facts();
         options
+    }
+
+    /// How credentials are obtained: `[credentials]` over the defaults.
+    pub fn credential_settings(&self) -> crate::k8s::credentials::CredentialSettings {
+        self.credentials.unwrap_or_default().settings()
     }
 
     /// The findings' thresholds: `[findings]` over the defaults.

@@ -10,6 +10,7 @@
 use serde::Deserialize;
 
 use super::error::ApiError;
+use super::tokens::TokenIssuer;
 
 /// The token of the kubeconfig's user (`admin`).
 pub const ADMIN_TOKEN: &str = "fleetdeck-sim-token";
@@ -89,17 +90,29 @@ impl SimUser {
     }
 }
 
-/// Finds the user a request's `Authorization` header authenticates; 401 otherwise.
-pub fn authenticate<'a>(users: &'a [SimUser], header: &str) -> Result<&'a SimUser, ApiError> {
+/// Finds the user a request's `Authorization` header authenticates: a user's own token,
+/// or one the fleet's issuer handed out that has neither expired nor been revoked; 401
+/// otherwise (the same answer for each, as a real API server gives).
+pub fn authenticate<'a>(
+    users: &'a [SimUser],
+    issuer: &TokenIssuer,
+    header: &str,
+) -> Result<&'a SimUser, ApiError> {
     let token = header
         .strip_prefix("Bearer ")
         .or_else(|| header.strip_prefix("bearer "))
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .ok_or_else(ApiError::unauthorized)?;
+    if let Some(user) = users.iter().find(|u| u.token == token) {
+        return Ok(user);
+    }
+    let name = issuer
+        .user_of(token)
+        .map_err(|_| ApiError::unauthorized())?;
     users
         .iter()
-        .find(|u| u.token == token)
+        .find(|u| u.name == name)
         .ok_or_else(ApiError::unauthorized)
 }
 
@@ -138,11 +151,28 @@ mod tests {
     #[test]
     fn tokens_authenticate_their_users_only() {
         let users = SimUser::builtins();
-        let u = authenticate(&users, "Bearer fleetdeck-sim-token").map(|u| u.name.clone());
+        let issuer = TokenIssuer::new(std::time::Duration::from_secs(60));
+        let u = authenticate(&users, &issuer, "Bearer fleetdeck-sim-token").map(|u| u.name.clone());
         assert_eq!(u.ok().as_deref(), Some("admin"));
-        for bad in ["", "Bearer ", "Bearer nope", "Basic YWRtaW4="] {
-            let e = authenticate(&users, bad).err();
-            assert_eq!(e.map(|e| (e.code, e.reason)), Some((401, "Unauthorized")));
+        let (issued, _) = issuer.issue("viewer", None);
+        let u = authenticate(&users, &issuer, &format!("Bearer {issued}")).map(|u| u.name.clone());
+        assert_eq!(u.ok().as_deref(), Some("viewer"));
+        let (stranger, _) = issuer.issue("mallory", None);
+        issuer.revoke(&issued);
+        for bad in [
+            "".to_string(),
+            "Bearer ".into(),
+            "Bearer nope".into(),
+            "Basic YWRtaW4=".into(),
+            format!("Bearer {issued}"),
+            format!("Bearer {stranger}"),
+        ] {
+            let e = authenticate(&users, &issuer, &bad).err();
+            assert_eq!(
+                e.map(|e| (e.code, e.reason)),
+                Some((401, "Unauthorized")),
+                "{bad}"
+            );
         }
         assert_eq!(users[0].all_groups(), ["system:authenticated"]);
         assert_eq!(users[1].uid().len(), 36);

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::error::SimError;
 use super::fleet::SimFleet;
-use super::ledger::{write_kubeconfig, write_ledger};
+use super::ledger::{ExecAuth, KubeconfigAuth, write_kubeconfig_with, write_ledger};
 use super::scenario::Scenario;
 use super::server::start_on_loopback;
 
@@ -30,6 +30,46 @@ pub struct SimArgs {
     /// Write the matching ledger to this path.
     #[arg(long)]
     pub write_ledger: Option<PathBuf>,
+    /// How the kubeconfig's users authenticate: `token` (one static token) or `exec` (an exec plugin, this program, fetching short-lived tokens from the simulator as EKS, GKE and OIDC fleets do)
+    #[arg(long, value_enum, default_value = "token")]
+    pub auth: AuthMode,
+    /// With `--auth exec`: lifetime of the tokens the plugin gets, in seconds
+    #[arg(long, value_name = "SECONDS")]
+    pub token_ttl: Option<f64>,
+    /// With `--auth exec`: the plugin's state folder (`behaviour.json` makes it slow, chatty, failing, hanging or ask for a login; `runs.log` counts its runs)
+    #[arg(long, value_name = "DIR")]
+    pub plugin_state: Option<PathBuf>,
+    /// With `--auth exec`: one kubeconfig user per cluster, each its own credential
+    #[arg(long)]
+    pub exec_user_per_cluster: bool,
+}
+
+/// How a written kubeconfig's users authenticate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AuthMode {
+    /// A static bearer token.
+    Token,
+    /// An exec credential plugin.
+    Exec,
+}
+
+impl SimArgs {
+    /// What the kubeconfig's users run, by these flags.
+    pub fn kubeconfig_auth(&self) -> Result<KubeconfigAuth, SimError> {
+        Ok(match self.auth {
+            AuthMode::Token => KubeconfigAuth::Token,
+            AuthMode::Exec => KubeconfigAuth::Exec(ExecAuth {
+                program: std::env::current_exe().map_err(|source| SimError::Io {
+                    path: PathBuf::from("/proc/self/exe"),
+                    source,
+                })?,
+                user: "admin".into(),
+                ttl_seconds: self.token_ttl,
+                state: self.plugin_state.clone(),
+                per_cluster: self.exec_user_per_cluster,
+            }),
+        })
+    }
 }
 
 /// Runs `fleetdeck sim`: generates the fleet, serves it on loopback, writes the
@@ -47,7 +87,12 @@ pub async fn serve_from_cli(args: SimArgs) -> Result<(), SimError> {
         "fleet generated"
     );
     let (addr, server) = start_on_loopback(fleet.clone(), args.port).await?;
-    write_kubeconfig(&fleet, &args.write_kubeconfig, addr)?;
+    write_kubeconfig_with(
+        &fleet,
+        &args.write_kubeconfig,
+        addr,
+        &args.kubeconfig_auth()?,
+    )?;
     if let Some(path) = &args.write_ledger {
         write_ledger(&fleet, path, addr)?;
     }

@@ -9,6 +9,14 @@
 //! - `POST /sim/v1/clusters/{id}/compact` — drop the watch history (410 for old versions).
 //! - `GET  /sim/v1/metrics` — every cluster's service request counters, in Prometheus's
 //!   text format (what a Prometheus scrapes; see `metrics.rs`).
+//! - `POST /sim/v1/tokens` — issue a token (body `{"user": "admin", "ttlSeconds": 15}`;
+//!   answer `{"token": …, "expirationTimestamp": …}`), as an identity provider behind an
+//!   exec plugin does (see `tokens.rs`).
+//! - `POST /sim/v1/tokens/revoke` — revoke one token (`{"token": …}`) or every token of a
+//!   user (`{"user": …}`).
+//! - `GET  /sim/v1/tokens` — how many were issued, revoked, refused.
+//! - `GET  /sim/v1/clusters/{id}/audit` — the cluster's writes: who (the authenticated
+//!   user), what (method and path), and the answer's status.
 
 use axum::extract::Request;
 use axum::response::{IntoResponse, Response};
@@ -58,6 +66,55 @@ fn route(fleet: &SimFleet, method: &Method, rest: &str, body: &[u8]) -> Result<R
                 })
                 .collect();
             Ok(value_response(200, &json!({"clusters": items})))
+        }
+        (Method::POST, ["tokens"]) => {
+            #[derive(serde::Deserialize)]
+            #[serde(rename_all = "camelCase", deny_unknown_fields)]
+            struct Ask {
+                user: String,
+                ttl_seconds: Option<f64>,
+            }
+            let ask: Ask = serde_json::from_slice(body)
+                .map_err(|e| ApiError::bad_request(format!("tokens: {e}")))?;
+            if !fleet.users().iter().any(|u| u.name == ask.user) {
+                return Err(ApiError::bad_request(format!(
+                    "tokens: no user {:?} in this fleet",
+                    ask.user
+                )));
+            }
+            let ttl = ask
+                .ttl_seconds
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .map(std::time::Duration::from_secs_f64);
+            let (token, expires) = fleet.issuer().issue(&ask.user, ttl);
+            Ok(value_response(
+                201,
+                &json!({"token": token, "expirationTimestamp": expires.to_string()}),
+            ))
+        }
+        (Method::POST, ["tokens", "revoke"]) => {
+            let ask: Value = serde_json::from_slice(body)
+                .map_err(|e| ApiError::bad_request(format!("revoke: {e}")))?;
+            let revoked = match (ask["token"].as_str(), ask["user"].as_str()) {
+                (Some(token), _) => u64::from(fleet.issuer().revoke(token)),
+                (None, Some(user)) => fleet.issuer().revoke_user(user),
+                _ => {
+                    return Err(ApiError::bad_request(
+                        "revoke: give a token or a user".to_string(),
+                    ));
+                }
+            };
+            Ok(value_response(200, &json!({"revoked": revoked})))
+        }
+        (Method::GET, ["tokens"]) => Ok(value_response(200, &json!(fleet.issuer().counts()))),
+        (Method::GET, ["clusters", id, "audit"]) => {
+            let cluster = fleet.cluster(id).map_err(|_| unknown(id))?;
+            let items: Vec<Value> = cluster
+                .request_log()
+                .into_iter()
+                .map(|r| json!({"user": r.user, "method": r.method, "path": r.path, "code": r.status}))
+                .collect();
+            Ok(value_response(200, &json!({"items": items})))
         }
         (Method::GET, ["clusters", id, "faults"]) => {
             let f = fleet.faults(id).map_err(|_| unknown(id))?;

@@ -68,6 +68,8 @@ pub struct Cluster {
     pub traffic: Mutex<super::metrics::Traffic>,
     /// The users whose tokens the cluster accepts.
     pub users: Arc<Vec<SimUser>>,
+    /// The fleet's token issuer (tokens that expire and can be revoked).
+    pub issuer: Arc<super::tokens::TokenIssuer>,
     /// Counter behind the `Audit-Id`s of the cluster's answers.
     pub audits: std::sync::atomic::AtomicU64,
 }
@@ -84,7 +86,12 @@ pub struct LoggedRequest {
     pub status: u16,
     /// The client's User-Agent, if it sent one.
     pub user_agent: Option<String>,
+    /// The user the request authenticated as: the audit of who did what.
+    pub user: String,
 }
+
+/// How long an issued token lives unless its request says otherwise.
+pub const DEFAULT_TOKEN_TTL: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// Mutating requests kept per cluster (oldest dropped beyond this).
 const REQUEST_LOG_LIMIT: usize = 100_000;
@@ -159,6 +166,7 @@ impl Cluster {
 }
 
 struct FleetInner {
+    issuer: Arc<super::tokens::TokenIssuer>,
     scenario: String,
     seed: u64,
     clock: SimClock,
@@ -178,6 +186,7 @@ impl SimFleet {
     pub fn from_scenario(scenario: &Scenario, seed: u64, speed: f64) -> Result<SimFleet, SimError> {
         let clock = SimClock::new(speed);
         let users = Arc::new(scenario.users()?);
+        let issuer = Arc::new(super::tokens::TokenIssuer::new(DEFAULT_TOKEN_TTL));
         let clusters: Vec<Arc<Cluster>> = generate::build(scenario, seed, &clock, &users)?
             .into_iter()
             .map(|g| {
@@ -191,6 +200,7 @@ impl SimFleet {
                     traffic: Mutex::new(super::metrics::Traffic::default()),
                     wake: Arc::new(Notify::new()),
                     users: users.clone(),
+                    issuer: Arc::clone(&issuer),
                     audits: std::sync::atomic::AtomicU64::new(0),
                 })
             })
@@ -200,6 +210,7 @@ impl SimFleet {
         }
         Ok(SimFleet {
             inner: Arc::new(FleetInner {
+                issuer,
                 scenario: scenario.name.clone(),
                 seed,
                 clock,
@@ -221,6 +232,11 @@ impl SimFleet {
             .first()
             .map(|c| c.users.as_ref().clone())
             .unwrap_or_else(SimUser::builtins)
+    }
+
+    /// The fleet's token issuer.
+    pub fn issuer(&self) -> &super::tokens::TokenIssuer {
+        &self.inner.issuer
     }
 
     /// The bearer token of a user (`admin`, `viewer`, `nobody`, or a scenario's user).

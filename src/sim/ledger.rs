@@ -58,7 +58,112 @@ pub fn write_kubeconfig_for(
     write_file(path, &text)
 }
 
+/// How the contexts of a written kubeconfig authenticate.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KubeconfigAuth {
+    /// One user with the static token of `admin` (the default).
+    Token,
+    /// Users that run an exec plugin (`fleetdeck __sim-plugin`) for short-lived tokens
+    /// from the simulator's issuer, as managed fleets authenticate.
+    Exec(ExecAuth),
+}
+
+/// The exec plugin a written kubeconfig's users run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExecAuth {
+    /// The fleetdeck binary (it is the plugin, in a hidden sub-mode).
+    pub program: std::path::PathBuf,
+    /// The simulator user the tokens are for.
+    pub user: String,
+    /// Token lifetime in seconds (the issuer's default of an hour without).
+    pub ttl_seconds: Option<f64>,
+    /// The plugin's state folder (`behaviour.json`, `runs.log`), if any.
+    pub state: Option<std::path::PathBuf>,
+    /// One kubeconfig user per cluster (each a credential of its own), rather than one
+    /// user shared by every context.
+    pub per_cluster: bool,
+}
+
+/// The kubeconfig text for a fleet served at `addr` whose contexts authenticate as
+/// `auth` says.
+pub fn kubeconfig_with(fleet: &SimFleet, addr: SocketAddr, auth: &KubeconfigAuth) -> String {
+    match auth {
+        KubeconfigAuth::Token => kubeconfig(fleet, addr),
+        KubeconfigAuth::Exec(exec) => {
+            let user_of = |id: &str| {
+                if exec.per_cluster {
+                    format!("fleetdeck-sim-exec-{id}")
+                } else {
+                    "fleetdeck-sim-exec".to_string()
+                }
+            };
+            let mut text = contexts_text(fleet, addr, &user_of);
+            text.push_str("users:\n");
+            let ids: Vec<String> = if exec.per_cluster {
+                fleet.cluster_ids()
+            } else {
+                vec![String::new()]
+            };
+            for id in &ids {
+                let mut args = vec![
+                    "__sim-plugin".to_string(),
+                    "--issuer".to_string(),
+                    addr.to_string(),
+                    "--user".to_string(),
+                    exec.user.clone(),
+                ];
+                if let Some(ttl) = exec.ttl_seconds {
+                    args.extend(["--ttl".to_string(), ttl.to_string()]);
+                }
+                if let Some(state) = &exec.state {
+                    args.extend(["--state".to_string(), state.display().to_string()]);
+                }
+                let env = if exec.per_cluster {
+                    // Each cluster's user is its own credential, as with one role per
+                    // account on a managed fleet.
+                    format!(
+                        "      env:\n      - name: FLEETDECK_SIM_CLUSTER\n        value: {}\n",
+                        quote(id)
+                    )
+                } else {
+                    String::new()
+                };
+                text.push_str(&format!(
+                    "- name: {}\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: {}\n      args: [{}]\n{env}      interactiveMode: IfAvailable\n      provideClusterInfo: false\n",
+                    quote(&user_of(id)),
+                    quote(&exec.program.display().to_string()),
+                    args.iter().map(|a| quote(a)).collect::<Vec<_>>().join(", "),
+                ));
+            }
+            text
+        }
+    }
+}
+
+/// Writes the kubeconfig of `auth` to `path` (see [`kubeconfig_with`]).
+pub fn write_kubeconfig_with(
+    fleet: &SimFleet,
+    path: &Path,
+    addr: SocketAddr,
+    auth: &KubeconfigAuth,
+) -> Result<(), SimError> {
+    write_file(path, &kubeconfig_with(fleet, addr, auth))
+}
+
 fn kubeconfig_text(fleet: &SimFleet, addr: SocketAddr, user: &str, token: &str) -> String {
+    let mut s = contexts_text(fleet, addr, &|_| user.to_string());
+    s.push_str(&format!(
+        "users:\n- name: {}\n  user:\n    token: {}\n",
+        quote(user),
+        quote(token)
+    ));
+    s
+}
+
+/// Everything of a kubeconfig but its users: the clusters (one per simulated cluster,
+/// with the CA that signed its serving certificate) and a context per cluster naming the
+/// user `user_of` gives for it.
+fn contexts_text(fleet: &SimFleet, addr: SocketAddr, user_of: &dyn Fn(&str) -> String) -> String {
     let ca = super::base64::encode(super::tls::CA_PEM.as_bytes());
     let ids = fleet.cluster_ids();
     let mut s = String::from("apiVersion: v1\nkind: Config\npreferences: {}\n");
@@ -92,18 +197,13 @@ fn kubeconfig_text(fleet: &SimFleet, addr: SocketAddr, user: &str, token: &str) 
             ca
         ));
     }
-    s.push_str(&format!(
-        "users:\n- name: {}\n  user:\n    token: {}\n",
-        quote(user),
-        quote(token)
-    ));
     s.push_str("contexts:\n");
     for id in &ids {
         s.push_str(&format!(
             "- name: {}\n  context:\n    cluster: {}\n    user: {}\n    namespace: default\n",
             quote(id),
             quote(id),
-            quote(user)
+            quote(&user_of(id))
         ));
     }
     s

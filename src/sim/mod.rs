@@ -53,6 +53,7 @@ mod metrics;
 mod objects;
 mod openapi;
 mod patch;
+mod plugin;
 mod prometheus;
 mod proto;
 mod rbac;
@@ -74,6 +75,7 @@ mod store;
 mod system;
 mod table;
 mod tls;
+mod tokens;
 mod validation;
 mod volumes;
 mod watch;
@@ -82,17 +84,25 @@ mod write;
 mod yaml;
 
 pub use auth::{ADMIN_TOKEN, Access, SimUser};
-pub use cli::{SimArgs, serve_from_cli};
+pub use cli::{AuthMode, SimArgs, serve_from_cli};
 pub use clock::SimClock;
 pub use error::{ApiError, SimError};
 pub use faults::{Degradation, Faults, PodSelector, Unreachable, ZoneOutage};
 pub use fleet::{LoggedRequest, SimFleet};
 pub use generate::ClusterProfile;
 pub use ledger::{
-    kubeconfig, kubeconfig_for, ledger, write_kubeconfig, write_kubeconfig_for, write_ledger,
+    ExecAuth, KubeconfigAuth, kubeconfig, kubeconfig_for, kubeconfig_with, ledger,
+    write_kubeconfig, write_kubeconfig_for, write_kubeconfig_with, write_ledger,
 };
+pub use plugin::{Behaviour, PluginArgs};
 pub use prometheus::ScrapingPrometheus;
+
+/// Runs `fleetdeck __sim-plugin` (the simulator's exec credential plugin); the exit code.
+pub fn run_plugin(args: &PluginArgs) -> i32 {
+    plugin::run(args)
+}
 pub use resource::{Kind, Registry, ResourceType};
 pub use router::RefuseConnection;
 pub use scenario::{LedgerDrift, Scenario, Settings, StatefulSets};
 pub use server::{SimServer, cluster_url, start_on_loopback};
+pub use tokens::{TokenCounts, TokenIssuer};

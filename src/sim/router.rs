@@ -99,7 +99,7 @@ async fn serve_request(cluster: Arc<Cluster>, path: &str, req: Request) -> Respo
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default()
         .to_string();
-    let user = match auth::authenticate(&cluster.users, &authorization) {
+    let user = match auth::authenticate(&cluster.users, &cluster.issuer, &authorization) {
         Ok(u) => u.clone(),
         Err(e) => return e.into_response(),
     };
@@ -122,7 +122,18 @@ async fn serve_request(cluster: Arc<Cluster>, path: &str, req: Request) -> Respo
     let allowed = policy.allows(&user, &attributes).is_some();
     let flow = classifier.classify(&user, &attributes);
     let mut response = if !allowed || forbidden_by_fault(&faults, route.as_ref()) {
-        denied(&user, &attributes).into_response()
+        let response = denied(&user, &attributes).into_response();
+        // A write refused is part of who tried to do what.
+        if method != Method::GET && method != Method::HEAD {
+            cluster.log_request(super::fleet::LoggedRequest {
+                method: method.to_string(),
+                path: path.to_string(),
+                status: response.status().as_u16(),
+                user_agent: user_agent(req.headers()),
+                user: user.name.clone(),
+            });
+        }
+        response
     } else {
         handle(
             &cluster, &faults, &user, &registry, path, route, method, query, raw_query, req,
@@ -291,14 +302,18 @@ async fn handle(
             method: method.to_string(),
             path: path.to_string(),
             status: response.status().as_u16(),
-            user_agent: api
-                .headers
-                .get(header::USER_AGENT)
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_string),
+            user_agent: user_agent(&api.headers),
+            user: user.name.clone(),
         });
     }
     response
+}
+
+fn user_agent(headers: &http::HeaderMap) -> Option<String> {
+    headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
 }
 
 /// A parsed Kubernetes API path.

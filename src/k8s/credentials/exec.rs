@@ -196,34 +196,33 @@ pub async fn run(spec: &ExecSpec, attach: Attach, timeout: Duration) -> Run {
     Run { outcome, stderr }
 }
 
-/// A plugin that exited with an error: a login it asks for, or a failure in its words.
+/// A plugin that exited with an error: a login it asks for (in the lines that ask for
+/// it, with any address to open), or a failure in its last words. Every line is kept
+/// with the credential for the cluster's page.
 fn failed(program: &str, status: std::process::ExitStatus, stderr: &[String]) -> RunFailure {
     let said: Vec<&str> = stderr
         .iter()
         .map(|l| l.trim())
         .filter(|l| !l.is_empty())
         .collect();
-    let words = said
-        .iter()
-        .rev()
-        .take(3)
-        .rev()
-        .copied()
-        .collect::<Vec<_>>()
-        .join(" ");
     let code = status
         .code()
         .map_or_else(|| "a signal".to_string(), |c| format!("exit code {c}"));
-    if asks_for_login(&words) {
+    let asking: Vec<&str> = said
+        .iter()
+        .copied()
+        .filter(|l| asks_for_login(l) || l.contains("https://") || l.contains("http://"))
+        .collect();
+    if asking.iter().any(|l| asks_for_login(l)) {
+        let first = asking.len().saturating_sub(3);
         return RunFailure {
             kind: ProblemKind::LoginNeeded,
-            message: words,
+            message: asking[first..].join(" "),
         };
     }
-    let message = if words.is_empty() {
-        format!("exec plugin {program} failed with {code}")
-    } else {
-        format!("exec plugin {program} failed with {code}: {words}")
+    let message = match said.last() {
+        Some(last) => format!("exec plugin {program} failed with {code}: {last}"),
+        None => format!("exec plugin {program} failed with {code}"),
     };
     RunFailure {
         kind: ProblemKind::Failed,
