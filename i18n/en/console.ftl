@@ -138,6 +138,9 @@ palette-type-start = type :start FILE to start the maintenance a file describes
 palette-type-lang = type :lang en or :lang zh-CN (now { $lang })
 palette-unknown-lang = unknown language { $given }: supported are { $supported }
 palette-lang-set = language: English
+palette-login = login CONTEXT: run the context's credential plugin on this terminal to log in
+palette-type-login = type :login CONTEXT (or press i on a cluster) to log in with its credential plugin
+palette-login-to = log in for { $context } with its credential plugin
 
 ## Messages of the console after a key
 
@@ -161,6 +164,16 @@ msg-background-failed = ✗ a background task failed, its data may stop updating
 msg-no-journal-nothing-recorded = no journal is connected to this console: nothing was recorded
 msg-paste-ignored = paste ignored: no text field is being edited
 msg-no-journal-see-log = no journal connected: see the log
+login-not-a-plugin = { $context } does not log in through a plugin: its credential is used as the kubeconfig gives it
+login-done = Logged in for { $context } with { $program }: { $clusters ->
+    [one] 1 cluster uses this credential and reconnects now
+   *[other] { $clusters } clusters use this credential and reconnect now
+}
+login-failed = The login for { $context } with { $program } failed: { $reason }
+login-no-port = this console cannot log in (no credential layer behind it)
+login-unknown-context = no cluster uses the context { $context }; :login takes a context the ledger names (or a cluster id)
+login-banner = fleetdeck: logging in for { $context }: the credential plugin has this terminal now, and the console comes back when it is done (Ctrl-C stops the plugin).
+login-banner-done = fleetdeck: the plugin is done; back to the console.
 
 ## What a key says where it does nothing
 

@@ -98,6 +98,19 @@ fleet-cluster-not-fresh-why = { $status } — { $what }: { $why }
 fleet-cluster-partial = part of its data could not be read
 fleet-cluster-degraded = Degraded — counted, but: { $why }
 fleet-cluster-no-data-yet = no data for this cluster yet
+fleet-credential = credential: { $kind } as { $user } · { $expiry }{ $runs ->
+    [0] {""}
+    [one] {" "}· its plugin ran once
+   *[other] {" "}· its plugin ran { $runs } times
+}
+fleet-credential-expires-in = good for { $left }
+fleet-credential-expired = expired { $ago } ago
+fleet-credential-no-expiry = no expiry given
+fleet-credential-not-yet = not obtained yet
+fleet-credential-problem = credentials, { $kind }: { $message }
+fleet-credential-login-hint = press i, or type :login { $context }, to log in with { $program } on this terminal
+fleet-credential-warning = renewal failed, the credential in hand is still good: { $message }
+fleet-credential-stderr = { $program } said: { $line }
 fleet-col-node = NODE
 fleet-col-zone = ZONE
 fleet-col-block = BLOCK

@@ -138,6 +138,9 @@ palette-type-start = 输入 :start 文件，按文件描述开始维护
 palette-type-lang = 输入 :lang en 或 :lang zh-CN（当前 { $lang }）
 palette-unknown-lang = 未知语言 { $given }：支持 { $supported }
 palette-lang-set = 语言：简体中文
+palette-login = login 上下文：在此终端上运行该上下文的凭据插件以登录
+palette-type-login = 输入 :login 上下文（或在集群上按 i），用它的凭据插件登录
+palette-login-to = 用凭据插件为 { $context } 登录
 
 ## Messages of the console after a key
 
@@ -161,6 +164,13 @@ msg-background-failed = ✗ 一个后台任务失败，其数据可能停止更�
 msg-no-journal-nothing-recorded = 此控制台未连接事件日志：没有记录任何内容
 msg-paste-ignored = 已忽略粘贴：没有正在编辑的文本框
 msg-no-journal-see-log = 未连接事件日志：见日志文件
+login-not-a-plugin = { $context } 不通过插件登录：它的凭据按 kubeconfig 给出的方式使用
+login-done = 已用 { $program } 为 { $context } 登录：{ $clusters } 个集群使用此凭据，正在重新连接
+login-failed = 用 { $program } 为 { $context } 登录失败：{ $reason }
+login-no-port = 此控制台无法登录（背后没有凭据层）
+login-unknown-context = 没有集群使用上下文 { $context }；:login 接受台账中指定的上下文（或集群 ID）
+login-banner = fleetdeck：正在为 { $context } 登录：凭据插件现在使用此终端，结束后回到控制台（Ctrl-C 可停止插件）。
+login-banner-done = fleetdeck：插件已结束；回到控制台。
 
 ## What a key says where it does nothing
 

@@ -98,6 +98,18 @@ fleet-cluster-not-fresh-why = { $status } — { $what }：{ $why }
 fleet-cluster-partial = 部分数据无法读取
 fleet-cluster-degraded = Degraded — 已计入，但：{ $why }
 fleet-cluster-no-data-yet = 尚无此集群的数据
+fleet-credential = 凭据：{ $kind }，用户 { $user } · { $expiry }{ $runs ->
+    [0] {""}
+   *[other] {" "}· 插件已运行 { $runs } 次
+}
+fleet-credential-expires-in = 还可用 { $left }
+fleet-credential-expired = 已于 { $ago }前过期
+fleet-credential-no-expiry = 未给出过期时间
+fleet-credential-not-yet = 尚未获取
+fleet-credential-problem = 凭据问题，{ $kind }：{ $message }
+fleet-credential-login-hint = 按 i，或输入 :login { $context }，在此终端上用 { $program } 登录
+fleet-credential-warning = 续期失败，手上的凭据仍然有效：{ $message }
+fleet-credential-stderr = { $program } 输出：{ $line }
 fleet-col-node = 节点
 fleet-col-zone = 可用区
 fleet-col-block = 区块

@@ -56,6 +56,35 @@ pub fn open(settings: &Settings) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `:login CONTEXT`: the context's credential (as the fleet sync's clients built it) run
+/// on the terminal the console gave up for it.
+fn login_port() -> fleetdeck::tui::login::LoginPort {
+    std::sync::Arc::new(|context: String| {
+        Box::pin(async move {
+            let store = fleetdeck::k8s::credentials::store();
+            let Some((_, cell)) = store.context(&context) else {
+                return fleetdeck::tui::login::LoginOutcome {
+                    context,
+                    program: None,
+                    contexts: Vec::new(),
+                    problem: None,
+                };
+            };
+            let program = cell.program().map(str::to_string);
+            let problem = match program {
+                Some(_) => cell.login().await.err(),
+                None => None,
+            };
+            fleetdeck::tui::login::LoginOutcome {
+                contexts: store.contexts_of(&cell),
+                context,
+                program,
+                problem,
+            }
+        })
+    })
+}
+
 /// The notice the ledger screen shows: in read-only mode it says first that no executor
 /// runs in this console (runs go on only where one runs elsewhere) and nothing is written.
 fn readonly_notice(
@@ -189,6 +218,7 @@ pub async fn run_live(
         rollout_gates: demo.map(|d| d.rollout_gates),
         findings: settings.findings.clone(),
         lang: settings.lang,
+        login: Some(login_port()),
     };
     let result = run_console(inputs).await;
     let _ = stop_tx.send(true);

@@ -96,6 +96,8 @@ pub enum Action {
     StartMaintenance,
     /// Follow new journal events (live tail) on or off.
     Follow,
+    /// Log in with the selected (or current) cluster's credential plugin, on the terminal.
+    Login,
 }
 
 /// Every action with its keymap name. What it does, in words, is the catalogues'
@@ -146,6 +148,7 @@ pub const ACTIONS: &[(Action, &str)] = &[
     (Action::ReturnItem, "step.return"),
     (Action::StartMaintenance, "maintenance.start"),
     (Action::Follow, "follow"),
+    (Action::Login, "credential.login"),
 ];
 
 impl Action {

@@ -126,6 +126,22 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
                 Command::Quit => return Ok(()),
                 // Performed by `perform_reads` above.
                 Command::ReadMaintenanceFile(_) => {}
+                Command::Login(context) => {
+                    // The plugin reads the terminal: nothing of the console may read it
+                    // meanwhile, so the event stream is dropped and made anew after.
+                    // (Its reading thread holds the terminal's reader until it is woken
+                    // by the drop; the next stream is made only once the terminal is
+                    // taken back.)
+                    drop(events);
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    let notice = login(&inputs, &mut term, context, app.config.lang).await?;
+                    events = EventStream::new();
+                    // A Ctrl-C typed to stop the plugin reached this process too: it was
+                    // the plugin's, not a request to quit.
+                    while sigint.recv().now_or_never().flatten().is_some() {}
+                    app.update(Msg::Notice(notice));
+                    app.dirty = true;
+                }
                 Command::Send(c) => {
                     // Quitting, or recording a refusal the console already showed, needs
                     // no word when no journal listens.
@@ -144,6 +160,41 @@ pub async fn run(mut inputs: ConsoleInputs) -> Result<(), ConsoleError> {
             }
         }
     }
+}
+
+/// Gives the terminal to the login of `context` and takes it back; what to tell the
+/// operator afterwards.
+async fn login(
+    inputs: &ConsoleInputs,
+    term: &mut terminal::Term,
+    context: String,
+    lang: crate::i18n::Lang,
+) -> Result<super::feed::Notice, ConsoleError> {
+    let Some(port) = inputs.login.clone() else {
+        return Ok(super::feed::Notice {
+            ok: false,
+            text: crate::i18n::Msg::new("login-no-port"),
+        });
+    };
+    terminal::suspend()?;
+    {
+        use std::io::Write;
+        let banner = crate::t!(lang, "login-banner", context = context.as_str());
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "\n{banner}\n");
+        let _ = out.flush();
+    }
+    let outcome = port(context).await;
+    {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stdout().lock(),
+            "{}",
+            crate::t!(lang, "login-banner-done")
+        );
+    }
+    terminal::resume(term)?;
+    Ok(outcome.notice())
 }
 
 /// The next notice; pending forever when nobody answers commands.

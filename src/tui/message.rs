@@ -52,6 +52,9 @@ pub enum Command {
     /// Read the maintenance file `:start FILE` names and answer with
     /// [`Msg::MaintenanceFile`]: the reducer itself reads no file.
     ReadMaintenanceFile(std::path::PathBuf),
+    /// Give the terminal to a context's credential plugin for a person to log in, then
+    /// come back (see [`super::login`]).
+    Login(String),
 }
 
 /// An overlay above the screen.

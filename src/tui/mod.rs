@@ -26,6 +26,7 @@ mod header;
 mod help;
 pub mod journal_feed;
 pub(crate) mod keymap;
+pub mod login;
 mod message;
 mod nav;
 mod operator;
@@ -134,6 +135,9 @@ pub struct ConsoleInputs {
     pub findings: crate::model::findings::Thresholds,
     /// The language people read.
     pub lang: crate::i18n::Lang,
+    /// Logs in with a context's credential plugin on the terminal (`:login`), when the
+    /// command line behind the console can.
+    pub login: Option<login::LoginPort>,
 }
 
 impl ConsoleInputs {

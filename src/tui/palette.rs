@@ -41,6 +41,8 @@ pub enum PaletteCommand {
     StartFile,
     /// `:lang` (`:lang zh-CN`, `:lang en`); alone it says what to type.
     Lang,
+    /// `:login CONTEXT`: log in with a credential plugin; alone it says what to type.
+    Login,
 }
 
 impl PaletteCommand {
@@ -68,6 +70,7 @@ const COMMANDS: &[(PaletteCommand, &str, &str)] = &[
     (PaletteCommand::Help, "help", "palette-help"),
     (PaletteCommand::Quit, "quit", "palette-quit"),
     (PaletteCommand::Lang, "lang", "palette-lang"),
+    (PaletteCommand::Login, "login", "palette-login"),
 ];
 
 /// What a palette entry opens.
@@ -85,6 +88,8 @@ pub enum Target {
     HandoverSince(std::time::Duration),
     /// `:lang zh-CN`: the console speaks this language from now on.
     Lang(Lang),
+    /// `:login NAME`: log in for a context (or a cluster id) with its credential plugin.
+    Login(String),
 }
 
 /// One match.
@@ -149,6 +154,7 @@ enum Found<'a> {
     Cluster(&'a str, &'a str),
     Node(&'a Arc<str>, &'a Arc<str>),
     Lang(Lang),
+    Login(&'a str),
 }
 
 impl Found<'_> {
@@ -163,6 +169,11 @@ impl Found<'_> {
                 target: Target::Lang(to),
                 label: format!(":lang {to}"),
                 detail: crate::t!(lang, "palette-lang-to", name = to.native_name()),
+            },
+            Found::Login(id) => Entry {
+                target: Target::Login(id.to_owned()),
+                label: format!(":login {id}"),
+                detail: crate::t!(lang, "palette-login-to", context = id),
             },
             Found::Cluster(id, detail) => Entry {
                 target: Target::Cluster(id.to_owned()),
@@ -185,6 +196,7 @@ pub fn search<'a>(input: &str, candidates: &'a Candidates) -> Vec<Entry> {
     let (scope, query) = match input.split_once(' ') {
         Some(("cluster" | "cl", rest)) => (Some("cluster"), rest.trim()),
         Some(("node" | "no", rest)) => (Some("node"), rest.trim()),
+        Some(("login", rest)) => (Some("login"), rest.trim()),
         _ => (None, input.trim()),
     };
     // (score, order found, what): the order found breaks ties, so equal scores keep
@@ -221,7 +233,11 @@ pub fn search<'a>(input: &str, candidates: &'a Candidates) -> Vec<Entry> {
             consider(&format!("lang {to}"), Found::Lang(to));
         }
     }
-    if scope != Some("node") {
+    if scope == Some("login") {
+        for (id, _) in &candidates.clusters {
+            consider(id, Found::Login(id));
+        }
+    } else if scope != Some("node") {
         for (id, detail) in &candidates.clusters {
             consider(id, Found::Cluster(id, detail));
         }
@@ -290,6 +306,9 @@ pub fn exact(input: &str, candidates: &Candidates) -> Option<Target> {
             Some(Target::StartFile(std::path::PathBuf::from(path.trim())))
         }
         Some(("lang", name)) => Lang::parse(name.trim()).ok().map(Target::Lang),
+        Some(("login", name)) if !name.trim().is_empty() => {
+            Some(Target::Login(name.trim().to_string()))
+        }
         Some(("handover", since)) => crate::model::duration::parse_duration(since.trim())
             .ok()
             .filter(|d| !d.is_zero())

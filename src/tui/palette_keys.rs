@@ -117,6 +117,17 @@ impl App {
                     lang = self.config.lang.tag()
                 ))
             }
+            Target::Command(PaletteCommand::Login) => {
+                self.message = Some(crate::t!(self.config.lang, "palette-type-login"))
+            }
+            Target::Login(name) => {
+                match super::login::login_for(&self.ledger, &self.snapshot, self.config.lang, &name)
+                {
+                    super::component::Effect::Command(command) => return vec![command],
+                    super::component::Effect::Say(said) => self.message = Some(said),
+                    _ => {}
+                }
+            }
             // Only what people read changes: the journal, files and logs stay as they are.
             Target::Lang(lang) => {
                 self.config.lang = lang;

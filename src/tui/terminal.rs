@@ -29,6 +29,27 @@ pub fn restore() {
     let _ = disable_raw_mode();
 }
 
+/// Gives the terminal back for a while (a credential plugin's login prompt): the normal
+/// screen, the cursor, cooked mode. [`resume`] takes it again.
+pub fn suspend() -> io::Result<()> {
+    crossterm::execute!(
+        io::stdout(),
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        Show
+    )?;
+    disable_raw_mode()
+}
+
+/// Takes the terminal again after [`suspend`] and clears it, so the next frame is drawn
+/// whole where the console was.
+pub fn resume(terminal: &mut Term) -> io::Result<()> {
+    enable_raw_mode()?;
+    crossterm::execute!(io::stdout(), EnterAlternateScreen, EnableBracketedPaste)?;
+    terminal.hide_cursor()?;
+    terminal.clear()
+}
+
 static HOOK: Once = Once::new();
 
 /// The thread the console draws from, while it owns the terminal.

@@ -14,7 +14,7 @@ use rustls::sign::CertifiedKey;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
-use super::exec::{self, Attach, Obtained, RunFailure};
+use super::exec::{Attach, Obtained, RunFailure};
 use super::shared::Shared;
 use super::source::{CredentialSource, Interactive};
 use crate::model::live::{
@@ -356,14 +356,11 @@ impl CredentialCell {
             CredentialSource::Exec(spec) => {
                 let run = self.shared.run_plugin(spec, attach).await;
                 {
+                    // What the last run said (a run on the terminal said it to the person,
+                    // so nothing is kept of it).
                     let mut st = self.state();
                     st.runs += 1;
-                    for line in run.stderr {
-                        if st.stderr.len() == exec::STDERR_LINES {
-                            st.stderr.pop_front();
-                        }
-                        st.stderr.push_back(line);
-                    }
+                    st.stderr = run.stderr.into_iter().collect();
                 }
                 run.outcome
             }

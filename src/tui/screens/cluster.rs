@@ -198,6 +198,7 @@ impl Screen for ClusterState {
             Action::WhatIfLose => vec![Effect::WhatIfNodes(NodeLoss::Lost)],
             Action::WhatIfBatch => vec![Effect::WhatIfNodes(NodeLoss::MaintenanceBatch)],
             Action::WhatIfCluster => vec![Effect::WhatIfCluster(self.id.clone())],
+            Action::Login => vec![crate::tui::login::login_effect(ctx, &self.id)],
             Action::StartMaintenance => vec![Effect::Operator(action)],
             Action::FocusNext => {
                 self.focus = if self.focus == Focus::Nodes {

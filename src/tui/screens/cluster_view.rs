@@ -174,10 +174,12 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
             Some(IdentityVerdict::Mismatch { reason }) => Some(reason.as_str()),
             _ => None,
         };
+        // A credential's problem has lines of its own below.
         let why = c
             .last_error
             .as_deref()
-            .filter(|e| mismatch.is_none_or(|reason| !e.contains(reason)));
+            .filter(|e| mismatch.is_none_or(|reason| !e.contains(reason)))
+            .filter(|_| c.status != ClusterStatus::Credentials);
         let what = if c.view.nodes.is_empty() && c.view.pods.is_empty() {
             t!(lang, "fleet-cluster-nothing-read")
         } else {
@@ -200,6 +202,10 @@ pub fn draw(state: &ClusterState, ctx: &Context, area: Rect, buf: &mut Buffer) {
             ),
         };
         head.push(Line::styled(text, t.style(Slot::Unknown)));
+    }
+    // What the cluster is reached with, and what keeps it out when that is the problem.
+    if let (Some(c), Some(l)) = (live, ledger) {
+        head.extend(super::cluster_credential::lines(ctx, c, &l.context));
     }
     // Degraded data counts, but the operator must know what it lacks (a resource the
     // cluster will not serve, objects that cannot be read).

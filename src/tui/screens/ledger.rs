@@ -645,6 +645,10 @@ impl Screen for LedgerState {
                     effects.push(Effect::Capacity(CapacityScope::Cluster(id)));
                 }
             }
+            Action::Login => match selected {
+                Some(id) => effects.push(crate::tui::login::login_effect(ctx, &id)),
+                None => effects.push(Effect::Say(t!(ctx.config.lang, "fleet-no-cluster-listed"))),
+            },
             _ => return None,
         }
         Some(effects)

@@ -6,6 +6,7 @@ pub mod capacity_fleet_view;
 pub mod capacity_panels;
 pub mod capacity_view;
 pub mod cluster;
+mod cluster_credential;
 pub mod cluster_findings;
 mod cluster_panels;
 pub mod cluster_view;
