@@ -20,6 +20,7 @@ mod cli_ledger;
 mod cli_output;
 mod console_tmux;
 mod console_tmux_zh;
+mod credentials;
 mod docs;
 mod expired_exception;
 mod findings_budget;

@@ -8,6 +8,7 @@
 pub mod backend;
 pub mod cli;
 pub mod conformance;
+pub mod credentials;
 pub mod executor;
 pub mod prometheus;
 pub mod rollout;
