@@ -56,7 +56,10 @@ async fn an_exec_plugin_syncs_what_a_static_token_does_with_one_run() {
         .count();
     assert!(synced >= 35, "{synced} synced");
     assert_eq!(runs(&served.state).len(), 1, "one run for every cluster");
-    let report = with_plugin.clusters[0].credential.clone().expect("reported");
+    let report = with_plugin.clusters[0]
+        .credential
+        .clone()
+        .expect("reported");
     assert!(matches!(report.kind, CredentialKind::Exec { .. }));
     assert_eq!(report.stderr, ["plugin: using profile fleet-ops"]);
     assert!(report.expires_at.is_some() && report.problem.is_none());
@@ -66,7 +69,14 @@ async fn an_exec_plugin_syncs_what_a_static_token_does_with_one_run() {
 async fn short_lived_tokens_are_renewed_before_they_expire() {
     let dir = tempfile::tempdir().unwrap();
     let ttl = 5.0;
-    let served = exec_fleet(dir.path(), "small", r#"{"delaySeconds": 0.3}"#, Some(ttl), false).await;
+    let served = exec_fleet(
+        dir.path(),
+        "small",
+        r#"{"delaySeconds": 0.3}"#,
+        Some(ttl),
+        false,
+    )
+    .await;
     let (ledger, kubeconfig) = served.read();
     // Watches that end every two seconds keep the credential in use, as a busy console's
     // requests do.
@@ -75,7 +85,10 @@ async fn short_lived_tokens_are_renewed_before_they_expire() {
     let mut sync = FleetSync::start(&ledger, kubeconfig, options);
     let first = sync.wait_settled(Duration::from_secs(30)).await;
     assert!(
-        first.clusters.iter().all(|c| c.status == ClusterStatus::Synced),
+        first
+            .clusters
+            .iter()
+            .all(|c| c.status == ClusterStatus::Synced),
         "{:?}",
         statuses(&first)
     );
@@ -130,7 +143,11 @@ async fn a_revoked_token_is_replaced_with_one_run_and_a_stale_one_is_named() {
     assert_eq!(runs(&served.state).len(), 1);
 
     let revoked = served
-        .control("POST", "/sim/v1/tokens/revoke", Some(r#"{"user": "admin"}"#))
+        .control(
+            "POST",
+            "/sim/v1/tokens/revoke",
+            Some(r#"{"user": "admin"}"#),
+        )
         .await;
     assert_eq!(revoked["revoked"], 1);
     namespaces
@@ -142,17 +159,29 @@ async fn a_revoked_token_is_replaced_with_one_run_and_a_stale_one_is_named() {
     // A plugin whose cache hands out the revoked token again.
     std::fs::write(served.state.join("behaviour.json"), r#"{"stale": true}"#).unwrap();
     served
-        .control("POST", "/sim/v1/tokens/revoke", Some(r#"{"user": "admin"}"#))
+        .control(
+            "POST",
+            "/sim/v1/tokens/revoke",
+            Some(r#"{"user": "admin"}"#),
+        )
         .await;
     let refused = namespaces.get("kube-system").await.unwrap_err();
     assert!(
         matches!(&refused, kube::Error::Api(s) if s.code == 401),
         "{refused:?}"
     );
-    assert_eq!(runs(&served.state).len(), 3, "one forced re-run, then the error");
+    assert_eq!(
+        runs(&served.state).len(),
+        3,
+        "one forced re-run, then the error"
+    );
     let problem = client.credential.problem().expect("named");
     assert_eq!(problem.kind, ProblemKind::Refused);
-    assert!(problem.message.contains("same one again"), "{}", problem.message);
+    assert!(
+        problem.message.contains("same one again"),
+        "{}",
+        problem.message
+    );
 
     // The cluster reads so wherever it is shown, without another run.
     let mut sync = FleetSync::start(&ledger, kubeconfig, FleetSyncOptions::default());

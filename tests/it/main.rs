@@ -21,6 +21,8 @@ mod cli_output;
 mod console_tmux;
 mod console_tmux_zh;
 mod credentials;
+mod credentials_cli;
+mod credentials_tmux;
 mod docs;
 mod expired_exception;
 mod findings_budget;
