@@ -33,6 +33,7 @@ fn event(i: usize, tag: &str) -> NewEvent {
         1 => EventBody::Intent {
             action: "evict".into(),
             detail: json!({"action": "evict", "pod": pod}),
+            identity: None,
         },
         2 => EventBody::Outcome {
             intent: IdempotencyKey(format!("m-{tag}/{node}/Drain/evict#{i}")),

@@ -164,6 +164,10 @@ help-resume--cluster = Every run on one cluster (ledger id)
 help-resume--run = One run
 help-resume--domain = One failure domain of a cluster, as `CLUSTER/DOMAIN` (e.g. a guard pause)
 help-resume--note = Why it is safe to go on
+help-rbac = Print the ClusterRoles each of fleetdeck's jobs needs (read, maintenance, release), and bindings to the accounts that do them, to apply with kubectl
+help-rbac--job = Only this job: read, maintenance or release
+help-rbac--rollout = A rollout file: the release role also gets what its manifests create and update
+help-rbac--bind = Bind a job's role to an account, as JOB=user:NAME, JOB=group:NAME or JOB=serviceaccount:NAMESPACE/NAME (repeatable)
 help-__journal-stress = Append to a journal until killed (crash-consistency tests)
 help-__journal-stress--db = The database
 help-__sim-plugin = The simulator's exec credential plugin (what `sim --auth exec` kubeconfigs run)

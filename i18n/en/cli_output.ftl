@@ -216,3 +216,6 @@ ctx-writing = writing { $path }
 reconcile-decide = DECIDE
 snapshot-count-line = { $clusters } clusters: { $statuses }
 as-refused-on-postgres = --as { $claimed } is refused on a PostgreSQL journal: the database records every event under the role you log in as ({ $user }), so the journal cannot say anyone else did it; log in as { $claimed }'s own role instead
+rbac-unknown-job = unknown job { $job }: the jobs are read, maintenance and release
+rbac-bad-bind = --bind { $bind }: write JOB=user:NAME, JOB=group:NAME or JOB=serviceaccount:NAMESPACE/NAME
+rbac-rollout-invalid = { $path } is not a valid rollout file (see the errors above)

@@ -80,3 +80,6 @@ plan-limit-label = perLabel { $label }={ $value } maxUnavailable { $max } reache
 plan-unplanned-by-down = { $why } by nodes already unavailable
 plan-warning-down = { $n } node(s) already unavailable count against every batch: { $nodes }
 plan-warning-unlabelled = no { $label } label on { $nodes }: they share one failure domain for the budget
+
+## A job context the ledger names (`jobContexts`) that cannot be used
+job-context-other-server = it points at { $server }, not at the API server the cluster's own context reaches ({ $expected }): the job would act on a cluster nothing vouches for

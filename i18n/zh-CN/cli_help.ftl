@@ -163,6 +163,10 @@ help-resume--cluster = 一个集群上的所有运行（台账 ID）
 help-resume--run = 一个运行
 help-resume--domain = 集群的一个故障域，写作 `CLUSTER/DOMAIN`（例如守护暂停）
 help-resume--note = 为什么可以安全继续
+help-rbac = 打印 fleetdeck 每项作业（读取、维护、发布）所需的 ClusterRole，以及把它们绑定到执行作业的账户的绑定，可用 kubectl 应用
+help-rbac--job = 只输出此作业：read、maintenance 或 release
+help-rbac--rollout = 一个发布文件：发布角色还会获得其清单所创建和更新的资源的权限
+help-rbac--bind = 把某项作业的角色绑定到一个账户，写作 JOB=user:NAME、JOB=group:NAME 或 JOB=serviceaccount:NAMESPACE/NAME（可重复）
 help-__journal-stress = 向事件日志持续追加直到被终止（崩溃一致性测试）
 help-__journal-stress--db = 数据库。
 help-__sim-plugin = 模拟器的 exec 凭据插件（`sim --auth exec` 写出的 kubeconfig 所运行的程序）

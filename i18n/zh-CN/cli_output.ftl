@@ -216,3 +216,6 @@ ctx-writing = 写入 { $path }
 reconcile-decide = 需人工决定
 snapshot-count-line = { $clusters } 个集群：{ $statuses }
 as-refused-on-postgres = 在 PostgreSQL 事件日志上拒绝 --as { $claimed }：数据库以你登录的角色（{ $user }）记录每个事件，因此事件日志不能说是别人做的；请以 { $claimed } 自己的角色登录
+rbac-unknown-job = 未知作业 { $job }：作业有 read、maintenance 和 release
+rbac-bad-bind = --bind { $bind }：请写作 JOB=user:NAME、JOB=group:NAME 或 JOB=serviceaccount:NAMESPACE/NAME
+rbac-rollout-invalid = { $path } 不是有效的发布文件（见上方的错误）

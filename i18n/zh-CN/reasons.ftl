@@ -80,3 +80,6 @@ plan-limit-label = perLabel { $label }={ $value } 已达到 maxUnavailable { $ma
 plan-unplanned-by-down = { $why }（被已不可用的节点占满）
 plan-warning-down = { $n } 个已不可用的节点计入每个批次：{ $nodes }
 plan-warning-unlabelled = { $nodes } 没有 { $label } 标签：它们在预算中共用一个故障域
+
+## A job context the ledger names (`jobContexts`) that cannot be used
+job-context-other-server = 它指向 { $server }，而不是集群自己的上下文所连接的 API 服务器（{ $expected }）：该作业会作用于一个无法确认身份的集群

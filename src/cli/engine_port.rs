@@ -6,9 +6,10 @@ use std::collections::HashMap;
 
 use fleetdeck::hooks::prometheus::Prometheus;
 use fleetdeck::k8s::connect::{ConnectOptions, connect};
+use fleetdeck::k8s::job_clients::{JobClient, job_clients_of};
 use fleetdeck::k8s::kube_port::KubePort;
 use fleetdeck::k8s::rollout_kube::RolloutSettings;
-use fleetdeck::model::ledger::Ledger;
+use fleetdeck::model::ledger::{Job, Ledger};
 use fleetdeck::model::live::FleetSnapshot;
 use kube::config::Kubeconfig;
 use tokio::sync::watch;
@@ -23,15 +24,28 @@ pub async fn kube_port(
     snapshots: watch::Receiver<FleetSnapshot>,
 ) -> KubePort {
     let mut clients = HashMap::new();
+    let mut job_clients = HashMap::new();
     let mut contexts = HashMap::new();
     for cluster in &ledger.clusters {
-        contexts.insert(cluster.id.to_string(), cluster.context.clone());
-        match connect(cluster, kubeconfig, &ConnectOptions::default()).await {
-            Ok(client) => {
-                clients.insert(cluster.id.to_string(), client);
+        // Exec actions of a release (helm, kubectl) act as the release job does.
+        contexts.insert(
+            cluster.id.to_string(),
+            cluster.context_for(Job::Release).to_string(),
+        );
+        let read = match connect(cluster, kubeconfig, &ConnectOptions::default()).await {
+            Ok(client) => client,
+            Err(error) => {
+                tracing::warn!(%error, "no client; runs on this cluster wait");
+                continue;
             }
-            Err(error) => tracing::warn!(%error, "no client; runs on this cluster wait"),
+        };
+        for (job, own) in job_clients_of(cluster, &read.server, kubeconfig).await {
+            if let JobClient::Unusable { reason, .. } = &own {
+                tracing::warn!(cluster = %cluster.id, job = job.name(), %reason, "job context unusable; that job waits");
+            }
+            job_clients.insert((cluster.id.to_string(), job), own);
         }
+        clients.insert(cluster.id.to_string(), read);
     }
     let paths: Vec<String> = settings
         .kubeconfig
@@ -46,6 +60,7 @@ pub async fn kube_port(
         ..RolloutSettings::default()
     };
     KubePort::new(clients, snapshots, settings.actor.clone())
+        .with_job_clients(job_clients)
         .with_rollout_settings(rollout)
         .with_capacity(settings.capacity.clone())
 }

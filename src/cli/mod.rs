@@ -27,6 +27,7 @@ mod maintenance_cmd;
 mod maintenance_ops;
 mod output;
 mod pause_cmd;
+mod rbac_cmd;
 mod reconcile_cmd;
 mod rollout_cmd;
 mod rollout_live;
@@ -127,6 +128,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Run(args)) => maintenance_ops::execute(&settings, &args),
         Some(Command::Rollout { command }) => rollout_cmd::run(&settings, &command),
         Some(Command::Pause(args)) => pause_cmd::pause(&settings, &args),
+        Some(Command::Rbac(args)) => rbac_cmd::run(&settings, &args),
         Some(Command::Resume(args)) => pause_cmd::resume(&settings, &args),
         Some(Command::JournalStress { db }) => journal_stress::run(&db),
         // Answered before the settings are read, above.

@@ -183,7 +183,7 @@ fn read_manifests(lang: fleetdeck::i18n::Lang, dir: &Path) -> anyhow::Result<Vec
 }
 
 /// The manifests of a rollout file's release, read from disk (none for `exec`).
-fn manifests_of(
+pub(super) fn manifests_of(
     lang: fleetdeck::i18n::Lang,
     file: &Path,
     spec: &RolloutSpec,
@@ -211,7 +211,7 @@ struct Loaded {
 }
 
 /// The manifests as text (what the journal keeps and the executor applies).
-fn manifest_texts(
+pub(super) fn manifest_texts(
     lang: fleetdeck::i18n::Lang,
     manifests: &[Manifest],
 ) -> anyhow::Result<Vec<ManifestText>> {

@@ -16,7 +16,7 @@ use super::budget::{Budget, BudgetLayer, RequestCounter};
 use super::credentials::{self, CredentialCell, CredentialLayer, CredentialSource};
 use super::findings::{ObserveLayer, RequestLog};
 use super::tls;
-use crate::model::ledger::Cluster;
+use crate::model::ledger::{Cluster, Job};
 
 /// The user agent every request carries, so API Priority and Fairness and audit logs can
 /// tell fleetdeck's traffic apart.
@@ -96,44 +96,51 @@ pub struct ClusterClient {
     pub user: String,
 }
 
-/// Builds the client for `cluster` from its own context in `kubeconfig`.
+/// Builds the client for `cluster` from its own context in `kubeconfig` (the one every
+/// read uses).
 pub async fn connect(
     cluster: &Cluster,
     kubeconfig: &Kubeconfig,
     options: &ConnectOptions,
 ) -> Result<ClusterClient, ConnectError> {
+    connect_for(cluster, Job::Read, kubeconfig, options).await
+}
+
+/// Builds the client `job` acts through on `cluster`: the job's own context when the
+/// ledger names one (`jobContexts`), else the cluster's.
+pub async fn connect_for(
+    cluster: &Cluster,
+    job: Job,
+    kubeconfig: &Kubeconfig,
+    options: &ConnectOptions,
+) -> Result<ClusterClient, ConnectError> {
+    let context = cluster.context_for(job).to_string();
     // kube would say it "failed to load current context", which reads as if the
     // current context were used: it never is.
-    if !kubeconfig
-        .contexts
-        .iter()
-        .any(|c| c.name == cluster.context)
-    {
+    if !kubeconfig.contexts.iter().any(|c| c.name == context) {
         return Err(ConnectError::MissingContext {
             cluster: cluster.id.to_string(),
-            context: cluster.context.clone(),
+            context,
         });
     }
     let kube_options = KubeConfigOptions {
-        context: Some(cluster.context.clone()),
+        context: Some(context.clone()),
         ..KubeConfigOptions::default()
     };
     let (user, credential) = credentials::store()
-        .for_context(kubeconfig, &cluster.context)
+        .for_context(kubeconfig, &context)
         .ok_or_else(|| ConnectError::MissingContext {
             cluster: cluster.id.to_string(),
-            context: cluster.context.clone(),
+            context: context.clone(),
         })?;
-    let mut config = kube::Config::from_custom_kubeconfig(
-        only_context(kubeconfig, &cluster.context),
-        &kube_options,
-    )
-    .await
-    .map_err(|source| ConnectError::Kubeconfig {
-        cluster: cluster.id.to_string(),
-        context: cluster.context.clone(),
-        source,
-    })?;
+    let mut config =
+        kube::Config::from_custom_kubeconfig(only_context(kubeconfig, &context), &kube_options)
+            .await
+            .map_err(|source| ConnectError::Kubeconfig {
+                cluster: cluster.id.to_string(),
+                context: context.clone(),
+                source,
+            })?;
     config.connect_timeout = Some(options.connect_timeout);
     config.read_timeout = Some(options.read_timeout);
     // kube's default retry re-sends 429s for minutes; we retry reads ourselves.

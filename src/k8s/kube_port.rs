@@ -17,11 +17,12 @@ use kube::api::{
 use tokio::sync::watch;
 
 use crate::k8s::connect::ClusterClient;
+use crate::k8s::job_clients::JobClient;
 use crate::k8s::node_events::node_event;
 use crate::k8s::nodes::observe;
 use crate::k8s::reflect::{describe_error, is_unreachable};
 use crate::model::capacity::{CapacityConfig, ClusterIndex, Scenario, what_if};
-use crate::model::ledger::ClusterId;
+use crate::model::ledger::{ClusterId, Job};
 use crate::model::live::FleetSnapshot;
 use crate::model::maintenance::{
     Action, CheckOutcome, EvictionResult, HookResult, MaintenancePort, NodeObservation, Observe,
@@ -46,6 +47,19 @@ pub enum PortError {
     /// A hook could not be started.
     #[error("hook: {0}")]
     Hook(String),
+    /// The ledger names a context of its own for the job, and no client could be built
+    /// from it: the job is not done under another identity instead.
+    #[error("cluster {cluster}: the {job} context {context:?} cannot be used: {reason}")]
+    JobContext {
+        /// Ledger id.
+        cluster: String,
+        /// The job (`maintenance`, `release`).
+        job: &'static str,
+        /// The context the ledger names for it.
+        context: String,
+        /// Why not.
+        reason: String,
+    },
     /// The cluster may not be changed: its identity does not match the ledger's pin, or
     /// is not confirmed (yet).
     #[error("cluster {cluster}: not changed: {reason}")]
@@ -57,10 +71,14 @@ pub enum PortError {
     },
 }
 
-/// The port: one client per ledger cluster plus the latest fleet snapshot.
+/// The port: one client per ledger cluster plus the latest fleet snapshot, and a client
+/// per job that acts through a context of its own (`jobContexts` in the ledger).
 #[derive(Clone)]
 pub struct KubePort {
     pub(super) clients: Arc<HashMap<String, ClusterClient>>,
+    /// The clients of jobs with a context of their own, by ledger id and job (or why the
+    /// context cannot be used); a job without one acts through the cluster's client.
+    job_clients: Arc<HashMap<(String, Job), JobClient>>,
     pub(super) snapshots: watch::Receiver<FleetSnapshot>,
     actor: String,
     pub(super) rollout: Arc<super::rollout_kube::RolloutSettings>,
@@ -105,10 +123,38 @@ impl KubePort {
     ) -> Self {
         KubePort {
             clients: Arc::new(clients),
+            job_clients: Arc::default(),
             snapshots,
             actor,
             rollout: Arc::default(),
             capacity: Arc::default(),
+        }
+    }
+
+    /// The clients of the jobs that act through a context of their own.
+    pub fn with_job_clients(mut self, clients: HashMap<(String, Job), JobClient>) -> Self {
+        self.job_clients = Arc::new(clients);
+        self
+    }
+
+    /// The kubeconfig user `job` acts as on `cluster` (journaled with what it does).
+    pub fn identity(&self, cluster: &ClusterId, job: Job) -> Option<String> {
+        self.job_client(cluster, job).ok().map(|c| c.user.clone())
+    }
+
+    fn job_client(&self, cluster: &ClusterId, job: Job) -> Result<&ClusterClient, PortError> {
+        match self.job_clients.get(&(cluster.to_string(), job)) {
+            Some(JobClient::Ready(client)) => Ok(client),
+            Some(JobClient::Unusable { context, reason }) => Err(PortError::JobContext {
+                cluster: cluster.to_string(),
+                job: job.name(),
+                context: context.clone(),
+                reason: reason.clone(),
+            }),
+            None => self
+                .clients
+                .get(cluster.as_str())
+                .ok_or_else(|| PortError::NoClient(cluster.to_string())),
         }
     }
 
@@ -131,10 +177,14 @@ impl KubePort {
             .ok_or_else(|| PortError::NoClient(cluster.to_string()))
     }
 
-    /// The client for a change to `cluster`, checked against the identity the fleet view
-    /// confirmed for it just now: a context re-pointed or a cluster rebuilt while a node
-    /// is mid-maintenance must not receive the next cordon or eviction.
-    pub(super) fn client_for_change(&self, cluster: &ClusterId) -> Result<kube::Client, PortError> {
+    /// The client `job` changes `cluster` through, checked against the identity the fleet
+    /// view confirmed for it just now: a context re-pointed or a cluster rebuilt while a
+    /// node is mid-maintenance must not receive the next cordon or eviction.
+    pub(super) fn client_for_change(
+        &self,
+        cluster: &ClusterId,
+        job: Job,
+    ) -> Result<kube::Client, PortError> {
         let refused = |reason: String| PortError::Refused {
             cluster: cluster.to_string(),
             reason,
@@ -142,7 +192,7 @@ impl KubePort {
         let refusal = self.snapshots.borrow().change_refusal(&cluster.0);
         match refusal {
             Some(reason) => Err(refused(reason)),
-            None => self.client(cluster),
+            None => self.job_client(cluster, job).map(|c| c.client.clone()),
         }
     }
 
@@ -347,8 +397,12 @@ impl MaintenancePort for KubePort {
         })
     }
 
+    fn acting_as(&self, cluster: &ClusterId) -> Option<String> {
+        self.identity(cluster, Job::Maintenance)
+    }
+
     fn change_refused(&self, cluster: &ClusterId) -> Option<String> {
-        match self.client_for_change(cluster) {
+        match self.client_for_change(cluster, Job::Maintenance) {
             Ok(_) => None,
             Err(PortError::Refused { reason, .. }) => Some(reason),
             Err(other) => Some(other.to_string()),
@@ -361,7 +415,7 @@ impl MaintenancePort for KubePort {
         node: &NodeName,
         unschedulable: bool,
     ) -> Result<Result<(), String>, PortError> {
-        let nodes: Api<Node> = Api::all(self.client_for_change(cluster)?);
+        let nodes: Api<Node> = Api::all(self.client_for_change(cluster, Job::Maintenance)?);
         let patch = serde_json::json!({"spec": {"unschedulable": unschedulable}});
         match nodes
             .patch(
@@ -396,7 +450,10 @@ impl MaintenancePort for KubePort {
         pod: &PodRef,
         grace_period: Option<Duration>,
     ) -> Result<EvictionResult, PortError> {
-        let pods: Api<Pod> = Api::namespaced(self.client_for_change(cluster)?, &pod.namespace);
+        let pods: Api<Pod> = Api::namespaced(
+            self.client_for_change(cluster, Job::Maintenance)?,
+            &pod.namespace,
+        );
         let params = EvictParams {
             delete_options: Some(DeleteParams {
                 grace_period_seconds: grace_period
@@ -571,7 +628,10 @@ impl MaintenancePort for KubePort {
         action: &str,
         message: &str,
     ) -> Result<(), PortError> {
-        let events: Api<CoreEvent> = Api::namespaced(self.client(cluster)?, "default");
+        let events: Api<CoreEvent> = Api::namespaced(
+            self.job_client(cluster, Job::Maintenance)?.client.clone(),
+            "default",
+        );
         // `kubectl describe node` finds events by the node's UID as well as its name.
         let uid = self
             .node(cluster, node)

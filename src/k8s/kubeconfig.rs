@@ -167,7 +167,16 @@ pub fn map_contexts(ledger: &Ledger, kubeconfig: &Kubeconfig) -> ContextReport {
             }
         })
         .collect();
-    let known: BTreeSet<&str> = ledger.clusters.iter().map(|c| c.context.as_str()).collect();
+    // A job's own context (maintenance, release) is the ledger's too.
+    let known: BTreeSet<&str> = ledger
+        .clusters
+        .iter()
+        .flat_map(|c| {
+            crate::model::ledger::Job::ALL
+                .iter()
+                .map(move |job| c.context_for(*job))
+        })
+        .collect();
     let unregistered_contexts = kubeconfig
         .contexts
         .iter()

@@ -18,7 +18,7 @@ use super::kube_port::KubePort;
 use crate::hooks::program::run_program;
 use crate::hooks::prometheus::Prometheus;
 use crate::k8s::reflect::describe_error;
-use crate::model::ledger::ClusterId;
+use crate::model::ledger::{ClusterId, Job};
 use crate::model::rollout::{
     AppliedSeen, BurnRateLimit, Check, Evidence, ExecCommand, MetricReading, NodesReadiness,
     PrometheusCheck, ReleaseAction, ReleaseDigest, RolloutPort, RolloutRunSpec, VerifyOutcome,
@@ -83,7 +83,7 @@ impl KubePort {
     /// Refuses to change a cluster whose identity is not confirmed against the ledger, or
     /// that nothing recent is known about (the rule of [`Self::client_for_change`]).
     fn confirmed_identity(&self, cluster: &ClusterId) -> Result<(), String> {
-        self.client_for_change(cluster)
+        self.client_for_change(cluster, Job::Release)
             .map(|_| ())
             .map_err(|refusal| format!("{refusal}; refusing to change it"))
     }
@@ -430,6 +430,10 @@ async fn read_record(client: &kube::Client) -> AppliedSeen {
 }
 
 impl RolloutPort for KubePort {
+    fn releasing_as(&self, cluster: &ClusterId) -> Option<String> {
+        self.identity(cluster, Job::Release)
+    }
+
     async fn apply_release(
         &self,
         cluster: &ClusterId,
@@ -437,7 +441,9 @@ impl RolloutPort for KubePort {
         key: &IdempotencyKey,
     ) -> Result<ReleaseDigest, String> {
         self.confirmed_identity(cluster)?;
-        let client = self.client(cluster).map_err(|e| e.to_string())?;
+        let client = self
+            .client_for_change(cluster, Job::Release)
+            .map_err(|e| e.to_string())?;
         match &run.rollout.release.action {
             ReleaseAction::Apply { .. } => {
                 let objects = apply_manifests(&client, run).await?;
@@ -501,7 +507,7 @@ impl RolloutPort for KubePort {
     async fn applied_release(&self, cluster: &ClusterId) -> AppliedSeen {
         // Read to decide a change (a digest already recorded counts as applied), so only
         // from a cluster whose identity is confirmed: an impostor's record proves nothing.
-        match self.client_for_change(cluster) {
+        match self.client_for_change(cluster, Job::Release) {
             Ok(client) => read_record(&client).await,
             Err(e) => AppliedSeen::Unreachable { why: e.to_string() },
         }

@@ -752,6 +752,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                     EventBody::Intent {
                         action: "apply".into(),
                         detail: serde_json::json!({"digest": digest}),
+                        identity: self.port.releasing_as(cluster),
                     },
                 )
                 .with_run(run.clone())

@@ -252,6 +252,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             EventBody::Intent {
                 action: what,
                 detail,
+                identity: self.port.acting_as(cluster),
             },
         )
         .with_run(run.id.clone())

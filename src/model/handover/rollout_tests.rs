@@ -136,6 +136,7 @@ fn an_aborted_rollout_with_an_apply_still_in_flight_says_so() {
         EventBody::Intent {
             action: "apply".into(),
             detail: serde_json::Value::Null,
+            identity: None,
         },
     );
     intent.run = Some(RunId("ro-cni-1".into()));

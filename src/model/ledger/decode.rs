@@ -24,6 +24,7 @@ const CLUSTER_FIELDS: &[&str] = &[
     "id",
     "displayName",
     "context",
+    "jobContexts",
     "identity",
     "env",
     "region",
@@ -40,6 +41,7 @@ const CLUSTER_FIELDS: &[&str] = &[
     "exceptions",
 ];
 const IDENTITY_FIELDS: &[&str] = &["kubeSystemUID", "server"];
+const JOB_CONTEXT_FIELDS: &[&str] = &["maintenance", "release"];
 const NETWORK_FIELDS: &[&str] = &["podCIDR", "serviceCIDR"];
 const BACKUP_FIELDS: &[&str] = &[
     "location",
@@ -228,6 +230,10 @@ fn decode_cluster(
             .unwrap_or_default(),
         id: ClusterId::from(id.unwrap_or_default()),
         context: fields.required_string("context", diags).unwrap_or_default(),
+        job_contexts: fields
+            .get("jobContexts")
+            .and_then(|n| decode_job_contexts(n, diags))
+            .unwrap_or_default(),
         identity: fields
             .get("identity")
             .and_then(|n| decode_identity(n, diags)),
@@ -294,6 +300,20 @@ fn is_uid(text: &str) -> bool {
             .iter()
             .zip([8, 4, 4, 4, 12])
             .all(|(g, len)| g.len() == len && g.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+fn decode_job_contexts(node: &Node, diags: &mut Diagnostics) -> Option<JobContexts> {
+    let fields = Fields::of(node, "jobContexts", diags)?;
+    fields.reject_unknown(JOB_CONTEXT_FIELDS, diags);
+    let context = |name: &str, diags: &mut Diagnostics| {
+        fields
+            .optional_string(name, diags)
+            .filter(|c| !c.trim().is_empty())
+    };
+    Some(JobContexts {
+        maintenance: context("maintenance", diags),
+        release: context("release", diags),
+    })
 }
 
 fn decode_identity(node: &Node, diags: &mut Diagnostics) -> Option<Identity> {

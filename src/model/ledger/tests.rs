@@ -561,3 +561,39 @@ fn overlaps_windows_and_syntax_errors_in_chinese_keep_their_positions() {
         check(&with("podCIDR: 10.1.0.0/16", "podCIDR: 10.0.128.0/17"))
     );
 }
+
+#[test]
+fn job_contexts_are_read_and_each_job_finds_its_context() {
+    let text = with(
+        "    context: eu-prod-01\n",
+        "    context: eu-prod-01\n    jobContexts:\n      maintenance: eu-prod-01-maint\n",
+    );
+    assert_eq!(check(&text), Vec::<String>::new());
+    let ledger = read_ledger(
+        &text,
+        &LedgerContext {
+            today: date(2026, 11, 29),
+            is_known_zone: &known_zone,
+        },
+    )
+    .ledger
+    .expect("usable");
+    let prod = &ledger.clusters[0];
+    use super::Job;
+    assert_eq!(prod.context_for(Job::Read), "eu-prod-01");
+    assert_eq!(prod.context_for(Job::Maintenance), "eu-prod-01-maint");
+    assert_eq!(
+        prod.context_for(Job::Release),
+        "eu-prod-01",
+        "none of its own"
+    );
+    assert_eq!(
+        check(&with(
+            "    context: eu-prod-01\n",
+            "    context: eu-prod-01\n    jobContexts:\n      maintenence: x\n",
+        )),
+        vec![
+            "ledger.yaml:11:7: unknown field `maintenence` in jobContexts (did you mean `maintenance`?)"
+        ]
+    );
+}

@@ -40,8 +40,13 @@ pub struct Cluster {
     pub id: ClusterId,
     /// Human name; defaults to the id.
     pub display_name: String,
-    /// kubeconfig context that reaches it.
+    /// kubeconfig context that reaches it: what every read uses, and every job the
+    /// ledger names no context of its own for.
     pub context: String,
+    /// Contexts for the jobs that change the cluster (`jobContexts` in the file), so each
+    /// job acts under an identity with only the rights it needs.
+    #[serde(skip_serializing_if = "JobContexts::is_empty")]
+    pub job_contexts: JobContexts,
     /// Pinned identity checked on every connection; absent for clusters still being built.
     pub identity: Option<Identity>,
     /// Environment (controlled label `env`).
@@ -70,6 +75,64 @@ pub struct Cluster {
     pub maintenance_window: Option<MaintenanceWindow>,
     /// Documented deviations from the fleet standard.
     pub exceptions: Vec<Exception>,
+}
+
+/// What fleetdeck does to a cluster, each under an identity of its own when the ledger
+/// names one: least privilege, and an audit that tells the jobs apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Job {
+    /// Watching and reading what the views use.
+    Read,
+    /// Node maintenance: cordon, evict, node events.
+    Maintenance,
+    /// Rollouts: applying a release's manifests.
+    Release,
+}
+
+impl Job {
+    /// Every job, in the order they are listed.
+    pub const ALL: [Job; 3] = [Job::Read, Job::Maintenance, Job::Release];
+
+    /// Its name in files and output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Job::Read => "read",
+            Job::Maintenance => "maintenance",
+            Job::Release => "release",
+        }
+    }
+}
+
+/// The contexts of the jobs that change a cluster; a job without one uses `context`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobContexts {
+    /// The context node maintenance acts through.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub maintenance: Option<String>,
+    /// The context releases are applied through.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub release: Option<String>,
+}
+
+impl JobContexts {
+    /// No job has a context of its own.
+    pub fn is_empty(&self) -> bool {
+        self.maintenance.is_none() && self.release.is_none()
+    }
+}
+
+impl Cluster {
+    /// The kubeconfig context `job` acts through.
+    pub fn context_for(&self, job: Job) -> &str {
+        let own = match job {
+            Job::Read => None,
+            Job::Maintenance => self.job_contexts.maintenance.as_deref(),
+            Job::Release => self.job_contexts.release.as_deref(),
+        };
+        own.unwrap_or(&self.context)
+    }
 }
 
 /// What pins a ledger entry to one real cluster.

@@ -38,6 +38,12 @@ pub trait MaintenancePort {
     /// change is journaled; the calls themselves check again.
     fn change_refused(&self, cluster: &ClusterId) -> Option<String>;
 
+    /// Who maintenance acts as on `cluster` (the kubeconfig user of its context),
+    /// journaled with each intent; `None` when the port cannot say.
+    fn acting_as(&self, _cluster: &ClusterId) -> Option<String> {
+        None
+    }
+
     /// Sets (`true`) or clears `spec.unschedulable`; `Ok(Err(message))` when refused.
     fn set_unschedulable(
         &self,

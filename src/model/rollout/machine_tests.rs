@@ -1008,6 +1008,7 @@ fn an_apply_settled_after_a_restart_closes_its_intent() {
             EventBody::Intent {
                 action: "apply".into(),
                 detail: serde_json::Value::Null,
+                identity: None,
             },
         ),
         event(

@@ -29,6 +29,12 @@ pub enum VerifyProgress {
 
 /// The clusters and the metrics, as the rollout executor sees them.
 pub trait RolloutPort {
+    /// Who releases are applied as on `cluster` (the kubeconfig user of its context),
+    /// journaled with each apply; `None` when the port cannot say.
+    fn releasing_as(&self, _cluster: &ClusterId) -> Option<String> {
+        None
+    }
+
     /// Applies the run's release to a cluster (server-side apply of its manifests or its
     /// exec action), then records the digest on the cluster; answers the digest the
     /// cluster reports afterwards, or why it failed.

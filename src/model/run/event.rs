@@ -144,6 +144,11 @@ pub enum EventBody {
         action: String,
         /// What exactly (pod name, argv, …).
         detail: Value,
+        /// Who the call is made as: the kubeconfig user of the job's context (the
+        /// cluster's audit log names the same). Absent in events written before it was
+        /// recorded, and where the port cannot say.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        identity: Option<String>,
     },
     /// The outcome of an intent, written after the call returned.
     #[serde(rename = "step.outcome")]

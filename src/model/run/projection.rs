@@ -689,7 +689,7 @@ fn apply_to_item(item: &mut ItemView, event: &Event, body: &EventBody) {
                 None => set(item, status.clone()),
             }
         }
-        EventBody::Intent { action, detail } => {
+        EventBody::Intent { action, detail, .. } => {
             item.open_intents.insert(
                 e.key.clone(),
                 OpenIntent {

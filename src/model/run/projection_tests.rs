@@ -80,6 +80,7 @@ fn steps_intents_and_outcomes_fold_into_current_state() {
         EventBody::Intent {
             action: "cordon".into(),
             detail: Value::Null,
+            identity: None,
         },
     );
     let intent_key = log.events.last().unwrap().event.key.clone();
