@@ -31,6 +31,7 @@ mod gitops_cli;
 mod handover_cli;
 mod i18n_cli;
 mod identity_refusal;
+mod job_identity;
 mod journal_cli;
 mod journal_crash;
 mod ledger_fuzz;

@@ -48,6 +48,7 @@ fn cluster(index: usize, f: &Facts) -> Cluster {
         id: ClusterId::from(format!("c{index:03}")),
         display_name: format!("c{index:03}"),
         context: format!("c{index:03}"),
+        job_contexts: Default::default(),
         identity: None,
         env: "production".into(),
         region: format!("r{}", f.region),
