@@ -255,6 +255,16 @@ fd-fix-apf-own = give fleetdeck its own FlowSchema and bounded priority level (e
 fd-fix-apf-qps = lower [sync] qps and burst in config.toml, or give fleetdeck its own priority level (examples/flowschema-fleetdeck.yaml)
 fd-check-fails = { $endpoint } check { $check } fails
 fd-fix-check = look at the API server's log for the { $check } check (kubectl get --raw '/{ $endpoint }/{ $check }')
+fd-privilege-missing = the { $job } identity { $user } may not { $rights }{ $more ->
+    [0] {""}
+   *[other] {" "}(+{ $more } more)
+}
+fd-fix-privilege-missing = grant the role `fleetdeck rbac --job { $job }` prints
+fd-privilege-excess = the { $job } identity { $user } can change far more than its job needs: { $rights }{ $more ->
+    [0] {""}
+   *[other] {" "}(+{ $more } more)
+}
+fd-fix-privilege-excess = bind it to the role `fleetdeck rbac --job { $job }` prints instead, or give the job a context of its own (jobContexts)
 fd-request-errors = { $percent }% of our requests failed over the last { $window }
 fd-fix-request-errors = look at the API server and what stands between it and fleetdeck (load balancer, network)
 fd-request-latency = our requests' p99 latency is { $p99 } ms over the last { $window }

@@ -255,6 +255,16 @@ fd-fix-apf-own = 为 fleetdeck 配置专用的 FlowSchema 和有界优先级（e
 fd-fix-apf-qps = 调低 config.toml 中 [sync] 的 qps 和 burst，或为 fleetdeck 配置专用优先级（examples/flowschema-fleetdeck.yaml）
 fd-check-fails = { $endpoint } 检查 { $check } 失败
 fd-fix-check = 查看 API server 日志中 { $check } 检查的记录（kubectl get --raw '/{ $endpoint }/{ $check }'）
+fd-privilege-missing = { $job } 身份 { $user } 无权 { $rights }{ $more ->
+    [0] {""}
+   *[other] {""}（另有 { $more } 项）
+}
+fd-fix-privilege-missing = 授予 `fleetdeck rbac --job { $job }` 打印的角色
+fd-privilege-excess = { $job } 身份 { $user } 能改动的远超其作业所需：{ $rights }{ $more ->
+    [0] {""}
+   *[other] {""}（另有 { $more } 项）
+}
+fd-fix-privilege-excess = 改为绑定 `fleetdeck rbac --job { $job }` 打印的角色，或为该作业指定自己的上下文（jobContexts）
 fd-request-errors = 最近 { $window } 内我们 { $percent }% 的请求失败
 fd-fix-request-errors = 检查 API server 以及它与 fleetdeck 之间的一切（负载均衡器、网络）
 fd-request-latency = 最近 { $window } 内我们请求的 p99 延迟为 { $p99 } ms

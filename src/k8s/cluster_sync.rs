@@ -19,12 +19,15 @@ use super::cluster_store::ClusterStore;
 use super::connect::{ClusterClient, ConnectOptions, connect};
 use super::credentials::{self, CredentialCell};
 use super::findings::credentials::{ContextCredentials, context_credentials};
+use super::findings::privilege::Identity;
 use super::findings::{FactsOptions, FactsReader, run_facts};
+use super::job_clients::{JobClient, job_clients_of};
 use super::reflect::{Delta, Failure, ReflectOptions, describe_error, reflect};
 use super::retry::{RetryPolicy, retry_read};
 use super::slim::{Claims, ItemOf, Jobs, Nodes, Pdbs, Pods, ReplicaSets, SlimKind, Volumes};
 use crate::model::fleet::ClusterView;
 use crate::model::ledger::Cluster;
+use crate::model::ledger::Job;
 use crate::model::live::{
     ClusterSnapshot, ClusterStatus, ConnectionFacts, IdentityVerdict, ObservedIdentity, SyncPhase,
     classify, status_reason, verify_identity,
@@ -361,7 +364,33 @@ pub async fn run_cluster(
                 continue;
             }
         }
-        if !watch(&mut state, &client, permit).await {
+        // Who fleetdeck acts as here: each job's own identity, and the read one, which
+        // also does every job without a context of its own.
+        let mut identities = Vec::new();
+        let mut read_jobs = vec![Job::Read];
+        for (job, own) in job_clients_of(&state.cluster, &client.server, &kubeconfig).await {
+            if let JobClient::Ready(own) = own {
+                identities.push(Identity {
+                    jobs: vec![job],
+                    user: own.user,
+                    client: own.client,
+                });
+            }
+        }
+        for job in [Job::Maintenance, Job::Release] {
+            if state.cluster.context_for(job) == state.cluster.context {
+                read_jobs.push(job);
+            }
+        }
+        identities.insert(
+            0,
+            Identity {
+                jobs: read_jobs,
+                user: client.user.clone(),
+                client: client.client.clone(),
+            },
+        );
+        if !watch(&mut state, &client, identities, permit).await {
             return;
         }
     }
@@ -450,6 +479,7 @@ fn spawn_reflector<K: SlimKind>(
 async fn watch(
     state: &mut Loop,
     client: &ClusterClient,
+    identities: Vec<Identity>,
     mut permit: Option<tokio::sync::OwnedSemaphorePermit>,
 ) -> bool {
     let options = state.options.reflect;
@@ -691,6 +721,7 @@ async fn watch(
                 client.client.clone(),
                 client.log.clone(),
                 state.credentials.clone(),
+                identities.clone(),
                 options,
             );
             _facts_task = Some(AbortOnDrop([tokio::spawn(run_facts(

@@ -2,8 +2,12 @@
 //! ledger: maintenance, release), so that each job acts under an identity with only its
 //! rights, and the cluster's audit log tells the jobs apart.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use crate::k8s::connect::ClusterClient;
-use crate::model::ledger::Job;
+use crate::k8s::kube_port::{KubePort, PortError};
+use crate::model::ledger::{ClusterId, Job};
 
 /// A job's own client, or why its context cannot be used.
 #[derive(Clone)]
@@ -56,4 +60,65 @@ pub async fn job_clients_of(
         out.push((job, own));
     }
     out
+}
+
+/// The port's clients by job: which one a change goes through, and who that is.
+impl KubePort {
+    /// The clients of the jobs that act through a context of their own.
+    pub fn with_job_clients(mut self, clients: HashMap<(String, Job), JobClient>) -> Self {
+        self.job_clients = Arc::new(clients);
+        self
+    }
+
+    /// The kubeconfig user `job` acts as on `cluster` (journaled with what it does).
+    pub fn identity(&self, cluster: &ClusterId, job: Job) -> Option<String> {
+        self.job_client(cluster, job).ok().map(|c| c.user.clone())
+    }
+
+    pub(super) fn job_client(
+        &self,
+        cluster: &ClusterId,
+        job: Job,
+    ) -> Result<&ClusterClient, PortError> {
+        match self.job_clients.get(&(cluster.to_string(), job)) {
+            Some(JobClient::Ready(client)) => Ok(client),
+            Some(JobClient::Unusable { context, reason }) => Err(PortError::JobContext {
+                cluster: cluster.to_string(),
+                job: job.name(),
+                context: context.clone(),
+                reason: reason.clone(),
+            }),
+            None => self
+                .clients
+                .get(cluster.as_str())
+                .ok_or_else(|| PortError::NoClient(cluster.to_string())),
+        }
+    }
+
+    /// The client `job` changes `cluster` through, checked against the identity the fleet
+    /// view confirmed for it just now: a context re-pointed or a cluster rebuilt while a
+    /// node is mid-maintenance must not receive the next cordon or eviction.
+    pub(super) fn client_for_change(
+        &self,
+        cluster: &ClusterId,
+        job: Job,
+    ) -> Result<kube::Client, PortError> {
+        let refused = |reason: String| PortError::Refused {
+            cluster: cluster.to_string(),
+            reason,
+        };
+        let refusal = self.snapshots.borrow().change_refusal(&cluster.0);
+        match refusal {
+            Some(reason) => Err(refused(reason)),
+            None => self.job_client(cluster, job).map(|c| c.client.clone()),
+        }
+    }
+
+    /// Refuses to change a cluster whose identity is not confirmed against the ledger, or
+    /// that nothing recent is known about (the rule of [`KubePort::client_for_change`]).
+    pub(super) fn confirmed_identity(&self, cluster: &ClusterId) -> Result<(), String> {
+        self.client_for_change(cluster, Job::Release)
+            .map(|_| ())
+            .map_err(|refusal| format!("{refusal}; refusing to change it"))
+    }
 }

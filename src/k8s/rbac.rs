@@ -1,14 +1,14 @@
-//! The rights each of fleetdeck's jobs needs on a cluster, as ClusterRoles to apply: no
-//! fleet-wide admin kubeconfig, and management operations and releases under different
-//! accounts. Written from the requests the code makes (`cluster_sync`, `findings::reader`,
-//! `kube_port`, `rollout_kube`); the end-to-end test applies them to the simulator and
-//! runs a maintenance with exactly these rights, and with one verb less.
+//! The rights each of fleetdeck's jobs needs on a cluster ([`crate::model::job_rights`]),
+//! as ClusterRoles to apply: no fleet-wide admin kubeconfig, and management operations and
+//! releases under different accounts. The end-to-end test applies them to the simulator
+//! and runs a maintenance with exactly these rights, and with one verb less.
 
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, PolicyRule, RoleRef, Subject};
 use kube::api::ObjectMeta;
 
+use crate::model::job_rights::{grants, non_resource_urls};
 use crate::model::ledger::Job;
 
 /// A kind a release touches: its API group and plural.
@@ -30,113 +30,36 @@ fn rule(groups: &[&str], resources: &[&str], verbs: &[&str]) -> PolicyRule {
     }
 }
 
-const WATCH: &[&str] = &["get", "list", "watch"];
-
-/// The rules `job` needs. A release's own kinds (`touched`) are added to its rules: what
-/// its manifests create and update, by server-side apply.
+/// The rules `job` needs ([`grants`]). A release's own kinds (`touched`) are added to its
+/// rules: what its manifests create and update, by server-side apply.
 pub fn rules(job: Job, touched: &[Touched]) -> Vec<PolicyRule> {
-    match job {
-        Job::Read => vec![
-            // The fleet view's watches and the identity check.
-            rule(
-                &[""],
-                &[
-                    "nodes",
-                    "pods",
-                    "persistentvolumeclaims",
-                    "persistentvolumes",
-                ],
-                WATCH,
-            ),
-            rule(&[""], &["namespaces"], &["get"]),
-            rule(&["policy"], &["poddisruptionbudgets"], WATCH),
-            rule(&["apps"], &["replicasets"], WATCH),
-            rule(&["batch"], &["jobs"], WATCH),
-            // Rollout checks read the workloads a release changes.
-            rule(
-                &["apps"],
-                &["deployments", "daemonsets", "statefulsets"],
-                &["get", "list"],
-            ),
-            // The findings' facts.
-            rule(
-                &["admissionregistration.k8s.io"],
-                &[
-                    "validatingwebhookconfigurations",
-                    "mutatingwebhookconfigurations",
-                ],
-                &["list"],
-            ),
-            rule(&["apiregistration.k8s.io"], &["apiservices"], &["list"]),
-            rule(&["discovery.k8s.io"], &["endpointslices"], &["list"]),
-            rule(
-                &["flowcontrol.apiserver.k8s.io"],
-                &["flowschemas", "prioritylevelconfigurations"],
-                &["list"],
-            ),
-            rule(&["argoproj.io"], &["applications"], &["list"]),
-            rule(
-                &["kustomize.toolkit.fluxcd.io"],
-                &["kustomizations"],
-                &["list"],
-            ),
-            rule(&["helm.toolkit.fluxcd.io"], &["helmreleases"], &["list"]),
-            // What the identity in use may do, for the least-privilege finding.
-            rule(
-                &["authorization.k8s.io"],
-                &["selfsubjectrulesreviews"],
-                &["create"],
-            ),
-            PolicyRule {
-                non_resource_urls: Some(
-                    [
-                        "/version", "/readyz", "/livez", "/api", "/api/*", "/apis", "/apis/*",
-                    ]
-                    .iter()
-                    .map(|u| u.to_string())
-                    .collect(),
-                ),
-                verbs: vec!["get".into()],
-                ..PolicyRule::default()
-            },
-        ],
-        // Reads go through the read job's client; maintenance only changes.
-        Job::Maintenance => vec![
-            rule(&[""], &["nodes"], &["patch"]),
-            rule(&[""], &["pods/eviction"], &["create"]),
-            rule(&[""], &["events"], &["create"]),
-        ],
-        Job::Release => {
-            let mut out = vec![
-                // The release record: the deployed id, read back after a restart.
-                rule(&[""], &["configmaps"], &["get", "create", "patch"]),
-                // Finding each manifest's kind.
-                PolicyRule {
-                    non_resource_urls: Some(
-                        ["/api", "/api/*", "/apis", "/apis/*"]
-                            .iter()
-                            .map(|u| u.to_string())
-                            .collect(),
-                    ),
-                    verbs: vec!["get".into()],
-                    ..PolicyRule::default()
-                },
-            ];
-            let mut by_group: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-            for t in touched {
-                by_group
-                    .entry(t.group.as_str())
-                    .or_default()
-                    .push(t.resource.as_str());
-            }
-            for (group, mut resources) in by_group {
-                resources.sort_unstable();
-                resources.dedup();
-                out.push(rule(&[group], &resources, &["get", "create", "patch"]));
-            }
-            out
+    let mut out: Vec<PolicyRule> = grants(job)
+        .iter()
+        .map(|g| rule(g.groups, g.resources, g.verbs))
+        .collect();
+    let urls = non_resource_urls(job);
+    if !urls.is_empty() {
+        out.push(PolicyRule {
+            non_resource_urls: Some(urls.iter().map(|u| u.to_string()).collect()),
+            verbs: vec!["get".into()],
+            ..PolicyRule::default()
+        });
+    }
+    if job == Job::Release {
+        let mut by_group: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for t in touched {
+            by_group
+                .entry(t.group.as_str())
+                .or_default()
+                .push(t.resource.as_str());
+        }
+        for (group, mut resources) in by_group {
+            resources.sort_unstable();
+            resources.dedup();
+            out.push(rule(&[group], &resources, &["get", "create", "patch"]));
         }
     }
+    out
 }
 
 /// The name of a job's ClusterRole (`fleetdeck-maintenance`).

@@ -80,14 +80,6 @@ fn promql_window(window: std::time::Duration) -> String {
 }
 
 impl KubePort {
-    /// Refuses to change a cluster whose identity is not confirmed against the ledger, or
-    /// that nothing recent is known about (the rule of [`Self::client_for_change`]).
-    fn confirmed_identity(&self, cluster: &ClusterId) -> Result<(), String> {
-        self.client_for_change(cluster, Job::Release)
-            .map(|_| ())
-            .map_err(|refusal| format!("{refusal}; refusing to change it"))
-    }
-
     /// The environment of exec actions and checks.
     fn program_env(
         &self,

@@ -8,6 +8,7 @@ pub mod findings;
 pub mod fleet;
 pub mod handover;
 pub mod identity;
+pub mod job_rights;
 pub mod ledger;
 pub mod live;
 pub mod maintenance;

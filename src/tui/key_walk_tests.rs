@@ -66,7 +66,10 @@ fn walk(keymap_name: &str) -> Vec<String> {
             // Cells with their styles: a selection that moves changes only styles.
             let before = render_to_buffer(&app, 160, 45);
             let commands = app.update(Msg::Key(KeyEvent::new(chord.code, chord.mods)));
-            let quits = commands.contains(&Command::Quit);
+            // Quitting, or leaving the screen for a credential plugin's login, acts.
+            let quits = commands
+                .iter()
+                .any(|c| matches!(c, Command::Quit | Command::Login(_)));
             let said = app.message.is_some();
             let changed = render_to_buffer(&app, 160, 45) != before;
             if !(quits || said || changed) {

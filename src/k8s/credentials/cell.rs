@@ -366,7 +366,7 @@ impl CredentialCell {
             }
             CredentialSource::AuthProvider(name) => Err(RunFailure {
                 kind: ProblemKind::Unsupported,
-                message: auth_provider_refusal(name),
+                message: super::source::auth_provider_refusal(name),
             }),
             CredentialSource::Invalid(why) => Err(RunFailure {
                 kind: ProblemKind::Unsupported,
@@ -582,20 +582,6 @@ fn same_secret(a: &Issued, b: &Issued) -> bool {
         _ => false,
     };
     a.authorization == b.authorization && same_cert
-}
-
-/// What to say of a legacy `auth-provider` entry: kubectl dropped them (1.26), and each
-/// has an exec plugin that replaced it.
-fn auth_provider_refusal(name: &str) -> String {
-    let replacement = match name {
-        "oidc" => "the kubelogin exec plugin (kubectl oidc-login)",
-        "gcp" => "the gke-gcloud-auth-plugin exec plugin",
-        "azure" => "the kubelogin exec plugin (Azure)",
-        _ => "an exec credential plugin",
-    };
-    format!(
-        "auth-provider {name:?} is not run by fleetdeck (kubectl removed auth providers in 1.26): use {replacement} in the kubeconfig's user instead"
-    )
 }
 
 #[cfg(test)]

@@ -257,6 +257,20 @@ pub fn cluster_json(info: &ClusterInfo) -> serde_json::Value {
     serde_json::json!(out)
 }
 
+/// What to say of a legacy `auth-provider` entry: kubectl dropped them (1.26), and each
+/// has an exec plugin that replaced it.
+pub fn auth_provider_refusal(name: &str) -> String {
+    let replacement = match name {
+        "oidc" => "the kubelogin exec plugin (kubectl oidc-login)",
+        "gcp" => "the gke-gcloud-auth-plugin exec plugin",
+        "azure" => "the kubelogin exec plugin (Azure)",
+        _ => "an exec credential plugin",
+    };
+    format!(
+        "auth-provider {name:?} is not run by fleetdeck (kubectl removed auth providers in 1.26): use {replacement} in the kubeconfig's user instead"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

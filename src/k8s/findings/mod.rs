@@ -7,6 +7,7 @@ pub mod credentials;
 pub mod gitops;
 pub mod health;
 pub mod observe;
+pub mod privilege;
 pub mod reader;
 pub mod tls_probe;
 pub mod x509;

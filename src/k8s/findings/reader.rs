@@ -65,6 +65,8 @@ impl Default for FactsOptions {
 /// check fails, flow names by UID).
 pub struct FactsReader {
     client: Client,
+    /// The identities fleetdeck acts as on the cluster, for the least-privilege rule.
+    identities: Vec<super::privilege::Identity>,
     log: RequestLog,
     credentials: ContextCredentials,
     options: FactsOptions,
@@ -84,15 +86,18 @@ type Groups = BTreeMap<String, Vec<String>>;
 
 impl FactsReader {
     /// A reader over `client` (the cluster's budgeted client), whose requests `log`
-    /// records, for the context whose kubeconfig entries are `credentials`.
+    /// records, for the context whose kubeconfig entries are `credentials`, asking what
+    /// each of `identities` may do.
     pub fn new(
         client: Client,
         log: RequestLog,
         credentials: ContextCredentials,
+        identities: Vec<super::privilege::Identity>,
         options: FactsOptions,
     ) -> Self {
         FactsReader {
             client,
+            identities,
             log,
             credentials,
             options,
@@ -120,6 +125,8 @@ impl FactsReader {
             facts.certificates.extend(exec_credential(cell));
         }
         facts.certificates.extend(self.slow_certificates().await);
+        facts.privileges =
+            super::privilege::read_privileges(&self.identities, self.options.timeout).await;
         let groups = match self.timed(self.client.list_api_groups()).await {
             Ok(list) => list
                 .groups

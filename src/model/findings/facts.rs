@@ -64,6 +64,37 @@ pub struct ClusterFacts {
     /// GitOps objects (Argo CD Applications, Flux Kustomizations and HelmReleases);
     /// known and empty where no GitOps API is served.
     pub gitops: Read<Vec<GitOpsObject>>,
+    /// What each identity fleetdeck acts as may do there (one per job with a context
+    /// of its own, and the read identity).
+    pub privileges: Vec<PrivilegeFact>,
+}
+
+/// What one of fleetdeck's identities may do on a cluster, as a SelfSubjectRulesReview
+/// answers it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PrivilegeFact {
+    /// The jobs the identity does: the read identity also does every job the ledger
+    /// names no context of its own for.
+    pub jobs: Vec<crate::model::ledger::Job>,
+    /// The kubeconfig user.
+    pub user: String,
+    /// Its rules on resources, or why they could not be read.
+    pub rules: Read<Vec<GrantedRule>>,
+    /// The server said its list may be incomplete (an authorizer other than RBAC).
+    pub incomplete: bool,
+}
+
+/// One rule an identity holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrantedRule {
+    /// API groups (`*` for all).
+    pub groups: Vec<String>,
+    /// Resources (`*` for all).
+    pub resources: Vec<String>,
+    /// Verbs (`*` for all).
+    pub verbs: Vec<String>,
 }
 
 /// Where a certificate or credential comes from.

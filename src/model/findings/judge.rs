@@ -108,6 +108,7 @@ pub fn judge_cluster(ctx: &ClusterContext<'_>, now: Timestamp, t: &Thresholds) -
                 t,
             ));
             out.extend(gitops::gitops_findings(id, &facts.gitops, now, t));
+            out.extend(super::privilege::privilege_findings(id, &facts.privileges));
         }
     }
     out

@@ -27,6 +27,7 @@ mod fleet;
 mod gitops;
 mod journal;
 mod judge;
+mod privilege;
 pub(crate) mod says;
 mod selector;
 mod thresholds;
@@ -127,12 +128,16 @@ pub enum RuleId {
     BurnRateShortWindow,
     /// Many clusters' certificates expire in the same week.
     ExpiryWave,
+    /// An identity fleetdeck acts as can change far more than its job needs.
+    PrivilegeExcess,
+    /// An identity fleetdeck acts as lacks a right its job cannot do without.
+    PrivilegeMissing,
     /// A fact could not be read: it is unknown, not fine.
     FactsUnknown,
 }
 
 impl RuleId {
-    /// The rule number of the issue it belongs to (1–8; 0 for unknown facts).
+    /// The rule number of the issue it belongs to (1–9; 0 for unknown facts).
     pub fn group(self) -> u8 {
         match self {
             RuleId::CertificateExpiry | RuleId::CredentialExpiry | RuleId::ExpiryWave => 1,
@@ -143,6 +148,7 @@ impl RuleId {
             RuleId::GitOpsOutOfSync | RuleId::GitOpsDegraded | RuleId::GitOpsSuspended => 6,
             RuleId::OutsideWindow | RuleId::WindowOverride => 7,
             RuleId::BurnRateShortWindow => 8,
+            RuleId::PrivilegeExcess | RuleId::PrivilegeMissing => 9,
             RuleId::FactsUnknown => 0,
         }
     }

@@ -40,6 +40,7 @@ fn facts() -> ClusterFacts {
         livez: Read::Known(Vec::new()),
         requests: None,
         gitops: Read::Known(Vec::new()),
+        privileges: Vec::new(),
     }
 }
 
