@@ -44,6 +44,7 @@ pub use fleet::{
 };
 pub use journal::{WINDOW_WAIT, burn_observations, waiting_for_window, window_overrides};
 pub use judge::{ClusterContext, judge_cluster};
+pub use privilege::{excess, missing};
 pub use selector::{NamespaceSelector, SelectorOp, SelectorRequirement};
 pub use thresholds::{Thresholds, TierDays};
 pub use windows::{WindowHold, WindowOverride, cluster_window, window_findings, window_hold};
