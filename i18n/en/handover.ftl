@@ -68,6 +68,7 @@ handover-halted-resume = resume or abort it: nothing resumes on its own
 handover-status = status: { $status }
 handover-last-error = last error: { $error }
 handover-identity-refused = every action on it is refused until the ledger pin is checked
+handover-credentials-fix = nothing is read from it until its credential works: log in (:login in the console) or fix the kubeconfig user
 handover-degraded = data Degraded: { $why }
 handover-degraded-unread = data Degraded: part of it could not be read
 handover-nodes-not-ready = { $down } of { $total } nodes not ready

@@ -61,6 +61,7 @@ handover-halted-resume = 请恢复或中止它：不会自行恢复
 handover-status = 状态：{ $status }
 handover-last-error = 最近错误：{ $error }
 handover-identity-refused = 在核对台账中固定的身份之前，对它的一切操作都会被拒绝
+handover-credentials-fix = 在其凭据可用之前不会从它读取任何内容：登录（在控制台中用 :login）或修正 kubeconfig 用户
 handover-degraded = 数据 Degraded：{ $why }
 handover-degraded-unread = 数据 Degraded：部分数据无法读取
 handover-nodes-not-ready = { $total } 个节点中 { $down } 个未就绪

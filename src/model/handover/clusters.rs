@@ -1,4 +1,4 @@
-//! The clusters' sections: clusters that cannot be trusted (Unreachable,
+//! The clusters' sections: clusters that cannot be trusted (Unreachable, Credentials,
 //! IdentityMismatch, UNKNOWN), and clusters whose data is fresh but that are not whole.
 //! One item per cluster and section, keyed by the cluster alone: what is wrong with it
 //! is its extent, so an acknowledgement holds while the counts move within it and
@@ -59,13 +59,16 @@ pub fn cluster_health(snapshot: &crate::model::live::FleetSnapshot) -> Vec<Clust
         .collect()
 }
 
-/// Clusters Unreachable, IdentityMismatch or UNKNOWN.
+/// Clusters Unreachable, Credentials, IdentityMismatch or UNKNOWN.
 pub(super) fn untrusted(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
     let mut items = Vec::new();
     for c in input.fleet.read().unwrap_or(&[]) {
         if !matches!(
             c.status,
-            ClusterStatus::Unreachable | ClusterStatus::IdentityMismatch | ClusterStatus::Unknown
+            ClusterStatus::Unreachable
+                | ClusterStatus::Credentials
+                | ClusterStatus::IdentityMismatch
+                | ClusterStatus::Unknown
         ) {
             continue;
         }
@@ -79,6 +82,12 @@ pub(super) fn untrusted(input: &HandoverInput<'_>) -> Vec<HandoverItem> {
         if c.status == ClusterStatus::IdentityMismatch {
             details.push("every action on it is refused until the ledger pin is checked".into());
             said.push(Some(Msg::new("handover-identity-refused")));
+        }
+        if c.status == ClusterStatus::Credentials {
+            details.push(
+                "nothing is read from it until its credential works: log in (:login in the console) or fix the kubeconfig user".into(),
+            );
+            said.push(Some(Msg::new("handover-credentials-fix")));
         }
         items.push(HandoverItem {
             key: untrusted_key(&c.id.0),

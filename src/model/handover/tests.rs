@@ -514,3 +514,31 @@ fn every_sentence_with_a_message_says_it_in_chinese_and_english_stays_the_models
         }
     }
 }
+
+#[test]
+fn a_cluster_its_credential_keeps_out_is_handed_over_with_what_to_do() {
+    let log = shift();
+    let projection = Projection::replay(&log.0.0);
+    let clusters = vec![ClusterHealth {
+        id: ClusterId("prod-use1-03".into()),
+        status: ClusterStatus::Credentials,
+        error: Some("credentials (login needed): error: the SSO session has expired".into()),
+        nodes_ready: (0, 0),
+        budgets_below_minimum: Vec::new(),
+        nodes: Default::default(),
+    }];
+    let items = handover(&input(&projection, &log.0.0, &clusters)).items;
+    let item = items
+        .iter()
+        .find(|i| i.section == Section::Clusters)
+        .expect("listed with the untrusted clusters");
+    assert_eq!(item.title, "prod-use1-03 is Credentials");
+    assert_eq!(
+        item.details,
+        [
+            "status: Credentials",
+            "last error: credentials (login needed): error: the SSO session has expired",
+            "nothing is read from it until its credential works: log in (:login in the console) or fix the kubeconfig user",
+        ]
+    );
+}
