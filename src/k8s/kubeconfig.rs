@@ -70,9 +70,76 @@ pub fn resolve_source(
     }
 }
 
+/// Where a pod's service account token, CA and namespace are mounted.
+pub const SERVICE_ACCOUNT_DIR: &str = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+/// The name of the context for the cluster fleetdeck runs in (an executor in a pod): a
+/// ledger cluster names it as its `context`.
+pub const IN_CLUSTER_CONTEXT: &str = "in-cluster";
+
+/// The context of the cluster this process runs in, when it runs in a pod: the API
+/// server from `KUBERNETES_SERVICE_HOST` and `_PORT`, the mounted CA, and the mounted
+/// service-account token as a token file (re-read as it rotates, hourly for projected
+/// tokens). `None` outside a pod. `dir` is where the service account is mounted.
+pub fn in_cluster(
+    dir: &Path,
+    host: Option<String>,
+    port: Option<String>,
+) -> Option<Kubeconfig> {
+    let host = host.filter(|h| !h.is_empty())?;
+    let token = dir.join("token");
+    if !token.exists() {
+        return None;
+    }
+    // An IPv6 address is written in brackets in a URL.
+    let host = if host.contains(':') {
+        format!("[{host}]")
+    } else {
+        host
+    };
+    let port = port.filter(|p| !p.is_empty()).unwrap_or_else(|| "443".into());
+    let ca = dir.join("ca.crt");
+    let text = serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "Config",
+        "clusters": [{"name": IN_CLUSTER_CONTEXT, "cluster": {
+            "server": format!("https://{host}:{port}"),
+            "certificate-authority": ca.display().to_string(),
+        }}],
+        "users": [{"name": IN_CLUSTER_CONTEXT, "user": {"tokenFile": token.display().to_string()}}],
+        "contexts": [{"name": IN_CLUSTER_CONTEXT, "context": {
+            "cluster": IN_CLUSTER_CONTEXT, "user": IN_CLUSTER_CONTEXT,
+        }}],
+    })
+    .to_string();
+    Kubeconfig::from_yaml(&text).ok()
+}
+
+/// [`in_cluster`] as the process finds itself: the standard mount and environment.
+fn this_pod() -> Option<Kubeconfig> {
+    in_cluster(
+        Path::new(SERVICE_ACCOUNT_DIR),
+        std::env::var("KUBERNETES_SERVICE_HOST").ok(),
+        std::env::var("KUBERNETES_SERVICE_PORT").ok(),
+    )
+}
+
 /// Loads and merges the files of `source`. Like kubectl, files listed in `KUBECONFIG` that
-/// do not exist are skipped; a file given with `--kubeconfig` must exist.
+/// do not exist are skipped; a file given with `--kubeconfig` must exist. In a pod, the
+/// cluster it runs in is there too, as the context `in-cluster` (after the files: a file's
+/// own `in-cluster` wins).
 pub fn load(source: &KubeconfigSource) -> Result<Kubeconfig, KubeconfigError> {
+    match (load_files(source), this_pod()) {
+        (Ok(files), Some(pod)) => files.merge(pod).map_err(|source| KubeconfigError::Invalid {
+            path: PathBuf::from(SERVICE_ACCOUNT_DIR),
+            source,
+        }),
+        (Err(KubeconfigError::NotFound(_)), Some(pod)) => Ok(pod),
+        (result, _) => result,
+    }
+}
+
+fn load_files(source: &KubeconfigSource) -> Result<Kubeconfig, KubeconfigError> {
     let mut merged: Option<Kubeconfig> = None;
     for path in &source.paths {
         if !path.exists() {
@@ -243,6 +310,28 @@ mod tests {
         assert_eq!(
             c1.cluster.as_ref().unwrap().server.as_deref(),
             Some("https://one:6443")
+        );
+    }
+
+    #[test]
+    fn a_pod_reaches_its_own_cluster_with_its_service_account_token_file() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(
+            in_cluster(dir.path(), Some("10.96.0.1".into()), Some("443".into())).is_none(),
+            "no token mounted: not in a pod"
+        );
+        std::fs::write(dir.path().join("token"), "sa-token\n").unwrap();
+        assert!(in_cluster(dir.path(), None, None).is_none(), "no service host");
+        let config = in_cluster(dir.path(), Some("fd00::1".into()), None).unwrap();
+        assert_eq!(config.contexts[0].name, IN_CLUSTER_CONTEXT);
+        let cluster = config.clusters[0].cluster.as_ref().unwrap();
+        assert_eq!(cluster.server.as_deref(), Some("https://[fd00::1]:443"));
+        let user = config.auth_infos[0].auth_info.as_ref().unwrap();
+        let source = crate::k8s::credentials::CredentialSource::of(user, None);
+        assert_eq!(
+            source,
+            crate::k8s::credentials::CredentialSource::TokenFile(dir.path().join("token")),
+            "re-read as the projected token rotates"
         );
     }
 
