@@ -48,8 +48,9 @@ fn fresh_fleet() -> fleetdeck::sim::SimFleet {
 
 /// The client a request is sent with, by its `as:` user: one of the simulator's users
 /// (through a kubeconfig written for it, as a person given that user would hold),
-/// `anonymous` (no credentials at all) or `invalid-token` (a token the server never
-/// issued). An `Err` skips the case with its reason.
+/// `anonymous` (no credentials at all), `invalid-token` (a token the server never
+/// issued), `expired-token` or `revoked-token` (the admin's, issued by the fleet's token
+/// issuer, then expired or revoked). An `Err` skips the case with its reason.
 async fn client_for(
     user: &str,
     served: &support::sim::Served,
@@ -57,7 +58,7 @@ async fn client_for(
 ) -> Result<kube::Client, String> {
     let kubeconfig = match user {
         "admin" => served.kubeconfig.clone(),
-        "anonymous" | "invalid-token" => {
+        "anonymous" | "invalid-token" | "expired-token" | "revoked-token" => {
             // The admin's kubeconfig with its token line dropped, or replaced.
             let text = std::fs::read_to_string(&served.kubeconfig)
                 .map_err(|e| format!("reading the kubeconfig: {e}"))?;
@@ -67,13 +68,23 @@ async fn client_for(
             if token.is_empty() || !text.contains(&line) {
                 return Err("the kubeconfig holds no admin token to take away".into());
             }
-            let replaced = if user == "anonymous" {
-                text.lines()
+            let issuer = served.fleet.issuer();
+            let replaced = match user {
+                "anonymous" => text
+                    .lines()
                     .filter(|l| l.trim() != line)
                     .collect::<Vec<_>>()
-                    .join("\n")
-            } else {
-                text.replace(&line, "token: \"not-a-token-this-server-issued\"")
+                    .join("\n"),
+                "expired-token" => {
+                    let (token, _) = issuer.issue("admin", Some(std::time::Duration::ZERO));
+                    text.replace(&line, &format!("token: {token:?}"))
+                }
+                "revoked-token" => {
+                    let (token, _) = issuer.issue("admin", None);
+                    issuer.revoke(&token);
+                    text.replace(&line, &format!("token: {token:?}"))
+                }
+                _ => text.replace(&line, "token: \"not-a-token-this-server-issued\""),
             };
             let path = served.dir.path().join(format!("kubeconfig-{user}"));
             std::fs::write(&path, replaced)
