@@ -83,10 +83,7 @@ fn runs(state: &Path) -> Vec<(u128, u128)> {
 }
 
 fn most_at_once(runs: &[(u128, u128)]) -> usize {
-    let mut edges: Vec<(u128, i64)> = runs
-        .iter()
-        .flat_map(|(s, e)| [(*s, 1), (*e, -1)])
-        .collect();
+    let mut edges: Vec<(u128, i64)> = runs.iter().flat_map(|(s, e)| [(*s, 1), (*e, -1)]).collect();
     edges.sort();
     let (mut now, mut most) = (0i64, 0i64);
     for (_, d) in edges {
@@ -150,9 +147,7 @@ async fn demo_against_a_static_token(dir: &Path) {
         exec_runs.push(runs(&state).len());
     }
     let (t, e) = (median(&mut token_times), median(&mut exec_times));
-    println!(
-        "demo, static token: settled in median {t:.2} s (rounds {token_times:.2?})"
-    );
+    println!("demo, static token: settled in median {t:.2} s (rounds {token_times:.2?})");
     println!(
         "demo, exec plugin (0.5 s, chatty): median {e:.2} s (rounds {exec_times:.2?}); {:.2}x the static time; target <= 1.5 x static + one run = {:.2} s; plugin runs per round {exec_runs:?}; same clusters synced: {same}",
         e / t,
@@ -248,7 +243,9 @@ async fn soak(dir: &Path) {
         let _ = tokio::time::timeout(Duration::from_secs(1), sync.snapshots.changed()).await;
         let now = sync.snapshots.borrow_and_update().clone();
         for c in now.clusters.iter() {
-            if baseline.get(&*c.id) == Some(&ClusterStatus::Synced) && c.status != ClusterStatus::Synced {
+            if baseline.get(&*c.id) == Some(&ClusterStatus::Synced)
+                && c.status != ClusterStatus::Synced
+            {
                 *worse.entry(format!("{:?}", c.status)).or_default() += 1;
             }
         }

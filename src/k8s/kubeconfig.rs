@@ -81,11 +81,7 @@ pub const IN_CLUSTER_CONTEXT: &str = "in-cluster";
 /// server from `KUBERNETES_SERVICE_HOST` and `_PORT`, the mounted CA, and the mounted
 /// service-account token as a token file (re-read as it rotates, hourly for projected
 /// tokens). `None` outside a pod. `dir` is where the service account is mounted.
-pub fn in_cluster(
-    dir: &Path,
-    host: Option<String>,
-    port: Option<String>,
-) -> Option<Kubeconfig> {
+pub fn in_cluster(dir: &Path, host: Option<String>, port: Option<String>) -> Option<Kubeconfig> {
     let host = host.filter(|h| !h.is_empty())?;
     let token = dir.join("token");
     if !token.exists() {
@@ -97,7 +93,9 @@ pub fn in_cluster(
     } else {
         host
     };
-    let port = port.filter(|p| !p.is_empty()).unwrap_or_else(|| "443".into());
+    let port = port
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| "443".into());
     let ca = dir.join("ca.crt");
     let text = serde_json::json!({
         "apiVersion": "v1",
@@ -321,7 +319,10 @@ mod tests {
             "no token mounted: not in a pod"
         );
         std::fs::write(dir.path().join("token"), "sa-token\n").unwrap();
-        assert!(in_cluster(dir.path(), None, None).is_none(), "no service host");
+        assert!(
+            in_cluster(dir.path(), None, None).is_none(),
+            "no service host"
+        );
         let config = in_cluster(dir.path(), Some("fd00::1".into()), None).unwrap();
         assert_eq!(config.contexts[0].name, IN_CLUSTER_CONTEXT);
         let cluster = config.clusters[0].cluster.as_ref().unwrap();

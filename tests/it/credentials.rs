@@ -239,3 +239,54 @@ async fn one_user_per_cluster_never_runs_more_plugins_at_once_than_the_bound() {
     assert!(cells.len() >= 39);
     assert!(!Arc::ptr_eq(&cells[0], &cells[1]));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_certificate_a_plugin_hands_out_is_kept_for_the_tls_layer() {
+    // A real certificate and key (the simulator's serving pair), handed out as a
+    // Pinniped or Teleport plugin hands out a client certificate.
+    let chain = include_str!("../../src/sim/tls/server.pem");
+    let key = include_str!("../../src/sim/tls/server-key.pem");
+    let dir = tempfile::tempdir().unwrap();
+    let answer = dir.path().join("answer.json");
+    std::fs::write(
+        &answer,
+        serde_json::json!({
+            "apiVersion": "client.authentication.k8s.io/v1",
+            "kind": "ExecCredential",
+            "status": {"clientCertificateData": chain, "clientKeyData": key},
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let store = fleetdeck::k8s::credentials::CredentialStore::new(Default::default());
+    let cell = store.cell(fleetdeck::k8s::credentials::CredentialSource::Exec(
+        fleetdeck::k8s::credentials::source::ExecSpec {
+            api_version: "client.authentication.k8s.io/v1".into(),
+            command: "cat".into(),
+            args: vec![answer.display().to_string()],
+            env: Vec::new(),
+            interactive: fleetdeck::k8s::credentials::source::Interactive::Never,
+            cluster: None,
+            install_hint: None,
+        },
+    ));
+    let issued = cell.get().await.expect("a certificate");
+    assert!(
+        issued.authorization.is_none(),
+        "no token: the certificate is the credential"
+    );
+    assert!(
+        cell.current_certificate().is_some(),
+        "presented at each handshake"
+    );
+    let (subject, not_after) = cell.certificate_expiry().expect("its expiry");
+    assert!(!subject.is_empty());
+    assert!(not_after > jiff::Timestamp::now());
+    let facts = fleetdeck::k8s::findings::credentials::exec_credential(&cell);
+    assert!(
+        facts
+            .iter()
+            .any(|f| f.source == fleetdeck::model::findings::CertSource::ClientCertificate),
+        "the findings read the certificate's expiry: {facts:?}"
+    );
+}
