@@ -135,3 +135,52 @@ async fn plugins_stay_off_the_screen_and_a_login_comes_back_where_it_was() {
     drop(console);
     served.server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_at_a_terminal_lets_the_plugin_ask_and_no_interactive_never_does() {
+    require_tmux();
+    let dir = tempfile::tempdir().unwrap();
+    let served = exec_fleet(dir.path(), "small", r#"{"loginCode": "2468"}"#, None, false).await;
+    let (ledger, kubeconfig, journal) = (
+        served.ledger.display().to_string(),
+        served.kubeconfig.display().to_string(),
+        dir.path().join("journal.sqlite").display().to_string(),
+    );
+    let console = tokio::task::spawn_blocking(move || {
+        let flags = [
+            "--ledger",
+            ledger.as_str(),
+            "--kubeconfig",
+            kubeconfig.as_str(),
+            "--journal",
+            journal.as_str(),
+        ];
+        // --no-interactive: the login is named, never asked for.
+        let mut args: Vec<&str> = flags.to_vec();
+        args.extend(["--no-interactive", "snapshot", "--wait-synced", "10s"]);
+        let refused = Tmux::start("login-refused", &args, &[]);
+        let screen = refused.wait_for("exit=", 30);
+        assert!(screen.contains("credentials (login needed)"), "{screen}");
+        assert!(!screen.contains("one-time code"), "{screen}");
+        drop(refused);
+        // At a terminal, as kubectl does: the plugin asks, once, and the fleet syncs.
+        let mut args: Vec<&str> = flags.to_vec();
+        args.extend(["snapshot", "--wait-synced", "30s"]);
+        let asked = Tmux::start("login-asked", &args, &[]);
+        asked.wait_for("Enter the one-time code", 30);
+        asked.send_text("2468");
+        asked.send(&["Enter"]);
+        let screen = asked.wait_for("exit=", 60);
+        assert!(screen.contains("3 clusters: 3 Synced"), "{screen}");
+        assert_eq!(
+            screen.matches("Enter the one-time code").count(),
+            1,
+            "one prompt for the one credential:\n{screen}"
+        );
+        asked
+    })
+    .await
+    .unwrap();
+    drop(console);
+    served.server.shutdown().await;
+}
