@@ -58,39 +58,9 @@ fn exec_kubeconfig(
     kube::config::Kubeconfig::read_from(path).expect("read kubeconfig")
 }
 
-/// (start, end) of each plugin run, from its log.
-fn runs(state: &Path) -> Vec<(u128, u128)> {
-    let text = std::fs::read_to_string(state.join("runs.log")).unwrap_or_default();
-    let mut open: BTreeMap<String, u128> = BTreeMap::new();
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let parts: Vec<&str> = line.split_whitespace().collect();
-        let [what, at, pid] = parts[..] else { continue };
-        let Ok(at) = at.parse::<u128>() else { continue };
-        match what {
-            "start" => {
-                open.insert(pid.to_string(), at);
-            }
-            "end" => {
-                if let Some(start) = open.remove(pid) {
-                    out.push((start, at));
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-fn most_at_once(runs: &[(u128, u128)]) -> usize {
-    let mut edges: Vec<(u128, i64)> = runs.iter().flat_map(|(s, e)| [(*s, 1), (*e, -1)]).collect();
-    edges.sort();
-    let (mut now, mut most) = (0i64, 0i64);
-    for (_, d) in edges {
-        now += d;
-        most = most.max(now);
-    }
-    most as usize
+/// Each plugin run, from its log.
+fn runs(state: &Path) -> Vec<fleetdeck::sim::PluginRun> {
+    fleetdeck::sim::runs_in(state)
 }
 
 fn synced(snapshot: &FleetSnapshot) -> usize {
@@ -184,7 +154,7 @@ async fn large_with_many_users(dir: &Path) {
         synced(&snapshot),
         snapshot.clusters.len(),
         done.len(),
-        most_at_once(&done),
+        fleetdeck::sim::most_at_once(&done),
         after.peak.max(before.peak),
     );
     let state = dir.join("plugin-large-one");

@@ -77,24 +77,7 @@ pub fn https_connector_presenting(
 /// The rustls configuration for `config`'s TLS settings, built once per distinct setting.
 fn shared_client_config(config: &kube::Config) -> Result<rustls::ClientConfig, kube::Error> {
     static SHARED: OnceLock<Mutex<HashMap<TlsKey, rustls::ClientConfig>>> = OnceLock::new();
-    let key = TlsKey {
-        root_cert: config.root_cert.clone(),
-        accept_invalid: config.accept_invalid_certs,
-        server_name: config.tls_server_name.clone(),
-    };
-    let mut shared = SHARED
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner);
-    if let Some(found) = shared.get(&key) {
-        return Ok(found.clone());
-    }
-    let built = config.rustls_client_config()?;
-    if shared.len() >= MAX_SHARED {
-        shared.clear();
-    }
-    shared.insert(key, built.clone());
-    Ok(built)
+    once_per_setting(&SHARED, config, || config.rustls_client_config())
 }
 
 /// The HTTPS connector for `config`, shared with every earlier config that had the same TLS
@@ -104,24 +87,33 @@ pub fn https_connector(config: &kube::Config) -> Result<Connector, kube::Error> 
         return config.rustls_https_connector();
     }
     static SHARED: OnceLock<Mutex<HashMap<TlsKey, Connector>>> = OnceLock::new();
+    once_per_setting(&SHARED, config, || config.rustls_https_connector())
+}
+
+/// What `build` makes for `config`'s TLS settings, made once per distinct setting and kept
+/// in `shared`. Built under the lock on purpose: when many clusters connect at once, one
+/// of them builds it and the others wait for it instead of each building their own.
+fn once_per_setting<T: Clone>(
+    shared: &OnceLock<Mutex<HashMap<TlsKey, T>>>,
+    config: &kube::Config,
+    build: impl FnOnce() -> Result<T, kube::Error>,
+) -> Result<T, kube::Error> {
     let key = TlsKey {
         root_cert: config.root_cert.clone(),
         accept_invalid: config.accept_invalid_certs,
         server_name: config.tls_server_name.clone(),
     };
-    // Built under the lock on purpose: when many clusters connect at once, one of them
-    // builds the connector and the others wait for it instead of each building their own.
-    let mut shared = SHARED
+    let mut shared = shared
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(PoisonError::into_inner);
-    if let Some(connector) = shared.get(&key) {
-        return Ok(connector.clone());
+    if let Some(found) = shared.get(&key) {
+        return Ok(found.clone());
     }
-    let connector = config.rustls_https_connector()?;
+    let built = build()?;
     if shared.len() >= MAX_SHARED {
         shared.clear();
     }
-    shared.insert(key, connector.clone());
-    Ok(connector)
+    shared.insert(key, built.clone());
+    Ok(built)
 }

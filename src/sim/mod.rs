@@ -94,7 +94,7 @@ pub use ledger::{
     ExecAuth, KubeconfigAuth, kubeconfig, kubeconfig_for, kubeconfig_with, ledger,
     write_kubeconfig, write_kubeconfig_for, write_kubeconfig_with, write_ledger,
 };
-pub use plugin::{Behaviour, PluginArgs};
+pub use plugin::{Behaviour, PluginArgs, PluginRun, most_at_once, runs_in};
 pub use prometheus::ScrapingPrometheus;
 
 /// Runs `fleetdeck __sim-plugin` (the simulator's exec credential plugin); the exit code.

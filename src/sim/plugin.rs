@@ -283,3 +283,62 @@ fn issue(issuer: &str, user: &str, ttl: Option<f64>) -> Result<(String, String),
         }
     })
 }
+
+/// One run of the plugin as its log in the state folder says: when it started and, once
+/// it finished, when it ended (nanoseconds since the epoch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PluginRun {
+    /// When it started.
+    pub start: u128,
+    /// When it ended; `None` while it runs (or when it was killed).
+    pub end: Option<u128>,
+}
+
+/// The runs `state/runs.log` records, in the order they started.
+pub fn runs_in(state: &Path) -> Vec<PluginRun> {
+    let text = std::fs::read_to_string(state.join("runs.log")).unwrap_or_default();
+    let mut open: std::collections::BTreeMap<&str, u128> = Default::default();
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        let [what, at, pid] = parts[..] else { continue };
+        let Ok(at) = at.parse::<u128>() else { continue };
+        match what {
+            "start" => {
+                open.insert(pid, at);
+            }
+            "end" => {
+                if let Some(start) = open.remove(pid) {
+                    out.push(PluginRun {
+                        start,
+                        end: Some(at),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out.extend(
+        open.into_values()
+            .map(|start| PluginRun { start, end: None }),
+    );
+    out.sort();
+    out
+}
+
+/// The most of `runs` that were under way at one moment (one still running counts to
+/// the end).
+pub fn most_at_once(runs: &[PluginRun]) -> usize {
+    let mut edges: Vec<(u128, i64)> = runs
+        .iter()
+        .flat_map(|r| [(r.start, 1), (r.end.unwrap_or(u128::MAX), -1)])
+        .collect();
+    // Ends before starts at the same instant: touching runs are not at once.
+    edges.sort();
+    let (mut now, mut most) = (0i64, 0i64);
+    for (_, delta) in edges {
+        now += delta;
+        most = most.max(now);
+    }
+    usize::try_from(most).unwrap_or(0)
+}

@@ -93,6 +93,83 @@ pub fn excess(jobs: &[Job], rules: &[GrantedRule]) -> Vec<String> {
     out
 }
 
+/// Which way an identity's rights are wrong.
+#[derive(Clone, Copy)]
+enum Verdict {
+    /// A right its job cannot do without is not granted.
+    Missing,
+    /// It can change far more than its job needs.
+    Excess,
+}
+
+/// The finding of `verdict` for `fact`'s identity (doing `job`), naming `rights`.
+fn finding(
+    cluster: &ClusterId,
+    fact: &PrivilegeFact,
+    job: &str,
+    verdict: Verdict,
+    rights: &[String],
+) -> Finding {
+    let shown = rights
+        .iter()
+        .take(NAMED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    let more = rights.len().saturating_sub(NAMED);
+    let rest = if more > 0 {
+        format!(" (+{more} more)")
+    } else {
+        String::new()
+    };
+    let user = fact.user.as_str();
+    let (rule, severity, id, fix, summary, each, silence) = match verdict {
+        Verdict::Missing => (
+            RuleId::PrivilegeMissing,
+            Severity::Critical,
+            "fd-privilege-missing",
+            "fd-fix-privilege-missing",
+            format!("the {job} identity {user} may not {shown}{rest}"),
+            "needed, not granted",
+            format!("grant the role `fleetdeck rbac --job {job}` prints"),
+        ),
+        Verdict::Excess => (
+            RuleId::PrivilegeExcess,
+            Severity::Warning,
+            "fd-privilege-excess",
+            "fd-fix-privilege-excess",
+            format!(
+                "the {job} identity {user} can change far more than its job needs: {shown}{rest}"
+            ),
+            "granted, never used by its jobs",
+            format!(
+                "bind it to the role `fleetdeck rbac --job {job}` prints instead, or give the job a context of its own (jobContexts)"
+            ),
+        ),
+    };
+    Finding {
+        summary_msg: Some(
+            Msg::new(id)
+                .arg("job", job)
+                .arg("user", user)
+                .arg("rights", shown.as_str())
+                .arg("more", more as i64),
+        ),
+        silence_msg: Some(Msg::new(fix).arg("job", job)),
+        cluster: cluster.clone(),
+        rule,
+        severity,
+        key: format!("{}/{job}", rule.name()),
+        subject: format!("{job} identity {user}"),
+        summary,
+        evidence: rights.iter().map(|r| format!("{each}: {r}")).collect(),
+        measure: None,
+        since: None,
+        severity_since: None,
+        silence,
+    }
+}
+
 /// The least-privilege findings for one cluster.
 pub(super) fn privilege_findings(cluster: &ClusterId, facts: &[PrivilegeFact]) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -116,95 +193,18 @@ pub(super) fn privilege_findings(cluster: &ClusterId, facts: &[PrivilegeFact]) -
                 continue;
             }
         };
-        let lacking = missing(&fact.jobs, rules);
+        let lacking: Vec<String> = missing(&fact.jobs, rules)
+            .iter()
+            .map(|r| format!("{} {}", r.verb, r.resource))
+            .collect();
         // A list the server says may be incomplete (another authorizer may allow more)
         // cannot prove a right is missing.
         if !lacking.is_empty() && !fact.incomplete {
-            let named: Vec<String> = lacking
-                .iter()
-                .map(|r| format!("{} {}", r.verb, r.resource))
-                .collect();
-            let shown = named
-                .iter()
-                .take(NAMED)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ");
-            out.push(Finding {
-                summary_msg: Some(
-                    Msg::new("fd-privilege-missing")
-                        .arg("job", job)
-                        .arg("user", fact.user.as_str())
-                        .arg("rights", shown.as_str())
-                        .arg("more", lacking.len().saturating_sub(NAMED) as i64),
-                ),
-                silence_msg: Some(Msg::new("fd-fix-privilege-missing").arg("job", job)),
-                cluster: cluster.clone(),
-                rule: RuleId::PrivilegeMissing,
-                severity: Severity::Critical,
-                key: format!("privilegeMissing/{job}"),
-                subject: format!("{job} identity {}", fact.user),
-                summary: format!(
-                    "the {job} identity {} may not {shown}{}",
-                    fact.user,
-                    if lacking.len() > NAMED {
-                        format!(" (+{} more)", lacking.len() - NAMED)
-                    } else {
-                        String::new()
-                    }
-                ),
-                evidence: named
-                    .iter()
-                    .map(|n| format!("needed, not granted: {n}"))
-                    .collect(),
-                measure: None,
-                since: None,
-                severity_since: None,
-                silence: format!("grant the role `fleetdeck rbac --job {job}` prints"),
-            });
+            out.push(finding(cluster, fact, job, Verdict::Missing, &lacking));
         }
         let more = excess(&fact.jobs, rules);
         if !more.is_empty() {
-            let shown = more
-                .iter()
-                .take(NAMED)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ");
-            out.push(Finding {
-                summary_msg: Some(
-                    Msg::new("fd-privilege-excess")
-                        .arg("job", job)
-                        .arg("user", fact.user.as_str())
-                        .arg("rights", shown.as_str())
-                        .arg("more", more.len().saturating_sub(NAMED) as i64),
-                ),
-                silence_msg: Some(Msg::new("fd-fix-privilege-excess").arg("job", job)),
-                cluster: cluster.clone(),
-                rule: RuleId::PrivilegeExcess,
-                severity: Severity::Warning,
-                key: format!("privilegeExcess/{job}"),
-                subject: format!("{job} identity {}", fact.user),
-                summary: format!(
-                    "the {job} identity {} can change far more than its job needs: {shown}{}",
-                    fact.user,
-                    if more.len() > NAMED {
-                        format!(" (+{} more)", more.len() - NAMED)
-                    } else {
-                        String::new()
-                    }
-                ),
-                evidence: more
-                    .iter()
-                    .map(|m| format!("granted, never used by the {job} job: {m}"))
-                    .collect(),
-                measure: None,
-                since: None,
-                severity_since: None,
-                silence: format!(
-                    "bind it to the role `fleetdeck rbac --job {job}` prints instead, or give the job a context of its own (jobContexts)"
-                ),
-            });
+            out.push(finding(cluster, fact, job, Verdict::Excess, &more));
         }
     }
     out

@@ -137,46 +137,12 @@ pub async fn control(
     serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null)
 }
 
-/// The plugin's runs recorded in `state/runs.log`: (start, end) in nanoseconds, in the
-/// order they started; a run still going has no end.
-pub fn runs(state: &Path) -> Vec<(u128, Option<u128>)> {
-    let text = std::fs::read_to_string(state.join("runs.log")).unwrap_or_default();
-    let mut open: std::collections::BTreeMap<String, u128> = Default::default();
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let parts: Vec<&str> = line.split_whitespace().collect();
-        let [what, at, pid] = parts[..] else { continue };
-        let Ok(at) = at.parse::<u128>() else { continue };
-        match what {
-            "start" => {
-                open.insert(pid.to_string(), at);
-            }
-            "end" => {
-                if let Some(start) = open.remove(pid) {
-                    out.push((start, Some(at)));
-                }
-            }
-            _ => {}
-        }
-    }
-    out.extend(open.into_values().map(|start| (start, None)));
-    out.sort();
-    out
+/// The plugin's runs recorded in `state/runs.log`, in the order they started.
+pub fn runs(state: &Path) -> Vec<fleetdeck::sim::PluginRun> {
+    fleetdeck::sim::runs_in(state)
 }
 
 /// The most runs that were under way at one moment.
-pub fn most_at_once(runs: &[(u128, Option<u128>)]) -> usize {
-    let mut edges: Vec<(u128, i64)> = Vec::new();
-    for (start, end) in runs {
-        edges.push((*start, 1));
-        edges.push((end.unwrap_or(u128::MAX), -1));
-    }
-    // Ends before starts at the same instant: touching runs are not at once.
-    edges.sort_by_key(|(at, delta)| (*at, *delta));
-    let (mut now, mut most) = (0i64, 0i64);
-    for (_, delta) in edges {
-        now += delta;
-        most = most.max(now);
-    }
-    usize::try_from(most).unwrap_or(0)
+pub fn most_at_once(runs: &[fleetdeck::sim::PluginRun]) -> usize {
+    fleetdeck::sim::most_at_once(runs)
 }
