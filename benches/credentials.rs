@@ -13,7 +13,8 @@
 //!    (the issuer counts them), plugin runs against token lifetimes.
 //!
 //! Run: `cargo bench --bench credentials` (the soak alone takes two minutes; set
-//! `CREDENTIALS_SOAK_SECONDS` to change it).
+//! `CREDENTIALS_SOAK_SECONDS` to change it, `CREDENTIALS_PARTS=demo,large,soak` to run
+//! only some parts).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -61,6 +62,23 @@ fn exec_kubeconfig(
 /// Each plugin run, from its log.
 fn runs(state: &Path) -> Vec<fleetdeck::sim::PluginRun> {
     fleetdeck::sim::runs_in(state)
+}
+
+/// The clusters not Synced, with why, for the figures' notes.
+fn not_synced(snapshot: &FleetSnapshot) -> Vec<String> {
+    snapshot
+        .clusters
+        .iter()
+        .filter(|c| c.status != ClusterStatus::Synced)
+        .map(|c| {
+            format!(
+                "{} {} ({})",
+                c.id,
+                c.status.label(),
+                c.last_error.as_deref().unwrap_or("-")
+            )
+        })
+        .collect()
 }
 
 fn synced(snapshot: &FleetSnapshot) -> usize {
@@ -150,12 +168,13 @@ async fn large_with_many_users(dir: &Path) {
     let done = runs(&state);
     let after = fleetdeck::k8s::credentials::store().stats();
     println!(
-        "large, 300 users: settled in {secs:.1} s; {} of {} clusters Synced; {} plugin runs; at most {} at once by the plugin's log, {} by the credential layer's count (bound {bound})",
+        "large, 300 users: settled in {secs:.1} s; {} of {} clusters Synced; {} plugin runs; at most {} at once by the plugin's log, {} by the credential layer's count (bound {bound}); not synced: {:?}",
         synced(&snapshot),
         snapshot.clusters.len(),
         done.len(),
         fleetdeck::sim::most_at_once(&done),
         after.peak.max(before.peak),
+        not_synced(&snapshot),
     );
     let state = dir.join("plugin-large-one");
     let exec = exec_kubeconfig(
@@ -240,9 +259,17 @@ fn main() {
         .build()
         .expect("runtime");
     let dir = tempfile::tempdir().expect("dir");
+    // `CREDENTIALS_PARTS=large,soak` runs only those parts.
+    let parts = std::env::var("CREDENTIALS_PARTS").unwrap_or_else(|_| "demo,large,soak".into());
     runtime.block_on(async {
-        demo_against_a_static_token(dir.path()).await;
-        large_with_many_users(dir.path()).await;
-        soak(dir.path()).await;
+        if parts.contains("demo") {
+            demo_against_a_static_token(dir.path()).await;
+        }
+        if parts.contains("large") {
+            large_with_many_users(dir.path()).await;
+        }
+        if parts.contains("soak") {
+            soak(dir.path()).await;
+        }
     });
 }

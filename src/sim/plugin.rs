@@ -92,7 +92,10 @@ fn log_run(state: Option<&Path>, what: &str) {
             .append(true)
             .open(dir.join("runs.log"))
     {
-        let _ = writeln!(file, "{what} {} {}", now_nanos(), std::process::id());
+        // One write of the whole line: many plugins append to one log at once, and an
+        // appended write this small is never interleaved with another's.
+        let line = format!("{what} {} {}\n", now_nanos(), std::process::id());
+        let _ = file.write_all(line.as_bytes());
     }
 }
 
