@@ -122,18 +122,7 @@ async fn serve_request(cluster: Arc<Cluster>, path: &str, req: Request) -> Respo
     let allowed = policy.allows(&user, &attributes).is_some();
     let flow = classifier.classify(&user, &attributes);
     let mut response = if !allowed || forbidden_by_fault(&faults, route.as_ref()) {
-        let response = denied(&user, &attributes).into_response();
-        // A write refused is part of who tried to do what.
-        if method != Method::GET && method != Method::HEAD {
-            cluster.log_request(super::fleet::LoggedRequest {
-                method: method.to_string(),
-                path: path.to_string(),
-                status: response.status().as_u16(),
-                user_agent: user_agent(req.headers()),
-                user: user.name.clone(),
-            });
-        }
-        response
+        denied(&user, &attributes).into_response()
     } else {
         handle(
             &cluster, &faults, &user, &registry, path, route, method, query, raw_query, req,

@@ -349,15 +349,9 @@ async fn maintenance_acts_as_its_own_identity_with_exactly_the_rights_rbac_print
         // Node events say what happens; they change nothing.
         .filter(|(_, _, path, _)| !path.ends_with("/events"))
         .collect();
-    assert!(!changes.is_empty());
     assert!(
-        changes
-            .iter()
-            .all(|(user, method, path, code)| user == "nobody"
-                && method == "PATCH"
-                && path.contains("/nodes/")
-                && *code == 403),
-        "nothing but the refused cordon: {changes:?}"
+        changes.is_empty(),
+        "the refused cordon changed nothing, and nothing came after it: {changes:?}"
     );
     sync.stop();
     server.shutdown().await;
