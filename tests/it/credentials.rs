@@ -250,7 +250,7 @@ async fn a_client_certificate_a_plugin_hands_out_is_kept_for_the_tls_layer() {
     .unwrap();
     let store = fleetdeck::k8s::credentials::CredentialStore::new(Default::default());
     let cell = store.cell(fleetdeck::k8s::credentials::CredentialSource::Exec(
-        fleetdeck::k8s::credentials::source::ExecSpec {
+        Box::new(fleetdeck::k8s::credentials::source::ExecSpec {
             api_version: "client.authentication.k8s.io/v1".into(),
             command: "cat".into(),
             args: vec![answer.display().to_string()],
@@ -258,7 +258,7 @@ async fn a_client_certificate_a_plugin_hands_out_is_kept_for_the_tls_layer() {
             interactive: fleetdeck::k8s::credentials::source::Interactive::Never,
             cluster: None,
             install_hint: None,
-        },
+        }),
     ));
     let issued = cell.get().await.expect("a certificate");
     assert!(

@@ -51,6 +51,9 @@ impl std::fmt::Debug for Issued {
     }
 }
 
+/// A client certificate in hand, with its subject and expiry when they could be read.
+type HeldCertificate = (Arc<CertifiedKey>, Option<(String, Timestamp)>);
+
 /// A credential a little short of its expiry is treated as expired: a request sent with it
 /// must still be good when the server reads it.
 const EXPIRY_SKEW: jiff::SignedDuration = jiff::SignedDuration::from_secs(1);
@@ -416,7 +419,7 @@ impl CredentialCell {
     fn keep(
         &self,
         authorization: Option<HeaderValue>,
-        certificate: Option<(Arc<CertifiedKey>, Option<(String, Timestamp)>)>,
+        certificate: Option<HeldCertificate>,
         expires_at: Option<Timestamp>,
     ) -> Result<Arc<Issued>, CredentialProblem> {
         let (certificate, certificate_expiry) = match certificate {

@@ -21,7 +21,7 @@ fn plugin(dir: &Path, delay: &str, ttl: Option<u32>, extra: &str) -> CredentialS
         r#"echo run >> '{runs}'; {extra} sleep {delay}; echo "chatter on stderr" >&2; echo '{{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{{"token":"t-'"$(wc -l < '{runs}' | tr -d ' ')"'"{expiry}}}}}'"#,
         runs = dir.join("runs").display(),
     );
-    CredentialSource::Exec(ExecSpec {
+    CredentialSource::Exec(Box::new(ExecSpec {
         api_version: "client.authentication.k8s.io/v1".into(),
         command: "sh".into(),
         args: vec!["-c".into(), script],
@@ -29,7 +29,7 @@ fn plugin(dir: &Path, delay: &str, ttl: Option<u32>, extra: &str) -> CredentialS
         interactive: Interactive::Never,
         cluster: None,
         install_hint: None,
-    })
+    }))
 }
 
 fn runs(dir: &Path) -> usize {
@@ -133,7 +133,7 @@ async fn a_refused_credential_is_asked_for_once_more_and_the_same_one_is_refused
 
     // A plugin that hands out the refused token again leaves the problem named.
     let stale_dir = tempfile::tempdir().unwrap();
-    let stale = store.cell(CredentialSource::Exec(ExecSpec {
+    let stale = store.cell(CredentialSource::Exec(Box::new(ExecSpec {
         api_version: "client.authentication.k8s.io/v1".into(),
         command: "sh".into(),
         args: vec![
@@ -147,7 +147,7 @@ async fn a_refused_credential_is_asked_for_once_more_and_the_same_one_is_refused
         interactive: Interactive::Never,
         cluster: None,
         install_hint: None,
-    }));
+    })));
     let used = stale.get().await.unwrap();
     assert!(stale.refused(&used).await.is_none());
     let problem = stale.problem().expect("refused");

@@ -87,8 +87,8 @@ pub enum CredentialSource {
         /// Password.
         password: String,
     },
-    /// An exec plugin.
-    Exec(ExecSpec),
+    /// An exec plugin (boxed: a source is a map key, and the other kinds are small).
+    Exec(Box<ExecSpec>),
     /// A legacy `auth-provider` (`oidc`, `gcp`, `azure`): refused with what to use instead.
     AuthProvider(String),
     /// A kubeconfig entry that cannot be used (an exec entry without a command, an
@@ -185,7 +185,7 @@ fn exec_source(exec: &ExecConfig, cluster: Option<&Cluster>) -> CredentialSource
         .flatten()
         .filter_map(|pair| Some((pair.get("name")?.clone(), pair.get("value")?.clone())))
         .collect();
-    CredentialSource::Exec(ExecSpec {
+    CredentialSource::Exec(Box::new(ExecSpec {
         api_version,
         command,
         args: exec.args.clone().unwrap_or_default(),
@@ -196,7 +196,7 @@ fn exec_source(exec: &ExecConfig, cluster: Option<&Cluster>) -> CredentialSource
             .then(|| cluster.map(cluster_info))
             .flatten(),
         install_hint: exec.install_hint.clone(),
-    })
+    }))
 }
 
 fn cluster_info(cluster: &Cluster) -> ClusterInfo {

@@ -71,13 +71,12 @@ pub fn excess(jobs: &[Job], rules: &[GrantedRule]) -> Vec<String> {
             .filter(|v| WRITE_VERBS.contains(&v.as_str()))
         {
             for resource in &rule.resources {
-                let needs_it = needed.iter().any(|n| {
-                    (verb == "*" || n.verb == verb)
-                        && (resource == "*" || n.resource == resource)
-                        && covers(&rule.groups, n.group)
-                        && verb != "*"
-                        && resource != "*"
-                });
+                // A wildcard verb or resource is never what a job needs exactly.
+                let needs_it = verb != "*"
+                    && resource != "*"
+                    && needed.iter().any(|n| {
+                        n.verb == verb && n.resource == resource && covers(&rule.groups, n.group)
+                    });
                 if !needs_it {
                     let group = match rule.groups.first().map(String::as_str) {
                         None | Some("") => String::new(),
