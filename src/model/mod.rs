@@ -19,3 +19,4 @@ pub mod serde_pairs;
 pub mod shard;
 pub mod team;
 pub mod text;
+pub mod upgrade;
