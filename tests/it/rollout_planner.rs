@@ -79,6 +79,8 @@ fn ledger(all: &[Facts]) -> Ledger {
             "tier".to_string(),
             vec!["critical".into(), "standard".into(), "best-effort".into()],
         )]),
+        support_matrix: Default::default(),
+        kubernetes_support: BTreeMap::new(),
         clusters: all.iter().enumerate().map(|(i, f)| cluster(i, f)).collect(),
         positions: Positions::default(),
     }

@@ -19,7 +19,14 @@ use crate::yaml::{
     Diagnostics, Fields, Node, Pos, Value, string, string_list, string_map, suggest,
 };
 
-const LEDGER_FIELDS: &[&str] = &["apiVersion", "kind", "labelDictionary", "clusters"];
+const LEDGER_FIELDS: &[&str] = &[
+    "apiVersion",
+    "kind",
+    "labelDictionary",
+    "supportMatrix",
+    "kubernetesSupport",
+    "clusters",
+];
 const CLUSTER_FIELDS: &[&str] = &[
     "id",
     "displayName",
@@ -66,6 +73,8 @@ pub fn decode_ledger(
         api_version: String::new(),
         kind: String::new(),
         label_dictionary: BTreeMap::new(),
+        support_matrix: Default::default(),
+        kubernetes_support: BTreeMap::new(),
         clusters: Vec::new(),
         positions: Positions::default(),
     };
@@ -104,6 +113,12 @@ pub fn decode_ledger(
     }
     if let Some(node) = top.get("labelDictionary") {
         ledger.label_dictionary = decode_dictionary(node, &mut ledger.positions, diags);
+    }
+    if let Some(node) = top.get("supportMatrix") {
+        ledger.support_matrix = super::decode_support::decode_support_matrix(node, diags);
+    }
+    if let Some(node) = top.get("kubernetesSupport") {
+        ledger.kubernetes_support = super::decode_support::decode_kubernetes_support(node, diags);
     }
     if let Some(node) = top.required("clusters", diags) {
         match &node.value {
@@ -493,7 +508,12 @@ fn parse_timestamp(
     None
 }
 
-fn parse_date(text: &str, field: &str, pos: Pos, diags: &mut Diagnostics) -> Option<Date> {
+pub(super) fn parse_date(
+    text: &str,
+    field: &str,
+    pos: Pos,
+    diags: &mut Diagnostics,
+) -> Option<Date> {
     match Date::from_str(text.trim()) {
         Ok(date) if text.trim().len() == 10 => Some(date),
         _ => {

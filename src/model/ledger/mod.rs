@@ -2,6 +2,7 @@
 //! selectors over it. Pure: callers read files and pass text in.
 
 mod decode;
+mod decode_support;
 mod findings;
 #[cfg(test)]
 pub(crate) mod fixtures;

@@ -597,3 +597,42 @@ fn job_contexts_are_read_and_each_job_finds_its_context() {
         ]
     );
 }
+
+#[test]
+fn a_support_matrix_and_support_dates_are_read_and_checked() {
+    let text = BASE.replacen(
+        "clusters:\n",
+        "supportMatrix:\n  - name: 2026-10\n    validated: 2026-10-15\n    evidence: staging soak, CI run 4711\n    versions: {kubernetes: v1.32, cni: cilium 1.16}\nkubernetesSupport:\n  v1.32: 2026-02-28\nclusters:\n",
+        1,
+    );
+    assert_eq!(check(&text), Vec::<String>::new());
+    let ledger = read_ledger(
+        &text,
+        &LedgerContext {
+            today: date(2026, 11, 29),
+            is_known_zone: &known_zone,
+        },
+    )
+    .ledger
+    .expect("usable");
+    assert_eq!(ledger.support_matrix.0.len(), 1);
+    assert_eq!(ledger.support_matrix.0[0].versions["cni"], "cilium 1.16");
+    assert_eq!(
+        ledger
+            .kubernetes_support
+            .get(&crate::model::upgrade::Minor::parse("v1.32").unwrap()),
+        Some(&date(2026, 2, 28))
+    );
+    let bad = BASE.replacen(
+        "clusters:\n",
+        "supportMatrix:\n  - name: x\n    validated: soon\n    evidence: e\n    versions: {kubernetes: v1.32}\nkubernetesSupport:\n  latest: 2026-02-28\nclusters:\n",
+        1,
+    );
+    assert_eq!(
+        check(&bad),
+        vec![
+            "ledger.yaml:9:16: supportMatrix.validated \"soon\" is not a date (expected YYYY-MM-DD, e.g. 2026-12-31)",
+            "ledger.yaml:13:11: kubernetesSupport key \"latest\" is not a Kubernetes minor (v1.32)",
+        ]
+    );
+}

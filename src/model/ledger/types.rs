@@ -25,6 +25,12 @@ pub struct Ledger {
     pub kind: String,
     /// Controlled labels: key → allowed values.
     pub label_dictionary: BTreeMap<String, Vec<String>>,
+    /// The combinations of versions the platform has validated (`supportMatrix`).
+    #[serde(skip_serializing_if = "crate::model::upgrade::SupportMatrix::is_empty")]
+    pub support_matrix: crate::model::upgrade::SupportMatrix,
+    /// When each Kubernetes minor leaves upstream support (`kubernetesSupport`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub kubernetes_support: BTreeMap<crate::model::upgrade::Minor, Date>,
     /// Every cluster, in file order.
     pub clusters: Vec<Cluster>,
     /// Where each field was written, for diagnostics (not part of the data).

@@ -90,6 +90,11 @@ impl Support {
 }
 
 impl SupportMatrix {
+    /// No combination at all.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// The components the matrix speaks of.
     pub fn components(&self) -> Vec<&str> {
         let mut out: Vec<&str> = self

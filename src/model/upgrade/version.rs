@@ -53,6 +53,13 @@ impl Minor {
     }
 }
 
+/// Written as people write it (`v1.32`), also as a JSON key.
+impl serde::Serialize for Minor {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
 impl fmt::Display for Minor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "v{}.{}", self.major, self.minor)
