@@ -24,4 +24,5 @@ pub mod rollout_kube;
 pub mod slim;
 pub mod slim_de;
 pub mod tls;
+pub mod upgrade_facts;
 pub mod verified;

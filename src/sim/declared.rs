@@ -1,8 +1,10 @@
 //! The extra objects a scenario declares for a cluster (`groups[].objects` and
 //! `overrides[].objects`): created in order through the same create path as a POST
 //! (defaults, validation, namespace lifecycle), so a scenario cannot hold an object a
-//! real server would refuse. A CustomResourceDefinition is established at once, so the
-//! custom resources after it in the list can be created.
+//! real server would refuse. An object named a second time is updated, as applying the
+//! scenario again would (a CRD that stopped serving a version it still stores, say). A
+//! CustomResourceDefinition is established at once, so the custom resources after it in
+//! the list can be created.
 
 use serde_json::Value;
 
@@ -59,8 +61,16 @@ pub fn apply(scenario: &Scenario, cluster: &Cluster) -> Result<(), SimError> {
         } else {
             String::new()
         };
-        super::write::create_object(cluster, &mut st, &rt, &ns, obj.clone(), "fleetdeck-sim")
-            .map_err(|e| err(e.message.clone()))?;
+        let exists = st
+            .store
+            .get_value(rt.slot, &ns, &str_at(obj, "/metadata/name"))
+            .is_some();
+        if exists {
+            super::write::update_object(cluster, &mut st, &rt, &ns, obj.clone(), "fleetdeck-sim")
+        } else {
+            super::write::create_object(cluster, &mut st, &rt, &ns, obj.clone(), "fleetdeck-sim")
+        }
+        .map_err(|e| err(e.message.clone()))?;
         if rt.slot == super::resource::Kind::CUSTOM_RESOURCE_DEFINITION {
             super::crd::reconcile(cluster, &mut st);
         }

@@ -64,6 +64,8 @@ pub struct ClusterProfile {
     pub serving_certificate_days: Option<i64>,
     /// Whether the cluster has GPU nodes.
     pub gpu: bool,
+    /// Deprecated APIs its clients request (what its `/metrics` counts).
+    pub deprecated_api_requests: Vec<super::scenario::DeprecatedApiRequest>,
 }
 
 /// One generated cluster.
@@ -270,6 +272,7 @@ fn build_cluster(
         drift: ovr.ledger.clone(),
         serving_certificate_days: ovr.serving_certificate_days,
         gpu: g.gpu.is_some(),
+        deprecated_api_requests: ovr.deprecated_api_requests.clone(),
     };
 
     let mut st = Store::new(cseed ^ 0x5151, settings.history);
@@ -324,6 +327,15 @@ fn build_cluster(
             (addr >> 8) & 0xff,
             addr & 0xff
         );
+        // The first nodes may run an older kubelet (a node pool not upgraded yet).
+        let node_versions = match &ovr.old_kubelets {
+            Some(old) if n < old.nodes => {
+                let mut older = versions.clone();
+                older.insert("kubelet".into(), old.version.clone());
+                std::borrow::Cow::Owned(older)
+            }
+            _ => std::borrow::Cow::Borrowed(&versions),
+        };
         let node = node_object(
             id,
             &name,
@@ -332,7 +344,7 @@ fn build_cluster(
             g,
             gpu,
             local,
-            &versions,
+            &node_versions,
             &created,
             &uid(&mut rng),
         );
@@ -561,6 +573,10 @@ fn node_object(
     node_uid: &str,
 ) -> Value {
     let v = |k: &str| versions.get(k).cloned().unwrap_or_default();
+    let kubelet = versions
+        .get("kubelet")
+        .cloned()
+        .unwrap_or_else(|| v("kubernetes"));
     let (cpu, mem_gi, instance) = if gpu {
         (96, 1024, "p5.48xlarge".to_string())
     } else {
@@ -619,8 +635,8 @@ fn node_object(
                 "machineID": format!("{:032x}", fnv(name) as u128 * 7919),
                 "systemUUID": node_uid, "bootID": format!("{:x}", fnv(&format!("{name}/boot"))),
                 "kernelVersion": v("kernel"), "osImage": "Debian GNU/Linux 12 (bookworm)",
-                "containerRuntimeVersion": v("runtime"), "kubeletVersion": v("kubernetes"),
-                "kubeProxyVersion": v("kubernetes"), "operatingSystem": "linux", "architecture": "amd64"
+                "containerRuntimeVersion": v("runtime"), "kubeletVersion": kubelet,
+                "kubeProxyVersion": kubelet, "operatingSystem": "linux", "architecture": "amd64"
             }
         }
     })

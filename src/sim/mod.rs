@@ -23,6 +23,7 @@
 //! ```
 
 mod apf;
+mod apiserver_metrics;
 mod auth;
 mod base64;
 mod cli;

@@ -244,6 +244,9 @@ async fn handle(
     {
         return resp;
     }
+    if method == Method::GET && path == "/metrics" {
+        return super::apiserver_metrics::answer(cluster);
+    }
     if method == Method::GET
         && let Some(rest) = path.strip_prefix("/openapi/v3")
     {

@@ -350,6 +350,38 @@ pub struct ClusterOverride {
     /// (negative: already expired); the cluster is then reached under its own TLS
     /// server name, which its kubeconfig entry names.
     pub serving_certificate_days: Option<i64>,
+    /// Requests for deprecated APIs the cluster's clients make, as its `/metrics` counts
+    /// them (`apiserver_requested_deprecated_apis`).
+    pub deprecated_api_requests: Vec<DeprecatedApiRequest>,
+    /// The first nodes run an older kubelet than the control plane.
+    pub old_kubelets: Option<OldKubelets>,
+}
+
+/// A deprecated API some client of the cluster requests.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DeprecatedApiRequest {
+    /// API group.
+    pub group: String,
+    /// Version.
+    pub version: String,
+    /// Resource.
+    pub resource: String,
+    /// Subresource ("" for none).
+    #[serde(default)]
+    pub subresource: String,
+    /// The release it is removed in (`1.32`), as the server labels it.
+    pub removed_release: String,
+}
+
+/// Nodes whose kubelet lags the control plane.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OldKubelets {
+    /// How many of the first nodes.
+    pub nodes: usize,
+    /// Their kubelet version.
+    pub version: String,
 }
 
 const SMALL: &str = include_str!("../../scenarios/small.yaml");

@@ -163,6 +163,26 @@ pub fn create_object(
     Ok(st.store.put(rt.slot, obj).value())
 }
 
+/// Replaces a stored object with `obj` as a PUT by `manager` would (the same
+/// validation, immutable fields and controllers' view), without a resourceVersion check:
+/// for what a scenario declares twice.
+pub fn update_object(
+    cluster: &Cluster,
+    st: &mut ClusterState,
+    rt: &ResourceType,
+    ns: &str,
+    mut obj: Value,
+    manager: &str,
+) -> Result<Value, ApiError> {
+    let name = str_at(&obj, "/metadata/name");
+    let old = st
+        .store
+        .get_value(rt.slot, ns, &name)
+        .ok_or_else(|| ApiError::not_found(rt, &name))?;
+    obj["metadata"]["resourceVersion"] = old["metadata"]["resourceVersion"].clone();
+    commit_update(cluster, st, rt, &old, obj, None, Managed::Update(manager))
+}
+
 /// POST to a collection.
 pub fn create(
     cluster: &Cluster,

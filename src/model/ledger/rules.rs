@@ -20,6 +20,55 @@ pub fn check_ledger(ledger: &Ledger, diags: &mut Diagnostics) {
     check_dictionary(ledger, diags);
     check_cidrs(ledger, diags);
     check_accountability(ledger, diags);
+    check_support(ledger, diags);
+}
+
+/// Each cluster's combination of versions (as the ledger records them) against the
+/// support matrix, when the ledger has one: an unsupported one is a warning naming what
+/// is outside it, an untested one names the closest validated combination.
+fn check_support(ledger: &Ledger, diags: &mut Diagnostics) {
+    use crate::model::upgrade::Support;
+    if ledger.support_matrix.is_empty() {
+        return;
+    }
+    for (index, cluster) in ledger.clusters.iter().enumerate() {
+        let at = ledger.positions.at(&format!("clusters.{index}"));
+        let judged = ledger.support_matrix.judge(&cluster.versions);
+        match &judged {
+            Support::Unsupported { components } => {
+                let outside = components
+                    .iter()
+                    .map(|(c, v)| format!("{c} {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                diags.warning_said(
+                    at,
+                    format!(
+                        "cluster \"{}\" runs an unsupported combination: {outside} in no validated combination",
+                        cluster.id
+                    ),
+                    Msg::new("validate-unsupported-combination")
+                        .arg("cluster", cluster.id.to_string())
+                        .arg("outside", outside.as_str()),
+                );
+            }
+            Support::Untested { closest, differs } => {
+                let differs = differs.join(", ");
+                diags.warning_said(
+                    at,
+                    format!(
+                        "cluster \"{}\" runs an untested combination: the closest validated one, {closest}, differs in {differs}",
+                        cluster.id
+                    ),
+                    Msg::new("validate-untested-combination")
+                        .arg("cluster", cluster.id.to_string())
+                        .arg("closest", closest.as_str())
+                        .arg("differs", differs.as_str()),
+                );
+            }
+            Support::Supported { .. } | Support::NoMatrix => {}
+        }
+    }
 }
 
 fn at(positions: &Positions, index: usize, field: &str) -> crate::yaml::Pos {

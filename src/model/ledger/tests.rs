@@ -636,3 +636,29 @@ fn a_support_matrix_and_support_dates_are_read_and_checked() {
         ]
     );
 }
+
+#[test]
+fn each_cluster_s_combination_is_judged_against_the_support_matrix() {
+    let text = BASE.replacen(
+        "clusters:\n",
+        "supportMatrix:\n  - name: 2026-10\n    validated: 2026-10-15\n    evidence: staging soak\n    versions: {kubernetes: v1.32, cni: cilium 1.16}\n  - name: 2026-09\n    validated: 2026-09-01\n    evidence: staging soak\n    versions: {kubernetes: v1.31, cni: cilium 1.15}\nclusters:\n",
+        1,
+    )
+    .replacen(
+        "    tier: critical\n",
+        "    tier: critical\n    versions: {kubernetes: v1.32.3, cni: cilium 1.13.4}\n",
+        1,
+    )
+    .replacen(
+        "    tier: standard\n",
+        "    tier: standard\n    versions: {kubernetes: v1.32.3, cni: cilium 1.15.9}\n",
+        1,
+    );
+    assert_eq!(
+        check(&text),
+        vec![
+            "ledger.yaml:17:5: warning: cluster \"eu-prod-01\" runs an unsupported combination: cni cilium 1.13.4 in no validated combination",
+            "ledger.yaml:48:5: warning: cluster \"eu-stg-01\" runs an untested combination: the closest validated one, 2026-10, differs in cni",
+        ]
+    );
+}
