@@ -67,3 +67,6 @@ col-what = WHAT
 col-where = WHERE
 col-window = WINDOW
 col-dimension = DIMENSION
+col-current = CURRENT
+col-readiness = READINESS
+col-why = WHY

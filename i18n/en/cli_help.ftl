@@ -168,6 +168,10 @@ help-rbac = Print the ClusterRoles each of fleetdeck's jobs needs (read, mainten
 help-rbac--job = Only this job: read, maintenance or release
 help-rbac--rollout = A rollout file: the release role also gets what its manifests create and update
 help-rbac--bind = Bind a job's role to an account, as JOB=user:NAME, JOB=group:NAME or JOB=serviceaccount:NAMESPACE/NAME (repeatable)
+help-upgrade = Upgrade readiness across the fleet
+help-upgrade-check = Whether each cluster is ready for a Kubernetes minor release: control-plane step, kubelet skew, removed APIs in use, webhooks and stored versions, add-ons against the support matrix (exit 1 when any is blocked or unknown)
+help-upgrade-check--to = The target, e.g. v1.32
+help-upgrade-check--wait-synced = How long to wait for every cluster to reach a verdict
 help-__journal-stress = Append to a journal until killed (crash-consistency tests)
 help-__journal-stress--db = The database
 help-__sim-plugin = The simulator's exec credential plugin (what `sim --auth exec` kubeconfigs run)

@@ -219,3 +219,9 @@ as-refused-on-postgres = --as { $claimed } is refused on a PostgreSQL journal: t
 rbac-unknown-job = unknown job { $job }: the jobs are read, maintenance and release
 rbac-bad-bind = --bind { $bind }: write JOB=user:NAME, JOB=group:NAME or JOB=serviceaccount:NAMESPACE/NAME
 rbac-rollout-invalid = { $path } is not a valid rollout file (see the errors above)
+upgrade-bad-target = --to { $to } is not a Kubernetes minor release (write v1.32)
+upgrade-more = { $first } (+{ $more } more below)
+upgrade-cluster-head = { $cluster }: { $readiness } for { $target }
+upgrade-blocker = {"  "}✗ { $what }: { $fix }
+upgrade-unknown = {"  "}? { $what }
+upgrade-summary = { $clusters } clusters: { $ready } ready, { $blocked } blocked, { $unknown } unknown, { $there } already at the target

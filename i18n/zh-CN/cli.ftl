@@ -66,3 +66,6 @@ col-what = 项目
 col-where = 位置
 col-window = 窗口
 col-dimension = 维度
+col-current = 当前版本
+col-readiness = 就绪情况
+col-why = 原因

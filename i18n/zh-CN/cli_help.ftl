@@ -167,6 +167,10 @@ help-rbac = 打印 fleetdeck 每项作业（读取、维护、发布）所需的
 help-rbac--job = 只输出此作业：read、maintenance 或 release
 help-rbac--rollout = 一个发布文件：发布角色还会获得其清单所创建和更新的资源的权限
 help-rbac--bind = 把某项作业的角色绑定到一个账户，写作 JOB=user:NAME、JOB=group:NAME 或 JOB=serviceaccount:NAMESPACE/NAME（可重复）
+help-upgrade = 整个舰队的升级就绪情况
+help-upgrade-check = 每个集群是否已准备好升级到某个 Kubernetes 次版本：控制平面逐级升级、kubelet 版本偏差、仍在使用的已移除 API、webhook 和存储版本、附加组件是否在支持矩阵内（有被阻塞或未知的集群时退出码为 1）
+help-upgrade-check--to = 目标版本，例如 v1.32
+help-upgrade-check--wait-synced = 等待每个集群得出结论的时长
 help-__journal-stress = 向事件日志持续追加直到被终止（崩溃一致性测试）
 help-__journal-stress--db = 数据库。
 help-__sim-plugin = 模拟器的 exec 凭据插件（`sim --auth exec` 写出的 kubeconfig 所运行的程序）

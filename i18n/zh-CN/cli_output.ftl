@@ -219,3 +219,9 @@ as-refused-on-postgres = 在 PostgreSQL 事件日志上拒绝 --as { $claimed }�
 rbac-unknown-job = 未知作业 { $job }：作业有 read、maintenance 和 release
 rbac-bad-bind = --bind { $bind }：请写作 JOB=user:NAME、JOB=group:NAME 或 JOB=serviceaccount:NAMESPACE/NAME
 rbac-rollout-invalid = { $path } 不是有效的发布文件（见上方的错误）
+upgrade-bad-target = --to { $to } 不是 Kubernetes 次版本（请写作 v1.32）
+upgrade-more = { $first }（下方另有 { $more } 项）
+upgrade-cluster-head = { $cluster }：对 { $target } 为 { $readiness }
+upgrade-blocker = {"  "}✗ { $what }：{ $fix }
+upgrade-unknown = {"  "}? { $what }
+upgrade-summary = { $clusters } 个集群：{ $ready } 个就绪，{ $blocked } 个被阻塞，{ $unknown } 个未知，{ $there } 个已达到目标

@@ -157,6 +157,12 @@ pub enum Command {
     Pause(super::pause_cmd::PauseArgs),
     /// Resume paused automation
     Resume(super::pause_cmd::ResumeArgs),
+    /// Upgrade readiness across the fleet
+    Upgrade {
+        /// Upgrade subcommand.
+        #[command(subcommand)]
+        command: super::upgrade_cmd::UpgradeCommand,
+    },
     /// Print the ClusterRoles each of fleetdeck's jobs needs (read, maintenance, release), and bindings to the accounts that do them, to apply with kubectl
     Rbac(super::rbac_cmd::RbacArgs),
     /// The simulator's exec credential plugin (what `sim --auth exec` kubeconfigs run)

@@ -36,6 +36,7 @@ mod rollout_windows;
 mod settings;
 mod snapshot_cmd;
 mod spec_file;
+mod upgrade_cmd;
 mod window_cmd;
 
 use std::process::ExitCode;
@@ -129,6 +130,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Rollout { command }) => rollout_cmd::run(&settings, &command),
         Some(Command::Pause(args)) => pause_cmd::pause(&settings, &args),
         Some(Command::Rbac(args)) => rbac_cmd::run(&settings, &args),
+        Some(Command::Upgrade { command }) => upgrade_cmd::run(&settings, &command),
         Some(Command::Resume(args)) => pause_cmd::resume(&settings, &args),
         Some(Command::JournalStress { db }) => journal_stress::run(&db),
         // Answered before the settings are read, above.

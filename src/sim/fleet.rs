@@ -167,6 +167,8 @@ impl Cluster {
 
 struct FleetInner {
     issuer: Arc<super::tokens::TokenIssuer>,
+    /// What the written ledger carries besides its clusters (the support matrix).
+    ledger_extras: serde_json::Map<String, serde_json::Value>,
     scenario: String,
     seed: u64,
     clock: SimClock,
@@ -211,6 +213,22 @@ impl SimFleet {
         Ok(SimFleet {
             inner: Arc::new(FleetInner {
                 issuer,
+                ledger_extras: {
+                    let mut extras = serde_json::Map::new();
+                    if !scenario.support_matrix.is_empty() {
+                        extras.insert(
+                            "supportMatrix".into(),
+                            serde_json::Value::Array(scenario.support_matrix.clone()),
+                        );
+                    }
+                    if !scenario.kubernetes_support.is_empty() {
+                        extras.insert(
+                            "kubernetesSupport".into(),
+                            serde_json::json!(scenario.kubernetes_support),
+                        );
+                    }
+                    extras
+                },
                 scenario: scenario.name.clone(),
                 seed,
                 clock,
@@ -245,6 +263,11 @@ impl SimFleet {
             .into_iter()
             .find(|u| u.name == user)
             .map(|u| u.token)
+    }
+
+    /// What the written ledger carries besides its clusters (the support matrix).
+    pub fn ledger_extras(&self) -> &serde_json::Map<String, serde_json::Value> {
+        &self.inner.ledger_extras
     }
 
     /// Scenario name.

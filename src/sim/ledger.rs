@@ -292,7 +292,13 @@ pub fn ledger(fleet: &SimFleet, addr: SocketAddr) -> Value {
         apply_recovery_and_window(&mut entry, &p.drift, now);
         clusters.push(entry);
     }
-    json!({"apiVersion": "fleetdeck.dev/v1", "kind": "Ledger", "labelDictionary": dictionary, "clusters": clusters})
+    let mut ledger =
+        json!({"apiVersion": "fleetdeck.dev/v1", "kind": "Ledger", "labelDictionary": dictionary});
+    for (key, value) in fleet.ledger_extras() {
+        ledger[key] = value.clone();
+    }
+    ledger["clusters"] = json!(clusters);
+    ledger
 }
 
 /// The scenario's word on a cluster's backup (`overrides[].ledger.backup`,

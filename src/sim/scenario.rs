@@ -34,6 +34,13 @@ pub struct Scenario {
     /// Users besides the built-in `admin`, `viewer` and `nobody`, with their tokens.
     #[serde(default)]
     pub users: Vec<SimUser>,
+    /// The support matrix written into the ledger as it is (`supportMatrix`: the
+    /// combinations of versions the platform validated).
+    #[serde(default)]
+    pub support_matrix: Vec<serde_json::Value>,
+    /// When each Kubernetes minor leaves upstream support, written into the ledger.
+    #[serde(default)]
+    pub kubernetes_support: std::collections::BTreeMap<String, String>,
 }
 
 /// Clusters whose live versions start with every `when` value degrade as described

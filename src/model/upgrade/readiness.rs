@@ -73,6 +73,19 @@ pub struct UpgradeFacts {
     pub version_uses: Read<Vec<VersionUse>>,
 }
 
+impl UpgradeFacts {
+    /// Nothing could be read, for `why`.
+    pub fn unknown(why: &str) -> UpgradeFacts {
+        UpgradeFacts {
+            server: Read::Unknown(why.to_string()),
+            kubelets: Read::Unknown(why.to_string()),
+            deprecated_requests: Read::Unknown(why.to_string()),
+            stored_versions: Read::Unknown(why.to_string()),
+            version_uses: Read::Unknown(why.to_string()),
+        }
+    }
+}
+
 /// What keeps a cluster from the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "camelCase")]
