@@ -265,6 +265,11 @@ fd-privilege-excess = the { $job } identity { $user } can change far more than i
    *[other] {" "}(+{ $more } more)
 }
 fd-fix-privilege-excess = bind it to the role `fleetdeck rbac --job { $job }` prints instead, or give the job a context of its own (jobContexts)
+fd-version-unsupported = { $minor } left upstream support on { $date }
+fd-version-leaving-support = { $minor } leaves upstream support on { $date }, in { $days } days
+fd-fix-version-support = plan its upgrade (fleetdeck upgrade check --to the next minor)
+fd-version-behind = { $minor } is { $behind } minors behind the fleet's newest ({ $newest }): no single upgrade brings it level
+fd-fix-version-behind = upgrade it one minor at a time (fleetdeck upgrade check --to the next minor)
 fd-request-errors = { $percent }% of our requests failed over the last { $window }
 fd-fix-request-errors = look at the API server and what stands between it and fleetdeck (load balancer, network)
 fd-request-latency = our requests' p99 latency is { $p99 } ms over the last { $window }

@@ -265,6 +265,11 @@ fd-privilege-excess = { $job } 身份 { $user } 能改动的远超其作业所�
    *[other] {""}（另有 { $more } 项）
 }
 fd-fix-privilege-excess = 改为绑定 `fleetdeck rbac --job { $job }` 打印的角色，或为该作业指定自己的上下文（jobContexts）
+fd-version-unsupported = { $minor } 已于 { $date } 结束上游支持
+fd-version-leaving-support = { $minor } 将于 { $date } 结束上游支持，还有 { $days } 天
+fd-fix-version-support = 规划其升级（fleetdeck upgrade check --to 下一个次版本）
+fd-version-behind = { $minor } 比舰队中最新的版本（{ $newest }）落后 { $behind } 个次版本：一次升级无法追平
+fd-fix-version-behind = 一次升级一个次版本（fleetdeck upgrade check --to 下一个次版本）
 fd-request-errors = 最近 { $window } 内我们 { $percent }% 的请求失败
 fd-fix-request-errors = 检查 API server 以及它与 fleetdeck 之间的一切（负载均衡器、网络）
 fd-request-latency = 最近 { $window } 内我们请求的 p99 延迟为 { $p99 } ms

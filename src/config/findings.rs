@@ -55,6 +55,9 @@ pub struct FindingsSection {
     pub expiry_wave_clusters: Option<usize>,
     /// How far ahead expiry weeks are looked for, in days (default 90).
     pub expiry_horizon_days: Option<u32>,
+    /// A Kubernetes minor leaving upstream support within this many days is a warning
+    /// (default 90).
+    pub version_support_days: Option<u32>,
     /// A webhook timeout above this many seconds is a finding (default 5).
     pub webhook_timeout_seconds: Option<i32>,
     /// Our requests' error ratio above this is a finding (default 0.05).
@@ -101,6 +104,9 @@ impl FindingsSection {
         }
         if let Some(v) = self.expiry_horizon_days {
             t.expiry_horizon_days = v;
+        }
+        if let Some(v) = self.version_support_days {
+            t.version_support_days = v;
         }
         if let Some(v) = self.webhook_timeout_seconds {
             t.webhook_timeout_seconds = v;

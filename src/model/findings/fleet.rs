@@ -153,6 +153,12 @@ pub fn judge_fleet(inputs: &FleetInputs<'_>, now: Timestamp, t: &Thresholds) -> 
         all.extend(super::judge_cluster(&ctx, now, t));
     }
     all.extend(burns);
+    all.extend(super::version_findings(
+        inputs.ledger,
+        inputs.snapshot,
+        now,
+        t,
+    ));
     if let Err(why) = &inputs.journal {
         all.push(super::judge::unknown(
             &ClusterId(FLEET.into()),

@@ -31,6 +31,7 @@ mod privilege;
 pub(crate) mod says;
 mod selector;
 mod thresholds;
+mod versions;
 mod webhooks;
 mod windows;
 
@@ -47,6 +48,7 @@ pub use judge::{ClusterContext, judge_cluster};
 pub use privilege::{excess, missing};
 pub use selector::{NamespaceSelector, SelectorOp, SelectorRequirement};
 pub use thresholds::{Thresholds, TierDays};
+pub use versions::version_findings;
 pub use windows::{WindowHold, WindowOverride, cluster_window, window_findings, window_hold};
 
 /// How bad a finding is. Ordered: `Info < Warning < Critical`.
@@ -129,6 +131,10 @@ pub enum RuleId {
     BurnRateShortWindow,
     /// Many clusters' certificates expire in the same week.
     ExpiryWave,
+    /// A cluster's Kubernetes minor leaves upstream support soon, or has left it.
+    VersionEndOfSupport,
+    /// A cluster is more than one minor behind the fleet's newest.
+    VersionBehind,
     /// An identity fleetdeck acts as can change far more than its job needs.
     PrivilegeExcess,
     /// An identity fleetdeck acts as lacks a right its job cannot do without.
@@ -138,7 +144,7 @@ pub enum RuleId {
 }
 
 impl RuleId {
-    /// The rule number of the issue it belongs to (1–9; 0 for unknown facts).
+    /// The rule number of the issue it belongs to (1–10; 0 for unknown facts).
     pub fn group(self) -> u8 {
         match self {
             RuleId::CertificateExpiry | RuleId::CredentialExpiry | RuleId::ExpiryWave => 1,
@@ -150,6 +156,7 @@ impl RuleId {
             RuleId::OutsideWindow | RuleId::WindowOverride => 7,
             RuleId::BurnRateShortWindow => 8,
             RuleId::PrivilegeExcess | RuleId::PrivilegeMissing => 9,
+            RuleId::VersionEndOfSupport | RuleId::VersionBehind => 10,
             RuleId::FactsUnknown => 0,
         }
     }

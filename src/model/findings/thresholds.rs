@@ -58,6 +58,9 @@ pub struct Thresholds {
     pub backup_max_age: TierDays,
     /// Per tier, the oldest the last restore drill may be.
     pub restore_drill_max_age: TierDays,
+    /// A Kubernetes minor leaving upstream support within this many days is a warning
+    /// (past it, critical), by the ledger's `kubernetesSupport` dates.
+    pub version_support_days: u32,
 }
 
 impl Default for Thresholds {
@@ -81,6 +84,7 @@ impl Default for Thresholds {
                 by_tier: BTreeMap::from([("critical".to_string(), Duration::from_secs(90 * DAY))]),
                 default: Duration::from_secs(180 * DAY),
             },
+            version_support_days: 90,
         }
     }
 }

@@ -61,6 +61,8 @@ pub fn read_ledger(text: &str, context: &LedgerContext<'_>) -> LedgerReport {
 }
 
 #[cfg(test)]
+mod support_tests;
+#[cfg(test)]
 mod tests;
 
 /// A valid ledger of one cluster, `c1`, with `extra` added to its fields (e.g.
