@@ -59,6 +59,7 @@ mod team_live;
 mod team_roles;
 mod team_shards;
 mod unknown_volumes;
+mod upgrade_check;
 mod workload_names;
 
 mod harness {
