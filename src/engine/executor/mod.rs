@@ -220,7 +220,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 now,
                 self.options.actor.clone(),
                 IdempotencyKey::for_ledger_change(&self.lease_holder, now),
-                EventBody::Note { text: note },
+                EventBody::ExecutorNote { text: note },
             );
             self.append(e)?;
         }
@@ -275,7 +275,13 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
 
     /// One pass: lease, catch up with the journal, drive every active maintenance run.
     pub async fn pass(&mut self) -> Result<PassOutcome, EngineError> {
-        if !self.hold_lease()? {
+        let held = self.hold_lease()?;
+        if held && !self.pending.is_empty() {
+            // What an earlier pass could not write (the journal was away), before anything
+            // is read or decided.
+            self.flush()?;
+        }
+        if !held {
             // A standby keeps its ledger current too (it may take over), saying nothing.
             if let Some(reloads) = self.reloads.as_mut() {
                 while let Ok(reload) = reloads.try_recv() {
@@ -323,7 +329,18 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         let mut all = std::mem::take(&mut self.pending);
         all.extend(events);
         let fence = self.fence();
-        let mut stored = self.store.append_all(all, fence.as_ref())?;
+        let mut stored = match self.store.append_all(all.clone(), fence.as_ref()) {
+            Ok(stored) => stored,
+            Err(error @ (JournalError::Unavailable(_) | JournalError::Unknown(..))) => {
+                // Not written, or not known to be: kept, and written first once the
+                // journal is back under the same lease (each under its own key, so what
+                // did go in is not written twice). What this executor saw happen (an
+                // outcome) is then recorded rather than found out again by repeating it.
+                self.pending = all;
+                return Err(error.into());
+            }
+            Err(error) => return Err(error.into()),
+        };
         Ok(stored.split_off(stored.len() - own))
     }
 
@@ -371,10 +388,13 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     self.lease = None;
                     self.pending.clear();
                 }
-                Err(EngineError::Journal(error @ JournalError::Unavailable(_))) => {
-                    // Whether the last write went in is unknown: act on nothing until the
-                    // lease is held again, then carry on from the journal as a new
-                    // executor would (open intents are settled by observing).
+                Err(EngineError::Journal(
+                    error @ (JournalError::Unavailable(_) | JournalError::Unknown(..)),
+                )) => {
+                    // Whether the last write went in may be unknown: act on nothing until
+                    // the lease is held again, write what was left unwritten, then carry on
+                    // from the journal as a new executor would (open intents are settled
+                    // by observing).
                     tracing::warn!(%error, "journal unavailable; standing by until it is back");
                     self.notify(format!("journal unavailable, not acting: {error}"));
                     self.forget();

@@ -163,7 +163,7 @@ fn beyond_range(value: &Value) -> bool {
         Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
             (Some(i), _, _) => i.unsigned_abs() >= MAX_INTEGER,
             (None, Some(u), _) => u >= MAX_INTEGER,
-            (None, None, Some(x)) => !(x.abs() < MAX_NUMBER),
+            (None, None, Some(x)) => x.is_nan() || x.abs() >= MAX_NUMBER,
             (None, None, None) => true,
         },
         Value::Array(items) => items.iter().any(beyond_range),
