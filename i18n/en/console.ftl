@@ -23,6 +23,7 @@ header-to-approve = { $n } to approve
 header-halted = { $n } halted
 header-stuck = { $n } stuck
 header-ledger-expired = LEDGER: { $exceptions } EXPIRED
+header-journal-unreadable-rows = JOURNAL: { $events } UNREADABLE, skipped
 header-team-alone = alone
 header-team-others = { $count ->
     [one] 1 other

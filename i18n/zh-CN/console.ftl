@@ -23,6 +23,7 @@ header-to-approve = { $n } 个待批
 header-halted = { $n } 个已停止
 header-stuck = { $n } 个卡住
 header-ledger-expired = 台账：{ $exceptions }已过期
+header-journal-unreadable-rows = 事件日志：{ $events }无法读取，已跳过
 header-team-alone = 仅你一人
 header-team-others = { $count ->
     [one] 另有 1 人

@@ -283,6 +283,25 @@ fn second_line(app: &App, theme: &Theme, width: usize) -> Line<'static> {
             ),
         ));
     }
+    // Journal rows nobody can read: skipped, so the journal goes on, and said here, so
+    // nobody takes what is shown for all there is (`fleetdeck journal` names each).
+    let unreadable = app.activity.journal.projection.unreadable.len();
+    if unreadable > 0 {
+        parts.push((
+            8,
+            Span::styled(
+                format!(
+                    " · {}",
+                    crate::t!(
+                        lang,
+                        "header-journal-unreadable-rows",
+                        events = crate::i18n::counted(lang, "count-events", unreadable as i64)
+                    )
+                ),
+                theme.style(Slot::Critical),
+            ),
+        ));
+    }
     // Who you are (in team mode as the database sees you, and who else is connected),
     // with its separator: one part, so that both go together.
     let used: usize = parts.iter().map(|(_, s)| s.width()).sum();
@@ -351,5 +370,31 @@ mod tests {
         app.ledger = Arc::new(ledger);
         let screen = crate::tui::tests::render(&app, 200, 12);
         assert!(screen.contains("LEDGER: 1 exception EXPIRED"), "{screen}");
+    }
+
+    #[test]
+    fn the_header_says_how_many_journal_rows_were_skipped_unread() {
+        let mut app = fixtures::app();
+        let quiet = crate::tui::tests::render(&app, 200, 12);
+        assert!(!quiet.contains("UNREADABLE"), "{quiet}");
+        let mut projection = (*app.activity.journal.projection).clone();
+        for seq in [41, 57] {
+            projection
+                .unreadable
+                .push(crate::model::run::UnreadableEvent {
+                    seq: crate::model::run::Sequence(seq),
+                    kind: "operator.note".into(),
+                    reason: "its payload is not JSON this version can read".into(),
+                });
+        }
+        app.activity.journal.projection = Arc::new(projection);
+        let screen = crate::tui::tests::render(&app, 200, 12);
+        assert!(
+            screen.contains("JOURNAL: 2 events UNREADABLE, skipped"),
+            "{screen}"
+        );
+        app.config.lang = crate::i18n::Lang::ZhCn;
+        let screen = crate::tui::tests::render(&app, 200, 12);
+        assert!(screen.contains("无法读取"), "{screen}");
     }
 }

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use fleetdeck::journal::postgres::throwaway::{self, ThrowawayServer};
-use fleetdeck::journal::{AnyJournal, JournalTarget, OpenMode};
-use fleetdeck::model::run::Actor;
+use fleetdeck::journal::{AnyJournal, JournalStore, JournalTarget, LeaseGrant, OpenMode};
+use fleetdeck::model::run::{Actor, LeaseScope, NewEvent};
 
 /// Which backend a test runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,6 +146,30 @@ impl TestJournal {
             OpenMode::ReadWrite,
         )
         .expect("the journal opens")
+    }
+
+    /// Appends `events` as the executor `actor` writes them: under the fleet lease, taken
+    /// for the write and given back after it (every executor event carries a fence).
+    pub fn append_as_executor(&self, actor: &str, events: Vec<NewEvent>) {
+        let mut store = self.open_as(actor);
+        let lease = match store
+            .acquire_lease(
+                &LeaseScope::fleet(),
+                &Actor(actor.to_string()),
+                std::time::Duration::from_secs(30),
+                jiff::Timestamp::now(),
+            )
+            .expect("the fleet lease")
+        {
+            LeaseGrant::Acquired { lease } => lease,
+            LeaseGrant::HeldByOther { lease } => panic!("the fleet lease is held: {lease:?}"),
+        };
+        store
+            .append_all(events, Some(&lease.fence()))
+            .expect("the executor's events");
+        store
+            .release_lease(&lease, jiff::Timestamp::now())
+            .expect("the lease given back");
     }
 
     /// The journal for reading (the database's superuser on PostgreSQL).
