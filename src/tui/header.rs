@@ -283,6 +283,29 @@ fn second_line(app: &App, theme: &Theme, width: usize) -> Line<'static> {
             ),
         ));
     }
+    // Events this console read that the journal lost (a failover under asynchronous
+    // replication): what they said may have happened, so a person must look.
+    if let Some(first) = app.activity.lost.first() {
+        parts.push((
+            9,
+            Span::styled(
+                format!(
+                    " · {}",
+                    crate::t!(
+                        lang,
+                        "header-journal-went-back",
+                        events = crate::i18n::counted(
+                            lang,
+                            "count-events",
+                            app.activity.lost.len() as i64
+                        ),
+                        seq = first.seq.to_string()
+                    )
+                ),
+                theme.style(Slot::Critical),
+            ),
+        ));
+    }
     // Journal rows nobody can read: skipped, so the journal goes on, and said here, so
     // nobody takes what is shown for all there is (`fleetdeck journal` names each).
     let unreadable = app.activity.journal.projection.unreadable.len();
@@ -396,5 +419,30 @@ mod tests {
         app.config.lang = crate::i18n::Lang::ZhCn;
         let screen = crate::tui::tests::render(&app, 200, 12);
         assert!(screen.contains("无法读取"), "{screen}");
+    }
+
+    #[test]
+    fn the_header_says_the_journal_lost_events_the_console_had_read() {
+        let mut app = fixtures::app();
+        app.activity.lost = vec![
+            crate::tui::LostLine {
+                seq: 121,
+                text: crate::i18n::Msg::new("tl-ev-note").arg("text", "cordon n1"),
+            },
+            crate::tui::LostLine {
+                seq: 122,
+                text: crate::i18n::Msg::new("tl-ev-note").arg("text", "evict"),
+            },
+        ];
+        let screen = crate::tui::tests::render(&app, 200, 12);
+        assert!(
+            screen.contains("JOURNAL WENT BACK: 2 events read are gone (from #121)"),
+            "{screen}"
+        );
+        let narrow = crate::tui::tests::render(&app, 80, 12);
+        assert!(
+            narrow.contains("JOURNAL WENT BACK"),
+            "kept first on 80 columns: {narrow}"
+        );
     }
 }

@@ -96,11 +96,18 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
 
     /// Forgets everything read from the journal and the lease with it, as if this executor
     /// had just started: what it knew may be behind what the journal holds (a write whose
-    /// commit it never heard of), and the journal decides.
-    /// What was left unwritten (`pending`) stays: it is written first under the same
-    /// lease, or dropped if another holder took it meanwhile.
+    /// commit it never heard of), and the journal decides. What was left unwritten
+    /// (`pending`) stays: it is written first under the same lease, or dropped if another
+    /// holder took it meanwhile. What it read and wrote is still remembered (`history`):
+    /// the journal read again must still hold it.
     pub(super) fn forget(&mut self) {
         self.lease = None;
+        self.forget_reading();
+    }
+
+    /// Forgets everything read from the journal (not the lease): the next catch-up reads
+    /// it all again.
+    pub(super) fn forget_reading(&mut self) {
         self.projection = Projection::default();
         self.checkpoints.clear();
         self.commands.clear();

@@ -13,6 +13,7 @@
 
 mod catch_up;
 mod guard;
+mod history;
 mod lease;
 mod maintenance;
 mod rollout;
@@ -124,6 +125,12 @@ pub struct Executor<S, P> {
     window_waits: std::collections::HashSet<IdempotencyKey>,
     /// Ledger edits noticed while running (see [`Reload`]), taken at the start of a pass.
     reloads: Option<tokio::sync::mpsc::UnboundedReceiver<Reload<P>>>,
+    /// The latest events read, to tell whether the journal still holds them (see
+    /// `history`).
+    history: history::History,
+    /// Pauses this executor owes the journal (the journal lost events it had read): written
+    /// by whoever holds the lease next, before anything else, whatever the token.
+    alarms: Vec<NewEvent>,
 }
 
 /// A ledger edit noticed while the executor runs.
@@ -183,6 +190,8 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             windows: super::windows::MaintenanceWindows::default(),
             window_waits: std::collections::HashSet::new(),
             reloads: None,
+            history: history::History::default(),
+            alarms: Vec::new(),
         }
     }
 
@@ -276,6 +285,12 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
     /// One pass: lease, catch up with the journal, drive every active maintenance run.
     pub async fn pass(&mut self) -> Result<PassOutcome, EngineError> {
         let held = self.hold_lease()?;
+        if held && !self.alarms.is_empty() {
+            // A pause owed since the journal lost events: before anything else.
+            let alarms = self.alarms.clone();
+            self.commit(alarms)?;
+            self.alarms.clear();
+        }
         if held && !self.pending.is_empty() {
             // What an earlier pass could not write (the journal was away), before anything
             // is read or decided.
@@ -327,20 +342,30 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
     fn commit(&mut self, events: Vec<NewEvent>) -> Result<Vec<Appended>, EngineError> {
         let own = events.len();
         let mut all = std::mem::take(&mut self.pending);
+        let recorded = all.len();
         all.extend(events);
         let fence = self.fence();
         let mut stored = match self.store.append_all(all.clone(), fence.as_ref()) {
             Ok(stored) => stored,
             Err(error @ (JournalError::Unavailable(_) | JournalError::Unknown(..))) => {
-                // Not written, or not known to be: kept, and written first once the
-                // journal is back under the same lease (each under its own key, so what
-                // did go in is not written twice). What this executor saw happen (an
-                // outcome) is then recorded rather than found out again by repeating it.
+                // Not written, or not known to be. What was pending records what happened
+                // (an outcome, a status): kept, and written first once the journal is back
+                // under the same lease (each under its own key, so what did go in is not
+                // written twice), rather than found out again by repeating it. `events`
+                // asked for what is not done yet (an intent is written before its call):
+                // the call does not happen, and the rebuilt state asks again.
+                all.truncate(recorded);
                 self.pending = all;
                 return Err(error.into());
             }
             Err(error) => return Err(error.into()),
         };
+        let written: Vec<&crate::model::run::Event> = stored
+            .iter()
+            .filter(|a| !a.duplicate)
+            .map(|a| &a.event)
+            .collect();
+        self.history.wrote(&written);
         Ok(stored.split_off(stored.len() - own))
     }
 
