@@ -17,10 +17,13 @@ use std::time::{Duration, Instant};
 
 use crate::support;
 use crate::support::backend::{Backend, TestJournal};
+use crate::support::checks::{
+    busy_node, each_release_applied_once, events, node_acted_on_once, run_status,
+};
 use crate::support::executor::{Executor, journal, wait};
 use crate::support::rollout::{CNI_MANIFEST, Workspace, one_stage_rollout};
 use fleetdeck::engine::start::{node_facts, plan, record_run};
-use fleetdeck::journal::{EventQuery, JournalStore};
+use fleetdeck::journal::JournalStore;
 use fleetdeck::model::maintenance::read_maintenance;
 use fleetdeck::model::run::{Actor, Event, EventBody, LeaseScope, RunId, RunStatus, StepStatus};
 
@@ -76,57 +79,6 @@ async fn maintain(ws: &Workspace, cluster: &str, node: &str) -> RunId {
     .expect("recorded")
 }
 
-/// A node of `cluster` hosting pods other than DaemonSets' (so its drain evicts some),
-/// none of them one the scenario's always-refusing PDB covers (`checkout`).
-async fn busy_node(ws: &Workspace, cluster: &str) -> String {
-    use k8s_openapi::api::core::v1::Pod;
-    let client = ws.fleet.client(cluster).expect("client");
-    let pods = kube::Api::<Pod>::all(client)
-        .list(&Default::default())
-        .await
-        .expect("pods");
-    let node_of = |p: &Pod| p.spec.as_ref()?.node_name.clone();
-    let blocked: Vec<String> = pods
-        .items
-        .iter()
-        .filter(|p| {
-            p.metadata
-                .name
-                .as_deref()
-                .is_some_and(|n| n.starts_with("checkout"))
-        })
-        .filter_map(node_of)
-        .collect();
-    let mut nodes: Vec<String> = pods
-        .items
-        .iter()
-        .filter(|p| {
-            !p.metadata
-                .owner_references
-                .iter()
-                .flatten()
-                .any(|o| o.kind == "DaemonSet")
-        })
-        .filter_map(node_of)
-        .filter(|n| !blocked.contains(n))
-        .collect();
-    nodes.sort();
-    nodes.into_iter().next().expect("a node with pods")
-}
-
-fn events(journal: &TestJournal) -> Vec<Event> {
-    support::executor::journal(journal)
-        .query(&EventQuery::default())
-        .unwrap_or_default()
-}
-
-fn run_status(journal: &TestJournal, run: &RunId) -> Option<RunStatus> {
-    support::executor::journal(journal)
-        .projection()
-        .ok()
-        .and_then(|p| p.runs.get(run).map(|r| r.status.clone()))
-}
-
 fn step_succeeded(journal: &TestJournal, run: &RunId, step: &str) -> bool {
     events(journal).iter().any(|e| {
         e.event.run.as_ref() == Some(run)
@@ -152,55 +104,6 @@ fn span(all: &[Event], run: &RunId) -> (jiff::Timestamp, jiff::Timestamp) {
         *times.iter().min().expect("steps"),
         *times.iter().max().expect("steps"),
     )
-}
-
-/// One cordon and one uncordon of `node`, and no pod evicted twice, in the cluster's log
-/// from `from` on.
-fn node_acted_on_once(ws: &Workspace, cluster: &str, node: &str, from: usize) {
-    let log = &ws.fleet.request_log(cluster).expect("log")[from..];
-    let patches = log
-        .iter()
-        .filter(|r| r.method == "PATCH" && r.path == format!("/api/v1/nodes/{node}"))
-        .count();
-    assert_eq!(
-        patches, 2,
-        "{cluster}/{node}: cordon and uncordon once each"
-    );
-    let mut accepted: HashMap<&str, usize> = HashMap::new();
-    for r in log
-        .iter()
-        .filter(|r| r.path.ends_with("/eviction") && r.status < 300)
-    {
-        *accepted.entry(r.path.as_str()).or_default() += 1;
-    }
-    assert!(!accepted.is_empty(), "{cluster}: pods were evicted");
-    assert!(
-        accepted.values().all(|n| *n == 1),
-        "{cluster}: a pod evicted twice: {accepted:?}"
-    );
-}
-
-/// Every cluster's release record written once, and applied once by the journal.
-fn each_release_applied_once(ws: &Workspace, clusters: &[&str]) {
-    let all = events(&ws.journal);
-    for cluster in clusters {
-        let applied = all
-            .iter()
-            .filter(|e| {
-                matches!(e.event.body, EventBody::ItemApplied { .. })
-                    && e.event
-                        .cluster
-                        .as_ref()
-                        .is_some_and(|c| c.as_str() == *cluster)
-            })
-            .count();
-        assert_eq!(applied, 1, "journal: {cluster} applied once");
-        assert_eq!(
-            ws.patches(cluster, "/configmaps/fleetdeck-release"),
-            1,
-            "simulator: {cluster}'s release record written once"
-        );
-    }
 }
 
 fn shard_flags(shard: &'static str) -> [&'static str; 4] {

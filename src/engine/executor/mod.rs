@@ -293,7 +293,10 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         }
         if held && !self.pending.is_empty() {
             // What an earlier pass could not write (the journal was away), before anything
-            // is read or decided.
+            // is decided: after the journal was read again (and found to hold what this
+            // executor read before, or paused for what it lost), so that it follows what
+            // the journal holds.
+            self.catch_up()?;
             self.flush()?;
         }
         if !held {
@@ -347,7 +350,11 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         let fence = self.fence();
         let mut stored = match self.store.append_all(all.clone(), fence.as_ref()) {
             Ok(stored) => stored,
-            Err(error @ (JournalError::Unavailable(_) | JournalError::Unknown(..))) => {
+            Err(
+                error @ (JournalError::Unavailable(_)
+                | JournalError::Unknown(..)
+                | JournalError::Busy(_)),
+            ) => {
                 // Not written, or not known to be. What was pending records what happened
                 // (an outcome, a status): kept, and written first once the journal is back
                 // under the same lease (each under its own key, so what did go in is not
@@ -414,7 +421,9 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     self.pending.clear();
                 }
                 Err(EngineError::Journal(
-                    error @ (JournalError::Unavailable(_) | JournalError::Unknown(..)),
+                    error @ (JournalError::Unavailable(_)
+                    | JournalError::Unknown(..)
+                    | JournalError::Busy(_)),
                 )) => {
                     // Whether the last write went in may be unknown: act on nothing until
                     // the lease is held again, write what was left unwritten, then carry on

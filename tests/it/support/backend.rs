@@ -29,6 +29,9 @@ pub enum Backend {
 pub struct TestJournal {
     backend: Backend,
     server: Option<&'static ThrowawayServer>,
+    /// A streaming standby of `server`, for failover tests: then every connection string
+    /// names both (primary first) with `target_session_attrs=read-write`.
+    standby: Option<&'static ThrowawayServer>,
     /// The SQLite file (unused on PostgreSQL).
     file: PathBuf,
     /// The database's name (PostgreSQL).
@@ -89,8 +92,44 @@ impl TestJournal {
         TestJournal {
             backend,
             server,
+            standby: None,
             file: dir.join("journal.sqlite"),
             db,
+        }
+    }
+
+    /// A PostgreSQL journal on a primary of its own with a streaming standby replicating
+    /// as `mode` says: connections name both hosts, so they follow a promotion. Returns
+    /// the journal, the primary and the standby (stopped when the test process ends).
+    pub fn replicated(
+        mode: throwaway::Replication,
+        dir: &Path,
+    ) -> (
+        TestJournal,
+        &'static ThrowawayServer,
+        &'static ThrowawayServer,
+    ) {
+        let primary: &'static ThrowawayServer = Box::leak(Box::new(
+            ThrowawayServer::start(throwaway::ServerDurability::Fast).expect("a primary"),
+        ));
+        let mut journal = Self::on(Backend::Postgres, Some(primary), dir);
+        let standby: &'static ThrowawayServer =
+            Box::leak(Box::new(primary.start_standby(mode).expect("a standby")));
+        journal.standby = Some(standby);
+        (journal, primary, standby)
+    }
+
+    /// The hosts part of a connection string: `host=… port=…`, both servers when there
+    /// is a standby (primary first, read-write sessions only).
+    fn hosts(&self) -> String {
+        let server = self.server();
+        match self.standby {
+            None => format!("host=127.0.0.1 port={}", server.port()),
+            Some(standby) => format!(
+                "host=127.0.0.1,127.0.0.1 port={},{} target_session_attrs=read-write",
+                server.port(),
+                standby.port()
+            ),
         }
     }
 
@@ -119,6 +158,13 @@ impl TestJournal {
                     created.push((id, actor.to_string()));
                 }
                 drop(created);
+                if self.standby.is_some() {
+                    return format!(
+                        "{} dbname={db} user='{actor}' password={} sslmode=disable connect_timeout=2",
+                        self.hosts(),
+                        throwaway::TEST_PASSWORD
+                    );
+                }
                 format!(
                     "postgres://{}:{}@127.0.0.1:{}/{db}?sslmode=disable",
                     encode(actor),
@@ -176,6 +222,11 @@ impl TestJournal {
     pub fn open(&self) -> AnyJournal {
         let target = match &self.db {
             None => JournalTarget::Sqlite(self.file.clone()),
+            Some(db) if self.standby.is_some() => JournalTarget::Postgres(format!(
+                "{} dbname={db} user=postgres password={} sslmode=disable connect_timeout=2",
+                self.hosts(),
+                throwaway::TEST_PASSWORD
+            )),
             Some(db) => JournalTarget::Postgres(self.server().admin_url(db)),
         };
         AnyJournal::open(&target, OpenMode::ReadWrite).expect("the journal opens")
