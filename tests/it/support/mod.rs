@@ -14,4 +14,5 @@ pub mod executor;
 pub mod prometheus;
 pub mod rollout;
 pub mod sim;
+pub mod team;
 pub mod tmux;
