@@ -51,6 +51,7 @@ mod sim_kubectl;
 mod sim_scenarios;
 mod sim_volumes;
 mod team_attacks;
+mod team_attacks_run;
 mod team_consoles;
 mod team_failover;
 mod team_live;

@@ -88,7 +88,12 @@ fn approval(run: &RunId, by: &str) -> NewEvent {
 fn lease_of(team: &Team, who: &str) -> (fleetdeck::journal::AnyJournal, fleetdeck::journal::Lease) {
     let mut store = team.open_as(who);
     match store
-        .acquire_lease(&LeaseScope::fleet(), &Actor(who.into()), Duration::from_secs(60), now())
+        .acquire_lease(
+            &LeaseScope::fleet(),
+            &Actor(who.into()),
+            Duration::from_secs(60),
+            now(),
+        )
         .expect("the lease")
     {
         LeaseGrant::Acquired { lease } => (store, lease),
@@ -98,7 +103,11 @@ fn lease_of(team: &Team, who: &str) -> (fleetdeck::journal::AnyJournal, fleetdec
 
 fn assert_refused(out: &(bool, String), says: &str) {
     assert!(!out.0, "the database took it: {}", out.1);
-    assert!(out.1.contains(says), "refused, but not saying {says:?}: {}", out.1);
+    assert!(
+        out.1.contains(says),
+        "refused, but not saying {says:?}: {}",
+        out.1
+    );
 }
 
 /// The second plan in the journal's own SQL: the real plan with its approval turned to
@@ -118,8 +127,14 @@ fn a_second_plan_for_a_run_is_refused_and_every_reader_keeps_the_first() {
     let team = Team::new();
     let run = start_rollout(&team, "op_a", now());
     // Her own run, and another's, as an operator without the approver role.
-    assert_refused(&team.psql("op_a", &second_plan_sql(&run, "again")), "already has a plan");
-    assert_refused(&team.psql("op_d", &second_plan_sql(&run, "again-d")), "already has a plan");
+    assert_refused(
+        &team.psql("op_a", &second_plan_sql(&run, "again")),
+        "already has a plan",
+    );
+    assert_refused(
+        &team.psql("op_d", &second_plan_sql(&run, "again-d")),
+        "already has a plan",
+    );
     let plans = team
         .events()
         .iter()
@@ -160,7 +175,10 @@ fn a_decoy_plan_under_a_predicted_id_leaves_the_real_start_its_own_run_and_rules
     assert_ne!(real.0, predicted, "the real start is a run of its own");
     // The database and every reader judge op_a's run by op_a's plan: her own approval
     // is refused, as raw SQL and as a client.
-    let refused = team.open_as("op_a").append(approval(&real, "op_a"), None).unwrap_err();
+    let refused = team
+        .open_as("op_a")
+        .append(approval(&real, "op_a"), None)
+        .unwrap_err();
     assert!(
         matches!(&refused, JournalError::Refused(why) if why.contains("op_a started this rollout")),
         "{refused}"
@@ -182,16 +200,30 @@ fn executor_writes_without_the_live_lease_are_refused_and_nothing_is_counted() {
         )
     };
     // No fence at all.
-    assert_refused(&team.psql("exec_b", &observed("NULL", "NULL")), "carries no fence");
+    assert_refused(
+        &team.psql("exec_b", &observed("NULL", "NULL")),
+        "carries no fence",
+    );
     // exec_a's live fence, presented by exec_b.
     let (mut a, lease) = lease_of(&team, "exec_a");
     let token = lease.token.0.to_string();
-    assert_refused(&team.psql("exec_b", &observed("'fleet'", &token)), "stale fencing token");
+    assert_refused(
+        &team.psql("exec_b", &observed("'fleet'", &token)),
+        "stale fencing token",
+    );
     // exec_a's fence once the lease is given back.
     a.release_lease(&lease, now()).expect("released");
-    assert_refused(&team.psql("exec_a", &observed("'fleet'", &token)), "stale fencing token");
+    assert_refused(
+        &team.psql("exec_a", &observed("'fleet'", &token)),
+        "stale fencing token",
+    );
     // Other executor kinds, and an operator's run status, the same.
-    for kind in ["step.status", "run.status", "rollout.batch", "executor.note"] {
+    for kind in [
+        "step.status",
+        "run.status",
+        "rollout.batch",
+        "executor.note",
+    ] {
         let sql = format!(
             "INSERT INTO fleetdeck.events (time_us, kind, run_id, payload, idem_key) VALUES (0, '{kind}', '{run}', '{{}}', 'k-{kind}')"
         );
@@ -224,13 +256,28 @@ fn payloads_no_reader_could_read_are_refused_at_the_door() {
     }
     for (payload, says) in [
         (r#"{"text": 1e400}"#.to_string(), "beyond ±10^18"),
-        (r#"{"text": "x", "n": 18446744073709551616}"#.to_string(), "beyond ±10^18"),
-        (r#"{"text": 5}"#.to_string(), "its \"text\" is a number, not string"),
+        (
+            r#"{"text": "x", "n": 18446744073709551616}"#.to_string(),
+            "beyond ±10^18",
+        ),
+        (
+            r#"{"text": 5}"#.to_string(),
+            "its \"text\" is a number, not string",
+        ),
         (r#"{"txt": "x"}"#.to_string(), "it has no \"text\""),
         (r#""just a string""#.to_string(), "not an object"),
-        (format!(r#"{{"text": "x", "deep": {deep}}}"#), "nested 64 levels deep"),
-        (r#"{"text": "\ud800"}"#.to_string(), "not JSON every reader can read"),
-        (r#"{"text": "a\u0000b"}"#.to_string(), "not JSON every reader can read"),
+        (
+            format!(r#"{{"text": "x", "deep": {deep}}}"#),
+            "nested 64 levels deep",
+        ),
+        (
+            r#"{"text": "\ud800"}"#.to_string(),
+            "not JSON every reader can read",
+        ),
+        (
+            r#"{"text": "a\u0000b"}"#.to_string(),
+            "not JSON every reader can read",
+        ),
     ] {
         assert_refused(&team.psql("op_a", &note(&payload, "poison")), says);
     }
@@ -284,7 +331,10 @@ fn a_poisoned_row_from_before_the_door_is_skipped_by_every_reader_and_named() {
     ] {
         let out = cli(&team, dir.path(), &args);
         let text = crate::support::cli::text(&out);
-        assert!(out.status.success(), "{args:?} stopped at the bad row: {text}");
+        assert!(
+            out.status.success(),
+            "{args:?} stopped at the bad row: {text}"
+        );
         assert!(
             text.contains(&format!("#{poisoned} operator.pause")) && text.contains("skipped"),
             "{args:?} names the row it skipped: {text}"
@@ -293,7 +343,10 @@ fn a_poisoned_row_from_before_the_door_is_skipped_by_every_reader_and_named() {
     // The poisoned pause pauses nothing; the person's pause is the one in force.
     let p = team.projection();
     assert_eq!(p.unreadable.len(), 1);
-    let pause = p.pauses.get(&fleetdeck::model::run::PauseScope::Fleet).expect("paused");
+    let pause = p
+        .pauses
+        .get(&fleetdeck::model::run::PauseScope::Fleet)
+        .expect("paused");
     assert_eq!(pause.by, Actor("op_a".into()));
     assert_eq!(pause.reason, "look at the journal");
     assert!(p.runs.contains_key(&run), "read past it");
@@ -311,11 +364,27 @@ fn a_viewer_cannot_take_the_writers_lock_and_a_writer_holding_it_is_timed_out() 
     team.open_as("op_a")
         .append(note("while a viewer holds what it can"), None)
         .expect("written");
-    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
     // What it cannot take.
-    assert_refused(&team.psql("view_c", "BEGIN; LOCK TABLE fleetdeck.write_lock IN EXCLUSIVE MODE; COMMIT;"), "permission denied");
-    assert_refused(&team.psql("view_c", "SELECT fleetdeck.lock_writes()"), "permission denied");
-    assert_refused(&team.psql("view_c", "BEGIN; PREPARE TRANSACTION 'hold';"), "prepared transactions are disabled");
+    assert_refused(
+        &team.psql(
+            "view_c",
+            "BEGIN; LOCK TABLE fleetdeck.write_lock IN EXCLUSIVE MODE; COMMIT;",
+        ),
+        "permission denied",
+    );
+    assert_refused(
+        &team.psql("view_c", "SELECT fleetdeck.lock_writes()"),
+        "permission denied",
+    );
+    assert_refused(
+        &team.psql("view_c", "BEGIN; PREPARE TRANSACTION 'hold';"),
+        "prepared transactions are disabled",
+    );
     viewer.close();
     // A writer that sits on the lock: the others give up within lock_timeout, and nothing
     // of theirs is recorded; once it lets go, they write.
@@ -331,13 +400,21 @@ fn a_viewer_cannot_take_the_writers_lock_and_a_writer_holding_it_is_timed_out() 
     )
     .expect("opens");
     let started = Instant::now();
-    let refused = timid.append(note("while a writer holds the lock"), None).unwrap_err();
+    let refused = timid
+        .append(note("while a writer holds the lock"), None)
+        .unwrap_err();
     assert!(matches!(refused, JournalError::Busy(_)), "{refused}");
-    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(team.events().len(), before, "nothing recorded");
     hog.send("COMMIT;");
     hog.close();
-    timid.append(note("after"), None).expect("written once the lock is free");
+    timid
+        .append(note("after"), None)
+        .expect("written once the lock is free");
 }
 
 fn note(text: &str) -> NewEvent {
@@ -358,7 +435,14 @@ fn a_pause_whose_command_was_killed_while_it_waited_is_never_recorded_later() {
     std::thread::sleep(Duration::from_millis(300));
     let dir = tempfile::tempdir().expect("tempdir");
     let mut pause = std::process::Command::new(crate::support::cli::binary())
-        .args(["--journal", &team.url("op_a"), "pause", "--all", "--reason", "killed"])
+        .args([
+            "--journal",
+            &team.url("op_a"),
+            "pause",
+            "--all",
+            "--reason",
+            "killed",
+        ])
         .current_dir(dir.path())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -425,7 +509,10 @@ fn keys_squatted_ahead_of_another_writer_take_nothing_from_it() {
     let p = team.projection();
     assert_eq!(p.runs[&planned].created_by, Actor("op_b".into()));
     assert_eq!(p.runs[&planned].approvals.len(), 1, "the approval counts");
-    assert_eq!(p.lease_holders.get(&LeaseScope::fleet()), Some(&Actor("exec_a".into())));
+    assert_eq!(
+        p.lease_holders.get(&LeaseScope::fleet()),
+        Some(&Actor("exec_a".into()))
+    );
 }
 
 #[test]
@@ -442,24 +529,45 @@ fn an_operator_cannot_mark_another_persons_run_succeeded_and_free_its_clusters()
     let p = team.projection();
     assert_ne!(p.runs[&run].status, RunStatus::Succeeded);
     let busy = p.unfinished_rollouts_on(&["c1".to_string()]);
-    assert_eq!(busy.len(), 1, "its clusters stay taken: an overlapping start is refused");
+    assert_eq!(
+        busy.len(),
+        1,
+        "its clusters stay taken: an overlapping start is refused"
+    );
 }
 
 #[test]
 fn what_public_may_do_by_default_is_taken_away() {
     let team = Team::new();
-    assert_refused(&team.psql("view_c", "CREATE TEMP TABLE shadow (x int)"), "permission denied");
-    assert_refused(&team.psql("view_c", "SELECT lo_create(0)"), "permission denied");
-    assert_refused(&team.psql("view_c", "SELECT lo_from_bytea(0, '\\x00')"), "permission denied");
-    assert_refused(&team.psql("view_c", "CREATE TABLE public.mine (x int)"), "permission denied");
-    assert_refused(&team.psql("nobody_e", "SELECT 1"), "permission denied for database");
+    assert_refused(
+        &team.psql("view_c", "CREATE TEMP TABLE shadow (x int)"),
+        "permission denied",
+    );
+    assert_refused(
+        &team.psql("view_c", "SELECT lo_create(0)"),
+        "permission denied",
+    );
+    assert_refused(
+        &team.psql("view_c", "SELECT lo_from_bytea(0, '\\x00')"),
+        "permission denied",
+    );
+    assert_refused(
+        &team.psql("view_c", "CREATE TABLE public.mine (x int)"),
+        "permission denied",
+    );
+    assert_refused(
+        &team.psql("nobody_e", "SELECT 1"),
+        "permission denied for database",
+    );
     let (ok, out) = team.psql("view_c", "SELECT count(*) FROM pg_largeobject_metadata");
     assert!(ok && out.trim() == "0", "no large object was made: {out}");
     // NOTIFY cannot be taken away: a notification only wakes readers, who read by
     // sequence and find nothing new.
     let (tx, rx) = tokio::sync::watch::channel(fleetdeck::tui::Activity::default());
     let reader = team.open_as("view_c");
-    std::thread::spawn(move || fleetdeck::tui::journal_feed::feed(reader, tx, Duration::from_secs(5)));
+    std::thread::spawn(move || {
+        fleetdeck::tui::journal_feed::feed(reader, tx, Duration::from_secs(5))
+    });
     let from = Instant::now();
     while !rx.borrow().connected {
         assert!(from.elapsed() < Duration::from_secs(10), "the feed reads");
@@ -475,13 +583,22 @@ fn what_public_may_do_by_default_is_taken_away() {
     let dir = tempfile::tempdir().expect("tempdir");
     let db = server().fresh_database().expect("database");
     let out = crate::support::cli::fleetdeck(
-        &["--journal", &server().admin_url(&db), "journal", "init", "--roles"],
+        &[
+            "--journal",
+            &server().admin_url(&db),
+            "journal",
+            "init",
+            "--roles",
+        ],
         dir.path(),
     );
     let text = crate::support::cli::text(&out);
     assert!(out.status.success(), "{text}");
     for what in ["CONNECT", "TEMPORARY", "large objects"] {
-        assert!(text.contains("revoked from PUBLIC") && text.contains(what), "{what}: {text}");
+        assert!(
+            text.contains("revoked from PUBLIC") && text.contains(what),
+            "{what}: {text}"
+        );
     }
 }
 
@@ -494,8 +611,11 @@ fn history_cannot_be_rewritten_or_removed() {
         "UPDATE fleetdeck.events SET actor = 'op_b'".to_string(),
         "DELETE FROM fleetdeck.events".to_string(),
         "TRUNCATE fleetdeck.events".to_string(),
-        "WITH gone AS (DELETE FROM fleetdeck.events RETURNING *) SELECT count(*) FROM gone".to_string(),
-        format!("WITH moved AS (UPDATE fleetdeck.events SET run_id = 'x' WHERE run_id = '{run}' RETURNING *) SELECT 1"),
+        "WITH gone AS (DELETE FROM fleetdeck.events RETURNING *) SELECT count(*) FROM gone"
+            .to_string(),
+        format!(
+            "WITH moved AS (UPDATE fleetdeck.events SET run_id = 'x' WHERE run_id = '{run}' RETURNING *) SELECT 1"
+        ),
         "UPDATE fleetdeck.leases SET holder = 'op_a'".to_string(),
     ] {
         let (ok, out) = team.psql("op_a", &sql);
@@ -525,8 +645,16 @@ fn ddl_and_role_switching_are_refused_and_the_actor_stays_who_logged_in() {
         "SET ROLE NONE; INSERT INTO fleetdeck.events (time_us, actor, kind, payload, idem_key) VALUES (0, 'op_b', 'operator.note', '{\"text\": \"from op_b\"}', 'forged')",
     );
     assert!(ok, "{out}");
-    let forged = team.events().into_iter().find(|e| e.event.key.0 == "forged").expect("stored");
-    assert_eq!(forged.event.actor, Actor("op_a".into()), "the database writes who logged in");
+    let forged = team
+        .events()
+        .into_iter()
+        .find(|e| e.event.key.0 == "forged")
+        .expect("stored");
+    assert_eq!(
+        forged.event.actor,
+        Actor("op_a".into()),
+        "the database writes who logged in"
+    );
 }
 
 #[test]
@@ -534,8 +662,17 @@ fn a_search_path_or_a_shadowing_object_does_not_reach_the_checks() {
     let team = Team::new();
     let run = start_rollout(&team, "op_a", now());
     // Nothing of op_a's own can stand in for the journal's functions or tables.
-    assert_refused(&team.psql("op_a", "CREATE FUNCTION public.may(text) RETURNS boolean LANGUAGE sql AS 'SELECT true'"), "permission denied");
-    assert_refused(&team.psql("op_a", "CREATE TEMP TABLE events (x int)"), "permission denied");
+    assert_refused(
+        &team.psql(
+            "op_a",
+            "CREATE FUNCTION public.may(text) RETURNS boolean LANGUAGE sql AS 'SELECT true'",
+        ),
+        "permission denied",
+    );
+    assert_refused(
+        &team.psql("op_a", "CREATE TEMP TABLE events (x int)"),
+        "permission denied",
+    );
     let sql = format!(
         "SET search_path = public, pg_temp, fleetdeck; INSERT INTO fleetdeck.events (time_us, kind, run_id, payload, idem_key) VALUES (0, 'run.approved', '{run}', '{{\"batch\": 0, \"note\": \"me\"}}', 'pathed')"
     );
@@ -558,7 +695,11 @@ fn copy_goes_through_the_same_checks_and_copy_to_a_program_is_refused() {
     );
     let (ok, out) = team.psql_with_input("op_a", sql, &row("operator.note", "copied-note"));
     assert!(ok, "{out}");
-    let copied = team.events().into_iter().find(|e| e.event.key.0 == "copied-note").expect("copied");
+    let copied = team
+        .events()
+        .into_iter()
+        .find(|e| e.event.key.0 == "copied-note")
+        .expect("copied");
     assert_eq!(copied.event.actor, Actor("op_a".into()));
     assert_ne!(copied.seq.0, 1000, "the database numbers it");
     assert_refused(
@@ -579,7 +720,9 @@ fn prepared_transactions_cannot_hold_anything_past_a_disconnect() {
         "prepared transactions are disabled",
     );
     assert_eq!(team.events().len(), before, "nothing stored, nothing held");
-    team.open_as("op_b").append(note("writers go on"), None).expect("written");
+    team.open_as("op_b")
+        .append(note("writers go on"), None)
+        .expect("written");
 }
 
 #[test]
@@ -620,17 +763,42 @@ fn the_import_switch_is_an_admins_only() {
 #[test]
 fn the_lease_functions_refuse_everyone_but_the_holder() {
     let team = Team::new();
-    assert_refused(&team.psql("op_a", "SELECT * FROM fleetdeck.acquire_lease('fleet', 'op_a', 60000000)"), "permission denied");
+    assert_refused(
+        &team.psql(
+            "op_a",
+            "SELECT * FROM fleetdeck.acquire_lease('fleet', 'op_a', 60000000)",
+        ),
+        "permission denied",
+    );
     let (_a, lease) = lease_of(&team, "exec_a");
     let holder = lease.holder.clone().expect("held").0;
     let token = lease.token.0;
-    let (ok, out) = team.psql("exec_b", &format!("SELECT fleetdeck.renew_lease('fleet', '{holder}', {token}, 60000000) IS NULL"));
-    assert!(ok && out.trim() == "t", "exec_b cannot renew exec_a's lease: {out}");
-    let (ok, out) = team.psql("exec_b", &format!("SELECT fleetdeck.release_lease('fleet', {token})"));
+    let (ok, out) = team.psql(
+        "exec_b",
+        &format!("SELECT fleetdeck.renew_lease('fleet', '{holder}', {token}, 60000000) IS NULL"),
+    );
+    assert!(
+        ok && out.trim() == "t",
+        "exec_b cannot renew exec_a's lease: {out}"
+    );
+    let (ok, out) = team.psql(
+        "exec_b",
+        &format!("SELECT fleetdeck.release_lease('fleet', {token})"),
+    );
     assert!(ok && out.trim() == "f", "nor give it back: {out}");
-    let (ok, out) = team.psql("exec_b", "SELECT granted FROM fleetdeck.acquire_lease('fleet', 'exec_b', 60000000)");
-    assert!(ok && out.trim() == "f", "nor take it while it is held: {out}");
-    let still = team.open_as("view_c").lease(&LeaseScope::fleet()).expect("read").expect("held");
+    let (ok, out) = team.psql(
+        "exec_b",
+        "SELECT granted FROM fleetdeck.acquire_lease('fleet', 'exec_b', 60000000)",
+    );
+    assert!(
+        ok && out.trim() == "f",
+        "nor take it while it is held: {out}"
+    );
+    let still = team
+        .open_as("view_c")
+        .lease(&LeaseScope::fleet())
+        .expect("read")
+        .expect("held");
     assert_eq!(still.holder, lease.holder);
     assert_eq!(still.token, lease.token);
 }

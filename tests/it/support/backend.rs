@@ -137,6 +137,11 @@ impl TestJournal {
         self.server.expect("a PostgreSQL journal")
     }
 
+    /// The database's name on its server (PostgreSQL).
+    pub fn database(&self) -> Option<&str> {
+        self.db.as_deref()
+    }
+
     /// Whether this is PostgreSQL.
     pub fn is_postgres(&self) -> bool {
         self.backend == Backend::Postgres

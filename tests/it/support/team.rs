@@ -47,6 +47,12 @@ impl Team {
         Team { db }
     }
 
+    /// The team of an existing journal on the shared server (its members' login roles
+    /// made by whoever made the journal).
+    pub fn on(db: &str) -> Team {
+        Team { db: db.to_string() }
+    }
+
     /// `role`'s connection string, with extra `key=value` parameters.
     pub fn url_with(&self, role: &str, extra: &str) -> String {
         format!(
@@ -63,8 +69,11 @@ impl Team {
 
     /// The journal as `role`'s fleetdeck opens it.
     pub fn open_as(&self, role: &str) -> AnyJournal {
-        AnyJournal::open(&JournalTarget::Postgres(self.url(role)), OpenMode::ReadWrite)
-            .expect("the journal opens")
+        AnyJournal::open(
+            &JournalTarget::Postgres(self.url(role)),
+            OpenMode::ReadWrite,
+        )
+        .expect("the journal opens")
     }
 
     /// Every event, as the database's superuser reads them.
