@@ -57,6 +57,7 @@ mod team_failover;
 mod team_live;
 mod team_roles;
 mod team_shards;
+mod team_write_outcome;
 mod unknown_volumes;
 mod workload_names;
 

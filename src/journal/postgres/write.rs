@@ -36,8 +36,9 @@ fn stored_sql() -> String {
 }
 
 /// How long a write whose answer was lost keeps asking the journal again (a failover to
-/// a standby takes seconds) before it says the outcome is unknown.
-const RESOLVE_WITHIN: Duration = Duration::from_secs(30);
+/// a standby takes seconds) before it says the outcome is unknown: this many times the
+/// connection's `connect_timeout` (10 s unless the connection string says otherwise).
+const RESOLVE_CONNECT_TIMEOUTS: u32 = 3;
 
 /// A batch's columns, as the insert takes them.
 struct Rows {
@@ -174,7 +175,8 @@ impl PostgresJournal {
     /// same write is then sent again on a new connection (each event under its own key,
     /// in the writer's key space), which the database answers with what an earlier
     /// attempt stored, or by storing it now; only when the journal cannot be reached again
-    /// within [`RESOLVE_WITHIN`] is the outcome [`JournalError::Unknown`].
+    /// within [`RESOLVE_CONNECT_TIMEOUTS`] connect timeouts is the outcome
+    /// [`JournalError::Unknown`].
     pub(super) fn write(
         &mut self,
         events: Vec<NewEvent>,
@@ -185,6 +187,8 @@ impl PostgresJournal {
         let role = self.identity.role.clone();
         let rows = std::sync::Arc::new(Rows::of(&events, fence.as_ref())?);
         let started = std::time::Instant::now();
+        let resolve_within =
+            Duration::from_secs(self.info.connect_timeout.unwrap_or(10)) * RESOLVE_CONNECT_TIMEOUTS;
         let mut retrying = false;
         let mut wait = Duration::from_millis(100);
         loop {
@@ -211,7 +215,7 @@ impl PostgresJournal {
                 Ok(stored) => return answer(events, stored, fence.as_ref(), retrying),
                 Err(Failed::Definitely(error)) if !retrying => return Err(error),
                 Err(Failed::Definitely(JournalError::Unavailable(why)) | Failed::Maybe(why)) => {
-                    if started.elapsed() >= RESOLVE_WITHIN {
+                    if started.elapsed() >= resolve_within {
                         return Err(JournalError::Unknown(why, rows.key.clone()));
                     }
                     if !retrying {

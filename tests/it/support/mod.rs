@@ -12,6 +12,7 @@ pub mod cli;
 pub mod conformance;
 pub mod executor;
 pub mod prometheus;
+pub mod proxy;
 pub mod rollout;
 pub mod sim;
 pub mod team;
