@@ -93,10 +93,7 @@ async fn relay(client: TcpStream, server: TcpStream, switches: Arc<Switches>) {
     let mut buf: Vec<u8> = Vec::new();
     let mut chunk = [0u8; 16 * 1024];
     let mut wrote = false;
-    'read: loop {
-        let Ok(n) = server_rx.read(&mut chunk).await else {
-            break;
-        };
+    'read: while let Ok(n) = server_rx.read(&mut chunk).await {
         if n == 0 {
             break;
         }
