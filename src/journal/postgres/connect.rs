@@ -266,15 +266,24 @@ impl PostgresJournal {
             let mut revoked = Vec::new();
             let mut not_revoked = Vec::new();
             if roles {
-                for (what, sql) in super::schema_v4::HARDENING {
-                    match client.batch_execute(sql).await {
-                        Ok(()) => revoked.push(*what),
-                        Err(e) => {
-                            let why = e
-                                .as_db_error()
-                                .map_or_else(|| e.to_string(), |d| d.message().to_string());
-                            not_revoked.push((*what, why));
-                        }
+                for (what, sql, still) in super::schema_v4::HARDENING {
+                    let done = match client.batch_execute(sql).await {
+                        Ok(()) => None,
+                        Err(e) => Some(
+                            e.as_db_error()
+                                .map_or_else(|| e.to_string(), |d| d.message().to_string()),
+                        ),
+                    };
+                    // A role that does not own the object revokes nothing, with a warning
+                    // only: what PUBLIC still has says whether it went.
+                    let granted: bool = client.query_one(*still, &[]).await.map_err(pg)?.get(0);
+                    match (granted, done) {
+                        (false, _) => revoked.push(*what),
+                        (true, Some(why)) => not_revoked.push((*what, why)),
+                        (true, None) => not_revoked.push((
+                            *what,
+                            "only its owner can take it away".to_string(),
+                        )),
                     }
                 }
             }

@@ -377,32 +377,42 @@ $$;
 "#;
 
 /// What `journal init --roles` takes away from PUBLIC on the journal's database, one
-/// statement each: `(message id saying what, statement)`. Each needs the database's (or, for the large
-/// object functions, the cluster's bootstrap superuser's) ownership; one that is refused
-/// is reported, not fatal, and the admin does it (docs/team.md).
-pub const HARDENING: &[(&str, &str)] = &[
+/// step each: `(message id saying what, statement, a query that is true while PUBLIC still
+/// has it)`. Each needs the database's (or, for the large object functions, the cluster's
+/// bootstrap superuser's) ownership; run by another role, PostgreSQL revokes nothing and
+/// only warns, so each step is checked after it: one still granted is reported, not
+/// fatal, and the admin does it (docs/team.md).
+pub const HARDENING: &[(&str, &str, &str)] = &[
     (
         "journal-harden-connect",
         "DO $$ BEGIN
             EXECUTE format('REVOKE CONNECT ON DATABASE %I FROM PUBLIC', current_database());
             EXECUTE format('GRANT CONNECT ON DATABASE %I TO fleetdeck_viewer', current_database());
          END $$",
+        "SELECT has_database_privilege('public', current_database(), 'CONNECT')",
     ),
     (
         "journal-harden-temp",
         "DO $$ BEGIN
             EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());
          END $$",
+        "SELECT has_database_privilege('public', current_database(), 'TEMPORARY')",
     ),
     (
         "journal-harden-public-schema",
         "REVOKE CREATE ON SCHEMA public FROM PUBLIC",
+        "SELECT has_schema_privilege('public', 'public', 'CREATE')",
     ),
     (
         "journal-harden-large-objects",
         "REVOKE EXECUTE ON FUNCTION pg_catalog.lo_creat(integer), pg_catalog.lo_create(oid),
                 pg_catalog.lo_from_bytea(oid, bytea), pg_catalog.lo_import(text),
                 pg_catalog.lo_import(text, oid) FROM PUBLIC",
+        "SELECT has_function_privilege('public', 'pg_catalog.lo_creat(integer)', 'EXECUTE')
+             OR has_function_privilege('public', 'pg_catalog.lo_create(oid)', 'EXECUTE')
+             OR has_function_privilege('public', 'pg_catalog.lo_from_bytea(oid, bytea)', 'EXECUTE')
+             OR has_function_privilege('public', 'pg_catalog.lo_import(text)', 'EXECUTE')
+             OR has_function_privilege('public', 'pg_catalog.lo_import(text, oid)', 'EXECUTE')",
     ),
 ];
 
@@ -412,7 +422,7 @@ mod tests {
 
     #[test]
     fn every_hardening_step_is_said_in_both_languages() {
-        for (id, _) in HARDENING {
+        for (id, ..) in HARDENING {
             for lang in [crate::i18n::Lang::En, crate::i18n::Lang::ZhCn] {
                 assert!(crate::i18n::has(lang, id), "{id} in {lang:?}");
             }
@@ -446,6 +456,45 @@ mod tests {
             .map(|(k, key, t, r)| (k.to_string(), key.to_string(), t.to_string(), *r))
             .collect();
         assert_eq!(rows, model);
+    }
+
+    #[test]
+    fn the_writer_table_in_the_team_page_is_the_models() {
+        let page = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/team.md"),
+        )
+        .unwrap_or_default();
+        let table = page
+            .split("### One writer per event kind")
+            .nth(1)
+            .and_then(|rest| rest.split("\n\n").nth(1))
+            .unwrap_or_default();
+        let rows: Vec<(String, String)> = table
+            .lines()
+            .filter_map(|l| {
+                let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+                let kind = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+                let role = cells.get(2)?.trim_matches('`');
+                Some((kind.to_string(), role.to_string()))
+            })
+            .collect();
+        let kinds: Vec<&str> = rows.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(kinds, crate::model::run::EVENT_KINDS, "every kind, in order");
+        for (kind, role) in &rows {
+            assert_eq!(
+                crate::model::run::writers::writer_of(kind).role(),
+                role,
+                "{kind}"
+            );
+            let fenced = table.lines().any(|l| {
+                l.starts_with(&format!("| `{kind}` |")) && l.contains("lease")
+            });
+            assert_eq!(
+                fenced,
+                crate::model::run::writers::needs_fence(kind),
+                "{kind}: fence"
+            );
+        }
     }
 
     #[test]
