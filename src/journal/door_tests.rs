@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use jiff::Timestamp;
 
-use super::fixture_tests::{Fixture, executor_fence};
+use super::fixture_tests::{Fixture, executor_fence, on_both_backends};
 use super::*;
 use crate::model::run::{
     Actor, EventBody, IdempotencyKey, ItemId, LeaseScope, NewEvent, RunId, StepName, StepStatus,
@@ -46,17 +46,6 @@ fn step_status(key: &str) -> NewEvent {
 
 fn count(j: &AnyJournal) -> usize {
     j.query(&EventQuery::default()).unwrap().len()
-}
-
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod on_sqlite {
-            $( #[test] fn $name() { super::$name(&super::Fixture::sqlite()) } )*
-        }
-        mod on_postgres {
-            $( #[test] fn $name() { super::$name(&super::Fixture::postgres()) } )*
-        }
-    };
 }
 
 on_both_backends!(

@@ -58,3 +58,17 @@ pub(crate) fn executor_fence(j: &mut AnyJournal) -> Fence {
         other => panic!("the fleet lease is free: {other:?}"),
     }
 }
+
+/// Runs each named `fn NAME(&Fixture)` on both backends, as `on_sqlite::NAME` and
+/// `on_postgres::NAME`.
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod on_sqlite {
+            $( #[test] fn $name() { super::$name(&super::Fixture::sqlite()) } )*
+        }
+        mod on_postgres {
+            $( #[test] fn $name() { super::$name(&super::Fixture::postgres()) } )*
+        }
+    };
+}
+pub(crate) use on_both_backends;

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use jiff::Timestamp;
 
-pub(crate) use super::fixture_tests::{Fixture, executor_fence};
+pub(crate) use super::fixture_tests::{Fixture, executor_fence, on_both_backends};
 use super::*;
 use crate::model::ledger::ClusterId;
 use crate::model::run::{
@@ -27,18 +27,6 @@ fn note(key: &str, second: i64) -> NewEvent {
             text: format!("note {key}"),
         },
     )
-}
-
-/// Runs each named test on both backends.
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod on_sqlite {
-            $( #[test] fn $name() { super::$name(&super::Fixture::sqlite()) } )*
-        }
-        mod on_postgres {
-            $( #[test] fn $name() { super::$name(&super::Fixture::postgres()) } )*
-        }
-    };
 }
 
 on_both_backends!(

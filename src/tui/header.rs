@@ -267,63 +267,27 @@ fn second_line(app: &App, theme: &Theme, width: usize) -> Line<'static> {
     // Expired ledger exceptions: loud, but nothing stops for them.
     let today = app.now.to_zoned(app.config.local_tz.clone()).date();
     let expired = crate::model::ledger::expired_exceptions(&app.ledger, today).len();
+    let loud = |text: String| Span::styled(format!(" · {text}"), theme.style(Slot::Critical));
     if expired > 0 {
-        parts.push((
-            8,
-            Span::styled(
-                format!(
-                    " · {}",
-                    crate::t!(
-                        lang,
-                        "header-ledger-expired",
-                        exceptions = crate::i18n::counted(lang, "count-exceptions", expired as i64)
-                    )
-                ),
-                theme.style(Slot::Critical),
-            ),
-        ));
+        let exceptions = crate::i18n::counted(lang, "count-exceptions", expired as i64);
+        let said = crate::t!(lang, "header-ledger-expired", exceptions = exceptions);
+        parts.push((8, loud(said)));
     }
     // Events this console read that the journal lost (a failover under asynchronous
     // replication): what they said may have happened, so a person must look.
     if let Some(first) = app.activity.lost.first() {
-        parts.push((
-            9,
-            Span::styled(
-                format!(
-                    " · {}",
-                    crate::t!(
-                        lang,
-                        "header-journal-went-back",
-                        events = crate::i18n::counted(
-                            lang,
-                            "count-events",
-                            app.activity.lost.len() as i64
-                        ),
-                        seq = first.seq.to_string()
-                    )
-                ),
-                theme.style(Slot::Critical),
-            ),
-        ));
+        let events = crate::i18n::counted(lang, "count-events", app.activity.lost.len() as i64);
+        let seq = first.seq.to_string();
+        let said = crate::t!(lang, "header-journal-went-back", events = events, seq = seq);
+        parts.push((9, loud(said)));
     }
     // Journal rows nobody can read: skipped, so the journal goes on, and said here, so
     // nobody takes what is shown for all there is (`fleetdeck journal` names each).
     let unreadable = app.activity.journal.projection.unreadable.len();
     if unreadable > 0 {
-        parts.push((
-            8,
-            Span::styled(
-                format!(
-                    " · {}",
-                    crate::t!(
-                        lang,
-                        "header-journal-unreadable-rows",
-                        events = crate::i18n::counted(lang, "count-events", unreadable as i64)
-                    )
-                ),
-                theme.style(Slot::Critical),
-            ),
-        ));
+        let events = crate::i18n::counted(lang, "count-events", unreadable as i64);
+        let said = crate::t!(lang, "header-journal-unreadable-rows", events = events);
+        parts.push((8, loud(said)));
     }
     // Who you are (in team mode as the database sees you, and who else is connected),
     // with its separator: one part, so that both go together.

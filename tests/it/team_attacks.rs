@@ -13,13 +13,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::support::team::{Team, server};
+use crate::support::team::{Team, one_cluster_plan, server};
 use fleetdeck::engine::rollout_start::{NewRollout, record_rollout};
 use fleetdeck::journal::{JournalError, JournalStore, LeaseGrant};
-use fleetdeck::model::ledger::ClusterId;
-use fleetdeck::model::rollout::{
-    Approval, ApprovalPolicy, Pick, PlannedStage, ReleaseDigest, RolloutPlan, read_rollout,
-};
+use fleetdeck::model::rollout::{Approval, ApprovalPolicy, ReleaseDigest, read_rollout};
 use fleetdeck::model::run::{
     Actor, EventBody, IdempotencyKey, ItemId, LeaseScope, NewEvent, RunId, RunStatus, StepName,
     StepStatus,
@@ -29,32 +26,11 @@ use fleetdeck::model::run::{
 /// its author.
 const ROLLOUT: &str = "apiVersion: fleetdeck.dev/v1\nkind: Rollout\nrelease:\n  name: cni\n  bundle: {cni: c1}\n  action:\n    exec: {argv: [helm, upgrade], timeout: 1m}\n  checks:\n    - nodesReady: {minRatio: 0.9}\ntargets: \"\"\nstages:\n  - {name: all, batchSize: 1, soak: 10s, approval: required, pick: ordered}\nbudgets: {maxInFlight: 1}\nstopWhen: {failedClusters: 1}\napprovals: {distinctApprover: true}\n";
 
-fn plan() -> RolloutPlan {
-    RolloutPlan {
-        release: "cni".into(),
-        targets: 1,
-        combinations: 1,
-        stages: vec![PlannedStage {
-            name: "all".into(),
-            pick: Pick::Ordered,
-            approval: Approval::Required,
-            soak: Duration::from_secs(10),
-            batches: vec![vec![ClusterId("c1".into())]],
-            covers: Vec::new(),
-            newly_covered: Vec::new(),
-            untested_before: Vec::new(),
-        }],
-        warnings: Vec::new(),
-        live_drift: Vec::new(),
-        not_observed: Vec::new(),
-    }
-}
-
 /// `actor` starts the rollout as `rollout start` journals it; its run id.
 fn start_rollout(team: &Team, actor: &str, at: jiff::Timestamp) -> RunId {
     let rollout = read_rollout(ROLLOUT).spec.expect("a valid rollout");
     assert_eq!(rollout.approvals, ApprovalPolicy::DistinctFromAuthor);
-    let plan = plan();
+    let plan = one_cluster_plan(Approval::Required);
     let new = NewRollout {
         rollout,
         digest: ReleaseDigest("sha256:00".into()),
@@ -270,14 +246,8 @@ fn payloads_no_reader_could_read_are_refused_at_the_door() {
             format!(r#"{{"text": "x", "deep": {deep}}}"#),
             "nested 64 levels deep",
         ),
-        (
-            r#"{"text": "\ud800"}"#.to_string(),
-            "not JSON every reader can read",
-        ),
-        (
-            r#"{"text": "a\u0000b"}"#.to_string(),
-            "not JSON every reader can read",
-        ),
+        (r#"{"text": "\ud800"}"#.to_string(), "Unicode"),
+        (r#"{"text": "a\u0000b"}"#.to_string(), "Unicode"),
     ] {
         assert_refused(&team.psql("op_a", &note(&payload, "poison")), says);
     }
@@ -311,16 +281,7 @@ fn cli(team: &Team, dir: &std::path::Path, args: &[&str]) -> std::process::Outpu
 fn a_poisoned_row_from_before_the_door_is_skipped_by_every_reader_and_named() {
     let team = Team::new();
     let run = start_rollout(&team, "op_a", now());
-    // As an older fleetdeck could have let in, or an owner with the checks off.
-    server()
-        .execute(
-            &team.db,
-            "ALTER TABLE fleetdeck.events DISABLE TRIGGER events_before_insert;
-             INSERT INTO fleetdeck.events (seq, time_us, actor, kind, payload, idem_key, key_scope)
-             SELECT max(seq) + 1, 1750000000000000, 'mallory', 'operator.pause', '{\"scope\": {\"scope\": \"fleet\"}, \"reason\": 1e400}', 'poison', 'mallory' FROM fleetdeck.events;
-             ALTER TABLE fleetdeck.events ENABLE TRIGGER events_before_insert;",
-        )
-        .expect("poisoned");
+    team.poison();
     let poisoned = team.events().len() as i64;
     let dir = tempfile::tempdir().expect("tempdir");
     for args in [

@@ -12,7 +12,7 @@
 use std::time::{Duration, Instant};
 
 use crate::support::backend::Backend;
-use crate::support::checks::{busy_node, events};
+use crate::support::checks::{busy_node, events, maintenance_yaml};
 use crate::support::rollout::{CNI_MANIFEST, InProcess, Live, Workspace};
 use crate::support::team::{Team, server};
 use fleetdeck::engine::start::{node_facts, plan, record_run};
@@ -63,6 +63,23 @@ async fn started() -> (Workspace, Team, RunId) {
     (ws, team, run)
 }
 
+/// [`started`], and driven by an executor (stopped since) until the canary awaits its
+/// approval; with the live fleet view a new executor runs on.
+async fn awaiting_approval() -> (Workspace, Team, RunId, Live) {
+    let (ws, team, run) = started().await;
+    let live = Live::new(&ws).await;
+    let mut executor = live.executor(&ws, "exec-a", None);
+    pass_until(
+        &mut executor,
+        &team,
+        60,
+        "the canary to await approval",
+        |t| awaits_approval(t, &run),
+    )
+    .await;
+    (ws, team, run, live)
+}
+
 /// Passes `executor` until `done` holds of the journal (at most `secs`).
 async fn pass_until(
     executor: &mut InProcess,
@@ -99,18 +116,7 @@ fn changes(ws: &Workspace) -> usize {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_changed_plan_applies_nothing_whether_as_a_second_plan_or_with_a_digest_it_does_not_give()
 {
-    let (ws, team, run) = started().await;
-    let mut live = Live::new(&ws).await;
-    let mut executor = live.executor(&ws, "exec-a", None);
-    pass_until(
-        &mut executor,
-        &team,
-        60,
-        "the canary to await approval",
-        |t| awaits_approval(t, &run),
-    )
-    .await;
-    drop(executor);
+    let (ws, team, run, mut live) = awaiting_approval().await;
 
     // The same run re-planned with evil manifests and no approval: refused.
     let changed = |source: &str, target: &str, key: &str| {
@@ -164,18 +170,7 @@ async fn a_changed_plan_applies_nothing_whether_as_a_second_plan_or_with_a_diges
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_approval_observation_no_person_gave_is_not_replayed() {
-    let (ws, team, run) = started().await;
-    let mut live = Live::new(&ws).await;
-    let mut executor = live.executor(&ws, "exec-a", None);
-    pass_until(
-        &mut executor,
-        &team,
-        60,
-        "the canary to await approval",
-        |t| awaits_approval(t, &run),
-    )
-    .await;
-    drop(executor);
+    let (ws, team, run, mut live) = awaiting_approval().await;
     // Another executor login takes the lease once it lapsed (as it may), and writes an
     // observation that op_b approved, which op_b never did.
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -235,10 +230,12 @@ async fn an_approval_observation_no_person_gave_is_not_replayed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn squatted_keys_and_a_poisoned_row_do_not_stop_the_next_run() {
     let ws = Workspace::on(Backend::Postgres, "small", 13, CNI_MANIFEST, ROLLOUT).await;
-    for who in ["op_a", "op_d", "exec-a"] {
+    for who in ["op_a", "exec-a"] {
         ws.journal.target_for(who);
     }
     let team = Team::on(ws.journal.database().expect("a database"));
+    // op_d is an operator only, as `support::team` makes it (login roles are the server's,
+    // shared by every test on it).
     server()
         .login_role("op_d", &["fleetdeck_operator"])
         .expect("op_d");
@@ -262,17 +259,13 @@ async fn squatted_keys_and_a_poisoned_row_do_not_stop_the_next_run() {
         );
         assert!(ok, "{out}");
     }
-    server()
-        .execute(
-            &team.db,
-            "ALTER TABLE fleetdeck.events DISABLE TRIGGER events_before_insert;
-             INSERT INTO fleetdeck.events (seq, time_us, actor, kind, payload, idem_key, key_scope)
-             SELECT max(seq) + 1, 1750000000000000, 'mallory', 'operator.pause', '{\"scope\": {\"scope\": \"fleet\"}, \"reason\": 1e400}', 'poison', 'mallory' FROM fleetdeck.events;
-             ALTER TABLE fleetdeck.events ENABLE TRIGGER events_before_insert;",
-        )
-        .expect("poisoned");
-    let yaml = format!(
-        "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: squat\ncluster: small-02\nnodes:\n  names: [{node}]\naction:\n  exec:\n    argv: [\"true\"]\n    timeout: 30s\n    idempotent: true\nbudgets:\n  maxUnavailable: 1\n  failureDomainLabel: topology.kubernetes.io/zone\ndeadlines:\n  drain: 60s\n  verifyNode: 60s\n  verifyWorkloads: 60s\ndrain:\n  gracePeriod: 1s\n  evictionRetry: 1s\n"
+    team.poison();
+    let yaml = maintenance_yaml(
+        "squat",
+        "small-02",
+        std::slice::from_ref(&node),
+        "[\"true\"]",
+        true,
     );
     let spec = read_maintenance(&yaml).spec.expect("valid maintenance");
     let client = ws.fleet.client("small-02").expect("client");

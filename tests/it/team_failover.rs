@@ -20,7 +20,9 @@ use tokio::sync::watch;
 
 use crate::support;
 use crate::support::backend::TestJournal;
-use crate::support::checks::{busy_nodes, each_release_applied_once, events, node_acted_on_once};
+use crate::support::checks::{
+    busy_nodes, each_release_applied_once, events, maintenance_yaml, node_acted_on_once,
+};
 use crate::support::executor::{Executor, wait};
 use crate::support::rollout::{CNI_MANIFEST, Workspace};
 use fleetdeck::engine::start::{node_facts, plan, record_run};
@@ -52,11 +54,11 @@ stopWhen:
 /// A maintenance of `nodes` of small-02, one at a time, whose hook appends the node's
 /// name to `hooks.log` and takes `hook_secs`: the log says how often each ran.
 fn maintenance(dir: &Path, name: &str, nodes: &[String], hook_secs: u32) -> String {
-    format!(
-        "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: {name}\ncluster: small-02\nnodes:\n  names: [{}]\naction:\n  exec:\n    argv: [\"sh\", \"-c\", \"echo \\\"$FLEETDECK_NODE\\\" >> {}; sleep {hook_secs}\"]\n    timeout: 30s\n    idempotent: false\nbudgets:\n  maxUnavailable: 1\n  failureDomainLabel: topology.kubernetes.io/zone\ndeadlines:\n  drain: 60s\n  verifyNode: 60s\n  verifyWorkloads: 60s\ndrain:\n  gracePeriod: 1s\n  evictionRetry: 1s\n",
-        nodes.join(", "),
+    let argv = format!(
+        "[\"sh\", \"-c\", \"echo \\\"$FLEETDECK_NODE\\\" >> {}; sleep {hook_secs}\"]",
         dir.join("hooks.log").display()
-    )
+    );
+    maintenance_yaml(name, "small-02", nodes, &argv, false)
 }
 
 /// The nodes whose hook ran, in order, once per run of it.

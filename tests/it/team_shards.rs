@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use crate::support;
 use crate::support::backend::{Backend, TestJournal};
 use crate::support::checks::{
-    busy_node, each_release_applied_once, events, node_acted_on_once, run_status,
+    busy_node, each_release_applied_once, events, maintenance_yaml, node_acted_on_once, run_status,
 };
 use crate::support::executor::{Executor, journal, wait};
 use crate::support::rollout::{CNI_MANIFEST, Workspace, one_stage_rollout};
@@ -62,8 +62,12 @@ async fn two_regions(backend: Backend, own_server: bool) -> Workspace {
 /// Journals a maintenance of `node` on `cluster` (as alice), whose hook takes a second.
 async fn maintain(ws: &Workspace, cluster: &str, node: &str) -> RunId {
     let name = format!("shard-{cluster}");
-    let yaml = format!(
-        "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: {name}\ncluster: {cluster}\nnodes:\n  names: [{node}]\naction:\n  exec:\n    argv: [\"sleep\", \"1\"]\n    timeout: 30s\n    idempotent: true\nbudgets:\n  maxUnavailable: 1\n  failureDomainLabel: topology.kubernetes.io/zone\ndeadlines:\n  drain: 60s\n  verifyNode: 60s\n  verifyWorkloads: 60s\ndrain:\n  gracePeriod: 1s\n  evictionRetry: 1s\n"
+    let yaml = maintenance_yaml(
+        &name,
+        cluster,
+        &[node.to_string()],
+        "[\"sleep\", \"1\"]",
+        true,
     );
     let spec = read_maintenance(&yaml).spec.expect("valid maintenance");
     let client = ws.fleet.client(cluster).expect("client");

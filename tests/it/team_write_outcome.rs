@@ -6,7 +6,7 @@
 //! (`support::proxy`), for the library and for the CLI.
 
 use crate::support::proxy::Proxy;
-use crate::support::team::{Team, server};
+use crate::support::team::{Team, one_cluster_plan, server};
 use fleetdeck::engine::rollout_start::{NewRollout, record_rollout};
 use fleetdeck::journal::{AnyJournal, JournalStore, JournalTarget, OpenMode};
 use fleetdeck::model::run::{Actor, EventBody, IdempotencyKey, NewEvent};
@@ -61,24 +61,7 @@ fn a_write_whose_answer_is_lost_is_found_by_its_key_and_recorded_once() {
     )
     .spec
     .expect("a rollout");
-    let plan = fleetdeck::model::rollout::RolloutPlan {
-        release: "cni".into(),
-        targets: 1,
-        combinations: 1,
-        stages: vec![fleetdeck::model::rollout::PlannedStage {
-            name: "all".into(),
-            pick: fleetdeck::model::rollout::Pick::Ordered,
-            approval: fleetdeck::model::rollout::Approval::Auto,
-            soak: std::time::Duration::from_secs(10),
-            batches: vec![vec![fleetdeck::model::ledger::ClusterId("c1".into())]],
-            covers: Vec::new(),
-            newly_covered: Vec::new(),
-            untested_before: Vec::new(),
-        }],
-        warnings: Vec::new(),
-        live_drift: Vec::new(),
-        not_observed: Vec::new(),
-    };
+    let plan = one_cluster_plan(fleetdeck::model::rollout::Approval::Auto);
     proxy.lose_next_answer();
     let (run, _) = record_rollout(
         &mut journal,

@@ -280,10 +280,9 @@ impl PostgresJournal {
                     match (granted, done) {
                         (false, _) => revoked.push(*what),
                         (true, Some(why)) => not_revoked.push((*what, why)),
-                        (true, None) => not_revoked.push((
-                            *what,
-                            "only its owner can take it away".to_string(),
-                        )),
+                        (true, None) => {
+                            not_revoked.push((*what, "only its owner can take it away".to_string()))
+                        }
                     }
                 }
             }

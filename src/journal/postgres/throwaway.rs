@@ -372,17 +372,21 @@ rm -rf "$2"
         self.launch()
     }
 
-    /// Kills the server and every process of it with SIGKILL, and leaves it down.
-    pub fn kill_all(&self) -> Result<(), String> {
-        let pid = std::fs::read_to_string(self.data.join("postmaster.pid"))
-            .map_err(|e| fail("postmaster.pid", e))?;
-        let pid: u32 = pid
+    /// The running postmaster's process id, from its pid file.
+    pub(super) fn postmaster_pid(&self) -> Result<u32, String> {
+        std::fs::read_to_string(self.data.join("postmaster.pid"))
+            .map_err(|e| fail("postmaster.pid", e))?
             .lines()
             .next()
             .unwrap_or_default()
             .trim()
             .parse()
-            .map_err(|e| fail("postmaster.pid", e))?;
+            .map_err(|e| fail("postmaster.pid", e))
+    }
+
+    /// Kills the server and every process of it with SIGKILL, and leaves it down.
+    pub fn kill_all(&self) -> Result<(), String> {
+        let pid = self.postmaster_pid()?;
         // The postmaster's children (backends, WAL writer, checkpointer…) first: a new
         // postmaster refuses to start while any of them still holds the shared memory.
         let mut victims = children_of(pid);

@@ -102,15 +102,7 @@ impl ThrowawayServer {
     /// it commits from now on reaches none of them (under asynchronous replication, it
     /// is acknowledged anyway).
     pub fn stop_sending_wal(&self) -> Result<usize, String> {
-        let postmaster = std::fs::read_to_string(self.data.join("postmaster.pid"))
-            .map_err(|e| fail("postmaster.pid", e))?;
-        let postmaster: u32 = postmaster
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .parse()
-            .map_err(|e| fail("postmaster.pid", e))?;
+        let postmaster = self.postmaster_pid()?;
         let senders: Vec<u32> = children_of(postmaster)
             .into_iter()
             .filter(|pid| {

@@ -441,13 +441,49 @@ impl EventBody {
         }
     }
 
-    /// The `kind` column of this body.
+    /// The `kind` column of this body (its serde tag), without serialising it.
     pub fn kind(&self) -> String {
+        self.kind_str().to_string()
+    }
+
+    /// [`EventBody::kind`], borrowed.
+    pub fn kind_str(&self) -> &str {
         match self {
-            EventBody::Unrecognized { kind, .. } | EventBody::Unreadable { kind, .. } => {
-                kind.clone()
-            }
-            _ => self.to_parts().0,
+            EventBody::RunPlanned { .. } => "run.planned",
+            EventBody::RunApproved { .. } => "run.approved",
+            EventBody::RunStatusChanged { .. } => "run.status",
+            EventBody::StepStatusChanged { .. } => "step.status",
+            EventBody::Intent { .. } => "step.intent",
+            EventBody::Outcome { .. } => "step.outcome",
+            EventBody::Observed { .. } => "step.observed",
+            EventBody::Waiting { .. } => "step.waiting",
+            EventBody::NodeEventFailed { .. } => "step.nodeEventFailed",
+            EventBody::Paused { .. } => "operator.pause",
+            EventBody::Resumed { .. } => "operator.resume",
+            EventBody::HandedOff { .. } => "operator.handoff",
+            EventBody::TakenOver { .. } => "operator.takeover",
+            EventBody::Returned { .. } => "operator.return",
+            EventBody::Aborted { .. } => "operator.abort",
+            EventBody::Note { .. } => "operator.note",
+            EventBody::ExecutorNote { .. } => "executor.note",
+            EventBody::Acknowledged { .. } => "operator.acknowledge",
+            EventBody::CommandRefused { .. } => "operator.refused",
+            EventBody::WindowOverridden { .. } => "operator.windowOverride",
+            EventBody::GuardTripped { .. } => "guard.tripped",
+            EventBody::LeaseAcquired { .. } => "lease.acquired",
+            EventBody::RolloutBatch { .. } => "rollout.batch",
+            EventBody::ItemStaged { .. } => "rollout.staged",
+            EventBody::ItemApplied { .. } => "rollout.applied",
+            EventBody::ItemVerified { .. } => "rollout.verified",
+            EventBody::GateEvaluated { .. } => "rollout.gate",
+            EventBody::RolloutHalted { .. } => "rollout.halted",
+            EventBody::RolloutObserved { .. } => "rollout.observed",
+            EventBody::GitOpsIntent { .. } => "gitops.intent",
+            EventBody::GitOpsOutcome { .. } => "gitops.outcome",
+            EventBody::Dispatched { .. } => "rollout.dispatched",
+            EventBody::Claimed { .. } => "rollout.claimed",
+            EventBody::Answered { .. } => "rollout.answered",
+            EventBody::Unrecognized { kind, .. } | EventBody::Unreadable { kind, .. } => kind,
         }
     }
 
@@ -624,6 +660,13 @@ mod tests {
             let (kind, payload) = body.to_parts();
             assert!(kind.contains('.'), "{kind}");
             assert_eq!(EventBody::from_parts(&kind, payload), body);
+        }
+    }
+
+    #[test]
+    fn a_bodys_kind_is_its_serialised_tag() {
+        for body in crate::model::run::payload::one_of_each() {
+            assert_eq!(body.kind_str(), body.to_parts().0);
         }
     }
 

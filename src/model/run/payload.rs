@@ -187,3 +187,6 @@ fn too_deep(value: &Value, depth: usize) -> bool {
 #[cfg(test)]
 #[path = "payload_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+pub(crate) use tests::one_of_each;

@@ -8,6 +8,7 @@ use super::backend::TestJournal;
 use super::rollout::Workspace;
 use fleetdeck::journal::{EventQuery, JournalStore};
 use fleetdeck::model::run::{Event, EventBody, RunId, RunStatus};
+use fleetdeck::sim::SimFleet;
 
 /// A node of `cluster` hosting pods other than DaemonSets' (so its drain evicts some),
 /// none of them one the scenario's always-refusing PDB covers (`checkout`).
@@ -71,17 +72,22 @@ pub fn run_status(journal: &TestJournal, run: &RunId) -> Option<RunStatus> {
         .and_then(|p| p.runs.get(run).map(|r| r.status.clone()))
 }
 
-/// One cordon and one uncordon of `node`, and no pod evicted twice, in the cluster's log
-/// from `from` on.
+/// One cordon and one uncordon of `node`, no pod evicted twice (some evicted), and every
+/// write identifying as fleetdeck, in `cluster`'s request log from `from` on.
 pub fn node_acted_on_once(ws: &Workspace, cluster: &str, node: &str, from: usize) {
-    let log = &ws.fleet.request_log(cluster).expect("log")[from..];
+    fleet_acted_on_node_once(&ws.fleet, cluster, node, from);
+}
+
+/// [`node_acted_on_once`] on a simulated fleet of one's own.
+pub fn fleet_acted_on_node_once(fleet: &SimFleet, cluster: &str, node: &str, from: usize) {
+    let log = &fleet.request_log(cluster).expect("log")[from..];
     let patches = log
         .iter()
         .filter(|r| r.method == "PATCH" && r.path == format!("/api/v1/nodes/{node}"))
         .count();
     assert_eq!(
         patches, 2,
-        "{cluster}/{node}: cordon and uncordon once each"
+        "{cluster}/{node}: cordon and uncordon once each: {log:#?}"
     );
     let mut accepted: HashMap<&str, usize> = HashMap::new();
     for r in log
@@ -95,6 +101,28 @@ pub fn node_acted_on_once(ws: &Workspace, cluster: &str, node: &str, from: usize
         accepted.values().all(|n| *n == 1),
         "{cluster}: a pod evicted twice: {accepted:?}"
     );
+    assert!(
+        log.iter().all(|r| r
+            .user_agent
+            .as_deref()
+            .is_some_and(|ua| ua.starts_with("fleetdeck/"))),
+        "{cluster}: every request identifies as fleetdeck"
+    );
+}
+
+/// A maintenance of `nodes` of `cluster`, one at a time, running `argv` (a YAML flow
+/// sequence) as its hook, with the deadlines and drain options the failover tests share.
+pub fn maintenance_yaml(
+    name: &str,
+    cluster: &str,
+    nodes: &[String],
+    argv: &str,
+    idempotent: bool,
+) -> String {
+    format!(
+        "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: {name}\ncluster: {cluster}\nnodes:\n  names: [{}]\naction:\n  exec:\n    argv: {argv}\n    timeout: 30s\n    idempotent: {idempotent}\nbudgets:\n  maxUnavailable: 1\n  failureDomainLabel: topology.kubernetes.io/zone\ndeadlines:\n  drain: 60s\n  verifyNode: 60s\n  verifyWorkloads: 60s\ndrain:\n  gracePeriod: 1s\n  evictionRetry: 1s\n",
+        nodes.join(", ")
+    )
 }
 
 /// Every cluster's release record written once, and applied once by the journal.

@@ -91,6 +91,21 @@ impl Team {
         Projection::replay(&self.events())
     }
 
+    /// Stores, past the door, an `operator.pause` whose payload no reader can parse (a
+    /// number out of range), as an older fleetdeck could have let in, or an owner with the
+    /// journal's checks turned off.
+    pub fn poison(&self) {
+        server()
+            .execute(
+                &self.db,
+                "ALTER TABLE fleetdeck.events DISABLE TRIGGER events_before_insert;
+                 INSERT INTO fleetdeck.events (seq, time_us, actor, kind, payload, idem_key, key_scope)
+                 SELECT coalesce(max(seq), 0) + 1, 1750000000000000, 'mallory', 'operator.pause', '{\"scope\": {\"scope\": \"fleet\"}, \"reason\": 1e400}', 'poison', 'mallory' FROM fleetdeck.events;
+                 ALTER TABLE fleetdeck.events ENABLE TRIGGER events_before_insert;",
+            )
+            .expect("poisoned");
+    }
+
     /// `psql` as `role` running `sql`: whether it succeeded, and what it said.
     pub fn psql(&self, role: &str, sql: &str) -> (bool, String) {
         let out = psql_command(&self.url(role))
@@ -182,5 +197,31 @@ impl Drop for Session {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// A rollout plan of one stage over cluster `c1` (one batch, ten seconds' soak), with
+/// `approval`: what the planner gives a rollout file whose targets are that one cluster.
+pub fn one_cluster_plan(
+    approval: fleetdeck::model::rollout::Approval,
+) -> fleetdeck::model::rollout::RolloutPlan {
+    use fleetdeck::model::rollout::{Pick, PlannedStage, RolloutPlan};
+    RolloutPlan {
+        release: "cni".into(),
+        targets: 1,
+        combinations: 1,
+        stages: vec![PlannedStage {
+            name: "all".into(),
+            pick: Pick::Ordered,
+            approval,
+            soak: std::time::Duration::from_secs(10),
+            batches: vec![vec![fleetdeck::model::ledger::ClusterId("c1".into())]],
+            covers: Vec::new(),
+            newly_covered: Vec::new(),
+            untested_before: Vec::new(),
+        }],
+        warnings: Vec::new(),
+        live_drift: Vec::new(),
+        not_observed: Vec::new(),
     }
 }
