@@ -12,12 +12,10 @@
 use std::time::{Duration, Instant};
 
 use crate::support::backend::Backend;
-use crate::support::checks::{busy_node, events, maintenance_yaml};
+use crate::support::checks::{busy_node, events, maintenance_yaml, record_maintenance};
 use crate::support::rollout::{CNI_MANIFEST, InProcess, Live, Workspace};
 use crate::support::team::{Team, server};
-use fleetdeck::engine::start::{node_facts, plan, record_run};
 use fleetdeck::journal::{JournalStore, LeaseGrant};
-use fleetdeck::model::maintenance::read_maintenance;
 use fleetdeck::model::rollout::Observation;
 use fleetdeck::model::run::{
     Actor, EventBody, IdempotencyKey, LeaseScope, NewEvent, RunId, RunStatus,
@@ -267,21 +265,7 @@ async fn squatted_keys_and_a_poisoned_row_do_not_stop_the_next_run() {
         "[\"true\"]",
         true,
     );
-    let spec = read_maintenance(&yaml).spec.expect("valid maintenance");
-    let client = ws.fleet.client("small-02").expect("client");
-    let plan = plan(
-        &spec,
-        &node_facts(&client, "small-02").await.expect("nodes"),
-    )
-    .expect("plan");
-    let recorded = record_run(
-        &mut ws.journal.open_as("op_a"),
-        &Actor("op_a".into()),
-        &spec,
-        &plan,
-        at,
-    )
-    .expect("recorded");
+    let recorded = record_maintenance(&ws, "op_a", &yaml, at).await;
     assert_eq!(
         recorded, run,
         "the run has the id its keys were squatted for"

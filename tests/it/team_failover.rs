@@ -22,14 +22,13 @@ use crate::support;
 use crate::support::backend::TestJournal;
 use crate::support::checks::{
     busy_nodes, each_release_applied_once, events, maintenance_yaml, node_acted_on_once,
+    record_maintenance,
 };
 use crate::support::executor::{Executor, wait};
 use crate::support::rollout::{CNI_MANIFEST, Workspace};
-use fleetdeck::engine::start::{node_facts, plan, record_run};
 use fleetdeck::journal::JournalStore;
 use fleetdeck::journal::postgres::throwaway::Replication;
-use fleetdeck::model::maintenance::read_maintenance;
-use fleetdeck::model::run::{Actor, EventBody, PauseScope, RunId, RunStatus, StepStatus};
+use fleetdeck::model::run::{EventBody, PauseScope, RunId, RunStatus, StepStatus};
 use fleetdeck::tui::Activity;
 use fleetdeck::tui::journal_feed::feed;
 
@@ -73,18 +72,7 @@ fn hooks_run(dir: &Path) -> Vec<String> {
 /// Journals the maintenance of `nodes` as op_a.
 async fn start_maintenance(ws: &Workspace, name: &str, nodes: &[String], hook_secs: u32) -> RunId {
     let yaml = maintenance(ws.path(), name, nodes, hook_secs);
-    let spec = read_maintenance(&yaml).spec.expect("valid maintenance");
-    let client = ws.fleet.client("small-02").expect("client");
-    let inventory = node_facts(&client, "small-02").await.expect("nodes");
-    let plan = plan(&spec, &inventory).expect("plan");
-    record_run(
-        &mut ws.journal.open_as("op_a"),
-        &Actor("op_a".into()),
-        &spec,
-        &plan,
-        jiff::Timestamp::now(),
-    )
-    .expect("recorded")
+    record_maintenance(ws, "op_a", &yaml, jiff::Timestamp::now()).await
 }
 
 /// The small fleet's workspace on a replicated journal, with the login roles every test

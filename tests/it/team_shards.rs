@@ -18,14 +18,13 @@ use std::time::{Duration, Instant};
 use crate::support;
 use crate::support::backend::{Backend, TestJournal};
 use crate::support::checks::{
-    busy_node, each_release_applied_once, events, maintenance_yaml, node_acted_on_once, run_status,
+    busy_node, each_release_applied_once, events, maintenance_yaml, node_acted_on_once,
+    record_maintenance, run_status,
 };
 use crate::support::executor::{Executor, journal, wait};
 use crate::support::rollout::{CNI_MANIFEST, Workspace, one_stage_rollout};
-use fleetdeck::engine::start::{node_facts, plan, record_run};
 use fleetdeck::journal::JournalStore;
-use fleetdeck::model::maintenance::read_maintenance;
-use fleetdeck::model::run::{Actor, Event, EventBody, LeaseScope, RunId, RunStatus, StepStatus};
+use fleetdeck::model::run::{Event, EventBody, LeaseScope, RunId, RunStatus, StepStatus};
 
 const EAST: &str = "region=us-east-1";
 const WEST: &str = "region=eu-west-1";
@@ -69,18 +68,7 @@ async fn maintain(ws: &Workspace, cluster: &str, node: &str) -> RunId {
         "[\"sleep\", \"1\"]",
         true,
     );
-    let spec = read_maintenance(&yaml).spec.expect("valid maintenance");
-    let client = ws.fleet.client(cluster).expect("client");
-    let inventory = node_facts(&client, cluster).await.expect("nodes");
-    let plan = plan(&spec, &inventory).expect("plan");
-    record_run(
-        &mut ws.journal.open_as("alice@ops"),
-        &Actor("alice@ops".into()),
-        &spec,
-        &plan,
-        jiff::Timestamp::now(),
-    )
-    .expect("recorded")
+    record_maintenance(ws, "alice@ops", &yaml, jiff::Timestamp::now()).await
 }
 
 fn step_succeeded(journal: &TestJournal, run: &RunId, step: &str) -> bool {

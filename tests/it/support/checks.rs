@@ -147,3 +147,29 @@ pub fn each_release_applied_once(ws: &Workspace, clusters: &[&str]) {
         );
     }
 }
+
+/// Journals, as `actor` at `at`, the maintenance `yaml` describes, planned against its
+/// cluster's nodes as they are now: what `maintenance start` does.
+pub async fn record_maintenance(
+    ws: &Workspace,
+    actor: &str,
+    yaml: &str,
+    at: jiff::Timestamp,
+) -> RunId {
+    use fleetdeck::engine::start::{node_facts, plan, record_run};
+    let spec = fleetdeck::model::maintenance::read_maintenance(yaml)
+        .spec
+        .expect("valid maintenance");
+    let cluster = spec.cluster.to_string();
+    let client = ws.fleet.client(&cluster).expect("client");
+    let inventory = node_facts(&client, &cluster).await.expect("nodes");
+    let plan = plan(&spec, &inventory).expect("plan");
+    record_run(
+        &mut ws.journal.open_as(actor),
+        &fleetdeck::model::run::Actor(actor.into()),
+        &spec,
+        &plan,
+        at,
+    )
+    .expect("recorded")
+}
