@@ -38,6 +38,7 @@ pub fn run(db: &Path) -> anyhow::Result<ExitCode> {
     )? {
         fleetdeck::journal::LeaseGrant::Acquired { lease } => lease.fence(),
         fleetdeck::journal::LeaseGrant::HeldByOther { lease } => {
+            // i18n: not for people (a hidden command the crash tests run)
             anyhow::bail!("lease {scope} is held by {:?}", lease.holder)
         }
     };

@@ -122,6 +122,14 @@ impl PostgresJournal {
     /// Appends events copied from another journal as they were (sequence, actor, time,
     /// token), in one transaction: an admin's job, each after the journal's last event.
     pub fn import(&mut self, events: Vec<Event>) -> Result<u64, JournalError> {
+        // The batch as a person looks it up: its first and last events' keys.
+        let keys: Vec<String> = match (events.first(), events.last()) {
+            (Some(first), Some(last)) if events.len() > 1 => {
+                vec![first.event.key.0.clone(), "…".into(), last.event.key.0.clone()]
+            }
+            (Some(only), _) => vec![only.event.key.0.clone()],
+            _ => Vec::new(),
+        };
         self.run(move |mut client, where_| async move {
             let pg = |e| from_pg(e, &where_);
             let tx = client.transaction().await.map_err(pg)?;
@@ -160,7 +168,12 @@ impl PostgresJournal {
                 .map_err(pg)?;
                 n += 1;
             }
-            tx.commit().await.map_err(pg)?;
+            // A commit whose answer was lost may have gone in: said so, not "nothing was
+            // recorded" (`journal copy` run again copies only what is missing).
+            tx.commit().await.map_err(|e| match after_sending(e, pg) {
+                Failed::Definitely(error) => error,
+                Failed::Maybe(why) => JournalError::Unknown(why, keys),
+            })?;
             Ok(n)
         })
     }
