@@ -125,7 +125,11 @@ impl PostgresJournal {
         // The batch as a person looks it up: its first and last events' keys.
         let keys: Vec<String> = match (events.first(), events.last()) {
             (Some(first), Some(last)) if events.len() > 1 => {
-                vec![first.event.key.0.clone(), "…".into(), last.event.key.0.clone()]
+                vec![
+                    first.event.key.0.clone(),
+                    "…".into(),
+                    last.event.key.0.clone(),
+                ]
             }
             (Some(only), _) => vec![only.event.key.0.clone()],
             _ => Vec::new(),
