@@ -5,10 +5,10 @@
 
 use std::time::Instant;
 
-use fleetdeck::journal::{Durability, JournalStore, SqliteJournal};
+use fleetdeck::journal::{Durability, Fence, JournalStore, LeaseGrant, SqliteJournal};
 use fleetdeck::model::ledger::ClusterId;
 use fleetdeck::model::run::{
-    Actor, EventBody, IdempotencyKey, ItemId, NewEvent, RunId, StepName, StepStatus,
+    Actor, EventBody, IdempotencyKey, ItemId, LeaseScope, NewEvent, RunId, StepName, StepStatus,
 };
 use jiff::Timestamp;
 use serde_json::json;
@@ -71,13 +71,31 @@ fn plan(tag: &str) -> NewEvent {
     .with_run(RunId(format!("m-{tag}")))
 }
 
+/// The executor's fence: every executor event is written under the lease it holds, and
+/// checked against it in the write's transaction.
+fn fence(j: &mut SqliteJournal) -> Fence {
+    match j
+        .acquire_lease(
+            &LeaseScope::fleet(),
+            &Actor("executor/bench-host-4242".into()),
+            std::time::Duration::from_secs(3600),
+            Timestamp::now(),
+        )
+        .unwrap()
+    {
+        LeaseGrant::Acquired { lease } => lease.fence(),
+        LeaseGrant::HeldByOther { .. } => unreachable!("a fresh journal"),
+    }
+}
+
 fn single(durability: Durability, n: usize, label: &str) {
     let dir = tempfile::tempdir().unwrap();
     let mut j = SqliteJournal::open(&dir.path().join("j.sqlite"), durability).unwrap();
     j.append(plan("single"), None).unwrap();
+    let fence = fence(&mut j);
     let start = Instant::now();
     for i in 0..n {
-        j.append(event(i, "single"), None).unwrap();
+        j.append(event(i, "single"), Some(&fence)).unwrap();
     }
     let secs = start.elapsed().as_secs_f64();
     println!(
@@ -89,10 +107,14 @@ fn single(durability: Durability, n: usize, label: &str) {
 fn batched(durability: Durability, n: usize, batch: usize, label: &str) {
     let dir = tempfile::tempdir().unwrap();
     let mut j = SqliteJournal::open(&dir.path().join("j.sqlite"), durability).unwrap();
+    let fence = fence(&mut j);
     let start = Instant::now();
     for chunk in (0..n).collect::<Vec<_>>().chunks(batch) {
-        j.append_all(chunk.iter().map(|i| event(*i, "batched")).collect(), None)
-            .unwrap();
+        j.append_all(
+            chunk.iter().map(|i| event(*i, "batched")).collect(),
+            Some(&fence),
+        )
+        .unwrap();
     }
     let secs = start.elapsed().as_secs_f64();
     println!(
@@ -105,9 +127,13 @@ fn replay(n: usize) {
     let dir = tempfile::tempdir().unwrap();
     let mut j = SqliteJournal::open(&dir.path().join("j.sqlite"), Durability::Normal).unwrap();
     j.append(plan("replay"), None).unwrap();
+    let fence = fence(&mut j);
     for chunk in (0..n).collect::<Vec<_>>().chunks(1000) {
-        j.append_all(chunk.iter().map(|i| event(*i, "replay")).collect(), None)
-            .unwrap();
+        j.append_all(
+            chunk.iter().map(|i| event(*i, "replay")).collect(),
+            Some(&fence),
+        )
+        .unwrap();
     }
     drop(j);
     let j = SqliteJournal::open(&dir.path().join("j.sqlite"), Durability::Normal).unwrap();

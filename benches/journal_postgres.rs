@@ -10,10 +10,11 @@
 use std::time::{Duration, Instant};
 
 use fleetdeck::journal::postgres::throwaway::{ServerDurability, ThrowawayServer};
-use fleetdeck::journal::{EventQuery, JournalStore, PostgresJournal};
+use fleetdeck::journal::{EventQuery, Fence, JournalStore, LeaseGrant, PostgresJournal};
 use fleetdeck::model::ledger::ClusterId;
 use fleetdeck::model::run::{
-    Actor, EventBody, IdempotencyKey, ItemId, NewEvent, RunId, Sequence, StepName, StepStatus,
+    Actor, EventBody, IdempotencyKey, ItemId, LeaseScope, NewEvent, RunId, Sequence, StepName,
+    StepStatus,
 };
 use jiff::Timestamp;
 use serde_json::json;
@@ -81,12 +82,30 @@ fn journal(server: &ThrowawayServer) -> PostgresJournal {
     PostgresJournal::connect(&server.url(&db, "postgres")).unwrap()
 }
 
+/// The executor's fence on lease `scope`: every executor event is written under the lease
+/// it holds, and the database checks it against the lease row in the write's transaction.
+fn fence(j: &mut PostgresJournal, scope: &str) -> Fence {
+    match j
+        .acquire_lease(
+            &LeaseScope(scope.into()),
+            &Actor(format!("executor/bench-{scope}")),
+            Duration::from_secs(3600),
+            Timestamp::now(),
+        )
+        .unwrap()
+    {
+        LeaseGrant::Acquired { lease } => lease.fence(),
+        LeaseGrant::HeldByOther { lease } => panic!("held: {lease:?}"),
+    }
+}
+
 fn single(server: &ThrowawayServer, n: usize) {
     let mut j = journal(server);
     j.append(plan("single"), None).unwrap();
+    let fence = fence(&mut j, "fleet");
     let start = Instant::now();
     for i in 0..n {
-        j.append(event(i, "single"), None).unwrap();
+        j.append(event(i, "single"), Some(&fence)).unwrap();
     }
     let secs = start.elapsed().as_secs_f64();
     println!(
@@ -97,10 +116,14 @@ fn single(server: &ThrowawayServer, n: usize) {
 
 fn batched(server: &ThrowawayServer, n: usize, batch: usize) {
     let mut j = journal(server);
+    let fence = fence(&mut j, "fleet");
     let start = Instant::now();
     for chunk in (0..n).collect::<Vec<_>>().chunks(batch) {
-        j.append_all(chunk.iter().map(|i| event(*i, "batched")).collect(), None)
-            .unwrap();
+        j.append_all(
+            chunk.iter().map(|i| event(*i, "batched")).collect(),
+            Some(&fence),
+        )
+        .unwrap();
     }
     let secs = start.elapsed().as_secs_f64();
     println!(
@@ -112,9 +135,13 @@ fn batched(server: &ThrowawayServer, n: usize, batch: usize) {
 fn replay(server: &ThrowawayServer, n: usize) {
     let mut j = journal(server);
     j.append(plan("replay"), None).unwrap();
+    let fence = fence(&mut j, "fleet");
     for chunk in (0..n).collect::<Vec<_>>().chunks(1000) {
-        j.append_all(chunk.iter().map(|i| event(*i, "replay")).collect(), None)
-            .unwrap();
+        j.append_all(
+            chunk.iter().map(|i| event(*i, "replay")).collect(),
+            Some(&fence),
+        )
+        .unwrap();
     }
     let start = Instant::now();
     let projection = j.projection().unwrap();
@@ -139,9 +166,11 @@ fn latency(server: &ThrowawayServer, n: usize) {
     let mut writer = PostgresJournal::connect(&url).unwrap();
     let reader = PostgresJournal::connect(&url).unwrap();
     writer.append(plan("latency"), None).unwrap();
+    let fence = fence(&mut writer, "fleet");
     let (seen_tx, seen_rx) = std::sync::mpsc::channel::<(i64, Instant)>();
     let reading = std::thread::spawn(move || {
-        let mut last = Some(Sequence(1));
+        // After the plan and the lease's own event.
+        let mut last = Some(Sequence(2));
         let mut count = 0;
         while count < n {
             reader.wait_for_change(Duration::from_millis(500));
@@ -163,7 +192,7 @@ fn latency(server: &ThrowawayServer, n: usize) {
     let mut sent = Vec::with_capacity(n);
     for i in 0..n {
         let before = Instant::now();
-        let appended = writer.append(event(i, "latency"), None).unwrap();
+        let appended = writer.append(event(i, "latency"), Some(&fence)).unwrap();
         sent.push((appended.event.seq.0, before));
         std::thread::sleep(Duration::from_millis(5));
     }
@@ -195,9 +224,11 @@ fn concurrent(server: &ThrowawayServer, writers: usize, each: usize) {
             let barrier = barrier.clone();
             std::thread::spawn(move || {
                 let mut j = PostgresJournal::connect(&url).unwrap();
+                // Shards of one key hold their leases side by side: one each.
+                let fence = fence(&mut j, &format!("bench=w{w}"));
                 barrier.wait();
                 for i in 0..each {
-                    j.append(event(i, &format!("w{w}")), None).unwrap();
+                    j.append(event(i, &format!("w{w}")), Some(&fence)).unwrap();
                 }
             })
         })

@@ -17,4 +17,8 @@ count-items = { $count ->
     [one] { $n } item
    *[other] { $n } items
 }
+count-events = { $count ->
+    [one] { $n } event
+   *[other] { $n } events
+}
 verbatim = { $text }

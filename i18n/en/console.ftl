@@ -23,6 +23,8 @@ header-to-approve = { $n } to approve
 header-halted = { $n } halted
 header-stuck = { $n } stuck
 header-ledger-expired = LEDGER: { $exceptions } EXPIRED
+header-journal-unreadable-rows = JOURNAL: { $events } UNREADABLE, skipped
+header-journal-went-back = JOURNAL WENT BACK: { $events } read are gone (from #{ $seq })
 header-team-alone = alone
 header-team-others = { $count ->
     [one] 1 other

@@ -393,6 +393,7 @@ tl-ev-refused = REFUSED { $command }: { $reason }
 tl-ev-refused-on = { $at }: REFUSED { $command }: { $reason }
 tl-ev-note = note: { $text }
 tl-ev-note-on = { $at }: { $text }
+tl-ev-unreadable = UNREADABLE { $kind } event, skipped by every reader: { $reason }
 tl-ev-acknowledged = acknowledged { $title }
 tl-ev-acknowledged-noted = acknowledged { $title }: { $note }
 tl-ev-batch = batch { $n }: { $phase }

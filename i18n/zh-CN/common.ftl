@@ -16,4 +16,8 @@ count-items = { $count ->
     [one] { $n } 项
    *[other] { $n } 项
 }
+count-events = { $count ->
+    [one] { $n } 个事件
+   *[other] { $n } 个事件
+}
 verbatim = { $text }

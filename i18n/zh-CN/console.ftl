@@ -23,6 +23,8 @@ header-to-approve = { $n } 个待批
 header-halted = { $n } 个已停止
 header-stuck = { $n } 个卡住
 header-ledger-expired = 台账：{ $exceptions }已过期
+header-journal-unreadable-rows = 事件日志：{ $events }无法读取，已跳过
+header-journal-went-back = 事件日志已回退：已读取的 { $events }不复存在（自 #{ $seq } 起）
 header-team-alone = 仅你一人
 header-team-others = { $count ->
     [one] 另有 1 人

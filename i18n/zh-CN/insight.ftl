@@ -396,6 +396,7 @@ tl-ev-refused = 已拒绝 { $command }：{ $reason }
 tl-ev-refused-on = { $at }：已拒绝 { $command }：{ $reason }
 tl-ev-note = 备注：{ $text }
 tl-ev-note-on = { $at }：{ $text }
+tl-ev-unreadable = 无法读取的 { $kind } 事件，所有读取者都已跳过：{ $reason }
 tl-ev-acknowledged = 已确认 { $title }
 tl-ev-acknowledged-noted = 已确认 { $title }：{ $note }
 tl-ev-batch = 第 { $n } 批次：{ $phase }

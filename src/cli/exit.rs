@@ -1,7 +1,8 @@
 //! Exit codes, as docs/cli.md documents them: 0 done; 1 the command ran
 //! and said no (the input has errors, the rules refused it, or it found problems); 2 it
 //! could not run (a file it cannot read, a bad flag, an invalid configuration or ledger,
-//! a journal or cluster it cannot reach).
+//! a journal or cluster it cannot reach); 3 the journal did not confirm a write, which
+//! may have been recorded (never reported as failed: it may have happened).
 
 use std::error::Error;
 use std::process::ExitCode;
@@ -24,6 +25,20 @@ pub struct Refused(pub String);
 /// The exit code for a command that ended with `error`: 1 when anything in its chain is
 /// a refusal or a problem with what the user gave, else 2.
 pub fn code_for(error: &anyhow::Error) -> ExitCode {
+    let unconfirmed = error.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<fleetdeck::journal::JournalError>(),
+            Some(fleetdeck::journal::JournalError::Unknown(..))
+        ) || matches!(
+            cause.downcast_ref::<OperatorError>(),
+            Some(OperatorError::Journal(
+                fleetdeck::journal::JournalError::Unknown(..)
+            ))
+        )
+    });
+    if unconfirmed {
+        return ExitCode::from(3);
+    }
     if error.chain().any(is_refusal) {
         ExitCode::FAILURE
     } else {
@@ -105,5 +120,11 @@ mod tests {
         for error in could_not_run {
             assert_eq!(code(error), ExitCode::from(2));
         }
+        let unknown = JournalError::Unknown("connection closed".into(), vec!["cmd/a".into()]);
+        assert_eq!(
+            code(anyhow::Error::new(OperatorError::Journal(unknown))),
+            ExitCode::from(3),
+            "a write that may have happened is not reported as failed"
+        );
     }
 }

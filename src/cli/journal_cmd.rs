@@ -123,6 +123,27 @@ fn init(settings: &Settings, roles: bool) -> anyhow::Result<ExitCode> {
                     outln!("  {role}: {may}")?;
                 }
                 outln!("{}", t!(lang, "journal-grant-roles"))?;
+                for id in &report.revoked {
+                    let what = fleetdeck::i18n::text(lang, id, &[]);
+                    outln!("{}", t!(lang, "journal-revoked", what = what))?;
+                }
+                for (id, why) in &report.not_revoked {
+                    let what = fleetdeck::i18n::text(lang, id, &[]);
+                    outln!(
+                        "{}",
+                        t!(lang, "journal-not-revoked", what = what, why = why.clone())
+                    )?;
+                }
+            }
+            if report.max_prepared_transactions > 0 {
+                eprintln!(
+                    "{}",
+                    t!(
+                        lang,
+                        "journal-prepared-transactions",
+                        n = report.max_prepared_transactions.to_string()
+                    )
+                );
             }
         }
         JournalTarget::Sqlite(path) => {

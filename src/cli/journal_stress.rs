@@ -26,6 +26,22 @@ pub fn run(db: &Path) -> anyhow::Result<ExitCode> {
         JournalTarget::Postgres(_) => AnyJournal::open(&target, OpenMode::ReadWrite)?,
     };
     let pid = std::process::id();
+    // An executor's events go under a lease: one of its own (shards of one key may be
+    // held together), so several of these can write to one journal at once.
+    let holder = Actor(format!("executor/stress-{pid}"));
+    let scope = fleetdeck::model::run::LeaseScope(format!("stress={pid}"));
+    let fence = match journal.acquire_lease(
+        &scope,
+        &holder,
+        std::time::Duration::from_secs(24 * 3600),
+        Timestamp::now(),
+    )? {
+        fleetdeck::journal::LeaseGrant::Acquired { lease } => lease.fence(),
+        fleetdeck::journal::LeaseGrant::HeldByOther { lease } => {
+            // i18n: not for people (a hidden command the crash tests run)
+            anyhow::bail!("lease {scope} is held by {:?}", lease.holder)
+        }
+    };
     for i in 0u64.. {
         let event = NewEvent::new(
             Timestamp::now(),
@@ -40,7 +56,7 @@ pub fn run(db: &Path) -> anyhow::Result<ExitCode> {
         .with_run(RunId(format!("stress-{pid}")))
         .with_item(ItemId(format!("node-{}", i % 100)))
         .with_step(StepName("Drain".into()));
-        let appended = journal.append(event, None)?;
+        let appended = journal.append(event, Some(&fence))?;
         if i == 0 {
             super::output::outln!("ready")?;
         }

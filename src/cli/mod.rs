@@ -81,20 +81,49 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         );
     }
     tracing::info!(version = env!("CARGO_PKG_VERSION"), actor = %settings.actor, "start");
-    match cli.command {
-        None => console_cmd::open(&settings),
+    let result = dispatch(&settings, cli.command);
+    warn_unreadable(&settings);
+    result
+}
+
+/// Says, once at the end, which journal rows the command read but could not use (each
+/// was skipped, and the command went on without it).
+fn warn_unreadable(settings: &Settings) {
+    let rows = fleetdeck::journal::unreadable_rows();
+    if rows.is_empty() {
+        return;
+    }
+    let list: Vec<String> = rows
+        .iter()
+        .map(|r| format!("#{} {} ({})", r.seq, r.kind, r.reason))
+        .collect();
+    eprintln!(
+        "{}",
+        fleetdeck::t!(
+            settings.lang,
+            "journal-unreadable-skipped",
+            n = rows.len().to_string(),
+            rows = list.join("; ")
+        )
+    );
+}
+
+/// Runs one command with the resolved settings.
+fn dispatch(settings: &Settings, command: Option<Command>) -> anyhow::Result<ExitCode> {
+    match command {
+        None => console_cmd::open(settings),
         Some(Command::Ledger { command }) => match command {
             LedgerCommand::Validate { file, now } => {
-                ledger::validate(&settings, file.as_deref(), now)
+                ledger::validate(settings, file.as_deref(), now)
             }
-            LedgerCommand::Show { selector } => ledger::show(&settings, selector.as_deref()),
-            LedgerCommand::Contexts => ledger::contexts(&settings),
+            LedgerCommand::Show { selector } => ledger::show(settings, selector.as_deref()),
+            LedgerCommand::Contexts => ledger::contexts(settings),
             LedgerCommand::Reconcile {
                 suggest,
                 wait_synced,
-            } => reconcile_cmd::run(&settings, suggest, wait_synced),
+            } => reconcile_cmd::run(settings, suggest, wait_synced),
         },
-        Some(Command::Snapshot { wait_synced }) => snapshot_cmd::run(&settings, wait_synced),
+        Some(Command::Snapshot { wait_synced }) => snapshot_cmd::run(settings, wait_synced),
         Some(Command::Capacity {
             cluster,
             what_if,
@@ -102,14 +131,14 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             siblings,
             wait_synced,
         }) => capacity_cmd::run(
-            &settings,
+            settings,
             cluster.as_deref(),
             what_if.as_deref(),
             gang.as_deref(),
             siblings.as_deref(),
             wait_synced,
         ),
-        Some(Command::Demo(args)) => demo_cmd::run(&settings, &args),
+        Some(Command::Demo(args)) => demo_cmd::run(settings, &args),
         Some(Command::Sim(args)) => {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
@@ -118,20 +147,20 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Config { command }) => match command {
-            ConfigCommand::Paths => config_cmd::paths(&settings),
+            ConfigCommand::Paths => config_cmd::paths(settings),
         },
-        Some(Command::Journal(args)) => journal_cmd::run(&settings, &args),
-        Some(Command::Handover(args)) => handover_cmd::run(&settings, &args),
-        Some(Command::Findings(args)) => findings_cmd::run(&settings, &args),
-        Some(Command::Window { command }) => window_cmd::run(&settings, &command),
-        Some(Command::Gitops { command }) => gitops_cmd::run(&settings, &command),
-        Some(Command::Maintenance { command }) => maintenance_cmd::run(&settings, &command),
-        Some(Command::Run(args)) => maintenance_ops::execute(&settings, &args),
-        Some(Command::Rollout { command }) => rollout_cmd::run(&settings, &command),
-        Some(Command::Pause(args)) => pause_cmd::pause(&settings, &args),
-        Some(Command::Rbac(args)) => rbac_cmd::run(&settings, &args),
-        Some(Command::Upgrade { command }) => upgrade_cmd::run(&settings, &command),
-        Some(Command::Resume(args)) => pause_cmd::resume(&settings, &args),
+        Some(Command::Journal(args)) => journal_cmd::run(settings, &args),
+        Some(Command::Handover(args)) => handover_cmd::run(settings, &args),
+        Some(Command::Findings(args)) => findings_cmd::run(settings, &args),
+        Some(Command::Window { command }) => window_cmd::run(settings, &command),
+        Some(Command::Gitops { command }) => gitops_cmd::run(settings, &command),
+        Some(Command::Maintenance { command }) => maintenance_cmd::run(settings, &command),
+        Some(Command::Run(args)) => maintenance_ops::execute(settings, &args),
+        Some(Command::Rollout { command }) => rollout_cmd::run(settings, &command),
+        Some(Command::Pause(args)) => pause_cmd::pause(settings, &args),
+        Some(Command::Rbac(args)) => rbac_cmd::run(settings, &args),
+        Some(Command::Upgrade { command }) => upgrade_cmd::run(settings, &command),
+        Some(Command::Resume(args)) => pause_cmd::resume(settings, &args),
         Some(Command::JournalStress { db }) => journal_stress::run(&db),
         // Answered before the settings are read, above.
         Some(Command::SimPlugin(_)) => Ok(ExitCode::SUCCESS),

@@ -291,7 +291,20 @@ mod tests {
             },
         )
         .with_run(run.clone());
-        store.append_all(vec![planned, waiting], None).unwrap();
+        store.append(planned, None).unwrap();
+        let lease = match store
+            .acquire_lease(
+                &crate::model::run::LeaseScope::fleet(),
+                &Actor("executor/e1".into()),
+                std::time::Duration::from_secs(60),
+                Timestamp::now(),
+            )
+            .unwrap()
+        {
+            crate::journal::LeaseGrant::Acquired { lease } => lease,
+            other => panic!("{other:?}"),
+        };
+        store.append(waiting, Some(&lease.fence())).unwrap();
         let approve = OperatorCommand::Approve {
             run: run.clone(),
             batch: None,

@@ -137,8 +137,13 @@ pub(crate) fn append_planned(
             event = event.with_cluster(cluster.clone());
         }
         let appended = match planned.decided_on {
-            DecidedOn::Anything => store.append(event, None)?,
-            DecidedOn::LastEvent(last) => store.append_if_last(event, last)?,
+            DecidedOn::Anything => store.append(event, None),
+            DecidedOn::LastEvent(last) => store.append_if_last(event, last),
+        };
+        let appended = match appended {
+            // Another run has the id (one plan per run): this run takes the next one.
+            Err(JournalError::AlreadyPlanned { .. } | JournalError::KeyTaken { .. }) => continue,
+            other => other?,
         };
         let stored = &appended.event.event;
         let same_start = matches!(&stored.body, EventBody::RunPlanned { spec, .. } if *spec == planned.spec)

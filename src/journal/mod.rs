@@ -8,6 +8,7 @@
 
 mod any;
 pub mod copy;
+mod door;
 mod lease;
 mod migrations;
 pub mod postgres;
@@ -20,6 +21,7 @@ use jiff::Timestamp;
 use serde::Serialize;
 
 pub use any::{AnyJournal, JournalTarget, OpenMode};
+pub use door::{UnreadableRow, unreadable_rows};
 pub use lease::{Fence, Lease, LeaseGrant};
 pub use migrations::{MIGRATIONS, Migration};
 pub use postgres::PostgresJournal;
@@ -67,7 +69,7 @@ pub enum JournalError {
         /// The newest version this build knows.
         known: i64,
     },
-    /// A stored event cannot be read back (should never happen: every write is checked).
+    /// A stored value cannot be read back (a lease's time out of range).
     #[error("journal event {seq} is damaged: {reason}")]
     Damaged {
         /// The event's sequence.
@@ -91,6 +93,55 @@ pub enum JournalError {
     /// A path or another value that is not usable.
     #[error("{0}")]
     Invalid(String),
+    /// A second plan for a run: a run has one plan (the one the database checks and the
+    /// executor runs); a re-plan is a new run. Nothing was written.
+    #[error(
+        "run {run} already has a plan: a run has one plan, and a re-plan is a new run; nothing was written"
+    )]
+    AlreadyPlanned {
+        /// The run.
+        run: RunId,
+    },
+    /// An executor's event without a fence: every kind the executor writes goes under
+    /// the lease it holds. Nothing was written.
+    #[error(
+        "{kind} events are written only under the executor lease, and this one carries no fence; nothing was written"
+    )]
+    Unfenced {
+        /// The event's kind.
+        kind: String,
+    },
+    /// The idempotency key is already taken, in the writer's own key space, by an event
+    /// of another kind: not the same write again. Nothing was written.
+    #[error(
+        "idempotency key {key} already names a {stored} event, not a {kind} one; nothing was written"
+    )]
+    KeyTaken {
+        /// The key.
+        key: String,
+        /// The kind of the event written.
+        kind: String,
+        /// The kind of the event stored under it.
+        stored: String,
+    },
+    /// A payload no reader could use (see `model::run::payload`). Nothing was written.
+    #[error("a {kind} event is refused: {reason}; nothing was written")]
+    BadPayload {
+        /// The event's kind.
+        kind: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The database gave up waiting (for the journal's write lock, another writer held it
+    /// too long, or for the statement): it rolled the write back.
+    #[error("the journal is busy: {0}; nothing was recorded, try again")]
+    Busy(String),
+    /// The connection broke while the write was on its way or its answer was, and the
+    /// journal could not be asked again in time: the write may have been recorded or
+    /// not. It is found by its idempotency key once the journal is back (the same write
+    /// again is recorded once).
+    #[error("the journal did not confirm the write ({0}): it may or may not have been recorded; it is found by its idempotency key once the journal answers again ({keys})", keys = .1.join(", "))]
+    Unknown(String, Vec<String>),
     /// A conditional append found events written after the state its caller decided on:
     /// nothing was written; the caller reads the journal again and decides again.
     #[error("the journal moved on to event {found} after event {expected}; nothing was written")]
@@ -227,3 +278,11 @@ pub trait JournalStore {
 #[cfg(test)]
 #[path = "store_tests.rs"]
 mod store_tests;
+
+#[cfg(test)]
+#[path = "door_tests.rs"]
+mod door_tests;
+
+#[cfg(test)]
+#[path = "fixture_tests.rs"]
+mod fixture_tests;

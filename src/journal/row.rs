@@ -37,24 +37,41 @@ pub(super) struct RawRow {
     pub token: Option<i64>,
 }
 
-pub(super) fn decode(row: RawRow) -> Result<Event, JournalError> {
-    let payload: serde_json::Value =
-        serde_json::from_str(&row.payload).map_err(|e| JournalError::Damaged {
-            seq: row.seq,
-            reason: format!("payload is not JSON: {e}"),
-        })?;
-    Ok(Event {
+/// The event a stored row holds. Never fails: a row whose payload is not JSON this
+/// version can parse, whose payload does not fit its kind, or whose time is out of range
+/// is read as [`EventBody::Unreadable`] (saying why, and remembered by
+/// [`super::door`]), so one bad row never stops a reader.
+pub(super) fn decode(row: RawRow) -> Event {
+    let time = from_micros(row.time_us, row.seq);
+    let body = match (
+        serde_json::from_str::<serde_json::Value>(&row.payload),
+        &time,
+    ) {
+        (Err(e), _) => EventBody::Unreadable {
+            kind: row.kind.clone(),
+            reason: format!("its payload is not JSON this version can read: {e}"),
+        },
+        (Ok(_), Err(_)) => EventBody::Unreadable {
+            kind: row.kind.clone(),
+            reason: format!("its time ({} µs since 1970) is out of range", row.time_us),
+        },
+        (Ok(payload), Ok(_)) => EventBody::from_parts(&row.kind, payload),
+    };
+    if let EventBody::Unreadable { kind, reason } = &body {
+        super::door::note_unreadable(row.seq, kind, reason);
+    }
+    Event {
         seq: Sequence(row.seq),
         token: row.token.map(FencingToken),
         event: NewEvent {
-            time: from_micros(row.time_us, row.seq)?,
+            time: time.unwrap_or_default(),
             actor: Actor(row.actor),
             run: row.run.map(RunId),
             item: row.item.map(ItemId),
             step: row.step.map(StepName),
             cluster: row.cluster.map(ClusterId::from),
             key: IdempotencyKey(row.key),
-            body: EventBody::from_parts(&row.kind, payload),
+            body,
         },
-    })
+    }
 }

@@ -24,6 +24,7 @@ use super::migrations::{MIGRATIONS, current_version};
 use super::row::{RawRow, decode, from_micros, micros};
 use super::{Appended, EventQuery, JournalError, JournalStore};
 use crate::model::ledger::ClusterId;
+use crate::model::run::writers::key_scope;
 use crate::model::run::{
     Actor, Event, EventBody, FencingToken, IdempotencyKey, LeaseScope, NewEvent, RunId, Sequence,
 };
@@ -210,6 +211,12 @@ impl SqliteJournal {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             )?;
             for e in events {
+                if let EventBody::Unreadable { kind, reason } = &e.event.body {
+                    return Err(JournalError::Invalid(format!(
+                        "event {} ({kind}) cannot be read ({reason}), so it cannot be copied",
+                        e.seq.0
+                    )));
+                }
                 if e.seq.0 <= last {
                     return Err(JournalError::Invalid(format!(
                         "an imported event ({}) must come after the journal's last one ({last})",
@@ -250,43 +257,77 @@ impl SqliteJournal {
     }
 }
 
+/// Whether `fence` is the live lease's: its current token, and held (a released or
+/// revoked lease keeps its token but has no holder).
 fn check_fence(tx: &Transaction<'_>, fence: &Fence) -> Result<(), JournalError> {
-    let current: i64 = tx
+    let current: Option<(i64, Option<String>)> = tx
         .query_row(
-            "SELECT token FROM leases WHERE scope = ?1",
+            "SELECT token, holder FROM leases WHERE scope = ?1",
             [&fence.scope.0],
-            |r| r.get(0),
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )
-        .optional()?
-        .unwrap_or(0);
-    if current != fence.token.0 {
+        .optional()?;
+    let (token, held) = current.map_or((0, false), |(t, h)| (t, h.is_some()));
+    if token != fence.token.0 || !held {
         return Err(JournalError::StaleToken {
             scope: fence.scope.clone(),
             presented: fence.token,
-            current: FencingToken(current),
+            current: FencingToken(token),
         });
     }
     Ok(())
+}
+
+/// Where a batch stands with its fence: checked once, before the first event it writes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FenceCheck {
+    Pending,
+    Passed,
 }
 
 fn insert(
     tx: &Transaction<'_>,
     event: NewEvent,
     fence: Option<&Fence>,
+    checked: &mut FenceCheck,
 ) -> Result<Appended, JournalError> {
     // A stored key is looked up first (the write lock is held): an insert that conflicts
-    // would still use up a number, and the journal's numbers have no gaps.
+    // would still use up a number, and the journal's numbers have no gaps. The same write
+    // again (same kind, same writer's key space) is answered with the stored event,
+    // whatever the fence: it was checked when it went in.
     let mut stmt =
         tx.prepare_cached(&format!("SELECT {COLUMNS} FROM events WHERE idem_key = ?1"))?;
-    if let Some(existing) = stmt.query_row([&event.key.0], raw_row).optional()? {
-        return Ok(Appended {
-            event: decode(existing)?,
-            duplicate: true,
+    let stored = stmt
+        .query_row([&event.key.0], raw_row)
+        .optional()?
+        .map(decode);
+    let kind = event.body.kind();
+    if let Some(stored) = &stored {
+        let stored_kind = stored.event.body.kind();
+        let same_writer =
+            key_scope(&stored_kind, &stored.event.actor.0) == key_scope(&kind, &event.actor.0);
+        if stored_kind == kind && same_writer {
+            return Ok(Appended {
+                event: stored.clone(),
+                duplicate: true,
+            });
+        }
+    }
+    let admitted = super::door::admit(&event, fence)?;
+    if let (Some(fence), FenceCheck::Pending) = (fence, *checked) {
+        check_fence(tx, fence)?;
+        *checked = FenceCheck::Passed;
+    }
+    check_run_rules(tx, &event, &admitted.kind)?;
+    if let Some(stored) = stored {
+        // One key space for everyone in a file journal: another writer's key is refused,
+        // never taken for this write.
+        return Err(JournalError::KeyTaken {
+            key: event.key.0,
+            kind,
+            stored: stored.event.body.kind(),
         });
     }
-    let (kind, payload) = event.body.to_parts();
-    let payload_text = serde_json::to_string(&payload)
-        .map_err(|e| JournalError::Invalid(format!("payload cannot be written: {e}")))?;
     let mut stmt = tx.prepare_cached(
         "INSERT INTO events (time_us, actor, kind, run_id, item, step, cluster, payload, idem_key, lease_scope, lease_token)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
@@ -294,12 +335,12 @@ fn insert(
     let inserted = stmt.execute(params![
         micros(event.time),
         event.actor.0,
-        kind,
+        admitted.kind,
         event.run.as_ref().map(|r| &r.0),
         event.item.as_ref().map(|i| &i.0),
         event.step.as_ref().map(|s| &s.0),
         event.cluster.as_ref().map(|c| &c.0),
-        payload_text,
+        admitted.payload,
         event.key.0,
         fence.map(|f| &f.scope.0),
         fence.map(|f| f.token.0),
@@ -314,6 +355,29 @@ fn insert(
         },
         duplicate: false,
     })
+}
+
+/// The rules about runs both journals keep: a run has one plan, and an approval is of a
+/// run that has one.
+fn check_run_rules(tx: &Transaction<'_>, event: &NewEvent, kind: &str) -> Result<(), JournalError> {
+    let planned = |run: &RunId| -> Result<bool, JournalError> {
+        let mut stmt = tx.prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM events WHERE run_id = ?1 AND kind = 'run.planned')",
+        )?;
+        Ok(stmt.query_row([&run.0], |r| r.get(0))?)
+    };
+    match (kind, &event.run) {
+        ("run.planned", Some(run)) if planned(run)? => {
+            Err(JournalError::AlreadyPlanned { run: run.clone() })
+        }
+        ("run.approved", Some(run)) if !planned(run)? => Err(JournalError::Refused(format!(
+            "run {run} has no plan to approve"
+        ))),
+        ("run.approved", None) => Err(JournalError::Refused(
+            "an approval names the run it approves".into(),
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn raw_row(r: &Row<'_>) -> rusqlite::Result<RawRow> {
@@ -392,10 +456,7 @@ fn expiry(now: Timestamp, ttl: Duration) -> Result<Timestamp, JournalError> {
 impl JournalStore for SqliteJournal {
     fn append(&mut self, event: NewEvent, fence: Option<&Fence>) -> Result<Appended, JournalError> {
         let tx = self.write_tx()?;
-        if let Some(fence) = fence {
-            check_fence(&tx, fence)?;
-        }
-        let appended = insert(&tx, event, fence)?;
+        let appended = insert(&tx, event, fence, &mut FenceCheck::Pending)?;
         tx.commit()?;
         Ok(appended)
     }
@@ -406,12 +467,10 @@ impl JournalStore for SqliteJournal {
         fence: Option<&Fence>,
     ) -> Result<Vec<Appended>, JournalError> {
         let tx = self.write_tx()?;
-        if let Some(fence) = fence {
-            check_fence(&tx, fence)?;
-        }
+        let mut checked = FenceCheck::Pending;
         let mut out = Vec::with_capacity(events.len());
         for event in events {
-            out.push(insert(&tx, event, fence)?);
+            out.push(insert(&tx, event, fence, &mut checked)?);
         }
         tx.commit()?;
         Ok(out)
@@ -429,7 +488,7 @@ impl JournalStore for SqliteJournal {
         if found != expected {
             return Err(JournalError::MovedOn { expected, found });
         }
-        let appended = insert(&tx, event, None)?;
+        let appended = insert(&tx, event, None, &mut FenceCheck::Pending)?;
         tx.commit()?;
         Ok(appended)
     }
@@ -469,7 +528,7 @@ impl JournalStore for SqliteJournal {
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let mut rows = stmt.query(rusqlite::params_from_iter(args))?;
         while let Some(row) = rows.next()? {
-            visit(decode(raw_row(row)?)?);
+            visit(decode(raw_row(row)?));
         }
         Ok(())
     }
@@ -502,6 +561,9 @@ impl JournalStore for SqliteJournal {
                     lease: lease.clone(),
                 });
             }
+            // Lapsed while nobody else took it: still the same holding, the same token
+            // (what its holder wrote meanwhile was fenced with it, and nobody else acted).
+            Some(lease) if lease.holder.as_ref() == Some(holder) => lease.token,
             Some(lease) => FencingToken(lease.token.0 + 1),
             None => FencingToken(1),
         };
@@ -542,6 +604,7 @@ impl JournalStore for SqliteJournal {
                     scope: scope.clone(),
                     token,
                 }),
+                &mut FenceCheck::Pending,
             )?;
         }
         tx.commit()?;

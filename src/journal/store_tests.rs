@@ -6,42 +6,13 @@ use std::time::Duration;
 
 use jiff::Timestamp;
 
+pub(crate) use super::fixture_tests::{Fixture, executor_fence, on_both_backends};
 use super::*;
 use crate::model::ledger::ClusterId;
 use crate::model::run::{
     Actor, EventBody, FencingToken, IdempotencyKey, ItemId, LeaseScope, NewEvent, PauseScope,
     RunId, Sequence, StepName, StepStatus,
 };
-
-/// Where one test's journal lives.
-pub(crate) struct Fixture {
-    _dir: Option<tempfile::TempDir>,
-    pub target: JournalTarget,
-}
-
-impl Fixture {
-    pub fn sqlite() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let target = JournalTarget::Sqlite(dir.path().join("journal.sqlite"));
-        Fixture {
-            _dir: Some(dir),
-            target,
-        }
-    }
-
-    pub fn postgres() -> Self {
-        let server = postgres::throwaway::shared().unwrap();
-        let db = server.fresh_database().unwrap();
-        Fixture {
-            _dir: None,
-            target: JournalTarget::Postgres(server.admin_url(&db)),
-        }
-    }
-
-    pub fn open(&self) -> AnyJournal {
-        AnyJournal::open(&self.target, OpenMode::ReadWrite).unwrap()
-    }
-}
 
 fn at(second: i64) -> Timestamp {
     Timestamp::from_second(1_750_000_000 + second).unwrap()
@@ -56,18 +27,6 @@ fn note(key: &str, second: i64) -> NewEvent {
             text: format!("note {key}"),
         },
     )
-}
-
-/// Runs each named test on both backends.
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod on_sqlite {
-            $( #[test] fn $name() { super::$name(&super::Fixture::sqlite()) } )*
-        }
-        mod on_postgres {
-            $( #[test] fn $name() { super::$name(&super::Fixture::postgres()) } )*
-        }
-    };
 }
 
 on_both_backends!(
@@ -554,6 +513,7 @@ fn projection_replays_what_was_appended(fx: &Fixture) {
         None,
     )
     .unwrap();
+    let fence = executor_fence(&mut j);
     j.append(
         NewEvent::new(
             at(1),
@@ -566,7 +526,7 @@ fn projection_replays_what_was_appended(fx: &Fixture) {
         .with_run(RunId("r1".into()))
         .with_item(ItemId("n1".into()))
         .with_step(StepName("Cordon".into())),
-        None,
+        Some(&fence),
     )
     .unwrap();
     let p = j.projection().unwrap();

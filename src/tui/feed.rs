@@ -33,6 +33,19 @@ pub struct Activity {
     pub journal: JournalView,
     /// Who this console is on a shared journal and who else is connected (team mode).
     pub team: Option<crate::model::team::TeamFacts>,
+    /// Events this console read that the journal no longer holds, oldest first: it went
+    /// back (a failover to a standby that had not received them, a restore). Kept for the
+    /// session: what they said may have happened, and a person must look.
+    pub lost: Vec<LostLine>,
+}
+
+/// An event the console read that the journal no longer holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LostLine {
+    /// Its sequence when it was read.
+    pub seq: i64,
+    /// What it said, in the reader's words.
+    pub text: crate::i18n::Msg,
 }
 
 /// The journal as the console sees it: the projection and the newest events, shared

@@ -270,21 +270,27 @@ fn second_line(app: &App, theme: &Theme, width: usize) -> Line<'static> {
     // Expired ledger exceptions: loud, but nothing stops for them.
     let today = app.now.to_zoned(app.config.local_tz.clone()).date();
     let expired = crate::model::ledger::expired_exceptions(&app.ledger, today).len();
+    let loud = |text: String| Span::styled(format!(" · {text}"), theme.style(Slot::Critical));
     if expired > 0 {
-        parts.push((
-            8,
-            Span::styled(
-                format!(
-                    " · {}",
-                    crate::t!(
-                        lang,
-                        "header-ledger-expired",
-                        exceptions = crate::i18n::counted(lang, "count-exceptions", expired as i64)
-                    )
-                ),
-                theme.style(Slot::Critical),
-            ),
-        ));
+        let exceptions = crate::i18n::counted(lang, "count-exceptions", expired as i64);
+        let said = crate::t!(lang, "header-ledger-expired", exceptions = exceptions);
+        parts.push((8, loud(said)));
+    }
+    // Events this console read that the journal lost (a failover under asynchronous
+    // replication): what they said may have happened, so a person must look.
+    if let Some(first) = app.activity.lost.first() {
+        let events = crate::i18n::counted(lang, "count-events", app.activity.lost.len() as i64);
+        let seq = first.seq.to_string();
+        let said = crate::t!(lang, "header-journal-went-back", events = events, seq = seq);
+        parts.push((9, loud(said)));
+    }
+    // Journal rows nobody can read: skipped, so the journal goes on, and said here, so
+    // nobody takes what is shown for all there is (`fleetdeck journal` names each).
+    let unreadable = app.activity.journal.projection.unreadable.len();
+    if unreadable > 0 {
+        let events = crate::i18n::counted(lang, "count-events", unreadable as i64);
+        let said = crate::t!(lang, "header-journal-unreadable-rows", events = events);
+        parts.push((8, loud(said)));
     }
     // Who you are (in team mode as the database sees you, and who else is connected),
     // with its separator: one part, so that both go together.
@@ -354,5 +360,56 @@ mod tests {
         app.ledger = Arc::new(ledger);
         let screen = crate::tui::tests::render(&app, 200, 12);
         assert!(screen.contains("LEDGER: 1 exception EXPIRED"), "{screen}");
+    }
+
+    #[test]
+    fn the_header_says_how_many_journal_rows_were_skipped_unread() {
+        let mut app = fixtures::app();
+        let quiet = crate::tui::tests::render(&app, 200, 12);
+        assert!(!quiet.contains("UNREADABLE"), "{quiet}");
+        let mut projection = (*app.activity.journal.projection).clone();
+        for seq in [41, 57] {
+            projection
+                .unreadable
+                .push(crate::model::run::UnreadableEvent {
+                    seq: crate::model::run::Sequence(seq),
+                    kind: "operator.note".into(),
+                    reason: "its payload is not JSON this version can read".into(),
+                });
+        }
+        app.activity.journal.projection = Arc::new(projection);
+        let screen = crate::tui::tests::render(&app, 200, 12);
+        assert!(
+            screen.contains("JOURNAL: 2 events UNREADABLE, skipped"),
+            "{screen}"
+        );
+        app.config.lang = crate::i18n::Lang::ZhCn;
+        let screen = crate::tui::tests::render(&app, 200, 12);
+        assert!(screen.contains("无法读取"), "{screen}");
+    }
+
+    #[test]
+    fn the_header_says_the_journal_lost_events_the_console_had_read() {
+        let mut app = fixtures::app();
+        app.activity.lost = vec![
+            crate::tui::LostLine {
+                seq: 121,
+                text: crate::i18n::Msg::new("tl-ev-note").arg("text", "cordon n1"),
+            },
+            crate::tui::LostLine {
+                seq: 122,
+                text: crate::i18n::Msg::new("tl-ev-note").arg("text", "evict"),
+            },
+        ];
+        let screen = crate::tui::tests::render(&app, 200, 12);
+        assert!(
+            screen.contains("JOURNAL WENT BACK: 2 events read are gone (from #121)"),
+            "{screen}"
+        );
+        let narrow = crate::tui::tests::render(&app, 80, 12);
+        assert!(
+            narrow.contains("JOURNAL WENT BACK"),
+            "kept first on 80 columns: {narrow}"
+        );
     }
 }

@@ -7,8 +7,8 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use crate::journal::{EventQuery, JournalStore};
-use crate::model::run::{Event, EventBody, Projection};
-use crate::tui::{Activity, JournalLine, JournalView};
+use crate::model::run::{Event, EventBody, Projection, Sequence};
+use crate::tui::{Activity, JournalLine, JournalView, LostLine};
 
 /// Recent lines kept for the console.
 const RECENT: usize = 300;
@@ -52,16 +52,52 @@ pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, ever
     let mut timeline: Vec<Event> = Vec::new();
     let mut team = None;
     let mut team_asked: Option<std::time::Instant> = None;
+    let mut lost: Vec<LostLine> = Vec::new();
+    // The key of the last event folded: a catch-up reads from it, and finds it there
+    // unless the journal went back.
+    let mut last_key: Option<crate::model::run::IdempotencyKey> = None;
     loop {
         if activity_tx.is_closed() {
             return;
         }
         let mut events = Vec::new();
         let query = EventQuery {
-            after: projection.last_seq,
+            after: projection.last_seq.map(|s| Sequence(s.0 - 1)),
             ..EventQuery::default()
         };
-        if let Err(error) = store.scan(&query, &mut |e| events.push(e)) {
+        let read = store.scan(&query, &mut |e| events.push(e));
+        let read = read.and_then(|()| {
+            let Some(last) = projection.last_seq else {
+                return Ok(());
+            };
+            if events
+                .first()
+                .is_some_and(|e| e.seq == last && Some(&e.event.key) == last_key.as_ref())
+            {
+                events.remove(0);
+                return Ok(());
+            }
+            // The journal no longer holds what was read last: read it all again, and say
+            // which events shown are gone.
+            tracing::error!(last = last.0, "the journal went back; reading it again");
+            events.clear();
+            store.scan(&EventQuery::default(), &mut |e| events.push(e))?;
+            let now: std::collections::BTreeMap<i64, &crate::model::run::IdempotencyKey> =
+                events.iter().map(|e| (e.seq.0, &e.event.key)).collect();
+            lost.extend(
+                timeline
+                    .iter()
+                    .filter(|e| now.get(&e.seq.0) != Some(&&e.event.key))
+                    .map(|e| LostLine {
+                        seq: e.seq.0,
+                        text: describe_msg(e),
+                    }),
+            );
+            projection = Projection::default();
+            timeline.clear();
+            Ok(())
+        });
+        if let Err(error) = read {
             tracing::warn!(%error, "console feed cannot read the journal");
             // What was read before stays on screen, marked as no longer known to be
             // current: the header then says automation's state is unknown.
@@ -94,6 +130,9 @@ pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, ever
             store.wait_for_change(every);
             continue;
         }
+        if let Some(event) = events.last() {
+            last_key = Some(event.event.key.clone());
+        }
         for event in events {
             projection.apply(&event);
             if !matches!(
@@ -125,6 +164,7 @@ pub fn feed(store: impl JournalStore, activity_tx: watch::Sender<Activity>, ever
             connected: true,
             journal: JournalView::new(projection.clone(), timeline.clone()),
             team: team.clone(),
+            lost: lost.clone(),
         });
         store.wait_for_change(every);
     }

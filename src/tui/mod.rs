@@ -76,7 +76,9 @@ use tokio::sync::{mpsc, watch};
 pub use action::{ACTIONS, Action};
 pub use app::{App, AppConfig, Command, MIN_SIZE, Msg};
 pub use config_file::ConfigWarning;
-pub use feed::{Activity, ConsoleCommand, GitOpsSyncRequest, JournalLine, JournalView, Notice};
+pub use feed::{
+    Activity, ConsoleCommand, GitOpsSyncRequest, JournalLine, JournalView, LostLine, Notice,
+};
 pub use filter::{Filter, Filterable};
 pub use findings_data::{FindingsConfig, FindingsView};
 pub use keymap::{BUILTIN_KEYMAPS, Binding, Context, KeyChord, Keymap};

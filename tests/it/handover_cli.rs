@@ -59,9 +59,9 @@ pub(crate) fn stuck_drain(journal: &TestJournal) {
             None,
         )
         .expect("planned");
-    journal
-        .open_as("executor/e1")
-        .append(
+    journal.append_as_executor(
+        "executor/e1",
+        vec![
             NewEvent::new(
                 now,
                 Actor("executor/e1".into()),
@@ -78,9 +78,8 @@ pub(crate) fn stuck_drain(journal: &TestJournal) {
             .with_item(ItemId("n1".into()))
             .with_step(StepName("Drain".into()))
             .with_cluster(cluster),
-            None,
-        )
-        .expect("blocked");
+        ],
+    );
 }
 
 fn a_handed_off_stuck_drain_is_in_the_markdown_handover(backend: Backend) {
@@ -348,25 +347,23 @@ fn aborted_mid_drain(journal: &TestJournal, cluster: &str, node: &str) {
             None,
         )
         .expect("planned");
-    for (step, status) in [
+    let statuses = [
         ("Precheck", StepStatus::Succeeded),
         ("Cordon", StepStatus::Succeeded),
         ("Drain", StepStatus::Running),
-    ] {
-        journal
-            .open_as("executor/e1")
-            .append(
-                event(
-                    &format!("mnt-reboot-1/{node}/{step}/status#1"),
-                    "executor/e1",
-                    EventBody::StepStatusChanged { status },
-                )
-                .with_item(ItemId(node.into()))
-                .with_step(StepName(step.into())),
-                None,
-            )
-            .expect("status");
-    }
+    ]
+    .into_iter()
+    .map(|(step, status)| {
+        event(
+            &format!("mnt-reboot-1/{node}/{step}/status#1"),
+            "executor/e1",
+            EventBody::StepStatusChanged { status },
+        )
+        .with_item(ItemId(node.into()))
+        .with_step(StepName(step.into()))
+    })
+    .collect();
+    journal.append_as_executor("executor/e1", statuses);
     journal
         .open_as("bob@ops")
         .append(

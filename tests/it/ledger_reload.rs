@@ -55,7 +55,7 @@ fn notes(dir: &Path) -> Vec<String> {
         .unwrap_or_default()
         .into_iter()
         .filter_map(|e| match e.event.body {
-            EventBody::Note { text } => Some(text),
+            EventBody::ExecutorNote { text } => Some(text),
             _ => None,
         })
         .collect()

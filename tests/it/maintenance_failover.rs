@@ -2,10 +2,10 @@
 //! in turn, and the standby finishes each run. The journal and the simulator's request log
 //! must show no pod evicted twice, no step skipped, cordon and uncordon each done once.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::support::backend::{Backend, TestJournal};
+use crate::support::checks::{fleet_acted_on_node_once, maintenance_yaml};
 use crate::support::executor::{Executor, journal, wait};
 
 use fleetdeck::engine::start::{node_facts, plan, record_run};
@@ -78,8 +78,12 @@ async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary(backend: 
         // rather than re-run, which the reducer's restart tests cover.
         // Run names are lowercase: `kill-after-verifynode`.
         let name = format!("kill-after-{boundary}").to_lowercase();
-        let yaml = format!(
-            "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: {name}\ncluster: small-02\nnodes:\n  names: [{node}]\naction:\n  exec:\n    argv: [\"true\"]\n    timeout: 30s\n    idempotent: true\nbudgets:\n  maxUnavailable: 1\n  failureDomainLabel: topology.kubernetes.io/zone\ndeadlines:\n  drain: 60s\n  verifyNode: 60s\n  verifyWorkloads: 60s\ndrain:\n  gracePeriod: 1s\n  evictionRetry: 1s\n"
+        let yaml = maintenance_yaml(
+            &name,
+            "small-02",
+            std::slice::from_ref(node),
+            "[\"true\"]",
+            true,
         );
         let spec = read_maintenance(&yaml).spec.expect("valid maintenance");
         let inventory = node_facts(&client, "small-02").await.unwrap();
@@ -145,34 +149,7 @@ async fn standby_finishes_every_run_after_a_kill_at_each_step_boundary(backend: 
             "exec-b acted after {boundary}"
         );
         // The cluster saw one cordon, one uncordon and at most one accepted eviction per pod.
-        let log = &fleet.request_log("small-02").unwrap()[log_before..];
-        let node_patches = log
-            .iter()
-            .filter(|r| r.method == "PATCH" && r.path == format!("/api/v1/nodes/{node}"))
-            .count();
-        assert_eq!(
-            node_patches, 2,
-            "cordon and uncordon once each (killed after {boundary}): {log:#?}"
-        );
-        let mut accepted: HashMap<&str, usize> = HashMap::new();
-        for r in log
-            .iter()
-            .filter(|r| r.path.ends_with("/eviction") && r.status < 300)
-        {
-            *accepted.entry(r.path.as_str()).or_default() += 1;
-        }
-        assert!(
-            accepted.values().all(|n| *n == 1),
-            "a pod evicted twice after {boundary}: {accepted:?}"
-        );
-        assert!(!accepted.is_empty(), "pods were evicted");
-        assert!(
-            log.iter().all(|r| r
-                .user_agent
-                .as_deref()
-                .is_some_and(|ua| ua.starts_with("fleetdeck/"))),
-            "every write identifies as fleetdeck"
-        );
+        fleet_acted_on_node_once(&fleet, "small-02", node, log_before);
     }
     server.shutdown().await;
 }

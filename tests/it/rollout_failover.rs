@@ -754,7 +754,7 @@ async fn a_rebuilt_cluster_the_journal_says_runs_the_release_gets_it_again(backe
         assert_eq!(setup.records(other), 1, "{other} only verified");
     }
     assert!(setup.events().iter().any(|e| matches!(&e.event.body,
-        EventBody::Note { text } if text.contains(&format!("the journal says {rebuilt} runs")))));
+        EventBody::ExecutorNote { text } if text.contains(&format!("the journal says {rebuilt} runs")))));
     live.stop();
 }
 

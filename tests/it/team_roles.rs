@@ -3,10 +3,8 @@
 //! they are, refuses an author's approval under `distinctApprover` (even as raw SQL
 //! through `psql`), refuses every write of the viewer, and the CLI refuses `--as`.
 
-use std::process::Command;
-
 use crate::support;
-use fleetdeck::journal::postgres::throwaway::{self, TEST_PASSWORD, ThrowawayServer};
+use fleetdeck::journal::postgres::throwaway::{self, ThrowawayServer};
 use fleetdeck::journal::{AnyJournal, JournalError, JournalStore, JournalTarget, OpenMode};
 use fleetdeck::model::run::{Actor, EventBody, IdempotencyKey, NewEvent, RunId};
 
@@ -73,30 +71,7 @@ fn approval(run: &str, by: &str) -> NewEvent {
 
 /// `psql` as `role` on `db` over TCP with a password; (success, output).
 fn psql(db: &str, role: &str, sql: &str) -> (bool, String) {
-    let bin = throwaway::server_bin_dir().expect("server binaries");
-    let psql = if bin.join("psql").is_file() {
-        bin.join("psql")
-    } else {
-        "psql".into()
-    };
-    let out = Command::new(psql)
-        .arg(format!(
-            "postgresql://{role}@127.0.0.1:{}/{db}",
-            server().port()
-        ))
-        .args(["-v", "ON_ERROR_STOP=1", "-X", "-q", "-c", sql])
-        .env("PGPASSWORD", TEST_PASSWORD)
-        .env("PGSSLMODE", "disable")
-        .output()
-        .expect("psql runs");
-    (
-        out.status.success(),
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ),
-    )
+    support::team::Team::on(db).psql(role, sql)
 }
 
 #[test]

@@ -17,12 +17,14 @@ use std::time::{Duration, Instant};
 
 use crate::support;
 use crate::support::backend::{Backend, TestJournal};
+use crate::support::checks::{
+    busy_node, each_release_applied_once, events, maintenance_yaml, node_acted_on_once,
+    record_maintenance, run_status,
+};
 use crate::support::executor::{Executor, journal, wait};
 use crate::support::rollout::{CNI_MANIFEST, Workspace, one_stage_rollout};
-use fleetdeck::engine::start::{node_facts, plan, record_run};
-use fleetdeck::journal::{EventQuery, JournalStore};
-use fleetdeck::model::maintenance::read_maintenance;
-use fleetdeck::model::run::{Actor, Event, EventBody, LeaseScope, RunId, RunStatus, StepStatus};
+use fleetdeck::journal::JournalStore;
+use fleetdeck::model::run::{Event, EventBody, LeaseScope, RunId, RunStatus, StepStatus};
 
 const EAST: &str = "region=us-east-1";
 const WEST: &str = "region=eu-west-1";
@@ -59,72 +61,14 @@ async fn two_regions(backend: Backend, own_server: bool) -> Workspace {
 /// Journals a maintenance of `node` on `cluster` (as alice), whose hook takes a second.
 async fn maintain(ws: &Workspace, cluster: &str, node: &str) -> RunId {
     let name = format!("shard-{cluster}");
-    let yaml = format!(
-        "apiVersion: fleetdeck.dev/v1\nkind: Maintenance\nname: {name}\ncluster: {cluster}\nnodes:\n  names: [{node}]\naction:\n  exec:\n    argv: [\"sleep\", \"1\"]\n    timeout: 30s\n    idempotent: true\nbudgets:\n  maxUnavailable: 1\n  failureDomainLabel: topology.kubernetes.io/zone\ndeadlines:\n  drain: 60s\n  verifyNode: 60s\n  verifyWorkloads: 60s\ndrain:\n  gracePeriod: 1s\n  evictionRetry: 1s\n"
+    let yaml = maintenance_yaml(
+        &name,
+        cluster,
+        &[node.to_string()],
+        "[\"sleep\", \"1\"]",
+        true,
     );
-    let spec = read_maintenance(&yaml).spec.expect("valid maintenance");
-    let client = ws.fleet.client(cluster).expect("client");
-    let inventory = node_facts(&client, cluster).await.expect("nodes");
-    let plan = plan(&spec, &inventory).expect("plan");
-    record_run(
-        &mut ws.journal.open_as("alice@ops"),
-        &Actor("alice@ops".into()),
-        &spec,
-        &plan,
-        jiff::Timestamp::now(),
-    )
-    .expect("recorded")
-}
-
-/// A node of `cluster` hosting pods other than DaemonSets' (so its drain evicts some),
-/// none of them one the scenario's always-refusing PDB covers (`checkout`).
-async fn busy_node(ws: &Workspace, cluster: &str) -> String {
-    use k8s_openapi::api::core::v1::Pod;
-    let client = ws.fleet.client(cluster).expect("client");
-    let pods = kube::Api::<Pod>::all(client)
-        .list(&Default::default())
-        .await
-        .expect("pods");
-    let node_of = |p: &Pod| p.spec.as_ref()?.node_name.clone();
-    let blocked: Vec<String> = pods
-        .items
-        .iter()
-        .filter(|p| {
-            p.metadata
-                .name
-                .as_deref()
-                .is_some_and(|n| n.starts_with("checkout"))
-        })
-        .filter_map(node_of)
-        .collect();
-    let mut nodes: Vec<String> = pods
-        .items
-        .iter()
-        .filter(|p| {
-            !p.metadata
-                .owner_references
-                .iter()
-                .flatten()
-                .any(|o| o.kind == "DaemonSet")
-        })
-        .filter_map(node_of)
-        .filter(|n| !blocked.contains(n))
-        .collect();
-    nodes.sort();
-    nodes.into_iter().next().expect("a node with pods")
-}
-
-fn events(journal: &TestJournal) -> Vec<Event> {
-    support::executor::journal(journal)
-        .query(&EventQuery::default())
-        .unwrap_or_default()
-}
-
-fn run_status(journal: &TestJournal, run: &RunId) -> Option<RunStatus> {
-    support::executor::journal(journal)
-        .projection()
-        .ok()
-        .and_then(|p| p.runs.get(run).map(|r| r.status.clone()))
+    record_maintenance(ws, "alice@ops", &yaml, jiff::Timestamp::now()).await
 }
 
 fn step_succeeded(journal: &TestJournal, run: &RunId, step: &str) -> bool {
@@ -152,55 +96,6 @@ fn span(all: &[Event], run: &RunId) -> (jiff::Timestamp, jiff::Timestamp) {
         *times.iter().min().expect("steps"),
         *times.iter().max().expect("steps"),
     )
-}
-
-/// One cordon and one uncordon of `node`, and no pod evicted twice, in the cluster's log
-/// from `from` on.
-fn node_acted_on_once(ws: &Workspace, cluster: &str, node: &str, from: usize) {
-    let log = &ws.fleet.request_log(cluster).expect("log")[from..];
-    let patches = log
-        .iter()
-        .filter(|r| r.method == "PATCH" && r.path == format!("/api/v1/nodes/{node}"))
-        .count();
-    assert_eq!(
-        patches, 2,
-        "{cluster}/{node}: cordon and uncordon once each"
-    );
-    let mut accepted: HashMap<&str, usize> = HashMap::new();
-    for r in log
-        .iter()
-        .filter(|r| r.path.ends_with("/eviction") && r.status < 300)
-    {
-        *accepted.entry(r.path.as_str()).or_default() += 1;
-    }
-    assert!(!accepted.is_empty(), "{cluster}: pods were evicted");
-    assert!(
-        accepted.values().all(|n| *n == 1),
-        "{cluster}: a pod evicted twice: {accepted:?}"
-    );
-}
-
-/// Every cluster's release record written once, and applied once by the journal.
-fn each_release_applied_once(ws: &Workspace, clusters: &[&str]) {
-    let all = events(&ws.journal);
-    for cluster in clusters {
-        let applied = all
-            .iter()
-            .filter(|e| {
-                matches!(e.event.body, EventBody::ItemApplied { .. })
-                    && e.event
-                        .cluster
-                        .as_ref()
-                        .is_some_and(|c| c.as_str() == *cluster)
-            })
-            .count();
-        assert_eq!(applied, 1, "journal: {cluster} applied once");
-        assert_eq!(
-            ws.patches(cluster, "/configmaps/fleetdeck-release"),
-            1,
-            "simulator: {cluster}'s release record written once"
-        );
-    }
 }
 
 fn shard_flags(shard: &'static str) -> [&'static str; 4] {
@@ -401,6 +296,7 @@ async fn a_database_restart_stops_the_executors_until_they_hold_their_leases_aga
     );
     restarting.join().expect("restart");
     let back = Instant::now();
+    let back_at = jiff::Timestamp::now();
 
     let (east_run_k, west_run_k, tj_k) = (east_run.clone(), west_run.clone(), tj.clone());
     tokio::task::spawn_blocking(move || {
@@ -414,9 +310,12 @@ async fn a_database_restart_stops_the_executors_until_they_hold_their_leases_aga
     .expect("wait");
     assert!(back.elapsed() < Duration::from_secs(180));
 
-    // Each shard's lease was taken again (a new token) after the restart.
+    // Each shard's lease lapsed while the journal was down and was taken again by the
+    // same executor: nobody else held it meanwhile, so it is the same holding, under the
+    // same token (what the executor wrote before the restart needs no fencing off).
     let all = events(&ws.journal);
-    for shard in [EAST, WEST] {
+    let store = support::executor::journal(&ws.journal);
+    for (shard, executor) in [(EAST, "exec-east-a"), (WEST, "exec-west-a")] {
         let tokens: Vec<i64> = all
             .iter()
             .filter_map(|e| match &e.event.body {
@@ -424,9 +323,22 @@ async fn a_database_restart_stops_the_executors_until_they_hold_their_leases_aga
                 _ => None,
             })
             .collect();
+        assert_eq!(tokens.len(), 1, "{shard}: one holding: {tokens:?}");
+        let lease = store
+            .lease(&LeaseScope(shard.into()))
+            .expect("lease")
+            .expect("taken");
         assert!(
-            tokens.len() >= 2,
-            "{shard}: taken again after the restart: {tokens:?}"
+            lease
+                .holder
+                .as_ref()
+                .is_some_and(|h| h.0.contains(executor)),
+            "{shard}: {lease:?}"
+        );
+        assert_eq!(lease.token.0, tokens[0], "{shard}: the same token");
+        assert!(
+            lease.expires_at > back_at,
+            "{shard}: held (and renewed) after the restart: {lease:?}"
         );
     }
     node_acted_on_once(&ws, "small-01", &east_node, logs_before["small-01"]);

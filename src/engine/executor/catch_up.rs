@@ -20,12 +20,39 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
 {
     /// Folds events appended since the last pass (ours and everyone else's).
     pub(super) fn catch_up(&mut self) -> Result<(), EngineError> {
+        // From the last event read, included: the journal must still hold it (see
+        // `history`), or what was read since is gone.
         let query = EventQuery {
-            after: self.projection.last_seq,
+            after: self.projection.last_seq.map(|s| Sequence(s.0 - 1)),
             ..EventQuery::default()
         };
         let mut events: Vec<Event> = Vec::new();
         self.store.scan(&query, &mut |e| events.push(e))?;
+        match self.projection.last_seq {
+            Some(last) => {
+                if !self.history.still_holds(last, events.first()) {
+                    return self.journal_went_back();
+                }
+                events.remove(0);
+            }
+            // Read again from the start (the journal was away): what was read and written
+            // before must still be there.
+            None if !self.history.is_empty() => {
+                let now = events
+                    .iter()
+                    .map(|e| (e.seq.0, e.event.key.clone()))
+                    .collect();
+                if !self.history.lost(&now).is_empty() {
+                    return self.journal_went_back();
+                }
+                self.history.clear();
+            }
+            None => {}
+        }
+        let last_read = events.last().map(|e| e.seq).or(self.projection.last_seq);
+        if events.iter().any(|e| !self.history.read(e)) || self.history.wrote_beyond(last_read) {
+            return self.journal_went_back();
+        }
         for event in &events {
             self.projection.apply(event);
             self.rollout_log.note(event);

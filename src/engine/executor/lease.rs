@@ -49,8 +49,16 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
         )? {
             LeaseGrant::Acquired { lease } => {
                 tracing::info!(holder = %self.lease_holder, token = %lease.token, "lease acquired");
-                // What was decided under an earlier holding is not written under this one.
-                self.pending.clear();
+                // What was decided under an earlier holding is not written under this one;
+                // under the same holding (taken again after the journal was away, nobody
+                // else having held it), it still is.
+                let same = self
+                    .last_fence
+                    .as_ref()
+                    .is_some_and(|f| f.scope == lease.scope && f.token == lease.token);
+                if !same {
+                    self.pending.clear();
+                }
                 self.last_fence = Some(lease.fence());
                 self.lease = Some(lease);
                 // Another executor may have acted meanwhile: rebuild rollouts from the journal.
@@ -88,10 +96,18 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
 
     /// Forgets everything read from the journal and the lease with it, as if this executor
     /// had just started: what it knew may be behind what the journal holds (a write whose
-    /// commit it never heard of), and the journal decides.
+    /// commit it never heard of), and the journal decides. What was left unwritten
+    /// (`pending`) stays: it is written first under the same lease, or dropped if another
+    /// holder took it meanwhile. What it read and wrote is still remembered (`history`):
+    /// the journal read again must still hold it.
     pub(super) fn forget(&mut self) {
         self.lease = None;
-        self.pending.clear();
+        self.forget_reading();
+    }
+
+    /// Forgets everything read from the journal (not the lease): the next catch-up reads
+    /// it all again.
+    pub(super) fn forget_reading(&mut self) {
         self.projection = Projection::default();
         self.checkpoints.clear();
         self.commands.clear();

@@ -13,6 +13,7 @@
 
 mod catch_up;
 mod guard;
+mod history;
 mod lease;
 mod maintenance;
 mod rollout;
@@ -124,6 +125,12 @@ pub struct Executor<S, P> {
     window_waits: std::collections::HashSet<IdempotencyKey>,
     /// Ledger edits noticed while running (see [`Reload`]), taken at the start of a pass.
     reloads: Option<tokio::sync::mpsc::UnboundedReceiver<Reload<P>>>,
+    /// The latest events read, to tell whether the journal still holds them (see
+    /// `history`).
+    history: history::History,
+    /// Pauses this executor owes the journal (the journal lost events it had read): written
+    /// by whoever holds the lease next, before anything else, whatever the token.
+    alarms: Vec<NewEvent>,
 }
 
 /// A ledger edit noticed while the executor runs.
@@ -183,6 +190,8 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
             windows: super::windows::MaintenanceWindows::default(),
             window_waits: std::collections::HashSet::new(),
             reloads: None,
+            history: history::History::default(),
+            alarms: Vec::new(),
         }
     }
 
@@ -220,7 +229,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 now,
                 self.options.actor.clone(),
                 IdempotencyKey::for_ledger_change(&self.lease_holder, now),
-                EventBody::Note { text: note },
+                EventBody::ExecutorNote { text: note },
             );
             self.append(e)?;
         }
@@ -275,7 +284,22 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
 
     /// One pass: lease, catch up with the journal, drive every active maintenance run.
     pub async fn pass(&mut self) -> Result<PassOutcome, EngineError> {
-        if !self.hold_lease()? {
+        let held = self.hold_lease()?;
+        if held && !self.alarms.is_empty() {
+            // A pause owed since the journal lost events: before anything else.
+            let alarms = self.alarms.clone();
+            self.commit(alarms)?;
+            self.alarms.clear();
+        }
+        if held && !self.pending.is_empty() {
+            // What an earlier pass could not write (the journal was away), before anything
+            // is decided: after the journal was read again (and found to hold what this
+            // executor read before, or paused for what it lost), so that it follows what
+            // the journal holds.
+            self.catch_up()?;
+            self.flush()?;
+        }
+        if !held {
             // A standby keeps its ledger current too (it may take over), saying nothing.
             if let Some(reloads) = self.reloads.as_mut() {
                 while let Ok(reload) = reloads.try_recv() {
@@ -321,9 +345,34 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
     fn commit(&mut self, events: Vec<NewEvent>) -> Result<Vec<Appended>, EngineError> {
         let own = events.len();
         let mut all = std::mem::take(&mut self.pending);
+        let recorded = all.len();
         all.extend(events);
         let fence = self.fence();
-        let mut stored = self.store.append_all(all, fence.as_ref())?;
+        let mut stored = match self.store.append_all(all.clone(), fence.as_ref()) {
+            Ok(stored) => stored,
+            Err(
+                error @ (JournalError::Unavailable(_)
+                | JournalError::Unknown(..)
+                | JournalError::Busy(_)),
+            ) => {
+                // Not written, or not known to be. What was pending records what happened
+                // (an outcome, a status): kept, and written first once the journal is back
+                // under the same lease (each under its own key, so what did go in is not
+                // written twice), rather than found out again by repeating it. `events`
+                // asked for what is not done yet (an intent is written before its call):
+                // the call does not happen, and the rebuilt state asks again.
+                all.truncate(recorded);
+                self.pending = all;
+                return Err(error.into());
+            }
+            Err(error) => return Err(error.into()),
+        };
+        let written: Vec<&crate::model::run::Event> = stored
+            .iter()
+            .filter(|a| !a.duplicate)
+            .map(|a| &a.event)
+            .collect();
+        self.history.wrote(&written);
         Ok(stored.split_off(stored.len() - own))
     }
 
@@ -371,10 +420,15 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                     self.lease = None;
                     self.pending.clear();
                 }
-                Err(EngineError::Journal(error @ JournalError::Unavailable(_))) => {
-                    // Whether the last write went in is unknown: act on nothing until the
-                    // lease is held again, then carry on from the journal as a new
-                    // executor would (open intents are settled by observing).
+                Err(EngineError::Journal(
+                    error @ (JournalError::Unavailable(_)
+                    | JournalError::Unknown(..)
+                    | JournalError::Busy(_)),
+                )) => {
+                    // Whether the last write went in may be unknown: act on nothing until
+                    // the lease is held again, write what was left unwritten, then carry on
+                    // from the journal as a new executor would (open intents are settled
+                    // by observing).
                     tracing::warn!(%error, "journal unavailable; standing by until it is back");
                     self.notify(format!("journal unavailable, not acting: {error}"));
                     self.forget();

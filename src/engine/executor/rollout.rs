@@ -23,8 +23,8 @@ use crate::journal::JournalStore;
 use crate::model::ledger::ClusterId;
 use crate::model::maintenance::MaintenancePort;
 use crate::model::rollout::{
-    Action, AppliedSeen, ItemPhase, Observation, RolloutPort, RolloutRunSpec, RolloutStatus,
-    RunState, VerifyProgress, replay, soak_awaits_evidence, step, unfolded_applies,
+    Action, AppliedSeen, ItemPhase, Observation, ReleaseDigest, RolloutPort, RolloutRunSpec,
+    RolloutStatus, RunState, VerifyProgress, replay, soak_awaits_evidence, step, unfolded_applies,
 };
 use crate::model::run::{
     EventBody, IdempotencyKey, ItemId, NewEvent, PauseScope, RunId, RunStatus, Sequence,
@@ -114,6 +114,20 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
     /// Drives every live rollout run once. A fleet-wide pause freezes them: nothing is
     /// fed, nothing new is applied, nothing is undone.
     pub(super) async fn drive_rollouts(&mut self) -> Result<(), EngineError> {
+        // Observations the journal holds that no person's command backs are not replayed;
+        // the timeline says so, once each (the same key again is the same note).
+        for (run, seq, why) in std::mem::take(&mut self.rollout_log.unbacked) {
+            let note = NewEvent::new(
+                self.now(),
+                self.options.actor.clone(),
+                IdempotencyKey::for_run(&run, &format!("unbacked@{}", seq.0)),
+                EventBody::ExecutorNote {
+                    text: format!("journal event {} not replayed: {why}", seq.0),
+                },
+            )
+            .with_run(run);
+            self.append(note)?;
+        }
         if self.projection.pauses.contains_key(&PauseScope::Fleet) {
             return Ok(());
         }
@@ -371,6 +385,21 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                 if !self.still_hold_lease()? {
                     tracing::warn!(%run, %cluster, "lease lost before the apply; not started");
                     return Ok(None);
+                }
+                // What is applied is what was digested: a plan whose manifests or release
+                // do not give its digest applies nothing, anywhere.
+                if let Err(refused) = spec.check_digest() {
+                    tracing::error!(%run, %cluster, %refused, "release digest does not match the planned manifests");
+                    let detail =
+                        serde_json::to_value(Err::<ReleaseDigest, _>(&refused)).unwrap_or_default();
+                    self.append_outcome(run, &cluster, &key, false, detail)?;
+                    return Ok(Some(Feed {
+                        observation: Observation::Applied {
+                            cluster,
+                            result: Err(refused),
+                        },
+                        command: None,
+                    }));
                 }
                 Self::keeping_lease(
                     &mut self.store,
@@ -769,7 +798,7 @@ impl<S: JournalStore, P: MaintenancePort + RolloutPort + Sync> Executor<S, P> {
                             at.as_nanosecond()
                         ),
                     ),
-                    EventBody::Note {
+                    EventBody::ExecutorNote {
                         text: format!("refused: {refusal}"),
                     },
                 )

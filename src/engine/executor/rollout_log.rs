@@ -3,7 +3,7 @@
 //! operator commands (approve, pause, resume, abort) not folded yet, and what each apply
 //! reported.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use jiff::Timestamp;
 use serde::Deserialize;
@@ -22,6 +22,41 @@ pub(super) struct RolloutLog {
     pub commands: HashMap<RunId, Vec<(Sequence, Observation)>>,
     /// What each rollout apply reported, by its intent's key.
     pub apply_outcomes: HashMap<IdempotencyKey, Result<ReleaseDigest, String>>,
+    /// Every run planned (a rollout or not): a run has one plan, the first.
+    planned: HashSet<RunId>,
+    /// Journaled observations not replayed, with why: a person's decision (an approval, a
+    /// pause, a resume, an abort) that no command of that person in the journal backs.
+    /// Said in the journal by the executor, once each.
+    pub unbacked: Vec<(RunId, Sequence, String)>,
+}
+
+/// Why `observation`, journaled for `run` as folding `command`, is not a decision the
+/// journal holds from the person it names; `None` when it is one (or no person's
+/// decision at all).
+fn unbacked(
+    commands: Option<&Vec<(Sequence, Observation)>>,
+    observation: &Observation,
+    command: Option<i64>,
+) -> Option<String> {
+    let by = match observation {
+        Observation::Approve { by, .. }
+        | Observation::Pause { by, .. }
+        | Observation::Resume { by, .. }
+        | Observation::Abort { by, .. } => by,
+        _ => return None,
+    };
+    let backed = command.is_some_and(|seq| {
+        commands
+            .into_iter()
+            .flatten()
+            .any(|(s, given)| s.0 == seq && given == observation)
+    });
+    (!backed).then(|| {
+        format!(
+            "a decision of {by} that no command of theirs in the journal backs (the command it names: {}); not replayed",
+            command.map_or_else(|| "none".to_string(), |c| format!("event {c}"))
+        )
+    })
 }
 
 impl RolloutLog {
@@ -32,6 +67,11 @@ impl RolloutLog {
             return;
         };
         if let EventBody::RunPlanned { spec, .. } = &e.body {
+            // One plan per run, the first: the one the database checked and every reader
+            // reads. A later one (written before that rule) changes nothing.
+            if !self.planned.insert(run.clone()) {
+                return;
+            }
             if let Ok(spec) = RolloutRunSpec::deserialize(spec) {
                 self.specs.insert(run.clone(), (spec, e.actor.clone()));
             }
@@ -45,6 +85,14 @@ impl RolloutLog {
             command,
         } = &e.body
         {
+            // A person's decision counts only as the person gave it: an observation that
+            // names one without their command (written without the lease, or by hand) is
+            // not replayed into the run.
+            if let Some(why) = unbacked(self.commands.get(run), observation, *command) {
+                tracing::warn!(%run, seq = event.seq.0, %why, "journaled observation not replayed");
+                self.unbacked.push((run.clone(), event.seq, why));
+                return;
+            }
             self.observed.entry(run.clone()).or_default().push((
                 e.time,
                 observation.clone(),

@@ -55,7 +55,7 @@ impl<S: JournalStore, P: MaintenancePort + crate::model::rollout::RolloutPort + 
                 return Ok(None);
             }
             Action::RecordNote { text } | Action::WaitForPerson { instructions: text } => {
-                let body = EventBody::Note { text: text.clone() };
+                let body = EventBody::ExecutorNote { text: text.clone() };
                 let e = self
                     .event(
                         &run.id,

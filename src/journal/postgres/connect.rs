@@ -20,10 +20,40 @@ pub struct InitReport {
     pub to: i64,
     /// Whether the roles were created or refreshed.
     pub roles: bool,
+    /// What was taken away from PUBLIC on the journal's database (with `--roles`), as
+    /// the message ids that say it.
+    pub revoked: Vec<&'static str>,
+    /// What could not be taken away (its message id), and the database's answer: the
+    /// admin does it.
+    pub not_revoked: Vec<(&'static str, String)>,
+    /// The server's `max_prepared_transactions`: above 0, a writer can hold the journal's
+    /// write lock past its own disconnect with a prepared transaction.
+    pub max_prepared_transactions: i64,
+}
+
+/// How long a write waits for the journal's write lock before the server gives up (and
+/// rolls it back): a writer that holds it longer is stuck, and a person is told.
+pub const LOCK_TIMEOUT: &str = "5s";
+
+/// How long any statement may run (a scan sets its own, longer, bound).
+pub const STATEMENT_TIMEOUT: &str = "30s";
+
+/// The session settings fleetdeck starts every connection with, before the connection
+/// string's own `options` (which win): bounded waits for locks and statements, and no
+/// transaction left open by a client that stalled.
+fn session_options(info: &ConnInfo) -> String {
+    let mut options = format!(
+        "-c lock_timeout={LOCK_TIMEOUT} -c statement_timeout={STATEMENT_TIMEOUT} -c idle_in_transaction_session_timeout=60s"
+    );
+    if let Some(theirs) = &info.options {
+        options.push(' ');
+        options.push_str(theirs);
+    }
+    options
 }
 
 fn pool_for(info: &ConnInfo, read_only: bool) -> Result<Pool, JournalError> {
-    let (cfg, tls) = driver_config(info, read_only)?;
+    let (cfg, tls) = driver_config(info)?;
     let manager = Manager::from_config(
         cfg,
         tls,
@@ -33,6 +63,25 @@ fn pool_for(info: &ConnInfo, read_only: bool) -> Result<Pool, JournalError> {
     );
     let _guard = bridge::handle()?.enter();
     Pool::builder(manager)
+        .post_create(deadpool_postgres::Hook::async_fn(move |client, _| {
+            Box::pin(async move {
+                // A server that has gone away is noticed within a second even while a
+                // statement of ours runs (PostgreSQL 14 and later; older ones ignore it).
+                let _ = client
+                    .batch_execute("SET client_connection_check_interval = '1s'")
+                    .await;
+                if read_only {
+                    // The server refuses every write of these sessions, whatever the role
+                    // may do (set here, not at startup: a session that must be on a
+                    // read-write server is checked for that before this).
+                    client
+                        .batch_execute("SET default_transaction_read_only = on")
+                        .await
+                        .map_err(deadpool_postgres::HookError::Backend)?;
+                }
+                Ok(())
+            })
+        }))
         .max_size(4)
         .runtime(Runtime::Tokio1)
         .create_timeout(Some(Duration::from_secs(
@@ -46,7 +95,6 @@ fn pool_for(info: &ConnInfo, read_only: bool) -> Result<Pool, JournalError> {
 /// The driver's configuration and TLS connector for `info`.
 pub(super) fn driver_config(
     info: &ConnInfo,
-    read_only: bool,
 ) -> Result<(tokio_postgres::Config, tls::RustlsMakeConnect), JournalError> {
     let mut cfg = tokio_postgres::Config::new();
     for host in &info.hosts {
@@ -60,13 +108,24 @@ pub(super) fn driver_config(
         .application_name(identity::session_name(info))
         .connect_timeout(Duration::from_secs(info.connect_timeout.unwrap_or(10)))
         .keepalives(true)
-        .keepalives_idle(Duration::from_secs(10));
+        .keepalives_idle(Duration::from_secs(10))
+        .keepalives_interval(Duration::from_secs(5))
+        .keepalives_retries(3)
+        // A server that stops acknowledging (a primary's machine gone) fails the write
+        // within this, rather than after the kernel's minutes of retransmissions.
+        .tcp_user_timeout(Duration::from_secs(20))
+        .target_session_attrs(match info.target_session_attrs {
+            conninfo::SessionAttrs::Any => tokio_postgres::config::TargetSessionAttrs::Any,
+            conninfo::SessionAttrs::ReadWrite => {
+                tokio_postgres::config::TargetSessionAttrs::ReadWrite
+            }
+            conninfo::SessionAttrs::ReadOnly => {
+                tokio_postgres::config::TargetSessionAttrs::ReadOnly
+            }
+        })
+        .options(session_options(info));
     if let Some(password) = &info.password {
         cfg.password(password);
-    }
-    if read_only {
-        // The server refuses every write of these sessions, whatever the role may do.
-        cfg.options("-c default_transaction_read_only=on");
     }
     cfg.ssl_mode(match info.sslmode {
         conninfo::SslMode::Disable => tokio_postgres::config::SslMode::Disable,
@@ -134,7 +193,6 @@ impl PostgresJournal {
         Ok(PostgresJournal {
             pool,
             info,
-            read_only,
             identity,
             changes: std::sync::Mutex::new(None),
         })
@@ -205,10 +263,44 @@ impl PostgresJournal {
             if roles || exists {
                 client.batch_execute(schema::ROLES_SQL).await.map_err(pg)?;
             }
+            let mut revoked = Vec::new();
+            let mut not_revoked = Vec::new();
+            if roles {
+                for (what, sql, still) in super::schema_v4::HARDENING {
+                    let done = match client.batch_execute(sql).await {
+                        Ok(()) => None,
+                        Err(e) => Some(
+                            e.as_db_error()
+                                .map_or_else(|| e.to_string(), |d| d.message().to_string()),
+                        ),
+                    };
+                    // A role that does not own the object revokes nothing, with a warning
+                    // only: what PUBLIC still has says whether it went.
+                    let granted: bool = client.query_one(*still, &[]).await.map_err(pg)?.get(0);
+                    match (granted, done) {
+                        (false, _) => revoked.push(*what),
+                        (true, Some(why)) => not_revoked.push((*what, why)),
+                        (true, None) => {
+                            not_revoked.push((*what, "only its owner can take it away".to_string()))
+                        }
+                    }
+                }
+            }
+            let max_prepared_transactions = client
+                .query_one(
+                    "SELECT current_setting('max_prepared_transactions')::bigint",
+                    &[],
+                )
+                .await
+                .map_err(pg)?
+                .get(0);
             Ok(InitReport {
                 from: from.unwrap_or(0),
                 to,
                 roles,
+                revoked,
+                not_revoked,
+                max_prepared_transactions,
             })
         })
     }

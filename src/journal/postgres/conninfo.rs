@@ -39,6 +39,34 @@ impl SslMode {
     }
 }
 
+/// Which server of several a session must be on (libpq's `target_session_attrs`): the
+/// hosts are tried in order until one fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionAttrs {
+    /// Any server that answers (libpq's default).
+    Any,
+    /// A server that takes writes: the primary, never a standby. What a team journal on a
+    /// replicated database wants with several hosts.
+    ReadWrite,
+    /// A server in read-only mode (a standby).
+    ReadOnly,
+}
+
+impl SessionAttrs {
+    fn parse(value: &str) -> Result<Self, String> {
+        Ok(match value {
+            "any" => SessionAttrs::Any,
+            "read-write" => SessionAttrs::ReadWrite,
+            "read-only" => SessionAttrs::ReadOnly,
+            other => {
+                return Err(format!(
+                    "target_session_attrs={other} is not one of any, read-write, read-only"
+                ));
+            }
+        })
+    }
+}
+
 /// Where the trusted CA certificates come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RootCerts {
@@ -70,6 +98,11 @@ pub struct ConnInfo {
     pub connect_timeout: Option<u64>,
     /// What the server shows in `pg_stat_activity`.
     pub application_name: String,
+    /// Which of the hosts a session must be on.
+    pub target_session_attrs: SessionAttrs,
+    /// Server settings for every session (`-c name=value …`, libpq's `options`), after
+    /// the ones fleetdeck sets itself, so they win.
+    pub options: Option<String>,
 }
 
 impl std::fmt::Debug for ConnInfo {
@@ -82,9 +115,26 @@ impl ConnInfo {
     /// The connection as a person reads it, without the password:
     /// `user@host:port/dbname`.
     pub fn display(&self) -> String {
-        let host = self.hosts.first().map_or("", String::as_str);
-        let port = self.ports.first().copied().unwrap_or(5432);
-        format!("postgres://{}@{host}:{port}/{}", self.user, self.dbname)
+        let hosts: Vec<String> = self
+            .hosts
+            .iter()
+            .enumerate()
+            .map(|(i, host)| {
+                let port = self
+                    .ports
+                    .get(i)
+                    .or(self.ports.first())
+                    .copied()
+                    .unwrap_or(5432);
+                format!("{host}:{port}")
+            })
+            .collect();
+        format!(
+            "postgres://{}@{}/{}",
+            self.user,
+            hosts.join(","),
+            self.dbname
+        )
     }
 }
 
@@ -145,6 +195,8 @@ const KEYWORDS: &[&str] = &[
     "sslrootcert",
     "connect_timeout",
     "application_name",
+    "target_session_attrs",
+    "options",
 ];
 
 /// Reads a connection string with `env`'s defaults. Errors name the parameter at fault.
@@ -225,6 +277,11 @@ pub fn parse(text: &str, env: &dyn Environment) -> Result<ConnInfo, String> {
         connect_timeout,
         application_name: get("application_name", "PGAPPNAME")
             .unwrap_or_else(|| "fleetdeck".to_string()),
+        target_session_attrs: match get("target_session_attrs", "PGTARGETSESSIONATTRS") {
+            Some(value) => SessionAttrs::parse(&value)?,
+            None => SessionAttrs::Any,
+        },
+        options: get("options", "PGOPTIONS").filter(|o| !o.trim().is_empty()),
     };
     info.password = given
         .get("password")

@@ -113,3 +113,40 @@ fn paths_are_not_taken_for_connection_strings() {
     assert!(!is_postgres("journal.sqlite"));
     assert!(!is_postgres("./a=b.sqlite"));
 }
+
+#[test]
+fn several_hosts_with_read_write_pick_the_primary_and_options_pass_through() {
+    let env = FakeEnv::default();
+    let info = parse(
+        "host=127.0.0.1,127.0.0.1 port=5433,5434 dbname=j user=op_a target_session_attrs=read-write options='-c lock_timeout=500ms'",
+        &env,
+    )
+    .unwrap();
+    assert_eq!(info.hosts, vec!["127.0.0.1", "127.0.0.1"]);
+    assert_eq!(info.ports, vec![5433, 5434]);
+    assert_eq!(info.target_session_attrs, SessionAttrs::ReadWrite);
+    assert_eq!(info.options.as_deref(), Some("-c lock_timeout=500ms"));
+    assert_eq!(
+        info.display(),
+        "postgres://op_a@127.0.0.1:5433,127.0.0.1:5434/j",
+        "every host is named"
+    );
+    let url = parse(
+        "postgres://op_a@db1:5432,db2:5432/j?target_session_attrs=read-write",
+        &env,
+    )
+    .unwrap();
+    assert_eq!(url.target_session_attrs, SessionAttrs::ReadWrite);
+    assert_eq!(
+        parse("host=db dbname=j user=u", &env)
+            .unwrap()
+            .target_session_attrs,
+        SessionAttrs::Any,
+        "libpq's default"
+    );
+    let err = parse("host=a,b user=u target_session_attrs=primary", &env).unwrap_err();
+    assert!(
+        err.contains("target_session_attrs=primary is not one of any, read-write, read-only"),
+        "{err}"
+    );
+}

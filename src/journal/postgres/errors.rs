@@ -33,8 +33,49 @@ pub fn from_pg(error: tokio_postgres::Error, where_: &str) -> JournalError {
         }
         return JournalError::Forbidden(reason);
     }
-    if code.code() == "FD002" {
-        return JournalError::Refused(db.message().to_string());
+    match code.code() {
+        "FD002" => return JournalError::Refused(db.message().to_string()),
+        "FD003" => {
+            return JournalError::AlreadyPlanned {
+                run: crate::model::run::RunId(db.detail().unwrap_or_default().to_string()),
+            };
+        }
+        "FD004" => {
+            return JournalError::BadPayload {
+                kind: db.detail().unwrap_or_default().to_string(),
+                reason: db.hint().unwrap_or(db.message()).to_string(),
+            };
+        }
+        "FD005" => {
+            return JournalError::Unfenced {
+                kind: db.detail().unwrap_or_default().to_string(),
+            };
+        }
+        _ => {}
+    }
+    // The server gave up and rolled the statement back: nothing was written.
+    if *code == SqlState::LOCK_NOT_AVAILABLE {
+        return JournalError::Busy(format!(
+            "another writer held the journal's write lock longer than lock_timeout allows ({})",
+            db.message()
+        ));
+    }
+    if *code == SqlState::QUERY_CANCELED {
+        return JournalError::Busy(format!(
+            "the statement ran longer than statement_timeout allows ({})",
+            db.message()
+        ));
+    }
+    if *code == SqlState::T_R_DEADLOCK_DETECTED || *code == SqlState::T_R_SERIALIZATION_FAILURE {
+        return JournalError::Busy(db.message().to_string());
+    }
+    if *code == SqlState::READ_ONLY_SQL_TRANSACTION {
+        // A standby (or a primary being demoted): the journal takes writes elsewhere, or
+        // once one is promoted.
+        return JournalError::Unavailable(format!(
+            "{where_}: {} (a server that takes no writes: a standby? With several hosts, add target_session_attrs=read-write)",
+            db.message()
+        ));
     }
     if *code == SqlState::INVALID_PASSWORD || *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION
     {

@@ -18,6 +18,7 @@ mod lease;
 pub mod listen;
 mod read;
 pub mod schema;
+pub mod schema_v4;
 mod store;
 pub mod throwaway;
 mod tls;
@@ -39,7 +40,6 @@ use super::JournalError;
 pub struct PostgresJournal {
     pool: Pool,
     info: ConnInfo,
-    read_only: bool,
     identity: Identity,
     /// Wake-ups from the LISTEN connection, started on the first wait for a change.
     changes: std::sync::Mutex<Option<listen::Changes>>,
@@ -83,7 +83,7 @@ impl PostgresJournal {
             return;
         };
         if changes.is_none() {
-            match connect::driver_config(&self.info, self.read_only) {
+            match connect::driver_config(&self.info) {
                 Ok((cfg, tls)) => match listen::Changes::start(cfg, tls) {
                     Ok(started) => *changes = Some(started),
                     Err(error) => tracing::warn!(%error, "cannot listen for journal events"),

@@ -90,19 +90,29 @@ impl PostgresJournal {
                 Box::new(i64::try_from(limit).unwrap_or(i64::MAX)),
             );
         }
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Vec<RawRow>, JournalError>>(4);
+        let (tx_out, rx) = std::sync::mpsc::sync_channel::<Result<Vec<RawRow>, JournalError>>(4);
         let pool = self.pool.clone();
         let where_ = self.info.display();
         bridge::handle()?.spawn(async move {
             use futures::StreamExt;
             let result: Result<(), JournalError> = async {
-                let client = pool.get().await.map_err(|e| from_pool(e, &where_))?;
-                let stmt = client
+                let mut client = pool.get().await.map_err(|e| from_pool(e, &where_))?;
+                // A whole journal streamed to a slow reader may take longer than the
+                // session's statement_timeout, which is for writes and short reads; a
+                // read holds no lock a writer waits for.
+                let tx = client
+                    .transaction()
+                    .await
+                    .map_err(|e| from_pg(e, &where_))?;
+                tx.batch_execute("SET LOCAL statement_timeout = 0")
+                    .await
+                    .map_err(|e| from_pg(e, &where_))?;
+                let stmt = tx
                     .prepare_cached(&sql)
                     .await
                     .map_err(|e| from_pg(e, &where_))?;
                 let params = args.iter().map(|a| a.as_ref() as &(dyn ToSql + Sync));
-                let rows = client
+                let rows = tx
                     .query_raw(&stmt, params)
                     .await
                     .map_err(|e| from_pg(e, &where_))?;
@@ -111,7 +121,7 @@ impl PostgresJournal {
                 while let Some(row) = rows.next().await {
                     chunk.push(raw(&row.map_err(|e| from_pg(e, &where_))?));
                     if chunk.len() == SCAN_CHUNK
-                        && tx
+                        && tx_out
                             .send(Ok(std::mem::replace(
                                 &mut chunk,
                                 Vec::with_capacity(SCAN_CHUNK),
@@ -121,19 +131,21 @@ impl PostgresJournal {
                         return Ok(());
                     }
                 }
-                let _ = tx.send(Ok(chunk));
+                let _ = tx_out.send(Ok(chunk));
+                // Every row was read: ending the read's transaction cannot lose anything.
+                let _ = tx.commit().await;
                 Ok(())
             }
             .await;
             if let Err(e) = result {
-                let _ = tx.send(Err(e));
+                let _ = tx_out.send(Err(e));
             }
         });
         // The receiving side blocks this thread only, never the PostgreSQL runtime: the
         // sender waits for room (at most four chunks are in flight).
         for chunk in rx {
             for row in chunk? {
-                visit(decode(row)?);
+                visit(decode(row));
             }
         }
         Ok(())

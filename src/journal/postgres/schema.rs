@@ -2,12 +2,14 @@
 //!
 //! Everything lives in the schema `fleetdeck`. Clients never write the tables directly
 //! with their own values where it matters: a `BEFORE INSERT` trigger numbers each event
-//! (under one transaction-scoped advisory lock, so sequence order is commit order and a
-//! reader catching up by sequence never skips a late commit), writes the actor as the
-//! authenticated role (`session_user`), checks the writer's role for the event's kind, the
-//! fence against the lease row and the four-eyes rule; leases change only through
-//! `SECURITY DEFINER` functions. So `psql` with a role's password can do no more than
-//! fleetdeck itself lets that role do.
+//! (under the writers' lock, a table lock only the journal's own functions take, so
+//! sequence order is commit order and a reader catching up by sequence never skips a late
+//! commit), writes the actor as the authenticated role (`session_user`), checks the one
+//! writer role of the event's kind, the payload's shape, the fence against the live lease
+//! (required for every executor kind), one plan per run and the four-eyes rule; leases
+//! change only through `SECURITY DEFINER` functions. So `psql` with a role's password can
+//! do no more than fleetdeck itself lets that role do. Version 4 (`schema_v4`) is where
+//! most of that is said.
 //!
 //! Never edit a released migration: add the next one.
 
@@ -257,6 +259,11 @@ REVOKE ALL ON FUNCTION fleetdeck.release_lease(text, bigint, bigint) FROM PUBLIC
         description: "operators override maintenance windows and suspend or resume GitOps sync",
         sql: MIGRATION_3,
     },
+    PgMigration {
+        version: 4,
+        description: "one writer role per kind, a fence on every executor kind, one plan per run, payloads checked at the door, a writers' lock only writers take, idempotency keys per writer",
+        sql: super::schema_v4::MIGRATION_4,
+    },
 ];
 
 /// Version 2. Lease times come from the database's clock (an executor role passing a time
@@ -446,7 +453,7 @@ pub const ROLES: &[(&str, &str)] = &[
     ),
     (
         "fleetdeck_executor",
-        "hold executor leases and write step, status and rollout events",
+        "hold executor leases and write step, status, rollout events and executor notes, each under the lease it holds",
     ),
     ("fleetdeck_admin", "all of the above"),
 ];
@@ -473,4 +480,6 @@ GRANT INSERT ON fleetdeck.events TO fleetdeck_operator, fleetdeck_approver, flee
 GRANT EXECUTE ON FUNCTION fleetdeck.acquire_lease(text, text, bigint),
                           fleetdeck.renew_lease(text, text, bigint, bigint),
                           fleetdeck.release_lease(text, bigint) TO fleetdeck_executor;
+GRANT EXECUTE ON FUNCTION fleetdeck.lock_writes()
+    TO fleetdeck_operator, fleetdeck_approver, fleetdeck_executor;
 "#;

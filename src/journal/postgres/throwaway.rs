@@ -1,6 +1,7 @@
 //! A throwaway PostgreSQL server for tests and benchmarks: `initdb` in a temporary
 //! directory, listening on 127.0.0.1 and a unix socket in that directory only, removed
-//! when the process that started it ends (however it ends).
+//! when the process that started it ends (however it ends). A streaming standby of one
+//! (for failover tests) is in `throwaway_standby`.
 //!
 //! PostgreSQL refuses to run as root; as root (CI), the server runs as an unprivileged
 //! system user, `fleetdeck-test`, created once. A guardian shell holds the other end of a
@@ -14,6 +15,10 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::bridge;
+
+#[path = "throwaway_standby.rs"]
+mod standby;
+pub use standby::Replication;
 
 /// The unprivileged account the server runs as when the tests run as root.
 pub const TEST_USER: &str = "fleetdeck-test";
@@ -48,7 +53,7 @@ pub struct ThrowawayServer {
     databases: Mutex<u32>,
 }
 
-fn fail(what: &str, e: impl std::fmt::Display) -> String {
+pub(super) fn fail(what: &str, e: impl std::fmt::Display) -> String {
     format!("test PostgreSQL: {what}: {e}")
 }
 
@@ -154,6 +159,14 @@ fn chown_all(path: &Path, uid: u32, gid: u32) -> Result<(), String> {
 impl ThrowawayServer {
     /// Creates and starts a server.
     pub fn start(durability: ServerDurability) -> Result<Self, String> {
+        let server = Self::prepare(durability)?;
+        server.initdb()?;
+        server.launch()?;
+        Ok(server)
+    }
+
+    /// A server's directory, port and guardian, with no data directory yet.
+    fn prepare(durability: ServerDurability) -> Result<Self, String> {
         let bin = server_bin_dir()?;
         let run_as = if effective_uid() == 0 {
             Some(TEST_USER.to_string())
@@ -182,6 +195,13 @@ impl ThrowawayServer {
             dir,
         };
         server.spawn_guardian()?;
+        Ok(server)
+    }
+
+    /// A new, empty data directory: the superuser `postgres` (password [`TEST_PASSWORD`],
+    /// trusted on the unix socket only).
+    fn initdb(&self) -> Result<(), String> {
+        let server = self;
         let pwfile = server.dir.join("superuser-password");
         std::fs::write(&pwfile, TEST_PASSWORD).map_err(|e| fail("password file", e))?;
         if let Some(user) = &server.run_as {
@@ -217,12 +237,11 @@ impl ThrowawayServer {
                 ),
             ));
         }
-        server.launch()?;
-        Ok(server)
+        Ok(())
     }
 
     /// argv prefix that runs `program` as the server's user.
-    fn as_server_user(&self, program: &Path) -> Vec<String> {
+    pub(super) fn as_server_user(&self, program: &Path) -> Vec<String> {
         let mut argv = Vec::new();
         if let Some(user) = &self.run_as {
             argv.extend([
@@ -270,7 +289,7 @@ rm -rf "$2"
     }
 
     /// Starts the postmaster and waits until it answers.
-    fn launch(&self) -> Result<(), String> {
+    pub(super) fn launch(&self) -> Result<(), String> {
         let postgres = self.as_server_user(&self.bin.join("postgres"));
         let fsync = match self.durability {
             ServerDurability::Full => "on",
@@ -349,15 +368,25 @@ rm -rf "$2"
     /// would end them (nothing is flushed or shut down), and starts it again on the same
     /// port: it recovers from its write-ahead log.
     pub fn crash_and_restart(&self) -> Result<(), String> {
-        let pid = std::fs::read_to_string(self.data.join("postmaster.pid"))
-            .map_err(|e| fail("postmaster.pid", e))?;
-        let pid: u32 = pid
+        self.kill_all()?;
+        self.launch()
+    }
+
+    /// The running postmaster's process id, from its pid file.
+    pub(super) fn postmaster_pid(&self) -> Result<u32, String> {
+        std::fs::read_to_string(self.data.join("postmaster.pid"))
+            .map_err(|e| fail("postmaster.pid", e))?
             .lines()
             .next()
             .unwrap_or_default()
             .trim()
             .parse()
-            .map_err(|e| fail("postmaster.pid", e))?;
+            .map_err(|e| fail("postmaster.pid", e))
+    }
+
+    /// Kills the server and every process of it with SIGKILL, and leaves it down.
+    pub fn kill_all(&self) -> Result<(), String> {
+        let pid = self.postmaster_pid()?;
         // The postmaster's children (backends, WAL writer, checkpointer…) first: a new
         // postmaster refuses to start while any of them still holds the shared memory.
         let mut victims = children_of(pid);
@@ -379,7 +408,7 @@ rm -rf "$2"
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        self.launch()
+        Ok(())
     }
 
     /// Waits for the stopped postmaster to exit, so that its pid is gone.
@@ -473,7 +502,7 @@ rm -rf "$2"
 }
 
 /// The processes whose parent is `pid` (from `/proc`).
-fn children_of(pid: u32) -> Vec<u32> {
+pub(super) fn children_of(pid: u32) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };

@@ -140,6 +140,25 @@ pub fn check_approval(
     batch: usize,
     phase: &BatchPhase,
 ) -> Result<(), Refusal> {
+    check_approver(policy, author, approver)?;
+    if *phase != BatchPhase::AwaitingApproval {
+        return Err(Refusal::NotAwaitingApproval {
+            batch,
+            phase: phase.word().to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Whether `approver` is someone who may approve a rollout started by `author` at all
+/// (a person, and under `distinctApprover` not its author), whatever its batches stand
+/// at: the rule an approval in the journal must meet to count, for every reader (the
+/// PostgreSQL journal checks the same before it stores one).
+pub fn check_approver(
+    policy: ApprovalPolicy,
+    author: &Actor,
+    approver: &Actor,
+) -> Result<(), Refusal> {
     if approver.is_automation() {
         return Err(Refusal::OnlyAPerson {
             actor: approver.clone(),
@@ -149,12 +168,6 @@ pub fn check_approval(
     if policy == ApprovalPolicy::DistinctFromAuthor && approver == author {
         return Err(Refusal::AuthorCannotApprove {
             approver: approver.clone(),
-        });
-    }
-    if *phase != BatchPhase::AwaitingApproval {
-        return Err(Refusal::NotAwaitingApproval {
-            batch,
-            phase: phase.word().to_string(),
         });
     }
     Ok(())

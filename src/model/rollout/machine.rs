@@ -483,7 +483,7 @@ pub(super) fn confirmed(
                 out,
                 Some(cluster),
                 key,
-                EventBody::Note {
+                EventBody::ExecutorNote {
                     text: format!(
                         "the journal says {cluster} runs {digest}, but its release record \
                          shows {}: applied like any other cluster",

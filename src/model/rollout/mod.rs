@@ -33,7 +33,7 @@ pub use planner::{
 };
 pub use spec::*;
 
-pub use approval::{BlockedCluster, Refusal, check_approval};
+pub use approval::{BlockedCluster, Refusal, check_approval, check_approver};
 pub use approval_clusters::check_batch_can_act;
 pub use gates::{Evidence, HaltReason, MetricReading, failed_gate, metrics_gate};
 pub use machine::{item_key, soak_awaits_evidence, step};

@@ -89,6 +89,30 @@ impl RolloutRunSpec {
         }
     }
 
+    /// Whether the run's release digest is the digest of what it would apply (its
+    /// release's bundle and action, and the manifests' text as journaled): checked before
+    /// every apply, so that a plan whose manifests were changed after it was digested
+    /// (or written by hand with another digest) applies nothing. `Err` says both digests.
+    pub fn check_digest(&self) -> Result<(), String> {
+        let manifests: Vec<super::digest::Manifest> = self
+            .manifests
+            .iter()
+            .map(|m| super::digest::Manifest {
+                path: m.path.clone(),
+                bytes: m.text.as_bytes().to_vec(),
+            })
+            .collect();
+        let actual = super::digest::release_digest(&self.rollout.release, &manifests);
+        if actual == self.digest {
+            Ok(())
+        } else {
+            Err(format!(
+                "not applied: the run's release digest is {} but what it would apply digests to {actual}",
+                self.digest
+            ))
+        }
+    }
+
     /// The run's state before anything was observed.
     pub fn initial_state(&self, run: RunId, author: Actor) -> RunState {
         let batches = self
@@ -214,6 +238,35 @@ approvals: {distinctApprover: true}
             applied: BTreeMap::from([("c3".to_string(), ReleaseDigest("sha256:aa".into()))]),
             confirm_applied: true,
         }
+    }
+
+    #[test]
+    fn a_digest_that_is_not_the_manifests_and_release_refuses_the_apply() {
+        let mut spec = spec();
+        spec.manifests = vec![ManifestText {
+            path: "cni.yaml".into(),
+            text: "kind: ConfigMap\n".into(),
+        }];
+        let refused = spec.check_digest().unwrap_err();
+        assert!(refused.contains("sha256:aa"), "{refused}");
+        // Digested as `rollout start` digests: the apply may go.
+        let bytes = vec![crate::model::rollout::Manifest {
+            path: "cni.yaml".into(),
+            bytes: b"kind: ConfigMap\n".to_vec(),
+        }];
+        spec.digest = crate::model::rollout::release_digest(&spec.rollout.release, &bytes);
+        assert_eq!(spec.check_digest(), Ok(()));
+        // Changed manifest text, or another release action, under the same digest: no.
+        spec.manifests[0].text.push_str("data: {mode: evil}\n");
+        assert!(spec.check_digest().is_err());
+        let mut other = spec.clone();
+        other.manifests[0].text = "kind: ConfigMap\n".into();
+        other
+            .rollout
+            .release
+            .bundle
+            .insert("cni".into(), "c2".into());
+        assert!(other.check_digest().is_err());
     }
 
     #[test]

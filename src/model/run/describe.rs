@@ -91,8 +91,17 @@ fn describe_body(event: &Event) -> String {
         EventBody::CommandRefused { command, reason } => {
             format!("{item}{step}: REFUSED {command}: {reason}")
         }
-        EventBody::Note { text } if item.is_empty() && step.is_empty() => format!("note: {text}"),
-        EventBody::Note { text } => format!("{item}{step}: {text}"),
+        EventBody::Note { text } | EventBody::ExecutorNote { text }
+            if item.is_empty() && step.is_empty() =>
+        {
+            format!("note: {text}")
+        }
+        EventBody::Note { text } | EventBody::ExecutorNote { text } => {
+            format!("{item}{step}: {text}")
+        }
+        EventBody::Unreadable { kind, reason } => {
+            format!("UNREADABLE {kind} event, skipped by every reader: {reason}")
+        }
         EventBody::Acknowledged { title, note, .. } => {
             format!(
                 "acknowledged {}{}",

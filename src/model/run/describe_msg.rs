@@ -124,7 +124,10 @@ pub fn describe_msg(event: &Event) -> Msg {
         })
         .arg("command", command.to_string())
         .arg("reason", reason.to_string()),
-        EventBody::Note { text } => on(if at.is_empty() {
+        EventBody::Unreadable { kind, reason } => Msg::new("tl-ev-unreadable")
+            .arg("kind", kind.to_string())
+            .arg("reason", reason.to_string()),
+        EventBody::Note { text } | EventBody::ExecutorNote { text } => on(if at.is_empty() {
             "tl-ev-note"
         } else {
             "tl-ev-note-on"

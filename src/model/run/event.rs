@@ -237,6 +237,14 @@ pub enum EventBody {
         /// The note.
         text: String,
     },
+    /// A note the executor writes for the timeline (a step's instructions, a ledger edit
+    /// it follows, a command it refused): the executor's own kind, so that every kind has
+    /// one writer (`model::run::writers`); read like an operator's note otherwise.
+    #[serde(rename = "executor.note")]
+    ExecutorNote {
+        /// The note.
+        text: String,
+    },
     /// A person acknowledged a shift handover item as it stood: it stays acknowledged
     /// until the problem gets worse or another one appears (`model::handover`).
     #[serde(rename = "operator.acknowledge")]
@@ -404,13 +412,26 @@ pub enum EventBody {
         /// The payload as stored.
         payload: Value,
     },
+    /// A stored event that cannot be read: a payload that is not the kind's (or not JSON
+    /// this version can parse), a time out of range. Every reader skips it and says so
+    /// (named, counted, shown), rather than stopping; it is never written.
+    #[serde(skip)]
+    Unreadable {
+        /// The kind as stored.
+        kind: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 impl EventBody {
     /// Splits into the `kind` and `payload` columns.
     pub fn to_parts(&self) -> (String, Value) {
-        if let EventBody::Unrecognized { kind, payload } = self {
-            return (kind.clone(), payload.clone());
+        match self {
+            EventBody::Unrecognized { kind, payload } => return (kind.clone(), payload.clone()),
+            // Never written (the stores refuse it); its kind, for filters and messages.
+            EventBody::Unreadable { kind, .. } => return (kind.clone(), Value::Null),
+            _ => {}
         }
         match serde_json::to_value(self) {
             Ok(Value::Object(mut map)) => {
@@ -425,8 +446,55 @@ impl EventBody {
         }
     }
 
-    /// Rebuilds the body from the stored columns; an unknown or malformed kind is kept
-    /// as [`EventBody::Unrecognized`] rather than failing the whole read.
+    /// The `kind` column of this body (its serde tag), without serialising it.
+    pub fn kind(&self) -> String {
+        self.kind_str().to_string()
+    }
+
+    /// [`EventBody::kind`], borrowed.
+    pub fn kind_str(&self) -> &str {
+        match self {
+            EventBody::RunPlanned { .. } => "run.planned",
+            EventBody::RunApproved { .. } => "run.approved",
+            EventBody::RunStatusChanged { .. } => "run.status",
+            EventBody::StepStatusChanged { .. } => "step.status",
+            EventBody::Intent { .. } => "step.intent",
+            EventBody::Outcome { .. } => "step.outcome",
+            EventBody::Observed { .. } => "step.observed",
+            EventBody::Waiting { .. } => "step.waiting",
+            EventBody::NodeEventFailed { .. } => "step.nodeEventFailed",
+            EventBody::Paused { .. } => "operator.pause",
+            EventBody::Resumed { .. } => "operator.resume",
+            EventBody::HandedOff { .. } => "operator.handoff",
+            EventBody::TakenOver { .. } => "operator.takeover",
+            EventBody::Returned { .. } => "operator.return",
+            EventBody::Aborted { .. } => "operator.abort",
+            EventBody::Note { .. } => "operator.note",
+            EventBody::ExecutorNote { .. } => "executor.note",
+            EventBody::Acknowledged { .. } => "operator.acknowledge",
+            EventBody::CommandRefused { .. } => "operator.refused",
+            EventBody::WindowOverridden { .. } => "operator.windowOverride",
+            EventBody::GuardTripped { .. } => "guard.tripped",
+            EventBody::LeaseAcquired { .. } => "lease.acquired",
+            EventBody::RolloutBatch { .. } => "rollout.batch",
+            EventBody::ItemStaged { .. } => "rollout.staged",
+            EventBody::ItemApplied { .. } => "rollout.applied",
+            EventBody::ItemVerified { .. } => "rollout.verified",
+            EventBody::GateEvaluated { .. } => "rollout.gate",
+            EventBody::RolloutHalted { .. } => "rollout.halted",
+            EventBody::RolloutObserved { .. } => "rollout.observed",
+            EventBody::GitOpsIntent { .. } => "gitops.intent",
+            EventBody::GitOpsOutcome { .. } => "gitops.outcome",
+            EventBody::Dispatched { .. } => "rollout.dispatched",
+            EventBody::Claimed { .. } => "rollout.claimed",
+            EventBody::Answered { .. } => "rollout.answered",
+            EventBody::Unrecognized { kind, .. } | EventBody::Unreadable { kind, .. } => kind,
+        }
+    }
+
+    /// Rebuilds the body from the stored columns; an unknown kind is kept as
+    /// [`EventBody::Unrecognized`], a known kind whose payload does not fit it becomes
+    /// [`EventBody::Unreadable`] (saying why), rather than failing the whole read.
     pub fn from_parts(kind: &str, payload: Value) -> EventBody {
         let mut map = serde_json::Map::with_capacity(2);
         map.insert("kind".to_string(), Value::String(kind.to_string()));
@@ -435,6 +503,10 @@ impl EventBody {
         // Deserialising from a borrowed Value keeps `tagged` for the fallback without a copy.
         match EventBody::deserialize(&tagged) {
             Ok(body) => body,
+            Err(error) if super::kinds::EVENT_KINDS.contains(&kind) => EventBody::Unreadable {
+                kind: kind.to_string(),
+                reason: format!("its payload is not a {kind} event's: {error}"),
+            },
             Err(_) => {
                 let payload = match tagged {
                     Value::Object(mut map) => map.remove("payload").unwrap_or(Value::Null),
@@ -593,6 +665,13 @@ mod tests {
             let (kind, payload) = body.to_parts();
             assert!(kind.contains('.'), "{kind}");
             assert_eq!(EventBody::from_parts(&kind, payload), body);
+        }
+    }
+
+    #[test]
+    fn a_bodys_kind_is_its_serialised_tag() {
+        for body in crate::model::run::payload::one_of_each() {
+            assert_eq!(body.kind_str(), body.to_parts().0);
         }
     }
 

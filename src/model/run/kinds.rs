@@ -19,6 +19,7 @@ pub const EVENT_KINDS: &[&str] = &[
     "operator.return",
     "operator.abort",
     "operator.note",
+    "executor.note",
     "operator.acknowledge",
     "operator.refused",
     "operator.windowOverride",
@@ -138,7 +139,7 @@ mod tests {
         assert!(error.contains("operator.refused"), "{error}");
         assert!(
             error.ends_with(
-                "(a group: run.*, step.*, operator.*, guard.*, lease.*, rollout.*, gitops.*)"
+                "(a group: run.*, step.*, operator.*, executor.*, guard.*, lease.*, rollout.*, gitops.*)"
             ),
             "{error}"
         );

@@ -10,9 +10,11 @@ mod event;
 mod ids;
 mod keys;
 mod kinds;
+pub mod payload;
 mod projection;
 mod refusal;
 mod status;
+pub mod writers;
 
 pub use crate::model::identity::NodeName;
 pub use command::{OperatorCommand, approval_target, check_approve, command_event};
@@ -27,7 +29,7 @@ pub use keys::IdempotencyKey;
 pub use kinds::{EVENT_KINDS, UnknownKind, kinds_matching};
 pub use projection::{
     FailedCall, HandOff, ItemView, OpenIntent, PauseSwitch, Projection, RolloutView, RunView,
-    StepView, WaitingFor,
+    StepView, UnreadableEvent, WaitingFor,
 };
 pub use refusal::{ClusterRefusal, CommandRefusal, cluster_refusal_event, refusal_event};
 pub use status::{RunStatus, StepStatus};

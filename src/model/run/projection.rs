@@ -44,6 +44,21 @@ pub struct Projection {
     /// Maintenance-window overrides people gave, oldest first (each ends at its
     /// `until`; one given later replaces an earlier one of the same cluster).
     pub window_overrides: Vec<crate::model::findings::WindowOverride>,
+    /// Stored events no reader can use (see [`EventBody::Unreadable`]), skipped: the
+    /// console and the CLI say how many and which.
+    pub unreadable: Vec<UnreadableEvent>,
+}
+
+/// A stored event that could not be read, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnreadableEvent {
+    /// Where it is.
+    pub seq: Sequence,
+    /// Its kind as stored.
+    pub kind: String,
+    /// What is wrong with it.
+    pub reason: String,
 }
 
 /// One run's current state.
@@ -245,6 +260,12 @@ impl Projection {
                 let Some(run) = &e.run else {
                     return self.ignore(event, "run.planned without a run id");
                 };
+                if self.runs.contains_key(run) {
+                    // A run has one plan, the first: the one the database checked and the
+                    // executor runs. A later one (written before that rule) is not read.
+                    let why = format!("a second plan for run {run} (a run has one plan)");
+                    return self.ignore(event, &why);
+                }
                 self.runs.insert(
                     run.clone(),
                     RunView {
@@ -338,6 +359,15 @@ impl Projection {
                 let why = format!("unknown event kind {kind:?}");
                 self.ignore(event, &why);
             }
+            EventBody::Unreadable { kind, reason } => {
+                self.unreadable.push(UnreadableEvent {
+                    seq: event.seq,
+                    kind: kind.clone(),
+                    reason: reason.clone(),
+                });
+                let why = format!("event {} ({kind}) cannot be read: {reason}", event.seq.0);
+                self.ignore(event, &why);
+            }
             _ => self.apply_to_run(event),
         }
     }
@@ -359,6 +389,17 @@ impl Projection {
         };
         match (&e.body, &e.item) {
             (EventBody::RunApproved { batch, note }, _) => {
+                // Only a person the run's policy allows counts (the PostgreSQL journal
+                // refuses anyone else's; an older or a file journal may hold one).
+                let policy = crate::model::rollout::rollout_of(&run.spec)
+                    .map(|s| s.approvals)
+                    .unwrap_or_default();
+                if let Err(refusal) =
+                    crate::model::rollout::check_approver(policy, &run.created_by, &e.actor)
+                {
+                    let why = format!("approval not counted: {refusal}");
+                    return self.ignore(event, &why);
+                }
                 // A rollout's executor journals the approval it acted on again, as its
                 // own record: the person's approval is already folded and says who.
                 let echo = !e.key.is_command()
@@ -438,7 +479,7 @@ impl Projection {
                     why: why.to_string(),
                 };
             }
-            (EventBody::Note { text }, _) => {
+            (EventBody::Note { text } | EventBody::ExecutorNote { text }, _) => {
                 run.notes.push((e.actor.clone(), e.time, text.clone()));
             }
             // An audit record only: the command it records changed nothing.
@@ -786,3 +827,7 @@ fn apply_to_item(item: &mut ItemView, event: &Event, body: &EventBody) {
 #[cfg(test)]
 #[path = "projection_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "projection_trust_tests.rs"]
+mod trust_tests;

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use fleetdeck::journal::postgres::throwaway::{self, ThrowawayServer};
-use fleetdeck::journal::{AnyJournal, JournalTarget, OpenMode};
-use fleetdeck::model::run::Actor;
+use fleetdeck::journal::{AnyJournal, JournalStore, JournalTarget, LeaseGrant, OpenMode};
+use fleetdeck::model::run::{Actor, LeaseScope, NewEvent};
 
 /// Which backend a test runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +29,9 @@ pub enum Backend {
 pub struct TestJournal {
     backend: Backend,
     server: Option<&'static ThrowawayServer>,
+    /// A streaming standby of `server`, for failover tests: then every connection string
+    /// names both (primary first) with `target_session_attrs=read-write`.
+    standby: Option<&'static ThrowawayServer>,
     /// The SQLite file (unused on PostgreSQL).
     file: PathBuf,
     /// The database's name (PostgreSQL).
@@ -89,13 +92,54 @@ impl TestJournal {
         TestJournal {
             backend,
             server,
+            standby: None,
             file: dir.join("journal.sqlite"),
             db,
         }
     }
 
+    /// A PostgreSQL journal on a primary of its own with a streaming standby replicating
+    /// as `mode` says: connections name both hosts, so they follow a promotion. Returns
+    /// the journal, the primary and the standby (stopped when the test process ends).
+    pub fn replicated(
+        mode: throwaway::Replication,
+        dir: &Path,
+    ) -> (
+        TestJournal,
+        &'static ThrowawayServer,
+        &'static ThrowawayServer,
+    ) {
+        let primary: &'static ThrowawayServer = Box::leak(Box::new(
+            ThrowawayServer::start(throwaway::ServerDurability::Fast).expect("a primary"),
+        ));
+        let mut journal = Self::on(Backend::Postgres, Some(primary), dir);
+        let standby: &'static ThrowawayServer =
+            Box::leak(Box::new(primary.start_standby(mode).expect("a standby")));
+        journal.standby = Some(standby);
+        (journal, primary, standby)
+    }
+
+    /// The hosts part of a connection string: `host=… port=…`, both servers when there
+    /// is a standby (primary first, read-write sessions only).
+    fn hosts(&self) -> String {
+        let server = self.server();
+        match self.standby {
+            None => format!("host=127.0.0.1 port={}", server.port()),
+            Some(standby) => format!(
+                "host=127.0.0.1,127.0.0.1 port={},{} target_session_attrs=read-write",
+                server.port(),
+                standby.port()
+            ),
+        }
+    }
+
     fn server(&self) -> &'static ThrowawayServer {
         self.server.expect("a PostgreSQL journal")
+    }
+
+    /// The database's name on its server (PostgreSQL).
+    pub fn database(&self) -> Option<&str> {
+        self.db.as_deref()
     }
 
     /// Whether this is PostgreSQL.
@@ -119,6 +163,13 @@ impl TestJournal {
                     created.push((id, actor.to_string()));
                 }
                 drop(created);
+                if self.standby.is_some() {
+                    return format!(
+                        "{} dbname={db} user='{actor}' password={} sslmode=disable connect_timeout=2",
+                        self.hosts(),
+                        throwaway::TEST_PASSWORD
+                    );
+                }
                 format!(
                     "postgres://{}:{}@127.0.0.1:{}/{db}?sslmode=disable",
                     encode(actor),
@@ -148,10 +199,39 @@ impl TestJournal {
         .expect("the journal opens")
     }
 
+    /// Appends `events` as the executor `actor` writes them: under the fleet lease, taken
+    /// for the write and given back after it (every executor event carries a fence).
+    pub fn append_as_executor(&self, actor: &str, events: Vec<NewEvent>) {
+        let mut store = self.open_as(actor);
+        let lease = match store
+            .acquire_lease(
+                &LeaseScope::fleet(),
+                &Actor(actor.to_string()),
+                std::time::Duration::from_secs(30),
+                jiff::Timestamp::now(),
+            )
+            .expect("the fleet lease")
+        {
+            LeaseGrant::Acquired { lease } => lease,
+            LeaseGrant::HeldByOther { lease } => panic!("the fleet lease is held: {lease:?}"),
+        };
+        store
+            .append_all(events, Some(&lease.fence()))
+            .expect("the executor's events");
+        store
+            .release_lease(&lease, jiff::Timestamp::now())
+            .expect("the lease given back");
+    }
+
     /// The journal for reading (the database's superuser on PostgreSQL).
     pub fn open(&self) -> AnyJournal {
         let target = match &self.db {
             None => JournalTarget::Sqlite(self.file.clone()),
+            Some(db) if self.standby.is_some() => JournalTarget::Postgres(format!(
+                "{} dbname={db} user=postgres password={} sslmode=disable connect_timeout=2",
+                self.hosts(),
+                throwaway::TEST_PASSWORD
+            )),
             Some(db) => JournalTarget::Postgres(self.server().admin_url(db)),
         };
         AnyJournal::open(&target, OpenMode::ReadWrite).expect("the journal opens")
