@@ -37,6 +37,7 @@ pub(crate) fn one_of_each() -> Vec<EventBody> {
         EventBody::Intent {
             action: "cordon".into(),
             detail: Value::Null,
+            identity: None,
         },
         EventBody::Outcome {
             intent: key.clone(),
