@@ -2,6 +2,7 @@
 //! APIs each release removed, and whether each cluster can take a Kubernetes minor
 //! release before the first batch — pure decisions over facts read elsewhere.
 
+pub mod gate;
 pub mod matrix;
 pub mod readiness;
 pub mod removed;
